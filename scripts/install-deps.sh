@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gpuplan builds and tests with. Idempotent; needs root (or sudo).
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config python3
+      nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
+      libgtest-dev libgmock-dev googletest libbenchmark-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,54 @@
+#pragma once
+// The catalog: accelerators, systems, networks and fitted efficiencies. Built from the embedded
+// data/catalog/*.yaml, then overlaid by user files (--catalog DIR or $GPUPLAN_CATALOG): an entry with
+// the same name replaces the built-in one.
+#include <string>
+#include <vector>
+
+#include "catalog/accelerator.h"
+#include "catalog/efficiency.h"
+#include "catalog/network.h"
+#include "catalog/system.h"
+
+namespace gpuplan {
+
+class Catalog {
+ public:
+  // The built-in catalog alone.
+  static Catalog builtin();
+  // Built-in, then every *.yaml in each directory of `overlay_dirs` (in order). Throws InputError on
+  // malformed files, unknown keys, out-of-range figures or dangling references.
+  static Catalog load(const std::vector<std::string>& overlay_dirs);
+  // Parses one YAML document (any of the top-level lists accelerators/systems/networks/efficiencies)
+  // and merges it; `origin` names it in errors and provenance.
+  void merge_yaml(const std::string& text, const std::string& origin);
+  // Checks cross-references (system -> accelerator, networks; efficiency per generation).
+  void check() const;
+
+  const std::vector<Accelerator>& accelerators() const { return accelerators_; }
+  const std::vector<System>& systems() const { return systems_; }
+  const std::vector<Network>& networks() const { return networks_; }
+  const std::vector<Efficiency>& efficiencies() const { return efficiencies_; }
+
+  // Lookups by name or alias (case- and punctuation-insensitive). Unknown -> InputError naming
+  // `field` with a "did you mean".
+  const Accelerator& accelerator(const std::string& name, const std::string& field = "accelerator") const;
+  const System& system(const std::string& name, const std::string& field = "system") const;
+  const Network& network(const std::string& name, const std::string& field = "network") const;
+  // Efficiency of a generation; falls back to the "default" entry when the generation has none.
+  const Efficiency& efficiency(const std::string& generation) const;
+  // Replaces (or adds) the efficiency entry of a generation; used by calibrate and probe.
+  void set_efficiency(const Efficiency& e);
+
+  const Accelerator* find_accelerator(const std::string& name) const;
+  const System* find_system(const std::string& name) const;
+  const Network* find_network(const std::string& name) const;
+
+ private:
+  std::vector<Accelerator> accelerators_;
+  std::vector<System> systems_;
+  std::vector<Network> networks_;
+  std::vector<Efficiency> efficiencies_;
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,30 @@
+#pragma once
+// Achieved-fraction parameters per accelerator generation, fitted on published measurements by
+// `gpuplan calibrate` (or measured by `gpuplan probe`). These are the only tunable numbers of the
+// performance models: one set per generation, never per model or per benchmark row.
+#include <string>
+
+namespace gpuplan {
+
+struct Efficiency {
+  std::string generation;  // matches Accelerator::generation
+
+  // GEMM: achieved/peak = gemm_max * f(m,n,k), f from tile and wave quantization and a roll-off
+  // for small dimensions: f = d/(d + gemm_half_dim) applied to the smallest of m, n, k.
+  double gemm_max = 0.80;           // large, square, well-tiled GEMM at BF16
+  double gemm_half_dim = 128;       // dimension at which f falls to 1/2
+  double gemm_fp8_scale = 0.85;     // achieved fraction at FP8 relative to BF16's (scaling, casts)
+  double gemm_fp4_scale = 0.75;     // likewise for FP4
+  double attention_eff = 0.55;      // flash-attention achieved fraction of the BF16 peak
+  double hbm_eff = 0.80;            // achieved fraction of peak HBM bandwidth for streaming kernels
+  double scaleup_eff = 0.75;        // achieved fraction of scale-up link bandwidth (bus bandwidth)
+  double scaleout_eff = 0.70;       // achieved fraction of scale-out NIC bandwidth
+  double kernel_overhead_s = 4e-6;  // launch/sync overhead per kernel or collective call
+  double overlap_eff = 0.85;        // share of overlappable communication that truly hides
+  std::string fitted_on;            // dataset the values were fitted on
+  std::string fitted_date;          // ISO date
+  std::string method;               // how they were obtained
+  std::string origin;
+};
+
+}  // namespace gpuplan

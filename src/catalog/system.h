@@ -1,0 +1,34 @@
+#pragma once
+// A buildable system: an 8-GPU HGX/DGX node, an NVL72 rack, an MI300X platform.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+enum class Cooling { air, liquid };
+
+struct System {
+  std::string name;          // catalog key, e.g. "hgx-h200", "gb300-nvl72"
+  std::string display_name;  // "HGX H200 8-GPU"
+  std::vector<std::string> aliases;
+  std::string accelerator;   // Accelerator::name
+  int gpus_per_node = 8;     // GPUs that share one host (compute tray on NVL72: 4)
+  int nodes = 1;             // nodes in one system unit (NVL72: 18 compute trays)
+  int nvlink_domain_gpus = 8;                // GPUs in one scale-up (NVLink) domain
+  std::string scaleup_network;               // Network::name of the scale-up fabric
+  std::string scaleout_network;              // Network::name of the default scale-out fabric
+  double scaleout_bandwidth_bytes_per_s_per_gpu = 0;  // one direction, per GPU (NIC share)
+  double power_w = 0;                        // whole system unit at full load (node or rack)
+  Cooling cooling = Cooling::air;
+  std::optional<int> rack_units;
+  std::optional<double> price_usd;           // system unit price where published
+  std::vector<std::string> claims;           // vendors' headline claims with their conditions, verbatim
+  std::map<std::string, std::string> sources;
+  std::string origin;
+
+  int gpus_per_unit() const { return gpus_per_node * nodes; }
+};
+
+}  // namespace gpuplan

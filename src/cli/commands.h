@@ -1,0 +1,16 @@
+#pragma once
+// Every sub-command of the gpuplan CLI: one function each, taking the arguments after its name
+// (argv[0] is "gpuplan NAME"). Returns the process exit code. The table lives in main.cc.
+
+namespace gpuplan::cli {
+
+int cmd_catalog(int argc, char** argv);
+int cmd_model(int argc, char** argv);
+int cmd_memory(int argc, char** argv);
+int cmd_train(int argc, char** argv);
+int cmd_search(int argc, char** argv);
+int cmd_scale(int argc, char** argv);
+int cmd_validate(int argc, char** argv);
+int cmd_calibrate(int argc, char** argv);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,91 @@
+#include "cli/common.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "core/error.h"
+
+namespace gpuplan::cli {
+
+void add_common_options(CLI::App& app, CommonOptions& opts) {
+  app.add_option("--catalog", opts.catalog_dirs,
+                 "Directory of catalog YAML files overriding or extending the built-in catalog "
+                 "(repeatable; also $GPUPLAN_CATALOG, colon-separated)");
+  app.add_flag("--json", opts.json, "Print the versioned JSON result instead of tables");
+}
+
+Catalog load_catalog(const CommonOptions& opts) {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("GPUPLAN_CATALOG"); env && *env) {
+    std::string s(env);
+    size_t pos = 0;
+    while (pos <= s.size()) {
+      size_t end = s.find(':', pos);
+      if (end == std::string::npos) end = s.size();
+      if (end > pos) dirs.push_back(s.substr(pos, end - pos));
+      pos = end + 1;
+    }
+  }
+  dirs.insert(dirs.end(), opts.catalog_dirs.begin(), opts.catalog_dirs.end());
+  return Catalog::load(dirs);
+}
+
+int parse_args(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << "\nRun with --help for the options.\n";
+    return kExitBadInput;
+  }
+  return -1;
+}
+
+int report_exception() {
+  try {
+    throw;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+void print_json(const std::string& kind, nlohmann::json payload) {
+  nlohmann::json doc;
+  doc["schema"] = "gpuplan." + kind + "/v1";
+  for (auto& [k, v] : payload.items()) doc[k] = v;
+  std::cout << doc.dump(2) << "\n";
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+  int i = 0;
+  while (bytes >= 1000.0 && i < 5) {
+    bytes /= 1000.0;
+    ++i;
+  }
+  return fmt::format("{:.1f} {}", bytes, units[i]);
+}
+
+std::string human_rate(double per_s, const char* unit) {
+  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (per_s >= 1000.0 && i < 6) {
+    per_s /= 1000.0;
+    ++i;
+  }
+  return fmt::format("{:.1f} {}{}", per_s, prefixes[i], unit);
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,53 @@
+#pragma once
+// Shared pieces of the sub-commands: the options every command takes, catalog loading, JSON output.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+
+namespace gpuplan::cli {
+
+// Exit codes: 0 success, 1 a runtime failure, 2 bad input (the user's to fix).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct CommonOptions {
+  std::vector<std::string> catalog_dirs;  // --catalog DIR (repeatable), then $GPUPLAN_CATALOG
+  bool json = false;                      // --json
+};
+
+// Adds --catalog and --json to a command.
+void add_common_options(CLI::App& app, CommonOptions& opts);
+// The built-in catalog overlaid by --catalog dirs and $GPUPLAN_CATALOG (colon-separated).
+Catalog load_catalog(const CommonOptions& opts);
+
+// Parses argv with CLI11; returns -1 to continue, or the exit code (help printed: 0; error: 2).
+int parse_args(CLI::App& app, int argc, char** argv);
+
+// Wraps a command body: InputError and CLI11 errors -> message on stderr and exit 2; anything else
+// -> message and exit 1.
+template <typename F>
+int run_guarded(F&& body);
+int report_exception();
+
+// Prints a versioned JSON document: {"schema": "gpuplan.<kind>/v1", ...payload}.
+void print_json(const std::string& kind, nlohmann::json payload);
+
+// Human formatting helpers.
+std::string human_bytes(double bytes);        // "141.1 GB"
+std::string human_rate(double per_s, const char* unit);  // "989.4 T" + unit
+
+template <typename F>
+int run_guarded(F&& body) {
+  try {
+    return body();
+  } catch (...) {
+    return report_exception();
+  }
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,76 @@
+// gpuplan: the command-line front end. Sub-commands come from one table; each is a thin layer over the
+// library core (src/*), parsing options, calling pure evaluators and presenting their results.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/suggest.h"
+
+namespace {
+
+struct SubCommand {
+  const char* name;
+  const char* help;
+  int (*run)(int argc, char** argv);
+};
+
+constexpr SubCommand kCommands[] = {
+    {"catalog", "List accelerators, systems and networks, or show one with the source of each figure",
+     gpuplan::cli::cmd_catalog},
+    {"model", "List built-in models or show one (parameters, FLOPs, KV cache)", gpuplan::cli::cmd_model},
+    {"memory", "Per-GPU memory for training under a plan, or for inference at a concurrency",
+     gpuplan::cli::cmd_memory},
+    {"train", "Predict one training step: time, tokens/s, MFU and where the time goes",
+     gpuplan::cli::cmd_train},
+    {"search", "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan",
+     gpuplan::cli::cmd_search},
+    {"scale", "Sweep the GPU count: weak and strong scaling of MFU and tokens/s",
+     gpuplan::cli::cmd_scale},
+    {"validate", "Score the models against published measurements (training.csv schema)",
+     gpuplan::cli::cmd_validate},
+    {"calibrate", "Fit the efficiency parameters per accelerator generation on a dataset",
+     gpuplan::cli::cmd_calibrate},
+};
+
+void print_usage() {
+  std::cout << "gpuplan " << GPUPLAN_VERSION
+            << ": plan, size and compare AI accelerator clusters.\n\n"
+               "Usage: gpuplan <command> [options]   (gpuplan <command> --help for its options)\n\n"
+               "Commands:\n";
+  for (const auto& c : kCommands) std::cout << fmt::format("  {:<10} {}\n", c.name, c.help);
+  std::cout << "\nCommon options: --json (versioned JSON output), --catalog DIR (extend or override "
+               "the built-in catalog).\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    print_usage();
+    return 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "gpuplan " << GPUPLAN_VERSION << "\n";
+    return 0;
+  }
+  const std::string name = argv[1];
+  for (const auto& c : kCommands) {
+    if (name == c.name) {
+      std::string label = std::string("gpuplan ") + c.name;
+      std::vector<char*> args(argv + 1, argv + argc);
+      args[0] = label.data();
+      return c.run(static_cast<int>(args.size()), args.data());
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.name);
+  std::cerr << "error: unknown command '" << name << "'" << gpuplan::did_you_mean(name, names)
+            << "\nRun 'gpuplan --help' for the list of commands.\n";
+  return gpuplan::cli::kExitBadInput;
+}

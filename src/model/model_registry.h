@@ -1,0 +1,21 @@
+#pragma once
+// The built-in model list (data/models/*.yaml, embedded) and Hugging Face config.json import.
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace gpuplan {
+
+// Every built-in model, parsed once.
+const std::vector<ModelArch>& builtin_models();
+
+// A model by built-in name or alias, or by path to a Hugging Face config.json (anything ending in
+// ".json" or naming an existing file). Unknown -> InputError naming `field` with a suggestion.
+ModelArch resolve_model(const std::string& name_or_path, const std::string& field = "--model");
+
+// Imports a Hugging Face config.json text (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3,
+// qwen3_moe, deepseek_v3, gpt_oss). Unsupported model_type -> InputError naming it.
+ModelArch import_hf_config(const std::string& json_text, const std::string& origin);
+
+}  // namespace gpuplan

@@ -1,0 +1,36 @@
+#include "run_cli.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+CliResult run_gpuplan(const std::string& args) {
+  char err_path[] = "/tmp/gpuplan_cli_err_XXXXXX";
+  const int fd = mkstemp(err_path);
+  if (fd >= 0) close(fd);
+  const std::string cmd = std::string(GPUPLAN_BINARY) + " " + args + " 2>" + err_path;
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = slurp(err_path);
+  std::remove(err_path);
+  return r;
+}
