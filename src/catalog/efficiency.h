@@ -3,6 +3,7 @@
 // `gpuplan calibrate` (or measured by `gpuplan probe`). These are the only tunable numbers of the
 // performance models: one set per generation, never per model or per benchmark row.
 #include <string>
+#include <vector>
 
 namespace gpuplan {
 
@@ -27,4 +28,12 @@ struct Efficiency {
   std::string origin;
 };
 
+}  // namespace gpuplan
+
+namespace gpuplan {
+class YamlMap;
+// Reads one `efficiencies:` entry (strict keys); throws InputError naming the key path.
+Efficiency parse_efficiency(YamlMap& m, const std::string& origin);
+// Serialises entries as a YAML document with a top-level `efficiencies:` list (what calibrate writes).
+std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const std::string& header_comment);
 }  // namespace gpuplan
