@@ -46,6 +46,12 @@ struct ModelArch {
   bool attention_bias = false;
   int sliding_window = 0;     // tokens; 0: full attention in every layer
   int sliding_window_layers = 0;  // how many layers use the window (gpt-oss alternates: layers/2)
+  // Small extras, counted when present (added after the lead's header; defaults keep old meaning):
+  bool mlp_bias = false;         // biases on MLP / expert / router linears (GPT-3, GPT-J, gpt-oss)
+  bool norm_bias = false;        // LayerNorm with bias (2*hidden per norm) instead of RMSNorm (hidden)
+  bool parallel_block = false;   // attention and MLP read one shared norm (GPT-J): 1 norm per layer
+  bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3): 2*head_dim per layer
+  bool attention_sinks = false;  // one learned sink logit per head and layer (gpt-oss)
   AttentionKind attention = AttentionKind::gqa;
   MlaDims mla;
   MoeDims moe;
@@ -53,6 +59,8 @@ struct ModelArch {
 
   std::optional<double> published_total_params;   // as the model card states
   std::optional<double> published_active_params;
+  // The published active count leaves out the input-embedding table (gpt-oss model card).
+  bool published_active_excludes_embedding = false;
   std::map<std::string, std::string> sources;
   std::string origin;  // "built-in" or the config file path
 
