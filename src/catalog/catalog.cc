@@ -1,5 +1,240 @@
 #include "catalog/catalog.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "catalog/catalog_parse.h"
+#include "core/embedded_data.h"
+#include "core/error.h"
+#include "core/suggest.h"
+#include "core/yaml_reader.h"
+
 namespace gpuplan {
-Catalog Catalog::builtin() { return {}; }
-Catalog Catalog::load(const std::vector<std::string>&) { return {}; }
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kBuiltin = "built-in";
+
+// Every spelling an entry answers to: name, display name, aliases.
+template <typename T>
+std::vector<std::string> spellings(const T& e) {
+  std::vector<std::string> out = {e.name, e.display_name};
+  out.insert(out.end(), e.aliases.begin(), e.aliases.end());
+  return out;
+}
+
+// Lookup order: catalog key first, then display names and aliases, so that a key always wins over
+// another entry's alias.
+template <typename T>
+const T* find_entry(const std::vector<T>& list, const std::string& typed) {
+  const std::string n = normalize_name(typed);
+  if (n.empty()) return nullptr;
+  for (const auto& e : list)
+    if (normalize_name(e.name) == n) return &e;
+  for (const auto& e : list)
+    for (const auto& s : spellings(e))
+      if (normalize_name(s) == n) return &e;
+  return nullptr;
+}
+
+// "unknown accelerator 'x' (did you mean 'y'?); known: a, b, c" — suggests the catalog key of the
+// entry with the closest spelling.
+template <typename T>
+[[noreturn]] void throw_unknown(const std::vector<T>& list, const std::string& typed, const std::string& kind,
+                                const std::string& field) {
+  std::vector<std::string> all;
+  std::vector<const T*> owner;
+  std::vector<std::string> keys;
+  for (const auto& e : list) {
+    keys.push_back(e.name);
+    for (const auto& s : spellings(e)) {
+      all.push_back(s);
+      owner.push_back(&e);
+    }
+  }
+  std::string hint;
+  const std::string best = closest_match(typed, all);
+  if (!best.empty()) {
+    const auto i = static_cast<size_t>(std::find(all.begin(), all.end(), best) - all.begin());
+    hint = " (did you mean '" + owner[i]->name + "'?)";
+  }
+  throw InputError(field, fmt::format("unknown {} '{}'{}; known: {}", kind, typed, hint, fmt::join(keys, ", ")));
+}
+
+// Adds `e`, or replaces the entry of the same name (a user overlay redefining a built-in entry).
+template <typename T>
+void upsert(std::vector<T>& list, T e) {
+  const std::string n = normalize_name(e.name);
+  for (auto& old : list) {
+    if (normalize_name(old.name) == n) {
+      old = std::move(e);
+      return;
+    }
+  }
+  list.push_back(std::move(e));
+}
+
+// Two entries of one kind must not answer to the same spelling.
+template <typename T>
+void check_unique_spellings(const std::vector<T>& list, const std::string& kind) {
+  std::map<std::string, const T*> seen;
+  for (const auto& e : list) {
+    std::set<std::string> own;
+    for (const auto& s : spellings(e)) {
+      const std::string n = normalize_name(s);
+      if (n.empty() || !own.insert(n).second) continue;
+      auto [it, fresh] = seen.emplace(n, &e);
+      if (!fresh)
+        throw InputError(fmt::format("{}s.{}", kind, e.name),
+                         fmt::format("name or alias '{}' also names {} '{}' ({})", s, kind, it->second->name,
+                                     it->second->origin));
+    }
+  }
+}
+
+template <typename Parse>
+auto parse_list(const YAML::Node& node, const std::string& where, const std::string& key, const std::string& origin,
+                Parse parse) {
+  using T = decltype(parse(std::declval<YamlMap&>(), origin));
+  std::vector<T> out;
+  if (!node || node.IsNull()) return out;
+  if (!node.IsSequence()) throw InputError(where + "." + key, "expected a list of entries");
+  std::set<std::string> names;
+  for (size_t i = 0; i < node.size(); ++i) {
+    YamlMap m(node[i], fmt::format("{}: {}[{}]", where, key, i));
+    T e = parse(m, origin);
+    if constexpr (requires { e.name; }) {
+      if (!names.insert(normalize_name(e.name)).second)
+        throw InputError(m.path() + ".name", fmt::format("'{}' is defined twice in this file", e.name));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw InputError(p.string(), "cannot be read");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+void Catalog::merge_yaml(const std::string& text, const std::string& origin) {
+  merge_document(text, origin, origin);
+}
+
+void Catalog::merge_document(const std::string& text, const std::string& where, const std::string& origin) {
+  YAML::Node root = parse_yaml(text, where);
+  if (!root || root.IsNull()) return;  // an empty file adds nothing
+  YamlMap doc(root, where);
+  // Parse everything first, so a bad entry leaves the catalog unchanged.
+  auto accs = parse_list(doc.raw("accelerators"), where, "accelerators", origin, parse_accelerator);
+  auto syss = parse_list(doc.raw("systems"), where, "systems", origin, parse_system);
+  auto nets = parse_list(doc.raw("networks"), where, "networks", origin, parse_network);
+  auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
+                         [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
+  doc.reject_unknown_keys();
+  for (auto& a : accs) upsert(accelerators_, std::move(a));
+  for (auto& s : syss) upsert(systems_, std::move(s));
+  for (auto& n : nets) upsert(networks_, std::move(n));
+  for (auto& e : effs) set_efficiency(e);
+}
+
+Catalog Catalog::builtin() {
+  static const Catalog cached = [] {
+    Catalog c;
+    for (const auto& f : embedded_data_files()) {
+      if (f.path.substr(0, 8) != "catalog/") continue;
+      c.merge_document(std::string(f.text), std::string(f.path), kBuiltin);
+    }
+    c.check();
+    return c;
+  }();
+  return cached;
+}
+
+Catalog Catalog::load(const std::vector<std::string>& overlay_dirs) {
+  Catalog c = builtin();
+  for (const auto& dir : overlay_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+      throw InputError("--catalog", fmt::format("'{}' is not a directory{}", dir,
+                                                fs::exists(dir, ec) ? "" : " (it does not exist)"));
+    std::vector<fs::path> files;
+    for (const auto& de : fs::directory_iterator(dir, ec)) {
+      const auto ext = de.path().extension().string();
+      if (de.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) files.push_back(de.path());
+    }
+    if (ec) throw InputError("--catalog", fmt::format("cannot list '{}': {}", dir, ec.message()));
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files) c.merge_yaml(read_file(p), p.string());
+  }
+  c.check();
+  return c;
+}
+
+void Catalog::check() const {
+  check_unique_spellings(accelerators_, "accelerator");
+  check_unique_spellings(systems_, "system");
+  check_unique_spellings(networks_, "network");
+  for (const auto& s : systems_) {
+    const std::string at = fmt::format("systems.{} ({})", s.name, s.origin);
+    if (!find_accelerator(s.accelerator)) throw_unknown(accelerators_, s.accelerator, "accelerator", at + ".accelerator");
+    const Network* up = find_network(s.scaleup_network);
+    if (!up) throw_unknown(networks_, s.scaleup_network, "network", at + ".scaleup_network");
+    if (!find_network(s.scaleout_network)) throw_unknown(networks_, s.scaleout_network, "network", at + ".scaleout_network");
+    if (up->tier != NetworkTier::scale_up)
+      throw InputError(at + ".scaleup_network", fmt::format("'{}' is a scale-out network", up->name));
+  }
+}
+
+const Accelerator* Catalog::find_accelerator(const std::string& name) const { return find_entry(accelerators_, name); }
+const System* Catalog::find_system(const std::string& name) const { return find_entry(systems_, name); }
+const Network* Catalog::find_network(const std::string& name) const { return find_entry(networks_, name); }
+
+const Accelerator& Catalog::accelerator(const std::string& name, const std::string& field) const {
+  if (const auto* a = find_accelerator(name)) return *a;
+  throw_unknown(accelerators_, name, "accelerator", field);
+}
+
+const System& Catalog::system(const std::string& name, const std::string& field) const {
+  if (const auto* s = find_system(name)) return *s;
+  throw_unknown(systems_, name, "system", field);
+}
+
+const Network& Catalog::network(const std::string& name, const std::string& field) const {
+  if (const auto* n = find_network(name)) return *n;
+  throw_unknown(networks_, name, "network", field);
+}
+
+const Efficiency& Catalog::efficiency(const std::string& generation) const {
+  const Efficiency* fallback = nullptr;
+  for (const auto& e : efficiencies_) {
+    if (e.generation == generation) return e;
+    if (e.generation == "default") fallback = &e;
+  }
+  if (fallback) return *fallback;
+  static const Efficiency kDefault{};  // before any efficiency.yaml exists
+  return kDefault;
+}
+
+void Catalog::set_efficiency(const Efficiency& e) {
+  for (auto& old : efficiencies_) {
+    if (old.generation == e.generation) {
+      old = e;
+      return;
+    }
+  }
+  efficiencies_.push_back(e);
+}
+
 }  // namespace gpuplan

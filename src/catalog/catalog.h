@@ -45,6 +45,9 @@ class Catalog {
   const Network* find_network(const std::string& name) const;
 
  private:
+  // merge_yaml with separate names for errors (`where`) and provenance (`origin`, e.g. "built-in").
+  void merge_document(const std::string& text, const std::string& where, const std::string& origin);
+
   std::vector<Accelerator> accelerators_;
   std::vector<System> systems_;
   std::vector<Network> networks_;

@@ -1,0 +1,472 @@
+#include "catalog/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Message of the InputError `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Values of one column of a CSV file (RFC 4180 quoting, fields may span lines).
+std::vector<std::string> csv_column(const std::string& path, const std::string& column) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  std::vector<std::vector<std::string>> rows(1);
+  std::string field;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      rows.back().push_back(field);
+      field.clear();
+    } else if (c == '\n') {
+      rows.back().push_back(field);
+      field.clear();
+      rows.emplace_back();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (!field.empty() || !rows.back().empty()) rows.back().push_back(field);
+  std::vector<std::string> out;
+  if (rows.empty()) return out;
+  const auto& header = rows.front();
+  const auto col = static_cast<size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  if (col == header.size()) return out;
+  for (size_t r = 1; r < rows.size(); ++r)
+    if (col < rows[r].size()) out.push_back(rows[r][col]);
+  return out;
+}
+
+// A temporary directory holding the given files, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::map<std::string, std::string>& files) {
+    path = fs::temp_directory_path() /
+           ("gpuplan_catalog_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+    for (const auto& [name, text] : files) std::ofstream(path / name) << text;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+TEST(Catalog, BuiltinLoads) {
+  const Catalog c = Catalog::builtin();
+  EXPECT_GE(c.accelerators().size(), 27u);
+  EXPECT_GE(c.systems().size(), 9u);
+  EXPECT_GE(c.networks().size(), 14u);
+  EXPECT_NO_THROW(c.check());
+}
+
+TEST(Catalog, EveryAcceleratorHasCoreFiguresAndSources) {
+  const Catalog c = Catalog::builtin();
+  const std::set<std::string> generations = {"ampere", "ada", "hopper", "blackwell", "blackwell_ultra",
+                                             "cdna3", "cdna4", "gaudi3", "tpu"};
+  for (const auto& a : c.accelerators()) {
+    SCOPED_TRACE(a.name);
+    EXPECT_GT(a.peak(MathFormat::bf16), 0);
+    EXPECT_GT(a.memory_bytes, 0);
+    EXPECT_GT(a.memory_bandwidth_bytes_per_s, 0);
+    EXPECT_GT(a.scaleup_bandwidth_bytes_per_s, 0);
+    EXPECT_GE(a.max_scaleup_domain, 1);
+    EXPECT_TRUE(generations.count(a.generation)) << a.generation;
+    EXPECT_TRUE(a.sources.count("*"));
+    EXPECT_EQ(a.origin, "built-in");
+    // Dense rates only: a lower precision never runs slower than BF16 on these chips.
+    if (a.peak(MathFormat::fp8) > 0) {
+      EXPECT_GE(a.peak(MathFormat::fp8), a.peak(MathFormat::bf16));
+    }
+  }
+  for (const auto& s : c.systems()) {
+    SCOPED_TRACE(s.name);
+    EXPECT_TRUE(s.sources.count("*"));
+    EXPECT_GT(s.power_w, 0);
+    EXPECT_LE(s.nvlink_domain_gpus, s.gpus_per_unit());
+  }
+  for (const auto& n : c.networks()) EXPECT_TRUE(n.sources.count("*")) << n.name;
+}
+
+TEST(Catalog, RequiredNamesExist) {
+  const Catalog c = Catalog::builtin();
+  for (const char* n : {"a100-40gb", "a100-80gb", "a10", "l4", "l40s", "rtx-6000-ada", "rtx-pro-6000-server",
+                        "rtx-pro-6000-ws", "h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "h200-nvl",
+                        "h800-sxm", "h20", "b200", "b300", "gb200", "gb300", "mi300x", "mi325x", "mi355x",
+                        "gaudi3", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-7x"}) {
+    const Accelerator* a = c.find_accelerator(n);
+    ASSERT_NE(a, nullptr) << n;
+    EXPECT_EQ(a->name, n);
+  }
+  for (const char* n : {"hgx-a100", "hgx-h100", "hgx-h200", "hgx-b200", "hgx-b300", "gb200-nvl72", "gb300-nvl72",
+                        "mi300x-platform", "mi355x-platform"})
+    EXPECT_NE(c.find_system(n), nullptr) << n;
+  for (const char* n : {"nvlink3", "nvlink4", "nvlink5", "ib-hdr", "ib-ndr", "ib-xdr", "eth-400g", "eth-800g",
+                        "pcie4", "pcie5", "pcie6", "infinity-fabric-mi300", "infinity-fabric-mi355", "nvlink-c2c"})
+    EXPECT_NE(c.find_network(n), nullptr) << n;
+}
+
+TEST(Catalog, SpotValues) {
+  const Catalog c = Catalog::builtin();
+  const auto& h100 = c.accelerator("h100-sxm");
+  EXPECT_NEAR(h100.peak(MathFormat::bf16), 989.5e12, 1e12);
+  EXPECT_NEAR(h100.peak(MathFormat::fp8), 1979e12, 1e12);
+  EXPECT_DOUBLE_EQ(h100.memory_bytes, 80e9);
+  EXPECT_DOUBLE_EQ(h100.memory_bandwidth_bytes_per_s, 3.35e12);
+  EXPECT_DOUBLE_EQ(h100.scaleup_bandwidth_bytes_per_s, 450e9);  // 900 GB/s bidirectional
+  EXPECT_EQ(h100.compute_capability, 90);
+  EXPECT_EQ(h100.peak(MathFormat::fp4), 0);
+
+  const auto& h200 = c.accelerator("H200");
+  EXPECT_DOUBLE_EQ(h200.memory_bytes, 141e9);
+  EXPECT_DOUBLE_EQ(h200.memory_bandwidth_bytes_per_s, 4.8e12);
+
+  const auto& b200 = c.accelerator("b200");
+  EXPECT_DOUBLE_EQ(b200.memory_bytes, 180e9);  // HGX/DGX B200 (tech brief: up to 192)
+  EXPECT_DOUBLE_EQ(b200.peak(MathFormat::bf16), 2250e12);
+  EXPECT_DOUBLE_EQ(b200.peak(MathFormat::fp4), 9000e12);
+  EXPECT_DOUBLE_EQ(b200.scaleup_bandwidth_bytes_per_s, 900e9);
+
+  const auto& gb300 = c.accelerator("GB300");
+  EXPECT_DOUBLE_EQ(gb300.memory_bytes, 279e9);  // Blackwell Ultra datasheet (blog: 288 max)
+  EXPECT_DOUBLE_EQ(gb300.peak(MathFormat::fp4), 15000e12);
+  EXPECT_EQ(gb300.generation, "blackwell_ultra");
+
+  EXPECT_DOUBLE_EQ(c.accelerator("a100-80gb").peak(MathFormat::bf16), 312e12);
+  EXPECT_DOUBLE_EQ(c.accelerator("mi300x").memory_bytes, 192e9);
+  EXPECT_DOUBLE_EQ(c.accelerator("h800").scaleup_bandwidth_bytes_per_s, 200e9);
+
+  const auto& nvl72 = c.system("GB200 NVL72");
+  EXPECT_EQ(nvl72.gpus_per_unit(), 72);
+  EXPECT_EQ(nvl72.nvlink_domain_gpus, 72);
+  EXPECT_EQ(nvl72.cooling, Cooling::liquid);
+  EXPECT_DOUBLE_EQ(c.system("DGX H100").scaleout_bandwidth_bytes_per_s_per_gpu, 50e9);
+  EXPECT_DOUBLE_EQ(c.system("hgx-b300").scaleout_bandwidth_bytes_per_s_per_gpu, 100e9);
+
+  EXPECT_DOUBLE_EQ(c.network("nvlink5").bandwidth_bytes_per_s, 900e9);
+  EXPECT_EQ(c.network("ib-ndr").tier, NetworkTier::scale_out);
+  EXPECT_TRUE(c.network("ib-ndr").latency_is_assumption);
+}
+
+TEST(Catalog, LookupIgnoresCaseAndPunctuation) {
+  const Catalog c = Catalog::builtin();
+  EXPECT_EQ(c.accelerator("H100 SXM5").name, "h100-sxm");
+  EXPECT_EQ(c.accelerator("h100_sxm").name, "h100-sxm");
+  EXPECT_EQ(c.accelerator("A100 (Ampere)").name, "a100-80gb");
+  EXPECT_EQ(c.accelerator("AMD Instinct MI300X").name, "mi300x");
+  const std::string err = error_of([&] { c.accelerator("h100-smx", "--gpu"); });
+  EXPECT_NE(err.find("--gpu"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean 'h100-sxm'"), std::string::npos) << err;
+  EXPECT_NE(error_of([&] { c.system("hgx-h1OO"); }).find("did you mean 'hgx-h100'"), std::string::npos);
+  EXPECT_EQ(c.network("NVLink-5").name, "nvlink5");
+}
+
+// Every GPU name used by the benchmark files resolves, to the entry of the same family and memory.
+TEST(Catalog, BenchmarkGpuNamesResolve) {
+  const Catalog c = Catalog::builtin();
+  const std::string dir = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/";
+  // Not a data-center accelerator; no figures in hardware.csv. Rows with it are skipped by validate.
+  const std::set<std::string> not_in_catalog = {"Jetson AGX Orin 64G"};
+  std::set<std::string> names;
+  for (const char* f : {"training.csv", "inference.csv", "mlperf-inference-v4.1-v5.0.csv",
+                        "aiconfigurator-silicon-sample-ttft-tpot.csv"}) {
+    if (!fs::exists(dir + f)) GTEST_SKIP() << "shared data not found: " << dir + f;
+    for (const auto& g : csv_column(dir + f, "gpu")) names.insert(g);
+  }
+  EXPECT_GE(names.size(), 10u);
+  for (const auto& n : names) {
+    if (n.empty() || not_in_catalog.count(n)) continue;
+    EXPECT_NE(c.find_accelerator(n), nullptr) << "benchmark gpu name does not resolve: " << n;
+  }
+  // The names the data README calls out, and the family/memory mapping.
+  const std::map<std::string, std::string> expected = {
+      {"H100-SXM-80GB", "h100-sxm"}, {"H100", "h100-sxm"},       {"H100 SXM5", "h100-sxm"},
+      {"A100-SXM-80GB", "a100-80gb"}, {"A100 (Ampere)", "a100-80gb"}, {"A100-SXM-40GB", "a100-40gb"},
+      {"H200-SXM", "h200-sxm"},      {"H200", "h200-sxm"},       {"B200", "b200"},
+      {"GB200", "gb200"},            {"GB300", "gb300"},         {"B300", "b300"},
+      {"MI325X", "mi325x"},          {"MI300X", "mi300x"},       {"H800", "h800-sxm"},
+      {"H20", "h20"},                {"H100-NVL", "h100-nvl"},   {"H100-PCIe", "h100-pcie"},
+      {"GH200", "gh200"},            {"L40S", "l40s"},           {"A100", "a100-80gb"}};
+  for (const auto& [typed, key] : expected) {
+    const Accelerator* a = c.find_accelerator(typed);
+    ASSERT_NE(a, nullptr) << typed;
+    EXPECT_EQ(a->name, key) << typed;
+  }
+}
+
+TEST(Catalog, OverlayReplacesEntryAndRecordsOrigin) {
+  TempDir dir(std::map<std::string, std::string>{{"mine.yaml", R"(
+accelerators:
+  - name: h100-sxm
+    vendor: NVIDIA
+    generation: hopper
+    peak_tflops: {bf16: 900}
+    memory_gb: 96
+    memory_bandwidth_tb_per_s: 3.9
+    scaleup_bandwidth_gb_per_s: 450
+    sources: {"*": my lab}
+  - name: my-chip
+    aliases: [My Chip X]
+    vendor: Acme
+    generation: hopper
+    peak_tflops: {bf16: 100, fp8: 200}
+    memory_gb: 32
+    memory_bandwidth_tb_per_s: 1
+    scaleup_bandwidth_gb_per_s: 50
+networks:
+  - name: my-net
+    tier: scale_out
+    bandwidth_gb_per_s: 25
+    latency_us: 3
+systems:
+  - name: my-box
+    accelerator: My Chip X
+    gpus_per_node: 4
+    nvlink_domain_gpus: 4
+    scaleup_network: pcie5
+    scaleout_network: my-net
+    scaleout_gb_per_s_per_gpu: 25
+    power_kw: 3
+    cooling: air
+)"}});
+  const Catalog c = Catalog::load({dir.path.string()});
+  const size_t builtin_count = Catalog::builtin().accelerators().size();
+  EXPECT_EQ(c.accelerators().size(), builtin_count + 1);
+  const auto& h = c.accelerator("h100-sxm");
+  EXPECT_DOUBLE_EQ(h.memory_bytes, 96e9);
+  EXPECT_EQ(h.origin, (dir.path / "mine.yaml").string());
+  EXPECT_EQ(c.accelerator("my chip x").name, "my-chip");
+  EXPECT_EQ(c.system("my-box").accelerator, "My Chip X");
+  EXPECT_EQ(c.accelerator("b200").origin, "built-in");
+  // The built-in catalog itself is untouched.
+  EXPECT_DOUBLE_EQ(Catalog::builtin().accelerator("h100-sxm").memory_bytes, 80e9);
+}
+
+TEST(Catalog, MissingOverlayDirNamesOption) {
+  const std::string err = error_of([] { Catalog::load({"/no/such/dir/gpuplan"}); });
+  EXPECT_NE(err.find("--catalog"), std::string::npos) << err;
+  EXPECT_NE(err.find("/no/such/dir/gpuplan"), std::string::npos) << err;
+}
+
+TEST(Catalog, UnknownKeyNamesPathAndSuggests) {
+  Catalog c = Catalog::builtin();
+  const std::string err = error_of([&] {
+    c.merge_yaml(R"(
+accelerators:
+  - name: x
+    vendor: V
+    generation: hopper
+    peak_tflops: {bf16: 1}
+    memory_gb: 1
+    memory_bandwith_tb_per_s: 1
+    scaleup_bandwidth_gb_per_s: 1
+)", "user.yaml");
+  });
+  // The required key is missing (its misspelling is reported once the required ones are read).
+  EXPECT_NE(err.find("user.yaml: accelerators[0].memory_bandwidth_tb_per_s"), std::string::npos) << err;
+
+  const std::string err2 = error_of([&] {
+    c.merge_yaml(R"(
+networks:
+  - name: n
+    tier: scale_out
+    bandwidth_gb_per_s: 1
+    latency_us: 1
+    latncy_is_assumption: false
+)", "user.yaml");
+  });
+  EXPECT_NE(err2.find("user.yaml: networks[0].latncy_is_assumption"), std::string::npos) << err2;
+  EXPECT_NE(err2.find("did you mean 'latency_is_assumption'"), std::string::npos) << err2;
+
+  const std::string err3 = error_of([&] { c.merge_yaml("acelerators: []\n", "user.yaml"); });
+  EXPECT_NE(err3.find("user.yaml.acelerators"), std::string::npos) << err3;
+  EXPECT_NE(err3.find("did you mean 'accelerators'"), std::string::npos) << err3;
+
+  const std::string err4 = error_of([&] {
+    c.merge_yaml(R"(
+accelerators:
+  - name: x
+    vendor: V
+    generation: hopper
+    peak_tflops: {bf16: 1, fp9: 2}
+    memory_gb: 1
+    memory_bandwidth_tb_per_s: 1
+    scaleup_bandwidth_gb_per_s: 1
+)", "user.yaml");
+  });
+  EXPECT_NE(err4.find("accelerators[0].peak_tflops.fp9"), std::string::npos) << err4;
+}
+
+TEST(Catalog, MalformedYamlIsInputError) {
+  Catalog c;
+  const std::string err = error_of([&] { c.merge_yaml("accelerators:\n  - name: [unclosed\n", "bad.yaml"); });
+  EXPECT_NE(err.find("bad.yaml"), std::string::npos) << err;
+  EXPECT_NE(err.find("malformed YAML"), std::string::npos) << err;
+  EXPECT_NE(error_of([&] { c.merge_yaml("accelerators: 3\n", "bad.yaml"); }).find("expected a list"),
+            std::string::npos);
+}
+
+TEST(Catalog, OutOfRangeFiguresRejected) {
+  const std::string base = R"(
+accelerators:
+  - name: x
+    vendor: V
+    generation: hopper
+    peak_tflops: {bf16: BF}
+    memory_gb: MEM
+    memory_bandwidth_tb_per_s: 1
+    scaleup_bandwidth_gb_per_s: 1
+)";
+  auto doc = [&](const std::string& bf, const std::string& mem) {
+    std::string s = base;
+    s.replace(s.find("BF"), 2, bf);
+    s.replace(s.find("MEM"), 3, mem);
+    return s;
+  };
+  Catalog c;
+  std::string err = error_of([&] { c.merge_yaml(doc("1", "-80"), "neg.yaml"); });
+  EXPECT_NE(err.find("neg.yaml: accelerators[0].memory_gb"), std::string::npos) << err;
+  EXPECT_NE(error_of([&] { c.merge_yaml(doc("1", "0"), "zero.yaml"); }).find("greater than 0"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.merge_yaml(doc("-5", "80"), "f.yaml"); }).find("peak_tflops.bf16"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.merge_yaml(doc("lots", "80"), "f.yaml"); }).find("expected a number"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { c.merge_yaml(doc("1", "80"), "ok.yaml"); }), "");
+  // A failed merge leaves nothing behind; the good one added exactly one entry.
+  EXPECT_EQ(c.accelerators().size(), 1u);
+}
+
+TEST(Catalog, RequiredFieldsAndEnums) {
+  Catalog c;
+  EXPECT_NE(error_of([&] { c.merge_yaml("accelerators:\n  - name: x\n    vendor: V\n", "f.yaml"); }).find("is required"),
+            std::string::npos);
+  const std::string sys = R"(
+systems:
+  - name: s
+    accelerator: h100-sxm
+    gpus_per_node: 8
+    nvlink_domain_gpus: 8
+    scaleup_network: nvlink4
+    scaleout_network: ib-ndr
+    scaleout_gb_per_s_per_gpu: 50
+    power_kw: 10
+    cooling: water
+)";
+  EXPECT_NE(error_of([&] { c.merge_yaml(sys, "f.yaml"); }).find("must be air or liquid"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.merge_yaml("networks:\n  - name: n\n    tier: scale_sideways\n", "f.yaml"); })
+                .find("scale_up or scale_out"),
+            std::string::npos);
+  const std::string dup = "networks:\n  - {name: n, tier: scale_up, bandwidth_gb_per_s: 1, latency_us: 1}\n"
+                          "  - {name: N, tier: scale_up, bandwidth_gb_per_s: 1, latency_us: 1}\n";
+  EXPECT_NE(error_of([&] { c.merge_yaml(dup, "f.yaml"); }).find("defined twice"), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              c.merge_yaml("networks:\n  - {name: n, tier: scale_up, bandwidth_gb_per_s: 1, latency_us: 1, "
+                           "sources: {bandwith_gb_per_s: x}}\n",
+                           "f.yaml");
+            }).find("did you mean 'bandwidth_gb_per_s'"),
+            std::string::npos);
+}
+
+TEST(Catalog, SystemReferencesChecked) {
+  Catalog c = Catalog::builtin();
+  c.merge_yaml(R"(
+systems:
+  - name: bad-box
+    accelerator: h100-smx
+    gpus_per_node: 8
+    nvlink_domain_gpus: 8
+    scaleup_network: nvlink4
+    scaleout_network: ib-ndr
+    scaleout_gb_per_s_per_gpu: 50
+    power_kw: 10
+    cooling: air
+)", "u.yaml");
+  std::string err = error_of([&] { c.check(); });
+  EXPECT_NE(err.find("bad-box"), std::string::npos) << err;
+  EXPECT_NE(err.find("accelerator"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean 'h100-sxm'"), std::string::npos) << err;
+
+  Catalog d = Catalog::builtin();
+  d.merge_yaml(R"(
+systems:
+  - name: bad-net
+    accelerator: h100-sxm
+    gpus_per_node: 8
+    nvlink_domain_gpus: 8
+    scaleup_network: ib-ndr
+    scaleout_network: ib-ndr
+    scaleout_gb_per_s_per_gpu: 50
+    power_kw: 10
+    cooling: air
+)", "u.yaml");
+  EXPECT_NE(error_of([&] { d.check(); }).find("scale-out network"), std::string::npos);
+
+  Catalog e = Catalog::builtin();
+  e.merge_yaml("networks:\n  - {name: fast, aliases: [NDR], tier: scale_out, bandwidth_gb_per_s: 1, latency_us: 1}\n",
+               "u.yaml");
+  EXPECT_NE(error_of([&] { e.check(); }).find("also names network 'ib-ndr'"), std::string::npos);
+}
+
+TEST(Catalog, EfficiencyFallsBack) {
+  Catalog c;
+  // No efficiency entries at all: a default-constructed set.
+  EXPECT_DOUBLE_EQ(c.efficiency("hopper").gemm_max, Efficiency{}.gemm_max);
+  c.merge_yaml("efficiencies:\n  - {generation: default, gemm_max: 0.5}\n  - {generation: hopper, gemm_max: 0.7}\n",
+               "e.yaml");
+  EXPECT_DOUBLE_EQ(c.efficiency("hopper").gemm_max, 0.7);
+  EXPECT_DOUBLE_EQ(c.efficiency("ampere").gemm_max, 0.5);
+  Efficiency e;
+  e.generation = "ampere";
+  e.gemm_max = 0.6;
+  c.set_efficiency(e);
+  EXPECT_DOUBLE_EQ(c.efficiency("ampere").gemm_max, 0.6);
+  EXPECT_EQ(c.efficiencies().size(), 3u);
+  // Every built-in generation gets some efficiency entry (or the static default).
+  const Catalog b = Catalog::builtin();
+  for (const auto& a : b.accelerators()) EXPECT_GT(b.efficiency(a.generation).gemm_max, 0) << a.name;
+}
+
+TEST(Catalog, EmptyDocumentAddsNothing) {
+  Catalog c;
+  c.merge_yaml("", "empty.yaml");
+  c.merge_yaml("# only a comment\n", "empty.yaml");
+  EXPECT_TRUE(c.accelerators().empty());
+}
+
+}  // namespace
+}  // namespace gpuplan
