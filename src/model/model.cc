@@ -102,7 +102,8 @@ LayerParams layer_params(const ModelArch& m, bool moe_layer) {
 
 double embedding_params(const ModelArch& m) {
   const double table = 1.0 * m.vocab * m.hidden;
-  return m.tied_embeddings ? table : 2 * table;
+  const double positions = m.learned_position_embeddings ? 1.0 * m.max_seq_len * m.hidden : 0.0;
+  return (m.tied_embeddings ? table : 2 * table) + positions;
 }
 
 namespace {

@@ -52,6 +52,7 @@ struct ModelArch {
   bool parallel_block = false;   // attention and MLP read one shared norm (GPT-J): 1 norm per layer
   bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3): 2*head_dim per layer
   bool attention_sinks = false;  // one learned sink logit per head and layer (gpt-oss)
+  bool learned_position_embeddings = false;  // GPT-2/3 style: max_seq_len x hidden table
   AttentionKind attention = AttentionKind::gqa;
   MlaDims mla;
   MoeDims moe;
@@ -82,7 +83,7 @@ struct LayerParams {
   double moe_shared = 0;     // all shared experts together
 };
 LayerParams layer_params(const ModelArch& m, bool moe_layer);
-double embedding_params(const ModelArch& m);  // input embedding + output head (if untied)
+double embedding_params(const ModelArch& m);  // input embedding + output head (if untied) + learned positions
 
 // Forward FLOPs per token at sequence length `seq`. Matmul FLOPs count 2 per multiply-add.
 struct TokenFlops {

@@ -1,0 +1,218 @@
+// Import of Hugging Face config.json files into a ModelArch.
+// Key names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
+// Qwen2Config, Qwen2MoeConfig, Qwen3Config, Qwen3MoeConfig, DeepseekV2/V3Config, GptOssConfig,
+// Llama4TextConfig); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2".
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/error.h"
+#include "model/model_registry.h"
+
+namespace gpuplan {
+
+namespace {
+
+using nlohmann::json;
+
+const std::vector<std::string> kSupported = {"llama",     "mistral",     "mixtral",     "qwen2",
+                                             "qwen2_moe", "qwen3",       "qwen3_moe",   "deepseek_v2",
+                                             "deepseek_v3", "kimi_k2",   "gpt_oss",     "llama4",
+                                             "gptj"};
+
+std::string supported_list() {
+  std::string s;
+  for (const auto& t : kSupported) s += (s.empty() ? "" : ", ") + t;
+  return s;
+}
+
+class Config {
+ public:
+  Config(const json& j, std::string origin) : j_(j), origin_(std::move(origin)) {}
+  bool has(const std::string& k) const { return j_.contains(k) && !j_[k].is_null(); }
+  int req(const std::string& k) const {
+    if (!has(k)) throw InputError(k, "missing required key '" + k + "' in " + origin_);
+    return num(k);
+  }
+  int opt(const std::string& k, int fallback) const { return has(k) ? num(k) : fallback; }
+  bool flag(const std::string& k, bool fallback) const {
+    if (!has(k)) return fallback;
+    if (!j_[k].is_boolean()) throw InputError(k, "must be true or false in " + origin_);
+    return j_[k].get<bool>();
+  }
+  const json& raw() const { return j_; }
+
+ private:
+  int num(const std::string& k) const {
+    const json& v = j_[k];
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1LL << 31) - 1)
+      throw InputError(k, "must be a non-negative integer in " + origin_);
+    return v.get<int>();
+  }
+  const json& j_;
+  std::string origin_;
+};
+
+std::string stem_of(const std::string& origin) {
+  std::filesystem::path p(origin);
+  std::string stem = p.stem().string();
+  if (stem == "config" && p.has_parent_path()) stem = p.parent_path().filename().string();
+  return stem.empty() ? origin : stem;
+}
+
+std::string name_of(const json& root, const std::string& origin) {
+  return root.contains("_name_or_path") && root["_name_or_path"].is_string()
+             ? root["_name_or_path"].get<std::string>()
+             : stem_of(origin);
+}
+
+// GPT-J (GPTJConfig): GPT-2 key names, parallel attention+MLP under one LayerNorm, biased MLP,
+// unbiased attention, untied output head.
+ModelArch import_gptj(const Config& c, const json& root, const std::string& origin) {
+  ModelArch m;
+  m.name = m.display_name = name_of(root, origin);
+  m.origin = origin;
+  m.family = "gpt-j";
+  m.layers = c.req("n_layer");
+  m.hidden = c.req("n_embd");
+  m.heads = c.req("n_head");
+  m.vocab = c.req("vocab_size");
+  if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
+    throw InputError(origin, "n_layer, n_embd, n_head and vocab_size must be >= 1");
+  m.ffn_hidden = c.opt("n_inner", 4 * m.hidden);
+  m.kv_heads = m.heads;
+  m.head_dim = m.hidden / m.heads;
+  m.attention = AttentionKind::mha;
+  m.gated_mlp = false;
+  m.mlp_bias = true;
+  m.norm_bias = true;
+  m.parallel_block = true;
+  m.tied_embeddings = c.flag("tie_word_embeddings", false);
+  m.max_seq_len = c.opt("n_positions", 0);
+  return m;
+}
+
+}  // namespace
+
+ModelArch import_hf_config(const std::string& json_text, const std::string& origin) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw InputError(origin, std::string("not valid JSON: ") + e.what());
+  }
+  if (!root.is_object()) throw InputError(origin, "a config.json must be a JSON object");
+  if (!root.contains("model_type") || !root["model_type"].is_string())
+    throw InputError("model_type", "missing required key 'model_type' in " + origin +
+                                       "; supported: " + supported_list());
+  const std::string type = root["model_type"].get<std::string>();
+  if (std::find(kSupported.begin(), kSupported.end(), type) == kSupported.end())
+    throw InputError("model_type", "unsupported model_type '" + type + "'; supported: " + supported_list());
+
+  if (type == "gptj") return import_gptj(Config(root, origin), root, origin);
+  const json& body = type == "llama4" ? root.value("text_config", json::object()) : root;
+  if (type == "llama4" && !root.contains("text_config"))
+    throw InputError("text_config", "missing required key 'text_config' in " + origin);
+  const Config c(body, origin);
+
+  ModelArch m;
+  m.name = name_of(root, origin);
+  m.display_name = m.name;
+  m.origin = origin;
+  m.layers = c.req("num_hidden_layers");
+  m.hidden = c.req("hidden_size");
+  m.heads = c.req("num_attention_heads");
+  m.vocab = c.req("vocab_size");
+  m.ffn_hidden = c.req("intermediate_size");
+  if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
+    throw InputError(origin, "num_hidden_layers, hidden_size, num_attention_heads and vocab_size must be >= 1");
+  m.kv_heads = c.opt("num_key_value_heads", m.heads);
+  m.head_dim = c.opt("head_dim", m.hidden / m.heads);
+  m.tied_embeddings = c.flag("tie_word_embeddings", false);
+  m.attention_bias = c.flag("attention_bias", false);
+  m.mlp_bias = c.flag("mlp_bias", false);
+  m.max_seq_len = c.opt("max_position_embeddings", 0);
+  m.attention = m.kv_heads == m.heads ? AttentionKind::mha : AttentionKind::gqa;
+  m.family = type;
+
+  if (type == "llama") {
+    m.family = "llama";
+  } else if (type == "mistral" || type == "mixtral") {
+    m.family = type;
+    m.sliding_window = c.opt("sliding_window", 0);
+    if (m.sliding_window > 0) m.sliding_window_layers = m.layers;
+    if (type == "mixtral") {
+      m.moe.num_experts = c.req("num_local_experts");
+      m.moe.top_k = c.req("num_experts_per_tok");
+      m.moe.expert_ffn_hidden = m.ffn_hidden;
+    }
+  } else if (type == "qwen2" || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe") {
+    m.family = "qwen";
+    if (type == "qwen2" || type == "qwen2_moe") m.attention_bias = true;  // q, k, v biases
+    if (type == "qwen3" || type == "qwen3_moe") m.qk_norm = true;
+    if (type == "qwen2_moe" || type == "qwen3_moe") {
+      m.moe.num_experts = c.req("num_experts");
+      m.moe.top_k = c.req("num_experts_per_tok");
+      m.moe.expert_ffn_hidden = c.req("moe_intermediate_size");
+      m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
+      if (int shared = c.opt("shared_expert_intermediate_size", 0); shared > 0) {
+        m.moe.shared_experts = 1;
+        m.moe.shared_ffn_hidden = shared;
+      }
+    }
+  } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2") {
+    m.family = type == "kimi_k2" ? "kimi" : "deepseek";
+    m.attention = AttentionKind::mla;
+    m.mla.q_lora_rank = c.opt("q_lora_rank", 0);
+    m.mla.kv_lora_rank = c.req("kv_lora_rank");
+    m.mla.qk_nope_head_dim = c.req("qk_nope_head_dim");
+    m.mla.qk_rope_head_dim = c.req("qk_rope_head_dim");
+    m.mla.v_head_dim = c.req("v_head_dim");
+    m.kv_heads = m.heads;
+    m.head_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+    if (c.opt("n_routed_experts", 0) > 0) {
+      m.moe.num_experts = c.req("n_routed_experts");
+      m.moe.top_k = c.req("num_experts_per_tok");
+      m.moe.expert_ffn_hidden = c.req("moe_intermediate_size");
+      m.moe.shared_experts = c.opt("n_shared_experts", 0);
+      m.moe.first_dense_layers = c.opt("first_k_dense_replace", 0);
+      m.moe.layer_freq = std::max(1, c.opt("moe_layer_freq", 1));
+    }
+    // num_nextn_predict_layers (the MTP module) is not counted: published totals exclude it.
+  } else if (type == "gpt_oss") {
+    m.family = "gpt-oss";
+    m.mlp_bias = true;          // experts and router carry biases
+    m.attention_sinks = true;
+    m.moe.num_experts = c.req("num_local_experts");
+    m.moe.top_k = c.has("num_experts_per_tok") ? c.req("num_experts_per_tok") : c.req("experts_per_token");
+    m.moe.expert_ffn_hidden = m.ffn_hidden;
+    m.sliding_window = c.opt("sliding_window", 0);
+    if (m.sliding_window > 0) {
+      int sliding = 0;
+      if (body.contains("layer_types") && body["layer_types"].is_array()) {
+        for (const auto& t : body["layer_types"])
+          if (t.is_string() && t.get<std::string>() == "sliding_attention") ++sliding;
+      } else {
+        sliding = m.layers / 2;  // gpt-oss alternates sliding and full attention
+      }
+      m.sliding_window_layers = sliding;
+      if (sliding == 0) m.sliding_window = 0;
+    }
+  } else if (type == "llama4") {
+    m.family = "llama4";
+    m.ffn_hidden = c.opt("intermediate_size_mlp", m.ffn_hidden);  // dense layers
+    m.moe.num_experts = c.req("num_local_experts");
+    m.moe.top_k = c.req("num_experts_per_tok");
+    m.moe.expert_ffn_hidden = c.req("intermediate_size");
+    m.moe.shared_experts = 1;  // Llama4TextMoe: one shared expert of intermediate_size
+    m.moe.shared_ffn_hidden = m.moe.expert_ffn_hidden;
+    m.moe.layer_freq = std::max(1, c.opt("interleave_moe_layer_step", 1));
+  }
+  if (m.is_moe() && (m.moe.top_k < 1 || m.moe.top_k > m.moe.num_experts))
+    throw InputError("num_experts_per_tok", "must be in [1, " + std::to_string(m.moe.num_experts) +
+                                                "] in " + origin);
+  return m;
+}
+
+}  // namespace gpuplan

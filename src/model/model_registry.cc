@@ -1,0 +1,223 @@
+// The built-in model list (data/models/*.yaml, embedded in the binary) and name resolution.
+#include "model/model_registry.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "core/embedded_data.h"
+#include "core/error.h"
+#include "core/suggest.h"
+#include "core/yaml_reader.h"
+#include "model/model_yaml.h"
+
+namespace gpuplan {
+
+namespace {
+
+int to_int(long long v) { return static_cast<int>(v); }
+
+AttentionKind parse_attention(const std::string& s, const std::string& path) {
+  if (s == "mha") return AttentionKind::mha;
+  if (s == "gqa") return AttentionKind::gqa;
+  if (s == "mla") return AttentionKind::mla;
+  throw InputError(path + ".attention", "unknown attention '" + s + "'; allowed: mha, gqa, mla");
+}
+
+ModelArch parse_model(YamlMap y) {
+  constexpr long long kBig = 1LL << 31;
+  ModelArch m;
+  m.name = y.str("name");
+  m.display_name = y.opt_str("display_name").value_or(m.name);
+  if (y.has("aliases")) m.aliases = y.str_list("aliases");
+  m.family = y.str("family");
+  m.layers = to_int(y.integer_in("layers", 1, 100000));
+  m.hidden = to_int(y.integer_in("hidden", 1, kBig - 1));
+  m.ffn_hidden = to_int(y.integer_in("ffn_hidden", 1, kBig - 1));
+  m.heads = to_int(y.integer_in("heads", 1, 100000));
+  m.kv_heads = to_int(y.opt_integer_in("kv_heads", 1, m.heads).value_or(m.heads));
+  m.head_dim = to_int(y.opt_integer_in("head_dim", 1, 100000).value_or(m.hidden / m.heads));
+  m.vocab = to_int(y.integer_in("vocab", 1, kBig - 1));
+  m.gated_mlp = y.opt_boolean("gated_mlp").value_or(true);
+  m.tied_embeddings = y.opt_boolean("tied_embeddings").value_or(false);
+  m.attention_bias = y.opt_boolean("attention_bias").value_or(false);
+  m.mlp_bias = y.opt_boolean("mlp_bias").value_or(false);
+  m.norm_bias = y.opt_boolean("norm_bias").value_or(false);
+  m.parallel_block = y.opt_boolean("parallel_block").value_or(false);
+  m.qk_norm = y.opt_boolean("qk_norm").value_or(false);
+  m.attention_sinks = y.opt_boolean("attention_sinks").value_or(false);
+  m.learned_position_embeddings = y.opt_boolean("learned_position_embeddings").value_or(false);
+  m.sliding_window = to_int(y.opt_integer_in("sliding_window", 0, kBig - 1).value_or(0));
+  m.sliding_window_layers = to_int(y.opt_integer_in("sliding_window_layers", 0, m.layers).value_or(0));
+  if (auto a = y.opt_str("attention"))
+    m.attention = parse_attention(*a, y.path());
+  else
+    m.attention = m.kv_heads == m.heads ? AttentionKind::mha : AttentionKind::gqa;
+  if (auto mla = y.opt_map("mla")) {
+    m.mla.q_lora_rank = to_int(mla->opt_integer_in("q_lora_rank", 0, kBig - 1).value_or(0));
+    m.mla.kv_lora_rank = to_int(mla->integer_in("kv_lora_rank", 1, kBig - 1));
+    m.mla.qk_nope_head_dim = to_int(mla->integer_in("qk_nope_head_dim", 0, 100000));
+    m.mla.qk_rope_head_dim = to_int(mla->integer_in("qk_rope_head_dim", 0, 100000));
+    m.mla.v_head_dim = to_int(mla->integer_in("v_head_dim", 1, 100000));
+    mla->reject_unknown_keys();
+  } else if (m.attention == AttentionKind::mla) {
+    throw InputError(y.path() + ".mla", "attention: mla needs an mla block");
+  }
+  if (auto moe = y.opt_map("moe")) {
+    m.moe.num_experts = to_int(moe->integer_in("num_experts", 1, 1000000));
+    m.moe.top_k = to_int(moe->integer_in("top_k", 1, m.moe.num_experts));
+    m.moe.expert_ffn_hidden = to_int(moe->integer_in("expert_ffn_hidden", 1, kBig - 1));
+    m.moe.shared_experts = to_int(moe->opt_integer_in("shared_experts", 0, 1000).value_or(0));
+    m.moe.shared_ffn_hidden = to_int(moe->opt_integer_in("shared_ffn_hidden", 0, kBig - 1).value_or(0));
+    m.moe.first_dense_layers =
+        to_int(moe->opt_integer_in("first_dense_layers", 0, m.layers).value_or(0));
+    m.moe.layer_freq = to_int(moe->opt_integer_in("layer_freq", 1, m.layers).value_or(1));
+    moe->reject_unknown_keys();
+  }
+  m.max_seq_len = to_int(y.opt_integer_in("max_seq_len", 0, kBig - 1).value_or(0));
+  if (auto p = y.opt_num_in("published_total_params_b", 0, 1e6)) m.published_total_params = *p * 1e9;
+  if (auto p = y.opt_num_in("published_active_params_b", 0, 1e6)) m.published_active_params = *p * 1e9;
+  m.published_active_excludes_embedding =
+      y.opt_boolean("published_active_excludes_embedding").value_or(false);
+  if (y.has("sources")) {
+    YAML::Node src = y.raw("sources");
+    if (!src.IsMap()) throw InputError(y.path() + ".sources", "must be a map of key: text");
+    for (const auto& kv : src) m.sources[kv.first.as<std::string>()] = kv.second.as<std::string>();
+  }
+  m.origin = "built-in";
+  y.reject_unknown_keys();
+  return m;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+const ModelArch* find_exact(const std::string& typed) {
+  const std::string key = normalize_name(typed);
+  if (key.empty()) return nullptr;
+  for (const ModelArch& m : builtin_models()) {
+    if (normalize_name(m.name) == key) return &m;
+    for (const auto& a : m.aliases)
+      if (normalize_name(a) == key) return &m;
+  }
+  return nullptr;
+}
+
+// Rule 2: trailing variant tokens that do not change the architecture: a weight format
+// ("-FP8", "-NVFP4", ...) or a fine-tuning label ("-Instruct", "-Chat", "-Base", "-hf").
+const ModelArch* find_without_variant_suffix(std::string typed) {
+  static const std::vector<std::string> kSuffixes = {"fp8", "nvfp4", "fp4", "mxfp4", "bf16", "fp16",
+                                                     "int8", "int4", "awq", "gptq", "instruct",
+                                                     "chat", "base", "hf"};
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    const std::string low = lower(typed);
+    for (const auto& s : kSuffixes) {
+      for (char sep : {'-', '_', ' '}) {
+        const std::string tail = std::string(1, sep) + s;
+        if (ends_with(low, tail)) {
+          typed.resize(typed.size() - tail.size());
+          if (const ModelArch* m = find_exact(typed)) return m;
+          stripped = true;
+          break;
+        }
+      }
+      if (stripped) break;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<ModelArch> parse_models_yaml(const std::string& text, const std::string& origin) {
+  YAML::Node root = parse_yaml(text, origin);
+  YamlMap top(root, origin);
+  std::vector<ModelArch> out;
+  for (YamlMap& y : top.map_list("models")) out.push_back(parse_model(y));
+  top.reject_unknown_keys();
+  return out;
+}
+
+const std::vector<ModelArch>& builtin_models() {
+  static const std::vector<ModelArch> models = [] {
+    std::vector<ModelArch> all;
+    std::map<std::string, std::string> seen;  // normalized name/alias -> model name
+    for (const EmbeddedFile& f : embedded_data_files()) {
+      const std::string path(f.path);
+      if (path.rfind("models/", 0) != 0 || !ends_with(path, ".yaml")) continue;
+      for (ModelArch& m : parse_models_yaml(std::string(f.text), path)) {
+        std::vector<std::string> keys = m.aliases;
+        keys.push_back(m.name);
+        for (const auto& k : keys) {
+          auto [it, fresh] = seen.emplace(normalize_name(k), m.name);
+          if (!fresh && it->second != m.name)
+            throw InputError(path, "model name or alias '" + k + "' of " + m.name +
+                                       " is already used by " + it->second);
+        }
+        all.push_back(std::move(m));
+      }
+    }
+    return all;
+  }();
+  return models;
+}
+
+std::vector<std::string> builtin_model_names(bool with_aliases) {
+  std::vector<std::string> names;
+  for (const ModelArch& m : builtin_models()) {
+    names.push_back(m.name);
+    if (with_aliases) names.insert(names.end(), m.aliases.begin(), m.aliases.end());
+  }
+  return names;
+}
+
+ModelArch resolve_model(const std::string& name_or_path, const std::string& field) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (ends_with(lower(name_or_path), ".json") || fs::is_regular_file(name_or_path, ec)) {
+    std::ifstream in(name_or_path, std::ios::binary);
+    if (!in) throw InputError(field, "cannot read model config file '" + name_or_path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return import_hf_config(text.str(), name_or_path);
+  }
+  // Rule 1: an exact name or alias, compared by normalize_name ("LLAMA3.1_405B" == "llama3.1-405b").
+  if (const ModelArch* m = find_exact(name_or_path)) return *m;
+  // Rule 2: strip weight-format and fine-tuning suffixes ("Qwen3-32B-NVFP4", "...-Instruct-FP8").
+  if (const ModelArch* m = find_without_variant_suffix(name_or_path)) return *m;
+  // Rule 3: "NAME (proxy NL)" is NAME cut to its first N layers (the truncated proxies of the
+  // DGX Cloud Llama 3.1 405B recipes); the published counts no longer apply.
+  static const std::regex kProxy(R"(^\s*(.*\S)\s*\(proxy\s+(\d+)\s*L\)\s*$)", std::regex::icase);
+  std::smatch match;
+  if (std::regex_match(name_or_path, match, kProxy)) {
+    ModelArch m = resolve_model(match[1].str(), field);
+    const int n = std::stoi(match[2].str());
+    if (n < 1 || n > m.layers)
+      throw InputError(field, "proxy layer count " + match[2].str() + " must be in [1, " +
+                                  std::to_string(m.layers) + "]");
+    m.layers = n;
+    m.moe.first_dense_layers = std::min(m.moe.first_dense_layers, n);
+    m.sliding_window_layers = std::min(m.sliding_window_layers, n);
+    m.name += "-proxy-" + std::to_string(n) + "l";
+    m.display_name += " (proxy " + std::to_string(n) + " layers)";
+    m.aliases.clear();
+    m.published_total_params.reset();
+    m.published_active_params.reset();
+    return m;
+  }
+  throw InputError(field, "unknown model '" + name_or_path + "'" +
+                              did_you_mean(name_or_path, builtin_model_names(true)) +
+                              "; `gpuplan model list` shows the built-in models, or give a path to a "
+                              "Hugging Face config.json");
+}
+
+}  // namespace gpuplan
