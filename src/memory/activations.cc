@@ -1,0 +1,94 @@
+#include "memory/activations.h"
+
+#include <algorithm>
+
+namespace gpuplan {
+
+bool is_moe_layer(const ModelArch& m, int index) {
+  if (!m.is_moe() || index < m.moe.first_dense_layers) return false;
+  return (index - m.moe.first_dense_layers) % std::max(1, m.moe.layer_freq) == 0;
+}
+
+namespace {
+
+// Bytes per token stored by the activation function region of an MLP with intermediate size f
+// (before any tensor-parallel split). Korthikanti §4.1: GeLU input 2f + GeLU output 2f = 4f (8h + 8h for
+// f = 4h). Gated (SwiGLU): the gate and up projections 2f + 2f, and the product (input of the down
+// projection) 2f = 6f.
+double act_fn_bytes(const ModelArch& m, double f) { return (m.gated_mlp ? 6.0 : 4.0) * f; }
+
+}  // namespace
+
+double layer_activation_bytes(const ModelArch& m, bool moe_layer, const ActivationContext& c,
+                              Recompute mode) {
+  const double tokens = 1.0 * c.seq_local * c.micro_batch;
+  const double h = m.hidden;
+  const double t = std::max(1, c.tp);
+  // Tensors of the "sequence" regions (norm inputs, GEMM inputs, dropout masks) are replicated over
+  // TP ranks without SP and split by t with SP (Korthikanti §4.2.2).
+  const double seq_div = (c.sequence_parallel && t > 1) ? t : 1.0;
+
+  // Full recompute (Korthikanti §4.3): only the layer input is checkpointed.
+  if (mode == Recompute::full) return tokens * 2.0 * h / seq_div;
+
+  const double mask = c.dropout ? 1.0 : 0.0;  // bytes per element of a dropout mask
+  double per_token = 0;
+
+  // --- Attention block ---
+  per_token += 2.0 * h / seq_div;  // input of the pre-attention norm
+  per_token += 2.0 * h / seq_div;  // normed input of the QKV (or MLA down) projections
+  int heads = m.heads;
+  double q_dim = 0, k_dim = 0, v_dim = 0;  // per token, all heads, before the TP split
+  if (m.attention == AttentionKind::mla) {
+    const MlaDims& d = m.mla;
+    // Latent path (replicated over TP, sequence-split with SP): norm input and up-projection input of
+    // the query latent (when low-rank) and of the KV latent, plus the shared rope key.
+    if (d.q_lora_rank > 0) per_token += 2.0 * (2.0 * d.q_lora_rank) / seq_div;
+    per_token += 2.0 * (2.0 * d.kv_lora_rank + d.qk_rope_head_dim) / seq_div;
+    q_dim = 1.0 * heads * (d.qk_nope_head_dim + d.qk_rope_head_dim);
+    k_dim = q_dim;
+    v_dim = 1.0 * heads * d.v_head_dim;
+  } else {
+    const int kv = m.attention == AttentionKind::mha ? m.heads : m.kv_heads;
+    q_dim = 1.0 * heads * m.head_dim;
+    k_dim = v_dim = 1.0 * kv * m.head_dim;  // GQA: K and V shrink with the KV heads
+  }
+  per_token += 2.0 * (q_dim + k_dim + v_dim) / t;  // Q, K, V kept for the attention backward
+  // Core attention. Without flash attention and recompute (Korthikanti §4.1): softmax output 2as,
+  // dropout mask as, dropout output 2as per token (5as); without dropout only the softmax output
+  // (2as). Flash attention keeps only the fp32 log-sum-exp per head (4 bytes). Selective recompute
+  // recomputes the core attention and keeps neither.
+  if (mode == Recompute::none) {
+    if (c.flash_attention)
+      per_token += 4.0 * heads / t;
+    else
+      per_token += (c.dropout ? 5.0 : 2.0) * heads * c.seq_local / t;
+  }
+  per_token += 2.0 * v_dim / t;    // attention output = input of the output projection
+  per_token += mask * h / seq_div;  // dropout mask after the output projection
+
+  // --- MLP block ---
+  if (!m.parallel_block) {
+    per_token += 2.0 * h / seq_div;  // input of the pre-MLP norm
+    per_token += 2.0 * h / seq_div;  // normed input of the first MLP GEMM / router
+  }  // parallel blocks (GPT-J) feed the MLP the attention's normed input, counted above
+  if (moe_layer && m.is_moe()) {
+    const MoeDims& e = m.moe;
+    per_token += 2.0 * 4.0 * e.num_experts / seq_div;  // router logits and probabilities, fp32
+    // Routed tokens (balanced routing): each of the rank's tokens is copied to top_k experts. Per copy:
+    // the permuted expert input 2h, the activation function terms (split by etp), and the expert
+    // output 2h kept for the probability-weighted combine.
+    const double per_copy = 2.0 * h + act_fn_bytes(m, e.expert_ffn_hidden) / std::max(1, c.etp) + 2.0 * h;
+    per_token += e.top_k * per_copy / seq_div;
+    if (e.shared_experts > 0) {
+      const double fs = 1.0 * e.shared_experts * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden);
+      per_token += act_fn_bytes(m, fs) / t;  // shared experts are TP-split like a dense MLP
+    }
+  } else {
+    per_token += act_fn_bytes(m, m.ffn_hidden) / t;
+  }
+  per_token += mask * h / seq_div;  // dropout mask after the MLP
+  return tokens * per_token;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,29 @@
+#pragma once
+// Activation memory one transformer layer keeps for the backward pass, per micro-batch, per GPU.
+// Follows Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"
+// (arXiv:2205.05198) §4, derived per stored tensor so GQA, MLA, gated MLPs and MoE change the terms.
+#include "model/model.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+
+struct ActivationContext {
+  int seq_local = 4096;     // tokens of one sequence on this GPU: seq_len / cp
+  int micro_batch = 1;      // sequences per micro-batch
+  int tp = 1;               // tensor parallel degree
+  bool sequence_parallel = true;  // Megatron SP: norm/dropout regions and GEMM inputs sharded by tp
+  int etp = 1;              // tensor parallel inside routed experts
+  bool dropout = false;     // dropout masks stored (1 byte per element), as GPT-3 recipes; Llama uses none
+  bool flash_attention = true;  // score matrix never stored; only fp32 softmax statistics per head
+};
+
+// Bytes of activations one layer stores per micro-batch under `mode`. Recompute::full returns what a
+// fully recomputed layer keeps: its input (2 bytes per element of s*b*h, divided by tp with SP).
+double layer_activation_bytes(const ModelArch& m, bool moe_layer, const ActivationContext& c,
+                              Recompute mode);
+
+// Whether layer `index` (0-based) has routed experts: every layer_freq-th layer after the leading dense
+// ones (the same rule ModelArch::moe_layers counts).
+bool is_moe_layer(const ModelArch& m, int index);
+
+}  // namespace gpuplan

@@ -1,0 +1,58 @@
+#pragma once
+// Per-GPU memory of serving a model: weights, paged KV cache, activation workspace, reserve; and the
+// largest concurrency that fits.
+#include <vector>
+
+#include "core/precision.h"
+#include "memory/violation.h"
+#include "model/model.h"
+
+namespace gpuplan {
+
+struct InferenceMemoryInput {
+  Precision weight_precision = Precision::bf16;  // linear weights at weight_bytes(); embeddings stay bf16
+  double kv_bytes_per_element = 2.0;             // bf16 2, fp8 1
+  int tp = 1;   // tensor parallel (attention heads and dense MLPs)
+  int ep = 1;   // expert parallel: routed experts split into ep groups (TRT-LLM moe_ep; moe_tp = tp/ep)
+  int pp = 1;   // pipeline stages
+  long long context_tokens = 8192;  // tokens per sequence held in the KV cache (prompt + output)
+  long long concurrency = 1;        // sequences resident at once
+  // Tokens one forward step processes (prefill chunk + decodes): sizes the activation workspace.
+  // 8192 is the default max_num_batched_tokens / max_num_tokens of vLLM and TensorRT-LLM.
+  long long max_batch_tokens = 8192;
+  int kv_block_tokens = 16;         // paged-attention block size (vLLM default)
+  // CUDA context, CUDA graphs, NCCL buffers, allocator fragmentation, sampler state.
+  double reserve_bytes = 5e9;
+  double capacity_bytes = 0;        // per GPU; 0 = unknown
+};
+
+struct InferenceMemory {
+  double weights_bytes = 0;
+  double kv_cache_bytes = 0;
+  double activations_bytes = 0;  // transient workspace of one forward step
+  double reserve_bytes = 0;
+  double total_bytes = 0;
+  double capacity_bytes = 0;
+  bool fits = true;
+  double headroom_bytes = 0;     // capacity - total; 0 when capacity unknown
+
+  int stage = 0;                        // pipeline rank the parts describe (the largest)
+  double kv_bytes_per_token = 0;        // per GPU, all of the stage's layers, full-attention layers
+  double kv_bytes_per_sequence = 0;     // per GPU, block-rounded, sliding windows capped
+  int kv_split = 1;                     // how many ways a token's KV is divided over TP
+  long long max_concurrency = 0;        // largest concurrency whose total fits; -1 when capacity unknown
+  std::vector<Violation> violations;
+
+  double parts_sum() const { return weights_bytes + kv_cache_bytes + activations_bytes + reserve_bytes; }
+};
+
+// Per-GPU inference memory. Malformed parallelism (tp not dividing the heads, ep not dividing the
+// experts, pp > layers, ...) -> InputError naming "--tp", "--ep", "--pp", "--context" or
+// "--concurrency" with the allowed values.
+InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput& in);
+
+// The tensor-parallel degrees valid for inference of `m` up to `max_tp` (heads divisible; KV heads
+// divisible or replicated evenly).
+std::vector<int> valid_inference_tp(const ModelArch& m, int max_tp);
+
+}  // namespace gpuplan

@@ -1,0 +1,392 @@
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "memory/activations.h"
+#include "memory/inference_memory.h"
+#include "memory/training_memory.h"
+
+namespace gpuplan {
+namespace {
+
+// Llama 3 70B (Meta model card / config.json).
+ModelArch llama3_70b() {
+  ModelArch m;
+  m.name = "llama3-70b";
+  m.layers = 80;
+  m.hidden = 8192;
+  m.ffn_hidden = 28672;
+  m.heads = 64;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.vocab = 128256;
+  m.gated_mlp = true;
+  m.tied_embeddings = false;
+  m.attention = AttentionKind::gqa;
+  return m;
+}
+
+// GPT-3 175B as in Korthikanti et al. 2022 Table 3: 96 layers, h 12288, 96 heads, s 2048, vocab 51200.
+ModelArch gpt3_175b() {
+  ModelArch m;
+  m.name = "gpt3-175b";
+  m.layers = 96;
+  m.hidden = 12288;
+  m.ffn_hidden = 4 * 12288;
+  m.heads = 96;
+  m.kv_heads = 96;
+  m.head_dim = 128;
+  m.vocab = 51200;
+  m.gated_mlp = false;
+  m.attention = AttentionKind::mha;
+  m.mlp_bias = true;
+  m.norm_bias = true;
+  m.attention_bias = true;
+  return m;
+}
+
+// Mixtral 8x7B: 32 layers, 8 experts, top-2.
+ModelArch mixtral_8x7b() {
+  ModelArch m = llama3_70b();
+  m.name = "mixtral-8x7b";
+  m.layers = 32;
+  m.hidden = 4096;
+  m.ffn_hidden = 14336;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.vocab = 32000;
+  m.moe.num_experts = 8;
+  m.moe.top_k = 2;
+  m.moe.expert_ffn_hidden = 14336;
+  return m;
+}
+
+// DeepSeek-V3 (MLA, 256 routed + 1 shared expert, 3 dense layers).
+ModelArch deepseek_v3() {
+  ModelArch m;
+  m.name = "deepseek-v3";
+  m.layers = 61;
+  m.hidden = 7168;
+  m.ffn_hidden = 18432;
+  m.heads = 128;
+  m.kv_heads = 128;
+  m.head_dim = 128;
+  m.vocab = 129280;
+  m.attention = AttentionKind::mla;
+  m.mla = {1536, 512, 128, 64, 128};
+  m.moe.num_experts = 256;
+  m.moe.top_k = 8;
+  m.moe.expert_ffn_hidden = 2048;
+  m.moe.shared_experts = 1;
+  m.moe.first_dense_layers = 3;
+  return m;
+}
+
+TrainingWorkload workload(int gpus, int seq = 4096, long long gbs = 1024) {
+  TrainingWorkload w;
+  w.num_gpus = gpus;
+  w.seq_len = seq;
+  w.global_batch = gbs;
+  return w;
+}
+
+double total(const ModelArch& m, const std::string& plan, const TrainingWorkload& w) {
+  return training_memory(m, parse_training_plan(plan), w).total_bytes;
+}
+
+// ---- Golden figures ----
+
+TEST(MemoryGolden, Llama3_70bBf16WeightsOnOneGpu) {
+  InferenceMemoryInput in;
+  in.context_tokens = 1;
+  in.concurrency = 0;
+  const auto r = inference_memory(llama3_70b(), in);
+  EXPECT_NEAR(r.weights_bytes / 1e9, 141.1, 0.5);  // 70.55 B params x 2 bytes
+}
+
+TEST(MemoryGolden, Llama3_70bKvPerToken) {
+  EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(llama3_70b(), 2.0), 327680.0);  // 2*80*8*128*2
+  InferenceMemoryInput in;
+  in.tp = 8;
+  in.context_tokens = 8192;
+  in.concurrency = 1;
+  const auto r = inference_memory(llama3_70b(), in);
+  EXPECT_EQ(r.kv_split, 8);
+  EXPECT_DOUBLE_EQ(r.kv_bytes_per_token, 327680.0 / 8);
+  EXPECT_DOUBLE_EQ(r.kv_bytes_per_sequence, 327680.0 / 8 * 8192);
+  // tp = 16 > 8 KV heads: each head replicated on two GPUs, the per-GPU share stops at 1/8.
+  in.tp = 16;
+  EXPECT_DOUBLE_EQ(inference_memory(llama3_70b(), in).kv_bytes_per_token, 327680.0 / 8);
+}
+
+TEST(MemoryGolden, PagedBlocksRoundUp) {
+  InferenceMemoryInput in;
+  in.context_tokens = 17;  // two blocks of 16
+  const auto r = inference_memory(llama3_70b(), in);
+  EXPECT_DOUBLE_EQ(r.kv_bytes_per_sequence, 327680.0 * 32);
+}
+
+// Korthikanti et al. 2022 §4.2.2, GPT-3 175B, s = 2048, b = 1, t = 8.
+TEST(MemoryGolden, Gpt3ActivationsPerLayerKorthikanti) {
+  const ModelArch m = gpt3_175b();
+  ActivationContext c;
+  c.seq_local = 2048;
+  c.micro_batch = 1;
+  c.tp = 8;
+  c.dropout = true;
+  c.flash_attention = false;
+  const double sbh = 2048.0 * 1 * 12288;
+  const double as_h = 5.0 * 96 * 2048 / 12288;  // 5as/h = 80
+  // TP + SP + selective recompute: sbh * 34 / t.
+  c.sequence_parallel = true;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::selective), sbh * 34 / 8);
+  // TP + SP, no recompute: sbh/t * (34 + 5as/h).
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::none), sbh / 8 * (34 + as_h));
+  // Full recompute with SP: 2sbh/t.
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::full), 2 * sbh / 8);
+  // TP without SP, no recompute: sbh * (10 + 24/t + 5as/(ht)).
+  c.sequence_parallel = false;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::none), sbh * (10 + 24.0 / 8 + as_h / 8));
+  // No parallelism: sbh * (34 + 5as/h).
+  c.tp = 1;
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::none), sbh * (34 + as_h));
+}
+
+TEST(MemoryGolden, MegatronSixPlusTwelveOverD) {
+  // Distributed optimizer, pp = 1: weights + grads + optimizer = params * (6 + 12/d) (Megatron docs).
+  const ModelArch m = llama3_70b();
+  const auto r = training_memory(m, parse_training_plan("tp=8,pp=1"), workload(64));
+  ASSERT_EQ(r.dp, 8);
+  const double params = r.stages[0].params;
+  EXPECT_NEAR(params, total_params(m) / 8, total_params(m) * 0.01);  // norms replicated: ~0.001% off
+  EXPECT_NEAR(r.weights_bytes + r.gradients_bytes + r.optimizer_bytes, params * (6 + 12.0 / 8), 1.0);
+}
+
+TEST(MemoryGolden, InterleavedFirstStageHoldsKorthikantiFactor) {
+  // First stage holds pp * (1 + (pp-1)/(pp*vp)) micro-batches (Korthikanti §4.2.3).
+  const auto r = training_memory(llama3_70b(), parse_training_plan("tp=8,pp=4,vp=2"), workload(64));
+  EXPECT_DOUBLE_EQ(r.stages[0].in_flight_microbatches, 4 * (1 + 3.0 / 8));
+  const auto plain = training_memory(llama3_70b(), parse_training_plan("tp=8,pp=4"), workload(64));
+  EXPECT_DOUBLE_EQ(plain.stages[0].in_flight_microbatches, 4);
+  EXPECT_DOUBLE_EQ(plain.stages[3].in_flight_microbatches, 1);
+  // Capped by the micro-batches a step has: gbs 2 on dp 2 -> 1 micro-batch.
+  const auto few = training_memory(llama3_70b(), parse_training_plan("tp=8,pp=4"), workload(64, 4096, 2));
+  EXPECT_DOUBLE_EQ(few.stages[0].in_flight_microbatches, 1);
+}
+
+TEST(MemoryGolden, LogitsBufferOnLastStage) {
+  const auto r = training_memory(llama3_70b(), parse_training_plan("tp=8,pp=4"), workload(64));
+  EXPECT_DOUBLE_EQ(r.stages[3].logits_bytes, 4096.0 * 128256 / 8 * 4);
+  EXPECT_DOUBLE_EQ(r.stages[0].logits_bytes, 0);
+  EXPECT_EQ(r.stages[0].role, "first");
+  EXPECT_EQ(r.stages[3].role, "last");
+}
+
+// ---- Properties ----
+
+TEST(MemoryProperty, PartsSumToTotal) {
+  for (const auto& [m, plan, gpus] :
+       std::vector<std::tuple<ModelArch, std::string, int>>{
+           {llama3_70b(), "tp=8,pp=1", 8},
+           {llama3_70b(), "tp=4,pp=4,vp=5,recompute=full,recompute_layers=2", 64},
+           {llama3_70b(), "tp=2,pp=2,zero=3,dist_opt=0", 16},
+           {gpt3_175b(), "tp=8,pp=8,recompute=selective", 512},
+           {mixtral_8x7b(), "tp=2,pp=2,ep=4", 64},
+           {deepseek_v3(), "tp=2,pp=8,ep=32", 1024}}) {
+    MemoryOptions o;
+    o.capacity_bytes = 80e9;
+    const auto r = training_memory(m, parse_training_plan(plan), workload(gpus), o);
+    EXPECT_NEAR(r.parts_sum(), r.total_bytes, 1e-6 * r.total_bytes) << m.name << " " << plan;
+    for (const auto& s : r.stages) {
+      EXPECT_NEAR(s.weights_bytes + s.gradients_bytes + s.optimizer_bytes + s.activations_bytes + o.reserve_bytes,
+                  s.total_bytes, 1e-6 * s.total_bytes);
+      EXPECT_LE(s.total_bytes, r.total_bytes);
+    }
+    EXPECT_EQ(r.fits, r.total_bytes <= o.capacity_bytes);
+    EXPECT_EQ(r.fits, r.violations.empty());
+    EXPECT_DOUBLE_EQ(r.headroom_bytes, o.capacity_bytes - r.total_bytes);
+  }
+}
+
+TEST(MemoryProperty, GrowsWithMicroBatchAndSequence) {
+  const ModelArch m = llama3_70b();
+  EXPECT_LT(total(m, "tp=8,pp=4,mbs=1", workload(64)), total(m, "tp=8,pp=4,mbs=2", workload(64)));
+  EXPECT_LT(total(m, "tp=8,pp=4", workload(64, 2048)), total(m, "tp=8,pp=4", workload(64, 8192)));
+}
+
+TEST(MemoryProperty, FallsWithTpPpAndZero) {
+  const ModelArch m = llama3_70b();
+  EXPECT_GT(total(m, "tp=1", workload(64)), total(m, "tp=2", workload(64)));
+  EXPECT_GT(total(m, "tp=2", workload(64)), total(m, "tp=4", workload(64)));
+  EXPECT_GT(total(m, "tp=4", workload(64)), total(m, "tp=8", workload(64)));
+  EXPECT_GT(total(m, "tp=8,pp=1", workload(64)), total(m, "tp=8,pp=2", workload(64)));
+  EXPECT_GT(total(m, "tp=8,pp=2", workload(64)), total(m, "tp=8,pp=4", workload(64)));
+  EXPECT_GT(total(m, "tp=8,zero=0,dist_opt=0", workload(64)), total(m, "tp=8,zero=1", workload(64)));
+  EXPECT_GT(total(m, "tp=8,zero=1", workload(64)), total(m, "tp=8,zero=2", workload(64)));
+  EXPECT_GT(total(m, "tp=8,zero=2", workload(64)), total(m, "tp=8,zero=3", workload(64)));
+}
+
+TEST(MemoryProperty, RecomputeOrdering) {
+  for (const ModelArch& m : {llama3_70b(), gpt3_175b()}) {
+    const double full = total(m, "tp=8,pp=4,recompute=full", workload(64));
+    const double sel = total(m, "tp=8,pp=4,recompute=selective", workload(64));
+    const double none = total(m, "tp=8,pp=4,recompute=none", workload(64));
+    EXPECT_LT(full, sel) << m.name;
+    EXPECT_LT(sel, none) << m.name;
+  }
+  // Recomputing fewer layers keeps more.
+  const ModelArch m = llama3_70b();
+  EXPECT_LT(total(m, "tp=8,pp=4,recompute=full", workload(64)),
+            total(m, "tp=8,pp=4,recompute=full,recompute_layers=10", workload(64)));
+}
+
+TEST(MemoryProperty, GqaKeepsLessThanMha) {
+  ModelArch gqa = llama3_70b(), mha = llama3_70b();
+  mha.kv_heads = 64;
+  mha.attention = AttentionKind::mha;
+  ActivationContext c;
+  c.tp = 8;
+  EXPECT_LT(layer_activation_bytes(gqa, false, c, Recompute::selective),
+            layer_activation_bytes(mha, false, c, Recompute::selective));
+}
+
+TEST(MemoryProperty, ContextParallelSplitsActivations) {
+  const ModelArch m = llama3_70b();
+  const auto a = training_memory(m, parse_training_plan("tp=8,cp=1"), workload(16, 8192, 64));
+  const auto b = training_memory(m, parse_training_plan("tp=8,cp=2"), workload(16, 8192, 64));
+  EXPECT_NEAR(b.activation_bytes_per_layer * 2, a.activation_bytes_per_layer, 1e-9 * a.activation_bytes_per_layer);
+}
+
+TEST(MemoryProperty, ExpertParallelShrinksMoeWeights) {
+  const ModelArch m = mixtral_8x7b();
+  const auto e1 = training_memory(m, parse_training_plan("tp=2,ep=1"), workload(16));
+  const auto e8 = training_memory(m, parse_training_plan("tp=2,ep=8"), workload(16));
+  EXPECT_GT(e1.weights_bytes, 3 * e8.weights_bytes);
+  EXPECT_EQ(e8.expert_dp, 2);
+}
+
+TEST(MemoryProperty, MoeActivationsScaleWithTopK) {
+  ModelArch m = mixtral_8x7b();
+  ActivationContext c;
+  const double k2 = layer_activation_bytes(m, true, c, Recompute::selective);
+  m.moe.top_k = 4;
+  EXPECT_GT(layer_activation_bytes(m, true, c, Recompute::selective), k2);
+}
+
+TEST(MemoryProperty, InferenceGrowsWithConcurrencyAndContext) {
+  const ModelArch m = llama3_70b();
+  InferenceMemoryInput in;
+  in.tp = 8;
+  in.concurrency = 8;
+  in.context_tokens = 4096;
+  const double base = inference_memory(m, in).total_bytes;
+  in.concurrency = 16;
+  EXPECT_GT(inference_memory(m, in).total_bytes, base);
+  in.concurrency = 8;
+  in.context_tokens = 8192;
+  EXPECT_GT(inference_memory(m, in).total_bytes, base);
+}
+
+TEST(MemoryProperty, MaxConcurrencyFillsFreeMemory) {
+  for (const ModelArch& m : {llama3_70b(), mixtral_8x7b(), deepseek_v3()}) {
+    InferenceMemoryInput in;
+    in.tp = 8;
+    in.weight_precision = m.name == "deepseek-v3" ? Precision::fp8 : Precision::bf16;
+    in.context_tokens = 8192;
+    in.capacity_bytes = 141e9;
+    in.concurrency = 1;
+    const auto r = inference_memory(m, in);
+    ASSERT_GT(r.max_concurrency, 0) << m.name;
+    in.concurrency = r.max_concurrency;
+    const auto at_max = inference_memory(m, in);
+    EXPECT_TRUE(at_max.fits) << m.name;
+    const double free = in.capacity_bytes - at_max.weights_bytes - at_max.activations_bytes - at_max.reserve_bytes;
+    EXPECT_LE(static_cast<double>(r.max_concurrency) * at_max.kv_bytes_per_sequence, free) << m.name;
+    EXPECT_NEAR(at_max.parts_sum(), at_max.total_bytes, 1.0);
+    in.concurrency = r.max_concurrency + 1;
+    const auto over = inference_memory(m, in);
+    EXPECT_FALSE(over.fits) << m.name;
+    EXPECT_EQ(over.violations.size(), 1u);
+  }
+}
+
+TEST(MemoryProperty, MlaLatentReplicatedAcrossTp) {
+  InferenceMemoryInput in;
+  in.tp = 8;
+  const auto r = inference_memory(deepseek_v3(), in);
+  EXPECT_EQ(r.kv_split, 1);
+  EXPECT_DOUBLE_EQ(r.kv_bytes_per_token, 61.0 * (512 + 64) * 2);
+}
+
+TEST(MemoryProperty, Fp8WeightsHalveInferenceWeights) {
+  InferenceMemoryInput in;
+  in.tp = 8;
+  const double bf16 = inference_memory(llama3_70b(), in).weights_bytes;
+  in.weight_precision = Precision::fp8;
+  const double fp8 = inference_memory(llama3_70b(), in).weights_bytes;
+  EXPECT_LT(fp8, 0.55 * bf16);
+  EXPECT_GT(fp8, 0.5 * bf16);  // embeddings stay bf16
+}
+
+TEST(MemoryFit, DoesNotFitIsData) {
+  MemoryOptions o;
+  o.capacity_bytes = 80e9;
+  const auto r = training_memory(llama3_70b(), parse_training_plan("tp=1"), workload(8), o);
+  EXPECT_FALSE(r.fits);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].code, "memory.exceeds_capacity");
+  EXPECT_LT(r.headroom_bytes, 0);
+}
+
+// ---- Malformed input ----
+
+template <typename F>
+std::string error_field(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "(no error)";
+}
+
+TEST(MemoryInput, BadPlansNameTheField) {
+  const ModelArch m = llama3_70b();
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=3"), workload(24)); }), "--plan.tp");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=16"), workload(16)); }), "--plan.tp");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=8"), workload(12)); }), "--gpus");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=8"), workload(0)); }), "--gpus");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=8,ep=2"), workload(16)); }), "--plan.ep");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("vp=2"), workload(8)); }), "--plan.vp");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=8,dp=4"), workload(16)); }), "--plan.dp");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("tp=8"), workload(48, 4096, 1000)); }),
+            "--global-batch");
+  EXPECT_EQ(error_field([&] { training_memory(m, parse_training_plan("cp=3"), workload(3, 4096, 3)); }), "--plan.cp");
+  try {
+    training_memory(m, parse_training_plan("tp=3"), workload(24));
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("allowed: 1, 2, 4, 8"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MemoryInput, BadInferenceNameTheField) {
+  const ModelArch m = llama3_70b();
+  InferenceMemoryInput in;
+  in.tp = 3;
+  EXPECT_EQ(error_field([&] { inference_memory(m, in); }), "--tp");
+  in.tp = 1;
+  in.ep = 2;
+  EXPECT_EQ(error_field([&] { inference_memory(m, in); }), "--ep");
+  in.ep = 1;
+  in.pp = 81;
+  EXPECT_EQ(error_field([&] { inference_memory(m, in); }), "--pp");
+  in.pp = 1;
+  in.context_tokens = 0;
+  EXPECT_EQ(error_field([&] { inference_memory(m, in); }), "--context");
+  in.context_tokens = 10;
+  in.concurrency = -1;
+  EXPECT_EQ(error_field([&] { inference_memory(m, in); }), "--concurrency");
+  EXPECT_EQ(valid_inference_tp(m, 64), (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+}
+
+}  // namespace
+}  // namespace gpuplan

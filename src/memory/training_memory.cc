@@ -1,0 +1,225 @@
+#include "memory/training_memory.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.h"
+#include "memory/activations.h"
+
+namespace gpuplan {
+
+namespace {
+
+// Bytes per parameter in Megatron mixed precision (Megatron-LM docs/distrib_optimizer.md: "6 + 12/d"):
+// bf16 parameters (fp8 / fp4 recipes keep them: the low-precision copies are transient casts), fp32
+// main gradients (bf16 runs accumulate and all-reduce gradients in fp32), and Adam's fp32 master
+// weights, first and second moments.
+constexpr double kParamBytes = 2.0;
+constexpr double kGradBytes = 4.0;
+constexpr double kAdamBytes = 12.0;
+
+std::string divisors_text(int n, int limit = 1 << 20) {
+  std::vector<int> d;
+  for (int i = 1; i <= n && i <= limit; ++i)
+    if (n % i == 0) d.push_back(i);
+  return fmt::format("{}", fmt::join(d, ", "));
+}
+
+void validate(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload& w) {
+  if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
+    throw InputError("model", fmt::format("'{}' needs layers, hidden, heads and vocab >= 1", m.name));
+  if (w.num_gpus < 1) throw InputError("--gpus", fmt::format("must be >= 1, got {}", w.num_gpus));
+  if (w.seq_len < 1) throw InputError("--seq", fmt::format("must be >= 1 token, got {}", w.seq_len));
+  if (w.global_batch < 1)
+    throw InputError("--global-batch", fmt::format("must be >= 1 sequence, got {}", w.global_batch));
+  if (p.tp < 1 || p.pp < 1 || p.vp < 1 || p.cp < 1 || p.ep < 1 || p.etp < 1 || p.mbs < 1 || p.dp < 0)
+    throw InputError("--plan", "tp, pp, vp, cp, ep, etp and mbs must be >= 1 (dp >= 0)");
+  if (p.zero < 0 || p.zero > 3)
+    throw InputError("--plan.zero", fmt::format("must be 0, 1, 2 or 3, got {}", p.zero));
+
+  // Megatron splits attention heads and KV groups (num_query_groups) over TP.
+  int groups = m.heads;
+  if (m.attention == AttentionKind::gqa && m.kv_heads > 0) groups = std::gcd(m.heads, m.kv_heads);
+  if (groups % p.tp != 0)
+    throw InputError("--plan.tp", fmt::format("{} must divide the {} attention heads{} of {}; allowed: {}", p.tp,
+                                              m.heads,
+                                              m.attention == AttentionKind::gqa
+                                                  ? fmt::format(" and {} KV heads", m.kv_heads)
+                                                  : std::string(),
+                                              m.name, divisors_text(groups)));
+  if (p.vp > 1 && p.pp < 2)
+    throw InputError("--plan.vp", fmt::format("interleaving (vp = {}) needs pp >= 2", p.vp));
+  if (p.pp * p.vp > m.layers)
+    throw InputError("--plan.pp", fmt::format("pp * vp = {} exceeds the {} layers of {}", p.pp * p.vp,
+                                              m.layers, m.name));
+  if (w.seq_len % p.cp != 0)
+    throw InputError("--plan.cp", fmt::format("{} must divide the sequence length {}", p.cp, w.seq_len));
+  if (!m.is_moe() && p.ep != 1)
+    throw InputError("--plan.ep", fmt::format("must be 1 for the dense model {}, got {}", m.name, p.ep));
+  if (m.is_moe() && m.moe.num_experts % p.ep != 0)
+    throw InputError("--plan.ep", fmt::format("{} must divide the {} experts; allowed: {}", p.ep,
+                                              m.moe.num_experts, divisors_text(m.moe.num_experts)));
+  if (m.is_moe() && m.moe.expert_ffn_hidden % p.etp != 0)
+    throw InputError("--plan.etp", fmt::format("{} must divide the expert FFN size {}", p.etp,
+                                               m.moe.expert_ffn_hidden));
+  const int model_par = p.tp * p.pp * p.cp;
+  if (w.num_gpus % model_par != 0)
+    throw InputError("--gpus", fmt::format("{} GPUs is not a multiple of tp*pp*cp = {}", w.num_gpus, model_par));
+  const int dp = w.num_gpus / model_par;
+  if (p.dp > 1 && p.dp != dp)
+    throw InputError("--plan.dp", fmt::format("dp = {} disagrees with {} GPUs / (tp*pp*cp = {}) = {}", p.dp,
+                                              w.num_gpus, model_par, dp));
+  if ((w.num_gpus / p.pp) % (p.ep * p.etp) != 0)
+    throw InputError("--plan.ep", fmt::format("ep * etp = {} must divide the {} GPUs of a pipeline stage",
+                                              p.ep * p.etp, w.num_gpus / p.pp));
+  const long long per_step = 1LL * p.mbs * dp;
+  if (w.global_batch % per_step != 0)
+    throw InputError("--global-batch", fmt::format("{} is not a multiple of mbs * dp = {} * {} = {}", w.global_batch,
+                                                   p.mbs, dp, per_step));
+  if (p.recompute_layers < 0 || p.recompute_layers > m.layers)
+    throw InputError("--plan.recompute_layers", fmt::format("must be 0 (all) to {}, got {}", m.layers,
+                                                            p.recompute_layers));
+}
+
+// Layers of virtual chunk c (0 .. chunks-1): a balanced contiguous split.
+std::pair<int, int> chunk_range(int layers, int chunks, int c) {
+  const long long lo = 1LL * c * layers / chunks, hi = 1LL * (c + 1) * layers / chunks;
+  return {static_cast<int>(lo), static_cast<int>(hi)};
+}
+
+}  // namespace
+
+int derived_dp(const TrainingPlan& plan, int num_gpus) {
+  const int model_par = std::max(1, plan.tp * plan.pp * plan.cp);
+  return std::max(1, num_gpus / model_par);
+}
+
+TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload& w,
+                               const MemoryOptions& opt) {
+  validate(m, p, w);
+  TrainingMemory r;
+  r.dp = derived_dp(p, w.num_gpus);
+  r.expert_dp = w.num_gpus / (p.pp * p.ep * p.etp);
+  r.num_microbatches = w.global_batch / (1LL * p.mbs * r.dp);
+  r.reserve_bytes = opt.reserve_bytes;
+  r.capacity_bytes = opt.capacity_bytes;
+
+  const double t = p.tp;
+  const bool sp = p.sequence_parallel && p.tp > 1;
+  const double seq_div = sp ? t : 1.0;
+  ActivationContext ctx;
+  ctx.seq_local = w.seq_len / p.cp;
+  ctx.micro_batch = p.mbs;
+  ctx.tp = p.tp;
+  ctx.sequence_parallel = p.sequence_parallel;
+  ctx.etp = p.etp;
+  ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
+  ctx.flash_attention = opt.flash_attention;
+  const double tokens = 1.0 * ctx.seq_local * p.mbs;
+  const double h = m.hidden;
+
+  const LayerParams dense_lp = layer_params(m, false);
+  const LayerParams moe_lp = m.is_moe() ? layer_params(m, true) : dense_lp;
+  // Optimizer and gradient shards: dense parameters over the DP x CP group (Megatron's distributed
+  // optimizer shards over data_parallel_group_with_cp); routed experts, kept simple, over the expert
+  // data-parallel group gpus / (pp * ep * etp).
+  const double dense_shard = 1.0 * r.dp * p.cp;
+  const double expert_shard = r.expert_dp;
+  const bool shard_optimizer = p.distributed_optimizer || p.zero >= 1;
+  const bool shard_grads = p.zero >= 2;
+  const bool shard_weights = p.zero >= 3;
+  const Recompute kept_mode = p.recompute == Recompute::full ? Recompute::none : p.recompute;
+  const double one_table = m.tied_embeddings ? embedding_params(m) : embedding_params(m) / 2;
+  const int chunks = p.pp * p.vp;
+
+  for (int rank = 0; rank < p.pp; ++rank) {
+    StageMemory s;
+    s.stage = rank;
+    s.role = p.pp == 1 ? "only" : rank == 0 ? "first" : rank == p.pp - 1 ? "last" : "middle";
+    double dense_p = 0, expert_p = 0, largest_layer_p = 0;
+    double acts_one_mb = 0, work_buffer = 0;
+    for (int k = 0; k < p.vp; ++k) {
+      const auto [lo, hi] = chunk_range(m.layers, chunks, rank + k * p.pp);
+      for (int i = lo; i < hi; ++i) {
+        const bool moe = is_moe_layer(m, i);
+        const LayerParams& lp = moe ? moe_lp : dense_lp;
+        // Attention, dense MLP and shared experts split by TP; the router is replicated; routed
+        // experts split by EP (whole experts) and ETP (inside each expert).
+        const double dl = (lp.attention + lp.mlp_dense + lp.moe_shared) / t + lp.moe_router;
+        const double el = moe ? m.moe.num_experts * lp.moe_expert / (p.ep * p.etp) : 0.0;
+        dense_p += dl;
+        expert_p += el;
+        largest_layer_p = std::max(largest_layer_p, dl + el);
+        // Full recompute of the first recompute_layers layers of each chunk (Megatron "block"
+        // method; 0 = all); the other layers keep everything.
+        const bool full = p.recompute == Recompute::full && (p.recompute_layers == 0 || i - lo < p.recompute_layers);
+        acts_one_mb += layer_activation_bytes(m, moe, ctx, full ? Recompute::full : kept_mode);
+        // During the backward of a recomputed layer its full activations exist once (one micro-batch).
+        if (full) work_buffer = std::max(work_buffer, layer_activation_bytes(m, moe, ctx, Recompute::none));
+      }
+      s.layers += hi - lo;
+    }
+    // Input embedding on the first stage, output head on the last, both split over TP (vocab-parallel).
+    // With pp > 1 and tied embeddings Megatron keeps a copy of the table on the last stage.
+    if (p.pp == 1) dense_p += embedding_params(m) / t;
+    else if (rank == 0 || rank == p.pp - 1) dense_p += one_table / t;
+
+    // Micro-batches in flight (Korthikanti §4.2.3; Megatron's schedules). 1F1B: rank r holds pp - r.
+    // Interleaved: rank r runs (vp-1)*pp + 2*(pp-r-1) warm-up chunk passes plus one, i.e. rank 0 holds
+    // pp * (1 + (pp-1)/(pp*vp)) whole-stage micro-batches. Never more than the step has.
+    double in_flight = 0;
+    if (p.vp == 1) {
+      in_flight = static_cast<double>(std::min<long long>(p.pp - rank, r.num_microbatches));
+    } else {
+      const long long chunk_passes =
+          std::min<long long>(1LL * (p.vp - 1) * p.pp + 2LL * (p.pp - rank - 1) + 1, r.num_microbatches * p.vp);
+      in_flight = static_cast<double>(chunk_passes) / p.vp;
+    }
+    s.in_flight_microbatches = in_flight;
+    double acts = in_flight * acts_one_mb + work_buffer;
+    if (rank == 0 && ctx.dropout) acts += in_flight * tokens * h / seq_div;  // embedding dropout mask
+    if (rank == p.pp - 1) {
+      // Final norm input and output-head input (one micro-batch: the last stage runs its backward at
+      // once), and the fp32 logits the vocab-parallel cross-entropy keeps: s*b*vocab/t * 4 bytes.
+      acts += tokens * 4.0 * h / seq_div;
+      s.logits_bytes = tokens * m.vocab / t * 4.0;
+      acts += s.logits_bytes;
+    }
+    s.activations_bytes = acts;
+    s.layer_activations_per_microbatch_bytes = acts_one_mb;
+
+    s.params = dense_p + expert_p;
+    const double sharded = dense_p / dense_shard + expert_p / expert_shard;
+    // ZeRO-3 / FSDP: weights sharded too; the current and the prefetched layer are gathered whole.
+    s.weights_bytes = shard_weights ? kParamBytes * (sharded + 2.0 * largest_layer_p) : kParamBytes * s.params;
+    s.gradients_bytes = kGradBytes * (shard_grads ? sharded : s.params);
+    s.optimizer_bytes = kAdamBytes * (shard_optimizer ? sharded : s.params);
+    s.total_bytes = s.weights_bytes + s.gradients_bytes + s.optimizer_bytes + s.activations_bytes + opt.reserve_bytes;
+    r.stages.push_back(s);
+  }
+
+  const auto worst = std::max_element(r.stages.begin(), r.stages.end(),
+                                      [](const StageMemory& a, const StageMemory& b) { return a.total_bytes < b.total_bytes; });
+  const StageMemory& s = *worst;
+  r.stage = s.stage;
+  r.stage_role = s.role;
+  r.weights_bytes = s.weights_bytes;
+  r.gradients_bytes = s.gradients_bytes;
+  r.optimizer_bytes = s.optimizer_bytes;
+  r.activations_bytes = s.activations_bytes;
+  r.total_bytes = s.total_bytes;
+  r.activation_bytes_per_layer = s.layers > 0 ? s.layer_activations_per_microbatch_bytes / s.layers : 0;
+  if (opt.capacity_bytes > 0) {
+    r.headroom_bytes = opt.capacity_bytes - r.total_bytes;
+    r.fits = r.headroom_bytes >= 0;
+    if (!r.fits)
+      r.violations.push_back({"memory.exceeds_capacity", fmt::format("pipeline stage {} ({})", s.stage, s.role),
+                              fmt::format("needs {:.1f} GB per GPU, capacity {:.1f} GB", r.total_bytes / 1e9,
+                                          opt.capacity_bytes / 1e9)});
+  }
+  return r;
+}
+
+}  // namespace gpuplan

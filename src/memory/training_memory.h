@@ -1,0 +1,76 @@
+#pragma once
+// Per-GPU memory of a training job under a plan (Megatron-LM / Megatron-Core semantics), for the most
+// loaded pipeline stage.
+#include <string>
+#include <vector>
+
+#include "memory/violation.h"
+#include "model/model.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+
+struct MemoryOptions {
+  // Memory the model cannot use: CUDA context (~0.5-1 GB), NCCL / communication buffers, the caching
+  // allocator's fragmentation and transient workspaces (cuBLAS, gradient reduce buckets). 5 GB is what
+  // Megatron jobs on 80 GB parts typically leave unused at the edge of fitting.
+  double reserve_bytes = 5e9;
+  double capacity_bytes = 0;  // per GPU; 0 = unknown (fits is then true and headroom 0)
+  bool flash_attention = true;  // score matrix never stored (Megatron + Transformer Engine default)
+  // Dropout masks: -1 = by model (GPT-style, non-gated MLP: on, as the GPT-3 recipes; gated: off),
+  // 0 = off, 1 = on.
+  int dropout = -1;
+};
+
+// One pipeline rank's memory, split by kind. All bytes are per GPU.
+struct StageMemory {
+  int stage = 0;               // pipeline rank, 0-based
+  std::string role;            // "only" (pp = 1), "first", "middle", "last"
+  int layers = 0;              // transformer layers held (all virtual chunks)
+  double params = 0;           // parameters held before any ZeRO/FSDP sharding
+  double weights_bytes = 0;
+  double gradients_bytes = 0;
+  double optimizer_bytes = 0;
+  double activations_bytes = 0;  // layer activations + embedding / logits buffers
+  double logits_bytes = 0;       // of activations: fp32 logits / loss buffer (last stage)
+  double layer_activations_per_microbatch_bytes = 0;  // all the stage's layers, one micro-batch
+  double in_flight_microbatches = 0;  // micro-batches whose activations are held, in whole-stage units
+  double total_bytes = 0;        // the parts above plus the reserve
+};
+
+struct TrainingMemory {
+  // Parts of the most loaded stage (the one with the largest total).
+  double weights_bytes = 0;    // bf16 parameters (2 B each; fp8/fp4 recipes keep bf16 weights)
+  double gradients_bytes = 0;  // fp32 main gradients (4 B each)
+  double optimizer_bytes = 0;  // Adam: fp32 master copy + m + v (12 B each)
+  double activations_bytes = 0;
+  double reserve_bytes = 0;
+  double total_bytes = 0;
+  double capacity_bytes = 0;   // 0: unknown
+  bool fits = true;
+  double headroom_bytes = 0;   // capacity - total (negative when it does not fit; 0 when unknown)
+
+  int stage = 0;               // which pipeline rank the parts describe
+  std::string stage_role;
+  std::vector<StageMemory> stages;  // every pipeline rank
+  int dp = 1;                  // data-parallel degree derived from the GPU count
+  int expert_dp = 1;           // expert data-parallel degree: gpus / (pp * ep * etp)
+  long long num_microbatches = 1;  // per pipeline per step: global_batch / (mbs * dp)
+  double activation_bytes_per_layer = 0;  // one micro-batch, one layer of the reported stage, mean
+  std::vector<Violation> violations;
+
+  double parts_sum() const {
+    return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + reserve_bytes;
+  }
+};
+
+// Per-GPU training memory. Malformed combinations (tp not dividing the heads, GPU count not a
+// multiple of tp*pp*cp, ...) -> InputError naming "--plan.KEY", "--gpus" or "--global-batch" with the
+// allowed values. Not fitting is data: fits = false with a violation.
+TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& plan, const TrainingWorkload& w,
+                               const MemoryOptions& opt = {});
+
+// The data-parallel degree a plan implies on `num_gpus`: num_gpus / (tp * pp * cp).
+int derived_dp(const TrainingPlan& plan, int num_gpus);
+
+}  // namespace gpuplan
