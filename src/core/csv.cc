@@ -1,0 +1,82 @@
+#include "core/csv.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+int CsvTable::column(const std::string& name) const {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+const std::string& CsvTable::cell(size_t row, const std::string& name) const {
+  static const std::string empty;
+  const int c = column(name);
+  if (c < 0 || row >= rows.size() || static_cast<size_t>(c) >= rows[row].size()) return empty;
+  return rows[row][static_cast<size_t>(c)];
+}
+
+CsvTable parse_csv(const std::string& text, const std::string& origin) {
+  CsvTable t;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false, any = false;
+  size_t line = 1;
+  auto end_record = [&] {
+    record.push_back(field);
+    field.clear();
+    if (t.header.empty()) t.header = record;
+    else if (!(record.size() == 1 && record[0].empty())) t.rows.push_back(record);
+    record.clear();
+    any = false;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field.push_back('"');
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        field.push_back(c);
+      }
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+      any = true;
+    } else if (c == ',') {
+      record.push_back(field);
+      field.clear();
+      any = true;
+    } else if (c == '\n') {
+      ++line;
+      end_record();
+    } else if (c != '\r') {
+      field.push_back(c);
+      any = true;
+    }
+  }
+  if (quoted) throw InputError(origin, "unterminated quoted field at end of file (line " + std::to_string(line) + ")");
+  if (any || !field.empty()) end_record();
+  if (t.header.empty()) throw InputError(origin, "empty CSV file (no header)");
+  return t;
+}
+
+CsvTable read_csv_file(const std::string& path, const std::string& field) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError(field, "cannot read file '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return parse_csv(ss.str(), path);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,23 @@
+#pragma once
+// RFC 4180 CSV reading (quoted fields, embedded commas, quotes and newlines) into named columns.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+struct CsvTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  // Column index by name, -1 when absent.
+  int column(const std::string& name) const;
+  // Cell of row i by column name; "" when the column is absent or the row is short.
+  const std::string& cell(size_t row, const std::string& name) const;
+};
+
+// Parses CSV text; the first record is the header. `origin` names the file in errors.
+CsvTable parse_csv(const std::string& text, const std::string& origin);
+// Reads and parses a CSV file; a missing file is an InputError naming `field`.
+CsvTable read_csv_file(const std::string& path, const std::string& field);
+
+}  // namespace gpuplan

@@ -1,0 +1,73 @@
+#include "physics/collective.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+
+const char* to_string(Collective c) {
+  switch (c) {
+    case Collective::all_reduce: return "all_reduce";
+    case Collective::all_gather: return "all_gather";
+    case Collective::reduce_scatter: return "reduce_scatter";
+    case Collective::all_to_all: return "all_to_all";
+    case Collective::send_recv: return "send_recv";
+  }
+  return "?";
+}
+
+int ranks_per_domain(const Group& g, const Fabric& f) {
+  if (g.size <= 1) return 1;
+  if (g.stride >= f.domain_gpus) return 1;
+  return std::max(1, std::min(g.size, f.domain_gpus / std::max(1, g.stride)));
+}
+
+namespace {
+
+// Ring reduce-scatter (or all-gather) of a `bytes` buffer: each rank moves (n-1)/n of it.
+// Hierarchical across domains: first inside each domain (k ranks) on scale-up links, then across the
+// d domains on 1/k of the buffer, with the k GPUs of a domain using their NICs in parallel.
+double scatter_gather_s(double bytes, int n, int k, const Hardware& hw) {
+  const Fabric& f = hw.fabric;
+  const double up = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  const int d = (n + k - 1) / k;
+  double t = 0;
+  if (k > 1) t += (k - 1.0) / k * bytes / up + (k - 1) * f.scaleup_latency_s;
+  if (d > 1) t += (d - 1.0) / d * (bytes / k) / out + (d - 1) * f.scaleout_latency_s;
+  return t;
+}
+
+}  // namespace
+
+double collective_time_s(Collective kind, double bytes, const Group& g, const Hardware& hw) {
+  if (g.size <= 1 || bytes <= 0) return 0.0;
+  const Fabric& f = hw.fabric;
+  const int n = g.size;
+  const int k = ranks_per_domain(g, f);
+  const double up = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  const double overhead = hw.efficiency.kernel_overhead_s;
+  switch (kind) {
+    case Collective::reduce_scatter:
+    case Collective::all_gather:
+      return overhead + scatter_gather_s(bytes, n, k, hw);
+    case Collective::all_reduce:
+      return overhead + 2.0 * scatter_gather_s(bytes, n, k, hw);
+    case Collective::all_to_all: {
+      // Each rank sends (n-1)/n of its buffer: the share for peers in its domain over scale-up
+      // links, the rest over its NIC; both directions run at once.
+      const double t_in = bytes * (k - 1.0) / n / up;
+      const double t_out = bytes * double(n - k) / n / out;
+      const double lat = (n > k ? f.scaleout_latency_s : f.scaleup_latency_s);
+      return overhead + std::max(t_in, t_out) + lat;
+    }
+    case Collective::send_recv: {
+      const bool same_domain = g.stride < f.domain_gpus;
+      return overhead + (same_domain ? bytes / up + f.scaleup_latency_s : bytes / out + f.scaleout_latency_s);
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace gpuplan

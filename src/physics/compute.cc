@@ -1,0 +1,68 @@
+#include "physics/compute.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+
+double peak_flops(const Accelerator& a, MathFormat format) {
+  // A recipe asking for a format the chip lacks runs at the next wider one it has.
+  switch (format) {
+    case MathFormat::fp4:
+      if (a.peak(MathFormat::fp4) > 0) return a.peak(MathFormat::fp4);
+      [[fallthrough]];
+    case MathFormat::fp6:
+      if (format == MathFormat::fp6 && a.peak(MathFormat::fp6) > 0) return a.peak(MathFormat::fp6);
+      [[fallthrough]];
+    case MathFormat::fp8:
+      if (a.peak(MathFormat::fp8) > 0) return a.peak(MathFormat::fp8);
+      [[fallthrough]];
+    default:
+      if (a.peak(format) > 0) return a.peak(format);
+      return a.peak(MathFormat::bf16) > 0 ? a.peak(MathFormat::bf16) : a.peak(MathFormat::fp32);
+  }
+}
+
+double gemm_efficiency(const Efficiency& e, double m, double n, double k) {
+  // Tile quantization: output tiles of 128x128 and k steps of 64 (CUTLASS/cuBLAS Hopper defaults);
+  // a dimension that is not a multiple pays for the padded tile.
+  auto pad = [](double d, double tile) { return std::ceil(d / tile) * tile; };
+  const double tile = (m * n * k) / (pad(m, 128) * pad(n, 128) * pad(k, 64));
+  // Roll-off for small dimensions: a GEMM with few rows (tokens), few columns or a short reduction
+  // spends a larger share of its time in prologue/epilogue, operand traffic and launch latency
+  // than in tensor-core math; each dimension d costs a factor of about half_dim/d.
+  const double rolloff = 1.0 / (1.0 + e.gemm_half_dim / m + e.gemm_half_dim / n + e.gemm_half_dim / k);
+  return e.gemm_max * tile * rolloff;
+}
+
+double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, double k, double count) {
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 0.0;
+  const Efficiency& e = hw.efficiency;
+  double scale = 1.0;
+  double elem_bytes = 2.0;
+  if (format == MathFormat::fp8 || format == MathFormat::fp6) {
+    scale = e.gemm_fp8_scale;
+    elem_bytes = 1.0;
+  } else if (format == MathFormat::fp4) {
+    scale = e.gemm_fp4_scale;
+    elem_bytes = 0.5;
+  }
+  const double rate = peak_flops(hw.accelerator, format) * gemm_efficiency(e, m, n, k) * scale;
+  const double t_math = 2.0 * m * n * k / rate;
+  // Operands in the GEMM's format, output in bf16.
+  const double bytes = (m * k + k * n) * elem_bytes + m * n * 2.0;
+  const double t_mem = bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
+  return count * (std::max(t_math, t_mem) + e.kernel_overhead_s);
+}
+
+double attention_time_s(const Hardware& hw, double flops) {
+  if (flops <= 0) return 0.0;
+  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * hw.efficiency.attention_eff);
+}
+
+double memory_bound_time_s(const Hardware& hw, double bytes) {
+  if (bytes <= 0) return 0.0;
+  return bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * hw.efficiency.hbm_eff);
+}
+
+}  // namespace gpuplan

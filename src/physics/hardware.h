@@ -1,0 +1,31 @@
+#pragma once
+// The hardware one evaluation runs on, resolved from the catalog once: the accelerator, its fitted
+// efficiencies, and the two link tiers (inside one NVLink domain, and across the scale-out network).
+#include "catalog/accelerator.h"
+#include "catalog/catalog.h"
+#include "catalog/efficiency.h"
+#include "catalog/system.h"
+
+namespace gpuplan {
+
+struct Fabric {
+  int domain_gpus = 8;                          // GPUs in one scale-up (NVLink) domain
+  double scaleup_bytes_per_s = 450e9;           // per GPU, one direction
+  double scaleout_bytes_per_s = 50e9;           // per GPU, one direction (its NIC share)
+  double scaleup_latency_s = 3e-6;              // one step of a collective inside the domain
+  double scaleout_latency_s = 8e-6;             // one step across the scale-out network
+};
+
+struct Hardware {
+  Accelerator accelerator;
+  Efficiency efficiency;
+  Fabric fabric;
+  std::string system_name;
+};
+
+// Resolves a system (HGX node, NVL72 rack) to the hardware an evaluation needs. `system_or_gpu` may
+// name a system or, for convenience, an accelerator (then its largest scale-up domain is used with
+// the catalog's default scale-out network).
+Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_gpu);
+
+}  // namespace gpuplan

@@ -1,0 +1,337 @@
+#include "training/training_step.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/collective.h"
+#include "physics/compute.h"
+
+namespace gpuplan {
+
+namespace {
+
+constexpr double kActBytes = 2.0;  // activations and gradients flow in bf16
+
+// Work of one transformer layer for one micro-batch on one GPU, forward pass only. Backward is
+// derived from it (GEMMs 2x: data and weight gradients; flash attention 2.5x: five matmuls to two).
+struct LayerCost {
+  double gemm_s = 0;
+  double attention_s = 0;
+  double memory_bound_s = 0;
+  double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
+  double cp_comm_s = 0;
+  double ep_comm_s = 0;
+  int kernels = 0;
+};
+
+struct Shapes {
+  double T = 0;        // tokens of the micro-batch on this GPU after CP split (full sequence for TP GEMMs)
+  double ctx = 0;      // average attended context per query
+  double ctx_window = 0;
+};
+
+double attention_ctx(int seq, int window) {
+  const double causal_avg = (seq + 1.0) / 2.0;  // causal mask: query i sees i+1 keys
+  return window > 0 ? std::min<double>(window, causal_avg) : causal_avg;
+}
+
+LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, MathFormat fmt,
+                     double T, int seq, bool moe_layer, bool windowed) {
+  LayerCost c;
+  const double tp = p.tp;
+  const double h = m.hidden;
+  const double heads = m.heads;
+  const double ctx = attention_ctx(seq, windowed ? m.sliding_window : 0);
+  double qk_dim = m.head_dim, v_dim = m.head_dim, kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
+
+  // --- attention projections ---
+  if (m.attention == AttentionKind::mla) {
+    const MlaDims& a = m.mla;
+    qk_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+    v_dim = a.v_head_dim;
+    // Down-projections are small and replicated across TP ranks; up-projections split by heads.
+    if (a.q_lora_rank > 0) {
+      c.gemm_s += gemm_time_s(hw, fmt, T, a.q_lora_rank, h);
+      c.gemm_s += gemm_time_s(hw, fmt, T, heads * qk_dim / tp, a.q_lora_rank);
+    } else {
+      c.gemm_s += gemm_time_s(hw, fmt, T, heads * qk_dim / tp, h);
+    }
+    c.gemm_s += gemm_time_s(hw, fmt, T, a.kv_lora_rank + a.qk_rope_head_dim, h);
+    c.gemm_s += gemm_time_s(hw, fmt, T, heads * (a.qk_nope_head_dim + v_dim) / tp, a.kv_lora_rank);
+    c.gemm_s += gemm_time_s(hw, fmt, T, h, heads * v_dim / tp);
+    kv_heads = heads;
+  } else {
+    const double q = heads * m.head_dim, kv = kv_heads * m.head_dim;
+    c.gemm_s += gemm_time_s(hw, fmt, T, (q + 2 * kv) / tp, h);
+    c.gemm_s += gemm_time_s(hw, fmt, T, h, q / tp);
+  }
+  c.kernels += 6;
+
+  // --- attention core: QK^T and PV over the causal context (flash attention) ---
+  const double attn_flops = 2.0 * T * ctx * (heads / tp) * (qk_dim + v_dim);
+  c.attention_s = attention_time_s(hw, attn_flops);
+  c.kernels += 1;
+
+  // --- MLP: dense, or router + routed experts + shared experts ---
+  const double gate = m.gated_mlp ? 2.0 : 1.0;
+  double mlp_act_elems = 0;  // elements the activation function reads
+  if (!moe_layer) {
+    const double f = m.ffn_hidden / tp;
+    c.gemm_s += gemm_time_s(hw, fmt, T, gate * f, h) + gemm_time_s(hw, fmt, T, h, f);
+    mlp_act_elems = T * gate * f;
+    c.kernels += 4;
+  } else {
+    const MoeDims& e = m.moe;
+    const double etp = p.etp;
+    // Tokens each GPU routes: sequence-parallel share, gathered across the expert-TP group.
+    const double Tm = T / tp * etp;
+    const double local_experts = double(e.num_experts) / p.ep;
+    // Force-balanced routing: every GPU of the EP group receives Tm*top_k assignments.
+    const double per_expert = Tm * e.top_k / local_experts;
+    const double fe = e.expert_ffn_hidden / etp;
+    c.gemm_s += gemm_time_s(hw, fmt, T / tp, e.num_experts, h);  // router (per SP shard)
+    c.gemm_s += gemm_time_s(hw, fmt, per_expert, gate * fe, h, local_experts);
+    c.gemm_s += gemm_time_s(hw, fmt, per_expert, h, fe, local_experts);
+    mlp_act_elems = Tm * e.top_k * gate * fe;
+    if (e.shared_experts > 0) {
+      const double fs = double(e.shared_experts) * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden) / tp;
+      c.gemm_s += gemm_time_s(hw, fmt, T, gate * fs, h) + gemm_time_s(hw, fmt, T, h, fs);
+      mlp_act_elems += T * gate * fs;
+    }
+    // Permute and un-permute of routed tokens (read + write, both directions of the dispatch).
+    c.memory_bound_s += memory_bound_time_s(hw, 4.0 * Tm * e.top_k * h * kActBytes);
+    c.kernels += 12;
+    // Dispatch (fp8 where GEMMs are fp8) and combine (bf16) over the EP group.
+    if (p.ep > 1) {
+      const double dispatch_bytes = Tm * e.top_k * h * (fmt == MathFormat::bf16 ? 2.0 : 1.0);
+      const double combine_bytes = Tm * e.top_k * h * 2.0;
+      const Group g{p.ep, p.etp};
+      c.ep_comm_s = collective_time_s(Collective::all_to_all, dispatch_bytes, g, hw) +
+                    collective_time_s(Collective::all_to_all, combine_bytes, g, hw);
+    }
+  }
+
+  // --- memory-bound kernels: two norms, two residual adds, rotary, activation function, casts ---
+  const double sp = p.sequence_parallel ? tp : 1.0;  // norms/residuals run on the SP shard
+  double bytes = 0;
+  bytes += 2 * (2 * h) * (T / sp) * kActBytes;                 // RMSNorm/LayerNorm x2: read + write
+  bytes += 2 * (3 * h) * (T / sp) * kActBytes;                 // residual adds x2: 2 reads + 1 write
+  bytes += 2 * T * (heads + kv_heads) * qk_dim / tp * kActBytes;  // rotary on q and k: read + write
+  bytes += mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes;  // activation: read in, write out
+  if (fmt != MathFormat::bf16) bytes += 3.0 * T * (2 * h + heads * v_dim / tp) * 1.5;  // casts to fp8/fp4
+  c.memory_bound_s += memory_bound_time_s(hw, bytes);
+  c.kernels += 8;
+
+  // --- TP/SP collectives: all-gather before and reduce-scatter after attention and the MLP
+  // (all-reduce without SP). Routed experts with etp=1 need none for the MLP. ---
+  if (p.tp > 1) {
+    const Group g{p.tp, 1};
+    const double buf = T * h * kActBytes;
+    const int blocks = (moe_layer && p.etp == 1) ? 1 : 2;
+    const double one = p.sequence_parallel
+                           ? collective_time_s(Collective::all_gather, buf, g, hw) +
+                                 collective_time_s(Collective::reduce_scatter, buf, g, hw)
+                           : collective_time_s(Collective::all_reduce, buf, g, hw);
+    c.tp_comm_s = blocks * one;
+  }
+  // --- CP: ring exchange of K and V chunks, cp-1 steps, overlapped with the attention kernel ---
+  if (p.cp > 1) {
+    const double kv_bytes = T * kv_heads * (qk_dim + v_dim) / tp * kActBytes;
+    const Group g{p.cp, p.tp};
+    c.cp_comm_s = (p.cp - 1) * collective_time_s(Collective::send_recv, kv_bytes, g, hw);
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const TrainingWorkload& w) {
+  std::vector<Violation> v;
+  auto bad = [&](const char* subject, std::string msg) { v.push_back({"divisibility", subject, std::move(msg)}); };
+  const long long mp = 1LL * p.tp * p.pp * p.cp;
+  if (w.num_gpus % mp != 0) {
+    bad("plan", fmt::format("tp*pp*cp = {} does not divide {} GPUs", mp, w.num_gpus));
+    return v;
+  }
+  const int dp = static_cast<int>(w.num_gpus / mp);
+  if (p.dp == 0) p.dp = dp;
+  if (p.dp != dp) bad("plan.dp", fmt::format("dp must be gpus/(tp*pp*cp) = {}, got {}", dp, p.dp));
+  if (m.heads % p.tp != 0) bad("plan.tp", fmt::format("tp={} does not divide {} attention heads", p.tp, m.heads));
+  if (p.pp > m.layers) bad("plan.pp", fmt::format("pp={} exceeds {} layers", p.pp, m.layers));
+  if (p.vp > 1 && p.pp == 1) bad("plan.vp", "interleaving (vp>1) needs pp>1");
+  // Megatron may count the embedding and the loss as one pipeline layer each
+  // (account_for_embedding/loss_in_pipeline_split), so pp*vp may reach layers + 2.
+  if (p.vp > 1 && p.pp * p.vp > m.layers + 2)
+    bad("plan.vp", fmt::format("pp*vp={} exceeds {} layers (+2 for embedding and loss)", p.pp * p.vp, m.layers));
+  if (w.seq_len % (2 * p.cp) != 0 && p.cp > 1)
+    bad("plan.cp", fmt::format("seq {} must divide into 2*cp={} chunks", w.seq_len, 2 * p.cp));
+  if (m.is_moe()) {
+    if (m.moe.num_experts % p.ep != 0)
+      bad("plan.ep", fmt::format("ep={} does not divide {} experts", p.ep, m.moe.num_experts));
+    if ((1LL * p.dp * p.cp * p.tp) % (1LL * p.ep * p.etp) != 0)
+      bad("plan.ep", fmt::format("ep*etp={} must divide dp*cp*tp={}", p.ep * p.etp, p.dp * p.cp * p.tp));
+  } else if (p.ep > 1) {
+    bad("plan.ep", "ep>1 needs an MoE model");
+  }
+  if (p.dp > 0 && w.global_batch % (1LL * p.dp * p.mbs) != 0)
+    bad("plan.mbs", fmt::format("global batch {} is not a multiple of dp*mbs = {}", w.global_batch, p.dp * p.mbs));
+  return v;
+}
+
+TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
+                                 const TrainingWorkload& w) {
+  TrainingResult r;
+  TrainingPlan p = plan_in;
+  r.violations = check_plan(m, p, w);
+  if (!r.violations.empty()) return r;
+  const Efficiency& e = hw.efficiency;
+  const MathFormat fmt = gemm_format(w.precision);
+  r.dp = p.dp;
+  const long long nmb = w.global_batch / (1LL * p.dp * p.mbs);
+  r.microbatches = nmb;
+
+  const double T = double(p.mbs) * w.seq_len / p.cp;  // tokens per micro-batch per GPU (before TP)
+  const int moe_layers = m.moe_layers();
+  const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
+
+  // Cost of each kind of layer (forward, one micro-batch).
+  const LayerCost dense = layer_cost(m, hw, p, fmt, T, w.seq_len, false, false);
+  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, fmt, T, w.seq_len, true, false) : LayerCost{};
+  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, fmt, T, w.seq_len, true, true) : moe;
+  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, fmt, T, w.seq_len, false, true) : dense;
+
+  // Average layer composition per pipeline stage; the stages are balanced by layer count (the last
+  // also carries the output head and loss, the first the embedding).
+  const double L = m.layers;
+  const double frac_moe = moe_layers / L, frac_win = windowed_layers / L;
+  auto mix = [&](auto field) {
+    const double d = (1 - frac_win) * field(dense) + frac_win * field(dense_win);
+    const double mo = (1 - frac_win) * field(moe) + frac_win * field(moe_win);
+    return (1 - frac_moe) * d + frac_moe * mo;
+  };
+  const double layers_per_stage = std::ceil(L / p.pp);
+  const double lg = mix([](const LayerCost& c) { return c.gemm_s; });
+  const double la = mix([](const LayerCost& c) { return c.attention_s; });
+  const double lm = mix([](const LayerCost& c) { return c.memory_bound_s; });
+  const double ltp = mix([](const LayerCost& c) { return c.tp_comm_s; });
+  const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
+  const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
+
+  // Output head + loss, spread over the stages' critical path as the last stage's extra work.
+  const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
+  const double head_mem = memory_bound_time_s(hw, 3.0 * T * m.vocab / p.tp * 4.0);
+
+  // Per micro-batch, forward and backward of one stage.
+  const double n = layers_per_stage;
+  const double f_gemm = n * lg + head_gemm / p.pp;
+  const double f_attn = n * la;
+  const double f_mem = n * lm + head_mem / p.pp;
+  double f_compute = f_gemm + f_attn + f_mem;
+  double b_compute = 2.0 * f_gemm + 2.5 * f_attn + 2.0 * f_mem;
+  double recompute = 0;
+  if (p.recompute == Recompute::full) {
+    const double share = p.recompute_layers > 0 ? std::min(1.0, p.recompute_layers / n) : 1.0;
+    recompute = share * n * (lg + la + lm);
+  } else if (p.recompute == Recompute::selective) {
+    recompute = f_attn;  // the attention core is recomputed in backward
+  }
+
+  // Exposed communication per micro-batch.
+  const double ov = p.tp_comm_overlap ? e.overlap_eff : 0.0;
+  const double tp_fb = 2.0 * n * ltp;  // forward + backward move the same bytes
+  const double tp_exposed = tp_fb * (1.0 - ov);
+  const double cp_exposed = 3.0 * std::max(0.0, n * lcp - e.overlap_eff * f_attn);  // fwd KV + bwd KV,dKV
+  const double ep_fb = 2.0 * n * lep;
+  const double ep_exposed = ep_fb * (p.ep_overlap ? 1.0 - e.overlap_eff : 1.0);
+
+  // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
+  double p2p = 0;
+  if (p.pp > 1) {
+    const double bytes = T * m.hidden * kActBytes / (p.sequence_parallel ? p.tp : 1);
+    p2p = collective_time_s(Collective::send_recv, bytes, Group{p.pp, p.tp * p.cp * p.dp}, hw);
+  }
+
+  const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
+
+  // Parameters held by this GPU (one stage), for DP traffic and the optimizer.
+  const LayerParams dense_lp = layer_params(m, false);
+  const LayerParams moe_lp = m.is_moe() ? layer_params(m, true) : LayerParams{};
+  const double shared_per_layer = ((1 - frac_moe) * (dense_lp.attention + dense_lp.mlp_dense) +
+                                   frac_moe * (moe_lp.attention + moe_lp.moe_shared + moe_lp.moe_router)) / p.tp;
+  const double expert_per_layer = frac_moe * m.moe.num_experts * moe_lp.moe_expert / (double(p.ep) * p.etp);
+  const double emb = embedding_params(m) / p.tp / p.pp;
+  const double dense_params = n * shared_per_layer + emb;
+  const double expert_params = n * expert_per_layer;
+
+  // Data-parallel traffic: gradients reduce-scattered and parameters all-gathered (distributed
+  // optimizer), in bf16; dense weights over dp*cp ranks, expert weights over the expert-DP group.
+  const int dense_group = p.dp * p.cp;
+  const int expert_group = std::max(1, int((1LL * p.dp * p.cp * p.tp) / (1LL * p.ep * p.etp)));
+  auto dp_time = [&](Collective c, double elems_dense, double elems_expert) {
+    return collective_time_s(c, elems_dense * 2.0, Group{dense_group, p.tp}, hw) +
+           collective_time_s(c, elems_expert * 2.0, Group{expert_group, p.tp * p.ep}, hw);
+  };
+  double dp_exposed = 0;
+  const double f_stage = f_compute, b_stage = b_compute + recompute;
+  if (p.zero >= 3) {
+    // FSDP: parameters gathered for forward and again for backward, gradients reduce-scattered, every
+    // micro-batch, each overlapped with the compute it precedes.
+    const double ag = dp_time(Collective::all_gather, dense_params, expert_params);
+    const double rs = dp_time(Collective::reduce_scatter, dense_params, expert_params);
+    const double per_mb = std::max(0.0, ag - e.overlap_eff * f_stage) + std::max(0.0, ag + rs - e.overlap_eff * b_stage);
+    dp_exposed = per_mb * static_cast<double>(nmb);
+  } else {
+    const bool dist = p.distributed_optimizer || p.zero >= 1;
+    const double rs = dist ? dp_time(Collective::reduce_scatter, dense_params, expert_params)
+                           : dp_time(Collective::all_reduce, dense_params, expert_params);
+    const double ag = dist ? dp_time(Collective::all_gather, dense_params, expert_params) : 0.0;
+    const double window_b = p.dp_overlap ? e.overlap_eff * b_stage : 0.0;
+    const double window_f = p.dp_overlap ? e.overlap_eff * f_stage : 0.0;
+    dp_exposed = std::max(0.0, rs - window_b) + std::max(0.0, ag - window_f);
+  }
+
+  // Optimizer: Adam over this GPU's shard of fp32 master weights, moments and gradients
+  // (read 16 B + write 14 B per parameter).
+  const double shard = (p.distributed_optimizer || p.zero >= 1) ? 1.0 : 0.0;
+  const double opt_params = dense_params / (shard ? dense_group : 1) + expert_params / (shard ? expert_group : 1);
+  const double optimizer = memory_bound_time_s(hw, 30.0 * opt_params);
+
+  // Schedule: nmb micro-batches through pp stages; the bubble is (pp-1)/vp micro-batch times
+  // (Narayanan et al. 2021, Eq. for interleaved 1F1B).
+  const double bubble = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_time : 0.0;
+  const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) + 2.0 * (p.pp - 1) * p2p : 0.0;
+
+  StepBreakdown& s = r.parts;
+  const double k = static_cast<double>(nmb);
+  s.gemm_s = k * 3.0 * f_gemm;
+  s.attention_s = k * 3.5 * f_attn;
+  s.memory_bound_s = k * 3.0 * f_mem;
+  s.recompute_s = k * recompute;
+  s.tp_comm_s = k * tp_exposed;
+  s.cp_comm_s = k * cp_exposed;
+  s.ep_comm_s = k * ep_exposed;
+  s.pp_comm_s = pp_exposed;
+  s.dp_comm_s = dp_exposed;
+  s.bubble_s = bubble;
+  s.optimizer_s = optimizer;
+  r.step_time_s = s.total_s();
+
+  const double tokens = double(w.global_batch) * w.seq_len;
+  r.tokens_per_s = tokens / r.step_time_s;
+  r.tokens_per_s_per_gpu = r.tokens_per_s / w.num_gpus;
+  const TokenFlops tf = forward_flops_per_token(m, w.seq_len, true);
+  r.model_flops_per_token_6n = 3.0 * tf.dense_matmul;
+  r.model_flops_per_token_attn = 3.0 * tf.total();
+  r.model_tflops_per_gpu = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / 1e12;
+  const double peak = peak_flops(hw.accelerator, fmt);
+  const double peak_bf16 = peak_flops(hw.accelerator, MathFormat::bf16);
+  r.mfu_6n = r.tokens_per_s_per_gpu * r.model_flops_per_token_6n / peak;
+  r.mfu_attn = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak;
+  r.mfu_6n_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_6n / peak_bf16;
+  r.mfu_attn_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak_bf16;
+  return r;
+}
+
+}  // namespace gpuplan

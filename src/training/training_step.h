@@ -1,0 +1,69 @@
+#pragma once
+// The training-step evaluator: one optimizer step of a transformer under a plan on given hardware,
+// built op by op (GEMMs with their real shapes, attention, memory-bound kernels), collective by
+// collective (TP, CP, EP, PP, DP on the link tier each group spans), then scheduled (1F1B or
+// interleaved pipeline, overlap of communication with compute). A pure function.
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "physics/hardware.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+
+struct Violation {
+  std::string code;     // "divisibility", "memory", "unsupported"
+  std::string subject;  // "plan.tp", "memory"
+  std::string message;
+};
+
+// Where the time of one step goes, per GPU on the critical path. The parts add up to step_time_s.
+struct StepBreakdown {
+  double gemm_s = 0;            // GEMMs of forward and backward (and recompute)
+  double attention_s = 0;       // flash-attention kernels
+  double memory_bound_s = 0;    // norms, activations, residuals, rotary, casts, permutes, loss
+  double recompute_s = 0;       // the recomputed forward (selective or full)
+  double tp_comm_s = 0;         // exposed TP/SP all-gather and reduce-scatter
+  double cp_comm_s = 0;         // exposed context-parallel KV exchange
+  double ep_comm_s = 0;         // exposed MoE dispatch and combine (all-to-all)
+  double pp_comm_s = 0;         // exposed pipeline send/recv
+  double dp_comm_s = 0;         // exposed gradient reduce-scatter / parameter all-gather (and FSDP)
+  double bubble_s = 0;          // pipeline fill and drain
+  double optimizer_s = 0;       // optimizer step (memory-bound)
+  double total_s() const {
+    return gemm_s + attention_s + memory_bound_s + recompute_s + tp_comm_s + cp_comm_s + ep_comm_s +
+           pp_comm_s + dp_comm_s + bubble_s + optimizer_s;
+  }
+};
+
+struct TrainingResult {
+  std::vector<Violation> violations;  // empty when the plan is valid
+  bool valid() const { return violations.empty(); }
+
+  int dp = 0;                    // derived data-parallel size
+  long long microbatches = 0;    // per pipeline per step
+  double step_time_s = 0;
+  StepBreakdown parts;
+  double tokens_per_s = 0;
+  double tokens_per_s_per_gpu = 0;
+  // Model FLOPs per token (forward+backward, no recompute): 6N-style (matmuls only) and with causal
+  // attention.
+  double model_flops_per_token_6n = 0;
+  double model_flops_per_token_attn = 0;
+  double model_tflops_per_gpu = 0;  // with attention
+  double mfu_6n = 0;                // against the precision's dense peak
+  double mfu_attn = 0;
+  double mfu_6n_bf16 = 0;           // against the BF16 dense peak
+  double mfu_attn_bf16 = 0;
+};
+
+// Evaluates one step. Returns violations (not exceptions) when the plan does not divide the model or
+// the GPU count.
+TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                                 const TrainingWorkload& workload);
+
+// Checks divisibility of a plan against model and workload; empty when valid. Fills plan.dp when 0.
+std::vector<Violation> check_plan(const ModelArch& model, TrainingPlan& plan, const TrainingWorkload& workload);
+
+}  // namespace gpuplan

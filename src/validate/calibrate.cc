@@ -1,0 +1,113 @@
+#include "validate/calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "validate/validation.h"
+
+namespace gpuplan {
+
+namespace {
+
+struct Param {
+  const char* name;
+  double Efficiency::*field;
+  double lo, hi;
+};
+
+// The fitted parameters and the physically plausible range of each.
+const Param kParams[] = {
+    {"gemm_max", &Efficiency::gemm_max, 0.35, 0.95},
+    {"gemm_half_dim", &Efficiency::gemm_half_dim, 8.0, 1024.0},
+    {"gemm_fp8_scale", &Efficiency::gemm_fp8_scale, 0.40, 1.0},
+    {"gemm_fp4_scale", &Efficiency::gemm_fp4_scale, 0.30, 1.0},
+    {"attention_eff", &Efficiency::attention_eff, 0.20, 0.85},
+    {"hbm_eff", &Efficiency::hbm_eff, 0.40, 0.95},
+    {"scaleup_eff", &Efficiency::scaleup_eff, 0.30, 0.95},
+    {"scaleout_eff", &Efficiency::scaleout_eff, 0.20, 0.95},
+    {"overlap_eff", &Efficiency::overlap_eff, 0.0, 0.98},
+    {"kernel_overhead_s", &Efficiency::kernel_overhead_s, 1e-6, 3e-5},
+};
+
+struct Scored {
+  double loss = 0;
+  double median_ape = 0;
+};
+
+Scored score(std::vector<TrainingCase*>& rows, const std::vector<double>& weights, const Efficiency& e,
+             const Efficiency& prior, double prior_weight) {
+  double sum = 0, wsum = 0;
+  std::vector<double> apes;
+  apes.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i]->hardware.efficiency = e;
+    const double pred = predict_case(*rows[i]);
+    const double err = pred > 0 ? std::abs(std::log(pred / rows[i]->reported)) : 5.0;
+    sum += weights[i] * err;
+    wsum += weights[i];
+    apes.push_back(pred > 0 ? 100.0 * std::abs(pred - rows[i]->reported) / rows[i]->reported : 500.0);
+  }
+  double reg = 0;
+  for (const auto& p : kParams) {
+    const double a = e.*(p.field), b = prior.*(p.field);
+    if (a > 0 && b > 0) reg += std::pow(std::log(a / b), 2);
+  }
+  return {sum / std::max(1e-12, wsum) + prior_weight * reg, summarize(apes).median_ape_pct};
+}
+
+}  // namespace
+
+std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const CalibrationOptions& opts) {
+  std::map<std::string, std::vector<TrainingCase*>> by_gen;
+  for (auto& c : cases) by_gen[c.generation].push_back(&c);
+  std::vector<GenerationFit> fits;
+  for (auto& [gen, rows] : by_gen) {
+    // Each (source, model) series weighs the same: weak-scaling series do not dominate.
+    std::map<std::string, int> series;
+    for (auto* c : rows) ++series[c->source_id + "|" + c->model_name];
+    std::vector<double> w;
+    for (auto* c : rows) w.push_back(1.0 / series[c->source_id + "|" + c->model_name]);
+
+    GenerationFit fit;
+    fit.generation = gen;
+    fit.rows = rows.size();
+    // Start from the documented priors (src/catalog/efficiency.h), not from an earlier fit, so that
+    // the result depends on the data alone.
+    fit.before = Efficiency{};
+    fit.before.generation = gen;
+    Efficiency best = fit.before;
+    Scored best_s = score(rows, w, best, fit.before, opts.prior_weight);
+    fit.loss_before = best_s.loss;
+    fit.median_ape_before = best_s.median_ape;
+    for (int round = 0; round < opts.rounds; ++round) {
+      // Shrink the search window each round around the current value (log-spaced trial points).
+      const double span = std::pow(0.5, round);
+      for (const auto& p : kParams) {
+        const double cur = best.*(p.field);
+        const double lo = std::max(p.lo, cur * std::pow(p.hi / p.lo, -0.5 * span));
+        const double hi = std::min(p.hi, cur * std::pow(p.hi / p.lo, 0.5 * span));
+        for (int g = 0; g < opts.grid; ++g) {
+          const double x = lo * std::pow(hi / lo, double(g) / (opts.grid - 1));
+          if (p.lo <= 0 && g == 0 && p.field == &Efficiency::overlap_eff) continue;
+          Efficiency trial = best;
+          trial.*(p.field) = x;
+          const Scored s = score(rows, w, trial, fit.before, opts.prior_weight);
+          if (s.loss < best_s.loss - 1e-12) {
+            best_s = s;
+            best = trial;
+          }
+        }
+      }
+    }
+    best.generation = gen;
+    for (auto* c : rows) c->hardware.efficiency = best;
+    fit.after = best;
+    fit.loss_after = best_s.loss;
+    fit.median_ape_after = best_s.median_ape;
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
+}  // namespace gpuplan

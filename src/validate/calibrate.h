@@ -1,0 +1,33 @@
+#pragma once
+// Fits the efficiency parameters of each accelerator generation on published measurements: the only
+// tuned numbers of the performance models (src/catalog/efficiency.h). One parameter set per
+// generation, never per model, row or source.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/efficiency.h"
+#include "validate/training_cases.h"
+
+namespace gpuplan {
+
+struct CalibrationOptions {
+  int rounds = 4;              // coordinate-descent sweeps over all parameters
+  int grid = 13;               // trial points per parameter per sweep
+  double prior_weight = 0.02;  // pull towards the starting values (squared log-ratio)
+};
+
+struct GenerationFit {
+  std::string generation;
+  size_t rows = 0;
+  Efficiency before, after;
+  double loss_before = 0, loss_after = 0;        // weighted mean |log(pred/reported)|
+  double median_ape_before = 0, median_ape_after = 0;
+};
+
+// Fits each generation present in `cases` (whose hardware.efficiency holds the starting values).
+// Rows are weighted so that every (source, model) series counts once, whatever its row count.
+// Returns the fits and updates the cases' hardware efficiencies in place.
+std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const CalibrationOptions& opts = {});
+
+}  // namespace gpuplan

@@ -1,0 +1,259 @@
+#include "validate/training_cases.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <regex>
+
+#include "core/error.h"
+#include "core/suggest.h"
+#include "model/model_registry.h"
+
+namespace gpuplan {
+
+namespace {
+
+bool parse_number(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  try {
+    size_t pos = 0;
+    out = std::stod(s, &pos);
+    return pos > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
+int int_or(const std::string& s, int fallback) {
+  double v = 0;
+  return parse_number(s, v) ? static_cast<int>(v) : fallback;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The publication year in a source id ("NARAYANAN-2021-T1" -> 2021), or 0.
+int source_year(const std::string& id) {
+  static const std::regex year(R"((19|20)\d\d)");
+  std::smatch m;
+  if (std::regex_search(id, m, year)) {
+    const int y = std::stoi(m.str());
+    // Container tags like "25.02" are not years; only four-digit years count.
+    return y;
+  }
+  return 0;
+}
+
+// Architecture from the row: the built-in model of that name when one matches (for what the columns
+// cannot say: MLA, shared experts, gating, sliding windows), with every dimension the row gives
+// taking precedence.
+ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& notes) {
+  const std::string name = t.cell(i, "model");
+  ModelArch m;
+  bool builtin = false;
+  try {
+    std::string base = name;
+    if (auto p = base.find(" ("); p != std::string::npos) base = base.substr(0, p);
+    m = resolve_model(base, "model");
+    builtin = true;
+  } catch (const InputError&) {
+  }
+  auto set = [&](const char* col, int& field) {
+    double v = 0;
+    if (parse_number(t.cell(i, col), v)) field = static_cast<int>(v);
+  };
+  if (!builtin) {
+    m.name = name;
+    m.family = lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
+    notes.push_back("architecture from the row's columns (no built-in model matches the name)");
+  }
+  const int old_heads = m.heads, old_hidden = m.hidden;
+  set("layers", m.layers);
+  set("hidden", m.hidden);
+  set("heads", m.heads);
+  set("vocab", m.vocab);
+  double ffn = 0;
+  const bool has_ffn = parse_number(t.cell(i, "ffn_hidden"), ffn);
+  double experts = 0, topk = 0;
+  parse_number(t.cell(i, "moe_experts"), experts);
+  parse_number(t.cell(i, "moe_topk"), topk);
+  if (experts > 0) {
+    m.moe.num_experts = static_cast<int>(experts);
+    if (topk > 0) m.moe.top_k = static_cast<int>(topk);
+    if (has_ffn) m.moe.expert_ffn_hidden = static_cast<int>(ffn);
+  } else if (has_ffn) {
+    m.ffn_hidden = static_cast<int>(ffn);
+  }
+  if (!builtin) {
+    if (!has_ffn) {
+      m.ffn_hidden = 4 * m.hidden;
+      notes.push_back("ffn_hidden blank: 4 x hidden (GPT-style)");
+    }
+    // GPT-style models use a plain 4h MLP; gated MLPs (SwiGLU) use another width.
+    m.gated_mlp = !(m.moe.num_experts == 0 && m.ffn_hidden == 4 * m.hidden);
+    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+    m.attention = AttentionKind::mha;
+  }
+  double kv = 0;
+  if (parse_number(t.cell(i, "kv_heads"), kv)) {
+    m.kv_heads = static_cast<int>(kv);
+    if (m.attention != AttentionKind::mla) m.attention = m.kv_heads < m.heads ? AttentionKind::gqa : AttentionKind::mha;
+  } else if (!builtin) {
+    m.kv_heads = m.heads;
+  }
+  if (builtin && (m.heads != old_heads || m.hidden != old_hidden) && m.head_dim == old_hidden / std::max(1, old_heads))
+    m.head_dim = m.hidden / std::max(1, m.heads);
+  if (m.moe.num_experts > 0 && m.moe.first_dense_layers >= m.layers) m.moe.first_dense_layers = 0;
+  return m;
+}
+
+}  // namespace
+
+bool is_training_schema(const CsvTable& t) {
+  return t.column("reported_metric") >= 0 && t.column("tp") >= 0 && t.column("gbs") >= 0;
+}
+
+std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& catalog,
+                                             std::vector<SkippedRow>& skipped) {
+  std::vector<TrainingCase> out;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    TrainingCase c;
+    c.row = i;
+    c.source_id = t.cell(i, "source_id");
+    c.model_name = t.cell(i, "model");
+    c.gpu_name = t.cell(i, "gpu");
+    c.metric = t.cell(i, "reported_metric");
+    c.precision_name = t.cell(i, "precision");
+    const std::string notes = t.cell(i, "notes");
+    const std::string notes_l = lower(notes);
+    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
+    if (!parse_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
+      skip("reported_value is blank or not a positive number");
+      continue;
+    }
+    if (c.metric != "step_time_s" && c.metric != "tokens_per_sec_per_gpu" && c.metric != "tflops_per_gpu" &&
+        c.metric != "mfu") {
+      skip(fmt::format("unknown reported_metric '{}'", c.metric));
+      continue;
+    }
+    const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
+    if (!acc) {
+      skip(fmt::format("GPU '{}' has no catalog entry", c.gpu_name));
+      continue;
+    }
+    c.accelerator = acc->name;
+    try {
+      c.hardware = resolve_hardware(catalog, acc->name);
+    } catch (const InputError& e) {
+      skip(e.what());
+      continue;
+    }
+    c.system = c.hardware.system_name;
+    c.generation = acc->generation;
+    auto prec = parse_precision(c.precision_name);
+    if (!prec) {
+      skip(fmt::format("precision '{}' is not one gpuplan models", c.precision_name));
+      continue;
+    }
+    c.workload.precision = *prec;
+    c.model = model_for_row(t, i, c.assumptions);
+    c.family = c.model.family;
+    if (c.model.layers <= 0 || c.model.hidden <= 0 || c.model.heads <= 0 || c.model.vocab <= 0) {
+      skip("model dimensions (layers, hidden, heads, vocab) missing and no built-in model matches");
+      continue;
+    }
+    double v = 0;
+    if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
+      skip("num_gpus blank");
+      continue;
+    }
+    c.workload.num_gpus = static_cast<int>(v);
+    if (!parse_number(t.cell(i, "seq_len"), v)) {
+      skip("seq_len blank");
+      continue;
+    }
+    c.workload.seq_len = static_cast<int>(v);
+    if (!parse_number(t.cell(i, "gbs"), v)) {
+      skip("gbs blank");
+      continue;
+    }
+    c.workload.global_batch = static_cast<long long>(v);
+
+    TrainingPlan& p = c.plan;
+    auto fill = [&](const char* col, int& field, int def, const char* what) {
+      const std::string s = t.cell(i, col);
+      if (s.empty()) {
+        field = def;
+        c.assumptions.push_back(fmt::format("{} blank: {} ({})", col, def, what));
+      } else {
+        field = int_or(s, def);
+      }
+    };
+    fill("tp", p.tp, 1, "no tensor parallelism");
+    fill("pp", p.pp, 1, "no pipeline");
+    p.vp = int_or(t.cell(i, "vp"), 1);
+    fill("cp", p.cp, 1, "no context parallelism");
+    p.ep = int_or(t.cell(i, "ep"), 1);
+    fill("mbs", p.mbs, 1, "framework default micro-batch");
+    p.dp = 0;
+    static const std::regex etp_re(R"(ETP\s*=\s*(\d+))");
+    std::smatch em;
+    if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
+    const std::string rc = lower(t.cell(i, "recompute"));
+    if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
+    else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
+    else p.recompute = Recompute::none;
+    // Sequence parallelism and TP communication overlap arrived in Megatron in 2022; sources from
+    // before then, or that say so, ran without them.
+    const int year = source_year(c.source_id);
+    const bool legacy = year > 0 && year <= 2021;
+    p.sequence_parallel = p.tp > 1 && !legacy && notes_l.find("no sequence parallelism") == std::string::npos;
+    if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
+    p.tp_comm_overlap = !(legacy || (year == 2022));
+    if (legacy || year == 2022) c.assumptions.push_back("pre-2023 Megatron: no TP communication overlap");
+    if (notes_l.find("fsdp") != std::string::npos) {
+      p.zero = 3;
+      c.assumptions.push_back("FSDP (ZeRO-3) per the row's notes");
+    }
+    if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
+    TrainingPlan check = p;
+    auto violations = check_plan(c.model, check, c.workload);
+    if (!violations.empty()) {
+      skip("plan does not fit the model: " + violations.front().message);
+      continue;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+double metric_from_result(const TrainingCase& c, const TrainingResult& r) {
+  if (c.metric == "step_time_s") return r.step_time_s;
+  if (c.metric == "tokens_per_sec_per_gpu") return r.tokens_per_s_per_gpu;
+  const bool narayanan = c.source_id.rfind("NARAYANAN", 0) == 0;
+  if (c.metric == "tflops_per_gpu") {
+    if (narayanan) {
+      // Narayanan et al. 2021, Eq. 3: F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) per iteration,
+      // which counts the recomputed forward pass.
+      const double B = double(c.workload.global_batch), s = c.workload.seq_len, l = c.model.layers,
+                   h = c.model.hidden, V = c.model.vocab;
+      const double F = 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
+      return F / (r.step_time_s * c.workload.num_gpus) / 1e12;
+    }
+    return r.model_tflops_per_gpu;
+  }
+  // mfu in percent: DGX Cloud recipes count against the precision's own peak, the others against
+  // the BF16 peak (README of shared/data, FLOP conventions).
+  const bool own_peak = c.source_id.rfind("DGXC", 0) == 0;
+  return 100.0 * (own_peak ? r.mfu_attn : r.mfu_attn_bf16);
+}
+
+double predict_case(const TrainingCase& c) {
+  const TrainingResult r = evaluate_training(c.model, c.hardware, c.plan, c.workload);
+  if (!r.valid()) return 0.0;
+  return metric_from_result(c, r);
+}
+
+}  // namespace gpuplan

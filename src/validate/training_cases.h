@@ -1,0 +1,53 @@
+#pragma once
+// Maps rows of a published-training-measurement CSV (schema of shared/data/benchmarks/training.csv)
+// to the evaluations a user would run: model, hardware, plan, workload, and the metric to compare.
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "model/model.h"
+#include "physics/hardware.h"
+#include "plan/plan.h"
+#include "training/training_step.h"
+
+namespace gpuplan {
+
+struct TrainingCase {
+  size_t row = 0;             // 0-based data row index in the CSV
+  std::string source_id;
+  std::string model_name;     // as the row writes it
+  std::string gpu_name;       // as the row writes it
+  std::string accelerator;    // catalog accelerator it mapped to
+  std::string system;         // catalog system it runs on
+  std::string generation;
+  std::string family;
+  std::string precision_name;
+  std::string metric;         // step_time_s, tokens_per_sec_per_gpu, tflops_per_gpu, mfu
+  double reported = 0;
+  ModelArch model;
+  Hardware hardware;
+  TrainingPlan plan;
+  TrainingWorkload workload;
+  std::vector<std::string> assumptions;  // each blank filled or convention applied, in words
+};
+
+struct SkippedRow {
+  size_t row = 0;
+  std::string reason;
+};
+
+// True when the CSV has the training schema (reported_metric, tp, pp, gbs ...).
+bool is_training_schema(const CsvTable& t);
+
+// Maps every row; rows that cannot be modelled go to `skipped` with the reason.
+std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& catalog,
+                                             std::vector<SkippedRow>& skipped);
+
+// The row's metric predicted from an evaluation, in the row's own unit and FLOP convention.
+double metric_from_result(const TrainingCase& c, const TrainingResult& r);
+
+// Evaluates the case with its hardware (whose efficiencies calibrate may have replaced).
+double predict_case(const TrainingCase& c);
+
+}  // namespace gpuplan

@@ -1,0 +1,63 @@
+#include "validate/validation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuplan {
+
+ErrorSummary summarize(std::vector<double> e) {
+  ErrorSummary s;
+  s.rows = e.size();
+  if (e.empty()) return s;
+  std::sort(e.begin(), e.end());
+  const size_t n = e.size();
+  s.median_ape_pct = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
+  const auto idx = static_cast<size_t>(std::min<double>(double(n - 1), std::floor(0.9 * double(n - 1) + 0.5)));
+  s.p90_ape_pct = e[idx];
+  return s;
+}
+
+ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::vector<SkippedRow> skipped,
+                                   const std::string& dataset) {
+  ValidationReport rep;
+  rep.dataset = dataset;
+  rep.skipped = std::move(skipped);
+  std::map<std::string, std::map<std::string, std::vector<double>>> groups;
+  std::vector<double> all;
+  for (const auto& c : cases) {
+    const double pred = predict_case(c);
+    if (!(pred > 0) || !std::isfinite(pred)) {
+      rep.skipped.push_back({c.row, "the model returned no prediction for this plan"});
+      continue;
+    }
+    ScoredRow r;
+    r.row = c.row;
+    r.source_id = c.source_id;
+    r.model = c.model_name;
+    r.gpu = c.gpu_name;
+    r.accelerator = c.accelerator;
+    r.system = c.system;
+    r.family = c.family;
+    r.precision = c.precision_name;
+    r.metric = c.metric;
+    r.num_gpus = c.workload.num_gpus;
+    r.reported = c.reported;
+    r.predicted = pred;
+    r.ape_pct = 100.0 * std::abs(pred - c.reported) / c.reported;
+    r.plan = to_string(c.plan);
+    r.assumptions = c.assumptions;
+    all.push_back(r.ape_pct);
+    groups["source"][r.source_id].push_back(r.ape_pct);
+    groups["family"][r.family].push_back(r.ape_pct);
+    groups["accelerator"][r.accelerator].push_back(r.ape_pct);
+    groups["precision"][std::string(to_string(c.workload.precision))].push_back(r.ape_pct);
+    rep.rows.push_back(std::move(r));
+  }
+  std::sort(rep.skipped.begin(), rep.skipped.end(), [](auto& a, auto& b) { return a.row < b.row; });
+  rep.overall = summarize(all);
+  for (auto& [kind, m] : groups)
+    for (auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+  return rep;
+}
+
+}  // namespace gpuplan
