@@ -154,14 +154,14 @@ void list_networks(const Catalog& c) {
   print_table({"name", "tier", "GB/s", "latency us", "display name"}, rows);
 }
 
-// The source of a figure: its own, else its group's ("peak_tflops"), else the entry's ("*").
+// The source of a figure: its own, else its group's ("peak_tflops"); "" means the entry's source
+// (key "*"), which the header prints once.
 std::string source_of(const std::map<std::string, std::string>& src, const std::string& field,
                       const std::string& group = "") {
   if (auto it = src.find(field); it != src.end()) return it->second;
   if (!group.empty())
     if (auto it = src.find(group); it != src.end()) return it->second;
-  if (auto it = src.find("*"); it != src.end()) return "(entry) " + it->second;
-  return "(none given)";
+  return "";
 }
 
 struct Figure {
@@ -169,23 +169,30 @@ struct Figure {
 };
 
 void print_figures(const std::vector<Figure>& figs) {
+  std::cout << "figures (a figure's own source at the right; none shown = the entry's source):\n";
   size_t wl = 0, wv = 0;
   for (const auto& f : figs) {
     wl = std::max(wl, f.label.size());
     wv = std::max(wv, f.value.size());
   }
-  for (const auto& f : figs) std::cout << fmt::format("  {:<{}}  {:<{}}  {}\n", f.label, wl, f.value, wv, f.source);
+  for (const auto& f : figs) {
+    std::string l = fmt::format("  {:<{}}  {:<{}}  {}", f.label, wl, f.value, wv, f.source);
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    std::cout << l << "\n";
+  }
 }
 
-void print_header(const std::string& kind, const std::string& name, const std::string& display,
-                  const std::vector<std::string>& aliases, const std::string& origin) {
-  std::cout << fmt::format("{} {}: {}\n", kind, name, display);
-  if (!aliases.empty()) std::cout << fmt::format("aliases: {}\n", fmt::join(aliases, ", "));
-  std::cout << fmt::format("origin: {}\n", origin);
+template <typename T>
+void print_header(const std::string& kind, const T& e) {
+  std::cout << fmt::format("{} {}: {}\n", kind, e.name, e.display_name);
+  if (!e.aliases.empty()) std::cout << fmt::format("aliases: {}\n", fmt::join(e.aliases, ", "));
+  std::cout << fmt::format("origin: {}\n", e.origin);
+  auto it = e.sources.find("*");
+  std::cout << fmt::format("source: {}\n", it == e.sources.end() ? "(none given)" : it->second);
 }
 
 void show(const Accelerator& a) {
-  print_header("accelerator", a.name, a.display_name, a.aliases, a.origin);
+  print_header("accelerator", a);
   std::cout << fmt::format("vendor: {}; architecture: {}; generation (efficiency group): {}\n", a.vendor,
                            a.architecture, a.generation);
   const auto& s = a.sources;
@@ -217,7 +224,7 @@ void show(const Accelerator& a) {
 }
 
 void show(const System& sy) {
-  print_header("system", sy.name, sy.display_name, sy.aliases, sy.origin);
+  print_header("system", sy);
   const auto& s = sy.sources;
   std::vector<Figure> f;
   f.push_back({"accelerator", sy.accelerator, source_of(s, "accelerator")});
@@ -235,13 +242,14 @@ void show(const System& sy) {
   f.push_back({"price", sy.price_usd ? num(*sy.price_usd) + " USD" : "not published", source_of(s, "price_usd")});
   print_figures(f);
   if (!sy.claims.empty()) {
-    std::cout << "claims (verbatim, with conditions; source: " << source_of(s, "claims") << "):\n";
+    const std::string cs = source_of(s, "claims");
+    std::cout << "claims (verbatim, with conditions" << (cs.empty() ? "" : "; source: " + cs) << "):\n";
     for (const auto& c : sy.claims) std::cout << "  - " << c << "\n";
   }
 }
 
 void show(const Network& n) {
-  print_header("network", n.name, n.display_name, n.aliases, n.origin);
+  print_header("network", n);
   const auto& s = n.sources;
   std::vector<Figure> f;
   f.push_back({"tier", n.tier == NetworkTier::scale_up ? "scale-up" : "scale-out", source_of(s, "tier")});
