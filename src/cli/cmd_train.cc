@@ -1,14 +1,66 @@
+// gpuplan train: predict one optimizer step of a training job under a plan.
+#include <fmt/format.h>
+
+#include <iostream>
+
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/training_json.h"
+#include "core/error.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "training/training_step.h"
 
 namespace gpuplan::cli {
 
 int cmd_train(int argc, char** argv) {
-  CLI::App app{"(not yet implemented)", "gpuplan train"};
+  CLI::App app{"Predict one training step: time, tokens/s, MFU (6N-style and with attention, against the "
+               "precision's peak and the BF16 peak), per-GPU memory, and a breakdown of where the time goes "
+               "(compute by op class, exposed communication by kind, pipeline bubble, optimizer).",
+               "gpuplan train"};
   CommonOptions common;
   add_common_options(app, common);
+  std::string model_name = "llama3.1-70b", system = "hgx-h100", precision = "bf16", plan_text;
+  TrainingWorkload w;
+  w.num_gpus = 64;
+  w.global_batch = 128;
+  w.seq_len = 8192;
+  app.add_option("--model", model_name, "Built-in model name or path to a Hugging Face config.json")
+      ->capture_default_str();
+  app.add_option("--system", system, "Catalog system (e.g. hgx-h100, gb200-nvl72) or accelerator")
+      ->capture_default_str();
+  app.add_option("--gpus", w.num_gpus, "Number of GPUs")->capture_default_str();
+  app.add_option("--global-batch", w.global_batch, "Sequences per optimizer step")->capture_default_str();
+  app.add_option("--seq", w.seq_len, "Sequence length, tokens")->capture_default_str();
+  app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
+  app.add_option("--plan", plan_text,
+                 "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
-  return run_guarded([&] { return kExitFailure; });
+  return run_guarded([&] {
+    if (w.num_gpus < 1 || w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", w.num_gpus));
+    if (w.global_batch < 1) throw InputError("--global-batch", fmt::format("must be at least 1, got {}", w.global_batch));
+    if (w.seq_len < 1 || w.seq_len > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", w.seq_len));
+    auto p = parse_precision(precision);
+    if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", precision));
+    w.precision = *p;
+    const Catalog catalog = load_catalog(common);
+    const ModelArch model = resolve_model(model_name, "--model");
+    const Hardware hw = resolve_hardware(catalog, system);
+    TrainingPlan plan = parse_training_plan(plan_text);
+    plan.dp = 0;
+    const TrainingResult r = evaluate_training(model, hw, plan, w);
+    if (!r.valid()) {
+      std::string msg;
+      for (const auto& v : r.violations) msg += (msg.empty() ? "" : "; ") + v.message;
+      throw InputError(r.violations.front().subject == "plan" ? "--plan" : "--" + r.violations.front().subject, msg);
+    }
+    if (common.json) {
+      print_json("train", training_json(model, hw, plan, w, r));
+      return kExitOk;
+    }
+    print_training_text(std::cout, model, hw, plan, w, r);
+    return kExitOk;
+  });
 }
 
 }  // namespace gpuplan::cli

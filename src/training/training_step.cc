@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.h"
 #include "physics/collective.h"
 #include "physics/compute.h"
 
@@ -159,6 +160,8 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   if (p.dp == 0) p.dp = dp;
   if (p.dp != dp) bad("plan.dp", fmt::format("dp must be gpus/(tp*pp*cp) = {}, got {}", dp, p.dp));
   if (m.heads % p.tp != 0) bad("plan.tp", fmt::format("tp={} does not divide {} attention heads", p.tp, m.heads));
+  else if (m.attention == AttentionKind::gqa && m.kv_heads > 0 && m.kv_heads % p.tp != 0)
+    bad("plan.tp", fmt::format("tp={} does not divide {} KV heads (Megatron splits query groups over TP)", p.tp, m.kv_heads));
   if (p.pp > m.layers) bad("plan.pp", fmt::format("pp={} exceeds {} layers", p.pp, m.layers));
   if (p.vp > 1 && p.pp == 1) bad("plan.vp", "interleaving (vp>1) needs pp>1");
   // Megatron may count the embedding and the loss as one pipeline layer each
@@ -181,7 +184,7 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
 }
 
 TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
-                                 const TrainingWorkload& w) {
+                                 const TrainingWorkload& w, const TrainingOptions& options) {
   TrainingResult r;
   TrainingPlan p = plan_in;
   r.violations = check_plan(m, p, w);
@@ -331,6 +334,15 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   r.mfu_attn = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak;
   r.mfu_6n_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_6n / peak_bf16;
   r.mfu_attn_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak_bf16;
+  if (options.with_memory) {
+    MemoryOptions mo = options.memory;
+    if (mo.capacity_bytes <= 0) mo.capacity_bytes = hw.accelerator.memory_bytes;
+    try {
+      r.memory = training_memory(m, p, w, mo);
+    } catch (const InputError& e) {
+      r.violations.push_back({"memory.invalid", "plan", e.what()});
+    }
+  }
   return r;
 }
 

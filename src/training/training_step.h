@@ -6,17 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "memory/training_memory.h"
+#include "memory/violation.h"
 #include "model/model.h"
 #include "physics/hardware.h"
 #include "plan/plan.h"
 
 namespace gpuplan {
 
-struct Violation {
-  std::string code;     // "divisibility", "memory", "unsupported"
-  std::string subject;  // "plan.tp", "memory"
-  std::string message;
-};
 
 // Where the time of one step goes, per GPU on the critical path. The parts add up to step_time_s.
 struct StepBreakdown {
@@ -56,12 +53,21 @@ struct TrainingResult {
   double mfu_attn = 0;
   double mfu_6n_bf16 = 0;           // against the BF16 dense peak
   double mfu_attn_bf16 = 0;
+
+  // Per-GPU memory of the most loaded stage against the accelerator's capacity. A plan that does not
+  // fit still gets a time (memory.fits says whether it would run).
+  TrainingMemory memory;
+};
+
+struct TrainingOptions {
+  bool with_memory = true;          // run the memory estimator too
+  MemoryOptions memory;             // capacity_bytes 0 = the accelerator's HBM
 };
 
 // Evaluates one step. Returns violations (not exceptions) when the plan does not divide the model or
 // the GPU count.
 TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
-                                 const TrainingWorkload& workload);
+                                 const TrainingWorkload& workload, const TrainingOptions& options = {});
 
 // Checks divisibility of a plan against model and workload; empty when valid. Fills plan.dp when 0.
 std::vector<Violation> check_plan(const ModelArch& model, TrainingPlan& plan, const TrainingWorkload& workload);

@@ -251,7 +251,9 @@ double metric_from_result(const TrainingCase& c, const TrainingResult& r) {
 }
 
 double predict_case(const TrainingCase& c) {
-  const TrainingResult r = evaluate_training(c.model, c.hardware, c.plan, c.workload);
+  TrainingOptions opts;
+  opts.with_memory = false;  // published rows ran; only their time is scored
+  const TrainingResult r = evaluate_training(c.model, c.hardware, c.plan, c.workload, opts);
   if (!r.valid()) return 0.0;
   return metric_from_result(c, r);
 }

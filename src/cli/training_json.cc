@@ -1,0 +1,88 @@
+#include "cli/training_json.h"
+
+#include <fmt/format.h>
+
+#include "cli/common.h"
+
+namespace gpuplan::cli {
+
+nlohmann::json breakdown_json(const StepBreakdown& s) {
+  return {{"gemm_s", s.gemm_s},           {"attention_s", s.attention_s}, {"memory_bound_s", s.memory_bound_s},
+          {"recompute_s", s.recompute_s}, {"tp_comm_s", s.tp_comm_s},     {"cp_comm_s", s.cp_comm_s},
+          {"ep_comm_s", s.ep_comm_s},     {"pp_comm_s", s.pp_comm_s},     {"dp_comm_s", s.dp_comm_s},
+          {"bubble_s", s.bubble_s},       {"optimizer_s", s.optimizer_s}, {"total_s", s.total_s()}};
+}
+
+nlohmann::json memory_json(const TrainingMemory& m) {
+  return {{"weights_bytes", m.weights_bytes},     {"gradients_bytes", m.gradients_bytes},
+          {"optimizer_bytes", m.optimizer_bytes}, {"activations_bytes", m.activations_bytes},
+          {"reserve_bytes", m.reserve_bytes},     {"total_bytes", m.total_bytes},
+          {"capacity_bytes", m.capacity_bytes},   {"fits", m.fits},
+          {"headroom_bytes", m.headroom_bytes},   {"stage", m.stage_role}};
+}
+
+nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                             const TrainingWorkload& w, const TrainingResult& r) {
+  return {{"model", model.name},
+          {"system", hw.system_name},
+          {"accelerator", hw.accelerator.name},
+          {"num_gpus", w.num_gpus},
+          {"global_batch", w.global_batch},
+          {"seq_len", w.seq_len},
+          {"precision", std::string(to_string(w.precision))},
+          {"plan", {{"tp", plan.tp}, {"pp", plan.pp}, {"vp", plan.vp}, {"cp", plan.cp}, {"ep", plan.ep},
+                    {"etp", plan.etp}, {"dp", r.dp}, {"mbs", plan.mbs},
+                    {"recompute", std::string(to_string(plan.recompute))}, {"zero", plan.zero},
+                    {"sequence_parallel", plan.sequence_parallel}}},
+          {"microbatches", r.microbatches},
+          {"step_time_s", r.step_time_s},
+          {"tokens_per_s", r.tokens_per_s},
+          {"tokens_per_s_per_gpu", r.tokens_per_s_per_gpu},
+          {"model_tflops_per_gpu", r.model_tflops_per_gpu},
+          {"model_flops_per_token_6n", r.model_flops_per_token_6n},
+          {"model_flops_per_token_attn", r.model_flops_per_token_attn},
+          {"mfu", {{"6n", r.mfu_6n}, {"with_attention", r.mfu_attn}, {"6n_vs_bf16_peak", r.mfu_6n_bf16},
+                   {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
+          {"breakdown", breakdown_json(r.parts)},
+          {"memory", memory_json(r.memory)}};
+}
+
+void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                         const TrainingWorkload& w, const TrainingResult& r) {
+  TrainingPlan shown = plan;
+  shown.dp = r.dp;
+  os << fmt::format("{} on {} x {} ({}), {} precision, global batch {} x {} tokens\n", model.display_name.empty() ? model.name : model.display_name,
+                    w.num_gpus, hw.accelerator.name, hw.system_name, to_string(w.precision), w.global_batch, w.seq_len);
+  os << fmt::format("plan: {}  ({} micro-batches per step)\n\n", to_string(shown), r.microbatches);
+  os << fmt::format("  step time            {:>10.3f} s\n", r.step_time_s);
+  os << fmt::format("  tokens/s             {:>10.0f}   ({:.0f} per GPU)\n", r.tokens_per_s, r.tokens_per_s_per_gpu);
+  os << fmt::format("  model TFLOP/s/GPU    {:>10.1f}\n", r.model_tflops_per_gpu);
+  os << fmt::format("  MFU (6N)             {:>9.1f}%   vs BF16 peak {:.1f}%\n", 100 * r.mfu_6n, 100 * r.mfu_6n_bf16);
+  os << fmt::format("  MFU (with attention) {:>9.1f}%   vs BF16 peak {:.1f}%\n\n", 100 * r.mfu_attn, 100 * r.mfu_attn_bf16);
+  const StepBreakdown& s = r.parts;
+  const double t = r.step_time_s;
+  os << "Where the time goes (per GPU, critical path):\n";
+  auto row = [&](const char* name, double v) {
+    os << fmt::format("  {:<28} {:>9.3f} s  {:>5.1f}%\n", name, v, t > 0 ? 100 * v / t : 0.0);
+  };
+  row("compute: GEMMs", s.gemm_s);
+  row("compute: attention", s.attention_s);
+  row("compute: memory-bound ops", s.memory_bound_s);
+  row("compute: recompute", s.recompute_s);
+  row("exposed TP comm", s.tp_comm_s);
+  row("exposed CP comm", s.cp_comm_s);
+  row("exposed EP comm (all-to-all)", s.ep_comm_s);
+  row("exposed PP comm", s.pp_comm_s);
+  row("exposed DP comm", s.dp_comm_s);
+  row("pipeline bubble", s.bubble_s);
+  row("optimizer step", s.optimizer_s);
+  os << fmt::format("  {:<28} {:>9.3f} s\n\n", "total", s.total_s());
+  const TrainingMemory& m = r.memory;
+  os << fmt::format("Memory per GPU ({} stage): {} of {}  {}\n", m.stage_role, human_bytes(m.total_bytes),
+                    human_bytes(m.capacity_bytes), m.fits ? "fits" : "DOES NOT FIT");
+  os << fmt::format("  weights {}, gradients {}, optimizer {}, activations {}, reserve {}\n", human_bytes(m.weights_bytes),
+                    human_bytes(m.gradients_bytes), human_bytes(m.optimizer_bytes), human_bytes(m.activations_bytes),
+                    human_bytes(m.reserve_bytes));
+}
+
+}  // namespace gpuplan::cli

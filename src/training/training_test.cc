@@ -1,0 +1,136 @@
+// Training-step evaluator: golden rows from published measurements (with the fitted efficiencies of
+// data/catalog/efficiency.yaml) and physical properties that must hold for any parameters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "catalog/catalog.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "training/training_step.h"
+
+namespace gpuplan {
+namespace {
+
+struct Setup {
+  ModelArch model;
+  Hardware hw;
+  TrainingPlan plan;
+  TrainingWorkload w;
+};
+
+Setup make(const std::string& model, const std::string& system, int gpus, long long gbs, int seq, Precision p,
+           const std::string& plan) {
+  static const Catalog catalog = Catalog::builtin();
+  Setup s{resolve_model(model), resolve_hardware(catalog, system), parse_training_plan(plan), {}};
+  s.plan.dp = 0;
+  s.w.num_gpus = gpus;
+  s.w.global_batch = gbs;
+  s.w.seq_len = seq;
+  s.w.precision = p;
+  return s;
+}
+
+TrainingResult run(const Setup& s) { return evaluate_training(s.model, s.hw, s.plan, s.w); }
+
+double ape(double pred, double actual) { return std::abs(pred - actual) / actual; }
+
+// Golden rows: tolerance 15% on rows the fit was made on; a regression of the model shows here.
+TEST(TrainingGolden, Gpt3_175B_128xH100_Bf16) {
+  // DGX Cloud recipes v25.02.01: GPT-3 175B, 128 H100, BF16, TP4 PP8 VP12, GBS 256, 8.309 s/step.
+  auto s = make("gpt3-175b", "hgx-h100", 128, 256, 2048, Precision::bf16, "tp=4,pp=8,vp=12,mbs=1");
+  EXPECT_LT(ape(run(s).step_time_s, 8.309), 0.15) << run(s).step_time_s;
+}
+
+TEST(TrainingGolden, Gpt3_175B_128xH100_Fp8) {
+  // Same recipe in FP8: 5.626 s/step.
+  auto s = make("gpt3-175b", "hgx-h100", 128, 256, 2048, Precision::fp8, "tp=4,pp=8,vp=12,mbs=1");
+  EXPECT_LT(ape(run(s).step_time_s, 5.626), 0.15) << run(s).step_time_s;
+}
+
+TEST(TrainingGolden, Llama3_70B_64xH100_Fp8) {
+  // DGX Cloud v25.02.01: Llama 3.1 70B, 64 H100, FP8, TP4 PP4 VP5 CP2, GBS 128, 10.46 s/step.
+  auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::fp8, "tp=4,pp=4,vp=5,cp=2,mbs=1");
+  EXPECT_LT(ape(run(s).step_time_s, 10.46), 0.15) << run(s).step_time_s;
+}
+
+TEST(TrainingGolden, Grok1_GB200_MoE_Fp8) {
+  // DGX Cloud v25.05.04: Grok-1 314B MoE, 128 GB200, FP8, TP4 EP8 ETP4, GBS 256, 5.298 s/step.
+  auto s = make("grok-1", "gb200-nvl72", 128, 256, 8192, Precision::fp8, "tp=4,ep=8,etp=4,mbs=1");
+  EXPECT_LT(ape(run(s).step_time_s, 5.298), 0.20) << run(s).step_time_s;
+}
+
+TEST(TrainingProperties, PartsAddUpToStepTime) {
+  for (auto prec : {Precision::bf16, Precision::fp8}) {
+    auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, prec, "tp=4,pp=4,vp=5,cp=2");
+    auto r = run(s);
+    ASSERT_TRUE(r.valid());
+    EXPECT_NEAR(r.parts.total_s(), r.step_time_s, 1e-12 * r.step_time_s);
+    EXPECT_GT(r.parts.gemm_s, 0);
+    EXPECT_GT(r.parts.bubble_s, 0);
+    EXPECT_GT(r.parts.tp_comm_s, 0);
+  }
+}
+
+TEST(TrainingProperties, MoreBandwidthIsNeverSlower) {
+  for (const char* plan : {"tp=8,pp=4,vp=2", "tp=2,pp=2,cp=2", "tp=8,cp=2,pp=2"}) {
+    auto s = make("llama3.1-70b", "hgx-h100", 128, 256, 8192, Precision::bf16, plan);
+    const double base = run(s).step_time_s;
+    auto faster = s;
+    faster.hw.fabric.scaleup_bytes_per_s *= 2;
+    EXPECT_LE(run(faster).step_time_s, base) << plan;
+    faster = s;
+    faster.hw.fabric.scaleout_bytes_per_s *= 2;
+    EXPECT_LE(run(faster).step_time_s, base) << plan;
+    faster = s;
+    faster.hw.accelerator.memory_bandwidth_bytes_per_s *= 2;
+    EXPECT_LE(run(faster).step_time_s, base) << plan;
+  }
+}
+
+TEST(TrainingProperties, Fp8FasterButLowerMfuAgainstItsPeak) {
+  auto bf = make("gpt3-175b", "hgx-h100", 128, 256, 2048, Precision::bf16, "tp=4,pp=8,vp=12");
+  auto f8 = make("gpt3-175b", "hgx-h100", 128, 256, 2048, Precision::fp8, "tp=4,pp=8,vp=12");
+  const auto rb = run(bf), r8 = run(f8);
+  EXPECT_LT(r8.step_time_s, rb.step_time_s);
+  EXPECT_LT(r8.mfu_attn, rb.mfu_attn);          // FP8 MFU against the FP8 peak is lower...
+  EXPECT_GT(r8.mfu_attn_bf16, rb.mfu_attn_bf16);  // ...though against BF16's it is higher
+}
+
+TEST(TrainingProperties, NvlinkDomainKeepsTensorParallelFast) {
+  // TP=16 leaves an 8-GPU HGX domain but stays inside a 72-GPU NVL72 domain.
+  auto hgx = make("gpt3-175b", "hgx-b200", 256, 256, 2048, Precision::bf16, "tp=16,pp=4");
+  auto nvl = make("gpt3-175b", "gb200-nvl72", 256, 256, 2048, Precision::bf16, "tp=16,pp=4");
+  nvl.hw.accelerator = hgx.hw.accelerator;  // same chip: only the domain differs
+  nvl.hw.efficiency = hgx.hw.efficiency;
+  EXPECT_GT(run(hgx).parts.tp_comm_s, 1.3 * run(nvl).parts.tp_comm_s);
+}
+
+TEST(TrainingProperties, MoreMicrobatchesShrinkTheBubbleShare) {
+  auto small = make("llama3.1-70b", "hgx-h100", 64, 64, 8192, Precision::bf16, "tp=4,pp=8,vp=5");
+  auto large = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16, "tp=4,pp=8,vp=5");
+  const auto rs = run(small), rl = run(large);
+  EXPECT_GT(rs.parts.bubble_s / rs.step_time_s, rl.parts.bubble_s / rl.step_time_s);
+}
+
+TEST(TrainingPlanChecks, InvalidPlansAreViolationsNotExceptions) {
+  auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "tp=3");
+  auto r = run(s);
+  EXPECT_FALSE(r.valid());
+  s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "ep=2");
+  EXPECT_FALSE(run(s).valid());
+  s = make("llama3.1-70b", "hgx-h100", 64, 100, 8192, Precision::bf16, "tp=8,mbs=1");
+  EXPECT_FALSE(run(s).valid());  // 100 sequences do not split over dp=8
+}
+
+TEST(TrainingMemory, ReportedWithTheStep) {
+  auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "tp=4,pp=4,vp=5,cp=2");
+  auto r = run(s);
+  EXPECT_GT(r.memory.total_bytes, 0);
+  EXPECT_DOUBLE_EQ(r.memory.capacity_bytes, s.hw.accelerator.memory_bytes);
+  auto one = make("llama3.1-70b", "hgx-h100", 8, 8, 8192, Precision::bf16, "tp=1");
+  EXPECT_FALSE(run(one).memory.fits);  // 70B with Adam state on one 80 GB GPU per replica
+}
+
+}  // namespace
+}  // namespace gpuplan
