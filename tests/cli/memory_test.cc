@@ -1,0 +1,128 @@
+// gpuplan memory end to end: text and JSON, training and inference, bad input -> exit 2.
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(CliMemory, QuickStartInferenceH200) {
+  const auto r = run_gpuplan("memory --model llama3-70b --system hgx-h200 --inference --precision bf16 --context 8192");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "weights")) << r.out;
+  EXPECT_TRUE(contains(r.out, "KV cache")) << r.out;
+  EXPECT_TRUE(contains(r.out, "% of capacity")) << r.out;
+  EXPECT_TRUE(contains(r.out, "FITS")) << r.out;
+  EXPECT_TRUE(contains(r.out, "concurrent sequences")) << r.out;
+}
+
+TEST(CliMemory, QuickStartInferenceGb300) {
+  const auto r = run_gpuplan("memory --model llama3-70b --system gb300-nvl72 --inference --precision bf16 --context 8192");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "FITS")) << r.out;
+}
+
+TEST(CliMemory, InferenceJson) {
+  const auto r = run_gpuplan(
+      "memory --model llama3-70b --gpu h200-sxm --inference --tp 8 --context 8192 --concurrency 16 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.memory/v1");
+  EXPECT_EQ(j["mode"], "inference");
+  EXPECT_EQ(j["inference"]["tp"], 8);
+  EXPECT_EQ(j["inference"]["concurrency"], 16);
+  EXPECT_DOUBLE_EQ(j["inference"]["kv_bytes_per_token"].get<double>(), 327680.0 / 8);
+  const auto& p = j["parts"];
+  const double sum = p["weights_bytes"].get<double>() + p["kv_cache_bytes"].get<double>() +
+                     p["activations_bytes"].get<double>() + p["reserve_bytes"].get<double>();
+  EXPECT_NEAR(sum, j["total_bytes"].get<double>(), 1.0);
+  EXPECT_NEAR(p["weights_bytes"].get<double>() / 1e9, 141.1 / 8, 0.3);
+  EXPECT_TRUE(j["fits"].get<bool>());
+  EXPECT_GE(j["inference"]["max_concurrency"].get<long long>(), 16);
+}
+
+TEST(CliMemory, InferenceDoesNotFitIsNotAnError) {
+  const auto r = run_gpuplan("memory --model llama3-70b --gpu h100-sxm --inference --tp 1 --concurrency 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_FALSE(j["fits"].get<bool>());
+  ASSERT_EQ(j["violations"].size(), 1u);
+  EXPECT_EQ(j["violations"][0]["code"], "memory.exceeds_capacity");
+}
+
+TEST(CliMemory, TrainingText) {
+  const auto r = run_gpuplan(
+      "memory --model llama3-70b --system hgx-h100 --gpus 64 --seq 4096 --global-batch 128 "
+      "--plan tp=8,pp=4,vp=5,recompute=selective");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"weights", "gradients", "optimizer", "activations", "reserve", "total", "capacity"})
+    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "FIT")) << r.out;
+  EXPECT_TRUE(contains(r.out, "stage 0 (first)")) << r.out;
+}
+
+TEST(CliMemory, TrainingJson) {
+  const auto r = run_gpuplan(
+      "memory --model llama3-70b --gpu h100-sxm --gpus 64 --plan tp=8,pp=4 --global-batch 128 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.memory/v1");
+  EXPECT_EQ(j["mode"], "training");
+  EXPECT_EQ(j["training"]["dp"], 2);
+  EXPECT_EQ(j["training"]["stages"].size(), 4u);
+  const auto& p = j["parts"];
+  const double sum = p["weights_bytes"].get<double>() + p["gradients_bytes"].get<double>() +
+                     p["optimizer_bytes"].get<double>() + p["activations_bytes"].get<double>() +
+                     p["reserve_bytes"].get<double>();
+  EXPECT_NEAR(sum, j["total_bytes"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(p["reserve_bytes"].get<double>(), 5e9);
+}
+
+TEST(CliMemory, ReserveOption) {
+  const auto r = run_gpuplan("memory --model llama3-70b --gpu h100-sxm --gpus 8 --plan tp=8 --reserve-gb 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_DOUBLE_EQ(r.json()["parts"]["reserve_bytes"].get<double>(), 2e9);
+}
+
+struct BadCase {
+  const char* args;
+  const char* names;  // what the message must name
+};
+
+TEST(CliMemory, BadInputExitsTwoNamingTheOption) {
+  const BadCase cases[] = {
+      {"memory --model llama3-70b --gpu h100-sxm --gpus 0", "--gpus"},
+      {"memory --model llama3-70b --gpu h100-sxm --gpus -8", "--gpus"},
+      {"memory --model llama3-70b --gpu h100-sxm --gpus 24 --plan tp=3", "--plan.tp"},
+      {"memory --model llama3-70b --gpu h100-sxm --seq 0", "--seq"},
+      {"memory --model llama3-70b --gpu h100-sxm --global-batch 0", "--global-batch"},
+      {"memory --model llama3-70b --gpu h100-sxm --reserve-gb -1", "--reserve-gb"},
+      {"memory --model no-such-model --gpu h100-sxm", "--model"},
+      {"memory --model llama3-70b --gpu no-such-gpu", "--gpu"},
+      {"memory --model llama3-70b --system no-such-system", "--system"},
+      {"memory --model llama3-70b --gpu h100-sxm --precision fp7", "--precision"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --tp 3", "--tp"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --tp 0", "--tp"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --context 0", "--context"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --concurrency 0", "--concurrency"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --pp 0", "--pp"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --ep 2", "--ep"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --kv-precision int3", "--kv-precision"},
+      {"memory --model llama3-70b --gpu h100-sxm --tp 8", "--tp"},
+      {"memory --model llama3-70b --gpu h100-sxm --inference --gpus 8", "--gpus"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_gpuplan(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, c.names)) << c.args << "\n" << r.err;
+  }
+}
+
+TEST(CliMemory, TpErrorListsAllowedValues) {
+  const auto r = run_gpuplan("memory --model llama3-70b --gpu h100-sxm --gpus 24 --plan tp=3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "allowed: 1, 2, 4, 8")) << r.err;
+}
+
+}  // namespace
