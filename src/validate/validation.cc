@@ -44,7 +44,9 @@ ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::
     r.reported = c.reported;
     r.predicted = pred;
     r.ape_pct = 100.0 * std::abs(pred - c.reported) / c.reported;
-    r.plan = to_string(c.plan);
+    TrainingPlan shown = c.plan;
+    check_plan(c.model, shown, c.workload);  // fills the derived dp
+    r.plan = to_string(shown);
     r.assumptions = c.assumptions;
     all.push_back(r.ape_pct);
     groups["source"][r.source_id].push_back(r.ape_pct);
