@@ -368,6 +368,16 @@ TEST(MemoryInput, BadPlansNameTheField) {
   }
 }
 
+TEST(MemoryInput, AcceptsWhatTheTrainingEvaluatorAccepts) {
+  // Megatron's account_for_embedding/loss: pp * vp may reach layers + 2 (some chunks then hold none).
+  const auto r = training_memory(llama3_70b(), parse_training_plan("tp=8,pp=2,vp=41"), workload(16));
+  EXPECT_EQ(r.stages[0].layers + r.stages[1].layers, 80);
+  EXPECT_NEAR(r.parts_sum(), r.total_bytes, 1e-6 * r.total_bytes);
+  // More recomputed layers than a chunk has: all of them.
+  EXPECT_DOUBLE_EQ(total(llama3_70b(), "tp=8,pp=4,recompute=full,recompute_layers=1000", workload(64)),
+                   total(llama3_70b(), "tp=8,pp=4,recompute=full", workload(64)));
+}
+
 TEST(MemoryInput, BadInferenceNameTheField) {
   const ModelArch m = llama3_70b();
   InferenceMemoryInput in;

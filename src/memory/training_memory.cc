@@ -51,8 +51,12 @@ void validate(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload&
                                               m.name, divisors_text(groups)));
   if (p.vp > 1 && p.pp < 2)
     throw InputError("--plan.vp", fmt::format("interleaving (vp = {}) needs pp >= 2", p.vp));
-  if (p.pp * p.vp > m.layers)
-    throw InputError("--plan.pp", fmt::format("pp * vp = {} exceeds the {} layers of {}", p.pp * p.vp,
+  if (p.pp > m.layers)
+    throw InputError("--plan.pp", fmt::format("{} exceeds the {} layers of {}", p.pp, m.layers, m.name));
+  // Megatron may count the embedding and the loss as a pipeline layer each
+  // (account_for_embedding/loss_in_pipeline_split), so pp * vp may reach layers + 2.
+  if (p.pp * p.vp > m.layers + 2)
+    throw InputError("--plan.vp", fmt::format("pp * vp = {} exceeds the {} layers (+2) of {}", p.pp * p.vp,
                                               m.layers, m.name));
   if (w.seq_len % p.cp != 0)
     throw InputError("--plan.cp", fmt::format("{} must divide the sequence length {}", p.cp, w.seq_len));
@@ -78,9 +82,8 @@ void validate(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload&
   if (w.global_batch % per_step != 0)
     throw InputError("--global-batch", fmt::format("{} is not a multiple of mbs * dp = {} * {} = {}", w.global_batch,
                                                    p.mbs, dp, per_step));
-  if (p.recompute_layers < 0 || p.recompute_layers > m.layers)
-    throw InputError("--plan.recompute_layers", fmt::format("must be 0 (all) to {}, got {}", m.layers,
-                                                            p.recompute_layers));
+  if (p.recompute_layers < 0)  // more than a chunk has means all of them
+    throw InputError("--plan.recompute_layers", fmt::format("must be >= 0 (0: all), got {}", p.recompute_layers));
 }
 
 // Layers of virtual chunk c (0 .. chunks-1): a balanced contiguous split.

@@ -64,9 +64,12 @@ struct TrainingMemory {
   }
 };
 
-// Per-GPU training memory. Malformed combinations (tp not dividing the heads, GPU count not a
-// multiple of tp*pp*cp, ...) -> InputError naming "--plan.KEY", "--gpus" or "--global-batch" with the
-// allowed values. Not fitting is data: fits = false with a violation.
+// Per-GPU training memory. Malformed combinations -> InputError naming "--plan.KEY", "--gpus" or
+// "--global-batch" with the allowed values: tp must divide the heads and KV heads; pp <= layers and
+// pp*vp <= layers + 2; cp divides seq; ep divides the experts (1 for dense models); etp divides the
+// expert FFN; tp*pp*cp divides the GPUs; ep*etp divides gpus/pp; mbs*dp divides the global batch.
+// dp is derived from the GPU count (an explicit dp > 1 must agree). Not fitting is data: fits = false
+// with a violation.
 TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& plan, const TrainingWorkload& w,
                                const MemoryOptions& opt = {});
 
