@@ -1,0 +1,48 @@
+#pragma once
+// The space of training plans a search walks: one candidate list per dimension (TP, PP, VP, CP, EP,
+// micro-batch, recompute, ZeRO), built from the model and the hardware alone. The enumerator visits
+// their cross product; whether a plan divides the GPU count and batch is the filter's business.
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "model/model.h"
+#include "physics/hardware.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+
+struct PlanSpace {
+  std::vector<int> tp, pp, vp, cp, ep, mbs, zero;
+  std::vector<Recompute> recompute;
+  // Plans in the cross product (vp > 1 pairs only with pp values that interleave; see vp_allowed).
+  std::size_t size() const;
+  // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and at
+  // most 2 layers short of an even split (Megatron's embedding/loss pipeline slots).
+  int layers = 0;
+  bool vp_allowed(int pp_value, int vp_value) const;
+};
+
+struct SpaceOptions {
+  std::vector<int> mbs = {1, 2, 4, 8};
+  int max_vp = 8;
+  // CP only for long sequences: each CP rank keeps at least this many tokens of a sequence.
+  int min_tokens_per_cp_rank = 4096;
+  // TP beyond the NVLink domain: up to this multiple of the domain size.
+  int tp_domain_multiple = 2;
+};
+
+// Candidate lists for `model` on `hw` at `workload`'s sequence length (the GPU count bounds TP, PP,
+// CP and EP from above).
+PlanSpace build_plan_space(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
+                           const SpaceOptions& options = {});
+
+// Calls visit(plan) for every plan of the space, TP outermost. Plans have dp = 0 (derived later),
+// sequence parallel on exactly when tp > 1, and ZeRO 1 as the distributed optimizer.
+void for_each_plan(const PlanSpace& space, const std::function<void(const TrainingPlan&)>& visit);
+
+// Attention groups TP may split: heads (MHA, MLA) or gcd(heads, kv_heads) (GQA; Megatron splits KV
+// groups too).
+int tp_groups(const ModelArch& model);
+
+}  // namespace gpuplan

@@ -1,0 +1,53 @@
+#include "search/search.h"
+
+#include <algorithm>
+
+namespace gpuplan {
+
+SearchResult search_plans(const ModelArch& m, const Hardware& hw, const TrainingWorkload& w,
+                          const SearchOptions& o) {
+  SearchResult out;
+  const PlanSpace space = build_plan_space(m, hw, w, o.space);
+  TrainingOptions topt;
+  topt.with_memory = false;  // the filter already estimated it
+  const std::size_t k = std::max<std::size_t>(1, o.top_k);
+  std::vector<SearchCandidate>& top = out.top;  // kept sorted, best first
+  top.reserve(k + 1);
+  TrainingMemory mem;
+  for_each_plan(space, [&](const TrainingPlan& candidate) {
+    ++out.stats.enumerated;
+    TrainingPlan p = candidate;
+    switch (filter_plan(m, hw, p, w, o.memory, mem)) {
+      case DropReason::divisibility: ++out.stats.dropped_divisibility; return;
+      case DropReason::memory:
+        ++out.stats.dropped_memory;
+        if (!out.has_closest || mem.headroom_bytes > out.closest_memory.headroom_bytes) {
+          out.has_closest = true;
+          out.closest_plan = p;
+          out.closest_memory = mem;
+        }
+        return;
+      case DropReason::none: break;
+    }
+    ++out.stats.evaluated;
+    TrainingResult r = evaluate_training(m, hw, p, w, topt);
+    if (!r.valid()) {  // cannot happen after the filter; counted as divisibility to keep the sums
+      --out.stats.evaluated;
+      ++out.stats.dropped_divisibility;
+      return;
+    }
+    const double score = objective_score(r, o.objective);
+    if (top.size() == k && score <= top.back().score) return;
+    r.memory = mem;
+    SearchCandidate c{p, std::move(r), score};
+    // Ties keep the earlier plan (smaller TP/PP first in enumeration order) ahead.
+    auto at = std::upper_bound(top.begin(), top.end(), score,
+                               [](double s, const SearchCandidate& x) { return s > x.score; });
+    top.insert(at, std::move(c));
+    if (top.size() > k) top.pop_back();
+  });
+  if (!top.empty()) out.has_closest = false;
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,47 @@
+#pragma once
+// Plan search: enumerate the plan space, filter (divisibility, memory), evaluate the survivors with
+// the training-step model, rank by the objective, keep the top K.
+#include <cstddef>
+#include <vector>
+
+#include "search/filter.h"
+#include "search/objective.h"
+#include "search/plan_space.h"
+#include "training/training_step.h"
+
+namespace gpuplan {
+
+struct SearchOptions {
+  std::size_t top_k = 5;
+  Objective objective = Objective::tokens_per_s;
+  SpaceOptions space;
+  MemoryOptions memory;  // capacity_bytes 0: the accelerator's HBM
+};
+
+struct SearchCandidate {
+  TrainingPlan plan;       // dp filled in
+  TrainingResult result;   // valid, memory.fits
+  double score = 0;        // the objective
+};
+
+struct SearchStats {
+  std::size_t enumerated = 0;
+  std::size_t evaluated = 0;                // timed by the training-step model
+  std::size_t dropped_divisibility = 0;
+  std::size_t dropped_memory = 0;
+  std::size_t dropped() const { return dropped_divisibility + dropped_memory; }
+};
+
+struct SearchResult {
+  SearchStats stats;
+  std::vector<SearchCandidate> top;  // best first, at most top_k
+  // When nothing survived: the plan that came closest to fitting (least over capacity), if any divided.
+  bool has_closest = false;
+  TrainingPlan closest_plan;
+  TrainingMemory closest_memory;
+};
+
+SearchResult search_plans(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
+                          const SearchOptions& options = {});
+
+}  // namespace gpuplan

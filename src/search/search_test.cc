@@ -1,0 +1,224 @@
+// Plan search and scaling sweeps: properties that must hold whatever the fitted efficiencies are.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "model/model_registry.h"
+#include "search/scaling.h"
+#include "search/search.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& catalog() {
+  static const Catalog c = Catalog::builtin();
+  return c;
+}
+
+TrainingWorkload workload(int gpus, long long batch, int seq) {
+  TrainingWorkload w;
+  w.num_gpus = gpus;
+  w.global_batch = batch;
+  w.seq_len = seq;
+  w.precision = Precision::bf16;
+  return w;
+}
+
+TEST(PlanSpace, Llama70bCandidates) {
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const PlanSpace s = build_plan_space(m, hw, workload(64, 128, 4096));
+  EXPECT_EQ(s.tp, (std::vector<int>{1, 2, 4, 8}));  // gcd(64 heads, 8 KV heads)
+  EXPECT_EQ(s.cp, (std::vector<int>{1}));           // 4096 tokens: no CP
+  EXPECT_EQ(s.ep, (std::vector<int>{1}));           // dense
+  for (int pp : s.pp) EXPECT_LE(((80 + pp - 1) / pp) * pp - 80, 2) << pp;
+  std::size_t visited = 0;
+  for_each_plan(s, [&](const TrainingPlan& p) {
+    ++visited;
+    EXPECT_EQ(p.sequence_parallel, p.tp > 1);
+    EXPECT_TRUE(p.vp == 1 || p.pp > 1);
+  });
+  EXPECT_EQ(visited, s.size());
+}
+
+TEST(PlanSpace, LongSequenceAndMoe) {
+  const ModelArch m = resolve_model("mixtral-8x7b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const PlanSpace s = build_plan_space(m, hw, workload(64, 128, 32768));
+  EXPECT_GT(s.cp.size(), 1u);
+  EXPECT_EQ(s.ep, (std::vector<int>{1, 2, 4, 8}));
+}
+
+class Llama70bSearch : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    model_ = new ModelArch(resolve_model("llama3.1-70b"));
+    hw_ = new Hardware(resolve_hardware(catalog(), "hgx-h100"));
+    SearchOptions o;
+    o.top_k = 10;
+    result_ = new SearchResult(search_plans(*model_, *hw_, workload(64, 128, 4096), o));
+  }
+  static void TearDownTestSuite() {
+    delete result_;
+    delete hw_;
+    delete model_;
+  }
+  static ModelArch* model_;
+  static Hardware* hw_;
+  static SearchResult* result_;
+};
+ModelArch* Llama70bSearch::model_ = nullptr;
+Hardware* Llama70bSearch::hw_ = nullptr;
+SearchResult* Llama70bSearch::result_ = nullptr;
+
+TEST_F(Llama70bSearch, CountsAddUp) {
+  const SearchStats& s = result_->stats;
+  EXPECT_GT(s.enumerated, 100u);
+  EXPECT_EQ(s.enumerated, s.evaluated + s.dropped());
+  EXPECT_GT(s.dropped_divisibility, 0u);
+  EXPECT_GT(s.dropped_memory, 0u);  // tp=1,pp=1 cannot hold 70B with Adam
+  EXPECT_GT(s.evaluated, 10u);
+}
+
+TEST_F(Llama70bSearch, TopIsValidFitsAndSorted) {
+  const auto& top = result_->top;
+  ASSERT_EQ(top.size(), 10u);
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    const auto& c = top[i];
+    EXPECT_TRUE(c.result.valid());
+    EXPECT_TRUE(c.result.memory.fits);
+    EXPECT_LE(c.result.memory.total_bytes, c.result.memory.capacity_bytes);
+    EXPECT_EQ(c.plan.tp * c.plan.pp * c.plan.cp * c.plan.dp, 64);
+    EXPECT_NEAR(c.result.parts.total_s(), c.result.step_time_s, 1e-9 * c.result.step_time_s);
+    EXPECT_DOUBLE_EQ(c.score, c.result.tokens_per_s);
+    if (i > 0) {
+      EXPECT_GE(top[i - 1].score, c.score);
+    }
+  }
+}
+
+TEST_F(Llama70bSearch, BestBeatsEveryEnumeratedPlanThatFits) {
+  const PlanSpace space = build_plan_space(*model_, *hw_, workload(64, 128, 4096));
+  const TrainingWorkload w = workload(64, 128, 4096);
+  const double best = result_->top.front().result.tokens_per_s;
+  int checked = 0;
+  for_each_plan(space, [&](const TrainingPlan& candidate) {
+    TrainingPlan p = candidate;
+    if (!plan_divides(*model_, p, w)) return;
+    const TrainingResult r = evaluate_training(*model_, *hw_, p, w);
+    if (!r.valid() || !r.memory.fits) return;
+    ++checked;
+    EXPECT_LE(r.tokens_per_s, best * (1 + 1e-12)) << to_string(p);
+  });
+  EXPECT_EQ(static_cast<std::size_t>(checked), result_->stats.evaluated);
+}
+
+TEST_F(Llama70bSearch, FixedTypicalPlanIsNoBetter) {
+  TrainingPlan p = parse_training_plan("tp=8,pp=4,vp=5,mbs=1,recompute=selective");
+  p.dp = 0;  // derived
+  const TrainingResult r = evaluate_training(*model_, *hw_, p, workload(64, 128, 4096));
+  ASSERT_TRUE(r.valid());
+  EXPECT_LE(r.tokens_per_s, result_->top.front().result.tokens_per_s * (1 + 1e-12));
+}
+
+TEST(Search, Llama405bOnOneNodeDoesNotFit) {
+  const ModelArch m = resolve_model("llama3.1-405b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const SearchResult r = search_plans(m, hw, workload(8, 64, 8192));
+  EXPECT_TRUE(r.top.empty());
+  EXPECT_EQ(r.stats.evaluated, 0u);
+  EXPECT_GT(r.stats.dropped_memory, 0u);
+  EXPECT_EQ(r.stats.enumerated, r.stats.dropped());
+  ASSERT_TRUE(r.has_closest);
+  EXPECT_FALSE(r.closest_memory.fits);
+  EXPECT_GT(r.closest_memory.total_bytes, r.closest_memory.capacity_bytes);
+}
+
+TEST(Search, MoeSearchFindsExpertParallelPlans) {
+  const ModelArch m = resolve_model("mixtral-8x7b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  SearchOptions o;
+  o.top_k = 3;
+  const SearchResult r = search_plans(m, hw, workload(64, 256, 4096), o);
+  ASSERT_FALSE(r.top.empty());
+  EXPECT_EQ(r.stats.enumerated, r.stats.evaluated + r.stats.dropped());
+  EXPECT_TRUE(r.top.front().result.memory.fits);
+}
+
+TEST(Search, SmallerCapacityDropsMore) {
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  SearchOptions big, small;
+  small.memory.capacity_bytes = 40e9;
+  const auto a = search_plans(m, hw, workload(16, 64, 4096), big);
+  const auto b = search_plans(m, hw, workload(16, 64, 4096), small);
+  EXPECT_EQ(a.stats.enumerated, b.stats.enumerated);
+  EXPECT_GE(b.stats.dropped_memory, a.stats.dropped_memory);
+  ASSERT_FALSE(a.top.empty());
+  ASSERT_FALSE(b.top.empty());
+  EXPECT_GE(a.top.front().score, b.top.front().score);
+}
+
+TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  ScalingOptions o;
+  o.mode = ScalingMode::weak;
+  o.gpus = {8, 16, 32, 64, 128};
+  o.batch_per_gpu = 2;
+  o.seq_len = 4096;
+  std::size_t calls = 0;
+  const auto pts = scaling_sweep(m, hw, o, [&](std::size_t done, std::size_t total) {
+    ++calls;
+    EXPECT_EQ(total, 5u);
+    EXPECT_EQ(done, calls);
+  });
+  ASSERT_EQ(pts.size(), 5u);
+  EXPECT_EQ(calls, 5u);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    ASSERT_TRUE(pts[i].found) << pts[i].gpus << ": " << pts[i].reason;
+    EXPECT_EQ(pts[i].global_batch, 2LL * pts[i].gpus);
+    EXPECT_GT(pts[i].result.mfu_6n, 0.0);
+    EXPECT_LT(pts[i].result.mfu_6n, 1.0);
+    // Doubling GPUs and batch: total throughput grows by more than half of the ideal 2x.
+    if (i > 0) {
+      EXPECT_GT(pts[i].result.tokens_per_s, 1.5 * pts[i - 1].result.tokens_per_s) << pts[i].gpus;
+    }
+  }
+}
+
+TEST(Scaling, StrongScalingPerGpuThroughputDoesNotRise) {
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  ScalingOptions o;
+  o.mode = ScalingMode::strong;
+  o.gpus = {64, 128, 256, 512};
+  o.global_batch = 512;
+  o.seq_len = 4096;
+  o.fixed_plan = parse_training_plan("tp=8,pp=4,mbs=1,recompute=selective");
+  const auto pts = scaling_sweep(m, hw, o);
+  ASSERT_EQ(pts.size(), 4u);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    ASSERT_TRUE(pts[i].found) << pts[i].gpus << ": " << pts[i].reason;
+    EXPECT_EQ(pts[i].global_batch, 512);
+    EXPECT_EQ(pts[i].plan.dp, pts[i].gpus / 32);
+    if (i > 0) {
+      EXPECT_LE(pts[i].result.tokens_per_s_per_gpu, pts[i - 1].result.tokens_per_s_per_gpu * 1.001);
+    }
+  }
+}
+
+TEST(Scaling, FixedPlanThatDoesNotDivideSaysWhy) {
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  ScalingOptions o;
+  o.gpus = {24};
+  o.global_batch = 512;
+  o.fixed_plan = parse_training_plan("tp=8,pp=4");
+  const auto pts = scaling_sweep(m, hw, o);
+  ASSERT_EQ(pts.size(), 1u);
+  EXPECT_FALSE(pts[0].found);
+  EXPECT_EQ(pts[0].reason.rfind("divisibility", 0), 0u) << pts[0].reason;
+}
+
+}  // namespace
+}  // namespace gpuplan
