@@ -12,5 +12,7 @@ int cmd_search(int argc, char** argv);
 int cmd_scale(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
+int cmd_schedule(int argc, char** argv);
+int cmd_export(int argc, char** argv);
 
 }  // namespace gpuplan::cli

@@ -35,6 +35,10 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_validate},
     {"calibrate", "Fit the efficiency parameters per accelerator generation on a dataset",
      gpuplan::cli::cmd_calibrate},
+    {"schedule", "Replay a job trace on a cluster: FIFO, best-fit and NVLink-domain-aware placement side by side",
+     gpuplan::cli::cmd_schedule},
+    {"export", "Write Slurm, Kueue or Volcano configuration that keeps jobs inside NVLink domains",
+     gpuplan::cli::cmd_export},
 };
 
 void print_usage() {

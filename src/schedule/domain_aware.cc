@@ -109,14 +109,20 @@ std::optional<Placement> DomainAwarePolicy::place(const Job& job, const ClusterS
   if (job.gpus > state.total_free()) return std::nullopt;
   const Cluster& c = state.cluster();
   const int q = std::clamp(job.group_gpus, 1, job.gpus);
-  for (int size : c.domain_sizes())  // the smallest domains that fit come first
-    if (auto p = place_in_size(job.gpus, q, size, state)) return p;
+  // First the smallest domains that hold a whole group, so each group sits in one domain.
+  for (int size : c.domain_sizes())
+    if (size >= q)
+      if (auto p = place_in_size(job.gpus, q, size, state)) return p;
   // Groups that fit a domain may also mix domain sizes: each group still sits in one domain.
   std::vector<int> fit;
   for (int d = 0; d < static_cast<int>(c.domains().size()); ++d)
     if (c.domains()[d].gpus >= q && state.domain_free(d) >= q) fit.push_back(d);
   if (!fit.empty() && job.gpus > q)
     if (auto p = place_groups(job.gpus, q, fit, state)) return p;
+  // Groups larger than a domain: the largest domains first, so each group spans the fewest.
+  for (auto it = c.domain_sizes().rbegin(); it != c.domain_sizes().rend(); ++it)
+    if (*it < q)
+      if (auto p = place_in_size(job.gpus, q, *it, state)) return p;
   if (fits_unsplit_when_empty(c, job.gpus, q)) return std::nullopt;  // wait for a clean placement
   // Never placeable unsplit: roomiest domains first, so the job spans as few domains as possible.
   std::vector<int> order;

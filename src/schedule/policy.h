@@ -36,9 +36,10 @@ class BestFitPolicy final : public PlacementPolicy {
   std::optional<Placement> place(const Job& job, const ClusterState& state) const override;
 };
 
-// NVLink-domain-aware gang placement: every tightly coupled group inside one domain (or, for groups
-// larger than a domain, in the fewest whole domains); a job that fits a domain goes to the fullest
-// domain of the smallest size that holds it; large jobs take whole-domain segments. A job that could
+// NVLink-domain-aware gang placement: every tightly coupled group inside one domain of the smallest
+// size that holds a group (groups larger than every domain: in the fewest whole domains, largest
+// size first); a job that fits a domain goes to the fullest domain that holds it; large jobs take
+// whole-domain segments. A job that could
 // not be placed that way even on the empty cluster is placed across domains (and slowed) rather than
 // starved.
 class DomainAwarePolicy final : public PlacementPolicy {
