@@ -171,6 +171,8 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   if (w.seq_len % (2 * p.cp) != 0 && p.cp > 1)
     bad("plan.cp", fmt::format("seq {} must divide into 2*cp={} chunks", w.seq_len, 2 * p.cp));
   if (m.is_moe()) {
+    if (m.moe.expert_ffn_hidden % p.etp != 0)
+      bad("plan.etp", fmt::format("etp={} does not divide the expert FFN size {}", p.etp, m.moe.expert_ffn_hidden));
     if (m.moe.num_experts % p.ep != 0)
       bad("plan.ep", fmt::format("ep={} does not divide {} experts", p.ep, m.moe.num_experts));
     if ((1LL * p.dp * p.cp * p.tp) % (1LL * p.ep * p.etp) != 0)
