@@ -165,7 +165,10 @@ std::vector<int> block_sizes(int base, int blocks) {
 
 std::string join(const std::vector<int>& v, const char* sep) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += sep;
+    s += std::to_string(v[i]);
+  }
   return s;
 }
 

@@ -341,8 +341,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     if (mo.capacity_bytes <= 0) mo.capacity_bytes = hw.accelerator.memory_bytes;
     try {
       r.memory = training_memory(m, p, w, mo);
-    } catch (const InputError& e) {
-      r.violations.push_back({"memory.invalid", "plan", e.what()});
+    } catch (const InputError& err) {
+      r.violations.push_back({"memory.invalid", "plan", err.what()});
     }
   }
   return r;
