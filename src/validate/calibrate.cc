@@ -74,7 +74,10 @@ std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const Cal
     fit.rows = rows.size();
     // Start from the documented priors (src/catalog/efficiency.h), not from an earlier fit, so that
     // the result depends on the data alone.
-    fit.before = Efficiency{};
+    // Fields this fit does not own (e.g. inference parameters) keep their catalog values.
+    fit.before = rows.front()->hardware.efficiency;
+    const Efficiency priors{};
+    for (const auto& p : kParams) fit.before.*(p.field) = priors.*(p.field);
     fit.before.generation = gen;
     Efficiency best = fit.before;
     Scored best_s = score(rows, w, best, fit.before, opts.prior_weight);
