@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -9,6 +10,58 @@
 #include "core/suggest.h"
 
 namespace gpuplan {
+
+namespace {
+
+const char* dim_name(Dim d) {
+  switch (d) {
+    case Dim::tp: return "tp";
+    case Dim::cp: return "cp";
+    case Dim::ep: return "ep";
+    case Dim::dp: return "dp";
+    case Dim::pp: return "pp";
+  }
+  return "?";
+}
+
+}  // namespace
+
+
+std::string to_string(const RankOrder& o) {
+  std::string s;
+  for (Dim d : o) s += std::string(s.empty() ? "" : "-") + dim_name(d);
+  return s;
+}
+
+GroupStrides group_strides(const TrainingPlan& p, int num_gpus) {
+  const long long mp = 1LL * p.tp * p.cp * p.pp;
+  const int dp = std::max(1, static_cast<int>(num_gpus / std::max(1LL, mp)));
+  const int edp = std::max(1, static_cast<int>((1LL * dp * p.cp * p.tp) / std::max(1, p.ep * p.etp)));
+  GroupStrides g;
+  // Dense grid: EP does not exist there (it folds inside DP).
+  int stride = 1;
+  for (Dim d : p.order) {
+    switch (d) {
+      case Dim::tp: g.tp = stride; stride *= p.tp; break;
+      case Dim::cp: g.cp = stride; stride *= p.cp; break;
+      case Dim::dp: g.dp = stride; stride *= dp; break;
+      case Dim::pp: g.pp = stride; stride *= p.pp; break;
+      case Dim::ep: break;
+    }
+  }
+  // Expert grid: etp takes TP's place, edp DP's; CP folds into edp.
+  stride = 1;
+  for (Dim d : p.order) {
+    switch (d) {
+      case Dim::tp: stride *= p.etp; break;
+      case Dim::ep: g.ep = stride; stride *= p.ep; break;
+      case Dim::dp: g.edp = stride; stride *= edp; break;
+      case Dim::cp:
+      case Dim::pp: break;
+    }
+  }
+  return g;
+}
 
 std::string_view to_string(Recompute r) {
   switch (r) {
@@ -20,6 +73,28 @@ std::string_view to_string(Recompute r) {
 }
 
 namespace {
+
+RankOrder parse_order(const std::string& v) {
+  RankOrder o{};
+  std::array<bool, 5> seen{};
+  size_t pos = 0, i = 0;
+  while (pos <= v.size()) {
+    size_t end = v.find('-', pos);
+    if (end == std::string::npos) end = v.size();
+    const std::string name = v.substr(pos, end - pos);
+    int idx = -1;
+    for (int d = 0; d < 5; ++d)
+      if (name == dim_name(static_cast<Dim>(d))) idx = d;
+    if (idx < 0 || i >= 5 || seen[static_cast<size_t>(idx)])
+      throw InputError("--plan.order", fmt::format("must name tp, cp, ep, dp and pp once each, innermost first "
+                                                   "(e.g. tp-cp-ep-dp-pp), got '{}'", v));
+    seen[static_cast<size_t>(idx)] = true;
+    o[i++] = static_cast<Dim>(idx);
+    pos = end + 1;
+  }
+  if (i != 5) throw InputError("--plan.order", fmt::format("must name all of tp, cp, ep, dp, pp, got '{}'", v));
+  return o;
+}
 
 int parse_int(const std::string& key, const std::string& v, int lo, int hi) {
   int out = 0;
@@ -40,7 +115,7 @@ bool parse_bool(const std::string& key, const std::string& v) {
 TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
   static const std::vector<std::string> keys = {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs",
                                                 "recompute", "recompute_layers", "zero", "sp",
-                                                "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt"};
+                                                "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order"};
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(',', pos);
@@ -67,6 +142,7 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
     else if (k == "dp_overlap") p.dp_overlap = parse_bool(k, v);
     else if (k == "ep_overlap") p.ep_overlap = parse_bool(k, v);
     else if (k == "dist_opt") p.distributed_optimizer = parse_bool(k, v);
+    else if (k == "order") p.order = parse_order(v);
     else if (k == "recompute") {
       if (v == "none" || v == "0") p.recompute = Recompute::none;
       else if (v == "selective") p.recompute = Recompute::selective;
@@ -81,9 +157,12 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
 }
 
 std::string to_string(const TrainingPlan& p) {
-  return fmt::format("tp={},pp={},vp={},cp={},ep={},dp={},mbs={},recompute={},zero={},sp={}", p.tp, p.pp,
-                     p.vp, p.cp, p.ep, p.dp, p.mbs, to_string(p.recompute), p.zero,
-                     p.sequence_parallel ? 1 : 0);
+  std::string s = fmt::format("tp={},pp={},vp={},cp={},ep={},dp={},mbs={},recompute={},zero={},sp={}", p.tp,
+                              p.pp, p.vp, p.cp, p.ep, p.dp, p.mbs, to_string(p.recompute), p.zero,
+                              p.sequence_parallel ? 1 : 0);
+  if (p.etp != 1) s += fmt::format(",etp={}", p.etp);
+  if (p.order != kDefaultRankOrder) s += ",order=" + to_string(p.order);
+  return s;
 }
 
 }  // namespace gpuplan

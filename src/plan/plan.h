@@ -1,5 +1,7 @@
 #pragma once
 // How a training job is parallelised and configured: the "mapping" of the model onto GPUs.
+#include <array>
+#include <cstdint>
 #include <string>
 
 #include "core/precision.h"
@@ -7,6 +9,12 @@
 namespace gpuplan {
 
 enum class Recompute { none, selective, full };
+
+// The parallel dimensions in rank order, innermost first (adjacent ranks differ in the first one).
+enum class Dim : std::uint8_t { tp, cp, ep, dp, pp };
+using RankOrder = std::array<Dim, 5>;
+inline constexpr RankOrder kDefaultRankOrder = {Dim::tp, Dim::cp, Dim::ep, Dim::dp, Dim::pp};
+std::string to_string(const RankOrder& o);  // "tp-cp-ep-dp-pp"
 std::string_view to_string(Recompute r);
 
 struct TrainingPlan {
@@ -26,9 +34,20 @@ struct TrainingPlan {
   bool dp_overlap = true;        // gradient reduce-scatter / param all-gather overlapped
   bool ep_overlap = false;       // MoE dispatch/combine overlapped with compute
   bool distributed_optimizer = true;  // ZeRO-1 style sharding of optimizer state over DP
+  // Rank order, innermost first (Megatron's default: TP, then CP, EP, DP, PP). EP folds inside DP:
+  // dense weights see the grid tp x cp x dp x pp, experts the grid etp x ep x edp x pp in this order.
+  RankOrder order = kDefaultRankOrder;
 };
 
-// Parses "tp=8,pp=4,vp=2,cp=1,ep=1,mbs=1,recompute=selective,zero=1,sp=1". Every key is checked;
+// Distance between consecutive ranks of each group under the plan's rank order: the product of the
+// sizes of the dimensions inside it. Dense grid tp x cp x dp x pp; expert grid etp x ep x edp x pp.
+struct GroupStrides {
+  int tp = 1, cp = 1, dp = 1, pp = 1;  // dense grid
+  int ep = 1, edp = 1;                 // expert grid
+};
+GroupStrides group_strides(const TrainingPlan& p, int num_gpus);
+
+// Parses "tp=8,pp=4,vp=2,cp=1,ep=1,mbs=1,recompute=selective,zero=1,sp=1,order=tp-cp-ep-dp-pp". Every key is checked;
 // an unknown key or bad value -> InputError naming "--plan.KEY" and the allowed values.
 TrainingPlan parse_training_plan(const std::string& text, TrainingPlan base = {});
 std::string to_string(const TrainingPlan& p);

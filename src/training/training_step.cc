@@ -38,8 +38,8 @@ double attention_ctx(int seq, int window) {
   return window > 0 ? std::min<double>(window, causal_avg) : causal_avg;
 }
 
-LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, MathFormat fmt,
-                     double T, int seq, bool moe_layer, bool windowed) {
+LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
+                     MathFormat fmt, double T, int seq, bool moe_layer, bool windowed) {
   LayerCost c;
   const double tp = p.tp;
   const double h = m.hidden;
@@ -108,7 +108,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     if (p.ep > 1) {
       const double dispatch_bytes = Tm * e.top_k * h * (fmt == MathFormat::bf16 ? 2.0 : 1.0);
       const double combine_bytes = Tm * e.top_k * h * 2.0;
-      const Group g{p.ep, p.etp};
+      const Group g{p.ep, st.ep};
       c.ep_comm_s = collective_time_s(Collective::all_to_all, dispatch_bytes, g, hw) +
                     collective_time_s(Collective::all_to_all, combine_bytes, g, hw);
     }
@@ -128,7 +128,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   // --- TP/SP collectives: all-gather before and reduce-scatter after attention and the MLP
   // (all-reduce without SP). Routed experts with etp=1 need none for the MLP. ---
   if (p.tp > 1) {
-    const Group g{p.tp, 1};
+    const Group g{p.tp, st.tp};
     const double buf = T * h * kActBytes;
     const int blocks = (moe_layer && p.etp == 1) ? 1 : 2;
     const double one = p.sequence_parallel
@@ -140,7 +140,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   // --- CP: ring exchange of K and V chunks, cp-1 steps, overlapped with the attention kernel ---
   if (p.cp > 1) {
     const double kv_bytes = T * kv_heads * (qk_dim + v_dim) / tp * kActBytes;
-    const Group g{p.cp, p.tp};
+    const Group g{p.cp, st.cp};
     c.cp_comm_s = (p.cp - 1) * collective_time_s(Collective::send_recv, kv_bytes, g, hw);
   }
   return c;
@@ -197,15 +197,16 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const long long nmb = w.global_batch / (1LL * p.dp * p.mbs);
   r.microbatches = nmb;
 
+  const GroupStrides st = group_strides(p, w.num_gpus);
   const double T = double(p.mbs) * w.seq_len / p.cp;  // tokens per micro-batch per GPU (before TP)
   const int moe_layers = m.moe_layers();
   const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
 
   // Cost of each kind of layer (forward, one micro-batch).
-  const LayerCost dense = layer_cost(m, hw, p, fmt, T, w.seq_len, false, false);
-  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, fmt, T, w.seq_len, true, false) : LayerCost{};
-  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, fmt, T, w.seq_len, true, true) : moe;
-  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, fmt, T, w.seq_len, false, true) : dense;
+  const LayerCost dense = layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, false);
+  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false) : LayerCost{};
+  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, true) : moe;
+  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, true) : dense;
 
   // Average layer composition per pipeline stage; the stages are balanced by layer count (the last
   // also carries the output head and loss, the first the embedding).
@@ -255,7 +256,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   double p2p = 0;
   if (p.pp > 1) {
     const double bytes = T * m.hidden * kActBytes / (p.sequence_parallel ? p.tp : 1);
-    p2p = collective_time_s(Collective::send_recv, bytes, Group{p.pp, p.tp * p.cp * p.dp}, hw);
+    p2p = collective_time_s(Collective::send_recv, bytes, Group{p.pp, st.pp}, hw);
   }
 
   const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
@@ -275,8 +276,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const int dense_group = p.dp * p.cp;
   const int expert_group = std::max(1, int((1LL * p.dp * p.cp * p.tp) / (1LL * p.ep * p.etp)));
   auto dp_time = [&](Collective c, double elems_dense, double elems_expert) {
-    return collective_time_s(c, elems_dense * 2.0, Group{dense_group, p.tp}, hw) +
-           collective_time_s(c, elems_expert * 2.0, Group{expert_group, p.tp * p.ep}, hw);
+    return collective_time_s(c, elems_dense * 2.0, Group{dense_group, p.cp > 1 ? std::min(st.cp, st.dp) : st.dp}, hw) +
+           collective_time_s(c, elems_expert * 2.0, Group{expert_group, st.edp}, hw);
   };
   double dp_exposed = 0;
   const double f_stage = f_compute, b_stage = b_compute + recompute;

@@ -106,6 +106,14 @@ TEST(TrainingProperties, NvlinkDomainKeepsTensorParallelFast) {
   EXPECT_GT(run(hgx).parts.tp_comm_s, 1.3 * run(nvl).parts.tp_comm_s);
 }
 
+TEST(TrainingProperties, RankOrderDecidesWhichGroupLeavesTheDomain) {
+  // TP=8 innermost fills an HGX node; with PP innermost the TP group spans 8 nodes.
+  auto inner = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "tp=8,pp=8");
+  auto outer = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "tp=8,pp=8,order=pp-tp-cp-ep-dp");
+  EXPECT_GT(run(outer).parts.tp_comm_s, 3.0 * run(inner).parts.tp_comm_s);
+  EXPECT_LT(run(outer).parts.pp_comm_s, run(inner).parts.pp_comm_s);
+}
+
 TEST(TrainingProperties, MoreMicrobatchesShrinkTheBubbleShare) {
   auto small = make("llama3.1-70b", "hgx-h100", 64, 64, 8192, Precision::bf16, "tp=4,pp=8,vp=5");
   auto large = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16, "tp=4,pp=8,vp=5");

@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "plan/plan.h"
+
+namespace gpuplan {
+namespace {
+
+TEST(Plan, ParsesEveryKey) {
+  auto p = parse_training_plan("tp=8,pp=4,vp=2,cp=2,ep=4,etp=2,mbs=2,recompute=selective,zero=3,sp=0,order=tp-ep-cp-dp-pp");
+  EXPECT_EQ(p.tp, 8);
+  EXPECT_EQ(p.pp, 4);
+  EXPECT_EQ(p.vp, 2);
+  EXPECT_EQ(p.cp, 2);
+  EXPECT_EQ(p.ep, 4);
+  EXPECT_EQ(p.etp, 2);
+  EXPECT_EQ(p.mbs, 2);
+  EXPECT_EQ(p.recompute, Recompute::selective);
+  EXPECT_EQ(p.zero, 3);
+  EXPECT_FALSE(p.sequence_parallel);
+  EXPECT_EQ(to_string(p.order), "tp-ep-cp-dp-pp");
+}
+
+TEST(Plan, BadInputNamesTheKey) {
+  try {
+    parse_training_plan("tp=0");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--plan.tp");
+  }
+  EXPECT_THROW(parse_training_plan("tpp=2"), InputError);
+  EXPECT_THROW(parse_training_plan("recompute=most"), InputError);
+  EXPECT_THROW(parse_training_plan("order=tp-cp-dp-pp"), InputError);     // ep missing
+  EXPECT_THROW(parse_training_plan("order=tp-tp-cp-dp-pp"), InputError);  // tp twice
+  EXPECT_THROW(parse_training_plan("zero=4"), InputError);
+}
+
+TEST(Plan, StridesFollowTheRankOrder) {
+  TrainingPlan p = parse_training_plan("tp=8,cp=2,pp=4");
+  auto s = group_strides(p, 128);  // dp = 128/(8*2*4) = 2
+  EXPECT_EQ(s.tp, 1);
+  EXPECT_EQ(s.cp, 8);
+  EXPECT_EQ(s.dp, 16);
+  EXPECT_EQ(s.pp, 32);
+  p.order = {Dim::pp, Dim::tp, Dim::cp, Dim::ep, Dim::dp};
+  s = group_strides(p, 128);
+  EXPECT_EQ(s.pp, 1);
+  EXPECT_EQ(s.tp, 4);
+  EXPECT_EQ(s.cp, 32);
+  EXPECT_EQ(s.dp, 64);
+}
+
+TEST(Plan, ExpertGridUsesEtpAndFoldsCpIntoExpertDp) {
+  TrainingPlan p = parse_training_plan("tp=2,ep=8");
+  auto s = group_strides(p, 64);  // dp=32; edp = 32*1*2/(8*1) = 8
+  EXPECT_EQ(s.ep, 1);             // etp=1: experts of consecutive ranks
+  EXPECT_EQ(s.edp, 8);
+}
+
+}  // namespace
+}  // namespace gpuplan
