@@ -27,6 +27,8 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_memory},
     {"train", "Predict one training step: time, tokens/s, MFU and where the time goes",
      gpuplan::cli::cmd_train},
+    {"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier",
+     gpuplan::cli::cmd_infer},
     {"search", "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan",
      gpuplan::cli::cmd_search},
     {"scale", "Sweep the GPU count: weak and strong scaling of MFU and tokens/s",
@@ -39,6 +41,14 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_schedule},
     {"export", "Write Slurm, Kueue or Volcano configuration that keeps jobs inside NVLink domains",
      gpuplan::cli::cmd_export},
+    {"site", "Site fit: rack and facility power, cooling and positions; what a power budget buys",
+     gpuplan::cli::cmd_site},
+    {"goodput", "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with spares",
+     gpuplan::cli::cmd_goodput},
+    {"doctor", "Check this machine: GPUs, driver, CUDA, PyTorch, NVLink against the catalog's rules",
+     gpuplan::cli::cmd_doctor},
+    {"probe", "Measure this GPU (GEMM, HBM, power) against its datasheet; write a calibration file",
+     gpuplan::cli::cmd_probe},
 };
 
 void print_usage() {

@@ -94,6 +94,7 @@ UnitPower unit_power(const SystemPowerInput& s, const SiteSpec& site) {
   UnitPower u;
   u.system = s.name;
   u.display_name = s.display_name.empty() ? s.name : s.display_name;
+  if (auto at = u.display_name.find(" (rack)"); at != std::string::npos) u.display_name.erase(at, 7);
   u.unit_is_rack = s.nodes > 1;
   u.gpus = s.gpus_per_node * s.nodes;
   u.cooling = s.cooling;
@@ -150,8 +151,10 @@ int units_for_budget(const UnitPower& u, double facility_budget_w, const SiteSpe
 SystemCapacity system_capacity(const UnitPower& u, const SiteSpec& site) {
   SystemCapacity c;
   c.system = u.system;
+  bool cdu_bound = false;
   for (const auto& g : site.positions) {
     const long long n = static_cast<long long>(g.count) * units_per_position(u, g, site);
+    cdu_bound |= cdu_limit(u, g) < n;
     c.by_positions += static_cast<int>(std::min<long long>(n, cdu_limit(u, g)));
   }
   c.by_power = site.total_power_w > 0 ? units_for_budget(u, site.total_power_w, site) : -1;
@@ -161,7 +164,7 @@ SystemCapacity system_capacity(const UnitPower& u, const SiteSpec& site) {
     c.limit = "cooling";
     c.why_not = why_not(u, site);
   } else {
-    c.limit = (c.by_power >= 0 && c.by_power < c.by_positions) ? "power" : "positions";
+    c.limit = (c.by_power >= 0 && c.by_power < c.by_positions) ? "power" : cdu_bound ? "cdu" : "positions";
     if (c.units == 0) c.why_not = fmt::format("one {} needs {} of feed with PUE and headroom", u.display_name,
                                               kw(u.it_w() * site.pue / (1.0 - site.headroom)));
   }
@@ -230,7 +233,7 @@ SiteFit fit_site(const std::vector<std::pair<UnitPower, int>>& groups, const Sit
   }
   fit.facility_w = fit.it_w * site.pue;
   fit.planned_w = fit.facility_w / (1.0 - site.headroom);
-  if (site.total_power_w > 0 && fit.planned_w > site.total_power_w && fit.violations.empty())
+  if (site.total_power_w > 0 && fit.planned_w > site.total_power_w)
     fit.violations.push_back({"site.power", "site",
                               fmt::format("the cluster needs {:.2f} MW of feed with PUE {:.2f} and {:.0f}% headroom; "
                                           "the site has {:.2f} MW",

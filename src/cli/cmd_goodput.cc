@@ -1,0 +1,170 @@
+// gpuplan goodput: a training run's useful time under failures, checkpoints and restarts; with and
+// without spares; side by side for two systems.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "deploy/goodput.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "training/training_step.h"
+
+namespace gpuplan::cli {
+
+namespace {
+
+struct Side {
+  std::string system;
+  TrainingResult train;
+  deploy::GoodputResult good;
+  deploy::JobShape shape;
+};
+
+std::string dur(double s) {
+  if (s >= 86400 * 2) return fmt::format("{:.1f} d", s / 86400);
+  if (s >= 3600) return fmt::format("{:.1f} h", s / 3600);
+  if (s >= 60) return fmt::format("{:.1f} min", s / 60);
+  return fmt::format("{:.1f} s", s);
+}
+
+nlohmann::json scenario_json(const deploy::Scenario& s) {
+  return {{"restart_s", s.restart_s}, {"goodput", s.goodput}, {"wall_s", s.wall_s}, {"spare_units", s.spare_units},
+          {"spare_gpus", s.spare_gpus}, {"gpu_hours", s.gpu_hours}, {"cost_usd", s.cost_usd}};
+}
+
+nlohmann::json side_json(const Side& x) {
+  const auto& g = x.good;
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& c : g.classes)
+    classes.push_back({{"class", c.name}, {"failures_per_hour", c.failures_per_hour}, {"blast_gpus", c.blast_gpus},
+                       {"repair_s", c.repair_s}, {"source", c.source}});
+  return {{"system", x.system}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
+          {"shape", {{"gpus_per_node", x.shape.gpus_per_node}, {"domain_gpus", x.shape.domain_gpus},
+                     {"unit_gpus", x.shape.unit_gpus}, {"group_gpus", x.shape.group_gpus}}},
+          {"classes", classes}, {"failures_per_hour", g.failures_per_hour}, {"mtbf_s", g.mtbf_s},
+          {"checkpoint_bytes", g.checkpoint_bytes}, {"checkpoint_s", g.checkpoint_s},
+          {"young_interval_s", g.young_interval_s}, {"daly_interval_s", g.daly_interval_s}, {"useful_s", g.useful_s},
+          {"hardware_down_units", g.hardware_down_units}, {"with_spares", scenario_json(g.with_spares)},
+          {"without_spares", scenario_json(g.without_spares)}};
+}
+
+void print_side(std::ostream& os, const Side& x, double usd) {
+  const auto& g = x.good;
+  os << fmt::format("{}: step {:.2f} s, {:.3g} tokens/s failure-free; NVLink domain {} GPUs, node {}, group {}\n",
+                    x.system, x.train.step_time_s, x.train.tokens_per_s, x.shape.domain_gpus, x.shape.gpus_per_node,
+                    x.shape.group_gpus);
+  os << fmt::format("  {:<10} {:>12} {:>10} {:>10}\n", "class", "failures/day", "blast GPUs", "repair");
+  for (const auto& c : g.classes)
+    os << fmt::format("  {:<10} {:>12.2f} {:>10} {:>10}\n", c.name, c.failures_per_hour * 24, c.blast_gpus,
+                      c.repair_s > 0 ? dur(c.repair_s) : "-");
+  os << fmt::format("  job: {:.1f} failures/day, MTBF {}; checkpoint {} ({}), Young {} / Daly {} interval\n",
+                    g.failures_per_hour * 24, dur(g.mtbf_s), human_bytes(g.checkpoint_bytes), dur(g.checkpoint_s),
+                    dur(g.young_interval_s), dur(g.daly_interval_s));
+  for (const auto* s : {&g.with_spares, &g.without_spares}) {
+    os << fmt::format("  {:<15} goodput {:5.1f}%  restart {:>8}  finish {:>8}", s == &g.with_spares ? "with spares" : "without spares",
+                      100 * s->goodput, dur(s->restart_s), s->wall_s > 0 ? dur(s->wall_s) : "-");
+    if (s->spare_units > 0) os << fmt::format("  spares {} units ({} GPUs)", s->spare_units, s->spare_gpus);
+    if (usd > 0 && s->wall_s > 0) os << fmt::format("  cost ${:.3g}M", s->cost_usd / 1e6);
+    if (s->goodput <= 0) os << "  never finishes: repairs outlast the time between failures";
+    os << "\n";
+  }
+}
+
+}  // namespace
+
+int cmd_goodput(int argc, char** argv) {
+  CLI::App app{"Goodput under failures: per-class failure rates (Llama 3 paper defaults), blast radius of each "
+               "failure (node, tray or NVLink domain), checkpoint cost from the state size and storage bandwidth, "
+               "the Young/Daly interval, useful time over wall time, and the time and cost to finish a run with "
+               "and without spares. --compare puts a second system beside the first.",
+               "gpuplan goodput"};
+  CommonOptions common;
+  add_common_options(app, common);
+  std::string model_name = "llama3.1-405b", system = "hgx-h200", compare, precision = "bf16", plan_text = "tp=8,pp=16";
+  TrainingWorkload w;
+  w.num_gpus = 16384;
+  w.global_batch = 2048;
+  w.seq_len = 8192;
+  double mtbf_h = 0, checkpoint_s = 0, tokens = 15e12, usd = 0;
+  app.add_option("--model", model_name, "Built-in model or Hugging Face config.json")->capture_default_str();
+  app.add_option("--system", system, "Catalog system")->capture_default_str();
+  app.add_option("--compare", compare, "A second system, side by side");
+  app.add_option("--gpus", w.num_gpus, "GPUs of the job")->capture_default_str();
+  app.add_option("--plan", plan_text, "Parallel plan (tp, pp, cp, ep ...; dp derived)")->capture_default_str();
+  app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str();
+  app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str();
+  app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
+  app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, ~52,700 h)");
+  app.add_option("--checkpoint", checkpoint_s, "Blocking checkpoint time in seconds (default: state / bandwidth)");
+  app.add_option("--tokens", tokens, "Tokens to train")->capture_default_str();
+  app.add_option("--usd-per-gpu-hour", usd, "Price per GPU-hour for the cost (0: none)");
+  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+  return run_guarded([&] {
+    if (w.num_gpus < 1 || w.num_gpus > 10000000) throw InputError("--gpus", fmt::format("must be 1 to 10000000, got {}", w.num_gpus));
+    if (mtbf_h < 0 || (mtbf_h > 0 && mtbf_h < 1)) throw InputError("--mtbf", fmt::format("must be at least 1 hour, got {}", mtbf_h));
+    if (checkpoint_s < 0) throw InputError("--checkpoint", fmt::format("must be positive seconds, got {}", checkpoint_s));
+    if (tokens <= 0) throw InputError("--tokens", fmt::format("must be positive, got {}", tokens));
+    if (usd < 0) throw InputError("--usd-per-gpu-hour", fmt::format("must not be negative, got {}", usd));
+    auto p = parse_precision(precision);
+    if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", precision));
+    w.precision = *p;
+    const Catalog catalog = load_catalog(common);
+    const ModelArch model = resolve_model(model_name, "--model");
+    deploy::FailureModel failures = deploy::builtin_failure_model();
+    if (mtbf_h > 0) failures = failures.with_gpu_mtbf_hours(mtbf_h);
+    std::vector<Side> sides;
+    for (const std::string& name : compare.empty() ? std::vector<std::string>{system} : std::vector<std::string>{system, compare}) {
+      const std::string field = name == system ? "--system" : "--compare";
+      const System& s = catalog.system(name, field);
+      if (w.num_gpus % s.gpus_per_node)
+        throw InputError("--gpus", fmt::format("{} GPUs do not fill whole {} nodes of {} GPUs", w.num_gpus, s.name, s.gpus_per_node));
+      const Hardware hw = resolve_hardware(catalog, s.name);
+      TrainingPlan plan = parse_training_plan(plan_text);
+      plan.dp = 0;
+      Side x;
+      x.system = s.name;
+      x.train = evaluate_training(model, hw, plan, w);
+      if (!x.train.valid()) {
+        std::string msg;
+        for (const auto& v : x.train.violations) msg += (msg.empty() ? "" : "; ") + v.message;
+        throw InputError("--plan", msg);
+      }
+      x.shape = {w.num_gpus, s.gpus_per_node, s.nvlink_domain_gpus, s.gpus_per_unit(), plan.tp * plan.cp * plan.ep};
+      deploy::GoodputInputs in;
+      in.shape = x.shape;
+      in.params = total_params(model);
+      in.checkpoint_s = checkpoint_s;
+      in.tokens_per_s = x.train.tokens_per_s;
+      in.tokens = tokens;
+      in.usd_per_gpu_hour = usd;
+      x.good = deploy::evaluate_goodput(failures, in);
+      sides.push_back(std::move(x));
+    }
+    if (common.json) {
+      nlohmann::json arr = nlohmann::json::array();
+      for (const auto& x : sides) arr.push_back(side_json(x));
+      print_json("goodput", {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text}, {"tokens", tokens},
+                             {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
+                             {"restart_s", failures.restart_s}, {"systems", arr}});
+      return kExitOk;
+    }
+    std::cout << fmt::format("{} on {} GPUs, plan {}, {:.3g} tokens; failure rates: {}\n\n", model.name, w.num_gpus,
+                             plan_text, tokens, failures.source);
+    for (const auto& x : sides) {
+      print_side(std::cout, x, usd);
+      std::cout << "\n";
+    }
+    if (sides.size() == 2) {
+      const auto& a = sides[0].good.with_spares;
+      const auto& b = sides[1].good.with_spares;
+      std::cout << fmt::format("With spares, {} finishes in {} and {} in {} ({:+.1f}%).\n", sides[0].system,
+                               dur(a.wall_s), sides[1].system, dur(b.wall_s), 100 * (b.wall_s / a.wall_s - 1));
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace gpuplan::cli
