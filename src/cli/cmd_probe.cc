@@ -1,0 +1,124 @@
+// gpuplan probe [--quick] [--out calibration.yaml] [--device N]
+// Measures what this GPU really delivers (cuBLASLt GEMM BF16/FP8 over square and skinny shapes, HBM copy
+// and read bandwidth, NVML power), prints it against the datasheet, and writes a calibration file: a
+// catalog overlay with an `efficiencies:` entry for the GPU's generation (`--catalog DIR` loads it).
+// The measuring part is CUDA (src/probe/), built only when CMake found nvcc (cmake/probe.cmake).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "doctor/calibration.h"
+#include "doctor/doctor.h"
+#ifdef GPUPLAN_HAVE_PROBE
+#include "probe/probe.h"
+#endif
+
+namespace gpuplan::cli {
+namespace {
+
+using nlohmann::json;
+
+[[maybe_unused]] std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+[[maybe_unused]] std::string figure(double v, const std::string& unit) {
+  if (unit == "FLOP/s") return fmt::format("{:.1f} TFLOP/s", v / 1e12);
+  if (unit == "B/s") return fmt::format("{:.2f} TB/s", v / 1e12);
+  return fmt::format("{:.0f} {}", v, unit);
+}
+
+}  // namespace
+
+int cmd_probe(int argc, char** argv) {
+  CLI::App app{"Measure this GPU (GEMM BF16/FP8, HBM bandwidth, power) and write a calibration file"};
+  CommonOptions common;
+  add_common_options(app, common);
+  bool quick = false;
+  std::string out_path;
+  int device = 0;
+  app.add_flag("--quick", quick, "Fewer shapes and repetitions (about 20 s)");
+  app.add_option("--out", out_path, "Write the calibration (catalog YAML with an efficiencies: entry) here");
+  app.add_option("--device", device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+#ifndef GPUPLAN_HAVE_PROBE
+  std::cerr << "error: this build of gpuplan has no CUDA probe (CMake did not find nvcc, or "
+               "GPUPLAN_BUILD_PROBE=OFF).\nRebuild on a machine with the CUDA toolkit: cmake -DGPUPLAN_BUILD_PROBE=ON "
+               "... (see docs/doctor-probe.md); `gpuplan doctor` works without it.\n";
+  (void)quick, (void)device;
+  return kExitFailure;
+#else
+  return run_guarded([&] {
+    const Catalog catalog = load_catalog(common);
+    doctor::ProbeMeasurements m;
+    try {
+      m = probe::run({quick, device}, std::cerr);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "error: probe failed: " << e.what() << "\n";
+      return kExitFailure;
+    }
+    const Accelerator* acc = doctor::match_accelerator(catalog, m.device_name, m.memory_bytes);
+    if (!acc) {
+      std::cerr << "error: '" << m.device_name << "' is not in the catalog; add it with --catalog DIR to compare "
+                << "against its datasheet and calibrate\n";
+      return kExitFailure;
+    }
+    const auto cal = doctor::fit_calibration(m, *acc, catalog.efficiency(acc->generation), today());
+    if (!out_path.empty()) {
+      std::ofstream f(out_path);
+      if (!f) throw InputError("--out", "cannot write '" + out_path + "'");
+      f << doctor::calibration_yaml(cal, m, *acc);
+    }
+    if (common.json) {
+      json rows = json::array();
+      for (const auto& c : cal.comparisons)
+        rows.push_back({{"figure", c.figure}, {"measured", c.measured}, {"datasheet", c.datasheet},
+                        {"unit", c.unit}, {"fraction", c.datasheet > 0 ? c.measured / c.datasheet : 0.0}});
+      const auto& e = cal.efficiency;
+      print_json("probe", {{"device", m.device_name},
+                           {"compute_capability", m.compute_capability},
+                           {"catalog_name", acc->name},
+                           {"generation", acc->generation},
+                           {"comparisons", rows},
+                           {"joules_per_flop", cal.joules_per_flop ? json(*cal.joules_per_flop) : json(nullptr)},
+                           {"efficiency",
+                            {{"gemm_max", e.gemm_max},
+                             {"gemm_half_dim", e.gemm_half_dim},
+                             {"gemm_fp8_scale", e.gemm_fp8_scale},
+                             {"hbm_eff", e.hbm_eff}}},
+                           {"notes", m.notes},
+                           {"out", out_path}});
+      return kExitOk;
+    }
+    std::cout << fmt::format("{} (catalog '{}', sm_{}): measured against datasheet\n\n", m.device_name, acc->name,
+                             m.compute_capability);
+    std::cout << fmt::format("{:<30} {:>16} {:>16} {:>7}\n", "figure", "measured", "datasheet", "%");
+    for (const auto& c : cal.comparisons)
+      std::cout << fmt::format("{:<30} {:>16} {:>16} {:>6.1f}%\n", c.figure, figure(c.measured, c.unit),
+                               figure(c.datasheet, c.unit), c.datasheet > 0 ? 100 * c.measured / c.datasheet : 0.0);
+    if (cal.joules_per_flop) std::cout << fmt::format("\nBF16 energy: {:.3g} pJ/FLOP\n", *cal.joules_per_flop * 1e12);
+    const auto& e = cal.efficiency;
+    const auto& base = catalog.efficiency(acc->generation);
+    std::cout << fmt::format(
+        "\nefficiency '{}': gemm_max {:.3f} (fitted {:.3f}), gemm_half_dim {:.0f} ({:.0f}), gemm_fp8_scale {:.3f} "
+        "({:.3f}), hbm_eff {:.3f} ({:.3f})\n",
+        e.generation, e.gemm_max, base.gemm_max, e.gemm_half_dim, base.gemm_half_dim, e.gemm_fp8_scale,
+        base.gemm_fp8_scale, e.hbm_eff, base.hbm_eff);
+    for (const auto& n : m.notes) std::cout << "note: " << n << "\n";
+    if (!out_path.empty())
+      std::cout << "wrote " << out_path << " (use: gpuplan train --catalog <its directory> ...)\n";
+    return kExitOk;
+  });
+#endif
+}
+
+}  // namespace gpuplan::cli
