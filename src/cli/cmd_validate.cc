@@ -7,6 +7,7 @@
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "validate/inference_cases.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -62,12 +63,15 @@ int cmd_validate(int argc, char** argv) {
   return run_guarded([&] {
     const Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
-    if (!is_training_schema(table))
+    const bool inference = !is_training_schema(table) && is_inference_schema(table);
+    if (!is_training_schema(table) && !inference)
       throw InputError("--dataset", "unrecognised CSV schema: expected the columns of training.csv "
-                                    "(reported_metric, tp, pp, gbs, ...)");
+                                    "(reported_metric, tp, pp, gbs, ...) or of inference.csv (metric, isl, osl, "
+                                    "concurrency_or_batch, scenario, value, ...)");
     std::vector<SkippedRow> skipped;
-    const auto cases = map_training_cases(table, catalog, skipped);
-    const ValidationReport rep = validate_training(cases, skipped, dataset);
+    const ValidationReport rep =
+        inference ? validate_inference(map_inference_cases(table, catalog, skipped), skipped, dataset)
+                  : validate_training(map_training_cases(table, catalog, skipped), skipped, dataset);
     if (common.json) {
       nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
       for (const auto& r : rep.rows)

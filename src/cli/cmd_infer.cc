@@ -1,0 +1,248 @@
+// gpuplan infer: serving performance of a model on a system: throughput per GPU and per user, TTFT,
+// TPOT; or, with --sweep, the Pareto frontier over TP/EP/attention-DP and concurrency.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "inference/inference.h"
+#include "inference/sweep.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+
+namespace gpuplan::cli {
+
+namespace {
+
+nlohmann::json step_json(const StepTime& s) {
+  return {{"total_s", s.total_s},       {"gemm_s", s.gemm_s},         {"attention_s", s.attention_s},
+          {"tp_comm_s", s.tp_comm_s},   {"ep_comm_s", s.ep_comm_s},   {"pp_comm_s", s.pp_comm_s},
+          {"overhead_s", s.overhead_s}, {"weight_bytes_read", s.weight_bytes_read},
+          {"kv_bytes_read", s.kv_bytes_read}, {"flops", s.flops}};
+}
+
+nlohmann::json parallel_json(const InferenceParallel& p) {
+  return {{"tp", p.tp}, {"ep", p.ep}, {"pp", p.pp}, {"attention_dp", p.attention_dp}};
+}
+
+nlohmann::json result_json(const InferenceResult& r) {
+  nlohmann::json v = nlohmann::json::array();
+  for (const auto& x : r.violations) v.push_back({{"code", x.code}, {"subject", x.subject}, {"message", x.message}});
+  return {{"valid", r.valid()},
+          {"violations", v},
+          {"instances", r.instances},
+          {"gpus_per_instance", r.gpus_per_instance},
+          {"concurrency", r.concurrency},
+          {"max_concurrency", r.max_concurrency},
+          {"batch_per_instance", r.batch_per_instance},
+          {"tokens_per_s_total", r.tokens_per_s_total},
+          {"tokens_per_s_per_gpu", r.tokens_per_s_per_gpu},
+          {"tokens_per_s_per_user", r.tokens_per_s_per_user},
+          {"requests_per_s", r.requests_per_s},
+          {"ttft_s", r.ttft_s},
+          {"tpot_s", r.tpot_s},
+          {"e2e_latency_s", r.e2e_latency_s},
+          {"prefill_s", r.prefill_s},
+          {"expected_active_experts", r.expected_active_experts},
+          {"decode_step", step_json(r.decode_step)},
+          {"prefill_chunk", step_json(r.prefill_chunk)},
+          {"memory",
+           {{"weights_bytes", r.memory.weights_bytes},
+            {"kv_cache_bytes", r.memory.kv_cache_bytes},
+            {"activations_bytes", r.memory.activations_bytes},
+            {"reserve_bytes", r.memory.reserve_bytes},
+            {"total_bytes", r.memory.total_bytes},
+            {"capacity_bytes", r.memory.capacity_bytes}}}};
+}
+
+std::string plan_text(const InferenceParallel& p) {
+  return fmt::format("tp={} ep={} pp={}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "");
+}
+
+}  // namespace
+
+int cmd_infer(int argc, char** argv) {
+  CLI::App app{"Predict serving performance: prefill (GEMMs + causal attention), decode steps (weights and KV "
+               "cache read against the FLOPs, TP/EP/PP communication on their link tiers), continuous batching "
+               "limited by the KV cache. Prints tokens/s per GPU and total, tokens/s per user, TTFT, TPOT and "
+               "end-to-end latency; --sweep prints the Pareto frontier of throughput per GPU against tokens/s "
+               "per user over TP/EP/attention-DP and concurrency.",
+               "gpuplan infer"};
+  CommonOptions common;
+  add_common_options(app, common);
+  std::string model_name = "llama3.1-70b", system = "hgx-h200", precision = "fp8", kv_precision, arrival = "staggered";
+  int gpus = 0, tp = 0, ep = 0, pp = 1, max_pp = 1;
+  long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
+  double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  bool attention_dp = false, sweep = false;
+  app.add_option("--model", model_name, "Built-in model name or path to a Hugging Face config.json")
+      ->capture_default_str();
+  app.add_option("--system", system, "Catalog system (hgx-h200, gb200-nvl72, ...) or accelerator")
+      ->capture_default_str();
+  app.add_option("--gpus", gpus, "GPUs of the deployment (default: tp x pp, one instance)");
+  app.add_option("--isl", isl, "Input tokens per request")->capture_default_str();
+  app.add_option("--osl", osl, "Output tokens per request")->capture_default_str();
+  app.add_option("--precision", precision, "Weights and GEMMs: bf16, fp8 or fp4")->capture_default_str();
+  app.add_option("--kv-precision", kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights)");
+  app.add_option("--tp", tp, "Tensor parallel (default: smallest that fits, or --gpus)");
+  app.add_option("--ep", ep, "Expert parallel inside the TP group (MoE; default tp)");
+  app.add_option("--pp", pp, "Pipeline stages")->capture_default_str();
+  app.add_flag("--attention-dp", attention_dp, "Attention data-parallel over the TP ranks (MoE)");
+  app.add_option("--concurrency", concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
+  app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
+  app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
+  app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
+  app.add_option("--arrival", arrival, "staggered (continuous batching) or synchronized (closed-loop waves)")
+      ->capture_default_str();
+  app.add_option("--max-num-tokens", max_num_tokens, "Tokens per forward step (prefill chunk budget)")
+      ->capture_default_str();
+  app.add_option("--max-batch-size", max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
+  app.add_flag("--sweep", sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
+  app.add_option("--max-pp", max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+  return run_guarded([&] {
+    auto prec = parse_precision(precision);
+    if (!prec || *prec == Precision::mxfp8)
+      throw InputError("--precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", precision));
+    InferenceWorkload w;
+    w.weight_precision = *prec;
+    if (kv_precision.empty()) {
+      w.kv_bytes_per_element = *prec == Precision::bf16 ? 2.0 : 1.0;
+    } else {
+      auto kv = parse_precision(kv_precision);
+      if (!kv || (*kv != Precision::bf16 && *kv != Precision::fp8))
+        throw InputError("--kv-precision", fmt::format("must be bf16 or fp8, got '{}'", kv_precision));
+      w.kv_bytes_per_element = weight_bytes(*kv);
+    }
+    if (isl < 1 || isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", isl));
+    if (osl < 1 || osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", osl));
+    if (gpus < 0 || gpus > 100000) throw InputError("--gpus", fmt::format("must be 1 to 100000, got {}", gpus));
+    if (tp < 0) throw InputError("--tp", fmt::format("must be >= 1, got {}", tp));
+    if (ep < 0) throw InputError("--ep", fmt::format("must be >= 1, got {}", ep));
+    if (pp < 1) throw InputError("--pp", fmt::format("must be >= 1, got {}", pp));
+    if (max_pp < 1 || max_pp > 64) throw InputError("--max-pp", fmt::format("must be 1 to 64, got {}", max_pp));
+    if (concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 1, got {}", concurrency));
+    if (tpot_ms < 0) throw InputError("--tpot-ms", fmt::format("must be > 0, got {}", tpot_ms));
+    if (ttft_ms < 0) throw InputError("--ttft-ms", fmt::format("must be > 0, got {}", ttft_ms));
+    if (tokens_per_user < 0)
+      throw InputError("--tokens-per-user-per-s", fmt::format("must be > 0, got {}", tokens_per_user));
+    if ((concurrency > 0) + (tpot_ms > 0) + (tokens_per_user > 0) > 1)
+      throw InputError("--concurrency", "give at most one of --concurrency, --tpot-ms, --tokens-per-user-per-s");
+    if (max_num_tokens < 1)
+      throw InputError("--max-num-tokens", fmt::format("must be >= 1, got {}", max_num_tokens));
+    if (max_batch < 1) throw InputError("--max-batch-size", fmt::format("must be >= 1, got {}", max_batch));
+    if (arrival != "staggered" && arrival != "synchronized")
+      throw InputError("--arrival", fmt::format("must be staggered or synchronized, got '{}'", arrival));
+    w.arrival = arrival == "staggered" ? Arrival::staggered : Arrival::synchronized;
+    w.isl = isl;
+    w.osl = osl;
+    w.max_num_tokens = max_num_tokens;
+    w.max_batch_size = max_batch;
+    const double tpot_limit_s = tpot_ms > 0 ? tpot_ms / 1e3 : (tokens_per_user > 0 ? 1.0 / tokens_per_user : 0.0);
+    const double ttft_limit_s = ttft_ms / 1e3;
+
+    const Catalog catalog = load_catalog(common);
+    const ModelArch model = resolve_model(model_name, "--model");
+    const Hardware hw = resolve_hardware(catalog, system);
+
+    if (sweep) {
+      if (tp || ep || concurrency)
+        throw InputError("--sweep", "explores tp, ep and concurrency itself; drop --tp/--ep/--concurrency");
+      w.num_gpus = gpus > 0 ? gpus : std::min(8, hw.fabric.domain_gpus);
+      const SweepResult s = sweep_inference(model, hw, w, SweepOptions{ttft_limit_s, tpot_limit_s, max_pp});
+      if (common.json) {
+        nlohmann::json pts = nlohmann::json::array();
+        for (const auto& p : s.frontier) {
+          auto j = result_json(p.result);
+          j["parallel"] = parallel_json(p.parallel);
+          pts.push_back(j);
+        }
+        print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
+                             {"gpus", w.num_gpus}, {"isl", isl}, {"osl", osl},
+                             {"precision", std::string(to_string(w.weight_precision))},
+                             {"ttft_limit_s", ttft_limit_s}, {"tpot_limit_s", tpot_limit_s},
+                             {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts}});
+        return kExitOk;
+      }
+      std::cout << fmt::format("{} on {} x {} ({}), ISL {} / OSL {}, {}: {} points evaluated, {} feasible\n",
+                               model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
+                               hw.accelerator.name, hw.system_name, isl, osl, to_string(w.weight_precision),
+                               s.evaluated, s.feasible);
+      std::cout << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
+      std::cout << fmt::format("  {:<28} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "plan", "concurrency", "tok/s/user",
+                               "tok/s/GPU", "TTFT ms", "TPOT ms");
+      for (const auto& p : s.frontier)
+        std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", plan_text(p.parallel),
+                                 p.concurrency, p.result.tokens_per_s_per_user, p.result.tokens_per_s_per_gpu,
+                                 p.result.ttft_s * 1e3, p.result.tpot_s * 1e3);
+      return kExitOk;
+    }
+
+    InferenceParallel par;
+    par.pp = pp;
+    par.attention_dp = attention_dp;
+    if (tp > 0) {
+      par.tp = tp;
+    } else if (gpus > 0) {
+      par.tp = gpus / pp;
+    } else {
+      // The smallest valid TP whose weights leave room for the KV cache.
+      par.tp = 1;
+      for (int t : valid_inference_tp(model, std::max(1, hw.fabric.domain_gpus))) {
+        par.tp = t;
+        par.ep = model.is_moe() ? t : 1;
+        InferenceWorkload probe = w;
+        probe.num_gpus = t * pp;
+        probe.concurrency = 0;
+        if (evaluate_inference(model, hw, par, probe).max_concurrency >= 8 * std::max(1, t)) break;
+      }
+    }
+    par.ep = ep > 0 ? ep : (model.is_moe() ? par.tp : 1);
+    w.num_gpus = gpus > 0 ? gpus : par.tp * par.pp;
+    w.concurrency = concurrency;
+    const InferenceResult r = (tpot_limit_s > 0 || ttft_limit_s > 0)
+                                  ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
+                                  : evaluate_inference(model, hw, par, w);
+    bool hard = false;
+    for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
+    if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");
+    if (common.json) {
+      auto j = result_json(r);
+      j["mode"] = "point";
+      j["model"] = model.name;
+      j["system"] = hw.system_name;
+      j["accelerator"] = hw.accelerator.name;
+      j["gpus"] = w.num_gpus;
+      j["isl"] = isl;
+      j["osl"] = osl;
+      j["precision"] = std::string(to_string(w.weight_precision));
+      j["kv_bytes_per_element"] = w.kv_bytes_per_element;
+      j["arrival"] = to_string(w.arrival);
+      j["parallel"] = parallel_json(par);
+      print_json("infer", j);
+      return kExitOk;
+    }
+    std::cout << fmt::format("{} on {} x {} ({}), {}, ISL {} / OSL {}, {} arrivals\n",
+                             model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
+                             hw.accelerator.name, hw.system_name, plan_text(par), isl, osl, to_string(w.arrival));
+    std::cout << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
+    std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
+    std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
+    std::cout << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
+    std::cout << fmt::format("  TTFT               {:>10.1f} ms\n", r.ttft_s * 1e3);
+    std::cout << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
+    std::cout << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
+    const StepTime& d = r.decode_step;
+    std::cout << fmt::format("Decode step {:.2f} ms: GEMMs {:.2f}, attention {:.2f}, TP {:.2f}, EP {:.2f}, PP {:.2f}, "
+                             "overhead {:.2f} ms; per GPU {:.1f} GB weights + {:.1f} GB KV read\n",
+                             d.total_s * 1e3, d.gemm_s * 1e3, d.attention_s * 1e3, d.tp_comm_s * 1e3,
+                             d.ep_comm_s * 1e3, d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9,
+                             d.kv_bytes_read / 1e9);
+    for (const auto& v : r.violations) std::cout << "Note: " << v.message << "\n";
+    return kExitOk;
+  });
+}
+
+}  // namespace gpuplan::cli

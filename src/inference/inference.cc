@@ -1,0 +1,361 @@
+#include "inference/inference.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "physics/collective.h"
+#include "physics/compute.h"
+
+namespace gpuplan {
+
+namespace {
+
+constexpr double kActBytes = 2.0;     // bf16 activations between layers
+constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized checkpoints
+// Kernels one transformer layer launches in a decode step (norms, QKV, rotary+KV append, attention,
+// O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
+constexpr double kKernelsPerLayer = 8.0;
+// The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
+// host, not hidden by CUDA graphs: about 1-3 ms in TensorRT-LLM/vLLM profiles at large batches.
+constexpr double kStepHostOverheadS = 1.0e-3;
+constexpr double kStepHostPerSeqS = 1.0e-6;  // per sequence in the batch (sampling, bookkeeping)
+
+double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
+
+struct Work {
+  double time_s = 0, flops = 0, bytes = 0;
+};
+
+// A weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
+// tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
+// and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
+// are skinny (m = batch), so the token dimension pads to the tile instead of rolling off.
+Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1) {
+  Work w;
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
+  const Efficiency& e = hw.efficiency;
+  double scale = 1.0;
+  if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
+  if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
+  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * (m / pad(m, 64));
+  w.flops = 2.0 * m * n * k * count;
+  w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
+  const double t_math = w.flops / (peak_flops(hw.accelerator, fmt) * eff);
+  const double t_mem = w.bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
+  w.time_s = std::max(t_math, t_mem);
+  return w;
+}
+
+struct Shape {
+  // Per stage (the largest), per layer kind.
+  int layers = 0, moe_layers = 0, dense_layers = 0;
+  bool has_head = true;  // the output head runs on the last stage; the largest stage is charged with it
+  LayerParams dense, moe;
+  double attn_flops_per_ctx = 0;  // attention FLOPs per token per context token per layer (full attention)
+  double kv_bytes_per_token_layer = 0;  // whole model, one layer, at the KV precision
+  double window_share = 0;  // share of layers with a sliding window
+  int window = 0;
+};
+
+Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes) {
+  Shape s;
+  s.layers = (m.layers + par.pp - 1) / par.pp;
+  const double moe_share = m.layers > 0 ? double(m.moe_layers()) / m.layers : 0.0;
+  s.moe_layers = static_cast<int>(std::lround(s.layers * moe_share));
+  s.dense_layers = s.layers - s.moe_layers;
+  s.dense = layer_params(m, false);
+  s.moe = m.is_moe() ? layer_params(m, true) : s.dense;
+  // Attention FLOPs are linear in the context: read the per-context-token coefficient at context 1
+  // (non-causal, so it counts the full context), per layer.
+  s.attn_flops_per_ctx = forward_flops_per_token(m, 1, false).attention / std::max(1, m.layers);
+  s.kv_bytes_per_token_layer = kv_cache_bytes_per_token(m, kv_bytes) / std::max(1, m.layers);
+  if (m.sliding_window > 0) {
+    s.window = m.sliding_window;
+    s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
+  }
+  return s;
+}
+
+double effective_ctx(const Shape& s, double ctx) {
+  if (s.window <= 0) return ctx;
+  return (1 - s.window_share) * ctx + s.window_share * std::min(ctx, double(s.window));
+}
+
+// One forward step of one pipeline stage: `decode` sequences generating one token each at mean
+// context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention).
+StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl) {
+  StepTime st;
+  const double tokens = decode + prefill;
+  if (tokens <= 0) return st;
+  const MathFormat fmt = gemm_format(w.weight_precision);
+  const double wb = weight_bytes(w.weight_precision);
+  const double tp = par.tp;
+  const double h = m.hidden;
+  const double attn_tokens = par.attention_dp ? tokens / tp : tokens;
+  const double attn_split = par.attention_dp ? 1.0 : tp;
+  Work gemm;
+  auto add = [&](const Work& x, double times) {
+    gemm.time_s += x.time_s * times;
+    gemm.flops += x.flops * times;
+    gemm.bytes += x.bytes * times;
+  };
+  auto layer_gemms = [&](const LayerParams& lp, bool moe_layer) {
+    Work acc;
+    const double attn_p = lp.attention / attn_split;
+    const Work a = linear(hw, fmt, attn_tokens, attn_p / h, h, wb);
+    acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
+    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
+    if (mlp_p > 0) {
+      const Work d = linear(hw, fmt, tokens, mlp_p / h, h, wb);
+      acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
+    }
+    if (moe_layer && m.is_moe()) {
+      const double E = m.moe.num_experts, k = m.moe.top_k;
+      const double ep = par.ep;
+      const double moe_tp = std::max(1.0, tp / ep);
+      const double group = std::max(tp, ep);
+      const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
+      const double per_gpu_experts = std::max(1.0, active / ep);
+      // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average.
+      const double rows = tokens * k / std::max(1.0, active);
+      const double ep_p = lp.moe_expert / moe_tp;
+      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts);
+      acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
+      (void)E, (void)group;
+      // Router: tokens x hidden x experts in bf16, replicated.
+      const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
+      acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
+    }
+    return acc;
+  };
+  add(layer_gemms(s.dense, false), s.dense_layers);
+  add(layer_gemms(s.moe, true), s.moe_layers);
+  if (s.has_head) {
+    // Logits only for the tokens that sample: every decode plus the last token of each prompt.
+    const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);
+    add(linear(hw, MathFormat::bf16, std::max(1.0, head_tokens), double(m.vocab) / tp, h, kHeadBytes), 1);
+  }
+  st.gemm_s = gemm.time_s;
+  st.weight_bytes_read = gemm.bytes;
+  st.flops = gemm.flops;
+
+  // Attention core: decodes read their whole KV cache; prompts run causal flash attention.
+  const double heads_split = par.attention_dp ? 1.0 : tp;
+  const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
+  const double dec_seqs = par.attention_dp ? decode / tp : decode;
+  const double pre_tokens = par.attention_dp ? prefill / tp : prefill;
+  const double dctx = effective_ctx(s, ctx);
+  const double pctx = effective_ctx(s, (isl + 1) / 2.0);
+  const double dec_flops = dec_seqs * dctx * s.attn_flops_per_ctx / heads_split * s.layers;
+  const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
+  const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
+  const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
+  st.attention_s = t_dec + attention_time_s(hw, pre_flops);
+  st.kv_bytes_read = dec_bytes;
+  st.flops += dec_flops + pre_flops;
+
+  // Communication, each collective on the link tier its group spans.
+  if (par.tp > 1) {
+    const Group g{par.tp, 1};
+    if (!par.attention_dp) {
+      st.tp_comm_s = 2.0 * s.layers * collective_time_s(Collective::all_reduce, tokens * h * kActBytes, g, hw);
+    } else {
+      // Attention-DP: tokens are dispatched to their experts and combined back (all-to-all) in
+      // MoE layers; dense layers gather and scatter the tokens.
+      const double local = tokens / tp;
+      const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes;
+      st.ep_comm_s = 2.0 * s.moe_layers * collective_time_s(Collective::all_to_all, disp, g, hw);
+      st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
+                                       collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
+    }
+  }
+  if (par.pp > 1)
+    st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
+  st.overhead_s = kKernelsPerLayer * s.layers * hw.efficiency.kernel_overhead_s;
+  st.total_s = st.parts_sum();
+  return st;
+}
+
+StepTime scaled(StepTime s, double f) {
+  s.gemm_s *= f, s.attention_s *= f, s.tp_comm_s *= f, s.ep_comm_s *= f, s.pp_comm_s *= f, s.overhead_s *= f;
+  s.total_s = s.parts_sum();
+  return s;
+}
+
+void check_input(const ModelArch& m, const InferenceParallel& par, const InferenceWorkload& w, int gpus) {
+  if (par.tp < 1 || par.tp > 1024) throw InputError("--tp", fmt::format("must be 1 to 1024, got {}", par.tp));
+  if (par.pp < 1 || par.pp > m.layers)
+    throw InputError("--pp", fmt::format("must be 1 to {} (the layers of {}), got {}", m.layers, m.name, par.pp));
+  if (par.ep < 1) throw InputError("--ep", fmt::format("must be >= 1, got {}", par.ep));
+  if (par.ep > par.tp)
+    throw InputError("--ep", fmt::format("{} must not exceed tp = {} (experts are split over the tp group)", par.ep,
+                                         par.tp));
+  if (par.attention_dp && !m.is_moe())
+    throw InputError("--attention-dp", fmt::format("applies to MoE models; {} is dense", m.name));
+  if (w.isl < 1 || w.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", w.isl));
+  if (w.osl < 1 || w.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", w.osl));
+  if (w.concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", w.concurrency));
+  if (w.max_num_tokens < 1) throw InputError("--max-num-tokens", fmt::format("must be >= 1, got {}", w.max_num_tokens));
+  if (w.max_batch_size < 1) throw InputError("--max-batch-size", fmt::format("must be >= 1, got {}", w.max_batch_size));
+  const int inst = par.tp * par.pp;
+  if (gpus < 1 || gpus % inst != 0)
+    throw InputError("--gpus", fmt::format("must be a positive multiple of tp x pp = {}, got {}", inst, gpus));
+}
+
+}  // namespace
+
+const char* to_string(Arrival a) { return a == Arrival::staggered ? "staggered" : "synchronized"; }
+
+double expected_active_experts(int experts, int top_k, double tokens) {
+  if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
+  const double E = experts, k = std::min(top_k, experts);
+  return E * (1.0 - std::pow(1.0 - k / E, tokens));
+}
+
+InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                   const InferenceWorkload& w) {
+  const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
+  check_input(m, par, w, gpus);
+  InferenceResult r;
+  r.gpus_per_instance = par.tp * par.pp;
+  r.instances = gpus / r.gpus_per_instance;
+
+  // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
+  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction), each sequence
+  // reserving its whole isl + osl (guaranteed-no-evict scheduling).
+  InferenceMemoryInput mi;
+  mi.weight_precision = w.weight_precision;
+  mi.kv_bytes_per_element = w.kv_bytes_per_element;
+  mi.tp = par.tp;
+  mi.ep = par.ep;
+  mi.pp = par.pp;
+  mi.context_tokens = w.isl + w.osl;
+  mi.concurrency = 0;
+  mi.max_batch_tokens = w.max_num_tokens;
+  mi.kv_block_tokens = w.kv_block_tokens;
+  mi.capacity_bytes = hw.accelerator.memory_bytes;
+  const InferenceMemory base = inference_memory(m, mi);
+  const Shape s = shape_of(m, par, w.kv_bytes_per_element);
+  double weights = base.weights_bytes;
+  double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
+  if (par.attention_dp) {
+    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / par.tp) * s.layers;
+    kv_seq_gpu = base.kv_bytes_per_sequence * base.kv_split / par.tp;
+  }
+  const double free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
+  const double pool = w.kv_mem_fraction * free_bytes;
+  long long max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
+  if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
+  max_batch = std::min(max_batch, w.max_batch_size * (par.attention_dp ? par.tp : 1));
+  r.max_concurrency = std::max(0LL, max_batch) * r.instances;
+  if (free_bytes <= 0 || max_batch < 1) {
+    r.violations.push_back({"memory.exceeds_capacity", "gpu",
+                            fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
+                                        "{}-token sequence in {:.1f} GB per GPU",
+                                        weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
+    r.memory = base;
+    return r;
+  }
+  long long conc = w.concurrency > 0 ? w.concurrency : r.max_concurrency;
+  if (conc > r.max_concurrency) {
+    r.violations.push_back({"memory.kv_full", "concurrency",
+                            fmt::format("concurrency {} exceeds the {} sequences whose KV cache fits", conc,
+                                        r.max_concurrency)});
+    conc = r.max_concurrency;
+  }
+  r.concurrency = conc;
+  const double B = std::max(1.0, double(conc) / r.instances);
+  r.batch_per_instance = static_cast<long long>(std::ceil(B));
+  mi.concurrency = r.batch_per_instance;
+  r.memory = inference_memory(m, mi);
+  r.expected_active_experts = expected_active_experts(m.moe.num_experts, m.moe.top_k, B);
+
+  const double pp = par.pp;
+  const double isl = double(w.isl), osl = double(w.osl);
+  const double host = kStepHostOverheadS;
+  // Prefill of one request alone, in chunks of max_num_tokens.
+  {
+    const double chunk = std::min(isl, double(w.max_num_tokens));
+    const double nch = std::ceil(isl / chunk);
+    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+    r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+  }
+  if (w.arrival == Arrival::synchronized) {
+    // Waves: all B prompts prefill together (chunked), then B sequences decode together.
+    const double ptok = B * isl;
+    const double chunk = std::min(ptok, double(w.max_num_tokens));
+    const double nch = std::ceil(ptok / chunk);
+    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+    const double chunk_s = r.prefill_chunk.total_s + host;
+    const double wave_prefill_s = (nch + pp - 1) * chunk_s;
+    const StepTime d = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0);
+    r.decode_step = scaled(d, pp);
+    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
+    r.decode_step.total_s = r.decode_step.parts_sum();
+    // Requests get their first token as their chunk completes: mean over the wave.
+    r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
+    const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
+    r.tpot_s = r.decode_step.total_s + (osl > 1 ? rest / (osl - 1) : 0);
+    const double cycle = wave_prefill_s + std::max(0.0, osl - 1) * r.decode_step.total_s;
+    r.tokens_per_s_total = r.instances * B * osl / cycle;
+  } else {
+    // Continuous batching, steady state: each step decodes B tokens and prefills the prompts of the
+    // B/osl requests that replace the finishing ones (B isl/osl tokens), in one mixed forward.
+    const double ptok = B * isl / osl;
+    const StepTime st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl);
+    r.decode_step = scaled(st, pp);
+    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
+    r.decode_step.total_s = r.decode_step.parts_sum();
+    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
+    r.tpot_s = r.decode_step.total_s;
+    // A new prompt waits half a step, then is prefilled within the chunk budget left by the decodes.
+    const double budget = std::max(1.0, double(w.max_num_tokens) - B);
+    const double steps = std::ceil(isl / budget);
+    r.ttft_s = std::max(r.prefill_s, (0.5 + steps) * r.tpot_s);
+    r.tokens_per_s_total = r.instances * B / r.tpot_s;
+  }
+  r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;
+  r.tokens_per_s_per_gpu = r.tokens_per_s_total / gpus;
+  r.tokens_per_s_per_user = 1.0 / r.tpot_s;
+  r.requests_per_s = r.tokens_per_s_total / osl;
+  return r;
+}
+
+InferenceResult evaluate_under_limits(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                      InferenceWorkload w, double ttft_limit_s, double tpot_limit_s) {
+  w.concurrency = 0;
+  InferenceResult top = evaluate_inference(m, hw, par, w);
+  if (!top.valid()) return top;
+  auto ok = [&](const InferenceResult& r) {
+    return (ttft_limit_s <= 0 || r.ttft_s <= ttft_limit_s) && (tpot_limit_s <= 0 || r.tpot_s <= tpot_limit_s);
+  };
+  if (ok(top)) return top;
+  long long lo = top.instances, hi = top.max_concurrency;
+  w.concurrency = lo;
+  InferenceResult best = evaluate_inference(m, hw, par, w);
+  if (!ok(best)) {
+    best.violations.push_back({"latency.limit", "concurrency",
+                               fmt::format("even one sequence per instance misses the limits (TTFT {:.1f} ms, "
+                                           "TPOT {:.2f} ms)",
+                                           best.ttft_s * 1e3, best.tpot_s * 1e3)});
+    return best;
+  }
+  while (hi - lo > 1) {
+    const long long mid = lo + (hi - lo) / 2;
+    w.concurrency = mid;
+    InferenceResult r = evaluate_inference(m, hw, par, w);
+    if (ok(r)) {
+      lo = mid;
+      best = std::move(r);
+    } else {
+      hi = mid;
+    }
+  }
+  return best;
+}
+
+}  // namespace gpuplan

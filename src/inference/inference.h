@@ -1,0 +1,101 @@
+#pragma once
+// The inference performance model: prefill, decode steps and continuous batching of one serving
+// deployment, as a pure function of (model, hardware, parallelism, workload). See
+// docs/inference-model.md for the formulas and their sources.
+#include <string>
+#include <vector>
+
+#include "core/precision.h"
+#include "memory/inference_memory.h"
+#include "memory/violation.h"
+#include "model/model.h"
+#include "physics/hardware.h"
+
+namespace gpuplan {
+
+// How one model instance is split over GPUs. An instance spans tp x pp GPUs; the deployment runs
+// num_gpus / (tp x pp) instances side by side (data parallel).
+struct InferenceParallel {
+  int tp = 1;                 // tensor parallel (attention heads, dense MLPs; MoE experts split tp/ep ways)
+  int ep = 1;                 // expert parallel inside the tp group (TRT-LLM moe_ep; moe_tp = tp/ep)
+  int pp = 1;                 // pipeline stages (decode batch split into pp micro-batches)
+  bool attention_dp = false;  // attention data-parallel over the tp ranks (each rank its own sequences)
+};
+
+// How requests arrive. Staggered: steady-state continuous batching, every step mixes decodes with
+// chunks of new prompts (servers under load, offline runs). Synchronized: a closed loop of
+// `concurrency` clients sending fixed-length requests together, so prompts arrive in waves (the
+// benchmark_serving / genai-perf sweeps behind AIConfigurator's measurements).
+enum class Arrival { staggered, synchronized };
+const char* to_string(Arrival a);
+
+struct InferenceWorkload {
+  Precision weight_precision = Precision::fp8;  // GEMM format and weight bytes
+  double kv_bytes_per_element = 1.0;            // bf16 2, fp8 1
+  int num_gpus = 0;                             // 0: one instance (tp x pp)
+  long long isl = 1024;                         // input tokens per request
+  long long osl = 1024;                         // output tokens per request
+  long long concurrency = 0;                    // sequences in flight, whole deployment; 0: as many as fit
+  long long max_num_tokens = 8192;              // tokens per forward step (prefill chunk budget)
+  long long max_batch_size = 2048;              // sequences per instance the scheduler admits
+  int kv_block_tokens = 32;                     // paged KV block (TensorRT-LLM tokens_per_block)
+  double kv_mem_fraction = 0.9;                 // share of free memory the KV pool may take
+  Arrival arrival = Arrival::staggered;
+};
+
+// One forward step of one instance, split into named parts that add up to total_s.
+struct StepTime {
+  double gemm_s = 0;          // weight GEMMs: roofline max(FLOPs, weight + activation bytes)
+  double attention_s = 0;     // attention core: roofline max(FLOPs, KV bytes read)
+  double tp_comm_s = 0;       // TP all-reduces (2 per layer)
+  double ep_comm_s = 0;       // EP dispatch + combine all-to-all (attention-DP) per MoE layer
+  double pp_comm_s = 0;       // PP hand-offs between stages
+  double overhead_s = 0;      // kernel launches/tails and the framework's per-step work
+  double total_s = 0;
+  double weight_bytes_read = 0;  // per GPU
+  double kv_bytes_read = 0;      // per GPU
+  double flops = 0;              // per GPU
+  double parts_sum() const { return gemm_s + attention_s + tp_comm_s + ep_comm_s + pp_comm_s + overhead_s; }
+};
+
+struct InferenceResult {
+  std::vector<Violation> violations;
+  bool valid() const { return violations.empty(); }
+
+  int instances = 1;                   // data-parallel copies of the model
+  int gpus_per_instance = 1;
+  long long concurrency = 0;           // sequences in flight, whole deployment
+  long long batch_per_instance = 0;
+  long long max_concurrency = 0;       // the KV cache's limit, whole deployment
+  double expected_active_experts = 0;  // per MoE layer in one decode step (whole model)
+  InferenceMemory memory;              // per GPU at the operating point
+
+  StepTime decode_step;      // one decode step of the whole batch (staggered: mixed with prefill chunks)
+  StepTime prefill_chunk;    // one prefill chunk (max_num_tokens tokens, or the whole wave if smaller)
+  double prefill_s = 0;      // prefill of one request alone (isl tokens)
+  double ttft_s = 0;         // time to first token, mean, at this load
+  double tpot_s = 0;         // time per output token, mean, after the first
+  double e2e_latency_s = 0;  // ttft + (osl - 1) tpot
+  double tokens_per_s_total = 0;     // output tokens/s of the whole deployment
+  double tokens_per_s_per_gpu = 0;
+  double tokens_per_s_per_user = 0;  // 1 / tpot
+  double requests_per_s = 0;
+};
+
+// Evaluates one operating point. Malformed input (tp not dividing heads, gpus not a multiple of
+// tp x pp, isl < 1, ...) -> InputError naming the option; infeasible (weights or one sequence's KV
+// do not fit) -> result with violations.
+InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                   const InferenceWorkload& w);
+
+// The largest concurrency (whole deployment) whose mean TTFT and TPOT stay within the limits
+// (0 = no limit), searched by bisection up to the KV limit; the result at that point. When even
+// concurrency = instances misses the limits, the result at that concurrency with a violation.
+InferenceResult evaluate_under_limits(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                      InferenceWorkload w, double ttft_limit_s, double tpot_limit_s);
+
+// Expected distinct experts a batch of `tokens` routes to, each picking top_k of `experts`
+// uniformly: E (1 - (1 - k/E)^tokens).
+double expected_active_experts(int experts, int top_k, double tokens);
+
+}  // namespace gpuplan

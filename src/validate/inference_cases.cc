@@ -1,0 +1,416 @@
+#include "validate/inference_cases.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <regex>
+
+#include "core/error.h"
+#include "model/model_registry.h"
+
+namespace gpuplan {
+
+namespace {
+
+bool parse_number(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  try {
+    size_t pos = 0;
+    out = std::stod(s, &pos);
+    return pos > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+// A number after `key` in the notes ("request_rate_qps=2", "attn_dp=8"), or nullopt.
+bool note_number(const std::string& notes, const std::string& key, double& out) {
+  const auto p = notes.find(key);
+  if (p == std::string::npos) return false;
+  return parse_number(notes.substr(p + key.size(), 24), out);
+}
+
+// The built-in model a row names: its own name, then without checkpoint suffixes.
+bool resolve_row_model(const std::string& name, ModelArch& m) {
+  std::vector<std::string> tries{name};
+  std::string base = name;
+  for (const char* suffix : {"-FP8", "-FP4", "-Instruct", "-0528"}) {
+    const auto p = base.find(suffix);
+    if (p != std::string::npos) {
+      base = base.substr(0, p) + base.substr(p + std::string(suffix).size());
+      tries.push_back(base);
+    }
+  }
+  for (const auto& t : tries) {
+    try {
+      m = resolve_model(t, "model");
+      return true;
+    } catch (const InputError&) {
+    }
+  }
+  return false;
+}
+
+// Framework family and version for grouping: "TensorRT-LLM v0.17", "trtllm 1.0.0rc3", "vllm 0.19.0".
+std::string framework_group(const std::string& f) {
+  std::string s = f.substr(0, f.find_first_of("(,"));
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s.empty() ? "unknown" : s;
+}
+
+// MLPerf datasets: mean input and output tokens per sample (shared/data/models/mlperf-datasets.md;
+// input means are the task-force figures that file marks unverified) and server TTFT/TPOT limits.
+struct MlperfBench {
+  const char* key;
+  double isl, osl, ttft_ms, tpot_ms;
+};
+const MlperfBench kMlperf[] = {
+    {"llama2-70b-interactive", 300, 294.45, 450, 40},
+    {"llama2-70b", 300, 294.45, 2000, 200},
+    {"mixtral-8x7b", 400, 144.84, 2000, 200},
+    {"llama3.1-405b", 9400, 684.68, 6000, 175},
+    {"llama3_1-405b", 9400, 684.68, 6000, 175},
+    {"llama3.1-8b", 800, 100, 2000, 100},
+    {"gptj", 800, 69, 0, 0},
+};
+
+// Limits are 99th percentiles; the model predicts means. Mean-to-p99 ratios from the MLPerf server
+// logs themselves (the rows' notes give both: TPOT p99/mean ~1.2-1.3, TTFT ~2).
+constexpr double kTpotP99OverMean = 1.25;
+constexpr double kTtftP99OverMean = 2.0;
+
+Precision weights_precision(const std::string& s) {
+  const std::string l = lower(s);
+  if (contains(l, "fp4")) return Precision::nvfp4;
+  if (contains(l, "fp8")) return Precision::fp8;
+  return Precision::bf16;
+}
+
+// Smallest power-of-two TP dividing the GPUs whose weights leave at least 30% of memory for KV.
+int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus) {
+  const auto ok = valid_inference_tp(m, std::min(gpus, 64));
+  for (int tp : ok) {
+    if (gpus % tp) continue;
+    InferenceMemoryInput mi;
+    mi.weight_precision = w.weight_precision;
+    mi.kv_bytes_per_element = w.kv_bytes_per_element;
+    mi.tp = tp;
+    mi.ep = 1;
+    mi.context_tokens = w.isl + w.osl;
+    mi.concurrency = 0;
+    try {
+      const auto r = inference_memory(m, mi);
+      if (r.weights_bytes + r.reserve_bytes <= 0.7 * hw.accelerator.memory_bytes) return tp;
+    } catch (const InputError&) {
+    }
+  }
+  return ok.empty() ? 1 : std::min(gpus, ok.back());
+}
+
+}  // namespace
+
+bool is_inference_schema(const CsvTable& t) {
+  return t.column("metric") >= 0 && t.column("isl") >= 0 && t.column("osl") >= 0 &&
+         t.column("concurrency_or_batch") >= 0 && t.column("scenario") >= 0 && t.column("value") >= 0;
+}
+
+std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,
+                                               std::vector<SkippedRow>& skipped) {
+  std::vector<InferenceCase> out;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    InferenceCase c;
+    c.row = i;
+    c.source_id = t.cell(i, "source_id");
+    c.model_name = t.cell(i, "model");
+    c.gpu_name = t.cell(i, "gpu");
+    c.metric = t.cell(i, "metric");
+    c.scenario = lower(t.cell(i, "scenario"));
+    c.framework = framework_group(t.cell(i, "framework"));
+    const std::string notes = t.cell(i, "notes");
+    const std::string notes_l = lower(notes);
+    const std::string url_l = lower(t.cell(i, "source_url_or_path"));
+    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
+    if (!parse_number(t.cell(i, "value"), c.reported) || c.reported <= 0) {
+      skip("value is blank or not a positive number");
+      continue;
+    }
+    if (c.metric != "tokens_per_sec_total" && c.metric != "tokens_per_sec_per_gpu" &&
+        c.metric != "tokens_per_sec_per_user" && c.metric != "ttft_ms" && c.metric != "tpot_ms") {
+      skip(fmt::format("unknown metric '{}'", c.metric));
+      continue;
+    }
+    const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
+    if (!acc) {
+      skip(fmt::format("GPU '{}' has no catalog entry", c.gpu_name));
+      continue;
+    }
+    c.accelerator = acc->name;
+    c.generation = acc->generation;
+    try {
+      c.hardware = resolve_hardware(catalog, acc->name);
+    } catch (const InputError& e) {
+      skip(e.what());
+      continue;
+    }
+    c.system = c.hardware.system_name;
+    if (!resolve_row_model(c.model_name, c.model)) {
+      skip(fmt::format("model '{}' is not a built-in model", c.model_name));
+      continue;
+    }
+    c.family = c.model.family;
+    double v = 0;
+    if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
+      skip("num_gpus blank");
+      continue;
+    }
+    const int gpus = static_cast<int>(v);
+    InferenceWorkload& w = c.workload;
+    w.num_gpus = gpus;
+
+    // Precisions: blank weights = what the submitter's framework runs on that chip (MLPerf: FP4 on
+    // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
+    // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
+    std::string wp = t.cell(i, "precision_weights");
+    if (wp.empty()) {
+      const std::string g = acc->generation;
+      wp = (g == "blackwell" || g == "blackwell_ultra") ? "FP4" : (g == "ampere" ? "BF16" : "FP8");
+      if (c.source_id.rfind("AIC", 0) == 0) wp = "BF16";
+      c.assumptions.push_back(fmt::format("precision_weights blank: {} (the framework's default on {})", wp, g));
+    }
+    c.precision_name = wp;
+    w.weight_precision = weights_precision(wp);
+    std::string kvp = t.cell(i, "precision_kv");
+    if (kvp.empty()) {
+      kvp = w.weight_precision == Precision::bf16 ? "BF16" : "FP8";
+      c.assumptions.push_back(fmt::format("precision_kv blank: {}", kvp));
+    }
+    w.kv_bytes_per_element = contains(lower(kvp), "fp8") || contains(lower(kvp), "fp4") ? 1.0 : 2.0;
+
+    // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
+    const MlperfBench* bench = nullptr;
+    for (const auto& b : kMlperf)
+      if (contains(url_l, b.key) || contains(lower(notes), std::string("benchmark ") + b.key)) {
+        bench = &b;
+        break;
+      }
+    if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
+      const std::string ml = lower(c.model_name);
+      if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
+      else if (contains(ml, "mixtral")) bench = &kMlperf[2];
+      else if (contains(ml, "405b")) bench = &kMlperf[3];
+      else if (contains(ml, "gpt-j")) bench = &kMlperf[6];
+    }
+    if (parse_number(t.cell(i, "isl"), v)) {
+      w.isl = static_cast<long long>(v);
+    } else if (bench) {
+      w.isl = static_cast<long long>(bench->isl);
+      c.assumptions.push_back(fmt::format("isl blank: {} (dataset mean input tokens)", w.isl));
+    } else {
+      skip("isl blank and no MLPerf benchmark to take it from");
+      continue;
+    }
+    if (parse_number(t.cell(i, "osl"), v)) {
+      w.osl = static_cast<long long>(v);
+    } else if (bench) {
+      double implied = 0;
+      w.osl = static_cast<long long>(std::lround(note_number(notes, "(implies ", implied) ? implied : bench->osl));
+      c.assumptions.push_back(fmt::format("osl blank: {} (dataset mean output tokens)", w.osl));
+    } else {
+      skip("osl blank and no MLPerf benchmark to take it from");
+      continue;
+    }
+
+    // Parallelism. AIConfigurator notes give attn_dp and moe_ep; TRT-LLM "DEPn" is attention-DP n
+    // with EP n; MoE rows without EP use EP = TP with attention-DP (the TRT-LLM perf docs' recipe).
+    InferenceParallel& p = c.parallel;
+    double x = 0;
+    p.pp = parse_number(t.cell(i, "pp"), x) && x >= 1 ? static_cast<int>(x) : 1;
+    double attn_dp = 1;
+    note_number(notes, "attn_dp=", attn_dp);
+    const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
+    double ep = 0;
+    const bool ep_given = parse_number(t.cell(i, "ep"), ep) && ep >= 1;
+    double moe_ep = 0;
+    if (note_number(notes, "moe_ep=", moe_ep) && moe_ep >= 1) ep = moe_ep;
+    if (!tp_blank) {
+      p.tp = static_cast<int>(x);
+    } else if (ep_given && c.model.is_moe()) {
+      p.tp = static_cast<int>(ep);
+      p.attention_dp = true;
+      c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
+    } else {
+      p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
+      c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
+    }
+    if (attn_dp > 1) {
+      p.tp = p.tp * static_cast<int>(attn_dp);
+      p.attention_dp = c.model.is_moe();
+    }
+    if (c.model.is_moe()) {
+      if (ep >= 1) {
+        p.ep = static_cast<int>(ep);
+      } else {
+        p.ep = p.tp;
+        c.assumptions.push_back(fmt::format("ep blank: {} (= tp)", p.ep));
+      }
+      if (p.ep > p.tp) p.ep = p.tp;
+      while (p.ep > 1 && (c.model.moe.num_experts % p.ep || p.tp % p.ep)) --p.ep;
+      if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
+          attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
+        p.attention_dp = true;
+        c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
+      }
+    } else {
+      p.ep = 1;
+    }
+    if (gpus % (p.tp * p.pp) != 0) {
+      skip(fmt::format("num_gpus {} is not a multiple of tp x pp = {}", gpus, p.tp * p.pp));
+      continue;
+    }
+
+    // Scenario semantics.
+    const std::string conc_s = t.cell(i, "concurrency_or_batch");
+    double qps = 0;
+    const bool aic = c.source_id.rfind("AIC", 0) == 0;
+    if (parse_number(conc_s, v) && v >= 1) {
+      w.concurrency = static_cast<long long>(v);
+      // Closed-loop clients with fixed lengths (AIConfigurator's sweeps) and static batching
+      // (gptSessionBenchmark) arrive in waves.
+      if (aic || c.scenario == "latency" || c.scenario == "throughput") w.arrival = Arrival::synchronized;
+    } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
+      c.mode = InferenceMode::rate;
+      c.request_rate_qps = qps;
+    } else if (c.scenario == "server" && bench && bench->tpot_ms > 0) {
+      c.mode = InferenceMode::under_limits;
+      double ttft = bench->ttft_ms, tpot = bench->tpot_ms;
+      note_number(notes, "TTFT<= ", ttft);
+      note_number(notes, "TPOT<= ", tpot);
+      c.ttft_limit_s = ttft / kTtftP99OverMean / 1e3;
+      c.tpot_limit_s = tpot / kTpotP99OverMean / 1e3;
+      c.assumptions.push_back(fmt::format("MLPerf server: highest load with mean TTFT <= {:.0f} ms and TPOT <= "
+                                          "{:.0f} ms (p99 limits {:.0f} / {:.0f} ms over p99/mean ratios)",
+                                          c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
+    } else {
+      c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
+    }
+    if (contains(notes_l, "input+output") || contains(notes_l, "input + output"))
+      c.total_over_output = double(w.isl + w.osl) / double(w.osl);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+InferenceResult evaluate_case(const InferenceCase& c) {
+  switch (c.mode) {
+    case InferenceMode::under_limits:
+      return evaluate_under_limits(c.model, c.hardware, c.parallel, c.workload, c.ttft_limit_s, c.tpot_limit_s);
+    case InferenceMode::rate: {
+      // Little's law: sequences in flight = arrival rate x end-to-end latency (fixed point).
+      InferenceWorkload w = c.workload;
+      w.concurrency = 1;
+      InferenceResult r = evaluate_inference(c.model, c.hardware, c.parallel, w);
+      for (int it = 0; it < 30 && r.valid(); ++it) {
+        const long long next = std::max(1LL, static_cast<long long>(std::ceil(c.request_rate_qps * r.e2e_latency_s)));
+        if (next == w.concurrency) break;
+        w.concurrency = std::min(next, std::max(1LL, r.max_concurrency));
+        r = evaluate_inference(c.model, c.hardware, c.parallel, w);
+      }
+      // The throughput at a given rate is the rate itself while the system keeps up.
+      r.tokens_per_s_total = std::min(r.tokens_per_s_total, c.request_rate_qps * double(w.osl));
+      r.tokens_per_s_per_gpu = r.tokens_per_s_total / std::max(1, w.num_gpus);
+      return r;
+    }
+    case InferenceMode::fixed:
+    default:
+      return evaluate_inference(c.model, c.hardware, c.parallel, c.workload);
+  }
+}
+
+double inference_metric(const InferenceCase& c, const InferenceResult& r) {
+  if (!(r.tokens_per_s_total > 0)) return 0.0;
+  if (c.metric == "tokens_per_sec_total") return r.tokens_per_s_total * c.total_over_output;
+  if (c.metric == "tokens_per_sec_per_gpu") return r.tokens_per_s_per_gpu * c.total_over_output;
+  if (c.metric == "tokens_per_sec_per_user") return r.tokens_per_s_per_user;
+  if (c.metric == "ttft_ms") return r.ttft_s * 1e3;
+  if (c.metric == "tpot_ms") return r.tpot_s * 1e3;
+  return 0.0;
+}
+
+double predict_inference_case(const InferenceCase& c) {
+  try {
+    const InferenceResult r = evaluate_case(c);
+    bool hard = false;
+    for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
+    return hard ? 0.0 : inference_metric(c, r);
+  } catch (const InputError&) {
+    return 0.0;
+  }
+}
+
+ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std::vector<SkippedRow> skipped,
+                                    const std::string& dataset) {
+  ValidationReport rep;
+  rep.dataset = dataset;
+  rep.skipped = std::move(skipped);
+  std::map<std::string, std::map<std::string, std::vector<double>>> groups;
+  std::vector<double> all;
+  for (const auto& c : cases) {
+    std::string why;
+    double pred = 0;
+    try {
+      const InferenceResult r = evaluate_case(c);
+      for (const auto& v : r.violations)
+        if (v.code == "memory.exceeds_capacity") why = v.message;
+      if (why.empty()) pred = inference_metric(c, r);
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+    if (!(pred > 0) || !std::isfinite(pred)) {
+      rep.skipped.push_back({c.row, why.empty() ? "the model returned no prediction" : why});
+      continue;
+    }
+    ScoredRow r;
+    r.row = c.row;
+    r.source_id = c.source_id;
+    r.model = c.model_name;
+    r.gpu = c.gpu_name;
+    r.accelerator = c.accelerator;
+    r.system = c.system;
+    r.family = c.family;
+    r.precision = c.precision_name;
+    r.metric = c.metric;
+    r.num_gpus = c.workload.num_gpus;
+    r.reported = c.reported;
+    r.predicted = pred;
+    r.ape_pct = 100.0 * std::abs(pred - c.reported) / c.reported;
+    r.plan = fmt::format("tp={},ep={},pp={}{} isl={} osl={} conc={} {}", c.parallel.tp, c.parallel.ep, c.parallel.pp,
+                         c.parallel.attention_dp ? ",attention_dp" : "", c.workload.isl, c.workload.osl,
+                         c.workload.concurrency, to_string(c.workload.arrival));
+    r.assumptions = c.assumptions;
+    all.push_back(r.ape_pct);
+    const bool latency = c.metric == "ttft_ms" || c.metric == "tpot_ms";
+    groups["accelerator"][r.accelerator].push_back(r.ape_pct);
+    groups["framework"][c.framework].push_back(r.ape_pct);
+    groups["source"][r.source_id].push_back(r.ape_pct);
+    groups["family"][r.family].push_back(r.ape_pct);
+    groups["metric"][r.metric].push_back(r.ape_pct);
+    groups["kind"][latency ? "latency" : "throughput"].push_back(r.ape_pct);
+    rep.rows.push_back(std::move(r));
+  }
+  std::sort(rep.skipped.begin(), rep.skipped.end(), [](auto& a, auto& b) { return a.row < b.row; });
+  rep.overall = summarize(all);
+  for (auto& [kind, m] : groups)
+    for (auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+  return rep;
+}
+
+}  // namespace gpuplan

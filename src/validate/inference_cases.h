@@ -1,0 +1,55 @@
+#pragma once
+// Maps rows of a published-serving-measurement CSV (schema of shared/data/benchmarks/inference.csv and
+// mlperf-inference-v4.1-v5.0.csv) to inference evaluations: model, hardware, parallelism, workload,
+// scenario semantics, and the metric to compare. Blank cells are filled as the row's framework would.
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "inference/inference.h"
+#include "validate/validation.h"
+
+namespace gpuplan {
+
+// How the row's operating point is found.
+enum class InferenceMode {
+  fixed,         // the given concurrency (or the KV limit when blank: offline, max load)
+  rate,          // a Poisson request rate (qps): concurrency from Little's law
+  under_limits,  // MLPerf server: the highest load whose TTFT/TPOT stay within the limits
+};
+
+struct InferenceCase {
+  size_t row = 0;
+  std::string source_id, model_name, gpu_name, accelerator, system, generation, family, framework;
+  std::string precision_name, metric, scenario;
+  double reported = 0;
+  ModelArch model;
+  Hardware hardware;
+  InferenceParallel parallel;
+  InferenceWorkload workload;
+  InferenceMode mode = InferenceMode::fixed;
+  double request_rate_qps = 0;  // mode rate
+  double ttft_limit_s = 0, tpot_limit_s = 0;  // mode under_limits: mean-latency targets
+  double total_over_output = 1;  // reported throughput counts input + output tokens: (isl+osl)/osl
+  std::vector<std::string> assumptions;
+};
+
+// True when the CSV has the inference schema (metric, isl, osl, concurrency_or_batch, scenario).
+bool is_inference_schema(const CsvTable& t);
+
+// Maps every row; rows that cannot be modelled go to `skipped` with the reason.
+std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,
+                                               std::vector<SkippedRow>& skipped);
+
+// Evaluates the case at its operating point (with its hardware's current efficiencies).
+InferenceResult evaluate_case(const InferenceCase& c);
+// The row's metric from an evaluation, in the row's unit (ms, tokens/s); <= 0 when infeasible.
+double inference_metric(const InferenceCase& c, const InferenceResult& r);
+double predict_inference_case(const InferenceCase& c);
+
+// Predicts and scores every case; groups by accelerator, framework, source, model family, metric.
+ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std::vector<SkippedRow> skipped,
+                                    const std::string& dataset);
+
+}  // namespace gpuplan
