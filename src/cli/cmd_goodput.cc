@@ -47,7 +47,7 @@ nlohmann::json side_json(const Side& x) {
           {"classes", classes}, {"failures_per_hour", g.failures_per_hour}, {"mtbf_s", g.mtbf_s},
           {"checkpoint_bytes", g.checkpoint_bytes}, {"checkpoint_s", g.checkpoint_s},
           {"young_interval_s", g.young_interval_s}, {"daly_interval_s", g.daly_interval_s}, {"useful_s", g.useful_s},
-          {"hardware_down_units", g.hardware_down_units}, {"with_spares", scenario_json(g.with_spares)},
+          {"hardware_down_units", g.hardware_down_units}, {"spare_gpus_needed", g.spare_gpus_needed}, {"with_spares", scenario_json(g.with_spares)},
           {"without_spares", scenario_json(g.without_spares)}};
 }
 

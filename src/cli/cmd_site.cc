@@ -147,7 +147,8 @@ int cmd_site(int argc, char** argv) {
           std::cout << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system,
                                    g.requested, g.placed, u.cooling == Cooling::liquid ? "liquid" : "air",
                                    kw(u.unit_w()), kw(u.gpu_w), kw(u.nic_w), kw(u.host_w),
-                                   kw(u.switch_w + u.storage_w), kw(u.rack_w()), fit.capacity[i].units);
+                                   kw(u.switch_w + u.storage_w), kw(u.rack_w()),
+                                   site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
         }
         std::cout << fmt::format("\nIT power {} (with scale-out switches {:.0f}% and storage {:.0f}%), facility {} "
                                  "at PUE {:.2f}, feed to plan {} with {:.0f}% headroom",

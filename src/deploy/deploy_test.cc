@@ -87,6 +87,17 @@ TEST(Goodput, FallsWithGpusAndCheckpointTime) {
   }
 }
 
+TEST(Goodput, SparesFollowBlastRadius) {
+  const FailureModel& f = builtin_failure_model();
+  GoodputInputs small, whole;
+  small.shape = {16128, 4, 72, 72, 8};
+  whole.shape = {16128, 4, 72, 72, 72};
+  const auto a = evaluate_goodput(f, small), b = evaluate_goodput(f, whole);
+  EXPECT_LT(a.spare_gpus_needed, b.spare_gpus_needed);
+  EXPECT_LE(a.with_spares.spare_units, b.with_spares.spare_units);
+  EXPECT_GE(a.with_spares.spare_units, 1);
+}
+
 TEST(Goodput, Nvl72AddsDomainFailures) {
   const FailureModel& f = builtin_failure_model();
   GoodputInputs hgx, nvl;

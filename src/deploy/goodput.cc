@@ -71,7 +71,7 @@ GoodputResult evaluate_goodput(const FailureModel& f, const GoodputInputs& in) {
   }
   const double nodes = static_cast<double>(s.gpus) / s.gpus_per_node;
   const bool multinode_domain = s.domain_gpus > s.gpus_per_node;
-  double weighted_repair = 0;
+  double weighted_repair = 0, down_gpus = 0;
   for (const auto& c : f.classes) {
     if (c.multinode_domains_only && !multinode_domain) continue;
     ClassRate cr;
@@ -83,7 +83,10 @@ GoodputResult evaluate_goodput(const FailureModel& f, const GoodputInputs& in) {
     r.failures_per_hour += cr.failures_per_hour;
     weighted_repair += cr.failures_per_hour * cr.repair_s;
     // A failure drains at most one unit here (blast <= domain <= unit for catalog systems).
-    if (cr.blast_gpus > 0) r.hardware_down_units += cr.failures_per_hour / 3600.0 * cr.repair_s;
+    if (cr.blast_gpus > 0) {
+      r.hardware_down_units += cr.failures_per_hour / 3600.0 * cr.repair_s;
+      down_gpus += cr.failures_per_hour / 3600.0 * cr.repair_s * cr.blast_gpus;
+    }
     r.classes.push_back(cr);
   }
   r.mtbf_s = r.failures_per_hour > 0 ? 3600.0 / r.failures_per_hour : 1e300;
@@ -93,7 +96,11 @@ GoodputResult evaluate_goodput(const FailureModel& f, const GoodputInputs& in) {
   r.young_interval_s = young_interval_s(r.checkpoint_s, r.mtbf_s);
   r.daly_interval_s = daly_interval_s(r.checkpoint_s, r.mtbf_s);
   r.useful_s = in.tokens_per_s > 0 ? in.tokens / in.tokens_per_s : 0;
-  const int spares = std::max(1, poisson_quantile(r.hardware_down_units, 0.99));
+  // Concurrent failures at the 99th percentile, each draining the mean blast radius; a spare unit's
+  // GPUs take any group that fits (groups remap inside a domain), so spares are GPUs rounded up to units.
+  const double mean_blast = r.hardware_down_units > 0 ? down_gpus / r.hardware_down_units : 0;
+  r.spare_gpus_needed = poisson_quantile(r.hardware_down_units, 0.99) * mean_blast;
+  const int spares = std::max(1, static_cast<int>(std::ceil(r.spare_gpus_needed / s.unit_gpus - 1e-9)));
   r.with_spares = finish(r, in, f.restart_s, spares);
   const double mean_repair = r.failures_per_hour > 0 ? weighted_repair / r.failures_per_hour : 0;
   r.without_spares = finish(r, in, f.restart_s + mean_repair, 0);

@@ -72,12 +72,14 @@ struct GoodputResult {
   double young_interval_s = 0;
   double daly_interval_s = 0;      // the interval used
   double useful_s = 0;             // tokens / tokens_per_s
-  double hardware_down_units = 0;  // mean system units under repair at once (no spares)
+  double hardware_down_units = 0;  // mean failures under repair at once (no spares)
+  double spare_gpus_needed = 0;    // 99th-percentile concurrent failures x mean blast radius, GPUs
   Scenario with_spares;            // restart on a spare: only the restart time is lost
   Scenario without_spares;         // wait for the repair of whatever the failure drained
 };
 
-// Spares: the fewest units k with P(Poisson(hardware_down_units) <= k) >= 0.99, at least 1.
+// Spares: k = the 99th percentile of Poisson(hardware_down_units) concurrent failures, times the mean
+// blast radius in GPUs, rounded up to whole system units (at least 1).
 GoodputResult evaluate_goodput(const FailureModel& failures, const GoodputInputs& in);
 
 }  // namespace gpuplan::deploy
