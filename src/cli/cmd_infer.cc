@@ -16,18 +16,18 @@ namespace gpuplan::cli {
 
 namespace {
 
-nlohmann::json step_json(const StepTime& s) {
+nlohmann::json infer_step_json(const StepTime& s) {
   return {{"total_s", s.total_s},       {"gemm_s", s.gemm_s},         {"attention_s", s.attention_s},
           {"tp_comm_s", s.tp_comm_s},   {"ep_comm_s", s.ep_comm_s},   {"pp_comm_s", s.pp_comm_s},
           {"overhead_s", s.overhead_s}, {"weight_bytes_read", s.weight_bytes_read},
           {"kv_bytes_read", s.kv_bytes_read}, {"flops", s.flops}};
 }
 
-nlohmann::json parallel_json(const InferenceParallel& p) {
+nlohmann::json infer_parallel_json(const InferenceParallel& p) {
   return {{"tp", p.tp}, {"ep", p.ep}, {"pp", p.pp}, {"attention_dp", p.attention_dp}};
 }
 
-nlohmann::json result_json(const InferenceResult& r) {
+nlohmann::json infer_result_json(const InferenceResult& r) {
   nlohmann::json v = nlohmann::json::array();
   for (const auto& x : r.violations) v.push_back({{"code", x.code}, {"subject", x.subject}, {"message", x.message}});
   return {{"valid", r.valid()},
@@ -46,8 +46,8 @@ nlohmann::json result_json(const InferenceResult& r) {
           {"e2e_latency_s", r.e2e_latency_s},
           {"prefill_s", r.prefill_s},
           {"expected_active_experts", r.expected_active_experts},
-          {"decode_step", step_json(r.decode_step)},
-          {"prefill_chunk", step_json(r.prefill_chunk)},
+          {"decode_step", infer_step_json(r.decode_step)},
+          {"prefill_chunk", infer_step_json(r.prefill_chunk)},
           {"memory",
            {{"weights_bytes", r.memory.weights_bytes},
             {"kv_cache_bytes", r.memory.kv_cache_bytes},
@@ -57,7 +57,7 @@ nlohmann::json result_json(const InferenceResult& r) {
             {"capacity_bytes", r.memory.capacity_bytes}}}};
 }
 
-std::string plan_text(const InferenceParallel& p) {
+std::string infer_plan_text(const InferenceParallel& p) {
   return fmt::format("tp={} ep={} pp={}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "");
 }
 
@@ -94,7 +94,7 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
   app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
   app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
-  app.add_option("--arrival", arrival, "staggered (continuous batching) or synchronized (closed-loop waves)")
+  app.add_option("--arrival", arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
       ->capture_default_str();
   app.add_option("--max-num-tokens", max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();
@@ -133,9 +133,12 @@ int cmd_infer(int argc, char** argv) {
     if (max_num_tokens < 1)
       throw InputError("--max-num-tokens", fmt::format("must be >= 1, got {}", max_num_tokens));
     if (max_batch < 1) throw InputError("--max-batch-size", fmt::format("must be >= 1, got {}", max_batch));
-    if (arrival != "staggered" && arrival != "synchronized")
-      throw InputError("--arrival", fmt::format("must be staggered or synchronized, got '{}'", arrival));
-    w.arrival = arrival == "staggered" ? Arrival::staggered : Arrival::synchronized;
+    if (arrival != "staggered" && arrival != "synchronized" && arrival != "closed_loop")
+      throw InputError("--arrival",
+                       fmt::format("must be staggered, synchronized or closed_loop, got '{}'", arrival));
+    w.arrival = arrival == "staggered"      ? Arrival::staggered
+                : arrival == "synchronized" ? Arrival::synchronized
+                                            : Arrival::closed_loop;
     w.isl = isl;
     w.osl = osl;
     w.max_num_tokens = max_num_tokens;
@@ -155,8 +158,8 @@ int cmd_infer(int argc, char** argv) {
       if (common.json) {
         nlohmann::json pts = nlohmann::json::array();
         for (const auto& p : s.frontier) {
-          auto j = result_json(p.result);
-          j["parallel"] = parallel_json(p.parallel);
+          auto j = infer_result_json(p.result);
+          j["parallel"] = infer_parallel_json(p.parallel);
           pts.push_back(j);
         }
         print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -174,7 +177,7 @@ int cmd_infer(int argc, char** argv) {
       std::cout << fmt::format("  {:<28} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "plan", "concurrency", "tok/s/user",
                                "tok/s/GPU", "TTFT ms", "TPOT ms");
       for (const auto& p : s.frontier)
-        std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", plan_text(p.parallel),
+        std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", infer_plan_text(p.parallel),
                                  p.concurrency, p.result.tokens_per_s_per_user, p.result.tokens_per_s_per_gpu,
                                  p.result.ttft_s * 1e3, p.result.tpot_s * 1e3);
       return kExitOk;
@@ -209,7 +212,7 @@ int cmd_infer(int argc, char** argv) {
     for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
     if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");
     if (common.json) {
-      auto j = result_json(r);
+      auto j = infer_result_json(r);
       j["mode"] = "point";
       j["model"] = model.name;
       j["system"] = hw.system_name;
@@ -220,13 +223,13 @@ int cmd_infer(int argc, char** argv) {
       j["precision"] = std::string(to_string(w.weight_precision));
       j["kv_bytes_per_element"] = w.kv_bytes_per_element;
       j["arrival"] = to_string(w.arrival);
-      j["parallel"] = parallel_json(par);
+      j["parallel"] = infer_parallel_json(par);
       print_json("infer", j);
       return kExitOk;
     }
     std::cout << fmt::format("{} on {} x {} ({}), {}, ISL {} / OSL {}, {} arrivals\n",
                              model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
-                             hw.accelerator.name, hw.system_name, plan_text(par), isl, osl, to_string(w.arrival));
+                             hw.accelerator.name, hw.system_name, infer_plan_text(par), isl, osl, to_string(w.arrival));
     std::cout << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
     std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
     std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);

@@ -55,6 +55,7 @@ struct Shape {
   bool has_head = true;  // the output head runs on the last stage; the largest stage is charged with it
   LayerParams dense, moe;
   double attn_flops_per_ctx = 0;  // attention FLOPs per token per context token per layer (full attention)
+  double decode_flops_per_ctx = 0;  // the same for a decode token (MLA: absorbed form)
   double kv_bytes_per_token_layer = 0;  // whole model, one layer, at the KV precision
   double window_share = 0;  // share of layers with a sliding window
   int window = 0;
@@ -72,6 +73,14 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
   // (non-causal, so it counts the full context), per layer.
   s.attn_flops_per_ctx = forward_flops_per_token(m, 1, false).attention / std::max(1, m.layers);
   s.kv_bytes_per_token_layer = kv_cache_bytes_per_token(m, kv_bytes) / std::max(1, m.layers);
+  if (m.attention == AttentionKind::mla) {
+    // Decode runs MLA in its absorbed form (DeepSeek-V2 paper, sec. 2.1.2; FlashMLA): every head
+    // scores the compressed latent plus the rope key and sums the latent values, 2 (2 c + r) FLOPs
+    // per head and context token, more than the expanded form prefill uses.
+    s.decode_flops_per_ctx = 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+  } else {
+    s.decode_flops_per_ctx = s.attn_flops_per_ctx;
+  }
   if (m.sliding_window > 0) {
     s.window = m.sliding_window;
     s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
@@ -150,7 +159,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double pre_tokens = par.attention_dp ? prefill / tp : prefill;
   const double dctx = effective_ctx(s, ctx);
   const double pctx = effective_ctx(s, (isl + 1) / 2.0);
-  const double dec_flops = dec_seqs * dctx * s.attn_flops_per_ctx / heads_split * s.layers;
+  const double dec_flops = dec_seqs * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
   const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
   const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
   const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
@@ -208,7 +217,14 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
 
 }  // namespace
 
-const char* to_string(Arrival a) { return a == Arrival::staggered ? "staggered" : "synchronized"; }
+const char* to_string(Arrival a) {
+  switch (a) {
+    case Arrival::staggered: return "staggered";
+    case Arrival::synchronized: return "synchronized";
+    case Arrival::closed_loop: return "closed_loop";
+  }
+  return "?";
+}
 
 double expected_active_experts(int experts, int top_k, double tokens) {
   if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
@@ -312,10 +328,22 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
     r.decode_step.total_s = r.decode_step.parts_sum();
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s;
-    // A new prompt waits half a step, then is prefilled within the chunk budget left by the decodes.
+    // A new prompt waits for the running step to end (half a step on average), then rides in the
+    // next step(s), whose decodes it shares: its own prefill plus one decode step, chunked within
+    // the token budget the decodes leave.
     const double budget = std::max(1.0, double(w.max_num_tokens) - B);
     const double steps = std::ceil(isl / budget);
-    r.ttft_s = std::max(r.prefill_s, (0.5 + steps) * r.tpot_s);
+    r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.tpot_s : r.prefill_s;
+    if (w.arrival == Arrival::closed_loop && B > 1) {
+      // Prompts come back in groups that fill one prefill chunk; a group waits half a step, then
+      // prefills together (its chunk), the first tokens arriving when the chunk ends.
+      const double group = std::min(B, std::max(1.0, std::floor(double(w.max_num_tokens) / isl)));
+      const double gtok = group * isl;
+      const double gch = std::ceil(gtok / std::min(gtok, double(w.max_num_tokens)));
+      const StepTime g =
+          stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(gtok, double(w.max_num_tokens)), isl);
+      r.ttft_s = 0.5 * r.tpot_s + (gch + pp - 1) * (g.total_s + host);
+    }
     r.tokens_per_s_total = r.instances * B / r.tpot_s;
   }
   r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;

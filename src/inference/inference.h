@@ -26,7 +26,10 @@ struct InferenceParallel {
 // chunks of new prompts (servers under load, offline runs). Synchronized: a closed loop of
 // `concurrency` clients sending fixed-length requests together, so prompts arrive in waves (the
 // benchmark_serving / genai-perf sweeps behind AIConfigurator's measurements).
-enum class Arrival { staggered, synchronized };
+// Closed loop: `concurrency` clients each sending its next request when the last one ends; with
+// fixed lengths the requests that finish in one step come back together, so prompts arrive in
+// groups of up to max_num_tokens / isl (one prefill chunk) while decoding stays staggered.
+enum class Arrival { staggered, synchronized, closed_loop };
 const char* to_string(Arrival a);
 
 struct InferenceWorkload {

@@ -280,12 +280,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Scenario semantics.
     const std::string conc_s = t.cell(i, "concurrency_or_batch");
     double qps = 0;
-    const bool aic = c.source_id.rfind("AIC", 0) == 0;
     if (parse_number(conc_s, v) && v >= 1) {
       w.concurrency = static_cast<long long>(v);
-      // Closed-loop clients with fixed lengths (AIConfigurator's sweeps) and static batching
-      // (gptSessionBenchmark) arrive in waves.
-      if (aic || c.scenario == "latency" || c.scenario == "throughput") w.arrival = Arrival::synchronized;
+      // Static batching (gptSessionBenchmark) runs in waves; closed-loop clients (AIConfigurator's
+      // sweeps) drift apart into staggered arrivals after the first requests.
+      if (c.scenario == "latency" || c.scenario == "throughput") w.arrival = Arrival::synchronized;
+      else if (c.source_id.rfind("AIC", 0) == 0) w.arrival = Arrival::closed_loop;
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;
       c.request_rate_qps = qps;
