@@ -14,7 +14,7 @@
 
 namespace gpuplan::cli {
 
-namespace {
+namespace goodput_detail {  // named, not anonymous: the CLI is a unity build
 
 struct Side {
   std::string system;
@@ -73,9 +73,10 @@ void print_side(std::ostream& os, const Side& x, double usd) {
   }
 }
 
-}  // namespace
+}  // namespace goodput_detail
 
 int cmd_goodput(int argc, char** argv) {
+  using namespace goodput_detail;
   CLI::App app{"Goodput under failures: per-class failure rates (Llama 3 paper defaults), blast radius of each "
                "failure (node, tray or NVLink domain), checkpoint cost from the state size and storage bandwidth, "
                "the Young/Daly interval, useful time over wall time, and the time and cost to finish a run with "

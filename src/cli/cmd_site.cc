@@ -17,7 +17,7 @@ namespace gpuplan::cli {
 
 schedule::SystemResolver catalog_resolver(const Catalog& catalog);  // cmd_schedule.cc
 
-namespace {
+namespace site_detail {  // named, not anonymous: the CLI is a unity build
 
 deploy::SystemPowerInput power_input(const Catalog& catalog, const System& s) {
   const Accelerator& a = catalog.accelerator(s.accelerator);
@@ -62,9 +62,10 @@ Throughput training_throughput(const Catalog& catalog, const ModelArch& model, c
   return t;
 }
 
-}  // namespace
+}  // namespace site_detail
 
 int cmd_site(int argc, char** argv) {
+  using namespace site_detail;
   CLI::App app{"Site fit: IT power per rack and in total (GPU, NIC, host, switch and storage shares), facility "
                "power with PUE and planner headroom, against the site's positions (kW and cooling per position, "
                "CDU capacity) and feed; what does not fit and why, and how many racks of each system fit. With "
