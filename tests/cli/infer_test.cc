@@ -1,0 +1,78 @@
+// gpuplan infer end to end: text and JSON of one operating point, the sweep's frontier, limits,
+// and bad input -> exit 2 naming the option; validate on the inference schema.
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(InferCli, OperatingPointText) {
+  auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --gpus 8 --isl 1024 --osl 1024 --concurrency 64");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "tokens/s per GPU")) << r.out;
+  EXPECT_TRUE(has(r.out, "TTFT"));
+  EXPECT_TRUE(has(r.out, "TPOT"));
+  EXPECT_TRUE(has(r.out, "Decode step"));
+}
+
+TEST(InferCli, OperatingPointJson) {
+  auto r = run_gpuplan("infer --model llama3.1-8b --system h100-sxm --isl 1000 --osl 1000 --precision fp8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.infer/v1");
+  EXPECT_EQ(j["parallel"]["tp"], 1);
+  EXPECT_GT(j["tokens_per_s_per_gpu"].get<double>(), 1000);
+  EXPECT_GT(j["max_concurrency"].get<long long>(), 16);
+  EXPECT_NEAR(j["tokens_per_s_per_user"].get<double>() * j["tpot_s"].get<double>(), 1.0, 1e-9);
+}
+
+TEST(InferCli, TpotLimit) {
+  auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --gpus 8 --tpot-ms 20 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LE(r.json()["tpot_s"].get<double>(), 0.020);
+}
+
+TEST(InferCli, SweepFrontier) {
+  auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --gpus 8 --sweep --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  ASSERT_TRUE(j["frontier"].is_array());
+  EXPECT_GE(j["frontier"].size(), 3u);
+  auto t = run_gpuplan("infer --model mixtral-8x7b --system hgx-h100 --gpus 8 --sweep --ttft-ms 500");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "Pareto frontier")) << t.out;
+}
+
+TEST(InferCli, BadInputNamesTheOption) {
+  for (const auto& [args, option] : std::vector<std::pair<std::string, std::string>>{
+           {"--isl 0", "--isl"},
+           {"--osl -3", "--osl"},
+           {"--precision int3", "--precision"},
+           {"--kv-precision fp4", "--kv-precision"},
+           {"--tp 3", "--tp"},
+           {"--gpus 6 --tp 4", "--gpus"},
+           {"--concurrency 8 --tpot-ms 20", "--concurrency"},
+           {"--arrival sometimes", "--arrival"},
+           {"--model llama3.1-8b --attention-dp --tp 2", "--attention-dp"},
+           {"--model no-such-model", "--model"}}) {
+    auto r = run_gpuplan("infer " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, option)) << args << ": " << r.err;
+  }
+}
+
+TEST(InferCli, ValidateInferenceSchema) {
+  auto r = run_gpuplan(std::string("validate --dataset ") + GPUPLAN_SHARED_DATA_DIR +
+                       "/benchmarks/mlperf-inference-v4.1-v5.0.csv --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.validate/v1");
+  EXPECT_GT(j["rows_scored"].get<int>(), 190);
+  EXPECT_TRUE(j["groups"].contains("accelerator"));
+  EXPECT_TRUE(j["groups"].contains("framework"));
+  EXPECT_TRUE(j["rows"][0].contains("ape_pct"));
+}
+
+}  // namespace
