@@ -15,7 +15,7 @@ if(NOT _gpuplan_probe_mode MATCHES "^(OFF|FALSE|NO|0)$")
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
     find_package(CUDAToolkit)
-    if(TARGET CUDA::cublasLt AND TARGET CUDA::cudart_static)
+    if(TARGET CUDA::cublasLt AND TARGET CUDA::cudart)
       set(_gpuplan_probe_ok ON)
     endif()
   endif()
@@ -40,15 +40,20 @@ if(_gpuplan_probe_ok)
   endif()
   separate_arguments(_gencode_list UNIX_COMMAND "${_gencode}")
   file(GLOB _probe_srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/probe/*.cu)
-  add_library(gpuplan_probe STATIC ${_probe_srcs})
+  # A module that `gpuplan probe` loads with dlopen, so that every other command starts without mapping
+  # cuBLASLt (about 1 s per process start when linked in).
+  add_library(gpuplan_probe MODULE ${_probe_srcs})
   # The directory's -Wall -Wpedantic ... are host-compiler flags nvcc does not take.
   set_property(TARGET gpuplan_probe PROPERTY COMPILE_OPTIONS "")
   set_target_properties(gpuplan_probe PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON
-                                                 CUDA_ARCHITECTURES OFF POSITION_INDEPENDENT_CODE ON)
+                                                 CUDA_ARCHITECTURES OFF POSITION_INDEPENDENT_CODE ON
+                                                 PREFIX "lib" SUFFIX ".so" OUTPUT_NAME gpuplan_probe
+                                                 LIBRARY_OUTPUT_DIRECTORY $<TARGET_FILE_DIR:gpuplan>)
   target_compile_options(gpuplan_probe PRIVATE ${_gencode_list} -Xcompiler=-Wall)
-  target_include_directories(gpuplan_probe PUBLIC ${PROJECT_SOURCE_DIR}/src)
-  target_link_libraries(gpuplan_probe PUBLIC CUDA::cublasLt CUDA::cudart_static ${CMAKE_DL_LIBS})
-  target_link_libraries(gpuplan PRIVATE gpuplan_probe)
-  target_compile_definitions(gpuplan PRIVATE GPUPLAN_HAVE_PROBE=1)
+  target_include_directories(gpuplan_probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(gpuplan_probe PRIVATE CUDA::cublasLt CUDA::cudart ${CMAKE_DL_LIBS})
+  add_dependencies(gpuplan gpuplan_probe)
+  target_link_libraries(gpuplan PRIVATE ${CMAKE_DL_LIBS})
+  target_compile_definitions(gpuplan PRIVATE GPUPLAN_HAVE_PROBE=1)  # it loads libgpuplan_probe.so
   message(STATUS "gpuplan probe: built with nvcc ${CMAKE_CUDA_COMPILER_VERSION}, ${_gencode}")
 endif()

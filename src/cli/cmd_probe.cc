@@ -3,7 +3,9 @@
 // and read bandwidth, NVML power), prints it against the datasheet, and writes a calibration file: a
 // catalog overlay with an `efficiencies:` entry for the GPU's generation (`--catalog DIR` loads it).
 // The measuring part is CUDA (src/probe/), built only when CMake found nvcc (cmake/probe.cmake).
+#include <dlfcn.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <ctime>
@@ -23,6 +25,28 @@ namespace gpuplan::cli {
 namespace {
 
 using nlohmann::json;
+
+#ifdef GPUPLAN_HAVE_PROBE
+// Loads the probe module from beside the executable and runs it; false with error set on failure.
+bool run_probe_module(const probe::Options& opts, doctor::ProbeMeasurements& m, std::string& error) {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string dir = n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string(".");
+  dir = dir.substr(0, dir.find_last_of('/'));
+  const std::string path = dir + "/libgpuplan_probe.so";  // cmake/probe.cmake puts it there
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    error = "cannot load the CUDA probe module " + path + ": " + dlerror();
+    return false;
+  }
+  const auto fn = reinterpret_cast<probe::ModuleRunFn>(dlsym(lib, probe::kModuleRunSymbol));
+  if (!fn) {
+    error = path + " has no " + probe::kModuleRunSymbol;
+    return false;
+  }
+  return fn(&opts, &m, &std::cerr, &error) == 0;  // the module stays loaded: CUDA tears down at exit
+}
+#endif
 
 [[maybe_unused]] std::string today() {
   const std::time_t t = std::time(nullptr);
@@ -60,10 +84,8 @@ int cmd_probe(int argc, char** argv) {
   return run_guarded([&] {
     const Catalog catalog = load_catalog(common);
     doctor::ProbeMeasurements m;
-    try {
-      m = probe::run({quick, device}, std::cerr);
-    } catch (const std::runtime_error& e) {
-      std::cerr << "error: probe failed: " << e.what() << "\n";
+    if (std::string error; !run_probe_module({quick, device}, m, error)) {
+      std::cerr << "error: probe failed: " << error << "\n";
       return kExitFailure;
     }
     const Accelerator* acc = doctor::match_accelerator(catalog, m.device_name, m.memory_bytes);

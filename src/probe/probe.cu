@@ -45,6 +45,7 @@ __global__ void fill_random(T* p, size_t n, unsigned long long seed) {
 // Reads n 16-byte words; the xor keeps every load live.
 __global__ void read_only(const uint4* p, size_t n, unsigned* sink) {
   unsigned acc = 0;
+#pragma unroll 4
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     const uint4 v = p[i];
     acc ^= v.x ^ v.y ^ v.z ^ v.w;
@@ -114,6 +115,7 @@ class LtGemm {
     check(cudaMalloc(&workspace_, kWorkspaceBytes), "cudaMalloc workspace");
   }
   ~LtGemm() {
+    release();
     cudaFree(workspace_);
     cublasLtDestroy(handle_);
   }
@@ -314,3 +316,15 @@ doctor::ProbeMeasurements run(const Options& opts, std::ostream& log) {
 }
 
 }  // namespace gpuplan::probe
+
+extern "C" __attribute__((visibility("default"))) int gpuplan_probe_run(const gpuplan::probe::Options* opts,
+                                                                        gpuplan::doctor::ProbeMeasurements* out,
+                                                                        std::ostream* log, std::string* error) {
+  try {
+    *out = gpuplan::probe::run(*opts, *log);
+    return 0;
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return 1;
+  }
+}
