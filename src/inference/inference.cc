@@ -266,7 +266,10 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
   const double pool = w.kv_mem_fraction * free_bytes;
   long long max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
   if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
-  max_batch = std::min(max_batch, w.max_batch_size * (par.attention_dp ? par.tp : 1));
+  // The scheduler admits at most max_batch_size sequences and max_num_tokens tokens per step per
+  // rank (attention-DP: per attention rank).
+  const long long ranks = par.attention_dp ? par.tp : 1;
+  max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
   r.max_concurrency = std::max(0LL, max_batch) * r.instances;
   if (free_bytes <= 0 || max_batch < 1) {
     r.violations.push_back({"memory.exceeds_capacity", "gpu",
@@ -331,7 +334,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
     // A new prompt waits for the running step to end (half a step on average), then rides in the
     // next step(s), whose decodes it shares: its own prefill plus one decode step, chunked within
     // the token budget the decodes leave.
-    const double budget = std::max(1.0, double(w.max_num_tokens) - B);
+    const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
     r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.tpot_s : r.prefill_s;
     if (w.arrival == Arrival::closed_loop && B > 1) {
