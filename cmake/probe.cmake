@@ -46,7 +46,7 @@ if(_gpuplan_probe_ok)
   # The directory's -Wall -Wpedantic ... are host-compiler flags nvcc does not take.
   set_property(TARGET gpuplan_probe PROPERTY COMPILE_OPTIONS "")
   set_target_properties(gpuplan_probe PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON
-                                                 CUDA_ARCHITECTURES OFF POSITION_INDEPENDENT_CODE ON
+                                                 CUDA_ARCHITECTURES OFF POSITION_INDEPENDENT_CODE ON CUDA_RUNTIME_LIBRARY Shared
                                                  PREFIX "lib" SUFFIX ".so" OUTPUT_NAME gpuplan_probe
                                                  LIBRARY_OUTPUT_DIRECTORY $<TARGET_FILE_DIR:gpuplan>)
   target_compile_options(gpuplan_probe PRIVATE ${_gencode_list} -Xcompiler=-Wall)
