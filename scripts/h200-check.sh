@@ -40,7 +40,7 @@ fi
 
 step "gpuplan doctor"
 "$build/gpuplan" doctor | tee "$out/doctor.txt"
-echo "exit $?" >>"$out/summary.txt"
+echo "exit ${PIPESTATUS[0]}" >>"$out/summary.txt"
 "$build/gpuplan" doctor --json >"$out/doctor.json"
 
 step "gpuplan probe --quick"
