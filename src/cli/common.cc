@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -13,6 +15,9 @@ void add_common_options(CLI::App& app, CommonOptions& opts) {
   app.add_option("--catalog", opts.catalog_dirs,
                  "Directory of catalog YAML files overriding or extending the built-in catalog "
                  "(repeatable; also $GPUPLAN_CATALOG, colon-separated)");
+  app.add_option("--calibration", opts.calibration_files,
+                 "Catalog YAML merged after everything else, e.g. the efficiencies `gpuplan probe --out` "
+                 "measured on this machine (repeatable)");
   app.add_flag("--json", opts.json, "Print the versioned JSON result instead of tables");
 }
 
@@ -29,7 +34,16 @@ Catalog load_catalog(const CommonOptions& opts) {
     }
   }
   dirs.insert(dirs.end(), opts.catalog_dirs.begin(), opts.catalog_dirs.end());
-  return Catalog::load(dirs);
+  Catalog catalog = Catalog::load(dirs);
+  for (const auto& file : opts.calibration_files) {
+    std::ifstream f(file, std::ios::binary);
+    if (!f) throw InputError("--calibration", "cannot read file '" + file + "'");
+    std::stringstream text;
+    text << f.rdbuf();
+    catalog.merge_yaml(text.str(), file);
+  }
+  catalog.check();
+  return catalog;
 }
 
 int parse_args(CLI::App& app, int argc, char** argv) {

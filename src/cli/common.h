@@ -17,10 +17,11 @@ inline constexpr int kExitBadInput = 2;
 
 struct CommonOptions {
   std::vector<std::string> catalog_dirs;  // --catalog DIR (repeatable), then $GPUPLAN_CATALOG
+  std::vector<std::string> calibration_files;  // --calibration FILE: catalog YAML merged last (probe output)
   bool json = false;                      // --json
 };
 
-// Adds --catalog and --json to a command.
+// Adds --catalog, --calibration and --json to a command.
 void add_common_options(CLI::App& app, CommonOptions& opts);
 // The built-in catalog overlaid by --catalog dirs and $GPUPLAN_CATALOG (colon-separated).
 Catalog load_catalog(const CommonOptions& opts);
