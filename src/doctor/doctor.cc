@@ -28,7 +28,10 @@ std::string gpu_list(const std::vector<int>& idx) {
   for (size_t i = 1; i < idx.size(); ++i) contiguous = contiguous && idx[i] == idx[i - 1] + 1;
   if (contiguous) return fmt::format("GPU{}-{}", idx.front(), idx.back());
   std::string s = "GPU";
-  for (size_t i = 0; i < idx.size(); ++i) s += (i ? "," : "") + std::to_string(idx[i]);
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(idx[i]);
+  }
   return s;
 }
 
