@@ -9,9 +9,12 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
 #include "schedule/cluster_yaml.h"
 #include "schedule/simulator.h"
 #include "schedule/trace.h"
+#include "schedule/training_slowdown.h"
 
 namespace gpuplan::cli {
 
@@ -79,6 +82,11 @@ int cmd_schedule(int argc, char** argv) {
   app.add_option("--cross-domain-slowdown", slowdown_pct,
                  "Percent a job with a group split across NVLink domains runs slower (default 32: see docs/schedule.md)")
       ->check(CLI::Range(0.0, 1000.0));
+  std::string slowdown_model, slowdown_system;
+  app.add_option("--slowdown-model", slowdown_model,
+                 "Take the cross-domain slowdown from the training model: a reference model (e.g. llama3.1-8b) "
+                 "whose TP/DP group is split over two NVLink domains; needs --slowdown-system");
+  app.add_option("--slowdown-system", slowdown_system, "System (e.g. hgx-h100) the reference model runs on");
   app.add_option("--write-trace", write_trace, "Also write the jobs replayed, in gpuplan trace format");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
@@ -110,7 +118,18 @@ int cmd_schedule(int argc, char** argv) {
     opt.backfill = backfill;
     opt.preempt = preempt;
     if (slowdown_pct >= 0) opt.slowdown = schedule::fixed_slowdown(slowdown_pct / 100.0);
-    const double effective_pct = slowdown_pct >= 0 ? slowdown_pct : 32.0;
+    double effective_pct = slowdown_pct >= 0 ? slowdown_pct : 32.0;
+    if (slowdown_model.empty() != slowdown_system.empty())
+      throw InputError(slowdown_model.empty() ? "--slowdown-model" : "--slowdown-system",
+                       "--slowdown-model and --slowdown-system go together");
+    if (!slowdown_model.empty()) {
+      if (slowdown_pct >= 0)
+        throw InputError("--cross-domain-slowdown", "give either a fixed slowdown or --slowdown-model, not both");
+      const Hardware hw = resolve_hardware(catalog, slowdown_system);
+      const ModelArch ref = resolve_model(slowdown_model, "--slowdown-model");
+      opt.slowdown = schedule::training_slowdown(hw, ref);
+      effective_pct = 100.0 * (schedule::training_slowdown_factor(hw, ref, 8) - 1.0);  // shown for a TP=8 group
+    }
     const bool tty = isatty(STDERR_FILENO);
     std::vector<schedule::SimResult> results;
     for (const auto& p : policies) {

@@ -211,3 +211,29 @@ TEST(Simulator, PhillyFirst5000JobsEndToEnd) {
 
 }  // namespace
 }  // namespace gpuplan::schedule
+
+#include "catalog/catalog.h"
+#include "model/model_registry.h"
+#include "schedule/training_slowdown.h"
+
+namespace gpuplan::schedule {
+namespace {
+
+TEST(TrainingSlowdown, SplittingATensorParallelGroupCostsMoreThanADataParallelOne) {
+  const Catalog catalog = Catalog::builtin();
+  const Hardware hw = resolve_hardware(catalog, "hgx-h100");
+  const ModelArch ref = resolve_model("llama3.1-8b");
+  const double tp_split = training_slowdown_factor(hw, ref, 8);   // TP=8 across two 4-GPU halves
+  const double dp_split = training_slowdown_factor(hw, ref, 16);  // TP=8 inside, DP=2 across domains
+  EXPECT_GT(tp_split, 1.05);
+  EXPECT_GE(dp_split, 1.0);
+  EXPECT_GT(tp_split, dp_split);
+  auto model = training_slowdown(hw, ref);
+  Job job;
+  job.gpus = job.group_gpus = 8;
+  EXPECT_DOUBLE_EQ(model(job, PlacementShape{1, 1, 0}), 1.0);
+  EXPECT_DOUBLE_EQ(model(job, PlacementShape{2, 1, 1}), tp_split);
+}
+
+}  // namespace
+}  // namespace gpuplan::schedule

@@ -115,3 +115,14 @@ TEST(ExportCli, ExampleClustersResolveThroughTheCatalog) {
 }
 
 }  // namespace
+
+TEST(ScheduleCli, SlowdownFromTheTrainingModel) {
+  auto r = run_gpuplan(std::string("schedule --cluster ") + GPUPLAN_SOURCE_DIR +
+                       "/examples/clusters/gb300-h200-mixed.yaml --jobs 200 --policy fifo "
+                       "--slowdown-model llama3.1-8b --slowdown-system hgx-h200 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(r.json()["cross_domain_slowdown_pct"].get<double>(), 0.0);
+  auto bad = run_gpuplan(std::string("schedule --cluster ") + GPUPLAN_SOURCE_DIR +
+                         "/examples/clusters/gb300-h200-mixed.yaml --slowdown-model llama3.1-8b");
+  EXPECT_EQ(bad.exit_code, 2);
+}
