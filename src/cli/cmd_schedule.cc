@@ -80,7 +80,8 @@ int cmd_schedule(int argc, char** argv) {
   app.add_option("--seed", seed, "Seed of the generated job mix")->capture_default_str();
   app.add_option("--load", load, "Offered load of the generated mix (GPU demand / capacity)")->capture_default_str();
   app.add_option("--cross-domain-slowdown", slowdown_pct,
-                 "Percent a job with a group split across NVLink domains runs slower (default 32: see docs/schedule.md)")
+                 "Fixed percent a job with a group split across NVLink domains runs slower, instead of the training "
+                 "model's figure (the default: Llama 3.1 8B on the cluster's first system; see docs/schedule.md)")
       ->check(CLI::Range(0.0, 1000.0));
   std::string slowdown_model, slowdown_system;
   app.add_option("--slowdown-model", slowdown_model,
@@ -122,9 +123,18 @@ int cmd_schedule(int argc, char** argv) {
     if (slowdown_model.empty() != slowdown_system.empty())
       throw InputError(slowdown_model.empty() ? "--slowdown-model" : "--slowdown-system",
                        "--slowdown-model and --slowdown-system go together");
+    if (!slowdown_model.empty() && slowdown_pct >= 0)
+      throw InputError("--cross-domain-slowdown", "give either a fixed slowdown or --slowdown-model, not both");
+    if (slowdown_model.empty() && slowdown_pct < 0) {
+      // Default: the training model, with Llama 3.1 8B on the cluster's first catalog system.
+      for (const auto& g : cluster.spec().groups)
+        if (catalog.find_system(g.system)) {
+          slowdown_model = "llama3.1-8b";
+          slowdown_system = g.system;
+          break;
+        }
+    }
     if (!slowdown_model.empty()) {
-      if (slowdown_pct >= 0)
-        throw InputError("--cross-domain-slowdown", "give either a fixed slowdown or --slowdown-model, not both");
       const Hardware hw = resolve_hardware(catalog, slowdown_system);
       const ModelArch ref = resolve_model(slowdown_model, "--slowdown-model");
       opt.slowdown = schedule::training_slowdown(hw, ref);
@@ -166,7 +176,12 @@ int cmd_schedule(int argc, char** argv) {
     if (skipped > 0)
       std::cout << fmt::format("Skipped {} jobs larger than the cluster ({} GPUs); they are not in the metrics.\n",
                                skipped, cluster.total_gpus());
-    std::cout << fmt::format("A job with a group split across NVLink domains runs {:.0f}% slower.\n\n", effective_pct);
+    if (slowdown_model.empty())
+      std::cout << fmt::format("A job with a group split across NVLink domains runs {:.0f}% slower.\n\n", effective_pct);
+    else
+      std::cout << fmt::format("A job with a group split across NVLink domains runs slower by what the training model "
+                               "says ({} on {}): {:.0f}% for a TP=8 group; other group sizes differ.\n\n",
+                               slowdown_model, slowdown_system, effective_pct);
     std::vector<std::pair<std::string, std::function<std::string(const schedule::SimResult&)>>> rows = {
         {"jobs completed", [](const auto& r) { return std::to_string(r.metrics.jobs); }},
         {"GPU utilisation", [](const auto& r) { return pct(r.metrics.utilisation); }},
