@@ -16,17 +16,6 @@
 
 namespace gpuplan::cli {
 
-namespace {
-
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
-
-}  // namespace
-
 int cmd_calibrate(int argc, char** argv) {
   CLI::App app{"Fit the efficiency parameters of each accelerator generation (GEMM curve, FP8/FP4 gain, "
                "attention, HBM and link efficiencies, overlap, kernel overhead) on published measurements, "
@@ -64,7 +53,7 @@ int cmd_calibrate(int argc, char** argv) {
     for (const auto& f : fits) {
       Efficiency e = f.after;
       e.fitted_on = fmt::format("{} ({} rows)", basename, f.rows);
-      e.fitted_date = today();
+      e.fitted_date = today_utc();
       e.method = "gpuplan calibrate: coordinate descent on weighted mean |log(pred/reported)|, each "
                  "(source, model) series weighted equally, bounded ranges, log-prior pull to the defaults";
       out.push_back(e);

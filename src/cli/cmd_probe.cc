@@ -48,12 +48,6 @@ bool run_probe_module(const probe::Options& opts, doctor::ProbeMeasurements& m, 
 }
 #endif
 
-[[maybe_unused]] std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
 
 [[maybe_unused]] std::string figure(double v, const std::string& unit) {
   if (unit == "FLOP/s") return fmt::format("{:.1f} TFLOP/s", v / 1e12);
@@ -94,7 +88,7 @@ int cmd_probe(int argc, char** argv) {
                 << "against its datasheet and calibrate\n";
       return kExitFailure;
     }
-    const auto cal = doctor::fit_calibration(m, *acc, catalog.efficiency(acc->generation), today());
+    const auto cal = doctor::fit_calibration(m, *acc, catalog.efficiency(acc->generation), today_utc());
     if (!out_path.empty()) {
       std::ofstream f(out_path);
       if (!f) throw InputError("--out", "cannot write '" + out_path + "'");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <iostream>
@@ -80,6 +81,13 @@ void print_json(const std::string& kind, nlohmann::json payload) {
   doc["schema"] = "gpuplan." + kind + "/v1";
   for (auto& [k, v] : payload.items()) doc[k] = v;
   std::cout << doc.dump(2) << "\n";
+}
+
+std::string today_utc() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
 }
 
 std::string human_bytes(double bytes) {

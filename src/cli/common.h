@@ -38,6 +38,9 @@ int report_exception();
 // Prints a versioned JSON document: {"schema": "gpuplan.<kind>/v1", ...payload}.
 void print_json(const std::string& kind, nlohmann::json payload);
 
+// Today's date in UTC as YYYY-MM-DD (stamps fitted or measured calibrations).
+std::string today_utc();
+
 // Human formatting helpers.
 std::string human_bytes(double bytes);        // "141.1 GB"
 std::string human_rate(double per_s, const char* unit);  // "989.4 T" + unit

@@ -24,13 +24,6 @@ struct LayerCost {
   double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
   double cp_comm_s = 0;
   double ep_comm_s = 0;
-  int kernels = 0;
-};
-
-struct Shapes {
-  double T = 0;        // tokens of the micro-batch on this GPU after CP split (full sequence for TP GEMMs)
-  double ctx = 0;      // average attended context per query
-  double ctx_window = 0;
 };
 
 double attention_ctx(int seq, int window) {
@@ -68,12 +61,10 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     c.gemm_s += gemm_time_s(hw, fmt, T, (q + 2 * kv) / tp, h);
     c.gemm_s += gemm_time_s(hw, fmt, T, h, q / tp);
   }
-  c.kernels += 6;
 
   // --- attention core: QK^T and PV over the causal context (flash attention) ---
   const double attn_flops = 2.0 * T * ctx * (heads / tp) * (qk_dim + v_dim);
   c.attention_s = attention_time_s(hw, attn_flops);
-  c.kernels += 1;
 
   // --- MLP: dense, or router + routed experts + shared experts ---
   const double gate = m.gated_mlp ? 2.0 : 1.0;
@@ -82,7 +73,6 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     const double f = m.ffn_hidden / tp;
     c.gemm_s += gemm_time_s(hw, fmt, T, gate * f, h) + gemm_time_s(hw, fmt, T, h, f);
     mlp_act_elems = T * gate * f;
-    c.kernels += 4;
   } else {
     const MoeDims& e = m.moe;
     const double etp = p.etp;
@@ -103,7 +93,6 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     }
     // Permute and un-permute of routed tokens (read + write, both directions of the dispatch).
     c.memory_bound_s += memory_bound_time_s(hw, 4.0 * Tm * e.top_k * h * kActBytes);
-    c.kernels += 12;
     // Dispatch (fp8 where GEMMs are fp8) and combine (bf16) over the EP group.
     if (p.ep > 1) {
       const double dispatch_bytes = Tm * e.top_k * h * (fmt == MathFormat::bf16 ? 2.0 : 1.0);
@@ -123,7 +112,6 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   bytes += mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes;  // activation: read in, write out
   if (fmt != MathFormat::bf16) bytes += 3.0 * T * (2 * h + heads * v_dim / tp) * 1.5;  // casts to fp8/fp4
   c.memory_bound_s += memory_bound_time_s(hw, bytes);
-  c.kernels += 8;
 
   // --- TP/SP collectives: all-gather before and reduce-scatter after attention and the MLP
   // (all-reduce without SP). Routed experts with etp=1 need none for the MLP. ---
