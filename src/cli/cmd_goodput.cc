@@ -31,8 +31,11 @@ std::string dur(double s) {
 }
 
 nlohmann::json scenario_json(const deploy::Scenario& s) {
-  return {{"restart_s", s.restart_s}, {"goodput", s.goodput}, {"wall_s", s.wall_s}, {"spare_units", s.spare_units},
-          {"spare_gpus", s.spare_gpus}, {"gpu_hours", s.gpu_hours}, {"cost_usd", s.cost_usd}};
+  return {{"restart_s", s.restart_s}, {"goodput", s.goodput}, {"effective_tokens_per_s", s.effective_tokens_per_s},
+          {"wall_s", s.wall_s}, {"spare_units", s.spare_units}, {"spare_gpus", s.spare_gpus},
+          {"gpu_hours", s.gpu_hours}, {"cost_usd", s.cost_usd},
+          {"time_shares", {{"useful", s.shares.useful}, {"checkpoint", s.shares.checkpoint},
+                           {"down", s.shares.down}, {"rework", s.shares.rework}}}};
 }
 
 nlohmann::json side_json(const Side& x) {
@@ -41,13 +44,16 @@ nlohmann::json side_json(const Side& x) {
   for (const auto& c : g.classes)
     classes.push_back({{"class", c.name}, {"failures_per_hour", c.failures_per_hour}, {"blast_gpus", c.blast_gpus},
                        {"repair_s", c.repair_s}, {"source", c.source}});
-  return {{"system", x.system}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
+  nlohmann::json violations = nlohmann::json::array();
+  for (const auto& v : g.violations) violations.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
+  return {{"system", x.system}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
           {"shape", {{"gpus_per_node", x.shape.gpus_per_node}, {"domain_gpus", x.shape.domain_gpus},
                      {"unit_gpus", x.shape.unit_gpus}, {"group_gpus", x.shape.group_gpus}}},
           {"classes", classes}, {"failures_per_hour", g.failures_per_hour}, {"mtbf_s", g.mtbf_s},
           {"checkpoint_bytes", g.checkpoint_bytes}, {"checkpoint_s", g.checkpoint_s},
           {"young_interval_s", g.young_interval_s}, {"daly_interval_s", g.daly_interval_s}, {"useful_s", g.useful_s},
-          {"hardware_down_units", g.hardware_down_units}, {"spare_gpus_needed", g.spare_gpus_needed}, {"with_spares", scenario_json(g.with_spares)},
+          {"hardware_down_units", g.hardware_down_units}, {"spare_gpus_needed", g.spare_gpus_needed},
+          {"mean_repair_s", g.mean_repair_s}, {"with_spares", scenario_json(g.with_spares)},
           {"without_spares", scenario_json(g.without_spares)}};
 }
 
@@ -68,9 +74,39 @@ void print_side(std::ostream& os, const Side& x, double usd) {
                       100 * s->goodput, dur(s->restart_s), s->wall_s > 0 ? dur(s->wall_s) : "-");
     if (s->spare_units > 0) os << fmt::format("  spares {} units ({} GPUs)", s->spare_units, s->spare_gpus);
     if (usd > 0 && s->wall_s > 0) os << fmt::format("  cost ${:.3g}M", s->cost_usd / 1e6);
-    if (s->goodput <= 0) os << "  never finishes: repairs outlast the time between failures";
+    os << fmt::format("\n  {:<15} wall time: useful {:.1f}%, checkpoints {:.1f}%, {} {:.1f}%, rework {:.1f}%\n", "",
+                      100 * s->shares.useful, 100 * s->shares.checkpoint,
+                      s == &g.with_spares ? "restarts" : "restarts and repair waits", 100 * s->shares.down,
+                      100 * s->shares.rework);
+  }
+}
+
+// The two systems in one number each way: tokens/s after failures, and the time and cost to finish.
+nlohmann::json comparison_json(const Side& a, const Side& b) {
+  auto ratio = [](double x, double y) { return y > 0 ? x / y : 0.0; };
+  return {{"system", a.system}, {"versus", b.system},
+          {"failure_free_speedup", ratio(a.train.tokens_per_s, b.train.tokens_per_s)},
+          {"with_spares_speedup", ratio(a.good.with_spares.effective_tokens_per_s, b.good.with_spares.effective_tokens_per_s)},
+          {"without_spares_speedup",
+           ratio(a.good.without_spares.effective_tokens_per_s, b.good.without_spares.effective_tokens_per_s)}};
+}
+
+void print_comparison(std::ostream& os, const Side& a, const Side& b, double tokens, double usd) {
+  os << fmt::format("Side by side ({:.3g} tokens; tokens/s after failures = failure-free x goodput):\n", tokens);
+  os << fmt::format("  {:<14} {:>12}  {:>7} {:>11} {:>9} {:>9}  {:>7} {:>11} {:>9} {:>9}\n", "", "failure-free",
+                    "spares:", "tokens/s", "finish", "cost", "none:", "tokens/s", "finish", "cost");
+  for (const Side* x : {&a, &b}) {
+    os << fmt::format("  {:<14} {:>12.3g}", x->system, x->train.tokens_per_s);
+    for (const auto* s : {&x->good.with_spares, &x->good.without_spares})
+      os << fmt::format("  {:>6.1f}% {:>11.3g} {:>9} {:>9}", 100 * s->goodput, s->effective_tokens_per_s,
+                        s->wall_s > 0 ? dur(s->wall_s) : "-",
+                        usd > 0 && s->cost_usd > 0 ? fmt::format("${:.3g}M", s->cost_usd / 1e6) : "-");
     os << "\n";
   }
+  const auto c = comparison_json(a, b);
+  os << fmt::format("{} against {}: {:.2f}x the tokens/s failure-free, {:.2f}x with spares, {:.2f}x without.\n",
+                    a.system, b.system, c["failure_free_speedup"].get<double>(), c["with_spares_speedup"].get<double>(),
+                    c["without_spares_speedup"].get<double>());
 }
 
 }  // namespace goodput_detail
@@ -98,7 +134,7 @@ int cmd_goodput(int argc, char** argv) {
   app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str();
   app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str();
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
-  app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, ~52,700 h)");
+  app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, 16,384 x 1,296 h / 419 = 50,677 h)");
   app.add_option("--checkpoint", checkpoint_s, "Blocking checkpoint time in seconds (default: state / bandwidth)");
   app.add_option("--tokens", tokens, "Tokens to train")->capture_default_str();
   app.add_option("--usd-per-gpu-hour", usd, "Price per GPU-hour for the cost (0: none)");
@@ -147,9 +183,11 @@ int cmd_goodput(int argc, char** argv) {
     if (common.json) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& x : sides) arr.push_back(side_json(x));
-      print_json("goodput", {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text}, {"tokens", tokens},
-                             {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
-                             {"restart_s", failures.restart_s}, {"systems", arr}});
+      nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text}, {"tokens", tokens},
+                            {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
+                            {"restart_s", failures.restart_s}, {"systems", arr}};
+      if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
+      print_json("goodput", out);
       return kExitOk;
     }
     std::cout << fmt::format("{} on {} GPUs, plan {}, {:.3g} tokens; failure rates: {}\n\n", model.name, w.num_gpus,
@@ -158,12 +196,9 @@ int cmd_goodput(int argc, char** argv) {
       print_side(std::cout, x, usd);
       std::cout << "\n";
     }
-    if (sides.size() == 2) {
-      const auto& a = sides[0].good.with_spares;
-      const auto& b = sides[1].good.with_spares;
-      std::cout << fmt::format("With spares, {} finishes in {} and {} in {} ({:+.1f}%).\n", sides[0].system,
-                               dur(a.wall_s), sides[1].system, dur(b.wall_s), 100 * (b.wall_s / a.wall_s - 1));
-    }
+    if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens, usd);
+    for (const auto& x : sides)
+      for (const auto& v : x.good.violations) std::cout << "Note (" << x.system << "): " << v.message << "\n";
     return kExitOk;
   });
 }

@@ -15,8 +15,33 @@ double daly_interval_s(double d, double m) {
 }
 
 double goodput_fraction(double tau, double delta, double restart_s, double mtbf_s) {
-  if (tau <= 0 || mtbf_s <= 0) return 0;
-  return tau / (tau + delta) * std::max(0.0, 1.0 - (restart_s + (tau + delta) / 2.0) / mtbf_s);
+  return time_shares(tau, delta, restart_s, mtbf_s).useful;
+}
+
+TimeShares time_shares(double tau, double delta, double restart_s, double mtbf_s) {
+  TimeShares t;
+  if (delta < 0 || restart_s < 0 || mtbf_s <= 0) return t;
+  if (tau <= 0) {
+    if (delta > 0) return t;
+    // Free checkpoints: checkpoint continuously, lose only the restarts (the limit tau -> 0).
+    t.useful = mtbf_s / (mtbf_s + restart_s);
+    t.down = 1 - t.useful;
+    return t;
+  }
+  // Expected failures per kept interval: e^x - 1; each costs restart_s down and the time run since
+  // the last checkpoint. Expected wall time per kept interval: (M + R)(e^x - 1).
+  const double failures = std::expm1((tau + delta) / mtbf_s);
+  const double wall = (mtbf_s + restart_s) * failures;
+  if (!(wall > 0) || !std::isfinite(wall)) {
+    t.down = restart_s / (mtbf_s + restart_s);
+    t.rework = 1 - t.down;
+    return t;
+  }
+  t.useful = tau / wall;
+  t.checkpoint = delta / wall;
+  t.down = restart_s / (mtbf_s + restart_s);
+  t.rework = std::max(0.0, 1.0 - t.useful - t.checkpoint - t.down);
+  return t;
 }
 
 int blast_gpus(Blast blast, const JobShape& s) {
@@ -49,7 +74,9 @@ int poisson_quantile(double mean, double p) {
 Scenario finish(const GoodputResult& r, const GoodputInputs& in, double restart_s, int spare_units) {
   Scenario s;
   s.restart_s = restart_s;
-  s.goodput = goodput_fraction(r.daly_interval_s, r.checkpoint_s, restart_s, r.mtbf_s);
+  s.shares = time_shares(r.daly_interval_s, r.checkpoint_s, restart_s, r.mtbf_s);
+  s.goodput = s.shares.useful;
+  s.effective_tokens_per_s = in.tokens_per_s * s.goodput;
   s.spare_units = spare_units;
   s.spare_gpus = spare_units * in.shape.unit_gpus;
   if (s.goodput > 0 && r.useful_s > 0) {
@@ -102,13 +129,15 @@ GoodputResult evaluate_goodput(const FailureModel& f, const GoodputInputs& in) {
   r.spare_gpus_needed = poisson_quantile(r.hardware_down_units, 0.99) * mean_blast;
   const int spares = std::max(1, static_cast<int>(std::ceil(r.spare_gpus_needed / s.unit_gpus - 1e-9)));
   r.with_spares = finish(r, in, f.restart_s, spares);
-  const double mean_repair = r.failures_per_hour > 0 ? weighted_repair / r.failures_per_hour : 0;
-  r.without_spares = finish(r, in, f.restart_s + mean_repair, 0);
-  if (r.with_spares.goodput <= 0)
-    r.violations.push_back({"goodput.no_progress", "job",
-                            fmt::format("the job fails every {:.0f} s on average, less than a checkpoint plus "
-                                        "restart: it never makes progress",
-                                        r.mtbf_s)});
+  // No spares: a synchronous job needs its whole shape back, so a hardware failure costs the restart
+  // plus the repair of what it drained; a software failure only the restart.
+  r.mean_repair_s = r.failures_per_hour > 0 ? weighted_repair / r.failures_per_hour : 0;
+  r.without_spares = finish(r, in, f.restart_s + r.mean_repair_s, 0);
+  if (r.checkpoint_s >= 2 * r.mtbf_s)
+    r.violations.push_back({"goodput.checkpoint_exceeds_mtbf", "job",
+                            fmt::format("a checkpoint takes {:.0f} s, more than twice the job's MTBF of {:.0f} s: "
+                                        "the job rarely completes an interval (goodput {:.2g}%)",
+                                        r.checkpoint_s, r.mtbf_s, 100 * r.with_spares.goodput)});
   return r;
 }
 

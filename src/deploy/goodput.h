@@ -16,10 +16,26 @@ double young_interval_s(double checkpoint_s, double mtbf_s);
 // sqrt(2 d M) * (1 + sqrt(d / 2M) / 3 + d / 18M) - d for d < 2M; M otherwise.
 double daly_interval_s(double checkpoint_s, double mtbf_s);
 // Fraction of wall time spent on useful training with compute interval tau between checkpoints of
-// cost delta, mean time to restart R and job MTBF M (first-order, as Young/Daly): each interval costs
-// delta; each failure loses R plus on average half an interval.
-//   goodput = tau / (tau + delta) * max(0, 1 - (R + (tau + delta) / 2) / M)
+// cost delta, mean time from a failure to training again R (restart, plus any wait for repair) and job
+// MTBF M. Failures are Poisson at rate 1/M while the job runs (the rates are measured per hour of
+// running: arXiv:2407.21783 counts interruptions of a running job), none while it is down; each failure
+// loses the work since the last checkpoint and R. The expected wall time of one interval of tau + delta
+// is then (M + R)(e^((tau + delta)/M) - 1) (the exponential model of Daly 2006, without failures during
+// the restart), so
+//   goodput = tau / ((M + R)(e^((tau + delta)/M) - 1))
+// which is tau / (tau + delta) x (1 - (R + (tau + delta)/2) / M) to first order, stays above zero when R
+// outgrows M (the job waits; it still makes progress between failures), and whose best tau does not
+// depend on R (Daly's interval serves with spares and without).
 double goodput_fraction(double interval_s, double checkpoint_s, double restart_s, double mtbf_s);
+
+// Where the wall time goes at that operating point; the four shares add up to 1.
+struct TimeShares {
+  double useful = 0;      // tau / E
+  double checkpoint = 0;  // delta / E: writing checkpoints that are kept
+  double down = 0;        // R / (M + R): restarting, or waiting for repair
+  double rework = 0;      // the rest: work since the last checkpoint, lost at each failure
+};
+TimeShares time_shares(double interval_s, double checkpoint_s, double restart_s, double mtbf_s);
 
 // The job as failures see it.
 struct JobShape {
@@ -53,8 +69,10 @@ struct GoodputInputs {
 };
 
 struct Scenario {
-  double restart_s = 0;           // mean time lost per failure before training resumes
+  double restart_s = 0;           // mean time per failure before training resumes (restart, repair wait)
   double goodput = 0;             // useful time / wall time
+  TimeShares shares;              // where the wall time goes
+  double effective_tokens_per_s = 0;  // failure-free tokens/s x goodput
   double wall_s = 0;              // to finish the run
   int spare_units = 0;
   int spare_gpus = 0;
@@ -76,6 +94,7 @@ struct GoodputResult {
   double spare_gpus_needed = 0;    // 99th-percentile concurrent failures x mean blast radius, GPUs
   Scenario with_spares;            // restart on a spare: only the restart time is lost
   Scenario without_spares;         // wait for the repair of whatever the failure drained
+  double mean_repair_s = 0;        // failure-weighted repair time (software failures count 0)
 };
 
 // Spares: k = the 99th percentile of Poisson(hardware_down_units) concurrent failures, times the mean
