@@ -8,6 +8,8 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "deploy/site.h"
+#include "inference/inference.h"
+#include "inference/sweep.h"
 #include "model/model_registry.h"
 #include "physics/hardware.h"
 #include "schedule/cluster_yaml.h"
@@ -62,6 +64,73 @@ Throughput training_throughput(const Catalog& catalog, const ModelArch& model, c
   return t;
 }
 
+// The serving operating point a budget is judged at.
+struct InferencePoint {
+  ModelArch model;
+  InferenceWorkload workload;   // precision, KV bytes, ISL/OSL
+  double tpot_limit_s = 0;      // 0: none (the highest throughput the KV cache allows)
+  double ttft_limit_s = 0;
+};
+
+// Best serving throughput per GPU of one system unit (HGX node, NVL72 rack) at the operating point:
+// the sweep's Pareto frontier over TP/EP/attention-DP and concurrency on the unit's GPUs, the point of
+// highest tokens/s per GPU within the limits. Instances are data-parallel, so the per-GPU rate holds
+// for any whole number of units.
+struct ServingThroughput {
+  bool feasible = false;
+  std::string why_not;          // when not feasible
+  int swept_gpus = 0;
+  InferenceParallel parallel;
+  long long concurrency = 0;    // per unit
+  double tokens_per_s_per_gpu = 0, tokens_per_s_per_user = 0, ttft_s = 0, tpot_s = 0;
+};
+ServingThroughput serving_throughput(const Catalog& catalog, const System& s, const InferencePoint& ip) {
+  ServingThroughput t;
+  t.swept_gpus = s.gpus_per_unit();
+  InferenceWorkload w = ip.workload;
+  w.num_gpus = t.swept_gpus;
+  const SweepResult r = sweep_inference(ip.model, resolve_hardware(catalog, s.name), w,
+                                        SweepOptions{ip.ttft_limit_s, ip.tpot_limit_s, 1});
+  if (r.frontier.empty()) {
+    t.why_not = r.evaluated == 0 || r.feasible == 0
+                    ? (ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
+                           ? "no plan on one unit meets the TTFT/TPOT limits"
+                           : "the model does not fit on one unit at this precision")
+                    : "no feasible plan";
+    return t;
+  }
+  // The frontier is by ascending tokens/s per user, so descending throughput: the first is the best.
+  const SweepPoint& p = r.frontier.front();
+  t.feasible = true;
+  t.parallel = p.parallel;
+  t.concurrency = p.concurrency;
+  t.tokens_per_s_per_gpu = p.result.tokens_per_s_per_gpu;
+  t.tokens_per_s_per_user = p.result.tokens_per_s_per_user;
+  t.ttft_s = p.result.ttft_s;
+  t.tpot_s = p.result.tpot_s;
+  return t;
+}
+
+// A training plan without its trivial parts (parallel degree 1, no recompute, no sequence parallelism).
+std::string compact_plan(const std::string& plan) {
+  std::string out, part;
+  for (char ch : plan + ",") {
+    if (ch != ',') { part += ch; continue; }
+    bool trivial = part == "recompute=none" || part == "sp=0";
+    for (const char* d : {"tp=1", "pp=1", "vp=1", "cp=1", "ep=1"}) trivial |= part == d;
+    if (!part.empty() && !trivial) out += (out.empty() ? "" : ",") + part;
+    part.clear();
+  }
+  return out;
+}
+
+std::string serving_plan_text(const ServingThroughput& t) {
+  if (!t.feasible) return "-";
+  return fmt::format("tp={}{}{}, {} seqs, {:.0f} tok/s/user, TTFT {:.2g} s", t.parallel.tp,
+                     t.parallel.ep > 1 ? fmt::format(",ep={}", t.parallel.ep) : "",
+                     t.parallel.attention_dp ? ",attention-dp" : "", t.concurrency, t.tokens_per_s_per_user, t.ttft_s);
+}
+
 }  // namespace site_detail
 
 int cmd_site(int argc, char** argv) {
@@ -69,12 +138,15 @@ int cmd_site(int argc, char** argv) {
   CLI::App app{"Site fit: IT power per rack and in total (GPU, NIC, host, switch and storage shares), facility "
                "power with PUE and planner headroom, against the site's positions (kW and cooling per position, "
                "CDU capacity) and feed; what does not fit and why, and how many racks of each system fit. With "
-               "--power-mw: how many GPUs of each system a budget buys and the training throughput (tokens/s per MW).",
+               "--power-mw: how many GPUs of each system a budget buys and the training and serving throughput "
+               "(tokens/s per MW).",
                "gpuplan site"};
   CommonOptions common;
   add_common_options(app, common);
   std::string cluster_path, site_path, model_name = "llama3.1-70b", precision = "bf16", systems_text;
-  double power_mw = 0, pue = 0, headroom_pct = -1;
+  std::string infer_model_name = "llama3.1-70b", infer_precision = "fp8";
+  double power_mw = 0, pue = 0, headroom_pct = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  long long isl = 1024, osl = 1024;
   int seq = 8192;
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
   app.add_option("--site", site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
@@ -84,13 +156,41 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--model", model_name, "Model for the throughput a budget buys")->capture_default_str();
   app.add_option("--seq", seq, "Sequence length for the throughput")->capture_default_str();
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
+  app.add_option("--infer-model", infer_model_name, "Model for the serving throughput a budget buys")
+      ->capture_default_str();
+  app.add_option("--infer-precision", infer_precision, "Serving weights and GEMMs: bf16, fp8 or fp4 (KV cache fp8, "
+                                                        "bf16 with bf16 weights)")
+      ->capture_default_str();
+  app.add_option("--isl", isl, "Serving: input tokens per request")->capture_default_str();
+  app.add_option("--osl", osl, "Serving: output tokens per request")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s", tokens_per_user,
+                 "Serving: interactivity, the least output tokens/s each user gets (default: no limit, the "
+                 "highest throughput the KV cache allows)");
+  app.add_option("--tpot-ms", tpot_ms, "Serving: limit on the mean time per output token (ms)");
+  app.add_option("--ttft-ms", ttft_ms, "Serving: limit on the mean time to first token (ms)");
   app.add_option("--pue", pue, "Power usage effectiveness (overrides the site file and the 1.3 default)");
   app.add_option("--headroom", headroom_pct, "Share of the feed kept unused, percent (default 25)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (cluster_path.empty() && power_mw <= 0)
       throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw)");
-    if (power_mw < 0 || power_mw > 1e5) throw InputError("--power-mw", fmt::format("must be 0 to 100000, got {}", power_mw));
+    if (app.count("--power-mw") && (power_mw <= 0 || power_mw > 1e5))
+      throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", power_mw));
+    if (power_mw <= 0)
+      for (const char* opt : {"--systems", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
+                              "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
+        if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw too");
+    if (seq < 1 || seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", seq));
+    if (isl < 1 || isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", isl));
+    if (osl < 1 || osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", osl));
+    if (app.count("--tpot-ms") && !(tpot_ms > 0))
+      throw InputError("--tpot-ms", fmt::format("must be more than 0 ms, got {}", tpot_ms));
+    if (app.count("--ttft-ms") && !(ttft_ms > 0))
+      throw InputError("--ttft-ms", fmt::format("must be more than 0 ms, got {}", ttft_ms));
+    if (app.count("--tokens-per-user-per-s") && !(tokens_per_user > 0))
+      throw InputError("--tokens-per-user-per-s", fmt::format("must be more than 0, got {}", tokens_per_user));
+    if (tpot_ms > 0 && tokens_per_user > 0)
+      throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
     if (pue != 0 && (pue < 1 || pue > 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", pue));
     if (headroom_pct != -1 && (headroom_pct < 0 || headroom_pct > 90))
       throw InputError("--headroom", fmt::format("must be 0 to 90 percent, got {}", headroom_pct));
@@ -181,14 +281,36 @@ int cmd_site(int argc, char** argv) {
       auto p = parse_precision(precision);
       if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", precision));
       const ModelArch model = resolve_model(model_name, "--model");
+      InferencePoint ip{resolve_model(infer_model_name, "--infer-model"), {}, 0, ttft_ms / 1e3};
+      auto ipp = parse_precision(infer_precision);
+      if (!ipp || *ipp == Precision::mxfp8)
+        throw InputError("--infer-precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", infer_precision));
+      ip.workload.weight_precision = *ipp;
+      ip.workload.kv_bytes_per_element = *ipp == Precision::bf16 ? 2.0 : 1.0;
+      ip.workload.isl = isl;
+      ip.workload.osl = osl;
+      ip.tpot_limit_s = tpot_ms > 0 ? tpot_ms / 1e3 : (tokens_per_user > 0 ? 1.0 / tokens_per_user : 0.0);
+      const std::string limits =
+          ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
+              ? fmt::format("{}{}{}", ip.tpot_limit_s > 0 ? fmt::format("TPOT <= {:.3g} ms ({:.3g} tokens/s per user)",
+                                                                         ip.tpot_limit_s * 1e3, 1 / ip.tpot_limit_s)
+                                                           : "",
+                            ip.tpot_limit_s > 0 && ip.ttft_limit_s > 0 ? ", " : "",
+                            ip.ttft_limit_s > 0 ? fmt::format("TTFT <= {:.3g} ms", ip.ttft_limit_s * 1e3) : "")
+              : "no latency limit (highest throughput)";
       const double budget_w = power_mw * 1e6;
       nlohmann::json bj = nlohmann::json::array();
       if (!common.json)
-        std::cout << fmt::format("{}Power budget {} (PUE {:.2f}, headroom {:.0f}%: {} of IT), training {} at seq {} "
-                                 "{}\n\n{:<14} {:>7} {:>8} {:>10} {:>13} {:>14}  {}\n",
+        std::cout << fmt::format("{}Power budget {} (PUE {:.2f}, headroom {:.0f}%: {} of IT); training {} at seq {} {}; "
+                                 "serving {} {} ISL/OSL {}/{}, {}\n\n",
                                  cluster_path.empty() ? "" : "\n", mw(budget_w), site.pue, site.headroom * 100,
-                                 mw(budget_w * (1 - site.headroom) / site.pue), model.name, seq, precision, "system",
-                                 "units", "GPUs", "IT/unit", "tokens/s", "tokens/s/MW", "plan (searched at)");
+                                 mw(budget_w * (1 - site.headroom) / site.pue), model.name, seq, precision,
+                                 ip.model.name, infer_precision, isl, osl, limits)
+                  << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "", "", "",
+                                 "", "training", "", "", "serving", "", "")
+                  << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
+                                 "units", "GPUs", "IT/unit", "tokens/s", "tok/s/MW", "plan (at GPUs)",
+                                 "tokens/s", "tok/s/MW", "plan, sequences per unit, at");
       for (std::size_t i = 0; i < budget_systems.size(); ++i) {
         const System& s = catalog.system(budget_systems[i], "--systems");
         const auto u = deploy::unit_power(power_input(catalog, s), site);
@@ -196,19 +318,36 @@ int cmd_site(int argc, char** argv) {
         const int gpus = units * u.gpus;
         const Throughput t = training_throughput(catalog, model, s, gpus, seq, *p);
         const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
+        const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
+        const double serve_tps = sv.tokens_per_s_per_gpu * gpus;
+        nlohmann::json serving = {{"feasible", sv.feasible}, {"output_tokens_per_s", serve_tps},
+                                  {"output_tokens_per_s_per_mw", serve_tps / power_mw},
+                                  {"tokens_per_s_per_gpu", sv.tokens_per_s_per_gpu}, {"swept_gpus", sv.swept_gpus}};
+        if (sv.feasible)
+          serving.update({{"parallel", {{"tp", sv.parallel.tp}, {"ep", sv.parallel.ep}, {"pp", sv.parallel.pp},
+                                        {"attention_dp", sv.parallel.attention_dp}}},
+                          {"concurrency_per_unit", sv.concurrency}, {"tokens_per_s_per_user", sv.tokens_per_s_per_user},
+                          {"ttft_s", sv.ttft_s}, {"tpot_s", sv.tpot_s}});
+        else
+          serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
         bj.push_back({{"system", s.name}, {"units", units}, {"gpus", gpus}, {"it_w_per_unit", u.it_w()},
                       {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / power_mw},
                       {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"plan", t.plan},
-                      {"searched_at_gpus", t.ref_gpus}});
+                      {"searched_at_gpus", t.ref_gpus}, {"serving", serving}});
         if (!common.json)
-          std::cout << fmt::format("{:<14} {:>7} {:>8} {:>10} {:>13.3g} {:>14.4g}  {} ({} GPUs)\n", s.name, units, gpus,
-                                   kw(u.it_w()), tps, tps / power_mw, t.plan.empty() ? "-" : t.plan, t.ref_gpus);
+          std::cout << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
+                                   s.name, units, gpus, kw(u.it_w()), tps, tps / power_mw,
+                                   t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus), serve_tps,
+                                   serve_tps / power_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
       }
       j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", seq}, {"precision", precision},
+                     {"serving", {{"model", ip.model.name}, {"precision", infer_precision}, {"isl", isl}, {"osl", osl},
+                                  {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
                      {"systems", bj}};
       if (!common.json)
-        std::cout << "\nThroughput: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the "
-                     "budget buys (no scale-out loss beyond that).\n";
+        std::cout << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
+                     "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
+                     "on one unit (inference model sweep), times the units. Per MW of the facility budget.\n";
     }
     if (common.json) print_json("site", j);
     return kExitOk;

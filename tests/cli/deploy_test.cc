@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "run_cli.h"
 
@@ -46,6 +47,64 @@ TEST(SiteCli, PowerBudget) {
   EXPECT_EQ(j["budget"]["systems"][1]["units"], 37);
 }
 
+TEST(SiteCli, PowerBudgetServing) {
+  // Default operating point: llama3.1-70b, fp8, ISL/OSL 1024/1024, no latency limit.
+  auto r = run_gpuplan("site --power-mw 10 --systems hgx-h200,gb300-nvl72 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["budget"]["serving"]["model"], "llama3.1-70b");
+  EXPECT_EQ(j["budget"]["serving"]["isl"], 1024);
+  std::vector<double> unlimited;
+  for (const auto& s : j["budget"]["systems"]) {
+    const auto& sv = s["serving"];
+    ASSERT_TRUE(sv["feasible"].get<bool>()) << sv.dump();
+    const double total = sv["output_tokens_per_s"].get<double>();
+    EXPECT_GT(total, 0);
+    // Per GPU at one unit, times the GPUs the budget buys; per MW of the 10 MW budget.
+    EXPECT_NEAR(total, sv["tokens_per_s_per_gpu"].get<double>() * s["gpus"].get<int>(), 1e-6 * total);
+    EXPECT_NEAR(sv["output_tokens_per_s_per_mw"].get<double>(), total / 10, 1e-6 * total);
+    EXPECT_EQ(sv["swept_gpus"], s["system"] == "hgx-h200" ? 8 : 72);
+    unlimited.push_back(sv["tokens_per_s_per_gpu"].get<double>());
+  }
+  // A stated interactivity: every user gets at least 100 tokens/s, so no more throughput than unlimited.
+  auto limited = run_gpuplan("site --power-mw 10 --systems hgx-h200,gb300-nvl72 --tokens-per-user-per-s 100 --json");
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  auto lj = limited.json();
+  EXPECT_NEAR(lj["budget"]["serving"]["tpot_limit_s"].get<double>(), 0.01, 1e-12);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& sv = lj["budget"]["systems"][i]["serving"];
+    ASSERT_TRUE(sv["feasible"].get<bool>()) << sv.dump();
+    EXPECT_GE(sv["tokens_per_s_per_user"].get<double>(), 100.0);
+    EXPECT_LE(sv["tokens_per_s_per_gpu"].get<double>(), unlimited[i]);
+  }
+  // The text table shows both columns.
+  auto text = run_gpuplan("site --power-mw 10 --systems hgx-h200,gb300-nvl72 --isl 8192 --osl 1024");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "serving llama3.1-70b fp8 ISL/OSL 8192/1024")) << text.out;
+  EXPECT_TRUE(has(text.out, "tok/s/MW")) << text.out;
+}
+
+TEST(SiteCli, BudgetOptionsNeedABudget) {
+  for (const std::string opt : {"--isl 2048", "--tokens-per-user-per-s 50", "--model llama3.1-8b", "--systems hgx-h200"}) {
+    auto r = run_gpuplan("site --cluster " + kSrc + "/examples/clusters/hgx-h100-256.yaml " + opt);
+    EXPECT_EQ(r.exit_code, 2) << opt;
+    EXPECT_TRUE(has(r.err, opt.substr(0, opt.find(' ')))) << r.err;
+    EXPECT_TRUE(has(r.err, "--power-mw")) << r.err;
+  }
+  auto r = run_gpuplan("site --power-mw 10 --tpot-ms 20 --tokens-per-user-per-s 50");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--tpot-ms")) << r.err;
+  r = run_gpuplan("site --power-mw 10 --infer-precision mxfp8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--infer-precision")) << r.err;
+  r = run_gpuplan("site --power-mw 10 --isl 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--isl")) << r.err;
+  r = run_gpuplan("site --power-mw -3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--power-mw")) << r.err;
+}
+
 TEST(SiteCli, BadSiteFileNamesTheField) {
   const std::string path = testing::TempDir() + "bad_site.yaml";
   std::ofstream(path) << "positions:\n  - count: 4\n    cooling: air\n    max_kw: 20\n    max_kwh: 5\n";
@@ -56,6 +115,12 @@ TEST(SiteCli, BadSiteFileNamesTheField) {
   r = run_gpuplan("site --cluster " + kSrc + "/examples/clusters/hgx-h100-256.yaml --site " + path);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(has(r.err, "cooling")) << r.err;
+  EXPECT_TRUE(has(r.err, "air or liquid")) << r.err;
+  std::ofstream(path) << "positions:\n  - count: 4\n    cooling: air\n    max_kw: -20\n";
+  r = run_gpuplan("site --cluster " + kSrc + "/examples/clusters/hgx-h100-256.yaml --site " + path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "positions[0].max_kw")) << r.err;
+  EXPECT_TRUE(has(r.err, "between 0.1 and 10000")) << r.err;  // the allowed range
   EXPECT_EQ(run_gpuplan("site").exit_code, 2);
 }
 
@@ -77,8 +142,29 @@ TEST(GoodputCli, CompareTextAndJson) {
     const double g = s["with_spares"]["goodput"].get<double>();
     EXPECT_GT(g, 0.5);
     EXPECT_LT(g, 1.0);
-    EXPECT_LE(s["without_spares"]["goodput"].get<double>(), g);
+    // Without spares the job waits for each repair: slower, but it finishes.
+    const auto& none = s["without_spares"];
+    EXPECT_GT(none["goodput"].get<double>(), 0.1);
+    EXPECT_LT(none["goodput"].get<double>(), g);
+    EXPECT_GT(none["wall_s"].get<double>(), s["with_spares"]["wall_s"].get<double>());
+    EXPECT_GT(none["restart_s"].get<double>(), s["with_spares"]["restart_s"].get<double>());
+    const auto& sh = none["time_shares"];
+    EXPECT_NEAR(sh["useful"].get<double>() + sh["checkpoint"].get<double>() + sh["down"].get<double>() +
+                    sh["rework"].get<double>(), 1.0, 1e-9);
   }
+  // One number each way: effective tokens/s (failure-free x goodput) of the first over the second.
+  const auto& c = j["comparison"];
+  EXPECT_EQ(c["system"], "gb300-nvl72");
+  EXPECT_EQ(c["versus"], "hgx-h200");
+  for (const char* k : {"with_spares", "without_spares"}) {
+    const double want = nvl[k]["effective_tokens_per_s"].get<double>() / hgx[k]["effective_tokens_per_s"].get<double>();
+    EXPECT_NEAR(c[std::string(k) + "_speedup"].get<double>(), want, 1e-9 * want) << k;
+  }
+  EXPECT_NEAR(c["failure_free_speedup"].get<double>(),
+              nvl["tokens_per_s"].get<double>() / hgx["tokens_per_s"].get<double>(), 1e-9);
+  EXPECT_TRUE(has(r.out, "Side by side")) << r.out;
+  EXPECT_TRUE(has(r.out, "without")) << r.out;
+  EXPECT_FALSE(has(r.out, "never finishes")) << r.out;
 }
 
 TEST(GoodputCli, MtbfAndBadInput) {
