@@ -141,8 +141,10 @@ int cmd_goodput(int argc, char** argv) {
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 10000000) throw InputError("--gpus", fmt::format("must be 1 to 10000000, got {}", w.num_gpus));
-    if (mtbf_h < 0 || (mtbf_h > 0 && mtbf_h < 1)) throw InputError("--mtbf", fmt::format("must be at least 1 hour, got {}", mtbf_h));
-    if (checkpoint_s < 0) throw InputError("--checkpoint", fmt::format("must be positive seconds, got {}", checkpoint_s));
+    if (app.count("--mtbf") && !(mtbf_h >= 1 && mtbf_h <= 1e9))
+      throw InputError("--mtbf", fmt::format("must be 1 to 1e9 hours, got {}", mtbf_h));
+    if (app.count("--checkpoint") && !(checkpoint_s > 0 && checkpoint_s <= 1e6))
+      throw InputError("--checkpoint", fmt::format("must be more than 0 and at most 1e6 seconds, got {}", checkpoint_s));
     if (tokens <= 0) throw InputError("--tokens", fmt::format("must be positive, got {}", tokens));
     if (usd < 0) throw InputError("--usd-per-gpu-hour", fmt::format("must not be negative, got {}", usd));
     auto p = parse_precision(precision);

@@ -45,7 +45,8 @@ SiteSpec builtin_site_defaults() {
     YamlMap m(parse_yaml(std::string(f.text), "deploy/site.yaml"), "deploy/site.yaml");
     SiteSpec s;
     m.opt_str("schema");
-    for (const char* k : {"pue_source", "headroom_source", "share_source", "nic_source"}) m.opt_str(k);
+    for (const char* k : {"pue_source", "headroom_source", "share_source", "nic_source", "rack_units_source"})
+      m.opt_str(k);
     read_shares(m, s);
     m.reject_unknown_keys();
     return s;

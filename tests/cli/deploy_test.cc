@@ -172,9 +172,12 @@ TEST(GoodputCli, MtbfAndBadInput) {
                        "--mtbf 50000 --checkpoint 60 --json").json();
   EXPECT_NEAR(j["systems"][0]["failures_per_hour"].get<double>(), 16384.0 / 50000, 1e-9);
   EXPECT_DOUBLE_EQ(j["systems"][0]["checkpoint_s"].get<double>(), 60);
+  for (const std::string opt : {"--mtbf 0.5", "--mtbf 0", "--checkpoint 0", "--checkpoint -4"}) {
+    auto bad = run_gpuplan("goodput " + opt);
+    EXPECT_EQ(bad.exit_code, 2) << opt;
+    EXPECT_TRUE(has(bad.err, opt.substr(0, opt.find(' ')))) << bad.err;
+  }
   auto bad = run_gpuplan("goodput --mtbf 0.5");
-  EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_TRUE(has(bad.err, "--mtbf")) << bad.err;
   bad = run_gpuplan("goodput --system gb300-nvl72 --compare hgx-h20 --gpus 72 --plan tp=8 --global-batch 72");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--compare")) << bad.err;
