@@ -19,6 +19,12 @@ Efficiency parse_efficiency(YamlMap& m, const std::string& origin) {
   e.scaleout_eff = m.opt_num_in("scaleout_eff", 0.01, 1.0).value_or(e.scaleout_eff);
   e.kernel_overhead_s = m.opt_num_in("kernel_overhead_s", 0.0, 1e-2).value_or(e.kernel_overhead_s);
   e.overlap_eff = m.opt_num_in("overlap_eff", 0.0, 1.0).value_or(e.overlap_eff);
+  e.infer_hbm_eff = m.opt_num_in("infer_hbm_eff", 0.01, 1.0).value_or(e.infer_hbm_eff);
+  e.infer_step_overhead_s = m.opt_num_in("infer_step_overhead_s", 0.0, 0.1).value_or(e.infer_step_overhead_s);
+  e.infer_kernel_overhead_s = m.opt_num_in("infer_kernel_overhead_s", 0.0, 1e-3).value_or(e.infer_kernel_overhead_s);
+  e.infer_fitted_on = m.opt_str("infer_fitted_on").value_or("");
+  e.infer_fitted_date = m.opt_str("infer_fitted_date").value_or("");
+  e.infer_method = m.opt_str("infer_method").value_or("");
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -47,6 +53,14 @@ std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const s
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);
+    if (!e.infer_method.empty()) {  // serving parameters (calibrate --inference); kept by the training fit
+      out += fmt::format("    infer_hbm_eff: {:.4g}\n", e.infer_hbm_eff);
+      out += fmt::format("    infer_step_overhead_s: {:.4g}\n    infer_kernel_overhead_s: {:.4g}\n",
+                         e.infer_step_overhead_s, e.infer_kernel_overhead_s);
+      if (!e.infer_fitted_on.empty()) out += fmt::format("    infer_fitted_on: \"{}\"\n", e.infer_fitted_on);
+      if (!e.infer_fitted_date.empty()) out += fmt::format("    infer_fitted_date: \"{}\"\n", e.infer_fitted_date);
+      out += fmt::format("    infer_method: \"{}\"\n", e.infer_method);
+    }
   }
   return out;
 }

@@ -22,6 +22,17 @@ struct Efficiency {
   double scaleout_eff = 0.70;       // achieved fraction of scale-out NIC bandwidth
   double kernel_overhead_s = 4e-6;  // launch/sync overhead per kernel or collective call
   double overlap_eff = 0.85;        // share of overlappable communication that truly hides
+  // Serving (inference) parameters, fitted by `gpuplan calibrate --inference` on measured serving
+  // runs (docs/inference-model.md). Decode streams weights and KV through HBM in small kernels with
+  // a framework step around them, unlike training's large fused kernels, so it gets its own values;
+  // GEMM and attention compute keep the training fit's values.
+  double infer_hbm_eff = 0.80;            // achieved HBM fraction of decode/prefill streaming (weights, KV)
+  double infer_step_overhead_s = 1e-3;    // host/framework time per forward step (schedule, sample, launch)
+  double infer_kernel_overhead_s = 4e-6;  // launch/tail per kernel or collective inside a forward step
+  std::string infer_fitted_on;            // dataset the serving values were fitted on
+  std::string infer_fitted_date;
+  std::string infer_method;
+
   std::string fitted_on;            // dataset the values were fitted on
   std::string fitted_date;          // ISO date
   std::string method;               // how they were obtained

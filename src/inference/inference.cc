@@ -19,9 +19,32 @@ constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized che
 // O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
 constexpr double kKernelsPerLayer = 8.0;
 // The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
-// host, not hidden by CUDA graphs: about 1-3 ms in TensorRT-LLM/vLLM profiles at large batches.
-constexpr double kStepHostOverheadS = 1.0e-3;
-constexpr double kStepHostPerSeqS = 1.0e-6;  // per sequence in the batch (sampling, bookkeeping)
+// host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
+constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
+
+// The efficiencies an inference step runs at: the training fit's GEMM and attention values, with the
+// serving parameters (infer_*) in place of HBM streaming and per-kernel overhead.
+Hardware serving_hardware(const Hardware& hw) {
+  Hardware h = hw;
+  Efficiency& e = h.efficiency;
+  e.hbm_eff = e.infer_hbm_eff;
+  e.kernel_overhead_s = e.infer_kernel_overhead_s;
+  return h;
+}
+
+// TP all-reduce of one step's activations. Serving engines reduce small messages with one-shot or
+// two-shot kernels over NVLink (TensorRT-LLM customAllReduce, vLLM custom_all_reduce): one or two
+// link latencies instead of the ring's 2 (k-1); large ones use the ring. The fastest applies.
+double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
+  const Group g{tp, 1};
+  const double ring = collective_time_s(Collective::all_reduce, bytes, g, hw);
+  if (tp <= 1 || tp > hw.fabric.domain_gpus) return ring;
+  const double up = hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double lat = hw.fabric.scaleup_latency_s, k = tp;
+  const double one_shot = hw.efficiency.kernel_overhead_s + (k - 1) * bytes / up + lat;
+  const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);
+  return std::min({ring, one_shot, two_shot});
+}
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
@@ -171,7 +194,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   if (par.tp > 1) {
     const Group g{par.tp, 1};
     if (!par.attention_dp) {
-      st.tp_comm_s = 2.0 * s.layers * collective_time_s(Collective::all_reduce, tokens * h * kActBytes, g, hw);
+      st.tp_comm_s = 2.0 * s.layers * tp_all_reduce_s(tokens * h * kActBytes, par.tp, hw);
     } else {
       // Attention-DP: tokens are dispatched to their experts and combined back (all-to-all) in
       // MoE layers; dense layers gather and scatter the tokens.
@@ -232,8 +255,9 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   return E * (1.0 - std::pow(1.0 - k / E, tokens));
 }
 
-InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
                                    const InferenceWorkload& w) {
+  const Hardware hw = serving_hardware(hw_in);
   const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
   check_input(m, par, w, gpus);
   InferenceResult r;
@@ -295,7 +319,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
 
   const double pp = par.pp;
   const double isl = double(w.isl), osl = double(w.osl);
-  const double host = kStepHostOverheadS;
+  const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens.
   {
     const double chunk = std::min(isl, double(w.max_num_tokens));
@@ -337,19 +361,31 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
     r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.tpot_s : r.prefill_s;
-    if (w.arrival == Arrival::closed_loop && B > 1) {
-      // Prompts come back in groups that fill one prefill chunk; a group waits half a step, then
-      // prefills together (its chunk), the first tokens arriving when the chunk ends.
-      const double group = std::min(B, std::max(1.0, std::floor(double(w.max_num_tokens) / isl)));
-      const double gtok = group * isl;
-      const double gch = std::ceil(gtok / std::min(gtok, double(w.max_num_tokens)));
-      const StepTime g =
-          stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(gtok, double(w.max_num_tokens)), isl);
-      r.ttft_s = 0.5 * r.tpot_s + (gch + pp - 1) * (g.total_s + host);
+    if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
+      // The run opens with all B clients sending at once: that first round prefills as one wave in
+      // chunks of the token budget, each request getting its first token as its chunk completes
+      // (the synchronized mean); the clients then drift apart into the staggered steady state
+      // above. The measured mean weighs the wave by 1 / requests_per_client.
+      const double wave_tok = B * isl;
+      const double chunk = std::min(wave_tok, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1));
+      const double nch = std::ceil(wave_tok / chunk);
+      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+      const double chunk_s = c.total_s + host;
+      const double wave_ttft = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
+      const double R = w.requests_per_client;
+      r.ttft_s = (wave_ttft + (R - 1) * r.ttft_s) / R;
     }
     r.tokens_per_s_total = r.instances * B / r.tpot_s;
   }
   r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;
+  if (w.concurrency > r.concurrency && r.concurrency > 0) {
+    // More requests in flight than the KV cache holds: the rest queue for a slot. Little's law:
+    // requests leave at concurrency / e2e, so each spends requested / served times as long in the
+    // system; the difference is waited before the first token.
+    r.queue_wait_s = r.e2e_latency_s * (double(w.concurrency) / double(r.concurrency) - 1.0);
+    r.ttft_s += r.queue_wait_s;
+    r.e2e_latency_s += r.queue_wait_s;
+  }
   r.tokens_per_s_per_gpu = r.tokens_per_s_total / gpus;
   r.tokens_per_s_per_user = 1.0 / r.tpot_s;
   r.requests_per_s = r.tokens_per_s_total / osl;

@@ -44,6 +44,10 @@ struct InferenceWorkload {
   int kv_block_tokens = 32;                     // paged KV block (TensorRT-LLM tokens_per_block)
   double kv_mem_fraction = 0.9;                 // share of free memory the KV pool may take
   Arrival arrival = Arrival::staggered;
+  // Closed loop: requests each client sends in the measured run (benchmark_serving --num-prompts /
+  // --max-concurrency). The run starts with every client sending at once, so the first of these
+  // rounds prefills as one wave; 0 = steady state only.
+  int requests_per_client = 0;
 };
 
 // One forward step of one instance, split into named parts that add up to total_s.
@@ -78,6 +82,7 @@ struct InferenceResult {
   double prefill_s = 0;      // prefill of one request alone (isl tokens)
   double ttft_s = 0;         // time to first token, mean, at this load
   double tpot_s = 0;         // time per output token, mean, after the first
+  double queue_wait_s = 0;   // waiting for a KV slot when the concurrency exceeds the KV limit (in ttft)
   double e2e_latency_s = 0;  // ttft + (osl - 1) tpot
   double tokens_per_s_total = 0;     // output tokens/s of the whole deployment
   double tokens_per_s_per_gpu = 0;

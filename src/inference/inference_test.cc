@@ -1,6 +1,7 @@
 // Inference model: golden published rows with tolerances, and properties (throughput rises with
 // concurrency until the KV cache is full, TPOT falls with HBM bandwidth, FP4 weights never slow
-// decode, step parts add up, the sweep's frontier is non-dominated).
+// decode, step parts add up, the sweep's frontier is non-dominated), and the serving physics: queueing
+// beyond the KV cache, the closed loop's first wave, one-shot all-reduces, the serving parameters.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
+#include "physics/collective.h"
 #include "physics/hardware.h"
 
 namespace gpuplan {
@@ -122,6 +124,78 @@ TEST(InferenceProperties, StepPartsAddUp) {
     EXPECT_GT(r.decode_step.total_s, 0);
     EXPECT_NEAR(r.e2e_latency_s, r.ttft_s + 511 * r.tpot_s, 1e-9);
   }
+}
+
+// Requests beyond the KV cache's sequences queue for a slot: Little's law adds e2e (C/M - 1) to
+// the first token; throughput and TPOT stay those of the full cache.
+TEST(InferenceProperties, KvFullRequestsQueueForASlot) {
+  const auto m = resolve_model("llama3.1-70b");
+  const auto hw = resolve_hardware(cat(), "h200-sxm");
+  auto w = offline(Precision::fp8, 1024, 8192, 1);
+  const auto full = evaluate_inference(m, hw, {1, 1, 1, false}, w);
+  ASSERT_TRUE(full.valid());
+  EXPECT_EQ(full.queue_wait_s, 0.0);
+  w.concurrency = 2 * full.max_concurrency;
+  const auto over = evaluate_inference(m, hw, {1, 1, 1, false}, w);
+  ASSERT_FALSE(over.valid());
+  EXPECT_NEAR(over.queue_wait_s, full.e2e_latency_s, 1e-9 * full.e2e_latency_s);
+  EXPECT_NEAR(over.ttft_s, full.ttft_s + full.e2e_latency_s, 1e-9 * over.ttft_s);
+  EXPECT_DOUBLE_EQ(over.tokens_per_s_total, full.tokens_per_s_total);
+  EXPECT_DOUBLE_EQ(over.tpot_s, full.tpot_s);
+}
+
+// A closed-loop run starts with every client sending at once: the first round's wave raises the mean
+// TTFT by (wave - steady) / requests_per_client, and not at all with one client.
+TEST(InferenceProperties, ClosedLoopFirstRoundIsOneWave) {
+  const auto m = resolve_model("llama3.1-8b");
+  const auto hw = resolve_hardware(cat(), "h100-sxm");
+  auto w = offline(Precision::fp8, 4096, 512, 1);
+  w.arrival = Arrival::closed_loop;
+  w.concurrency = 64;
+  const double steady = evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s;
+  w.requests_per_client = 10;
+  const double ten = evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s;
+  w.requests_per_client = 2;
+  const double two = evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s;
+  EXPECT_GT(ten, steady);
+  EXPECT_GT(two, ten);
+  EXPECT_NEAR((two - steady) / (ten - steady), 5.0, 1e-6);  // weight 1/2 against 1/10
+  w.concurrency = 1;
+  const double alone = evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s;
+  w.requests_per_client = 0;
+  EXPECT_DOUBLE_EQ(alone, evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s);
+}
+
+// Decode all-reduces are small: one-shot over NVLink costs one link latency, far below the ring's
+// 2 (k - 1) latencies per all-reduce.
+TEST(InferenceProperties, SmallTpAllReducesAreOneShot) {
+  const auto m = resolve_model("llama3.1-70b");
+  const auto hw = resolve_hardware(cat(), "hgx-h200");
+  auto w = offline(Precision::fp8, 1024, 1024, 8);
+  w.concurrency = 1;
+  const auto r = evaluate_inference(m, hw, {8, 1, 1, false}, w);
+  Hardware serving = hw;
+  serving.efficiency.kernel_overhead_s = serving.efficiency.infer_kernel_overhead_s;
+  // One decode token plus its share of a prompt (isl/osl = 1): 2 tokens of bf16 activations.
+  const double ring = collective_time_s(Collective::all_reduce, 2.0 * m.hidden * 2.0, Group{8, 1}, serving);
+  EXPECT_GT(r.decode_step.tp_comm_s, 0);
+  EXPECT_LT(r.decode_step.tp_comm_s, 0.6 * 2.0 * m.layers * ring);
+}
+
+// The serving parameters, not the training ones, set decode speed.
+TEST(InferenceProperties, ServingEfficienciesSetDecode) {
+  const auto m = resolve_model("llama3.1-8b");
+  auto hw = resolve_hardware(cat(), "h100-sxm");
+  auto w = offline(Precision::fp8, 1024, 256, 1);
+  w.concurrency = 1;
+  const double base = evaluate_inference(m, hw, {1, 1, 1, false}, w).tpot_s;
+  hw.efficiency.hbm_eff *= 0.5;  // training's HBM efficiency: no effect on serving
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, {1, 1, 1, false}, w).tpot_s, base);
+  hw.efficiency.infer_hbm_eff *= 0.5;
+  EXPECT_GT(evaluate_inference(m, hw, {1, 1, 1, false}, w).tpot_s, 1.5 * base);
+  auto hw2 = resolve_hardware(cat(), "h100-sxm");
+  hw2.efficiency.infer_step_overhead_s += 1e-3;
+  EXPECT_NEAR(evaluate_inference(m, hw2, {1, 1, 1, false}, w).tpot_s, base + 1e-3, 1e-9);
 }
 
 TEST(InferenceProperties, ActiveExpertsGrowWithBatch) {
