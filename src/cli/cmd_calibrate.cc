@@ -5,16 +5,109 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "validate/calibrate.h"
+#include "validate/inference_cases.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
 namespace gpuplan::cli {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t p = 0;
+  while (p <= s.size()) {
+    const size_t q = std::min(s.find(',', p), s.size());
+    if (q > p) out.push_back(s.substr(p, q - p));
+    p = q + 1;
+  }
+  return out;
+}
+
+// calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
+int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
+                            const std::vector<std::string>& holdouts, CalibrationOptions opts) {
+  Catalog catalog = load_catalog(common);
+  const CsvTable table = read_csv_file(dataset, "--dataset");
+  if (!is_inference_schema(table)) throw InputError("--dataset", "expected the inference.csv schema with --inference");
+  std::set<std::string> held;
+  for (const auto& h : holdouts) {
+    const CsvTable ht = read_csv_file(h, "--holdout");
+    if (!is_inference_schema(ht)) throw InputError("--holdout", "'" + h + "' does not have the inference.csv schema");
+    for (size_t i = 0; i < ht.rows.size(); ++i) held.insert(inference_row_key(ht, i));
+  }
+  std::vector<SkippedRow> skipped;
+  auto all = map_inference_cases(table, catalog, skipped);
+  std::vector<InferenceCase> cases;
+  size_t left_out = 0;
+  for (auto& c : all) {
+    if (held.count(inference_row_key(table, c.row))) ++left_out;
+    else cases.push_back(std::move(c));
+  }
+  const auto fits = calibrate_inference(cases, opts);
+  const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
+  std::string metrics = "all metrics";
+  if (!opts.metrics.empty()) {
+    metrics.clear();
+    for (const auto& m : opts.metrics) metrics += (metrics.empty() ? "" : "+") + m;
+  }
+  std::vector<Efficiency> out = catalog.efficiencies();
+  for (const auto& f : fits) {
+    for (auto& e : out) {
+      if (e.generation != f.generation) continue;
+      e.infer_hbm_eff = f.after.infer_hbm_eff;
+      e.infer_step_overhead_s = f.after.infer_step_overhead_s;
+      e.infer_kernel_overhead_s = f.after.infer_kernel_overhead_s;
+      e.infer_fitted_on = fmt::format("{} {} rows ({}{})", basename, f.rows, metrics,
+                                      held.empty() ? "" : fmt::format("; {} rows also in --holdout files left out", left_out));
+      e.infer_fitted_date = today_utc();
+      e.infer_method = "gpuplan calibrate --inference: coordinate descent on the weighted mean of min(2, "
+                       "|log(pred/reported)|), each (source, model, metric) series weighted equally, bounded "
+                       "ranges, log-prior pull to the defaults";
+    }
+  }
+  if (common.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& f : fits)
+      j.push_back({{"generation", f.generation}, {"rows", f.rows}, {"loss_before", f.loss_before},
+                   {"loss_after", f.loss_after}, {"median_ape_before_pct", f.median_ape_before},
+                   {"median_ape_after_pct", f.median_ape_after},
+                   {"fitted", {{"infer_hbm_eff", f.after.infer_hbm_eff},
+                               {"infer_step_overhead_s", f.after.infer_step_overhead_s},
+                               {"infer_kernel_overhead_s", f.after.infer_kernel_overhead_s}}}});
+    print_json("calibrate", {{"dataset", dataset}, {"inference", true}, {"generations", j},
+                             {"rows_left_out_for_holdout", left_out}, {"rows_skipped", skipped.size()}});
+  } else {
+    std::cout << fmt::format("Calibrated the serving parameters on {} ({} rows, {} left out as in --holdout, {} "
+                             "skipped; fitted on {})\n\n",
+                             dataset, cases.size(), left_out, skipped.size(), metrics);
+    std::cout << fmt::format("{:<16} {:>6} {:>9} {:>10} {:>10}  {}\n", "generation", "rows", "hbm_eff", "step_ms",
+                             "kernel_us", "median APE before -> after");
+    for (const auto& f : fits)
+      std::cout << fmt::format("{:<16} {:>6} {:>9.3f} {:>10.3f} {:>10.2f}  {:.1f}% -> {:.1f}%\n", f.generation, f.rows,
+                               f.after.infer_hbm_eff, f.after.infer_step_overhead_s * 1e3,
+                               f.after.infer_kernel_overhead_s * 1e6, f.median_ape_before, f.median_ape_after);
+  }
+  if (!write_path.empty()) {
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+    f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
+                                   "Training values: `gpuplan calibrate --dataset training.csv --write ...`;\n"
+                                   "serving values (infer_*): `gpuplan calibrate --inference --dataset " + basename +
+                                   " --write ...`;\nthe `default` entry serves generations without measurements.");
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 int cmd_calibrate(int argc, char** argv) {
   CLI::App app{"Fit the efficiency parameters of each accelerator generation (GEMM curve, FP8/FP4 gain, "
@@ -24,9 +117,20 @@ int cmd_calibrate(int argc, char** argv) {
                "gpuplan calibrate"};
   CommonOptions common;
   add_common_options(app, common);
-  std::string dataset, write_path;
+  std::string dataset, write_path, metrics = "tpot_ms";
+  std::vector<std::string> holdouts;
+  bool inference = false;
   CalibrationOptions opts;
-  app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema)")->required();
+  app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
+                                       "schema with --inference)")->required();
+  app.add_flag("--inference", inference,
+               "Fit the serving parameters (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s) on "
+               "serving rows instead of the training ones");
+  app.add_option("--metrics", metrics,
+                 "--inference: comma-separated metrics whose rows the fit uses (tpot_ms, ttft_ms, "
+                 "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
+  app.add_option("--holdout", holdouts,
+                 "--inference: leave out of the fit the rows these files also hold (to check on them after)");
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");
@@ -35,6 +139,18 @@ int cmd_calibrate(int argc, char** argv) {
       ->check(CLI::Range(0.0, 10.0));
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
+    if (inference) {
+      if (metrics != "all") {
+        opts.metrics = split_list(metrics);
+        for (const auto& m : opts.metrics)
+          if (m != "tpot_ms" && m != "ttft_ms" && m != "tokens_per_sec_total" && m != "tokens_per_sec_per_gpu" &&
+              m != "tokens_per_sec_per_user")
+            throw InputError("--metrics", "unknown metric '" + m + "' (tpot_ms, ttft_ms, tokens_per_sec_total, "
+                                          "tokens_per_sec_per_gpu, tokens_per_sec_per_user or all)");
+      }
+      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts);
+    }
+    if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
     Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
     if (!is_training_schema(table)) throw InputError("--dataset", "expected the training.csv schema");

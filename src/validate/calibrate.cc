@@ -56,7 +56,86 @@ Scored score(std::vector<TrainingCase*>& rows, const std::vector<double>& weight
   return {sum / std::max(1e-12, wsum) + prior_weight * reg, summarize(apes).median_ape_pct};
 }
 
+// The serving parameters and their plausible ranges.
+const Param kInferParams[] = {
+    {"infer_hbm_eff", &Efficiency::infer_hbm_eff, 0.40, 0.95},
+    {"infer_step_overhead_s", &Efficiency::infer_step_overhead_s, 1e-4, 1e-2},
+    {"infer_kernel_overhead_s", &Efficiency::infer_kernel_overhead_s, 5e-7, 2e-5},
+};
+
+Scored score_inference(std::vector<InferenceCase*>& rows, const std::vector<double>& weights, const Efficiency& e,
+                       const Efficiency& prior, double prior_weight) {
+  double sum = 0, wsum = 0;
+  std::vector<double> apes;
+  apes.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i]->hardware.efficiency = e;
+    const double pred = predict_inference_case(*rows[i]);
+    const double err = pred > 0 ? std::min(2.0, std::abs(std::log(pred / rows[i]->reported))) : 2.0;
+    sum += weights[i] * err;
+    wsum += weights[i];
+    apes.push_back(pred > 0 ? 100.0 * std::abs(pred - rows[i]->reported) / rows[i]->reported : 500.0);
+  }
+  double reg = 0;
+  for (const auto& p : kInferParams) {
+    const double a = e.*(p.field), b = prior.*(p.field);
+    if (a > 0 && b > 0) reg += std::pow(std::log(a / b), 2);
+  }
+  return {sum / std::max(1e-12, wsum) + prior_weight * reg, summarize(apes).median_ape_pct};
+}
+
 }  // namespace
+
+std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases, const CalibrationOptions& opts) {
+  std::map<std::string, std::vector<InferenceCase*>> by_gen;
+  for (auto& c : cases)
+    if (opts.metrics.empty() || std::find(opts.metrics.begin(), opts.metrics.end(), c.metric) != opts.metrics.end())
+      by_gen[c.generation].push_back(&c);
+  std::vector<GenerationFit> fits;
+  for (auto& [gen, rows] : by_gen) {
+    std::map<std::string, int> series;
+    auto key = [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->metric; };
+    for (auto* c : rows) ++series[key(c)];
+    std::vector<double> w;
+    for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+    GenerationFit fit;
+    fit.generation = gen;
+    fit.rows = rows.size();
+    // Training parameters stay as the catalog has them; the serving ones start from the priors.
+    fit.before = rows.front()->hardware.efficiency;
+    const Efficiency priors{};
+    for (const auto& p : kInferParams) fit.before.*(p.field) = priors.*(p.field);
+    Efficiency best = fit.before;
+    Scored best_s = score_inference(rows, w, best, fit.before, opts.prior_weight);
+    fit.loss_before = best_s.loss;
+    fit.median_ape_before = best_s.median_ape;
+    for (int round = 0; round < opts.rounds; ++round) {
+      const double span = std::pow(0.5, round);
+      for (const auto& p : kInferParams) {
+        if (!opts.params.empty() && std::find(opts.params.begin(), opts.params.end(), p.name) == opts.params.end())
+          continue;
+        const double cur = best.*(p.field);
+        const double lo = std::max(p.lo, cur * std::pow(p.hi / p.lo, -0.5 * span));
+        const double hi = std::min(p.hi, cur * std::pow(p.hi / p.lo, 0.5 * span));
+        for (int g = 0; g < opts.grid; ++g) {
+          Efficiency trial = best;
+          trial.*(p.field) = lo * std::pow(hi / lo, double(g) / (opts.grid - 1));
+          const Scored sc = score_inference(rows, w, trial, fit.before, opts.prior_weight);
+          if (sc.loss < best_s.loss - 1e-12) {
+            best_s = sc;
+            best = trial;
+          }
+        }
+      }
+    }
+    for (auto* c : rows) c->hardware.efficiency = best;
+    fit.after = best;
+    fit.loss_after = best_s.loss;
+    fit.median_ape_after = best_s.median_ape;
+    fits.push_back(fit);
+  }
+  return fits;
+}
 
 std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const CalibrationOptions& opts) {
   std::map<std::string, std::vector<TrainingCase*>> by_gen;

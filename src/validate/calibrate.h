@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog/efficiency.h"
+#include "validate/inference_cases.h"
 #include "validate/training_cases.h"
 
 namespace gpuplan {
@@ -15,6 +16,8 @@ struct CalibrationOptions {
   int rounds = 4;              // coordinate-descent sweeps over all parameters
   int grid = 13;               // trial points per parameter per sweep
   double prior_weight = 0.02;  // pull towards the starting values (squared log-ratio)
+  std::vector<std::string> params;   // calibrate_inference: the parameters to fit (empty: all)
+  std::vector<std::string> metrics;  // calibrate_inference: the rows' metrics to fit on (empty: all)
 };
 
 struct GenerationFit {
@@ -29,5 +32,12 @@ struct GenerationFit {
 // Rows are weighted so that every (source, model) series counts once, whatever its row count.
 // Returns the fits and updates the cases' hardware efficiencies in place.
 std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const CalibrationOptions& opts = {});
+
+// Fits the serving parameters (Efficiency::infer_*) of each generation present in `cases` on their
+// measured serving metrics (TTFT, TPOT, throughput), leaving the training parameters as they are.
+// Every (source, model, metric) series weighs the same; the per-row error |log(pred/reported)| is
+// capped at 2 so that a few rows the model cannot represent do not steer the fit. Cases of other
+// metrics than opts.metrics keep their efficiencies untouched but are not scored.
+std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases, const CalibrationOptions& opts = {});
 
 }  // namespace gpuplan

@@ -118,6 +118,13 @@ int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, 
 
 }  // namespace
 
+std::string inference_row_key(const CsvTable& t, size_t row) {
+  std::string k;
+  for (const char* col : {"model", "gpu", "framework", "isl", "osl", "concurrency_or_batch", "tp", "metric", "value"})
+    k += t.cell(row, col) + "|";
+  return k;
+}
+
 bool is_inference_schema(const CsvTable& t) {
   return t.column("metric") >= 0 && t.column("isl") >= 0 && t.column("osl") >= 0 &&
          t.column("concurrency_or_batch") >= 0 && t.column("scenario") >= 0 && t.column("value") >= 0;
@@ -167,6 +174,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       continue;
     }
     c.family = c.model.family;
+    if (contains(notes_l, "disagg:")) {
+      skip("disaggregated prefill/decode pools (KV handed between pools) are not modelled");
+      continue;
+    }
     double v = 0;
     if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
       skip("num_gpus blank");
@@ -280,15 +291,40 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Scenario semantics.
     const std::string conc_s = t.cell(i, "concurrency_or_batch");
     double qps = 0;
-    if (parse_number(conc_s, v) && v >= 1) {
+    const bool batch_limit = contains(notes_l, "per-engine gpu_batch_size") && parse_number(conc_s, v) && v >= 1;
+    if (batch_limit) {
+      // NVIDIA's MLPerf configs: the column is the engine's batch limit, not the offered load.
+      w.max_batch_size = static_cast<long long>(v);
+      c.assumptions.push_back(fmt::format("concurrency column is the engine's gpu_batch_size: max_batch_size {}",
+                                          w.max_batch_size));
+    }
+    if (!batch_limit && parse_number(conc_s, v) && v >= 1) {
       w.concurrency = static_cast<long long>(v);
       // Static batching (gptSessionBenchmark) runs in waves; closed-loop clients (AIConfigurator's
       // sweeps) drift apart into staggered arrivals after the first requests.
       if (c.scenario == "latency" || c.scenario == "throughput") w.arrival = Arrival::synchronized;
-      else if (c.source_id.rfind("AIC", 0) == 0) w.arrival = Arrival::closed_loop;
+      else if (c.source_id.rfind("AIC", 0) == 0) {
+        // AIConfigurator's silicon data are InferenceX runs: benchmark_serving with --max-concurrency
+        // C, --num-prompts 10 C, --request-rate inf, random lengths in [0.8 L, L] (--random-range-ratio
+        // 0.8), so the mean input and output are 0.9 of the nominal ISL/OSL.
+        w.arrival = Arrival::closed_loop;
+        w.requests_per_client = 10;
+        w.isl = std::max(1LL, std::llround(0.9 * double(w.isl)));
+        w.osl = std::max(1LL, std::llround(0.9 * double(w.osl)));
+        c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
+                                "[0.8, 1] x ISL/OSL (means 0.9 x)");
+      }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;
-      c.request_rate_qps = qps;
+      c.request_rate_qps = qps;  // "INF" parses as infinity: all requests at t = 0
+      const std::string fw_l = lower(t.cell(i, "framework"));
+      const auto rq = fw_l.find(" requests)");
+      if (rq != std::string::npos) {
+        const auto open = fw_l.rfind('(', rq);
+        double n = 0;
+        if (open != std::string::npos && parse_number(fw_l.substr(open + 1, rq - open - 1), n) && n >= 1)
+          c.requests_in_run = static_cast<long long>(n);
+      }
     } else if (c.scenario == "server" && bench && bench->tpot_ms > 0) {
       c.mode = InferenceMode::under_limits;
       double ttft = bench->ttft_ms, tpot = bench->tpot_ms;
@@ -314,18 +350,52 @@ InferenceResult evaluate_case(const InferenceCase& c) {
     case InferenceMode::under_limits:
       return evaluate_under_limits(c.model, c.hardware, c.parallel, c.workload, c.ttft_limit_s, c.tpot_limit_s);
     case InferenceMode::rate: {
-      // Little's law: sequences in flight = arrival rate x end-to-end latency (fixed point).
       InferenceWorkload w = c.workload;
+      // Capacity: requests/s at the largest load the KV cache admits.
+      w.concurrency = 0;
+      InferenceResult top = evaluate_inference(c.model, c.hardware, c.parallel, w);
+      if (!top.valid()) return top;
+      const double mu = top.tokens_per_s_total / double(w.osl);
+      const double lambda = c.request_rate_qps;
+      if (lambda >= mu) {
+        // Overload: the system serves at capacity and the rest queue. Request k (arriving at k /
+        // lambda) starts when a slot frees, at (k - M) / mu for the M slots; its TTFT adds that wait.
+        // The mean over the run's N requests (unbounded run: the wait grows without limit, so the
+        // run's own length is needed; without it, one run of 10 M requests is assumed).
+        const long long n = c.requests_in_run > 0 ? c.requests_in_run : 10 * std::max(1LL, top.concurrency);
+        const double m_slots = double(top.concurrency);
+        double wait = 0;
+        for (long long k = 0; k < n; ++k)
+          wait += std::max(0.0, (double(k) - m_slots) / mu - (std::isfinite(lambda) ? double(k) / lambda : 0.0));
+        top.queue_wait_s = wait / double(n);
+        if (!std::isfinite(lambda)) {
+          // All requests at t = 0: the first min(N, M) prefill as one wave (chunk by chunk, each
+          // request's first token when its chunk completes), as a synchronized batch does.
+          InferenceWorkload ws = w;
+          ws.arrival = Arrival::synchronized;
+          ws.concurrency = std::min(n, std::max(1LL, top.concurrency));
+          const InferenceResult wave = evaluate_inference(c.model, c.hardware, c.parallel, ws);
+          if (wave.valid()) {
+            top.e2e_latency_s += wave.ttft_s - top.ttft_s;
+            top.ttft_s = wave.ttft_s;
+          }
+        }
+        top.ttft_s += top.queue_wait_s;
+        top.e2e_latency_s += top.queue_wait_s;
+        return top;
+      }
+      // Below capacity, Little's law: sequences in flight = arrival rate x end-to-end latency (fixed
+      // point).
       w.concurrency = 1;
       InferenceResult r = evaluate_inference(c.model, c.hardware, c.parallel, w);
       for (int it = 0; it < 30 && r.valid(); ++it) {
-        const long long next = std::max(1LL, static_cast<long long>(std::ceil(c.request_rate_qps * r.e2e_latency_s)));
+        const long long next = std::max(1LL, static_cast<long long>(std::ceil(lambda * r.e2e_latency_s)));
         if (next == w.concurrency) break;
         w.concurrency = std::min(next, std::max(1LL, r.max_concurrency));
         r = evaluate_inference(c.model, c.hardware, c.parallel, w);
       }
       // The throughput at a given rate is the rate itself while the system keeps up.
-      r.tokens_per_s_total = std::min(r.tokens_per_s_total, c.request_rate_qps * double(w.osl));
+      r.tokens_per_s_total = std::min(r.tokens_per_s_total, lambda * double(w.osl));
       r.tokens_per_s_per_gpu = r.tokens_per_s_total / std::max(1, w.num_gpus);
       return r;
     }

@@ -29,7 +29,8 @@ struct InferenceCase {
   InferenceParallel parallel;
   InferenceWorkload workload;
   InferenceMode mode = InferenceMode::fixed;
-  double request_rate_qps = 0;  // mode rate
+  double request_rate_qps = 0;  // mode rate; infinity: every request sent at once
+  long long requests_in_run = 0;  // mode rate: requests the benchmark sends ("(500 requests)"); 0 = unbounded
   double ttft_limit_s = 0, tpot_limit_s = 0;  // mode under_limits: mean-latency targets
   double total_over_output = 1;  // reported throughput counts input + output tokens: (isl+osl)/osl
   std::vector<std::string> assumptions;
@@ -37,6 +38,10 @@ struct InferenceCase {
 
 // True when the CSV has the inference schema (metric, isl, osl, concurrency_or_batch, scenario).
 bool is_inference_schema(const CsvTable& t);
+
+// A row's identity across files (model, GPU, framework, lengths, load, parallelism, metric, value):
+// calibrate --holdout leaves out of a fit the rows another file also holds.
+std::string inference_row_key(const CsvTable& t, size_t row);
 
 // Maps every row; rows that cannot be modelled go to `skipped` with the reason.
 std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "validate/calibrate.h"
 #include "validate/inference_cases.h"
 #include "validate/validation.h"
 
@@ -49,21 +50,24 @@ bool have_data() {
   return std::filesystem::exists(std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inference.csv");
 }
 
+// The issue's targets on the published serving rows: median APE <= 15% on throughput, <= 20% on
+// TTFT/TPOT, at least 85% of rows scored.
 TEST(InferenceValidation, PublishedServingResults) {
   if (!have_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("inference.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
   EXPECT_LE(s.throughput.median_ape_pct, 15.0);
-  // Issue target 20%; see docs/inference-model.md for where the model stands.
-  EXPECT_LE(s.latency.median_ape_pct, 30.0);
+  EXPECT_LE(s.latency.median_ape_pct, 20.0);
 }
 
+// MLPerf v4.1/v5.0 alone misses the 15% throughput target (server rows; docs/inference-model.md says
+// why): this keeps it from getting worse than where it stands (throughput 21.5%, latency 21.0%).
 TEST(InferenceValidation, MlperfRounds) {
   if (!have_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("mlperf-inference-v4.1-v5.0.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
-  EXPECT_LE(s.throughput.median_ape_pct, 25.0);
-  EXPECT_LE(s.latency.median_ape_pct, 25.0);
+  EXPECT_LE(s.throughput.median_ape_pct, 23.0);
+  EXPECT_LE(s.latency.median_ape_pct, 22.0);
 }
 
 TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
@@ -83,6 +87,69 @@ TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
   EXPECT_EQ(cases[0].workload.isl, 300);
   EXPECT_GE(cases[0].assumptions.size(), 3u);
   EXPECT_GT(predict_inference_case(cases[0]), 0);
+}
+
+// MLPerf rows whose concurrency column is NVIDIA's engine batch limit, Triton runs at an unbounded
+// request rate (all requests at once: they queue), and disaggregated AIConfigurator rows.
+TEST(InferenceValidation, ScenarioSemantics) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(
+      head +
+          "MLPerf-v4.1,x/llama2-70b-99/Server,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,FP8,TensorRT 10.2.0,,,896,server,"
+          "tokens_per_sec_total,29000,\"samples/s 100 (implies 291.3 output tokens/sample); latency constraints "
+          "TTFT<= 2000 ms, TPOT<= 200 ms (p99); concurrency column = per-engine gpu_batch_size from NVIDIA config\"\n"
+          "T,y,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,,1,FP8,,TensorRT-LLM v0.14 via Triton (500 requests),467,256,,"
+          "server,ttft_ms,3000,request_rate_qps=INF\n"
+          "T,y,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,,1,FP8,,TensorRT-LLM v0.14 via Triton (500 requests),467,256,,"
+          "server,ttft_ms,30,request_rate_qps=1\n"
+          "AIC,z,Llama-3.1-70B,70,70,B200,8,4,1,1,FP8,,trtllm,1024,1024,64,server,ttft_ms,500,"
+          "disagg: prefill: tp=4 decode: tp=4\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("disaggregated"), std::string::npos);
+  EXPECT_EQ(cases[0].mode, InferenceMode::under_limits);
+  EXPECT_EQ(cases[0].workload.max_batch_size, 896);
+  EXPECT_EQ(cases[0].workload.concurrency, 0);
+  EXPECT_EQ(cases[1].requests_in_run, 500);
+  const InferenceResult flood = evaluate_case(cases[1]);
+  const InferenceResult calm = evaluate_case(cases[2]);
+  // 500 prompts at once prefill as one wave (and queue for slots beyond the KV cache's).
+  EXPECT_GT(flood.ttft_s, 10 * calm.ttft_s);
+  EXPECT_EQ(calm.queue_wait_s, 0.0);
+  EXPECT_GT(flood.tokens_per_s_total, 10 * calm.tokens_per_s_total);
+}
+
+// The serving fit improves its own rows and keeps every parameter in range (a small slice of the
+// AIConfigurator file so that the test stays fast).
+TEST(InferenceValidation, CalibrateInferenceImprovesTheFit) {
+  const std::string path = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/aiconfigurator-silicon-sample-ttft-tpot.csv";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "shared/data not present";
+  const CsvTable t = read_csv_file(path, "--dataset");
+  std::vector<SkippedRow> skipped;
+  auto all = map_inference_cases(t, Catalog::load({}), skipped);
+  std::vector<InferenceCase> cases;
+  for (auto& c : all)
+    if (c.generation == "hopper" && c.model_name == "Llama-3.1-8B-Instruct" && c.metric == "tpot_ms") cases.push_back(c);
+  ASSERT_GE(cases.size(), 50u);
+  CalibrationOptions o;
+  o.rounds = 2;
+  o.grid = 7;
+  o.metrics = {"tpot_ms"};
+  const auto fits = calibrate_inference(cases, o);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_LE(fits[0].loss_after, fits[0].loss_before);
+  EXPECT_GE(fits[0].after.infer_hbm_eff, 0.40);
+  EXPECT_LE(fits[0].after.infer_hbm_eff, 0.95);
+  EXPECT_GE(fits[0].after.infer_step_overhead_s, 1e-4);
+  EXPECT_LE(fits[0].after.infer_step_overhead_s, 1e-2);
+  // Training parameters are not the serving fit's to change.
+  EXPECT_DOUBLE_EQ(fits[0].after.gemm_max, fits[0].before.gemm_max);
+  EXPECT_DOUBLE_EQ(fits[0].after.hbm_eff, fits[0].before.hbm_eff);
 }
 
 }  // namespace
