@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The README's first command: install, build, then run the main job on the built-in catalog.
+# The README's first command: install, build, then run the main job on the built-in catalog: is GB300
+# NVL72 really 7x H200, and for what? (`gpuplan compare` with its defaults), then the vendors' claims
+# replayed under their stated conditions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 g=./build/gpuplan
-echo "== Llama 3 70B serving, bf16, 8K context: memory per GPU =="
-$g memory --model llama3-70b --system hgx-h200 --inference --precision bf16 --context 8192
-$g memory --model llama3-70b --system gb300-nvl72 --inference --precision bf16 --context 8192
-echo "== Llama 3.1 70B training, FP8, 8K sequences, 64 GPUs: one step =="
-$g train --model llama3.1-70b --system hgx-h200 --gpus 64 --global-batch 128 --seq 8192 --precision fp8 --plan tp=4,pp=4,vp=5,cp=2
-$g train --model llama3.1-70b --system gb300-nvl72 --gpus 64 --global-batch 128 --seq 8192 --precision fp8 --plan tp=2,pp=4,vp=5,cp=2
+echo "== gpuplan compare: GB300 NVL72 against HGX H200, each yardstick =="
+$g compare
+echo
+echo "== gpuplan compare --claim builtin: vendors' claims under their stated conditions =="
+$g compare --claim builtin

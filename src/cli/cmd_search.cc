@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/cost_options.h"
 #include "cli/common.h"
 #include "core/error.h"
 #include "model/model_registry.h"
@@ -58,15 +59,20 @@ int cmd_search(int argc, char** argv) {
   app.add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();
   app.add_option("--precision", a.precision, "bf16, fp8, mxfp8, nvfp4 or fp4")->capture_default_str();
   app.add_option("--top", a.top, "How many plans to print")->capture_default_str();
-  app.add_option("--objective", a.objective, "What to maximise: tokens (tokens/s)")->capture_default_str();
+  app.add_option("--objective", a.objective,
+                 "What to rank by: tokens (tokens/s) or cost ($ per million tokens from the system's TCO; "
+                 "with the system and GPU count fixed it ranks as tokens does)")
+      ->capture_default_str();
+  CostOptions cost_opts;
+  add_cost_options(app, cost_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     check_range("--gpus", a.gpus, 1, 1 << 20);
     check_range("--global-batch", a.global_batch, 1, 1'000'000'000);
     check_range("--seq", a.seq, 1, 10'000'000);
     check_range("--top", a.top, 1, 1000);
-    if (a.objective != "tokens")
-      throw InputError("--objective", fmt::format("unknown objective '{}'; allowed: tokens", a.objective));
+    if (a.objective != "tokens" && a.objective != "cost")
+      throw InputError("--objective", fmt::format("unknown objective '{}'; allowed: tokens, cost", a.objective));
     TrainingWorkload w;
     w.num_gpus = a.gpus;
     w.global_batch = a.global_batch;
@@ -80,7 +86,15 @@ int cmd_search(int argc, char** argv) {
     const Hardware hw = resolve_hardware(catalog, a.system);
     SearchOptions so;
     so.top_k = static_cast<std::size_t>(a.top);
-    so.objective = Objective::tokens_per_s;
+    so.objective = a.objective == "cost" ? Objective::cost : Objective::tokens_per_s;
+    double usd_per_gpu_hour = 0;
+    if (so.objective == Objective::cost) {
+      const cost::Tco tco = system_tco(catalog, a.system, load_cost_profile(cost_opts));
+      if (!tco.priced)
+        throw InputError("--objective", fmt::format("system '{}' has no price; give one in a cost profile "
+                                                    "(--cost-profile: systems.{}.price_usd)", a.system, a.system));
+      usd_per_gpu_hour = so.objective_context.usd_per_gpu_hour = tco.usd_per_gpu_hour();
+    }
     const SearchResult r = search_plans(m, hw, w, so);
 
     if (common.json) {
@@ -93,11 +107,13 @@ int cmd_search(int argc, char** argv) {
       j["seq_len"] = w.seq_len;
       j["precision"] = std::string(to_string(w.precision));
       j["objective"] = std::string(to_string(so.objective));
+      if (usd_per_gpu_hour > 0) j["usd_per_gpu_hour"] = usd_per_gpu_hour;
       j.update(stats_json(r.stats));
       nlohmann::json top = nlohmann::json::array();
       for (std::size_t i = 0; i < r.top.size(); ++i) {
         nlohmann::json c = candidate_json(r.top[i].plan, r.top[i].result);
         c["rank"] = i + 1;
+        if (usd_per_gpu_hour > 0) c["usd_per_million_tokens"] = usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour);
         top.push_back(std::move(c));
       }
       j["top"] = std::move(top);
@@ -122,8 +138,15 @@ int cmd_search(int argc, char** argv) {
         std::cout << "No plan divides this GPU count, model and global batch.\n";
       return kExitOk;
     }
-    std::cout << fmt::format("Top {} by tokens/s:\n", r.top.size());
-    for (std::size_t i = 0; i < r.top.size(); ++i) print_candidate(i + 1, r.top[i].plan, r.top[i].result);
+    std::cout << fmt::format("Top {} by {}:\n", r.top.size(),
+                             usd_per_gpu_hour > 0 ? fmt::format("cost (${:.2f} per GPU-hour)", usd_per_gpu_hour)
+                                                  : std::string("tokens/s"));
+    for (std::size_t i = 0; i < r.top.size(); ++i) {
+      print_candidate(i + 1, r.top[i].plan, r.top[i].result);
+      if (usd_per_gpu_hour > 0)
+        std::cout << fmt::format("     ${:.3f} per million tokens\n",
+                                 usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour));
+    }
     return kExitOk;
   });
 }

@@ -20,6 +20,12 @@ struct SubCommand {
 };
 
 constexpr SubCommand kCommands[] = {
+    {"compare", "Two systems side by side under each yardstick (per GPU, system, $ and watt); --claim replays vendor claims",
+     gpuplan::cli::cmd_compare},
+    {"recommend", "Rank the catalog for a workload: fit, GPUs, time, cost, energy and the reasons",
+     gpuplan::cli::cmd_recommend},
+    {"cost", "TCO per GPU-hour by part; $ per million tokens, joules per token, cost of a whole run",
+     gpuplan::cli::cmd_cost},
     {"catalog", "List accelerators, systems and networks, or show one with the source of each figure",
      gpuplan::cli::cmd_catalog},
     {"model", "List built-in models or show one (parameters, FLOPs, KV cache)", gpuplan::cli::cmd_model},

@@ -36,7 +36,7 @@ SearchResult search_plans(const ModelArch& m, const Hardware& hw, const Training
       ++out.stats.dropped_divisibility;
       return;
     }
-    const double score = objective_score(r, o.objective);
+    const double score = objective_score(r, o.objective, o.objective_context);
     if (top.size() == k && score <= top.back().score) return;
     r.memory = mem;
     SearchCandidate c{p, std::move(r), score};

@@ -14,6 +14,7 @@ namespace gpuplan {
 struct SearchOptions {
   std::size_t top_k = 5;
   Objective objective = Objective::tokens_per_s;
+  ObjectiveContext objective_context;  // cost: the TCO per GPU-hour
   SpaceOptions space;
   MemoryOptions memory;  // capacity_bytes 0: the accelerator's HBM
 };

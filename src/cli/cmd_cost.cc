@@ -1,0 +1,197 @@
+// gpuplan cost: total cost of ownership per GPU-hour by part, and with a model: $ per million tokens,
+// joules per token, and the cost, energy and time of a whole training run.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/cost_options.h"
+#include "compare/compare.h"
+#include "core/error.h"
+#include "model/model_registry.h"
+
+namespace gpuplan::cli {
+
+namespace {
+
+void print_tco(const cost::Tco& t, const cost::Tco* ref) {
+  if (!t.priced) {
+    std::cout << fmt::format("{:<14} no price (catalog or cost profile): give systems.{}.price_usd in a profile\n",
+                             t.system, t.system);
+    return;
+  }
+  const double h = cost::kHoursPerYear * t.gpus_per_unit;
+  std::cout << fmt::format("{:<14} ${:>6.2f}/GPU-h = capital {:.2f} + electricity {:.2f} + colocation {:.2f} + "
+                           "maintenance {:.2f}   capex ${:.1f}k/GPU ({}), {:.2f} kW IT/GPU",
+                           t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
+                           t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
+                           t.price_basis, t.it_w_full_per_gpu() / 1e3);
+  if (ref && ref->priced && ref->system != t.system)
+    std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
+                             t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
+  std::cout << "\n";
+}
+
+}  // namespace
+
+int cmd_cost(int argc, char** argv) {
+  CLI::App app{"Total cost of ownership per GPU-hour (capital with depreciation and cost of capital, network and "
+               "storage share, liquid-cooling facility, electricity x PUE, colocation, maintenance). With --model: $ "
+               "per million tokens and joules per token for training (best plan) or serving (at an interactivity), "
+               "and with --tokens the cost, energy and time of the whole run.",
+               "gpuplan cost"};
+  CommonOptions common;
+  add_common_options(app, common);
+  CostOptions cost_opts;
+  add_cost_options(app, cost_opts);
+  std::vector<std::string> systems;
+  std::string model_name, task = "train", precision = "fp8", reference = "hgx-h100";
+  int gpus = 0, seq = 2048;
+  long long global_batch = 0, isl = 1024, osl = 1024;
+  double tokens = 0, tokens_per_user = 50;
+  app.add_option("--system", systems, "System(s) to cost (repeatable; default: every system in the catalog)");
+  app.add_option("--reference", reference, "System the capex and TCO ratios are taken against")->capture_default_str();
+  app.add_option("--model", model_name, "Model for $ per million tokens and joules per token");
+  app.add_option("--task", task, "train or infer")->capture_default_str();
+  app.add_option("--precision", precision, "bf16, fp8, mxfp8, nvfp4 or fp4")->capture_default_str();
+  app.add_option("--gpus", gpus, "Training: GPUs (default: 16 units' worth, at least 128)");
+  app.add_option("--global-batch", global_batch, "Training: sequences per step (default: 4 per GPU)");
+  app.add_option("--seq", seq, "Training: sequence length")->capture_default_str();
+  app.add_option("--tokens", tokens, "Training: tokens of the whole run (e.g. 15e12)");
+  app.add_option("--isl", isl, "Serving: input tokens")->capture_default_str();
+  app.add_option("--osl", osl, "Serving: output tokens")->capture_default_str();
+  app.add_option("--tokens-per-user", tokens_per_user, "Serving: interactivity, tokens/s per user")->capture_default_str();
+  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+  return run_guarded([&] {
+    const Catalog catalog = load_catalog(common);
+    const cost::CostProfile profile = load_cost_profile(cost_opts);
+    if (task != "train" && task != "infer")
+      throw InputError("--task", fmt::format("must be train or infer, got '{}'", task));
+    const auto prec = parse_precision(precision);
+    if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", precision));
+    if (gpus < 0 || gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, gpus));
+    if (seq < 1 || seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", seq));
+    if (global_batch < 0) throw InputError("--global-batch", "must be at least 1");
+    if (tokens < 0 || tokens > 1e16) throw InputError("--tokens", fmt::format("must be 0 to 1e16, got {}", tokens));
+    if (isl < 1 || isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
+    if (osl < 1 || osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+    if (!(tokens_per_user > 0 && tokens_per_user <= 1e5))
+      throw InputError("--tokens-per-user", "must be above 0 and at most 100000");
+    if (model_name.empty() && (tokens > 0 || gpus > 0))
+      throw InputError("--model", "--tokens and --gpus need a model (--model)");
+    if (systems.empty())
+      for (const auto& s : catalog.systems()) systems.push_back(s.name);
+    const cost::Tco ref = system_tco(catalog, reference, profile);
+    std::optional<ModelArch> model;
+    if (!model_name.empty()) model = resolve_model(model_name, "--model");
+
+    nlohmann::json rows = nlohmann::json::array();
+    if (!common.json)
+      std::cout << fmt::format("TCO per GPU-hour (electricity ${}/kWh, PUE {}, colocation ${}/kW-month, {} years at "
+                               "{:.0f}% cost of capital, average draw {:.0f}%)\n",
+                               profile.electricity_usd_per_kwh, profile.pue, profile.colocation_usd_per_kw_month,
+                               profile.depreciation_years, 100 * profile.cost_of_capital,
+                               100 * profile.average_power_fraction);
+    for (const auto& name : systems) {
+      const auto side = compare::make_side(catalog, catalog.system(name, "--system").name, profile);
+      const cost::Tco& t = side.tco;
+      nlohmann::json row = tco_json(t);
+      if (ref.priced && t.priced) {
+        row["capex_ratio_vs_reference"] = t.capex_per_gpu_usd() / ref.capex_per_gpu_usd();
+        row["tco_ratio_vs_reference"] = t.usd_per_gpu_hour() / ref.usd_per_gpu_hour();
+      }
+      if (!common.json) print_tco(t, &ref);
+      if (model) {
+        nlohmann::json w;
+        if (task == "train") {
+          TrainingWorkload tw;
+          tw.num_gpus = gpus > 0 ? gpus : std::max(128, 16 * side.gpus_per_unit) / side.gpus_per_unit * side.gpus_per_unit;
+          tw.seq_len = seq;
+          tw.global_batch = global_batch > 0 ? global_batch : 4LL * tw.num_gpus;
+          tw.precision = *prec;
+          const compare::TrainingPick p = compare::best_training(*model, side.hw, tw);
+          w = {{"task", "train"}, {"gpus", tw.num_gpus}, {"global_batch", tw.global_batch}, {"seq_len", seq},
+               {"precision", precision}};
+          if (!p.found) {
+            w["why_not"] = p.why_not;
+            if (!common.json) std::cout << fmt::format("               {}: {}\n", model->name, p.why_not);
+          } else {
+            const double run_tokens = tokens > 0 ? tokens : 1e12;
+            const cost::RunCost rc = cost::run_cost(t, tw.num_gpus, p.result.tokens_per_s, run_tokens);
+            w["plan"] = to_string(p.plan);
+            w["tokens_per_s_per_gpu"] = p.result.tokens_per_s_per_gpu;
+            w["mfu_6n"] = p.result.mfu_6n;
+            w["joules_per_token"] = rc.per_token.joules_per_token;
+            w["it_joules_per_token"] = rc.per_token.it_joules_per_token;
+            if (t.priced) w["usd_per_million_tokens"] = rc.per_token.usd_per_million_tokens;
+            w["run"] = {{"tokens", run_tokens}, {"wall_s", rc.wall_s}, {"gpu_hours", rc.gpu_hours},
+                        {"facility_energy_j", rc.facility_energy_j}};
+            if (t.priced) w["run"]["usd"] = rc.usd;
+            if (!common.json) {
+              std::cout << fmt::format("               {} training on {} GPUs ({}): {:.0f} tokens/s/GPU, MFU {:.1f}%, "
+                                       "{:.2f} J/token",
+                                       model->name, tw.num_gpus, to_string(p.plan), p.result.tokens_per_s_per_gpu,
+                                       100 * p.result.mfu_6n, rc.per_token.joules_per_token);
+              if (t.priced) std::cout << fmt::format(", ${:.3f} per million tokens", rc.per_token.usd_per_million_tokens);
+              std::cout << "\n";
+              std::cout << fmt::format("               {:.3g} tokens: {:.1f} days, {:.3g} GPU-hours, {:.3g} MWh",
+                                       run_tokens, rc.wall_s / 86400, rc.gpu_hours, rc.facility_energy_j / 3.6e9);
+              if (t.priced) std::cout << fmt::format(", ${:.3g}M", rc.usd / 1e6);
+              std::cout << "\n";
+            }
+          }
+        } else {
+          InferenceWorkload iw;
+          iw.weight_precision = *prec;
+          iw.kv_bytes_per_element = *prec == Precision::bf16 ? 2.0 : 1.0;
+          iw.num_gpus = side.gpus_per_unit;
+          iw.isl = isl;
+          iw.osl = osl;
+          w = {{"task", "infer"}, {"gpus", iw.num_gpus}, {"isl", isl}, {"osl", osl}, {"precision", precision},
+               {"tokens_per_s_per_user", tokens_per_user}};
+          if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
+            w["why_not"] = fmt::format("{} has no {} tensor path", side.accelerator, precision);
+          } else {
+            const compare::ServingCurve cv = compare::serving_curve(*model, side.hw, iw);
+            const SweepPoint* pt = compare::at_interactivity(cv, tokens_per_user);
+            if (!pt) {
+              w["why_not"] = cv.frontier.empty() ? "does not fit" : "never that fast per user";
+            } else {
+              const cost::TokenCost tc = cost::token_cost(t, 1, pt->result.tokens_per_s_per_gpu);
+              w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
+              w["joules_per_token"] = tc.joules_per_token;
+              if (t.priced) w["usd_per_million_tokens"] = tc.usd_per_million_tokens;
+              w["plan"] = {{"tp", pt->parallel.tp}, {"ep", pt->parallel.ep}, {"pp", pt->parallel.pp},
+                           {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency}};
+            }
+          }
+          if (!common.json) {
+            if (w.contains("why_not"))
+              std::cout << fmt::format("               {} serving: {}\n", model->name, w["why_not"].get<std::string>());
+            else {
+              std::cout << fmt::format("               {} serving at {:g} tokens/s/user: {:.0f} tokens/s/GPU, {:.2f} "
+                                       "J/token",
+                                       model->name, tokens_per_user, w["tokens_per_s_per_gpu"].get<double>(),
+                                       w["joules_per_token"].get<double>());
+              if (t.priced)
+                std::cout << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
+              std::cout << "\n";
+            }
+          }
+        }
+        row["workload"] = w;
+      }
+      rows.push_back(row);
+    }
+    if (common.json) {
+      nlohmann::json j = {{"reference", reference}, {"systems", rows}, {"cost_profile", cost_profile_json(profile)}};
+      if (model) j["model"] = model->name;
+      print_json("cost", j);
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,235 @@
+#include "compare/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+namespace gpuplan::compare {
+
+const char* to_string(Per p) {
+  switch (p) {
+    case Per::gpu: return "gpu";
+    case Per::system: return "system";
+    case Per::usd: return "usd";
+    case Per::watt: return "watt";
+  }
+  return "gpu";
+}
+
+const char* per_unit_suffix(Per p) {
+  switch (p) {
+    case Per::gpu: return "per GPU";
+    case Per::system: return "per system";
+    case Per::usd: return "per $/h of TCO";
+    case Per::watt: return "per kW";
+  }
+  return "per GPU";
+}
+
+SystemSide make_side(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile) {
+  const System& s = catalog.system(system, "system");
+  SystemSide side;
+  side.system = s.name;
+  side.display_name = s.display_name;
+  side.accelerator = s.accelerator;
+  side.gpus_per_unit = s.gpus_per_unit();
+  side.hw = resolve_hardware(catalog, s.name);
+  side.tco = cost::compute_tco(cost::unit_cost_input(catalog, s), profile);
+  return side;
+}
+
+double Yardstick::value(Per per, const SystemSide& side, bool side_a) const {
+  const double v = side_a ? a : b;
+  if (!scalable || std::isnan(v)) return v;
+  switch (per) {
+    case Per::gpu: return v;
+    case Per::system: return v * side.gpus_per_unit;
+    case Per::usd: return side.tco.priced ? v / side.tco.usd_per_gpu_hour() : NAN;
+    case Per::watt: return side.tco.it_w_full_per_gpu() > 0 ? v / (side.tco.it_w_full_per_gpu() / 1e3) : NAN;
+  }
+  return v;
+}
+
+double Yardstick::ratio(Per per, const SystemSide& A, const SystemSide& B) const {
+  const double va = value(per, A, true), vb = value(per, B, false);
+  if (std::isnan(va) || std::isnan(vb) || vb == 0) return NAN;
+  return va / vb;
+}
+
+Precision best_inference_precision(const Accelerator& a) {
+  if (a.peak(MathFormat::fp4) > 0) return Precision::nvfp4;
+  if (a.peak(MathFormat::fp8) > 0) return Precision::fp8;
+  return Precision::bf16;
+}
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+double kv_bytes_for(Precision p) { return p == Precision::bf16 ? 2.0 : 1.0; }  // FP8 KV with FP8/FP4 weights
+
+InferenceWorkload serving_workload(const CompareSpec& spec, Precision p, int gpus) {
+  InferenceWorkload w;
+  w.weight_precision = p;
+  w.kv_bytes_per_element = kv_bytes_for(p);
+  w.num_gpus = gpus;
+  w.isl = spec.isl;
+  w.osl = spec.osl;
+  return w;
+}
+
+bool supports(const Accelerator& a, Precision p) { return a.peak(gemm_format(p)) > 0; }
+
+void add(std::vector<Yardstick>& ys, Yardstick y) { ys.push_back(std::move(y)); }
+
+}  // namespace
+
+Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::vector<ModelArch>& models,
+                           const CompareSpec& spec) {
+  Comparison c{A, B, spec, {}, {}};
+  auto& ys = c.yardsticks;
+  const Accelerator& aa = A.hw.accelerator;
+  const Accelerator& ab = B.hw.accelerator;
+
+  // Peak rates, each format, then each side's best format against the other's.
+  for (MathFormat f : {MathFormat::bf16, MathFormat::fp8, MathFormat::fp4}) {
+    const double pa = aa.peak(f), pb = ab.peak(f);
+    if (pa == 0 && pb == 0) continue;
+    add(ys, {"peak", fmt::format("peak_{}", to_string(f)), fmt::format("{} dense peak", upper(to_string(f))),
+             "TFLOP/s", pa > 0 ? pa / 1e12 : NAN, pb > 0 ? pb / 1e12 : NAN, true, true,
+             f == MathFormat::fp8 ? "datasheet 'PFLOPS' headlines (often with sparsity: halve them)" : "", ""});
+  }
+  {
+    const Precision pa = best_inference_precision(aa), pb = best_inference_precision(ab);
+    add(ys, {"peak", "peak_best_format", "Peak, each at its best format", "TFLOP/s",
+             aa.peak(gemm_format(pa)) / 1e12, ab.peak(gemm_format(pb)) / 1e12, true, true,
+             "vendors' 'x more AI compute' (FP4 against FP8)",
+             fmt::format("{} vs {}", upper(to_string(pa)), upper(to_string(pb)))});
+  }
+  add(ys, {"memory", "hbm_capacity", "Memory capacity", "GB", aa.memory_bytes / 1e9, ab.memory_bytes / 1e9, true,
+           true, "", ""});
+  add(ys, {"memory", "hbm_bandwidth", "Memory bandwidth", "TB/s", aa.memory_bandwidth_bytes_per_s / 1e12,
+           ab.memory_bandwidth_bytes_per_s / 1e12, true, true, "bounds decode (tokens/s per user)", ""});
+  add(ys, {"fabric", "scaleup_domain", "Scale-up (NVLink) domain", "GPUs", double(A.hw.fabric.domain_gpus),
+           double(B.hw.fabric.domain_gpus), false, true, "'one giant GPU' rack claims", ""});
+  add(ys, {"fabric", "scaleup_bandwidth", "Scale-up bandwidth, one direction", "GB/s",
+           A.hw.fabric.scaleup_bytes_per_s / 1e9, B.hw.fabric.scaleup_bytes_per_s / 1e9, true, true,
+           "", "vendors often quote both directions (2x)"});
+  add(ys, {"fabric", "scaleout_bandwidth", "Scale-out bandwidth, one direction", "GB/s",
+           A.hw.fabric.scaleout_bytes_per_s / 1e9, B.hw.fabric.scaleout_bytes_per_s / 1e9, true, true, "", ""});
+  add(ys, {"cost", "it_power", "IT power at full load, with network/storage share", "kW",
+           A.tco.it_w_full_per_gpu() / 1e3, B.tco.it_w_full_per_gpu() / 1e3, false, false, "", ""});
+  add(ys, {"cost", "capex", "Capital cost (all-in)", "k$", A.tco.priced ? A.tco.capex_per_gpu_usd() / 1e3 : NAN,
+           B.tco.priced ? B.tco.capex_per_gpu_usd() / 1e3 : NAN, false, false, "",
+           fmt::format("{} / {} price", A.tco.price_basis.empty() ? "no" : A.tco.price_basis,
+                       B.tco.price_basis.empty() ? "no" : B.tco.price_basis)});
+  add(ys, {"cost", "tco", "TCO per GPU-hour", "$", A.tco.priced ? A.tco.usd_per_gpu_hour() : NAN,
+           B.tco.priced ? B.tco.usd_per_gpu_hour() : NAN, false, false, "", ""});
+
+  // Training: the same job on the same GPU count, the best plan on each.
+  TrainingWorkload tw;
+  if (spec.train) {
+    const int unit = std::lcm(A.gpus_per_unit, B.gpus_per_unit);
+    tw.num_gpus = spec.train_gpus > 0 ? spec.train_gpus : unit * std::max(1, (512 + unit - 1) / unit);
+    tw.seq_len = spec.seq_len;
+    tw.global_batch = spec.global_batch > 0 ? spec.global_batch : tw.num_gpus;
+    tw.precision = spec.train_precision;
+  }
+
+  for (const ModelArch& m : models) {
+    ModelComparison mc;
+    mc.model = m.name;
+    if (spec.train) {
+      mc.train_a = best_training(m, A.hw, tw);
+      mc.train_b = best_training(m, B.hw, tw);
+      const auto tps = [](const TrainingPick& p) { return p.found ? p.result.tokens_per_s_per_gpu : NAN; };
+      if (mc.train_a.found) mc.train_cost_a = cost::token_cost(A.tco, 1, mc.train_a.result.tokens_per_s_per_gpu);
+      if (mc.train_b.found) mc.train_cost_b = cost::token_cost(B.tco, 1, mc.train_b.result.tokens_per_s_per_gpu);
+      const std::string cond = fmt::format("{} GPUs each, {} x {} tokens per step, {}", tw.num_gpus, tw.global_batch,
+                                           tw.seq_len, upper(to_string(tw.precision)));
+      add(ys, {"training", "train_tokens_per_s:" + m.name, fmt::format("{} training tokens/s", m.name), "tokens/s",
+               tps(mc.train_a), tps(mc.train_b), true, true, "vendors' 'x faster training'", cond});
+      add(ys, {"training", "train_mfu:" + m.name, fmt::format("{} training MFU", m.name), "%",
+               mc.train_a.found ? 100 * mc.train_a.result.mfu_6n : NAN,
+               mc.train_b.found ? 100 * mc.train_b.result.mfu_6n : NAN, false, true, "", "6N FLOPs over BF16-or-format peak"});
+      add(ys, {"training", "train_usd_per_mtok:" + m.name, fmt::format("{} training $/M tokens", m.name),
+               "$", A.tco.priced && mc.train_a.found ? mc.train_cost_a.usd_per_million_tokens : NAN,
+               B.tco.priced && mc.train_b.found ? mc.train_cost_b.usd_per_million_tokens : NAN, false, false, "", ""});
+      add(ys, {"training", "train_j_per_token:" + m.name, fmt::format("{} training J/token", m.name), "J",
+               mc.train_a.found ? mc.train_cost_a.joules_per_token : NAN,
+               mc.train_b.found ? mc.train_cost_b.joules_per_token : NAN, false, false, "", "facility energy (x PUE)"});
+    }
+    if (spec.infer) {
+      SweepOptions so;
+      so.ttft_limit_s = spec.ttft_limit_s;
+      so.tpot_limit_s = spec.tpot_limit_s;
+      const Precision common = spec.infer_precision;
+      mc.infer_precision_common = common;
+      if (supports(aa, common)) mc.curve_a = serving_curve(m, A.hw, serving_workload(spec, common, A.gpus_per_unit), so);
+      if (supports(ab, common)) mc.curve_b = serving_curve(m, B.hw, serving_workload(spec, common, B.gpus_per_unit), so);
+      mc.best_precision_a = best_inference_precision(aa);
+      mc.best_precision_b = best_inference_precision(ab);
+      mc.best_curve_a = mc.best_precision_a == common ? mc.curve_a
+                                                      : serving_curve(m, A.hw, serving_workload(spec, mc.best_precision_a, A.gpus_per_unit), so);
+      mc.best_curve_b = mc.best_precision_b == common ? mc.curve_b
+                                                      : serving_curve(m, B.hw, serving_workload(spec, mc.best_precision_b, B.gpus_per_unit), so);
+      for (double x : spec.curve_grid) {
+        CurveRow row{x, NAN, NAN};
+        if (const SweepPoint* p = at_interactivity(mc.curve_a, x)) row.a = p->result.tokens_per_s_per_gpu;
+        if (const SweepPoint* p = at_interactivity(mc.curve_b, x)) row.b = p->result.tokens_per_s_per_gpu;
+        mc.curve.push_back(row);
+      }
+      const double x = spec.tokens_per_s_per_user;
+      const auto at = [x](const ServingCurve& cv) {
+        const SweepPoint* p = at_interactivity(cv, x);
+        return p ? p->result.tokens_per_s_per_gpu : NAN;
+      };
+      const std::string io = fmt::format("ISL/OSL {}/{}", spec.isl, spec.osl);
+      add(ys, {"inference", "infer_at_interactivity:" + m.name,
+               fmt::format("{} serving, {:g} tok/s/user", m.name, x), "tokens/s", at(mc.curve_a),
+               at(mc.curve_b), true, true, "", fmt::format("{}, {} both, one system unit each", io, upper(to_string(common)))});
+      add(ys, {"inference", "infer_best_format:" + m.name,
+               fmt::format("{} serving, {:g} tok/s/user, best formats", m.name, x),
+               "tokens/s", at(mc.best_curve_a), at(mc.best_curve_b), true, true,
+               "vendors' inference 'x' (FP4 against FP8)",
+               fmt::format("{}, {} vs {}", io, upper(to_string(mc.best_precision_a)), upper(to_string(mc.best_precision_b)))});
+      const auto offline = [](const ServingCurve& cv) {
+        const SweepPoint* p = max_throughput(cv);
+        return p ? p->result.tokens_per_s_per_gpu : NAN;
+      };
+      add(ys, {"inference", "infer_max_throughput:" + m.name, fmt::format("{} serving, maximum throughput", m.name),
+               "tokens/s", offline(mc.curve_a), offline(mc.curve_b), true, true, "offline / max-throughput charts",
+               fmt::format("{}, {} both, any latency", io, upper(to_string(common)))});
+      const auto fastest = [](const ServingCurve& cv) {
+        const SweepPoint* p = max_interactivity(cv);
+        return p ? p->result.tokens_per_s_per_user : NAN;
+      };
+      add(ys, {"inference", "infer_max_interactivity:" + m.name, fmt::format("{} serving, fastest per user", m.name),
+               "tokens/s/user", fastest(mc.curve_a), fastest(mc.curve_b), false, true, "'user responsiveness' claims",
+               fmt::format("{}, {} both", io, upper(to_string(common)))});
+      const auto cost_at = [x](const ServingCurve& cv, const cost::Tco& t, bool usd) {
+        const SweepPoint* p = at_interactivity(cv, x);
+        if (!p || (usd && !t.priced)) return double(NAN);
+        const cost::TokenCost tc = cost::token_cost(t, 1, p->result.tokens_per_s_per_gpu);
+        return usd ? tc.usd_per_million_tokens : tc.joules_per_token;
+      };
+      add(ys, {"inference", "infer_usd_per_mtok:" + m.name,
+               fmt::format("{} serving $/M tokens, {:g} tok/s/user", m.name, x), "$",
+               cost_at(mc.curve_a, A.tco, true), cost_at(mc.curve_b, B.tco, true), false, false, "", upper(to_string(common))});
+      add(ys, {"inference", "infer_j_per_token:" + m.name,
+               fmt::format("{} serving J/token, {:g} tok/s/user", m.name, x), "J",
+               cost_at(mc.curve_a, A.tco, false), cost_at(mc.curve_b, B.tco, false), false, false, "",
+               "facility energy (x PUE)"});
+    }
+    c.models.push_back(std::move(mc));
+  }
+  return c;
+}
+
+}  // namespace gpuplan::compare

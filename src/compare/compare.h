@@ -1,0 +1,94 @@
+#pragma once
+// Two systems side by side under each yardstick a headline might use: peak rate per precision (and
+// the mixed FP4-against-FP8 comparison), memory, scale-up and scale-out bandwidth, training throughput
+// of the best plan on each, serving throughput at a stated interactivity and along the whole
+// throughput/interactivity curve, cost and energy per token; each per GPU, per system unit, per
+// dollar (TCO per hour) and per watt. Pure function of the catalog entries, models and cost profile.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compare/operating_point.h"
+#include "cost/tco.h"
+
+namespace gpuplan::compare {
+
+enum class Per { gpu, system, usd, watt };
+const char* to_string(Per p);
+const char* per_unit_suffix(Per p);  // "per GPU", "per system", "per $/h", "per kW"
+
+struct SystemSide {
+  std::string system, display_name, accelerator;
+  int gpus_per_unit = 0;
+  Hardware hw;
+  cost::Tco tco;
+};
+SystemSide make_side(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile);
+
+// A quantity per GPU on each side; `scalable` ones (rates, capacities) are also shown per system unit,
+// per $ of TCO per hour and per kW of full-load IT power.
+struct Yardstick {
+  std::string group;     // peak, memory, fabric, training, inference, cost
+  std::string key;       // stable id: "peak_fp8", "train_tokens_per_s:llama3.1-70b", ...
+  std::string name;      // "FP8 dense peak"
+  std::string unit;      // unit per GPU: "TFLOP/s", "GB", "tokens/s"
+  double a = 0, b = 0;   // per GPU; NaN when a side has no such figure
+  bool scalable = true;
+  bool higher_is_better = true;
+  std::string headline;  // which vendor headline uses this yardstick ("" if none)
+  std::string note;      // conditions: plan, precision, interactivity
+
+  double value(Per per, const SystemSide& side, bool side_a) const;
+  double ratio(Per per, const SystemSide& A, const SystemSide& B) const;  // a / b; NaN if undefined
+};
+
+struct CompareSpec {
+  bool train = true, infer = true;
+  // training: both systems run the same job on the same GPU count and global batch
+  int train_gpus = 0;            // 0: the smallest multiple of both units' GPUs that is at least 512
+  int seq_len = 8192;
+  long long global_batch = 0;    // sequences; 0: one per GPU
+  Precision train_precision = Precision::fp8;
+  // serving: one system unit each
+  long long isl = 8192, osl = 1024;
+  double tokens_per_s_per_user = 50;  // the stated interactivity
+  double ttft_limit_s = 0, tpot_limit_s = 0;
+  Precision infer_precision = Precision::fp8;  // the common format; each side's best is shown too
+  std::vector<double> curve_grid = {5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500};
+};
+
+struct CurveRow {
+  double tokens_per_s_per_user = 0;
+  double a = NAN, b = NAN;  // tokens/s per GPU, NaN when that side never gets that fast
+  double ratio() const { return a / b; }
+};
+
+struct ModelComparison {
+  std::string model;
+  // training
+  TrainingPick train_a, train_b;
+  cost::TokenCost train_cost_a, train_cost_b;
+  // serving, the common format
+  Precision infer_precision_common = Precision::fp8;
+  ServingCurve curve_a, curve_b;
+  std::vector<CurveRow> curve;  // along the grid
+  // serving, each side's best format
+  Precision best_precision_a = Precision::fp8, best_precision_b = Precision::fp8;
+  ServingCurve best_curve_a, best_curve_b;
+};
+
+struct Comparison {
+  SystemSide a, b;
+  CompareSpec spec;
+  std::vector<Yardstick> yardsticks;
+  std::vector<ModelComparison> models;
+};
+
+// The lowest-precision format each accelerator runs natively: fp4 where it has an FP4 path, else fp8
+// where it has FP8, else bf16.
+Precision best_inference_precision(const Accelerator& a);
+
+Comparison compare_systems(const SystemSide& a, const SystemSide& b, const std::vector<ModelArch>& models,
+                           const CompareSpec& spec);
+
+}  // namespace gpuplan::compare

@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "catalog/catalog.h"
+#include "compare/claims.h"
+#include "compare/compare.h"
+#include "compare/recommend.h"
+#include "core/error.h"
+#include "model/model_registry.h"
+
+namespace gpuplan::compare {
+namespace {
+
+const Catalog& cat() {
+  static const Catalog c = Catalog::builtin();
+  return c;
+}
+SystemSide side(const std::string& s) { return make_side(cat(), s, cost::builtin_cost_profile()); }
+
+const Yardstick& find(const Comparison& c, const std::string& key) {
+  for (const auto& y : c.yardsticks)
+    if (y.key == key) return y;
+  throw std::runtime_error("no yardstick " + key);
+}
+
+TEST(Compare, PeakYardsticksAreTheDatasheet) {
+  CompareSpec spec;
+  spec.train = spec.infer = false;
+  const Comparison c = compare_systems(side("gb300-nvl72"), side("hgx-h200"), {}, spec);
+  const Yardstick& fp8 = find(c, "peak_fp8");
+  EXPECT_NEAR(fp8.a, 5000, 1);
+  EXPECT_NEAR(fp8.b, 1979, 1);
+  // H200 has no FP4: the FP4 ratio is undefined, and the mixed yardstick takes FP4 against FP8.
+  EXPECT_TRUE(std::isnan(find(c, "peak_fp4").ratio(Per::gpu, c.a, c.b)));
+  const Yardstick& mixed = find(c, "peak_best_format");
+  EXPECT_NEAR(mixed.ratio(Per::gpu, c.a, c.b), 15000.0 / 1979, 0.01);
+  EXPECT_FALSE(mixed.headline.empty());
+  // Per system: one 72-GPU rack against one 8-GPU node.
+  EXPECT_NEAR(fp8.ratio(Per::system, c.a, c.b), fp8.ratio(Per::gpu, c.a, c.b) * 9, 1e-9);
+  // Per $ and per W divide by each side's TCO per GPU-hour and power per GPU.
+  EXPECT_NEAR(fp8.ratio(Per::usd, c.a, c.b),
+              fp8.ratio(Per::gpu, c.a, c.b) / (c.a.tco.usd_per_gpu_hour() / c.b.tco.usd_per_gpu_hour()), 1e-9);
+  EXPECT_NEAR(fp8.ratio(Per::watt, c.a, c.b),
+              fp8.ratio(Per::gpu, c.a, c.b) / (c.a.tco.it_w_full_per_gpu() / c.b.tco.it_w_full_per_gpu()), 1e-9);
+  // Not scalable: the NVLink domain is shown as it is.
+  const Yardstick& dom = find(c, "scaleup_domain");
+  EXPECT_EQ(dom.value(Per::system, c.a, true), 72);
+}
+
+TEST(Compare, TrainingAndServingOnADenseModel) {
+  CompareSpec spec;
+  spec.train_gpus = 72;
+  spec.isl = 1024;
+  spec.osl = 1024;
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Comparison c = compare_systems(side("gb200-nvl72"), side("hgx-h100"), {m}, spec);
+  ASSERT_EQ(c.models.size(), 1u);
+  const ModelComparison& mc = c.models[0];
+  ASSERT_TRUE(mc.train_a.found);
+  ASSERT_TRUE(mc.train_b.found);
+  EXPECT_EQ(mc.train_a.workload.num_gpus, 72);
+  EXPECT_EQ(mc.train_a.workload.global_batch, mc.train_b.workload.global_batch);  // the same job
+  // Blackwell trains faster per GPU than Hopper, by less than its peak ratio.
+  const double r = mc.train_a.result.tokens_per_s_per_gpu / mc.train_b.result.tokens_per_s_per_gpu;
+  EXPECT_GT(r, 1.2);
+  EXPECT_LT(r, 5000.0 / 1979 * 1.05);
+  // The curve: where both reach an interactivity, A's throughput per GPU is the frontier's.
+  ASSERT_FALSE(mc.curve_a.frontier.empty());
+  ASSERT_FALSE(mc.curve_b.frontier.empty());
+  for (const auto& row : mc.curve) {
+    if (const SweepPoint* p = at_interactivity(mc.curve_a, row.tokens_per_s_per_user))
+      EXPECT_DOUBLE_EQ(row.a, p->result.tokens_per_s_per_gpu);
+    else
+      EXPECT_TRUE(std::isnan(row.a));
+  }
+  // Throughput per GPU never rises as interactivity is asked to rise.
+  for (std::size_t i = 1; i < mc.curve.size(); ++i)
+    if (std::isfinite(mc.curve[i].b)) {
+      EXPECT_LE(mc.curve[i].b, mc.curve[i - 1].b + 1e-9);
+    }
+  // Best-format serving on Blackwell (FP4) is never slower than FP8.
+  const double fp8 = at_interactivity(mc.curve_a, 20)->result.tokens_per_s_per_gpu;
+  const double fp4 = at_interactivity(mc.best_curve_a, 20)->result.tokens_per_s_per_gpu;
+  EXPECT_EQ(mc.best_precision_a, Precision::nvfp4);
+  EXPECT_GE(fp4, fp8 * 0.999);
+}
+
+TEST(Claims, BuiltinClaimsParseAndReplay) {
+  const auto& claims = builtin_claims();
+  ASSERT_GE(claims.size(), 5u);
+  const Claim* h200 = nullptr;
+  for (const auto& k : claims) {
+    EXPECT_FALSE(k.source.empty()) << k.id;
+    EXPECT_GT(k.claimed_ratio, 1) << k.id;
+    if (k.id == "h200-1.9x-llama70b") h200 = &k;
+  }
+  ASSERT_NE(h200, nullptr);
+  const ClaimResult r = evaluate_claim(*h200, resolve_model(h200->model), side(h200->system_a), side(h200->system_b));
+  ASSERT_TRUE(r.evaluated) << r.why_not;
+  // H200 and H100 share the compute die: the gain comes from memory (capacity for batch, bandwidth).
+  EXPECT_GT(r.ratio, 1.2);
+  EXPECT_LT(r.ratio, 4.0);
+  EXPECT_GT(r.ratio_per_watt, 0);
+}
+
+TEST(Claims, BadClaimFilesNameTheField) {
+  EXPECT_THROW(parse_claims("claims:\n  - {id: x}\n", "c.yaml"), InputError);
+  try {
+    parse_claims("claims:\n  - {id: x, system_a: a, system_b: b, claimed_ratio: 2, statement: s, source: s, model: m, "
+                 "metric: speed, precision_a: fp8, precision_b: fp8}\n",
+                 "c.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("metric"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Recommend, SmallModelServingDoesNotGetARack) {
+  RecommendSpec spec;
+  spec.task = Task::infer;
+  spec.users = 32;
+  spec.isl = 1024;
+  spec.osl = 256;
+  const RecommendResult r = recommend(cat(), resolve_model("llama3.1-8b"), spec, cost::builtin_cost_profile());
+  ASSERT_FALSE(r.ranked.empty());
+  const Recommendation& best = r.ranked[0];
+  EXPECT_TRUE(best.feasible);
+  EXPECT_TRUE(best.priced);
+  EXPECT_LT(best.gpus_per_unit, 72) << best.name;
+  EXPECT_FALSE(best.reasons.empty());
+  // The racks, if feasible, say how little of the rack the job uses.
+  for (const auto& x : r.ranked)
+    if (x.name == "gb200-nvl72" && x.feasible) {
+      bool said = false;
+      for (const auto& why : x.reasons) said |= why.find("smallest purchase") != std::string::npos;
+      EXPECT_TRUE(said);
+    }
+}
+
+TEST(Recommend, A405BTrainingRunDoesNotGetL4s) {
+  RecommendSpec spec;
+  spec.task = Task::train;
+  spec.tokens = 15e12;
+  spec.deadline_days = 120;
+  spec.systems = {"l4", "hgx-h100", "gb200-nvl72"};
+  const RecommendResult r = recommend(cat(), resolve_model("llama3.1-405b"), spec, cost::builtin_cost_profile());
+  ASSERT_EQ(r.ranked.size(), 3u);
+  EXPECT_NE(r.ranked[0].name, "l4");
+  EXPECT_TRUE(r.ranked[0].feasible);
+  for (const auto& x : r.ranked)
+    if (x.name == "l4") {
+      EXPECT_FALSE(x.feasible);
+      EXPECT_FALSE(x.why_not.empty());
+    }
+  // It finishes within the deadline on the GPUs it names.
+  EXPECT_LE(r.ranked[0].wall_s, 120 * 86400.0);
+  EXPECT_GE(r.ranked[0].gpus, 1024);
+}
+
+}  // namespace
+}  // namespace gpuplan::compare

@@ -1,0 +1,60 @@
+#include "compare/operating_point.h"
+
+#include <fmt/format.h>
+
+namespace gpuplan::compare {
+
+TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w) {
+  TrainingPick p;
+  p.workload = w;
+  SearchOptions so;
+  so.top_k = 1;
+  const SearchResult r = search_plans(model, hw, w, so);
+  p.evaluated = r.stats.evaluated;
+  if (r.top.empty()) {
+    if (r.has_closest)
+      p.why_not = fmt::format("no plan fits in memory on {} GPUs (closest needs {:.0f} GB of {:.0f} GB per GPU)",
+                              w.num_gpus, r.closest_memory.total_bytes / 1e9, r.closest_memory.capacity_bytes / 1e9);
+    else
+      p.why_not = fmt::format("no plan divides {} GPUs and a global batch of {}", w.num_gpus, w.global_batch);
+    return p;
+  }
+  p.found = true;
+  p.plan = r.top[0].plan;
+  p.result = r.top[0].result;
+  return p;
+}
+
+ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const InferenceWorkload& w,
+                           const SweepOptions& options) {
+  ServingCurve c;
+  SweepResult r = sweep_inference(model, hw, w, options);
+  c.evaluated = r.evaluated;
+  c.frontier = std::move(r.frontier);
+  return c;
+}
+
+const SweepPoint* at_interactivity(const ServingCurve& c, double tps_user) {
+  const SweepPoint* best = nullptr;
+  for (const auto& p : c.frontier)
+    if (p.result.tokens_per_s_per_user >= tps_user &&
+        (!best || p.result.tokens_per_s_per_gpu > best->result.tokens_per_s_per_gpu))
+      best = &p;
+  return best;
+}
+
+const SweepPoint* max_throughput(const ServingCurve& c) {
+  const SweepPoint* best = nullptr;
+  for (const auto& p : c.frontier)
+    if (!best || p.result.tokens_per_s_per_gpu > best->result.tokens_per_s_per_gpu) best = &p;
+  return best;
+}
+
+const SweepPoint* max_interactivity(const ServingCurve& c) {
+  const SweepPoint* best = nullptr;
+  for (const auto& p : c.frontier)
+    if (!best || p.result.tokens_per_s_per_user > best->result.tokens_per_s_per_user) best = &p;
+  return best;
+}
+
+}  // namespace gpuplan::compare

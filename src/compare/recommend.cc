@@ -1,0 +1,274 @@
+#include "compare/recommend.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace gpuplan::compare {
+
+const char* to_string(Task t) {
+  switch (t) {
+    case Task::train: return "train";
+    case Task::finetune: return "finetune";
+    case Task::infer: return "infer";
+  }
+  return "?";
+}
+
+namespace {
+
+struct Candidate {
+  std::string name, display_name, accelerator;
+  bool is_system = true;
+  int unit = 1;       // GPUs per unit (bare accelerators: one card)
+  int pool = 8;       // serving: GPUs one sweep spreads an instance group over
+  Hardware hw;
+  cost::Tco tco;
+};
+
+std::string gb(double bytes) { return fmt::format("{:.0f} GB", bytes / 1e9); }
+
+std::string days(double s) {
+  const double d = s / 86400.0;
+  return d >= 1 ? fmt::format("{:.1f} days", d) : fmt::format("{:.1f} hours", s / 3600.0);
+}
+
+Precision supported_or_best(const Accelerator& a, Precision wanted) {
+  if (a.peak(gemm_format(wanted)) > 0) return wanted;
+  if (a.peak(MathFormat::fp8) > 0 && weight_bytes(wanted) <= 1.0) return Precision::fp8;
+  return Precision::bf16;
+}
+
+void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Candidate& c, Recommendation& r) {
+  const Precision p = supported_or_best(c.hw.accelerator, spec.train_precision);
+  if (p != spec.train_precision)
+    r.reasons.push_back(fmt::format("{} has no {} tensor path: trains in {}", c.accelerator,
+                                    to_string(spec.train_precision), to_string(p)));
+  const double deadline_s = spec.deadline_days * 86400.0;
+  const double target_seqs = std::max(1.0, spec.tokens_per_step / spec.seq_len);
+  const int cap = spec.gpus_available > 0 ? std::min(spec.gpus_available, spec.max_gpus) : spec.max_gpus;
+  TrainingPick best;
+  std::string last_why = fmt::format("needs more than {} GPUs", cap);
+  for (long long g = c.unit; g <= cap; g *= 2) {
+    TrainingWorkload w;
+    w.num_gpus = static_cast<int>(g);
+    w.seq_len = spec.seq_len;
+    w.global_batch = g * static_cast<long long>(std::ceil(target_seqs / double(g)));
+    w.precision = p;
+    TrainingPick t = best_training(m, c.hw, w);
+    if (!t.found) {
+      last_why = t.why_not;
+      continue;
+    }
+    best = std::move(t);
+    if (spec.tokens / best.result.tokens_per_s <= deadline_s) break;
+  }
+  if (!best.found) {
+    r.why_not = last_why;
+    return;
+  }
+  const TrainingResult& res = best.result;
+  r.gpus = best.workload.num_gpus;
+  r.units = (r.gpus + c.unit - 1) / c.unit;
+  r.plan = to_string(best.plan);
+  r.tokens_per_s_per_gpu = res.tokens_per_s_per_gpu;
+  r.mfu = res.mfu_6n;
+  r.wall_s = spec.tokens / res.tokens_per_s;
+  const cost::RunCost rc = cost::run_cost(c.tco, r.units * c.unit, res.tokens_per_s, spec.tokens);
+  r.usd = rc.usd;
+  r.usd_per_million_tokens = rc.per_token.usd_per_million_tokens;
+  r.joules_per_token = rc.per_token.joules_per_token;
+  r.energy_j = rc.facility_energy_j;
+  r.feasible = r.wall_s <= deadline_s;
+  if (!r.feasible)
+    r.why_not = fmt::format("{} on {} GPUs, past the {:g}-day deadline", days(r.wall_s), r.gpus, spec.deadline_days);
+  else
+    r.reasons.push_back(fmt::format("{} GPUs finish {:.3g}B tokens in {} ({:.0f} tokens/s per GPU, MFU {:.0f}%)",
+                                    r.gpus, spec.tokens / 1e9, days(r.wall_s), r.tokens_per_s_per_gpu, 100 * r.mfu));
+  const StepBreakdown& s = res.parts;
+  const double comm = s.tp_comm_s + s.cp_comm_s + s.ep_comm_s + s.pp_comm_s + s.dp_comm_s;
+  if (comm > 0.15 * res.step_time_s)
+    r.reasons.push_back(fmt::format("exposed communication is {:.0f}% of the step", 100 * comm / res.step_time_s));
+  if (s.bubble_s > 0.10 * res.step_time_s)
+    r.reasons.push_back(fmt::format("pipeline bubble is {:.0f}% of the step", 100 * s.bubble_s / res.step_time_s));
+  const int model_group = best.plan.tp * best.plan.ep * best.plan.cp;
+  if (model_group > 8 && model_group <= c.hw.fabric.domain_gpus)
+    r.reasons.push_back(fmt::format("its {}-GPU tensor/expert/context groups stay inside the {}-GPU scale-up domain",
+                                    model_group, c.hw.fabric.domain_gpus));
+  else if (best.plan.tp * best.plan.cp <= c.hw.fabric.domain_gpus && best.plan.tp * best.plan.cp > 1 &&
+           best.plan.pp == 1 && best.plan.ep == 1)
+    r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the scale-up domain", best.plan.tp * best.plan.cp));
+  if (spec.budget_usd > 0 && c.tco.priced && r.usd > spec.budget_usd) {
+    r.feasible = false;
+    r.why_not = fmt::format("costs ${:.3g}M, over the ${:.3g}M budget", r.usd / 1e6, spec.budget_usd / 1e6);
+  }
+}
+
+void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Candidate& c, Recommendation& r) {
+  const Precision p = supported_or_best(c.hw.accelerator, spec.infer_precision);
+  if (p != spec.infer_precision)
+    r.reasons.push_back(fmt::format("{} has no {} tensor path: serves in {}", c.accelerator,
+                                    to_string(spec.infer_precision), to_string(p)));
+  const double target = spec.tpot_s > 0 ? 1.0 / spec.tpot_s : 0.0;
+  InferenceWorkload w;
+  w.weight_precision = p;
+  w.kv_bytes_per_element = p == Precision::bf16 ? 2.0 : 1.0;
+  w.isl = spec.isl;
+  w.osl = spec.osl;
+  SweepOptions so;
+  so.ttft_limit_s = spec.ttft_s;
+  so.tpot_limit_s = spec.tpot_s;
+  const SweepPoint* pt = nullptr;
+  ServingCurve curve;
+  double fastest = 0;
+  for (int k = 1; k <= 8 && !pt; k *= 2) {
+    w.num_gpus = c.pool * k;
+    so.max_pp = k == 1 ? 1 : 8;
+    curve = serving_curve(m, c.hw, w, so);
+    pt = target > 0 ? at_interactivity(curve, target * 0.999) : max_throughput(curve);
+    if (const SweepPoint* f = max_interactivity(curve)) fastest = std::max(fastest, f->result.tokens_per_s_per_user);
+  }
+  if (!pt) {
+    r.why_not = curve.frontier.empty() && fastest == 0
+                    ? fmt::format("the weights and one sequence's KV cache do not fit on {} GPUs", w.num_gpus)
+                    : fmt::format("fastest {:.0f} tokens/s per user, below the {:.0f} asked", fastest, target);
+    return;
+  }
+  const InferenceResult& res = pt->result;
+  const int gpi = res.gpus_per_instance;
+  const double users_per_instance = std::max(1.0, double(res.concurrency) / res.instances);
+  const long long instances = static_cast<long long>(std::ceil(static_cast<double>(spec.users) / users_per_instance));
+  r.gpus = static_cast<int>(instances * gpi);
+  r.units = (r.gpus + c.unit - 1) / c.unit;
+  r.plan = fmt::format("tp={} ep={} pp={}{}", pt->parallel.tp, pt->parallel.ep, pt->parallel.pp,
+                       pt->parallel.attention_dp ? " attention-dp" : "");
+  r.tokens_per_s_per_user = res.tokens_per_s_per_user;
+  r.ttft_s = res.ttft_s;
+  r.tokens_per_s = static_cast<double>(spec.users) * res.tokens_per_s_per_user;
+  const double units_w = r.units * c.tco.facility_w_average;
+  r.joules_per_token = units_w / r.tokens_per_s;
+  if (c.tco.priced) {
+    r.usd = r.units * c.tco.usd_per_unit_hour();
+    r.usd_per_million_tokens = r.usd / (r.tokens_per_s * 3600.0) * 1e6;
+  }
+  r.feasible = true;
+  const double weights = res.memory.weights_bytes;
+  if (gpi == 1)
+    r.reasons.push_back(fmt::format("the weights ({} at {}) and KV cache fit on one {} ({}): no tensor-parallel "
+                                    "traffic", gb(weights), to_string(p), c.accelerator,
+                                    gb(c.hw.accelerator.memory_bytes)));
+  else if (gpi <= c.hw.fabric.domain_gpus)
+    r.reasons.push_back(fmt::format("one copy spans {} GPUs ({} of weights each) inside the {}-GPU scale-up domain",
+                                    gpi, gb(weights), c.hw.fabric.domain_gpus));
+  else
+    r.reasons.push_back(fmt::format("one copy spans {} GPUs, more than the {}-GPU scale-up domain: its traffic crosses "
+                                    "the scale-out network", gpi, c.hw.fabric.domain_gpus));
+  const StepTime& d = res.decode_step;
+  const double hbm_s = (d.weight_bytes_read + d.kv_bytes_read) / c.hw.accelerator.memory_bandwidth_bytes_per_s;
+  if (d.total_s > 0 && hbm_s > 0.5 * d.total_s)
+    r.reasons.push_back(fmt::format("decode is memory-bandwidth bound ({:.1f} TB/s HBM sets the per-user speed)",
+                                    c.hw.accelerator.memory_bandwidth_bytes_per_s / 1e12));
+  if (r.units * c.unit >= 2 * r.gpus)
+    r.reasons.push_back(fmt::format("the smallest purchase is {} x {} GPUs for {} GPUs of work ({:.0f}% used)",
+                                    r.units, c.unit, r.gpus, 100.0 * r.gpus / (r.units * c.unit)));
+  if (spec.budget_usd > 0 && c.tco.priced && r.usd * cost::kHoursPerYear > spec.budget_usd) {
+    r.feasible = false;
+    r.why_not = fmt::format("${:.3g}M a year, over the ${:.3g}M budget", r.usd * cost::kHoursPerYear / 1e6,
+                            spec.budget_usd / 1e6);
+  }
+}
+
+}  // namespace
+
+RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendSpec spec,
+                          const cost::CostProfile& profile,
+                          const std::function<void(std::size_t, std::size_t)>& progress) {
+  const bool train = spec.task != Task::infer;
+  if (train) {
+    if (spec.tokens <= 0) spec.tokens = spec.task == Task::train ? 20.0 * total_params(m) : 1e9;
+    if (spec.seq_len <= 0) spec.seq_len = spec.task == Task::train ? 8192 : 4096;
+    if (spec.tokens_per_step <= 0) spec.tokens_per_step = spec.task == Task::train ? 4.0 * 1048576 : 1048576;
+    if (spec.deadline_days <= 0) spec.deadline_days = spec.task == Task::train ? 90 : 2;
+  }
+  std::vector<Candidate> cands;
+  std::set<std::string> in_systems;
+  const std::set<std::string> wanted(spec.systems.begin(), spec.systems.end());
+  for (const System& s : catalog.systems()) {
+    in_systems.insert(s.accelerator);
+    if (!wanted.empty() && !wanted.count(s.name)) continue;
+    Candidate c;
+    c.name = s.name;
+    c.display_name = s.display_name;
+    c.accelerator = s.accelerator;
+    c.unit = s.gpus_per_unit();
+    c.pool = c.unit;
+    c.hw = resolve_hardware(catalog, s.name);
+    c.tco = cost::compute_tco(cost::unit_cost_input(catalog, s), profile);
+    cands.push_back(std::move(c));
+  }
+  for (const Accelerator& a : catalog.accelerators()) {
+    if (in_systems.count(a.name) || (!wanted.empty() && !wanted.count(a.name))) continue;
+    Candidate c;
+    c.name = a.name;
+    c.display_name = a.display_name;
+    c.accelerator = a.name;
+    c.is_system = false;
+    c.unit = 1;
+    c.pool = 8;
+    c.hw = resolve_hardware(catalog, a.name);
+    c.tco.system = a.name;
+    c.tco.gpus_per_unit = 1;
+    cands.push_back(std::move(c));
+  }
+  RecommendResult out;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
+    Recommendation r;
+    r.name = c.name;
+    r.display_name = c.display_name;
+    r.accelerator = c.accelerator;
+    r.is_system = c.is_system;
+    r.gpus_per_unit = c.unit;
+    r.priced = c.tco.priced;
+    r.price_basis = c.tco.price_basis;
+    if (train) recommend_training(m, spec, c, r);
+    else recommend_serving(m, spec, c, r);
+    if (r.gpus > 0 && spec.gpus_available > 0 && r.units * c.unit > spec.gpus_available) {
+      r.feasible = false;
+      r.why_not = fmt::format("needs {} GPUs, {} available", r.units * c.unit, spec.gpus_available);
+    }
+    const bool fitted = train ? !c.hw.efficiency.fitted_on.empty() : !c.hw.efficiency.infer_fitted_on.empty();
+    if (r.gpus > 0 && !fitted)
+      r.reasons.push_back(fmt::format("the {} generation's efficiencies are defaults, not fitted on measurements: its "
+                                      "speed is a rough estimate", c.hw.accelerator.generation));
+    if (!c.is_system)
+      r.reasons.push_back("no system in the catalog carries it: no price or host power, so no cost or energy");
+    else if (!c.tco.priced)
+      r.reasons.push_back("no price in the catalog or cost profile: not ranked by cost");
+    else if (c.tco.price_basis == "estimate")
+      r.reasons.push_back("its price is an estimate (data/cost/defaults.yaml)");
+    out.ranked.push_back(std::move(r));
+    if (progress) progress(i + 1, cands.size());
+  }
+  // Feasible and priced by cost, then feasible unpriced by time (or GPUs), then the rest.
+  auto tier = [](const Recommendation& r) { return !r.feasible ? 2 : r.priced ? 0 : 1; };
+  std::stable_sort(out.ranked.begin(), out.ranked.end(), [&](const Recommendation& x, const Recommendation& y) {
+    if (tier(x) != tier(y)) return tier(x) < tier(y);
+    if (tier(x) == 0) return x.usd_per_million_tokens < y.usd_per_million_tokens;
+    if (tier(x) == 1) return train ? x.wall_s < y.wall_s : x.gpus < y.gpus;
+    return false;
+  });
+  if (out.ranked.size() > 1 && tier(out.ranked[0]) == 0 && tier(out.ranked[1]) == 0) {
+    const auto& r1 = out.ranked[1];
+    const double saving = 1.0 - out.ranked[0].usd_per_million_tokens / r1.usd_per_million_tokens;
+    out.ranked[0].reasons.insert(out.ranked[0].reasons.begin(),
+                                 fmt::format("{:.0f}% cheaper per million tokens than the runner-up, {}",
+                                             100 * saving, r1.name));
+  }
+  out.spec = spec;
+  return out;
+}
+
+}  // namespace gpuplan::compare

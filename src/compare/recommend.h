@@ -1,0 +1,69 @@
+#pragma once
+// A ranked answer for one workload across the catalog: for each system (and each accelerator no
+// system carries, as a bare 8-card server), does the model fit, how many GPUs and whole units it
+// takes, time to result, cost and energy, and the reasons in words, all read off the training,
+// inference and cost models (no table of rules).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compare/compare.h"
+
+namespace gpuplan::compare {
+
+enum class Task { train, finetune, infer };
+const char* to_string(Task t);
+
+struct RecommendSpec {
+  Task task = Task::infer;
+  // train / finetune
+  double tokens = 0;             // 0: train 20 x parameters (Chinchilla), finetune 1e9
+  int seq_len = 0;               // 0: train 8192, finetune 4096
+  double tokens_per_step = 0;    // 0: train 4M, finetune 1M (global batch, rounded to the data-parallel size)
+  Precision train_precision = Precision::bf16;
+  double deadline_days = 0;      // 0: train 90, finetune 2
+  int max_gpus = 16384;          // largest job tried
+  // infer
+  long long isl = 1024, osl = 1024;
+  long long users = 64;          // concurrent users to serve
+  double tpot_s = 0.05;          // per-token latency each user must get (0: none)
+  double ttft_s = 0;             // first-token limit (0: none)
+  Precision infer_precision = Precision::fp8;  // where an accelerator lacks it: its best format below
+  // constraints
+  double budget_usd = 0;         // 0: none (train: the run; infer: one year of TCO)
+  int gpus_available = 0;        // 0: none
+  std::vector<std::string> systems;  // empty: every system and bare accelerator in the catalog
+};
+
+struct Recommendation {
+  std::string name, display_name, accelerator;
+  bool is_system = true;         // false: a bare accelerator (no price or host power in the catalog)
+  bool feasible = false;         // fits, meets the deadline / latency, within budget and GPUs available
+  std::string why_not;
+  int gpus = 0, units = 0, gpus_per_unit = 0;
+  std::string plan;
+  // training
+  double wall_s = 0, tokens_per_s_per_gpu = 0, mfu = 0;
+  // serving
+  double tokens_per_s_per_user = 0, ttft_s = 0, tokens_per_s = 0;
+  // cost
+  bool priced = false;
+  std::string price_basis;
+  double usd = 0;                // train: the run; infer: per hour
+  double usd_per_million_tokens = 0;
+  double joules_per_token = 0;
+  double energy_j = 0;           // train: the run
+  std::vector<std::string> reasons;
+};
+
+struct RecommendResult {
+  RecommendSpec spec;            // with defaults filled in
+  std::vector<Recommendation> ranked;  // feasible priced by cost, then feasible unpriced by time, then the rest
+};
+
+// progress(i, n) is called after each candidate (may be empty).
+RecommendResult recommend(const Catalog& catalog, const ModelArch& model, RecommendSpec spec,
+                          const cost::CostProfile& profile,
+                          const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+}  // namespace gpuplan::compare

@@ -1,0 +1,155 @@
+// gpuplan cost, compare and recommend end to end: text, versioned JSON, bad input -> exit 2 naming the option.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "run_cli.h"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(CliCost, TcoTableAndJson) {
+  const auto t = run_gpuplan("cost");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  for (const char* s : {"hgx-h100", "gb200-nvl72", "/GPU-h", "capital", "electricity", "colocation", "no price"})
+    EXPECT_TRUE(contains(t.out, s)) << s << "\n" << t.out;
+  const auto r = run_gpuplan("cost --system hgx-h100 --system gb200-nvl72 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.cost/v1");
+  ASSERT_EQ(j["systems"].size(), 2u);
+  const auto& h = j["systems"][0];
+  const auto& parts = h["usd_per_gpu_hour"];
+  EXPECT_NEAR(parts["total"].get<double>(),
+              parts["capital"].get<double>() + parts["electricity"].get<double>() + parts["colocation"].get<double>() +
+                  parts["maintenance"].get<double>(),
+              1e-9);
+  EXPECT_GT(j["systems"][1]["tco_ratio_vs_reference"].get<double>(), 1.0);
+  EXPECT_FALSE(j["cost_profile"]["sources"]["electricity_usd_per_kwh"].get<std::string>().empty());
+}
+
+TEST(CliCost, TrainingRunCostAndOverrides) {
+  const auto r = run_gpuplan("cost --system hgx-h100 --model gpt3-175b --gpus 128 --seq 2048 --global-batch 1536 "
+                             "--precision fp8 --tokens 300e9 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto w = r.json()["systems"][0]["workload"];
+  ASSERT_TRUE(w.contains("usd_per_million_tokens")) << w.dump();
+  EXPECT_GT(w["usd_per_million_tokens"].get<double>(), 0);
+  EXPECT_GT(w["joules_per_token"].get<double>(), 0);
+  EXPECT_NEAR(w["run"]["usd"].get<double>(), w["usd_per_million_tokens"].get<double>() * 300e3, 1e-6 * 300e3 * 10);
+  // Dearer electricity: dearer tokens.
+  const auto dear = run_gpuplan("cost --system hgx-h100 --model gpt3-175b --gpus 128 --seq 2048 --global-batch 1536 "
+                                "--precision fp8 --electricity-usd-per-kwh 0.30 --json");
+  ASSERT_EQ(dear.exit_code, 0) << dear.err;
+  EXPECT_GT(dear.json()["systems"][0]["workload"]["usd_per_million_tokens"].get<double>(),
+            w["usd_per_million_tokens"].get<double>());
+}
+
+TEST(CliCost, BadInputNamesTheOption) {
+  auto r = run_gpuplan("cost --pue 0.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--pue")) << r.err;
+  r = run_gpuplan("cost --cost-of-capital 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--cost-of-capital")) << r.err;
+  r = run_gpuplan("cost --system hgx-h1000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--system")) << r.err;
+  const std::string path = testing::TempDir() + "/bad_cost.yaml";
+  std::ofstream(path) << "schema: gpuplan.cost/v1\noperating:\n  colocation_usd_per_kw_mnth: 100\n";
+  r = run_gpuplan("cost --cost-profile " + path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "colocation_usd_per_kw_mnth")) << r.err;
+}
+
+TEST(CliCompare, DefaultsAnswerTheHeadline) {
+  const auto r = run_gpuplan("compare");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"GB300 NVL72", "HGX H200", "A against B per GPU", "best format", "FP8 dense peak",
+                        "Memory bandwidth", "NVLink", "training tokens/s", "serving, 50 tok/s/user", "/system", "/$",
+                        "/kW", "Which headline uses which yardstick", "along the throughput/interactivity curve",
+                        "llama3.1-70b", "deepseek-r1"})
+    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+}
+
+TEST(CliCompare, JsonRatiosAreConsistent) {
+  const auto r = run_gpuplan("compare gb200-nvl72 hgx-h100 --model llama3.1-8b --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.compare/v1");
+  EXPECT_EQ(j["a"]["system"], "gb200-nvl72");
+  bool saw_training = false;
+  for (const auto& y : j["yardsticks"]) {
+    if (y["a"].is_null() || y["b"].is_null() || y["b"].get<double>() == 0) continue;
+    const double ratio = y["a"].get<double>() / y["b"].get<double>();
+    EXPECT_NEAR(y["per"]["gpu"]["ratio"].get<double>(), ratio, 1e-9 * ratio) << y["key"];
+    if (y["scalable"].get<bool>()) {
+      EXPECT_NEAR(y["per"]["system"]["ratio"].get<double>(), ratio * 9, 1e-9 * ratio * 9) << y["key"];
+    }
+    saw_training |= y["group"] == "training";
+  }
+  EXPECT_TRUE(saw_training);
+  const auto& inf = j["models"][0]["inference"];
+  ASSERT_FALSE(inf["frontier_a"].empty());
+  ASSERT_FALSE(inf["curve"].empty());
+}
+
+TEST(CliCompare, ClaimsReplayed) {
+  const auto r = run_gpuplan("compare --claim h200-1.9x-llama70b --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto c = r.json()["claims"][0];
+  EXPECT_EQ(c["claimed_ratio"].get<double>(), 1.9);
+  ASSERT_TRUE(c["evaluated"].get<bool>()) << c.dump();
+  EXPECT_GT(c["ratio"].get<double>(), 1.0);
+  const auto t = run_gpuplan("compare --claim builtin");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  for (const char* s : {"claimed 30x", "claimed 4x", "claimed 1.9x", "per watt", "source:"})
+    EXPECT_TRUE(contains(t.out, s)) << s << "\n" << t.out;
+}
+
+TEST(CliCompare, BadInputNamesTheOption) {
+  auto r = run_gpuplan("compare --per furlong");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--per")) << r.err;
+  r = run_gpuplan("compare gb300-nvl72");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_gpuplan("compare --claim no-such-claim");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--claim")) << r.err;
+  r = run_gpuplan("compare --tokens-per-user 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--tokens-per-user")) << r.err;
+}
+
+TEST(CliRecommend, ServingAndTraining) {
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 16 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.recommend/v1");
+  ASSERT_FALSE(j["ranked"].empty());
+  EXPECT_TRUE(j["ranked"][0]["feasible"].get<bool>());
+  EXPECT_LT(j["ranked"][0]["gpus_per_unit"].get<int>(), 72);
+  EXPECT_FALSE(j["ranked"][0]["reasons"].empty());
+  r = run_gpuplan("recommend --model llama3.1-70b --task finetune --system hgx-h100 --system hgx-h200 --system a10");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"#1", "GPUs", "days", "J/token", "a10", "no power figure"}) EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+}
+
+TEST(CliRecommend, BadInputNamesTheOption) {
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task deploy");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--task")) << r.err;
+  r = run_gpuplan("recommend --model llama3.1-8b --users 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--users")) << r.err;
+  r = run_gpuplan("recommend --model llama3.1-8b --task infer --tokens 1e12");
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_gpuplan("recommend --model llama3.1-8b --system nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--system")) << r.err;
+}
+
+}  // namespace
