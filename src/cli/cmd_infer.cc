@@ -43,6 +43,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
           {"requests_per_s", r.requests_per_s},
           {"ttft_s", r.ttft_s},
           {"tpot_s", r.tpot_s},
+          {"queue_wait_s", r.queue_wait_s},
           {"e2e_latency_s", r.e2e_latency_s},
           {"prefill_s", r.prefill_s},
           {"expected_active_experts", r.expected_active_experts},
@@ -73,7 +74,7 @@ int cmd_infer(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   std::string model_name = "llama3.1-70b", system = "hgx-h200", precision = "fp8", kv_precision, arrival = "staggered";
-  int gpus = 0, tp = 0, ep = 0, pp = 1, max_pp = 1;
+  int gpus = 0, tp = 0, ep = 0, pp = 1, max_pp = 1, requests_per_client = 0;
   long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
   double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   bool attention_dp = false, sweep = false;
@@ -95,6 +96,10 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
   app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
   app.add_option("--arrival", arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
+      ->capture_default_str();
+  app.add_option("--requests-per-client", requests_per_client,
+                 "closed_loop: requests each client sends in the measured run (the first round arrives as one "
+                 "wave); 0: steady state only")
       ->capture_default_str();
   app.add_option("--max-num-tokens", max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();
@@ -139,6 +144,9 @@ int cmd_infer(int argc, char** argv) {
     w.arrival = arrival == "staggered"      ? Arrival::staggered
                 : arrival == "synchronized" ? Arrival::synchronized
                                             : Arrival::closed_loop;
+    if (requests_per_client < 0 || requests_per_client > 1000000)
+      throw InputError("--requests-per-client", fmt::format("must be 0 to 1000000, got {}", requests_per_client));
+    w.requests_per_client = requests_per_client;
     w.isl = isl;
     w.osl = osl;
     w.max_num_tokens = max_num_tokens;
@@ -235,6 +243,9 @@ int cmd_infer(int argc, char** argv) {
     std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
     std::cout << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
     std::cout << fmt::format("  TTFT               {:>10.1f} ms\n", r.ttft_s * 1e3);
+    if (r.queue_wait_s > 0)
+      std::cout << fmt::format("    of which queueing{:>10.1f} ms (more requests than the KV cache holds)\n",
+                               r.queue_wait_s * 1e3);
     std::cout << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
     std::cout << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
     const StepTime& d = r.decode_step;
