@@ -13,6 +13,7 @@
 #include "physics/hardware.h"
 #include "schedule/cluster_yaml.h"
 #include "schedule/simulator.h"
+#include "schedule/timeline.h"
 #include "schedule/trace.h"
 #include "schedule/training_slowdown.h"
 
@@ -89,6 +90,11 @@ int cmd_schedule(int argc, char** argv) {
                  "whose TP/DP group is split over two NVLink domains; needs --slowdown-system");
   app.add_option("--slowdown-system", slowdown_system, "System (e.g. hgx-h100) the reference model runs on");
   app.add_option("--write-trace", write_trace, "Also write the jobs replayed, in gpuplan trace format");
+  int timeline_bins = 0;
+  app.add_option("--timeline", timeline_bins,
+                 "With --json: add each policy's utilisation over time in this many intervals (what `gpuplan report "
+                 "schedule` draws)")
+      ->check(CLI::Range(1, 10000));
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     std::vector<std::unique_ptr<schedule::PlacementPolicy>> policies;
@@ -157,7 +163,13 @@ int cmd_schedule(int argc, char** argv) {
         groups.push_back({{"system", g.system}, {"count", g.count}, {"gpus_per_node", g.gpus_per_node},
                           {"nodes_per_unit", g.nodes_per_unit}, {"nvlink_domain_gpus", g.domain_gpus}});
       nlohmann::json res = nlohmann::json::array();
-      for (const auto& r : results) res.push_back(metrics_json(r));
+      for (const auto& r : results) {
+        res.push_back(metrics_json(r));
+        if (timeline_bins > 0) {
+          const auto t = schedule::utilisation_timeline(r.records, cluster.total_gpus(), timeline_bins);
+          res.back()["timeline"] = {{"bin_s", t.bin_s}, {"t_s", t.t_s}, {"utilisation", t.utilisation}};
+        }
+      }
       print_json("schedule", {{"cluster", {{"name", cluster.spec().name}, {"gpus", cluster.total_gpus()},
                                            {"nodes", cluster.nodes().size()}, {"nvlink_domains", cluster.domains().size()},
                                            {"systems", groups}}},
