@@ -3,11 +3,14 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config python3
       nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
-      libgtest-dev libgmock-dev googletest libbenchmark-dev)
+      libgtest-dev libgmock-dev googletest libbenchmark-dev
+      nodejs chromium)  # nodejs (+ npm below): the report's charting library and browser tests; chromium: those tests
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Debian's npm, unless a node that bundles its own npm (e.g. a nodesource build, which conflicts with it) is there.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   export DEBIAN_FRONTEND=noninteractive

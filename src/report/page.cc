@@ -1,0 +1,365 @@
+#include "report/page.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <stdexcept>
+
+namespace gpuplan::report {
+
+namespace {
+
+// Numbers in chart data tables: enough digits to read, never an exponent.
+std::string auto_format(double v) {
+  const double a = v < 0 ? -v : v;
+  if (a >= 1000) return fmt::format("{:.0f}", v);
+  if (a >= 100) return fmt::format("{:.1f}", v);
+  if (a >= 1) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.4f}", v);
+}
+
+nlohmann::json ref_json(const Ref& r) { return {{"value", r.value}, {"source", r.source}, {"path", r.path}}; }
+
+std::string attr(std::string_view s) { return escape_html(s); }
+
+std::string cell_html(const Cell& c, bool row_header) {
+  std::string open = row_header ? "<th scope=\"row\"" : "<td";
+  if (c.ref) {
+    open += fmt::format(" class=\"num\" data-source=\"{}\" data-path=\"{}\" data-value=\"{}\" data-scale=\"{}\"",
+                        attr(c.ref->source), attr(c.ref->path), nlohmann::json(c.ref->value).dump(),
+                        nlohmann::json(c.scale).dump());
+  }
+  return open + ">" + escape_html(c.text) + (row_header ? "</th>" : "</td>");
+}
+
+std::string table_html(const Table& t, const std::string& extra_class = "") {
+  std::string out = "<div class=\"table-wrap\"><table" + (extra_class.empty() ? "" : " class=\"" + extra_class + "\"") + ">";
+  if (!t.caption.empty()) out += "<caption>" + escape_html(t.caption) + "</caption>";
+  out += "<thead><tr>";
+  for (const auto& c : t.columns) out += "<th scope=\"col\">" + escape_html(c) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) out += cell_html(row[i], i == 0);
+    out += "</tr>";
+  }
+  return out + "</tbody></table></div>\n";
+}
+
+// The chart's numbers as a table: its text alternative in full, and what prints without the canvas.
+Table chart_table(const Chart& c) {
+  Table t;
+  t.caption = "Data of: " + c.title;
+  if (c.type != ChartType::line) {
+    t.columns.push_back(c.x_label);
+    for (const auto& s : c.series) t.columns.push_back(s.name + " (" + c.y_label + ")");
+    for (std::size_t i = 0; i < c.categories.size(); ++i) {
+      std::vector<Cell> row{Cell{c.categories[i], std::nullopt, 1}};
+      for (const auto& s : c.series)
+        row.push_back(i < s.y.size() ? num(s.y[i], "{}", c.y_scale) : Cell{"", std::nullopt, 1});
+      t.rows.push_back(std::move(row));
+    }
+  } else {
+    t.columns = {"series", c.x_label, c.y_label};
+    for (const auto& s : c.series)
+      for (std::size_t i = 0; i < s.y.size() && i < s.x.size(); ++i)
+        t.rows.push_back({Cell{s.name, std::nullopt, 1}, num(s.x[i], "{}", c.x_scale), num(s.y[i], "{}", c.y_scale)});
+  }
+  for (const auto& l : c.limits) {
+    std::vector<Cell> row{Cell{l.label + " (limit, " + (l.axis == 'x' ? c.x_label : c.y_label) + ")", std::nullopt, 1},
+                          Cell{auto_format(l.value * (l.axis == 'x' ? c.x_scale : c.y_scale)), std::nullopt, 1}};
+    while (row.size() < t.columns.size()) row.push_back(Cell{"", std::nullopt, 1});
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::string chart_html(const Chart& c) {
+  const std::string id = "chart-" + c.id;
+  std::string out = fmt::format("<figure class=\"chart\" id=\"{0}\" aria-labelledby=\"{0}-title\">\n", attr(id));
+  out += fmt::format("<h3 id=\"{}-title\">{}</h3>\n", attr(id), escape_html(c.title));
+  out += fmt::format(
+      "<div class=\"chart-box\"><canvas id=\"{0}-canvas\" role=\"img\" aria-label=\"{1}\" "
+      "aria-describedby=\"{0}-caption\">{2}</canvas></div>\n",
+      attr(id), attr(c.title + ". " + c.caption), escape_html(c.caption));
+  out += "<noscript><p class=\"note\">This chart is drawn by JavaScript; its numbers are in the table below.</p></noscript>\n";
+  out += fmt::format("<figcaption id=\"{}-caption\">{}</figcaption>\n", attr(id), escape_html(c.caption));
+  out += "<details class=\"chart-data\"><summary>Data table</summary>\n" + table_html(chart_table(c)) + "</details>\n";
+  out += fmt::format("<script type=\"application/json\" class=\"gpuplan-chart-data\" data-chart=\"{}\">{}</script>\n",
+                     attr(c.id), script_json(chart_json(c)));
+  return out + "</figure>\n";
+}
+
+struct BlockHtml {
+  std::string operator()(const Paragraph& p) const { return "<p>" + escape_html(p.text) + "</p>\n"; }
+  std::string operator()(const Table& t) const { return table_html(t); }
+  std::string operator()(const Chart& c) const { return chart_html(c); }
+};
+
+std::string section_html(const Section& s) {
+  std::string out = fmt::format("<section id=\"{0}\" aria-labelledby=\"{0}-h\">\n<h2 id=\"{0}-h\">{1}</h2>\n",
+                                attr(s.id), escape_html(s.title));
+  for (const auto& b : s.blocks) out += std::visit(BlockHtml{}, b);
+  return out + "</section>\n";
+}
+
+Section provenance_section(const Page& page, std::string_view chart_js_version) {
+  Section s{"provenance", "Inputs and provenance", {}};
+  s.blocks.push_back(Paragraph{"Everything needed to reproduce this report: the command that wrote it, the gpuplan "
+                               "commands whose --json output it shows (each number on this page equals theirs), and "
+                               "the catalog figures the results rest on, with their sources."});
+  Table inputs{"Inputs", {"item", "value"}, {}};
+  inputs.rows.push_back({Cell{"command line", {}, 1}, Cell{page.provenance.command_line, {}, 1}});
+  inputs.rows.push_back({Cell{"gpuplan version", {}, 1}, Cell{page.provenance.version, {}, 1}});
+  inputs.rows.push_back({Cell{"charting library", {}, 1}, Cell{std::string(chart_js_version), {}, 1}});
+  s.blocks.push_back(inputs);
+  Table sources{"Commands whose --json output this page shows", {"source", "what", "command"}, {}};
+  for (const auto& src : page.sources)
+    sources.rows.push_back({Cell{src.id, {}, 1}, Cell{src.title, {}, 1}, Cell{command_line(src.args), {}, 1}});
+  s.blocks.push_back(sources);
+  if (!page.provenance.figures.empty()) {
+    Table figs{"Catalog figures used, with their sources", {"entry", "figure", "value", "source"}, {}};
+    for (const auto& f : page.provenance.figures)
+      figs.rows.push_back({Cell{f.entry, {}, 1}, Cell{f.field, {}, 1}, Cell{f.value, {}, 1}, Cell{f.source, {}, 1}});
+    s.blocks.push_back(figs);
+  }
+  return s;
+}
+
+constexpr const char* kCss = R"css(
+:root { --fg: #1a1a1a; --muted: #555; --rule: #c8c8c8; --zebra: #f4f4f4; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg);
+       margin: 0 auto; max-width: 1120px; padding: 1.5rem; }
+h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.3rem; border-bottom: 2px solid var(--fg);
+     padding-bottom: .2rem; margin-top: 2.2rem; } h3 { font-size: 1.05rem; margin: .2rem 0 .4rem; }
+.summary { color: var(--muted); margin: 0 0 1rem; }
+nav ol { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; padding-left: 1.2rem; }
+a { color: #0060a0; } a:focus, summary:focus { outline: 3px solid #E69F00; outline-offset: 2px; }
+.table-wrap { overflow-x: auto; margin: .6rem 0 1rem; }
+table { border-collapse: collapse; font-size: .9rem; }
+caption { text-align: left; font-weight: 600; padding: .3rem 0; }
+th, td { border: 1px solid var(--rule); padding: .25rem .55rem; text-align: left; vertical-align: top; }
+thead th { background: #e8e8e8; } tbody tr:nth-child(even) { background: var(--zebra); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+figure.chart { margin: 1.2rem 0 1.8rem; padding: .8rem; border: 1px solid var(--rule); border-radius: 4px; }
+.chart-box { position: relative; height: 380px; }
+figcaption { color: var(--muted); font-size: .9rem; margin-top: .5rem; }
+details.chart-data summary { cursor: pointer; margin-top: .4rem; font-size: .9rem; }
+.note { color: #8a3b00; font-size: .9rem; }
+.chart-error { color: #b00020; font-weight: 600; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85rem; word-break: break-all; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  nav, details.chart-data summary { display: none; }
+  h2 { break-after: avoid; } figure.chart, table, tr { break-inside: avoid; }
+  .chart-box { height: 300px; } a { color: inherit; text-decoration: none; }
+  .table-wrap { overflow: visible; }
+}
+)css";
+
+// Draws every chart from its JSON data block with chart.js; marks each canvas data-drawn="true".
+constexpr const char* kScript = R"js(
+(function () {
+  'use strict';
+  var marks = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'rectRounded', 'cross', 'line', 'dash'];
+  var charts = [];
+  function val(r, s) { return r.value * s; }
+  function build(spec) {
+    var datasets = [];
+    var axisTitle = function (t) { return { display: true, text: t, font: { weight: 'bold' } }; };
+    var options = {
+      animation: false, responsive: true, maintainAspectRatio: false,
+      interaction: { mode: 'nearest', intersect: false },
+      plugins: { title: { display: true, text: spec.title, font: { size: 14 } }, legend: { position: 'bottom', labels: { usePointStyle: true } } },
+      scales: {}
+    };
+    if (spec.type === 'stacked_bar' || spec.type === 'bar') {
+      var stacked = spec.type === 'stacked_bar';
+      spec.series.forEach(function (s, i) {
+        datasets.push({ type: 'bar', label: s.name, stack: stacked ? 'parts' : 'bar' + i, backgroundColor: s.color, borderColor: '#000', pointStyle: 'rect',
+                        borderWidth: 0.5, data: s.y.map(function (r) { return val(r, spec.y_scale); }) });
+      });
+      spec.limits.forEach(function (l, i) {
+        datasets.push({ type: 'line', label: l.label, stack: 'limit' + i, borderColor: l.color, borderDash: [6, 4], pointStyle: 'line',
+                        borderWidth: 2, pointRadius: 0, fill: false, order: -1,
+                        data: spec.categories.map(function () { return l.value * spec.y_scale; }) });
+      });
+      options.scales.x = { stacked: stacked, title: axisTitle(spec.x_label) };
+      options.scales.y = { stacked: stacked, beginAtZero: true, title: axisTitle(spec.y_label) };
+      return { type: 'bar', data: { labels: spec.categories, datasets: datasets }, options: options };
+    }
+    var xs = [], ys = [];
+    spec.series.forEach(function (s, i) {
+      var pts = s.x.map(function (r, k) { return { x: val(r, spec.x_scale), y: val(s.y[k], spec.y_scale) }; });
+      pts.forEach(function (p) { xs.push(p.x); ys.push(p.y); });
+      datasets.push({ label: s.name, data: pts, showLine: !s.points_only, borderColor: s.color, backgroundColor: s.color,
+                      borderDash: s.dashed ? [6, 4] : [], borderWidth: 2, pointStyle: marks[i % marks.length],
+                      pointRadius: s.points_only ? 6 : 3.5 });
+    });
+    var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
+    var ymax = Math.max.apply(null, ys.concat([0]));
+    var ylow = spec.y_log ? Math.min.apply(null, ys.filter(function (y) { return y > 0; })) : 0;
+    spec.limits.forEach(function (l) {
+      if (l.axis === 'y') ymax = Math.max(ymax, l.value * spec.y_scale);
+      else { xmin = Math.min(xmin, l.value * spec.x_scale); xmax = Math.max(xmax, l.value * spec.x_scale); }
+    });
+    spec.limits.forEach(function (l) {
+      var v = l.value * (l.axis === 'y' ? spec.y_scale : spec.x_scale);
+      datasets.push({ label: l.label, showLine: true, borderColor: l.color, backgroundColor: l.color, borderDash: [6, 4],
+                      borderWidth: 2, pointRadius: 0, pointStyle: 'line',
+                      data: l.axis === 'y' ? [{ x: xmin, y: v }, { x: xmax, y: v }] : [{ x: v, y: ylow }, { x: v, y: ymax * 1.05 }] });
+    });
+    options.scales.x = { type: spec.x_log ? 'logarithmic' : 'linear', title: axisTitle(spec.x_label) };
+    if (spec.x_log) {  // tick at the data's x values (GPU counts), not at 10, 20, 50
+      var ticks = xs.filter(function (x, k) { return x > 0 && xs.indexOf(x) === k; });
+      options.scales.x.afterBuildTicks = function (axis) { axis.ticks = ticks.map(function (x) { return { value: x }; }); };
+    }
+    options.scales.y = spec.y_log ? { type: 'logarithmic', title: axisTitle(spec.y_label) }
+                                  : { beginAtZero: true, title: axisTitle(spec.y_label) };
+    return { type: 'scatter', data: { datasets: datasets }, options: options };
+  }
+  var blocks = document.querySelectorAll('script.gpuplan-chart-data');
+  Array.prototype.forEach.call(blocks, function (block) {
+    var id = block.getAttribute('data-chart');
+    var canvas = document.getElementById('chart-' + id + '-canvas');
+    try {
+      if (typeof Chart === 'undefined') throw new Error('the charting library did not load');
+      var chart = new Chart(canvas, build(JSON.parse(block.textContent)));
+      charts.push(chart);
+      canvas.setAttribute('data-drawn', 'true');
+    } catch (e) {
+      var p = document.createElement('p');
+      p.className = 'chart-error';
+      p.textContent = 'This chart could not be drawn (' + e.message + '); its numbers are in the data table.';
+      canvas.parentNode.parentNode.insertBefore(p, canvas.parentNode);
+      console.error('gpuplan report: chart ' + id + ': ' + e.message);
+    }
+  });
+  document.body.setAttribute('data-charts-drawn', String(charts.length));
+  window.addEventListener('beforeprint', function () { charts.forEach(function (c) { c.resize(); }); });
+  window.addEventListener('afterprint', function () { charts.forEach(function (c) { c.resize(); }); });
+})();
+)js";
+
+}  // namespace
+
+Ref ref(const Source& src, const std::string& path) {
+  const nlohmann::json::json_pointer p(path);
+  if (!src.doc.contains(p)) throw std::runtime_error("report: " + src.id + " has no value at " + path);
+  const auto& v = src.doc.at(p);
+  if (!v.is_number()) throw std::runtime_error("report: " + src.id + path + " is not a number");
+  return Ref{v.get<double>(), src.id, path};
+}
+
+Cell num(const Ref& r, const std::string& format, double scale, const std::string& suffix) {
+  const double v = r.value * scale;
+  std::string text = format == "{}" ? auto_format(v) : fmt::format(fmt::runtime(format), v);
+  return Cell{text + suffix, r, scale};
+}
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+std::string script_json(const nlohmann::json& j) {
+  const std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    // Only possible inside JSON strings, where the \u form means the same character.
+    if (ch == '<') out += "\\u003c";
+    else if (ch == '>') out += "\\u003e";
+    else if (ch == '&') out += "\\u0026";
+    else out += ch;
+  }
+  return out;
+}
+
+std::string shell_quote(std::string_view arg) {
+  bool plain = !arg.empty();
+  for (char ch : arg)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || std::string_view("-_./=,:+@%").find(ch) != std::string_view::npos))
+      plain = false;
+  if (plain) return std::string(arg);
+  std::string out = "'";
+  for (char ch : arg) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string command_line(const std::vector<std::string>& args) {
+  std::string out = "gpuplan";
+  for (const auto& a : args) {
+    out += ' ';
+    out += shell_quote(a);
+  }
+  return out;
+}
+
+const std::vector<std::string>& palette() {
+  static const std::vector<std::string> colours = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+                                                   "#D55E00", "#F0E442", "#000000", "#882255", "#44AA99",
+                                                   "#999933"};
+  return colours;
+}
+
+nlohmann::json chart_json(const Chart& c) {
+  nlohmann::json series = nlohmann::json::array();
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    const Series& s = c.series[i];
+    nlohmann::json x = nlohmann::json::array(), y = nlohmann::json::array();
+    for (const auto& r : s.x) x.push_back(ref_json(r));
+    for (const auto& r : s.y) y.push_back(ref_json(r));
+    series.push_back({{"name", s.name}, {"color", palette()[i % palette().size()]}, {"dashed", s.dashed},
+                      {"points_only", s.points_only}, {"x", x}, {"y", y}});
+  }
+  nlohmann::json limits = nlohmann::json::array();
+  for (std::size_t i = 0; i < c.limits.size(); ++i) {
+    const Limit& l = c.limits[i];
+    nlohmann::json j = {{"label", l.label}, {"axis", std::string(1, l.axis)}, {"value", l.value},
+                        {"color", i % 2 ? "#666666" : "#D55E00"}};
+    if (l.from) j["from"] = ref_json(*l.from);
+    limits.push_back(std::move(j));
+  }
+  return {{"id", c.id},           {"title", c.title},         {"type", c.type == ChartType::stacked_bar ? "stacked_bar" : c.type == ChartType::bar ? "bar" : "line"},
+          {"x_label", c.x_label}, {"y_label", c.y_label},     {"caption", c.caption},
+          {"x_scale", c.x_scale}, {"y_scale", c.y_scale},     {"x_log", c.x_log}, {"y_log", c.y_log},
+          {"categories", c.categories}, {"series", series},   {"limits", limits}};
+}
+
+std::string render_html(const Page& page, std::string_view chart_js, std::string_view chart_js_version) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out += "<meta name=\"generator\" content=\"gpuplan " + attr(page.provenance.version) + "\">\n";
+  out += "<title>" + escape_html(page.title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n";
+  out += "<header>\n<h1>" + escape_html(page.title) + "</h1>\n";
+  if (!page.summary.empty()) out += "<p class=\"summary\">" + escape_html(page.summary) + "</p>\n";
+  out += "<nav aria-label=\"Contents\"><ol>";
+  for (const auto& s : page.sections)
+    out += fmt::format("<li><a href=\"#{}\">{}</a></li>", attr(s.id), escape_html(s.title));
+  out += "<li><a href=\"#provenance\">Inputs and provenance</a></li></ol></nav>\n</header>\n<main>\n";
+  for (const auto& s : page.sections) out += section_html(s);
+  out += section_html(provenance_section(page, chart_js_version));
+  out += "</main>\n";
+  nlohmann::json sources = nlohmann::json::array();
+  for (const auto& s : page.sources)
+    sources.push_back({{"id", s.id}, {"title", s.title}, {"args", s.args}, {"doc", s.doc}});
+  out += "<script type=\"application/json\" id=\"gpuplan-sources\">" + script_json(sources) + "</script>\n";
+  out += "<script>/* " + std::string(chart_js_version) + " (MIT licence) */\n" + std::string(chart_js) + "\n</script>\n";
+  out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace gpuplan::report
