@@ -55,6 +55,8 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_doctor},
     {"probe", "Measure this GPU (GEMM, HBM, power) against its datasheet; write a calibration file",
      gpuplan::cli::cmd_probe},
+    {"report", "One self-contained HTML report (charts, tables, sources) of train, infer or schedule",
+     gpuplan::cli::cmd_report},
 };
 
 void print_usage() {
