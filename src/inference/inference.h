@@ -26,9 +26,9 @@ struct InferenceParallel {
 // chunks of new prompts (servers under load, offline runs). Synchronized: a closed loop of
 // `concurrency` clients sending fixed-length requests together, so prompts arrive in waves (the
 // benchmark_serving / genai-perf sweeps behind AIConfigurator's measurements).
-// Closed loop: `concurrency` clients each sending its next request when the last one ends; with
-// fixed lengths the requests that finish in one step come back together, so prompts arrive in
-// groups of up to max_num_tokens / isl (one prefill chunk) while decoding stays staggered.
+// Closed loop: `concurrency` clients each sending its next request when the last one ends. The run
+// opens with every client sending at once (the first of requests_per_client rounds prefills as one
+// wave); the clients then drift apart into the staggered steady state.
 enum class Arrival { staggered, synchronized, closed_loop };
 const char* to_string(Arrival a);
 
