@@ -25,6 +25,8 @@ const KINDS = {
           '--seq', '8192', '--precision', 'fp8', '--plan', 'tp=4,pp=4,vp=5,cp=2', '--top', '4'],
   infer: ['infer', '--model', 'llama3.1-70b', '--system', 'hgx-h200', '--tp', '2', '--gpus', '8',
           '--ttft-ms', '2000', '--tpot-ms', '40'],
+  'infer-sweep': ['infer', '--model', 'deepseek-v3', '--system', 'gb200-nvl72', '--precision', 'fp4', '--sweep',
+                  '--gpus', '72', '--ttft-ms', '3000'],
   schedule: ['schedule', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--jobs', '400', '--seed', '3'],
 };
 

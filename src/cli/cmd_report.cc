@@ -182,8 +182,9 @@ Page infer_kind(const Args& args, const ReportOptions&, std::vector<Source>& cat
     gpus = point->doc.value("gpus", 0);
     max_concurrency = point->doc.value("max_concurrency", 0LL);
   } else {
+    const nlohmann::json frontier = sweep.doc.value("frontier", nlohmann::json::array());
     const nlohmann::json* best = nullptr;
-    for (const auto& p : sweep.doc.value("frontier", nlohmann::json::array()))
+    for (const auto& p : frontier)
       if (!best || p.value("tokens_per_s_per_gpu", 0.0) > best->value("tokens_per_s_per_gpu", 0.0)) best = &p;
     if (best) {
       parallel = (*best)["parallel"];

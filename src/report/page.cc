@@ -134,7 +134,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu San
 h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.3rem; border-bottom: 2px solid var(--fg);
      padding-bottom: .2rem; margin-top: 2.2rem; } h3 { font-size: 1.05rem; margin: .2rem 0 .4rem; }
 .summary { color: var(--muted); margin: 0 0 1rem; }
-nav ol { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; padding-left: 1.2rem; }
+nav ol { display: flex; flex-wrap: wrap; gap: .3rem 2.2rem; padding-left: 1.2rem; }
 a { color: #0060a0; } a:focus, summary:focus { outline: 3px solid #E69F00; outline-offset: 2px; }
 .table-wrap { overflow-x: auto; margin: .6rem 0 1rem; }
 table { border-collapse: collapse; font-size: .9rem; }
@@ -214,6 +214,7 @@ constexpr const char* kScript = R"js(
     if (spec.x_log) {  // tick at the data's x values (GPU counts), not at 10, 20, 50
       var ticks = xs.filter(function (x, k) { return x > 0 && xs.indexOf(x) === k; });
       options.scales.x.afterBuildTicks = function (axis) { axis.ticks = ticks.map(function (x) { return { value: x }; }); };
+      options.scales.x.ticks = { callback: function (v) { return Number(v).toLocaleString('en-US'); } };
     }
     options.scales.y = spec.y_log ? { type: 'logarithmic', title: axisTitle(spec.y_label) }
                                   : { beginAtZero: true, title: axisTitle(spec.y_label) };

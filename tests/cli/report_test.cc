@@ -70,6 +70,23 @@ TEST(ReportCli, TrainEmbedsTheCommandsJson) {
   }
 }
 
+TEST(ReportCli, InferSweepLaddersTheFrontiersBestPlan) {
+  const std::string out = "/tmp/gpuplan_report_cli_infer.html";
+  auto r = run_gpuplan("report infer --model llama3.1-8b --system hgx-h100 --sweep --tpot-ms 20 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto src = sources(read(out));
+  ASSERT_TRUE(src.is_array());
+  EXPECT_EQ(src[0]["id"], "sweep");
+  EXPECT_EQ(src[0]["doc"]["tpot_limit_s"], 0.02);
+  int ladder = 0;
+  for (const auto& s : src)
+    if (s["id"].get<std::string>().rfind("kv-", 0) == 0) {
+      ++ladder;
+      EXPECT_EQ(s["doc"]["mode"], "point");
+    }
+  EXPECT_GE(ladder, 5);
+}
+
 TEST(ReportCli, ScheduleTimelineAveragesToUtilisation) {
   const std::string cluster = std::string(GPUPLAN_SOURCE_DIR) + "/examples/clusters/hgx-h100-256.yaml";
   auto r = run_gpuplan("schedule --cluster " + cluster + " --jobs 300 --policy fifo --timeline 20 --json");
