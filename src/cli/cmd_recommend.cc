@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -22,7 +23,8 @@ nlohmann::json recommendation_json(const compare::Recommendation& r, bool train)
   nlohmann::json j = {{"name", r.name},          {"display_name", r.display_name}, {"accelerator", r.accelerator},
                       {"is_system", r.is_system}, {"feasible", r.feasible},        {"gpus", r.gpus},
                       {"units", r.units},        {"gpus_per_unit", r.gpus_per_unit}, {"plan", r.plan},
-                      {"priced", r.priced},      {"price_basis", r.price_basis},   {"reasons", r.reasons}};
+                      {"priced", r.priced},      {"price_basis", r.price_basis},   {"reasons", r.reasons},
+                      {"calibrated", r.calibrated}};
   if (!r.why_not.empty()) j["why_not"] = r.why_not;
   if (train) {
     j["wall_s"] = r.wall_s;
@@ -133,7 +135,7 @@ int cmd_recommend(int argc, char** argv) {
     }
     const auto& s = res.spec;
     if (train)
-      std::cout << fmt::format("{} {}: {:.3g}B tokens, seq {}, {}, deadline {:g} days{}\n\n", task, m.name,
+      std::cout << fmt::format("{} {}: {:.4g}B tokens, seq {}, {}, deadline {:g} days{}\n\n", task, m.name,
                                s.tokens / 1e9, s.seq_len, to_string(s.train_precision), s.deadline_days,
                                s.budget_usd > 0 ? fmt::format(", budget ${:.3g}M", s.budget_usd / 1e6) : "");
     else
@@ -144,7 +146,7 @@ int cmd_recommend(int argc, char** argv) {
                                s.ttft_s > 0 ? fmt::format(", TTFT {:g} ms", s.ttft_s * 1e3) : "");
     for (std::size_t i = 0; i < n; ++i) {
       const auto& r = res.ranked[i];
-      std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name);
+      std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name + (r.calibrated ? "" : "*"));
       if (!r.feasible) {
         std::cout << head << fmt::format(" not suitable: {}\n", r.why_not.empty() ? "see reasons" : r.why_not);
         continue;
@@ -161,6 +163,9 @@ int cmd_recommend(int argc, char** argv) {
                                          r.priced ? fmt::format(", ${:.2f}/h", r.usd) : "", energy, r.plan);
       for (const auto& why : r.reasons) std::cout << "      - " << why << "\n";
     }
+    if (std::any_of(res.ranked.begin(), res.ranked.begin() + static_cast<std::ptrdiff_t>(n),
+                    [](const compare::Recommendation& r) { return !r.calibrated && r.gpus > 0; }))
+      std::cout << "\n* efficiencies not fitted on measurements for this generation: speeds are rough estimates.\n";
     return kExitOk;
   });
 }

@@ -68,10 +68,17 @@ int cmd_validate(int argc, char** argv) {
       throw InputError("--dataset", "unrecognised CSV schema: expected the columns of training.csv "
                                     "(reported_metric, tp, pp, gbs, ...) or of inference.csv (metric, isl, osl, "
                                     "concurrency_or_batch, scenario, value, ...)");
+    // Map first, then validate: the rows the mapping skips must be in `skipped` before it is passed on
+    // (an argument list's evaluation order is unspecified).
     std::vector<SkippedRow> skipped;
-    const ValidationReport rep =
-        inference ? validate_inference(map_inference_cases(table, catalog, skipped), skipped, dataset)
-                  : validate_training(map_training_cases(table, catalog, skipped), skipped, dataset);
+    ValidationReport rep;
+    if (inference) {
+      auto cases = map_inference_cases(table, catalog, skipped);
+      rep = validate_inference(std::move(cases), skipped, dataset);
+    } else {
+      auto cases = map_training_cases(table, catalog, skipped);
+      rep = validate_training(std::move(cases), skipped, dataset);
+    }
     if (common.json) {
       nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
       for (const auto& r : rep.rows)

@@ -30,6 +30,13 @@ struct Candidate {
 
 std::string gb(double bytes) { return fmt::format("{:.0f} GB", bytes / 1e9); }
 
+std::string human_count(double n) {
+  if (n >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
+  if (n >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
+  if (n >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
+  return fmt::format("{:.0f}", n);
+}
+
 std::string days(double s) {
   const double d = s / 86400.0;
   return d >= 1 ? fmt::format("{:.1f} days", d) : fmt::format("{:.1f} hours", s / 3600.0);
@@ -51,7 +58,13 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   const int cap = spec.gpus_available > 0 ? std::min(spec.gpus_available, spec.max_gpus) : spec.max_gpus;
   TrainingPick best;
   std::string last_why = fmt::format("needs more than {} GPUs", cap);
-  for (long long g = c.unit; g <= cap; g *= 2) {
+  // No GPU count below what the peak rate alone would need (6 x active parameters FLOPs per token at 100% of
+  // peak) can meet the deadline: start the doubling just below it.
+  const double peak = c.hw.accelerator.peak(gemm_format(p));
+  const double gpus_at_peak = peak > 0 ? spec.tokens * 6.0 * active_params(m) / (peak * deadline_s) : 0.0;
+  long long start = c.unit;
+  while (double(start) * 2 <= gpus_at_peak && start * 2 <= cap) start *= 2;
+  for (long long g = start; g <= cap; g *= 2) {
     TrainingWorkload w;
     w.num_gpus = static_cast<int>(g);
     w.seq_len = spec.seq_len;
@@ -85,8 +98,8 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   if (!r.feasible)
     r.why_not = fmt::format("{} on {} GPUs, past the {:g}-day deadline", days(r.wall_s), r.gpus, spec.deadline_days);
   else
-    r.reasons.push_back(fmt::format("{} GPUs finish {:.3g}B tokens in {} ({:.0f} tokens/s per GPU, MFU {:.0f}%)",
-                                    r.gpus, spec.tokens / 1e9, days(r.wall_s), r.tokens_per_s_per_gpu, 100 * r.mfu));
+    r.reasons.push_back(fmt::format("{} GPUs finish {} tokens in {} ({:.0f} tokens/s per GPU, MFU {:.0f}%)", r.gpus,
+                                    human_count(spec.tokens), days(r.wall_s), r.tokens_per_s_per_gpu, 100 * r.mfu));
   const StepBreakdown& s = res.parts;
   const double comm = s.tp_comm_s + s.cp_comm_s + s.ep_comm_s + s.pp_comm_s + s.dp_comm_s;
   if (comm > 0.15 * res.step_time_s)
@@ -240,6 +253,7 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
       r.why_not = fmt::format("needs {} GPUs, {} available", r.units * c.unit, spec.gpus_available);
     }
     const bool fitted = train ? !c.hw.efficiency.fitted_on.empty() : !c.hw.efficiency.infer_fitted_on.empty();
+    r.calibrated = fitted;
     if (r.gpus > 0 && !fitted)
       r.reasons.push_back(fmt::format("the {} generation's efficiencies are defaults, not fitted on measurements: its "
                                       "speed is a rough estimate", c.hw.accelerator.generation));

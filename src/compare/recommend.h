@@ -53,6 +53,7 @@ struct Recommendation {
   double usd_per_million_tokens = 0;
   double joules_per_token = 0;
   double energy_j = 0;           // train: the run
+  bool calibrated = true;        // its generation's efficiencies were fitted on measurements
   std::vector<std::string> reasons;
 };
 

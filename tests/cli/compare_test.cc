@@ -65,6 +65,26 @@ TEST(CliCost, BadInputNamesTheOption) {
   EXPECT_TRUE(contains(r.err, "colocation_usd_per_kw_mnth")) << r.err;
 }
 
+TEST(CliSearchCost, RanksByDollarsPerMillionTokens) {
+  const std::string job = "search --model llama3.1-8b --gpus 16 --global-batch 64 --seq 4096 --top 3 ";
+  const auto r = run_gpuplan(job + "--system hgx-h100 --objective cost --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["objective"], "cost");
+  const double rate = j["usd_per_gpu_hour"].get<double>();
+  double prev = 0;
+  for (const auto& c : j["top"]) {
+    const double usd = c["usd_per_million_tokens"].get<double>();
+    EXPECT_NEAR(usd, rate / 3600.0 / c["tokens_per_s_per_gpu"].get<double>() * 1e6, 1e-9 * usd);
+    EXPECT_GE(usd, prev);  // cheapest first
+    prev = usd;
+  }
+  // A system with no price cannot be ranked by cost: exit 2 naming the option and the way out.
+  const auto u = run_gpuplan(job + "--system mi300x-platform --objective cost");
+  EXPECT_EQ(u.exit_code, 2);
+  EXPECT_TRUE(contains(u.err, "--objective") && contains(u.err, "price_usd")) << u.err;
+}
+
 TEST(CliCompare, DefaultsAnswerTheHeadline) {
   const auto r = run_gpuplan("compare");
   ASSERT_EQ(r.exit_code, 0) << r.err;

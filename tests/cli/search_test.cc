@@ -62,7 +62,7 @@ TEST(CliSearch, BadInputExits2NamingTheOption) {
       {base + "--gpus 8 --global-batch 8 --seq 0", "--seq"},
       {base + "--gpus 8 --global-batch 8 --top 0", "--top"},
       {base + "--gpus 8 --global-batch 8 --precision fp7", "--precision"},
-      {base + "--gpus 8 --global-batch 8 --objective cost", "--objective"},
+      {base + "--gpus 8 --global-batch 8 --objective speed", "--objective"},
       {"search --model nosuchmodel --system hgx-h100 --gpus 8 --global-batch 8", "--model"},
       {"search --model llama3.1-8b --system nosuch --gpus 8 --global-batch 8", "--system"},
   };
