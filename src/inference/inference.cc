@@ -24,8 +24,43 @@ constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
 
 // The efficiencies an inference step runs at: the training fit's GEMM and attention values, with the
 // serving parameters (infer_*) in place of HBM streaming and per-kernel overhead.
+// Board power bounds sustained tensor throughput. The fitted GEMM efficiencies describe the
+// generation's reference part, which holds its clocks under load within its TDP: its board power
+// per dense BF16 TFLOP/s (datasheet TDP / peak, data/catalog/accelerators.yaml) is the energy the
+// generation spends per FLOP at full rate. A part of the same generation with less power per peak
+// FLOP (H100 NVL 400 W and H100 PCIe 350 W against the H100 SXM's 700 W for 84% / 76% of its rate;
+// MI300X 750 W against the MI325X's 1000 W for the same rate) runs its tensor cores at most at
+// tdp / (peak x reference W per FLOP) of its peak: first order, at constant energy per FLOP.
+// Voltage scaling at lower clocks (less energy per FLOP) makes the real limit milder, the HBM's and
+// the static share of the budget make it harsher. Reference parts: the generation's full-die,
+// GPU-only part with the most power per peak FLOP (superchip modules such as GH200/GB200 count the
+// CPU in their TDP and are not references; cut-down dies such as the H20 are never limited).
+double power_limited_share(const Accelerator& a) {
+  struct Ref {
+    const char* generation;
+    double watts, bf16_tflops;  // reference part's TDP and dense BF16 peak
+  };
+  static constexpr Ref kRefs[] = {
+      {"ampere", 400, 312},           // A100 SXM4
+      {"ada", 350, 362.05},           // L40S
+      {"hopper", 700, 989.5},         // H100 SXM5 / H200 SXM
+      {"blackwell", 1000, 2250},      // B200 (HGX)
+      {"blackwell_ultra", 1100, 2250},  // B300 (HGX)
+      {"cdna3", 1000, 1307.4},        // MI325X
+  };
+  const double peak = a.peak(MathFormat::bf16) / 1e12;
+  if (a.tdp_w <= 0 || peak <= 0) return 1.0;
+  for (const Ref& r : kRefs) {
+    if (a.generation != r.generation) continue;
+    return std::min(1.0, a.tdp_w / (peak * r.watts / r.bf16_tflops));
+  }
+  return 1.0;
+}
+
 Hardware serving_hardware(const Hardware& hw) {
   Hardware h = hw;
+  const double share = power_limited_share(h.accelerator);
+  for (auto& [fmt, rate] : h.accelerator.peak_flops) rate *= share;
   Efficiency& e = h.efficiency;
   e.hbm_eff = e.infer_hbm_eff;
   e.kernel_overhead_s = e.infer_kernel_overhead_s;
@@ -45,6 +80,15 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
   const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);
   return std::min({ring, one_shot, two_shot});
 }
+
+// What the serving engine holds outside weights, activation workspace and KV pool: the CUDA context
+// and the engines' communication buffers (NCCL, custom all-reduce), about 1 GB on Hopper. The rest
+// of the headroom is kv_mem_fraction: TensorRT-LLM sizes its KV pool as
+// kv_cache_free_gpu_mem_fraction (0.9) of the memory free after loading the weights and
+// allocating the activation buffers, so the 10% it leaves is the engine's reserve; a fixed 5 GB on
+// top of it (the training default) left Llama 3.x 70B FP8 on one 80 GB H100 room for about one
+// sequence where TensorRT-LLM runs some twenty.
+constexpr double kServingReserveBytes = 1e9;
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
@@ -278,6 +322,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   mi.max_batch_tokens = w.max_num_tokens;
   mi.kv_block_tokens = w.kv_block_tokens;
   mi.capacity_bytes = hw.accelerator.memory_bytes;
+  mi.reserve_bytes = kServingReserveBytes;
   const InferenceMemory base = inference_memory(m, mi);
   const Shape s = shape_of(m, par, w.kv_bytes_per_element);
   double weights = base.weights_bytes;
