@@ -28,6 +28,7 @@ const KINDS = {
   'infer-sweep': ['infer', '--model', 'deepseek-v3', '--system', 'gb200-nvl72', '--precision', 'fp4', '--sweep',
                   '--gpus', '72', '--ttft-ms', '3000'],
   schedule: ['schedule', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--jobs', '400', '--seed', '3'],
+  compare: ['compare'],
 };
 
 let passed = 0, failed = 0;

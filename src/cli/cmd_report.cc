@@ -222,6 +222,18 @@ Page schedule_kind(const Args& args, const ReportOptions&, std::vector<Source>& 
   return report::schedule_report(s);
 }
 
+Page compare_kind(const Args& args, const ReportOptions&, std::vector<Source>& catalog) {
+  if (has_flag(args, "--claim"))
+    throw InputError("--claim", "a compare report shows the yardsticks of two systems; run `gpuplan compare --claim` "
+                                "for the claims");
+  const Source c = run_json(cmd_compare, "compare", "the two systems under each yardstick", concat({"compare"}, args));
+  for (const char* side : {"a", "b"}) {
+    add_catalog_source(catalog, args, c.doc[side].value("system", std::string()));
+    add_catalog_source(catalog, args, c.doc[side].value("accelerator", std::string()));
+  }
+  return report::compare_report(c);
+}
+
 struct Kind {
   const char* name;
   const char* help;
@@ -232,6 +244,9 @@ struct Kind {
 // To add a kind: a page builder in src/report/ (a function of the command's --json documents) and one
 // row here whose function runs the command(s) with run_json. See docs/report.md.
 const Kind kKinds[] = {
+    {"compare", "two systems under each yardstick, serving curves with the ratio along them, training, cost "
+                "(options of `gpuplan compare`)",
+     cmd_compare, compare_kind},
     {"train", "the given plan against a search's top plans; step time, memory, scaling (options of `gpuplan train`)",
      cmd_train, train_kind},
     {"infer", "Pareto frontier with TTFT/TPOT limits, KV cache against concurrency (options of `gpuplan infer`)",

@@ -21,6 +21,11 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
 // schedule: `schedule --timeline N`: utilisation over time and queueing delay per policy.
 Page schedule_report(const Source& schedule);
 
+// compare: `compare --json` (two systems, their yardsticks, per-model serving curves and training picks).
+// The per-GPU ratio of every higher-is-better yardstick, the full yardstick table with the ratio under each
+// normalisation, and per model the serving frontiers of both systems with the ratio along the curve.
+Page compare_report(const Source& compare);
+
 // The figures of a `catalog show NAME --json` document, each with its source ("*" is the entry's
 // default source).
 std::vector<Figure> catalog_figures(const Source& catalog_show);
