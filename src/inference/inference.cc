@@ -100,19 +100,28 @@ struct Work {
 // tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
 // and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
 // are skinny (m = batch), so the token dimension pads to the tile instead of rolling off.
-Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1) {
+//
+// `grouped`: a grouped MoE GEMM (TensorRT-LLM's MoE plugin, vLLM fused_moe: CUTLASS/Triton grouped
+// GEMM) walks the active experts one after another, each a few row tiles against its own weights.
+// Streaming an expert's weights overlaps only with that expert's own math, which at a few hundred
+// rows per expert is too short to hide it: the time is the weights' streaming plus the real
+// (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
+// expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
+Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
+            bool grouped = false) {
   Work w;
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
   const Efficiency& e = hw.efficiency;
   double scale = 1.0;
   if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
   if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
-  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * (m / pad(m, 64));
+  const double tile_use = m / pad(m, 64);
+  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use;
   w.flops = 2.0 * m * n * k * count;
   w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
   const double t_math = w.flops / (peak_flops(hw.accelerator, fmt) * eff);
   const double t_mem = w.bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
-  w.time_s = std::max(t_math, t_mem);
+  w.time_s = grouped ? std::max(t_math, t_mem + t_math * tile_use) : std::max(t_math, t_mem);
   return w;
 }
 
@@ -199,7 +208,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average.
       const double rows = tokens * k / std::max(1.0, active);
       const double ep_p = lp.moe_expert / moe_tp;
-      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts);
+      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.
