@@ -249,5 +249,59 @@ TEST(InferenceSweep, FrontierIsNonDominated) {
   EXPECT_EQ(idx.size(), 3u);
 }
 
+// The KV pool is kv_mem_fraction of what weights, workspace and a 1 GB engine reserve leave
+// (TensorRT-LLM's kv_cache_free_gpu_mem_fraction): Llama 3.1 70B FP8 on one 80 GB H100 holds about a
+// dozen 128/2048 sequences, not the one a 5 GB reserve on top of the fraction left.
+TEST(InferenceMemoryPool, Llama70bFp8OnOneH100HoldsADozen) {
+  const auto m = resolve_model("llama3.1-70b");
+  const auto r = evaluate_inference(m, resolve_hardware(cat(), "h100-sxm"), {1, 1, 1, false},
+                                    offline(Precision::fp8, 128, 2048, 1));
+  ASSERT_TRUE(r.valid());
+  EXPECT_GE(r.max_concurrency, 8);
+  EXPECT_LE(r.max_concurrency, 30);
+}
+
+// Board power bounds tensor throughput at the generation reference's W per FLOP: H100 NVL (400 W,
+// 835.5 TF) runs at 400 / (835.5 x 700 / 989.5) = 0.68 of its peak, so a compute-bound prefill takes
+// about 989.5 / (835.5 x 0.68) = 1.75x the H100 SXM's; the H200 SXM (700 W, same peak) is not limited.
+TEST(InferencePower, PowerLimitedPartsPrefillSlower) {
+  const auto m = resolve_model("llama3.1-8b");
+  auto one = [&](const char* gpu) {
+    InferenceWorkload w = offline(Precision::fp8, 4096, 1, 1);
+    w.concurrency = 1;
+    return evaluate_inference(m, resolve_hardware(cat(), gpu), {1, 1, 1, false}, w).prefill_s;
+  };
+  const double sxm = one("h100-sxm"), nvl = one("h100-nvl"), h200 = one("h200-sxm");
+  EXPECT_NEAR(nvl / sxm, 1.75, 0.12) << nvl << " " << sxm;
+  EXPECT_NEAR(h200 / sxm, 1.0, 0.03);
+}
+
+// Grouped MoE GEMMs do not overlap one expert's weight streaming with another's math: a
+// prefill-heavy Mixtral step costs more than the roofline maximum, while a single-sequence decode
+// (a handful of rows per expert) stays weight-streaming bound like a dense GEMM.
+TEST(InferenceMoe, GroupedGemmStreamsThenMultiplies) {
+  const auto m = resolve_model("mixtral-8x7b");
+  const auto hw = resolve_hardware(cat(), "h100-sxm");
+  InferenceWorkload d = offline(Precision::fp8, 128, 2048, 1);
+  d.concurrency = 1;
+  const auto dec = evaluate_inference(m, hw, {1, 1, 1, false}, d);
+  ASSERT_TRUE(dec.valid());
+  // TPOT of one sequence: the ~12.9 GB of active FP8 weights over HBM at infer_hbm_eff, plus the
+  // step's host and kernel overheads (a few ms), not the padded tiles' math on top.
+  const double bw = hw.accelerator.memory_bandwidth_bytes_per_s * hw.efficiency.infer_hbm_eff;
+  EXPECT_LT(dec.tpot_s, 1.3 * 12.9e9 / bw + 0.003) << dec.tpot_s;
+  InferenceWorkload w = offline(Precision::fp8, 2048, 128, 1);
+  w.concurrency = 1;
+  const auto one = evaluate_inference(m, hw, {1, 1, 1, false}, w);
+  ASSERT_TRUE(one.valid());
+  // Prefill of 2048 tokens activates all 8 experts: its time exceeds the experts' math at the
+  // fitted FP8 GEMM efficiency plus most of streaming their 45 GB (the roofline maximum would be
+  // the math alone, ~15 ms less).
+  const double expert_params = 32.0 * 8 * 3 * 4096 * 14336;
+  const double math = 2.0 * 2048 * 2 * (expert_params / 8) /
+                      (hw.accelerator.peak(MathFormat::fp8) * hw.efficiency.gemm_max * hw.efficiency.gemm_fp8_scale);
+  EXPECT_GT(one.prefill_s, math + 0.8 * expert_params / bw) << one.prefill_s << " " << math;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -60,14 +60,14 @@ TEST(InferenceValidation, PublishedServingResults) {
   EXPECT_LE(s.latency.median_ape_pct, 20.0);
 }
 
-// MLPerf v4.1/v5.0 alone misses the 15% throughput target (server rows; docs/inference-model.md says
-// why): this keeps it from getting worse than where it stands (throughput 21.5%, latency 21.0%).
+// MLPerf v4.1/v5.0 held out from the serving fit: the targets (throughput median <= 15%,
+// TTFT/TPOT <= 20%); it stands at 10.8% / 13.9%, so the bounds also catch a drift of a few points.
 TEST(InferenceValidation, MlperfRounds) {
   if (!have_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("mlperf-inference-v4.1-v5.0.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
-  EXPECT_LE(s.throughput.median_ape_pct, 23.0);
-  EXPECT_LE(s.latency.median_ape_pct, 22.0);
+  EXPECT_LE(s.throughput.median_ape_pct, 13.0);
+  EXPECT_LE(s.latency.median_ape_pct, 16.0);
 }
 
 TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
