@@ -61,7 +61,7 @@ TEST(InferenceValidation, PublishedServingResults) {
 }
 
 // MLPerf v4.1/v5.0 held out from the serving fit: the targets (throughput median <= 15%,
-// TTFT/TPOT <= 20%); it stands at 10.8% / 13.9%, so the bounds also catch a drift of a few points.
+// TTFT/TPOT <= 20%); it stands at 10.6% / 13.8%, so the bounds also catch a drift of a few points.
 TEST(InferenceValidation, MlperfRounds) {
   if (!have_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("mlperf-inference-v4.1-v5.0.csv");
