@@ -98,9 +98,10 @@ TEST(Claims, BuiltinClaimsParseAndReplay) {
   ASSERT_NE(h200, nullptr);
   const ClaimResult r = evaluate_claim(*h200, resolve_model(h200->model), side(h200->system_a), side(h200->system_b));
   ASSERT_TRUE(r.evaluated) << r.why_not;
-  // H200 and H100 share the compute die: the gain comes from memory (capacity for batch, bandwidth).
-  EXPECT_GT(r.ratio, 1.2);
-  EXPECT_LT(r.ratio, 4.0);
+  // H200 and H100 share the compute die: the gain comes from memory (capacity for batch, bandwidth), and with
+  // 2,048-token prompts prefill's compute bounds it; more memory never makes it slower.
+  EXPECT_GT(r.ratio, 1.05);
+  EXPECT_LT(r.ratio, 2.5);
   EXPECT_GT(r.ratio_per_watt, 0);
 }
 
