@@ -369,6 +369,15 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   r.batch_per_instance = static_cast<long long>(std::ceil(B));
   mi.concurrency = r.batch_per_instance;
   r.memory = inference_memory(m, mi);
+  if (par.attention_dp) {  // the same per-GPU split the capacity above was computed with
+    r.memory.weights_bytes = weights;
+    r.memory.kv_cache_bytes = r.memory.kv_cache_bytes * base.kv_split / par.tp;
+    r.memory.kv_bytes_per_sequence = kv_seq_gpu;
+    r.memory.total_bytes = r.memory.weights_bytes + r.memory.kv_cache_bytes + r.memory.activations_bytes +
+                           r.memory.reserve_bytes;
+    r.memory.headroom_bytes = r.memory.capacity_bytes - r.memory.total_bytes;
+    r.memory.fits = r.memory.total_bytes <= r.memory.capacity_bytes;
+  }
   r.expected_active_experts = expected_active_experts(m.moe.num_experts, m.moe.top_k, B);
 
   const double pp = par.pp;

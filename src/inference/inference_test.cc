@@ -63,6 +63,18 @@ TEST(InferenceGolden, DeepSeekR1Fp4OnB200) {
   EXPECT_LT(rel_err(r.tokens_per_s_total, 40538), 0.50) << r.tokens_per_s_total;
 }
 
+// Attention-DP: each rank holds its own sequences' whole KV cache. The memory reported at the KV limit is the
+// per-GPU split the limit was computed with, so it fits in the GPU.
+TEST(InferenceProperties, AttentionDpMemoryAtTheKvLimitFits) {
+  const auto m = resolve_model("deepseek-v3");
+  const auto hw = resolve_hardware(cat(), "gb200-nvl72");
+  const auto r = evaluate_inference(m, hw, {4, 4, 1, true}, offline(Precision::nvfp4, 1024, 1024, 72));
+  ASSERT_TRUE(r.valid());
+  EXPECT_EQ(r.concurrency, r.max_concurrency);
+  EXPECT_LE(r.memory.total_bytes, r.memory.capacity_bytes);
+  EXPECT_GT(r.memory.kv_cache_bytes, 0.5 * (r.memory.capacity_bytes - r.memory.weights_bytes));
+}
+
 TEST(InferenceProperties, ThroughputRisesWithConcurrencyUntilKvFull) {
   const auto m = resolve_model("llama3.1-70b");
   const auto hw = resolve_hardware(cat(), "hgx-h100");
