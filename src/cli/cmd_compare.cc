@@ -38,6 +38,9 @@ std::string fmt_ratio(double r) { return std::isfinite(r) ? fmt::format("{:.2f}x
 nlohmann::json side_json(const compare::SystemSide& s) {
   return {{"system", s.system},       {"display_name", s.display_name}, {"accelerator", s.accelerator},
           {"gpus_per_unit", s.gpus_per_unit}, {"nvlink_domain_gpus", s.hw.fabric.domain_gpus},
+          {"generation", s.hw.accelerator.generation},
+          {"training_efficiency_fitted_on", s.hw.efficiency.fitted_on},
+          {"serving_efficiency_fitted_on", s.hw.efficiency.infer_fitted_on},
           {"tco", tco_json(s.tco)}};
 }
 
@@ -162,6 +165,16 @@ void print_comparison(const compare::Comparison& c, Per per) {
   std::cout << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
                            "power. '-': not defined (no such format, no price, not reached).\n\n",
                            compare::per_unit_suffix(per));
+  for (const auto* side : {&c.a, &c.b}) {
+    const Efficiency& e = side->hw.efficiency;
+    if (e.fitted_on.empty() || e.infer_fitted_on.empty())
+      std::cout << fmt::format("Note: the {} generation ({}) has no {} efficiencies fitted on measurements: its "
+                               "predicted speeds are rough estimates.\n",
+                               side->hw.accelerator.generation, side->system,
+                               e.fitted_on.empty() && e.infer_fitted_on.empty() ? "training or serving"
+                               : e.fitted_on.empty()                            ? "training"
+                                                                                : "serving");
+  }
   // The short answer first: the per-GPU ratio under each kind of yardstick, smallest to largest.
   std::vector<std::pair<double, std::string>> gist;
   for (const auto& y : c.yardsticks) {

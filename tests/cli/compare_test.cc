@@ -117,6 +117,17 @@ TEST(CliCompare, JsonRatiosAreConsistent) {
   ASSERT_FALSE(inf["curve"].empty());
 }
 
+TEST(CliCompare, SaysWhenASideIsNotCalibrated) {
+  const auto r = run_gpuplan("compare mi300x-platform hgx-h100 --model llama3.1-8b --task train --gpus 8");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "rough estimates")) << r.out;
+  const auto j = run_gpuplan("compare mi300x-platform hgx-h100 --model llama3.1-8b --task train --gpus 8 --json").json();
+  EXPECT_EQ(j["a"]["training_efficiency_fitted_on"], "");
+  EXPECT_NE(j["b"]["training_efficiency_fitted_on"], "");
+  const auto d = run_gpuplan("compare");
+  EXPECT_FALSE(contains(d.out, "rough estimates")) << d.out;  // both defaults are fitted
+}
+
 TEST(CliCompare, ClaimsReplayed) {
   const auto r = run_gpuplan("compare --claim h200-1.9x-llama70b --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
