@@ -448,24 +448,10 @@ ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std
       rep.skipped.push_back({c.row, why.empty() ? "the model returned no prediction" : why});
       continue;
     }
-    ScoredRow r;
-    r.row = c.row;
-    r.source_id = c.source_id;
-    r.model = c.model_name;
-    r.gpu = c.gpu_name;
-    r.accelerator = c.accelerator;
-    r.system = c.system;
-    r.family = c.family;
-    r.precision = c.precision_name;
-    r.metric = c.metric;
-    r.num_gpus = c.workload.num_gpus;
-    r.reported = c.reported;
-    r.predicted = pred;
-    r.ape_pct = 100.0 * std::abs(pred - c.reported) / c.reported;
+    ScoredRow r = scored_row(c, pred);
     r.plan = fmt::format("tp={},ep={},pp={}{} isl={} osl={} conc={} {}", c.parallel.tp, c.parallel.ep, c.parallel.pp,
                          c.parallel.attention_dp ? ",attention_dp" : "", c.workload.isl, c.workload.osl,
                          c.workload.concurrency, to_string(c.workload.arrival));
-    r.assumptions = c.assumptions;
     all.push_back(r.ape_pct);
     const bool latency = c.metric == "ttft_ms" || c.metric == "tpot_ms";
     groups["accelerator"][r.accelerator].push_back(r.ape_pct);

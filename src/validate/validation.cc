@@ -30,24 +30,10 @@ ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::
       rep.skipped.push_back({c.row, "the model returned no prediction for this plan"});
       continue;
     }
-    ScoredRow r;
-    r.row = c.row;
-    r.source_id = c.source_id;
-    r.model = c.model_name;
-    r.gpu = c.gpu_name;
-    r.accelerator = c.accelerator;
-    r.system = c.system;
-    r.family = c.family;
-    r.precision = c.precision_name;
-    r.metric = c.metric;
-    r.num_gpus = c.workload.num_gpus;
-    r.reported = c.reported;
-    r.predicted = pred;
-    r.ape_pct = 100.0 * std::abs(pred - c.reported) / c.reported;
+    ScoredRow r = scored_row(c, pred);
     TrainingPlan shown = c.plan;
     check_plan(c.model, shown, c.workload);  // fills the derived dp
     r.plan = to_string(shown);
-    r.assumptions = c.assumptions;
     all.push_back(r.ape_pct);
     groups["source"][r.source_id].push_back(r.ape_pct);
     groups["family"][r.family].push_back(r.ape_pct);

@@ -18,6 +18,28 @@ struct ScoredRow {
   std::vector<std::string> assumptions;
 };
 
+// The scored row of a mapped case (training or inference: the fields they share) and its prediction;
+// the caller fills `plan` in its own words.
+template <typename Case>
+ScoredRow scored_row(const Case& c, double predicted) {
+  ScoredRow r;
+  r.row = c.row;
+  r.source_id = c.source_id;
+  r.model = c.model_name;
+  r.gpu = c.gpu_name;
+  r.accelerator = c.accelerator;
+  r.system = c.system;
+  r.family = c.family;
+  r.precision = c.precision_name;
+  r.metric = c.metric;
+  r.num_gpus = c.workload.num_gpus;
+  r.reported = c.reported;
+  r.predicted = predicted;
+  r.ape_pct = 100.0 * (predicted > c.reported ? predicted - c.reported : c.reported - predicted) / c.reported;
+  r.assumptions = c.assumptions;
+  return r;
+}
+
 struct ErrorSummary {
   size_t rows = 0;
   double median_ape_pct = 0;
