@@ -155,20 +155,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip(fmt::format("unknown metric '{}'", c.metric));
       continue;
     }
-    const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
-    if (!acc) {
-      skip(fmt::format("GPU '{}' has no catalog entry", c.gpu_name));
+    if (auto why = resolve_row_hardware(catalog, c)) {
+      skip(*why);
       continue;
     }
-    c.accelerator = acc->name;
-    c.generation = acc->generation;
-    try {
-      c.hardware = resolve_hardware(catalog, acc->name);
-    } catch (const InputError& e) {
-      skip(e.what());
-      continue;
-    }
-    c.system = c.hardware.system_name;
     if (!resolve_row_model(c.model_name, c.model)) {
       skip(fmt::format("model '{}' is not a built-in model", c.model_name));
       continue;
@@ -192,7 +182,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
     std::string wp = t.cell(i, "precision_weights");
     if (wp.empty()) {
-      const std::string g = acc->generation;
+      const std::string g = c.generation;
       wp = (g == "blackwell" || g == "blackwell_ultra") ? "FP4" : (g == "ampere" ? "BF16" : "FP8");
       if (c.source_id.rfind("AIC", 0) == 0) wp = "BF16";
       c.assumptions.push_back(fmt::format("precision_weights blank: {} (the framework's default on {})", wp, g));
@@ -431,7 +421,7 @@ ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std
   ValidationReport rep;
   rep.dataset = dataset;
   rep.skipped = std::move(skipped);
-  std::map<std::string, std::map<std::string, std::vector<double>>> groups;
+  ErrorGroups groups;
   std::vector<double> all;
   for (const auto& c : cases) {
     std::string why;
@@ -462,10 +452,7 @@ ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std
     groups["kind"][latency ? "latency" : "throughput"].push_back(r.ape_pct);
     rep.rows.push_back(std::move(r));
   }
-  std::sort(rep.skipped.begin(), rep.skipped.end(), [](auto& a, auto& b) { return a.row < b.row; });
-  rep.overall = summarize(all);
-  for (auto& [kind, m] : groups)
-    for (auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+  finish_report(rep, all, groups);
   return rep;
 }
 

@@ -1,5 +1,7 @@
 #include "validate/training_cases.h"
 
+#include "validate/validation.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -138,20 +140,10 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       skip(fmt::format("unknown reported_metric '{}'", c.metric));
       continue;
     }
-    const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
-    if (!acc) {
-      skip(fmt::format("GPU '{}' has no catalog entry", c.gpu_name));
+    if (auto why = resolve_row_hardware(catalog, c)) {
+      skip(*why);
       continue;
     }
-    c.accelerator = acc->name;
-    try {
-      c.hardware = resolve_hardware(catalog, acc->name);
-    } catch (const InputError& e) {
-      skip(e.what());
-      continue;
-    }
-    c.system = c.hardware.system_name;
-    c.generation = acc->generation;
     auto prec = parse_precision(c.precision_name);
     if (!prec) {
       skip(fmt::format("precision '{}' is not one gpuplan models", c.precision_name));

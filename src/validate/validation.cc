@@ -17,12 +17,19 @@ ErrorSummary summarize(std::vector<double> e) {
   return s;
 }
 
+void finish_report(ValidationReport& rep, const std::vector<double>& all, const ErrorGroups& groups) {
+  std::sort(rep.skipped.begin(), rep.skipped.end(), [](auto& a, auto& b) { return a.row < b.row; });
+  rep.overall = summarize(all);
+  for (const auto& [kind, m] : groups)
+    for (const auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+}
+
 ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::vector<SkippedRow> skipped,
                                    const std::string& dataset) {
   ValidationReport rep;
   rep.dataset = dataset;
   rep.skipped = std::move(skipped);
-  std::map<std::string, std::map<std::string, std::vector<double>>> groups;
+  ErrorGroups groups;
   std::vector<double> all;
   for (const auto& c : cases) {
     const double pred = predict_case(c);
@@ -41,10 +48,7 @@ ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::
     groups["precision"][std::string(to_string(c.workload.precision))].push_back(r.ape_pct);
     rep.rows.push_back(std::move(r));
   }
-  std::sort(rep.skipped.begin(), rep.skipped.end(), [](auto& a, auto& b) { return a.row < b.row; });
-  rep.overall = summarize(all);
-  for (auto& [kind, m] : groups)
-    for (auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+  finish_report(rep, all, groups);
   return rep;
 }
 

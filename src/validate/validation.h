@@ -2,9 +2,11 @@
 // Scores predictions against published measurements: per-row absolute percentage error, then median
 // and p90 overall and per group (source, model family, accelerator, precision).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "validate/training_cases.h"
 
 namespace gpuplan {
@@ -40,6 +42,23 @@ ScoredRow scored_row(const Case& c, double predicted) {
   return r;
 }
 
+// Resolves a row's GPU name to its catalog accelerator and hardware (accelerator, generation, hardware,
+// system of the case); the reason to skip the row when it cannot.
+template <typename Case>
+std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c) {
+  const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
+  if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
+  c.accelerator = acc->name;
+  c.generation = acc->generation;
+  try {
+    c.hardware = resolve_hardware(catalog, acc->name);
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  c.system = c.hardware.system_name;
+  return std::nullopt;
+}
+
 struct ErrorSummary {
   size_t rows = 0;
   double median_ape_pct = 0;
@@ -57,6 +76,10 @@ struct ValidationReport {
 
 // Summary of a list of errors; p90 as shared/tools/score.py computes it (nearest rank).
 ErrorSummary summarize(std::vector<double> ape_pct);
+
+// Finishes a report: skipped rows in row order, the overall summary and one per group (kind -> value -> errors).
+using ErrorGroups = std::map<std::string, std::map<std::string, std::vector<double>>>;
+void finish_report(ValidationReport& rep, const std::vector<double>& all, const ErrorGroups& groups);
 
 // Predicts and scores every case.
 ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::vector<SkippedRow> skipped,
