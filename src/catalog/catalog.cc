@@ -64,7 +64,7 @@ template <typename T>
     const auto i = static_cast<size_t>(std::find(all.begin(), all.end(), best) - all.begin());
     hint = " (did you mean '" + owner[i]->name + "'?)";
   }
-  throw InputError(field, fmt::format("unknown {} '{}'{}; known: {}", kind, typed, hint, fmt::join(keys, ", ")));
+  throw InputError(field, fmt::format("unknown {} '{}'{}; known: {}", kind, echo_name(typed), hint, fmt::join(keys, ", ")));
 }
 
 // Adds `e`, or replaces the entry of the same name (a user overlay redefining a built-in entry).

@@ -26,7 +26,7 @@ schedule::SystemResolver catalog_resolver(const Catalog& catalog) {
     std::vector<std::string> names;
     for (const auto& s : catalog.systems()) names.push_back(s.name);
     if (names.empty()) return std::nullopt;
-    throw InputError(field, "unknown system '" + name + "'" + did_you_mean(name, names) +
+    throw InputError(field, "unknown system '" + echo_name(name) + "'" + did_you_mean(name, names) +
                                 " (or give gpus_per_node, nodes and nvlink_domain_gpus)");
   };
 }

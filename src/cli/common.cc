@@ -1,6 +1,7 @@
 #include "cli/common.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
 #include <ctime>
@@ -70,6 +71,9 @@ int report_exception() {
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const YAML::Exception& e) {  // a conversion a reader did not guard: still the input's fault
+    std::cerr << "error: malformed YAML input: " << e.what() << "\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitFailure;
@@ -80,7 +84,8 @@ void print_json(const std::string& kind, nlohmann::json payload) {
   nlohmann::json doc;
   doc["schema"] = "gpuplan." + kind + "/v1";
   for (auto& [k, v] : payload.items()) doc[k] = v;
-  std::cout << doc.dump(2) << "\n";
+  // Names come from user files; bytes that are not UTF-8 print as U+FFFD instead of aborting the dump.
+  std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 std::string today_utc() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace gpuplan {
 
@@ -29,7 +30,16 @@ std::string normalize_name(std::string_view name) {
   return out;
 }
 
+std::string echo_name(std::string_view name, size_t max_chars) {
+  if (name.size() <= max_chars) return std::string(name);
+  return std::string(name.substr(0, max_chars)) + "... (" + std::to_string(name.size()) + " characters)";
+}
+
 std::string closest_match(std::string_view typed, const std::vector<std::string>& candidates) {
+  // Names are short; a typo of one is too. Past this length no candidate is a plausible typo and the
+  // quadratic edit distance would only burn time (a 5 MB name took 11 s).
+  constexpr size_t kMaxTypedChars = 256;
+  if (typed.size() > kMaxTypedChars) return std::string();
   std::string best;
   int best_d = 1 << 30;
   const std::string t = normalize_name(typed);

@@ -3,19 +3,60 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 
 #include "core/error.h"
 #include "core/suggest.h"
 
 namespace gpuplan {
 
+namespace {
+
+// Nesting and size far beyond any gpuplan file; past them the walk (and the readers) would recurse or
+// loop without bound (deep nesting, aliases expanding exponentially).
+constexpr int kMaxYamlDepth = 64;
+constexpr long long kMaxYamlNodes = 1000000;
+
+std::string where(const YAML::Node& n) {
+  const YAML::Mark m = n.Mark();
+  return m.is_null() ? std::string() : fmt::format(" at line {}, column {}", m.line + 1, m.column + 1);
+}
+
+// Every mapping key is a scalar and appears once: yaml-cpp lets the first of two duplicates win
+// silently, and a key that is a list or map cannot name a field.
+void check_structure(const YAML::Node& n, const std::string& path, int depth, long long& nodes,
+                     const std::string& origin) {
+  if (++nodes > kMaxYamlNodes)
+    throw InputError(origin, fmt::format("more than {} YAML nodes (aliases expanding?)", kMaxYamlNodes));
+  if (depth > kMaxYamlDepth) throw InputError(path, fmt::format("nested deeper than {} levels", kMaxYamlDepth));
+  if (n.IsSequence()) {
+    for (size_t i = 0; i < n.size(); ++i) check_structure(n[i], fmt::format("{}[{}]", path, i), depth + 1, nodes, origin);
+  } else if (n.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar())
+        throw InputError(path, "a key must be plain text, not a list or mapping" + where(kv.first));
+      const std::string& k = kv.first.Scalar();
+      const std::string kp = path + "." + echo_name(k);
+      if (!seen.insert(k).second) throw InputError(kp, "duplicate key" + where(kv.first));
+      check_structure(kv.second, kp, depth + 1, nodes, origin);
+    }
+  }
+}
+
+}  // namespace
+
 YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(origin, fmt::format("malformed YAML at line {}, column {}: {}", e.mark.line + 1,
                                          e.mark.column + 1, e.msg));
   }
+  long long nodes = 0;
+  check_structure(root, origin, 0, nodes, origin);
+  return root;
 }
 
 YamlMap::YamlMap(YAML::Node node, std::string path) : node_(std::move(node)), path_(std::move(path)) {
@@ -37,7 +78,7 @@ std::optional<std::string> YamlMap::opt_str(const std::string& key) {
   YAML::Node n = get(key);
   if (!n || n.IsNull()) return std::nullopt;
   if (!n.IsScalar()) throw InputError(key_path(key), "expected a text value");
-  return n.as<std::string>();
+  return n.Scalar();
 }
 
 std::string YamlMap::str(const std::string& key) {
@@ -110,7 +151,10 @@ std::vector<std::string> YamlMap::str_list(const std::string& key) {
   std::vector<std::string> out;
   if (!n || n.IsNull()) return out;
   if (!n.IsSequence()) throw InputError(key_path(key), "expected a list");
-  for (const auto& e : n) out.push_back(e.as<std::string>());
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (!n[i].IsScalar()) throw InputError(fmt::format("{}[{}]", key_path(key), i), "expected a text value");
+    out.push_back(n[i].Scalar());
+  }
   return out;
 }
 
@@ -140,7 +184,8 @@ YAML::Node YamlMap::raw(const std::string& key) { return get(key); }
 void YamlMap::reject_unknown_keys() const {
   std::vector<std::string> known(used_.begin(), used_.end());
   for (const auto& kv : node_) {
-    const std::string k = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) throw InputError(path_, "a key must be plain text, not a list or mapping");
+    const std::string k = kv.first.Scalar();
     if (!used_.count(k))
       throw InputError(key_path(k), "unknown key" + did_you_mean(k, known) +
                                         (known.empty() ? "" : "; allowed keys: " + fmt::format("{}", fmt::join(known, ", "))));

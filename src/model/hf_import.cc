@@ -16,6 +16,12 @@ namespace {
 
 using nlohmann::json;
 
+// Bounds on config values: widths (hidden, FFN, head dims, ranks) and expert counts far beyond any
+// model, small enough that products of a few of them stay within 64-bit integers.
+constexpr int kMaxWidth = 1 << 24;
+constexpr int kMaxExperts = 1 << 20;
+constexpr int kMaxLayers = 100000;  // also heads, as in the model YAML
+
 const std::vector<std::string> kSupported = {"llama",     "mistral",     "mixtral",     "qwen2",
                                              "qwen2_moe", "qwen3",       "qwen3_moe",   "deepseek_v2",
                                              "deepseek_v3", "kimi_k2",   "gpt_oss",     "llama4",
@@ -36,6 +42,11 @@ class Config {
     return num(k);
   }
   int opt(const std::string& k, int fallback) const { return has(k) ? num(k) : fallback; }
+  // A required key whose value must lie in [lo, hi] (a 0 head count or FFN width is not a model).
+  int req_in(const std::string& k, int lo, int hi) const { return in_range(k, req(k), lo, hi); }
+  int opt_in(const std::string& k, int fallback, int lo, int hi) const {
+    return has(k) ? in_range(k, num(k), lo, hi) : fallback;
+  }
   bool flag(const std::string& k, bool fallback) const {
     if (!has(k)) return fallback;
     if (!j_[k].is_boolean()) throw InputError(k, "must be true or false in " + origin_);
@@ -49,6 +60,12 @@ class Config {
     if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1LL << 31) - 1)
       throw InputError(k, "must be a non-negative integer in " + origin_);
     return v.get<int>();
+  }
+  int in_range(const std::string& k, int v, int lo, int hi) const {
+    if (v < lo || v > hi)
+      throw InputError(k, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                              std::to_string(v) + " in " + origin_);
+    return v;
   }
   const json& j_;
   std::string origin_;
@@ -74,13 +91,14 @@ ModelArch import_gptj(const Config& c, const json& root, const std::string& orig
   m.name = m.display_name = name_of(root, origin);
   m.origin = origin;
   m.family = "gpt-j";
-  m.layers = c.req("n_layer");
-  m.hidden = c.req("n_embd");
-  m.heads = c.req("n_head");
-  m.vocab = c.req("vocab_size");
+  m.layers = c.req_in("n_layer", 1, kMaxLayers);
+  m.hidden = c.req_in("n_embd", 1, kMaxWidth);
+  m.heads = c.req_in("n_head", 1, kMaxLayers);
+  m.vocab = c.req_in("vocab_size", 1, kMaxWidth);
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
     throw InputError(origin, "n_layer, n_embd, n_head and vocab_size must be >= 1");
-  m.ffn_hidden = c.opt("n_inner", 4 * m.hidden);
+  m.ffn_hidden = c.opt_in("n_inner", 0, 1, kMaxWidth);
+  if (m.ffn_hidden == 0) m.ffn_hidden = static_cast<int>(std::min<long long>(4LL * m.hidden, kMaxWidth));
   m.kv_heads = m.heads;
   m.head_dim = m.hidden / m.heads;
   m.attention = AttentionKind::mha;
@@ -93,13 +111,37 @@ ModelArch import_gptj(const Config& c, const json& root, const std::string& orig
   return m;
 }
 
+// Deepest nesting of arrays and objects a config.json may have (real ones reach 3-4). Checked on the
+// text before parsing: 10^5 nested brackets overflowed the stack in the parser and destructor.
+constexpr int kMaxJsonDepth = 64;
+
+void check_depth(const std::string& text, const std::string& origin) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw InputError(origin, "not valid JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 ModelArch import_hf_config(const std::string& json_text, const std::string& origin) {
+  check_depth(json_text, origin);
   json root;
   try {
     root = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors and out-of-range numbers (1e400)
     throw InputError(origin, std::string("not valid JSON: ") + e.what());
   }
   if (!root.is_object()) throw InputError(origin, "a config.json must be a JSON object");
@@ -120,15 +162,20 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   m.name = name_of(root, origin);
   m.display_name = m.name;
   m.origin = origin;
-  m.layers = c.req("num_hidden_layers");
-  m.hidden = c.req("hidden_size");
-  m.heads = c.req("num_attention_heads");
-  m.vocab = c.req("vocab_size");
-  m.ffn_hidden = c.req("intermediate_size");
+  m.layers = c.req_in("num_hidden_layers", 1, kMaxLayers);
+  m.hidden = c.req_in("hidden_size", 1, kMaxWidth);
+  m.heads = c.req_in("num_attention_heads", 1, kMaxLayers);
+  m.vocab = c.req_in("vocab_size", 1, kMaxWidth);
+  m.ffn_hidden = c.req_in("intermediate_size", 1, kMaxWidth);
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
     throw InputError(origin, "num_hidden_layers, hidden_size, num_attention_heads and vocab_size must be >= 1");
-  m.kv_heads = c.opt("num_key_value_heads", m.heads);
-  m.head_dim = c.opt("head_dim", m.hidden / m.heads);
+  m.kv_heads = c.opt_in("num_key_value_heads", m.heads, 1, m.heads);
+  if (m.heads % m.kv_heads != 0)
+    throw InputError("num_key_value_heads", "must divide num_attention_heads = " + std::to_string(m.heads) +
+                                                ", got " + std::to_string(m.kv_heads) + " in " + origin);
+  m.head_dim = c.opt_in("head_dim", m.hidden / m.heads, 1, kMaxWidth);
+  if (m.head_dim < 1)
+    throw InputError("head_dim", "hidden_size / num_attention_heads is 0 in " + origin + "; give head_dim");
   m.tied_embeddings = c.flag("tie_word_embeddings", false);
   m.attention_bias = c.flag("attention_bias", false);
   m.mlp_bias = c.flag("mlp_bias", false);
@@ -143,7 +190,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     m.sliding_window = c.opt("sliding_window", 0);
     if (m.sliding_window > 0) m.sliding_window_layers = m.layers;
     if (type == "mixtral") {
-      m.moe.num_experts = c.req("num_local_experts");
+      m.moe.num_experts = c.req_in("num_local_experts", 1, kMaxExperts);
       m.moe.top_k = c.req("num_experts_per_tok");
       m.moe.expert_ffn_hidden = m.ffn_hidden;
     }
@@ -152,11 +199,11 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     if (type == "qwen2" || type == "qwen2_moe") m.attention_bias = true;  // q, k, v biases
     if (type == "qwen3" || type == "qwen3_moe") m.qk_norm = true;
     if (type == "qwen2_moe" || type == "qwen3_moe") {
-      m.moe.num_experts = c.req("num_experts");
+      m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
       m.moe.top_k = c.req("num_experts_per_tok");
-      m.moe.expert_ffn_hidden = c.req("moe_intermediate_size");
+      m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
       m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
-      if (int shared = c.opt("shared_expert_intermediate_size", 0); shared > 0) {
+      if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
         m.moe.shared_experts = 1;
         m.moe.shared_ffn_hidden = shared;
       }
@@ -164,19 +211,20 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2") {
     m.family = type == "kimi_k2" ? "kimi" : "deepseek";
     m.attention = AttentionKind::mla;
-    m.mla.q_lora_rank = c.opt("q_lora_rank", 0);
-    m.mla.kv_lora_rank = c.req("kv_lora_rank");
-    m.mla.qk_nope_head_dim = c.req("qk_nope_head_dim");
-    m.mla.qk_rope_head_dim = c.req("qk_rope_head_dim");
-    m.mla.v_head_dim = c.req("v_head_dim");
+    m.mla.q_lora_rank = c.opt_in("q_lora_rank", 0, 0, kMaxWidth);
+    m.mla.kv_lora_rank = c.req_in("kv_lora_rank", 1, kMaxWidth);
+    m.mla.qk_nope_head_dim = c.req_in("qk_nope_head_dim", 0, kMaxWidth);
+    m.mla.qk_rope_head_dim = c.req_in("qk_rope_head_dim", 0, kMaxWidth);
+    m.mla.v_head_dim = c.req_in("v_head_dim", 1, kMaxWidth);
     m.kv_heads = m.heads;
     m.head_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+    if (m.head_dim < 1) throw InputError("qk_nope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be >= 1 in " + origin);
     if (c.opt("n_routed_experts", 0) > 0) {
-      m.moe.num_experts = c.req("n_routed_experts");
+      m.moe.num_experts = c.req_in("n_routed_experts", 1, kMaxExperts);
       m.moe.top_k = c.req("num_experts_per_tok");
-      m.moe.expert_ffn_hidden = c.req("moe_intermediate_size");
-      m.moe.shared_experts = c.opt("n_shared_experts", 0);
-      m.moe.first_dense_layers = c.opt("first_k_dense_replace", 0);
+      m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
+      m.moe.shared_experts = c.opt_in("n_shared_experts", 0, 0, 1000);
+      m.moe.first_dense_layers = c.opt_in("first_k_dense_replace", 0, 0, m.layers);
       m.moe.layer_freq = std::max(1, c.opt("moe_layer_freq", 1));
     }
     // num_nextn_predict_layers (the MTP module) is not counted: published totals exclude it.
@@ -184,7 +232,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     m.family = "gpt-oss";
     m.mlp_bias = true;          // experts and router carry biases
     m.attention_sinks = true;
-    m.moe.num_experts = c.req("num_local_experts");
+    m.moe.num_experts = c.req_in("num_local_experts", 1, kMaxExperts);
     m.moe.top_k = c.has("num_experts_per_tok") ? c.req("num_experts_per_tok") : c.req("experts_per_token");
     m.moe.expert_ffn_hidden = m.ffn_hidden;
     m.sliding_window = c.opt("sliding_window", 0);
@@ -201,10 +249,10 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     }
   } else if (type == "llama4") {
     m.family = "llama4";
-    m.ffn_hidden = c.opt("intermediate_size_mlp", m.ffn_hidden);  // dense layers
-    m.moe.num_experts = c.req("num_local_experts");
+    m.ffn_hidden = c.opt_in("intermediate_size_mlp", m.ffn_hidden, 1, kMaxWidth);  // dense layers
+    m.moe.num_experts = c.req_in("num_local_experts", 1, kMaxExperts);
     m.moe.top_k = c.req("num_experts_per_tok");
-    m.moe.expert_ffn_hidden = c.req("intermediate_size");
+    m.moe.expert_ffn_hidden = c.req_in("intermediate_size", 1, kMaxWidth);
     m.moe.shared_experts = 1;  // Llama4TextMoe: one shared expert of intermediate_size
     m.moe.shared_ffn_hidden = m.moe.expert_ffn_hidden;
     m.moe.layer_freq = std::max(1, c.opt("interleave_moe_layer_step", 1));

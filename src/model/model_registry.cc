@@ -1,10 +1,13 @@
 // The built-in model list (data/models/*.yaml, embedded in the binary) and name resolution.
 #include "model/model_registry.h"
 
+#include <fmt/format.h>
+
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <sstream>
 
 #include "core/embedded_data.h"
@@ -16,6 +19,9 @@
 namespace gpuplan {
 
 namespace {
+
+// Longer than any path the OS takes (PATH_MAX): a name this long is a mistake, not a model.
+constexpr size_t kMaxModelNameChars = 4096;
 
 int to_int(long long v) { return static_cast<int>(v); }
 
@@ -84,7 +90,10 @@ ModelArch parse_model(YamlMap y) {
   if (y.has("sources")) {
     YAML::Node src = y.raw("sources");
     if (!src.IsMap()) throw InputError(y.path() + ".sources", "must be a map of key: text");
-    for (const auto& kv : src) m.sources[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    for (const auto& kv : src) {
+      if (!kv.second.IsScalar()) throw InputError(y.path() + ".sources." + kv.first.Scalar(), "expected a text value");
+      m.sources[kv.first.Scalar()] = kv.second.Scalar();
+    }
   }
   m.origin = "built-in";
   y.reject_unknown_keys();
@@ -136,6 +145,41 @@ const ModelArch* find_without_variant_suffix(std::string typed) {
   return nullptr;
 }
 
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// "NAME (proxy N L)", case-insensitive, spaces optional around the parts: NAME and N's digits.
+// A hand-written match (std::regex recursed once per character and overflowed the stack on long names).
+struct ProxySuffix {
+  std::string base, layers_text;
+};
+std::optional<ProxySuffix> parse_proxy_suffix(const std::string& s) {
+  size_t end = s.size();
+  while (end > 0 && is_space(s[end - 1])) --end;
+  if (end == 0 || s[end - 1] != ')') return std::nullopt;
+  --end;
+  while (end > 0 && is_space(s[end - 1])) --end;
+  if (end == 0 || std::tolower(static_cast<unsigned char>(s[end - 1])) != 'l') return std::nullopt;
+  --end;
+  while (end > 0 && is_space(s[end - 1])) --end;
+  size_t digits = end;
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(s[digits - 1]))) --digits;
+  if (digits == end) return std::nullopt;
+  ProxySuffix out;
+  out.layers_text = s.substr(digits, end - digits);
+  size_t pos = digits;
+  if (pos == 0 || !is_space(s[pos - 1])) return std::nullopt;  // "proxy" and N are separated by space
+  while (pos > 0 && is_space(s[pos - 1])) --pos;
+  static const std::string kWord = "(proxy";
+  if (pos < kWord.size() || lower(s.substr(pos - kWord.size(), kWord.size())) != kWord) return std::nullopt;
+  pos -= kWord.size();
+  size_t begin = 0;
+  while (begin < pos && is_space(s[begin])) ++begin;
+  while (pos > begin && is_space(s[pos - 1])) --pos;
+  if (pos == begin) return std::nullopt;
+  out.base = s.substr(begin, pos - begin);
+  return out;
+}
+
 }  // namespace
 
 std::vector<ModelArch> parse_models_yaml(const std::string& text, const std::string& origin) {
@@ -182,6 +226,9 @@ std::vector<std::string> builtin_model_names(bool with_aliases) {
 
 ModelArch resolve_model(const std::string& name_or_path, const std::string& field) {
   namespace fs = std::filesystem;
+  if (name_or_path.size() > kMaxModelNameChars)
+    throw InputError(field, fmt::format("model name or path of {} characters; at most {} allowed ('{}')",
+                                        name_or_path.size(), kMaxModelNameChars, echo_name(name_or_path)));
   std::error_code ec;
   if (ends_with(lower(name_or_path), ".json") || fs::is_regular_file(name_or_path, ec)) {
     std::ifstream in(name_or_path, std::ios::binary);
@@ -196,14 +243,13 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
   if (const ModelArch* m = find_without_variant_suffix(name_or_path)) return *m;
   // Rule 3: "NAME (proxy NL)" is NAME cut to its first N layers (the truncated proxies of the
   // DGX Cloud Llama 3.1 405B recipes); the published counts no longer apply.
-  static const std::regex kProxy(R"(^\s*(.*\S)\s*\(proxy\s+(\d+)\s*L\)\s*$)", std::regex::icase);
-  std::smatch match;
-  if (std::regex_match(name_or_path, match, kProxy)) {
-    ModelArch m = resolve_model(match[1].str(), field);
-    const int n = std::stoi(match[2].str());
-    if (n < 1 || n > m.layers)
-      throw InputError(field, "proxy layer count " + match[2].str() + " must be in [1, " +
+  if (const auto proxy = parse_proxy_suffix(name_or_path)) {
+    ModelArch m = resolve_model(proxy->base, field);
+    if (proxy->layers_text.size() > 9 || std::stoi(proxy->layers_text) < 1 ||
+        std::stoi(proxy->layers_text) > m.layers)
+      throw InputError(field, "proxy layer count " + proxy->layers_text.substr(0, 20) + " must be in [1, " +
                                   std::to_string(m.layers) + "]");
+    const int n = std::stoi(proxy->layers_text);
     m.layers = n;
     m.moe.first_dense_layers = std::min(m.moe.first_dense_layers, n);
     m.sliding_window_layers = std::min(m.sliding_window_layers, n);
@@ -214,7 +260,7 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
     m.published_active_params.reset();
     return m;
   }
-  throw InputError(field, "unknown model '" + name_or_path + "'" +
+  throw InputError(field, "unknown model '" + echo_name(name_or_path) + "'" +
                               did_you_mean(name_or_path, builtin_model_names(true)) +
                               "; `gpuplan model list` shows the built-in models, or give a path to a "
                               "Hugging Face config.json");

@@ -126,6 +126,14 @@ std::vector<LeafBlock> leaf_blocks(const Cluster& c) {
 
 namespace {
 
+// One shell word: single-quoted, a ' inside written as '\''. Names are checked when the cluster file is
+// read (cluster_yaml.cc); the quoting keeps the script inert even so.
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::vector<std::string> nodes_of_domain(const Cluster& c, int d) {
   std::vector<std::string> v;
   const Domain& dom = c.domains()[d];
@@ -279,10 +287,12 @@ std::vector<ExportFile> export_kueue(const Cluster& c) {
   for (int n = 0; n < static_cast<int>(c.nodes().size()); ++n) {
     const Node& node = c.nodes()[n];
     const SystemGroup& s = groups[node.group];
-    labels += fmt::format("kubectl label node {} --overwrite gpuplan.io/system={} gpuplan.io/scaleout-block={}",
-                          c.node_name(n), s.system, leaves[leaf_of_domain[node.domain]].name);
-    labels += fmt::format(" gpuplan.io/nvlink-domain={}", domain_name(c, node.domain));
-    if (multi_node_domain(s)) labels += fmt::format(" nvidia.com/gpu.clique={}.{}", c.spec().name, node.domain + 1);
+    labels += fmt::format("kubectl label node {} --overwrite {} {}", sh_quote(c.node_name(n)),
+                          sh_quote(fmt::format("gpuplan.io/system={}", s.system)),
+                          sh_quote(fmt::format("gpuplan.io/scaleout-block={}", leaves[leaf_of_domain[node.domain]].name)));
+    labels += fmt::format(" {}", sh_quote(fmt::format("gpuplan.io/nvlink-domain={}", domain_name(c, node.domain))));
+    if (multi_node_domain(s))
+      labels += fmt::format(" {}", sh_quote(fmt::format("nvidia.com/gpu.clique={}.{}", c.spec().name, node.domain + 1)));
     labels += "\n";
   }
   std::string topo = fmt::format(

@@ -127,10 +127,19 @@ TEST(ExportKueue, LabelsAreConsistentWithDomainsAndYamlParses) {
     if (line.rfind("kubectl label node ", 0) != 0) continue;
     std::istringstream ls(line.substr(19));
     std::string node, tok;
+    // Every word is single-quoted (the script stays inert whatever the names).
+    auto unquote = [](std::string w) {
+      EXPECT_TRUE(w.size() >= 2 && w.front() == '\'' && w.back() == '\'') << w;
+      return w.size() >= 2 ? w.substr(1, w.size() - 2) : w;
+    };
     ls >> node;
+    node = unquote(node);
     ASSERT_FALSE(labels.count(node)) << node << " labelled twice";
-    while (ls >> tok)
+    while (ls >> tok) {
+      if (tok == "--overwrite") continue;
+      tok = unquote(tok);
       if (auto eq = tok.find('='); eq != std::string::npos) labels[node][tok.substr(0, eq)] = tok.substr(eq + 1);
+    }
   }
   ASSERT_EQ(labels.size(), c.nodes().size());
   // Same clique label exactly when same NVLink domain (racks); HGX nodes have none.

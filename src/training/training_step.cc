@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/error.h"
 #include "physics/collective.h"
@@ -139,6 +140,16 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
 std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const TrainingWorkload& w) {
   std::vector<Violation> v;
   auto bad = [&](const char* subject, std::string msg) { v.push_back({"divisibility", subject, std::move(msg)}); };
+  // Ranges first: every later rule divides by these (a 0 read from a dataset row is a violation, not SIGFPE).
+  const std::pair<const char*, long long> positive[] = {
+      {"plan.tp", p.tp}, {"plan.pp", p.pp}, {"plan.vp", p.vp}, {"plan.cp", p.cp}, {"plan.ep", p.ep},
+      {"plan.etp", p.etp}, {"plan.mbs", p.mbs}, {"workload.num_gpus", w.num_gpus},
+      {"workload.global_batch", w.global_batch}, {"workload.seq_len", w.seq_len}};
+  for (const auto& [subject, value] : positive)
+    if (value < 1) v.push_back({"range", subject, fmt::format("{} must be >= 1, got {}", subject, value)});
+  if (p.dp < 0) v.push_back({"range", "plan.dp", fmt::format("plan.dp must be >= 0 (0: derived), got {}", p.dp)});
+  if (m.layers < 1 || m.heads < 1) v.push_back({"range", "model", "the model needs >= 1 layer and >= 1 head"});
+  if (!v.empty()) return v;
   const long long mp = 1LL * p.tp * p.pp * p.cp;
   if (w.num_gpus % mp != 0) {
     bad("plan", fmt::format("tp*pp*cp = {} does not divide {} GPUs", mp, w.num_gpus));
