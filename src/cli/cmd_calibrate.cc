@@ -51,6 +51,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
     if (held.count(inference_row_key(table, c.row))) ++left_out;
     else cases.push_back(std::move(c));
   }
+  if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
   const auto fits = calibrate_inference(cases, opts);
   const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
   std::string metrics = "all metrics";
@@ -156,6 +157,7 @@ int cmd_calibrate(int argc, char** argv) {
     if (!is_training_schema(table)) throw InputError("--dataset", "expected the training.csv schema");
     std::vector<SkippedRow> skipped;
     auto cases = map_training_cases(table, catalog, skipped);
+    if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
     const auto fits = calibrate(cases, opts);
     const ValidationReport rep = validate_training(cases, skipped, dataset);
 

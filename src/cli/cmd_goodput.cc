@@ -131,8 +131,8 @@ int cmd_goodput(int argc, char** argv) {
   app.add_option("--compare", compare, "A second system, side by side");
   app.add_option("--gpus", w.num_gpus, "GPUs of the job")->capture_default_str();
   app.add_option("--plan", plan_text, "Parallel plan (tp, pp, cp, ep ...; dp derived)")->capture_default_str();
-  app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str();
-  app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str();
+  app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str()->check(CLI::Range(1LL, 1LL << 40));
+  app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str()->check(CLI::Range(1, 1 << 24));
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, 16,384 x 1,296 h / 419 = 50,677 h)");
   app.add_option("--checkpoint", checkpoint_s, "Blocking checkpoint time in seconds (default: state / bandwidth)");

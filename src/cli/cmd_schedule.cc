@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -69,7 +70,8 @@ int cmd_schedule(int argc, char** argv) {
   bool backfill = false, preempt = false;
   int jobs_limit = 0;
   uint64_t seed = 1;
-  double load = 0.9, slowdown_pct = -1;
+  double load = 0.9;
+  std::optional<double> slowdown_pct;  // unset: from --slowdown-model, else 32%
   app.add_option("--cluster", cluster_path, "Cluster YAML (see examples/clusters/ and docs/schedule.md)")->required();
   app.add_option("--trace", trace, "Trace CSV (Philly or gpuplan format), or 'generated' for a seeded LLM job mix")
       ->capture_default_str();
@@ -124,14 +126,14 @@ int cmd_schedule(int argc, char** argv) {
     schedule::SimOptions opt;
     opt.backfill = backfill;
     opt.preempt = preempt;
-    if (slowdown_pct >= 0) opt.slowdown = schedule::fixed_slowdown(slowdown_pct / 100.0);
-    double effective_pct = slowdown_pct >= 0 ? slowdown_pct : 32.0;
+    if (slowdown_pct) opt.slowdown = schedule::fixed_slowdown(*slowdown_pct / 100.0);
+    double effective_pct = slowdown_pct.value_or(32.0);
     if (slowdown_model.empty() != slowdown_system.empty())
       throw InputError(slowdown_model.empty() ? "--slowdown-model" : "--slowdown-system",
                        "--slowdown-model and --slowdown-system go together");
-    if (!slowdown_model.empty() && slowdown_pct >= 0)
+    if (!slowdown_model.empty() && slowdown_pct)
       throw InputError("--cross-domain-slowdown", "give either a fixed slowdown or --slowdown-model, not both");
-    if (slowdown_model.empty() && slowdown_pct < 0) {
+    if (slowdown_model.empty() && !slowdown_pct) {
       // Default: the training model, with Llama 3.1 8B on the cluster's first catalog system.
       for (const auto& g : cluster.spec().groups)
         if (catalog.find_system(g.system)) {

@@ -88,8 +88,9 @@ int cmd_search(int argc, char** argv) {
     so.top_k = static_cast<std::size_t>(a.top);
     so.objective = a.objective == "cost" ? Objective::cost : Objective::tokens_per_s;
     double usd_per_gpu_hour = 0;
+    const cost::CostProfile profile = load_cost_profile(cost_opts);  // checked even when not the objective
     if (so.objective == Objective::cost) {
-      const cost::Tco tco = system_tco(catalog, a.system, load_cost_profile(cost_opts));
+      const cost::Tco tco = system_tco(catalog, a.system, profile);
       if (!tco.priced)
         throw InputError("--objective", fmt::format("system '{}' has no price; give one in a cost profile "
                                                     "(--cost-profile: systems.{}.price_usd)", a.system, a.system));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -145,7 +146,8 @@ int cmd_site(int argc, char** argv) {
   add_common_options(app, common);
   std::string cluster_path, site_path, model_name = "llama3.1-70b", precision = "bf16", systems_text;
   std::string infer_model_name = "llama3.1-70b", infer_precision = "fp8";
-  double power_mw = 0, pue = 0, headroom_pct = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  std::optional<double> pue, headroom_pct;  // unset: the site file's, else the defaults
+  double power_mw = 0, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   long long isl = 1024, osl = 1024;
   int seq = 8192;
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
@@ -191,14 +193,14 @@ int cmd_site(int argc, char** argv) {
       throw InputError("--tokens-per-user-per-s", fmt::format("must be more than 0, got {}", tokens_per_user));
     if (tpot_ms > 0 && tokens_per_user > 0)
       throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
-    if (pue != 0 && (pue < 1 || pue > 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", pue));
-    if (headroom_pct != -1 && (headroom_pct < 0 || headroom_pct > 90))
-      throw InputError("--headroom", fmt::format("must be 0 to 90 percent, got {}", headroom_pct));
+    if (pue && !(*pue >= 1 && *pue <= 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", *pue));
+    if (headroom_pct && !(*headroom_pct >= 0 && *headroom_pct <= 90))
+      throw InputError("--headroom", fmt::format("must be 0 to 90 percent, got {}", *headroom_pct));
     const Catalog catalog = load_catalog(common);
     deploy::SiteSpec site = deploy::builtin_site_defaults();
     if (!site_path.empty()) site = deploy::read_site_file(site_path, site);
-    if (pue > 0) site.pue = pue;
-    if (headroom_pct >= 0) site.headroom = headroom_pct / 100.0;
+    if (pue) site.pue = *pue;
+    if (headroom_pct) site.headroom = *headroom_pct / 100.0;
     nlohmann::json j;
     j["site"] = {{"name", site_path.empty() ? "" : site.name}, {"pue", site.pue}, {"headroom", site.headroom},
                  {"total_power_w", site.total_power_w}};

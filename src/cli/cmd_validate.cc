@@ -79,6 +79,8 @@ int cmd_validate(int argc, char** argv) {
       auto cases = map_training_cases(table, catalog, skipped);
       rep = validate_training(std::move(cases), skipped, dataset);
     }
+    if (rep.rows.empty())
+      throw nothing_scored(dataset, table.rows.size(), rep.skipped.empty() ? "" : rep.skipped.front().reason);
     if (common.json) {
       nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
       for (const auto& r : rep.rows)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -48,7 +49,41 @@ Catalog load_catalog(const CommonOptions& opts) {
   return catalog;
 }
 
+namespace {
+
+// Every value of a numeric option must be a finite number: NaN passes every `x < lo || x > hi` range
+// check, and inf overflows what is computed from it. Applied by parse_args to every option whose
+// type is numeric, so options added later are covered without a line of their own.
+const CLI::Validator& finite_number() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        const char* b = s.c_str();
+        char* end = nullptr;
+        const double x = std::strtod(b, &end);
+        if (end == b) return {};  // not a number at all: the type conversion reports it
+        if (!std::isfinite(x)) return "must be a finite number, got '" + s + "'";
+        return {};
+      },
+      "", "FINITE");  // no description: the help keeps showing the plain type
+  return v;
+}
+
+bool numeric_type(const std::string& type_name) {
+  for (const char* t : {"FLOAT", "INT", "UINT", "NUMBER"})
+    if (type_name.find(t) != std::string::npos) return true;
+  return false;
+}
+
+void check_numbers_finite(CLI::App& app) {
+  for (CLI::Option* o : app.get_options())
+    if (numeric_type(o->get_type_name())) o->check(finite_number());
+  for (CLI::App* sub : app.get_subcommands({})) check_numbers_finite(*sub);
+}
+
+}  // namespace
+
 int parse_args(CLI::App& app, int argc, char** argv) {
+  check_numbers_finite(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -78,6 +113,12 @@ int report_exception() {
     std::cerr << "error: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason) {
+  std::string msg = fmt::format("no row of '{}' could be scored ({} data rows", dataset, rows);
+  msg += first_skip_reason.empty() ? ")" : fmt::format("; the first skipped: {})", first_skip_reason);
+  return InputError("--dataset", msg);
 }
 
 void print_json(const std::string& kind, nlohmann::json payload) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/error.h"
 
 namespace gpuplan::cli {
 
@@ -34,6 +35,10 @@ int parse_args(CLI::App& app, int argc, char** argv);
 template <typename F>
 int run_guarded(F&& body);
 int report_exception();
+
+// The error for a dataset of which no row could be scored (header only, or every row skipped):
+// names the file, the row count and the first skip reason, if any.
+InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason);
 
 // Prints a versioned JSON document: {"schema": "gpuplan.<kind>/v1", ...payload}.
 void print_json(const std::string& kind, nlohmann::json payload);

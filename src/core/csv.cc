@@ -1,5 +1,9 @@
 #include "core/csv.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -18,6 +22,22 @@ const std::string& CsvTable::cell(size_t row, const std::string& name) const {
   const int c = column(name);
   if (c < 0 || row >= rows.size() || static_cast<size_t>(c) >= rows[row].size()) return empty;
   return rows[row][static_cast<size_t>(c)];
+}
+
+bool parse_cell_number(const std::string& cell, double& out) {
+  size_t b = 0, e = cell.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(cell[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(cell[e - 1]))) --e;
+  if (b == e) return false;
+  const std::string s = cell.substr(b, e - b);
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || errno == ERANGE || !std::isfinite(v)) return false;
+  constexpr double kMax = 2147483647.0;
+  if (v > kMax || v < -kMax) return false;
+  out = v;
+  return true;
 }
 
 CsvTable parse_csv(const std::string& text, const std::string& origin) {
@@ -57,7 +77,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
       record.push_back(field);
       field.clear();
       any = true;
-    } else if (c == '\n') {
+    } else if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
       ++line;
       end_record();
     } else if (c != '\r') {

@@ -15,7 +15,13 @@ struct CsvTable {
   const std::string& cell(size_t row, const std::string& name) const;
 };
 
-// Parses CSV text; the first record is the header. `origin` names the file in errors.
+// The number a cell starts with (leading spaces skipped; text after it ignored, as in "8 (est.)" or a
+// note's "attn_dp=8, ..."): finite and within +-(2^31 - 1), the range of every count and measurement in
+// the datasets (larger would overflow the int fields they fill). False for a blank cell, text, nan, inf,
+// 1e400 or 99999999999.
+bool parse_cell_number(const std::string& cell, double& out);
+
+// Parses CSV text; the first record is the header. Records end at LF, CRLF or a lone CR (old Mac files). `origin` names the file in errors.
 CsvTable parse_csv(const std::string& text, const std::string& origin);
 // Reads and parses a CSV file; a missing file is an InputError naming `field`.
 CsvTable read_csv_file(const std::string& path, const std::string& field);

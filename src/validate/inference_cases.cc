@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <regex>
 
+#include "core/csv.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 
@@ -14,16 +16,8 @@ namespace gpuplan {
 
 namespace {
 
-bool parse_number(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  try {
-    size_t pos = 0;
-    out = std::stod(s, &pos);
-    return pos > 0;
-  } catch (...) {
-    return false;
-  }
-}
+// Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
+bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -36,7 +30,12 @@ bool contains(const std::string& s, const std::string& what) { return s.find(wha
 bool note_number(const std::string& notes, const std::string& key, double& out) {
   const auto p = notes.find(key);
   if (p == std::string::npos) return false;
-  return parse_number(notes.substr(p + key.size(), 24), out);
+  const std::string s = notes.substr(p + key.size(), 24);
+  if (lower(s).rfind("inf", 0) == 0) {  // request_rate_qps=INF: every request at t = 0
+    out = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  return parse_number(s, out);
 }
 
 // The built-in model a row names: its own name, then without checkpoint suffixes.

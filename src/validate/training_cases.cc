@@ -7,6 +7,7 @@
 #include <cctype>
 #include <regex>
 
+#include "core/csv.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "model/model_registry.h"
@@ -15,16 +16,8 @@ namespace gpuplan {
 
 namespace {
 
-bool parse_number(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  try {
-    size_t pos = 0;
-    out = std::stod(s, &pos);
-    return pos > 0;
-  } catch (...) {
-    return false;
-  }
-}
+// Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
+bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
 
 int int_or(const std::string& s, int fallback) {
   double v = 0;
@@ -190,7 +183,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     p.ep = int_or(t.cell(i, "ep"), 1);
     fill("mbs", p.mbs, 1, "framework default micro-batch");
     p.dp = 0;
-    static const std::regex etp_re(R"(ETP\s*=\s*(\d+))");
+    static const std::regex etp_re(R"(ETP\s*=\s*(\d{1,6}))");  // longer: not an ETP (stoi would throw)
     std::smatch em;
     if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
     const std::string rc = lower(t.cell(i, "recompute"));

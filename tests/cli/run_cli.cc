@@ -17,11 +17,14 @@ std::string slurp(const std::string& path) {
 }
 }  // namespace
 
-CliResult run_gpuplan(const std::string& args) {
+CliResult run_gpuplan(const std::string& args) { return run_gpuplan(args, 0); }
+
+CliResult run_gpuplan(const std::string& args, int timeout_s) {
   char err_path[] = "/tmp/gpuplan_cli_err_XXXXXX";
   const int fd = mkstemp(err_path);
   if (fd >= 0) close(fd);
-  const std::string cmd = std::string(GPUPLAN_BINARY) + " " + args + " 2>" + err_path;
+  const std::string limit = timeout_s > 0 ? "timeout -s KILL " + std::to_string(timeout_s) + " " : "";
+  const std::string cmd = limit + std::string(GPUPLAN_BINARY) + " " + args + " 2>" + err_path;
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

@@ -13,3 +13,5 @@ struct CliResult {
 
 // args: the command line after "gpuplan", shell-quoted by the caller where needed.
 CliResult run_gpuplan(const std::string& args);
+// The same under `timeout -s KILL timeout_s`: a run that hangs ends with exit code 137.
+CliResult run_gpuplan(const std::string& args, int timeout_s);

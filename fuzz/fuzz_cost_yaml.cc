@@ -1,0 +1,12 @@
+// Cost-of-ownership profiles (`gpuplan cost --costs FILE`).
+#include "cost/cost_profile.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  gpuplan::fuzz::expect_clean([&] {
+    const auto p = gpuplan::parse_cost_profile(gpuplan::fuzz::text_of(data, size), "fuzz.yaml",
+                                               gpuplan::builtin_cost_profile());
+    gpuplan::validate_cost_profile(p);
+  });
+  return 0;
+}
