@@ -4,9 +4,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::fuzz::expect_clean([&] {
-    const auto p = gpuplan::parse_cost_profile(gpuplan::fuzz::text_of(data, size), "fuzz.yaml",
-                                               gpuplan::builtin_cost_profile());
-    gpuplan::validate_cost_profile(p);
+    const auto p = gpuplan::cost::parse_cost_profile(gpuplan::fuzz::text_of(data, size), "fuzz.yaml",
+                                               gpuplan::cost::builtin_cost_profile());
+    gpuplan::cost::validate_cost_profile(p);
   });
   return 0;
 }

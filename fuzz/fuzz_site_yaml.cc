@@ -4,7 +4,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::fuzz::expect_clean([&] {
-    gpuplan::parse_site_yaml(gpuplan::fuzz::text_of(data, size), "fuzz.yaml", gpuplan::builtin_site_defaults());
+    gpuplan::deploy::parse_site_yaml(gpuplan::fuzz::text_of(data, size), "fuzz.yaml", gpuplan::deploy::builtin_site_defaults());
   });
   return 0;
 }

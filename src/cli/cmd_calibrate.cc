@@ -33,7 +33,8 @@ std::vector<std::string> split_list(const std::string& s) {
 
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
-                            const std::vector<std::string>& holdouts, CalibrationOptions opts) {
+                            const std::vector<std::string>& holdouts, CalibrationOptions opts,
+                            const std::vector<std::string>& command_args) {
   Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
   if (!is_inference_schema(table)) throw InputError("--dataset", "expected the inference.csv schema with --inference");
@@ -97,6 +98,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
                                f.after.infer_kernel_overhead_s * 1e6, f.median_ape_before, f.median_ape_after);
   }
   if (!write_path.empty()) {
+    check_output_file(write_path, "--write", command_args);
     std::ofstream f(write_path);
     if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
     f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
@@ -111,6 +113,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
 }  // namespace
 
 int cmd_calibrate(int argc, char** argv) {
+  const std::vector<std::string> command_args(argv + 1, argv + argc);  // what --write must not replace
   CLI::App app{"Fit the efficiency parameters of each accelerator generation (GEMM curve, FP8/FP4 gain, "
                "attention, HBM and link efficiencies, overlap, kernel overhead) on published measurements, "
                "by coordinate descent on the weighted mean |log(predicted/reported)|. Prints the fitted "
@@ -149,7 +152,7 @@ int cmd_calibrate(int argc, char** argv) {
             throw InputError("--metrics", "unknown metric '" + m + "' (tpot_ms, ttft_ms, tokens_per_sec_total, "
                                           "tokens_per_sec_per_gpu, tokens_per_sec_per_user or all)");
       }
-      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts);
+      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts, command_args);
     }
     if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
     Catalog catalog = load_catalog(common);
@@ -207,6 +210,7 @@ int cmd_calibrate(int argc, char** argv) {
                                rep.overall.median_ape_pct, rep.overall.p90_ape_pct, rep.rows.size(), rep.skipped.size());
     }
     if (!write_path.empty()) {
+      check_output_file(write_path, "--write", command_args);
       std::ofstream f(write_path);
       if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
       f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"

@@ -101,7 +101,9 @@ doctor::Environment gather(double timeout_s) {
   if (env.smi_query.status == ToolStatus::ok) env.smi_topo = run_tool({"nvidia-smi", "topo", "-m"}, timeout_s);
   env.nvcc = run_tool({"nvcc", "--version"}, timeout_s);
   if (env.nvcc.status == ToolStatus::missing) env.nvcc = run_tool({"/usr/local/cuda/bin/nvcc", "--version"}, timeout_s);
-  env.torch = run_tool({"python3", "-c", doctor::kTorchProbe}, 3 * timeout_s);  // importing torch is slow
+  // -I: isolated mode; the current directory and $PYTHON* are not searched, so a torch.py in the
+  // directory doctor runs from is never imported.
+  env.torch = run_tool({"python3", "-I", "-c", doctor::kTorchProbe}, 3 * timeout_s);  // importing torch is slow
   return env;
 }
 

@@ -39,6 +39,7 @@ int cmd_export(int argc, char** argv) {
       std::filesystem::create_directories(out_dir);
       for (const auto& f : files) {
         const auto path = std::filesystem::path(out_dir) / f.name;
+        check_output_file(path.string(), "--output-dir", std::vector<std::string>(argv + 1, argv + argc));
         std::ofstream o(path);
         if (!o) throw InputError("--output-dir", "cannot write '" + path.string() + "'");
         o << f.text;

@@ -90,6 +90,7 @@ int cmd_probe(int argc, char** argv) {
     }
     const auto cal = doctor::fit_calibration(m, *acc, catalog.efficiency(acc->generation), today_utc());
     if (!out_path.empty()) {
+      check_output_file(out_path, "--out", std::vector<std::string>(argv + 1, argv + argc));
       std::ofstream f(out_path);
       if (!f) throw InputError("--out", "cannot write '" + out_path + "'");
       f << doctor::calibration_yaml(cal, m, *acc);

@@ -331,6 +331,7 @@ int cmd_report(int argc, char** argv) {
     page.provenance.command_line = quoted_command_line(kind_name, rest);
     page.provenance.version = GPUPLAN_VERSION;
     const std::string html = report::render_html(page, report::chart_library_js(), report::chart_library_version());
+    check_output_file(o.out, "--out", rest);
     std::ofstream f(o.out, std::ios::binary);
     if (!f || !(f << html) || !f.flush()) throw InputError("--out", "cannot write '" + o.out + "'");
     std::size_t charts = 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -43,6 +44,9 @@ std::vector<int> parse_gpu_list(const std::string& text) {
       throw InputError("--gpus", fmt::format("'{}' is not a GPU count; give whole numbers from 1 to {} separated by "
                                              "commas, e.g. 64,128,256",
                                              item, 1 << 20));
+    if (std::find(out.begin(), out.end(), static_cast<int>(v)) != out.end())
+      throw InputError("--gpus", fmt::format("{} is listed twice", v));
+    if (out.size() == 256) throw InputError("--gpus", "at most 256 GPU counts in one sweep");
     out.push_back(static_cast<int>(v));
     pos = end + 1;
   }

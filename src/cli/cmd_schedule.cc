@@ -119,6 +119,7 @@ int cmd_schedule(int argc, char** argv) {
       if (jobs_limit > 0 && static_cast<size_t>(jobs_limit) < jobs.size()) jobs.resize(jobs_limit);
     }
     if (!write_trace.empty()) {
+      check_output_file(write_trace, "--write-trace", std::vector<std::string>(argv + 1, argv + argc));
       std::ofstream f(write_trace);
       if (!f) throw InputError("--write-trace", "cannot write '" + write_trace + "'");
       f << schedule::write_trace_csv(jobs);

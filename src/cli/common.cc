@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -113,6 +115,22 @@ int report_exception() {
     std::cerr << "error: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return;
+  if (fs::is_directory(path, ec)) throw InputError(option, "'" + path + "' is a directory, not a file");
+  std::vector<std::string> others = inputs;  // the output's own argument is not an input
+  if (auto it = std::find(others.begin(), others.end(), path); it != others.end()) others.erase(it);
+  for (const auto& in : others) {
+    if (in.empty()) continue;
+    std::error_code e2;
+    if (fs::equivalent(path, in, e2))
+      throw InputError(option, "'" + path + "' is an input of this command; it would be overwritten. Write elsewhere");
+  }
+  std::cerr << "note: " << option << ": replacing the existing file '" << path << "'\n";
 }
 
 InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason) {

@@ -40,6 +40,11 @@ int report_exception();
 // names the file, the row count and the first skip reason, if any.
 InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason);
 
+// Before writing `path` (given with `option`): an InputError when it is the same file as one of
+// `inputs` (every argument of its command line; the one naming the output is dropped), so `--out c.yaml` cannot
+// replace the cluster file it reads; when the file exists it is replaced and a note on stderr says so.
+void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs);
+
 // Prints a versioned JSON document: {"schema": "gpuplan.<kind>/v1", ...payload}.
 void print_json(const std::string& kind, nlohmann::json payload);
 

@@ -17,7 +17,14 @@ std::string lower(std::string s) {
   return s;
 }
 
-int major_of(const std::string& v) { return v.empty() ? 0 : std::atoi(v.c_str()); }
+// The leading digits of s as a number, at most 6 of them (atoi overflows, undefined, on long runs).
+int leading_int(const char* s) {
+  int v = 0;
+  for (int i = 0; i < 6 && std::isdigit(static_cast<unsigned char>(s[i])); ++i) v = v * 10 + (s[i] - '0');
+  return v;
+}
+
+int major_of(const std::string& v) { return leading_int(v.c_str()); }
 
 std::string cc_string(int cc) { return fmt::format("sm_{}", cc); }
 
@@ -262,12 +269,12 @@ Report diagnose(const Environment& env, const Catalog& catalog) {
       const bool sass = std::find(t.arch_list.begin(), t.arch_list.end(), cc_string(cc)) != t.arch_list.end();
       bool ptx = false;
       for (const auto& arch : t.arch_list)
-        if (arch.rfind("compute_", 0) == 0 && std::atoi(arch.c_str() + 8) <= cc) ptx = true;
+        if (arch.rfind("compute_", 0) == 0 && leading_int(arch.c_str() + 8) <= cc) ptx = true;
       // Same-major SASS runs on a later minor (sm_86 code on sm_89): binary compatibility.
       bool same_major = false;
       for (const auto& arch : t.arch_list)
         if (arch.rfind("sm_", 0) == 0) {
-          const int v = std::atoi(arch.c_str() + 3);
+          const int v = leading_int(arch.c_str() + 3);
           if (v / 10 == cc / 10 && v <= cc && cc < 100) same_major = true;
         }
       if (sass)

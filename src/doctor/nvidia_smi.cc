@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include "core/error.h"
@@ -47,13 +48,20 @@ bool not_available(const std::string& v) {
 }
 
 // "81559 MiB" -> 81559 * 2^20 bytes; "700.00 W" -> 700.
-double leading_number(const std::string& v, const std::string& field) {
+// Finite and at most `max` (nvidia-smi's fields are small: indices, MiB, watts, capability digits), so
+// what is computed from it cannot overflow.
+double leading_number(const std::string& v, const std::string& field, double max = 1e9) {
   if (not_available(v)) return 0;
+  double x = 0;
   try {
-    return std::stod(v);
+    x = std::stod(v);
   } catch (const std::exception&) {
-    throw InputError("nvidia-smi " + field, "expected a number, got '" + v + "'");
+    throw InputError("nvidia-smi " + field, "expected a number, got '" + v.substr(0, 80) + "'");
   }
+  if (!std::isfinite(x) || x < 0 || x > max)
+    throw InputError("nvidia-smi " + field, "expected a number from 0 to " + std::to_string(static_cast<long long>(max)) +
+                                                ", got '" + v.substr(0, 80) + "'");
+  return x;
 }
 
 }  // namespace
@@ -80,7 +88,7 @@ std::vector<SmiGpu> parse_smi_query(const std::string& csv) {
       throw InputError("nvidia-smi --query-gpu", "row " + std::to_string(r) + " has " +
                                                      std::to_string(f.size()) + " fields: '" + rows[r] + "'");
     SmiGpu g;
-    g.index = static_cast<int>(leading_number(f[0], "index"));
+    g.index = static_cast<int>(leading_number(f[0], "index", 65535));
     g.name = f[1];
     g.uuid = f[2];
     g.pci_bus_id = f[3];
@@ -90,8 +98,8 @@ std::vector<SmiGpu> parse_smi_query(const std::string& csv) {
       const auto dot = f[6].find('.');
       if (dot == std::string::npos)
         throw InputError("nvidia-smi compute_cap", "expected MAJOR.MINOR, got '" + f[6] + "'");
-      g.compute_capability = static_cast<int>(leading_number(f[6].substr(0, dot), "compute_cap") * 10 +
-                                              leading_number(f[6].substr(dot + 1), "compute_cap"));
+      g.compute_capability = static_cast<int>(leading_number(f[6].substr(0, dot), "compute_cap", 99) * 10 +
+                                              leading_number(f[6].substr(dot + 1), "compute_cap", 9));
     }
     g.power_limit_w = leading_number(f[7], "power.limit");
     gpus.push_back(g);
@@ -103,7 +111,7 @@ int Topology::nvlinks(size_t i, size_t j) const {
   if (i >= link.size() || j >= link[i].size()) return 0;
   const auto& l = link[i][j];
   if (l.size() > 2 && l[0] == 'N' && l[1] == 'V' && std::isdigit(static_cast<unsigned char>(l[2])))
-    return std::stoi(l.substr(2));
+    return l.size() <= 5 ? std::stoi(l.substr(2)) : 0;  // NV1 .. NV999 links; more is not a count
   return 0;
 }
 
@@ -188,7 +196,7 @@ int compare_versions(const std::string& a, const std::string& b) {
     long cur = -1;
     for (char c : v) {
       if (std::isdigit(static_cast<unsigned char>(c))) {
-        cur = (cur < 0 ? 0 : cur * 10) + (c - '0');
+        if (cur < 100000000) cur = (cur < 0 ? 0 : cur * 10) + (c - '0');  // longer runs saturate, no overflow
       } else if (c == '.') {
         p.push_back(cur < 0 ? 0 : cur);
         cur = -1;

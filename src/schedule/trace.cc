@@ -45,7 +45,7 @@ double to_number(std::string_view s, const std::string& field) {
   char* end = nullptr;
   const double v = std::strtod(str.c_str(), &end);
   if (str.empty() || end != str.c_str() + str.size() || !std::isfinite(v))
-    throw InputError(field, fmt::format("'{}' is not a number", str));
+    throw InputError(field, fmt::format("'{}' is not a number", str.substr(0, 80)));
   return v;
 }
 
@@ -66,12 +66,31 @@ long long days_from_civil(long long y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<long long>(doe) - 719468;
 }
 
+// Submit times and durations: at most ~317 years in seconds. Past that a simulation never reaches the
+// job (1e308 was counted and never run) and the written trace would hold inf.
+constexpr double kMaxTraceSeconds = 1e10;
+
+double to_seconds(std::string_view s, const std::string& field) {
+  const double v = to_number(s, field);
+  if (v < 0 || v > kMaxTraceSeconds)
+    throw InputError(field, fmt::format("'{}' must be from 0 to {:g} seconds", std::string(s), kMaxTraceSeconds));
+  return v;
+}
+
+int days_in_month(int y, int m) {
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : days[m - 1];
+}
+
 double parse_timestamp(std::string_view s, const std::string& field) {
   int y, mo, d, h, mi, sec;
   const std::string str(s);
-  if (std::sscanf(str.c_str(), "%d-%d-%d %d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6 || mo < 1 || mo > 12 ||
-      d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
-    throw InputError(field, fmt::format("'{}' is not a 'YYYY-MM-DD HH:MM:SS' timestamp", str));
+  if (std::sscanf(str.c_str(), "%d-%d-%d %d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6 || y < 1970 || y > 9999 ||
+      mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
+      sec > 60)
+    throw InputError(field, fmt::format("'{}' is not a 'YYYY-MM-DD HH:MM:SS' timestamp (a real date, 1970 to 9999)",
+                                        str.substr(0, 80)));
   return static_cast<double>(days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400LL +
                              h * 3600LL + mi * 60LL + sec);
 }
@@ -126,13 +145,13 @@ std::vector<Job> parse_trace_csv(const std::string& text, const std::string& ori
     Job j;
     if (philly) {
       j.submit_s = parse_timestamp(cols[0], where + ".timestamp");
-      j.duration_s = to_number(cols[1], where + ".duration");
+      j.duration_s = to_seconds(cols[1], where + ".duration");
       j.gpus = to_count(cols[2], where + ".num_gpus", 1, 1000000);
       j.group_gpus = j.gpus;
       j.kind = JobKind::trace;
     } else {
-      j.submit_s = to_number(cols[0], where + ".submit_s");
-      j.duration_s = to_number(cols[1], where + ".duration_s");
+      j.submit_s = to_seconds(cols[0], where + ".submit_s");
+      j.duration_s = to_seconds(cols[1], where + ".duration_s");
       j.gpus = to_count(cols[2], where + ".gpus", 1, 1000000);
       j.group_gpus = cols.size() > 3 && !cols[3].empty() ? to_count(cols[3], where + ".group_gpus", 1, j.gpus) : j.gpus;
       if (j.gpus % j.group_gpus != 0)

@@ -251,6 +251,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
       c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
     }
+    if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
+      skip(fmt::format("tp {} (attn_dp {}) is outside 1..4096", p.tp, attn_dp));
+      continue;
+    }
     if (attn_dp > 1) {
       p.tp = p.tp * static_cast<int>(attn_dp);
       p.attention_dp = c.model.is_moe();
