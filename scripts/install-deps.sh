@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config python3
       nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
       libgtest-dev libgmock-dev googletest libbenchmark-dev
-      nodejs chromium)  # nodejs (+ npm below): the report's charting library and browser tests; chromium: those tests
+      nodejs chromium  # nodejs (+ npm below): the report's charting library and browser tests; chromium: those tests
+      clang libclang-rt-14-dev)  # clang + its runtimes: the ASan/UBSan build and the libFuzzer harnesses (fuzz/)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/precision.h"
 #include "core/suggest.h"
+#include "core/yaml_reader.h"
 
 namespace gpuplan {
 namespace {
@@ -16,6 +17,50 @@ TEST(Csv, QuotedFieldsCommasAndNewlines) {
   EXPECT_EQ(t.cell(1, "b"), "");
   EXPECT_EQ(t.cell(1, "missing"), "");
   EXPECT_THROW(parse_csv("a\n\"open", "t"), InputError);
+}
+
+TEST(Csv, LoneCarriageReturnsEndRecords) {
+  auto t = parse_csv("a,b\r1,2\r3,4", "t");
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.cell(1, "b"), "4");
+  EXPECT_EQ(parse_csv("a,b\r\n1,2\r\n", "t").rows.size(), 1u);  // CRLF is still one break
+}
+
+TEST(Csv, CellNumbersAreFiniteAndInIntRange) {
+  double v = 0;
+  EXPECT_TRUE(parse_cell_number(" 8 (est.)", v));
+  EXPECT_EQ(v, 8);
+  EXPECT_TRUE(parse_cell_number("-2147483647", v));
+  for (const char* bad : {"", "  ", "x", "nan", "NaN", "inf", "-inf", "1e400", "99999999999", "2147483648"})
+    EXPECT_FALSE(parse_cell_number(bad, v)) << bad;
+}
+
+TEST(Suggest, LongNamesAreCappedInEchoAndSearch) {
+  const std::string huge(5'000'000, 'x');
+  const std::string echo = echo_name(huge);
+  EXPECT_LT(echo.size(), 120u);
+  EXPECT_NE(echo.find("5000000 characters"), std::string::npos);
+  EXPECT_EQ(echo_name("short"), "short");
+  EXPECT_EQ(closest_match(huge, {"memory", "model"}), "");  // returns at once, no 5 MB edit distance
+}
+
+TEST(Yaml, DuplicateAndNonScalarKeysAreErrors) {
+  EXPECT_THROW(parse_yaml("a: 1\nb: 2\na: 3\n", "f.yaml"), InputError);
+  EXPECT_THROW(parse_yaml("x:\n  - {k: 1, k: 2}\n", "f.yaml"), InputError);
+  EXPECT_THROW(parse_yaml("? [a, b]\n: 1\n", "f.yaml"), InputError);
+  try {
+    parse_yaml("top:\n  memory_gb: 80\n  memory_gb: -5\n", "f.yaml");
+    FAIL() << "duplicate accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("top.memory_gb"), std::string::npos) << e.what();
+  }
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += "[";
+  for (int i = 0; i < 200; ++i) deep += "]";
+  EXPECT_THROW(parse_yaml(deep, "f.yaml"), InputError);
+  YamlMap m(parse_yaml("names: [a, [b]]\n", "f.yaml"), "f.yaml");
+  EXPECT_THROW(m.str_list("names"), InputError);  // a list inside the list is not a name
+  EXPECT_NO_THROW(parse_yaml("a: 1\nb: {c: 2, d: [1, 2]}\n", "f.yaml"));
 }
 
 TEST(Suggest, DidYouMean) {

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness (fuzz/fuzz_*.cc) for SECONDS each (default 60) on a seed corpus taken
+# from ../shared/data and the repository's own data at run time. Usage:
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]        e.g. scripts/fuzz.sh 600 fuzz_hf_config
+# Builds build-fuzz/ with clang (GPUPLAN_FUZZ=ON: ASan + UBSan + libFuzzer). Prints, per harness, the
+# inputs run and whether it crashed; crash inputs are left in build-fuzz/findings/. Exit 1 on any finding.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+root=$(pwd)
+shared=${GPUPLAN_SHARED_DATA:-$root/../shared/data}
+build=${GPUPLAN_FUZZ_BUILD:-build-fuzz}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ ! -f "$build/build.ninja" ]; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGPUPLAN_FUZZ=ON -DGPUPLAN_BUILD_TESTS=OFF \
+    -DGPUPLAN_BUILD_BENCH=OFF -DGPUPLAN_BUILD_PROBE=OFF >/dev/null
+fi
+harnesses=("$@")
+if [ ${#harnesses[@]} -eq 0 ]; then
+  for f in fuzz/fuzz_*.cc; do harnesses+=("$(basename "$f" .cc)"); done
+fi
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]}"
+
+# Seeds: the files each parser reads in real use.
+seed() {  # seed HARNESS FILE...
+  local dir="$build/corpus/$1"
+  mkdir -p "$dir"
+  shift
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | tr '/' '_' | tail -c 120)"; done
+  return 0
+}
+# Large files are cut to their first 60 lines: libFuzzer mutates small inputs far faster.
+cut_seed() {  # cut_seed HARNESS FILE...
+  local dir="$build/corpus/$1"
+  mkdir -p "$dir"
+  shift
+  for f in "$@"; do [ -f "$f" ] && head -60 "$f" > "$dir/$(basename "$f")"; done
+  return 0
+}
+cut_seed fuzz_dataset_csv "$shared"/benchmarks/*.csv tests/cli/data/*.csv
+seed fuzz_catalog_yaml data/catalog/*.yaml
+seed fuzz_cost_yaml data/cost/*.yaml
+seed fuzz_site_yaml examples/sites/*.yaml data/deploy/site.yaml
+seed fuzz_failure_yaml data/deploy/failures.yaml
+seed fuzz_cluster_yaml examples/clusters/*.yaml
+seed fuzz_hf_config "$shared"/models/*.json
+cut_seed fuzz_trace_csv "$shared"/traces/*.csv
+seed fuzz_nvidia_smi src/doctor/fixtures/*/*
+mkdir -p "$build/corpus/fuzz_plan_and_names"
+printf 'tp=4,pp=4,vp=5,cp=2' > "$build/corpus/fuzz_plan_and_names/plan"
+printf 'Llama-3.1-405B (proxy 8 L)' > "$build/corpus/fuzz_plan_and_names/proxy"
+printf 'Qwen3-32B-NVFP4' > "$build/corpus/fuzz_plan_and_names/suffix"
+
+mkdir -p "$build/findings"
+status=0
+for h in "${harnesses[@]}"; do
+  dir="$build/corpus/$h"
+  mkdir -p "$dir"
+  log="$build/findings/$h.log"
+  set +e
+  "$build/fuzz/$h" "$dir" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="$build/findings/$h-" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  if [ $rc -eq 0 ]; then
+    echo "$h: $runs inputs, 0 crashes"
+  else
+    echo "$h: $runs inputs, FINDING (exit $rc): see $log and $build/findings/$h-*"
+    grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" || true
+    status=1
+  fi
+done
+exit $status
