@@ -404,8 +404,9 @@ int cmd_catalog(int argc, char** argv) {
 
   // An unknown sub-command gets a suggestion instead of CLI11's "not expected".
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "show") {
-    std::cerr << "error: unknown catalog command '" << argv[1] << "'"
-              << did_you_mean(argv[1], {"list", "show"}) << "; use list or show (see --help)\n";
+    print_error(std::string("unknown catalog command '") + argv[1] + "'" + did_you_mean(argv[1], {"list", "show"}) +
+                    "; use list or show (see --help)",
+                "command", kExitBadInput);
     return kExitBadInput;
   }
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;

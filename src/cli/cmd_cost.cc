@@ -11,6 +11,7 @@
 #include "compare/compare.h"
 #include "core/error.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 
 namespace gpuplan::cli {
 
@@ -152,7 +153,7 @@ int cmd_cost(int argc, char** argv) {
           w = {{"task", "infer"}, {"gpus", iw.num_gpus}, {"isl", isl}, {"osl", osl}, {"precision", precision},
                {"tokens_per_s_per_user", tokens_per_user}};
           if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
-            w["why_not"] = fmt::format("{} has no {} tensor path", side.accelerator, precision);
+            w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
           } else {
             const compare::ServingCurve cv = compare::serving_curve(*model, side.hw, iw);
             const SweepPoint* pt = compare::at_interactivity(cv, tokens_per_user);

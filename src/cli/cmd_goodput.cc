@@ -2,6 +2,7 @@
 // without spares; side by side for two systems.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -10,6 +11,8 @@
 #include "deploy/goodput.h"
 #include "model/model_registry.h"
 #include "physics/hardware.h"
+#include "cli/training_json.h"
+#include "search/search.h"
 #include "training/training_step.h"
 
 namespace gpuplan::cli {
@@ -18,6 +21,7 @@ namespace goodput_detail {  // named, not anonymous: the CLI is a unity build
 
 struct Side {
   std::string system;
+  TrainingPlan plan;  // dp filled in
   TrainingResult train;
   deploy::GoodputResult good;
   deploy::JobShape shape;
@@ -46,7 +50,8 @@ nlohmann::json side_json(const Side& x) {
                        {"repair_s", c.repair_s}, {"source", c.source}});
   nlohmann::json violations = nlohmann::json::array();
   for (const auto& v : g.violations) violations.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
-  return {{"system", x.system}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
+  nlohmann::json out = {{"system", x.system}, {"plan", to_string(x.plan)}, {"fits", x.train.memory.fits},
+          {"memory", memory_json(x.train.memory)}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
           {"shape", {{"gpus_per_node", x.shape.gpus_per_node}, {"domain_gpus", x.shape.domain_gpus},
                      {"unit_gpus", x.shape.unit_gpus}, {"group_gpus", x.shape.group_gpus}}},
           {"classes", classes}, {"failures_per_hour", g.failures_per_hour}, {"mtbf_s", g.mtbf_s},
@@ -55,10 +60,15 @@ nlohmann::json side_json(const Side& x) {
           {"hardware_down_units", g.hardware_down_units}, {"spare_gpus_needed", g.spare_gpus_needed},
           {"mean_repair_s", g.mean_repair_s}, {"with_spares", scenario_json(g.with_spares)},
           {"without_spares", scenario_json(g.without_spares)}};
+  if (!x.train.memory.fits) out["status"] = does_not_fit_status(x.train.memory);
+  return out;
 }
 
 void print_side(std::ostream& os, const Side& x, double usd) {
   const auto& g = x.good;
+  if (!x.train.memory.fits) os << x.system << ": " << does_not_fit_line(x.train.memory) << "\n";
+  os << fmt::format("{}: plan {}, {} per GPU of {}\n", x.system, to_string(x.plan), human_bytes(x.train.memory.total_bytes),
+                    human_bytes(x.train.memory.capacity_bytes));
   os << fmt::format("{}: step {:.2f} s, {:.3g} tokens/s failure-free; NVLink domain {} GPUs, node {}, group {}\n",
                     x.system, x.train.step_time_s, x.train.tokens_per_s, x.shape.domain_gpus, x.shape.gpus_per_node,
                     x.shape.group_gpus);
@@ -109,6 +119,10 @@ void print_comparison(std::ostream& os, const Side& a, const Side& b, double tok
                     c["without_spares_speedup"].get<double>());
 }
 
+bool all_fit(const std::vector<Side>& sides) {
+  return std::all_of(sides.begin(), sides.end(), [](const Side& x) { return x.train.memory.fits; });
+}
+
 }  // namespace goodput_detail
 
 int cmd_goodput(int argc, char** argv) {
@@ -120,7 +134,7 @@ int cmd_goodput(int argc, char** argv) {
                "gpuplan goodput"};
   CommonOptions common;
   add_common_options(app, common);
-  std::string model_name = "llama3.1-405b", system = "hgx-h200", compare, precision = "bf16", plan_text = "tp=8,pp=16";
+  std::string model_name = "llama3.1-405b", system = "hgx-h200", compare, precision = "bf16", plan_text;
   TrainingWorkload w;
   w.num_gpus = 16384;
   w.global_batch = 2048;
@@ -130,7 +144,9 @@ int cmd_goodput(int argc, char** argv) {
   app.add_option("--system", system, "Catalog system")->capture_default_str();
   app.add_option("--compare", compare, "A second system, side by side");
   app.add_option("--gpus", w.num_gpus, "GPUs of the job")->capture_default_str();
-  app.add_option("--plan", plan_text, "Parallel plan (tp, pp, cp, ep ...; dp derived)")->capture_default_str();
+  app.add_option("--plan", plan_text,
+                 "Parallel plan (tp, pp, cp, ep ...; dp derived). Default: the fastest plan that fits on each "
+                 "system, as `search` finds it. A plan that does not fit is reported first and exits with code 3");
   app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str();
   app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str();
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
@@ -161,16 +177,23 @@ int cmd_goodput(int argc, char** argv) {
       if (w.num_gpus % s.gpus_per_node)
         throw InputError("--gpus", fmt::format("{} GPUs do not fill whole {} nodes of {} GPUs", w.num_gpus, s.name, s.gpus_per_node));
       const Hardware hw = resolve_hardware(catalog, s.name);
-      TrainingPlan plan = parse_training_plan(plan_text);
-      plan.dp = 0;
+      require_training_precision(hw, w.precision);
       Side x;
       x.system = s.name;
-      x.train = evaluate_training(model, hw, plan, w);
-      if (!x.train.valid()) {
-        std::string msg;
-        for (const auto& v : x.train.violations) msg += (msg.empty() ? "" : "; ") + v.message;
-        throw InputError("--plan", msg);
+      TrainingPlan plan;
+      if (app.count("--plan")) {
+        TrainingPlan base;
+        base.dp = 0;
+        plan = parse_training_plan(plan_text, base);
+      } else {
+        const SearchResult found = search_plans(model, hw, w);
+        if (found.top.empty()) return report_no_plan_fits(common.json, "goodput", model, hw, w, found);
+        plan = found.top.front().plan;
       }
+      x.plan = plan;
+      x.train = evaluate_training(model, hw, plan, w);
+      if (!x.train.valid()) throw_plan_violations(x.train.violations);
+      x.plan.dp = x.train.dp;
       x.shape = {w.num_gpus, s.gpus_per_node, s.nvlink_domain_gpus, s.gpus_per_unit(), plan.tp * plan.cp * plan.ep};
       deploy::GoodputInputs in;
       in.shape = x.shape;
@@ -185,15 +208,16 @@ int cmd_goodput(int argc, char** argv) {
     if (common.json) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& x : sides) arr.push_back(side_json(x));
-      nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text}, {"tokens", tokens},
+      nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text.empty() ? "search" : plan_text}, {"tokens", tokens},
                             {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
                             {"restart_s", failures.restart_s}, {"systems", arr}};
       if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
       print_json("goodput", out);
-      return kExitOk;
+      return all_fit(sides) ? kExitOk : kExitDoesNotFit;
     }
-    std::cout << fmt::format("{} on {} GPUs, plan {}, {:.3g} tokens; failure rates: {}\n\n", model.name, w.num_gpus,
-                             plan_text, tokens, failures.source);
+    std::cout << fmt::format("{} on {} GPUs, global batch {} x {} tokens, {}, plan {}, {:.3g} tokens; failure rates: {}\n\n",
+                             model.name, w.num_gpus, w.global_batch, w.seq_len, to_string(w.precision),
+                             plan_text.empty() ? "the fastest that fits (search)" : plan_text, tokens, failures.source);
     for (const auto& x : sides) {
       print_side(std::cout, x, usd);
       std::cout << "\n";
@@ -201,7 +225,7 @@ int cmd_goodput(int argc, char** argv) {
     if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens, usd);
     for (const auto& x : sides)
       for (const auto& v : x.good.violations) std::cout << "Note (" << x.system << "): " << v.message << "\n";
-    return kExitOk;
+    return all_fit(sides) ? kExitOk : kExitDoesNotFit;
   });
 }
 

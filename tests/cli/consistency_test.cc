@@ -1,0 +1,140 @@
+// One question, one right answer (issue 18): plans the frameworks reject, plans that do not fit,
+// formats the hardware lacks and errors in JSON, checked end to end on the binary.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(ConsistencyCli, InterleavingWithTooFewMicrobatchesIsRejectedWithTheReason) {
+  // One micro-batch through 8 stages cannot be interleaved (Megatron needs a multiple of pp).
+  auto r = run_gpuplan("train --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 1 --seq 8192 "
+                       "--plan tp=8,pp=8,vp=10");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--plan.vp")) << r.err;
+  EXPECT_TRUE(has(r.err, "multiple of pp=8")) << r.err;
+  // Plain 1F1B runs it, and the bubble is 7/8 of the pipeline's time.
+  r = run_gpuplan("train --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 1 --seq 8192 "
+                  "--plan tp=8,pp=8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto b = r.json()["breakdown"];
+  const double work = b["gemm_s"].get<double>() + b["attention_s"].get<double>() + b["memory_bound_s"].get<double>() +
+                      b["recompute_s"].get<double>() + b["tp_comm_s"].get<double>() + b["cp_comm_s"].get<double>() +
+                      b["ep_comm_s"].get<double>();
+  EXPECT_NEAR(b["bubble_s"].get<double>() / (b["bubble_s"].get<double>() + work), 7.0 / 8.0, 1e-9);
+}
+
+TEST(ConsistencyCli, SearchNeverProposesAnInterleavedPlanWithFewerMicrobatchesThanStages) {
+  auto r = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 16384 --global-batch 2048 --seq 8192 "
+                       "--top 5 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& c : r.json()["top"]) {
+    const auto& p = c["plan"];
+    const long long pp = p["pp"].get<long long>(), vp = p["vp"].get<long long>();
+    const long long nmb = 2048 / (p["dp"].get<long long>() * p["mbs"].get<long long>());
+    if (vp > 1) EXPECT_EQ(nmb % pp, 0) << c.dump();
+  }
+}
+
+TEST(ConsistencyCli, ContradictoryGpusAndDpNameBoth) {
+  auto r = run_gpuplan("train --gpus 64 --plan tp=8,pp=4,dp=4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--gpus")) << r.err;
+  EXPECT_TRUE(has(r.err, "dp=4")) << r.err;
+  EXPECT_TRUE(has(r.err, "128 GPUs")) << r.err;
+  // A dp that agrees is fine.
+  EXPECT_EQ(run_gpuplan("train --gpus 64 --plan tp=8,pp=4,dp=2").exit_code, 0);
+}
+
+TEST(ConsistencyCli, TrainWithoutAPlanUsesTheBestPlanThatFits) {
+  auto r = run_gpuplan("train --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["plan_source"], "search");
+  EXPECT_TRUE(j["fits"].get<bool>());
+  EXPECT_TRUE(j["memory"]["fits"].get<bool>());
+  auto s = run_gpuplan("search --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 128 --seq 8192 "
+                       "--top 1 --json");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NEAR(j["step_time_s"].get<double>(), s.json()["top"][0]["step_time_s"].get<double>(), 1e-9);
+  auto t = run_gpuplan("train");
+  EXPECT_TRUE(has(t.out, "plan chosen")) << t.out;
+}
+
+TEST(ConsistencyCli, AUserPlanThatDoesNotFitIsReportedFirstAndExitsThree) {
+  const std::string args = "train --model llama3.1-70b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=1";
+  auto r = run_gpuplan(args);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out.rfind("DOES NOT FIT", 0), 0u) << r.out;
+  auto j = run_gpuplan(args + " --json");
+  EXPECT_EQ(j.exit_code, 3);
+  EXPECT_FALSE(j.json()["fits"].get<bool>());
+  EXPECT_EQ(j.json()["status"]["code"], "memory.does_not_fit");
+  EXPECT_GT(j.json()["status"]["short_bytes"].get<double>(), 0);
+}
+
+TEST(ConsistencyCli, GoodputChoosesAFittingPlanOrReportsTheUsersPlanDoesNotFit) {
+  auto r = run_gpuplan("goodput --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& s : r.json()["systems"]) EXPECT_TRUE(s["fits"].get<bool>()) << s["plan"];
+  // Llama 3.1 405B with tp=8,pp=8 needs ~103 GB per H100: reported, exit 3.
+  auto bad = run_gpuplan("goodput --system hgx-h100 --plan tp=8,pp=8 --json");
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_FALSE(bad.json()["systems"][0]["fits"].get<bool>());
+}
+
+TEST(ConsistencyCli, FormatsTheHardwareLacks) {
+  // Training: an error naming the formats the accelerator has.
+  auto r = run_gpuplan("train --system hgx-h100 --precision nvfp4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--precision")) << r.err;
+  EXPECT_TRUE(has(r.err, "fp8, int8, bf16")) << r.err;
+  for (const char* cmd : {"search --model llama3.1-8b --system hgx-a100 --gpus 8 --global-batch 8 --precision fp8",
+                          "scale --model llama3.1-8b --system hgx-a100 --gpus 8,16 --mode strong --global-batch 64 --precision fp8",
+                          "goodput --system hgx-a100 --gpus 1024 --precision fp8"}) {
+    auto e = run_gpuplan(cmd);
+    EXPECT_EQ(e.exit_code, 2) << cmd << "\n" << e.out;
+    EXPECT_TRUE(has(e.err, "lacks")) << cmd << "\n" << e.err;
+  }
+  auto c = run_gpuplan("cost --system hgx-a100 --model llama3.1-8b --precision fp8 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_TRUE(has(c.json()["systems"][0]["workload"]["why_not"].get<std::string>(), "lacks"));
+  // Serving: the real fallback (weights stored FP4, math FP8), stated; native FP4 where it exists.
+  auto h = run_gpuplan("infer --system hgx-h100 --precision fp4 --concurrency 8 --json");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_EQ(h.json()["math_format"], "fp8");
+  EXPECT_TRUE(has(h.json()["precision_note"].get<std::string>(), "weights stored in fp4, math in fp8"));
+  auto f8 = run_gpuplan("infer --system hgx-h100 --precision fp8 --concurrency 8 --json");
+  ASSERT_EQ(f8.exit_code, 0) << f8.err;
+  // Same concurrency: FP4 weights halve the bytes streamed, nothing more (no FP4 tensor cores).
+  EXPECT_LT(h.json()["tokens_per_s_per_gpu"].get<double>(), 2.0 * f8.json()["tokens_per_s_per_gpu"].get<double>());
+  EXPECT_TRUE(has(run_gpuplan("infer --system hgx-h100 --precision fp4").out, "no fp4 tensor cores"));
+  auto b = run_gpuplan("infer --system gb200-nvl72 --precision fp4 --concurrency 8 --json");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(b.json()["math_format"], "fp4");
+  EXPECT_EQ(b.json()["precision_note"], "");
+}
+
+TEST(ConsistencyCli, ErrorsAreJsonWithJson) {
+  auto r = run_gpuplan("train --gpus 0 --json");
+  EXPECT_EQ(r.exit_code, 2);
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.error/v1");
+  EXPECT_EQ(j["field"], "--gpus");
+  EXPECT_TRUE(has(j["message"].get<std::string>(), "must be 1 to")) << j.dump();
+  EXPECT_TRUE(has(r.err, "error:")) << r.err;  // stderr keeps the human line
+  auto u = run_gpuplan("train --no-such-option 3 --json");
+  EXPECT_EQ(u.exit_code, 2);
+  EXPECT_EQ(u.json()["schema"], "gpuplan.error/v1");
+  auto c = run_gpuplan("trian --json");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.json()["field"], "command");
+  // Without --json, stdout stays empty on errors.
+  EXPECT_EQ(run_gpuplan("train --gpus 0").out, "");
+}
+
+}  // namespace
