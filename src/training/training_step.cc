@@ -290,9 +290,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   if (p.zero >= 3) {
     // FSDP: parameters gathered for forward and again for backward, gradients reduce-scattered, every
     // micro-batch, each overlapped with the compute it precedes.
+    // The gathers run one layer ahead of the compute (prefetch): the first layer's gather of each pass
+    // (and the last layer's reduce-scatter) has nothing to hide behind; the rest hide behind the
+    // pass's compute up to overlap_eff. Gather bytes per micro-batch are fixed while compute grows
+    // with mbs, so the exposed time has a knee where the compute window covers the gathers (see
+    // docs/training-model.md).
     const double ag = dp_time(Collective::all_gather, dense_params, expert_params);
     const double rs = dp_time(Collective::reduce_scatter, dense_params, expert_params);
-    const double per_mb = std::max(0.0, ag - e.overlap_eff * f_stage) + std::max(0.0, ag + rs - e.overlap_eff * b_stage);
+    const double fill = 1.0 / std::max(1.0, n / p.vp);  // one layer of a model chunk
+    auto exposed = [&](double comm, double window) {
+      return comm * fill + std::max(0.0, comm * (1.0 - fill) - e.overlap_eff * window);
+    };
+    const double per_mb = p.vp * (exposed(ag / p.vp, f_stage / p.vp) + exposed((ag + rs) / p.vp, b_stage / p.vp));
     dp_exposed = per_mb * static_cast<double>(nmb);
   } else {
     const bool dist = p.distributed_optimizer || p.zero >= 1;

@@ -144,6 +144,19 @@ TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
   EXPECT_NEAR(r.parts.bubble_s / (r.parts.bubble_s + microbatch_work_s(r)), 7.0 / (5 * 16 + 7.0), 1e-9);
 }
 
+TEST(TrainingProperties, Zero3GathersEveryMicrobatchAndExposeTheirPrefetchFill) {
+  // 405B on 16,384 H100: a stage's parameters are gathered for every micro-batch's forward and backward.
+  // With mbs=1 the gathers outlast the compute they hide behind (seconds exposed); with mbs=2 the
+  // compute window covers them but the first layer's gather of each pass stays exposed (never 0).
+  auto one = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=16,zero=3,mbs=1");
+  auto two = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=16,zero=3,mbs=2");
+  const auto r1 = run(one), r2 = run(two);
+  ASSERT_TRUE(r1.valid());
+  ASSERT_TRUE(r2.valid());
+  EXPECT_GT(r2.parts.dp_comm_s, 0.0);
+  EXPECT_GT(r1.parts.dp_comm_s, 2.0 * r2.parts.dp_comm_s);
+}
+
 TEST(TrainingPlanChecks, InterleavingNeedsMicrobatchesAMultipleOfStages) {
   // The case: one micro-batch, 8 stages, vp=10 reported a 37% bubble; Megatron rejects it.
   auto s = make("llama3.1-70b", "hgx-h100", 64, 1, 8192, Precision::bf16, "tp=8,pp=8,vp=10");
