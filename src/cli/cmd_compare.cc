@@ -279,7 +279,7 @@ int cmd_compare(int argc, char** argv) {
   add_cost_options(app, cost_opts);
   std::vector<std::string> systems;
   std::vector<std::string> models;
-  std::string task = "both", per = "gpu", train_precision = "fp8", infer_precision = "fp8";
+  std::string task = "both", per = "gpu", train_precision = "bf16", infer_precision = "fp8";
   std::vector<std::string> claims;
   compare::CompareSpec spec;
   long long global_batch = 0;
@@ -295,8 +295,9 @@ int cmd_compare(int argc, char** argv) {
   app.add_option("--train-precision", train_precision, "Training precision for both")->capture_default_str();
   app.add_option("--isl", spec.isl, "Serving input tokens")->capture_default_str();
   app.add_option("--osl", spec.osl, "Serving output tokens")->capture_default_str();
-  app.add_option("--tokens-per-user", spec.tokens_per_s_per_user, "Interactivity for the serving yardstick, tokens/s "
-                                                                  "per user")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", spec.tokens_per_s_per_user,
+                 "Interactivity for the serving yardstick, tokens/s per user (as in infer, cost and recommend)")
+      ->capture_default_str();
   app.add_option("--ttft-ms", ttft_ms, "Serving TTFT limit on the curve (0: none)");
   app.add_option("--tpot-ms", tpot_ms, "Serving TPOT limit on the curve (0: none)");
   app.add_option("--precision", infer_precision, "Common serving precision (each side's best is shown too)")

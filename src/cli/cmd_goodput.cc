@@ -7,6 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/cost_options.h"
+#include "cli/numbers.h"
 #include "core/error.h"
 #include "deploy/goodput.h"
 #include "model/model_registry.h"
@@ -22,6 +24,8 @@ namespace goodput_detail {  // named, not anonymous: the CLI is a unity build
 struct Side {
   std::string system;
   TrainingPlan plan;  // dp filled in
+  double usd_per_gpu_hour = 0;  // the price the cost uses (0: none)
+  std::string usd_basis;
   TrainingResult train;
   deploy::GoodputResult good;
   deploy::JobShape shape;
@@ -50,7 +54,8 @@ nlohmann::json side_json(const Side& x) {
                        {"repair_s", c.repair_s}, {"source", c.source}});
   nlohmann::json violations = nlohmann::json::array();
   for (const auto& v : g.violations) violations.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
-  nlohmann::json out = {{"system", x.system}, {"plan", to_string(x.plan)}, {"fits", x.train.memory.fits},
+  nlohmann::json out = {{"system", x.system}, {"plan", to_string(x.plan)}, {"usd_per_gpu_hour", x.usd_per_gpu_hour},
+          {"usd_basis", x.usd_basis}, {"fits", x.train.memory.fits},
           {"memory", memory_json(x.train.memory)}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
           {"shape", {{"gpus_per_node", x.shape.gpus_per_node}, {"domain_gpus", x.shape.domain_gpus},
                      {"unit_gpus", x.shape.unit_gpus}, {"group_gpus", x.shape.group_gpus}}},
@@ -64,7 +69,7 @@ nlohmann::json side_json(const Side& x) {
   return out;
 }
 
-void print_side(std::ostream& os, const Side& x, double usd) {
+void print_side(std::ostream& os, const Side& x) {
   const auto& g = x.good;
   if (!x.train.memory.fits) os << x.system << ": " << does_not_fit_line(x.train.memory) << "\n";
   os << fmt::format("{}: plan {}, {} per GPU of {}\n", x.system, to_string(x.plan), human_bytes(x.train.memory.total_bytes),
@@ -83,7 +88,8 @@ void print_side(std::ostream& os, const Side& x, double usd) {
     os << fmt::format("  {:<15} goodput {:5.1f}%  restart {:>8}  finish {:>8}", s == &g.with_spares ? "with spares" : "without spares",
                       100 * s->goodput, dur(s->restart_s), s->wall_s > 0 ? dur(s->wall_s) : "-");
     if (s->spare_units > 0) os << fmt::format("  spares {} units ({} GPUs)", s->spare_units, s->spare_gpus);
-    if (usd > 0 && s->wall_s > 0) os << fmt::format("  cost ${:.3g}M", s->cost_usd / 1e6);
+    if (x.usd_per_gpu_hour > 0 && s->wall_s > 0)
+      os << "  cost " << usd_text(s->cost_usd) << fmt::format(" (${:.2f}/GPU-h, {})", x.usd_per_gpu_hour, x.usd_basis);
     os << fmt::format("\n  {:<15} wall time: useful {:.1f}%, checkpoints {:.1f}%, {} {:.1f}%, rework {:.1f}%\n", "",
                       100 * s->shares.useful, 100 * s->shares.checkpoint,
                       s == &g.with_spares ? "restarts" : "restarts and repair waits", 100 * s->shares.down,
@@ -101,8 +107,8 @@ nlohmann::json comparison_json(const Side& a, const Side& b) {
            ratio(a.good.without_spares.effective_tokens_per_s, b.good.without_spares.effective_tokens_per_s)}};
 }
 
-void print_comparison(std::ostream& os, const Side& a, const Side& b, double tokens, double usd) {
-  os << fmt::format("Side by side ({:.3g} tokens; tokens/s after failures = failure-free x goodput):\n", tokens);
+void print_comparison(std::ostream& os, const Side& a, const Side& b, double tokens) {
+  os << fmt::format("Side by side ({}; tokens/s after failures = failure-free x goodput):\n", count_text(tokens, "tokens"));
   os << fmt::format("  {:<14} {:>12}  {:>7} {:>11} {:>9} {:>9}  {:>7} {:>11} {:>9} {:>9}\n", "", "failure-free",
                     "spares:", "tokens/s", "finish", "cost", "none:", "tokens/s", "finish", "cost");
   for (const Side* x : {&a, &b}) {
@@ -110,7 +116,7 @@ void print_comparison(std::ostream& os, const Side& a, const Side& b, double tok
     for (const auto* s : {&x->good.with_spares, &x->good.without_spares})
       os << fmt::format("  {:>6.1f}% {:>11.3g} {:>9} {:>9}", 100 * s->goodput, s->effective_tokens_per_s,
                         s->wall_s > 0 ? dur(s->wall_s) : "-",
-                        usd > 0 && s->cost_usd > 0 ? fmt::format("${:.3g}M", s->cost_usd / 1e6) : "-");
+                        x->usd_per_gpu_hour > 0 && s->cost_usd > 0 ? usd_text(s->cost_usd) : "-");
     os << "\n";
   }
   const auto c = comparison_json(a, b);
@@ -153,7 +159,11 @@ int cmd_goodput(int argc, char** argv) {
   app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, 16,384 x 1,296 h / 419 = 50,677 h)");
   app.add_option("--checkpoint", checkpoint_s, "Blocking checkpoint time in seconds (default: state / bandwidth)");
   app.add_option("--tokens", tokens, "Tokens to train")->capture_default_str();
-  app.add_option("--usd-per-gpu-hour", usd, "Price per GPU-hour for the cost (0: none)");
+  app.add_option("--usd-per-gpu-hour", usd,
+                 "Price per GPU-hour for the cost (default: each system's TCO per GPU-hour as `gpuplan cost` "
+                 "computes it from the catalog price and the cost profile; 0 with no price: no cost)");
+  CostOptions cost_opts;
+  add_cost_options(app, cost_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 10000000) throw InputError("--gpus", fmt::format("must be 1 to 10000000, got {}", w.num_gpus));
@@ -168,6 +178,7 @@ int cmd_goodput(int argc, char** argv) {
     w.precision = *p;
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
+    const cost::CostProfile profile = load_cost_profile(cost_opts);
     deploy::FailureModel failures = deploy::builtin_failure_model();
     if (mtbf_h > 0) failures = failures.with_gpu_mtbf_hours(mtbf_h);
     std::vector<Side> sides;
@@ -201,7 +212,15 @@ int cmd_goodput(int argc, char** argv) {
       in.checkpoint_s = checkpoint_s;
       in.tokens_per_s = x.train.tokens_per_s;
       in.tokens = tokens;
-      in.usd_per_gpu_hour = usd;
+      // The same TCO `cost` computes, unless the user typed a price.
+      double side_usd = usd;
+      if (!app.count("--usd-per-gpu-hour")) {
+        const cost::Tco tco = system_tco(catalog, s.name, profile);
+        side_usd = tco.priced ? tco.usd_per_gpu_hour() : 0.0;
+      }
+      x.usd_per_gpu_hour = side_usd;
+      x.usd_basis = app.count("--usd-per-gpu-hour") ? "--usd-per-gpu-hour" : "TCO (gpuplan cost)";
+      in.usd_per_gpu_hour = side_usd;
       x.good = deploy::evaluate_goodput(failures, in);
       sides.push_back(std::move(x));
     }
@@ -209,20 +228,21 @@ int cmd_goodput(int argc, char** argv) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& x : sides) arr.push_back(side_json(x));
       nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text.empty() ? "search" : plan_text}, {"tokens", tokens},
-                            {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
+                            {"usd_per_gpu_hour_given", usd}, {"failure_source", failures.source},
                             {"restart_s", failures.restart_s}, {"systems", arr}};
       if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
       print_json("goodput", out);
       return all_fit(sides) ? kExitOk : kExitDoesNotFit;
     }
-    std::cout << fmt::format("{} on {} GPUs, global batch {} x {} tokens, {}, plan {}, {:.3g} tokens; failure rates: {}\n\n",
+    std::cout << fmt::format("{} on {} GPUs, global batch {} x {} tokens, {}, plan {}, {}; failure rates: {}\n\n",
                              model.name, w.num_gpus, w.global_batch, w.seq_len, to_string(w.precision),
-                             plan_text.empty() ? "the fastest that fits (search)" : plan_text, tokens, failures.source);
+                             plan_text.empty() ? "the fastest that fits (search)" : plan_text,
+                             count_text(tokens, "tokens"), failures.source);
     for (const auto& x : sides) {
-      print_side(std::cout, x, usd);
+      print_side(std::cout, x);
       std::cout << "\n";
     }
-    if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens, usd);
+    if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens);
     for (const auto& x : sides)
       for (const auto& v : x.good.violations) std::cout << "Note (" << x.system << "): " << v.message << "\n";
     return all_fit(sides) ? kExitOk : kExitDoesNotFit;

@@ -94,7 +94,7 @@ int cmd_infer(int argc, char** argv) {
   app.add_flag("--attention-dp", attention_dp, "Attention data-parallel over the TP ranks (MoE)");
   app.add_option("--concurrency", concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
-  app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user, "Highest load giving each user at least this speed");
   app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
   app.add_option("--arrival", arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
       ->capture_default_str();
@@ -236,6 +236,7 @@ int cmd_infer(int argc, char** argv) {
       j["osl"] = osl;
       j["precision"] = std::string(to_string(w.weight_precision));
       j["kv_bytes_per_element"] = w.kv_bytes_per_element;
+      j["max_batch_size"] = w.max_batch_size;
       j["math_format"] = math;
       j["precision_note"] = fallback;
       j["arrival"] = to_string(w.arrival);
@@ -243,9 +244,10 @@ int cmd_infer(int argc, char** argv) {
       print_json("infer", j);
       return kExitOk;
     }
-    std::cout << fmt::format("{} on {} x {} ({}), {}, ISL {} / OSL {}, {} arrivals\n",
+    std::cout << fmt::format("{} on {} x {} ({}), {}, {}, ISL {} / OSL {}, {} arrivals\n",
                              model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
-                             hw.accelerator.name, hw.system_name, infer_plan_text(par), isl, osl, to_string(w.arrival));
+                             hw.accelerator.name, hw.system_name, infer_plan_text(par), to_string(w.weight_precision),
+                             isl, osl, to_string(w.arrival));
     if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
     std::cout << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
     std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);

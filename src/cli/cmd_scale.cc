@@ -20,7 +20,7 @@ namespace {
 
 struct ScaleArgs {
   std::string model, system, gpus, mode, precision = "bf16", plan;
-  int seq = 4096;
+  int seq = 8192;
   long long global_batch = 0;
   double batch_per_gpu = 0;
 };

@@ -18,7 +18,7 @@ namespace {
 
 struct SearchArgs {
   std::string model, system, precision = "bf16", objective = "tokens";
-  int gpus = 0, seq = 4096, top = 5;
+  int gpus = 0, seq = 8192, top = 5;
   long long global_batch = 0;
 };
 

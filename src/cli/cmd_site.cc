@@ -145,7 +145,7 @@ int cmd_site(int argc, char** argv) {
   add_common_options(app, common);
   std::string cluster_path, site_path, model_name = "llama3.1-70b", precision = "bf16", systems_text;
   std::string infer_model_name = "llama3.1-70b", infer_precision = "fp8";
-  double power_mw = 0, pue = 0, headroom_pct = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  double power_mw = 0, pue = 0, headroom = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   long long isl = 1024, osl = 1024;
   int seq = 8192;
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
@@ -169,7 +169,9 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--tpot-ms", tpot_ms, "Serving: limit on the mean time per output token (ms)");
   app.add_option("--ttft-ms", ttft_ms, "Serving: limit on the mean time to first token (ms)");
   app.add_option("--pue", pue, "Power usage effectiveness (overrides the site file and the 1.3 default)");
-  app.add_option("--headroom", headroom_pct, "Share of the feed kept unused, percent (default 25)");
+  app.add_option("--headroom", headroom,
+                 "Share of the feed kept unused, a fraction like --cost-of-capital (0.25 = 25%; default 0.25, or the "
+                 "site file's headroom_pct)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (cluster_path.empty() && power_mw <= 0)
@@ -192,13 +194,20 @@ int cmd_site(int argc, char** argv) {
     if (tpot_ms > 0 && tokens_per_user > 0)
       throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
     if (pue != 0 && (pue < 1 || pue > 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", pue));
-    if (headroom_pct != -1 && (headroom_pct < 0 || headroom_pct > 90))
-      throw InputError("--headroom", fmt::format("must be 0 to 90 percent, got {}", headroom_pct));
+    if (app.count("--headroom") && !(headroom >= 0 && headroom <= 0.9))
+      throw InputError("--headroom", fmt::format("must be a fraction from 0 to 0.9 (fractions throughout, as "
+                                                 "--cost-of-capital: 25% is 0.25), got {}", headroom));
+    // Far outside the sites that exist: say so rather than buy a million GPUs without a word.
+    constexpr double kLargestSitesMw = 1000;  // single AI campuses in operation reach the 1 GW class (2025)
+    if (power_mw > kLargestSitesMw)
+      std::cerr << fmt::format("warning: --power-mw {:g} is {:.1f}x the ~1,000 MW of the largest AI sites in "
+                               "operation; the GPUs and throughput below extrapolate far beyond any built site\n",
+                               power_mw, power_mw / kLargestSitesMw);
     const Catalog catalog = load_catalog(common);
     deploy::SiteSpec site = deploy::builtin_site_defaults();
     if (!site_path.empty()) site = deploy::read_site_file(site_path, site);
     if (pue > 0) site.pue = pue;
-    if (headroom_pct >= 0) site.headroom = headroom_pct / 100.0;
+    if (app.count("--headroom")) site.headroom = headroom;
     nlohmann::json j;
     j["site"] = {{"name", site_path.empty() ? "" : site.name}, {"pue", site.pue}, {"headroom", site.headroom},
                  {"total_power_w", site.total_power_w}};

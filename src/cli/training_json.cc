@@ -66,10 +66,10 @@ void require_training_precision(const Hardware& hw, Precision p, const std::stri
 }
 
 std::string does_not_fit_line(const TrainingMemory& m) {
-  return fmt::format("DOES NOT FIT: the plan needs {} per GPU ({} stage) of {} usable, {} short; the times below "
-                     "are what it would run at with the memory it lacks",
-                     human_bytes(m.total_bytes), m.stage_role, human_bytes(m.capacity_bytes),
-                     human_bytes(m.total_bytes - m.capacity_bytes));
+  return fmt::format("DOES NOT FIT: the plan needs {} per GPU ({} stage, with a {} reserve) of the {} the GPU "
+                     "exposes, {} short; the times below are what it would run at with the memory it lacks",
+                     human_bytes(m.total_bytes), m.stage_role, human_bytes(m.reserve_bytes),
+                     human_bytes(m.capacity_bytes), human_bytes(m.total_bytes - m.capacity_bytes));
 }
 
 nlohmann::json does_not_fit_status(const TrainingMemory& m) {

@@ -32,11 +32,14 @@ TEST(ConsistencyCli, SearchNeverProposesAnInterleavedPlanWithFewerMicrobatchesTh
   auto r = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 16384 --global-batch 2048 --seq 8192 "
                        "--top 5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& c : r.json()["top"]) {
+  const auto doc = r.json();
+  for (const auto& c : doc["top"]) {
     const auto& p = c["plan"];
     const long long pp = p["pp"].get<long long>(), vp = p["vp"].get<long long>();
     const long long nmb = 2048 / (p["dp"].get<long long>() * p["mbs"].get<long long>());
-    if (vp > 1) EXPECT_EQ(nmb % pp, 0) << c.dump();
+    if (vp > 1) {
+      EXPECT_EQ(nmb % pp, 0) << c.dump();
+    }
   }
 }
 
@@ -80,7 +83,8 @@ TEST(ConsistencyCli, AUserPlanThatDoesNotFitIsReportedFirstAndExitsThree) {
 TEST(ConsistencyCli, GoodputChoosesAFittingPlanOrReportsTheUsersPlanDoesNotFit) {
   auto r = run_gpuplan("goodput --system hgx-h100 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& s : r.json()["systems"]) EXPECT_TRUE(s["fits"].get<bool>()) << s["plan"];
+  const auto doc = r.json();
+  for (const auto& s : doc["systems"]) EXPECT_TRUE(s["fits"].get<bool>()) << s["plan"];
   // Llama 3.1 405B with tp=8,pp=8 needs ~103 GB per H100: reported, exit 3.
   auto bad = run_gpuplan("goodput --system hgx-h100 --plan tp=8,pp=8 --json");
   EXPECT_EQ(bad.exit_code, 3);
@@ -135,6 +139,119 @@ TEST(ConsistencyCli, ErrorsAreJsonWithJson) {
   EXPECT_EQ(c.json()["field"], "command");
   // Without --json, stdout stays empty on errors.
   EXPECT_EQ(run_gpuplan("train --gpus 0").out, "");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, OneNameAndOneDefaultPerOption) {
+  // --tokens-per-user-per-s everywhere; --tokens-per-user an alias of it.
+  auto a = run_gpuplan("compare --model llama3.1-8b --task infer --tokens-per-user 40 --json");
+  auto b = run_gpuplan("compare --model llama3.1-8b --task infer --tokens-per-user-per-s 40 --json");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(a.json(), b.json());
+  EXPECT_EQ(run_gpuplan("infer --tokens-per-user 50 --json").exit_code, 0);
+  EXPECT_EQ(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --task infer --tokens-per-user-per-s 50 --json")
+                .exit_code, 0);
+  // Serving: ISL/OSL 1024/1024 and 50 tokens/s per user (= 20 ms TPOT) by default in every command.
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 16 --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(r.json()["spec"]["tpot_s"].get<double>(), 0.02, 1e-12);
+  EXPECT_EQ(r.json()["spec"]["isl"], 1024);
+  auto c = run_gpuplan("compare --model llama3.1-8b --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const std::string cj = c.json().dump();
+  EXPECT_TRUE(has(cj, "ISL/OSL 1024/1024")) << cj.substr(0, 2000);
+  // Training: bf16 and sequence 8192 by default in train, search, cost and compare.
+  auto t = run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(t.json()["systems"][0]["workload"]["precision"], "bf16");
+  EXPECT_EQ(t.json()["systems"][0]["workload"]["seq_len"], 8192);
+  EXPECT_TRUE(has(run_gpuplan("search --help").out, "8192"));
+  // Fractions throughout: --headroom 25 (a percent) is an error that says so.
+  auto h = run_gpuplan("site --power-mw 10 --headroom 25");
+  EXPECT_EQ(h.exit_code, 2);
+  EXPECT_TRUE(has(h.err, "fraction")) << h.err;
+  EXPECT_EQ(run_gpuplan("site --power-mw 10 --headroom 0.25").exit_code, 0);
+}
+
+TEST(ConsistencyCli, HbmCapacityIsWhatTheDriverReports) {
+  auto r = run_gpuplan("catalog show h100-sxm --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string j = r.json().dump();
+  EXPECT_TRUE(has(j, "\"memory_basis\":\"driver\"")) << j.substr(0, 1500);
+  EXPECT_TRUE(has(j, std::to_string(81559LL * 1048576LL))) << j.substr(0, 1500);
+  // Training memory checks use it: an 85.5e9-byte H100.
+  auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=8 --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_DOUBLE_EQ(t.json()["memory"]["capacity_bytes"].get<double>(), 81559.0 * 1048576.0);
+}
+
+TEST(ConsistencyCli, OnePriceBasisAndTheCostsCommandsShare) {
+  auto r = run_gpuplan("cost --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  for (const auto& s : doc["systems"]) {
+    if (s["priced"].get<bool>()) {
+      EXPECT_EQ(s["price_kind"], "server") << s["system"];
+    }
+  }
+  // goodput costs the run at the TCO `cost` computes unless a price is typed.
+  auto c = run_gpuplan("cost --system hgx-h100 --json");
+  auto g = run_gpuplan("goodput --system hgx-h100 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NEAR(g.json()["systems"][0]["usd_per_gpu_hour"].get<double>(),
+              c.json()["systems"][0]["usd_per_gpu_hour"]["total"].get<double>(), 1e-9);
+  EXPECT_GT(g.json()["systems"][0]["with_spares"]["cost_usd"].get<double>(), 0);
+  auto typed = run_gpuplan("goodput --system hgx-h100 --usd-per-gpu-hour 2 --json");
+  EXPECT_DOUBLE_EQ(typed.json()["systems"][0]["usd_per_gpu_hour"].get<double>(), 2.0);
+}
+
+TEST(ConsistencyCli, RecommendRanksServingByCostPerHourFittedFirst) {
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 64 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto ranked = r.json()["ranked"];
+  bool seen_unfitted = false;
+  double last_usd = 0;
+  for (const auto& x : ranked) {
+    if (!x["feasible"].get<bool>() || !x["priced"].get<bool>()) break;
+    if (!x["calibrated"].get<bool>()) {
+      if (!seen_unfitted) last_usd = 0;  // a new tier
+      seen_unfitted = true;
+    } else {
+      EXPECT_FALSE(seen_unfitted) << "a fitted system ranked after an unfitted one: " << x["name"];
+    }
+    EXPECT_GE(x["usd_per_hour"].get<double>(), last_usd) << x["name"];
+    last_usd = x["usd_per_hour"].get<double>();
+    EXPECT_GE(x["gpus_bought"].get<int>(), x["gpus"].get<int>()) << x["name"];
+  }
+  auto t = run_gpuplan("recommend --model llama3.1-8b --task infer --users 64 --system hgx-h100");
+  EXPECT_TRUE(has(t.out, "GPUs of")) << t.out;
+}
+
+TEST(ConsistencyCli, RecommendTrainingDaysIncludeFailures) {
+  auto r = run_gpuplan("recommend --model llama3.1-70b --task train --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& x = j["ranked"][0];
+  bool said = false;
+  for (const auto& why : x["reasons"]) said = said || has(why.get<std::string>(), "include failures");
+  EXPECT_TRUE(said) << x.dump();
+}
+
+TEST(ConsistencyCli, NumbersReadLikeAPlannerWritesThem) {
+  auto r = run_gpuplan("cost --system hgx-h100 --model gpt3-175b --gpus 128 --precision fp8 --seq 2048 --tokens 300e9");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "300 B tokens")) << r.out;
+  EXPECT_TRUE(has(r.out, "GPU-hours")) << r.out;
+  EXPECT_FALSE(has(r.out, "e+")) << r.out;
+  auto g = run_gpuplan("goodput --system hgx-h100");
+  EXPECT_TRUE(has(g.out, "15 T tokens")) << g.out;
+  auto s = run_gpuplan("site --power-mw 5000");
+  EXPECT_TRUE(has(s.err, "warning")) << s.err;
 }
 
 }  // namespace
