@@ -193,11 +193,19 @@ TEST(ConsistencyCli, OnePriceBasisAndTheCostsCommandsShare) {
   auto r = run_gpuplan("cost --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = r.json();
+  double h100 = 0, b200 = 0;
   for (const auto& s : doc["systems"]) {
-    if (s["priced"].get<bool>()) {
-      EXPECT_EQ(s["price_kind"], "server") << s["system"];
-    }
+    if (!s["priced"].get<bool>()) continue;
+    // Every price says its kind; server prices are grossed up to all-in capex like the all-in ones.
+    const std::string kind = s["price_kind"].get<std::string>();
+    EXPECT_TRUE(kind == "server" || kind == "all-in") << s["system"] << " " << kind;
+    EXPECT_GT(s["capex_usd"]["network_storage"].get<double>(), 0) << s["system"];
+    if (s["system"] == "hgx-h100") h100 = s["capex_usd"]["per_gpu"].get<double>();
+    if (s["system"] == "hgx-b200") b200 = s["capex_usd"]["per_gpu"].get<double>();
   }
+  // HGX B200 no longer carries the DGX B200 list price (software and support bundled: 2.7x H100's capex).
+  ASSERT_GT(h100, 0);
+  EXPECT_LT(b200 / h100, 2.0) << b200 << " vs " << h100;
   // goodput costs the run at the TCO `cost` computes unless a price is typed.
   auto c = run_gpuplan("cost --system hgx-h100 --json");
   auto g = run_gpuplan("goodput --system hgx-h100 --json");
