@@ -27,6 +27,13 @@ deploy::SystemPowerInput power_input(const Catalog& catalog, const System& s) {
 }
 
 std::string kw(double w) { return fmt::format("{:.1f} kW", w / 1e3); }
+
+// Units the placement actually put in one position (the fullest), not what rack space would hold:
+// a 40 kW position takes three 10.2 kW nodes although four fit its rack units.
+int units_per_position_placed(const deploy::GroupFit& g) {
+  if (g.placed > 0 && g.racks > 0) return (g.placed + g.racks - 1) / g.racks;
+  return g.power.units_per_rack;
+}
 std::string mw(double w) { return fmt::format("{:.2f} MW", w / 1e6); }
 
 nlohmann::json unit_json(const deploy::UnitPower& u) {
@@ -236,6 +243,8 @@ int cmd_site(int argc, char** argv) {
         const auto& c = fit.capacity[i];
         auto e = unit_json(g.power);
         e.update({{"requested_units", g.requested}, {"placed_units", g.placed}, {"positions_used", g.racks},
+                  {"units_per_position", units_per_position_placed(g)},
+                  {"per_position_w", units_per_position_placed(g) * g.power.unit_w()},
                   {"site_capacity", {{"units", c.units}, {"gpus", c.gpus}, {"by_positions", c.by_positions},
                                      {"by_power", c.by_power}, {"limit", c.limit}, {"why_not", c.why_not}}}});
         gj.push_back(e);
@@ -249,7 +258,7 @@ int cmd_site(int argc, char** argv) {
         std::cout << fmt::format("Cluster {} on site {} (PUE {:.2f}, headroom {:.0f}%)\n\n", spec.name,
                                  site_path.empty() ? "(none: power only)" : site.name, site.pue, site.headroom * 100);
         std::cout << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", "system",
-                                 "units", "placed", "cooling", "unit", "GPU", "NIC", "host", "sw+stor", "per rack",
+                                 "units", "placed", "cooling", "unit", "GPU", "NIC", "host", "sw+stor", "per pos.",
                                  "fit max");
         for (std::size_t i = 0; i < fit.groups.size(); ++i) {
           const auto& g = fit.groups[i];
@@ -257,7 +266,7 @@ int cmd_site(int argc, char** argv) {
           std::cout << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system,
                                    g.requested, g.placed, u.cooling == Cooling::liquid ? "liquid" : "air",
                                    kw(u.unit_w()), kw(u.gpu_w), kw(u.nic_w), kw(u.host_w),
-                                   kw(u.switch_w + u.storage_w), kw(u.rack_w()),
+                                   kw(u.switch_w + u.storage_w), kw(units_per_position_placed(g) * u.unit_w()),
                                    site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
         }
         std::cout << fmt::format("\nIT power {} (with scale-out switches {:.0f}% and storage {:.0f}%), facility {} "

@@ -2,6 +2,7 @@
 // formats the hardware lacks and errors in JSON, checked end to end on the binary.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "run_cli.h"
@@ -260,6 +261,34 @@ TEST(ConsistencyCli, NumbersReadLikeAPlannerWritesThem) {
   EXPECT_TRUE(has(g.out, "15 T tokens")) << g.out;
   auto s = run_gpuplan("site --power-mw 5000");
   EXPECT_TRUE(has(s.err, "warning")) << s.err;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, SitePerPositionPowerIsWhatThePlacementPut) {
+  // 40 kW air positions take three 10.2 kW HGX nodes (four fit the rack space, at 40.8 kW: over).
+  const std::string path = "/tmp/gpuplan_consistency_site40.yaml";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("schema: gpuplan.site/v1\nname: colo-40kw\ntotal_power_mw: 10\npositions:\n"
+               "  - name: cage\n    count: 100\n    cooling: air\n    max_kw: 40\n", f);
+    std::fclose(f);
+  }
+  const std::string args = "site --cluster " + std::string(GPUPLAN_SOURCE_DIR) +
+                           "/examples/clusters/hgx-h100-256.yaml --site " + path;
+  auto r = run_gpuplan(args + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& g = j["cluster"]["groups"][0];
+  EXPECT_EQ(g["units_per_position"], 3);
+  EXPECT_LE(g["per_position_w"].get<double>(), 40e3);
+  auto t = run_gpuplan(args);
+  EXPECT_TRUE(has(t.out, "30.6 kW")) << t.out;
+  EXPECT_FALSE(has(t.out, "40.8 kW")) << t.out;
+  std::remove(path.c_str());
 }
 
 }  // namespace
