@@ -292,3 +292,19 @@ TEST(ConsistencyCli, SitePerPositionPowerIsWhatThePlacementPut) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, SiteTakesAnItBudgetBesideTheFacilityBudget) {
+  // IT 7.5 MW at PUE 1.3 with 25% headroom is a 13 MW facility budget: the same answer either way.
+  auto it = run_gpuplan("site --it-mw 7.5 --json");
+  auto fac = run_gpuplan("site --power-mw 13 --json");
+  ASSERT_EQ(it.exit_code, 0) << it.err;
+  ASSERT_EQ(fac.exit_code, 0) << fac.err;
+  EXPECT_NEAR(it.json()["budget"]["power_w"].get<double>(), 13e6, 1e-3);
+  EXPECT_EQ(it.json()["budget"]["systems"], fac.json()["budget"]["systems"]);
+  EXPECT_EQ(run_gpuplan("site --it-mw 5 --power-mw 10").exit_code, 2);
+  EXPECT_FALSE(has(run_gpuplan("site --power-mw 10").err, "warning"));
+}
+
+}  // namespace
