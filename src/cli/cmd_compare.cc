@@ -162,6 +162,14 @@ nlohmann::json claim_json(const compare::ClaimResult& r) {
 void print_comparison(const compare::Comparison& c, Per per) {
   std::cout << fmt::format("{} ({}, {} GPUs per unit)  vs  {} ({}, {} GPUs per unit)\n", c.a.display_name,
                            c.a.accelerator, c.a.gpus_per_unit, c.b.display_name, c.b.accelerator, c.b.gpus_per_unit);
+  const auto& sp = c.spec;
+  std::cout << fmt::format("Workload: {}{}{}\n",
+                           sp.train ? fmt::format("training {}, seq {}", to_string(sp.train_precision), sp.seq_len) : "",
+                           sp.train && sp.infer ? "; " : "",
+                           sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user",
+                                                  to_string(sp.infer_precision), sp.isl, sp.osl,
+                                                  sp.tokens_per_s_per_user)
+                                    : "");
   std::cout << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
                            "power. '-': not defined (no such format, no price, not reached).\n\n",
                            compare::per_unit_suffix(per));

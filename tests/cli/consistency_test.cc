@@ -171,6 +171,10 @@ TEST(ConsistencyCli, OneNameAndOneDefaultPerOption) {
   EXPECT_EQ(t.json()["systems"][0]["workload"]["precision"], "bf16");
   EXPECT_EQ(t.json()["systems"][0]["workload"]["seq_len"], 8192);
   EXPECT_TRUE(has(run_gpuplan("search --help").out, "8192"));
+  // ... printed in each command's header line.
+  const std::string ct = run_gpuplan("compare --model llama3.1-8b").out;
+  EXPECT_TRUE(has(ct, "training bf16, seq 8192; serving fp8, ISL/OSL 1024/1024, 50 tokens/s per user")) << ct;
+  EXPECT_TRUE(has(run_gpuplan("infer").out, "fp8, ISL 1024 / OSL 1024"));
   // Fractions throughout: --headroom 25 (a percent) is an error that says so.
   auto h = run_gpuplan("site --power-mw 10 --headroom 25");
   EXPECT_EQ(h.exit_code, 2);
