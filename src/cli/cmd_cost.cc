@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/cost_options.h"
-#include "cli/numbers.h"
+#include "core/numbers.h"
 #include "compare/compare.h"
 #include "core/error.h"
 #include "model/model_registry.h"

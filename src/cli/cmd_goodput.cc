@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/cost_options.h"
-#include "cli/numbers.h"
+#include "core/numbers.h"
 #include "core/error.h"
 #include "deploy/goodput.h"
 #include "model/model_registry.h"
@@ -74,8 +74,8 @@ void print_side(std::ostream& os, const Side& x) {
   if (!x.train.memory.fits) os << x.system << ": " << does_not_fit_line(x.train.memory) << "\n";
   os << fmt::format("{}: plan {}, {} per GPU of {}\n", x.system, to_string(x.plan), human_bytes(x.train.memory.total_bytes),
                     human_bytes(x.train.memory.capacity_bytes));
-  os << fmt::format("{}: step {:.2f} s, {:.3g} tokens/s failure-free; NVLink domain {} GPUs, node {}, group {}\n",
-                    x.system, x.train.step_time_s, x.train.tokens_per_s, x.shape.domain_gpus, x.shape.gpus_per_node,
+  os << fmt::format("{}: step {:.2f} s, {} failure-free; NVLink domain {} GPUs, node {}, group {}\n",
+                    x.system, x.train.step_time_s, count_text(x.train.tokens_per_s, "tokens/s"), x.shape.domain_gpus, x.shape.gpus_per_node,
                     x.shape.group_gpus);
   os << fmt::format("  {:<10} {:>12} {:>10} {:>10}\n", "class", "failures/day", "blast GPUs", "repair");
   for (const auto& c : g.classes)
@@ -112,9 +112,9 @@ void print_comparison(std::ostream& os, const Side& a, const Side& b, double tok
   os << fmt::format("  {:<14} {:>12}  {:>7} {:>11} {:>9} {:>9}  {:>7} {:>11} {:>9} {:>9}\n", "", "failure-free",
                     "spares:", "tokens/s", "finish", "cost", "none:", "tokens/s", "finish", "cost");
   for (const Side* x : {&a, &b}) {
-    os << fmt::format("  {:<14} {:>12.3g}", x->system, x->train.tokens_per_s);
+    os << fmt::format("  {:<14} {:>12}", x->system, count_text(x->train.tokens_per_s, ""));
     for (const auto* s : {&x->good.with_spares, &x->good.without_spares})
-      os << fmt::format("  {:>6.1f}% {:>11.3g} {:>9} {:>9}", 100 * s->goodput, s->effective_tokens_per_s,
+      os << fmt::format("  {:>6.1f}% {:>11} {:>9} {:>9}", 100 * s->goodput, count_text(s->effective_tokens_per_s, ""),
                         s->wall_s > 0 ? dur(s->wall_s) : "-",
                         x->usd_per_gpu_hour > 0 && s->cost_usd > 0 ? usd_text(s->cost_usd) : "-");
     os << "\n";

@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/numbers.h"
+#include "core/numbers.h"
 #include "cli/cost_options.h"
 #include "compare/recommend.h"
 #include "core/error.h"

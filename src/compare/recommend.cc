@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/numbers.h"
 #include "deploy/goodput.h"
 
 namespace gpuplan::compare {
@@ -33,12 +34,7 @@ struct Candidate {
 
 std::string gb(double bytes) { return fmt::format("{:.0f} GB", bytes / 1e9); }
 
-std::string human_count(double n) {
-  if (n >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
-  if (n >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
-  if (n >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
-  return fmt::format("{:.0f}", n);
-}
+std::string human_count(double n) { return count_text(n, ""); }
 
 std::string days(double s) {
   const double d = s / 86400.0;
@@ -133,7 +129,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the scale-up domain", best.plan.tp * best.plan.cp));
   if (spec.budget_usd > 0 && c.tco.priced && r.usd > spec.budget_usd) {
     r.feasible = false;
-    r.why_not = fmt::format("costs ${:.3g}M, over the ${:.3g}M budget", r.usd / 1e6, spec.budget_usd / 1e6);
+    r.why_not = fmt::format("costs {}, over the {} budget", usd_text(r.usd), usd_text(spec.budget_usd));
   }
 }
 
@@ -206,8 +202,8 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                     r.units, c.unit, r.gpus, 100.0 * r.gpus / (r.units * c.unit)));
   if (spec.budget_usd > 0 && c.tco.priced && r.usd * cost::kHoursPerYear > spec.budget_usd) {
     r.feasible = false;
-    r.why_not = fmt::format("${:.3g}M a year, over the ${:.3g}M budget", r.usd * cost::kHoursPerYear / 1e6,
-                            spec.budget_usd / 1e6);
+    r.why_not = fmt::format("{} a year, over the {} budget", usd_text(r.usd * cost::kHoursPerYear),
+                            usd_text(spec.budget_usd));
   }
 }
 

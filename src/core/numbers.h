@@ -4,7 +4,7 @@
 // "15 T tokens", "$1.25 M"; never "$0.00653M" or "1.5e+04B".
 #include <string>
 
-namespace gpuplan::cli {
+namespace gpuplan {
 
 // 6530.4 -> "6,530"; decimals after the point (default none).
 std::string with_commas(double v, int decimals = 0);
@@ -13,4 +13,4 @@ std::string usd_text(double usd);
 // A count with its unit: "4,490 GPU-hours" below a million, then "1.25 M tokens", "15 T tokens".
 std::string count_text(double n, const std::string& unit);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan

@@ -1,19 +1,25 @@
-#include "cli/numbers.h"
+#include "core/numbers.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-namespace gpuplan::cli {
+namespace gpuplan {
 
 std::string with_commas(double v, int decimals) {
   if (!std::isfinite(v)) return "-";
-  const bool neg = v < 0;
-  std::string s = fmt::format("{:.{}f}", std::fabs(v), decimals);
+  const std::string s = fmt::format("{:.{}f}", std::fabs(v), decimals);
   const std::size_t dot = s.find('.');
-  std::size_t end = dot == std::string::npos ? s.size() : dot;
-  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(end) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-  return neg ? "-" + s : s;
+  const std::size_t end = dot == std::string::npos ? s.size() : dot;
+  std::string out;
+  out.reserve(s.size() + end / 3 + 1);
+  if (v < 0 && s.find_first_not_of("0.") != std::string::npos) out.push_back('-');
+  for (std::size_t i = 0; i < end; ++i) {
+    if (i > 0 && (end - i) % 3 == 0) out.push_back(',');
+    out.push_back(s[i]);
+  }
+  out.append(s, end, std::string::npos);
+  return out;
 }
 
 namespace {
@@ -32,7 +38,11 @@ std::string scaled(double v) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();
   }
-  return s + (i ? std::string(" ") + words[i] : "");
+  if (i) {
+    s += ' ';
+    s += words[i];
+  }
+  return s;
 }
 
 }  // namespace
@@ -40,15 +50,20 @@ std::string scaled(double v) {
 std::string usd_text(double usd) {
   if (!std::isfinite(usd)) return "-";
   if (std::fabs(usd) < 10) return fmt::format("${:.2f}", usd);
-  if (std::fabs(usd) < 1e6) return "$" + with_commas(usd);
-  return "$" + scaled(usd);
+  std::string out = "$";
+  out += std::fabs(usd) < 1e6 ? with_commas(usd) : scaled(usd);
+  return out;
 }
 
 std::string count_text(double n, const std::string& unit) {
   if (!std::isfinite(n)) return "-";
   const std::string num = std::fabs(n) < 1e6 ? with_commas(n, std::fabs(n) < 10 && n != std::floor(n) ? 1 : 0)
                                               : scaled(n);
-  return unit.empty() ? num : num + " " + unit;
+  if (unit.empty()) return num;
+  std::string out = num;
+  out += ' ';
+  out += unit;
+  return out;
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan
