@@ -82,7 +82,20 @@ void check_numbers_finite(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands({})) check_numbers_finite(*sub);
 }
 
+bool g_json_errors = false;
+
 }  // namespace
+
+void set_json_errors(bool on) { g_json_errors = on; }
+
+void print_error(const std::string& message, const std::string& field, int exit_code) {
+  std::cerr << "error: " << message << "\n";
+  if (!g_json_errors) return;
+  nlohmann::json doc = {{"schema", "gpuplan.error/v1"}, {"message", message},
+                        {"field", field.empty() ? nlohmann::json(nullptr) : nlohmann::json(field)},
+                        {"exit_code", exit_code}};
+  std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 int parse_args(CLI::App& app, int argc, char** argv) {
   check_numbers_finite(app);
@@ -93,7 +106,7 @@ int parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\nRun with --help for the options.\n";
+    print_error(std::string(e.what()) + "\nRun with --help for the options.", "", kExitBadInput);
     return kExitBadInput;
   }
   return -1;
@@ -103,16 +116,16 @@ int report_exception() {
   try {
     throw;
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), e.field(), kExitBadInput);
     return kExitBadInput;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), "", kExitBadInput);
     return kExitBadInput;
   } catch (const YAML::Exception& e) {  // a conversion a reader did not guard: still the input's fault
-    std::cerr << "error: malformed YAML input: " << e.what() << "\n";
+    print_error(std::string("malformed YAML input: ") + e.what(), "", kExitBadInput);
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), "", kExitFailure);
     return kExitFailure;
   }
 }
