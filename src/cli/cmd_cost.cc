@@ -28,6 +28,15 @@ void print_tco(const cost::Tco& t, const cost::Tco* ref) {
                            t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
                            t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
                            t.price_basis, t.it_w_full_per_gpu() / 1e3);
+  if (t.network_basis == "fabric")
+    std::cout << fmt::format("   network ${:.1f}k/GPU from the fabric's bill of materials ({}), storage and other "
+                             "${:.1f}k/GPU as a share",
+                             t.network_fabric_usd / t.gpus_per_unit / 1e3, t.network_detail,
+                             (t.network_storage_usd - t.network_fabric_usd) / t.gpus_per_unit / 1e3);
+  else if (t.network_basis == "all-in")
+    std::cout << "   network and storage inside the published all-in capex";
+  else if (t.network_basis == "share")
+    std::cout << "   network and storage as a flat share of the price";
   if (ref && ref->priced && ref->system != t.system)
     std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
                              t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());

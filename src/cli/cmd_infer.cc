@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "core/error.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
@@ -106,6 +107,8 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--max-batch-size", max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     auto prec = parse_precision(precision);
@@ -156,7 +159,8 @@ int cmd_infer(int argc, char** argv) {
 
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
-    const Hardware hw = resolve_hardware(catalog, system);
+    Hardware hw = resolve_hardware(catalog, system);
+    apply_fabric_options(catalog, hw, gpus > 0 ? gpus : hw.fabric.domain_gpus, fabric_opts);
 
     if (sweep) {
       if (tp || ep || concurrency)

@@ -7,7 +7,9 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/error.h"
+#include "deploy/retrofit.h"
 #include "deploy/site.h"
+#include "fabric/system_fabric.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -151,6 +153,9 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
   app.add_option("--site", site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
   app.add_option("--power-mw", power_mw, "Facility power budget in MW: GPUs and throughput it buys per system");
+  double it_mw = 0;
+  app.add_option("--it-mw", it_mw, "IT power budget in MW (instead of --power-mw: the facility budget is IT x PUE "
+                                   "/ (1 - headroom))");
   app.add_option("--systems", systems_text, "Comma-separated systems for --power-mw (default: the cluster's, or "
                                             "hgx-h100,hgx-h200,hgx-b200,hgx-b300,gb200-nvl72,gb300-nvl72)");
   app.add_option("--model", model_name, "Model for the throughput a budget buys")->capture_default_str();
@@ -172,11 +177,16 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--headroom", headroom_pct, "Share of the feed kept unused, percent (default 25)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
-    if (cluster_path.empty() && power_mw <= 0)
-      throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw)");
+    if (app.count("--it-mw")) {
+      if (app.count("--power-mw")) throw InputError("--it-mw", "give --it-mw or --power-mw, not both");
+      if (!(it_mw > 0 && it_mw <= 1e5))
+        throw InputError("--it-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", it_mw));
+    }
+    if (cluster_path.empty() && power_mw <= 0 && it_mw <= 0)
+      throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw or --it-mw)");
     if (app.count("--power-mw") && (power_mw <= 0 || power_mw > 1e5))
       throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", power_mw));
-    if (power_mw <= 0)
+    if (power_mw <= 0 && it_mw <= 0)
       for (const char* opt : {"--systems", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
                               "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
         if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw too");
@@ -199,6 +209,7 @@ int cmd_site(int argc, char** argv) {
     if (!site_path.empty()) site = deploy::read_site_file(site_path, site);
     if (pue > 0) site.pue = pue;
     if (headroom_pct >= 0) site.headroom = headroom_pct / 100.0;
+    if (it_mw > 0) power_mw = it_mw * site.pue / (1.0 - site.headroom);  // the facility budget that leaves it_mw of IT
     nlohmann::json j;
     j["site"] = {{"name", site_path.empty() ? "" : site.name}, {"pue", site.pue}, {"headroom", site.headroom},
                  {"total_power_w", site.total_power_w}};
@@ -231,6 +242,34 @@ int cmd_site(int argc, char** argv) {
                                      {"by_power", c.by_power}, {"limit", c.limit}, {"why_not", c.why_not}}}});
         gj.push_back(e);
       }
+      // What has to change: the fabric of each group (its own scale-out network), then the retrofit.
+      deploy::NetworkLoad net;
+      const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
+      for (const auto& [u, n] : groups) {
+        const System& sys = catalog.system(u.system);
+        const fabric::FabricKind* kind = fc.kind_for_network(sys.scaleout_network);
+        if (!kind || n <= 0) continue;
+        const fabric::FabricResult f =
+            fabric::plan_fabric(fc, *kind, fabric::spec_for_system(catalog, sys, *kind, 1LL * n * u.gpus));
+        if (!f.feasible()) continue;
+        net.switch_rack_units += f.switch_rack_units;
+        net.power_w += f.switch_power_w + f.optics_power_w;
+      }
+      const deploy::Retrofit rf = deploy::plan_retrofit(groups, site, net, deploy::builtin_retrofit_defaults());
+      nlohmann::json rpos = nlohmann::json::array(), rfloor = nlohmann::json::array();
+      for (const auto& p : rf.positions)
+        rpos.push_back({{"cooling", p.cooling == Cooling::liquid ? "liquid" : "air"}, {"max_position_w", p.max_position_w},
+                        {"needed", p.needed}, {"available", p.available}, {"to_add", p.to_add()}});
+      for (const auto& f : rf.floor)
+        rfloor.push_back({{"system", f.system}, {"rack_kg", f.rack_kg}, {"kg_per_m2", f.kg_per_m2}, {"source", f.source}});
+      j["retrofit"] = {{"positions", rpos}, {"liquid_heat_w", rf.liquid_heat_w}, {"cdu_capacity_w", rf.cdu_capacity_w},
+                       {"cdu_to_add_w", rf.cdu_to_add_w}, {"water_flow_kg_per_s", rf.water_flow_kg_per_s},
+                       {"water_delta_t_k", rf.water_delta_t_k}, {"feed_needed_w", rf.feed_needed_w},
+                       {"feed_to_add_w", rf.feed_to_add_w}, {"switch_racks", rf.switch_racks},
+                       {"network_w", rf.switch_racks_w}, {"floor", rfloor},
+                       {"liquid_retrofit_usd_order", rf.liquid_retrofit_usd},
+                       {"liquid_retrofit_basis", "assumption: $/kW of CDU capacity added (data/deploy/retrofit.yaml)"},
+                       {"changes", rf.changes}};
       nlohmann::json vj = nlohmann::json::array();
       for (const auto& v : fit.violations) vj.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
       j["cluster"] = {{"name", spec.name}, {"groups", gj}, {"it_w", fit.it_w}, {"facility_w", fit.facility_w},
@@ -259,6 +298,8 @@ int cmd_site(int argc, char** argv) {
         std::cout << fmt::format(".\nPositions used: {}.\n", fit.positions_used);
         if (fit.fits()) std::cout << "Fits.\n";
         for (const auto& v : fit.violations) std::cout << "Does not fit: " << v.message << "\n";
+        std::cout << "\nWhat has to change (or be checked):\n";
+        for (const auto& line : rf.changes) std::cout << "  - " << line << "\n";
         if (!site_path.empty()) {
           std::cout << "\nThe site alone holds (units of each system, by positions and by feed):\n";
           for (const auto& c : fit.capacity)

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "cli/training_json.h"
 #include "core/error.h"
 #include "model/model_registry.h"
@@ -35,6 +36,8 @@ int cmd_train(int argc, char** argv) {
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--plan", plan_text,
                  "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived)");
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", w.num_gpus));
@@ -45,7 +48,8 @@ int cmd_train(int argc, char** argv) {
     w.precision = *p;
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
-    const Hardware hw = resolve_hardware(catalog, system);
+    Hardware hw = resolve_hardware(catalog, system);
+    apply_fabric_options(catalog, hw, w.num_gpus, fabric_opts);
     TrainingPlan plan = parse_training_plan(plan_text);
     plan.dp = 0;
     const TrainingResult r = evaluate_training(model, hw, plan, w);
