@@ -92,7 +92,7 @@ int cmd_fabric(int argc, char** argv) {
   add_common_options(app, common);
   std::string system_name, kind_name, topology = "rail-optimized", ratio = "1", node_optics = "single-port";
   long long gpus = 0;
-  int max_tiers = 4;
+  int max_tiers = 4, management_links = -1;
   std::vector<std::string> assume;
   bool list_assumptions = false;
   app.add_option("--system", system_name, "Catalog system (hgx-h100, gb300-nvl72, ...)");
@@ -105,6 +105,8 @@ int cmd_fabric(int argc, char** argv) {
                  "single-port (HGX: one module per NIC) or twin-port (DGX: two NICs per OSFP cage)")
       ->capture_default_str();
   app.add_option("--max-tiers", max_tiers, "Most switch tiers allowed (1 to 4)")->capture_default_str();
+  app.add_option("--management-links", management_links,
+                 "Leaf ports for management (UFM) links, 0 to 1000 (default: the fabric kind's, 4 on NDR)");
   app.add_option("--assume", assume, "Override a named assumption: NAME=VALUE (repeatable)");
   app.add_flag("--list-assumptions", list_assumptions, "Print every named assumption and its basis, then exit");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
@@ -135,6 +137,11 @@ int cmd_fabric(int argc, char** argv) {
     spec.topology = topology == "rail-only" ? fabric::Topology::rail_only : fabric::Topology::rail_optimized;
     spec.twin_port_node_cages = node_optics == "twin-port";
     spec.max_tiers = max_tiers;
+    if (app.count("--management-links")) {
+      if (management_links < 0 || management_links > 1000)
+        throw InputError("--management-links", fmt::format("must be 0 to 1000, got {}", management_links));
+      spec.management_links = management_links;
+    }
     const fabric::FabricResult f = fabric::plan_fabric(fc, kind, spec);
     if (common.json) {
       print_json("fabric", fabric_json(f, fc));

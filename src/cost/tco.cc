@@ -26,7 +26,9 @@ UnitCostInput unit_cost_input(const Catalog& catalog, const System& s) {
   const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
   if (const fabric::FabricKind* kind = fc.kind_for_network(s.scaleout_network)) {
     const long long gpus = std::max<long long>(kFabricReferenceGpus / c.gpus, 1) * c.gpus;
-    const fabric::FabricResult f = fabric::plan_fabric(fc, *kind, fabric::spec_for_system(catalog, s, *kind, gpus));
+    fabric::FabricSpec spec = fabric::spec_for_system(catalog, s, *kind, gpus);
+    spec.management_links = 0;  // management (UFM) belongs to the "storage and other" share, not the GPUs' fabric
+    const fabric::FabricResult f = fabric::plan_fabric(fc, *kind, spec);
     if (f.feasible()) {
       const double units = static_cast<double>(gpus) / c.gpus;
       c.network_capex_usd = (f.switch_capex_usd + f.optics_capex_usd + f.cable_capex_usd) / units;

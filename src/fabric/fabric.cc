@@ -45,6 +45,8 @@ FabricResult plan_fabric(const FabricCatalog& cat, const FabricKind& kind, const
   if (!(spec.oversubscription >= 1 && spec.oversubscription <= 64))
     throw InputError("--oversubscription", fmt::format("{:g} is out of range [1, 64] (r for r:1)", spec.oversubscription));
   if (spec.gpus_per_node < 1) throw InputError("gpus_per_node", "must be >= 1");
+  if (spec.management_links < -1 || spec.management_links > 1000)
+    throw InputError("--management-links", fmt::format("{} is out of range [0, 1000]", spec.management_links));
   if (spec.max_tiers < 1 || spec.max_tiers > 4)
     throw InputError("--max-tiers", fmt::format("{} is out of range [1, 4]", spec.max_tiers));
 
@@ -60,9 +62,9 @@ FabricResult plan_fabric(const FabricCatalog& cat, const FabricKind& kind, const
   r.rails = spec.gpus_per_node * kind.ports_per_nic;
   r.nodes = ceil_div(spec.gpus, spec.gpus_per_node);
   r.endpoints = spec.gpus * kind.ports_per_nic;
-  r.management_links = kind.management_links;
-  r.topology = count_topology({r.nodes, spec.gpus_per_node, kind.ports_per_nic, r.radix, spec.oversubscription,
-                               spec.topology, spec.max_tiers});
+  r.management_links = spec.management_links >= 0 ? spec.management_links : kind.management_links;
+  r.topology = count_topology({r.nodes, spec.gpus_per_node, kind.ports_per_nic, r.management_links, r.radix,
+                               spec.oversubscription, spec.topology, spec.max_tiers});
   r.injection_bytes_per_s_per_gpu = kind.ports_per_nic * kind.port_gbps * 1e9 / 8;
   if (!r.topology.feasible) return r;
 

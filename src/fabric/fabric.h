@@ -19,6 +19,7 @@ struct FabricSpec {
   Topology topology = Topology::rail_optimized;
   bool twin_port_node_cages = false;  // DGX H100/H200/B200: two NICs per node-side OSFP cage
   int max_tiers = 4;
+  int management_links = -1;     // UFM links on the leaves; -1: the fabric kind's figure
   double base_latency_s = 0;     // the catalog network's one-hop end-to-end figure
 };
 

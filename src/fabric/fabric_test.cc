@@ -10,11 +10,11 @@ namespace gpuplan::fabric {
 namespace {
 
 FabricResult plan(const std::string& kind, long long gpus, bool twin = false, double r = 1,
-                  Topology t = Topology::rail_optimized, int gpus_per_node = 8) {
+                  Topology t = Topology::rail_optimized, int management_links = -1) {
   const FabricCatalog& c = FabricCatalog::builtin();
   FabricSpec s;
   s.gpus = gpus;
-  s.gpus_per_node = gpus_per_node;
+  s.management_links = management_links;
   s.twin_port_node_cages = twin;
   s.oversubscription = r;
   s.topology = t;
@@ -41,6 +41,9 @@ TEST(FabricGolden, DgxH100SuperPod) {
   const FabricResult f = plan("ib-ndr", 1016, true);
   EXPECT_EQ(f.links[0].switch_modules + f.links[1].switch_modules, 1536);
   EXPECT_EQ(f.links[0].node_modules, 508);
+  // UFM takes leaf ports: 128 DGX and the UFM links need a fifth SU, which is why the RA drops one DGX.
+  EXPECT_EQ(plan("ib-ndr", 1024, true).topology.scalable_units, 5);
+  EXPECT_EQ(plan("ib-ndr", 1024, true, 1, Topology::rail_optimized, 0).topology.scalable_units, 4);
   // Typical-load power basis of topologies.md 2a: 48 x 747 W + 2,044 modules x 15 W = 66.5 kW.
   EXPECT_NEAR(f.switch_power_w + f.optics_power_w, 48 * 747.0 + 2044 * 15.0, 1.0);
 }
@@ -51,12 +54,13 @@ TEST(FabricGolden, DgxB200SuperPod) {
   const Row rows[] = {{512, 16, 8, 0},       {1024, 32, 16, 0},     {2048, 64, 32, 0},
                       {4096, 128, 128, 64},  {8192, 256, 256, 128}, {16384, 512, 512, 256}};
   for (const auto& row : rows) {
-    const FabricResult f = plan("ib-ndr", row.gpus, true);
+    // The B200 table counts no UFM links on the compute fabric (node-leaf = GPUs).
+    const FabricResult f = plan("ib-ndr", row.gpus, true, 1, Topology::rail_optimized, 0);
     ASSERT_TRUE(f.feasible()) << f.topology.why;
     EXPECT_EQ(tier(f, 0), row.leaf) << row.gpus;
     EXPECT_EQ(tier(f, 1), row.spine) << row.gpus;
     EXPECT_EQ(tier(f, 2), row.core) << row.gpus;
-    EXPECT_EQ(f.links[0].links - f.management_links, row.gpus);  // node-leaf = GPUs (table prints no UFM)
+    EXPECT_EQ(f.links[0].links, row.gpus);
     for (size_t i = 1; i < f.links.size(); ++i) EXPECT_EQ(f.links[i].links, row.gpus) << row.gpus;
   }
 }
@@ -96,7 +100,7 @@ TEST(FabricLimits, FatTreeKSquaredOverTwoAndKCubedOverFour) {
   for (int k : {16, 64, 128, 144}) {
     const long long two = 1LL * k * k / 2, three = 1LL * k * k * k / 4;
     auto tiers = [&](long long nodes, int max_tiers = 4) {
-      const TopologyCounts c = count_topology({nodes, 1, 1, k, 1, Topology::rail_optimized, max_tiers});
+      const TopologyCounts c = count_topology({nodes, 1, 1, 0, k, 1, Topology::rail_optimized, max_tiers});
       return c.feasible ? static_cast<int>(c.tiers.size()) : 0;
     };
     EXPECT_EQ(tiers(k / 2 + 1), 2) << k;
@@ -105,7 +109,7 @@ TEST(FabricLimits, FatTreeKSquaredOverTwoAndKCubedOverFour) {
     EXPECT_EQ(tiers(three), 3) << k;
     EXPECT_EQ(tiers(three + 1), 4) << k;
     EXPECT_EQ(tiers(three + 1, 3), 0) << k;  // infeasible when limited to 3 tiers
-    const TopologyCounts c = count_topology({three, 1, 1, k, 1, Topology::rail_optimized, 4});
+    const TopologyCounts c = count_topology({three, 1, 1, 0, k, 1, Topology::rail_optimized, 4});
     EXPECT_EQ(c.tiers[0].switches, three / (k / 2));
     EXPECT_EQ(c.tiers[1].switches, three / (k / 2));
     EXPECT_EQ(c.tiers[2].switches, three / k);
@@ -132,13 +136,16 @@ TEST(FabricProperties, OversubscriptionCutsSpinesAndBandwidth) {
 }
 
 TEST(FabricProperties, RailOnlyHasNoSpineAndCostsLess) {
-  const FabricResult opt = plan("ib-ndr", 512), only = plan("ib-ndr", 512, false, 1, Topology::rail_only);
+  const FabricResult opt = plan("ib-ndr", 512, false, 1, Topology::rail_optimized, 0),
+                     only = plan("ib-ndr", 512, false, 1, Topology::rail_only, 0);
   ASSERT_TRUE(only.feasible());
   EXPECT_EQ(only.topology.tiers.size(), 1u);
   EXPECT_EQ(only.switches, 8);  // one 64-port switch per rail for 64 nodes
   EXPECT_LT(only.power_w(), opt.power_w());
   EXPECT_LT(only.capex_usd(), opt.capex_usd());
   EXPECT_TRUE(only.paths.back().via_nvlink);
+  // With the 4 UFM links the 64-port rail switches are full: each rail becomes a 2-tier tree.
+  EXPECT_EQ(plan("ib-ndr", 512, false, 1, Topology::rail_only).topology.tiers.size(), 2u);
 }
 
 TEST(FabricProperties, MonotoneInGpusAndTransceiverRatio) {

@@ -84,20 +84,21 @@ TopologyCounts count_topology(const TopologyInput& in) {
     // rail's nodes fit its ports, else a fat tree inside the rail.
     const int groups = in.rails * in.planes;
     c.rail_groups = groups;
+    const long long per_rail = in.nodes + ceil_div(in.extra_ports, groups);  // management links take rail ports
     c.scalable_units = 1;
-    if (in.nodes <= k) {
+    if (per_rail <= k) {
       c.downlinks_per_leaf = k;
       c.uplinks_per_leaf = 0;
       c.nodes_per_su = k;
       c.tiers.push_back({kTierNames[0], groups, 0});
       return c;
     }
-    const long long leaves_per_rail = ceil_div(in.nodes, d);
+    const long long leaves_per_rail = ceil_div(per_rail, d);
     c.scalable_units = leaves_per_rail;
     std::vector<TierCount> rail = {{kTierNames[0], leaves_per_rail, 0}};
     if (!add_upper_tiers(leaves_per_rail, u, k, in.max_tiers, rail)) {
       c.feasible = false;
-      c.why = fmt::format("{} nodes per rail exceed a {}-tier fat tree of radix {}", in.nodes, in.max_tiers, k);
+      c.why = fmt::format("{} nodes per rail exceed a {}-tier fat tree of radix {}", per_rail, in.max_tiers, k);
       return c;
     }
     for (auto& t : rail) {
@@ -111,7 +112,8 @@ TopologyCounts count_topology(const TopologyInput& in) {
   // Rail-optimized: a scalable unit is one leaf per rail, built whole (the RAs' full-SU rule); each
   // plane is a separate fabric of its own (B300 Spectrum-X: "2x 400GbE ... through two different planes").
   c.rail_groups = in.planes;
-  c.scalable_units = ceil_div(in.nodes, d);
+  // Management links take leaf ports too: 31 DGX + UFM fill an H100 SU of 32 nodes' ports.
+  c.scalable_units = ceil_div(in.nodes * in.rails + in.extra_ports, static_cast<long long>(d) * in.rails);
   const long long leaves = c.scalable_units * in.rails;
   c.tiers.push_back({kTierNames[0], leaves, 0});
   if (leaves == 1) {  // one rail, one switch: a single tier

@@ -15,6 +15,7 @@ struct TopologyInput {
   long long nodes = 0;         // hosts (HGX node, NVL72 compute tray)
   int rails = 1;               // rails per plane: NICs per node (GPU i of every node on rail i)
   int planes = 1;              // independent copies of the fabric (ports per NIC: twin-planar Spectrum-X)
+  int extra_ports = 0;         // leaf ports taken by management links (UFM), spread over the rails
   int radix = 0;               // switch ports at the fabric port speed (k)
   double oversubscription = 1; // r:1 leaf downlink:uplink bandwidth
   Topology topology = Topology::rail_optimized;
