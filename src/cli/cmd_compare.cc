@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "cli/cost_options.h"
 #include "compare/claims.h"
 #include "compare/compare.h"
@@ -275,6 +276,8 @@ int cmd_compare(int argc, char** argv) {
                "gpuplan compare"};
   CommonOptions common;
   add_common_options(app, common);
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   CostOptions cost_opts;
   add_cost_options(app, cost_opts);
   std::vector<std::string> systems;
@@ -378,8 +381,10 @@ int cmd_compare(int argc, char** argv) {
     if (models.empty()) models = {"llama3.1-70b", "deepseek-r1"};
     std::vector<ModelArch> archs;
     for (const auto& m : models) archs.push_back(resolve_model(m, "--model"));
-    const auto a = compare::make_side(catalog, systems[0], profile);
-    const auto b = compare::make_side(catalog, systems[1], profile);
+    auto a = compare::make_side(catalog, systems[0], profile);
+    auto b = compare::make_side(catalog, systems[1], profile);
+    apply_fabric_options(catalog, a.hw, 0, fabric_opts);  // both sides on the same kind of fabric
+    apply_fabric_options(catalog, b.hw, 0, fabric_opts);
     const compare::Comparison c = compare::compare_systems(a, b, archs, spec);
     if (common.json) {
       nlohmann::json j = comparison_json(c);

@@ -45,27 +45,21 @@ void add_fabric_options(CLI::App& app, FabricOptions& opts) {
 }
 
 void apply_fabric_options(const Catalog& catalog, Hardware& hw, long long gpus, const FabricOptions& opts) {
+  (void)gpus;  // the fabric's shape (scalable unit, u/d) is the same at any size
   const double r = parse_oversubscription(opts.oversubscription, "--fabric-oversubscription");
-  if (opts.topology != "rail-optimized" && opts.topology != "rail-only")
-    throw InputError("--fabric-topology", fmt::format("must be rail-optimized or rail-only, got '{}'", opts.topology));
-  const bool rail_only = opts.topology == "rail-only";
-  if (r == 1 && !rail_only) return;
+  const fabric::Topology t = parse_fabric_topology(opts.topology);
+  if (r == 1 && t == fabric::Topology::rail_optimized) return;
   const System* sys = catalog.find_system(hw.system_name);
   if (!sys)
     throw InputError("--fabric-oversubscription",
                      fmt::format("'{}' is not a catalog system, so it has no fabric to shape", hw.system_name));
-  const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
-  const fabric::FabricKind& kind = fabric::kind_for_system(fc, *sys, "", "--fabric-oversubscription");
-  fabric::FabricSpec spec = fabric::spec_for_system(catalog, *sys, kind, std::max<long long>(gpus, 1));
-  spec.oversubscription = r;
-  spec.topology = rail_only ? fabric::Topology::rail_only : fabric::Topology::rail_optimized;
-  const fabric::FabricResult f = fabric::plan_fabric(fc, kind, spec);
-  if (!f.feasible()) throw InputError("--fabric-oversubscription", f.topology.why);
-  hw.fabric.scaleout_rail_only = rail_only;
-  if (!rail_only) {
-    hw.fabric.scaleout_beyond_leaf_fraction = f.bisection_ratio;
-    hw.fabric.scaleout_leaf_gpus = static_cast<int>(f.topology.nodes_per_su * sys->gpus_per_node);
-  }
+  fabric::shape_scaleout(catalog, *sys, hw.fabric, r, t);
+}
+
+fabric::Topology parse_fabric_topology(const std::string& text) {
+  if (text == "rail-optimized") return fabric::Topology::rail_optimized;
+  if (text == "rail-only") return fabric::Topology::rail_only;
+  throw InputError("--fabric-topology", fmt::format("must be rail-optimized or rail-only, got '{}'", text));
 }
 
 }  // namespace gpuplan::cli

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "fabric/topology.h"
 #include "physics/hardware.h"
 
 namespace gpuplan::cli {
@@ -19,6 +20,8 @@ struct FabricOptions {
 };
 
 void add_fabric_options(CLI::App& app, FabricOptions& opts);
+// "rail-optimized" or "rail-only"; else InputError on --fabric-topology.
+fabric::Topology parse_fabric_topology(const std::string& text);
 
 // Plans the fabric of `gpus` GPUs of hw's system and sets hw.fabric's scale-out shape (the bandwidth
 // share past the leaf, the GPUs under one scalable unit's leaves, rail-only forwarding). A default

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <set>
 
+#include "fabric/system_fabric.h"
+
 namespace gpuplan::compare {
 
 const char* to_string(Task t) {
@@ -218,6 +220,8 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     c.unit = s.gpus_per_unit();
     c.pool = c.unit;
     c.hw = resolve_hardware(catalog, s.name);
+    fabric::shape_scaleout(catalog, s, c.hw.fabric, spec.fabric_oversubscription,
+                           spec.fabric_rail_only ? fabric::Topology::rail_only : fabric::Topology::rail_optimized);
     c.tco = cost::compute_tco(cost::unit_cost_input(catalog, s), profile);
     cands.push_back(std::move(c));
   }

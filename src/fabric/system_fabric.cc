@@ -27,4 +27,22 @@ FabricSpec spec_for_system(const Catalog& catalog, const System& system, const F
   return s;
 }
 
+void shape_scaleout(const Catalog& catalog, const System& system, Fabric& out, double oversubscription,
+                    Topology topology, const std::string& field) {
+  if (oversubscription == 1 && topology == Topology::rail_optimized) return;
+  const FabricCatalog& fc = FabricCatalog::builtin();
+  const FabricKind& kind = kind_for_system(fc, system, "", field);
+  // The shape (SU size, u/d) does not depend on the cluster's size; plan one whole SU's worth.
+  FabricSpec spec = spec_for_system(catalog, system, kind, system.gpus_per_unit());
+  spec.oversubscription = oversubscription;
+  spec.topology = topology;
+  const FabricResult f = plan_fabric(fc, kind, spec);
+  if (!f.feasible()) throw InputError(field, f.topology.why);
+  out.scaleout_rail_only = topology == Topology::rail_only;
+  if (topology == Topology::rail_optimized) {
+    out.scaleout_beyond_leaf_fraction = f.bisection_ratio;
+    out.scaleout_leaf_gpus = static_cast<int>(f.topology.nodes_per_su * system.gpus_per_node);
+  }
+}
+
 }  // namespace gpuplan::fabric

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "fabric/fabric.h"
+#include "physics/hardware.h"
 
 namespace gpuplan::fabric {
 
@@ -16,5 +17,12 @@ const FabricKind& kind_for_system(const FabricCatalog& fabrics, const System& sy
 // Planner input for `gpus` GPUs of `system` on `kind`: node size, NVLink domain, the network's
 // one-hop latency from the catalog.
 FabricSpec spec_for_system(const Catalog& catalog, const System& system, const FabricKind& kind, long long gpus);
+
+// Gives the collective model's scale-out tier the shape of the system's planned fabric at r:1 and
+// `topology`: the bandwidth share past the leaf and the GPUs under one scalable unit's leaves
+// (rail-optimized), or rail-only forwarding. 1:1 rail-optimized leaves `out` unchanged. A size the
+// fabric cannot build -> InputError naming `field`.
+void shape_scaleout(const Catalog& catalog, const System& system, Fabric& out, double oversubscription,
+                    Topology topology, const std::string& field = "--fabric-oversubscription");
 
 }  // namespace gpuplan::fabric

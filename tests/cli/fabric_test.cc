@@ -69,4 +69,25 @@ TEST(FabricCli, TooFewTiersIsReportedNotCrashed) {
   EXPECT_TRUE(j.contains("why_not"));
 }
 
+// The fabric as an input elsewhere: an 8:1 leaf slows a 512-GPU data-parallel job (wider than one 256-GPU SU)
+// in train and compare; a bad ratio is exit 2 naming the option.
+TEST(FabricCli, OversubscriptionReachesTrainCompareRecommend) {
+  const std::string job = "--system hgx-h100 --gpus 512 --model llama3.1-70b --global-batch 512 --plan tp=8,pp=2 --json";
+  auto flat = run_gpuplan("train " + job);
+  auto over = run_gpuplan("train " + job + " --fabric-oversubscription 8:1");
+  ASSERT_EQ(flat.exit_code, 0) << flat.err;
+  ASSERT_EQ(over.exit_code, 0) << over.err;
+  EXPECT_LT(over.json()["tokens_per_s_per_gpu"].get<double>(), flat.json()["tokens_per_s_per_gpu"].get<double>());
+  auto c1 = run_gpuplan("compare hgx-h100 hgx-h200 --task train --model llama3.1-70b --json").json();
+  auto c8 = run_gpuplan("compare hgx-h100 hgx-h200 --task train --model llama3.1-70b --fabric-oversubscription 8 --json").json();
+  EXPECT_LT(c8["models"][0]["training"]["a"]["tokens_per_s_per_gpu"].get<double>(),
+            c1["models"][0]["training"]["a"]["tokens_per_s_per_gpu"].get<double>());
+  EXPECT_EQ(run_gpuplan("train " + job + " --fabric-oversubscription 0.5").exit_code, 2);
+  EXPECT_EQ(run_gpuplan("train " + job + " --fabric-topology mesh").exit_code, 2);
+  EXPECT_EQ(run_gpuplan("infer --system hgx-h200 --fabric-topology rail-only --json").exit_code, 0);
+  auto rec = run_gpuplan("recommend --model llama3.1-8b --task train --system hgx-h100 --fabric-oversubscription 2 --json");
+  EXPECT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --fabric-oversubscription x").exit_code, 2);
+}
+
 }  // namespace
