@@ -154,6 +154,10 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--site", site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
   app.add_option("--power-mw", power_mw, "Facility power budget in MW: GPUs and throughput it buys per system");
   double it_mw = 0;
+  std::string mix_text;
+  app.add_option("--mix", mix_text,
+                 "A mixed fleet filling one budget: SYSTEM:PERCENT,... of the budget each (e.g. "
+                 "gb300-nvl72:70,hgx-h200:30; percentages add to 100)");
   app.add_option("--it-mw", it_mw, "IT power budget in MW (instead of --power-mw: the facility budget is IT x PUE "
                                    "/ (1 - headroom))");
   app.add_option("--systems", systems_text, "Comma-separated systems for --power-mw (default: the cluster's, or "
@@ -187,7 +191,7 @@ int cmd_site(int argc, char** argv) {
     if (app.count("--power-mw") && (power_mw <= 0 || power_mw > 1e5))
       throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", power_mw));
     if (power_mw <= 0 && it_mw <= 0)
-      for (const char* opt : {"--systems", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
+      for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
                               "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
         if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw too");
     if (seq < 1 || seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", seq));
@@ -309,7 +313,33 @@ int cmd_site(int argc, char** argv) {
       }
     }
     if (power_mw > 0) {
-      if (!systems_text.empty()) {
+      std::vector<double> shares;  // of the budget, per system (a mixed fleet); empty: each system alone
+      if (!mix_text.empty()) {
+        if (!systems_text.empty()) throw InputError("--mix", "give --mix or --systems, not both");
+        budget_systems.clear();
+        double total = 0;
+        std::string cur;
+        for (char ch : mix_text + ",") {
+          if (ch != ',') { cur += ch; continue; }
+          if (cur.empty()) continue;
+          const auto colon = cur.find(':');
+          if (colon == std::string::npos)
+            throw InputError("--mix", fmt::format("'{}' is not SYSTEM:PERCENT (e.g. gb300-nvl72:70)", cur));
+          double pct = 0;
+          size_t used = 0;
+          const std::string v = cur.substr(colon + 1);
+          try { pct = std::stod(v, &used); } catch (...) { used = 0; }
+          if (used == 0 || used != v.size() || !(pct > 0 && pct <= 100))
+            throw InputError("--mix", fmt::format("share '{}' of {} must be a percentage above 0 and at most 100", v,
+                                                  cur.substr(0, colon)));
+          budget_systems.push_back(catalog.system(cur.substr(0, colon), "--mix").name);
+          shares.push_back(pct / 100.0);
+          total += pct;
+          cur.clear();
+        }
+        if (std::abs(total - 100) > 1e-6)
+          throw InputError("--mix", fmt::format("the shares add to {:g}%, not 100%", total));
+      } else if (!systems_text.empty()) {
         budget_systems.clear();
         std::string cur;
         for (char ch : systems_text + ",") {
@@ -355,14 +385,16 @@ int cmd_site(int argc, char** argv) {
       for (std::size_t i = 0; i < budget_systems.size(); ++i) {
         const System& s = catalog.system(budget_systems[i], "--systems");
         const auto u = deploy::unit_power(power_input(catalog, s), site);
-        const int units = deploy::units_for_budget(u, budget_w, site);
+        const double share = shares.empty() ? 1.0 : shares[i];
+        const double part_mw = power_mw * share;
+        const int units = deploy::units_for_budget(u, budget_w * share, site);
         const int gpus = units * u.gpus;
         const Throughput t = training_throughput(catalog, model, s, gpus, seq, *p);
         const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
         const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
         const double serve_tps = sv.tokens_per_s_per_gpu * gpus;
         nlohmann::json serving = {{"feasible", sv.feasible}, {"output_tokens_per_s", serve_tps},
-                                  {"output_tokens_per_s_per_mw", serve_tps / power_mw},
+                                  {"output_tokens_per_s_per_mw", serve_tps / part_mw},
                                   {"tokens_per_s_per_gpu", sv.tokens_per_s_per_gpu}, {"swept_gpus", sv.swept_gpus}};
         if (sv.feasible)
           serving.update({{"parallel", {{"tp", sv.parallel.tp}, {"ep", sv.parallel.ep}, {"pp", sv.parallel.pp},
@@ -372,23 +404,25 @@ int cmd_site(int argc, char** argv) {
         else
           serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
         bj.push_back({{"system", s.name}, {"units", units}, {"gpus", gpus}, {"it_w_per_unit", u.it_w()},
-                      {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / power_mw},
+                      {"budget_share", share}, {"budget_w", budget_w * share},
+                      {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / part_mw},
                       {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"plan", t.plan},
                       {"searched_at_gpus", t.ref_gpus}, {"serving", serving}});
         if (!common.json)
           std::cout << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
-                                   s.name, units, gpus, kw(u.it_w()), tps, tps / power_mw,
+                                   shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units,
+                                   gpus, kw(u.it_w()), tps, tps / part_mw,
                                    t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus), serve_tps,
-                                   serve_tps / power_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
+                                   serve_tps / part_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
       }
       j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", seq}, {"precision", precision},
                      {"serving", {{"model", ip.model.name}, {"precision", infer_precision}, {"isl", isl}, {"osl", osl},
                                   {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
-                     {"systems", bj}};
+                     {"systems", bj}, {"mixed_fleet", !shares.empty()}};
       if (!common.json)
         std::cout << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
                      "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
-                     "on one unit (inference model sweep), times the units. Per MW of the facility budget.\n";
+                     "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n";
     }
     if (common.json) print_json("site", j);
     return kExitOk;

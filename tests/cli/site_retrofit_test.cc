@@ -42,4 +42,23 @@ TEST(SiteRetrofitCli, ItBudgetIsFacilityOverPueAndHeadroom) {
   EXPECT_EQ(run_gpuplan("site --it-mw 5 --power-mw 5").exit_code, 2);
 }
 
+// A mixed fleet: each part gets its share of the budget; a part of 70% of 10 MW buys what 7 MW buys alone.
+TEST(SiteRetrofitCli, MixedFleetSplitsTheBudget) {
+  auto m = run_gpuplan("site --power-mw 10 --mix gb300-nvl72:70,hgx-h200:30 --json");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  auto j = m.json()["budget"];
+  EXPECT_TRUE(j["mixed_fleet"].get<bool>());
+  ASSERT_EQ(j["systems"].size(), 2u);
+  EXPECT_NEAR(j["systems"][0]["budget_w"].get<double>() + j["systems"][1]["budget_w"].get<double>(), 10e6, 1e-3);
+  auto alone = run_gpuplan("site --power-mw 7 --systems gb300-nvl72 --json").json()["budget"]["systems"][0];
+  EXPECT_EQ(j["systems"][0]["units"], alone["units"]);
+  EXPECT_NEAR(j["systems"][0]["training_tokens_per_s_per_mw"].get<double>(),
+              alone["training_tokens_per_s_per_mw"].get<double>(), 1e-6 * alone["training_tokens_per_s_per_mw"].get<double>());
+  for (const char* bad : {"gb300-nvl72:70,hgx-h200:20", "gb300-nvl72", "gb300-nvl72:abc,hgx-h200:100", "gb301:100"}) {
+    auto r = run_gpuplan(std::string("site --power-mw 10 --mix ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "--mix")) << bad << ": " << r.err;
+  }
+}
+
 }  // namespace
