@@ -66,7 +66,9 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
                                       need.to_add(), c == Cooling::liquid ? "liquid" : "air",
                                       kw(need.max_position_w), need.available));
   }
-  for (const auto& [u, units] : groups) it_w += u.it_w() * units;
+  // With the fabric planned, its power replaces the units' flat scale-out switch share.
+  const bool planned = network.power_w > 0 || network.switch_rack_units > 0;
+  for (const auto& [u, units] : groups) it_w += (planned ? u.it_w() - u.switch_w : u.it_w()) * units;
 
   // CDUs and facility water for the liquid heat.
   for (const auto& g : site.positions)

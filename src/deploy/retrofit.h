@@ -48,7 +48,8 @@ struct Retrofit {
   double cdu_to_add_w = 0;
   double water_flow_kg_per_s = 0;          // facility water through the CDUs at water_delta_t_k
   double water_delta_t_k = 0;
-  double feed_needed_w = 0;                // facility feed with headroom
+  double feed_needed_w = 0;                // facility feed with headroom (the planned network replaces the
+                                           // units' flat switch share)
   double feed_to_add_w = 0;                // 0 when the site has no feed limit or enough
   int switch_racks = 0;
   double switch_racks_w = 0;

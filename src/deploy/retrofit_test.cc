@@ -35,10 +35,21 @@ TEST(Retrofit, LiquidPositionsCdusWaterAndFloor) {
   EXPECT_DOUBLE_EQ(r.floor[0].rack_kg, 1360);
   EXPECT_NEAR(r.floor[0].kg_per_m2, 1360 / d.rack_footprint_m2, 1e-9);
   EXPECT_FALSE(r.floor[0].source.empty());
-  // (2.272 MW IT + 50 kW network) x PUE 1.3 / (1 - 25% headroom) = 4.02 MW against a 3 MW feed.
+  // (2.272 MW IT + 50 kW network, which replaces the flat switch share, here 0) x PUE 1.3 / (1 - 25%
+  // headroom) = 4.02 MW against a 3 MW feed.
   EXPECT_NEAR(r.feed_needed_w, (16 * 142e3 + 50e3) * site.pue / (1 - site.headroom), 1e-6);
   EXPECT_NEAR(r.feed_to_add_w, r.feed_needed_w - 3e6, 1e-6);
   EXPECT_GT(r.liquid_retrofit_usd, 0);
+}
+
+TEST(Retrofit, PlannedNetworkReplacesTheFlatSwitchShare) {
+  SiteSpec site = builtin_site_defaults();
+  UnitPower u = rack("gb200-nvl72", 120e3);
+  u.switch_w = 6e3;
+  const Retrofit flat = plan_retrofit({{u, 10}}, site, {}, builtin_retrofit_defaults());
+  const Retrofit planned = plan_retrofit({{u, 10}}, site, {4, 20e3}, builtin_retrofit_defaults());
+  EXPECT_NEAR(flat.feed_needed_w, 10 * 126e3 * site.pue / (1 - site.headroom), 1e-6);
+  EXPECT_NEAR(planned.feed_needed_w, (10 * 120e3 + 20e3) * site.pue / (1 - site.headroom), 1e-6);
 }
 
 TEST(Retrofit, NothingToChangeWhenItFits) {
