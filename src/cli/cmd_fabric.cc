@@ -2,7 +2,9 @@
 // each GPU gets. The planner is src/fabric; this file parses options and prints.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -94,6 +96,7 @@ int cmd_fabric(int argc, char** argv) {
   long long gpus = 0;
   int max_tiers = 4, management_links = -1;
   std::vector<std::string> assume;
+  std::string frontend;
   bool list_assumptions = false;
   app.add_option("--system", system_name, "Catalog system (hgx-h100, gb300-nvl72, ...)");
   app.add_option("--gpus", gpus, "GPUs to connect (1 to 100000000)");
@@ -108,6 +111,9 @@ int cmd_fabric(int argc, char** argv) {
   app.add_option("--management-links", management_links,
                  "Leaf ports for management (UFM) links, 0 to 1000 (default: the fabric kind's, 4 on NDR)");
   app.add_option("--assume", assume, "Override a named assumption: NAME=VALUE (repeatable)");
+  app.add_option("--frontend", frontend,
+                 "Also plan a front-end (north-south: storage, in-band, users) network: eth-frontend-200g (HGX "
+                 "H100/H200/B200 RA) or eth-frontend-400g (B300/GB300 RAs)");
   app.add_flag("--list-assumptions", list_assumptions, "Print every named assumption and its basis, then exit");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
@@ -142,9 +148,31 @@ int cmd_fabric(int argc, char** argv) {
         throw InputError("--management-links", fmt::format("must be 0 to 1000, got {}", management_links));
       spec.management_links = management_links;
     }
+    if (kind.frontend)
+      throw InputError("--kind", fmt::format("'{}' is a front-end network: give it with --frontend", kind.name));
     const fabric::FabricResult f = fabric::plan_fabric(fc, kind, spec);
+    // The front-end network: each node is one endpoint with the kind's ports (one per plane).
+    std::optional<fabric::FabricResult> fe;
+    if (!frontend.empty()) {
+      const fabric::FabricKind& fk = fc.kind(frontend, "--frontend");
+      if (!fk.frontend)
+        throw InputError("--frontend", fmt::format("'{}' is a compute fabric kind; front-end kinds: eth-frontend-200g, "
+                                                   "eth-frontend-400g",
+                                                   fk.name));
+      fabric::FabricSpec fs = fabric::spec_for_system(catalog, sys, fk, f.nodes);
+      fs.gpus_per_node = 1;
+      fs.nvlink_domain_gpus = 1;
+      fs.management_links = 0;
+      fe = fabric::plan_fabric(fc, fk, fs);
+    }
     if (common.json) {
-      print_json("fabric", fabric_json(f, fc));
+      nlohmann::json j = fabric_json(f, fc);
+      if (fe) {
+        nlohmann::json fj = fabric_json(*fe, fc);
+        fj["endpoints_are"] = "nodes";
+        j["frontend"] = fj;
+      }
+      print_json("fabric", j);
       return kExitOk;
     }
     std::cout << fmt::format("Fabric for {} GPUs of {} ({} nodes of {} GPUs): {}, {}, {:g}:1 at the leaf\n", gpus,
@@ -189,6 +217,26 @@ int cmd_fabric(int argc, char** argv) {
       std::cout << fmt::format("    {} = {:g}{}: {}\n", a.name, a.value, a.overridden ? " (given)" : "", a.basis);
     }
     for (const auto& note : f.notes) std::cout << "  Note: " << note << "\n";
+    if (fe) {
+      std::cout << fmt::format("Front-end network ({}), one endpoint per node ({} nodes):\n", fe->kind, f.nodes);
+      if (!fe->feasible()) {
+        std::cout << "  Not buildable: " << fe->topology.why << "\n";
+      } else {
+        std::cout << "  Switches:";
+        for (const auto& tier : fe->topology.tiers) std::cout << fmt::format(" {} {}", tier.switches, tier.name);
+        std::cout << fmt::format(" = {} ({} RU); {} links to nodes\n", fe->switches, fe->switch_rack_units,
+                                 fe->links.empty() ? 0 : fe->links[0].links);
+        std::cout << fmt::format("  Power {} (switches, optics, DPUs); capex {} ({}/GPU)\n", kw(fe->power_w()),
+                                 usd(fe->capex_usd()), usd(fe->capex_usd() / n));
+        std::cout << fmt::format("  Both networks: {} and {} ({:.0f} W and {}/GPU)\n", kw(f.power_w() + fe->power_w()),
+                                 usd(f.capex_usd() + fe->capex_usd()), (f.power_w() + fe->power_w()) / n,
+                                 usd((f.capex_usd() + fe->capex_usd()) / n));
+        for (const auto& name : fe->assumptions_used)
+          if (std::find(f.assumptions_used.begin(), f.assumptions_used.end(), name) == f.assumptions_used.end())
+            std::cout << fmt::format("  Assumption: {} = {:g}: {}\n", name, fc.assumption(name).value,
+                                     fc.assumption(name).basis);
+      }
+    }
     return kExitOk;
   });
 }

@@ -133,6 +133,7 @@ FabricCatalog FabricCatalog::parse(const std::string& text, const std::string& o
     k.port_gbps = m.num_in("port_gbps", 1, 1e5);
     k.ports_per_nic = static_cast<int>(m.opt_integer_in("ports_per_nic", 1, 16).value_or(1));
     k.management_links = static_cast<int>(m.integer_in("management_links", 0, 1000));
+    k.frontend = m.opt_boolean("frontend").value_or(false);
     k.switch_latency_ns = figure(m, "switch_latency_ns");
     k.sources = sources(m);
     m.reject_unknown_keys();
@@ -243,7 +244,7 @@ const Assumption& FabricCatalog::assumption(const std::string& name) const {
 const FabricKind* FabricCatalog::kind_for_network(const std::string& network_name) const {
   const std::string n = normalize_name(network_name);
   for (const auto& k : kinds_)
-    if (normalize_name(k.network) == n) return &k;
+    if (!k.frontend && normalize_name(k.network) == n) return &k;
   return nullptr;
 }
 

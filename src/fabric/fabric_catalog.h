@@ -58,6 +58,7 @@ struct FabricKind {
   double port_gbps = 0;    // fabric port speed
   int ports_per_nic = 1;   // fabric ports per GPU NIC (planes)
   int management_links = 0;
+  bool frontend = false;   // a north-south (front-end/storage) network, never a system's compute fabric
   Figure switch_latency_ns;
   std::map<std::string, std::string> sources;
 };
@@ -92,7 +93,7 @@ class FabricCatalog {
   const SwitchModel& switch_model(const std::string& name) const;
   const NicModel& nic(const std::string& name) const;
   const Assumption& assumption(const std::string& name) const;
-  // The kind whose `network` is `network_name`, or nullptr.
+  // The compute (non-front-end) kind whose `network` is `network_name`, or nullptr.
   const FabricKind* kind_for_network(const std::string& network_name) const;
 
   // A figure's value; an assumption's name is added to `used` when given.

@@ -185,6 +185,7 @@ TEST(FabricCatalog, EveryCatalogSystemHasAKindAndPlansUpTo100k) {
   for (const auto& s : cat.systems()) {
     const FabricKind* k = fc.kind_for_network(s.scaleout_network);
     ASSERT_NE(k, nullptr) << s.name << " uses " << s.scaleout_network;
+    EXPECT_FALSE(k->frontend) << s.name;
     for (long long g : {1LL, 8LL, 72LL, 1000LL, 16384LL, 100000LL}) {
       FabricSpec spec;
       spec.gpus = g;

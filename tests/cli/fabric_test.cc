@@ -61,6 +61,20 @@ TEST(FabricCli, BadInputExitsTwoNamingTheField) {
   }
 }
 
+TEST(FabricCli, FrontEndNetworkIsSeparate) {
+  auto r = run_gpuplan("fabric --system gb300-nvl72 --gpus 1152 --frontend eth-frontend-400g --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  ASSERT_TRUE(j.contains("frontend"));
+  EXPECT_EQ(j["frontend"]["endpoints_are"], "nodes");
+  EXPECT_EQ(j["frontend"]["gpus"], j["nodes"]);              // one endpoint per compute tray
+  EXPECT_EQ(j["frontend"]["endpoints"].get<int>(), 2 * j["nodes"].get<int>());  // two 400GbE ports each
+  EXPECT_GT(j["frontend"]["power_w"]["total"].get<double>(), 0);
+  EXPECT_EQ(run_gpuplan("fabric --system gb300-nvl72 --gpus 72 --frontend ib-xdr").exit_code, 2);
+  EXPECT_EQ(run_gpuplan("fabric --system gb300-nvl72 --gpus 72 --kind eth-frontend-400g").exit_code, 2);
+  EXPECT_TRUE(has(run_gpuplan("fabric --system hgx-h100 --gpus 64 --frontend eth-frontend-200g").out, "Front-end network"));
+}
+
 TEST(FabricCli, TooFewTiersIsReportedNotCrashed) {
   auto r = run_gpuplan("fabric --system hgx-h100 --gpus 100000 --max-tiers 2 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
