@@ -263,12 +263,14 @@ int cmd_site(int argc, char** argv) {
       nlohmann::json rpos = nlohmann::json::array(), rfloor = nlohmann::json::array();
       for (const auto& p : rf.positions)
         rpos.push_back({{"cooling", p.cooling == Cooling::liquid ? "liquid" : "air"}, {"max_position_w", p.max_position_w},
-                        {"needed", p.needed}, {"available", p.available}, {"to_add", p.to_add()}});
+                        {"needed", p.needed}, {"available", p.available}, {"to_add", p.to_add()},
+                        {"circuits_per_position", p.circuits_per_position}});
       for (const auto& f : rf.floor)
         rfloor.push_back({{"system", f.system}, {"rack_kg", f.rack_kg}, {"kg_per_m2", f.kg_per_m2}, {"source", f.source}});
       j["retrofit"] = {{"positions", rpos}, {"liquid_heat_w", rf.liquid_heat_w}, {"cdu_capacity_w", rf.cdu_capacity_w},
                        {"cdu_to_add_w", rf.cdu_to_add_w}, {"water_flow_kg_per_s", rf.water_flow_kg_per_s},
                        {"water_delta_t_k", rf.water_delta_t_k}, {"feed_needed_w", rf.feed_needed_w},
+                       {"circuit_w", rf.circuit_w}, {"circuits", rf.circuits},
                        {"feed_to_add_w", rf.feed_to_add_w}, {"switch_racks", rf.switch_racks},
                        {"network_w", rf.switch_racks_w}, {"floor", rfloor},
                        {"liquid_retrofit_usd_order", rf.liquid_retrofit_usd},

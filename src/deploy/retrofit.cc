@@ -15,12 +15,12 @@ constexpr double kWaterHeatCapacityJPerKgK = 4186;  // liquid water near 20-40 C
 
 std::string kw(double w) { return fmt::format("{:.0f} kW", w / 1e3); }
 
-// Positions one group fills and the power of each.
-std::pair<int, double> positions_of(const UnitPower& u, int units) {
-  if (units <= 0) return {0, 0};
-  if (u.unit_is_rack) return {units, u.unit_w()};
-  const int per = std::max(1, u.units_per_rack);
-  return {(units + per - 1) / per, u.unit_w() * std::min(per, units)};
+// Units of one group a position holds: the densest the site's positions of its cooling allow, else a
+// full rack (the position to add).
+int density(const UnitPower& u, const SiteSpec& site) {
+  int best = 0;
+  for (const auto& g : site.positions) best = std::max(best, units_per_position(u, g, site));
+  return best > 0 ? best : (u.unit_is_rack ? 1 : std::max(1, u.units_per_rack));
 }
 
 }  // namespace
@@ -37,10 +37,20 @@ RetrofitDefaults builtin_retrofit_defaults() {
     d.rack_footprint_m2 = m.num_in("rack_footprint_m2", 0.1, 10);
     d.water_delta_t_k = m.num_in("water_delta_t_k", 1, 50);
     d.liquid_retrofit_usd_per_kw = m.num_in("liquid_retrofit_usd_per_kw", 0, 1e6);
-    for (const char* k : {"rack_footprint_source", "water_delta_t_source", "liquid_retrofit_source"}) m.opt_str(k);
+    d.circuit_voltage_v = m.num_in("circuit_voltage_v", 100, 1000);
+    d.circuit_current_a = m.num_in("circuit_current_a", 1, 1000);
+    d.circuit_derating = m.num_in("circuit_derating", 0.1, 1);
+    d.feed_redundancy = static_cast<int>(m.integer_in("feed_redundancy", 1, 4));
+    for (const char* k : {"rack_footprint_source", "water_delta_t_source", "liquid_retrofit_source", "circuit_source",
+                          "feed_redundancy_source"})
+      m.opt_str(k);
     m.reject_unknown_keys();
   }
   return d;
+}
+
+double RetrofitDefaults::circuit_w() const {
+  return std::sqrt(3.0) * circuit_voltage_v * circuit_current_a * circuit_derating;
 }
 
 Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, const SiteSpec& site,
@@ -50,19 +60,26 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
   for (Cooling c : {Cooling::air, Cooling::liquid}) {
     PositionNeed need;
     need.cooling = c;
+    double least_unit_w = 0;
     for (const auto& [u, units] : groups) {
-      if (u.cooling != c) continue;
-      const auto [pos, w] = positions_of(u, units);
-      need.needed += pos;
-      need.max_position_w = std::max(need.max_position_w, w);
+      if (u.cooling != c || units <= 0) continue;
+      const int per = density(u, site);
+      need.needed += (units + per - 1) / per;
+      need.max_position_w = std::max(need.max_position_w, u.unit_w() * std::min(per, units));
+      least_unit_w = least_unit_w > 0 ? std::min(least_unit_w, u.unit_w()) : u.unit_w();
       if (c == Cooling::liquid) r.liquid_heat_w += u.unit_w() * units;
     }
     if (need.needed == 0) continue;
+    // Site positions of this cooling that take at least one unit (`gpuplan site`'s placement is the exact
+    // fit; this is the count to plan with).
     for (const auto& g : site.positions)
-      if (g.cooling == c && g.max_w >= need.max_position_w) need.available += g.count;
+      if (g.cooling == c && g.max_w >= least_unit_w) need.available += g.count;
+    need.circuits_per_position =
+        d.feed_redundancy * static_cast<int>(std::ceil(need.max_position_w / d.circuit_w() - 1e-9));
+    r.circuits += need.circuits_per_position * need.needed;
     r.positions.push_back(need);
     if (need.to_add() > 0)
-      r.changes.push_back(fmt::format("add {} {}-cooled positions of at least {} (the site has {} that take it)",
+      r.changes.push_back(fmt::format("add {} {}-cooled positions of at least {} (the site has {} that take a unit)",
                                       need.to_add(), c == Cooling::liquid ? "liquid" : "air",
                                       kw(need.max_position_w), need.available));
   }
@@ -95,6 +112,15 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
                                     r.feed_to_add_w / 1e6, r.feed_needed_w / 1e6, site.headroom * 100,
                                     site.total_power_w / 1e6));
   }
+
+  r.circuit_w = d.circuit_w();
+  for (const auto& p : r.positions)
+    r.changes.push_back(fmt::format("power distribution: {} circuits of {} per {}-cooled position ({} x {:.0f} V x "
+                                    "{:.0f} A three-phase at {:.0f}%, {}N), {} in all",
+                                    p.circuits_per_position, kw(r.circuit_w), p.cooling == Cooling::liquid ? "liquid" : "air",
+                                    p.circuits_per_position / d.feed_redundancy, d.circuit_voltage_v,
+                                    d.circuit_current_a, d.circuit_derating * 100, d.feed_redundancy,
+                                    p.circuits_per_position * p.needed));
 
   // The fabric's switches in network racks.
   if (network.switch_rack_units > 0) {

@@ -17,6 +17,9 @@ struct RetrofitDefaults {
   double rack_footprint_m2 = 0.72;
   double water_delta_t_k = 10;
   double liquid_retrofit_usd_per_kw = 1000;
+  double circuit_voltage_v = 415, circuit_current_a = 60, circuit_derating = 0.8;
+  int feed_redundancy = 2;  // 2N
+  double circuit_w() const;  // sqrt(3) x V x A x derating
 };
 RetrofitDefaults builtin_retrofit_defaults();
 
@@ -29,9 +32,10 @@ struct NetworkLoad {
 struct PositionNeed {
   Cooling cooling = Cooling::air;
   double max_position_w = 0;         // the hungriest position of this kind the deployment needs
-  int needed = 0;                    // positions of this kind at that power
-  int available = 0;                 // site positions of this kind that take that power
+  int needed = 0;                    // positions, at the densest the site's positions allow (else full racks)
+  int available = 0;                 // site positions of this kind that take at least one unit
   int to_add() const { return needed > available ? needed - available : 0; }
+  int circuits_per_position = 0;   // rack power circuits (PDU feeds), with redundancy
 };
 
 struct FloorLoad {
@@ -51,6 +55,8 @@ struct Retrofit {
   double feed_needed_w = 0;                // facility feed with headroom (the planned network replaces the
                                            // units' flat switch share)
   double feed_to_add_w = 0;                // 0 when the site has no feed limit or enough
+  double circuit_w = 0;                    // what one rack circuit carries
+  int circuits = 0;                        // rack power circuits in total, with redundancy
   int switch_racks = 0;
   double switch_racks_w = 0;
   std::vector<FloorLoad> floor;            // rack-scale systems with a sourced weight

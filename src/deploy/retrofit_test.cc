@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace gpuplan::deploy {
 namespace {
 
@@ -40,6 +42,10 @@ TEST(Retrofit, LiquidPositionsCdusWaterAndFloor) {
   EXPECT_NEAR(r.feed_needed_w, (16 * 142e3 + 50e3) * site.pue / (1 - site.headroom), 1e-6);
   EXPECT_NEAR(r.feed_to_add_w, r.feed_needed_w - 3e6, 1e-6);
   EXPECT_GT(r.liquid_retrofit_usd, 0);
+  // sqrt(3) x 415 V x 60 A x 0.8 = 34.5 kW per circuit: a 142 kW rack needs 5, 10 with 2N.
+  EXPECT_NEAR(r.circuit_w, std::sqrt(3.0) * 415 * 60 * 0.8, 1e-6);
+  EXPECT_EQ(r.positions[0].circuits_per_position, 10);
+  EXPECT_EQ(r.circuits, 160);
 }
 
 TEST(Retrofit, PlannedNetworkReplacesTheFlatSwitchShare) {

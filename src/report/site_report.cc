@@ -91,6 +91,7 @@ Page site_report(const Source& site) {
       {"water_flow_kg_per_s", "facility water flow", "{:.1f}", 1, " kg/s"},
       {"feed_needed_w", "feed needed (with headroom)", "{:.2f}", 1e-6, " MW"},
       {"feed_to_add_w", "feed to add", "{:.2f}", 1e-6, " MW"},
+      {"circuits", "rack power circuits (2N)", "{:.0f}", 1, ""},
       {"switch_racks", "network racks (scale-out switches)", "{:.0f}", 1, ""},
       {"network_w", "network power (switches and optics)", "{:.0f}", 1e-3, " kW"},
       {"liquid_retrofit_usd_order", "liquid retrofit, order of magnitude (assumption)", "{:.1f}", 1e-6, " $M"},
