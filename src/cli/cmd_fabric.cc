@@ -187,7 +187,7 @@ int cmd_fabric(int argc, char** argv) {
     if (spec.topology == fabric::Topology::rail_optimized)
       std::cout << fmt::format("scalable unit {} nodes ({} GPUs), {} SUs; ", t.nodes_per_su,
                                t.nodes_per_su * sys.gpus_per_node, t.scalable_units);
-    std::cout << fmt::format("{} tier(s)\n", t.tiers.size());
+    std::cout << fmt::format("{} tier{}\n", t.tiers.size(), t.tiers.size() == 1 ? "" : "s");
     std::cout << "  Switches:";
     for (const auto& tier : t.tiers) std::cout << fmt::format(" {} {}", tier.switches, tier.name);
     std::cout << fmt::format(" = {} ({} RU)\n", f.switches, f.switch_rack_units);

@@ -197,6 +197,29 @@ TEST(FabricCatalog, EveryCatalogSystemHasAKindAndPlansUpTo100k) {
   }
 }
 
+// R5: copper inside the rack, multimode to the row, single-mode beyond; XDR has no multimode or DAC.
+TEST(FabricMedia, ByKindAndReach) {
+  const FabricCatalog& c = FabricCatalog::builtin();
+  EXPECT_EQ(medium_for(c, "g400", 2)->name, "dac-400g");
+  EXPECT_EQ(medium_for(c, "g400", 4)->name, "lacc-400g");
+  EXPECT_EQ(medium_for(c, "g400", 30)->name, "mm-sr4-400g");
+  EXPECT_EQ(medium_for(c, "g400", 150)->name, "sm-dr4-400g");
+  EXPECT_EQ(medium_for(c, "g400", 1500)->name, "sm-fr4-400g");
+  EXPECT_EQ(medium_for(c, "g400", 5000), nullptr);
+  EXPECT_EQ(medium_for(c, "g800", 30)->name, "sm-dr-800g");
+  EXPECT_TRUE(medium_for(c, "g800", 1)->copper);
+  // Leaves in the rack (2 m): the node links are copper, no node-side modules.
+  FabricCatalog near = c;
+  near.set_assumption("node_leaf_m", 2);
+  FabricSpec s;
+  s.gpus = 256;
+  const FabricResult f = plan_fabric(near, near.kind("ib-ndr"), s);
+  ASSERT_TRUE(f.feasible());
+  EXPECT_TRUE(f.links[0].copper);
+  EXPECT_EQ(f.links[0].node_modules, 0);
+  EXPECT_LT(f.optics_power_w, plan_fabric(c, c.kind("ib-ndr"), s).optics_power_w);
+}
+
 TEST(FabricCatalog, AssumptionsAreNamedAndOverridable) {
   FabricCatalog c = FabricCatalog::builtin();
   FabricSpec s;
