@@ -110,6 +110,8 @@ TEST(FabricLimits, FatTreeKSquaredOverTwoAndKCubedOverFour) {
     EXPECT_EQ(tiers(three + 1), 4) << k;
     EXPECT_EQ(tiers(three + 1, 3), 0) << k;  // infeasible when limited to 3 tiers
     const TopologyCounts c = count_topology({three, 1, 1, 0, k, 1, Topology::rail_optimized, 4});
+    EXPECT_EQ(c.max_endpoints_2tier, two);
+    EXPECT_EQ(c.max_endpoints_3tier, three);
     EXPECT_EQ(c.tiers[0].switches, three / (k / 2));
     EXPECT_EQ(c.tiers[1].switches, three / (k / 2));
     EXPECT_EQ(c.tiers[2].switches, three / k);

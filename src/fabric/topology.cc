@@ -76,8 +76,8 @@ TopologyCounts count_topology(const TopologyInput& in) {
   c.downlinks_per_leaf = d;
   c.uplinks_per_leaf = u;
   c.nodes_per_su = d;
-  c.max_nodes_per_rail_2tier = static_cast<long long>(k) * d;
-  c.max_nodes_per_rail_3tier = static_cast<long long>(k) * (k / 2) * d;
+  c.max_endpoints_2tier = static_cast<long long>(k) * d;
+  c.max_endpoints_3tier = static_cast<long long>(k) * (k / 2) * d;
 
   if (in.topology == Topology::rail_only) {
     // Each rail is its own fabric (Wang et al., arXiv 2307.12169): one switch per rail while the

@@ -37,9 +37,10 @@ struct TopologyCounts {
   long long scalable_units = 0;
   long long rail_groups = 1;   // independent fabrics: planes, or rails x planes when rail-only
   std::vector<TierCount> tiers;
-  // Largest node count each tier count reaches with this radix and oversubscription (R1).
-  long long max_nodes_per_rail_2tier = 0;
-  long long max_nodes_per_rail_3tier = 0;
+  // Most leaf ports (GPU ports, all rails of a plane) two and three tiers reach at this radix and
+  // oversubscription (R1: k^2/2 and k^3/4 at 1:1).
+  long long max_endpoints_2tier = 0;
+  long long max_endpoints_3tier = 0;
 };
 
 // Leaf downlinks for radix k at r:1 (k/2 at 1:1), clamped so at least one uplink remains.
