@@ -62,6 +62,7 @@ nlohmann::json fabric_json(const fabric::FabricResult& f, const fabric::FabricCa
             {"uplinks_per_leaf", f.topology.uplinks_per_leaf},
             {"nodes_per_scalable_unit", f.topology.nodes_per_su},
             {"scalable_units", f.topology.scalable_units},
+            {"max_endpoints", {{"two_tiers", f.topology.max_endpoints_2tier}, {"three_tiers", f.topology.max_endpoints_3tier}}},
             {"tiers", tiers},
             {"links", links},
             {"bill_of_materials", bom},

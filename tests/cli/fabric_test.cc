@@ -33,6 +33,7 @@ TEST(FabricCli, JsonSchemaAndParts) {
   for (const auto& a : j["assumptions"]) q3400 = q3400 || a["name"] == "q3400_power_w";
   EXPECT_TRUE(q3400);
   EXPECT_EQ(j["per_gpu"]["injection_bytes_per_s"].get<double>(), 100e9);
+  EXPECT_EQ(j["max_endpoints"]["two_tiers"], 144 * 144 / 2);  // R1 for the Q3400
 }
 
 TEST(FabricCli, OversubscriptionAndAssumptionOverride) {
