@@ -61,15 +61,16 @@ Page site_report(const Source& site) {
   qc.type = ChartType::bar;
   qc.x_label = "cooling";
   qc.y_label = "positions";
-  Series need{"needed", {}, {}, false, false}, have{"available at that power", {}, {}, false, false};
+  Series need{"needed", {}, {}, false, false}, have{"available (take a unit)", {}, {}, false, false};
   for (std::size_t i = 0; i < positions.size(); ++i) {
     qc.categories.push_back(positions[i].value("cooling", std::string()));
     need.y.push_back(ref(site, fmt::format("/retrofit/positions/{}/needed", i)));
     have.y.push_back(ref(site, fmt::format("/retrofit/positions/{}/available", i)));
   }
   qc.series = {need, have};
-  qc.caption = "For each cooling kind the deployment uses: the positions it fills (at the power of its hungriest "
-               "position) next to the site's positions of that kind that take that power. The gap is what to add.";
+  qc.caption = "For each cooling kind the deployment uses: the positions it fills (each system at the densest the "
+               "site's positions allow) next to the site's positions of that kind that take at least one unit. A gap "
+               "is what to add.";
   qs.blocks.push_back(qc);
   page.sections.push_back(std::move(qs));
 
