@@ -186,8 +186,8 @@ int cmd_fabric(int argc, char** argv) {
     std::cout << fmt::format("  {} at {:g}G: radix {}; {} rails; leaf {} down / {} up; ", f.switch_name, f.port_gbps,
                              f.radix, f.rails, t.downlinks_per_leaf, t.uplinks_per_leaf);
     if (spec.topology == fabric::Topology::rail_optimized)
-      std::cout << fmt::format("scalable unit {} nodes ({} GPUs), {} SUs; ", t.nodes_per_su,
-                               t.nodes_per_su * sys.gpus_per_node, t.scalable_units);
+      std::cout << fmt::format("scalable unit {} nodes ({} GPUs), {} SU{}; ", t.nodes_per_su,
+                               t.nodes_per_su * sys.gpus_per_node, t.scalable_units, t.scalable_units == 1 ? "" : "s");
     std::cout << fmt::format("{} tier{}\n", t.tiers.size(), t.tiers.size() == 1 ? "" : "s");
     std::cout << "  Switches:";
     for (const auto& tier : t.tiers) std::cout << fmt::format(" {} {}", tier.switches, tier.name);
