@@ -26,7 +26,7 @@ struct RecommendSpec {
   // infer
   long long isl = 1024, osl = 1024;
   long long users = 64;          // concurrent users to serve
-  double tpot_s = 0.05;          // per-token latency each user must get (0: none)
+  double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user
   double ttft_s = 0;             // first-token limit (0: none)
   Precision infer_precision = Precision::fp8;  // where an accelerator lacks it: its best format below
   // constraints
@@ -36,6 +36,9 @@ struct RecommendSpec {
   // The scale-out fabric (gpuplan fabric): leaf oversubscription r:1 and rail-only; 1 and false change nothing.
   double fabric_oversubscription = 1;
   bool fabric_rail_only = false;
+  // Systems whose generation's efficiencies were never fitted on measurements rank after the fitted
+  // ones (always marked); false ranks them together.
+  bool unfitted_last = true;
 };
 
 struct Recommendation {
