@@ -72,6 +72,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wp.arrival = Arrival::staggered;
   wp.requests_per_client = 0;
   wp.concurrency = d.prefill_gpus / d.prefill.tp;
+  wp.request_overhead_s = 0;
   const InferenceResult alone = evaluate_inference(m, hw, d.prefill, wp);
   if (!alone.valid()) {
     InferenceResult r = alone;
@@ -79,14 +80,15 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     mark(r);
     return r;
   }
-  const double prefill_alone_s = alone.prefill_s;
+  const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
   const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
   const double chunk = std::max(std::min(isl, double(w.max_num_tokens)), double(w.max_num_tokens)) * ranks;
   const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
   const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
   const double mu_inst = chunk / chunk_s / isl;  // requests/s one prefill worker completes
   const double mu_p = prefill_instances * mu_inst;
-  const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s);
+  // The front end's per-request latency is paid before prefill, like the transfer after it.
+  const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
 
   // Split the clients between the pools: decode holds c_d sequences (rate X = c_d / decode time);
   // the rest are in prefill, queueing M/D/1 as X nears the prefill capacity. The largest c_d whose
@@ -114,10 +116,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   };
   long long lo = 1, hi = std::min(clients, top.max_concurrency);
   Point best = at(lo);
+  bool kv_bound = false;
   if (best.in_system <= double(clients)) {
     Point h = at(hi);
     if (h.in_system <= double(clients)) {
       best = std::move(h);
+      kv_bound = true;
     } else {
       while (hi - lo > 1) {
         const long long mid = lo + (hi - lo) / 2;
@@ -131,6 +135,23 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       }
     }
   }
+  // Between two whole decode batches the clients split continuously: with the decode time per
+  // request of the batch found, solve rate x (T_prefill(rate) + T_decode) = clients for the rate
+  // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
+  const double t_dec_best = std::max(0.0, osl - 1) * best.r.tpot_s + best.r.decode_step.total_s;
+  if (!kv_bound) {
+    auto prefill_time = [&](double x) {
+      const double rho = x / mu_p;
+      return rho / (2.0 * mu_inst * (1.0 - rho)) + prefill_alone_s + transfer_s;
+    };
+    double a = 0.0, b = mu_p * (1.0 - 1e-9);
+    for (int it = 0; it < 60; ++it) {
+      const double x = 0.5 * (a + b);
+      (x * (prefill_time(x) + t_dec_best) <= double(clients) ? a : b) = x;
+    }
+    best.rate = a;
+    best.prefill_time_s = prefill_time(a);
+  }
   InferenceResult r = best.r;
   mark(r);
   r.violations.clear();
@@ -142,7 +163,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   r.max_concurrency = top.max_concurrency;
   r.prefill_s = prefill_alone_s;
   r.prefill_chunk = prefill_step(m, hw, d.prefill, wp, chunk);
-  r.kv_transfer_s = transfer_s;
+  r.kv_transfer_s = transfer_s - w.request_overhead_s;
   r.prefill_utilization = std::min(1.0, best.rate / mu_p);
   // Little's law over the whole loop: clients beyond what both pools hold wait before prefill.
   const double rate = best.rate;

@@ -349,6 +349,8 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", w.mtp_draft_tokens));
   if (!(w.mtp_accept >= 0.0 && w.mtp_accept < 1.0))
     throw InputError("--mtp-accept", fmt::format("must be in (0, 1) (0: the default), got {}", w.mtp_accept));
+  if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
+    throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
   const int inst = par.tp * par.pp;
@@ -516,6 +518,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     }
     r.tokens_per_s_total = r.instances * B / r.tpot_s;
   }
+  r.ttft_s += w.request_overhead_s;
   r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;
   if (w.concurrency > r.concurrency && r.concurrency > 0) {
     // More requests in flight than the KV cache holds: the rest queue for a slot. Little's law:

@@ -61,6 +61,9 @@ struct InferenceWorkload {
   // uniform routing that the model computes itself (1 = uniform; EPLB-style balanced placement
   // brings real routing near it).
   double expert_skew = 1.0;
+  // The serving front end's latency per request before its prefill (HTTP, tokenization, hand-off to
+  // the scheduler; disaggregated: the router and the prefill/decode handshake), added to TTFT.
+  double request_overhead_s = 0.0;
   // Disaggregated decode worker: steps carry no prefill chunks (prompts prefill on another pool).
   bool decode_only = false;
 };

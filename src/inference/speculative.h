@@ -9,7 +9,7 @@ namespace gpuplan {
 // (the first draft) with its MTP module; later drafts of the same module, chained on its own
 // guesses, are accepted less often (SGLang's DeepSeek MTP runs report accepted lengths of 2.4-3.0
 // at 3 drafts). 0.7 per draft gives 2.53 tokens per step at 3 drafts and 1.7 at 1.
-constexpr double kMtpAcceptDefault = 0.7;
+constexpr double kMtpAcceptDefault = 0.55;
 
 // Draft tokens an engine proposes per step when MTP is on and the count is not stated: SGLang's
 // and TensorRT-LLM's DeepSeek-R1 MTP recipes (speculative-num-steps 3 / num_nextn_predict_layers 3).

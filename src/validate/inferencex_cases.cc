@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "inference/engine.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/inference_cases.h"
@@ -146,6 +147,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     w.concurrency = static_cast<long long>(conc);
     c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                             "[0.8, 1] x ISL/OSL (means 0.9 x)");
+    const EngineParams eng = engine_params(c.framework);
+    w.request_overhead_s = eng.request_overhead_s;
+    if (!eng.name.empty())
+      c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
+                                          eng.request_overhead_s * 1e3));
     if (lower(t.cell(i, "spec_decode")) == "mtp") {
       w.mtp_draft_tokens = kMtpDraftTokensDefault;
       c.spec_decode = "mtp";
