@@ -330,6 +330,18 @@ StepTime scaled(StepTime s, double f) {
   return s;
 }
 
+// The TP the memory model splits attention and dense layers by. With attention-DP the attention is
+// replicated on every rank, so the worker may be wider than the heads divide (48 ranks of a
+// 128-head model on NVL72): the dense layers then split over the widest divisor of both.
+int memory_tp(const ModelArch& m, const InferenceParallel& par) {
+  if (!par.attention_dp) return par.tp;
+  const int kvh = m.kv_heads > 0 ? m.kv_heads : m.heads;
+  for (int t = par.tp; t > 1; --t)
+    if (par.tp % t == 0 && m.heads % t == 0 && (m.attention == AttentionKind::mla || kvh % t == 0 || t % kvh == 0))
+      return t;
+  return 1;
+}
+
 void check_input(const ModelArch& m, const InferenceParallel& par, const InferenceWorkload& w, int gpus) {
   if (par.tp < 1 || par.tp > 1024) throw InputError("--tp", fmt::format("must be 1 to 1024, got {}", par.tp));
   if (par.pp < 1 || par.pp > m.layers)
@@ -390,7 +402,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   InferenceMemoryInput mi;
   mi.weight_precision = w.weight_precision;
   mi.kv_bytes_per_element = w.kv_bytes_per_element;
-  mi.tp = par.tp;
+  mi.tp = memory_tp(m, par);
   mi.ep = par.ep;
   mi.pp = par.pp;
   mi.context_tokens = w.isl + w.osl;
@@ -404,7 +416,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   double weights = base.weights_bytes;
   double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
-    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / par.tp) * s.layers;
+    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
     kv_seq_gpu = base.kv_bytes_per_sequence * base.kv_split / par.tp;
   }
   const double free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
@@ -541,7 +553,7 @@ StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const Inference
   InferenceMemoryInput mi;
   mi.weight_precision = w.weight_precision;
   mi.kv_bytes_per_element = w.kv_bytes_per_element;
-  mi.tp = par.tp;
+  mi.tp = memory_tp(m, par);
   mi.ep = par.ep;
   mi.pp = par.pp;
   mi.context_tokens = w.isl + w.osl;
