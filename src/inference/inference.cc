@@ -540,6 +540,12 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.ttft_s += r.queue_wait_s;
     r.e2e_latency_s += r.queue_wait_s;
   }
+  if (w.arrival == Arrival::closed_loop && !w.decode_only) {
+    // Closed loop: each client's request cycle is its whole end-to-end latency, first token
+    // included, so the deployment completes clients / e2e requests per second (Little's law); the
+    // decode steps above hold fewer than all clients at a time.
+    r.tokens_per_s_total = std::min(r.tokens_per_s_total, double(r.concurrency) * osl / r.e2e_latency_s);
+  }
   r.tokens_per_s_per_gpu = r.tokens_per_s_total / gpus;
   r.tokens_per_s_per_user = 1.0 / r.tpot_s;
   r.requests_per_s = r.tokens_per_s_total / osl;
