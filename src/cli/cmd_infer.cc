@@ -104,7 +104,7 @@ int cmd_infer(int argc, char** argv) {
   double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   bool attention_dp = false, sweep = false;
   // Disaggregated pools, MTP and the wide-EP knobs.
-  bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false;
+  bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
   int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
   double mtp_accept = 0, expert_skew = 1.0, request_overhead_ms = -1;
   std::string engine;
@@ -162,6 +162,9 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--max-batch-size", max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  app.add_flag("--aggregated-only", aggregated_only,
+               "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
+               "pools, wide EP and MTP on/off)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     auto prec = parse_precision(precision);
@@ -298,12 +301,22 @@ int cmd_infer(int argc, char** argv) {
       if (tp || ep || concurrency)
         throw InputError("--sweep", "explores tp, ep and concurrency itself; drop --tp/--ep/--concurrency");
       w.num_gpus = gpus > 0 ? gpus : std::min(8, hw.fabric.domain_gpus);
-      const SweepResult s = sweep_inference(model, hw, w, SweepOptions{ttft_limit_s, tpot_limit_s, max_pp});
+      SweepOptions so{ttft_limit_s, tpot_limit_s, max_pp};
+      so.mtp = so.disaggregated = model.is_moe() && !aggregated_only;
+      const SweepResult s = sweep_inference(model, hw, w, so);
       if (common.json) {
         nlohmann::json pts = nlohmann::json::array();
         for (const auto& p : s.frontier) {
           auto j = infer_result_json(p.result);
           j["parallel"] = infer_parallel_json(p.parallel);
+          j["kind"] = p.kind();
+          j["plan"] = p.plan();
+          j["mtp_draft_tokens"] = p.mtp_draft_tokens;
+          if (p.disaggregated) {
+            j["prefill_parallel"] = infer_parallel_json(p.disagg.prefill);
+            j["prefill_gpus"] = p.disagg.prefill_gpus;
+            j["decode_gpus"] = p.disagg.decode_gpus;
+          }
           pts.push_back(j);
         }
         print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -318,12 +331,21 @@ int cmd_infer(int argc, char** argv) {
                                hw.accelerator.name, hw.system_name, isl, osl, to_string(w.weight_precision),
                                s.evaluated, s.feasible);
       std::cout << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
-      std::cout << fmt::format("  {:<28} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "plan", "concurrency", "tok/s/user",
-                               "tok/s/GPU", "TTFT ms", "TPOT ms");
+      std::cout << fmt::format("  {:<24} {:<62} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "kind", "plan", "concurrency",
+                               "tok/s/user", "tok/s/GPU", "TTFT ms", "TPOT ms");
       for (const auto& p : s.frontier)
-        std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", infer_plan_text(p.parallel),
+        std::cout << fmt::format("  {:<24} {:<62} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", p.kind(), p.plan(),
                                  p.concurrency, p.result.tokens_per_s_per_user, p.result.tokens_per_s_per_gpu,
                                  p.result.ttft_s * 1e3, p.result.tpot_s * 1e3);
+      // Which kind of deployment wins where along the curve: runs of the frontier by kind.
+      std::cout << "Along the curve (tokens/s per user, low to high):\n";
+      for (size_t i = 0; i < s.frontier.size();) {
+        size_t j = i;
+        while (j + 1 < s.frontier.size() && s.frontier[j + 1].kind() == s.frontier[i].kind()) ++j;
+        std::cout << fmt::format("  {:>8.1f} .. {:>8.1f} tok/s/user: {}\n", s.frontier[i].result.tokens_per_s_per_user,
+                                 s.frontier[j].result.tokens_per_s_per_user, s.frontier[i].kind());
+        i = j + 1;
+      }
       return kExitOk;
     }
 
