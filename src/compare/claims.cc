@@ -59,6 +59,8 @@ std::vector<Claim> parse_claims(const std::string& text, const std::string& orig
     k.tokens_per_s_per_user = c.opt_num_in("tokens_per_s_per_user", 0, 1e6).value_or(0);
     k.tpot_s = c.opt_num_in("tpot_ms", 0, 1e7).value_or(0) / 1e3;
     k.ttft_s = c.opt_num_in("ttft_ms", 0, 1e8).value_or(0) / 1e3;
+    k.stated_a = c.opt_num_in("stated_a", 0, 1e12).value_or(0);
+    k.stated_b = c.opt_num_in("stated_b", 0, 1e12).value_or(0);
     k.precision_a = read_precision(c, "precision_a");
     k.precision_b = read_precision(c, "precision_b");
     k.gpus_a = static_cast<int>(c.opt_integer_in("gpus_a", 0, 1 << 20).value_or(0));
@@ -104,6 +106,8 @@ InferenceWorkload claim_workload(const Claim& k, Precision p, int gpus) {
 }
 
 std::string plan_text(const SweepPoint& p) {
+  if (p.disaggregated || p.mtp_draft_tokens > 0)
+    return fmt::format("{}: {}, {} in flight", p.kind(), p.plan(), p.concurrency);
   return fmt::format("tp={} ep={} pp={}{} x{} instances, {} in flight", p.parallel.tp, p.parallel.ep,
                      p.parallel.pp, p.parallel.attention_dp ? " attention-dp" : "", p.result.instances, p.concurrency);
 }
@@ -134,6 +138,8 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
   so.ttft_limit_s = k.ttft_s;
   so.tpot_limit_s = k.tpot_s;
   so.max_pp = gpus > s.gpus_per_unit ? 16 : 1;
+  // Frontier MoE serving: disaggregated pools, wide EP and MTP are part of how such models are served.
+  so.mtp = so.disaggregated = m.is_moe();
   const ServingCurve c = serving_curve(m, s.hw, claim_workload(k, p, gpus), so);
   const SweepPoint* pt = nullptr;
   switch (k.metric) {
@@ -171,6 +177,11 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
 
 }  // namespace
 
+bool off_by_more_than_2x(double model_value, double stated) {
+  if (!(stated > 0) || !(model_value > 0)) return stated > 0;  // stated, but the side gave nothing
+  return model_value > kClaimOffFactor * stated || model_value * kClaimOffFactor < stated;
+}
+
 ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide& a, const SystemSide& b) {
   ClaimResult r;
   r.claim = k;
@@ -189,6 +200,8 @@ ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide&
   r.plan_a = va.plan;
   r.plan_b = vb.plan;
   r.ratio = r.a / r.b;
+  r.off_a = off_by_more_than_2x(r.a, k.stated_a);
+  r.off_b = off_by_more_than_2x(r.b, k.stated_b);
   if (k.precision_a != k.precision_b) {
     const SideValue same = side_value(k, m, a, k.precision_b, ga);
     if (same.ok) r.ratio_same_precision = same.value / r.b;

@@ -4,6 +4,8 @@
 
 namespace gpuplan {
 
+bool has_mtp_module(const ModelArch& m) { return m.family == "deepseek"; }
+
 double mtp_accepted_length(int draft_tokens, double accept) {
   const double a = std::clamp(accept, 0.0, 1.0);
   double len = 1.0, term = 1.0;

@@ -2,7 +2,14 @@
 // Multi-token prediction / speculative decoding: how many tokens one decode step yields.
 // See docs/inference-model.md ("Multi-token prediction").
 
+#include "model/model.h"
+
 namespace gpuplan {
+
+// Whether the published checkpoint carries its own MTP module (DeepSeek-V3/R1: num_nextn_predict_layers
+// = 1 in config.json), so engines can draft without a separate draft model. Searches try MTP only on
+// these; `infer --mtp` applies to any model (EAGLE-style heads cost the same one layer).
+bool has_mtp_module(const ModelArch& m);
 
 // Conditional acceptance of each draft token given the previous one was accepted. DeepSeek-V3's
 // technical report (arXiv:2412.19437, sec. 5.4.3) measures 85-90% acceptance of the second token

@@ -25,11 +25,15 @@ void sweep_disaggregated(const ModelArch& m, const Hardware& hw, const Inference
     int width;
     bool dep;  // attention-DP with EP = width; else TP = width with EP = width
   };
+  // Decode workers from one node up to the NVLink domain, and beyond it over the scale-out network
+  // (EP across nodes) where the model needs more GPUs than one domain holds; prefill workers of 4 up
+  // to 32 GPUs.
   std::vector<Worker> decodes;
-  for (int wd = 8; wd <= std::min(gpus, domain); wd *= 2) decodes.push_back({wd, true});
+  for (int wd = 8; wd <= gpus && wd <= std::max(domain, 64); wd *= 2) decodes.push_back({wd, true});
   decodes.push_back({8, false});
   for (const Worker& dw : decodes) {
-    for (int pw : {4, 8}) {
+    for (int pw : {4, 8, 16, 32}) {
+      if (pw > gpus / 2) continue;
       for (int eighths : {1, 2, 3, 4}) {
         int pg = gpus * eighths / 8 / pw * pw;
         if (pg < pw) pg = pw;
@@ -163,7 +167,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
   std::vector<int> mtps{w0.mtp_draft_tokens};
-  if (opts.mtp && w0.mtp_draft_tokens == 0) mtps.push_back(kMtpDraftTokensDefault);
+  if (opts.mtp && w0.mtp_draft_tokens == 0 && has_mtp_module(m)) mtps.push_back(kMtpDraftTokensDefault);
   if (opts.mtp && w0.mtp_draft_tokens > 0) mtps.push_back(0);
   for (int k : mtps) {
     InferenceWorkload wk = w0;

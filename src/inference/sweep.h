@@ -43,9 +43,10 @@ struct SweepResult {
 // Enumerates plans for `w.num_gpus` GPUs: tp over the valid degrees dividing the GPUs, ep over the
 // divisors of tp (MoE), attention-DP on and off (MoE), pp up to max_pp, and concurrency in powers of
 // two (x1.5 steps) up to what the KV cache holds. `w.concurrency` is ignored. With opts.mtp /
-// opts.disaggregated also MTP on/off and disaggregated deployments: decode workers of 8 .. the
-// NVLink domain (EP = attention-DP width, or TP 8), prefill workers of 4 or 8 GPUs, and 1/8, 1/4,
-// 3/8 or 1/2 of the GPUs prefilling, concurrency in x2 steps.
+// opts.disaggregated also MTP on/off (models with an MTP module) and disaggregated deployments:
+// decode workers of 8 GPUs up to the NVLink domain or 64 (EP = attention-DP width, across nodes
+// beyond the domain; or TP 8), prefill workers of 4 to 32 GPUs, and 1/8, 1/4, 3/8 or 1/2 of the
+// GPUs prefilling, concurrency in x2 steps.
 SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w,
                             const SweepOptions& opts = {});
 
