@@ -169,6 +169,7 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       SweepOptions so;
       so.ttft_limit_s = spec.ttft_limit_s;
       so.tpot_limit_s = spec.tpot_limit_s;
+      so.mtp = so.disaggregated = m.is_moe();  // how frontier MoE models are served
       const Precision common = spec.infer_precision;
       mc.infer_precision_common = common;
       if (supports(aa, common)) mc.curve_a = serving_curve(m, A.hw, serving_workload(spec, common, A.gpus_per_unit), so);

@@ -133,6 +133,7 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   SweepOptions so;
   so.ttft_limit_s = spec.ttft_s;
   so.tpot_limit_s = spec.tpot_s;
+  so.mtp = so.disaggregated = m.is_moe();  // how frontier MoE models are served
   const SweepPoint* pt = nullptr;
   ServingCurve curve;
   double fastest = 0;
