@@ -96,13 +96,7 @@ struct SideValue {
 };
 
 InferenceWorkload claim_workload(const Claim& k, Precision p, int gpus) {
-  InferenceWorkload w;
-  w.weight_precision = p;
-  w.kv_bytes_per_element = p == Precision::bf16 ? 2.0 : 1.0;
-  w.num_gpus = gpus;
-  w.isl = k.isl;
-  w.osl = k.osl;
-  return w;
+  return serving_workload(p, k.isl, k.osl, gpus);  // the shared setup (operating_point.h)
 }
 
 std::string plan_text(const SweepPoint& p) {
@@ -134,12 +128,7 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
     v.plan = to_string(t.plan);
     return v;
   }
-  SweepOptions so;
-  so.ttft_limit_s = k.ttft_s;
-  so.tpot_limit_s = k.tpot_s;
-  so.max_pp = gpus > s.gpus_per_unit ? 16 : 1;
-  // Frontier MoE serving: disaggregated pools, wide EP and MTP are part of how such models are served.
-  so.mtp = so.disaggregated = m.is_moe();
+  const SweepOptions so = serving_sweep(m, k.ttft_s, k.tpot_s, gpus > s.gpus_per_unit ? 16 : 1);
   const ServingCurve c = serving_curve(m, s.hw, claim_workload(k, p, gpus), so);
   const SweepPoint* pt = nullptr;
   switch (k.metric) {
