@@ -427,6 +427,20 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // rank (attention-DP: per attention rank).
   const long long ranks = par.attention_dp ? par.tp : 1;
   max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
+  // In continuous batching every step carries its decodes (k + 1 tokens each with MTP) and the
+  // prompts of the requests that replace the finished ones (isl x accepted / osl tokens per
+  // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
+  // requests beyond it wait for admission (TTFT grows, TPOT does not), as the KV-full ones do.
+  {
+    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+    const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
+    if (w.arrival != Arrival::synchronized) {
+      long long budget_batch =
+          static_cast<long long>(std::floor(double(w.max_num_tokens) * double(ranks) / per_seq));
+      if (par.attention_dp) budget_batch = budget_batch / par.tp * par.tp;
+      max_batch = std::min(max_batch, std::max(budget_batch, ranks));
+    }
+  }
   r.max_concurrency = std::max(0LL, max_batch) * r.instances;
   if (free_bytes <= 0 || max_batch < 1) {
     r.violations.push_back({"memory.exceeds_capacity", "gpu",

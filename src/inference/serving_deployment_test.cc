@@ -169,3 +169,28 @@ TEST(WideEp, TwoBatchOverlapNeverSlows) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// Overload: a step cannot carry more than max_num_tokens, so the batch that continuous batching
+// sustains is capped (decodes plus the replacing prompts within the budget); more requests queue
+// for admission: TTFT grows with the load, TPOT stays that of the capped batch.
+TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
+  const auto m = resolve_model("llama3.1-8b");
+  const auto hw = resolve_hardware(catalog(), "h100-sxm");
+  const InferenceParallel par{1, 1, 1, false};
+  auto w = serving(Precision::fp8, 467, 16, 0, 1);
+  const InferenceResult cap = evaluate_inference(m, hw, par, w);
+  ASSERT_TRUE(cap.valid());
+  // 8192 tokens per step over (1 + 467/16) tokens per sequence.
+  EXPECT_LE(cap.max_concurrency, 8192 / (1 + 467 / 16));
+  w.concurrency = 4 * cap.max_concurrency;
+  const InferenceResult over = evaluate_inference(m, hw, par, w);
+  EXPECT_NEAR(over.tpot_s, cap.tpot_s, 1e-12);
+  EXPECT_GT(over.ttft_s, 2.0 * cap.ttft_s);
+  EXPECT_GT(over.queue_wait_s, 0.0);
+}
+
+}  // namespace
+}  // namespace gpuplan
