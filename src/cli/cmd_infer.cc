@@ -13,6 +13,7 @@
 #include "inference/speculative.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 #include "physics/hardware.h"
 
 namespace gpuplan::cli {
@@ -149,7 +150,7 @@ int cmd_infer(int argc, char** argv) {
   app.add_flag("--decode-attn-dp", decode_attn_dp, "--disagg: attention data-parallel in decode workers");
   app.add_option("--concurrency", concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
-  app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user, "Highest load giving each user at least this speed");
   app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
   app.add_option("--arrival", arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
       ->capture_default_str();
@@ -241,6 +242,9 @@ int cmd_infer(int argc, char** argv) {
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
     const Hardware hw = resolve_hardware(catalog, system);
+    // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
+    const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
+    const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));
 
     if (disagg) {
       if (sweep || tp || ep || gpus || pp != 1 || attention_dp)
@@ -323,6 +327,7 @@ int cmd_infer(int argc, char** argv) {
                              {"gpus", w.num_gpus}, {"isl", isl}, {"osl", osl},
                              {"precision", std::string(to_string(w.weight_precision))},
                              {"ttft_limit_s", ttft_limit_s}, {"tpot_limit_s", tpot_limit_s},
+                             {"math_format", math}, {"precision_note", fallback},
                              {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts}});
         return kExitOk;
       }
@@ -330,6 +335,7 @@ int cmd_infer(int argc, char** argv) {
                                model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
                                hw.accelerator.name, hw.system_name, isl, osl, to_string(w.weight_precision),
                                s.evaluated, s.feasible);
+      if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
       std::cout << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
       std::cout << fmt::format("  {:<24} {:<62} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "kind", "plan", "concurrency",
                                "tok/s/user", "tok/s/GPU", "TTFT ms", "TPOT ms");
@@ -427,6 +433,9 @@ int cmd_infer(int argc, char** argv) {
       j["osl"] = osl;
       j["precision"] = std::string(to_string(w.weight_precision));
       j["kv_bytes_per_element"] = w.kv_bytes_per_element;
+      j["max_batch_size"] = w.max_batch_size;
+      j["math_format"] = math;
+      j["precision_note"] = fallback;
       j["arrival"] = to_string(w.arrival);
       j["parallel"] = infer_parallel_json(par);
       j["parallel_chosen"] = chosen;
@@ -434,9 +443,11 @@ int cmd_infer(int argc, char** argv) {
       print_json("infer", j);
       return kExitOk;
     }
-    std::cout << fmt::format("{} on {} x {} ({}), {}, ISL {} / OSL {}, {} arrivals\n",
+    std::cout << fmt::format("{} on {} x {} ({}), {}, {}, ISL {} / OSL {}, {} arrivals\n",
                              model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
-                             hw.accelerator.name, hw.system_name, infer_plan_text(par), isl, osl, to_string(w.arrival));
+                             hw.accelerator.name, hw.system_name, infer_plan_text(par), to_string(w.weight_precision),
+                             isl, osl, to_string(w.arrival));
+    if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
     if (!chosen.empty()) std::cout << "  " << chosen << "\n";
     if (w.mtp_draft_tokens > 0)
       std::cout << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", w.mtp_draft_tokens, r.tokens_per_step);
