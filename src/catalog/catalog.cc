@@ -142,6 +142,7 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   auto nets = parse_list(doc.raw("networks"), where, "networks", origin, parse_network);
   auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
                          [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
+  doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
   for (auto& a : accs) upsert(accelerators_, std::move(a));
   for (auto& s : syss) upsert(systems_, std::move(s));

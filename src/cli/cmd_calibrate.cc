@@ -1,6 +1,8 @@
 // gpuplan calibrate: fit the efficiency parameters per accelerator generation on a dataset.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -34,10 +36,13 @@ std::vector<std::string> split_list(const std::string& s) {
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                             const std::vector<std::string>& holdouts, CalibrationOptions opts,
+                            const std::vector<std::string>& only_generations,
                             const std::vector<std::string>& command_args) {
   Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
-  if (!is_inference_schema(table)) throw InputError("--dataset", "expected the inference.csv schema with --inference");
+  const bool inferencex = is_inferencex_schema(table);
+  if (!inferencex && !is_inference_schema(table))
+    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference");
   std::set<std::string> held;
   for (const auto& h : holdouts) {
     const CsvTable ht = read_csv_file(h, "--holdout");
@@ -45,11 +50,14 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
     for (size_t i = 0; i < ht.rows.size(); ++i) held.insert(inference_row_key(ht, i));
   }
   std::vector<SkippedRow> skipped;
-  auto all = map_inference_cases(table, catalog, skipped);
+  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
   std::vector<InferenceCase> cases;
   size_t left_out = 0;
   for (auto& c : all) {
-    if (held.count(inference_row_key(table, c.row))) ++left_out;
+    if (!only_generations.empty() &&
+        std::find(only_generations.begin(), only_generations.end(), c.generation) == only_generations.end())
+      continue;
+    if (!inferencex && held.count(inference_row_key(table, c.row))) ++left_out;
     else cases.push_back(std::move(c));
   }
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
@@ -62,6 +70,13 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   }
   std::vector<Efficiency> out = catalog.efficiencies();
   for (const auto& f : fits) {
+    // A generation without its own entry (it used `default`) gets one: default's training values,
+    // its fitted serving values.
+    if (std::none_of(out.begin(), out.end(), [&](const Efficiency& e) { return e.generation == f.generation; })) {
+      Efficiency e = f.before;
+      e.generation = f.generation;
+      out.push_back(e);
+    }
     for (auto& e : out) {
       if (e.generation != f.generation) continue;
       e.infer_hbm_eff = f.after.infer_hbm_eff;
@@ -123,6 +138,7 @@ int cmd_calibrate(int argc, char** argv) {
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts;
+  std::string generations;
   bool inference = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
@@ -135,6 +151,9 @@ int cmd_calibrate(int argc, char** argv) {
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
+  app.add_option("--generation", generations,
+                 "--inference: fit only these generations (comma-separated, e.g. cdna3,cdna4); the others keep "
+                 "their values");
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");
@@ -152,9 +171,12 @@ int cmd_calibrate(int argc, char** argv) {
             throw InputError("--metrics", "unknown metric '" + m + "' (tpot_ms, ttft_ms, tokens_per_sec_total, "
                                           "tokens_per_sec_per_gpu, tokens_per_sec_per_user or all)");
       }
-      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts, command_args);
+      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts,
+                                     generations.empty() ? std::vector<std::string>{} : split_list(generations),
+                                     command_args);
     }
     if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
+    if (!generations.empty()) throw InputError("--generation", "applies with --inference");
     Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
     if (!is_training_schema(table)) throw InputError("--dataset", "expected the training.csv schema");
