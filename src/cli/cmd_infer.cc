@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -108,7 +109,8 @@ int cmd_infer(int argc, char** argv) {
   // Disaggregated pools, MTP and the wide-EP knobs.
   bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
   int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
-  double mtp_accept = 0, expert_skew = 1.0, request_overhead_ms = -1;
+  double mtp_accept = 0, expert_skew = 1.0;
+  std::optional<double> request_overhead_ms;  // unset: the engine's figure
   std::string engine;
   app.add_option("--model", model_name, "Built-in model name or path to a Hugging Face config.json")
       ->capture_default_str();
@@ -228,15 +230,16 @@ int cmd_infer(int argc, char** argv) {
                                                  "dynamo+tensorrt-llm or sglang+mori, got '{}'", engine));
       w.request_overhead_s = e.request_overhead_s;
     }
-    if (request_overhead_ms != -1) {
-      if (!(request_overhead_ms >= 0 && request_overhead_ms <= 60000))
-        throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000, got {}", request_overhead_ms));
-      w.request_overhead_s = request_overhead_ms / 1e3;
+    if (request_overhead_ms) {
+      if (!(*request_overhead_ms >= 0 && *request_overhead_ms <= 60000))
+        throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000, got {}", *request_overhead_ms));
+      w.request_overhead_s = *request_overhead_ms / 1e3;
     }
-    const bool pool_opts = prefill_gpus || decode_gpus || prefill_ep || decode_ep || prefill_attn_dp ||
-                           decode_attn_dp || app.count("--prefill-tp") || app.count("--decode-tp");
-    if (pool_opts && !disagg)
-      throw InputError("--disagg", "the --prefill-*/--decode-* options describe a disaggregated deployment; add --disagg");
+    // Any pool option given (whatever its value, 0 included) needs --disagg; the error names it.
+    for (const char* o : {"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--prefill-attn-dp", "--decode-gpus",
+                          "--decode-tp", "--decode-ep", "--decode-attn-dp"})
+      if (!disagg && app.get_option_no_throw(o) && app.count(o))
+        throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
     w.max_num_tokens = max_num_tokens;
     w.max_batch_size = max_batch;
     const double tpot_limit_s = tpot_ms > 0 ? tpot_ms / 1e3 : (tokens_per_user > 0 ? 1.0 / tokens_per_user : 0.0);
