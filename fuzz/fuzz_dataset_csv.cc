@@ -12,7 +12,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::fuzz::expect_clean([&] {
     const gpuplan::CsvTable t = gpuplan::parse_csv(gpuplan::fuzz::text_of(data, size), "fuzz.csv");
     std::vector<gpuplan::SkippedRow> skipped;
-    if (gpuplan::is_training_schema(t)) {
+    if (gpuplan::is_inferencex_schema(t)) {
+      auto cases = gpuplan::map_inferencex_cases(t, catalog, skipped);
+      gpuplan::validate_inference(cases, skipped, "fuzz.csv");
+    } else if (gpuplan::is_training_schema(t)) {
       auto cases = gpuplan::map_training_cases(t, catalog, skipped);
       gpuplan::validate_training(cases, skipped, "fuzz.csv");
     } else if (gpuplan::is_inference_schema(t)) {

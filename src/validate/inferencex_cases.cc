@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/csv.h"
 #include "core/error.h"
 #include "inference/engine.h"
 #include "inference/speculative.h"
@@ -17,16 +18,8 @@ namespace gpuplan {
 
 namespace {
 
-bool number(const std::string& s, double& out) {
-  if (s.empty()) return false;
-  try {
-    size_t pos = 0;
-    out = std::stod(s, &pos);
-    return pos > 0 && std::isfinite(out);
-  } catch (...) {
-    return false;
-  }
-}
+// Finite and within int range (core/csv.h): the GPU and worker counts become ints.
+bool number(const std::string& s, double& out) { return parse_cell_number(s, out); }
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
