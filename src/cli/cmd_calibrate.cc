@@ -115,8 +115,16 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
 void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
                          const std::vector<TrainingCase>& cases, const std::vector<std::string>& serving,
                          const std::string& write_path, const CalibrationOptions& opts) {
-  std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts);
+  std::vector<HeldOutResidual> unmeasured;  // rows whose generation no other family measures
+  std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts, unmeasured);
   std::vector<HeldOutResidual> prior = training_prior_residuals(cases);
+  std::set<BandCell> measured;
+  for (const auto& c : cases) measured.insert({band_kind_of(c), c.generation});
+  std::vector<double> ape, ape_all;
+  for (const auto& h : held) ape.push_back(100.0 * std::abs(std::exp(-h.log_ratio) - 1.0));
+  ape_all = ape;
+  for (const auto& h : unmeasured) ape_all.push_back(100.0 * std::abs(std::exp(-h.log_ratio) - 1.0));
+  const ErrorSummary train_summary = summarize(ape), train_all = summarize(ape_all);
   std::string fitted_on = fmt::format("{} ({} rows, leave-one-source-family-out)",
                                       dataset.substr(dataset.find_last_of('/') + 1), cases.size());
   for (const auto& path : serving) {
@@ -124,6 +132,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     if (!is_inference_schema(t)) throw InputError("--serving", "'" + path + "' does not have the inference.csv schema");
     std::vector<SkippedRow> skipped;
     const auto sc = map_inference_cases(t, catalog, skipped);
+    for (const auto& c : sc) measured.insert({band_kind_of(c), c.generation});
     for (auto& h : serving_residuals(sc)) held.push_back(std::move(h));
     for (auto& h : serving_prior_residuals(sc)) prior.push_back(std::move(h));
     fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
@@ -132,13 +141,10 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   BandFitOptions bo;
   bo.fitted_on = fitted_on;
   bo.fitted_date = today_utc();
-  const auto bands = fit_error_bands(held, prior, bo);
+  const std::vector<BandCell> cells(measured.begin(), measured.end());
+  const auto bands = fit_error_bands(held, prior, bo, cells);
   const auto in_sample = band_coverage(held, bands);
-  const auto lofo = band_coverage_lofo(held, prior, bo);
-  std::vector<double> ape;
-  for (const auto& h : held)
-    if (h.kind == kBandTrainingDense || h.kind == kBandTrainingMoe) ape.push_back(100.0 * std::abs(std::exp(-h.log_ratio) - 1.0));
-  const ErrorSummary train_summary = summarize(ape);
+  const auto lofo = band_coverage_lofo(held, prior, bo, cells);
   if (common.json) {
     nlohmann::json jb = nlohmann::json::array(), jc;
     for (const auto& b : bands)
@@ -151,11 +157,17 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
-                                                    {"p90_ape_pct", train_summary.p90_ape_pct}}}});
+                                                    {"p90_ape_pct", train_summary.p90_ape_pct}}},
+                             {"training_held_out_with_unmeasured_generations",
+                              {{"rows", train_all.rows}, {"median_ape_pct", train_all.median_ape_pct},
+                               {"p90_ape_pct", train_all.p90_ape_pct}}}});
   } else {
-    std::cout << fmt::format("Error bands (nominal 80%) from {} held-out residuals; training rows held out by "
-                             "source family: median {:.1f}%, p90 {:.1f}% ({} rows)\n\n",
-                             held.size(), train_summary.median_ape_pct, train_summary.p90_ape_pct, train_summary.rows);
+    std::cout << fmt::format("Error bands (nominal 80%) from {} held-out residuals.\nTraining rows held out by source "
+                             "family: median {:.1f}%, p90 {:.1f}% ({} rows whose generation other families measure); "
+                             "with the {} rows of generations only the held-out family measures (priors): median "
+                             "{:.1f}%, p90 {:.1f}%\n\n",
+                             held.size(), train_summary.median_ape_pct, train_summary.p90_ape_pct, train_summary.rows,
+                             unmeasured.size(), train_all.median_ape_pct, train_all.p90_ape_pct);
     std::cout << fmt::format("{:<34} {:<12} {:>8} {:>8} {:>6} {:>9}\n", "kind", "generation", "low", "high", "rows",
                              "families");
     for (const auto& b : bands)

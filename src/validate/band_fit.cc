@@ -56,7 +56,8 @@ Edges widen(Edges e, size_t rows) {
 }  // namespace
 
 std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_out,
-                                       const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& o) {
+                                       const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& o,
+                                       const std::vector<BandCell>& measured) {
   struct Cell {
     std::vector<double> r;
     std::set<std::string> families;
@@ -109,6 +110,15 @@ std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_
         out.push_back(band(kind, gen, e, c.r.size(), c.families.size(), how));
         kind_widest = {std::min(kind_widest.lo, e.lo), std::max(kind_widest.hi, e.hi)};
       }
+      for (const auto& [k, gen] : measured) {
+        if (k != kind || it->second.count(gen)) continue;
+        const Edges e = widen(kind_edges, all.r.size());
+        out.push_back(band(kind, gen, e, all.r.size(), all.families.size(),
+                           fmt::format("no other source family measures this generation: the kind's pooled {} "
+                                       "quantiles, widened by 1 + 1/sqrt(rows)",
+                                       nominal)));
+        kind_widest = {std::min(kind_widest.lo, e.lo), std::max(kind_widest.hi, e.hi)};
+      }
     }
     const auto pr = prior.find(kind);
     if (pr == prior.end() && cells.find(kind) == cells.end()) {
@@ -154,7 +164,7 @@ std::map<std::string, Coverage> band_coverage(const std::vector<HeldOutResidual>
 
 std::map<std::string, Coverage> band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
                                                    const std::vector<HeldOutResidual>& unfitted,
-                                                   const BandFitOptions& opts) {
+                                                   const BandFitOptions& opts, const std::vector<BandCell>& measured) {
   std::set<std::string> families;
   for (const auto& h : held_out) families.insert(h.family);
   std::map<std::string, Coverage> out;
@@ -163,7 +173,7 @@ std::map<std::string, Coverage> band_coverage_lofo(const std::vector<HeldOutResi
     for (const auto& h : held_out) (h.family == f ? mine : rest).push_back(h);
     for (const auto& h : unfitted)
       if (h.family != f) rest_prior.push_back(h);
-    const auto bands = fit_error_bands(rest, rest_prior, opts);
+    const auto bands = fit_error_bands(rest, rest_prior, opts, measured);
     for (const auto& [k, c] : band_coverage(mine, bands)) {
       out[k].rows += c.rows;
       out[k].inside += c.inside;

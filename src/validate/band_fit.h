@@ -40,8 +40,12 @@ struct BandFitOptions {
 // kind's pooled edges; every edge is then widened by (1 + 1/sqrt(rows)); the unfitted band holds every
 // fitted band of its kind and its own quantiles, times unfitted_margin; a kind without any rows gets
 // the widest unfitted band of all kinds.
+// `measured` lists (kind, generation) pairs the catalog fits: one without held-out rows of its own (no
+// other source family measures it) gets its kind's pooled band, widened by its families' rule.
+using BandCell = std::pair<std::string, std::string>;
 std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_out,
-                                       const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {});
+                                       const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
+                                       const std::vector<BandCell>& measured = {});
 
 // Share of residuals inside their band (find_band), overall ("all") and per kind.
 std::map<std::string, Coverage> band_coverage(const std::vector<HeldOutResidual>& residuals,
@@ -51,6 +55,7 @@ std::map<std::string, Coverage> band_coverage(const std::vector<HeldOutResidual>
 // the other families' residuals. Overall ("all") and per kind.
 std::map<std::string, Coverage> band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
                                                    const std::vector<HeldOutResidual>& unfitted,
-                                                   const BandFitOptions& opts = {});
+                                                   const BandFitOptions& opts = {},
+                                                   const std::vector<BandCell>& measured = {});
 
 }  // namespace gpuplan

@@ -24,7 +24,8 @@ Efficiency prior_for(const std::string& generation) {
 }  // namespace
 
 std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<TrainingCase>& cases,
-                                                         const CalibrationOptions& opts) {
+                                                         const CalibrationOptions& opts,
+                                                         std::vector<HeldOutResidual>& unfitted) {
   std::set<std::string> families;
   for (const auto& c : cases) families.insert(source_family(c.source_id));
   std::vector<HeldOutResidual> out;
@@ -37,7 +38,7 @@ std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<Train
     for (auto& c : test) {
       auto it = fitted.find(c.generation);
       c.hardware.efficiency = it != fitted.end() ? it->second : prior_for(c.generation);
-      push(out, c, predict_case(c));
+      push(it != fitted.end() ? out : unfitted, c, predict_case(c));
     }
   }
   return out;

@@ -9,9 +9,11 @@ namespace gpuplan {
 
 // Leave-one-source-family-out on training rows: for each family, calibrate() on the other families'
 // rows (starting from the priors), then predict the family's rows with that fit (a generation the other
-// families do not measure gets the priors). One residual per row the held-out fit predicts.
+// families do not measure is predicted with the priors and goes to `unfitted` instead: it measures
+// the error of an unmeasured generation, not of a fit). One residual per row predicted.
 std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<TrainingCase>& cases,
-                                                         const CalibrationOptions& opts = {});
+                                                         const CalibrationOptions& opts,
+                                                         std::vector<HeldOutResidual>& unfitted);
 
 // Every training row predicted with the prior efficiencies: the error of a generation without measurements.
 std::vector<HeldOutResidual> training_prior_residuals(const std::vector<TrainingCase>& cases);

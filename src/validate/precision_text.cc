@@ -1,5 +1,7 @@
 #include "validate/precision_text.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <vector>
 
@@ -56,7 +58,7 @@ Named narrowest(std::string_view s, bool& mixed) {
 
 PrecisionReading read_gemm_precision(std::string_view text) {
   PrecisionReading r;
-  const std::string quoted = "'" + std::string(text) + "'";
+  const std::string quoted = fmt::format("'{}'", text);
   // The head (before a parenthesis or ';') names the GEMM format; the rest lists exceptions
   // ("BF16 attention/embedding/head") or how it was known ("not stated", "inferred").
   const size_t cut = text.find_first_of("(;[");
@@ -70,7 +72,7 @@ PrecisionReading read_gemm_precision(std::string_view text) {
   }
   auto read = [&](Precision p, const char* what) {
     r.precision = p;
-    r.note = "precision " + quoted + " read as " + what + (from_tail ? " (named in the parenthesis)" : "");
+    r.note = fmt::format("precision {} read as {}{}", quoted, what, from_tail ? " (named in the parenthesis)" : "");
   };
   switch (n) {
     case Named::nvfp4: read(Precision::nvfp4, "NVFP4 GEMMs"); break;
@@ -81,16 +83,16 @@ PrecisionReading read_gemm_precision(std::string_view text) {
     case Named::bf16: read(Precision::bf16, "BF16 GEMMs"); break;
     case Named::fp16: read(Precision::bf16, "16-bit GEMMs (FP16 runs at the BF16 rate)"); break;
     case Named::tf32:
-      r.note = "precision " + quoted + " is TF32 training, which gpuplan does not model (BF16, FP16, FP8, MXFP8, "
-               "NVFP4, FP4 only)";
+      r.note = fmt::format("precision {} is TF32 training, which gpuplan does not model (BF16, FP16, FP8, "
+                           "MXFP8, NVFP4, FP4 only)", quoted);
       break;
     case Named::fp32:
-      r.note = "precision " + quoted + " is FP32 training, which gpuplan does not model (BF16, FP16, FP8, MXFP8, "
-               "NVFP4, FP4 only)";
+      r.note = fmt::format("precision {} is FP32 training, which gpuplan does not model (BF16, FP16, FP8, "
+                           "MXFP8, NVFP4, FP4 only)", quoted);
       break;
     case Named::int8:
-      r.note = "precision " + quoted + " is INT8 training, which gpuplan does not model (BF16, FP16, FP8, MXFP8, "
-               "NVFP4, FP4 only)";
+      r.note = fmt::format("precision {} is INT8 training, which gpuplan does not model (BF16, FP16, FP8, "
+                           "MXFP8, NVFP4, FP4 only)", quoted);
       break;
     case Named::none:
       if (tokens(text).empty()) {
@@ -98,9 +100,10 @@ PrecisionReading read_gemm_precision(std::string_view text) {
         r.note = "precision blank: BF16 GEMMs (the frameworks' default mixed precision)";
       } else if (mixed) {
         r.precision = Precision::bf16;
-        r.note = "precision " + quoted + " names no format: 16-bit mixed precision, BF16 GEMMs";
+        r.note = fmt::format("precision {} names no format: 16-bit mixed precision, BF16 GEMMs", quoted);
       } else {
-        r.note = "precision " + quoted + " names no format gpuplan models (BF16, FP16, FP8, MXFP8, NVFP4, FP4)";
+        r.note = fmt::format("precision {} names no format; gpuplan does not model other formats than BF16, FP16, "
+                             "FP8, MXFP8, NVFP4, FP4", quoted);
       }
       break;
   }
