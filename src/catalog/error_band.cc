@@ -18,6 +18,13 @@ const std::vector<std::string>& band_kinds() {
   return k;
 }
 
+std::string_view training_band_kind(bool moe) { return moe ? kBandTrainingMoe : kBandTrainingDense; }
+
+std::string_view serving_band_kind(bool disaggregated, bool latency) {
+  if (disaggregated) return latency ? kBandServingDisaggLatency : kBandServingDisaggThroughput;
+  return latency ? kBandServingAggLatency : kBandServingAggThroughput;
+}
+
 double BandedFigure::plus_minus_pct() const {
   if (!(value > 0)) return 0;
   return 100.0 * std::max(high / value - 1.0, 1.0 - low / value);

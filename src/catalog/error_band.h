@@ -46,6 +46,10 @@ struct BandedFigure {
 // rule (+/-60%, no rows). Pure; a linear scan of a few dozen entries.
 const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation);
 
+// The band kind of a training prediction (MoE or dense) and of a serving one.
+std::string_view training_band_kind(bool moe);
+std::string_view serving_band_kind(bool disaggregated, bool latency);
+
 // `value` with its band. `reciprocal`: the figure is the inverse of what the band measures (a step time or
 // a $/token under a throughput band; a token rate under a latency band), so the band flips.
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal = false);

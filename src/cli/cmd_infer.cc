@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "core/error.h"
 #include "inference/inference.h"
@@ -232,6 +233,7 @@ int cmd_infer(int argc, char** argv) {
       j["kv_bytes_per_element"] = w.kv_bytes_per_element;
       j["arrival"] = to_string(w.arrival);
       j["parallel"] = infer_parallel_json(par);
+      j["band"] = serving_bands_json(catalog, hw, r);
       print_json("infer", j);
       return kExitOk;
     }
@@ -255,6 +257,7 @@ int cmd_infer(int argc, char** argv) {
                              d.ep_comm_s * 1e3, d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9,
                              d.kv_bytes_read / 1e9);
     for (const auto& v : r.violations) std::cout << "Note: " << v.message << "\n";
+    std::cout << serving_bands_text(catalog, hw, r);
     return kExitOk;
   });
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/training_json.h"
 #include "core/error.h"
@@ -54,11 +55,18 @@ int cmd_train(int argc, char** argv) {
       for (const auto& v : r.violations) msg += (msg.empty() ? "" : "; ") + v.message;
       throw InputError(r.violations.front().subject == "plan" ? "--plan" : "--" + r.violations.front().subject, msg);
     }
+    // Error band of the throughput (the step time's is its reciprocal): held-out error of this kind and generation.
+    const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model.is_moe()), hw.accelerator.generation);
+    const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
     if (common.json) {
-      print_json("train", training_json(model, hw, plan, w, r));
+      nlohmann::json j = training_json(model, hw, plan, w, r);
+      j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
+      print_json("train", j);
       return kExitOk;
     }
     print_training_text(std::cout, model, hw, plan, w, r);
+    std::cout << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
+                             tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
     return kExitOk;
   });
 }
