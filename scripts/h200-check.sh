@@ -5,6 +5,7 @@
 # cuBLASLt) and the Debian packages of scripts/install-deps.sh (tests and benchmarks are not built).
 # Expected on an H200 (issue 9): BF16 GEMM near 790 TFLOP/s at 8192^3, copy near 4.3 TB/s (read+write).
 #   bash scripts/h200-check.sh            # about 2-4 min: configure + build ~1-3 min, probe ~30 s
+#   GPUPLAN_PREBUILT=DIR bash scripts/h200-check.sh   # use DIR/gpuplan + DIR/libgpuplan_probe.so (+ DIR/lib/)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/h200-check-out}"
@@ -26,16 +27,25 @@ python3 -c "import json, torch; print(json.dumps({'version': torch.__version__, 
 'arch_list': torch.cuda.get_arch_list() if torch.version.cuda else [], \
 'cuda_available': torch.cuda.is_available()}))" >"$out/recorded/torch.txt" 2>&1 || rm -f "$out/recorded/torch.txt"
 
-step "configure (-gencode=arch=compute_90a,code=sm_90a)"
-gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_BUILD_TESTS=OFF \
-    -DGPUPLAN_BUILD_BENCH=OFF -DGPUPLAN_BUILD_PROBE=ON \
-    -DGPUPLAN_PROBE_GENCODE="-gencode=arch=compute_90a,code=sm_90a" >"$out/configure.log" 2>&1; then
-  step "configure FAILED (see configure.log)"; tail -20 "$out/configure.log"; exit 1
-fi
-step "build"
-if ! cmake --build "$build" --target gpuplan --parallel "$(nproc)" >"$out/build.log" 2>&1; then
-  step "build FAILED (see build.log)"; tail -30 "$out/build.log"; exit 1
+if [ -n "${GPUPLAN_PREBUILT:-}" ]; then
+  # A gpuplan built elsewhere for this check (scripts/h200/prepare.sh: same -gencode, with the shared
+  # libraries it needs beside it), for machines without the Debian build dependencies.
+  step "prebuilt gpuplan from $GPUPLAN_PREBUILT"
+  build="$GPUPLAN_PREBUILT"
+  export LD_LIBRARY_PATH="$GPUPLAN_PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  ldd "$build/gpuplan" "$build/libgpuplan_probe.so" >"$out/ldd.txt" 2>&1
+else
+  step "configure (-gencode=arch=compute_90a,code=sm_90a)"
+  gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+  if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_BUILD_TESTS=OFF \
+      -DGPUPLAN_BUILD_BENCH=OFF -DGPUPLAN_BUILD_PROBE=ON \
+      -DGPUPLAN_PROBE_GENCODE="-gencode=arch=compute_90a,code=sm_90a" >"$out/configure.log" 2>&1; then
+    step "configure FAILED (see configure.log)"; tail -20 "$out/configure.log"; exit 1
+  fi
+  step "build"
+  if ! cmake --build "$build" --target gpuplan --parallel "$(nproc)" >"$out/build.log" 2>&1; then
+    step "build FAILED (see build.log)"; tail -30 "$out/build.log"; exit 1
+  fi
 fi
 
 step "gpuplan doctor"
