@@ -29,9 +29,10 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   mopt.reserve_bytes = 0;
   TrainingMemory mem;
   double best_s = std::numeric_limits<double>::infinity();
-  double unfit_best_s = std::numeric_limits<double>::infinity();
-  TrainingPlan unfit_best;
-  bool have_unfit = false;
+  double closest_headroom = -std::numeric_limits<double>::infinity();
+  double closest_s = std::numeric_limits<double>::infinity();
+  TrainingPlan closest;
+  bool have_closest = false;
   for (int tp : tps)
     for (int pp : pps)
       for (int vp : vps) {
@@ -52,12 +53,15 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 const TrainingResult r = evaluate_training(m, hw, p, w, topt);
                 if (!r.valid()) continue;
                 if (why == DropReason::memory) {
-                  // Kept in case nothing fits by gpuplan's estimate: the run did fit, so then the
-                  // fastest plan that divides is the one taken.
-                  if (r.step_time_s < unfit_best_s) {
-                    unfit_best_s = r.step_time_s;
-                    unfit_best = p;
-                    have_unfit = true;
+                  // Kept in case nothing fits by gpuplan's estimate (the run did fit): then the plan
+                  // closest to fitting is taken, the fastest among equally close ones.
+                  const bool closer = mem.headroom_bytes > closest_headroom + 1e6;
+                  const bool as_close = mem.headroom_bytes > closest_headroom - 1e6 && r.step_time_s < closest_s;
+                  if (!have_closest || closer || as_close) {
+                    closest_headroom = mem.headroom_bytes;
+                    closest_s = r.step_time_s;
+                    closest = p;
+                    have_closest = true;
                   }
                   continue;
                 }
@@ -67,10 +71,10 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 out.found = true;
               }
       }
-  if (!out.found && have_unfit) {
+  if (!out.found && have_closest) {
     out.found = true;
     out.fits_memory = false;
-    out.plan = unfit_best;
+    out.plan = closest;
   }
   if (!out.found) {
     out.note = "no plan with the stated fields divides the model, GPUs and batch";
@@ -89,7 +93,7 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.recompute, fmt::format("recompute={}", to_string(out.plan.recompute)));
   out.note = fmt::format("blank {} from the search: the fastest of {} candidates under the stated fields{}", chosen,
                          out.evaluated,
-                         out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the fastest that divides)");
+                         out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the closest to fitting)");
   return out;
 }
 

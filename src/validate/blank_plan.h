@@ -20,7 +20,7 @@ struct BlankFields {
 struct BlankFill {
   bool found = false;
   TrainingPlan plan;          // base with the blank fields filled (dp derived)
-  bool fits_memory = true;    // false: no candidate fitted by gpuplan's estimate; the fastest that divides was taken
+  bool fits_memory = true;    // false: no candidate fitted by gpuplan's estimate; the closest to fitting was taken
   std::size_t evaluated = 0;  // candidates timed
   std::string note;           // what was chosen, in words; or why nothing divides
 };
@@ -28,7 +28,7 @@ struct BlankFill {
 // Fills the blank fields of `base` with the plan of least step time among the search space's
 // candidates (src/search: plan_space, filter) that divide the model, GPUs and batch and fit in
 // memory (without the reserve for first runs: the published run fitted); when none fits by gpuplan's
-// estimate, the fastest that divides; stated fields, ZeRO, SP and overlap settings stay as `base` has them (SP follows TP when TP
+// estimate, the one closest to fitting; stated fields, ZeRO, SP and overlap settings stay as `base` has them (SP follows TP when TP
 // is blank). Pure; microseconds per candidate.
 BlankFill fill_blank_plan(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
                           const TrainingPlan& base, const BlankFields& blanks);

@@ -65,11 +65,14 @@ ScoredRow scored_row(const Case& c, double predicted) {
 template <typename Case>
 std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c) {
   const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
+  // Tables also name the system ("GB200 NVL72", "DGX H100"): its accelerator, on that system.
+  const System* sys = acc ? nullptr : catalog.find_system(c.gpu_name);
+  if (sys) acc = catalog.find_accelerator(sys->accelerator);
   if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
   c.accelerator = acc->name;
   c.generation = acc->generation;
   try {
-    c.hardware = resolve_hardware(catalog, acc->name);
+    c.hardware = resolve_hardware(catalog, sys ? sys->name : acc->name);
   } catch (const InputError& e) {
     return std::string(e.what());
   }
