@@ -158,8 +158,16 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     }
     double v = 0;
     if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
-      skip("num_gpus blank");
-      continue;
+      // Derivable from a fully stated grid: tp x pp x cp x dp (cp blank = 1).
+      double tp = 0, pp = 0, cp = 1, dp = 0;
+      const bool grid = parse_number(t.cell(i, "tp"), tp) && parse_number(t.cell(i, "pp"), pp) &&
+                        parse_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_number(t.cell(i, "cp"), cp));
+      if (!grid || tp < 1 || pp < 1 || cp < 1 || dp < 1 || tp * pp * cp * dp > 1e7) {
+        skip("num_gpus blank and not derivable (needs tp, pp and dp stated)");
+        continue;
+      }
+      v = tp * pp * cp * dp;
+      c.assumptions.push_back(fmt::format("num_gpus blank: tp x pp x cp x dp = {:.0f}", v));
     }
     c.workload.num_gpus = static_cast<int>(v);
     if (!parse_number(t.cell(i, "seq_len"), v)) {
@@ -232,7 +240,14 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
     if (blanks.any()) {
       if (blanks.tp && legacy) p.sequence_parallel = false;
-      const BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
+      BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
+      if (!fill.found && blanks.stated_dp > 0) {
+        // The row's dp may count differently (e.g. with EP folded in); the GPU count decides.
+        c.assumptions.push_back(fmt::format("dp {} fits no plan with the stated fields: derived from num_gpus instead",
+                                            blanks.stated_dp));
+        blanks.stated_dp = 0;
+        fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
+      }
       if (!fill.found) {
         skip("plan does not fit the model: " + fill.note);
         continue;
@@ -247,11 +262,15 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       skip("plan does not fit the model: " + violations.front().message);
       continue;
     }
-    if (blanks.stated_dp > 0 && check.dp != blanks.stated_dp) {
-      skip(fmt::format("dp {} disagrees with num_gpus / (tp x pp x cp) = {}", blanks.stated_dp, check.dp));
-      continue;
-    }
+    if (blanks.stated_dp > 0 && check.dp != blanks.stated_dp)
+      c.assumptions.push_back(fmt::format("dp {} disagrees with num_gpus / (tp x pp x cp) = {}: the GPU count decides",
+                                          blanks.stated_dp, check.dp));
     c.mfu_basis = t.cell(i, "mfu_basis");
+    if (c.metric == "mfu" && c.reported <= 1.0) {
+      // MFU is in percent; a value of at most 1 is a fraction (no training run reaches only 1% MFU).
+      c.reported *= 100.0;
+      c.assumptions.push_back("mfu at most 1: read as a fraction, x100 to percent");
+    }
     if (c.metric == "mfu") {
       if (c.mfu_basis.empty()) {
         c.assumptions.push_back("mfu_basis blank: MFU against the BF16 dense peak");

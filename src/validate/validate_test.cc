@@ -147,6 +147,23 @@ TEST(Validate, MfuBasisChoosesThePeak) {
   EXPECT_DOUBLE_EQ(blank, bf16);
 }
 
+TEST(Validate, GpuCountFromTheGridAndMfuAsFraction) {
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,4,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,GB200 NVL72,8,BF16,1,1,,1,,,1,64,,mfu,0.45,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].workload.num_gpus, 16);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("num_gpus"), std::string::npos);
+  EXPECT_EQ(cases[1].accelerator, "gb200");  // a system's name maps to its accelerator
+  EXPECT_DOUBLE_EQ(cases[1].reported, 45.0);
+}
+
 TEST(Validate, SummaryMatchesScorePy) {
   // Nearest-rank p90 as shared/tools/score.py: index int(0.9*(n-1)+0.5).
   auto s = summarize({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
