@@ -169,6 +169,7 @@ int cmd_infer(int argc, char** argv) {
         for (const auto& p : s.frontier) {
           auto j = infer_result_json(p.result);
           j["parallel"] = infer_parallel_json(p.parallel);
+          j["band"] = serving_bands_json(catalog, hw, p.result);
           pts.push_back(j);
         }
         print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -189,6 +190,13 @@ int cmd_infer(int argc, char** argv) {
         std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", infer_plan_text(p.parallel),
                                  p.concurrency, p.result.tokens_per_s_per_user, p.result.tokens_per_s_per_gpu,
                                  p.result.ttft_s * 1e3, p.result.tpot_s * 1e3);
+      if (!s.frontier.empty()) {
+        const BandedFigure t = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(false, false),
+                                                        hw.accelerator.generation));
+        const BandedFigure l = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(false, true),
+                                                        hw.accelerator.generation));
+        std::cout << fmt::format("Error bands at every point: tokens/s/GPU {}; TTFT/TPOT {}\n", band_text(t), band_text(l));
+      }
       return kExitOk;
     }
 
