@@ -18,6 +18,13 @@ const std::vector<std::string>& band_kinds() {
   return k;
 }
 
+void ErrorBand::set_edges(double low, double high) {
+  low_log = low;
+  high_log = high;
+  low_ratio = std::exp(low);
+  high_ratio = std::exp(high);
+}
+
 std::string_view training_band_kind(bool moe) { return moe ? kBandTrainingMoe : kBandTrainingDense; }
 
 std::string_view serving_band_kind(bool disaggregated, bool latency) {
@@ -33,17 +40,19 @@ double BandedFigure::plus_minus_pct() const {
 const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation) {
   const ErrorBand* unfitted = nullptr;
   for (const auto& b : bands) {
-    if (b.kind != kind) continue;
-    if (b.generation == generation) return b;
-    if (b.generation == kBandUnfitted) unfitted = &b;
+    // Generation first: names differ in length, so most entries fail on the size compare.
+    if (b.generation == generation) {
+      if (b.kind == kind) return b;
+    } else if (!unfitted && b.generation == kBandUnfitted && b.kind == kind) {
+      unfitted = &b;
+    }
   }
   if (unfitted) return *unfitted;
   // No band file entry at all: +/-60% in log terms, flagged by rows = 0.
   static const ErrorBand kRule = [] {
     ErrorBand b;
     b.generation = std::string(kBandUnfitted);
-    b.low_log = std::log(0.4);
-    b.high_log = std::log(1.6);
+    b.set_edges(std::log(0.4), std::log(1.6));
     b.method = "rule: +/-60% where no band was fitted";
     return b;
   }();
@@ -53,10 +62,10 @@ const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
   BandedFigure f;
   f.value = value;
-  const double lo = reciprocal ? -band.high_log : band.low_log;
-  const double hi = reciprocal ? -band.low_log : band.high_log;
-  f.low = value * std::exp(lo);
-  f.high = value * std::exp(hi);
+  const double lo_r = band.low_ratio > 0 ? band.low_ratio : std::exp(band.low_log);
+  const double hi_r = band.high_ratio > 0 ? band.high_ratio : std::exp(band.high_log);
+  f.low = reciprocal ? value / hi_r : value * lo_r;
+  f.high = reciprocal ? value / lo_r : value * hi_r;
   f.rows = band.rows;
   f.families = band.families;
   f.kind = band.kind;
@@ -92,8 +101,8 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
                                                      "serving_{{aggregated,disaggregated}}_{{throughput,latency}})",
                                                      b.kind));
   b.generation = m.str("generation");
-  b.low_log = m.num_in("low_log", -5.0, 0.0);
-  b.high_log = m.num_in("high_log", 0.0, 5.0);
+  const double low = m.num_in("low_log", -5.0, 0.0);
+  b.set_edges(low, m.num_in("high_log", 0.0, 5.0));
   b.rows = static_cast<int>(m.opt_integer_in("rows", 0, 10000000).value_or(0));
   b.families = static_cast<int>(m.opt_integer_in("families", 0, 100000).value_or(0));
   b.fitted_on = m.opt_str("fitted_on").value_or("");

@@ -28,6 +28,9 @@ struct ErrorBand {
   // measured / predicted lies in [exp(low_log), exp(high_log)] for 80% of held-out rows (after widening).
   double low_log = -0.5;
   double high_log = 0.5;
+  // exp(low_log), exp(high_log), kept by set_edges so that a lookup needs no exp (0: not set).
+  double low_ratio = 0, high_ratio = 0;
+  void set_edges(double low, double high);
   int rows = 0;      // held-out rows behind the band (0: none; a rule, not a measurement)
   int families = 0;  // source families those rows came from
   std::string fitted_on, fitted_date, method, origin;

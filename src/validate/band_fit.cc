@@ -80,8 +80,7 @@ std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_
     ErrorBand b;
     b.kind = kind;
     b.generation = gen;
-    b.low_log = std::clamp(e.lo, -5.0, 0.0);
-    b.high_log = std::clamp(e.hi, 0.0, 5.0);
+    b.set_edges(std::clamp(e.lo, -5.0, 0.0), std::clamp(e.hi, 0.0, 5.0));
     b.rows = static_cast<int>(rows);
     b.families = static_cast<int>(fams);
     b.fitted_on = o.fitted_on;

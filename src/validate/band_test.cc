@@ -81,8 +81,7 @@ TEST(ErrorBand, BuiltinBandsCoverEveryKindAndTheUnfittedIsWidest) {
 TEST(ErrorBand, ReciprocalRatioAndOverlap) {
   ErrorBand b;
   b.kind = std::string(kBandTrainingDense);
-  b.low_log = std::log(0.9);
-  b.high_log = std::log(1.2);
+  b.set_edges(std::log(0.9), std::log(1.2));
   const BandedFigure rate = with_band(100.0, b);
   EXPECT_NEAR(rate.low, 90.0, 1e-9);
   EXPECT_NEAR(rate.high, 120.0, 1e-9);
