@@ -185,8 +185,10 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     BlankFields blanks;
     auto stated = [&](const char* col, int& field, bool& blank) {
       const std::string s = t.cell(i, col);
+      const std::string sl = lower(s);
       double x = 0;
-      blank = s.empty();
+      // Tables write a blank as nothing, "-", "n/a", "?" or "not stated".
+      blank = s.empty() || sl == "-" || sl == "n/a" || sl == "na" || sl == "?" || sl == "not stated" || sl == "none";
       if (blank) field = 1;
       else if (!parse_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
       else field = static_cast<int>(x);
@@ -202,14 +204,14 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       skip(fmt::format("{} '{}' is not a whole number >= 1", bad, t.cell(i, bad)));
       continue;
     }
-    if (!t.cell(i, "dp").empty()) {
+    {
       int dp = 0;
       bool blank = false;
       if (!stated("dp", dp, blank).empty()) {
         skip(fmt::format("dp '{}' is not a whole number >= 1", t.cell(i, "dp")));
         continue;
       }
-      blanks.stated_dp = dp;
+      if (!blank) blanks.stated_dp = dp;
     }
     // Blanks that only one value fits are not searched: vp without a pipeline, ep of a dense model.
     if (blanks.vp && !blanks.pp && p.pp == 1) blanks.vp = false;

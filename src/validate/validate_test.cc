@@ -152,12 +152,14 @@ TEST(Validate, GpuCountFromTheGridAndMfuAsFraction) {
       std::string(kHeader) +
           "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,4,1,64,,step_time_s,3.0,,\n"
           "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,,1,64,,step_time_s,3.0,,\n"
-          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,GB200 NVL72,8,BF16,1,1,,1,,,1,64,,mfu,0.45,,\n",
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,GB200 NVL72,8,BF16,1,1,,1,,,1,64,,mfu,0.45,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,8,BF16,n/a,-,,1,,,1,64,,step_time_s,3.0,,\n",
       "inline");
   std::vector<SkippedRow> skipped;
   const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
-  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].workload.num_gpus, 16);
+  EXPECT_EQ(8 % (cases[2].plan.tp * cases[2].plan.pp), 0);  // "n/a" and "-" are blanks the search fills
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_NE(skipped[0].reason.find("num_gpus"), std::string::npos);
   EXPECT_EQ(cases[1].accelerator, "gb200");  // a system's name maps to its accelerator
