@@ -198,8 +198,28 @@ async function inspect(browser, kind, file, shots, quick = false) {
         : s.y.map((r) => r.value * spec.y_scale);
       expect(deepEqual(drawn[i], want), `${spec.id}: series '${s.name}' drew the data block's numbers`);
     });
+    // Axes as the spec and caption say: a log axis drawn log (a bar chart too), a y maximum held (a share
+    // of GPUs never above 100%); a vertical limit named for what binds (KV cache or the batch cap).
+    const axes = await page.evaluate((id) => {
+      const ch = typeof Chart === 'undefined' ? undefined : Chart.getChart(document.getElementById(`chart-${id}-canvas`));
+      return ch ? { ytype: ch.scales.y.type, ymax: ch.scales.y.max } : null;
+    }, spec.id);
+    if (axes && spec.y_log) expect(axes.ytype === 'logarithmic', `${spec.id}: y axis drawn on a log scale (${axes.ytype})`);
+    if (axes && spec.y_max > 0) expect(axes.ymax <= spec.y_max + 1e-9, `${spec.id}: y axis stops at ${spec.y_max} (${axes.ymax})`);
+    if (axes && spec.id === 'utilisation') expect(axes.ymax <= 100 + 1e-9, `utilisation axis at most 100% (${axes.ymax})`);
+    for (const l of spec.limits) {
+      if (!l.from || !/sequences/.test(l.label)) continue;
+      const doc = fresh[l.from.source] || {};
+      const cap = (doc.max_batch_size || 0) * (doc.instances || 1);
+      const capped = cap > 0 && l.from.value >= cap;
+      expect(capped ? /^batch cap/.test(l.label) : /^KV cache full/.test(l.label),
+             `${spec.id}: '${l.label}' names what binds (batch cap ${cap}, limit ${l.from.value})`);
+    }
   }
   expect(refs >= 5 && badRefs.length === 0, `${refs} chart numbers equal the commands' (${badRefs.length} differ: ${badRefs.slice(0, 3).join('; ')})`);
+  // Tables (catalog figures and their source URLs too) fit the page: none scrolls or clips sideways.
+  const wide = await page.$$eval('.table-wrap', (ws) => ws.filter((w) => w.scrollWidth > w.clientWidth + 1).length);
+  expect(wide === 0, `${wide} tables wider than the page`);
   expect(problems.length === 0, `no console errors, page errors or network requests${problems.length ? ': ' + problems.join('; ') : ''}`);
 
   if (quick) { await context.close(); return { fails }; }  // a tampered copy: the checks above suffice

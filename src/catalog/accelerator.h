@@ -22,7 +22,10 @@ struct Accelerator {
   // Dense (non-sparse) tensor peak rates in FLOP/s (int8: OP/s). A format the chip lacks is absent.
   std::map<MathFormat, double> peak_flops;
 
-  double memory_bytes = 0;                  // HBM/GDDR capacity, SI bytes
+  double memory_bytes = 0;                  // HBM/GDDR capacity in bytes (see memory_basis)
+  // How memory_bytes was given: "driver" (memory_mib: the total nvidia-smi/rocm-smi reports, binary
+  // MiB, what frameworks allocate from) or "datasheet" (memory_gb: the vendor's decimal GB).
+  std::string memory_basis = "datasheet";
   double memory_bandwidth_bytes_per_s = 0;  // peak HBM bandwidth
   std::string memory_type;
 

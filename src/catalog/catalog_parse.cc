@@ -85,7 +85,19 @@ Accelerator parse_accelerator(YamlMap& m, const std::string& origin) {
   if (!a.peak_flops.count(MathFormat::bf16))
     throw InputError(peaks.path() + ".bf16", "is required (dense BF16 TFLOP/s)");
 
-  a.memory_bytes = positive(m, "memory_gb", 1e5) * kGiga;
+  // One convention: the capacity the device exposes. memory_mib is the total the driver reports
+  // (binary MiB, e.g. 81559 MiB on an "80 GB" H100); memory_gb the datasheet's decimal GB where no
+  // driver figure is sourced. Exactly one of the two.
+  {
+    const auto mib = opt_positive(m, "memory_mib", 1e8);
+    const auto gb = opt_positive(m, "memory_gb", 1e5);
+    if (mib && gb)
+      throw InputError(m.path() + ".memory_mib", "give memory_mib (driver-reported total, binary MiB) or memory_gb "
+                                                 "(datasheet, decimal GB), not both");
+    if (!mib && !gb) throw InputError(m.path() + ".memory_gb", "is required (or memory_mib), a number above 0");
+    a.memory_bytes = mib ? *mib * 1048576.0 : *gb * kGiga;
+    a.memory_basis = mib ? "driver" : "datasheet";
+  }
   a.memory_type = m.opt_str("memory_type").value_or("");
   a.memory_bandwidth_bytes_per_s = positive(m, "memory_bandwidth_tb_per_s", 1e3) * kTera;
   a.scaleup_link = m.opt_str("scaleup_link").value_or("");
@@ -100,7 +112,7 @@ Accelerator parse_accelerator(YamlMap& m, const std::string& origin) {
   a.price_usd = opt_positive(m, "price_usd", 1e9);
   a.sources = parse_sources(
       m, with_formats({"name", "display_name", "aliases", "vendor", "architecture", "generation", "launch_year",
-                       "form_factor", "peak_tflops", "memory_gb", "memory_type", "memory_bandwidth_tb_per_s",
+                       "form_factor", "peak_tflops", "memory_gb", "memory_mib", "memory_type", "memory_bandwidth_tb_per_s",
                        "scaleup_link", "scaleup_bandwidth_gb_per_s", "max_scaleup_domain", "tdp_w", "arch_target",
                        "compute_capability", "min_cuda", "min_driver", "first_pytorch", "price_usd"}));
   a.origin = origin;

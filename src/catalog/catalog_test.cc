@@ -147,7 +147,8 @@ TEST(Catalog, SpotValues) {
   const auto& h100 = c.accelerator("h100-sxm");
   EXPECT_NEAR(h100.peak(MathFormat::bf16), 989.5e12, 1e12);
   EXPECT_NEAR(h100.peak(MathFormat::fp8), 1979e12, 1e12);
-  EXPECT_DOUBLE_EQ(h100.memory_bytes, 80e9);
+  EXPECT_DOUBLE_EQ(h100.memory_bytes, 81559.0 * 1048576);  // nvidia-smi's total (the "80 GB" part)
+  EXPECT_EQ(h100.memory_basis, "driver");
   EXPECT_DOUBLE_EQ(h100.memory_bandwidth_bytes_per_s, 3.35e12);
   EXPECT_DOUBLE_EQ(h100.scaleup_bandwidth_bytes_per_s, 450e9);  // 900 GB/s bidirectional
   EXPECT_EQ(h100.compute_capability, 90);
@@ -158,7 +159,7 @@ TEST(Catalog, SpotValues) {
   EXPECT_DOUBLE_EQ(h200.memory_bandwidth_bytes_per_s, 4.8e12);
 
   const auto& b200 = c.accelerator("b200");
-  EXPECT_DOUBLE_EQ(b200.memory_bytes, 180e9);  // HGX/DGX B200 (tech brief: up to 192)
+  EXPECT_DOUBLE_EQ(b200.memory_bytes, 183359.0 * 1048576);  // nvidia-smi on HGX B200 ("180 GB")
   EXPECT_DOUBLE_EQ(b200.peak(MathFormat::bf16), 2250e12);
   EXPECT_DOUBLE_EQ(b200.peak(MathFormat::fp4), 9000e12);
   EXPECT_DOUBLE_EQ(b200.scaleup_bandwidth_bytes_per_s, 900e9);
@@ -230,6 +231,27 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
   }
 }
 
+// One convention for capacity: memory_mib (the driver's binary total) or memory_gb (datasheet, decimal),
+// exactly one of them.
+TEST(Catalog, MemoryIsGivenOnceInOneOfTwoMarkedUnits) {
+  auto doc = [](const std::string& memory) {
+    return "accelerators:\n  - name: x1\n    vendor: V\n    generation: hopper\n    peak_tflops: {bf16: 100}\n" +
+           memory + "    memory_bandwidth_tb_per_s: 1\n    scaleup_bandwidth_gb_per_s: 10\n";
+  };
+  Catalog c = Catalog::builtin();
+  c.merge_yaml(doc("    memory_mib: 81559\n"), "t.yaml");
+  EXPECT_DOUBLE_EQ(c.accelerator("x1").memory_bytes, 81559.0 * 1048576);
+  EXPECT_EQ(c.accelerator("x1").memory_basis, "driver");
+  c.merge_yaml(doc("    memory_gb: 80\n"), "t.yaml");
+  EXPECT_DOUBLE_EQ(c.accelerator("x1").memory_bytes, 80e9);
+  EXPECT_EQ(c.accelerator("x1").memory_basis, "datasheet");
+  const std::string both = error_of([&] { c.merge_yaml(doc("    memory_mib: 81559\n    memory_gb: 80\n"), "t.yaml"); });
+  EXPECT_NE(both.find("memory_mib"), std::string::npos) << both;
+  EXPECT_NE(both.find("not both"), std::string::npos) << both;
+  const std::string none = error_of([&] { c.merge_yaml(doc(""), "t.yaml"); });
+  EXPECT_NE(none.find("memory_gb"), std::string::npos) << none;
+}
+
 TEST(Catalog, OverlayReplacesEntryAndRecordsOrigin) {
   TempDir dir(std::map<std::string, std::string>{{"mine.yaml", R"(
 accelerators:
@@ -275,7 +297,7 @@ systems:
   EXPECT_EQ(c.system("my-box").accelerator, "My Chip X");
   EXPECT_EQ(c.accelerator("b200").origin, "built-in");
   // The built-in catalog itself is untouched.
-  EXPECT_DOUBLE_EQ(Catalog::builtin().accelerator("h100-sxm").memory_bytes, 80e9);
+  EXPECT_DOUBLE_EQ(Catalog::builtin().accelerator("h100-sxm").memory_bytes, 81559.0 * 1048576);
 }
 
 TEST(Catalog, MissingOverlayDirNamesOption) {

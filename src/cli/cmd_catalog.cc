@@ -67,6 +67,7 @@ json to_json(const Accelerator& a) {
             {"form_factor", a.form_factor},
             {"peak_flops_per_s", peaks},
             {"memory_bytes", a.memory_bytes},
+            {"memory_basis", a.memory_basis},
             {"memory_type", a.memory_type},
             {"memory_bandwidth_bytes_per_s", a.memory_bandwidth_bytes_per_s},
             {"scaleup_link", a.scaleup_link},
@@ -203,7 +204,13 @@ void show(const Accelerator& a) {
       f.push_back({"peak " + k, num(a.peak(m) / 1e12) + (m == MathFormat::int8 ? " TOP/s" : " TFLOP/s") + " dense",
                    source_of(s, k, "peak_tflops")});
   }
-  f.push_back({"memory", num(a.memory_bytes / 1e9) + " GB " + a.memory_type, source_of(s, "memory_gb")});
+  if (a.memory_basis == "driver")
+    f.push_back({"memory", fmt::format("{:.0f} MiB ({:.1f} GiB = {:.1f} GB) {}, total the driver reports",
+                                       a.memory_bytes / 1048576.0, a.memory_bytes / 1073741824.0, a.memory_bytes / 1e9,
+                                       a.memory_type),
+                 source_of(s, "memory_mib")});
+  else
+    f.push_back({"memory", num(a.memory_bytes / 1e9) + " GB " + a.memory_type + ", datasheet", source_of(s, "memory_gb")});
   f.push_back({"memory bandwidth", num(a.memory_bandwidth_bytes_per_s / 1e12) + " TB/s",
                source_of(s, "memory_bandwidth_tb_per_s")});
   f.push_back({"scale-up link", a.scaleup_link, source_of(s, "scaleup_link")});
@@ -404,8 +411,9 @@ int cmd_catalog(int argc, char** argv) {
 
   // An unknown sub-command gets a suggestion instead of CLI11's "not expected".
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "show") {
-    std::cerr << "error: unknown catalog command '" << argv[1] << "'"
-              << did_you_mean(argv[1], {"list", "show"}) << "; use list or show (see --help)\n";
+    print_error(std::string("unknown catalog command '") + argv[1] + "'" + did_you_mean(argv[1], {"list", "show"}) +
+                    "; use list or show (see --help)",
+                "command", kExitBadInput);
     return kExitBadInput;
   }
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;

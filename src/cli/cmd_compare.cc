@@ -163,6 +163,14 @@ nlohmann::json claim_json(const compare::ClaimResult& r) {
 void print_comparison(const compare::Comparison& c, Per per) {
   std::cout << fmt::format("{} ({}, {} GPUs per unit)  vs  {} ({}, {} GPUs per unit)\n", c.a.display_name,
                            c.a.accelerator, c.a.gpus_per_unit, c.b.display_name, c.b.accelerator, c.b.gpus_per_unit);
+  const auto& sp = c.spec;
+  std::cout << fmt::format("Workload: {}{}{}\n",
+                           sp.train ? fmt::format("training {}, seq {}", to_string(sp.train_precision), sp.seq_len) : "",
+                           sp.train && sp.infer ? "; " : "",
+                           sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user",
+                                                  to_string(sp.infer_precision), sp.isl, sp.osl,
+                                                  sp.tokens_per_s_per_user)
+                                    : "");
   std::cout << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
                            "power. '-': not defined (no such format, no price, not reached).\n\n",
                            compare::per_unit_suffix(per));
@@ -280,7 +288,7 @@ int cmd_compare(int argc, char** argv) {
   add_cost_options(app, cost_opts);
   std::vector<std::string> systems;
   std::vector<std::string> models;
-  std::string task = "both", per = "gpu", train_precision = "fp8", infer_precision = "fp8";
+  std::string task = "both", per = "gpu", train_precision = "bf16", infer_precision = "fp8";
   std::vector<std::string> claims;
   compare::CompareSpec spec;
   long long global_batch = 0;
@@ -296,8 +304,9 @@ int cmd_compare(int argc, char** argv) {
   app.add_option("--train-precision", train_precision, "Training precision for both")->capture_default_str();
   app.add_option("--isl", spec.isl, "Serving input tokens")->capture_default_str();
   app.add_option("--osl", spec.osl, "Serving output tokens")->capture_default_str();
-  app.add_option("--tokens-per-user", spec.tokens_per_s_per_user, "Interactivity for the serving yardstick, tokens/s "
-                                                                  "per user")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", spec.tokens_per_s_per_user,
+                 "Interactivity for the serving yardstick, tokens/s per user (as in infer, cost and recommend)")
+      ->capture_default_str();
   app.add_option("--ttft-ms", ttft_ms, "Serving TTFT limit on the curve (0: none)");
   app.add_option("--tpot-ms", tpot_ms, "Serving TPOT limit on the curve (0: none)");
   app.add_option("--precision", infer_precision, "Common serving precision (each side's best is shown too)")

@@ -9,9 +9,11 @@
 #include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/cost_options.h"
+#include "core/numbers.h"
 #include "compare/compare.h"
 #include "core/error.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 
 namespace gpuplan::cli {
 
@@ -28,7 +30,7 @@ void print_tco(const cost::Tco& t, const cost::Tco* ref) {
                            "maintenance {:.2f}   capex ${:.1f}k/GPU ({}), {:.2f} kW IT/GPU",
                            t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
                            t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
-                           t.price_basis, t.it_w_full_per_gpu() / 1e3);
+                           t.price_kind + " price, " + t.price_basis, t.it_w_full_per_gpu() / 1e3);
   if (ref && ref->priced && ref->system != t.system)
     std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
                              t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
@@ -48,28 +50,32 @@ int cmd_cost(int argc, char** argv) {
   CostOptions cost_opts;
   add_cost_options(app, cost_opts);
   std::vector<std::string> systems;
-  std::string model_name, task = "train", precision = "fp8", reference = "hgx-h100";
-  int gpus = 0, seq = 2048;
+  std::string model_name, task = "train", precision, reference = "hgx-h100";
+  int gpus = 0, seq = 8192;
   long long global_batch = 0, isl = 1024, osl = 1024;
   double tokens = 0, tokens_per_user = 50;
   app.add_option("--system", systems, "System(s) to cost (repeatable; default: every system in the catalog)");
   app.add_option("--reference", reference, "System the capex and TCO ratios are taken against")->capture_default_str();
   app.add_option("--model", model_name, "Model for $ per million tokens and joules per token");
   app.add_option("--task", task, "train or infer")->capture_default_str();
-  app.add_option("--precision", precision, "bf16, fp8, mxfp8, nvfp4 or fp4")->capture_default_str();
+  app.add_option("--precision", precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (default: train bf16, infer fp8, as in "
+                                          "train, infer, compare and recommend)");
   app.add_option("--gpus", gpus, "Training: GPUs (default: 16 units' worth, at least 128)");
   app.add_option("--global-batch", global_batch, "Training: sequences per step (default: 4 per GPU)");
   app.add_option("--seq", seq, "Training: sequence length")->capture_default_str();
   app.add_option("--tokens", tokens, "Training: tokens of the whole run (e.g. 15e12)");
   app.add_option("--isl", isl, "Serving: input tokens")->capture_default_str();
   app.add_option("--osl", osl, "Serving: output tokens")->capture_default_str();
-  app.add_option("--tokens-per-user", tokens_per_user, "Serving: interactivity, tokens/s per user")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user,
+                 "Serving: interactivity, tokens/s per user (as in infer, compare and recommend)")
+      ->capture_default_str();
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     const Catalog catalog = load_catalog(common);
     const cost::CostProfile profile = load_cost_profile(cost_opts);
     if (task != "train" && task != "infer")
       throw InputError("--task", fmt::format("must be train or infer, got '{}'", task));
+    if (precision.empty()) precision = task == "train" ? "bf16" : "fp8";
     const auto prec = parse_precision(precision);
     if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", precision));
     if (gpus < 0 || gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, gpus));
@@ -79,7 +85,7 @@ int cmd_cost(int argc, char** argv) {
     if (isl < 1 || isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
     if (osl < 1 || osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
     if (!(tokens_per_user > 0 && tokens_per_user <= 1e5))
-      throw InputError("--tokens-per-user", "must be above 0 and at most 100000");
+      throw InputError("--tokens-per-user-per-s", "must be above 0 and at most 100000");
     if (model_name.empty() && (tokens > 0 || gpus > 0))
       throw InputError("--model", "--tokens and --gpus need a model (--model)");
     if (systems.empty())
@@ -91,7 +97,8 @@ int cmd_cost(int argc, char** argv) {
     nlohmann::json rows = nlohmann::json::array();
     if (!common.json)
       std::cout << fmt::format("TCO per GPU-hour (electricity ${}/kWh, PUE {}, colocation ${}/kW-month, {} years at "
-                               "{:.0f}% cost of capital, average draw {:.0f}%)\n",
+                               "{:.0f}% cost of capital; power and energy per token at {:.0f}% of full IT draw (GPUs, CPUs, network, "
+                               "storage) x PUE)\n",
                                profile.electricity_usd_per_kwh, profile.pue, profile.colocation_usd_per_kw_month,
                                profile.depreciation_years, 100 * profile.cost_of_capital,
                                100 * profile.average_power_fraction);
@@ -138,15 +145,17 @@ int cmd_cost(int argc, char** argv) {
             if (t.priced)
               w["band"]["usd_per_million_tokens"] = band_json(with_band(rc.per_token.usd_per_million_tokens, eb, true));
             if (!common.json) {
-              std::cout << fmt::format("               {} training on {} GPUs ({}): {:.0f} tokens/s/GPU, MFU {:.1f}%, "
-                                       "{:.2f} J/token",
-                                       model->name, tw.num_gpus, to_string(p.plan), p.result.tokens_per_s_per_gpu,
+              std::cout << fmt::format("               {} training ({}, seq {}, global batch {}) on {} GPUs ({}): "
+                                       "{:.0f} tokens/s/GPU, MFU {:.1f}%, {:.2f} J/token",
+                                       model->name, precision, seq, tw.global_batch, tw.num_gpus, to_string(p.plan),
+                                       p.result.tokens_per_s_per_gpu,
                                        100 * p.result.mfu_6n, rc.per_token.joules_per_token);
               if (t.priced) std::cout << fmt::format(", ${:.3f} per million tokens", rc.per_token.usd_per_million_tokens);
               std::cout << "\n";
-              std::cout << fmt::format("               {:.3g} tokens: {:.1f} days, {:.3g} GPU-hours, {:.3g} MWh",
-                                       run_tokens, rc.wall_s / 86400, rc.gpu_hours, rc.facility_energy_j / 3.6e9);
-              if (t.priced) std::cout << fmt::format(", ${:.3g}M", rc.usd / 1e6);
+              std::cout << fmt::format("               {}: {:.1f} days, {}, {}", count_text(run_tokens, "tokens"),
+                                       rc.wall_s / 86400, count_text(rc.gpu_hours, "GPU-hours"),
+                                       count_text(rc.facility_energy_j / 3.6e9, "MWh"));
+              if (t.priced) std::cout << ", " << usd_text(rc.usd);
               std::cout << fmt::format("\n               throughput, cost and energy per token {}\n",
                                        band_text(with_band(p.result.tokens_per_s_per_gpu, eb)));
             }
@@ -161,7 +170,7 @@ int cmd_cost(int argc, char** argv) {
           w = {{"task", "infer"}, {"gpus", iw.num_gpus}, {"isl", isl}, {"osl", osl}, {"precision", precision},
                {"tokens_per_s_per_user", tokens_per_user}};
           if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
-            w["why_not"] = fmt::format("{} has no {} tensor path", side.accelerator, precision);
+            w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
           } else {
             const compare::ServingCurve cv = compare::serving_curve(*model, side.hw, iw);
             const SweepPoint* pt = compare::at_interactivity(cv, tokens_per_user);
@@ -186,9 +195,9 @@ int cmd_cost(int argc, char** argv) {
             if (w.contains("why_not"))
               std::cout << fmt::format("               {} serving: {}\n", model->name, w["why_not"].get<std::string>());
             else {
-              std::cout << fmt::format("               {} serving at {:g} tokens/s/user: {:.0f} tokens/s/GPU, {:.2f} "
-                                       "J/token",
-                                       model->name, tokens_per_user, w["tokens_per_s_per_gpu"].get<double>(),
+              std::cout << fmt::format("               {} serving ({}, ISL/OSL {}/{}) at {:g} tokens/s/user: {:.0f} "
+                                       "tokens/s/GPU, {:.2f} J/token",
+                                       model->name, precision, isl, osl, tokens_per_user, w["tokens_per_s_per_gpu"].get<double>(),
                                        w["joules_per_token"].get<double>());
               if (t.priced)
                 std::cout << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());

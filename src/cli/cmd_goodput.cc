@@ -2,14 +2,19 @@
 // without spares; side by side for two systems.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/cost_options.h"
+#include "core/numbers.h"
 #include "core/error.h"
 #include "deploy/goodput.h"
 #include "model/model_registry.h"
 #include "physics/hardware.h"
+#include "cli/training_json.h"
+#include "search/search.h"
 #include "training/training_step.h"
 
 namespace gpuplan::cli {
@@ -18,6 +23,9 @@ namespace goodput_detail {  // named, not anonymous: the CLI is a unity build
 
 struct Side {
   std::string system;
+  TrainingPlan plan;  // dp filled in
+  double usd_per_gpu_hour = 0;  // the price the cost uses (0: none)
+  std::string usd_basis;
   TrainingResult train;
   deploy::GoodputResult good;
   deploy::JobShape shape;
@@ -46,7 +54,9 @@ nlohmann::json side_json(const Side& x) {
                        {"repair_s", c.repair_s}, {"source", c.source}});
   nlohmann::json violations = nlohmann::json::array();
   for (const auto& v : g.violations) violations.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
-  return {{"system", x.system}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
+  nlohmann::json out = {{"system", x.system}, {"plan", to_string(x.plan)}, {"usd_per_gpu_hour", x.usd_per_gpu_hour},
+          {"usd_basis", x.usd_basis}, {"fits", x.train.memory.fits},
+          {"memory", memory_json(x.train.memory)}, {"violations", violations}, {"step_time_s", x.train.step_time_s}, {"tokens_per_s", x.train.tokens_per_s},
           {"shape", {{"gpus_per_node", x.shape.gpus_per_node}, {"domain_gpus", x.shape.domain_gpus},
                      {"unit_gpus", x.shape.unit_gpus}, {"group_gpus", x.shape.group_gpus}}},
           {"classes", classes}, {"failures_per_hour", g.failures_per_hour}, {"mtbf_s", g.mtbf_s},
@@ -55,12 +65,17 @@ nlohmann::json side_json(const Side& x) {
           {"hardware_down_units", g.hardware_down_units}, {"spare_gpus_needed", g.spare_gpus_needed},
           {"mean_repair_s", g.mean_repair_s}, {"with_spares", scenario_json(g.with_spares)},
           {"without_spares", scenario_json(g.without_spares)}};
+  if (!x.train.memory.fits) out["status"] = does_not_fit_status(x.train.memory);
+  return out;
 }
 
-void print_side(std::ostream& os, const Side& x, double usd) {
+void print_side(std::ostream& os, const Side& x) {
   const auto& g = x.good;
-  os << fmt::format("{}: step {:.2f} s, {:.3g} tokens/s failure-free; NVLink domain {} GPUs, node {}, group {}\n",
-                    x.system, x.train.step_time_s, x.train.tokens_per_s, x.shape.domain_gpus, x.shape.gpus_per_node,
+  if (!x.train.memory.fits) os << x.system << ": " << does_not_fit_line(x.train.memory) << "\n";
+  os << fmt::format("{}: plan {}, {} per GPU of {}\n", x.system, to_string(x.plan), human_bytes(x.train.memory.total_bytes),
+                    human_bytes(x.train.memory.capacity_bytes));
+  os << fmt::format("{}: step {:.2f} s, {} failure-free; NVLink domain {} GPUs, node {}, group {}\n",
+                    x.system, x.train.step_time_s, count_text(x.train.tokens_per_s, "tokens/s"), x.shape.domain_gpus, x.shape.gpus_per_node,
                     x.shape.group_gpus);
   os << fmt::format("  {:<10} {:>12} {:>10} {:>10}\n", "class", "failures/day", "blast GPUs", "repair");
   for (const auto& c : g.classes)
@@ -73,7 +88,8 @@ void print_side(std::ostream& os, const Side& x, double usd) {
     os << fmt::format("  {:<15} goodput {:5.1f}%  restart {:>8}  finish {:>8}", s == &g.with_spares ? "with spares" : "without spares",
                       100 * s->goodput, dur(s->restart_s), s->wall_s > 0 ? dur(s->wall_s) : "-");
     if (s->spare_units > 0) os << fmt::format("  spares {} units ({} GPUs)", s->spare_units, s->spare_gpus);
-    if (usd > 0 && s->wall_s > 0) os << fmt::format("  cost ${:.3g}M", s->cost_usd / 1e6);
+    if (x.usd_per_gpu_hour > 0 && s->wall_s > 0)
+      os << "  cost " << usd_text(s->cost_usd) << fmt::format(" (${:.2f}/GPU-h, {})", x.usd_per_gpu_hour, x.usd_basis);
     os << fmt::format("\n  {:<15} wall time: useful {:.1f}%, checkpoints {:.1f}%, {} {:.1f}%, rework {:.1f}%\n", "",
                       100 * s->shares.useful, 100 * s->shares.checkpoint,
                       s == &g.with_spares ? "restarts" : "restarts and repair waits", 100 * s->shares.down,
@@ -91,22 +107,26 @@ nlohmann::json comparison_json(const Side& a, const Side& b) {
            ratio(a.good.without_spares.effective_tokens_per_s, b.good.without_spares.effective_tokens_per_s)}};
 }
 
-void print_comparison(std::ostream& os, const Side& a, const Side& b, double tokens, double usd) {
-  os << fmt::format("Side by side ({:.3g} tokens; tokens/s after failures = failure-free x goodput):\n", tokens);
+void print_comparison(std::ostream& os, const Side& a, const Side& b, double tokens) {
+  os << fmt::format("Side by side ({}; tokens/s after failures = failure-free x goodput):\n", count_text(tokens, "tokens"));
   os << fmt::format("  {:<14} {:>12}  {:>7} {:>11} {:>9} {:>9}  {:>7} {:>11} {:>9} {:>9}\n", "", "failure-free",
                     "spares:", "tokens/s", "finish", "cost", "none:", "tokens/s", "finish", "cost");
   for (const Side* x : {&a, &b}) {
-    os << fmt::format("  {:<14} {:>12.3g}", x->system, x->train.tokens_per_s);
+    os << fmt::format("  {:<14} {:>12}", x->system, count_text(x->train.tokens_per_s, ""));
     for (const auto* s : {&x->good.with_spares, &x->good.without_spares})
-      os << fmt::format("  {:>6.1f}% {:>11.3g} {:>9} {:>9}", 100 * s->goodput, s->effective_tokens_per_s,
+      os << fmt::format("  {:>6.1f}% {:>11} {:>9} {:>9}", 100 * s->goodput, count_text(s->effective_tokens_per_s, ""),
                         s->wall_s > 0 ? dur(s->wall_s) : "-",
-                        usd > 0 && s->cost_usd > 0 ? fmt::format("${:.3g}M", s->cost_usd / 1e6) : "-");
+                        x->usd_per_gpu_hour > 0 && s->cost_usd > 0 ? usd_text(s->cost_usd) : "-");
     os << "\n";
   }
   const auto c = comparison_json(a, b);
   os << fmt::format("{} against {}: {:.2f}x the tokens/s failure-free, {:.2f}x with spares, {:.2f}x without.\n",
                     a.system, b.system, c["failure_free_speedup"].get<double>(), c["with_spares_speedup"].get<double>(),
                     c["without_spares_speedup"].get<double>());
+}
+
+bool all_fit(const std::vector<Side>& sides) {
+  return std::all_of(sides.begin(), sides.end(), [](const Side& x) { return x.train.memory.fits; });
 }
 
 }  // namespace goodput_detail
@@ -120,7 +140,7 @@ int cmd_goodput(int argc, char** argv) {
                "gpuplan goodput"};
   CommonOptions common;
   add_common_options(app, common);
-  std::string model_name = "llama3.1-405b", system = "hgx-h200", compare, precision = "bf16", plan_text = "tp=8,pp=16";
+  std::string model_name = "llama3.1-405b", system = "hgx-h200", compare, precision = "bf16", plan_text;
   TrainingWorkload w;
   w.num_gpus = 16384;
   w.global_batch = 2048;
@@ -130,14 +150,20 @@ int cmd_goodput(int argc, char** argv) {
   app.add_option("--system", system, "Catalog system")->capture_default_str();
   app.add_option("--compare", compare, "A second system, side by side");
   app.add_option("--gpus", w.num_gpus, "GPUs of the job")->capture_default_str();
-  app.add_option("--plan", plan_text, "Parallel plan (tp, pp, cp, ep ...; dp derived)")->capture_default_str();
+  app.add_option("--plan", plan_text,
+                 "Parallel plan (tp, pp, cp, ep ...; dp derived). Default: the fastest plan that fits on each "
+                 "system, as `search` finds it. A plan that does not fit is reported first and exits with code 3");
   app.add_option("--global-batch", w.global_batch, "Sequences per step")->capture_default_str();
   app.add_option("--seq", w.seq_len, "Sequence length")->capture_default_str();
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--mtbf", mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, 16,384 x 1,296 h / 419 = 50,677 h)");
   app.add_option("--checkpoint", checkpoint_s, "Blocking checkpoint time in seconds (default: state / bandwidth)");
   app.add_option("--tokens", tokens, "Tokens to train")->capture_default_str();
-  app.add_option("--usd-per-gpu-hour", usd, "Price per GPU-hour for the cost (0: none)");
+  app.add_option("--usd-per-gpu-hour", usd,
+                 "Price per GPU-hour for the cost (default: each system's TCO per GPU-hour as `gpuplan cost` "
+                 "computes it from the catalog price and the cost profile; 0 with no price: no cost)");
+  CostOptions cost_opts;
+  add_cost_options(app, cost_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 10000000) throw InputError("--gpus", fmt::format("must be 1 to 10000000, got {}", w.num_gpus));
@@ -152,6 +178,7 @@ int cmd_goodput(int argc, char** argv) {
     w.precision = *p;
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
+    const cost::CostProfile profile = load_cost_profile(cost_opts);
     deploy::FailureModel failures = deploy::builtin_failure_model();
     if (mtbf_h > 0) failures = failures.with_gpu_mtbf_hours(mtbf_h);
     std::vector<Side> sides;
@@ -161,16 +188,23 @@ int cmd_goodput(int argc, char** argv) {
       if (w.num_gpus % s.gpus_per_node)
         throw InputError("--gpus", fmt::format("{} GPUs do not fill whole {} nodes of {} GPUs", w.num_gpus, s.name, s.gpus_per_node));
       const Hardware hw = resolve_hardware(catalog, s.name);
-      TrainingPlan plan = parse_training_plan(plan_text);
-      plan.dp = 0;
+      require_training_precision(hw, w.precision);
       Side x;
       x.system = s.name;
-      x.train = evaluate_training(model, hw, plan, w);
-      if (!x.train.valid()) {
-        std::string msg;
-        for (const auto& v : x.train.violations) msg += (msg.empty() ? "" : "; ") + v.message;
-        throw InputError("--plan", msg);
+      TrainingPlan plan;
+      if (app.count("--plan")) {
+        TrainingPlan base;
+        base.dp = 0;
+        plan = parse_training_plan(plan_text, base);
+      } else {
+        const SearchResult found = search_plans(model, hw, w);
+        if (found.top.empty()) return report_no_plan_fits(common.json, "goodput", model, hw, w, found);
+        plan = found.top.front().plan;
       }
+      x.plan = plan;
+      x.train = evaluate_training(model, hw, plan, w);
+      if (!x.train.valid()) throw_plan_violations(x.train.violations);
+      x.plan.dp = x.train.dp;
       x.shape = {w.num_gpus, s.gpus_per_node, s.nvlink_domain_gpus, s.gpus_per_unit(), plan.tp * plan.cp * plan.ep};
       deploy::GoodputInputs in;
       in.shape = x.shape;
@@ -178,30 +212,40 @@ int cmd_goodput(int argc, char** argv) {
       in.checkpoint_s = checkpoint_s;
       in.tokens_per_s = x.train.tokens_per_s;
       in.tokens = tokens;
-      in.usd_per_gpu_hour = usd;
+      // The same TCO `cost` computes, unless the user typed a price.
+      double side_usd = usd;
+      if (!app.count("--usd-per-gpu-hour")) {
+        const cost::Tco tco = system_tco(catalog, s.name, profile);
+        side_usd = tco.priced ? tco.usd_per_gpu_hour() : 0.0;
+      }
+      x.usd_per_gpu_hour = side_usd;
+      x.usd_basis = app.count("--usd-per-gpu-hour") ? "--usd-per-gpu-hour" : "TCO (gpuplan cost)";
+      in.usd_per_gpu_hour = side_usd;
       x.good = deploy::evaluate_goodput(failures, in);
       sides.push_back(std::move(x));
     }
     if (common.json) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& x : sides) arr.push_back(side_json(x));
-      nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text}, {"tokens", tokens},
-                            {"usd_per_gpu_hour", usd}, {"failure_source", failures.source},
+      nlohmann::json out = {{"model", model.name}, {"gpus", w.num_gpus}, {"plan", plan_text.empty() ? "search" : plan_text}, {"tokens", tokens},
+                            {"usd_per_gpu_hour_given", usd}, {"failure_source", failures.source},
                             {"restart_s", failures.restart_s}, {"systems", arr}};
       if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
       print_json("goodput", out);
-      return kExitOk;
+      return all_fit(sides) ? kExitOk : kExitDoesNotFit;
     }
-    std::cout << fmt::format("{} on {} GPUs, plan {}, {:.3g} tokens; failure rates: {}\n\n", model.name, w.num_gpus,
-                             plan_text, tokens, failures.source);
+    std::cout << fmt::format("{} on {} GPUs, global batch {} x {} tokens, {}, plan {}, {}; failure rates: {}\n\n",
+                             model.name, w.num_gpus, w.global_batch, w.seq_len, to_string(w.precision),
+                             plan_text.empty() ? "the fastest that fits (search)" : plan_text,
+                             count_text(tokens, "tokens"), failures.source);
     for (const auto& x : sides) {
-      print_side(std::cout, x, usd);
+      print_side(std::cout, x);
       std::cout << "\n";
     }
-    if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens, usd);
+    if (sides.size() == 2) print_comparison(std::cout, sides[0], sides[1], tokens);
     for (const auto& x : sides)
       for (const auto& v : x.good.violations) std::cout << "Note (" << x.system << "): " << v.message << "\n";
-    return kExitOk;
+    return all_fit(sides) ? kExitOk : kExitDoesNotFit;
   });
 }
 

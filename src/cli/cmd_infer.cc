@@ -11,6 +11,7 @@
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 #include "physics/hardware.h"
 
 namespace gpuplan::cli {
@@ -94,7 +95,7 @@ int cmd_infer(int argc, char** argv) {
   app.add_flag("--attention-dp", attention_dp, "Attention data-parallel over the TP ranks (MoE)");
   app.add_option("--concurrency", concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
-  app.add_option("--tokens-per-user-per-s", tokens_per_user, "Highest load giving each user at least this speed");
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user, "Highest load giving each user at least this speed");
   app.add_option("--ttft-ms", ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
   app.add_option("--arrival", arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
       ->capture_default_str();
@@ -158,6 +159,9 @@ int cmd_infer(int argc, char** argv) {
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
     const Hardware hw = resolve_hardware(catalog, system);
+    // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
+    const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
+    const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));
 
     if (sweep) {
       if (tp || ep || concurrency)
@@ -176,6 +180,7 @@ int cmd_infer(int argc, char** argv) {
                              {"gpus", w.num_gpus}, {"isl", isl}, {"osl", osl},
                              {"precision", std::string(to_string(w.weight_precision))},
                              {"ttft_limit_s", ttft_limit_s}, {"tpot_limit_s", tpot_limit_s},
+                             {"math_format", math}, {"precision_note", fallback},
                              {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts}});
         return kExitOk;
       }
@@ -183,6 +188,7 @@ int cmd_infer(int argc, char** argv) {
                                model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
                                hw.accelerator.name, hw.system_name, isl, osl, to_string(w.weight_precision),
                                s.evaluated, s.feasible);
+      if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
       std::cout << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
       std::cout << fmt::format("  {:<28} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "plan", "concurrency", "tok/s/user",
                                "tok/s/GPU", "TTFT ms", "TPOT ms");
@@ -239,15 +245,20 @@ int cmd_infer(int argc, char** argv) {
       j["osl"] = osl;
       j["precision"] = std::string(to_string(w.weight_precision));
       j["kv_bytes_per_element"] = w.kv_bytes_per_element;
+      j["max_batch_size"] = w.max_batch_size;
+      j["math_format"] = math;
+      j["precision_note"] = fallback;
       j["arrival"] = to_string(w.arrival);
       j["parallel"] = infer_parallel_json(par);
       j["band"] = serving_bands_json(catalog, hw, r);
       print_json("infer", j);
       return kExitOk;
     }
-    std::cout << fmt::format("{} on {} x {} ({}), {}, ISL {} / OSL {}, {} arrivals\n",
+    std::cout << fmt::format("{} on {} x {} ({}), {}, {}, ISL {} / OSL {}, {} arrivals\n",
                              model.display_name.empty() ? model.name : model.display_name, w.num_gpus,
-                             hw.accelerator.name, hw.system_name, infer_plan_text(par), isl, osl, to_string(w.arrival));
+                             hw.accelerator.name, hw.system_name, infer_plan_text(par), to_string(w.weight_precision),
+                             isl, osl, to_string(w.arrival));
+    if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
     std::cout << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
     std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
     std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);

@@ -18,7 +18,7 @@ namespace {
 
 struct Options {
   std::string model, system, gpu, precision = "bf16", plan, kv_precision;
-  int gpus = 0, seq = 4096, tp = 1, ep = 1, pp = 1;
+  int gpus = 0, seq = 8192, tp = 1, ep = 1, pp = 1;
   long long global_batch = 1024, context = 8192, concurrency = 0;
   double reserve_gb = 5.0;
   bool inference = false;

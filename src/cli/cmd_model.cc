@@ -236,8 +236,9 @@ int cmd_model(int argc, char** argv) {
   show->fallthrough();
 
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" && std::string(argv[1]) != "show") {
-    std::cerr << "error: unknown model command '" << argv[1] << "'" << did_you_mean(argv[1], {"list", "show"})
-              << "; use list or show (see --help)\n";
+    print_error(std::string("unknown model command '") + argv[1] + "'" + did_you_mean(argv[1], {"list", "show"}) +
+                    "; use list or show (see --help)",
+                "command", kExitBadInput);
     return kExitBadInput;
   }
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;

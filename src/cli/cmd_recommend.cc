@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "core/numbers.h"
 #include "cli/cost_options.h"
 #include "compare/recommend.h"
 #include "core/error.h"
@@ -25,7 +26,7 @@ nlohmann::json recommendation_json(const compare::Recommendation& r, bool train)
                       {"is_system", r.is_system}, {"feasible", r.feasible},        {"gpus", r.gpus},
                       {"units", r.units},        {"gpus_per_unit", r.gpus_per_unit}, {"plan", r.plan},
                       {"priced", r.priced},      {"price_basis", r.price_basis},   {"reasons", r.reasons},
-                      {"calibrated", r.calibrated}};
+                      {"calibrated", r.calibrated}, {"gpus_bought", r.units * r.gpus_per_unit}};
   if (!r.why_not.empty()) j["why_not"] = r.why_not;
   if (train) {
     j["wall_s"] = r.wall_s;
@@ -57,7 +58,8 @@ int cmd_recommend(int argc, char** argv) {
   add_cost_options(app, cost_opts);
   compare::RecommendSpec spec;
   std::string model_name, task = "infer", precision;
-  double tpot_ms = 50, ttft_ms = 0;
+  double tpot_ms = 0, ttft_ms = 0, tokens_per_user = 50;
+  bool rank_unfitted = false;
   int top = 0;
   app.add_option("--model", model_name, "Built-in model or a Hugging Face config.json")->required();
   app.add_option("--task", task, "train, finetune or infer")->capture_default_str();
@@ -68,7 +70,14 @@ int cmd_recommend(int argc, char** argv) {
   app.add_option("--isl", spec.isl, "infer: input tokens")->capture_default_str();
   app.add_option("--osl", spec.osl, "infer: output tokens")->capture_default_str();
   app.add_option("--users", spec.users, "infer: concurrent users")->capture_default_str();
-  app.add_option("--tpot-ms", tpot_ms, "infer: time per output token each user gets, ms (0: none)")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user,
+                 "infer: interactivity each user gets, tokens/s per user (the same option as in infer, compare and "
+                 "cost; 0: none)")
+      ->capture_default_str();
+  app.add_option("--tpot-ms", tpot_ms, "infer: instead of --tokens-per-user-per-s, the time per output token, ms");
+  app.add_flag("--rank-unfitted", rank_unfitted,
+               "Rank generations whose efficiencies were never fitted on measurements together with fitted ones "
+               "(default: after them; always marked *)");
   app.add_option("--ttft-ms", ttft_ms, "infer: time to first token limit, ms (0: none)");
   app.add_option("--budget-usd", spec.budget_usd, "Budget: train the whole run; infer one year of TCO (0: none)");
   app.add_option("--gpus-available", spec.gpus_available, "At most this many GPUs (0: no limit)");
@@ -93,6 +102,10 @@ int cmd_recommend(int argc, char** argv) {
     if (spec.osl < 1 || spec.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
     if (spec.users < 1 || spec.users > 100'000'000) throw InputError("--users", "must be 1 to 100000000");
     if (tpot_ms < 0 || tpot_ms > 1e6) throw InputError("--tpot-ms", "must be 0 (none) to 1000000");
+    if (!(tokens_per_user >= 0 && tokens_per_user <= 1e5))
+      throw InputError("--tokens-per-user-per-s", "must be 0 (none) to 100000");
+    if (app.count("--tpot-ms") && app.count("--tokens-per-user-per-s"))
+      throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (one is 1000 / the other)");
     if (ttft_ms < 0 || ttft_ms > 1e7) throw InputError("--ttft-ms", "must be 0 (none) to 10000000");
     if (spec.budget_usd < 0) throw InputError("--budget-usd", "must be 0 (none) or positive");
     if (spec.gpus_available < 0 || spec.gpus_available > (1 << 24))
@@ -100,7 +113,8 @@ int cmd_recommend(int argc, char** argv) {
     if (top < 0) throw InputError("--top", "must be 0 (all) or positive");
     if (!train && (spec.tokens > 0 || spec.seq_len > 0 || spec.deadline_days > 0))
       throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
-    spec.tpot_s = tpot_ms / 1e3;
+    spec.tpot_s = app.count("--tpot-ms") ? tpot_ms / 1e3 : (tokens_per_user > 0 ? 1.0 / tokens_per_user : 0.0);
+    spec.unfitted_last = !rank_unfitted;
     spec.ttft_s = ttft_ms / 1e3;
     const Catalog catalog = load_catalog(common);
     for (const auto& s : spec.systems)
@@ -159,9 +173,9 @@ int cmd_recommend(int argc, char** argv) {
     }
     const auto& s = res.spec;
     if (train)
-      std::cout << fmt::format("{} {}: {:.4g}B tokens, seq {}, {}, deadline {:g} days{}\n\n", task, m.name,
-                               s.tokens / 1e9, s.seq_len, to_string(s.train_precision), s.deadline_days,
-                               s.budget_usd > 0 ? fmt::format(", budget ${:.3g}M", s.budget_usd / 1e6) : "");
+      std::cout << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}\n\n", task, m.name,
+                               count_text(s.tokens, "tokens"), s.seq_len, to_string(s.train_precision), s.deadline_days,
+                               s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "");
     else
       std::cout << fmt::format("serve {}: {} users, ISL/OSL {}/{}, {}{}{}\n\n", m.name, s.users, s.isl, s.osl,
                                to_string(s.infer_precision),
@@ -180,11 +194,13 @@ int cmd_recommend(int argc, char** argv) {
       if (train)
         std::cout << head << fmt::format(" {} GPUs ({} x {}), {:.1f} days, {}{}, {}   {}\n", r.gpus, r.units,
                                          r.gpus_per_unit, r.wall_s / 86400, costs,
-                                         r.priced ? fmt::format(", run ${:.3g}M", r.usd / 1e6) : "", energy, r.plan);
+                                         r.priced ? ", run " + usd_text(r.usd) : "", energy, r.plan);
       else
-        std::cout << head << fmt::format(" {} GPUs ({} x {}), {:.0f} tokens/s/user, TTFT {:.2f} s, {}{}, {}   {}\n",
-                                         r.gpus, r.units, r.gpus_per_unit, r.tokens_per_s_per_user, r.ttft_s, costs,
-                                         r.priced ? fmt::format(", ${:.2f}/h", r.usd) : "", energy, r.plan);
+        std::cout << head << fmt::format(" {}{} uses {} GPUs of {} bought ({} x {}), {:.0f} tokens/s/user, TTFT {:.2f} s, "
+                                         "{}, {}   {}\n",
+                                         r.priced ? usd_text(r.usd) + "/h" : "no price", "",
+                                         r.gpus, r.units * r.gpus_per_unit, r.units, r.gpus_per_unit,
+                                         r.tokens_per_s_per_user, r.ttft_s, costs, energy, r.plan);
       std::cout << fmt::format("      {} {}{}\n", r.priced ? "$/M tokens" : "tokens/s/GPU", band_text(figure[i]),
                                overlaps_rank[i] > 0
                                    ? fmt::format("; within the model's error of #{}", overlaps_rank[i])

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/training_json.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 #include "search/report.h"
@@ -19,7 +20,7 @@ namespace {
 
 struct ScaleArgs {
   std::string model, system, gpus, mode, precision = "bf16", plan;
-  int seq = 4096;
+  int seq = 8192;
   long long global_batch = 0;
   double batch_per_gpu = 0;
 };
@@ -109,6 +110,7 @@ int cmd_scale(int argc, char** argv) {
     const Catalog catalog = load_catalog(common);
     catalog.system(a.system, "--system");
     const Hardware hw = resolve_hardware(catalog, a.system);
+    require_training_precision(hw, o.precision);
 
     // Progress on a terminal only, so pipes and --json stay clean.
     const bool tty = isatty(STDERR_FILENO) != 0 && o.gpus.size() > 1;

@@ -7,6 +7,7 @@
 #include "cli/cost_options.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "cli/training_json.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 #include "search/report.h"
@@ -18,7 +19,7 @@ namespace {
 
 struct SearchArgs {
   std::string model, system, precision = "bf16", objective = "tokens";
-  int gpus = 0, seq = 4096, top = 5;
+  int gpus = 0, seq = 8192, top = 5;
   long long global_batch = 0;
 };
 
@@ -85,6 +86,7 @@ int cmd_search(int argc, char** argv) {
     const Catalog catalog = load_catalog(common);
     catalog.system(a.system, "--system");  // a system, not a bare accelerator: its NVLink domain matters
     const Hardware hw = resolve_hardware(catalog, a.system);
+    require_training_precision(hw, w.precision);
     SearchOptions so;
     so.top_k = static_cast<std::size_t>(a.top);
     so.objective = a.objective == "cost" ? Objective::cost : Objective::tokens_per_s;

@@ -28,6 +28,13 @@ deploy::SystemPowerInput power_input(const Catalog& catalog, const System& s) {
 }
 
 std::string kw(double w) { return fmt::format("{:.1f} kW", w / 1e3); }
+
+// Units the placement actually put in one position (the fullest), not what rack space would hold:
+// a 40 kW position takes three 10.2 kW nodes although four fit its rack units.
+int units_per_position_placed(const deploy::GroupFit& g) {
+  if (g.placed > 0 && g.racks > 0) return (g.placed + g.racks - 1) / g.racks;
+  return g.power.units_per_rack;
+}
 std::string mw(double w) { return fmt::format("{:.2f} MW", w / 1e6); }
 
 nlohmann::json unit_json(const deploy::UnitPower& u) {
@@ -146,12 +153,15 @@ int cmd_site(int argc, char** argv) {
   add_common_options(app, common);
   std::string cluster_path, site_path, model_name = "llama3.1-70b", precision = "bf16", systems_text;
   std::string infer_model_name = "llama3.1-70b", infer_precision = "fp8";
-  double power_mw = 0, pue = 0, headroom_pct = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  double power_mw = 0, it_mw = 0, pue = 0, headroom = -1, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   long long isl = 1024, osl = 1024;
   int seq = 8192;
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
   app.add_option("--site", site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
   app.add_option("--power-mw", power_mw, "Facility power budget in MW: GPUs and throughput it buys per system");
+  app.add_option("--it-mw", it_mw,
+                 "Instead of --power-mw: the IT power to deploy, MW (the facility budget is then IT x PUE / "
+                 "(1 - headroom))");
   app.add_option("--systems", systems_text, "Comma-separated systems for --power-mw (default: the cluster's, or "
                                             "hgx-h100,hgx-h200,hgx-b200,hgx-b300,gb200-nvl72,gb300-nvl72)");
   app.add_option("--model", model_name, "Model for the throughput a budget buys")->capture_default_str();
@@ -170,17 +180,23 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--tpot-ms", tpot_ms, "Serving: limit on the mean time per output token (ms)");
   app.add_option("--ttft-ms", ttft_ms, "Serving: limit on the mean time to first token (ms)");
   app.add_option("--pue", pue, "Power usage effectiveness (overrides the site file and the 1.3 default)");
-  app.add_option("--headroom", headroom_pct, "Share of the feed kept unused, percent (default 25)");
+  app.add_option("--headroom", headroom,
+                 "Share of the feed kept unused, a fraction like --cost-of-capital (0.25 = 25%; default 0.25, or the "
+                 "site file's headroom_pct)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
-    if (cluster_path.empty() && power_mw <= 0)
-      throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw)");
+    if (app.count("--power-mw") && app.count("--it-mw"))
+      throw InputError("--it-mw", "give --power-mw (facility) or --it-mw (IT), not both");
+    if (app.count("--it-mw") && (it_mw <= 0 || it_mw > 1e5))
+      throw InputError("--it-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", it_mw));
+    if (cluster_path.empty() && power_mw <= 0 && it_mw <= 0)
+      throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw or --it-mw)");
     if (app.count("--power-mw") && (power_mw <= 0 || power_mw > 1e5))
       throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", power_mw));
-    if (power_mw <= 0)
+    if (power_mw <= 0 && it_mw <= 0)
       for (const char* opt : {"--systems", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
                               "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
-        if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw too");
+        if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw or --it-mw too");
     if (seq < 1 || seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", seq));
     if (isl < 1 || isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", isl));
     if (osl < 1 || osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", osl));
@@ -193,13 +209,21 @@ int cmd_site(int argc, char** argv) {
     if (tpot_ms > 0 && tokens_per_user > 0)
       throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
     if (pue != 0 && (pue < 1 || pue > 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", pue));
-    if (headroom_pct != -1 && (headroom_pct < 0 || headroom_pct > 90))
-      throw InputError("--headroom", fmt::format("must be 0 to 90 percent, got {}", headroom_pct));
+    if (app.count("--headroom") && !(headroom >= 0 && headroom <= 0.9))
+      throw InputError("--headroom", fmt::format("must be a fraction from 0 to 0.9 (fractions throughout, as "
+                                                 "--cost-of-capital: 25% is 0.25), got {}", headroom));
     const Catalog catalog = load_catalog(common);
     deploy::SiteSpec site = deploy::builtin_site_defaults();
     if (!site_path.empty()) site = deploy::read_site_file(site_path, site);
     if (pue > 0) site.pue = pue;
-    if (headroom_pct >= 0) site.headroom = headroom_pct / 100.0;
+    if (app.count("--headroom")) site.headroom = headroom;
+    if (it_mw > 0) power_mw = it_mw * site.pue / (1.0 - site.headroom);  // the facility budget that IT needs
+    // Far outside the sites that exist: say so rather than buy a million GPUs without a word.
+    constexpr double kLargestSitesMw = 1000;  // single AI campuses in operation reach the 1 GW class (2025)
+    if (power_mw > kLargestSitesMw)
+      std::cerr << fmt::format("warning: a {:g} MW facility budget is {:.1f}x the ~1,000 MW of the largest AI sites "
+                               "in operation; the GPUs and throughput below extrapolate far beyond any built site\n",
+                               power_mw, power_mw / kLargestSitesMw);
     nlohmann::json j;
     j["site"] = {{"name", site_path.empty() ? "" : site.name}, {"pue", site.pue}, {"headroom", site.headroom},
                  {"total_power_w", site.total_power_w}};
@@ -228,6 +252,8 @@ int cmd_site(int argc, char** argv) {
         const auto& c = fit.capacity[i];
         auto e = unit_json(g.power);
         e.update({{"requested_units", g.requested}, {"placed_units", g.placed}, {"positions_used", g.racks},
+                  {"units_per_position", units_per_position_placed(g)},
+                  {"per_position_w", units_per_position_placed(g) * g.power.unit_w()},
                   {"site_capacity", {{"units", c.units}, {"gpus", c.gpus}, {"by_positions", c.by_positions},
                                      {"by_power", c.by_power}, {"limit", c.limit}, {"why_not", c.why_not}}}});
         gj.push_back(e);
@@ -241,7 +267,7 @@ int cmd_site(int argc, char** argv) {
         std::cout << fmt::format("Cluster {} on site {} (PUE {:.2f}, headroom {:.0f}%)\n\n", spec.name,
                                  site_path.empty() ? "(none: power only)" : site.name, site.pue, site.headroom * 100);
         std::cout << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", "system",
-                                 "units", "placed", "cooling", "unit", "GPU", "NIC", "host", "sw+stor", "per rack",
+                                 "units", "placed", "cooling", "unit", "GPU", "NIC", "host", "sw+stor", "per pos.",
                                  "fit max");
         for (std::size_t i = 0; i < fit.groups.size(); ++i) {
           const auto& g = fit.groups[i];
@@ -249,7 +275,7 @@ int cmd_site(int argc, char** argv) {
           std::cout << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system,
                                    g.requested, g.placed, u.cooling == Cooling::liquid ? "liquid" : "air",
                                    kw(u.unit_w()), kw(u.gpu_w), kw(u.nic_w), kw(u.host_w),
-                                   kw(u.switch_w + u.storage_w), kw(u.rack_w()),
+                                   kw(u.switch_w + u.storage_w), kw(units_per_position_placed(g) * u.unit_w()),
                                    site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
         }
         std::cout << fmt::format("\nIT power {} (with scale-out switches {:.0f}% and storage {:.0f}%), facility {} "

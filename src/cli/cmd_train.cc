@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "model/model_registry.h"
 #include "physics/hardware.h"
+#include "search/search.h"
 #include "training/training_step.h"
 
 namespace gpuplan::cli {
@@ -35,7 +36,9 @@ int cmd_train(int argc, char** argv) {
   app.add_option("--seq", w.seq_len, "Sequence length, tokens")->capture_default_str();
   app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--plan", plan_text,
-                 "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived)");
+                 "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived from "
+                 "--gpus; if given it must agree). Without --plan: the fastest plan that fits, as `search` finds it. "
+                 "A plan that does not fit in memory is reported first and exits with code 3");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", w.num_gpus));
@@ -47,27 +50,41 @@ int cmd_train(int argc, char** argv) {
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
     const Hardware hw = resolve_hardware(catalog, system);
-    TrainingPlan plan = parse_training_plan(plan_text);
-    plan.dp = 0;
-    const TrainingResult r = evaluate_training(model, hw, plan, w);
-    if (!r.valid()) {
-      std::string msg;
-      for (const auto& v : r.violations) msg += (msg.empty() ? "" : "; ") + v.message;
-      throw InputError(r.violations.front().subject == "plan" ? "--plan" : "--" + r.violations.front().subject, msg);
+    require_training_precision(hw, w.precision);
+    TrainingPlan plan;
+    std::string chosen_by;  // empty: the user's plan
+    if (app.count("--plan")) {
+      TrainingPlan base;
+      base.dp = 0;  // derived from --gpus unless the plan names it (then the two must agree)
+      plan = parse_training_plan(plan_text, base);
+    } else {
+      // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
+      const SearchResult found = search_plans(model, hw, w);
+      if (found.top.empty()) return report_no_plan_fits(common.json, "train", model, hw, w, found);
+      plan = found.top.front().plan;
+      chosen_by = fmt::format("the fastest of {} plans that fit (search)", found.stats.evaluated);
     }
+    const TrainingResult r = evaluate_training(model, hw, plan, w);
+    if (!r.valid()) throw_plan_violations(r.violations);
+    const bool fits = r.memory.fits;
     // Error band of the throughput (the step time's is its reciprocal): held-out error of this kind and generation.
     const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model.is_moe()), hw.accelerator.generation);
     const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
     if (common.json) {
       nlohmann::json j = training_json(model, hw, plan, w, r);
+      j["plan_source"] = chosen_by.empty() ? "user" : "search";
+      j["fits"] = fits;
+      if (!fits) j["status"] = does_not_fit_status(r.memory);
       j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
       print_json("train", j);
-      return kExitOk;
+      return fits ? kExitOk : kExitDoesNotFit;
     }
+    if (!fits) std::cout << does_not_fit_line(r.memory) << "\n\n";
+    if (!chosen_by.empty()) std::cout << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
     print_training_text(std::cout, model, hw, plan, w, r);
     std::cout << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
                              tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
-    return kExitOk;
+    return fits ? kExitOk : kExitDoesNotFit;
   });
 }
 

@@ -47,6 +47,21 @@ Catalog load_catalog(const CommonOptions& opts) {
   return catalog;
 }
 
+namespace {
+bool g_json_errors = false;
+}  // namespace
+
+void set_json_errors(bool on) { g_json_errors = on; }
+
+void print_error(const std::string& message, const std::string& field, int exit_code) {
+  std::cerr << "error: " << message << "\n";
+  if (!g_json_errors) return;
+  nlohmann::json doc = {{"schema", "gpuplan.error/v1"}, {"message", message},
+                        {"field", field.empty() ? nlohmann::json(nullptr) : nlohmann::json(field)},
+                        {"exit_code", exit_code}};
+  std::cout << doc.dump(2) << "\n";
+}
+
 int parse_args(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
@@ -55,7 +70,7 @@ int parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\nRun with --help for the options.\n";
+    print_error(std::string(e.what()) + "\nRun with --help for the options.", "", kExitBadInput);
     return kExitBadInput;
   }
   return -1;
@@ -65,13 +80,13 @@ int report_exception() {
   try {
     throw;
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), e.field(), kExitBadInput);
     return kExitBadInput;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), "", kExitBadInput);
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what(), "", kExitFailure);
     return kExitFailure;
   }
 }

@@ -10,10 +10,13 @@
 
 namespace gpuplan::cli {
 
-// Exit codes: 0 success, 1 a runtime failure, 2 bad input (the user's to fix).
+// Exit codes: 0 success, 1 a runtime failure, 2 bad input (the user's to fix), 3 the plan asked for
+// (or every plan the command could choose) does not fit in memory: the result is still printed,
+// with the shortfall first.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitDoesNotFit = 3;
 
 struct CommonOptions {
   std::vector<std::string> catalog_dirs;  // --catalog DIR (repeatable), then $GPUPLAN_CATALOG
@@ -25,6 +28,13 @@ struct CommonOptions {
 void add_common_options(CLI::App& app, CommonOptions& opts);
 // The built-in catalog overlaid by --catalog dirs and $GPUPLAN_CATALOG (colon-separated).
 Catalog load_catalog(const CommonOptions& opts);
+
+// With --json anywhere on the command line (main() sets this), errors are printed as a JSON document
+// on stdout too: {"schema": "gpuplan.error/v1", "message", "field", "exit_code"}; the exit code and the
+// stderr line stay as they are.
+void set_json_errors(bool on);
+// Reports an error: "error: MESSAGE" on stderr, and the JSON document when set_json_errors(true).
+void print_error(const std::string& message, const std::string& field, int exit_code);
 
 // Parses argv with CLI11; returns -1 to continue, or the exit code (help printed: 0; error: 2).
 int parse_args(CLI::App& app, int argc, char** argv);

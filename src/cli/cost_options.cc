@@ -56,6 +56,7 @@ nlohmann::json tco_json(const cost::Tco& t) {
                       {"gpus_per_unit", t.gpus_per_unit},
                       {"priced", t.priced},
                       {"price_basis", t.price_basis},
+                      {"price_kind", t.price_kind},
                       {"price_source", t.price_source},
                       {"it_w_full", t.it_w_full},
                       {"it_w_average", t.it_w_average},

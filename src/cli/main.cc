@@ -82,6 +82,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string name = argv[1];
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--json")) gpuplan::cli::set_json_errors(true);
   for (const auto& c : kCommands) {
     if (name == c.name) {
       std::string label = std::string("gpuplan ") + c.name;
@@ -92,7 +94,8 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> names;
   for (const auto& c : kCommands) names.emplace_back(c.name);
-  std::cerr << "error: unknown command '" << name << "'" << gpuplan::did_you_mean(name, names)
-            << "\nRun 'gpuplan --help' for the list of commands.\n";
+  gpuplan::cli::print_error("unknown command '" + name + "'" + gpuplan::did_you_mean(name, names) +
+                                "\nRun 'gpuplan --help' for the list of commands.",
+                            "command", gpuplan::cli::kExitBadInput);
   return gpuplan::cli::kExitBadInput;
 }

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "cli/common.h"
+#include "core/error.h"
+#include "physics/compute.h"
 
 namespace gpuplan::cli {
 
@@ -45,6 +49,55 @@ nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const T
                    {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
           {"breakdown", breakdown_json(r.parts)},
           {"memory", memory_json(r.memory)}};
+}
+
+void throw_plan_violations(const std::vector<Violation>& violations) {
+  std::string msg, field;
+  for (const auto& v : violations) {
+    msg += (msg.empty() ? "" : "; ") + v.message;
+    if (field.empty()) field = v.subject == "plan.dp" ? "--gpus and --plan dp" : v.subject == "plan" ? "--plan" : "--" + v.subject;
+  }
+  throw InputError(field.empty() ? "--plan" : field, msg);
+}
+
+void require_training_precision(const Hardware& hw, Precision p, const std::string& field) {
+  if (const std::string why = unsupported_precision(hw.accelerator, p); !why.empty())
+    throw InputError(field, why + "; train in one of those formats");
+}
+
+std::string does_not_fit_line(const TrainingMemory& m) {
+  return fmt::format("DOES NOT FIT: the plan needs {} per GPU ({} stage, with a {} reserve) of the {} the GPU "
+                     "exposes, {} short; the times below are what it would run at with the memory it lacks",
+                     human_bytes(m.total_bytes), m.stage_role, human_bytes(m.reserve_bytes),
+                     human_bytes(m.capacity_bytes), human_bytes(m.total_bytes - m.capacity_bytes));
+}
+
+nlohmann::json does_not_fit_status(const TrainingMemory& m) {
+  return {{"code", "memory.does_not_fit"}, {"needed_bytes", m.total_bytes}, {"capacity_bytes", m.capacity_bytes},
+          {"short_bytes", m.total_bytes - m.capacity_bytes}, {"message", does_not_fit_line(m)}};
+}
+
+int report_no_plan_fits(bool json, const std::string& kind, const ModelArch& model, const Hardware& hw,
+                        const TrainingWorkload& w, const SearchResult& found) {
+  const std::string what = fmt::format("no plan of {} on {} x {} fits in memory at global batch {} x {} tokens",
+                                       model.name, w.num_gpus, hw.accelerator.name, w.global_batch, w.seq_len);
+  if (json) {
+    nlohmann::json j = {{"model", model.name}, {"system", hw.system_name}, {"num_gpus", w.num_gpus},
+                        {"fits", false}, {"status", {{"code", "memory.no_plan_fits"}, {"message", what}}}};
+    j["enumerated"] = found.stats.enumerated;
+    j["dropped_memory"] = found.stats.dropped_memory;
+    if (found.has_closest)
+      j["closest"] = {{"plan", to_string(found.closest_plan)}, {"memory", memory_json(found.closest_memory)}};
+    print_json(kind, j);
+  } else {
+    std::cout << "DOES NOT FIT: " << what;
+    if (found.has_closest)
+      std::cout << fmt::format("; closest: {} needs {} per GPU of {}", to_string(found.closest_plan),
+                               human_bytes(found.closest_memory.total_bytes),
+                               human_bytes(found.closest_memory.capacity_bytes));
+    std::cout << "\n";
+  }
+  return kExitDoesNotFit;
 }
 
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,

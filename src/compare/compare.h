@@ -48,9 +48,9 @@ struct CompareSpec {
   int train_gpus = 0;            // 0: the smallest multiple of both units' GPUs that is at least 512
   int seq_len = 8192;
   long long global_batch = 0;    // sequences; 0: one per GPU
-  Precision train_precision = Precision::fp8;
+  Precision train_precision = Precision::bf16;  // as train, search, cost and recommend
   // serving: one system unit each
-  long long isl = 8192, osl = 1024;
+  long long isl = 1024, osl = 1024;  // the defaults of infer, cost and recommend too
   double tokens_per_s_per_user = 50;  // the stated interactivity
   double ttft_limit_s = 0, tpot_limit_s = 0;
   Precision infer_precision = Precision::fp8;  // the common format; each side's best is shown too

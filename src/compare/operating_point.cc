@@ -2,11 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "physics/compute.h"
+
 namespace gpuplan::compare {
 
 TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w) {
   TrainingPick p;
   p.workload = w;
+  if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty()) {
+    p.why_not = why;  // no framework trains in a format the chip has no tensor cores for
+    return p;
+  }
   SearchOptions so;
   so.top_k = 1;
   const SearchResult r = search_plans(model, hw, w, so);

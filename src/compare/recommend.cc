@@ -6,6 +6,9 @@
 #include <cmath>
 #include <set>
 
+#include "core/numbers.h"
+#include "deploy/goodput.h"
+
 namespace gpuplan::compare {
 
 const char* to_string(Task t) {
@@ -23,6 +26,7 @@ struct Candidate {
   std::string name, display_name, accelerator;
   bool is_system = true;
   int unit = 1;       // GPUs per unit (bare accelerators: one card)
+  int node = 1;       // GPUs per node (a failure's smallest blast radius)
   int pool = 8;       // serving: GPUs one sweep spreads an instance group over
   Hardware hw;
   cost::Tco tco;
@@ -30,12 +34,7 @@ struct Candidate {
 
 std::string gb(double bytes) { return fmt::format("{:.0f} GB", bytes / 1e9); }
 
-std::string human_count(double n) {
-  if (n >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
-  if (n >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
-  if (n >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
-  return fmt::format("{:.0f}", n);
-}
+std::string human_count(double n) { return count_text(n, ""); }
 
 std::string days(double s) {
   const double d = s / 86400.0;
@@ -88,8 +87,19 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   r.plan = to_string(best.plan);
   r.tokens_per_s_per_gpu = res.tokens_per_s_per_gpu;
   r.mfu = res.mfu_6n;
-  r.wall_s = spec.tokens / res.tokens_per_s;
-  const cost::RunCost rc = cost::run_cost(c.tco, r.units * c.unit, res.tokens_per_s, spec.tokens);
+  // Failures: the run under the Llama 3 failure rates, Daly-interval checkpoints and spare units, as
+  // `gpuplan goodput` computes it; days, cost and energy are those of the failure-prone run.
+  deploy::GoodputInputs gi;
+  gi.shape = {r.gpus, std::max(1, c.node), std::max(1, c.hw.fabric.domain_gpus), c.unit,
+              best.plan.tp * best.plan.cp * best.plan.ep};
+  gi.params = total_params(m);
+  gi.tokens_per_s = res.tokens_per_s;
+  gi.tokens = spec.tokens;
+  const deploy::GoodputResult good = deploy::evaluate_goodput(deploy::builtin_failure_model(), gi);
+  const double goodput = good.with_spares.goodput > 0 ? good.with_spares.goodput : 1.0;
+  const double effective_tokens_per_s = res.tokens_per_s * goodput;
+  r.wall_s = spec.tokens / effective_tokens_per_s;
+  const cost::RunCost rc = cost::run_cost(c.tco, r.units * c.unit, effective_tokens_per_s, spec.tokens);
   r.usd = rc.usd;
   r.usd_per_million_tokens = rc.per_token.usd_per_million_tokens;
   r.joules_per_token = rc.per_token.joules_per_token;
@@ -100,6 +110,10 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   else
     r.reasons.push_back(fmt::format("{} GPUs finish {} tokens in {} ({:.0f} tokens/s per GPU, MFU {:.0f}%)", r.gpus,
                                     human_count(spec.tokens), days(r.wall_s), r.tokens_per_s_per_gpu, 100 * r.mfu));
+  r.reasons.push_back(fmt::format("days include failures: {:.1f}% goodput ({:.1f} failures/day, checkpoints every {:.0f} "
+                                  "min, restarts on spares; {})",
+                                  100 * goodput, good.failures_per_hour * 24, good.daly_interval_s / 60,
+                                  deploy::builtin_failure_model().source));
   const StepBreakdown& s = res.parts;
   const double comm = s.tp_comm_s + s.cp_comm_s + s.ep_comm_s + s.pp_comm_s + s.dp_comm_s;
   if (comm > 0.15 * res.step_time_s)
@@ -115,7 +129,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the scale-up domain", best.plan.tp * best.plan.cp));
   if (spec.budget_usd > 0 && c.tco.priced && r.usd > spec.budget_usd) {
     r.feasible = false;
-    r.why_not = fmt::format("costs ${:.3g}M, over the ${:.3g}M budget", r.usd / 1e6, spec.budget_usd / 1e6);
+    r.why_not = fmt::format("costs {}, over the {} budget", usd_text(r.usd), usd_text(spec.budget_usd));
   }
 }
 
@@ -188,8 +202,8 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                     r.units, c.unit, r.gpus, 100.0 * r.gpus / (r.units * c.unit)));
   if (spec.budget_usd > 0 && c.tco.priced && r.usd * cost::kHoursPerYear > spec.budget_usd) {
     r.feasible = false;
-    r.why_not = fmt::format("${:.3g}M a year, over the ${:.3g}M budget", r.usd * cost::kHoursPerYear / 1e6,
-                            spec.budget_usd / 1e6);
+    r.why_not = fmt::format("{} a year, over the {} budget", usd_text(r.usd * cost::kHoursPerYear),
+                            usd_text(spec.budget_usd));
   }
 }
 
@@ -216,6 +230,7 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     c.display_name = s.display_name;
     c.accelerator = s.accelerator;
     c.unit = s.gpus_per_unit();
+    c.node = s.gpus_per_node;
     c.pool = c.unit;
     c.hw = resolve_hardware(catalog, s.name);
     c.tco = cost::compute_tco(cost::unit_cost_input(catalog, s), profile);
@@ -266,20 +281,27 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     out.ranked.push_back(std::move(r));
     if (progress) progress(i + 1, cands.size());
   }
-  // Feasible and priced by cost, then feasible unpriced by time (or GPUs), then the rest.
-  auto tier = [](const Recommendation& r) { return !r.feasible ? 2 : r.priced ? 0 : 1; };
+  // Feasible and priced by cost, then feasible unpriced by time (or GPUs), then the rest; within each,
+  // generations never fitted on measurements after the fitted ones unless asked (spec.unfitted_last).
+  // Cost: training by the run's $/M tokens; serving by the cost per hour of meeting the users at the
+  // latency asked (the GPUs bought, whole units, at the TCO per hour), the question a planner asks.
+  auto tier = [&](const Recommendation& r) {
+    const int base = !r.feasible ? 4 : r.priced ? 0 : 2;
+    return base + ((r.feasible && spec.unfitted_last && !r.calibrated) ? 1 : 0);
+  };
+  auto cost_key = [&](const Recommendation& r) { return train ? r.usd_per_million_tokens : r.usd; };
   std::stable_sort(out.ranked.begin(), out.ranked.end(), [&](const Recommendation& x, const Recommendation& y) {
     if (tier(x) != tier(y)) return tier(x) < tier(y);
-    if (tier(x) == 0) return x.usd_per_million_tokens < y.usd_per_million_tokens;
-    if (tier(x) == 1) return train ? x.wall_s < y.wall_s : x.gpus < y.gpus;
+    if (tier(x) <= 1) return cost_key(x) < cost_key(y);
+    if (tier(x) <= 3) return train ? x.wall_s < y.wall_s : x.gpus < y.gpus;
     return false;
   });
-  if (out.ranked.size() > 1 && tier(out.ranked[0]) == 0 && tier(out.ranked[1]) == 0) {
+  if (out.ranked.size() > 1 && tier(out.ranked[0]) == 0 && tier(out.ranked[1]) <= 1 && cost_key(out.ranked[1]) > 0) {
     const auto& r1 = out.ranked[1];
-    const double saving = 1.0 - out.ranked[0].usd_per_million_tokens / r1.usd_per_million_tokens;
+    const double saving = 1.0 - cost_key(out.ranked[0]) / cost_key(r1);
     out.ranked[0].reasons.insert(out.ranked[0].reasons.begin(),
-                                 fmt::format("{:.0f}% cheaper per million tokens than the runner-up, {}",
-                                             100 * saving, r1.name));
+                                 fmt::format("{:.0f}% cheaper {} than the runner-up, {}", 100 * saving,
+                                             train ? "per million tokens" : "per hour of serving the users", r1.name));
   }
   out.spec = spec;
   return out;

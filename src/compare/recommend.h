@@ -26,13 +26,16 @@ struct RecommendSpec {
   // infer
   long long isl = 1024, osl = 1024;
   long long users = 64;          // concurrent users to serve
-  double tpot_s = 0.05;          // per-token latency each user must get (0: none)
+  double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user
   double ttft_s = 0;             // first-token limit (0: none)
   Precision infer_precision = Precision::fp8;  // where an accelerator lacks it: its best format below
   // constraints
   double budget_usd = 0;         // 0: none (train: the run; infer: one year of TCO)
   int gpus_available = 0;        // 0: none
   std::vector<std::string> systems;  // empty: every system and bare accelerator in the catalog
+  // Systems whose generation's efficiencies were never fitted on measurements rank after the fitted
+  // ones (always marked); false ranks them together.
+  bool unfitted_last = true;
 };
 
 struct Recommendation {

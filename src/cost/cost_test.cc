@@ -25,6 +25,10 @@ TEST(CostProfile, BuiltinDefaultsCarrySources) {
     EXPECT_FALSE(p.sources.count(k) == 0 || p.sources.at(k).empty()) << k;
   ASSERT_TRUE(p.systems.count("hgx-h100"));
   EXPECT_DOUBLE_EQ(*p.systems.at("hgx-h100").allin_capex_usd, 250000);
+  // HGX B200: a server-price estimate, not the DGX B200 list price (software and support bundled).
+  ASSERT_TRUE(p.systems.count("hgx-b200"));
+  EXPECT_EQ(p.systems.at("hgx-b200").basis, "estimate");
+  EXPECT_LT(*p.systems.at("hgx-b200").price_usd, 515000);
 }
 
 TEST(CostProfile, UserProfileOverridesAndNamesBadFields) {
@@ -62,6 +66,8 @@ TEST(Tco, PartsAddUpPerGpuHour) {
   const Tco t = builtin_tco("hgx-h100");
   ASSERT_TRUE(t.priced);
   EXPECT_DOUBLE_EQ(t.capex_usd(), 250000);  // the published all-in figure
+  EXPECT_EQ(t.price_kind, "all-in");
+  EXPECT_EQ(builtin_tco("hgx-b200").price_kind, "server");
   const double sum = t.capital_usd_per_year + t.maintenance_usd_per_year + t.electricity_usd_per_year +
                      t.colocation_usd_per_year;
   EXPECT_NEAR(t.usd_per_gpu_hour(), sum / (kHoursPerYear * 8), 1e-12);

@@ -43,6 +43,7 @@ Tco compute_tco(const UnitCostInput& unit, const CostProfile& p) {
     t.system_price_usd = std::min(price, *capex->allin_capex_usd);
     t.network_storage_usd = *capex->allin_capex_usd - t.system_price_usd;
     t.price_basis = capex->basis;
+    t.price_kind = "all-in";
     t.price_source = capex->source;
   } else if ((capex && capex->price_usd) || unit.price_usd) {
     t.priced = true;
@@ -50,6 +51,7 @@ Tco compute_tco(const UnitCostInput& unit, const CostProfile& p) {
     t.network_storage_usd = t.system_price_usd * p.network_storage_fraction;
     t.installation_usd = t.system_price_usd * p.installation_fraction;
     t.price_basis = capex && capex->price_usd ? capex->basis : "published";
+    t.price_kind = "server";
     t.price_source = capex && capex->price_usd ? capex->source : unit.price_source;
   }
   if (unit.cooling == Cooling::liquid) t.liquid_facility_usd = p.liquid_facility_usd_per_kw * unit.it_w / 1e3;

@@ -28,7 +28,8 @@ struct Tco {
   std::string system;
   int gpus_per_unit = 0;
   bool priced = false;            // false: no price known (catalog or profile); all $ figures 0
-  std::string price_basis;        // published | estimate | user
+  std::string price_basis;        // published | estimate | user (where the figure comes from)
+  std::string price_kind;         // server (a server/rack price, grossed up alike) | all-in (as given)
   std::string price_source;
 
   // capital per unit

@@ -1,5 +1,7 @@
 #include "physics/compute.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +25,36 @@ double peak_flops(const Accelerator& a, MathFormat format) {
   }
 }
 
+MathFormat executed_format(const Accelerator& a, MathFormat wanted) {
+  if (a.peak(wanted) > 0) return wanted;
+  if ((wanted == MathFormat::fp4 || wanted == MathFormat::fp6) && a.peak(MathFormat::fp8) > 0) return MathFormat::fp8;
+  if (a.peak(MathFormat::bf16) > 0) return MathFormat::bf16;
+  return wanted;
+}
+
+std::string format_list(const Accelerator& a) {
+  std::string out;
+  for (MathFormat f : {MathFormat::fp4, MathFormat::fp6, MathFormat::fp8, MathFormat::int8, MathFormat::bf16,
+                       MathFormat::tf32, MathFormat::fp32, MathFormat::fp64})
+    if (a.peak(f) > 0) out += (out.empty() ? "" : ", ") + std::string(to_string(f));
+  return out.empty() ? "none listed" : out;
+}
+
+std::string unsupported_precision(const Accelerator& a, Precision p) {
+  const MathFormat want = gemm_format(p);
+  if (a.peak(want) > 0) return {};
+  return fmt::format("{} needs {} tensor cores, which {} lacks (it has {})", to_string(p), to_string(want),
+                     a.display_name.empty() ? a.name : a.display_name, format_list(a));
+}
+
+std::string serving_fallback_note(const Accelerator& a, Precision p) {
+  const MathFormat want = gemm_format(p);
+  if (a.peak(want) > 0) return {};
+  return fmt::format("{} has no {} tensor cores (it has {}): weights stored in {}, math in {}",
+                     a.display_name.empty() ? a.name : a.display_name, to_string(want), format_list(a), to_string(p),
+                     to_string(executed_format(a, want)));
+}
+
 double gemm_efficiency(const Efficiency& e, double m, double n, double k) {
   // Tile quantization: output tiles of 128x128 and k steps of 64 (CUTLASS/cuBLAS Hopper defaults);
   // a dimension that is not a multiple pays for the padded tile.
@@ -40,6 +72,7 @@ double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, do
   const Efficiency& e = hw.efficiency;
   double scale = 1.0;
   double elem_bytes = 2.0;
+  format = executed_format(hw.accelerator, format);  // never the peak or scale of a unit the chip lacks
   if (format == MathFormat::fp8 || format == MathFormat::fp6) {
     scale = e.gemm_fp8_scale;
     elem_bytes = 1.0;

@@ -1,6 +1,8 @@
 #pragma once
 // Time of compute work on one accelerator: GEMMs from their shape, attention from its FLOPs, and
 // memory-bound kernels from their bytes. Pure functions of (work, hardware).
+#include <string>
+
 #include "core/precision.h"
 #include "physics/hardware.h"
 
@@ -23,5 +25,18 @@ double memory_bound_time_s(const Hardware& hw, double bytes);
 
 // Peak rate the precision's GEMMs run at (falls back to the nearest format the chip has).
 double peak_flops(const Accelerator& a, MathFormat format);
+
+// The format GEMMs asked for in `wanted` really run in on this chip: `wanted` when it has tensor
+// cores for it, else the next wider one it has (FP4 -> FP8 -> BF16), as frameworks do (weights may
+// stay stored narrow and are widened before the math).
+MathFormat executed_format(const Accelerator& a, MathFormat wanted);
+// The tensor-core formats the chip has a peak for, narrowest first ("fp4, fp8, bf16, tf32").
+std::string format_list(const Accelerator& a);
+// Empty when the chip runs the precision's GEMM format natively; otherwise a sentence saying it does
+// not, naming the formats it has.
+std::string unsupported_precision(const Accelerator& a, Precision p);
+// Serving's fallback, stated: empty when native; otherwise "H100 SXM has no fp4 tensor cores (it has
+// fp8, bf16, ...): weights stored in fp4, math in fp8".
+std::string serving_fallback_note(const Accelerator& a, Precision p);
 
 }  // namespace gpuplan

@@ -155,11 +155,20 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
     const Ref cap = ref(ladder.front(), "/memory/capacity_bytes");
     const Ref maxc = ref(ladder.front(), "/max_concurrency");
     kc.limits.push_back(Limit{"GPU memory capacity", 'y', cap.value, cap});
-    kc.limits.push_back(Limit{fmt::format("KV cache full ({:.0f} sequences)", maxc.value), 'x', maxc.value, maxc});
+    // The concurrency limit is the KV cache's or the scheduler's batch cap (--max-batch-size per
+    // instance), whichever is lower: name the one that binds.
+    const double batch_cap = l0.value("max_batch_size", 0.0) * l0.value("instances", 1.0);
+    const bool batch_capped = batch_cap > 0 && maxc.value >= batch_cap;
+    kc.limits.push_back(Limit{batch_capped ? fmt::format("batch cap ({:.0f} sequences)", maxc.value)
+                                           : fmt::format("KV cache full ({:.0f} sequences)", maxc.value),
+                              'x', maxc.value, maxc});
     kc.caption = fmt::format("Per-GPU KV cache (solid) and total memory (dashed: weights, KV cache, activations, "
-                             "reserve) of {} on {} GPUs as the concurrency grows, against the GPU's {:.1f} GB. The KV "
-                             "cache holds at most {:.0f} sequences (vertical line); past that, requests queue.",
-                             conf, l0.value("gpus", 0), cap.value * 1e-9, maxc.value);
+                             "reserve) of {} on {} GPUs as the concurrency grows, against the GPU's {:.1f} GB. {} "
+                             "(vertical line); past that, requests queue.",
+                             conf, l0.value("gpus", 0), cap.value * 1e-9,
+                             batch_capped ? fmt::format("The scheduler's batch cap admits at most {:.0f} sequences, "
+                                                        "before the KV cache fills", maxc.value)
+                                          : fmt::format("The KV cache holds at most {:.0f} sequences", maxc.value));
     ks.blocks.push_back(kc);
     ks.blocks.push_back(kt);
     page.sections.push_back(std::move(ks));

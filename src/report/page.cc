@@ -136,8 +136,9 @@ h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.3rem; border-bot
 .summary { color: var(--muted); margin: 0 0 1rem; }
 nav ol { display: flex; flex-wrap: wrap; gap: .3rem 2.2rem; padding-left: 1.2rem; }
 a { color: #0060a0; } a:focus, summary:focus { outline: 3px solid #E69F00; outline-offset: 2px; }
-.table-wrap { overflow-x: auto; margin: .6rem 0 1rem; }
-table { border-collapse: collapse; font-size: .9rem; }
+.table-wrap { overflow-x: auto; margin: .6rem 0 1rem; max-width: 100%; }
+table { border-collapse: collapse; font-size: .9rem; max-width: 100%; }
+td, th { overflow-wrap: anywhere; word-break: break-word; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; }
 th, td { border: 1px solid var(--rule); padding: .25rem .55rem; text-align: left; vertical-align: top; }
 thead th { background: #e8e8e8; } tbody tr:nth-child(even) { background: var(--zebra); }
@@ -186,7 +187,9 @@ constexpr const char* kScript = R"js(
                         data: spec.categories.map(function () { return l.value * spec.y_scale; }) });
       });
       options.scales.x = { stacked: stacked, title: axisTitle(spec.x_label) };
-      options.scales.y = { stacked: stacked, beginAtZero: true, title: axisTitle(spec.y_label) };
+      options.scales.y = spec.y_log ? { type: 'logarithmic', title: axisTitle(spec.y_label) }
+                                    : { stacked: stacked, beginAtZero: true, title: axisTitle(spec.y_label) };
+      if (spec.y_max > 0) options.scales.y.max = spec.y_max;
       return { type: 'bar', data: { labels: spec.categories, datasets: datasets }, options: options };
     }
     var xs = [], ys = [];
@@ -218,6 +221,7 @@ constexpr const char* kScript = R"js(
     }
     options.scales.y = spec.y_log ? { type: 'logarithmic', title: axisTitle(spec.y_label) }
                                   : { beginAtZero: true, title: axisTitle(spec.y_label) };
+    if (spec.y_max > 0) options.scales.y.max = spec.y_max;
     return { type: 'scatter', data: { datasets: datasets }, options: options };
   }
   var blocks = document.querySelectorAll('script.gpuplan-chart-data');
@@ -336,7 +340,7 @@ nlohmann::json chart_json(const Chart& c) {
   }
   return {{"id", c.id},           {"title", c.title},         {"type", c.type == ChartType::stacked_bar ? "stacked_bar" : c.type == ChartType::bar ? "bar" : "line"},
           {"x_label", c.x_label}, {"y_label", c.y_label},     {"caption", c.caption},
-          {"x_scale", c.x_scale}, {"y_scale", c.y_scale},     {"x_log", c.x_log}, {"y_log", c.y_log},
+          {"x_scale", c.x_scale}, {"y_scale", c.y_scale},     {"x_log", c.x_log}, {"y_log", c.y_log}, {"y_max", c.y_max},
           {"categories", c.categories}, {"series", series},   {"limits", limits}};
 }
 

@@ -81,6 +81,7 @@ struct Chart {
   std::vector<Limit> limits;
   double x_scale = 1, y_scale = 1;  // drawn value = source value * scale (e.g. 100 for %)
   bool x_log = false, y_log = false;  // logarithmic axes (a log x axis ticks at the data's x values)
+  double y_max = 0;                   // drawn y axis maximum (e.g. 100 for a share in %); 0: from the data
 };
 
 using Block = std::variant<Paragraph, Table, Chart>;

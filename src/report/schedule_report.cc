@@ -28,6 +28,7 @@ Page schedule_report(const Source& schedule) {
   uc.y_label = "GPUs busy (%)";
   uc.x_scale = 1.0 / 3600;
   uc.y_scale = 100;
+  uc.y_max = 100;  // a share of the cluster's GPUs: never above 100%
   bool dashed = false;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const std::string b = fmt::format("/results/{}/timeline", i);

@@ -146,7 +146,10 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   }
   const int dp = static_cast<int>(w.num_gpus / mp);
   if (p.dp == 0) p.dp = dp;
-  if (p.dp != dp) bad("plan.dp", fmt::format("dp must be gpus/(tp*pp*cp) = {}, got {}", dp, p.dp));
+  if (p.dp != dp)
+    bad("plan.dp", fmt::format("dp={} with tp*pp*cp={} needs {} GPUs, but the job has {} GPUs; leave dp out to "
+                               "derive it (dp={}) or give {} GPUs",
+                               p.dp, mp, mp * p.dp, w.num_gpus, dp, mp * p.dp));
   if (m.heads % p.tp != 0) bad("plan.tp", fmt::format("tp={} does not divide {} attention heads", p.tp, m.heads));
   else if (m.attention == AttentionKind::gqa && m.kv_heads > 0 && m.kv_heads % p.tp != 0)
     bad("plan.tp", fmt::format("tp={} does not divide {} KV heads (Megatron splits query groups over TP)", p.tp, m.kv_heads));
@@ -168,8 +171,19 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   } else if (p.ep > 1) {
     bad("plan.ep", "ep>1 needs an MoE model");
   }
-  if (p.dp > 0 && w.global_batch % (1LL * p.dp * p.mbs) != 0)
+  if (p.dp > 0 && w.global_batch % (1LL * p.dp * p.mbs) != 0) {
     bad("plan.mbs", fmt::format("global batch {} is not a multiple of dp*mbs = {}", w.global_batch, p.dp * p.mbs));
+  } else if (p.dp > 0 && p.vp > 1 && p.pp > 1) {
+    // Megatron-LM's interleaved 1F1B schedule runs the micro-batches in groups of pp per virtual
+    // stage and rejects a count that is not a multiple of pp (schedules.py,
+    // forward_backward_pipelining_with_interleaving).
+    const long long nmb = w.global_batch / (1LL * p.dp * p.mbs);
+    if (nmb % p.pp != 0)
+      bad("plan.vp", fmt::format("interleaved pipelining (vp={}) needs the micro-batches per step "
+                                 "(global batch {} / (dp*mbs = {}) = {}) to be a multiple of pp={}; use vp=1 "
+                                 "or a global batch that gives a multiple",
+                                 p.vp, w.global_batch, 1LL * p.dp * p.mbs, nmb, p.pp));
+  }
   return v;
 }
 
@@ -178,6 +192,10 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   TrainingResult r;
   TrainingPlan p = plan_in;
   r.violations = check_plan(m, p, w);
+  // Training recipes need their GEMM format's tensor cores (NVFP4 training is a Blackwell recipe; FP8
+  // needs Hopper or later): no framework trains in FP4 on FP8 units, so this is an error, not a fallback.
+  if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty())
+    r.violations.push_back({"precision.unsupported", "precision", why});
   if (!r.violations.empty()) return r;
   const Efficiency& e = hw.efficiency;
   const MathFormat fmt = gemm_format(w.precision);
@@ -272,9 +290,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   if (p.zero >= 3) {
     // FSDP: parameters gathered for forward and again for backward, gradients reduce-scattered, every
     // micro-batch, each overlapped with the compute it precedes.
+    // The gathers run one layer ahead of the compute (prefetch): the first layer's gather of each pass
+    // (and the last layer's reduce-scatter) has nothing to hide behind; the rest hide behind the
+    // pass's compute up to overlap_eff. Gather bytes per micro-batch are fixed while compute grows
+    // with mbs, so the exposed time has a knee where the compute window covers the gathers (see
+    // docs/training-model.md).
     const double ag = dp_time(Collective::all_gather, dense_params, expert_params);
     const double rs = dp_time(Collective::reduce_scatter, dense_params, expert_params);
-    const double per_mb = std::max(0.0, ag - e.overlap_eff * f_stage) + std::max(0.0, ag + rs - e.overlap_eff * b_stage);
+    const double fill = 1.0 / std::max(1.0, n / p.vp);  // one layer of a model chunk
+    auto exposed = [&](double comm, double window) {
+      return comm * fill + std::max(0.0, comm * (1.0 - fill) - e.overlap_eff * window);
+    };
+    const double per_mb = p.vp * (exposed(ag / p.vp, f_stage / p.vp) + exposed((ag + rs) / p.vp, b_stage / p.vp));
     dp_exposed = per_mb * static_cast<double>(nmb);
   } else {
     const bool dist = p.distributed_optimizer || p.zero >= 1;
@@ -292,8 +319,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double opt_params = dense_params / (shard ? dense_group : 1) + expert_params / (shard ? expert_group : 1);
   const double optimizer = memory_bound_time_s(hw, 30.0 * opt_params);
 
-  // Schedule: nmb micro-batches through pp stages; the bubble is (pp-1)/vp micro-batch times
-  // (Narayanan et al. 2021, Eq. for interleaved 1F1B).
+  // Schedule: nmb micro-batches through pp stages. 1F1B: the last micro-batch leaves the last stage
+  // (nmb + pp - 1) micro-batch times after the first entered, for any nmb >= 1, so the bubble is
+  // pp-1 micro-batch times (one micro-batch through 8 stages idles 7/8 of the step). Interleaved
+  // (vp chunks of 1/vp micro-batch time each): (nmb*vp + pp - 1) chunk times, a bubble of (pp-1)/vp
+  // micro-batch times (Narayanan et al. 2021, Sec. 2.2.2); check_plan admits it only when nmb is a
+  // multiple of pp, the schedule's precondition.
   const double bubble = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_time : 0.0;
   const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) + 2.0 * (p.pp - 1) * p2p : 0.0;
 

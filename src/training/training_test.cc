@@ -121,6 +121,55 @@ TEST(TrainingProperties, MoreMicrobatchesShrinkTheBubbleShare) {
   EXPECT_GT(rs.parts.bubble_s / rs.step_time_s, rl.parts.bubble_s / rl.step_time_s);
 }
 
+// Busy time of the pipeline's micro-batches (what the schedule runs), to compare the bubble with.
+double microbatch_work_s(const TrainingResult& r) {
+  const StepBreakdown& p = r.parts;
+  return p.gemm_s + p.attention_s + p.memory_bound_s + p.recompute_s + p.tp_comm_s + p.cp_comm_s + p.ep_comm_s;
+}
+
+TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
+  // 1F1B: nmb micro-batches through pp stages take nmb + pp - 1 micro-batch times, so the idle share
+  // is (pp-1)/(nmb+pp-1): one micro-batch through 8 stages idles 7/8 of the time.
+  for (long long gbs : {1, 2, 8, 64}) {
+    auto s = make("llama3.1-70b", "hgx-h100", 64, gbs, 8192, Precision::bf16, "tp=8,pp=8");
+    const auto r = run(s);
+    ASSERT_TRUE(r.valid()) << gbs;
+    const double idle = r.parts.bubble_s / (r.parts.bubble_s + microbatch_work_s(r));
+    EXPECT_NEAR(idle, 7.0 / (gbs + 7.0), 1e-9) << gbs;
+  }
+  // Interleaved: (pp-1)/(vp*nmb + pp-1) with nmb a multiple of pp.
+  auto s = make("llama3.1-70b", "hgx-h100", 64, 16, 8192, Precision::bf16, "tp=8,pp=8,vp=5");
+  const auto r = run(s);
+  ASSERT_TRUE(r.valid());
+  EXPECT_NEAR(r.parts.bubble_s / (r.parts.bubble_s + microbatch_work_s(r)), 7.0 / (5 * 16 + 7.0), 1e-9);
+}
+
+TEST(TrainingProperties, Zero3GathersEveryMicrobatchAndExposeTheirPrefetchFill) {
+  // 405B on 16,384 H100: a stage's parameters are gathered for every micro-batch's forward and backward.
+  // With mbs=1 the gathers outlast the compute they hide behind (seconds exposed); with mbs=2 the
+  // compute window covers them but the first layer's gather of each pass stays exposed (never 0).
+  auto one = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=16,zero=3,mbs=1");
+  auto two = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=16,zero=3,mbs=2");
+  const auto r1 = run(one), r2 = run(two);
+  ASSERT_TRUE(r1.valid());
+  ASSERT_TRUE(r2.valid());
+  EXPECT_GT(r2.parts.dp_comm_s, 0.0);
+  EXPECT_GT(r1.parts.dp_comm_s, 2.0 * r2.parts.dp_comm_s);
+}
+
+TEST(TrainingPlanChecks, InterleavingNeedsMicrobatchesAMultipleOfStages) {
+  // The case: one micro-batch, 8 stages, vp=10 reported a 37% bubble; Megatron rejects it.
+  auto s = make("llama3.1-70b", "hgx-h100", 64, 1, 8192, Precision::bf16, "tp=8,pp=8,vp=10");
+  auto r = run(s);
+  ASSERT_FALSE(r.valid());
+  EXPECT_EQ(r.violations.front().subject, "plan.vp");
+  EXPECT_NE(r.violations.front().message.find("multiple of pp=8"), std::string::npos) << r.violations.front().message;
+  s = make("llama3.1-70b", "hgx-h100", 64, 12, 8192, Precision::bf16, "tp=8,pp=8,vp=5");  // 12 micro-batches
+  EXPECT_FALSE(run(s).valid());
+  s = make("llama3.1-70b", "hgx-h100", 64, 24, 8192, Precision::bf16, "tp=8,pp=8,vp=5");  // 24 = 3 x 8
+  EXPECT_TRUE(run(s).valid());
+}
+
 TEST(TrainingPlanChecks, InvalidPlansAreViolationsNotExceptions) {
   auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, Precision::bf16, "tp=3");
   auto r = run(s);

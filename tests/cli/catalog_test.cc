@@ -62,7 +62,7 @@ TEST(CatalogCli, ShowAcceleratorText) {
   EXPECT_TRUE(has(r.out, "accelerator h100-sxm")) << r.out;
   EXPECT_TRUE(has(r.out, "origin: built-in"));
   EXPECT_TRUE(has(r.out, "989.5 TFLOP/s"));
-  EXPECT_TRUE(has(r.out, "80 GB"));
+  EXPECT_TRUE(has(r.out, "81559 MiB (79.6 GiB = 85.5 GB)")) << r.out;  // the driver's total, both units
   EXPECT_TRUE(has(r.out, "3.35 TB/s"));
   EXPECT_TRUE(has(r.out, "450 GB/s per direction"));
   EXPECT_TRUE(has(r.out, "h100-datasheet"));  // the source is printed

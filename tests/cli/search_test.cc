@@ -12,7 +12,7 @@ TEST(CliSearch, Text) {
       "search --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 128 --seq 4096 --precision bf16 --top 3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"enumerated", "dropped", "divisibility", "memory", "evaluated", "#1", "#3", "tokens/s/GPU",
-                        "MFU", "compute", "exposed comm", "bubble", "optimizer", "tp=", "of 80.0 GB"})
+                        "MFU", "compute", "exposed comm", "bubble", "optimizer", "tp=", "of 85.5 GB"})
     EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
   EXPECT_FALSE(contains(r.out, "#4")) << r.out;
 }

@@ -77,15 +77,15 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
 }
 
 TEST(ValidateCli, FiguresCarryBands) {
-  auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192 "
-                       "--plan tp=1,pp=1 --json");
+  auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
+                       "--plan tp=2,pp=1 --json");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   auto band = t.json()["band"]["tokens_per_s_per_gpu"];
   EXPECT_LT(band["low"].get<double>(), band["value"].get<double>());
   EXPECT_GT(band["high"].get<double>(), band["value"].get<double>());
   EXPECT_GT(band["basis"]["rows"].get<int>(), 10);
-  auto text = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192 "
-                          "--plan tp=1,pp=1");
+  auto text = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
+                          "--plan tp=2,pp=1");
   EXPECT_TRUE(has(text.out, "+/- ")) << text.out;
 }
 

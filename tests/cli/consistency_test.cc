@@ -1,0 +1,314 @@
+// One question, one right answer (issue 18): plans the frameworks reject, plans that do not fit,
+// formats the hardware lacks and errors in JSON, checked end to end on the binary.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(ConsistencyCli, InterleavingWithTooFewMicrobatchesIsRejectedWithTheReason) {
+  // One micro-batch through 8 stages cannot be interleaved (Megatron needs a multiple of pp).
+  auto r = run_gpuplan("train --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 1 --seq 8192 "
+                       "--plan tp=8,pp=8,vp=10");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--plan.vp")) << r.err;
+  EXPECT_TRUE(has(r.err, "multiple of pp=8")) << r.err;
+  // Plain 1F1B runs it, and the bubble is 7/8 of the pipeline's time.
+  r = run_gpuplan("train --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 1 --seq 8192 "
+                  "--plan tp=8,pp=8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto b = r.json()["breakdown"];
+  const double work = b["gemm_s"].get<double>() + b["attention_s"].get<double>() + b["memory_bound_s"].get<double>() +
+                      b["recompute_s"].get<double>() + b["tp_comm_s"].get<double>() + b["cp_comm_s"].get<double>() +
+                      b["ep_comm_s"].get<double>();
+  EXPECT_NEAR(b["bubble_s"].get<double>() / (b["bubble_s"].get<double>() + work), 7.0 / 8.0, 1e-9);
+}
+
+TEST(ConsistencyCli, SearchNeverProposesAnInterleavedPlanWithFewerMicrobatchesThanStages) {
+  auto r = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 16384 --global-batch 2048 --seq 8192 "
+                       "--top 5 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  for (const auto& c : doc["top"]) {
+    const auto& p = c["plan"];
+    const long long pp = p["pp"].get<long long>(), vp = p["vp"].get<long long>();
+    const long long nmb = 2048 / (p["dp"].get<long long>() * p["mbs"].get<long long>());
+    if (vp > 1) {
+      EXPECT_EQ(nmb % pp, 0) << c.dump();
+    }
+  }
+}
+
+TEST(ConsistencyCli, ContradictoryGpusAndDpNameBoth) {
+  auto r = run_gpuplan("train --gpus 64 --plan tp=8,pp=4,dp=4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--gpus")) << r.err;
+  EXPECT_TRUE(has(r.err, "dp=4")) << r.err;
+  EXPECT_TRUE(has(r.err, "128 GPUs")) << r.err;
+  // A dp that agrees is fine.
+  EXPECT_EQ(run_gpuplan("train --gpus 64 --plan tp=8,pp=4,dp=2").exit_code, 0);
+}
+
+TEST(ConsistencyCli, TrainWithoutAPlanUsesTheBestPlanThatFits) {
+  auto r = run_gpuplan("train --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["plan_source"], "search");
+  EXPECT_TRUE(j["fits"].get<bool>());
+  EXPECT_TRUE(j["memory"]["fits"].get<bool>());
+  auto s = run_gpuplan("search --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 128 --seq 8192 "
+                       "--top 1 --json");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NEAR(j["step_time_s"].get<double>(), s.json()["top"][0]["step_time_s"].get<double>(), 1e-9);
+  auto t = run_gpuplan("train");
+  EXPECT_TRUE(has(t.out, "plan chosen")) << t.out;
+}
+
+TEST(ConsistencyCli, AUserPlanThatDoesNotFitIsReportedFirstAndExitsThree) {
+  const std::string args = "train --model llama3.1-70b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=1";
+  auto r = run_gpuplan(args);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out.rfind("DOES NOT FIT", 0), 0u) << r.out;
+  auto j = run_gpuplan(args + " --json");
+  EXPECT_EQ(j.exit_code, 3);
+  EXPECT_FALSE(j.json()["fits"].get<bool>());
+  EXPECT_EQ(j.json()["status"]["code"], "memory.does_not_fit");
+  EXPECT_GT(j.json()["status"]["short_bytes"].get<double>(), 0);
+}
+
+TEST(ConsistencyCli, GoodputChoosesAFittingPlanOrReportsTheUsersPlanDoesNotFit) {
+  auto r = run_gpuplan("goodput --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  for (const auto& s : doc["systems"]) EXPECT_TRUE(s["fits"].get<bool>()) << s["plan"];
+  // Llama 3.1 405B with tp=8,pp=8 needs ~103 GB per H100: reported, exit 3.
+  auto bad = run_gpuplan("goodput --system hgx-h100 --plan tp=8,pp=8 --json");
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_FALSE(bad.json()["systems"][0]["fits"].get<bool>());
+}
+
+TEST(ConsistencyCli, FormatsTheHardwareLacks) {
+  // Training: an error naming the formats the accelerator has.
+  auto r = run_gpuplan("train --system hgx-h100 --precision nvfp4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--precision")) << r.err;
+  EXPECT_TRUE(has(r.err, "fp8, int8, bf16")) << r.err;
+  for (const char* cmd : {"search --model llama3.1-8b --system hgx-a100 --gpus 8 --global-batch 8 --precision fp8",
+                          "scale --model llama3.1-8b --system hgx-a100 --gpus 8,16 --mode strong --global-batch 64 --precision fp8",
+                          "goodput --system hgx-a100 --gpus 1024 --precision fp8"}) {
+    auto e = run_gpuplan(cmd);
+    EXPECT_EQ(e.exit_code, 2) << cmd << "\n" << e.out;
+    EXPECT_TRUE(has(e.err, "lacks")) << cmd << "\n" << e.err;
+  }
+  auto c = run_gpuplan("cost --system hgx-a100 --model llama3.1-8b --precision fp8 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_TRUE(has(c.json()["systems"][0]["workload"]["why_not"].get<std::string>(), "lacks"));
+  // Serving: the real fallback (weights stored FP4, math FP8), stated; native FP4 where it exists.
+  auto h = run_gpuplan("infer --system hgx-h100 --precision fp4 --concurrency 8 --json");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_EQ(h.json()["math_format"], "fp8");
+  EXPECT_TRUE(has(h.json()["precision_note"].get<std::string>(), "weights stored in fp4, math in fp8"));
+  auto f8 = run_gpuplan("infer --system hgx-h100 --precision fp8 --concurrency 8 --json");
+  ASSERT_EQ(f8.exit_code, 0) << f8.err;
+  // Same concurrency: FP4 weights halve the bytes streamed, nothing more (no FP4 tensor cores).
+  EXPECT_LT(h.json()["tokens_per_s_per_gpu"].get<double>(), 2.0 * f8.json()["tokens_per_s_per_gpu"].get<double>());
+  EXPECT_TRUE(has(run_gpuplan("infer --system hgx-h100 --precision fp4").out, "no fp4 tensor cores"));
+  auto b = run_gpuplan("infer --system gb200-nvl72 --precision fp4 --concurrency 8 --json");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(b.json()["math_format"], "fp4");
+  EXPECT_EQ(b.json()["precision_note"], "");
+}
+
+TEST(ConsistencyCli, ErrorsAreJsonWithJson) {
+  auto r = run_gpuplan("train --gpus 0 --json");
+  EXPECT_EQ(r.exit_code, 2);
+  const auto j = r.json();
+  EXPECT_EQ(j["schema"], "gpuplan.error/v1");
+  EXPECT_EQ(j["field"], "--gpus");
+  EXPECT_TRUE(has(j["message"].get<std::string>(), "must be 1 to")) << j.dump();
+  EXPECT_TRUE(has(r.err, "error:")) << r.err;  // stderr keeps the human line
+  auto u = run_gpuplan("train --no-such-option 3 --json");
+  EXPECT_EQ(u.exit_code, 2);
+  EXPECT_EQ(u.json()["schema"], "gpuplan.error/v1");
+  auto c = run_gpuplan("trian --json");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.json()["field"], "command");
+  // Without --json, stdout stays empty on errors.
+  EXPECT_EQ(run_gpuplan("train --gpus 0").out, "");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, OneNameAndOneDefaultPerOption) {
+  // --tokens-per-user-per-s everywhere; --tokens-per-user an alias of it.
+  auto a = run_gpuplan("compare --model llama3.1-8b --task infer --tokens-per-user 40 --json");
+  auto b = run_gpuplan("compare --model llama3.1-8b --task infer --tokens-per-user-per-s 40 --json");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(a.json(), b.json());
+  EXPECT_EQ(run_gpuplan("infer --tokens-per-user 50 --json").exit_code, 0);
+  EXPECT_EQ(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --task infer --tokens-per-user-per-s 50 --json")
+                .exit_code, 0);
+  // Serving: ISL/OSL 1024/1024 and 50 tokens/s per user (= 20 ms TPOT) by default in every command.
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 16 --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(r.json()["spec"]["tpot_s"].get<double>(), 0.02, 1e-12);
+  EXPECT_EQ(r.json()["spec"]["isl"], 1024);
+  auto c = run_gpuplan("compare --model llama3.1-8b --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const std::string cj = c.json().dump();
+  EXPECT_TRUE(has(cj, "ISL/OSL 1024/1024")) << cj.substr(0, 2000);
+  // Training: bf16 and sequence 8192 by default in train, search, cost and compare.
+  auto t = run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(t.json()["systems"][0]["workload"]["precision"], "bf16");
+  EXPECT_EQ(t.json()["systems"][0]["workload"]["seq_len"], 8192);
+  EXPECT_TRUE(has(run_gpuplan("search --help").out, "8192"));
+  // ... printed in each command's header line.
+  const std::string ct = run_gpuplan("compare --model llama3.1-8b").out;
+  EXPECT_TRUE(has(ct, "training bf16, seq 8192; serving fp8, ISL/OSL 1024/1024, 50 tokens/s per user")) << ct;
+  EXPECT_TRUE(has(run_gpuplan("infer").out, "fp8, ISL 1024 / OSL 1024"));
+  // Fractions throughout: --headroom 25 (a percent) is an error that says so.
+  auto h = run_gpuplan("site --power-mw 10 --headroom 25");
+  EXPECT_EQ(h.exit_code, 2);
+  EXPECT_TRUE(has(h.err, "fraction")) << h.err;
+  EXPECT_EQ(run_gpuplan("site --power-mw 10 --headroom 0.25").exit_code, 0);
+}
+
+TEST(ConsistencyCli, HbmCapacityIsWhatTheDriverReports) {
+  auto r = run_gpuplan("catalog show h100-sxm --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string j = r.json().dump();
+  EXPECT_TRUE(has(j, "\"memory_basis\":\"driver\"")) << j.substr(0, 1500);
+  EXPECT_TRUE(has(j, std::to_string(81559LL * 1048576LL))) << j.substr(0, 1500);
+  // Training memory checks use it: an 85.5e9-byte H100.
+  auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=8 --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_DOUBLE_EQ(t.json()["memory"]["capacity_bytes"].get<double>(), 81559.0 * 1048576.0);
+}
+
+TEST(ConsistencyCli, OnePriceBasisAndTheCostsCommandsShare) {
+  auto r = run_gpuplan("cost --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  double h100 = 0, b200 = 0;
+  for (const auto& s : doc["systems"]) {
+    if (!s["priced"].get<bool>()) continue;
+    // Every price says its kind; server prices are grossed up to all-in capex like the all-in ones.
+    const std::string kind = s["price_kind"].get<std::string>();
+    EXPECT_TRUE(kind == "server" || kind == "all-in") << s["system"] << " " << kind;
+    EXPECT_GT(s["capex_usd"]["network_storage"].get<double>(), 0) << s["system"];
+    if (s["system"] == "hgx-h100") h100 = s["capex_usd"]["per_gpu"].get<double>();
+    if (s["system"] == "hgx-b200") b200 = s["capex_usd"]["per_gpu"].get<double>();
+  }
+  // HGX B200 no longer carries the DGX B200 list price (software and support bundled: 2.7x H100's capex).
+  ASSERT_GT(h100, 0);
+  EXPECT_LT(b200 / h100, 2.0) << b200 << " vs " << h100;
+  // goodput costs the run at the TCO `cost` computes unless a price is typed.
+  auto c = run_gpuplan("cost --system hgx-h100 --json");
+  auto g = run_gpuplan("goodput --system hgx-h100 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NEAR(g.json()["systems"][0]["usd_per_gpu_hour"].get<double>(),
+              c.json()["systems"][0]["usd_per_gpu_hour"]["total"].get<double>(), 1e-9);
+  EXPECT_GT(g.json()["systems"][0]["with_spares"]["cost_usd"].get<double>(), 0);
+  auto typed = run_gpuplan("goodput --system hgx-h100 --usd-per-gpu-hour 2 --json");
+  EXPECT_DOUBLE_EQ(typed.json()["systems"][0]["usd_per_gpu_hour"].get<double>(), 2.0);
+}
+
+TEST(ConsistencyCli, RecommendRanksServingByCostPerHourFittedFirst) {
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 64 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto ranked = r.json()["ranked"];
+  bool seen_unfitted = false;
+  double last_usd = 0;
+  for (const auto& x : ranked) {
+    if (!x["feasible"].get<bool>() || !x["priced"].get<bool>()) break;
+    if (!x["calibrated"].get<bool>()) {
+      if (!seen_unfitted) last_usd = 0;  // a new tier
+      seen_unfitted = true;
+    } else {
+      EXPECT_FALSE(seen_unfitted) << "a fitted system ranked after an unfitted one: " << x["name"];
+    }
+    EXPECT_GE(x["usd_per_hour"].get<double>(), last_usd) << x["name"];
+    last_usd = x["usd_per_hour"].get<double>();
+    EXPECT_GE(x["gpus_bought"].get<int>(), x["gpus"].get<int>()) << x["name"];
+  }
+  auto t = run_gpuplan("recommend --model llama3.1-8b --task infer --users 64 --system hgx-h100");
+  EXPECT_TRUE(has(t.out, "GPUs of")) << t.out;
+}
+
+TEST(ConsistencyCli, RecommendTrainingDaysIncludeFailures) {
+  auto r = run_gpuplan("recommend --model llama3.1-70b --task train --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& x = j["ranked"][0];
+  bool said = false;
+  for (const auto& why : x["reasons"]) said = said || has(why.get<std::string>(), "include failures");
+  EXPECT_TRUE(said) << x.dump();
+}
+
+TEST(ConsistencyCli, NumbersReadLikeAPlannerWritesThem) {
+  auto r = run_gpuplan("cost --system hgx-h100 --model gpt3-175b --gpus 128 --precision fp8 --seq 2048 --tokens 300e9");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "300 B tokens")) << r.out;
+  EXPECT_TRUE(has(r.out, "GPU-hours")) << r.out;
+  EXPECT_FALSE(has(r.out, "e+")) << r.out;
+  auto g = run_gpuplan("goodput --system hgx-h100");
+  EXPECT_TRUE(has(g.out, "15 T tokens")) << g.out;
+  auto s = run_gpuplan("site --power-mw 5000");
+  EXPECT_TRUE(has(s.err, "warning")) << s.err;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, SitePerPositionPowerIsWhatThePlacementPut) {
+  // 40 kW air positions take three 10.2 kW HGX nodes (four fit the rack space, at 40.8 kW: over).
+  const std::string path = "/tmp/gpuplan_consistency_site40.yaml";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("schema: gpuplan.site/v1\nname: colo-40kw\ntotal_power_mw: 10\npositions:\n"
+               "  - name: cage\n    count: 100\n    cooling: air\n    max_kw: 40\n", f);
+    std::fclose(f);
+  }
+  const std::string args = "site --cluster " + std::string(GPUPLAN_SOURCE_DIR) +
+                           "/examples/clusters/hgx-h100-256.yaml --site " + path;
+  auto r = run_gpuplan(args + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& g = j["cluster"]["groups"][0];
+  EXPECT_EQ(g["units_per_position"], 3);
+  EXPECT_LE(g["per_position_w"].get<double>(), 40e3);
+  auto t = run_gpuplan(args);
+  EXPECT_TRUE(has(t.out, "30.6 kW")) << t.out;
+  EXPECT_FALSE(has(t.out, "40.8 kW")) << t.out;
+  std::remove(path.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ConsistencyCli, SiteTakesAnItBudgetBesideTheFacilityBudget) {
+  // IT 7.5 MW at PUE 1.3 with 25% headroom is a 13 MW facility budget: the same answer either way.
+  auto it = run_gpuplan("site --it-mw 7.5 --json");
+  auto fac = run_gpuplan("site --power-mw 13 --json");
+  ASSERT_EQ(it.exit_code, 0) << it.err;
+  ASSERT_EQ(fac.exit_code, 0) << fac.err;
+  EXPECT_NEAR(it.json()["budget"]["power_w"].get<double>(), 13e6, 1e-3);
+  EXPECT_EQ(it.json()["budget"]["systems"], fac.json()["budget"]["systems"]);
+  EXPECT_EQ(run_gpuplan("site --it-mw 5 --power-mw 10").exit_code, 2);
+  EXPECT_FALSE(has(run_gpuplan("site --power-mw 10").err, "warning"));
+}
+
+}  // namespace
