@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "catalog/catalog.h"
+#include "inference/disaggregated.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -52,5 +53,48 @@ void BM_SweepDeepSeekOn8(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sweep_inference(m, hw, w));
 }
 BENCHMARK(BM_SweepDeepSeekOn8)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+namespace {
+
+using namespace gpuplan;
+
+// One operating point of a disaggregated deployment: DeepSeek-R1 FP4 on a GB200 NVL72 rack, 16 GPUs
+// prefilling (4 workers of 4, attention-DP) and one 32-wide attention-DP/EP decode worker with MTP,
+// 2048 clients at 8K/1K (issue 19: microseconds).
+void BM_DisaggregatedPoint(benchmark::State& state) {
+  static const Catalog c = Catalog::builtin();
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(c, "gb200-nvl72");
+  InferenceWorkload w;
+  w.weight_precision = Precision::nvfp4;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = 8192;
+  w.osl = 1024;
+  w.concurrency = 2048;
+  w.mtp_draft_tokens = 3;
+  DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32};
+  for (auto _ : state) benchmark::DoNotOptimize(evaluate_disaggregated(m, hw, d, w));
+}
+BENCHMARK(BM_DisaggregatedPoint)->Unit(benchmark::kMicrosecond);
+
+// The full DeepSeek-R1 sweep over one NVL72 rack: aggregated and disaggregated deployments, EP
+// widths up to the rack, MTP on and off, concurrency (issue 19: under 200 ms).
+void BM_SweepDeepSeekNvl72(benchmark::State& state) {
+  static const Catalog c = Catalog::builtin();
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(c, "gb200-nvl72");
+  InferenceWorkload w;
+  w.weight_precision = Precision::nvfp4;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = 8192;
+  w.osl = 1024;
+  w.num_gpus = 72;
+  SweepOptions so;
+  so.mtp = so.disaggregated = true;
+  for (auto _ : state) benchmark::DoNotOptimize(sweep_inference(m, hw, w, so));
+}
+BENCHMARK(BM_SweepDeepSeekNvl72)->Unit(benchmark::kMillisecond);
 
 }  // namespace

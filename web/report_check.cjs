@@ -29,6 +29,7 @@ const KINDS = {
                   '--gpus', '72', '--ttft-ms', '3000'],
   schedule: ['schedule', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--jobs', '400', '--seed', '3'],
   compare: ['compare'],
+  site: ['site', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--site', 'examples/sites/hall-air-liquid.yaml'],
 };
 
 let passed = 0, failed = 0;

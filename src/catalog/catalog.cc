@@ -143,6 +143,7 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
                          [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
   auto bands = parse_list(doc.raw("error_bands"), where, "error_bands", origin, parse_error_band);
+  doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
   for (auto& b : bands) {
     auto same = [&](const ErrorBand& x) { return x.kind == b.kind && x.generation == b.generation; };

@@ -18,9 +18,11 @@ nlohmann::json band_json(const BandedFigure& f);
 // for this kind)".
 std::string band_text(const BandedFigure& f);
 
-// The bands of one aggregated serving point: tokens/s per GPU (throughput band), TTFT and TPOT (latency
-// band), tokens/s per user (the reciprocal of TPOT).
-nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r);
-std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r);
+// The bands of one serving point (aggregated, or disaggregated prefill/decode pools): tokens/s per GPU
+// (throughput band), TTFT and TPOT (latency band), tokens/s per user (the reciprocal of TPOT).
+nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                                  bool disaggregated = false);
+std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                               bool disaggregated = false);
 
 }  // namespace gpuplan::cli

@@ -1,6 +1,8 @@
 // gpuplan calibrate: fit the efficiency parameters per accelerator generation on a dataset.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -36,10 +38,13 @@ std::vector<std::string> split_list(const std::string& s) {
 
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
-                            const std::vector<std::string>& holdouts, CalibrationOptions opts) {
+                            const std::vector<std::string>& holdouts, CalibrationOptions opts,
+                            const std::vector<std::string>& only_generations) {
   Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
-  if (!is_inference_schema(table)) throw InputError("--dataset", "expected the inference.csv schema with --inference");
+  const bool inferencex = is_inferencex_schema(table);
+  if (!inferencex && !is_inference_schema(table))
+    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference");
   std::set<std::string> held;
   for (const auto& h : holdouts) {
     const CsvTable ht = read_csv_file(h, "--holdout");
@@ -47,11 +52,14 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
     for (size_t i = 0; i < ht.rows.size(); ++i) held.insert(inference_row_key(ht, i));
   }
   std::vector<SkippedRow> skipped;
-  auto all = map_inference_cases(table, catalog, skipped);
+  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
   std::vector<InferenceCase> cases;
   size_t left_out = 0;
   for (auto& c : all) {
-    if (held.count(inference_row_key(table, c.row))) ++left_out;
+    if (!only_generations.empty() &&
+        std::find(only_generations.begin(), only_generations.end(), c.generation) == only_generations.end())
+      continue;
+    if (!inferencex && held.count(inference_row_key(table, c.row))) ++left_out;
     else cases.push_back(std::move(c));
   }
   const auto fits = calibrate_inference(cases, opts);
@@ -63,6 +71,13 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   }
   std::vector<Efficiency> out = catalog.efficiencies();
   for (const auto& f : fits) {
+    // A generation without its own entry (it used `default`) gets one: default's training values,
+    // its fitted serving values.
+    if (std::none_of(out.begin(), out.end(), [&](const Efficiency& e) { return e.generation == f.generation; })) {
+      Efficiency e = f.before;
+      e.generation = f.generation;
+      out.push_back(e);
+    }
     for (auto& e : out) {
       if (e.generation != f.generation) continue;
       e.infer_hbm_eff = f.after.infer_hbm_eff;
@@ -129,9 +144,11 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                       dataset.substr(dataset.find_last_of('/') + 1), cases.size());
   for (const auto& path : serving) {
     const CsvTable t = read_csv_file(path, "--serving");
-    if (!is_inference_schema(t)) throw InputError("--serving", "'" + path + "' does not have the inference.csv schema");
+    const bool inferencex = is_inferencex_schema(t);
+    if (!inferencex && !is_inference_schema(t))
+      throw InputError("--serving", "'" + path + "' has neither the inference.csv nor the inferencex-deepseek-r1.csv schema");
     std::vector<SkippedRow> skipped;
-    const auto sc = map_inference_cases(t, catalog, skipped);
+    const auto sc = inferencex ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
     for (const auto& c : sc) measured.insert({band_kind_of(c), c.generation});
     for (auto& h : serving_residuals(sc)) held.push_back(std::move(h));
     for (auto& h : serving_prior_residuals(sc)) prior.push_back(std::move(h));
@@ -184,7 +201,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     f << error_bands_to_yaml(bands, "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"
                                     "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"
                                     "rows no fit saw. Written by `gpuplan calibrate --bands --dataset training.csv\n"
-                                    "--serving inference.csv --serving mlperf-inference-v4.1-v5.0.csv --write-bands ...`;\n"
+                                    "--serving inference.csv --serving mlperf-inference-v4.1-v5.0.csv --serving\n"
+                                    "inferencex-deepseek-r1.csv --write-bands ...`;\n"
                                     "rules in docs/training-model.md (Error bands).");
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
@@ -202,7 +220,7 @@ int cmd_calibrate(int argc, char** argv) {
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
-  std::string bands_path;
+  std::string bands_path, generations;
   bool inference = false, bands = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
@@ -215,6 +233,9 @@ int cmd_calibrate(int argc, char** argv) {
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
+  app.add_option("--generation", generations,
+                 "--inference: fit only these generations (comma-separated, e.g. cdna3,cdna4); the others keep "
+                 "their values");
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");
@@ -238,9 +259,11 @@ int cmd_calibrate(int argc, char** argv) {
             throw InputError("--metrics", "unknown metric '" + m + "' (tpot_ms, ttft_ms, tokens_per_sec_total, "
                                           "tokens_per_sec_per_gpu, tokens_per_sec_per_user or all)");
       }
-      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts);
+      return calibrate_inference_cli(common, dataset, write_path, holdouts, opts,
+                                     generations.empty() ? std::vector<std::string>{} : split_list(generations));
     }
     if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
+    if (!generations.empty()) throw InputError("--generation", "applies with --inference");
     if (!bands && !serving.empty()) throw InputError("--serving", "applies with --bands");
     if (!bands && !bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
     Catalog catalog = load_catalog(common);

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "cli/cost_options.h"
 #include "compare/claims.h"
 #include "compare/compare.h"
@@ -153,6 +155,10 @@ nlohmann::json claim_json(const compare::ClaimResult& r) {
   j["b"] = r.b;
   j["ratio"] = r.ratio;
   j["plan_a"] = r.plan_a;
+  j["stated_a"] = num_or_null(r.claim.stated_a > 0 ? r.claim.stated_a : NAN);
+  j["stated_b"] = num_or_null(r.claim.stated_b > 0 ? r.claim.stated_b : NAN);
+  j["off_a"] = r.off_a;
+  j["off_b"] = r.off_b;
   j["plan_b"] = r.plan_b;
   j["ratio_same_precision"] = num_or_null(r.ratio_same_precision > 0 ? r.ratio_same_precision : NAN);
   j["ratio_per_usd"] = num_or_null(r.ratio_per_usd > 0 ? r.ratio_per_usd : NAN);
@@ -261,6 +267,11 @@ void print_claims(const std::vector<compare::ClaimResult>& rs) {
     std::cout << fmt::format("  claimed {:g}x; model {:.2f}x ({} {} vs {})\n", k.claimed_ratio, r.ratio, r.unit,
                              fmt_num(r.a), fmt_num(r.b));
     std::cout << fmt::format("  plans: A {} | B {}\n", r.plan_a, r.plan_b);
+    for (const auto& [side, model_v, stated, off] : {std::tuple{"A", r.a, r.claim.stated_a, r.off_a},
+                                                    std::tuple{"B", r.b, r.claim.stated_b, r.off_b}})
+      if (stated > 0)
+        std::cout << fmt::format("  {} absolute: model {:.3g} against the vendor's stated {:.3g} {}{}\n", side, model_v,
+                                 stated, r.unit, off ? "  <- off by more than 2x" : "");
     std::cout << "  under the other yardsticks:";
     if (r.ratio_same_precision > 0)
       std::cout << fmt::format(" same precision ({}) {:.2f}x;", to_string(k.precision_b), r.ratio_same_precision);
@@ -284,6 +295,8 @@ int cmd_compare(int argc, char** argv) {
                "gpuplan compare"};
   CommonOptions common;
   add_common_options(app, common);
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   CostOptions cost_opts;
   add_cost_options(app, cost_opts);
   std::vector<std::string> systems;
@@ -388,8 +401,10 @@ int cmd_compare(int argc, char** argv) {
     if (models.empty()) models = {"llama3.1-70b", "deepseek-r1"};
     std::vector<ModelArch> archs;
     for (const auto& m : models) archs.push_back(resolve_model(m, "--model"));
-    const auto a = compare::make_side(catalog, systems[0], profile);
-    const auto b = compare::make_side(catalog, systems[1], profile);
+    auto a = compare::make_side(catalog, systems[0], profile);
+    auto b = compare::make_side(catalog, systems[1], profile);
+    apply_fabric_options(catalog, a.hw, 0, fabric_opts);  // both sides on the same kind of fabric
+    apply_fabric_options(catalog, b.hw, 0, fabric_opts);
     const compare::Comparison c = compare::compare_systems(a, b, archs, spec);
     // Error bands of the ratios: each side's held-out band for its generation, combined (ratio_band).
     const auto& bands = catalog.error_bands();

@@ -31,6 +31,15 @@ void print_tco(const cost::Tco& t, const cost::Tco* ref) {
                            t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
                            t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
                            t.price_kind + " price, " + t.price_basis, t.it_w_full_per_gpu() / 1e3);
+  if (t.network_basis == "fabric")
+    std::cout << fmt::format("   network ${:.1f}k/GPU from the fabric's bill of materials ({}), storage and other "
+                             "${:.1f}k/GPU as a share",
+                             t.network_fabric_usd / t.gpus_per_unit / 1e3, t.network_detail,
+                             (t.network_storage_usd - t.network_fabric_usd) / t.gpus_per_unit / 1e3);
+  else if (t.network_basis == "all-in")
+    std::cout << "   network and storage inside the published all-in capex";
+  else if (t.network_basis == "share")
+    std::cout << "   network and storage as a flat share of the price";
   if (ref && ref->priced && ref->system != t.system)
     std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
                              t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
@@ -161,21 +170,21 @@ int cmd_cost(int argc, char** argv) {
             }
           }
         } else {
-          InferenceWorkload iw;
-          iw.weight_precision = *prec;
-          iw.kv_bytes_per_element = *prec == Precision::bf16 ? 2.0 : 1.0;
-          iw.num_gpus = side.gpus_per_unit;
-          iw.isl = isl;
-          iw.osl = osl;
-          w = {{"task", "infer"}, {"gpus", iw.num_gpus}, {"isl", isl}, {"osl", osl}, {"precision", precision},
+          w = {{"task", "infer"}, {"gpus", side.gpus_per_unit}, {"isl", isl}, {"osl", osl}, {"precision", precision},
                {"tokens_per_s_per_user", tokens_per_user}};
           if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
             w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
           } else {
-            const compare::ServingCurve cv = compare::serving_curve(*model, side.hw, iw);
-            const SweepPoint* pt = compare::at_interactivity(cv, tokens_per_user);
+            // The serving setup compare, the claims replay and recommend share: the smallest multiple
+            // of the system unit (up to 8) that serves the model at this speed.
+            const compare::ScaledCurve sc = compare::serving_curve_scaled(*model, side.hw, *prec, isl, osl,
+                                                                          side.gpus_per_unit, tokens_per_user);
+            const SweepPoint* pt = sc.point;
+            w["gpus"] = sc.gpus;
             if (!pt) {
-              w["why_not"] = cv.frontier.empty() ? "does not fit" : "never that fast per user";
+              w["why_not"] = sc.curve.frontier.empty() && sc.fastest_tokens_per_s_per_user == 0
+                                 ? fmt::format("does not fit on up to {} GPUs", sc.gpus)
+                                 : "never that fast per user";
             } else {
               const cost::TokenCost tc = cost::token_cost(t, 1, pt->result.tokens_per_s_per_gpu);
               w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
@@ -188,16 +197,18 @@ int cmd_cost(int argc, char** argv) {
               if (t.priced) w["band"]["usd_per_million_tokens"] = band_json(with_band(tc.usd_per_million_tokens, eb, true));
               w["band_text"] = band_text(with_band(pt->result.tokens_per_s_per_gpu, eb));
               w["plan"] = {{"tp", pt->parallel.tp}, {"ep", pt->parallel.ep}, {"pp", pt->parallel.pp},
-                           {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency}};
+                           {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency},
+                           {"kind", pt->kind()}, {"text", pt->plan()}};
             }
           }
           if (!common.json) {
             if (w.contains("why_not"))
               std::cout << fmt::format("               {} serving: {}\n", model->name, w["why_not"].get<std::string>());
             else {
-              std::cout << fmt::format("               {} serving ({}, ISL/OSL {}/{}) at {:g} tokens/s/user: {:.0f} "
-                                       "tokens/s/GPU, {:.2f} J/token",
-                                       model->name, precision, isl, osl, tokens_per_user, w["tokens_per_s_per_gpu"].get<double>(),
+              std::cout << fmt::format("               {} serving ({}, ISL/OSL {}/{}) at {:g} tokens/s/user on {} GPUs "
+                                       "({}): {:.0f} tokens/s/GPU, {:.2f} J/token",
+                                       model->name, precision, isl, osl, tokens_per_user, w["gpus"].get<int>(),
+                                       w["plan"]["text"].get<std::string>(), w["tokens_per_s_per_gpu"].get<double>(),
                                        w["joules_per_token"].get<double>());
               if (t.priced)
                 std::cout << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());

@@ -7,8 +7,12 @@
 #include "cli/commands.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "core/error.h"
+#include "inference/disaggregated.h"
+#include "inference/engine.h"
 #include "inference/inference.h"
+#include "inference/speculative.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
 #include "physics/compute.h"
@@ -21,12 +25,13 @@ namespace {
 nlohmann::json infer_step_json(const StepTime& s) {
   return {{"total_s", s.total_s},       {"gemm_s", s.gemm_s},         {"attention_s", s.attention_s},
           {"tp_comm_s", s.tp_comm_s},   {"ep_comm_s", s.ep_comm_s},   {"pp_comm_s", s.pp_comm_s},
-          {"overhead_s", s.overhead_s}, {"weight_bytes_read", s.weight_bytes_read},
+          {"overhead_s", s.overhead_s}, {"draft_s", s.draft_s}, {"weight_bytes_read", s.weight_bytes_read},
           {"kv_bytes_read", s.kv_bytes_read}, {"flops", s.flops}};
 }
 
 nlohmann::json infer_parallel_json(const InferenceParallel& p) {
-  return {{"tp", p.tp}, {"ep", p.ep}, {"pp", p.pp}, {"attention_dp", p.attention_dp}};
+  return {{"tp", p.tp}, {"ep", p.ep}, {"pp", p.pp}, {"attention_dp", p.attention_dp},
+          {"two_batch_overlap", p.two_batch_overlap}};
 }
 
 nlohmann::json infer_result_json(const InferenceResult& r) {
@@ -49,6 +54,12 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
           {"e2e_latency_s", r.e2e_latency_s},
           {"prefill_s", r.prefill_s},
           {"expected_active_experts", r.expected_active_experts},
+          {"tokens_per_step", r.tokens_per_step},
+          {"disaggregated", r.disaggregated},
+          {"prefill_gpus", r.prefill_gpus},
+          {"decode_gpus", r.decode_gpus},
+          {"kv_transfer_s", r.kv_transfer_s},
+          {"prefill_utilization", r.prefill_utilization},
           {"decode_step", infer_step_json(r.decode_step)},
           {"prefill_chunk", infer_step_json(r.prefill_chunk)},
           {"memory",
@@ -61,7 +72,22 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
 }
 
 std::string infer_plan_text(const InferenceParallel& p) {
-  return fmt::format("tp={} ep={} pp={}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "");
+  return fmt::format("tp={} ep={} pp={}{}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "",
+                     p.two_batch_overlap ? " tbo" : "");
+}
+
+// One pool's worker from its options: `ep` wider than `tp` makes the worker ep GPUs wide with
+// attention data-parallel over them (SGLang --tp N --dp N --enable-dp-attention --ep N, TensorRT-LLM
+// enable_attention_dp with moe_ep N).
+InferenceParallel pool_parallel(const ModelArch& m, int tp, int ep, bool attention_dp, bool tbo, const char* side) {
+  if (tp < 1 || tp > 1024) throw InputError(fmt::format("--{}-tp", side), fmt::format("must be 1 to 1024, got {}", tp));
+  if (ep < 0 || ep > 1024) throw InputError(fmt::format("--{}-ep", side), fmt::format("must be 1 to 1024, got {}", ep));
+  InferenceParallel p;
+  p.tp = std::max(tp, ep);
+  p.ep = m.is_moe() ? (ep > 0 ? ep : p.tp) : 1;
+  p.attention_dp = m.is_moe() && (attention_dp || ep > tp);
+  p.two_batch_overlap = tbo;
+  return p;
 }
 
 }  // namespace
@@ -80,6 +106,11 @@ int cmd_infer(int argc, char** argv) {
   long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
   double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   bool attention_dp = false, sweep = false;
+  // Disaggregated pools, MTP and the wide-EP knobs.
+  bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
+  int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
+  double mtp_accept = 0, expert_skew = 1.0, request_overhead_ms = -1;
+  std::string engine;
   app.add_option("--model", model_name, "Built-in model name or path to a Hugging Face config.json")
       ->capture_default_str();
   app.add_option("--system", system, "Catalog system (hgx-h200, gb200-nvl72, ...) or accelerator")
@@ -90,9 +121,35 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--precision", precision, "Weights and GEMMs: bf16, fp8 or fp4")->capture_default_str();
   app.add_option("--kv-precision", kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights)");
   app.add_option("--tp", tp, "Tensor parallel (default: smallest that fits, or --gpus)");
-  app.add_option("--ep", ep, "Expert parallel inside the TP group (MoE; default tp)");
+  app.add_option("--ep", ep, "Expert parallel (MoE; default tp). Wider than --tp: the worker spans ep GPUs with "
+                             "attention data-parallel over them (up to the NVLink domain, or across nodes)");
   app.add_option("--pp", pp, "Pipeline stages")->capture_default_str();
-  app.add_flag("--attention-dp", attention_dp, "Attention data-parallel over the TP ranks (MoE)");
+  app.add_flag("--attention-dp,--attn-dp", attention_dp, "Attention data-parallel over the TP ranks (MoE)");
+  app.add_flag("--two-batch-overlap", tbo,
+               "Overlap EP dispatch/combine with a second micro-batch's compute where it pays (SGLang TBO)");
+  app.add_option("--mtp", mtp, fmt::format("Multi-token prediction / speculative decoding: draft tokens per step "
+                                           "(0 = off; engines' DeepSeek recipes use {})", kMtpDraftTokensDefault))
+      ->capture_default_str();
+  app.add_option("--mtp-accept", mtp_accept,
+                 fmt::format("Acceptance of each draft given the previous one was accepted (default {})",
+                             kMtpAcceptDefault));
+  app.add_option("--expert-skew", expert_skew,
+                 "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
+      ->capture_default_str();
+  app.add_option("--engine", engine,
+                 "Serving engine whose front-end latency per request applies (sglang, tensorrt-llm, atom, "
+                 "dynamo+sglang, dynamo+tensorrt-llm, sglang+mori)");
+  app.add_option("--request-overhead-ms", request_overhead_ms,
+                 "Front-end latency per request before prefill, ms (default: the --engine's, else 0)");
+  app.add_flag("--disagg", disagg, "Disaggregated serving: a prefill pool and a decode pool (--prefill-*, --decode-*)");
+  app.add_option("--prefill-gpus", prefill_gpus, "--disagg: GPUs of the prefill pool (default one worker)");
+  app.add_option("--prefill-tp", prefill_tp, "--disagg: TP of a prefill worker")->capture_default_str();
+  app.add_option("--prefill-ep", prefill_ep, "--disagg: EP of a prefill worker (default its width)");
+  app.add_flag("--prefill-attn-dp", prefill_attn_dp, "--disagg: attention data-parallel in prefill workers");
+  app.add_option("--decode-gpus", decode_gpus, "--disagg: GPUs of the decode pool (default one worker)");
+  app.add_option("--decode-tp", decode_tp, "--disagg: TP of a decode worker")->capture_default_str();
+  app.add_option("--decode-ep", decode_ep, "--disagg: EP of a decode worker (default its width)");
+  app.add_flag("--decode-attn-dp", decode_attn_dp, "--disagg: attention data-parallel in decode workers");
   app.add_option("--concurrency", concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", tokens_per_user, "Highest load giving each user at least this speed");
@@ -108,6 +165,11 @@ int cmd_infer(int argc, char** argv) {
   app.add_option("--max-batch-size", max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
+  app.add_flag("--aggregated-only", aggregated_only,
+               "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
+               "pools, wide EP and MTP on/off)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     auto prec = parse_precision(precision);
@@ -151,6 +213,31 @@ int cmd_infer(int argc, char** argv) {
     w.requests_per_client = requests_per_client;
     w.isl = isl;
     w.osl = osl;
+    if (mtp < 0 || mtp > 16) throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", mtp));
+    if (!(mtp_accept >= 0 && mtp_accept < 1))
+      throw InputError("--mtp-accept", fmt::format("must be in (0, 1), got {}", mtp_accept));
+    if (mtp_accept > 0 && mtp == 0) throw InputError("--mtp-accept", "applies with --mtp K (K >= 1 draft tokens)");
+    if (!(expert_skew >= 1 && expert_skew <= 8))
+      throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", expert_skew));
+    w.mtp_draft_tokens = mtp;
+    w.mtp_accept = mtp_accept;
+    w.expert_skew = expert_skew;
+    if (!engine.empty()) {
+      const EngineParams e = engine_params(engine);
+      if (e.name.empty())
+        throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, "
+                                                 "dynamo+tensorrt-llm or sglang+mori, got '{}'", engine));
+      w.request_overhead_s = e.request_overhead_s;
+    }
+    if (request_overhead_ms != -1) {
+      if (!(request_overhead_ms >= 0 && request_overhead_ms <= 60000))
+        throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000, got {}", request_overhead_ms));
+      w.request_overhead_s = request_overhead_ms / 1e3;
+    }
+    const bool pool_opts = prefill_gpus || decode_gpus || prefill_ep || decode_ep || prefill_attn_dp ||
+                           decode_attn_dp || app.count("--prefill-tp") || app.count("--decode-tp");
+    if (pool_opts && !disagg)
+      throw InputError("--disagg", "the --prefill-*/--decode-* options describe a disaggregated deployment; add --disagg");
     w.max_num_tokens = max_num_tokens;
     w.max_batch_size = max_batch;
     const double tpot_limit_s = tpot_ms > 0 ? tpot_ms / 1e3 : (tokens_per_user > 0 ? 1.0 / tokens_per_user : 0.0);
@@ -158,22 +245,88 @@ int cmd_infer(int argc, char** argv) {
 
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
-    const Hardware hw = resolve_hardware(catalog, system);
+    Hardware hw = resolve_hardware(catalog, system);
+    apply_fabric_options(catalog, hw, gpus > 0 ? gpus : hw.fabric.domain_gpus, fabric_opts);
     // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
     const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
     const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));
 
+    if (disagg) {
+      if (sweep || tp || ep || gpus || pp != 1 || attention_dp)
+        throw InputError("--disagg", "describes its pools with --prefill-*/--decode-*; drop --sweep/--tp/--ep/--gpus/--pp/"
+                                     "--attention-dp");
+      if (tpot_limit_s > 0 || ttft_limit_s > 0)
+        throw InputError("--disagg", "evaluates a given --concurrency; latency limits apply to aggregated runs");
+      DisaggregatedDeployment d;
+      d.prefill = pool_parallel(model, prefill_tp, prefill_ep, prefill_attn_dp, tbo, "prefill");
+      d.decode = pool_parallel(model, decode_tp, decode_ep, decode_attn_dp, tbo, "decode");
+      d.prefill_gpus = prefill_gpus > 0 ? prefill_gpus : d.prefill.tp;
+      d.decode_gpus = decode_gpus > 0 ? decode_gpus : d.decode.tp;
+      w.concurrency = concurrency;
+      const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
+      for (const auto& v : r.violations)
+        if (v.code == "memory.exceeds_capacity")
+          throw InputError("--decode-tp", v.message + "; widen the pools or lower --precision");
+      if (common.json) {
+        auto j = infer_result_json(r);
+        j["mode"] = "disaggregated";
+        j["model"] = model.name;
+        j["system"] = hw.system_name;
+        j["accelerator"] = hw.accelerator.name;
+        j["gpus"] = d.prefill_gpus + d.decode_gpus;
+        j["isl"] = isl;
+        j["osl"] = osl;
+        j["precision"] = std::string(to_string(w.weight_precision));
+        j["prefill_parallel"] = infer_parallel_json(d.prefill);
+        j["decode_parallel"] = infer_parallel_json(d.decode);
+        j["mtp_draft_tokens"] = w.mtp_draft_tokens;
+        j["request_overhead_s"] = w.request_overhead_s;
+        print_json("infer", j);
+        return kExitOk;
+      }
+      std::cout << fmt::format("{} on {} x {} ({}), disaggregated: prefill {} x ({}) on {} GPUs, decode {} x ({}) "
+                               "on {} GPUs, ISL {} / OSL {}{}\n",
+                               model.display_name.empty() ? model.name : model.display_name,
+                               d.prefill_gpus + d.decode_gpus, hw.accelerator.name, hw.system_name,
+                               d.prefill_gpus / d.prefill.tp, infer_plan_text(d.prefill), d.prefill_gpus,
+                               d.decode_gpus / d.decode.tp, infer_plan_text(d.decode), d.decode_gpus, isl, osl,
+                               w.mtp_draft_tokens ? fmt::format(", MTP {} drafts ({:.2f} tokens/step)",
+                                                                w.mtp_draft_tokens, r.tokens_per_step)
+                                                  : std::string());
+      std::cout << fmt::format("  concurrency        {:>10}   (decode KV cache holds {})\n", r.concurrency,
+                               r.max_concurrency);
+      std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
+      std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}   (all {} GPUs)\n", r.tokens_per_s_per_gpu,
+                               d.prefill_gpus + d.decode_gpus);
+      std::cout << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
+      std::cout << fmt::format("  TTFT               {:>10.1f} ms (prefill {:.1f}, KV transfer {:.2f}, queue {:.1f} ms)\n",
+                               r.ttft_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3, r.queue_wait_s * 1e3);
+      std::cout << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
+      std::cout << fmt::format("  prefill pool load  {:>10.0f} %\n", r.prefill_utilization * 100);
+      for (const auto& v : r.violations) std::cout << "Note: " << v.message << "\n";
+      return kExitOk;
+    }
     if (sweep) {
       if (tp || ep || concurrency)
         throw InputError("--sweep", "explores tp, ep and concurrency itself; drop --tp/--ep/--concurrency");
       w.num_gpus = gpus > 0 ? gpus : std::min(8, hw.fabric.domain_gpus);
-      const SweepResult s = sweep_inference(model, hw, w, SweepOptions{ttft_limit_s, tpot_limit_s, max_pp});
+      SweepOptions so{ttft_limit_s, tpot_limit_s, max_pp};
+      so.mtp = so.disaggregated = model.is_moe() && !aggregated_only;
+      const SweepResult s = sweep_inference(model, hw, w, so);
       if (common.json) {
         nlohmann::json pts = nlohmann::json::array();
         for (const auto& p : s.frontier) {
           auto j = infer_result_json(p.result);
           j["parallel"] = infer_parallel_json(p.parallel);
-          j["band"] = serving_bands_json(catalog, hw, p.result);
+          j["kind"] = p.kind();
+          j["plan"] = p.plan();
+          j["mtp_draft_tokens"] = p.mtp_draft_tokens;
+          if (p.disaggregated) {
+            j["prefill_parallel"] = infer_parallel_json(p.disagg.prefill);
+            j["prefill_gpus"] = p.disagg.prefill_gpus;
+            j["decode_gpus"] = p.disagg.decode_gpus;
+          }
+          j["band"] = serving_bands_json(catalog, hw, p.result, p.disaggregated);
           pts.push_back(j);
         }
         print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -190,18 +343,33 @@ int cmd_infer(int argc, char** argv) {
                                s.evaluated, s.feasible);
       if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
       std::cout << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
-      std::cout << fmt::format("  {:<28} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "plan", "concurrency", "tok/s/user",
-                               "tok/s/GPU", "TTFT ms", "TPOT ms");
+      std::cout << fmt::format("  {:<24} {:<62} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "kind", "plan", "concurrency",
+                               "tok/s/user", "tok/s/GPU", "TTFT ms", "TPOT ms");
       for (const auto& p : s.frontier)
-        std::cout << fmt::format("  {:<28} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", infer_plan_text(p.parallel),
+        std::cout << fmt::format("  {:<24} {:<62} {:>11} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.2f}\n", p.kind(), p.plan(),
                                  p.concurrency, p.result.tokens_per_s_per_user, p.result.tokens_per_s_per_gpu,
                                  p.result.ttft_s * 1e3, p.result.tpot_s * 1e3);
+      // Which kind of deployment wins where along the curve: runs of the frontier by kind.
+      std::cout << "Along the curve (tokens/s per user, low to high):\n";
+      for (size_t i = 0; i < s.frontier.size();) {
+        size_t j = i;
+        while (j + 1 < s.frontier.size() && s.frontier[j + 1].kind() == s.frontier[i].kind()) ++j;
+        std::cout << fmt::format("  {:>8.1f} .. {:>8.1f} tok/s/user: {}\n", s.frontier[i].result.tokens_per_s_per_user,
+                                 s.frontier[j].result.tokens_per_s_per_user, s.frontier[i].kind());
+        i = j + 1;
+      }
       if (!s.frontier.empty()) {
-        const BandedFigure t = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(false, false),
-                                                        hw.accelerator.generation));
-        const BandedFigure l = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(false, true),
-                                                        hw.accelerator.generation));
-        std::cout << fmt::format("Error bands at every point: tokens/s/GPU {}; TTFT/TPOT {}\n", band_text(t), band_text(l));
+        bool any_disagg = false;
+        for (const auto& p : s.frontier) any_disagg |= p.disaggregated;
+        for (bool d : {false, true}) {
+          if (d && !any_disagg) continue;
+          const BandedFigure t = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, false),
+                                                          hw.accelerator.generation));
+          const BandedFigure l = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, true),
+                                                          hw.accelerator.generation));
+          std::cout << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TTFT/TPOT {}\n",
+                                   d ? "disaggregated" : "aggregated", band_text(t), band_text(l));
+        }
       }
       return kExitOk;
     }
@@ -209,8 +377,40 @@ int cmd_infer(int argc, char** argv) {
     InferenceParallel par;
     par.pp = pp;
     par.attention_dp = attention_dp;
+    par.two_batch_overlap = tbo;
+    std::string chosen;
     if (tp > 0) {
       par.tp = tp;
+    } else if (gpus > 0 && ep == 0 && !attention_dp) {
+      // The split of the given GPUs with the most tokens/s per GPU at the requested load: TP over
+      // the valid widths dividing the GPUs, EP 1 or the width, attention-DP off/on (MoE).
+      w.num_gpus = gpus;
+      w.concurrency = concurrency;
+      double best = -1;
+      int tried = 0;
+      for (int t : valid_inference_tp(model, std::max(1, gpus / pp))) {
+        if (gpus % (t * pp)) continue;
+        for (int e : model.is_moe() ? std::vector<int>{t, 1} : std::vector<int>{1}) {
+          if (model.is_moe() && model.moe.num_experts % e) continue;
+          for (bool adp : model.is_moe() && t > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+            InferenceParallel c = par;
+            c.tp = t, c.ep = e, c.attention_dp = adp;
+            try {
+              const InferenceResult x = (tpot_limit_s > 0 || ttft_limit_s > 0)
+                                            ? evaluate_under_limits(model, hw, c, w, ttft_limit_s, tpot_limit_s)
+                                            : evaluate_inference(model, hw, c, w);
+              ++tried;
+              if (!x.valid() && !(x.violations.size() == 1 && x.violations[0].code == "memory.kv_full")) continue;
+              if (x.tokens_per_s_per_gpu > best) best = x.tokens_per_s_per_gpu, par = c;
+            } catch (const InputError&) {
+            }
+          }
+        }
+      }
+      if (best < 0) par.tp = gpus / pp, par.ep = model.is_moe() ? par.tp : 1;
+      chosen = fmt::format("chosen: {} (most tokens/s per GPU of {} splits; fix it with --tp/--ep/--attention-dp)",
+                           infer_plan_text(par), tried);
+      ep = par.ep;
     } else if (gpus > 0) {
       par.tp = gpus / pp;
     } else {
@@ -224,8 +424,15 @@ int cmd_infer(int argc, char** argv) {
         probe.concurrency = 0;
         if (evaluate_inference(model, hw, par, probe).max_concurrency >= 8 * std::max(1, t)) break;
       }
+      chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
+                           "or give --gpus for the best split)", infer_plan_text(par));
     }
     par.ep = ep > 0 ? ep : (model.is_moe() ? par.tp : 1);
+    if (ep > par.tp && model.is_moe() && tp > 0) {
+      // EP wider than TP: the worker spans ep GPUs, attention data-parallel over them.
+      par.tp = ep;
+      par.attention_dp = true;
+    }
     w.num_gpus = gpus > 0 ? gpus : par.tp * par.pp;
     w.concurrency = concurrency;
     const InferenceResult r = (tpot_limit_s > 0 || ttft_limit_s > 0)
@@ -250,6 +457,8 @@ int cmd_infer(int argc, char** argv) {
       j["precision_note"] = fallback;
       j["arrival"] = to_string(w.arrival);
       j["parallel"] = infer_parallel_json(par);
+      j["parallel_chosen"] = chosen;
+      j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["band"] = serving_bands_json(catalog, hw, r);
       print_json("infer", j);
       return kExitOk;
@@ -259,6 +468,9 @@ int cmd_infer(int argc, char** argv) {
                              hw.accelerator.name, hw.system_name, infer_plan_text(par), to_string(w.weight_precision),
                              isl, osl, to_string(w.arrival));
     if (!fallback.empty()) std::cout << "Note: " << fallback << "\n";
+    if (!chosen.empty()) std::cout << "  " << chosen << "\n";
+    if (w.mtp_draft_tokens > 0)
+      std::cout << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", w.mtp_draft_tokens, r.tokens_per_step);
     std::cout << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
     std::cout << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
     std::cout << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);

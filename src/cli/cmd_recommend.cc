@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "core/numbers.h"
 #include "cli/cost_options.h"
 #include "compare/recommend.h"
@@ -82,6 +83,8 @@ int cmd_recommend(int argc, char** argv) {
   app.add_option("--budget-usd", spec.budget_usd, "Budget: train the whole run; infer one year of TCO (0: none)");
   app.add_option("--gpus-available", spec.gpus_available, "At most this many GPUs (0: no limit)");
   app.add_option("--system", spec.systems, "Only these systems or accelerators (repeatable)");
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   app.add_option("--top", top, "Print only the first N (0: all)");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
@@ -125,6 +128,8 @@ int cmd_recommend(int argc, char** argv) {
     const auto progress = [&](std::size_t i, std::size_t n) {
       if (tty) std::cerr << fmt::format("\r  evaluated {}/{} candidates", i, n) << (i == n ? "\r\033[K" : "") << std::flush;
     };
+    spec.fabric_oversubscription = parse_oversubscription(fabric_opts.oversubscription, "--fabric-oversubscription");
+    spec.fabric_rail_only = parse_fabric_topology(fabric_opts.topology) == fabric::Topology::rail_only;
     const compare::RecommendResult res = compare::recommend(catalog, m, spec, profile, progress);
     const std::size_t n = top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(top), res.ranked.size())
                                   : res.ranked.size();

@@ -222,6 +222,15 @@ Page schedule_kind(const Args& args, const ReportOptions&, std::vector<Source>& 
   return report::schedule_report(s);
 }
 
+Page site_kind(const Args& args, const ReportOptions&, std::vector<Source>& catalog) {
+  if (!option_value(args, "--cluster"))
+    throw InputError("--cluster", "a site report shows a cluster on a site: give --cluster FILE (and --site FILE)");
+  const Source s = run_json(cmd_site, "site", "the cluster on the site and what has to change", concat({"site"}, args));
+  for (const auto& g : s.doc["cluster"].value("groups", nlohmann::json::array()))
+    add_catalog_source(catalog, args, g.value("system", std::string()));
+  return report::site_report(s);
+}
+
 Page compare_kind(const Args& args, const ReportOptions&, std::vector<Source>& catalog) {
   if (has_flag(args, "--claim"))
     throw InputError("--claim", "a compare report shows the yardsticks of two systems; run `gpuplan compare --claim` "
@@ -253,6 +262,8 @@ const Kind kKinds[] = {
      cmd_infer, infer_kind},
     {"schedule", "utilisation over time and queueing delay per policy (options of `gpuplan schedule`)", cmd_schedule,
      schedule_kind},
+    {"site", "power per unit, positions by cooling kind, what has to change (options of `gpuplan site`)", cmd_site,
+     site_kind},
 };
 
 void print_report_usage() {
@@ -285,7 +296,7 @@ int cmd_report(int argc, char** argv) {
       std::vector<std::string> names;
       for (const auto& k : kKinds) names.emplace_back(k.name);
       throw InputError("KIND", "unknown report kind '" + kind_name + "'" + did_you_mean(kind_name, names) +
-                                   "; allowed: train, infer, schedule");
+                                   "; allowed: compare, train, infer, schedule, site");
     }
     Args rest(all.begin() + 1, all.end());
     if (has_flag(rest, "--help") || has_flag(rest, "-h")) {

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "model/model_registry.h"
@@ -89,6 +90,8 @@ int cmd_schedule(int argc, char** argv) {
                  "Take the cross-domain slowdown from the training model: a reference model (e.g. llama3.1-8b) "
                  "whose TP/DP group is split over two NVLink domains; needs --slowdown-system");
   app.add_option("--slowdown-system", slowdown_system, "System (e.g. hgx-h100) the reference model runs on");
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   app.add_option("--write-trace", write_trace, "Also write the jobs replayed, in gpuplan trace format");
   int timeline_bins = 0;
   app.add_option("--timeline", timeline_bins,
@@ -131,6 +134,9 @@ int cmd_schedule(int argc, char** argv) {
                        "--slowdown-model and --slowdown-system go together");
     if (!slowdown_model.empty() && slowdown_pct >= 0)
       throw InputError("--cross-domain-slowdown", "give either a fixed slowdown or --slowdown-model, not both");
+    if (slowdown_pct >= 0 && (app.count("--fabric-oversubscription") || app.count("--fabric-topology")))
+      throw InputError("--cross-domain-slowdown", "a fixed slowdown does not see the fabric: drop --fabric-* or use "
+                                                  "the training model's slowdown");
     if (slowdown_model.empty() && slowdown_pct < 0) {
       // Default: the training model, with Llama 3.1 8B on the cluster's first catalog system.
       for (const auto& g : cluster.spec().groups)
@@ -141,7 +147,8 @@ int cmd_schedule(int argc, char** argv) {
         }
     }
     if (!slowdown_model.empty()) {
-      const Hardware hw = resolve_hardware(catalog, slowdown_system);
+      Hardware hw = resolve_hardware(catalog, slowdown_system);
+      apply_fabric_options(catalog, hw, 0, fabric_opts);
       const ModelArch ref = resolve_model(slowdown_model, "--slowdown-model");
       opt.slowdown = schedule::training_slowdown(hw, ref);
       effective_pct = 100.0 * (schedule::training_slowdown_factor(hw, ref, 8) - 1.0);  // shown for a TP=8 group

@@ -8,7 +8,9 @@
 #include "cli/band_json.h"
 #include "cli/common.h"
 #include "core/error.h"
+#include "deploy/retrofit.h"
 #include "deploy/site.h"
+#include "fabric/system_fabric.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -159,6 +161,10 @@ int cmd_site(int argc, char** argv) {
   app.add_option("--cluster", cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
   app.add_option("--site", site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
   app.add_option("--power-mw", power_mw, "Facility power budget in MW: GPUs and throughput it buys per system");
+  std::string mix_text;
+  app.add_option("--mix", mix_text,
+                 "A mixed fleet filling one budget: SYSTEM:PERCENT,... of the budget each (e.g. "
+                 "gb300-nvl72:70,hgx-h200:30; percentages add to 100)");
   app.add_option("--it-mw", it_mw,
                  "Instead of --power-mw: the IT power to deploy, MW (the facility budget is then IT x PUE / "
                  "(1 - headroom))");
@@ -194,7 +200,7 @@ int cmd_site(int argc, char** argv) {
     if (app.count("--power-mw") && (power_mw <= 0 || power_mw > 1e5))
       throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", power_mw));
     if (power_mw <= 0 && it_mw <= 0)
-      for (const char* opt : {"--systems", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
+      for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
                               "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
         if (app.count(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw or --it-mw too");
     if (seq < 1 || seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", seq));
@@ -258,6 +264,36 @@ int cmd_site(int argc, char** argv) {
                                      {"by_power", c.by_power}, {"limit", c.limit}, {"why_not", c.why_not}}}});
         gj.push_back(e);
       }
+      // What has to change: the fabric of each group (its own scale-out network), then the retrofit.
+      deploy::NetworkLoad net;
+      const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
+      for (const auto& [u, n] : groups) {
+        const System& sys = catalog.system(u.system);
+        const fabric::FabricKind* kind = fc.kind_for_network(sys.scaleout_network);
+        if (!kind || n <= 0) continue;
+        const fabric::FabricResult f =
+            fabric::plan_fabric(fc, *kind, fabric::spec_for_system(catalog, sys, *kind, 1LL * n * u.gpus));
+        if (!f.feasible()) continue;
+        net.switch_rack_units += f.switch_rack_units;
+        net.power_w += f.switch_power_w + f.optics_power_w;
+      }
+      const deploy::Retrofit rf = deploy::plan_retrofit(groups, site, net, deploy::builtin_retrofit_defaults());
+      nlohmann::json rpos = nlohmann::json::array(), rfloor = nlohmann::json::array();
+      for (const auto& p : rf.positions)
+        rpos.push_back({{"cooling", p.cooling == Cooling::liquid ? "liquid" : "air"}, {"max_position_w", p.max_position_w},
+                        {"needed", p.needed}, {"available", p.available}, {"to_add", p.to_add()},
+                        {"circuits_per_position", p.circuits_per_position}});
+      for (const auto& f : rf.floor)
+        rfloor.push_back({{"system", f.system}, {"rack_kg", f.rack_kg}, {"kg_per_m2", f.kg_per_m2}, {"source", f.source}});
+      j["retrofit"] = {{"positions", rpos}, {"liquid_heat_w", rf.liquid_heat_w}, {"cdu_capacity_w", rf.cdu_capacity_w},
+                       {"cdu_to_add_w", rf.cdu_to_add_w}, {"water_flow_kg_per_s", rf.water_flow_kg_per_s},
+                       {"water_delta_t_k", rf.water_delta_t_k}, {"feed_needed_w", rf.feed_needed_w},
+                       {"circuit_w", rf.circuit_w}, {"circuits", rf.circuits},
+                       {"feed_to_add_w", rf.feed_to_add_w}, {"switch_racks", rf.switch_racks},
+                       {"network_w", rf.switch_racks_w}, {"floor", rfloor},
+                       {"liquid_retrofit_usd_order", rf.liquid_retrofit_usd},
+                       {"liquid_retrofit_basis", "assumption: $/kW of CDU capacity added (data/deploy/retrofit.yaml)"},
+                       {"changes", rf.changes}};
       nlohmann::json vj = nlohmann::json::array();
       for (const auto& v : fit.violations) vj.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
       j["cluster"] = {{"name", spec.name}, {"groups", gj}, {"it_w", fit.it_w}, {"facility_w", fit.facility_w},
@@ -286,6 +322,8 @@ int cmd_site(int argc, char** argv) {
         std::cout << fmt::format(".\nPositions used: {}.\n", fit.positions_used);
         if (fit.fits()) std::cout << "Fits.\n";
         for (const auto& v : fit.violations) std::cout << "Does not fit: " << v.message << "\n";
+        std::cout << "\nWhat has to change (or be checked):\n";
+        for (const auto& line : rf.changes) std::cout << "  - " << line << "\n";
         if (!site_path.empty()) {
           std::cout << "\nThe site alone holds (units of each system, by positions and by feed):\n";
           for (const auto& c : fit.capacity)
@@ -295,7 +333,33 @@ int cmd_site(int argc, char** argv) {
       }
     }
     if (power_mw > 0) {
-      if (!systems_text.empty()) {
+      std::vector<double> shares;  // of the budget, per system (a mixed fleet); empty: each system alone
+      if (!mix_text.empty()) {
+        if (!systems_text.empty()) throw InputError("--mix", "give --mix or --systems, not both");
+        budget_systems.clear();
+        double total = 0;
+        std::string cur;
+        for (char ch : mix_text + ",") {
+          if (ch != ',') { cur += ch; continue; }
+          if (cur.empty()) continue;
+          const auto colon = cur.find(':');
+          if (colon == std::string::npos)
+            throw InputError("--mix", fmt::format("'{}' is not SYSTEM:PERCENT (e.g. gb300-nvl72:70)", cur));
+          double pct = 0;
+          size_t used = 0;
+          const std::string v = cur.substr(colon + 1);
+          try { pct = std::stod(v, &used); } catch (...) { used = 0; }
+          if (used == 0 || used != v.size() || !(pct > 0 && pct <= 100))
+            throw InputError("--mix", fmt::format("share '{}' of {} must be a percentage above 0 and at most 100", v,
+                                                  cur.substr(0, colon)));
+          budget_systems.push_back(catalog.system(cur.substr(0, colon), "--mix").name);
+          shares.push_back(pct / 100.0);
+          total += pct;
+          cur.clear();
+        }
+        if (std::abs(total - 100) > 1e-6)
+          throw InputError("--mix", fmt::format("the shares add to {:g}%, not 100%", total));
+      } else if (!systems_text.empty()) {
         budget_systems.clear();
         std::string cur;
         for (char ch : systems_text + ",") {
@@ -342,14 +406,16 @@ int cmd_site(int argc, char** argv) {
       for (std::size_t i = 0; i < budget_systems.size(); ++i) {
         const System& s = catalog.system(budget_systems[i], "--systems");
         const auto u = deploy::unit_power(power_input(catalog, s), site);
-        const int units = deploy::units_for_budget(u, budget_w, site);
+        const double share = shares.empty() ? 1.0 : shares[i];
+        const double part_mw = power_mw * share;
+        const int units = deploy::units_for_budget(u, budget_w * share, site);
         const int gpus = units * u.gpus;
         const Throughput t = training_throughput(catalog, model, s, gpus, seq, *p);
         const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
         const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
         const double serve_tps = sv.tokens_per_s_per_gpu * gpus;
         nlohmann::json serving = {{"feasible", sv.feasible}, {"output_tokens_per_s", serve_tps},
-                                  {"output_tokens_per_s_per_mw", serve_tps / power_mw},
+                                  {"output_tokens_per_s_per_mw", serve_tps / part_mw},
                                   {"tokens_per_s_per_gpu", sv.tokens_per_s_per_gpu}, {"swept_gpus", sv.swept_gpus}};
         if (sv.feasible)
           serving.update({{"parallel", {{"tp", sv.parallel.tp}, {"ep", sv.parallel.ep}, {"pp", sv.parallel.pp},
@@ -367,24 +433,26 @@ int cmd_site(int argc, char** argv) {
         band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
                                   sv.feasible ? band_text(sband) : std::string("-"));
         bj.push_back({{"system", s.name}, {"units", units}, {"gpus", gpus}, {"it_w_per_unit", u.it_w()},
-                      {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / power_mw},
+                      {"budget_share", share}, {"budget_w", budget_w * share},
+                      {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / part_mw},
                       {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"plan", t.plan},
                       {"searched_at_gpus", t.ref_gpus}, {"serving", serving}});
         if (t.tokens_per_s_per_gpu > 0) bj.back()["training_band"] = band_json(tband);
         if (!common.json)
           std::cout << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
-                                   s.name, units, gpus, kw(u.it_w()), tps, tps / power_mw,
+                                   shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units,
+                                   gpus, kw(u.it_w()), tps, tps / part_mw,
                                    t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus), serve_tps,
-                                   serve_tps / power_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
+                                   serve_tps / part_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
       }
       j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", seq}, {"precision", precision},
                      {"serving", {{"model", ip.model.name}, {"precision", infer_precision}, {"isl", isl}, {"osl", osl},
                                   {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
-                     {"systems", bj}};
+                     {"systems", bj}, {"mixed_fleet", !shares.empty()}};
       if (!common.json)
         std::cout << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
                      "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
-                     "on one unit (inference model sweep), times the units. Per MW of the facility budget.\n"
+                     "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
                   << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
     }
     if (common.json) print_json("site", j);

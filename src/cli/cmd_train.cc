@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/band_json.h"
 #include "cli/common.h"
+#include "cli/fabric_options.h"
 #include "cli/training_json.h"
 #include "core/error.h"
 #include "model/model_registry.h"
@@ -39,6 +40,8 @@ int cmd_train(int argc, char** argv) {
                  "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived from "
                  "--gpus; if given it must agree). Without --plan: the fastest plan that fits, as `search` finds it. "
                  "A plan that does not fit in memory is reported first and exits with code 3");
+  FabricOptions fabric_opts;
+  add_fabric_options(app, fabric_opts);
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
     if (w.num_gpus < 1 || w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", w.num_gpus));
@@ -49,7 +52,8 @@ int cmd_train(int argc, char** argv) {
     w.precision = *p;
     const Catalog catalog = load_catalog(common);
     const ModelArch model = resolve_model(model_name, "--model");
-    const Hardware hw = resolve_hardware(catalog, system);
+    Hardware hw = resolve_hardware(catalog, system);
+    apply_fabric_options(catalog, hw, w.num_gpus, fabric_opts);
     require_training_precision(hw, w.precision);
     TrainingPlan plan;
     std::string chosen_by;  // empty: the user's plan

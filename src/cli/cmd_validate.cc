@@ -71,17 +71,20 @@ int cmd_validate(int argc, char** argv) {
   return run_guarded([&] {
     const Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
-    const bool inference = !is_training_schema(table) && is_inference_schema(table);
+    const bool inferencex = !is_training_schema(table) && is_inferencex_schema(table);
+    const bool inference = !is_training_schema(table) && (inferencex || is_inference_schema(table));
     if (!is_training_schema(table) && !inference)
       throw InputError("--dataset", "unrecognised CSV schema: expected the columns of training.csv "
                                     "(reported_metric, tp, pp, gbs, ...) or of inference.csv (metric, isl, osl, "
-                                    "concurrency_or_batch, scenario, value, ...)");
+                                    "concurrency_or_batch, scenario, value, ...) or of inferencex-deepseek-r1.csv (disaggregated, "
+                                    "decode_tp, output_tok_s_per_gpu, median_tpot_ms, ...)");
     // Map first, then validate: the rows the mapping skips must be in `skipped` before it is passed on
     // (an argument list's evaluation order is unspecified).
     std::vector<SkippedRow> skipped;
     ValidationReport rep;
     if (inference) {
-      auto cases = map_inference_cases(table, catalog, skipped);
+      auto cases = inferencex ? map_inferencex_cases(table, catalog, skipped)
+                              : map_inference_cases(table, catalog, skipped);
       rep = validate_inference(std::move(cases), skipped, dataset);
     } else {
       auto cases = map_training_cases(table, catalog, skipped);

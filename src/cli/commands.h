@@ -16,6 +16,7 @@ int cmd_calibrate(int argc, char** argv);
 int cmd_schedule(int argc, char** argv);
 int cmd_export(int argc, char** argv);
 int cmd_site(int argc, char** argv);
+int cmd_fabric(int argc, char** argv);
 int cmd_cost(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
 int cmd_recommend(int argc, char** argv);

@@ -64,6 +64,9 @@ nlohmann::json tco_json(const cost::Tco& t) {
   if (!t.priced) return j;
   j["capex_usd"] = {{"system", t.system_price_usd},
                     {"network_storage", t.network_storage_usd},
+                    {"network_fabric", t.network_fabric_usd},
+                    {"network_basis", t.network_basis},
+                    {"network_detail", t.network_detail},
                     {"installation", t.installation_usd},
                     {"liquid_facility", t.liquid_facility_usd},
                     {"total", t.capex_usd()},
@@ -87,6 +90,7 @@ nlohmann::json cost_profile_json(const cost::CostProfile& p) {
                       {"depreciation_years", p.depreciation_years},
                       {"cost_of_capital", p.cost_of_capital},
                       {"network_storage_fraction", p.network_storage_fraction},
+                      {"storage_other_fraction", p.storage_other_fraction},
                       {"installation_fraction", p.installation_fraction},
                       {"liquid_facility_usd_per_kw", p.liquid_facility_usd_per_kw},
                       {"electricity_usd_per_kwh", p.electricity_usd_per_kwh},

@@ -47,6 +47,8 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_schedule},
     {"export", "Write Slurm, Kueue or Volcano configuration that keeps jobs inside NVLink domains",
      gpuplan::cli::cmd_export},
+    {"fabric", "Scale-out fabric: switches by tier, NICs, optics and cables, network power and capex, per-GPU bandwidth",
+     gpuplan::cli::cmd_fabric},
     {"site", "Site fit: rack and facility power, cooling and positions; what a power budget buys",
      gpuplan::cli::cmd_site},
     {"goodput", "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with spares",

@@ -59,6 +59,8 @@ std::vector<Claim> parse_claims(const std::string& text, const std::string& orig
     k.tokens_per_s_per_user = c.opt_num_in("tokens_per_s_per_user", 0, 1e6).value_or(0);
     k.tpot_s = c.opt_num_in("tpot_ms", 0, 1e7).value_or(0) / 1e3;
     k.ttft_s = c.opt_num_in("ttft_ms", 0, 1e8).value_or(0) / 1e3;
+    k.stated_a = c.opt_num_in("stated_a", 0, 1e12).value_or(0);
+    k.stated_b = c.opt_num_in("stated_b", 0, 1e12).value_or(0);
     k.precision_a = read_precision(c, "precision_a");
     k.precision_b = read_precision(c, "precision_b");
     k.gpus_a = static_cast<int>(c.opt_integer_in("gpus_a", 0, 1 << 20).value_or(0));
@@ -94,16 +96,12 @@ struct SideValue {
 };
 
 InferenceWorkload claim_workload(const Claim& k, Precision p, int gpus) {
-  InferenceWorkload w;
-  w.weight_precision = p;
-  w.kv_bytes_per_element = p == Precision::bf16 ? 2.0 : 1.0;
-  w.num_gpus = gpus;
-  w.isl = k.isl;
-  w.osl = k.osl;
-  return w;
+  return serving_workload(p, k.isl, k.osl, gpus);  // the shared setup (operating_point.h)
 }
 
 std::string plan_text(const SweepPoint& p) {
+  if (p.disaggregated || p.mtp_draft_tokens > 0)
+    return fmt::format("{}: {}, {} in flight", p.kind(), p.plan(), p.concurrency);
   return fmt::format("tp={} ep={} pp={}{} x{} instances, {} in flight", p.parallel.tp, p.parallel.ep,
                      p.parallel.pp, p.parallel.attention_dp ? " attention-dp" : "", p.result.instances, p.concurrency);
 }
@@ -130,10 +128,7 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
     v.plan = to_string(t.plan);
     return v;
   }
-  SweepOptions so;
-  so.ttft_limit_s = k.ttft_s;
-  so.tpot_limit_s = k.tpot_s;
-  so.max_pp = gpus > s.gpus_per_unit ? 16 : 1;
+  const SweepOptions so = serving_sweep(m, k.ttft_s, k.tpot_s, gpus > s.gpus_per_unit ? 16 : 1);
   const ServingCurve c = serving_curve(m, s.hw, claim_workload(k, p, gpus), so);
   const SweepPoint* pt = nullptr;
   switch (k.metric) {
@@ -171,6 +166,11 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
 
 }  // namespace
 
+bool off_by_more_than_2x(double model_value, double stated) {
+  if (!(stated > 0) || !(model_value > 0)) return stated > 0;  // stated, but the side gave nothing
+  return model_value > kClaimOffFactor * stated || model_value * kClaimOffFactor < stated;
+}
+
 ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide& a, const SystemSide& b) {
   ClaimResult r;
   r.claim = k;
@@ -189,6 +189,8 @@ ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide&
   r.plan_a = va.plan;
   r.plan_b = vb.plan;
   r.ratio = r.a / r.b;
+  r.off_a = off_by_more_than_2x(r.a, k.stated_a);
+  r.off_b = off_by_more_than_2x(r.b, k.stated_b);
   if (k.precision_a != k.precision_b) {
     const SideValue same = side_value(k, m, a, k.precision_b, ga);
     if (same.ok) r.ratio_same_precision = same.value / r.b;

@@ -21,6 +21,9 @@ struct Claim {
   Precision precision_a = Precision::fp8, precision_b = Precision::fp8;
   int gpus_a = 0, gpus_b = 0;  // 0: one system unit
   int seq_len = 4096;          // training
+  // The vendor's own absolute figures per side where the claim states them (its metric's unit; 0 =
+  // not stated): the replay prints them beside the model's and flags a side off by more than 2x.
+  double stated_a = 0, stated_b = 0;
 };
 
 std::vector<Claim> parse_claims(const std::string& yaml_text, const std::string& origin);
@@ -37,7 +40,12 @@ struct ClaimResult {
   double ratio_per_usd = 0;  // the metric per $ of TCO per hour (0 when unpriced)
   double ratio_per_watt = 0; // the metric per kW of full-load IT power
   std::string plan_a, plan_b;
+  bool off_a = false, off_b = false;  // the side's figure is more than 2x from the stated one
 };
+
+// More than a factor `kClaimOffFactor` between the model's figure and the vendor's stated one.
+constexpr double kClaimOffFactor = 2.0;
+bool off_by_more_than_2x(double model_value, double stated);
 
 // Evaluates one claim; models are resolved by the caller (`model` is the claim's model).
 ClaimResult evaluate_claim(const Claim& claim, const ModelArch& model, const SystemSide& a, const SystemSide& b);

@@ -72,16 +72,8 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-double kv_bytes_for(Precision p) { return p == Precision::bf16 ? 2.0 : 1.0; }  // FP8 KV with FP8/FP4 weights
-
 InferenceWorkload serving_workload(const CompareSpec& spec, Precision p, int gpus) {
-  InferenceWorkload w;
-  w.weight_precision = p;
-  w.kv_bytes_per_element = kv_bytes_for(p);
-  w.num_gpus = gpus;
-  w.isl = spec.isl;
-  w.osl = spec.osl;
-  return w;
+  return compare::serving_workload(p, spec.isl, spec.osl, gpus);  // the shared setup (operating_point.h)
 }
 
 bool supports(const Accelerator& a, Precision p) { return a.peak(gemm_format(p)) > 0; }
@@ -166,9 +158,7 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
                mc.train_b.found ? mc.train_cost_b.joules_per_token : NAN, false, false, "", "facility energy (x PUE)"});
     }
     if (spec.infer) {
-      SweepOptions so;
-      so.ttft_limit_s = spec.ttft_limit_s;
-      so.tpot_limit_s = spec.tpot_limit_s;
+      const SweepOptions so = serving_sweep(m, spec.ttft_limit_s, spec.tpot_limit_s);
       const Precision common = spec.infer_precision;
       mc.infer_precision_common = common;
       if (supports(aa, common)) mc.curve_a = serving_curve(m, A.hw, serving_workload(spec, common, A.gpus_per_unit), so);

@@ -105,6 +105,35 @@ TEST(Claims, BuiltinClaimsParseAndReplay) {
   EXPECT_GT(r.ratio_per_watt, 0);
 }
 
+// A side whose figure is more than 2x from the vendor's stated absolute one is flagged; within 2x
+// it is not; without a stated figure there is nothing to flag. The builtin B200 claim states both
+// sides (58 against 3.5 tokens/s per GPU) and the replay carries them.
+TEST(Claims, SidesOffByMoreThan2xAreFlagged) {
+  EXPECT_TRUE(off_by_more_than_2x(7.1, 3.5));
+  EXPECT_TRUE(off_by_more_than_2x(1.7, 3.5));
+  EXPECT_FALSE(off_by_more_than_2x(6.9, 3.5));
+  EXPECT_FALSE(off_by_more_than_2x(1.8, 3.5));
+  EXPECT_FALSE(off_by_more_than_2x(100, 0));
+  EXPECT_TRUE(off_by_more_than_2x(0, 3.5));  // stated, but the side could not serve it
+  const Claim* b200 = nullptr;
+  for (const auto& k : builtin_claims())
+    if (k.id == "b200-15x-realtime") b200 = &k;
+  ASSERT_NE(b200, nullptr);
+  EXPECT_DOUBLE_EQ(b200->stated_a, 58);
+  EXPECT_DOUBLE_EQ(b200->stated_b, 3.5);
+  const ClaimResult r = evaluate_claim(*b200, resolve_model(b200->model), side(b200->system_a), side(b200->system_b));
+  ASSERT_TRUE(r.evaluated) << r.why_not;
+  EXPECT_EQ(r.off_a, off_by_more_than_2x(r.a, 58));
+  EXPECT_EQ(r.off_b, off_by_more_than_2x(r.b, 3.5));
+  const Claim parsed = parse_claims("claims:\n  - {id: x, system_a: a, system_b: b, claimed_ratio: 2, statement: s, "
+                                    "source: s, model: m, metric: max_throughput, precision_a: fp8, precision_b: fp8, "
+                                    "stated_a: 12.5}\n",
+                                    "c.yaml")
+                           .front();
+  EXPECT_DOUBLE_EQ(parsed.stated_a, 12.5);
+  EXPECT_DOUBLE_EQ(parsed.stated_b, 0);
+}
+
 TEST(Claims, BadClaimFilesNameTheField) {
   EXPECT_THROW(parse_claims("claims:\n  - {id: x}\n", "c.yaml"), InputError);
   try {

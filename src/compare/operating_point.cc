@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "physics/compute.h"
 
 namespace gpuplan::compare {
@@ -38,6 +40,41 @@ ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const Inf
   c.evaluated = r.evaluated;
   c.frontier = std::move(r.frontier);
   return c;
+}
+
+InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus) {
+  InferenceWorkload w;
+  w.weight_precision = weights;
+  w.kv_bytes_per_element = weights == Precision::bf16 ? 2.0 : 1.0;  // FP8 KV with FP8/FP4 weights
+  w.num_gpus = gpus;
+  w.isl = isl;
+  w.osl = osl;
+  return w;
+}
+
+SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double tpot_limit_s, int max_pp) {
+  SweepOptions so;
+  so.ttft_limit_s = ttft_limit_s;
+  so.tpot_limit_s = tpot_limit_s;
+  so.max_pp = max_pp;
+  so.mtp = so.disaggregated = model.is_moe();
+  return so;
+}
+
+ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
+                                 long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s,
+                                 double tpot_limit_s) {
+  ScaledCurve sc;
+  for (int k = 1; k <= 8 && !sc.point; k *= 2) {
+    sc.gpus = unit_gpus * k;
+    sc.curve = serving_curve(model, hw, serving_workload(weights, isl, osl, sc.gpus),
+                             serving_sweep(model, ttft_limit_s, tpot_limit_s, k == 1 ? 1 : 8));
+    sc.point = tokens_per_s_per_user > 0 ? at_interactivity(sc.curve, tokens_per_s_per_user * 0.999)
+                                         : max_throughput(sc.curve);
+    if (const SweepPoint* f = max_interactivity(sc.curve))
+      sc.fastest_tokens_per_s_per_user = std::max(sc.fastest_tokens_per_s_per_user, f->result.tokens_per_s_per_user);
+  }
+  return sc;
 }
 
 const SweepPoint* at_interactivity(const ServingCurve& c, double tps_user) {

@@ -29,6 +29,26 @@ struct ServingCurve {
 ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const InferenceWorkload& workload,
                            const SweepOptions& options = {});
 
+// One serving-workload setup for compare, the claims replay, recommend and cost: the weights format
+// sets the KV cache's (BF16 weights -> BF16 KV, FP8/FP4 -> FP8), ISL/OSL, GPUs.
+InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus);
+// The sweep those commands run: the latency limits, and for MoE models disaggregated pools, wide EP
+// and MTP (models with an MTP module), which is how frontier MoE models are served.
+SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double tpot_limit_s, int max_pp = 1);
+
+// The serving curve on the smallest multiple of `unit_gpus` (1, 2, 4 or 8 units) on which the model
+// reaches `tokens_per_s_per_user` (0: any speed): a model whose weights do not fit one unit (DeepSeek-R1
+// FP8 on one 8 x 80 GB node) is served on two, as recommend does. `gpus` says how many it used.
+struct ScaledCurve {
+  ServingCurve curve;
+  const SweepPoint* point = nullptr;  // into curve; nullptr when no multiple reaches the target
+  int gpus = 0;
+  double fastest_tokens_per_s_per_user = 0;
+};
+ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
+                                 long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s = 0,
+                                 double tpot_limit_s = 0);
+
 // The frontier point with the most throughput per GPU among those at least `tokens_per_s_per_user`
 // fast; nullptr when the curve never gets that fast.
 const SweepPoint* at_interactivity(const ServingCurve& curve, double tokens_per_s_per_user);

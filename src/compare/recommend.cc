@@ -8,6 +8,7 @@
 
 #include "core/numbers.h"
 #include "deploy/goodput.h"
+#include "fabric/system_fabric.h"
 
 namespace gpuplan::compare {
 
@@ -139,38 +140,29 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
     r.reasons.push_back(fmt::format("{} has no {} tensor path: serves in {}", c.accelerator,
                                     to_string(spec.infer_precision), to_string(p)));
   const double target = spec.tpot_s > 0 ? 1.0 / spec.tpot_s : 0.0;
-  InferenceWorkload w;
-  w.weight_precision = p;
-  w.kv_bytes_per_element = p == Precision::bf16 ? 2.0 : 1.0;
-  w.isl = spec.isl;
-  w.osl = spec.osl;
-  SweepOptions so;
-  so.ttft_limit_s = spec.ttft_s;
-  so.tpot_limit_s = spec.tpot_s;
-  const SweepPoint* pt = nullptr;
-  ServingCurve curve;
-  double fastest = 0;
-  for (int k = 1; k <= 8 && !pt; k *= 2) {
-    w.num_gpus = c.pool * k;
-    so.max_pp = k == 1 ? 1 : 8;
-    curve = serving_curve(m, c.hw, w, so);
-    pt = target > 0 ? at_interactivity(curve, target * 0.999) : max_throughput(curve);
-    if (const SweepPoint* f = max_interactivity(curve)) fastest = std::max(fastest, f->result.tokens_per_s_per_user);
-  }
+  // The shared serving setup (operating_point.h): the smallest multiple of the pool that reaches the target.
+  const ScaledCurve sc = serving_curve_scaled(m, c.hw, p, spec.isl, spec.osl, c.pool, target, spec.ttft_s, spec.tpot_s);
+  const SweepPoint* pt = sc.point;
+  const double fastest = sc.fastest_tokens_per_s_per_user;
   if (!pt) {
-    r.why_not = curve.frontier.empty() && fastest == 0
-                    ? fmt::format("the weights and one sequence's KV cache do not fit on {} GPUs", w.num_gpus)
+    r.why_not = sc.curve.frontier.empty() && fastest == 0
+                    ? fmt::format("the weights and one sequence's KV cache do not fit on {} GPUs", sc.gpus)
                     : fmt::format("fastest {:.0f} tokens/s per user, below the {:.0f} asked", fastest, target);
     return;
   }
   const InferenceResult& res = pt->result;
-  const int gpi = res.gpus_per_instance;
-  const double users_per_instance = std::max(1.0, double(res.concurrency) / res.instances);
+  // The unit that is replicated for more users: one engine instance, or a whole disaggregated
+  // deployment (its prefill and decode pools together).
+  const int gpi = pt->disaggregated ? pt->disagg.prefill_gpus + pt->disagg.decode_gpus : res.gpus_per_instance;
+  const double users_per_instance =
+      std::max(1.0, pt->disaggregated ? double(res.concurrency) : double(res.concurrency) / res.instances);
   const long long instances = static_cast<long long>(std::ceil(static_cast<double>(spec.users) / users_per_instance));
   r.gpus = static_cast<int>(instances * gpi);
   r.units = (r.gpus + c.unit - 1) / c.unit;
-  r.plan = fmt::format("tp={} ep={} pp={}{}", pt->parallel.tp, pt->parallel.ep, pt->parallel.pp,
-                       pt->parallel.attention_dp ? " attention-dp" : "");
+  r.plan = pt->disaggregated || pt->mtp_draft_tokens > 0
+               ? pt->kind() + ": " + pt->plan()
+               : fmt::format("tp={} ep={} pp={}{}", pt->parallel.tp, pt->parallel.ep, pt->parallel.pp,
+                             pt->parallel.attention_dp ? " attention-dp" : "");
   r.tokens_per_s_per_user = res.tokens_per_s_per_user;
   r.ttft_s = res.ttft_s;
   r.tokens_per_s = static_cast<double>(spec.users) * res.tokens_per_s_per_user;
@@ -233,6 +225,8 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     c.node = s.gpus_per_node;
     c.pool = c.unit;
     c.hw = resolve_hardware(catalog, s.name);
+    fabric::shape_scaleout(catalog, s, c.hw.fabric, spec.fabric_oversubscription,
+                           spec.fabric_rail_only ? fabric::Topology::rail_only : fabric::Topology::rail_optimized);
     c.tco = cost::compute_tco(cost::unit_cost_input(catalog, s), profile);
     cands.push_back(std::move(c));
   }

@@ -33,6 +33,9 @@ struct RecommendSpec {
   double budget_usd = 0;         // 0: none (train: the run; infer: one year of TCO)
   int gpus_available = 0;        // 0: none
   std::vector<std::string> systems;  // empty: every system and bare accelerator in the catalog
+  // The scale-out fabric (gpuplan fabric): leaf oversubscription r:1 and rail-only; 1 and false change nothing.
+  double fabric_oversubscription = 1;
+  bool fabric_rail_only = false;
   // Systems whose generation's efficiencies were never fitted on measurements rank after the fitted
   // ones (always marked); false ranks them together.
   bool unfitted_last = true;

@@ -24,6 +24,7 @@ constexpr Range kCapital[] = {
     {"depreciation_years", &CostProfile::depreciation_years, 0.5, 30},
     {"cost_of_capital", &CostProfile::cost_of_capital, 0, 1},
     {"network_storage_fraction", &CostProfile::network_storage_fraction, 0, 5},
+    {"storage_other_fraction", &CostProfile::storage_other_fraction, 0, 5},
     {"installation_fraction", &CostProfile::installation_fraction, 0, 5},
     {"liquid_facility_usd_per_kw", &CostProfile::liquid_facility_usd_per_kw, 0, 1e6},
 };

@@ -22,6 +22,7 @@ struct CostProfile {
   double depreciation_years = 5;
   double cost_of_capital = 0.10;           // per year
   double network_storage_fraction = 0.287; // of the system price, when no all-in figure
+  double storage_other_fraction = 0.16;    // of the price, beside a fabric bill of materials (storage etc.)
   double installation_fraction = 0.0;      // of the system price
   double liquid_facility_usd_per_kw = 1000;
   // operating

@@ -88,6 +88,35 @@ TEST(Tco, LandsNearThePublishedAnalysis) {
   EXPECT_NEAR(gb200.usd_per_gpu_hour() / h100.usd_per_gpu_hour(), 1.6, 0.15);
 }
 
+// Where the fabric's bill of materials prices the network, the rest of the all-in uplift is
+// storage_other_fraction: the SemiAnalysis all-in figures less the fabric, averaged over H100 and GB200.
+TEST(Tco, FabricBillOfMaterialsReplacesTheFlatNetworkShare) {
+  static const Catalog c = Catalog::builtin();
+  const CostProfile& p = builtin_cost_profile();
+  double rest = 0;
+  for (const char* name : {"hgx-h100", "gb200-nvl72"}) {
+    const UnitCostInput u = unit_cost_input(c, c.system(name));
+    ASSERT_TRUE(u.network_capex_usd.has_value()) << name;
+    const double price = *u.price_usd, allin = *p.systems.at(name).allin_capex_usd;
+    rest += (allin / price - 1 - *u.network_capex_usd / price) / 2;
+    // Network power from the fabric: switches and optics, about 65 W per GPU at 2,048 H100s (topologies.md 2a).
+    EXPECT_GT(u.network_w / u.gpus, 50) << name;
+    EXPECT_LT(u.network_w / u.gpus, 90) << name;
+  }
+  EXPECT_NEAR(p.storage_other_fraction, rest, 0.005);
+  // A system priced without an all-in figure: price + fabric + the rest; the output says which is which.
+  const Tco h200 = builtin_tco("hgx-h200");
+  EXPECT_EQ(h200.network_basis, "fabric");
+  EXPECT_GT(h200.network_fabric_usd, 0);
+  EXPECT_NEAR(h200.network_storage_usd, h200.network_fabric_usd + h200.system_price_usd * p.storage_other_fraction, 1e-6);
+  EXPECT_EQ(builtin_tco("hgx-h100").network_basis, "all-in");
+  // A system whose network has no fabric kind keeps the flat share.
+  CostProfile flat = p;
+  UnitCostInput none = unit_cost_input(c, c.system("hgx-h200"));
+  none.network_capex_usd.reset();
+  EXPECT_EQ(compute_tco(none, flat).network_basis, "share");
+}
+
 TEST(Tco, Properties) {
   const CostProfile base = builtin_cost_profile();
   CostProfile dear = base;

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "deploy/site.h"
+#include "fabric/system_fabric.h"
 
 namespace gpuplan::cost {
 
@@ -19,6 +22,21 @@ UnitCostInput unit_cost_input(const Catalog& catalog, const System& s) {
   c.cooling = s.cooling;
   c.price_usd = s.price_usd;
   if (auto it = s.sources.find("price_usd"); it != s.sources.end()) c.price_source = it->second;
+  // The network from the fabric's bill of materials where the system's network has a fabric kind.
+  const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
+  if (const fabric::FabricKind* kind = fc.kind_for_network(s.scaleout_network)) {
+    const long long gpus = std::max<long long>(kFabricReferenceGpus / c.gpus, 1) * c.gpus;
+    fabric::FabricSpec spec = fabric::spec_for_system(catalog, s, *kind, gpus);
+    spec.management_links = 0;  // management (UFM) belongs to the "storage and other" share, not the GPUs' fabric
+    const fabric::FabricResult f = fabric::plan_fabric(fc, *kind, spec);
+    if (f.feasible()) {
+      const double units = static_cast<double>(gpus) / c.gpus;
+      c.network_capex_usd = (f.switch_capex_usd + f.optics_capex_usd + f.cable_capex_usd) / units;
+      c.network_w = (f.switch_power_w + f.optics_power_w) / units;
+      c.it_w = u.it_w() - u.switch_w + c.network_w;
+      c.network_basis = fmt::format("{} fabric of {} GPUs", kind->name, gpus);
+    }
+  }
   return c;
 }
 
@@ -42,13 +60,22 @@ Tco compute_tco(const UnitCostInput& unit, const CostProfile& p) {
     const double price = capex->price_usd.value_or(unit.price_usd.value_or(*capex->allin_capex_usd));
     t.system_price_usd = std::min(price, *capex->allin_capex_usd);
     t.network_storage_usd = *capex->allin_capex_usd - t.system_price_usd;
+    t.network_basis = "all-in";
     t.price_basis = capex->basis;
     t.price_kind = "all-in";
     t.price_source = capex->source;
   } else if ((capex && capex->price_usd) || unit.price_usd) {
     t.priced = true;
     t.system_price_usd = capex && capex->price_usd ? *capex->price_usd : *unit.price_usd;
-    t.network_storage_usd = t.system_price_usd * p.network_storage_fraction;
+    if (unit.network_capex_usd) {
+      t.network_fabric_usd = *unit.network_capex_usd;
+      t.network_storage_usd = t.network_fabric_usd + t.system_price_usd * p.storage_other_fraction;
+      t.network_basis = "fabric";
+      t.network_detail = unit.network_basis;
+    } else {
+      t.network_storage_usd = t.system_price_usd * p.network_storage_fraction;
+      t.network_basis = "share";
+    }
     t.installation_usd = t.system_price_usd * p.installation_fraction;
     t.price_basis = capex && capex->price_usd ? capex->basis : "published";
     t.price_kind = "server";

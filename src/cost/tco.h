@@ -18,7 +18,17 @@ struct UnitCostInput {
   Cooling cooling = Cooling::air;
   std::optional<double> price_usd;    // the catalog's system price
   std::string price_source;
+  // The scale-out fabric's share of one unit, from the fabric planner's bill of materials (switches,
+  // optics, cables; the NICs are inside the system's price and power) at kFabricReferenceGpus GPUs.
+  // Absent when the system's network has no fabric kind: the flat share then covers the network.
+  std::optional<double> network_capex_usd;
+  double network_w = 0;               // switches and optics, inside it_w (replaces the site's flat share)
+  std::string network_basis;          // e.g. "ib-ndr fabric of 2048 GPUs"
 };
+
+// Cluster size the per-unit network share is taken at (assumption: a full 2-tier NDR fabric, the
+// size of the SemiAnalysis and tech-talk-cto 2-tier examples; docs/cost-compare.md).
+inline constexpr long long kFabricReferenceGpus = 2048;
 
 // The catalog's system as the cost model sees it: power from the deployment model (unit power plus
 // scale-out switch and storage shares, data/deploy/site.yaml), price from the catalog.
@@ -35,6 +45,11 @@ struct Tco {
   // capital per unit
   double system_price_usd = 0;
   double network_storage_usd = 0;   // with installation when only an all-in figure is known
+  double network_fabric_usd = 0;    // the part of network_storage_usd from the fabric's bill of materials
+  // Where network_storage_usd comes from: "fabric" (bill of materials + storage_other_fraction of the
+  // price), "share" (network_storage_fraction of the price), "all-in" (inside a published all-in).
+  std::string network_basis;
+  std::string network_detail;       // the fabric the bill of materials is of
   double installation_usd = 0;
   double liquid_facility_usd = 0;
   double capex_usd() const { return system_price_usd + network_storage_usd + installation_usd + liquid_facility_usd; }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "inference/speculative.h"
 #include "physics/collective.h"
 #include "physics/compute.h"
 
@@ -57,6 +58,8 @@ double power_limited_share(const Accelerator& a) {
   return 1.0;
 }
 
+}  // namespace
+
 Hardware serving_hardware(const Hardware& hw) {
   Hardware h = hw;
   const double share = power_limited_share(h.accelerator);
@@ -66,6 +69,8 @@ Hardware serving_hardware(const Hardware& hw) {
   e.kernel_overhead_s = e.infer_kernel_overhead_s;
   return h;
 }
+
+namespace {
 
 // TP all-reduce of one step's activations. Serving engines reduce small messages with one-shot or
 // two-shot kernels over NVLink (TensorRT-LLM customAllReduce, vLLM custom_all_reduce): one or two
@@ -170,11 +175,23 @@ double effective_ctx(const Shape& s, double ctx) {
   return (1 - s.window_share) * ctx + s.window_share * std::min(ctx, double(s.window));
 }
 
+// Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
+// rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
+// sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
+double expert_imbalance(double rows_per_rank, int ep, double skew) {
+  if (ep <= 1 || rows_per_rank <= 0) return skew;
+  return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
+}
+
 // One forward step of one pipeline stage: `decode` sequences generating one token each at mean
-// context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention).
+// context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
+// tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
 StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
-                    const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl) {
+                    const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
+                    double verify = 1.0, bool allow_overlap = true) {
   StepTime st;
+  const double dec_seq_count = decode;
+  decode *= verify;
   const double tokens = decode + prefill;
   if (tokens <= 0) return st;
   const MathFormat fmt = gemm_format(w.weight_precision);
@@ -206,8 +223,10 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double group = std::max(tp, ep);
       const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
       const double per_gpu_experts = std::max(1.0, active / ep);
-      // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average.
-      const double rows = tokens * k / std::max(1.0, active);
+      // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average,
+      // on the busiest rank (uniform routing's spread over ep ranks times the real skew).
+      const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
+      const double rows = tokens * k / std::max(1.0, active) * imb;
       const double ep_p = lp.moe_expert / moe_tp;
       const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
@@ -222,7 +241,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   add(layer_gemms(s.moe, true), s.moe_layers);
   if (s.has_head) {
     // Logits only for the tokens that sample: every decode plus the last token of each prompt.
-    const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);
+    const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
     add(linear(hw, MathFormat::bf16, std::max(1.0, head_tokens), double(m.vocab) / tp, h, kHeadBytes), 1);
   }
   st.gemm_s = gemm.time_s;
@@ -232,11 +251,12 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   // Attention core: decodes read their whole KV cache; prompts run causal flash attention.
   const double heads_split = par.attention_dp ? 1.0 : tp;
   const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
-  const double dec_seqs = par.attention_dp ? decode / tp : decode;
+  const double dec_seqs = par.attention_dp ? dec_seq_count / tp : dec_seq_count;
   const double pre_tokens = par.attention_dp ? prefill / tp : prefill;
   const double dctx = effective_ctx(s, ctx);
   const double pctx = effective_ctx(s, (isl + 1) / 2.0);
-  const double dec_flops = dec_seqs * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
+  // Verify: k + 1 query tokens per sequence against one read of its KV cache.
+  const double dec_flops = dec_seqs * verify * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
   const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
   const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
   const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
@@ -252,8 +272,12 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
     } else {
       // Attention-DP: tokens are dispatched to their experts and combined back (all-to-all) in
       // MoE layers; dense layers gather and scatter the tokens.
+      // Each rank sends its own tokens' top-k copies (DeepEP: what each rank really routes, the
+      // busiest receiving the most): latency-bound at decode's few tokens, bandwidth-bound at
+      // prefill's thousands, on the link tier the group spans (NVLink domain or scale-out RDMA).
       const double local = tokens / tp;
-      const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes;
+      const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, w.expert_skew);
+      const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes * imb;
       st.ep_comm_s = 2.0 * s.moe_layers * collective_time_s(Collective::all_to_all, disp, g, hw);
       st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
                                        collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
@@ -263,13 +287,60 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
     st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
   st.overhead_s = kKernelsPerLayer * s.layers * hw.efficiency.kernel_overhead_s;
   st.total_s = st.parts_sum();
+  if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
+    // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
+    // again) while the other's dispatch/combine is in flight; the exposed communication is what
+    // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
+    StepTime half = stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false);
+    StepTime two = half;
+    const double compute = half.gemm_s + half.attention_s;
+    two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;
+    two.overhead_s *= 2;
+    two.ep_comm_s = 2.0 * std::max(0.0, half.ep_comm_s - compute);
+    two.weight_bytes_read *= 2, two.kv_bytes_read *= 2, two.flops *= 2;
+    two.total_s = two.parts_sum();
+    if (two.total_s < st.total_s) return two;
+  }
+  return st;
+}
+
+// The MTP draft head's work in one decode step: k sequential passes, each of one transformer layer
+// of the model's own kind (DeepSeek-V3's MTP module is one MoE block plus a projection) and the
+// output head, for the batch's B sequences.
+StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, int k) {
+  Shape one = s;
+  one.layers = 1;
+  one.moe_layers = m.is_moe() ? 1 : 0;
+  one.dense_layers = 1 - one.moe_layers;
+  one.has_head = true;
+  const StepTime d = stage_step(m, hw, par, w, one, kv_split, decode, ctx, 0, 0);
+  StepTime st;
+  st.draft_s = k * d.total_s;
+  st.total_s = st.draft_s;
+  st.weight_bytes_read = k * d.weight_bytes_read;
+  st.kv_bytes_read = k * d.kv_bytes_read;
+  st.flops = k * d.flops;
   return st;
 }
 
 StepTime scaled(StepTime s, double f) {
   s.gemm_s *= f, s.attention_s *= f, s.tp_comm_s *= f, s.ep_comm_s *= f, s.pp_comm_s *= f, s.overhead_s *= f;
+  s.draft_s *= f;
   s.total_s = s.parts_sum();
   return s;
+}
+
+// The TP the memory model splits attention and dense layers by. With attention-DP the attention is
+// replicated on every rank, so the worker may be wider than the heads divide (48 ranks of a
+// 128-head model on NVL72): the dense layers then split over the widest divisor of both.
+int memory_tp(const ModelArch& m, const InferenceParallel& par) {
+  if (!par.attention_dp) return par.tp;
+  const int kvh = m.kv_heads > 0 ? m.kv_heads : m.heads;
+  for (int t = par.tp; t > 1; --t)
+    if (par.tp % t == 0 && m.heads % t == 0 && (m.attention == AttentionKind::mla || kvh % t == 0 || t % kvh == 0))
+      return t;
+  return 1;
 }
 
 void check_input(const ModelArch& m, const InferenceParallel& par, const InferenceWorkload& w, int gpus) {
@@ -287,6 +358,14 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
   if (w.concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", w.concurrency));
   if (w.max_num_tokens < 1) throw InputError("--max-num-tokens", fmt::format("must be >= 1, got {}", w.max_num_tokens));
   if (w.max_batch_size < 1) throw InputError("--max-batch-size", fmt::format("must be >= 1, got {}", w.max_batch_size));
+  if (w.mtp_draft_tokens < 0 || w.mtp_draft_tokens > 16)
+    throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", w.mtp_draft_tokens));
+  if (!(w.mtp_accept >= 0.0 && w.mtp_accept < 1.0))
+    throw InputError("--mtp-accept", fmt::format("must be in (0, 1) (0: the default), got {}", w.mtp_accept));
+  if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
+    throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
+  if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
+    throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
   const int inst = par.tp * par.pp;
   if (gpus < 1 || gpus % inst != 0)
     throw InputError("--gpus", fmt::format("must be a positive multiple of tp x pp = {}, got {}", inst, gpus));
@@ -324,7 +403,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   InferenceMemoryInput mi;
   mi.weight_precision = w.weight_precision;
   mi.kv_bytes_per_element = w.kv_bytes_per_element;
-  mi.tp = par.tp;
+  mi.tp = memory_tp(m, par);
   mi.ep = par.ep;
   mi.pp = par.pp;
   mi.context_tokens = w.isl + w.osl;
@@ -338,7 +417,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   double weights = base.weights_bytes;
   double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
-    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / par.tp) * s.layers;
+    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
     kv_seq_gpu = base.kv_bytes_per_sequence * base.kv_split / par.tp;
   }
   const double free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
@@ -349,6 +428,20 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // rank (attention-DP: per attention rank).
   const long long ranks = par.attention_dp ? par.tp : 1;
   max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
+  // In continuous batching every step carries its decodes (k + 1 tokens each with MTP) and the
+  // prompts of the requests that replace the finished ones (isl x accepted / osl tokens per
+  // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
+  // requests beyond it wait for admission (TTFT grows, TPOT does not), as the KV-full ones do.
+  {
+    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+    const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
+    if (w.arrival != Arrival::synchronized) {
+      long long budget_batch =
+          static_cast<long long>(std::floor(double(w.max_num_tokens) * double(ranks) / per_seq));
+      if (par.attention_dp) budget_batch = budget_batch / par.tp * par.tp;
+      max_batch = std::min(max_batch, std::max(budget_batch, ranks));
+    }
+  }
   r.max_concurrency = std::max(0LL, max_batch) * r.instances;
   if (free_bytes <= 0 || max_batch < 1) {
     r.violations.push_back({"memory.exceeds_capacity", "gpu",
@@ -383,6 +476,11 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
 
   const double pp = par.pp;
   const double isl = double(w.isl), osl = double(w.osl);
+  // MTP: each decode step verifies k + 1 tokens per sequence and yields `accepted` of them.
+  const int k = w.mtp_draft_tokens;
+  const double verify = 1.0 + k;
+  const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+  r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens.
   {
@@ -399,32 +497,38 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
     const double chunk_s = r.prefill_chunk.total_s + host;
     const double wave_prefill_s = (nch + pp - 1) * chunk_s;
-    const StepTime d = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0);
+    StepTime d = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0, verify);
+    if (k > 0) d.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+    d.total_s = d.parts_sum();
     r.decode_step = scaled(d, pp);
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
     // Requests get their first token as their chunk completes: mean over the wave.
     r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
     const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
-    r.tpot_s = r.decode_step.total_s + (osl > 1 ? rest / (osl - 1) : 0);
-    const double cycle = wave_prefill_s + std::max(0.0, osl - 1) * r.decode_step.total_s;
+    r.tpot_s = r.decode_step.total_s / accepted + (osl > 1 ? rest / (osl - 1) : 0);
+    const double cycle = wave_prefill_s + std::max(0.0, osl - 1) * r.decode_step.total_s / accepted;
     r.tokens_per_s_total = r.instances * B * osl / cycle;
   } else {
     // Continuous batching, steady state: each step decodes B tokens and prefills the prompts of the
     // B/osl requests that replace the finishing ones (B isl/osl tokens), in one mixed forward.
-    const double ptok = B * isl / osl;
-    const StepTime st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl);
+    // A disaggregated decode worker's steps carry no prompts. With MTP each step yields `accepted`
+    // tokens per sequence, so requests finish (and prompts arrive) that much faster per step.
+    const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
+    StepTime st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+    if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+    st.total_s = st.parts_sum();
     r.decode_step = scaled(st, pp);
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
-    r.tpot_s = r.decode_step.total_s;
+    r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average), then rides in the
     // next step(s), whose decodes it shares: its own prefill plus one decode step, chunked within
     // the token budget the decodes leave.
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
-    r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.tpot_s : r.prefill_s;
+    r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.decode_step.total_s : r.prefill_s;
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in
       // chunks of the token budget, each request getting its first token as its chunk completes
@@ -441,6 +545,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     }
     r.tokens_per_s_total = r.instances * B / r.tpot_s;
   }
+  r.ttft_s += w.request_overhead_s;
   r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;
   if (w.concurrency > r.concurrency && r.concurrency > 0) {
     // More requests in flight than the KV cache holds: the rest queue for a slot. Little's law:
@@ -450,10 +555,39 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.ttft_s += r.queue_wait_s;
     r.e2e_latency_s += r.queue_wait_s;
   }
+  if (w.arrival == Arrival::closed_loop && !w.decode_only) {
+    // Closed loop: each client's request cycle is its whole end-to-end latency, first token
+    // included, so the deployment completes clients / e2e requests per second (Little's law); the
+    // decode steps above hold fewer than all clients at a time.
+    r.tokens_per_s_total = std::min(r.tokens_per_s_total, double(r.concurrency) * osl / r.e2e_latency_s);
+  }
   r.tokens_per_s_per_gpu = r.tokens_per_s_total / gpus;
   r.tokens_per_s_per_user = 1.0 / r.tpot_s;
   r.requests_per_s = r.tokens_per_s_total / osl;
   return r;
+}
+
+StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
+                      const InferenceWorkload& w, double prompt_tokens) {
+  const Hardware hw = serving_hardware(hw_in);
+  check_input(m, par, w, w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp);
+  InferenceMemoryInput mi;
+  mi.weight_precision = w.weight_precision;
+  mi.kv_bytes_per_element = w.kv_bytes_per_element;
+  mi.tp = memory_tp(m, par);
+  mi.ep = par.ep;
+  mi.pp = par.pp;
+  mi.context_tokens = w.isl + w.osl;
+  mi.max_batch_tokens = w.max_num_tokens;
+  mi.kv_block_tokens = w.kv_block_tokens;
+  mi.capacity_bytes = hw.accelerator.memory_bytes;
+  mi.reserve_bytes = kServingReserveBytes;
+  const InferenceMemory base = inference_memory(m, mi);
+  const Shape s = shape_of(m, par, w.kv_bytes_per_element);
+  StepTime st = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, prompt_tokens, double(w.isl));
+  st.overhead_s += hw.efficiency.infer_step_overhead_s;
+  st.total_s = st.parts_sum();
+  return st;
 }
 
 InferenceResult evaluate_under_limits(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,

@@ -20,6 +20,10 @@ struct InferenceParallel {
   int ep = 1;                 // expert parallel inside the tp group (TRT-LLM moe_ep; moe_tp = tp/ep)
   int pp = 1;                 // pipeline stages (decode batch split into pp micro-batches)
   bool attention_dp = false;  // attention data-parallel over the tp ranks (each rank its own sequences)
+  // Two micro-batches per step whose EP dispatch/combine overlaps the other's compute (SGLang
+  // --enable-two-batch-overlap, TensorRT-LLM wide-EP): the step is the faster of with and without it
+  // (with it, each micro-batch streams the weights again).
+  bool two_batch_overlap = false;
 };
 
 // How requests arrive. Staggered: steady-state continuous batching, every step mixes decodes with
@@ -48,6 +52,20 @@ struct InferenceWorkload {
   // --max-concurrency). The run starts with every client sending at once, so the first of these
   // rounds prefills as one wave; 0 = steady state only.
   int requests_per_client = 0;
+  // Multi-token prediction / speculative decoding: draft tokens proposed per decode step (0 = off)
+  // and the conditional acceptance of each draft given the previous one was accepted, so a step
+  // yields mtp_accepted_length() tokens per sequence (src/inference/speculative.h).
+  int mtp_draft_tokens = 0;
+  double mtp_accept = 0.0;  // 0: the default (kMtpAcceptDefault)
+  // Expert load skew of real routing over the busiest EP rank, beyond the statistical spread of
+  // uniform routing that the model computes itself (1 = uniform; EPLB-style balanced placement
+  // brings real routing near it).
+  double expert_skew = 1.0;
+  // The serving front end's latency per request before its prefill (HTTP, tokenization, hand-off to
+  // the scheduler; disaggregated: the router and the prefill/decode handshake), added to TTFT.
+  double request_overhead_s = 0.0;
+  // Disaggregated decode worker: steps carry no prefill chunks (prompts prefill on another pool).
+  bool decode_only = false;
 };
 
 // One forward step of one instance, split into named parts that add up to total_s.
@@ -58,11 +76,14 @@ struct StepTime {
   double ep_comm_s = 0;       // EP dispatch + combine all-to-all (attention-DP) per MoE layer
   double pp_comm_s = 0;       // PP hand-offs between stages
   double overhead_s = 0;      // kernel launches/tails and the framework's per-step work
+  double draft_s = 0;         // MTP draft head: k sequential passes of one layer and the output head
   double total_s = 0;
   double weight_bytes_read = 0;  // per GPU
   double kv_bytes_read = 0;      // per GPU
   double flops = 0;              // per GPU
-  double parts_sum() const { return gemm_s + attention_s + tp_comm_s + ep_comm_s + pp_comm_s + overhead_s; }
+  double parts_sum() const {
+    return gemm_s + attention_s + tp_comm_s + ep_comm_s + pp_comm_s + overhead_s + draft_s;
+  }
 };
 
 struct InferenceResult {
@@ -88,6 +109,12 @@ struct InferenceResult {
   double tokens_per_s_per_gpu = 0;
   double tokens_per_s_per_user = 0;  // 1 / tpot
   double requests_per_s = 0;
+  double tokens_per_step = 1;        // output tokens per sequence per decode step (MTP: accepted length)
+  // Disaggregated deployments (evaluate_disaggregated): the pools and the KV hand-off.
+  bool disaggregated = false;
+  int prefill_gpus = 0, decode_gpus = 0;
+  double kv_transfer_s = 0;          // one request's KV cache from prefill to decode, exposed part
+  double prefill_utilization = 0;    // prefill pool's load (arrivals / capacity)
 };
 
 // Evaluates one operating point. Malformed input (tp not dividing heads, gpus not a multiple of
@@ -101,6 +128,15 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
 // concurrency = instances misses the limits, the result at that concurrency with a violation.
 InferenceResult evaluate_under_limits(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                                       InferenceWorkload w, double ttft_limit_s, double tpot_limit_s);
+
+// One forward step of one instance prefilling `prompt_tokens` prompt tokens (of prompts `isl` long,
+// whole instance) and nothing else: the prefill pool's unit of work (pp = 1).
+StepTime prefill_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                      const InferenceWorkload& w, double prompt_tokens);
+
+// The hardware an inference step runs on: the serving efficiencies (infer_*) in place of the
+// training ones and tensor rates bounded by board power.
+Hardware serving_hardware(const Hardware& hw);
 
 // Expected distinct experts a batch of `tokens` routes to, each picking top_k of `experts`
 // uniformly: E (1 - (1 - k/E)^tokens).

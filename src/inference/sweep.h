@@ -3,6 +3,9 @@
 // the Pareto frontier of throughput per GPU against tokens/s per user: the curve vendors quote.
 #include <vector>
 
+#include <string>
+
+#include "inference/disaggregated.h"
 #include "inference/inference.h"
 
 namespace gpuplan {
@@ -11,12 +14,24 @@ struct SweepOptions {
   double ttft_limit_s = 0;  // 0: no limit
   double tpot_limit_s = 0;  // 0: no limit
   int max_pp = 1;           // pipeline stages tried: 1, 2, 4 .. max_pp
+  // Frontier MoE serving: also try MTP (w.mtp_draft_tokens, or the engines' default count, on and
+  // off), disaggregated prefill/decode pools over the same GPUs, and EP/attention-DP workers wider
+  // than one node up to the NVLink domain (MoE models).
+  bool mtp = false;
+  bool disaggregated = false;
 };
 
 struct SweepPoint {
-  InferenceParallel parallel;
+  InferenceParallel parallel;  // aggregated: the engine's; disaggregated: the decode worker's
   long long concurrency = 0;
   InferenceResult result;
+  bool disaggregated = false;
+  DisaggregatedDeployment disagg;  // when disaggregated
+  int mtp_draft_tokens = 0;
+  // "aggregated" / "disaggregated", with " + MTP" when drafting: which kind of deployment this is.
+  std::string kind() const;
+  // The plan in words: "tp=8 ep=8 pp=1 attention-dp" or "prefill 2x(tp=8 ...) + decode 1x(...)".
+  std::string plan() const;
 };
 
 struct SweepResult {
@@ -27,7 +42,11 @@ struct SweepResult {
 
 // Enumerates plans for `w.num_gpus` GPUs: tp over the valid degrees dividing the GPUs, ep over the
 // divisors of tp (MoE), attention-DP on and off (MoE), pp up to max_pp, and concurrency in powers of
-// two (x1.5 steps) up to what the KV cache holds. `w.concurrency` is ignored.
+// two (x1.5 steps) up to what the KV cache holds. `w.concurrency` is ignored. With opts.mtp /
+// opts.disaggregated also MTP on/off (models with an MTP module) and disaggregated deployments:
+// decode workers of 8 GPUs up to the NVLink domain or 64 (EP = attention-DP width, across nodes
+// beyond the domain; or TP 8), prefill workers of 4 to 32 GPUs, and 1/8, 1/4, 3/8 or 1/2 of the
+// GPUs prefilling, concurrency in x2 steps.
 SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w,
                             const SweepOptions& opts = {});
 

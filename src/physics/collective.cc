@@ -24,13 +24,22 @@ int ranks_per_domain(const Group& g, const Fabric& f) {
 
 namespace {
 
+// Share of the NIC bandwidth a group's scale-out traffic gets: a group wider than one scalable unit's
+// leaves crosses the spine, which an r:1 oversubscribed leaf feeds at 1/r (gpuplan fabric). Rail-aligned
+// rings keep their bandwidth on a rail-only fabric (each rail is its own non-blocking tree).
+double beyond_leaf_share(int n, int stride, const Fabric& f) {
+  if (f.scaleout_beyond_leaf_fraction >= 1.0 || f.scaleout_leaf_gpus <= 0) return 1.0;
+  const double span_gpus = static_cast<double>(n) * std::max(1, stride);
+  return span_gpus > f.scaleout_leaf_gpus ? f.scaleout_beyond_leaf_fraction : 1.0;
+}
+
 // Ring reduce-scatter (or all-gather) of a `bytes` buffer: each rank moves (n-1)/n of it.
 // Hierarchical across domains: first inside each domain (k ranks) on scale-up links, then across the
 // d domains on 1/k of the buffer, with the k GPUs of a domain using their NICs in parallel.
-double scatter_gather_s(double bytes, int n, int k, const Hardware& hw) {
+double scatter_gather_s(double bytes, int n, int k, const Hardware& hw, int stride) {
   const Fabric& f = hw.fabric;
   const double up = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
-  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff * beyond_leaf_share(n, stride, f);
   const int d = (n + k - 1) / k;
   double t = 0;
   if (k > 1) t += (k - 1.0) / k * bytes / up + (k - 1) * f.scaleup_latency_s;
@@ -46,20 +55,23 @@ double collective_time_s(Collective kind, double bytes, const Group& g, const Ha
   const int n = g.size;
   const int k = ranks_per_domain(g, f);
   const double up = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
-  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  const double out = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff * beyond_leaf_share(n, g.stride, f);
   const double overhead = hw.efficiency.kernel_overhead_s;
   switch (kind) {
     case Collective::reduce_scatter:
     case Collective::all_gather:
-      return overhead + scatter_gather_s(bytes, n, k, hw);
+      return overhead + scatter_gather_s(bytes, n, k, hw, g.stride);
     case Collective::all_reduce:
-      return overhead + 2.0 * scatter_gather_s(bytes, n, k, hw);
+      return overhead + 2.0 * scatter_gather_s(bytes, n, k, hw, g.stride);
     case Collective::all_to_all: {
       // Each rank sends (n-1)/n of its buffer: the share for peers in its domain over scale-up
       // links, the rest over its NIC; both directions run at once.
-      const double t_in = bytes * (k - 1.0) / n / up;
+      // Rail-only: the share bound for other domains first crosses NVLink to the GPU on the
+      // destination's rail (Wang et al., arXiv 2307.12169), one more scale-up transfer and step.
+      const bool forward = f.scaleout_rail_only && n > k;
+      const double t_in = bytes * ((k - 1.0) + (forward ? double(n - k) : 0.0)) / n / up;
       const double t_out = bytes * double(n - k) / n / out;
-      const double lat = (n > k ? f.scaleout_latency_s : f.scaleup_latency_s);
+      const double lat = (n > k ? f.scaleout_latency_s + (forward ? f.scaleup_latency_s : 0.0) : f.scaleup_latency_s);
       return overhead + std::max(t_in, t_out) + lat;
     }
     case Collective::send_recv: {

@@ -14,6 +14,10 @@ struct Fabric {
   double scaleout_bytes_per_s = 50e9;           // per GPU, one direction (its NIC share)
   double scaleup_latency_s = 3e-6;              // one step of a collective inside the domain
   double scaleout_latency_s = 8e-6;             // one step across the scale-out network
+  // The scale-out fabric's shape (gpuplan fabric; defaults: a non-blocking rail-optimized fat tree).
+  double scaleout_beyond_leaf_fraction = 1.0;   // bandwidth share past the leaf: u/d at d:u oversubscription
+  int scaleout_leaf_gpus = 0;                   // GPUs under one scalable unit's leaves (0: the whole cluster)
+  bool scaleout_rail_only = false;              // no spine: cross-rail traffic is forwarded over NVLink first
 };
 
 struct Hardware {

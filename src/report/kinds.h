@@ -26,6 +26,10 @@ Page schedule_report(const Source& schedule);
 // normalisation, and per model the serving frontiers of both systems with the ratio along the curve.
 Page compare_report(const Source& compare);
 
+// site: `site --cluster C [--site S] --json`: IT power per unit by part, positions by cooling kind against
+// the site's, and what has to change (CDUs, water, feed, network racks, floor loading, retrofit order).
+Page site_report(const Source& site);
+
 // The figures of a `catalog show NAME --json` document, each with its source ("*" is the entry's
 // default source).
 std::vector<Figure> catalog_figures(const Source& catalog_show);

@@ -196,6 +196,47 @@ TEST(ExportVolcano, HyperNodeTreeCoversEveryNodeOnce) {
   EXPECT_EQ(std::set<std::string>(spine_members.begin(), spine_members.end()), tier1);
 }
 
+// NVL72 racks: SwitchType for IMEX channels and one IMEX nodes file per rack, each listing exactly the
+// rack's block; HGX-only clusters get neither.
+TEST(ExportSlurm, ImexPerRack) {
+  Cluster c(spec({nvl72(3), hgx(4)}));
+  auto files = export_slurm(c);
+  bool switch_type = false;
+  for (const auto& f : slurm_lines(file(files, "slurm.conf")))
+    if (f.count("SwitchType")) switch_type = f.at("SwitchType") == "switch/nvidia_imex";
+  EXPECT_TRUE(switch_type);
+  int imex_files = 0;
+  for (const auto& f : slurm_lines(file(files, "topology.conf"))) {
+    if (!f.count("BlockName")) continue;
+    const std::string& cfg = file(files, "imex-" + f.at("BlockName") + ".cfg");
+    std::vector<std::string> listed;
+    std::istringstream in(cfg);
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '#') listed.push_back(line);
+    EXPECT_EQ(listed, expand_hostlist(f.at("Nodes")));
+    ++imex_files;
+  }
+  EXPECT_EQ(imex_files, 3);
+  auto hgx_only = export_slurm(Cluster(spec({hgx(4)})));
+  for (const auto& f : hgx_only) EXPECT_EQ(f.name.rfind("imex-", 0), std::string::npos) << f.name;
+  EXPECT_EQ(file(hgx_only, "slurm.conf").find("SwitchType"), std::string::npos);
+}
+
+TEST(ExportKueue, ComputeDomainPerRack) {
+  Cluster c(spec({nvl72(2), hgx(4)}));
+  const auto docs = YAML::LoadAll(file(export_kueue(c), "compute-domains.yaml"));
+  int n = 0;
+  for (const auto& d : docs) {
+    if (!d || d.IsNull()) continue;
+    EXPECT_EQ(d["kind"].as<std::string>(), "ComputeDomain");
+    EXPECT_EQ(d["spec"]["numNodes"].as<int>(), 18);
+    ++n;
+  }
+  EXPECT_EQ(n, 2);
+  for (const auto& f : export_kueue(Cluster(spec({hgx(4)})))) EXPECT_NE(f.name, "compute-domains.yaml");
+}
+
 TEST(Export, UnknownFormatSuggests) {
   Cluster c(spec({hgx(1)}));
   try {

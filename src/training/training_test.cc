@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "model/model_registry.h"
+#include "physics/collective.h"
 #include "physics/hardware.h"
 #include "training/training_step.h"
 
@@ -187,6 +188,31 @@ TEST(TrainingMemory, ReportedWithTheStep) {
   EXPECT_DOUBLE_EQ(r.memory.capacity_bytes, s.hw.accelerator.memory_bytes);
   auto one = make("llama3.1-70b", "hgx-h100", 8, 8, 8192, Precision::bf16, "tp=1");
   EXPECT_FALSE(run(one).memory.fits);  // 70B with Adam state on one 80 GB GPU per replica
+}
+
+// The scale-out fabric's shape (gpuplan fabric): an r:1 oversubscribed leaf slows only groups wider
+// than one scalable unit, by up to r on the scale-out part; rail-only slows only cross-domain all-to-all.
+TEST(FabricShape, OversubscriptionAndRailOnlyReachTheCollectives) {
+  static const Catalog catalog = Catalog::builtin();
+  const Hardware flat = resolve_hardware(catalog, "hgx-h100");
+  Hardware over = flat;
+  over.fabric.scaleout_beyond_leaf_fraction = 1.0 / 3;
+  over.fabric.scaleout_leaf_gpus = 384;  // 48 nodes per SU at 3:1 on a 64-port leaf
+  const double bytes = 1e9;
+  const Group inside{32, 8}, wide{128, 8};  // DP groups of 256 and 1,024 GPUs' span
+  EXPECT_DOUBLE_EQ(collective_time_s(Collective::all_reduce, bytes, inside, over),
+                   collective_time_s(Collective::all_reduce, bytes, inside, flat));
+  const double t_flat = collective_time_s(Collective::all_reduce, bytes, wide, flat);
+  const double t_over = collective_time_s(Collective::all_reduce, bytes, wide, over);
+  EXPECT_GT(t_over, 2.0 * t_flat);
+  EXPECT_LT(t_over, 3.0 * t_flat + 1e-3);
+  Hardware rail_only = flat;
+  rail_only.fabric.scaleout_rail_only = true;
+  EXPECT_DOUBLE_EQ(collective_time_s(Collective::all_reduce, bytes, wide, rail_only), t_flat);
+  EXPECT_GT(collective_time_s(Collective::all_to_all, bytes, Group{64, 1}, rail_only),
+            collective_time_s(Collective::all_to_all, bytes, Group{64, 1}, flat));
+  EXPECT_DOUBLE_EQ(collective_time_s(Collective::all_to_all, bytes, Group{8, 1}, rail_only),
+                   collective_time_s(Collective::all_to_all, bytes, Group{8, 1}, flat));
 }
 
 }  // namespace

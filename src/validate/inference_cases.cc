@@ -389,6 +389,8 @@ InferenceResult evaluate_case(const InferenceCase& c) {
       r.tokens_per_s_per_gpu = r.tokens_per_s_total / std::max(1, w.num_gpus);
       return r;
     }
+    case InferenceMode::disaggregated:
+      return evaluate_disaggregated(c.model, c.hardware, c.disagg, c.workload);
     case InferenceMode::fixed:
     default:
       return evaluate_inference(c.model, c.hardware, c.parallel, c.workload);
@@ -442,6 +444,13 @@ ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std
     r.plan = fmt::format("tp={},ep={},pp={}{} isl={} osl={} conc={} {}", c.parallel.tp, c.parallel.ep, c.parallel.pp,
                          c.parallel.attention_dp ? ",attention_dp" : "", c.workload.isl, c.workload.osl,
                          c.workload.concurrency, to_string(c.workload.arrival));
+    if (c.mode == InferenceMode::disaggregated)
+      r.plan = fmt::format("disagg prefill {}x(tp={},ep={}{}) decode {}x(tp={},ep={}{}) isl={} osl={} conc={}",
+                           c.disagg.prefill_gpus / c.disagg.prefill.tp, c.disagg.prefill.tp, c.disagg.prefill.ep,
+                           c.disagg.prefill.attention_dp ? ",attention_dp" : "", c.disagg.decode_gpus / c.disagg.decode.tp,
+                           c.disagg.decode.tp, c.disagg.decode.ep, c.disagg.decode.attention_dp ? ",attention_dp" : "",
+                           c.workload.isl, c.workload.osl, c.workload.concurrency);
+    if (c.workload.mtp_draft_tokens > 0) r.plan += fmt::format(" mtp={}", c.workload.mtp_draft_tokens);
     all.push_back(r.ape_pct);
     const bool latency = c.metric == "ttft_ms" || c.metric == "tpot_ms";
     groups["accelerator"][r.accelerator].push_back(r.ape_pct);
@@ -450,6 +459,8 @@ ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std
     groups["family"][r.family].push_back(r.ape_pct);
     groups["metric"][r.metric].push_back(r.ape_pct);
     groups["kind"][latency ? "latency" : "throughput"].push_back(r.ape_pct);
+    groups["deployment"][c.deployment].push_back(r.ape_pct);
+    groups["spec_decode"][c.spec_decode].push_back(r.ape_pct);
     rep.rows.push_back(std::move(r));
   }
   finish_report(rep, all, groups);

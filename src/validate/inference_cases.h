@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "inference/disaggregated.h"
 #include "inference/inference.h"
 #include "validate/validation.h"
 
@@ -17,6 +18,7 @@ enum class InferenceMode {
   fixed,         // the given concurrency (or the KV limit when blank: offline, max load)
   rate,          // a Poisson request rate (qps): concurrency from Little's law
   under_limits,  // MLPerf server: the highest load whose TTFT/TPOT stay within the limits
+  disaggregated,  // prefill and decode pools (InferenceX Dynamo/MoRI rows): `disagg` and the workload
 };
 
 struct InferenceCase {
@@ -33,6 +35,9 @@ struct InferenceCase {
   long long requests_in_run = 0;  // mode rate: requests the benchmark sends ("(500 requests)"); 0 = unbounded
   double ttft_limit_s = 0, tpot_limit_s = 0;  // mode under_limits: mean-latency targets
   double total_over_output = 1;  // reported throughput counts input + output tokens: (isl+osl)/osl
+  DisaggregatedDeployment disagg;  // mode disaggregated
+  std::string deployment = "aggregated";  // or "disaggregated" (grouping)
+  std::string spec_decode = "off";        // "mtp" when the row drafts tokens (grouping)
   std::vector<std::string> assumptions;
 };
 
@@ -46,6 +51,16 @@ std::string inference_row_key(const CsvTable& t, size_t row);
 // Maps every row; rows that cannot be modelled go to `skipped` with the reason.
 std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,
                                                std::vector<SkippedRow>& skipped);
+
+// True when the CSV has the InferenceX schema (shared/data/benchmarks/inferencex-deepseek-r1.csv:
+// one row per measured point, disaggregated, prefill_* / decode_* columns, output_tok_s_per_gpu,
+// median latencies).
+bool is_inferencex_schema(const CsvTable& t);
+
+// Maps every InferenceX row to up to four cases (output tokens/s per GPU, median tokens/s per user,
+// median TTFT, median TPOT) with the deployment the row states (src/validate/inferencex_cases.cc).
+std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog& catalog,
+                                                std::vector<SkippedRow>& skipped);
 
 // Evaluates the case at its operating point (with its hardware's current efficiencies).
 InferenceResult evaluate_case(const InferenceCase& c);

@@ -1,0 +1,191 @@
+#include "inference/disaggregated.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+namespace {
+
+void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const char* side) {
+  const std::string opt = fmt::format("--{}-gpus", side);
+  if (p.pp != 1) throw InputError(fmt::format("--{}-pp", side), fmt::format("must be 1 in a disaggregated pool, got {}", p.pp));
+  if (p.tp < 1 || p.tp > 1024)
+    throw InputError(fmt::format("--{}-tp", side), fmt::format("must be 1 to 1024, got {}", p.tp));
+  if (gpus < p.tp || gpus % p.tp != 0 || gpus > 100000)
+    throw InputError(opt, fmt::format("must be a positive multiple of the {} worker's {} GPUs (up to 100000), got {}",
+                                      side, p.tp, gpus));
+  (void)m;
+}
+
+}  // namespace
+
+double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                     const InferenceWorkload& w, double prefill_s) {
+  const double bytes = double(w.isl) * kv_cache_bytes_per_token(m, w.kv_bytes_per_element);
+  // Attention-DP: one rank holds the whole sequence's cache and sends it; otherwise each TP rank
+  // sends its own share (head shards, or for MLA's replicated latent its share of the layers).
+  const double senders = d.prefill.attention_dp ? 1.0 : d.prefill.tp;
+  const bool same_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
+  const double link = same_domain ? hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff
+                                  : hw.fabric.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  const double lat = same_domain ? hw.fabric.scaleup_latency_s : hw.fabric.scaleout_latency_s;
+  const double wire = bytes / (senders * link);
+  const double layers = std::max(1, m.layers);
+  return std::max(wire / layers, wire - prefill_s) + lat + hw.efficiency.kernel_overhead_s;
+}
+
+InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                       const InferenceWorkload& w) {
+  check_pool(m, d.prefill, d.prefill_gpus, "prefill");
+  check_pool(m, d.decode, d.decode_gpus, "decode");
+  const double isl = double(w.isl), osl = double(w.osl);
+  const int gpus = d.prefill_gpus + d.decode_gpus;
+
+  // Decode pool: steps of decodes only; its KV cache bounds the sequences it holds.
+  InferenceWorkload wd = w;
+  wd.decode_only = true;
+  wd.num_gpus = d.decode_gpus;
+  wd.arrival = Arrival::staggered;
+  wd.requests_per_client = 0;
+  wd.concurrency = 0;
+  InferenceResult top = evaluate_inference(m, hw, d.decode, wd);
+  auto mark = [&](InferenceResult& r) {
+    r.disaggregated = true;
+    r.prefill_gpus = d.prefill_gpus;
+    r.decode_gpus = d.decode_gpus;
+  };
+  if (!top.valid()) {
+    mark(top);
+    return top;
+  }
+
+  // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s with every
+  // rank prefilling a full chunk of max_num_tokens per step.
+  InferenceWorkload wp = w;
+  wp.num_gpus = d.prefill_gpus;
+  wp.mtp_draft_tokens = 0;
+  wp.arrival = Arrival::staggered;
+  wp.requests_per_client = 0;
+  wp.concurrency = d.prefill_gpus / d.prefill.tp;
+  wp.request_overhead_s = 0;
+  const InferenceResult alone = evaluate_inference(m, hw, d.prefill, wp);
+  if (!alone.valid()) {
+    InferenceResult r = alone;
+    for (auto& v : r.violations) v.message = "prefill pool: " + v.message;
+    mark(r);
+    return r;
+  }
+  const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
+  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
+  const double chunk = std::max(std::min(isl, double(w.max_num_tokens)), double(w.max_num_tokens)) * ranks;
+  const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
+  const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
+  const double mu_inst = chunk / chunk_s / isl;  // requests/s one prefill worker completes
+  const double mu_p = prefill_instances * mu_inst;
+  // The front end's per-request latency is paid before prefill, like the transfer after it.
+  const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
+
+  // Split the clients between the pools: decode holds c_d sequences (rate X = c_d / decode time);
+  // the rest are in prefill, queueing M/D/1 as X nears the prefill capacity. The largest c_d whose
+  // total X (T_prefill + T_decode) stays within the clients is the operating point.
+  const long long clients = w.concurrency > 0 ? w.concurrency : top.max_concurrency;
+  struct Point {
+    InferenceResult r;
+    double rate = 0, prefill_time_s = 0, in_system = 0;
+  };
+  auto at = [&](long long c_d) {
+    Point p;
+    wd.concurrency = c_d;
+    p.r = evaluate_inference(m, hw, d.decode, wd);
+    const double t_dec = std::max(0.0, osl - 1) * p.r.tpot_s + p.r.decode_step.total_s;
+    p.rate = double(p.r.concurrency) / t_dec;
+    const double rho = p.rate / mu_p;
+    if (rho >= 1.0) {
+      p.in_system = INFINITY;
+      return p;
+    }
+    const double wq = rho / (2.0 * mu_inst * (1.0 - rho));
+    p.prefill_time_s = wq + prefill_alone_s + transfer_s;
+    p.in_system = p.rate * (p.prefill_time_s + t_dec);
+    return p;
+  };
+  long long lo = 1, hi = std::min(clients, top.max_concurrency);
+  Point best = at(lo);
+  bool kv_bound = false;
+  if (best.in_system <= double(clients)) {
+    Point h = at(hi);
+    if (h.in_system <= double(clients)) {
+      best = std::move(h);
+      kv_bound = true;
+    } else {
+      while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        Point p = at(mid);
+        if (p.in_system <= double(clients)) {
+          lo = mid;
+          best = std::move(p);
+        } else {
+          hi = mid;
+        }
+      }
+    }
+  }
+  // Between two whole decode batches the clients split continuously: with the decode time per
+  // request of the batch found, solve rate x (T_prefill(rate) + T_decode) = clients for the rate
+  // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
+  const double t_dec_best = std::max(0.0, osl - 1) * best.r.tpot_s + best.r.decode_step.total_s;
+  if (!kv_bound) {
+    auto prefill_time = [&](double x) {
+      const double rho = x / mu_p;
+      return rho / (2.0 * mu_inst * (1.0 - rho)) + prefill_alone_s + transfer_s;
+    };
+    double a = 0.0, b = mu_p * (1.0 - 1e-9);
+    for (int it = 0; it < 60; ++it) {
+      const double x = 0.5 * (a + b);
+      (x * (prefill_time(x) + t_dec_best) <= double(clients) ? a : b) = x;
+    }
+    best.rate = a;
+    best.prefill_time_s = prefill_time(a);
+  }
+  InferenceResult r = best.r;
+  mark(r);
+  r.violations.clear();
+  if (w.concurrency > top.max_concurrency)
+    r.violations.push_back({"memory.kv_full", "concurrency",
+                            fmt::format("concurrency {} exceeds the {} sequences whose KV cache fits in the decode pool",
+                                        w.concurrency, top.max_concurrency)});
+  r.concurrency = clients;
+  r.max_concurrency = top.max_concurrency;
+  r.prefill_s = prefill_alone_s;
+  r.prefill_chunk = prefill_step(m, hw, d.prefill, wp, chunk);
+  r.kv_transfer_s = transfer_s - w.request_overhead_s;
+  r.prefill_utilization = std::min(1.0, best.rate / mu_p);
+  // Little's law over the whole loop: clients beyond what both pools hold wait before prefill.
+  const double rate = best.rate;
+  const double cycle_s = double(clients) / rate;
+  const double t_dec = std::max(0.0, osl - 1) * r.tpot_s;
+  double ttft = std::max(best.prefill_time_s, cycle_s - t_dec - r.decode_step.total_s) + r.decode_step.total_s;
+  r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + r.decode_step.total_s));
+  if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0 && clients > 1) {
+    // The run opens with every client's prompt at once: the prefill pool works through them at its
+    // capacity, the k-th first token at k / mu (mean: half the wave), then the staggered state.
+    const double wave = double(clients) / mu_p / 2.0 + prefill_alone_s + transfer_s + r.decode_step.total_s;
+    const double R = w.requests_per_client;
+    ttft = (wave + (R - 1) * ttft) / R;
+  }
+  r.ttft_s = ttft;
+  r.e2e_latency_s = r.ttft_s + t_dec;
+  r.tokens_per_s_total = rate * osl;
+  r.tokens_per_s_per_gpu = r.tokens_per_s_total / gpus;
+  r.tokens_per_s_per_user = 1.0 / r.tpot_s;
+  r.requests_per_s = rate;
+  r.instances = d.decode_gpus / d.decode.tp;
+  return r;
+}
+
+}  // namespace gpuplan

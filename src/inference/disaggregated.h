@@ -1,0 +1,35 @@
+#pragma once
+// Disaggregated serving: a prefill pool and a decode pool, each of its own workers and parallelism,
+// with each request's KV cache handed from prefill to decode (NVIDIA Dynamo, SGLang PD
+// disaggregation with Mooncake/NIXL/MoRI transfer). See docs/inference-model.md ("Disaggregated
+// prefill and decode").
+#include "inference/inference.h"
+
+namespace gpuplan {
+
+struct DisaggregatedDeployment {
+  InferenceParallel prefill;  // one prefill worker (pp = 1)
+  int prefill_gpus = 0;       // whole prefill pool: a multiple of prefill.tp
+  InferenceParallel decode;   // one decode worker (pp = 1)
+  int decode_gpus = 0;        // whole decode pool: a multiple of decode.tp
+};
+
+// One request's KV cache sent from a prefill worker to a decode worker: its bytes (the model's KV
+// layout at the KV precision, isl tokens) split over the sending worker's GPUs, each on its own
+// link (NVLink when both pools sit in one scale-up domain, else its RDMA NIC share), sent layer by
+// layer as prefill proceeds so that only the last layer's share and one latency are exposed when
+// the transfer is faster than the prefill (`prefill_s`); what the prefill does not cover is added.
+double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                     const InferenceWorkload& w, double prefill_s);
+
+// Evaluates a disaggregated deployment at w.concurrency clients (0: as many as the decode pool's
+// KV cache holds). The prefill pool serves prompts at its capacity (one full max_num_tokens chunk
+// per rank per step); the decode pool's steps carry decodes only. The load splits so that the
+// clients fill both: decode in-flight = rate x decode time, and prompts wait in the prefill queue
+// (M/D/1) as the rate nears its capacity. TTFT = queue + prefill + KV transfer + one decode step;
+// closed-loop runs (requests_per_client > 0) open with every prompt at once. Malformed input ->
+// InputError naming the option (--prefill-tp, --decode-gpus, ...).
+InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                       const InferenceWorkload& w);
+
+}  // namespace gpuplan

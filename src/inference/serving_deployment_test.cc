@@ -1,0 +1,196 @@
+// Frontier MoE serving: properties of MTP, disaggregated pools and wide expert parallelism.
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "inference/disaggregated.h"
+#include "inference/inference.h"
+#include "inference/speculative.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& catalog() {
+  static const Catalog c = Catalog::load({});
+  return c;
+}
+
+InferenceWorkload serving(Precision p, long long isl, long long osl, long long conc, int gpus) {
+  InferenceWorkload w;
+  w.weight_precision = p;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = isl;
+  w.osl = osl;
+  w.concurrency = conc;
+  w.num_gpus = gpus;
+  return w;
+}
+
+TEST(Speculative, AcceptedLengthIsTheGeometricSum) {
+  EXPECT_DOUBLE_EQ(mtp_accepted_length(0, 0.9), 1.0);
+  EXPECT_DOUBLE_EQ(mtp_accepted_length(1, 0.8), 1.8);
+  EXPECT_NEAR(mtp_accepted_length(3, 0.5), 1.875, 1e-12);
+  EXPECT_DOUBLE_EQ(mtp_accepted_length(4, 1.0), 5.0);
+}
+
+// At batch 1 decode streams the weights; verifying k + 1 tokens costs little more than one, and the
+// draft head is one layer: tokens/s per user never drops with MTP on, for any k at the default
+// acceptance or better. (Below it an MoE can lose: its k + 1 verify tokens route to up to k + 1
+// times the experts, whose weights the step then streams; k = 4 at 0.3 does on DeepSeek-R1.)
+TEST(Speculative, MtpNeverLowersTokensPerUserAtBatchOne) {
+  struct Case {
+    const char* model;
+    const char* system;
+    Precision p;
+    int tp;
+  };
+  for (const Case& c : {Case{"deepseek-r1", "hgx-h200", Precision::fp8, 8},
+                        Case{"deepseek-r1", "gb200-nvl72", Precision::nvfp4, 4},
+                        Case{"llama3.1-70b", "hgx-h100", Precision::fp8, 4}}) {
+    const auto m = resolve_model(c.model);
+    const auto hw = resolve_hardware(catalog(), c.system);
+    InferenceParallel par{c.tp, m.is_moe() ? c.tp : 1, 1, false};
+    auto w = serving(c.p, 1024, 1024, 1, c.tp);
+    const double off = evaluate_inference(m, hw, par, w).tokens_per_s_per_user;
+    for (int k = 1; k <= 4; ++k)
+      for (double a : {kMtpAcceptDefault, 0.7, 0.85}) {
+        w.mtp_draft_tokens = k;
+        w.mtp_accept = a;
+        const InferenceResult r = evaluate_inference(m, hw, par, w);
+        EXPECT_GE(r.tokens_per_s_per_user, off) << c.model << " k=" << k << " a=" << a;
+        EXPECT_NEAR(r.decode_step.parts_sum(), r.decode_step.total_s, 1e-12);
+        EXPECT_GT(r.decode_step.draft_s, 0.0);
+      }
+  }
+}
+
+// A disaggregated decode worker's steps carry no prompts: at the same decode batch its step is the
+// aggregated engine's step without the prefill chunks, and shorter by them.
+TEST(Disaggregated, DecodeStepsCarryNoPrefill) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-h200");
+  const InferenceParallel par{8, 8, 1, true};
+  auto w = serving(Precision::fp8, 8192, 1024, 64, 8);
+  const InferenceResult agg = evaluate_inference(m, hw, par, w);
+  w.decode_only = true;
+  const InferenceResult dec = evaluate_inference(m, hw, par, w);
+  EXPECT_LT(dec.tpot_s, 0.8 * agg.tpot_s);  // 8K prompts make the mixed steps much longer
+  // The disaggregated deployment's TPOT is its decode pool's at its batch: no prefill in it.
+  DisaggregatedDeployment d{par, 8, par, 8};
+  auto wd = serving(Precision::fp8, 8192, 1024, 64, 16);
+  const InferenceResult r = evaluate_disaggregated(m, hw, d, wd);
+  ASSERT_TRUE(r.valid());
+  EXPECT_TRUE(r.disaggregated);
+  EXPECT_LE(r.tpot_s, dec.tpot_s * 1.0001);
+  EXPECT_GT(r.kv_transfer_s, 0.0);
+  EXPECT_GT(r.ttft_s, r.prefill_s);  // TTFT includes the prefill and the KV hand-off
+  EXPECT_NEAR(r.tokens_per_s_per_gpu * 16, r.tokens_per_s_total, 1e-6 * r.tokens_per_s_total);
+}
+
+// The KV cache crosses NVLink inside one NVL72 rack and RDMA between HGX nodes: the same pools move
+// it faster on the rack.
+TEST(Disaggregated, KvTransferUsesTheLinkTierItSpans) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto nvl = resolve_hardware(catalog(), "gb200-nvl72");
+  const auto hgx = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel par{8, 8, 1, true};
+  DisaggregatedDeployment d{par, 8, par, 8};
+  const auto w = serving(Precision::nvfp4, 8192, 1024, 64, 16);
+  EXPECT_LT(kv_transfer_s(m, nvl, d, w, 0.0), kv_transfer_s(m, hgx, d, w, 0.0));
+  // Sent layer by layer: a transfer shorter than the prefill exposes only its last layer's share.
+  EXPECT_LT(kv_transfer_s(m, hgx, d, w, 10.0), kv_transfer_s(m, hgx, d, w, 0.0));
+}
+
+TEST(Disaggregated, BadPoolsNameTheOption) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-h200");
+  const InferenceParallel par{8, 8, 1, false};
+  const auto w = serving(Precision::fp8, 1024, 1024, 8, 16);
+  try {
+    evaluate_disaggregated(m, hw, {par, 12, par, 8}, w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--prefill-gpus"), std::string::npos) << e.what();
+  }
+  try {
+    evaluate_disaggregated(m, hw, {par, 8, par, 0}, w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--decode-gpus"), std::string::npos) << e.what();
+  }
+}
+
+// Wider EP spreads the routed experts over more GPUs: fewer weight bytes on each, up to a whole
+// NVL72 rack, and more sequences fit.
+TEST(WideEp, WiderEpLowersWeightBytesPerGpu) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "gb200-nvl72");
+  double last_weights = 1e300;
+  long long last_kv = 0;
+  for (int ep : {4, 8, 16, 32, 64}) {
+    const InferenceParallel par{ep, ep, 1, true};
+    const InferenceResult r = evaluate_inference(m, hw, par, serving(Precision::nvfp4, 1024, 1024, 0, ep));
+    ASSERT_TRUE(r.valid()) << ep;
+    EXPECT_LT(r.memory.weights_bytes, last_weights) << ep;
+    EXPECT_GT(r.max_concurrency, last_kv) << ep;
+    last_weights = r.memory.weights_bytes;
+    last_kv = r.max_concurrency;
+  }
+}
+
+// Uniform routing leaves the busiest EP rank more loaded the fewer rows each rank gets; the skew
+// parameter scales it, and bad values are refused.
+TEST(WideEp, ExpertSkewSlowsPrefillAndIsChecked) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const InferenceParallel par{32, 32, 1, true};
+  auto w = serving(Precision::nvfp4, 8192, 1024, 0, 32);
+  const double base = prefill_step(m, hw, par, w, 32 * 8192.0).total_s;
+  w.expert_skew = 1.5;
+  EXPECT_GT(prefill_step(m, hw, par, w, 32 * 8192.0).total_s, base);
+  w.expert_skew = 0.5;
+  EXPECT_THROW(evaluate_inference(m, hw, par, w), InputError);
+}
+
+// Two micro-batches never make a step slower (the engine keeps them only where they pay).
+TEST(WideEp, TwoBatchOverlapNeverSlows) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  for (long long conc : {8LL, 256LL, 2048LL}) {
+    InferenceParallel par{8, 8, 1, true};
+    const auto w = serving(Precision::nvfp4, 1024, 1024, conc, 8);
+    const double off = evaluate_inference(m, hw, par, w).tpot_s;
+    par.two_batch_overlap = true;
+    EXPECT_LE(evaluate_inference(m, hw, par, w).tpot_s, off * (1 + 1e-12)) << conc;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// Overload: a step cannot carry more than max_num_tokens, so the batch that continuous batching
+// sustains is capped (decodes plus the replacing prompts within the budget); more requests queue
+// for admission: TTFT grows with the load, TPOT stays that of the capped batch.
+TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
+  const auto m = resolve_model("llama3.1-8b");
+  const auto hw = resolve_hardware(catalog(), "h100-sxm");
+  const InferenceParallel par{1, 1, 1, false};
+  auto w = serving(Precision::fp8, 467, 16, 0, 1);
+  const InferenceResult cap = evaluate_inference(m, hw, par, w);
+  ASSERT_TRUE(cap.valid());
+  // 8192 tokens per step over (1 + 467/16) tokens per sequence.
+  EXPECT_LE(cap.max_concurrency, 8192 / (1 + 467 / 16));
+  w.concurrency = 4 * cap.max_concurrency;
+  const InferenceResult over = evaluate_inference(m, hw, par, w);
+  EXPECT_NEAR(over.tpot_s, cap.tpot_s, 1e-12);
+  EXPECT_GT(over.ttft_s, 2.0 * cap.ttft_s);
+  EXPECT_GT(over.queue_wait_s, 0.0);
+}
+
+}  // namespace
+}  // namespace gpuplan

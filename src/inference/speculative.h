@@ -1,0 +1,29 @@
+#pragma once
+// Multi-token prediction / speculative decoding: how many tokens one decode step yields.
+// See docs/inference-model.md ("Multi-token prediction").
+
+#include "model/model.h"
+
+namespace gpuplan {
+
+// Whether the published checkpoint carries its own MTP module (DeepSeek-V3/R1: num_nextn_predict_layers
+// = 1 in config.json), so engines can draft without a separate draft model. Searches try MTP only on
+// these; `infer --mtp` applies to any model (EAGLE-style heads cost the same one layer).
+bool has_mtp_module(const ModelArch& m);
+
+// Conditional acceptance of each draft token given the previous one was accepted. DeepSeek-V3's
+// technical report (arXiv:2412.19437, sec. 5.4.3) measures 85-90% acceptance of the second token
+// (the first draft) with its MTP module; later drafts of the same module, chained on its own
+// guesses, are accepted less often (SGLang's DeepSeek MTP runs report accepted lengths of 2.4-3.0
+// at 3 drafts). 0.7 per draft gives 2.53 tokens per step at 3 drafts and 1.7 at 1.
+constexpr double kMtpAcceptDefault = 0.55;
+
+// Draft tokens an engine proposes per step when MTP is on and the count is not stated: SGLang's
+// and TensorRT-LLM's DeepSeek-R1 MTP recipes (speculative-num-steps 3 / num_nextn_predict_layers 3).
+constexpr int kMtpDraftTokensDefault = 3;
+
+// Expected tokens per sequence per decode step with k drafts each accepted with probability a
+// given the previous was: 1 + a + a^2 + ... + a^k (the verify pass always yields one token).
+double mtp_accepted_length(int draft_tokens, double accept);
+
+}  // namespace gpuplan

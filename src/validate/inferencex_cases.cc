@@ -1,0 +1,207 @@
+// Rows of the InferenceX schema (shared/data/benchmarks/inferencex-deepseek-r1.csv): one measured point
+// per row, with the deployment it ran (aggregated engine or prefill + decode pools), MTP on or off,
+// and four measured figures; each becomes an inference case.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/error.h"
+#include "inference/engine.h"
+#include "inference/speculative.h"
+#include "model/model_registry.h"
+#include "validate/inference_cases.h"
+
+namespace gpuplan {
+
+namespace {
+
+bool number(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  try {
+    size_t pos = 0;
+    out = std::stod(s, &pos);
+    return pos > 0 && std::isfinite(out);
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+bool resolve_model_name(const std::string& name, ModelArch& m) {
+  std::string base = name;
+  for (const std::string& tryname : {name, base.substr(0, base.rfind("-0528")), std::string("deepseek-r1")}) {
+    try {
+      m = resolve_model(tryname, "model");
+      return true;
+    } catch (const InputError&) {
+    }
+  }
+  return false;
+}
+
+// One side's worker: `gpus` over `workers` workers. A worker spans max(TP, EP) GPUs, and where the
+// records' TP/EP are narrower than the GPU counts show (some Dynamo + SGLang records carry TP = EP = 1
+// per worker), the counts are right: the worker is gpus / workers wide (the file's README). Attention
+// runs data-parallel when the row says so or when its TP is narrower than the worker.
+bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, double ep, bool attn_dp,
+                   InferenceParallel& p, std::vector<std::string>& notes, const char* side) {
+  if (!(gpus >= 1) || !(workers >= 1)) return false;
+  const int width = static_cast<int>(std::lround(gpus / workers));
+  if (width < 1 || std::fabs(width * workers - gpus) > 0.5) return false;
+  p.tp = width;
+  p.pp = 1;
+  int e = std::clamp(static_cast<int>(std::lround(ep >= 1 ? ep : 1)), 1, width);
+  if (m.is_moe()) {
+    while (e > 1 && (m.moe.num_experts % e || width % e)) --e;
+  } else {
+    e = 1;
+  }
+  p.ep = e;
+  p.attention_dp = m.is_moe() && (attn_dp || (tp >= 1 && tp < width));
+  // Wide-EP engines (SGLang with DeepEP, TensorRT-LLM wide EP) overlap dispatch/combine with a
+  // second micro-batch; the model takes it where it pays.
+  p.two_batch_overlap = p.attention_dp && p.ep > 1;
+  if (std::lround(std::max(tp, ep)) != width)
+    notes.push_back(fmt::format("{} worker: {} GPUs over {} workers = {} wide (the record's TP {} / EP {} differ)", side,
+                                gpus, workers, width, tp, ep));
+  return true;
+}
+
+}  // namespace
+
+bool is_inferencex_schema(const CsvTable& t) {
+  for (const char* c : {"disaggregated", "decode_tp", "decode_ep", "decode_attention_dp", "output_tok_s_per_gpu",
+                        "median_tpot_ms", "median_ttft_ms", "median_tok_s_per_user", "concurrency", "isl", "osl", "gpus"})
+    if (t.column(c) < 0) return false;
+  return true;
+}
+
+std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog& catalog,
+                                                std::vector<SkippedRow>& skipped) {
+  std::vector<InferenceCase> out;
+  struct Metric {
+    const char* column;
+    const char* metric;
+  };
+  static constexpr Metric kMetrics[] = {{"output_tok_s_per_gpu", "tokens_per_sec_per_gpu"},
+                                        {"median_tok_s_per_user", "tokens_per_sec_per_user"},
+                                        {"median_ttft_ms", "ttft_ms"},
+                                        {"median_tpot_ms", "tpot_ms"}};
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
+    InferenceCase c;
+    c.row = i;
+    c.source_id = "InferenceX";
+    c.model_name = t.cell(i, "model");
+    c.gpu_name = t.cell(i, "gpu");
+    c.framework = t.cell(i, "framework");
+    c.scenario = "closed_loop";
+    if (c.framework.empty()) c.framework = "unknown";
+    if (auto why = resolve_row_hardware(catalog, c)) {
+      skip(*why);
+      continue;
+    }
+    if (!resolve_model_name(c.model_name, c.model)) {
+      skip(fmt::format("model '{}' is not a built-in model", c.model_name));
+      continue;
+    }
+    c.family = c.model.family;
+    const std::string fw = lower(c.framework);
+    double isl = 0, osl = 0, conc = 0, gpus = 0;
+    if (!number(t.cell(i, "isl"), isl) || isl < 1 || !number(t.cell(i, "osl"), osl) || osl < 1) {
+      skip("isl/osl blank or below 1");
+      continue;
+    }
+    if (!number(t.cell(i, "concurrency"), conc) || conc < 1) {
+      skip("concurrency blank or below 1");
+      continue;
+    }
+    if (!number(t.cell(i, "gpus"), gpus) || gpus < 1) {
+      skip("gpus blank or below 1");
+      continue;
+    }
+    InferenceWorkload& w = c.workload;
+    // Precision: FP8 (block-scaled), NVFP4, MXFP4 weights; the KV format is not recorded: TensorRT-LLM
+    // quantizes it to FP8 with FP8/FP4 checkpoints, SGLang and ATOM keep the default ("auto", BF16).
+    c.precision_name = t.cell(i, "precision");
+    const std::string prec = lower(c.precision_name);
+    w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
+    const bool trt = has(fw, "tensorrt");
+    w.kv_bytes_per_element = (trt && w.weight_precision != Precision::bf16) ? 1.0 : 2.0;
+    c.assumptions.push_back(fmt::format("KV cache {} ({}'s default with {} weights)", trt ? "FP8" : "BF16",
+                                        trt ? "TensorRT-LLM" : "SGLang/ATOM", c.precision_name));
+    // InferenceX client: --max-concurrency C, 10 C prompts, --request-rate inf, lengths uniform in
+    // [0.8, 1] x nominal.
+    w.arrival = Arrival::closed_loop;
+    w.requests_per_client = 10;
+    w.isl = std::max(1LL, std::llround(0.9 * isl));
+    w.osl = std::max(1LL, std::llround(0.9 * osl));
+    w.concurrency = static_cast<long long>(conc);
+    c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
+                            "[0.8, 1] x ISL/OSL (means 0.9 x)");
+    const EngineParams eng = engine_params(c.framework);
+    w.request_overhead_s = eng.request_overhead_s;
+    if (!eng.name.empty())
+      c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
+                                          eng.request_overhead_s * 1e3));
+    if (lower(t.cell(i, "spec_decode")) == "mtp") {
+      w.mtp_draft_tokens = kMtpDraftTokensDefault;
+      c.spec_decode = "mtp";
+      c.assumptions.push_back(fmt::format("MTP: {} draft tokens, acceptance {} per draft (defaults; not recorded)",
+                                          kMtpDraftTokensDefault, kMtpAcceptDefault));
+    }
+    auto col = [&](const char* name) {
+      double v = 0;
+      return number(t.cell(i, name), v) ? v : 0.0;
+    };
+    const bool disagg = lower(t.cell(i, "disaggregated")) == "yes";
+    InferenceParallel dec;
+    const double dec_gpus = disagg ? col("decode_gpus") : gpus;
+    const double dec_workers = disagg ? std::max(1.0, col("decode_workers")) : 1.0;
+    if (!side_parallel(c.model, dec_gpus, dec_workers, col("decode_tp"), col("decode_ep"),
+                       lower(t.cell(i, "decode_attention_dp")) == "yes", dec, c.assumptions, "decode")) {
+      skip("decode_gpus / decode_workers is not a whole worker width");
+      continue;
+    }
+    if (disagg) {
+      InferenceParallel pre;
+      if (!side_parallel(c.model, col("prefill_gpus"), std::max(1.0, col("prefill_workers")), col("prefill_tp"),
+                         col("prefill_ep"), lower(t.cell(i, "prefill_attention_dp")) == "yes", pre, c.assumptions,
+                         "prefill")) {
+        skip("prefill_gpus / prefill_workers is not a whole worker width");
+        continue;
+      }
+      c.mode = InferenceMode::disaggregated;
+      c.deployment = "disaggregated";
+      c.disagg = {pre, static_cast<int>(col("prefill_gpus")), dec, static_cast<int>(dec_gpus)};
+      c.parallel = dec;
+      w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;
+    } else {
+      c.parallel = dec;
+      w.num_gpus = static_cast<int>(gpus);
+      if (w.num_gpus % dec.tp) {
+        skip(fmt::format("gpus {} is not a multiple of the worker's {}", w.num_gpus, dec.tp));
+        continue;
+      }
+    }
+    for (const Metric& mt : kMetrics) {
+      double v = 0;
+      if (!number(t.cell(i, mt.column), v) || v <= 0) continue;
+      InferenceCase k = c;
+      k.metric = mt.metric;
+      k.reported = v;
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,123 @@
+// The serving model against InferenceX's DeepSeek-R1 points (shared/data/benchmarks/
+// inferencex-deepseek-r1.csv): goldens on three published points (aggregated H200 FP8, disaggregated
+// GB200 FP4, an MTP point), and the whole file's accuracy as score.py splits it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "validate/inference_cases.h"
+#include "validate/validation.h"
+
+namespace gpuplan {
+namespace {
+
+const std::string kFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
+
+bool have_data() { return std::filesystem::exists(kFile); }
+
+struct Mapped {
+  CsvTable table;
+  std::vector<InferenceCase> cases;
+  std::vector<SkippedRow> skipped;
+};
+
+const Mapped& mapped() {
+  static const Mapped m = [] {
+    Mapped x;
+    x.table = read_csv_file(kFile, "--dataset");
+    x.cases = map_inferencex_cases(x.table, Catalog::load({}), x.skipped);
+    return x;
+  }();
+  return m;
+}
+
+// Predicted / reported of each of a row's metrics (0-based data row).
+std::map<std::string, double> ratios(size_t row) {
+  std::map<std::string, double> out;
+  for (const auto& c : mapped().cases)
+    if (c.row == row) out[c.metric] = predict_inference_case(c) / c.reported;
+  return out;
+}
+
+// Goldens: throughput per GPU and TPOT within 20% of the published point (the model's error on the
+// file is a median ~20%; these points sit inside it, and a regression of the deployment physics
+// moves them out).
+void expect_golden(size_t row, const char* what) {
+  const auto r = ratios(row);
+  ASSERT_EQ(r.size(), 4u) << what;
+  EXPECT_NEAR(r.at("tokens_per_sec_per_gpu"), 1.0, 0.20) << what;
+  EXPECT_NEAR(r.at("tpot_ms"), 1.0, 0.20) << what;
+  EXPECT_NEAR(r.at("tokens_per_sec_per_user"), 1.0, 0.20) << what;
+}
+
+TEST(InferenceXValidation, SchemaIsRecognised) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  EXPECT_TRUE(is_inferencex_schema(mapped().table));
+  EXPECT_FALSE(is_inference_schema(mapped().table));
+}
+
+// H200 TensorRT-LLM FP8, 1024/1024, TP8 EP8, 8 clients: 65.3 tok/s/GPU, TPOT 14.7 ms.
+TEST(InferenceXValidation, GoldenAggregatedH200Fp8) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(274, "gpu"), "H200-SXM");
+  ASSERT_EQ(t.cell(274, "disaggregated"), "no");
+  ASSERT_EQ(t.cell(274, "concurrency"), "8");
+  expect_golden(274, "H200 aggregated");
+}
+
+// GB200 NVL72 Dynamo + SGLang NVFP4, 1024/1024: 16 prefill GPUs, one 32-wide attention-DP/EP decode
+// worker, 4096 clients: 3355 tok/s/GPU over all 48 GPUs, TPOT 22.1 ms.
+TEST(InferenceXValidation, GoldenDisaggregatedGb200Fp4) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(190, "gpu"), "GB200");
+  ASSERT_EQ(t.cell(190, "disaggregated"), "yes");
+  ASSERT_EQ(t.cell(190, "precision"), "NVFP4");
+  expect_golden(190, "GB200 disaggregated");
+}
+
+// B200 TensorRT-LLM FP8 with MTP, 1024/8192, 8 clients: 121.6 tok/s/GPU, TPOT 8.0 ms.
+TEST(InferenceXValidation, GoldenMtpPoint) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(89, "spec_decode"), "mtp");
+  ASSERT_EQ(t.cell(89, "gpu"), "B200");
+  expect_golden(89, "B200 MTP");
+  for (const auto& c : mapped().cases)
+    if (c.row == 89) {
+      EXPECT_GT(c.workload.mtp_draft_tokens, 0);
+    }
+}
+
+// Every point maps (disaggregated and MTP ones included) and the file's accuracy holds where it is
+// now. The targets (15% / 20% medians, 40% p90) are not met yet; these bounds keep the
+// present figures (throughput median 21.8%, latency 26.1%) from sliding back.
+TEST(InferenceXValidation, FileAccuracy) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& m = mapped();
+  const ValidationReport rep = validate_inference(m.cases, m.skipped, kFile);
+  std::vector<double> thr, lat;
+  size_t disagg = 0, mtp = 0;
+  for (const auto& r : rep.rows) (r.metric == "ttft_ms" || r.metric == "tpot_ms" ? lat : thr).push_back(r.ape_pct);
+  for (const auto& c : m.cases) disagg += c.deployment == "disaggregated", mtp += c.spec_decode == "mtp";
+  const double metrics = 4.0 * double(m.table.rows.size());
+  EXPECT_GE(double(rep.rows.size()), 0.90 * metrics);
+  EXPECT_GT(disagg, 600u);
+  EXPECT_GT(mtp, 500u);
+  const ErrorSummary t = summarize(thr), l = summarize(lat);
+  std::printf("inferencex: throughput median %.1f%% p90 %.1f%%; latency median %.1f%% p90 %.1f%%\n",
+              t.median_ape_pct, t.p90_ape_pct, l.median_ape_pct, l.p90_ape_pct);
+  EXPECT_LT(t.median_ape_pct, 24.0);
+  EXPECT_LT(l.median_ape_pct, 29.0);
+  EXPECT_TRUE(rep.groups.at("deployment").count("disaggregated"));
+  EXPECT_TRUE(rep.groups.at("spec_decode").count("mtp"));
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,107 @@
+// Frontier MoE serving end to end: infer --disagg / --mtp / wide --ep, the sweep's kinds along the
+// curve, the point mode's chosen split, validate on the InferenceX schema, the claims' 2x flag, and
+// bad input -> exit 2 naming the option.
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(ServingFrontierCli, DisaggregatedPointTextAndJson) {
+  const std::string args =
+      "infer --model deepseek-r1 --system gb200-nvl72 --precision fp4 --isl 8192 --osl 1024 --concurrency 512 "
+      "--disagg --prefill-gpus 16 --prefill-tp 4 --prefill-attn-dp --decode-gpus 32 --decode-tp 1 --decode-ep 32";
+  auto t = run_gpuplan(args);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "disaggregated: prefill 4 x")) << t.out;
+  EXPECT_TRUE(has(t.out, "KV transfer")) << t.out;
+  auto j = run_gpuplan(args + " --json").json();
+  EXPECT_EQ(j["mode"], "disaggregated");
+  EXPECT_EQ(j["gpus"], 48);
+  EXPECT_TRUE(j["disaggregated"].get<bool>());
+  EXPECT_GT(j["kv_transfer_s"].get<double>(), 0);
+  EXPECT_EQ(j["decode_parallel"]["tp"], 32);
+  EXPECT_TRUE(j["decode_parallel"]["attention_dp"].get<bool>());
+  EXPECT_GT(j["ttft_s"].get<double>(), j["prefill_s"].get<double>());
+}
+
+TEST(ServingFrontierCli, MtpRaisesTokensPerUserAtBatchOne) {
+  const std::string base = "infer --model deepseek-r1 --system hgx-h200 --tp 8 --concurrency 1 --json";
+  auto off = run_gpuplan(base).json();
+  auto on = run_gpuplan(base + " --mtp 3").json();
+  EXPECT_GT(on["tokens_per_step"].get<double>(), 1.5);
+  EXPECT_GT(on["tokens_per_s_per_user"].get<double>(), off["tokens_per_s_per_user"].get<double>());
+  EXPECT_GT(on["decode_step"]["draft_s"].get<double>(), 0);
+}
+
+TEST(ServingFrontierCli, SweepSaysWhichKindWinsWhere) {
+  auto t = run_gpuplan("infer --model deepseek-r1 --system gb200-nvl72 --gpus 72 --precision fp4 --isl 8192 "
+                       "--osl 1024 --sweep");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "Along the curve")) << t.out;
+  EXPECT_TRUE(has(t.out, "disaggregated")) << t.out;
+  auto j = run_gpuplan("infer --model deepseek-r1 --system gb200-nvl72 --gpus 72 --precision fp4 --isl 8192 "
+                       "--osl 1024 --sweep --json")
+               .json();
+  bool disagg = false, mtp = false;
+  for (const auto& p : j["frontier"]) {
+    disagg = disagg || p["kind"].get<std::string>().find("disaggregated") == 0;
+    mtp = mtp || p["mtp_draft_tokens"].get<int>() > 0;
+  }
+  EXPECT_TRUE(disagg);
+  EXPECT_TRUE(mtp);
+  auto a = run_gpuplan("infer --model deepseek-r1 --system gb200-nvl72 --gpus 72 --precision fp4 --sweep "
+                       "--aggregated-only --json")
+               .json();
+  for (const auto& p : a["frontier"]) EXPECT_EQ(p["kind"], "aggregated");
+}
+
+TEST(ServingFrontierCli, PointModeSaysWhichSplitItChose) {
+  auto t = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --gpus 8 --isl 8192 --osl 1024 --concurrency 64");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "chosen: tp=8")) << t.out;
+  auto f = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --tp 8 --ep 8 --concurrency 64");
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_FALSE(has(f.out, "chosen:")) << f.out;
+}
+
+TEST(ServingFrontierCli, BadInputNamesTheOption) {
+  for (const auto& [args, option] : std::vector<std::pair<std::string, std::string>>{
+           {"--mtp 40", "--mtp"},
+           {"--mtp 1 --mtp-accept 1.5", "--mtp-accept"},
+           {"--mtp-accept 0.5", "--mtp-accept"},
+           {"--expert-skew 0.5", "--expert-skew"},
+           {"--engine foo", "--engine"},
+           {"--request-overhead-ms -3", "--request-overhead-ms"},
+           {"--prefill-gpus 8", "--disagg"},
+           {"--disagg --prefill-tp 8 --prefill-gpus 12", "--prefill-gpus"},
+           {"--disagg --decode-tp 0", "--decode-tp"},
+           {"--disagg --tp 8", "--disagg"}}) {
+    auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out;
+    EXPECT_TRUE(has(r.err, option)) << args << ": " << r.err;
+  }
+}
+
+TEST(ServingFrontierCli, ValidateReadsTheInferenceXSchema) {
+  auto r = run_gpuplan("validate --dataset " + std::string(GPUPLAN_SHARED_DATA_DIR) +
+                       "/benchmarks/inferencex-deepseek-r1.csv --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_GE(j["rows_scored"].get<int>(), 1537);  // 90% of 427 points x 4 figures
+  EXPECT_TRUE(j["groups"]["deployment"].contains("disaggregated"));
+  EXPECT_TRUE(j["groups"]["spec_decode"].contains("mtp"));
+}
+
+TEST(ServingFrontierCli, ClaimsFlagASideOffByMoreThan2x) {
+  auto r = run_gpuplan("compare --claim builtin");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "against the vendor's stated")) << r.out;
+  EXPECT_TRUE(has(r.out, "off by more than 2x")) << r.out;
+  auto j = run_gpuplan("compare --claim builtin --json").json();
+  EXPECT_TRUE(j.dump().find("\"off_b\"") != std::string::npos);
+}
+
+}  // namespace
