@@ -142,8 +142,14 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   auto nets = parse_list(doc.raw("networks"), where, "networks", origin, parse_network);
   auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
                          [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
+  auto bands = parse_list(doc.raw("error_bands"), where, "error_bands", origin, parse_error_band);
   doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
+  for (auto& b : bands) {
+    auto same = [&](const ErrorBand& x) { return x.kind == b.kind && x.generation == b.generation; };
+    std::erase_if(error_bands_, same);
+    error_bands_.push_back(std::move(b));
+  }
   for (auto& a : accs) upsert(accelerators_, std::move(a));
   for (auto& s : syss) upsert(systems_, std::move(s));
   for (auto& n : nets) upsert(networks_, std::move(n));

@@ -7,6 +7,7 @@
 
 #include "catalog/accelerator.h"
 #include "catalog/efficiency.h"
+#include "catalog/error_band.h"
 #include "catalog/network.h"
 #include "catalog/system.h"
 
@@ -29,6 +30,8 @@ class Catalog {
   const std::vector<System>& systems() const { return systems_; }
   const std::vector<Network>& networks() const { return networks_; }
   const std::vector<Efficiency>& efficiencies() const { return efficiencies_; }
+  // Error bands per (kind, generation) from data/catalog/error_bands.yaml (find_band() looks one up).
+  const std::vector<ErrorBand>& error_bands() const { return error_bands_; }
 
   // Lookups by name or alias (case- and punctuation-insensitive). Unknown -> InputError naming
   // `field` with a "did you mean".
@@ -52,6 +55,7 @@ class Catalog {
   std::vector<System> systems_;
   std::vector<Network> networks_;
   std::vector<Efficiency> efficiencies_;
+  std::vector<ErrorBand> error_bands_;
 };
 
 }  // namespace gpuplan

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -13,7 +14,9 @@
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "validate/band_fit.h"
 #include "validate/calibrate.h"
+#include "validate/held_out.h"
 #include "validate/inference_cases.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
@@ -125,6 +128,89 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   return kExitOk;
 }
 
+// calibrate --bands: error bands from held-out residuals (training: leave-one-source-family-out
+// fits; serving: files the serving fit never saw), written as data/catalog/error_bands.yaml.
+void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
+                         const std::vector<TrainingCase>& cases, const std::vector<std::string>& serving,
+                         const std::string& write_path, const CalibrationOptions& opts) {
+  std::vector<HeldOutResidual> unmeasured;  // rows whose generation no other family measures
+  std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts, unmeasured);
+  std::vector<HeldOutResidual> prior = training_prior_residuals(cases);
+  std::set<BandCell> measured;
+  for (const auto& c : cases) measured.insert({band_kind_of(c), c.generation});
+  std::vector<double> ape, ape_all;
+  for (const auto& h : held) ape.push_back(100.0 * std::abs(std::exp(-h.log_ratio) - 1.0));
+  ape_all = ape;
+  for (const auto& h : unmeasured) ape_all.push_back(100.0 * std::abs(std::exp(-h.log_ratio) - 1.0));
+  const ErrorSummary train_summary = summarize(ape), train_all = summarize(ape_all);
+  std::string fitted_on = fmt::format("{} ({} rows, leave-one-source-family-out)",
+                                      dataset.substr(dataset.find_last_of('/') + 1), cases.size());
+  for (const auto& path : serving) {
+    const CsvTable t = read_csv_file(path, "--serving");
+    const bool inferencex = is_inferencex_schema(t);
+    if (!inferencex && !is_inference_schema(t))
+      throw InputError("--serving", "'" + path + "' has neither the inference.csv nor the inferencex-deepseek-r1.csv schema");
+    std::vector<SkippedRow> skipped;
+    const auto sc = inferencex ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
+    for (const auto& c : sc) measured.insert({band_kind_of(c), c.generation});
+    for (auto& h : serving_residuals(sc)) held.push_back(std::move(h));
+    for (auto& h : serving_prior_residuals(sc)) prior.push_back(std::move(h));
+    fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
+                             sc.size());
+  }
+  BandFitOptions bo;
+  bo.fitted_on = fitted_on;
+  bo.fitted_date = today_utc();
+  const std::vector<BandCell> cells(measured.begin(), measured.end());
+  const auto bands = fit_error_bands(held, prior, bo, cells);
+  const auto in_sample = band_coverage(held, bands);
+  const auto lofo = band_coverage_lofo(held, prior, bo, cells);
+  if (common.json) {
+    nlohmann::json jb = nlohmann::json::array(), jc;
+    for (const auto& b : bands)
+      jb.push_back({{"kind", b.kind}, {"generation", b.generation}, {"low_log", b.low_log}, {"high_log", b.high_log},
+                    {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
+                    {"rows", b.rows}, {"families", b.families}});
+    for (const auto& [k, c] : lofo)
+      jc[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()},
+               {"in_sample_share", in_sample.count(k) ? in_sample.at(k).share() : 0.0}};
+    print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
+                             {"training_held_out", {{"rows", train_summary.rows},
+                                                    {"median_ape_pct", train_summary.median_ape_pct},
+                                                    {"p90_ape_pct", train_summary.p90_ape_pct}}},
+                             {"training_held_out_with_unmeasured_generations",
+                              {{"rows", train_all.rows}, {"median_ape_pct", train_all.median_ape_pct},
+                               {"p90_ape_pct", train_all.p90_ape_pct}}}});
+  } else {
+    std::cout << fmt::format("Error bands (nominal 80%) from {} held-out residuals.\nTraining rows held out by source "
+                             "family: median {:.1f}%, p90 {:.1f}% ({} rows whose generation other families measure); "
+                             "with the {} rows of generations only the held-out family measures (priors): median "
+                             "{:.1f}%, p90 {:.1f}%\n\n",
+                             held.size(), train_summary.median_ape_pct, train_summary.p90_ape_pct, train_summary.rows,
+                             unmeasured.size(), train_all.median_ape_pct, train_all.p90_ape_pct);
+    std::cout << fmt::format("{:<34} {:<12} {:>8} {:>8} {:>6} {:>9}\n", "kind", "generation", "low", "high", "rows",
+                             "families");
+    for (const auto& b : bands)
+      std::cout << fmt::format("{:<34} {:<12} {:>+7.1f}% {:>+7.1f}% {:>6} {:>9}\n", b.kind, b.generation,
+                               100 * (std::exp(b.low_log) - 1), 100 * (std::exp(b.high_log) - 1), b.rows, b.families);
+    std::cout << "\nCoverage of the bands (share of rows inside), each source family against bands fitted without it:\n";
+    for (const auto& [k, c] : lofo)
+      std::cout << fmt::format("  {:<34} {:>5.1f}%  of {:>5} rows   (in-sample {:.1f}%)\n", k, 100 * c.share(), c.rows,
+                               in_sample.count(k) ? 100 * in_sample.at(k).share() : 0.0);
+  }
+  if (!write_path.empty()) {
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write-bands", "cannot write '" + write_path + "'");
+    f << error_bands_to_yaml(bands, "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"
+                                    "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"
+                                    "rows no fit saw. Written by `gpuplan calibrate --bands --dataset training.csv\n"
+                                    "--serving inference.csv --serving mlperf-inference-v4.1-v5.0.csv --serving\n"
+                                    "inferencex-deepseek-r1.csv --write-bands ...`;\n"
+                                    "rules in docs/training-model.md (Error bands).");
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+}
+
 }  // namespace
 
 int cmd_calibrate(int argc, char** argv) {
@@ -137,9 +223,9 @@ int cmd_calibrate(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
-  std::vector<std::string> holdouts;
-  std::string generations;
-  bool inference = false;
+  std::vector<std::string> holdouts, serving;
+  std::string bands_path, generations;
+  bool inference = false, bands = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
                                        "schema with --inference)")->required();
@@ -157,6 +243,12 @@ int cmd_calibrate(int argc, char** argv) {
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");
+  app.add_flag("--bands", bands,
+               "Also fit the error bands: leave-one-source-family-out on the training rows, plus the rows of "
+               "each --serving file, per kind of prediction and accelerator generation");
+  app.add_option("--serving", serving, "--bands: serving measurements (inference.csv schema) the serving fit did "
+                                       "not see");
+  app.add_option("--write-bands", bands_path, "--bands: write the bands as catalog YAML (data/catalog/error_bands.yaml)");
   app.add_option("--rounds", opts.rounds, "Coordinate-descent sweeps")->check(CLI::Range(1, 50));
   app.add_option("--prior-weight", opts.prior_weight, "Pull towards the starting values")
       ->check(CLI::Range(0.0, 10.0));
@@ -177,12 +269,18 @@ int cmd_calibrate(int argc, char** argv) {
     }
     if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
     if (!generations.empty()) throw InputError("--generation", "applies with --inference");
+    if (!bands && !serving.empty()) throw InputError("--serving", "applies with --bands");
+    if (!bands && !bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
     Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
     if (!is_training_schema(table)) throw InputError("--dataset", "expected the training.csv schema");
     std::vector<SkippedRow> skipped;
     auto cases = map_training_cases(table, catalog, skipped);
     if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
+    if (bands) {
+      calibrate_bands_cli(common, catalog, dataset, cases, serving, bands_path, opts);
+      return kExitOk;
+    }
     const auto fits = calibrate(cases, opts);
     const ValidationReport rep = validate_training(cases, skipped, dataset);
 

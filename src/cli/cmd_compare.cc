@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/fabric_options.h"
 #include "cli/cost_options.h"
@@ -405,14 +406,44 @@ int cmd_compare(int argc, char** argv) {
     apply_fabric_options(catalog, a.hw, 0, fabric_opts);  // both sides on the same kind of fabric
     apply_fabric_options(catalog, b.hw, 0, fabric_opts);
     const compare::Comparison c = compare::compare_systems(a, b, archs, spec);
+    // Error bands of the ratios: each side's held-out band for its generation, combined (ratio_band).
+    const auto& bands = catalog.error_bands();
+    const std::string &gen_a = c.a.hw.accelerator.generation, &gen_b = c.b.hw.accelerator.generation;
+    auto ratio_of = [&](std::string_view kind, double va, double vb, bool reciprocal = false) {
+      return ratio_band(with_band(va, find_band(bands, kind, gen_a), reciprocal),
+                        with_band(vb, find_band(bands, kind, gen_b), reciprocal));
+    };
+    std::vector<nlohmann::json> model_bands;
+    std::string band_lines;
+    for (size_t i = 0; i < c.models.size() && i < archs.size(); ++i) {
+      const auto& m = c.models[i];
+      nlohmann::json mb;
+      if (spec.train && m.train_a.found && m.train_b.found) {
+        const BandedFigure r = ratio_of(training_band_kind(archs[i].is_moe()), m.train_a.result.tokens_per_s_per_gpu,
+                                        m.train_b.result.tokens_per_s_per_gpu);
+        mb["training_ratio"] = band_json(r);
+        band_lines += fmt::format("  {} training A/B {:.2f}x: {:.2f}x to {:.2f}x ({})\n", m.model, r.value, r.low, r.high,
+                                  band_text(r));
+      }
+      if (spec.infer) {
+        // The same relative band holds at every point of the curve (one kind, one generation per side).
+        const BandedFigure r = ratio_of(serving_band_kind(false, false), 1.0, 1.0);
+        mb["serving_ratio_relative"] = band_json(r);
+        band_lines += fmt::format("  {} serving A/B at any point of the curve: x{:.2f} to x{:.2f} of the ratio shown ({})\n",
+                                  m.model, r.low, r.high, band_text(r));
+      }
+      model_bands.push_back(mb);
+    }
     if (common.json) {
       nlohmann::json j = comparison_json(c);
+      for (size_t i = 0; i < model_bands.size() && i < j["models"].size(); ++i) j["models"][i]["band"] = model_bands[i];
       j["task"] = task;
       j["per"] = per;
       j["cost_profile"] = cost_profile_json(profile);
       print_json("compare", j);
     } else {
       print_comparison(c, per_v);
+      if (!band_lines.empty()) std::cout << "\nError of the ratios (each side's 80% held-out band, combined):\n" << band_lines;
     }
     return kExitOk;
   });

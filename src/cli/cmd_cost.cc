@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/cost_options.h"
 #include "core/numbers.h"
@@ -145,6 +146,13 @@ int cmd_cost(int argc, char** argv) {
             w["run"] = {{"tokens", run_tokens}, {"wall_s", rc.wall_s}, {"gpu_hours", rc.gpu_hours},
                         {"facility_energy_j", rc.facility_energy_j}};
             if (t.priced) w["run"]["usd"] = rc.usd;
+            // $/token and J/token are the reciprocal of the throughput: its band, flipped.
+            const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model->is_moe()),
+                                            side.hw.accelerator.generation);
+            w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(p.result.tokens_per_s_per_gpu, eb))},
+                         {"joules_per_token", band_json(with_band(rc.per_token.joules_per_token, eb, true))}};
+            if (t.priced)
+              w["band"]["usd_per_million_tokens"] = band_json(with_band(rc.per_token.usd_per_million_tokens, eb, true));
             if (!common.json) {
               std::cout << fmt::format("               {} training ({}, seq {}, global batch {}) on {} GPUs ({}): "
                                        "{:.0f} tokens/s/GPU, MFU {:.1f}%, {:.2f} J/token",
@@ -157,7 +165,8 @@ int cmd_cost(int argc, char** argv) {
                                        rc.wall_s / 86400, count_text(rc.gpu_hours, "GPU-hours"),
                                        count_text(rc.facility_energy_j / 3.6e9, "MWh"));
               if (t.priced) std::cout << ", " << usd_text(rc.usd);
-              std::cout << "\n";
+              std::cout << fmt::format("\n               throughput, cost and energy per token {}\n",
+                                       band_text(with_band(p.result.tokens_per_s_per_gpu, eb)));
             }
           }
         } else {
@@ -181,6 +190,12 @@ int cmd_cost(int argc, char** argv) {
               w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
               w["joules_per_token"] = tc.joules_per_token;
               if (t.priced) w["usd_per_million_tokens"] = tc.usd_per_million_tokens;
+              const ErrorBand& eb =
+                  find_band(catalog.error_bands(), serving_band_kind(false, false), side.hw.accelerator.generation);
+              w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(pt->result.tokens_per_s_per_gpu, eb))},
+                           {"joules_per_token", band_json(with_band(tc.joules_per_token, eb, true))}};
+              if (t.priced) w["band"]["usd_per_million_tokens"] = band_json(with_band(tc.usd_per_million_tokens, eb, true));
+              w["band_text"] = band_text(with_band(pt->result.tokens_per_s_per_gpu, eb));
               w["plan"] = {{"tp", pt->parallel.tp}, {"ep", pt->parallel.ep}, {"pp", pt->parallel.pp},
                            {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency},
                            {"kind", pt->kind()}, {"text", pt->plan()}};
@@ -197,7 +212,8 @@ int cmd_cost(int argc, char** argv) {
                                        w["joules_per_token"].get<double>());
               if (t.priced)
                 std::cout << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
-              std::cout << "\n";
+              std::cout << fmt::format("\n               throughput, cost and energy per token {}\n",
+                                       w["band_text"].get<std::string>());
             }
           }
         }

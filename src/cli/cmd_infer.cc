@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/fabric_options.h"
 #include "core/error.h"
@@ -328,6 +329,7 @@ int cmd_infer(int argc, char** argv) {
             j["prefill_gpus"] = p.disagg.prefill_gpus;
             j["decode_gpus"] = p.disagg.decode_gpus;
           }
+          j["band"] = serving_bands_json(catalog, hw, p.result, p.disaggregated);
           pts.push_back(j);
         }
         print_json("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -358,6 +360,19 @@ int cmd_infer(int argc, char** argv) {
         std::cout << fmt::format("  {:>8.1f} .. {:>8.1f} tok/s/user: {}\n", s.frontier[i].result.tokens_per_s_per_user,
                                  s.frontier[j].result.tokens_per_s_per_user, s.frontier[i].kind());
         i = j + 1;
+      }
+      if (!s.frontier.empty()) {
+        bool any_disagg = false;
+        for (const auto& p : s.frontier) any_disagg |= p.disaggregated;
+        for (bool d : {false, true}) {
+          if (d && !any_disagg) continue;
+          const BandedFigure t = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, false),
+                                                          hw.accelerator.generation));
+          const BandedFigure l = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, true),
+                                                          hw.accelerator.generation));
+          std::cout << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TTFT/TPOT {}\n",
+                                   d ? "disaggregated" : "aggregated", band_text(t), band_text(l));
+        }
       }
       return kExitOk;
     }
@@ -447,6 +462,7 @@ int cmd_infer(int argc, char** argv) {
       j["parallel"] = infer_parallel_json(par);
       j["parallel_chosen"] = chosen;
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
+      j["band"] = serving_bands_json(catalog, hw, r);
       print_json("infer", j);
       return kExitOk;
     }
@@ -475,6 +491,7 @@ int cmd_infer(int argc, char** argv) {
                              d.ep_comm_s * 1e3, d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9,
                              d.kv_bytes_read / 1e9);
     for (const auto& v : r.violations) std::cout << "Note: " << v.message << "\n";
+    std::cout << serving_bands_text(catalog, hw, r);
     return kExitOk;
   });
 }

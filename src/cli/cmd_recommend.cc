@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/fabric_options.h"
 #include "core/numbers.h"
@@ -132,11 +133,34 @@ int cmd_recommend(int argc, char** argv) {
     const compare::RecommendResult res = compare::recommend(catalog, m, spec, profile, progress);
     const std::size_t n = top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(top), res.ranked.size())
                                   : res.ranked.size();
+    // Each candidate's figure with its error band (the throughput's band; $/token and time are its
+    // reciprocal), and whether it is within the model's error of the candidate ranked above it.
+    std::vector<BandedFigure> figure(res.ranked.size());
+    std::vector<int> overlaps_rank(res.ranked.size(), 0);
+    for (std::size_t i = 0; i < res.ranked.size(); ++i) {
+      const auto& r = res.ranked[i];
+      if (!r.feasible) continue;
+      const Accelerator* acc = catalog.find_accelerator(r.accelerator);
+      const std::string gen = acc ? acc->generation : std::string(kBandUnfitted);
+      const std::string_view kind = train ? training_band_kind(m.is_moe()) : serving_band_kind(false, false);
+      const ErrorBand& eb = find_band(catalog.error_bands(), kind, gen);
+      figure[i] = r.priced ? with_band(r.usd_per_million_tokens, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);
+      for (std::size_t k = i; k-- > 0;)
+        if (res.ranked[k].feasible && res.ranked[k].priced == r.priced) {
+          if (bands_overlap(figure[i], figure[k])) overlaps_rank[i] = static_cast<int>(k) + 1;
+          break;
+        }
+    }
     if (common.json) {
       nlohmann::json arr = nlohmann::json::array();
       for (std::size_t i = 0; i < n; ++i) {
         nlohmann::json j = recommendation_json(res.ranked[i], train);
         j["rank"] = i + 1;
+        if (res.ranked[i].feasible) {
+          j["band"] = band_json(figure[i]);
+          j["band"]["figure"] = res.ranked[i].priced ? "usd_per_million_tokens" : "tokens_per_s_per_gpu";
+          j["within_error_of_rank"] = overlaps_rank[i] > 0 ? nlohmann::json(overlaps_rank[i]) : nlohmann::json();
+        }
         arr.push_back(j);
       }
       const auto& s = res.spec;
@@ -182,6 +206,10 @@ int cmd_recommend(int argc, char** argv) {
                                          r.priced ? usd_text(r.usd) + "/h" : "no price", "",
                                          r.gpus, r.units * r.gpus_per_unit, r.units, r.gpus_per_unit,
                                          r.tokens_per_s_per_user, r.ttft_s, costs, energy, r.plan);
+      std::cout << fmt::format("      {} {}{}\n", r.priced ? "$/M tokens" : "tokens/s/GPU", band_text(figure[i]),
+                               overlaps_rank[i] > 0
+                                   ? fmt::format("; within the model's error of #{}", overlaps_rank[i])
+                                   : "");
       for (const auto& why : r.reasons) std::cout << "      - " << why << "\n";
     }
     if (std::any_of(res.ranked.begin(), res.ranked.begin() + static_cast<std::ptrdiff_t>(n),

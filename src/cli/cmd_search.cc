@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/cost_options.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/training_json.h"
 #include "core/error.h"
@@ -100,6 +101,7 @@ int cmd_search(int argc, char** argv) {
     }
     const SearchResult r = search_plans(m, hw, w, so);
 
+    const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(m.is_moe()), hw.accelerator.generation);
     if (common.json) {
       nlohmann::json j;
       j["model"] = m.name;
@@ -116,6 +118,7 @@ int cmd_search(int argc, char** argv) {
       for (std::size_t i = 0; i < r.top.size(); ++i) {
         nlohmann::json c = candidate_json(r.top[i].plan, r.top[i].result);
         c["rank"] = i + 1;
+        c["band"] = band_json(with_band(r.top[i].result.tokens_per_s_per_gpu, eb));
         if (usd_per_gpu_hour > 0) c["usd_per_million_tokens"] = usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour);
         top.push_back(std::move(c));
       }
@@ -144,6 +147,8 @@ int cmd_search(int argc, char** argv) {
     std::cout << fmt::format("Top {} by {}:\n", r.top.size(),
                              usd_per_gpu_hour > 0 ? fmt::format("cost (${:.2f} per GPU-hour)", usd_per_gpu_hour)
                                                   : std::string("tokens/s"));
+    std::cout << fmt::format("(tokens/s/GPU {}; plans closer than that are within the model's error)\n",
+                             band_text(with_band(r.top.front().result.tokens_per_s_per_gpu, eb)));
     for (std::size_t i = 0; i < r.top.size(); ++i) {
       print_candidate(i + 1, r.top[i].plan, r.top[i].result);
       if (usd_per_gpu_hour > 0)

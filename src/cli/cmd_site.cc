@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "core/error.h"
 #include "deploy/retrofit.h"
@@ -403,6 +404,7 @@ int cmd_site(int argc, char** argv) {
                   << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
                                  "units", "GPUs", "IT/unit", "tokens/s", "tok/s/MW", "plan (at GPUs)",
                                  "tokens/s", "tok/s/MW", "plan, sequences per unit, at");
+      std::string band_lines;
       for (std::size_t i = 0; i < budget_systems.size(); ++i) {
         const System& s = catalog.system(budget_systems[i], "--systems");
         const auto u = deploy::unit_power(power_input(catalog, s), site);
@@ -424,11 +426,20 @@ int cmd_site(int argc, char** argv) {
                           {"ttft_s", sv.ttft_s}, {"tpot_s", sv.tpot_s}});
         else
           serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
+        // Error bands of the two throughputs: the held-out band of each kind on this system's generation.
+        const std::string& gen = catalog.accelerator(s.accelerator).generation;
+        const BandedFigure tband =
+            with_band(tps, find_band(catalog.error_bands(), training_band_kind(model.is_moe()), gen));
+        const BandedFigure sband = with_band(serve_tps, find_band(catalog.error_bands(), serving_band_kind(false, false), gen));
+        if (sv.feasible) serving["band"] = band_json(sband);
+        band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
+                                  sv.feasible ? band_text(sband) : std::string("-"));
         bj.push_back({{"system", s.name}, {"units", units}, {"gpus", gpus}, {"it_w_per_unit", u.it_w()},
                       {"budget_share", share}, {"budget_w", budget_w * share},
                       {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / part_mw},
                       {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"plan", t.plan},
                       {"searched_at_gpus", t.ref_gpus}, {"serving", serving}});
+        if (t.tokens_per_s_per_gpu > 0) bj.back()["training_band"] = band_json(tband);
         if (!common.json)
           std::cout << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
                                    shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units,
@@ -443,7 +454,8 @@ int cmd_site(int argc, char** argv) {
       if (!common.json)
         std::cout << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
                      "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
-                     "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n";
+                     "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
+                  << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
     }
     if (common.json) print_json("site", j);
     return kExitOk;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/band_json.h"
 #include "cli/common.h"
 #include "cli/fabric_options.h"
 #include "cli/training_json.h"
@@ -70,17 +71,23 @@ int cmd_train(int argc, char** argv) {
     const TrainingResult r = evaluate_training(model, hw, plan, w);
     if (!r.valid()) throw_plan_violations(r.violations);
     const bool fits = r.memory.fits;
+    // Error band of the throughput (the step time's is its reciprocal): held-out error of this kind and generation.
+    const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model.is_moe()), hw.accelerator.generation);
+    const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
     if (common.json) {
       nlohmann::json j = training_json(model, hw, plan, w, r);
       j["plan_source"] = chosen_by.empty() ? "user" : "search";
       j["fits"] = fits;
       if (!fits) j["status"] = does_not_fit_status(r.memory);
+      j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
       print_json("train", j);
       return fits ? kExitOk : kExitDoesNotFit;
     }
     if (!fits) std::cout << does_not_fit_line(r.memory) << "\n\n";
     if (!chosen_by.empty()) std::cout << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
     print_training_text(std::cout, model, hw, plan, w, r);
+    std::cout << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
+                             tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
     return fits ? kExitOk : kExitDoesNotFit;
   });
 }

@@ -40,7 +40,15 @@ void print_text(const ValidationReport& rep, bool verbose) {
                                r.metric, r.reported, r.predicted, r.ape_pct);
     std::cout << "\n";
   }
+  if (!rep.coverage.empty()) {
+    std::cout << "Rows inside their error band (nominal 80%):\n";
+    for (const auto& [kind, c] : rep.coverage)
+      std::cout << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
+    std::cout << "\n";
+  }
   if (!rep.skipped.empty()) {
+    std::cout << "Skip reasons:\n";
+    for (const auto& [why, n] : skip_reason_counts(rep.skipped)) std::cout << fmt::format("  {:>4}  {}\n", n, why);
     std::cout << "Skipped rows:\n";
     for (const auto& s : rep.skipped) std::cout << fmt::format("  row {}: {}\n", s.row, s.reason);
   }
@@ -84,6 +92,7 @@ int cmd_validate(int argc, char** argv) {
     }
     if (rep.rows.empty())
       throw nothing_scored(dataset, table.rows.size(), rep.skipped.empty() ? "" : rep.skipped.front().reason);
+    apply_bands(rep, catalog.error_bands());
     if (common.json) {
       nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
       for (const auto& r : rep.rows)
@@ -91,9 +100,15 @@ int cmd_validate(int argc, char** argv) {
                         {"accelerator", r.accelerator}, {"system", r.system}, {"num_gpus", r.num_gpus},
                         {"precision", r.precision}, {"plan", r.plan}, {"metric", r.metric},
                         {"reported", r.reported}, {"predicted", r.predicted}, {"ape_pct", r.ape_pct},
-                        {"assumptions", r.assumptions}});
+                        {"assumptions", r.assumptions},
+                        {"low", r.band.low}, {"high", r.band.high}, {"in_band", r.in_band},
+                        {"basis", {{"kind", r.band.kind}, {"generation", r.band.generation},
+                                   {"rows", r.band.rows}, {"families", r.band.families}}}});
       for (const auto& s : rep.skipped) skip.push_back({{"row", s.row}, {"reason", s.reason}});
-      nlohmann::json groups;
+      nlohmann::json groups, coverage = nlohmann::json::object(), reasons = nlohmann::json::object();
+      for (const auto& [k, c] : rep.coverage)
+        coverage[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
+      for (const auto& [why, n] : skip_reason_counts(rep.skipped)) reasons[why] = n;
       for (const auto& [kind, m] : rep.groups)
         for (const auto& [name, s] : m) groups[kind][name] = summary_json(s);
       print_json("validate", {{"dataset", dataset},
@@ -102,6 +117,8 @@ int cmd_validate(int argc, char** argv) {
                               {"median_ape_pct", rep.overall.median_ape_pct},
                               {"p90_ape_pct", rep.overall.p90_ape_pct},
                               {"groups", groups},
+                              {"coverage", coverage},
+                              {"skip_reasons", reasons},
                               {"rows", rows},
                               {"skipped", skip}});
     } else {

@@ -82,6 +82,16 @@ Page train_report(const Source& train, const Source& search, const Source& scale
                         num(ref(*p.src, p.base + "/memory/capacity_bytes"), "{:.1f}", 1e-9, " GB")});
   }
   summary.blocks.push_back(tab);
+  // The error band of the given plan's throughput (train --json "band"): held-out error of its kind and generation.
+  if (const auto b = t.value(nlohmann::json::json_pointer("/band/tokens_per_s_per_gpu"), nlohmann::json()); b.is_object())
+    summary.blocks.push_back(Paragraph{fmt::format(
+        "Error band (80% of held-out published rows of this kind, {} on {}): the given plan's {:.0f} tokens/s per GPU "
+        "could measure {:.0f} to {:.0f} (+/- {:.0f}%; {} rows, {} source families). Plans closer than that are within "
+        "the model's error.",
+        b.value(nlohmann::json::json_pointer("/basis/kind"), std::string()),
+        b.value(nlohmann::json::json_pointer("/basis/generation"), std::string()), b.value("value", 0.0),
+        b.value("low", 0.0), b.value("high", 0.0), b.value("plus_minus_pct", 0.0),
+        b.value(nlohmann::json::json_pointer("/basis/rows"), 0), b.value(nlohmann::json::json_pointer("/basis/families"), 0))});
   page.sections.push_back(std::move(summary));
 
   // Step-time breakdown.

@@ -5,12 +5,16 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <regex>
+#include <tuple>
 
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "model/model_registry.h"
+#include "validate/blank_plan.h"
+#include "validate/precision_text.h"
 
 namespace gpuplan {
 
@@ -18,11 +22,6 @@ namespace {
 
 // Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
 bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
-
-int int_or(const std::string& s, int fallback) {
-  double v = 0;
-  return parse_number(s, v) ? static_cast<int>(v) : fallback;
-}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -137,12 +136,13 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       skip(*why);
       continue;
     }
-    auto prec = parse_precision(c.precision_name);
-    if (!prec) {
-      skip(fmt::format("precision '{}' is not one gpuplan models", c.precision_name));
+    const PrecisionReading prec = read_gemm_precision(c.precision_name);
+    if (!prec.precision) {
+      skip(prec.note);
       continue;
     }
-    c.workload.precision = *prec;
+    c.workload.precision = *prec.precision;
+    if (normalize_name(c.precision_name) != to_string(*prec.precision)) c.assumptions.push_back(prec.note);
     c.model = model_for_row(t, i, c.assumptions);
     c.family = c.model.family;
     if (c.model.layers <= 0 || c.model.hidden <= 0 || c.model.heads <= 0 || c.model.vocab <= 0) {
@@ -151,8 +151,16 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     }
     double v = 0;
     if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
-      skip("num_gpus blank");
-      continue;
+      // Derivable from a fully stated grid: tp x pp x cp x dp (cp blank = 1).
+      double tp = 0, pp = 0, cp = 1, dp = 0;
+      const bool grid = parse_number(t.cell(i, "tp"), tp) && parse_number(t.cell(i, "pp"), pp) &&
+                        parse_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_number(t.cell(i, "cp"), cp));
+      if (!grid || tp < 1 || pp < 1 || cp < 1 || dp < 1 || tp * pp * cp * dp > 1e7) {
+        skip("num_gpus blank and not derivable (needs tp, pp and dp stated)");
+        continue;
+      }
+      v = tp * pp * cp * dp;
+      c.assumptions.push_back(fmt::format("num_gpus blank: tp x pp x cp x dp = {:.0f}", v));
     }
     c.workload.num_gpus = static_cast<int>(v);
     if (!parse_number(t.cell(i, "seq_len"), v)) {
@@ -167,26 +175,48 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.workload.global_batch = static_cast<long long>(v);
 
     TrainingPlan& p = c.plan;
-    auto fill = [&](const char* col, int& field, int def, const char* what) {
+    BlankFields blanks;
+    auto stated = [&](const char* col, int& field, bool& blank) {
       const std::string s = t.cell(i, col);
-      if (s.empty()) {
-        field = def;
-        c.assumptions.push_back(fmt::format("{} blank: {} ({})", col, def, what));
-      } else {
-        field = int_or(s, def);
-      }
+      const std::string sl = lower(s);
+      double x = 0;
+      // Tables write a blank as nothing, "-", "n/a", "?" or "not stated".
+      blank = s.empty() || sl == "-" || sl == "n/a" || sl == "na" || sl == "?" || sl == "not stated" || sl == "none";
+      if (blank) field = 1;
+      else if (!parse_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
+      else field = static_cast<int>(x);
+      return std::string();
     };
-    fill("tp", p.tp, 1, "no tensor parallelism");
-    fill("pp", p.pp, 1, "no pipeline");
-    p.vp = int_or(t.cell(i, "vp"), 1);
-    fill("cp", p.cp, 1, "no context parallelism");
-    p.ep = int_or(t.cell(i, "ep"), 1);
-    fill("mbs", p.mbs, 1, "framework default micro-batch");
+    std::string bad;
+    for (auto [col, field, blank] : {std::tuple<const char*, int*, bool*>{"tp", &p.tp, &blanks.tp},
+                                     {"pp", &p.pp, &blanks.pp}, {"vp", &p.vp, &blanks.vp},
+                                     {"cp", &p.cp, &blanks.cp}, {"ep", &p.ep, &blanks.ep},
+                                     {"mbs", &p.mbs, &blanks.mbs}})
+      if (bad.empty()) bad = stated(col, *field, *blank);
+    if (!bad.empty()) {
+      skip(fmt::format("{} '{}' is not a whole number >= 1", bad, t.cell(i, bad)));
+      continue;
+    }
+    {
+      int dp = 0;
+      bool blank = false;
+      if (!stated("dp", dp, blank).empty()) {
+        skip(fmt::format("dp '{}' is not a whole number >= 1", t.cell(i, "dp")));
+        continue;
+      }
+      if (!blank) blanks.stated_dp = dp;
+    }
+    // Blanks that only one value fits are not searched: vp without a pipeline, ep of a dense model.
+    if (blanks.vp && !blanks.pp && p.pp == 1) blanks.vp = false;
+    if (blanks.ep && !c.model.is_moe()) blanks.ep = false;
     p.dp = 0;
     static const std::regex etp_re(R"(ETP\s*=\s*(\d{1,6}))");  // longer: not an ETP (stoi would throw)
     std::smatch em;
     if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
     const std::string rc = lower(t.cell(i, "recompute"));
+    // A blank recompute is the frameworks' default, none: the tables name recompute where it was on, and
+    // gpuplan's memory estimate (conservative at the edge of fitting) is not let to overrule a run that ran.
+    if (rc.empty()) c.assumptions.push_back("recompute blank: none (Megatron/NeMo default)");
     if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
     else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
     else p.recompute = Recompute::none;
@@ -203,11 +233,46 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       c.assumptions.push_back("FSDP (ZeRO-3) per the row's notes");
     }
     if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
+    if (blanks.any()) {
+      if (blanks.tp && legacy) p.sequence_parallel = false;
+      BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
+      if (!fill.found && blanks.stated_dp > 0) {
+        // The row's dp may count differently (e.g. with EP folded in); the GPU count decides.
+        c.assumptions.push_back(fmt::format("dp {} fits no plan with the stated fields: derived from num_gpus instead",
+                                            blanks.stated_dp));
+        blanks.stated_dp = 0;
+        fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
+      }
+      if (!fill.found) {
+        skip("plan does not fit the model: " + fill.note);
+        continue;
+      }
+      p = fill.plan;
+      if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
+      c.assumptions.push_back(fill.note);
+    }
     TrainingPlan check = p;
     auto violations = check_plan(c.model, check, c.workload);
     if (!violations.empty()) {
       skip("plan does not fit the model: " + violations.front().message);
       continue;
+    }
+    if (blanks.stated_dp > 0 && check.dp != blanks.stated_dp)
+      c.assumptions.push_back(fmt::format("dp {} disagrees with num_gpus / (tp x pp x cp) = {}: the GPU count decides",
+                                          blanks.stated_dp, check.dp));
+    c.mfu_basis = t.cell(i, "mfu_basis");
+    if (c.metric == "mfu" && c.reported <= 1.0) {
+      // MFU is in percent; a value of at most 1 is a fraction (no training run reaches only 1% MFU).
+      c.reported *= 100.0;
+      c.assumptions.push_back("mfu at most 1: read as a fraction, x100 to percent");
+    }
+    if (c.metric == "mfu") {
+      if (c.mfu_basis.empty()) {
+        c.assumptions.push_back("mfu_basis blank: MFU against the BF16 dense peak");
+      } else if (c.mfu_basis != "precision_peak" && c.mfu_basis != "bf16_peak") {
+        skip(fmt::format("mfu_basis '{}' is not precision_peak or bf16_peak", c.mfu_basis));
+        continue;
+      }
     }
     out.push_back(std::move(c));
   }
@@ -229,9 +294,9 @@ double metric_from_result(const TrainingCase& c, const TrainingResult& r) {
     }
     return r.model_tflops_per_gpu;
   }
-  // mfu in percent: DGX Cloud recipes count against the precision's own peak, the others against
-  // the BF16 peak (README of shared/data, FLOP conventions).
-  const bool own_peak = c.source_id.rfind("DGXC", 0) == 0;
+  // mfu in percent against the peak the row's mfu_basis names (shared/data README): the precision's
+  // own dense peak, or the BF16 dense peak (also when the column is blank).
+  const bool own_peak = c.mfu_basis == "precision_peak";
   return 100.0 * (own_peak ? r.mfu_attn : r.mfu_attn_bf16);
 }
 

@@ -24,6 +24,7 @@ struct TrainingCase {
   std::string family;
   std::string precision_name;
   std::string metric;         // step_time_s, tokens_per_sec_per_gpu, tflops_per_gpu, mfu
+  std::string mfu_basis;      // mfu rows: precision_peak or bf16_peak ("" = BF16 peak)
   double reported = 0;
   ModelArch model;
   Hardware hardware;

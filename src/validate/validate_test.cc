@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "validate/precision_text.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -38,11 +39,131 @@ TEST(Validate, BlanksAreFilledAndSaid) {
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].model.ffn_hidden, 4 * 4096);
   EXPECT_FALSE(cases[0].model.gated_mlp);
-  EXPECT_EQ(cases[0].plan.tp, 1);
-  EXPECT_EQ(cases[0].plan.mbs, 1);
-  EXPECT_FALSE(cases[0].assumptions.empty());
+  // Blank tp and mbs come from the search under the stated fields (pp=1, 8 GPUs), and the row says so.
+  EXPECT_EQ(8 % cases[0].plan.tp, 0);
+  EXPECT_GE(cases[0].plan.mbs, 1);
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said |= a.find("from the search") != std::string::npos;
+  EXPECT_TRUE(said);
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_NE(skipped[0].reason.find("NoSuchGPU"), std::string::npos);
+}
+
+const char* kHeader =
+    "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+    "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
+    "reported_value,notes,mfu_basis\n";
+
+TEST(Validate, PrecisionSpellingsOfRealTables) {
+  struct Case {
+    const char* text;
+    Precision want;
+  };
+  const Case cases[] = {
+      {"BF16", Precision::bf16},
+      {"BF16 (amp)", Precision::bf16},
+      {"BF16/mixed (not stated)", Precision::bf16},
+      {"BF16 (pure)", Precision::bf16},
+      {"BF16 (inferred)", Precision::bf16},
+      {"bf16 mixed", Precision::bf16},
+      {"FP16", Precision::bf16},
+      {"FP16/BF16 mixed", Precision::bf16},
+      {"fp16 (apex O2)", Precision::bf16},
+      {"mixed precision", Precision::bf16},
+      {"", Precision::bf16},
+      {"FP8", Precision::fp8},
+      {"fp8", Precision::fp8},
+      {"FP8-hybrid", Precision::fp8},
+      {"FP8 (blockwise 1x128 act / 128x128 wt; BF16 attention/embedding/head)", Precision::fp8},
+      {"FP8 delayed scaling (E4M3 fwd / E5M2 bwd)", Precision::fp8},
+      {"MXFP8", Precision::mxfp8},
+      {"mxfp8 (BF16 attention)", Precision::mxfp8},
+      {"NVFP4", Precision::nvfp4},
+      {"NVFP4 (FP8 attention)", Precision::nvfp4},
+      {"MXFP4", Precision::fp4},
+  };
+  for (const auto& c : cases) {
+    const PrecisionReading r = read_gemm_precision(c.text);
+    ASSERT_TRUE(r.precision.has_value()) << c.text;
+    EXPECT_EQ(*r.precision, c.want) << c.text;
+    EXPECT_FALSE(r.note.empty()) << c.text;
+  }
+  // Formats gpuplan does not model are refused with the reason, never guessed.
+  for (const char* text : {"TF32", "tf32 (A100 default)", "FP32", "INT8", "something else"}) {
+    const PrecisionReading r = read_gemm_precision(text);
+    EXPECT_FALSE(r.precision.has_value()) << text;
+    EXPECT_NE(r.note.find("does not model"), std::string::npos) << text << ": " << r.note;
+  }
+}
+
+TEST(Validate, PrecisionReadIsSaidAndTf32RowSkippedWithReason) {
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,BF16 (amp),1,1,,1,,,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,TF32,1,1,,1,,,1,64,,step_time_s,3.0,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 1u);
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said |= a.find("'BF16 (amp)' read as BF16") != std::string::npos;
+  EXPECT_TRUE(said);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("TF32"), std::string::npos);
+  const auto counts = skip_reason_counts(skipped);
+  ASSERT_EQ(counts.size(), 1u);
+  EXPECT_EQ(counts.begin()->second, 1u);
+}
+
+TEST(Validate, BlankVpWithDeepPipelinePredictsInterleaving) {
+  // Llama 3.1 405B (126 layers) on 1024 H100, pp=16, 32 micro-batches: plain 1F1B would idle the
+  // pipeline (pp-1)/m = 47% of the step; the authors interleaved, and so must the prediction.
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,Llama3.1-405B,405,,,,,,,8192,,,H100-SXM-80GB,1024,BF16,8,16,,2,,,1,128,,step_time_s,20,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 1u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_EQ(cases[0].plan.pp, 16);
+  EXPECT_GT(cases[0].plan.vp, 1);
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said |= a.find("blank vp=") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(Validate, MfuBasisChoosesThePeak) {
+  const std::string row = "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,8,FP8,1,1,,1,,,1,64,,mfu,40,,";
+  const CsvTable t = parse_csv(std::string(kHeader) + row + "precision_peak\n" + row + "bf16_peak\n" + row + "\n" +
+                                   row + "fp8_peak\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("mfu_basis"), std::string::npos);
+  const double own = predict_case(cases[0]), bf16 = predict_case(cases[1]), blank = predict_case(cases[2]);
+  EXPECT_LT(own, 0.75 * bf16);  // the FP8 peak is twice the BF16 one on H100
+  EXPECT_DOUBLE_EQ(blank, bf16);
+}
+
+TEST(Validate, GpuCountFromTheGridAndMfuAsFraction) {
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,4,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,,BF16,2,2,,1,,,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,GB200 NVL72,8,BF16,1,1,,1,,,1,64,,mfu,0.45,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,H100-SXM-80GB,8,BF16,n/a,-,,1,,,1,64,,step_time_s,3.0,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].workload.num_gpus, 16);
+  EXPECT_EQ(8 % (cases[2].plan.tp * cases[2].plan.pp), 0);  // "n/a" and "-" are blanks the search fills
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("num_gpus"), std::string::npos);
+  EXPECT_EQ(cases[1].accelerator, "gb200");  // a system's name maps to its accelerator
+  EXPECT_DOUBLE_EQ(cases[1].reported, 45.0);
 }
 
 TEST(Validate, SummaryMatchesScorePy) {

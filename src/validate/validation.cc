@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 
 namespace gpuplan {
 
@@ -22,6 +23,26 @@ void finish_report(ValidationReport& rep, const std::vector<double>& all, const 
   rep.overall = summarize(all);
   for (const auto& [kind, m] : groups)
     for (const auto& [name, v] : m) rep.groups[kind][name] = summarize(v);
+}
+
+void apply_bands(ValidationReport& rep, const std::vector<ErrorBand>& bands) {
+  rep.coverage.clear();
+  for (auto& r : rep.rows) {
+    r.band = with_band(r.predicted, find_band(bands, r.band_kind, r.generation), r.band_reciprocal);
+    r.in_band = r.reported >= r.band.low && r.reported <= r.band.high;
+    for (const std::string& k : {std::string("all"), r.band_kind}) {
+      ++rep.coverage[k].rows;
+      rep.coverage[k].inside += r.in_band ? 1 : 0;
+    }
+  }
+}
+
+std::map<std::string, size_t> skip_reason_counts(const std::vector<SkippedRow>& skipped) {
+  static const std::regex quoted("'[^']*'"), number(R"(\b\d+(\.\d+)?\b)");
+  std::map<std::string, size_t> out;
+  for (const auto& s : skipped)
+    ++out[std::regex_replace(std::regex_replace(s.reason, quoted, "'*'"), number, "N")];
+  return out;
 }
 
 ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::vector<SkippedRow> skipped,

@@ -6,10 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "catalog/error_band.h"
 #include "core/error.h"
 #include "validate/training_cases.h"
 
 namespace gpuplan {
+
+struct InferenceCase;
+// The error-band kind of a case (src/catalog/error_band.h) and whether the row's metric is the
+// reciprocal of what that kind's band measures (a training step time; serving tokens/s per user).
+std::string band_kind_of(const TrainingCase& c);
+std::string band_kind_of(const InferenceCase& c);
+bool band_reciprocal_of(const TrainingCase& c);
+bool band_reciprocal_of(const InferenceCase& c);
 
 struct ScoredRow {
   size_t row = 0;
@@ -18,6 +27,12 @@ struct ScoredRow {
   double reported = 0, predicted = 0, ape_pct = 0;
   std::string plan;
   std::vector<std::string> assumptions;
+  // Error band (apply_bands): its kind and generation, the row's metric's reciprocity, the band around
+  // the prediction and whether the reported value lies inside it.
+  std::string generation, band_kind;
+  bool band_reciprocal = false;
+  BandedFigure band;
+  bool in_band = false;
 };
 
 // The scored row of a mapped case (training or inference: the fields they share) and its prediction;
@@ -39,6 +54,9 @@ ScoredRow scored_row(const Case& c, double predicted) {
   r.predicted = predicted;
   r.ape_pct = 100.0 * (predicted > c.reported ? predicted - c.reported : c.reported - predicted) / c.reported;
   r.assumptions = c.assumptions;
+  r.generation = c.generation;
+  r.band_kind = band_kind_of(c);
+  r.band_reciprocal = band_reciprocal_of(c);
   return r;
 }
 
@@ -47,11 +65,14 @@ ScoredRow scored_row(const Case& c, double predicted) {
 template <typename Case>
 std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c) {
   const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
+  // Tables also name the system ("GB200 NVL72", "DGX H100"): its accelerator, on that system.
+  const System* sys = acc ? nullptr : catalog.find_system(c.gpu_name);
+  if (sys) acc = catalog.find_accelerator(sys->accelerator);
   if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
   c.accelerator = acc->name;
   c.generation = acc->generation;
   try {
-    c.hardware = resolve_hardware(catalog, acc->name);
+    c.hardware = resolve_hardware(catalog, sys ? sys->name : acc->name);
   } catch (const InputError& e) {
     return std::string(e.what());
   }
@@ -65,6 +86,12 @@ struct ErrorSummary {
   double p90_ape_pct = 0;
 };
 
+// How many rows lie inside their band.
+struct Coverage {
+  size_t rows = 0, inside = 0;
+  double share() const { return rows ? double(inside) / double(rows) : 0.0; }
+};
+
 struct ValidationReport {
   std::string dataset;
   std::vector<ScoredRow> rows;
@@ -72,7 +99,17 @@ struct ValidationReport {
   ErrorSummary overall;
   // group kind ("source", "family", "accelerator", "precision") -> group value -> summary
   std::map<std::string, std::map<std::string, ErrorSummary>> groups;
+  // apply_bands: share of rows inside their band, "all" and per band kind.
+  std::map<std::string, Coverage> coverage;
 };
+
+// Puts each scored row's band (find_band of its kind and generation) around its prediction, marks
+// whether the reported value lies inside, and counts the coverage.
+void apply_bands(ValidationReport& rep, const std::vector<ErrorBand>& bands);
+
+// Skip reasons counted by their pattern: quoted names and numbers replaced ("GPU '*' has no catalog
+// entry"), so that the same cause counts once.
+std::map<std::string, size_t> skip_reason_counts(const std::vector<SkippedRow>& skipped);
 
 // Summary of a list of errors; p90 as shared/tools/score.py computes it (nearest rank).
 ErrorSummary summarize(std::vector<double> ape_pct);

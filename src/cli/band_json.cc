@@ -1,0 +1,57 @@
+#include "cli/band_json.h"
+
+#include <fmt/format.h>
+
+namespace gpuplan::cli {
+
+nlohmann::json band_json(const BandedFigure& f) {
+  return {{"value", f.value},
+          {"low", f.low},
+          {"high", f.high},
+          {"plus_minus_pct", f.plus_minus_pct()},
+          {"basis", {{"kind", f.kind}, {"generation", f.generation}, {"rows", f.rows}, {"families", f.families}}}};
+}
+
+std::string band_text(const BandedFigure& f) {
+  if (f.generation == kBandUnfitted)
+    return fmt::format("+/- {:.0f}% (80% band of a generation without measurements of this kind)", f.plus_minus_pct());
+  return fmt::format("+/- {:.0f}% (80% band: {} held-out rows, {} source families)", f.plus_minus_pct(), f.rows,
+                     f.families);
+}
+
+namespace {
+
+struct ServingBands {
+  BandedFigure tput, user, ttft, tpot;
+};
+
+ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const InferenceResult& r, bool disagg) {
+  const auto& bands = catalog.error_bands();
+  const std::string& gen = hw.accelerator.generation;
+  const ErrorBand& t = find_band(bands, serving_band_kind(disagg, false), gen);
+  const ErrorBand& l = find_band(bands, serving_band_kind(disagg, true), gen);
+  return {with_band(r.tokens_per_s_per_gpu, t), with_band(r.tokens_per_s_per_user, l, true), with_band(r.ttft_s, l),
+          with_band(r.tpot_s, l)};
+}
+
+}  // namespace
+
+nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                                  bool disaggregated) {
+  const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
+  return {{"tokens_per_s_per_gpu", band_json(b.tput)},
+          {"tokens_per_s_per_user", band_json(b.user)},
+          {"ttft_s", band_json(b.ttft)},
+          {"tpot_s", band_json(b.tpot)}};
+}
+
+std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                               bool disaggregated) {
+  const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
+  return fmt::format("Error bands: tokens/s per GPU {:.1f} to {:.1f} {}; TPOT {:.2f} to {:.2f} ms, TTFT {:.1f} to "
+                     "{:.1f} ms {}\n",
+                     b.tput.low, b.tput.high, band_text(b.tput), b.tpot.low * 1e3, b.tpot.high * 1e3, b.ttft.low * 1e3,
+                     b.ttft.high * 1e3, band_text(b.tpot));
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,28 @@
+#pragma once
+// Presenting a figure's error band (src/catalog/error_band.h): the JSON object and the "+/- x%" text.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/error_band.h"
+#include "inference/inference.h"
+#include "physics/hardware.h"
+
+namespace gpuplan::cli {
+
+// {"value", "low", "high", "plus_minus_pct", "basis": {"kind", "generation", "rows", "families"}}
+nlohmann::json band_json(const BandedFigure& f);
+
+// "+/- 12% (80% band: 76 held-out rows, 3 source families)" or "+/- 60% (80% band: hopper never measured
+// for this kind)".
+std::string band_text(const BandedFigure& f);
+
+// The bands of one serving point (aggregated, or disaggregated prefill/decode pools): tokens/s per GPU
+// (throughput band), TTFT and TPOT (latency band), tokens/s per user (the reciprocal of TPOT).
+nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                                  bool disaggregated = false);
+std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
+                               bool disaggregated = false);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,100 @@
+#include "validate/blank_plan.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "search/filter.h"
+#include "search/plan_space.h"
+#include "training/training_step.h"
+
+namespace gpuplan {
+
+BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const TrainingWorkload& w,
+                          const TrainingPlan& base, const BlankFields& b) {
+  BlankFill out;
+  const PlanSpace space = build_plan_space(m, hw, w);
+  auto pick = [](bool blank, const std::vector<int>& all, int stated) { return blank ? all : std::vector<int>{stated}; };
+  const std::vector<int> tps = pick(b.tp, space.tp, base.tp), pps = pick(b.pp, space.pp, base.pp),
+                         vps = pick(b.vp, space.vp, base.vp), cps = pick(b.cp, space.cp, base.cp),
+                         eps = pick(b.ep, m.is_moe() ? space.ep : std::vector<int>{1}, base.ep),
+                         mbss = pick(b.mbs, space.mbs, base.mbs);
+  const std::vector<Recompute> rcs =
+      b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
+  TrainingOptions topt;
+  topt.with_memory = false;  // the filter estimated it
+  // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
+  // workspaces (reserve_bytes) that a plan meant to run for the first time needs.
+  MemoryOptions mopt;
+  mopt.reserve_bytes = 0;
+  TrainingMemory mem;
+  double best_s = std::numeric_limits<double>::infinity();
+  double closest_headroom = -std::numeric_limits<double>::infinity();
+  double closest_s = std::numeric_limits<double>::infinity();
+  TrainingPlan closest;
+  bool have_closest = false;
+  for (int tp : tps)
+    for (int pp : pps)
+      for (int vp : vps) {
+        if (b.vp && !space.vp_allowed(pp, vp)) continue;
+        for (int cp : cps)
+          for (int ep : eps)
+            for (int mbs : mbss)
+              for (Recompute rc : rcs) {
+                TrainingPlan p = base;
+                p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.ep = ep, p.mbs = mbs, p.recompute = rc;
+                if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
+                if (p.tp <= 1) p.sequence_parallel = false;
+                p.dp = 0;
+                const DropReason why = filter_plan(m, hw, p, w, mopt, mem);
+                if (why == DropReason::divisibility) continue;
+                if (b.stated_dp > 0 && p.dp != b.stated_dp) continue;
+                ++out.evaluated;
+                const TrainingResult r = evaluate_training(m, hw, p, w, topt);
+                if (!r.valid()) continue;
+                if (why == DropReason::memory) {
+                  // Kept in case nothing fits by gpuplan's estimate (the run did fit): then the plan
+                  // closest to fitting is taken, the fastest among equally close ones.
+                  const bool closer = mem.headroom_bytes > closest_headroom + 1e6;
+                  const bool as_close = mem.headroom_bytes > closest_headroom - 1e6 && r.step_time_s < closest_s;
+                  if (!have_closest || closer || as_close) {
+                    closest_headroom = mem.headroom_bytes;
+                    closest_s = r.step_time_s;
+                    closest = p;
+                    have_closest = true;
+                  }
+                  continue;
+                }
+                if (!(r.step_time_s < best_s)) continue;
+                best_s = r.step_time_s;
+                out.plan = p;
+                out.found = true;
+              }
+      }
+  if (!out.found && have_closest) {
+    out.found = true;
+    out.fits_memory = false;
+    out.plan = closest;
+  }
+  if (!out.found) {
+    out.note = "no plan with the stated fields divides the model, GPUs and batch";
+    return out;
+  }
+  std::string chosen;
+  auto add = [&](bool blank, const std::string& s) {
+    if (blank) chosen += (chosen.empty() ? "" : ", ") + s;
+  };
+  add(b.tp, fmt::format("tp={}", out.plan.tp));
+  add(b.pp, fmt::format("pp={}", out.plan.pp));
+  add(b.vp, fmt::format("vp={}", out.plan.vp));
+  add(b.cp, fmt::format("cp={}", out.plan.cp));
+  add(b.ep, fmt::format("ep={}", out.plan.ep));
+  add(b.mbs, fmt::format("mbs={}", out.plan.mbs));
+  add(b.recompute, fmt::format("recompute={}", to_string(out.plan.recompute)));
+  out.note = fmt::format("blank {} from the search: the fastest of {} candidates under the stated fields{}", chosen,
+                         out.evaluated,
+                         out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the closest to fitting)");
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,71 @@
+#include "validate/held_out.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace gpuplan {
+
+namespace {
+
+template <typename Case>
+void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
+  if (!(pred > 0) || !std::isfinite(pred)) return;
+  out.push_back({band_kind_of(c), c.generation, source_family(c.source_id),
+                 band_log_ratio(c.reported, pred, band_reciprocal_of(c))});
+}
+
+Efficiency prior_for(const std::string& generation) {
+  Efficiency e;
+  e.generation = generation;
+  return e;
+}
+
+}  // namespace
+
+std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<TrainingCase>& cases,
+                                                         const CalibrationOptions& opts,
+                                                         std::vector<HeldOutResidual>& unfitted) {
+  std::set<std::string> families;
+  for (const auto& c : cases) families.insert(source_family(c.source_id));
+  std::vector<HeldOutResidual> out;
+  for (const auto& f : families) {
+    std::vector<TrainingCase> train, test;
+    for (const auto& c : cases) (source_family(c.source_id) == f ? test : train).push_back(c);
+    const auto fits = calibrate(train, opts);
+    std::map<std::string, Efficiency> fitted;
+    for (const auto& g : fits) fitted[g.generation] = g.after;
+    for (auto& c : test) {
+      auto it = fitted.find(c.generation);
+      c.hardware.efficiency = it != fitted.end() ? it->second : prior_for(c.generation);
+      push(it != fitted.end() ? out : unfitted, c, predict_case(c));
+    }
+  }
+  return out;
+}
+
+std::vector<HeldOutResidual> training_prior_residuals(const std::vector<TrainingCase>& cases) {
+  std::vector<HeldOutResidual> out;
+  for (auto c : cases) {
+    c.hardware.efficiency = prior_for(c.generation);
+    push(out, c, predict_case(c));
+  }
+  return out;
+}
+
+std::vector<HeldOutResidual> serving_residuals(const std::vector<InferenceCase>& cases) {
+  std::vector<HeldOutResidual> out;
+  for (const auto& c : cases) push(out, c, predict_inference_case(c));
+  return out;
+}
+
+std::vector<HeldOutResidual> serving_prior_residuals(const std::vector<InferenceCase>& cases) {
+  std::vector<HeldOutResidual> out;
+  for (auto c : cases) {
+    c.hardware.efficiency = prior_for(c.generation);
+    push(out, c, predict_inference_case(c));
+  }
+  return out;
+}
+
+}  // namespace gpuplan

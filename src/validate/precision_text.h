@@ -1,0 +1,23 @@
+#pragma once
+// Reads the precision cell of a published table ("BF16 (amp)", "FP16/BF16 mixed", "FP8 (blockwise 1x128 act /
+// 128x128 wt; BF16 attention/embedding/head)", "MXFP8", "NVFP4", "fp8-hybrid" ...) as the recipe whose format
+// governs the GEMMs.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/precision.h"
+
+namespace gpuplan {
+
+struct PrecisionReading {
+  std::optional<Precision> precision;  // nullopt: the text names no format gpuplan models
+  std::string note;                    // what was read, in words (for the row's assumptions); or why not
+};
+
+// The GEMM recipe of a precision cell. The format named before any parenthesis or ';' governs the GEMMs
+// (what follows lists exceptions such as BF16 attention); FP16 runs at the BF16 rate; "mixed"/"amp"
+// mean 16-bit GEMMs with FP32 master weights. TF32, FP32 and INT8 training are not modelled.
+PrecisionReading read_gemm_precision(std::string_view text);
+
+}  // namespace gpuplan

@@ -1,0 +1,100 @@
+// End-to-end: validate reports each row's band, the coverage and the skip reasons; calibrate --bands
+// writes a band file the catalog reads back; every figure command carries a band; bad input exits 2.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "run_cli.h"
+
+namespace {
+
+const std::string kData = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/";
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(ValidateCli, TrainingRowsCarryBandsCoverageAndSkipReasons) {
+  auto r = run_gpuplan("validate --dataset " + kData + "training.csv --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  ASSERT_TRUE(j.contains("coverage"));
+  ASSERT_TRUE(j.contains("skip_reasons"));
+  const double share = j["coverage"]["all"]["share"].get<double>();
+  EXPECT_GE(share, 0.70);
+  EXPECT_LE(share, 0.95);
+  for (const auto& row : j["rows"]) {
+    EXPECT_LE(row["low"].get<double>(), row["predicted"].get<double>());
+    EXPECT_GE(row["high"].get<double>(), row["predicted"].get<double>());
+    EXPECT_GT(row["basis"]["rows"].get<int>(), 0);
+  }
+  auto text = run_gpuplan("validate --dataset " + kData + "training.csv");
+  EXPECT_TRUE(has(text.out, "inside their error band")) << text.out;
+}
+
+TEST(ValidateCli, SkipReasonsAreCounted) {
+  const std::string path = std::filesystem::temp_directory_path() / "gpuplan_validate_skips.csv";
+  {
+    std::ofstream f(path);
+    f << "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+         "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
+         "reported_value,notes\n"
+         "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,TF32,1,1,,1,,,1,64,,step_time_s,3.0,\n"
+         "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,tf32,1,1,,1,,,1,64,,step_time_s,3.0,\n"
+         "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,NoSuchGPU,8,BF16,1,1,,1,,,1,64,,step_time_s,3.0,\n"
+         "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,BF16 (amp),1,1,,1,,,1,64,,step_time_s,3.0,\n";
+  }
+  auto r = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["rows_scored"].get<int>(), 1);
+  EXPECT_EQ(j["rows_skipped"].get<int>(), 3);
+  size_t counted = 0, tf32 = 0;
+  for (const auto& [why, n] : j["skip_reasons"].items()) {
+    counted += n.get<size_t>();
+    if (has(why, "TF32")) tf32 = n.get<size_t>();
+  }
+  EXPECT_EQ(counted, 3u);
+  EXPECT_EQ(tf32, 2u);  // one reason, counted twice, whatever the spelling
+  std::remove(path.c_str());
+}
+
+TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
+  const auto dir = std::filesystem::temp_directory_path() / "gpuplan_bands_cli";
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "error_bands.yaml").string();
+  auto r = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --write-bands " + out + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_GT(j["bands"].size(), 4u);
+  const double p90 = j["training_held_out"]["p90_ape_pct"].get<double>();
+  EXPECT_GT(p90, 0.0);
+  EXPECT_LE(p90, 30.0);
+  auto v = run_gpuplan("validate --dataset " + kData + "training.csv --catalog " + dir.string() + " --json");
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_GT(v.json()["coverage"]["all"]["rows"].get<int>(), 190);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ValidateCli, FiguresCarryBands) {
+  auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
+                       "--plan tp=2,pp=1 --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  auto band = t.json()["band"]["tokens_per_s_per_gpu"];
+  EXPECT_LT(band["low"].get<double>(), band["value"].get<double>());
+  EXPECT_GT(band["high"].get<double>(), band["value"].get<double>());
+  EXPECT_GT(band["basis"]["rows"].get<int>(), 10);
+  auto text = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
+                          "--plan tp=2,pp=1");
+  EXPECT_TRUE(has(text.out, "+/- ")) << text.out;
+}
+
+TEST(ValidateCli, BandOptionsNeedBands) {
+  for (const std::string args : {"--serving x.csv", "--write-bands x.yaml"}) {
+    auto r = run_gpuplan("calibrate --dataset " + kData + "training.csv " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_TRUE(has(r.err, args.substr(0, args.find(' ')))) << r.err;
+  }
+}
+
+}  // namespace
