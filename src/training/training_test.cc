@@ -136,7 +136,7 @@ TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
     const auto r = run(s);
     ASSERT_TRUE(r.valid()) << gbs;
     const double idle = r.parts.bubble_s / (r.parts.bubble_s + microbatch_work_s(r));
-    EXPECT_NEAR(idle, 7.0 / (gbs + 7.0), 1e-9) << gbs;
+    EXPECT_NEAR(idle, 7.0 / (static_cast<double>(gbs) + 7.0), 1e-9) << gbs;
   }
   // Interleaved: (pp-1)/(vp*nmb + pp-1) with nmb a multiple of pp.
   auto s = make("llama3.1-70b", "hgx-h100", 64, 16, 8192, Precision::bf16, "tp=8,pp=8,vp=5");
