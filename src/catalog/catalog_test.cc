@@ -155,7 +155,8 @@ TEST(Catalog, SpotValues) {
   EXPECT_EQ(h100.peak(MathFormat::fp4), 0);
 
   const auto& h200 = c.accelerator("H200");
-  EXPECT_DOUBLE_EQ(h200.memory_bytes, 141e9);
+  EXPECT_DOUBLE_EQ(h200.memory_bytes, 143771.0 * 1048576);  // nvidia-smi total of the "141 GB" part
+  EXPECT_EQ(h200.memory_basis, "driver");
   EXPECT_DOUBLE_EQ(h200.memory_bandwidth_bytes_per_s, 4.8e12);
 
   const auto& b200 = c.accelerator("b200");

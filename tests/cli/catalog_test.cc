@@ -45,7 +45,7 @@ TEST(CatalogCli, ListJson) {
   for (const auto& a : j["accelerators"]) {
     if (a["name"] == "h200-sxm") {
       found = true;
-      EXPECT_DOUBLE_EQ(a["memory_bytes"].get<double>(), 141e9);
+      EXPECT_DOUBLE_EQ(a["memory_bytes"].get<double>(), 143771.0 * 1048576);
       EXPECT_DOUBLE_EQ(a["peak_flops_per_s"]["bf16"].get<double>(), 989.5e12);
       EXPECT_EQ(a["origin"], "built-in");
     }
