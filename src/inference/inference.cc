@@ -388,18 +388,12 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   return E * (1.0 - std::pow(1.0 - k / E, tokens));
 }
 
-InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
-                                   const InferenceWorkload& w) {
-  const Hardware hw = serving_hardware(hw_in);
-  const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
-  check_input(m, par, w, gpus);
-  InferenceResult r;
-  r.gpus_per_instance = par.tp * par.pp;
-  r.instances = gpus / r.gpus_per_instance;
+namespace {
 
-  // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
-  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction), each sequence
-  // reserving its whole isl + osl (guaranteed-no-evict scheduling).
+// The shared inference-memory model's input for one instance (no sequences yet: the KV pool is sized
+// from what the weights and workspace leave).
+InferenceMemoryInput serving_memory_input(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                          const InferenceWorkload& w) {
   InferenceMemoryInput mi;
   mi.weight_precision = w.weight_precision;
   mi.kv_bytes_per_element = w.kv_bytes_per_element;
@@ -412,6 +406,24 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   mi.kv_block_tokens = w.kv_block_tokens;
   mi.capacity_bytes = hw.accelerator.memory_bytes;
   mi.reserve_bytes = kServingReserveBytes;
+  return mi;
+}
+
+}  // namespace
+
+InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
+                                   const InferenceWorkload& w) {
+  const Hardware hw = serving_hardware(hw_in);
+  const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
+  check_input(m, par, w, gpus);
+  InferenceResult r;
+  r.gpus_per_instance = par.tp * par.pp;
+  r.instances = gpus / r.gpus_per_instance;
+
+  // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
+  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction), each sequence
+  // reserving its whole isl + osl (guaranteed-no-evict scheduling).
+  InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
   const InferenceMemory base = inference_memory(m, mi);
   const Shape s = shape_of(m, par, w.kv_bytes_per_element);
   double weights = base.weights_bytes;
@@ -571,18 +583,7 @@ StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const Inference
                       const InferenceWorkload& w, double prompt_tokens) {
   const Hardware hw = serving_hardware(hw_in);
   check_input(m, par, w, w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp);
-  InferenceMemoryInput mi;
-  mi.weight_precision = w.weight_precision;
-  mi.kv_bytes_per_element = w.kv_bytes_per_element;
-  mi.tp = memory_tp(m, par);
-  mi.ep = par.ep;
-  mi.pp = par.pp;
-  mi.context_tokens = w.isl + w.osl;
-  mi.max_batch_tokens = w.max_num_tokens;
-  mi.kv_block_tokens = w.kv_block_tokens;
-  mi.capacity_bytes = hw.accelerator.memory_bytes;
-  mi.reserve_bytes = kServingReserveBytes;
-  const InferenceMemory base = inference_memory(m, mi);
+  const InferenceMemory base = inference_memory(m, serving_memory_input(m, hw, par, w));
   const Shape s = shape_of(m, par, w.kv_bytes_per_element);
   StepTime st = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, prompt_tokens, double(w.isl));
   st.overhead_s += hw.efficiency.infer_step_overhead_s;
