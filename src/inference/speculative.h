@@ -15,7 +15,9 @@ bool has_mtp_module(const ModelArch& m);
 // technical report (arXiv:2412.19437, sec. 5.4.3) measures 85-90% acceptance of the second token
 // (the first draft) with its MTP module; later drafts of the same module, chained on its own
 // guesses, are accepted less often (SGLang's DeepSeek MTP runs report accepted lengths of 2.4-3.0
-// at 3 drafts). 0.7 per draft gives 2.53 tokens per step at 3 drafts and 1.7 at 1.
+// at 3 drafts). The default, 0.55 per draft (2.02 tokens per step at 3 drafts, 1.55 at 1), is fitted
+// on the InferenceX DeepSeek-R1 MTP points, whose prompts are random tokens that drafts guess less
+// often than natural text (docs/inference-model.md); --mtp-accept overrides it.
 constexpr double kMtpAcceptDefault = 0.55;
 
 // Draft tokens an engine proposes per step when MTP is on and the count is not stated: SGLang's
