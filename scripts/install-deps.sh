@@ -5,7 +5,9 @@ pkgs=(build-essential cmake ninja-build pkg-config python3
       nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
       libgtest-dev libgmock-dev googletest libbenchmark-dev
       nodejs chromium  # nodejs (+ npm below): the report's charting library and browser tests; chromium: those tests
-      clang libclang-rt-14-dev)  # clang + its runtimes: the ASan/UBSan build and the libFuzzer harnesses (fuzz/)
+      clang libclang-rt-14-dev  # clang + its runtimes: the ASan/UBSan build and the libFuzzer harnesses (fuzz/)
+      python3-dev pybind11-dev python3-pytest python3-pandas python3-matplotlib  # the Python module, its tests and examples
+      libcpp-httplib-dev)  # `gpuplan serve`: the local web app
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
