@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 
 #include "api/compare.h"
 #include "api/cost.h"
@@ -26,15 +27,30 @@ namespace gpuplan::api {
 
 namespace {
 
+// A command's option definitions bound to a request, built once per thread and command: building
+// the CLI11 app costs more than the evaluation of an inference point, so each call only resets the
+// request to its defaults and clears the parse.
+template <typename Request>
+struct Parser {
+  const Request defaults{};
+  Request req;
+  CLI::App app;
+  Parser(const char* name, void (*add)(CLI::App&, Request&)) : app("", std::string("gpuplan ") + name) {
+    add(app, req);
+    check_numbers_finite(app);
+  }
+};
+
 // Parses `options` into a fresh request with the command's definitions, then evaluates it.
 template <typename Request, typename Eval>
 nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), const nlohmann::json& options,
                         Eval&& eval) {
-  Request req;
-  CLI::App app{"", std::string("gpuplan ") + name};
-  add(app, req);
-  check_numbers_finite(app);
-  parse_options(app, options, req);
+  thread_local std::unique_ptr<Parser<Request>> parser;
+  if (!parser) parser = std::make_unique<Parser<Request>>(name, add);
+  parser->req = parser->defaults;  // the bindings point into req: assign, never replace the object
+  parser->app.clear();
+  parse_options(parser->app, options, parser->req);
+  Request req = parser->req;
   Output out;
   eval(std::move(req), out);
   return std::move(out.doc);
