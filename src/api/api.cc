@@ -7,14 +7,18 @@
 #include <functional>
 #include <memory>
 
+#include "api/catalog.h"
 #include "api/compare.h"
 #include "api/cost.h"
 #include "api/recommend.h"
 #include "api/schedule.h"
 #include "api/validate.h"
 #include "api/goodput.h"
+#include "api/fabric.h"
 #include "api/infer.h"
+#include "api/site.h"
 #include "api/memory.h"
+#include "api/model.h"
 #include "api/scale.h"
 #include "api/search.h"
 #include "api/train.h"
@@ -89,6 +93,9 @@ const std::vector<Entry>& table() {
                                "Rank the catalog for a workload: fit, GPUs, time, cost, energy and the reasons"),
       GPUPLAN_API_WITH_CATALOG(cost, CostRequest,
                                "TCO per GPU-hour by part; $ per million tokens, joules per token, cost of a whole run"),
+      GPUPLAN_API_WITH_CATALOG(catalog, CatalogRequest,
+                               "List accelerators, systems and networks, or show one with the source of each figure"),
+      GPUPLAN_API_PLAIN(model, ModelRequest, "List built-in models or show one (parameters, FLOPs, KV cache)"),
       GPUPLAN_API_WITH_CATALOG(memory, MemoryRequest,
                                "Per-GPU memory for training under a plan, or for inference at a concurrency"),
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,
@@ -105,6 +112,11 @@ const std::vector<Entry>& table() {
       GPUPLAN_API_WITH_CATALOG(schedule, ScheduleRequest,
                                "Replay a job trace on a cluster: FIFO, best-fit and NVLink-domain-aware placement side "
                                "by side"),
+      GPUPLAN_API_WITH_CATALOG(fabric, FabricRequest,
+                               "Scale-out fabric: switches by tier, NICs, optics and cables, network power and capex, "
+                               "per-GPU bandwidth"),
+      GPUPLAN_API_WITH_CATALOG(site, SiteRequest,
+                               "Site fit: rack and facility power, cooling and positions; what a power budget buys"),
       GPUPLAN_API_WITH_CATALOG(goodput, GoodputRequest,
                                "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with "
                                "spares"),
@@ -133,6 +145,11 @@ nlohmann::json run(const Session& session, std::string_view command, const nlohm
 
 bool does_not_fit(const nlohmann::json& document) {
   if (!document.is_object()) return false;
+  // The commands whose answer is a plan the user runs (train, goodput): a shortfall is exit 3. Other
+  // documents report fits: false as a finding (memory, recommend's unfitted rows).
+  const auto schema = document.find("schema");
+  if (schema == document.end() || !schema->is_string()) return false;
+  if (*schema != "gpuplan.train/v1" && *schema != "gpuplan.goodput/v1") return false;
   if (auto it = document.find("fits"); it != document.end() && it->is_boolean() && !it->get<bool>()) return true;
   if (auto it = document.find("systems"); it != document.end() && it->is_array())
     for (const auto& s : *it)
