@@ -183,6 +183,18 @@ double expert_imbalance(double rows_per_rank, int ep, double skew) {
   return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
 }
 
+// Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
+// each rank holding experts / ep of them: each held expert is active with p = active / experts, so a
+// rank's count is binomial (mean n p, variance n p (1 - p), n = experts / ep) and the expected
+// maximum of ep near-normal counts is the mean plus sqrt(2 ln ep) deviations, at most n. At decode's
+// few tokens per step the busiest rank streams up to twice the mean's expert weights (what makes
+// EP8 decode slower than TP8 at small batch); with every expert active (p -> 1) it is n, the mean.
+double busiest_rank_experts(double experts, double active, double ep) {
+  if (ep <= 1 || experts <= 0) return active;
+  const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
+  return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
+}
+
 // One forward step of one pipeline stage: `decode` sequences generating one token each at mean
 // context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
 // tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
@@ -222,11 +234,12 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double moe_tp = std::max(1.0, tp / ep);
       const double group = std::max(tp, ep);
       const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
-      const double per_gpu_experts = std::max(1.0, active / ep);
-      // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average,
-      // on the busiest rank (uniform routing's spread over ep ranks times the real skew).
+      // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
+      // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
+      // the real skew), so the step waits for the rank with the most of both.
+      const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep));
       const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
-      const double rows = tokens * k / std::max(1.0, active) * imb;
+      const double rows = tokens * k / ep * imb / per_gpu_experts;
       const double ep_p = lp.moe_expert / moe_tp;
       const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
@@ -445,7 +458,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
   // requests beyond it wait for admission (TTFT grows, TPOT does not), as the KV-full ones do.
   {
-    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
     const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
     if (w.arrival != Arrival::synchronized) {
       long long budget_batch =
@@ -491,7 +504,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // MTP: each decode step verifies k + 1 tokens per sequence and yields `accepted` of them.
   const int k = w.mtp_draft_tokens;
   const double verify = 1.0 + k;
-  const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+  const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
   r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens.
