@@ -19,6 +19,12 @@ constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized che
 // Kernels one transformer layer launches in a decode step (norms, QKV, rotary+KV append, attention,
 // O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
 constexpr double kKernelsPerLayer = 8.0;
+// Kernels an MoE layer launches beyond a dense one's MLP, whatever its active parameters: the router
+// GEMM, top-k/softmax, the permutation of tokens to their experts and the weighted un-permutation
+// (TensorRT-LLM's and SGLang's fused MoE: routing, expand, grouped fc1 + activation, grouped fc2,
+// finalize). They do not shrink with the experts' size, which is what keeps small-active MoE steps
+// (gpt-oss, Qwen3-30B-A3B) from being as short as their FLOPs and bytes.
+constexpr double kMoeExtraKernelsPerLayer = 4.0;
 // The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
 // host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
 constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
@@ -298,7 +304,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   }
   if (par.pp > 1)
     st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
-  st.overhead_s = kKernelsPerLayer * s.layers * hw.efficiency.kernel_overhead_s;
+  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0)) *
+                  hw.efficiency.kernel_overhead_s;
   st.total_s = st.parts_sum();
   if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
     // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
@@ -335,6 +342,20 @@ StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   st.kv_bytes_read = k * d.kv_bytes_read;
   st.flops = k * d.flops;
   return st;
+}
+
+// The mean of two kinds of step, a share f of them `b` and the rest `a`.
+StepTime blend(const StepTime& a, const StepTime& b, double f) {
+  StepTime s;
+  auto mix = [f](double x, double y) { return (1.0 - f) * x + f * y; };
+  s.gemm_s = mix(a.gemm_s, b.gemm_s), s.attention_s = mix(a.attention_s, b.attention_s);
+  s.tp_comm_s = mix(a.tp_comm_s, b.tp_comm_s), s.ep_comm_s = mix(a.ep_comm_s, b.ep_comm_s);
+  s.pp_comm_s = mix(a.pp_comm_s, b.pp_comm_s), s.overhead_s = mix(a.overhead_s, b.overhead_s);
+  s.draft_s = mix(a.draft_s, b.draft_s);
+  s.weight_bytes_read = mix(a.weight_bytes_read, b.weight_bytes_read);
+  s.kv_bytes_read = mix(a.kv_bytes_read, b.kv_bytes_read), s.flops = mix(a.flops, b.flops);
+  s.total_s = s.parts_sum();
+  return s;
 }
 
 StepTime scaled(StepTime s, double f) {
@@ -539,8 +560,22 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     // B/osl requests that replace the finishing ones (B isl/osl tokens), in one mixed forward.
     // A disaggregated decode worker's steps carry no prompts. With MTP each step yields `accepted`
     // tokens per sequence, so requests finish (and prompts arrive) that much faster per step.
+    // Engines prefill a prompt in chunks of the token budget (the whole prompt when shorter), not a
+    // few tokens in every step: when the prompts arriving per step are fewer than one chunk, a share
+    // ptok / chunk of the steps carry a chunk beside their decodes and the rest decode alone. For a
+    // dense model that differs from spreading them only in GEMM tiles; for an MoE a chunk activates
+    // (nearly) every expert in one step, where spread prompt tokens would activate more of them in
+    // every step.
     const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
-    StepTime st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+    const double chunk_tok = std::min(isl, double(w.max_num_tokens));
+    StepTime st;
+    if (ptok > 0 && ptok < chunk_tok) {
+      const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
+      const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
+      st = blend(dec, mixed, ptok / chunk_tok);
+    } else {
+      st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+    }
     if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
     st.total_s = st.parts_sum();
     r.decode_step = scaled(st, pp);
