@@ -164,6 +164,42 @@ TEST(WideEp, BusiestRankStreamsMoreExpertsAtSmallBatchOnly) {
   EXPECT_NEAR(e.decode_step.weight_bytes_read / t.decode_step.weight_bytes_read, 1.0, 0.1);
 }
 
+// Prompts ride in whole chunks: a request's prompt stalls its batch once per osl output tokens by
+// about one chunk's prefill, so the interference on TPOT is near B x prefill / osl. Spread a few
+// tokens into every step instead, DeepSeek-R1's prompt tokens would activate more experts in every
+// step and the interference would be several times that (8K/1K at 4 sequences: ~1.6x TPOT).
+TEST(ContinuousBatching, PromptsInterfereByAboutTheirOwnPrefillPerOutputToken) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel par{8, 1, 1, false};
+  for (long long b : {2LL, 4LL, 8LL}) {
+    auto w = serving(Precision::fp8, 8192, 1024, b, 8);
+    const InferenceResult mixed = evaluate_inference(m, hw, par, w);
+    w.decode_only = true;
+    const InferenceResult dec = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(mixed.valid() && dec.valid()) << b;
+    const double interference_s = mixed.tpot_s - dec.tpot_s;
+    const double chunk_per_token_s = double(b) * mixed.prefill_s / 1024.0;
+    EXPECT_GT(interference_s, 0.5 * chunk_per_token_s) << b;
+    EXPECT_LT(interference_s, 1.2 * chunk_per_token_s) << b;
+  }
+}
+
+// An MoE layer launches the router, top-k, permute and finalize kernels on top of a dense layer's,
+// whatever its experts' size: a small-active MoE's decode step carries at least 12 kernel overheads
+// per layer (gpt-oss-20b: every layer MoE).
+TEST(ContinuousBatching, MoeLayersLaunchMoreKernels) {
+  const auto moe = resolve_model("gpt-oss-20b");
+  ASSERT_TRUE(moe.is_moe());
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  auto w = serving(Precision::fp8, 1024, 1024, 1, 1);
+  w.decode_only = true;
+  const InferenceResult r = evaluate_inference(moe, hw, InferenceParallel{1, 1, 1, false}, w);
+  ASSERT_TRUE(r.valid());
+  const double kernel_s = serving_hardware(hw).efficiency.infer_kernel_overhead_s;
+  EXPECT_GE(r.decode_step.overhead_s, 12.0 * moe.layers * kernel_s);
+}
+
 // Uniform routing leaves the busiest EP rank more loaded the fewer rows each rank gets; the skew
 // parameter scales it, and bad values are refused.
 TEST(WideEp, ExpertSkewSlowsPrefillAndIsChecked) {
