@@ -2,6 +2,8 @@
 # Runs every libFuzzer harness (fuzz/fuzz_*.cc) for SECONDS each (default 60) on a seed corpus taken
 # from ../shared/data and the repository's own data at run time. Usage:
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]        e.g. scripts/fuzz.sh 600 fuzz_hf_config
+# With GPUPLAN_FUZZ_RUNS=N each harness runs N inputs instead (SECONDS is then ignored), e.g. the long run
+# of issue 16: GPUPLAN_FUZZ_RUNS=1000000 scripts/fuzz.sh 0.
 # Builds build-fuzz/ with clang (GPUPLAN_FUZZ=ON: ASan + UBSan + libFuzzer). Prints, per harness, the
 # inputs run and whether it crashed; crash inputs are left in build-fuzz/findings/. Exit 1 on any finding.
 set -euo pipefail
@@ -61,7 +63,8 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$dir"
   log="$build/findings/$h.log"
   set +e
-  "$build/fuzz/$h" "$dir" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  if [ -n "${GPUPLAN_FUZZ_RUNS:-}" ]; then limit=(-runs="$GPUPLAN_FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
+  "$build/fuzz/$h" "$dir" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
     -artifact_prefix="$build/findings/$h-" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
