@@ -34,22 +34,22 @@ seed() {  # seed HARNESS FILE...
   for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | tr '/' '_' | tail -c 120)"; done
   return 0
 }
-# Large files are cut to their first 60 lines: libFuzzer mutates small inputs far faster.
-cut_seed() {  # cut_seed HARNESS FILE...
-  local dir="$build/corpus/$1"
+# Large files are cut to their first LINES lines: libFuzzer mutates small inputs far faster.
+cut_seed() {  # cut_seed LINES HARNESS FILE...
+  local lines=$1 dir="$build/corpus/$2"
   mkdir -p "$dir"
-  shift
-  for f in "$@"; do [ -f "$f" ] && head -60 "$f" > "$dir/$(basename "$f")"; done
+  shift 2
+  for f in "$@"; do [ -f "$f" ] && head -"$lines" "$f" > "$dir/$(basename "$f")"; done
   return 0
 }
-cut_seed fuzz_dataset_csv "$shared"/benchmarks/*.csv tests/cli/data/*.csv
+cut_seed 12 fuzz_dataset_csv "$shared"/benchmarks/*.csv tests/cli/data/*.csv
 seed fuzz_catalog_yaml data/catalog/*.yaml
 seed fuzz_cost_yaml data/cost/*.yaml
 seed fuzz_site_yaml examples/sites/*.yaml data/deploy/site.yaml
 seed fuzz_failure_yaml data/deploy/failures.yaml
 seed fuzz_cluster_yaml examples/clusters/*.yaml
 seed fuzz_hf_config "$shared"/models/*.json
-cut_seed fuzz_trace_csv "$shared"/traces/*.csv
+cut_seed 60 fuzz_trace_csv "$shared"/traces/*.csv
 seed fuzz_nvidia_smi src/doctor/fixtures/*/*
 mkdir -p "$build/corpus/fuzz_plan_and_names"
 printf 'tp=4,pp=4,vp=5,cp=2' > "$build/corpus/fuzz_plan_and_names/plan"
