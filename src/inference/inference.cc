@@ -103,6 +103,17 @@ constexpr double kServingReserveBytes = 1e9;
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
+// Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
+// query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
+// dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
+// heads split by TP (DeepSeek's 128 heads / TP16 = 8 per rank) a tile is partly empty and its math
+// costs the full tile. Attention-DP keeps all heads on one rank (128 rows: no padding).
+double mla_decode_row_padding(const ModelArch& m, double verify, double heads_split) {
+  if (m.attention != AttentionKind::mla) return 1.0;
+  const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
+  return pad(rows, 64) / rows;
+}
+
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
 };
@@ -278,7 +289,9 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double dec_flops = dec_seqs * verify * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
   const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
   const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
-  const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
+  const double t_dec =
+      std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
+               memory_bound_time_s(hw, dec_bytes));
   st.attention_s = t_dec + attention_time_s(hw, pre_flops);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
