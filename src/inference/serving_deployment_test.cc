@@ -304,5 +304,24 @@ TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
   EXPECT_GT(last_ttft, 3.0 * first_ttft);    // and wait in its queue
 }
 
+// Attention data-parallel: a request's KV cache lives on one attention rank, so a prompt alone runs
+// its attention there while the other ranks wait at the MoE layers. Its prefill is no faster than
+// on the same worker with attention split by TP, and slower than a batch of prompts spread over the
+// ranks would suggest per prompt.
+TEST(WideEp, AttentionDpPromptAlonePrefillsOnOneRank) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto w = serving(Precision::fp8, 8192, 1024, 1, 8);
+  const InferenceResult tp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, false}, w);
+  const InferenceResult dp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, true}, w);
+  ASSERT_TRUE(tp.valid());
+  ASSERT_TRUE(dp.valid());
+  EXPECT_GE(dp.prefill_s, tp.prefill_s);
+  // Eight prompts at once fill the eight ranks: the step for all of them is far less than 8 alone.
+  auto w8 = w;
+  const StepTime eight = prefill_step(m, hw, InferenceParallel{8, 8, 1, true}, w8, 8.0 * 8192);
+  EXPECT_LT(eight.total_s, 4.0 * dp.prefill_s);
+}
+
 }  // namespace
 }  // namespace gpuplan
