@@ -103,6 +103,17 @@ constexpr double kServingReserveBytes = 1e9;
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
+// Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
+// query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
+// dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
+// heads split by TP (DeepSeek's 128 heads / TP16 = 8 per rank) a tile is partly empty and its math
+// costs the full tile. Attention-DP keeps all heads on one rank (128 rows: no padding).
+double mla_decode_row_padding(const ModelArch& m, double verify, double heads_split) {
+  if (m.attention != AttentionKind::mla) return 1.0;
+  const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
+  return pad(rows, 64) / rows;
+}
+
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
 };
@@ -204,9 +215,13 @@ double busiest_rank_experts(double experts, double active, double ep) {
 // One forward step of one pipeline stage: `decode` sequences generating one token each at mean
 // context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
 // tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
+// `prefill_ranks`: with attention data-parallel, the attention ranks the prompt tokens are spread
+// over (0: all tp of them, a batch of prompts). A request's KV cache lives on one attention-DP
+// rank, so one prompt alone runs its attention (QKV/O projections, flash attention) on that rank
+// while the others wait for it at the MoE layers: prefill_ranks = 1.
 StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
                     const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
-                    double verify = 1.0, bool allow_overlap = true) {
+                    double verify = 1.0, bool allow_overlap = true, double prefill_ranks = 0) {
   StepTime st;
   const double dec_seq_count = decode;
   decode *= verify;
@@ -216,7 +231,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double wb = weight_bytes(w.weight_precision);
   const double tp = par.tp;
   const double h = m.hidden;
-  const double attn_tokens = par.attention_dp ? tokens / tp : tokens;
+  const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
+  const double attn_tokens = par.attention_dp ? decode / tp + prefill / dp_prefill_ranks : tokens;
   const double attn_split = par.attention_dp ? 1.0 : tp;
   Work gemm;
   auto add = [&](const Work& x, double times) {
@@ -271,14 +287,16 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double heads_split = par.attention_dp ? 1.0 : tp;
   const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
   const double dec_seqs = par.attention_dp ? dec_seq_count / tp : dec_seq_count;
-  const double pre_tokens = par.attention_dp ? prefill / tp : prefill;
+  const double pre_tokens = par.attention_dp ? prefill / dp_prefill_ranks : prefill;
   const double dctx = effective_ctx(s, ctx);
   const double pctx = effective_ctx(s, (isl + 1) / 2.0);
   // Verify: k + 1 query tokens per sequence against one read of its KV cache.
   const double dec_flops = dec_seqs * verify * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
   const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
   const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
-  const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
+  const double t_dec =
+      std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
+               memory_bound_time_s(hw, dec_bytes));
   st.attention_s = t_dec + attention_time_s(hw, pre_flops);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
@@ -311,7 +329,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
     // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
     // again) while the other's dispatch/combine is in flight; the exposed communication is what
     // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
-    StepTime half = stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false);
+    StepTime half =
+        stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false, prefill_ranks);
     StepTime two = half;
     const double compute = half.gemm_s + half.attention_s;
     two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;
@@ -528,11 +547,11 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
   r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
-  // Prefill of one request alone, in chunks of max_num_tokens.
+  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank).
   {
     const double chunk = std::min(isl, double(w.max_num_tokens));
     const double nch = std::ceil(isl / chunk);
-    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
     r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
   }
   if (w.arrival == Arrival::synchronized) {

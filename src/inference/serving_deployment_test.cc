@@ -7,6 +7,7 @@
 #include "inference/inference.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
+#include "physics/collective.h"
 #include "physics/hardware.h"
 
 namespace gpuplan {
@@ -250,6 +251,76 @@ TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
   EXPECT_NEAR(over.tpot_s, cap.tpot_s, 1e-12);
   EXPECT_GT(over.ttft_s, 2.0 * cap.ttft_s);
   EXPECT_GT(over.queue_wait_s, 0.0);
+}
+
+// Two-node TP16 workers (SGLang on HGX H100): every decode all-reduce crosses InfiniBand. A slower
+// inter-node hop never makes a step faster, and the cross-node all-reduce costs at least its two IB
+// hops plus NCCL's per-call base latency over the one-node TP8 of the same bytes.
+TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
+  const auto m = resolve_model("deepseek-r1");
+  auto hw = resolve_hardware(catalog(), "hgx-h100");
+  const InferenceParallel par{16, 1, 1, false};
+  const auto w = serving(Precision::fp8, 1024, 1024, 16, 16);
+  double last = 0;
+  for (double lat_us : {1.0, 5.0, 10.0, 20.0}) {
+    hw.fabric.scaleout_latency_s = lat_us * 1e-6;
+    const InferenceResult r = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(r.valid());
+    EXPECT_GE(r.tpot_s, last * (1 - 1e-12)) << lat_us;
+    last = r.tpot_s;
+  }
+  const auto h = resolve_hardware(catalog(), "hgx-h100");
+  const double bytes = 32 * 7168 * 2.0;
+  const double inside = collective_time_s(Collective::all_reduce, bytes, Group{8, 1}, h);
+  const double across = collective_time_s(Collective::all_reduce, bytes, Group{16, 1}, h);
+  EXPECT_GE(across, inside + 2.0 * h.fabric.scaleout_latency_s + 6.8e-6);
+  // Training-sized buffers keep their bandwidth: the cross-node protocol adds microseconds only.
+  const double big = 256e6;
+  const double big_across = collective_time_s(Collective::all_reduce, big, Group{16, 1}, h);
+  EXPECT_LT(big_across, 2.0 * 0.5 * big / 8 / (h.fabric.scaleout_bytes_per_s * h.efficiency.scaleout_eff) +
+                            2.0 * big / (h.fabric.scaleup_bytes_per_s * h.efficiency.scaleup_eff) + 1e-3);
+}
+
+// A closed loop of C clients over a disaggregated deployment: once the prefill pool is the
+// bottleneck, more clients only lengthen its queue, so TTFT grows with concurrency (and never falls).
+TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel pre{8, 8, 1, false};
+  const InferenceParallel dec{8, 8, 1, true};
+  DisaggregatedDeployment d{pre, 8, dec, 16};
+  double last_ttft = 0, first_ttft = 0, last_util = 0;
+  for (long long c : {4, 16, 64, 256, 512}) {
+    auto w = serving(Precision::fp8, 8192, 1024, c, 24);
+    const InferenceResult r = evaluate_disaggregated(m, hw, d, w);
+    ASSERT_TRUE(r.valid()) << c;
+    EXPECT_GE(r.ttft_s, last_ttft * (1 - 1e-9)) << c;
+    EXPECT_GE(r.prefill_utilization, last_util - 1e-9) << c;
+    if (first_ttft == 0) first_ttft = r.ttft_s;
+    last_ttft = r.ttft_s;
+    last_util = r.prefill_utilization;
+  }
+  EXPECT_GT(last_util, 0.9);                 // 512 clients saturate one 8-GPU prefill worker
+  EXPECT_GT(last_ttft, 3.0 * first_ttft);    // and wait in its queue
+}
+
+// Attention data-parallel: a request's KV cache lives on one attention rank, so a prompt alone runs
+// its attention there while the other ranks wait at the MoE layers. Its prefill is no faster than
+// on the same worker with attention split by TP, and slower than a batch of prompts spread over the
+// ranks would suggest per prompt.
+TEST(WideEp, AttentionDpPromptAlonePrefillsOnOneRank) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto w = serving(Precision::fp8, 8192, 1024, 1, 8);
+  const InferenceResult tp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, false}, w);
+  const InferenceResult dp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, true}, w);
+  ASSERT_TRUE(tp.valid());
+  ASSERT_TRUE(dp.valid());
+  EXPECT_GE(dp.prefill_s, tp.prefill_s);
+  // Eight prompts at once fill the eight ranks: the step for all of them is far less than 8 alone.
+  auto w8 = w;
+  const StepTime eight = prefill_step(m, hw, InferenceParallel{8, 8, 1, true}, w8, 8.0 * 8192);
+  EXPECT_LT(eight.total_s, 4.0 * dp.prefill_s);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "inference/engine.h"
 #include "model/model_registry.h"
 
 namespace gpuplan {
@@ -318,6 +319,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         w.osl = std::max(1LL, std::llround(0.9 * double(w.osl)));
         c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                                 "[0.8, 1] x ISL/OSL (means 0.9 x)");
+        // The same client through the engine's HTTP server: its front end's latency per request,
+        // fitted on the InferenceX file (these rows are held out of that fit).
+        const EngineParams eng = engine_params(catalog, t.cell(i, "framework"));
+        w.request_overhead_s = eng.request_overhead_s;
+        if (!eng.name.empty())
+          c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
+                                              eng.request_overhead_s * 1e3));
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;
