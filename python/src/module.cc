@@ -1,0 +1,176 @@
+// gpuplan._core: the Python face of the one API (src/api/api.h). Thin by design: Python values become
+// the API's options (JSON), the API's document becomes Python dicts and lists, and C++ exceptions become
+// gpuplan.Error subclasses (python/gpuplan/errors.py). Every evaluation runs with the GIL released, so
+// threads evaluate in parallel; a Session is immutable and shared by any number of threads.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/api.h"
+#include "core/error.h"
+
+namespace py = pybind11;
+using nlohmann::json;
+
+namespace {
+
+std::string type_name(py::handle value) { return py::str(py::type::handle_of(value).attr("__name__")); }
+
+// A Python value as a JSON option value; `field` names the option in errors ("isl", "plan.tp[2]").
+json to_json(py::handle value, const std::string& field) {
+  if (value.is_none()) return nullptr;
+  if (PyBool_Check(value.ptr())) return value.ptr() == Py_True;
+  if (PyLong_Check(value.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) throw gpuplan::InputError(field, "an integer within +/-9.2e18 (got one out of that range)");
+    return v;
+  }
+  if (PyFloat_Check(value.ptr())) return PyFloat_AS_DOUBLE(value.ptr());
+  if (PyUnicode_Check(value.ptr())) return value.cast<std::string>();
+  if (PyDict_Check(value.ptr())) {
+    json object = json::object();
+    for (auto item : py::reinterpret_borrow<py::dict>(value)) {
+      if (!PyUnicode_Check(item.first.ptr()))
+        throw gpuplan::InputError(field, "keys must be str (got " + type_name(item.first) + ")");
+      const auto key = item.first.cast<std::string>();
+      object[key] = to_json(item.second, field.empty() ? key : field + "." + key);
+    }
+    return object;
+  }
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    json array = json::array();
+    std::size_t i = 0;
+    for (auto item : value) array.push_back(to_json(item, field + "[" + std::to_string(i++) + "]"));
+    return array;
+  }
+  // numpy and other numeric scalars: integers through __index__, reals through __float__.
+  if (PyIndex_Check(value.ptr())) return to_json(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())), field);
+  if (py::hasattr(value, "__float__")) return to_json(py::float_(py::reinterpret_borrow<py::object>(value)), field);
+  throw gpuplan::InputError(field, "a str, int, float, bool, list or dict (got " + type_name(value) + ")");
+}
+
+// The API's document as Python values: objects -> dict, arrays -> list.
+py::object from_json(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return py::none();
+    case json::value_t::boolean:
+      return py::bool_(value.get<bool>());
+    case json::value_t::number_integer:
+      return py::int_(value.get<long long>());
+    case json::value_t::number_unsigned:
+      return py::int_(value.get<unsigned long long>());
+    case json::value_t::number_float:
+      return py::float_(value.get<double>());
+    case json::value_t::string: {
+      const auto& s = value.get_ref<const std::string&>();
+      return py::str(s.data(), s.size());
+    }
+    case json::value_t::array: {
+      py::list list(value.size());
+      std::size_t i = 0;
+      for (const auto& item : value) list[i++] = from_json(item);
+      return list;
+    }
+    case json::value_t::object: {
+      py::dict dict;
+      for (const auto& [key, item] : value.items()) dict[py::str(key)] = from_json(item);
+      return dict;
+    }
+    default:  // binary and discarded values never appear in a document
+      return py::none();
+  }
+}
+
+json options_json(const py::dict& options) { return to_json(options, ""); }
+
+// Raises gpuplan.errors.<name>(message[, field]); falls back to RuntimeError if that module is missing.
+void raise_gpuplan_error(const char* name, const std::string& message, const std::string* field) {
+  try {
+    py::object type = py::module_::import("gpuplan.errors").attr(name);
+    py::object error = field ? type(message, *field) : type(message);
+    PyErr_SetObject(type.ptr(), error.ptr());
+  } catch (py::error_already_set&) {
+    PyErr_SetString(PyExc_RuntimeError, message.c_str());
+  }
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "gpuplan's C++ core: Session, run, report_html, commands, does_not_fit (use the gpuplan package)";
+
+  // C++ exceptions -> gpuplan.Error subclasses. pybind11's own exceptions (and bad_alloc -> MemoryError)
+  // pass through to its translators.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const py::builtin_exception&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const gpuplan::InputError& e) {
+      raise_gpuplan_error("InputError", e.what(), &e.field());
+    } catch (const std::exception& e) {
+      raise_gpuplan_error("Error", e.what(), nullptr);
+    }
+  });
+
+  py::class_<gpuplan::api::Session, std::shared_ptr<gpuplan::api::Session>>(
+      m, "Session", "The catalog calls run against: the built-in one overlaid by catalog folders and calibration files.")
+      .def(py::init([](std::vector<std::string> catalog_dirs, std::vector<std::string> calibration_files) {
+             py::gil_scoped_release release;
+             return std::make_shared<gpuplan::api::Session>(std::move(catalog_dirs), std::move(calibration_files));
+           }),
+           py::arg("catalog_dirs") = std::vector<std::string>{}, py::arg("calibration_files") = std::vector<std::string>{});
+
+  m.def(
+      "run",
+      [](const gpuplan::api::Session& session, const std::string& command, const py::dict& options) {
+        const json request = options_json(options);
+        json document;
+        {
+          py::gil_scoped_release release;
+          document = gpuplan::api::run(session, command, request);
+        }
+        return from_json(document);
+      },
+      py::arg("session"), py::arg("command"), py::arg("options"),
+      "Runs one command (options named as its CLI long options) and returns its --json document as a dict.");
+
+  m.def(
+      "report_html",
+      [](const gpuplan::api::Session& session, const std::string& kind, const py::dict& options) {
+        const json request = options_json(options);
+        std::string html;
+        {
+          py::gil_scoped_release release;
+          html = gpuplan::api::report_html(session, kind, request);
+        }
+        return html;
+      },
+      py::arg("session"), py::arg("kind"), py::arg("options"), "The self-contained HTML report of kind KIND.");
+
+  m.def(
+      "does_not_fit", [](const py::dict& document) { return gpuplan::api::does_not_fit(to_json(document, "document")); },
+      py::arg("document"), "True when the document reports that the plan or deployment does not fit in memory.");
+
+  m.def(
+      "commands",
+      [] {
+        py::list list;
+        for (const auto& c : gpuplan::api::commands()) list.append(py::make_tuple(c.name, c.help));
+        return list;
+      },
+      "Every command run() answers, as (name, one-line help) pairs.");
+}
