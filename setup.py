@@ -2,6 +2,7 @@
 runs pip, then packages it with python/gpuplan/*.py. Metadata: pyproject.toml. Build folder: build-python/."""
 import glob
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.path.join(ROOT, "build-python")  # beside build/, so ccache's base_dir paths match the main build's
+os.makedirs(BUILD, exist_ok=True)  # also holds setuptools' build and egg-info folders
 
 
 class CMakeBuild(build_ext):
@@ -18,6 +20,7 @@ class CMakeBuild(build_ext):
         configure = ["cmake", "-S", ROOT, "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release", "-DGPUPLAN_BUILD_TESTS=OFF",
                      "-DGPUPLAN_BUILD_BENCH=OFF", "-DGPUPLAN_BUILD_PROBE=OFF", "-DGPUPLAN_BUILD_PYTHON=ON",
                      "-DPython3_EXECUTABLE=" + sys.executable]
+        configure += shlex.split(os.environ.get("GPUPLAN_CMAKE_ARGS", ""))  # e.g. -DPython3_EXECUTABLE=...
         if shutil.which("ninja") and not os.path.exists(os.path.join(BUILD, "CMakeCache.txt")):
             configure += ["-G", "Ninja"]
         subprocess.check_call(configure)
@@ -36,6 +39,6 @@ setup(
     package_dir={"gpuplan": "python/gpuplan"},
     ext_modules=[Extension("gpuplan._core", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
-    options={"build": {"build_base": os.path.join("build-python", "setuptools")}},
+    options={"build": {"build_base": os.path.join("build-python", "setuptools")}, "egg_info": {"egg_base": "build-python"}},
     zip_safe=False,
 )
