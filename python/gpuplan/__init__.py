@@ -34,11 +34,18 @@ __all__ = [
 _DOTTED_GROUPS = ("plan",)
 
 
+_names = {}  # keyword -> option name, memoized: a point evaluation costs microseconds, so does this layer
+
+
 def _option_name(keyword):
-    for group in _DOTTED_GROUPS:
-        if keyword.startswith(group + "_"):
-            return group + "." + keyword[len(group) + 1:].replace("_", "-")
-    return keyword.replace("_", "-")
+    name = _names.get(keyword)
+    if name is None:
+        name = keyword.replace("_", "-")
+        for group in _DOTTED_GROUPS:
+            if keyword.startswith(group + "_"):
+                name = group + "." + keyword[len(group) + 1:].replace("_", "-")
+        _names[keyword] = name
+    return name
 
 
 def _options(keywords, positional):
@@ -97,6 +104,10 @@ _sessions_lock = _threading.Lock()
 
 def _session(options):
     """The Session named by ``catalog=``/``calibration=`` keywords (made once per combination)."""
+    if "catalog" not in options and "calibration" not in options:
+        session = _sessions.get(((), ()))
+        if session is not None:
+            return session
     key = (tuple(_as_list(options.pop("catalog", None), "catalog")),
            tuple(_as_list(options.pop("calibration", None), "calibration")))
     with _sessions_lock:

@@ -23,71 +23,106 @@ namespace {
 
 std::string type_name(py::handle value) { return py::str(py::type::handle_of(value).attr("__name__")); }
 
+std::string utf8(PyObject* text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text, &size);
+  if (data == nullptr) throw py::error_already_set();
+  return {data, static_cast<std::size_t>(size)};
+}
+
 // A Python value as a JSON option value; `field` names the option in errors ("isl", "plan.tp[2]").
 json to_json(py::handle value, const std::string& field) {
-  if (value.is_none()) return nullptr;
-  if (PyBool_Check(value.ptr())) return value.ptr() == Py_True;
-  if (PyLong_Check(value.ptr())) {
+  PyObject* o = value.ptr();
+  if (o == Py_None) return nullptr;
+  if (PyBool_Check(o)) return o == Py_True;
+  if (PyLong_Check(o)) {
     int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow != 0) throw gpuplan::InputError(field, "an integer within +/-9.2e18 (got one out of that range)");
     return v;
   }
-  if (PyFloat_Check(value.ptr())) return PyFloat_AS_DOUBLE(value.ptr());
-  if (PyUnicode_Check(value.ptr())) return value.cast<std::string>();
-  if (PyDict_Check(value.ptr())) {
+  if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
+  if (PyUnicode_Check(o)) return utf8(o);
+  if (PyDict_Check(o)) {
     json object = json::object();
-    for (auto item : py::reinterpret_borrow<py::dict>(value)) {
-      if (!PyUnicode_Check(item.first.ptr()))
-        throw gpuplan::InputError(field, "keys must be str (got " + type_name(item.first) + ")");
-      const auto key = item.first.cast<std::string>();
-      object[key] = to_json(item.second, field.empty() ? key : field + "." + key);
+    PyObject* key = nullptr;
+    PyObject* item = nullptr;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &item)) {
+      if (!PyUnicode_Check(key)) throw gpuplan::InputError(field, "keys must be str (got " + type_name(key) + ")");
+      std::string name = utf8(key);
+      object[name] = to_json(item, field.empty() ? name : field + "." + name);
     }
     return object;
   }
-  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+  if (PyList_Check(o) || PyTuple_Check(o)) {
     json array = json::array();
     std::size_t i = 0;
     for (auto item : value) array.push_back(to_json(item, field + "[" + std::to_string(i++) + "]"));
     return array;
   }
   // numpy and other numeric scalars: integers through __index__, reals through __float__.
-  if (PyIndex_Check(value.ptr())) return to_json(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())), field);
+  if (PyIndex_Check(o)) return to_json(py::reinterpret_steal<py::object>(PyNumber_Index(o)), field);
   if (py::hasattr(value, "__float__")) return to_json(py::float_(py::reinterpret_borrow<py::object>(value)), field);
   throw gpuplan::InputError(field, "a str, int, float, bool, list or dict (got " + type_name(value) + ")");
 }
 
-// The API's document as Python values: objects -> dict, arrays -> list.
-py::object from_json(const json& value) {
+// The API's document as Python values (objects -> dict, arrays -> list): a new reference, or nullptr
+// with the Python error set. CPython's API directly: a document has hundreds of values and a point
+// evaluation costs microseconds, so the conversion must not cost more.
+PyObject* to_python(const json& value) {
   switch (value.type()) {
-    case json::value_t::null:
-      return py::none();
     case json::value_t::boolean:
-      return py::bool_(value.get<bool>());
+      return PyBool_FromLong(value.get<bool>() ? 1 : 0);
     case json::value_t::number_integer:
-      return py::int_(value.get<long long>());
+      return PyLong_FromLongLong(value.get<long long>());
     case json::value_t::number_unsigned:
-      return py::int_(value.get<unsigned long long>());
+      return PyLong_FromUnsignedLongLong(value.get<unsigned long long>());
     case json::value_t::number_float:
-      return py::float_(value.get<double>());
+      return PyFloat_FromDouble(value.get<double>());
     case json::value_t::string: {
       const auto& s = value.get_ref<const std::string&>();
-      return py::str(s.data(), s.size());
+      return PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
     }
     case json::value_t::array: {
-      py::list list(value.size());
-      std::size_t i = 0;
-      for (const auto& item : value) list[i++] = from_json(item);
+      PyObject* list = PyList_New(static_cast<Py_ssize_t>(value.size()));
+      if (list == nullptr) return nullptr;
+      Py_ssize_t i = 0;
+      for (const auto& item : value) {
+        PyObject* element = to_python(item);
+        if (element == nullptr) {
+          Py_DECREF(list);
+          return nullptr;
+        }
+        PyList_SET_ITEM(list, i++, element);  // steals the reference
+      }
       return list;
     }
     case json::value_t::object: {
-      py::dict dict;
-      for (const auto& [key, item] : value.items()) dict[py::str(key)] = from_json(item);
+      PyObject* dict = PyDict_New();
+      if (dict == nullptr) return nullptr;
+      for (const auto& [key, item] : value.items()) {
+        PyObject* k = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+        PyObject* v = k == nullptr ? nullptr : to_python(item);
+        const int failed = v == nullptr ? -1 : PyDict_SetItem(dict, k, v);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+        if (failed != 0) {
+          Py_DECREF(dict);
+          return nullptr;
+        }
+      }
       return dict;
     }
-    default:  // binary and discarded values never appear in a document
-      return py::none();
+    default:  // null (binary and discarded values never appear in a document)
+      Py_RETURN_NONE;
   }
+}
+
+py::object from_json(const json& value) {
+  PyObject* object = to_python(value);
+  if (object == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(object);
 }
 
 json options_json(const py::dict& options) { return to_json(options, ""); }
