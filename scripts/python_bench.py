@@ -35,10 +35,21 @@ rows = [
     ("infer sweep: gpuplan.infer(..., sweep=True)", per_call_us(
         lambda: gpuplan.infer(sweep=True, **point), max(n // 100, 5))),
 ]
+
+
+def refused_at_parse():
+    try:
+        _core.run(session._core, "infer", dict(options, isl=0))
+    except gpuplan.InputError:
+        pass
+
+
+rows.append(("infer refused at parse (isl=0): options only", per_call_us(refused_at_parse, n)))
 for name, us in rows:
     print("{:<48} {:>10.1f} us".format(name, us))
-python_layer = rows[0][1] - rows[3][1]
-print("{:<48} {:>10.1f} us (keywords, dicts, GIL)".format("  of which Python layer", python_layer))
+print("split of one point: Python keywords {:.1f} us, dict<->JSON and GIL {:.1f} us, api::run {:.1f} us "
+      "(of which parsing the options, as a call refused at parse costs: ~{:.1f} us)".format(
+          rows[1][1] - rows[2][1], rows[2][1] - rows[3][1], rows[3][1], rows[6][1]))
 
 # Threads: many workloads, serial against a pool of as many threads as cores.
 grid = [dict(model=m, system=s, isl=i, osl=o, sweep=True)
@@ -49,5 +60,5 @@ workers = os.cpu_count() or 2
 serial_s = min(timeit.repeat(lambda: [gpuplan.infer(**w) for w in grid], number=1, repeat=3))
 with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
     parallel_s = min(timeit.repeat(lambda: list(pool.map(lambda w: gpuplan.infer(**w), grid)), number=1, repeat=3))
-print("{} sweeps: serial {:.3f} s, {} threads {:.3f} s: {:.2f}x".format(len(grid), serial_s, workers, parallel_s,
-                                                                    serial_s / parallel_s))
+print("{} sweeps: serial {:.3f} s, {} threads {:.3f} s: {:.2f}x (load average {:.1f} on {} cores)".format(
+    len(grid), serial_s, workers, parallel_s, serial_s / parallel_s, os.getloadavg()[0], workers))

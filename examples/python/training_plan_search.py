@@ -19,5 +19,5 @@ plans.to_csv(csv, index=False)
 best = result["top"][0]["plan"]["text"]
 step = gpuplan.train(plan=best, **workload)
 assert abs(step["step_time_s"] - result["top"][0]["step_time_s"]) <= 1e-9 * step["step_time_s"]
-print("best plan {}: {:.2f} s per step, MFU {:.1%}".format(best, step["step_time_s"], step["mfu_6n"]))
+print("best plan {}: {:.2f} s per step, MFU {:.1%}".format(best, step["step_time_s"], step["mfu"]["6n"]))
 print("plans:", csv)

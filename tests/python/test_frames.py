@@ -12,7 +12,7 @@ def test_a_sweep_frontier_is_one_row_per_point():
     assert isinstance(frame, pandas.DataFrame)
     assert len(frame) == len(curve["frontier"])
     assert list(frame["tokens_per_s_per_gpu"]) == [p["tokens_per_s_per_gpu"] for p in curve["frontier"]]
-    assert "band.low" in frame.columns  # nested objects flatten to dotted columns
+    assert any(c.startswith("band.") for c in frame.columns)  # nested objects flatten to dotted columns
 
 
 def test_search_plans():
