@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,15 +31,28 @@ std::string utf8(PyObject* text) {
   return {data, static_cast<std::size_t>(size)};
 }
 
-// A Python value as a JSON option value; `field` names the option in errors ("isl", "plan.tp[2]").
-json to_json(py::handle value, const std::string& field) {
+// Where a value sits in the options ("plan.tp", "mix[2]"), spelled out only for an error message.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  // set for a dict entry
+  std::size_t index = 0;  // for a list element, when key is empty
+  std::string str() const {
+    if (parent == nullptr) return std::string(key);
+    std::string head = parent->str();
+    if (!key.empty()) return head.empty() ? std::string(key) : head + "." + std::string(key);
+    return head + "[" + std::to_string(index) + "]";
+  }
+};
+
+// A Python value as a JSON option value; errors name the option by its path.
+json to_json(py::handle value, const Path& path) {
   PyObject* o = value.ptr();
   if (o == Py_None) return nullptr;
   if (PyBool_Check(o)) return o == Py_True;
   if (PyLong_Check(o)) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow != 0) throw gpuplan::InputError(field, "an integer within +/-9.2e18 (got one out of that range)");
+    if (overflow != 0) throw gpuplan::InputError(path.str(), "an integer within +/-9.2e18 (got one out of that range)");
     return v;
   }
   if (PyFloat_Check(o)) return PyFloat_AS_DOUBLE(o);
@@ -49,22 +63,29 @@ json to_json(py::handle value, const std::string& field) {
     PyObject* item = nullptr;
     Py_ssize_t pos = 0;
     while (PyDict_Next(o, &pos, &key, &item)) {
-      if (!PyUnicode_Check(key)) throw gpuplan::InputError(field, "keys must be str (got " + type_name(key) + ")");
+      if (!PyUnicode_Check(key)) throw gpuplan::InputError(path.str(), "keys must be str (got " + type_name(key) + ")");
       std::string name = utf8(key);
-      object[name] = to_json(item, field.empty() ? name : field + "." + name);
+      object[name] = to_json(item, Path{&path, name});
     }
     return object;
   }
   if (PyList_Check(o) || PyTuple_Check(o)) {
     json array = json::array();
     std::size_t i = 0;
-    for (auto item : value) array.push_back(to_json(item, field + "[" + std::to_string(i++) + "]"));
+    for (auto item : value) {
+      array.push_back(to_json(item, Path{&path, {}, i}));
+      ++i;
+    }
     return array;
   }
   // numpy and other numeric scalars: integers through __index__, reals through __float__.
-  if (PyIndex_Check(o)) return to_json(py::reinterpret_steal<py::object>(PyNumber_Index(o)), field);
-  if (py::hasattr(value, "__float__")) return to_json(py::float_(py::reinterpret_borrow<py::object>(value)), field);
-  throw gpuplan::InputError(field, "a str, int, float, bool, list or dict (got " + type_name(value) + ")");
+  if (PyIndex_Check(o)) {
+    PyObject* integer = PyNumber_Index(o);
+    if (integer == nullptr) throw py::error_already_set();
+    return to_json(py::reinterpret_steal<py::object>(integer), path);
+  }
+  if (py::hasattr(value, "__float__")) return to_json(py::float_(py::reinterpret_borrow<py::object>(value)), path);
+  throw gpuplan::InputError(path.str(), "a str, int, float, bool, list or dict (got " + type_name(value) + ")");
 }
 
 // The API's document as Python values (objects -> dict, arrays -> list): a new reference, or nullptr
@@ -125,7 +146,7 @@ py::object from_json(const json& value) {
   return py::reinterpret_steal<py::object>(object);
 }
 
-json options_json(const py::dict& options) { return to_json(options, ""); }
+json options_json(const py::dict& options) { return to_json(options, Path{}); }
 
 // Raises gpuplan.errors.<name>(message[, field]); falls back to RuntimeError if that module is missing.
 void raise_gpuplan_error(const char* name, const std::string& message, const std::string* field) {
@@ -197,7 +218,7 @@ PYBIND11_MODULE(_core, m) {
       py::arg("session"), py::arg("kind"), py::arg("options"), "The self-contained HTML report of kind KIND.");
 
   m.def(
-      "does_not_fit", [](const py::dict& document) { return gpuplan::api::does_not_fit(to_json(document, "document")); },
+      "does_not_fit", [](const py::dict& document) { return gpuplan::api::does_not_fit(to_json(document, Path{nullptr, "document"})); },
       py::arg("document"), "True when the document reports that the plan or deployment does not fit in memory.");
 
   // For scripts/python_bench.py: seconds per api::run call timed in C++ (no Python conversion), so the
