@@ -69,3 +69,11 @@ def test_session_reuses_a_catalog_and_matches_the_default(tmp_path):
     assert session.infer(**options) == gpuplan.infer(**options)
     assert session.run("infer", **options) == gpuplan.infer(catalog=empty_overlay, **options)
     assert "Session(" in repr(session)
+
+
+def test_numpy_scalars_and_tuples_are_options():
+    numpy = pytest.importorskip("numpy")
+    plain = gpuplan.infer(model="llama3.1-70b", system="hgx-h200", isl=8192, tokens_per_user_per_s=50.0)
+    typed = gpuplan.infer(model="llama3.1-70b", system="hgx-h200", isl=numpy.int64(8192),
+                          tokens_per_user_per_s=numpy.float32(50.0))
+    assert typed == plain
