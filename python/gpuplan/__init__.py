@@ -3,15 +3,16 @@
 Every function runs one ``gpuplan`` command in-process through the same API the CLI uses and returns
 the document ``gpuplan COMMAND ... --json`` prints, as a dict. Keyword arguments are the command's
 CLI options: dashes become underscores (``tokens_per_user_per_s=50`` for ``--tokens-per-user-per-s``),
-``plan_tp=8`` (or ``plan={"tp": 8}``) is ``--plan.tp 8``, flags are booleans (``sweep=True``) and
-repeatable options take lists (``mix=["gb300-nvl72:0.5", "hgx-h200:0.5"]``).
+``plan_tp=8, plan_pp=2`` (or ``plan={"tp": 8, "pp": 2}``) is ``--plan tp=8,pp=2``, flags are
+booleans (``sweep=True``) and repeatable options take lists (``mix=["gb300-nvl72:0.5", "hgx-h200:0.5"]``).
 
     import gpuplan
     point = gpuplan.infer(model="llama3.1-70b", system="hgx-h200", isl=8192, osl=1024)
     curve = gpuplan.infer(model="llama3.1-70b", system="gb300-nvl72", sweep=True)
     frame = gpuplan.to_frame(curve)          # the frontier points as a pandas DataFrame
 
-Bad input raises gpuplan.InputError (``.field`` names the option); other failures gpuplan.Error.
+Bad input raises gpuplan.InputError (``.field`` names the option as the CLI does: "--isl");
+other failures gpuplan.Error.
 Calls release the GIL: a thread pool evaluates many workloads in parallel. ``catalog=`` and
 ``calibration=`` (the CLI's ``--catalog DIR``, ``--calibration FILE``) select a Session; a Session
 may also be made once and reused: ``gpuplan.Session(catalog=["./my-catalog"]).infer(...)``.
@@ -30,37 +31,40 @@ __all__ = [
     "catalog", "model", "memory", "scale", "fabric", "report",
 ]
 
-# Options whose CLI spelling is dotted: a keyword ``plan_tp`` is ``plan.tp``, a dict ``plan={...}`` expands.
-_DOTTED_GROUPS = ("plan",)
-
-
 _names = {}  # keyword -> option name, memoized: a point evaluation costs microseconds, so does this layer
 
 
 def _option_name(keyword):
     name = _names.get(keyword)
     if name is None:
-        name = keyword.replace("_", "-")
-        for group in _DOTTED_GROUPS:
-            if keyword.startswith(group + "_"):
-                name = group + "." + keyword[len(group) + 1:].replace("_", "-")
-        _names[keyword] = name
+        name = _names[keyword] = keyword.replace("_", "-")
     return name
 
 
+def _plan_item(key, value):
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return "{}={}".format(key, value)
+
+
 def _options(keywords, positional):
-    """Keyword arguments as the API's options: CLI names, None left out, dicts expanded to dotted names."""
+    """Keyword arguments as the API's options: CLI names, None left out. The training plan's fields
+    (``plan_tp=8`` or ``plan={"tp": 8}``, errors naming ``--plan.tp``) join ``plan`` as its CLI text
+    ``tp=8,...``, after a ``plan="..."`` string if one is given."""
     options = {}
+    plan = []
     for keyword, value in keywords.items():
         if value is None:
             continue
-        name = _option_name(keyword)
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if item is not None:
-                    options[name + "." + str(key).replace("_", "-")] = item
+        if keyword == "plan" and isinstance(value, dict):
+            plan += [_plan_item(k, v) for k, v in value.items() if v is not None]
+        elif keyword.startswith("plan_"):
+            plan.append(_plan_item(keyword[5:], value))
         else:
-            options[name] = value
+            options[_option_name(keyword)] = value
+    if plan:
+        given = options.get("plan")
+        options["plan"] = ",".join(([given] if isinstance(given, str) and given else []) + plan)
     if positional:
         options["positional"] = [str(p) for p in positional]
     return options

@@ -34,6 +34,12 @@ def test_unknown_model_names_the_field_and_suggests():
     assert field(caught.value) == "model"
 
 
+def test_a_bad_plan_field_names_it():
+    with pytest.raises(gpuplan.InputError) as caught:
+        gpuplan.train(model="llama3.1-8b", system="hgx-h100", gpus=8, global_batch=64, plan_tp=0)
+    assert field(caught.value) == "plan.tp"
+
+
 def test_unknown_command():
     with pytest.raises(gpuplan.InputError):
         gpuplan.run("no-such-command")
