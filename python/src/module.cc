@@ -5,7 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <chrono>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <new>
@@ -221,17 +221,17 @@ PYBIND11_MODULE(_core, m) {
       "does_not_fit", [](const py::dict& document) { return gpuplan::api::does_not_fit(to_json(document, Path{nullptr, "document"})); },
       py::arg("document"), "True when the document reports that the plan or deployment does not fit in memory.");
 
-  // For scripts/python_bench.py: seconds per api::run call timed in C++ (no Python conversion), so the
-  // cost of one call from Python splits into the Python layer and the API itself.
+  // For scripts/python_bench.py: CPU seconds per api::run call timed in C++ (no Python conversion), so
+  // the cost of one call from Python splits into the Python layer and the API itself.
   m.def(
       "_seconds_per_run",
       [](const gpuplan::api::Session& session, const std::string& command, const py::dict& options, int repeats) {
         if (repeats < 1) throw gpuplan::InputError("repeats", "at least 1");
         const json request = options_json(options);
         py::gil_scoped_release release;
-        const auto start = std::chrono::steady_clock::now();
+        const std::clock_t start = std::clock();  // process CPU time, as the script's timeit timer
         for (int i = 0; i < repeats; ++i) gpuplan::api::run(session, command, request);
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / repeats;
+        return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC / repeats;
       },
       py::arg("session"), py::arg("command"), py::arg("options"), py::arg("repeats"));
 
