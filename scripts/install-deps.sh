@@ -7,6 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config python3
       nodejs chromium  # nodejs (+ npm below): the report's charting library and browser tests; chromium: those tests
       clang libclang-rt-14-dev  # clang + its runtimes: the ASan/UBSan build and the libFuzzer harnesses (fuzz/)
       python3-dev pybind11-dev python3-pytest python3-pandas python3-matplotlib  # the Python module, its tests and examples
+      python3-pip python3-setuptools python3-wheel python3-venv  # `pip install --no-build-isolation .` offline (docs/python.md)
       libcpp-httplib-dev)  # `gpuplan serve`: the local web app
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,180 @@
+"""gpuplan: a fast, calibrated analytical model of AI training and inference on GPU clusters.
+
+Every function runs one ``gpuplan`` command in-process through the same API the CLI uses and returns
+the document ``gpuplan COMMAND ... --json`` prints, as a dict. Keyword arguments are the command's
+CLI options: dashes become underscores (``tokens_per_user_per_s=50`` for ``--tokens-per-user-per-s``),
+``plan_tp=8, plan_pp=2`` (or ``plan={"tp": 8, "pp": 2}``) is ``--plan tp=8,pp=2``, flags are
+booleans (``sweep=True``) and repeatable options take lists (``mix=["gb300-nvl72:0.5", "hgx-h200:0.5"]``).
+
+    import gpuplan
+    point = gpuplan.infer(model="llama3.1-70b", system="hgx-h200", isl=8192, osl=1024)
+    curve = gpuplan.infer(model="llama3.1-70b", system="gb300-nvl72", sweep=True)
+    frame = gpuplan.to_frame(curve)          # the frontier points as a pandas DataFrame
+
+Bad input raises gpuplan.InputError (``.field`` names the option as the CLI does: "--isl");
+other failures gpuplan.Error.
+Calls release the GIL: a thread pool evaluates many workloads in parallel. ``catalog=`` and
+``calibration=`` (the CLI's ``--catalog DIR``, ``--calibration FILE``) select a Session; a Session
+may also be made once and reused: ``gpuplan.Session(catalog=["./my-catalog"]).infer(...)``.
+"""
+
+import os as _os
+import threading as _threading
+
+from . import _core
+from .errors import Error, InputError
+from .frames import tables, to_frame
+
+__all__ = [
+    "Error", "InputError", "Session", "run", "commands", "does_not_fit", "to_frame", "tables",
+    "train", "search", "infer", "compare", "recommend", "cost", "site", "goodput", "schedule", "validate",
+    "catalog", "model", "memory", "scale", "fabric", "report",
+]
+
+_names = {}  # keyword -> option name, memoized: a point evaluation costs microseconds, so does this layer
+
+
+def _option_name(keyword):
+    name = _names.get(keyword)
+    if name is None:
+        name = _names[keyword] = keyword.replace("_", "-")
+    return name
+
+
+def _plan_item(key, value):
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return "{}={}".format(key, value)
+
+
+def _options(keywords, positional):
+    """Keyword arguments as the API's options: CLI names, None left out. The training plan's fields
+    (``plan_tp=8`` or ``plan={"tp": 8}``, errors naming ``--plan.tp``) join ``plan`` as its CLI text
+    ``tp=8,...``, after a ``plan="..."`` string if one is given."""
+    options = {}
+    plan = []
+    for keyword, value in keywords.items():
+        if value is None:
+            continue
+        if keyword == "plan" and isinstance(value, dict):
+            plan += [_plan_item(k, v) for k, v in value.items() if v is not None]
+        elif keyword.startswith("plan_"):
+            plan.append(_plan_item(keyword[5:], value))
+        else:
+            options[_option_name(keyword)] = value
+    if plan:
+        given = options.get("plan")
+        options["plan"] = ",".join(([given] if isinstance(given, str) and given else []) + plan)
+    if positional:
+        options["positional"] = [str(p) for p in positional]
+    return options
+
+
+def _as_list(value, field):
+    if value is None:
+        return []
+    if isinstance(value, (str, _os.PathLike)):
+        return [_os.fspath(value)]
+    if isinstance(value, (list, tuple)):
+        return [_os.fspath(v) for v in value]
+    raise InputError(field + ": a path or a list of paths (got " + type(value).__name__ + ")", field)
+
+
+class Session:
+    """The catalog calls run against: the built-in catalog overlaid by ``catalog`` folders and
+    ``calibration`` files (the CLI's ``--catalog DIR`` and ``--calibration FILE``; $GPUPLAN_CATALOG is
+    read too). Immutable once made; share one across threads. Has every command as a method."""
+
+    def __init__(self, catalog=None, calibration=None):
+        self._catalog = _as_list(catalog, "catalog")
+        self._calibration = _as_list(calibration, "calibration")
+        self._core = _core.Session(self._catalog, self._calibration)
+
+    def __repr__(self):
+        return "gpuplan.Session(catalog={!r}, calibration={!r})".format(self._catalog, self._calibration)
+
+    def run(self, command, *positional, **options):
+        """Runs any command (``gpuplan.commands()``) and returns its --json document as a dict."""
+        return _core.run(self._core, command, _options(options, positional))
+
+    def report(self, kind, **options):
+        """The self-contained HTML page of ``gpuplan report KIND`` (train, infer, schedule, compare, site)."""
+        return _core.report_html(self._core, kind, _options(options, ()))
+
+
+_sessions = {}
+_sessions_lock = _threading.Lock()
+
+
+def _session(options):
+    """The Session named by ``catalog=``/``calibration=`` keywords (made once per combination)."""
+    if "catalog" not in options and "calibration" not in options:
+        session = _sessions.get(((), ()))
+        if session is not None:
+            return session
+    key = (tuple(_as_list(options.pop("catalog", None), "catalog")),
+           tuple(_as_list(options.pop("calibration", None), "calibration")))
+    with _sessions_lock:
+        session = _sessions.get(key)
+        if session is None:
+            session = _sessions[key] = Session(list(key[0]), list(key[1]))
+    return session
+
+
+def run(command, *positional, **options):
+    """Runs any command (``gpuplan.commands()``) and returns its --json document as a dict."""
+    return _session(options).run(command, *positional, **options)
+
+
+def report(kind, **options):
+    """The self-contained HTML page of ``gpuplan report KIND`` (train, infer, schedule, compare, site), as a str."""
+    return _session(options).report(kind, **options)
+
+
+def commands():
+    """Every command, as {name: one-line help}, in the CLI's order."""
+    return dict(_core.commands())
+
+
+def does_not_fit(result):
+    """True when a result reports that the plan or deployment asked for does not fit in memory (the CLI's exit 3)."""
+    return _core.does_not_fit(result)
+
+
+def _command(name, summary, default_positional=()):
+    def method(self, *positional, **options):
+        return self.run(name, *(positional or default_positional), **options)
+
+    def function(*positional, **options):
+        return _session(options).run(name, *(positional or default_positional), **options)
+
+    for f in (method, function):
+        f.__name__ = f.__qualname__ = name
+        f.__doc__ = summary + "\n\nKeyword arguments are the options of `gpuplan " + name + " --help`; returns its --json document."
+    method.__qualname__ = "Session." + name
+    setattr(Session, name, method)
+    return function
+
+
+train = _command("train", "One training step: time, tokens/s, MFU, memory, where the time goes.")
+search = _command("search", "The fastest TP/PP/VP/CP/EP/DP/micro-batch/recompute/ZeRO plan that fits (plans under 'top').")
+infer = _command("infer", "One inference point, or with sweep=True the throughput/interactivity frontier.")
+compare = _command("compare", "Two systems side by side under each yardstick: compare('gb300-nvl72', 'hgx-h200', ...).")
+recommend = _command("recommend", "The catalog ranked for one workload (task='train', 'finetune' or 'infer').")
+cost = _command("cost", "TCO per GPU-hour by part; $ per million tokens, joules per token, cost and energy of a run.")
+site = _command("site", "Whether a site's power and cooling hold the racks; what a power budget buys.")
+goodput = _command("goodput", "Goodput under failures and checkpoints, with and without spares.")
+schedule = _command("schedule", "NVLink-domain-aware cluster scheduling replayed on a trace.")
+validate = _command("validate", "Error of the model against published measurements (dataset=PATH).")
+catalog = _command("catalog", "catalog() / catalog('list', 'accelerators') / catalog('show', NAME): entries with sources.",
+                   ("list",))
+model = _command("model", "model() / model('show', NAME or config.json path): parameters, FLOPs/token, KV cache/token.",
+                 ("list",))
+memory = _command("memory", "Per-GPU memory for training under a plan, or for inference (inference=True).")
+scale = _command("scale", "Weak and strong scaling sweeps of MFU and tokens/s per GPU.")
+fabric = _command("fabric", "Scale-out network for N GPUs: switches, NICs, optics, power, capex.")
+del _command
+
+for _error in (Error, InputError):
+    _error.__module__ = "gpuplan"  # shown as gpuplan.InputError, where users catch it
+del _error
