@@ -77,10 +77,12 @@ nlohmann::json checked_options(nlohmann::json options) {
   static constexpr std::array kSession = {"catalog", "calibration"};
   for (const char* key : kWrites)
     if (options.contains(key))
-      throw InputError(key, "the server writes no files: run `gpuplan` on the command line to write one");
+      throw InputError(std::string("--") + key,
+                       "the server writes no files: run `gpuplan` on the command line to write one");
   for (const char* key : kSession)
     if (options.contains(key))
-      throw InputError(key, std::string("set for the whole server: gpuplan serve --") + key + " ...");
+      throw InputError(std::string("--") + key,
+                       std::string("a setting of the whole server: gpuplan serve --") + key + " ...");
   options.erase("json");
   return options;
 }
@@ -88,15 +90,15 @@ nlohmann::json checked_options(nlohmann::json options) {
 std::string command_line(std::string_view command, const nlohmann::json& options) {
   std::string out = "gpuplan " + std::string(command);
   if (auto p = options.find("positional"); p != options.end())
-    for (const auto& v : (p->is_array() ? *p : nlohmann::json::array({*p}))) out += " " + quoted(scalar_text(v));
+    for (const auto& v : (p->is_array() ? *p : nlohmann::json::array({*p}))) out.append(" ").append(quoted(scalar_text(v)));
   for (const auto& [key, value] : options.items()) {
     if (key == "positional") continue;
     if (value.is_boolean()) {
-      if (value.get<bool>()) out += " --" + key;
+      if (value.get<bool>()) out.append(" --").append(key);
       continue;
     }
     for (const auto& v : (value.is_array() ? value : nlohmann::json::array({value})))
-      out += " --" + key + " " + quoted(scalar_text(v));
+      out.append(" --").append(key).append(" ").append(quoted(scalar_text(v)));
   }
   return out + " --json";
 }

@@ -20,7 +20,8 @@ nlohmann::json options_from_query(const std::vector<std::pair<std::string, std::
 // InputError naming "body" (not JSON, not an object) or the key (a nested object, null).
 nlohmann::json options_from_body(std::string_view body);
 
-// Refuses options the server does not take from a request (InputError naming the option): those
+// Refuses options the server does not take from a request (InputError naming the option as the
+// API does, "--out"): those
 // that write files (out, write, write-trace, write-bands, output-dir) and the session's own
 // (catalog, calibration: give them to `gpuplan serve`). Drops "json" (the answer is JSON anyway).
 nlohmann::json checked_options(nlohmann::json options);

@@ -155,6 +155,10 @@ struct Server::State {
     }
     nlohmann::json options;
     if (auto bad = read_options(req, options)) return send(res, *bad);
+    // The command line that reproduces the answer (the pages show it); one line, whatever the input.
+    std::string line = command_line(command, options);
+    std::replace_if(line.begin(), line.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
+    res.set_header("X-Gpuplan-Command", line);
     Backend* b = &backend;
     send(res, evaluate([b, command, options = std::move(options)]() -> Reply {
            try {
