@@ -42,12 +42,16 @@ struct CommandInfo {
 // Every command run() answers, in the CLI's order.
 const std::vector<CommandInfo>& commands();
 
-// Runs `command` with `options` named as its CLI long options without the dashes ("model", "isl",
-// "plan.tp", "sweep"): values are strings, numbers, booleans (flags) or arrays (repeatable options);
-// positional arguments (e.g. `catalog show NAME`) go under "positional" as an array of strings.
+// Runs `command` with `options` named as its CLI long options ("model", "isl", "plan.tp", "sweep";
+// leading dashes optional, '_' may stand for '-' as in Python keywords): values are strings, numbers,
+// booleans (flags: true gives the flag, false leaves it out) or arrays (repeatable options); null
+// leaves an option out; positional arguments (e.g. `catalog show NAME`, `compare A B`) go under
+// "positional" as an array of strings. "json" is ignored (the answer is the document); "catalog" and
+// "calibration" are the Session's, not a call's (InputError).
 // Returns the versioned document `gpuplan COMMAND ... --json` prints ({"schema": "gpuplan.KIND/v1", ...}).
 // Bad input (an unknown option, a value out of range, an unknown name) throws InputError whose
-// field() is the option's name: the CLI's exit code 2. A plan or deployment that does not fit is a
+// field() is the option as the CLI's error document names it, with its dashes ("--isl"; "command"
+// for an unknown command): the CLI's exit code 2. A plan or deployment that does not fit is a
 // result, not an error: its document says so and does_not_fit(document) is true (the CLI's exit 3).
 // Pure with respect to the session: thread-safe, no output on stdout/stderr, no files written
 // unless an option names one.

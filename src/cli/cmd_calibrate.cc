@@ -11,6 +11,7 @@
 #include <set>
 
 #include "cli/commands.h"
+#include "api/validate.h"
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"

@@ -4,14 +4,13 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "api/schedule.h"
 #include "cli/common.h"
 #include "core/error.h"
 #include "schedule/cluster_yaml.h"
 #include "schedule/export.h"
 
 namespace gpuplan::cli {
-
-schedule::SystemResolver catalog_resolver(const Catalog& catalog);  // cmd_schedule.cc
 
 int cmd_export(int argc, char** argv) {
   CLI::App app{"Write scheduler configuration that keeps jobs inside NVLink domains: Slurm topology.conf "

@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/fabric_options.h"
+#include "api/fabric_options.h"
 #include "core/error.h"
 #include "fabric/system_fabric.h"
 

@@ -6,7 +6,8 @@
 #include <optional>
 
 #include "cli/commands.h"
-#include "cli/band_json.h"
+#include "api/band_json.h"
+#include "api/schedule.h"
 #include "cli/common.h"
 #include "core/error.h"
 #include "deploy/retrofit.h"
@@ -20,8 +21,6 @@
 #include "search/search.h"
 
 namespace gpuplan::cli {
-
-schedule::SystemResolver catalog_resolver(const Catalog& catalog);  // cmd_schedule.cc
 
 namespace site_detail {  // named, not anonymous: the CLI is a unity build
 

@@ -1,94 +1,20 @@
 // gpuplan train: predict one optimizer step of a training job under a plan.
-#include <fmt/format.h>
-
-#include <iostream>
-
+#include "api/train.h"
 #include "cli/commands.h"
-#include "cli/band_json.h"
 #include "cli/common.h"
-#include "cli/fabric_options.h"
-#include "cli/training_json.h"
-#include "core/error.h"
-#include "model/model_registry.h"
-#include "physics/hardware.h"
-#include "search/search.h"
-#include "training/training_step.h"
 
 namespace gpuplan::cli {
 
 int cmd_train(int argc, char** argv) {
-  CLI::App app{"Predict one training step: time, tokens/s, MFU (6N-style and with attention, against the "
-               "precision's peak and the BF16 peak), per-GPU memory, and a breakdown of where the time goes "
-               "(compute by op class, exposed communication by kind, pipeline bubble, optimizer).",
-               "gpuplan train"};
+  CLI::App app{"", "gpuplan train"};
   CommonOptions common;
   add_common_options(app, common);
-  std::string model_name = "llama3.1-70b", system = "hgx-h100", precision = "bf16", plan_text;
-  TrainingWorkload w;
-  w.num_gpus = 64;
-  w.global_batch = 128;
-  w.seq_len = 8192;
-  app.add_option("--model", model_name, "Built-in model name or path to a Hugging Face config.json")
-      ->capture_default_str();
-  app.add_option("--system", system, "Catalog system (e.g. hgx-h100, gb200-nvl72) or accelerator")
-      ->capture_default_str();
-  app.add_option("--gpus", w.num_gpus, "Number of GPUs")->capture_default_str();
-  app.add_option("--global-batch", w.global_batch, "Sequences per optimizer step")->capture_default_str();
-  app.add_option("--seq", w.seq_len, "Sequence length, tokens")->capture_default_str();
-  app.add_option("--precision", precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
-  app.add_option("--plan", plan_text,
-                 "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived from "
-                 "--gpus; if given it must agree). Without --plan: the fastest plan that fits, as `search` finds it. "
-                 "A plan that does not fit in memory is reported first and exits with code 3");
-  FabricOptions fabric_opts;
-  add_fabric_options(app, fabric_opts);
-  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+  TrainRequest req;
+  add_train_options(app, req);
+  if (int rc = parse_args(app, argc, argv, req); rc >= 0) return rc;
   return run_guarded([&] {
-    if (w.num_gpus < 1 || w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", w.num_gpus));
-    if (w.global_batch < 1) throw InputError("--global-batch", fmt::format("must be at least 1, got {}", w.global_batch));
-    if (w.seq_len < 1 || w.seq_len > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", w.seq_len));
-    auto p = parse_precision(precision);
-    if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", precision));
-    w.precision = *p;
     const Catalog catalog = load_catalog(common);
-    const ModelArch model = resolve_model(model_name, "--model");
-    Hardware hw = resolve_hardware(catalog, system);
-    apply_fabric_options(catalog, hw, w.num_gpus, fabric_opts);
-    require_training_precision(hw, w.precision);
-    TrainingPlan plan;
-    std::string chosen_by;  // empty: the user's plan
-    if (app.count("--plan")) {
-      TrainingPlan base;
-      base.dp = 0;  // derived from --gpus unless the plan names it (then the two must agree)
-      plan = parse_training_plan(plan_text, base);
-    } else {
-      // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
-      const SearchResult found = search_plans(model, hw, w);
-      if (found.top.empty()) return report_no_plan_fits(common.json, "train", model, hw, w, found);
-      plan = found.top.front().plan;
-      chosen_by = fmt::format("the fastest of {} plans that fit (search)", found.stats.evaluated);
-    }
-    const TrainingResult r = evaluate_training(model, hw, plan, w);
-    if (!r.valid()) throw_plan_violations(r.violations);
-    const bool fits = r.memory.fits;
-    // Error band of the throughput (the step time's is its reciprocal): held-out error of this kind and generation.
-    const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model.is_moe()), hw.accelerator.generation);
-    const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
-    if (common.json) {
-      nlohmann::json j = training_json(model, hw, plan, w, r);
-      j["plan_source"] = chosen_by.empty() ? "user" : "search";
-      j["fits"] = fits;
-      if (!fits) j["status"] = does_not_fit_status(r.memory);
-      j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
-      print_json("train", j);
-      return fits ? kExitOk : kExitDoesNotFit;
-    }
-    if (!fits) std::cout << does_not_fit_line(r.memory) << "\n\n";
-    if (!chosen_by.empty()) std::cout << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
-    print_training_text(std::cout, model, hw, plan, w, r);
-    std::cout << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
-                             tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
-    return fits ? kExitOk : kExitDoesNotFit;
+    return present(common.json, [&](Output& out) { return api::train(catalog, req, out); });
   });
 }
 

@@ -1,130 +1,20 @@
 // gpuplan validate: score the performance models against published measurements.
-#include <fmt/format.h>
-
-#include <iostream>
-
+#include "api/validate.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/csv.h"
-#include "core/error.h"
-#include "validate/inference_cases.h"
-#include "validate/training_cases.h"
-#include "validate/validation.h"
 
 namespace gpuplan::cli {
 
-namespace {
-
-nlohmann::json summary_json(const ErrorSummary& s) {
-  return {{"rows", s.rows}, {"median_ape_pct", s.median_ape_pct}, {"p90_ape_pct", s.p90_ape_pct}};
-}
-
-void print_text(const ValidationReport& rep, bool verbose) {
-  std::cout << fmt::format("Validation on {}: {} rows scored, {} skipped\n", rep.dataset, rep.rows.size(),
-                           rep.skipped.size());
-  std::cout << fmt::format("  median APE {:.1f}%   p90 APE {:.1f}%\n\n", rep.overall.median_ape_pct,
-                           rep.overall.p90_ape_pct);
-  for (const auto& [kind, groups] : rep.groups) {
-    std::cout << fmt::format("By {}:\n", kind);
-    for (const auto& [name, s] : groups)
-      std::cout << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%\n", name, s.rows,
-                               s.median_ape_pct, s.p90_ape_pct);
-    std::cout << "\n";
-  }
-  if (verbose) {
-    std::cout << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10} {:>10} {:>6}\n", "row", "source",
-                             "model", "gpu", "gpus", "metric", "reported", "predicted", "APE%");
-    for (const auto& r : rep.rows)
-      std::cout << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10.4g} {:>10.4g} {:>6.1f}\n", r.row,
-                               r.source_id.substr(0, 18), r.model.substr(0, 28), r.gpu.substr(0, 14), r.num_gpus,
-                               r.metric, r.reported, r.predicted, r.ape_pct);
-    std::cout << "\n";
-  }
-  if (!rep.coverage.empty()) {
-    std::cout << "Rows inside their error band (nominal 80%):\n";
-    for (const auto& [kind, c] : rep.coverage)
-      std::cout << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
-    std::cout << "\n";
-  }
-  if (!rep.skipped.empty()) {
-    std::cout << "Skip reasons:\n";
-    for (const auto& [why, n] : skip_reason_counts(rep.skipped)) std::cout << fmt::format("  {:>4}  {}\n", n, why);
-    std::cout << "Skipped rows:\n";
-    for (const auto& s : rep.skipped) std::cout << fmt::format("  row {}: {}\n", s.row, s.reason);
-  }
-}
-
-}  // namespace
-
 int cmd_validate(int argc, char** argv) {
-  CLI::App app{"Score gpuplan's predictions against published measurements. Reads a CSV in the schema of "
-               "shared/data/benchmarks/training.csv, predicts each row's reported metric for its exact "
-               "configuration, and reports per-row and summary errors.",
-               "gpuplan validate"};
+  CLI::App app{"", "gpuplan validate"};
   CommonOptions common;
   add_common_options(app, common);
-  std::string dataset;
-  bool verbose = false;
-  app.add_option("--dataset", dataset, "CSV file of published measurements")->required();
-  app.add_flag("--rows,-v", verbose, "Print every scored row in the text output");
-  if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
+  ValidateRequest req;
+  add_validate_options(app, req);
+  if (int rc = parse_args(app, argc, argv, req); rc >= 0) return rc;
   return run_guarded([&] {
     const Catalog catalog = load_catalog(common);
-    const CsvTable table = read_csv_file(dataset, "--dataset");
-    const bool inferencex = !is_training_schema(table) && is_inferencex_schema(table);
-    const bool inference = !is_training_schema(table) && (inferencex || is_inference_schema(table));
-    if (!is_training_schema(table) && !inference)
-      throw InputError("--dataset", "unrecognised CSV schema: expected the columns of training.csv "
-                                    "(reported_metric, tp, pp, gbs, ...) or of inference.csv (metric, isl, osl, "
-                                    "concurrency_or_batch, scenario, value, ...) or of inferencex-deepseek-r1.csv (disaggregated, "
-                                    "decode_tp, output_tok_s_per_gpu, median_tpot_ms, ...)");
-    // Map first, then validate: the rows the mapping skips must be in `skipped` before it is passed on
-    // (an argument list's evaluation order is unspecified).
-    std::vector<SkippedRow> skipped;
-    ValidationReport rep;
-    if (inference) {
-      auto cases = inferencex ? map_inferencex_cases(table, catalog, skipped)
-                              : map_inference_cases(table, catalog, skipped);
-      rep = validate_inference(std::move(cases), skipped, dataset);
-    } else {
-      auto cases = map_training_cases(table, catalog, skipped);
-      rep = validate_training(std::move(cases), skipped, dataset);
-    }
-    if (rep.rows.empty())
-      throw nothing_scored(dataset, table.rows.size(), rep.skipped.empty() ? "" : rep.skipped.front().reason);
-    apply_bands(rep, catalog.error_bands());
-    if (common.json) {
-      nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
-      for (const auto& r : rep.rows)
-        rows.push_back({{"row", r.row}, {"source_id", r.source_id}, {"model", r.model}, {"gpu", r.gpu},
-                        {"accelerator", r.accelerator}, {"system", r.system}, {"num_gpus", r.num_gpus},
-                        {"precision", r.precision}, {"plan", r.plan}, {"metric", r.metric},
-                        {"reported", r.reported}, {"predicted", r.predicted}, {"ape_pct", r.ape_pct},
-                        {"assumptions", r.assumptions},
-                        {"low", r.band.low}, {"high", r.band.high}, {"in_band", r.in_band},
-                        {"basis", {{"kind", r.band.kind}, {"generation", r.band.generation},
-                                   {"rows", r.band.rows}, {"families", r.band.families}}}});
-      for (const auto& s : rep.skipped) skip.push_back({{"row", s.row}, {"reason", s.reason}});
-      nlohmann::json groups, coverage = nlohmann::json::object(), reasons = nlohmann::json::object();
-      for (const auto& [k, c] : rep.coverage)
-        coverage[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
-      for (const auto& [why, n] : skip_reason_counts(rep.skipped)) reasons[why] = n;
-      for (const auto& [kind, m] : rep.groups)
-        for (const auto& [name, s] : m) groups[kind][name] = summary_json(s);
-      print_json("validate", {{"dataset", dataset},
-                              {"rows_scored", rep.rows.size()},
-                              {"rows_skipped", rep.skipped.size()},
-                              {"median_ape_pct", rep.overall.median_ape_pct},
-                              {"p90_ape_pct", rep.overall.p90_ape_pct},
-                              {"groups", groups},
-                              {"coverage", coverage},
-                              {"skip_reasons", reasons},
-                              {"rows", rows},
-                              {"skipped", skip}});
-    } else {
-      print_text(rep, verbose);
-    }
-    return kExitOk;
+    return present(common.json, [&](Output& out) { return api::validate(catalog, req, out); });
   });
 }
 

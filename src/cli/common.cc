@@ -12,6 +12,9 @@
 #include <sstream>
 #include <iostream>
 
+#include <unistd.h>
+
+#include "api/session.h"
 #include "core/error.h"
 
 namespace gpuplan::cli {
@@ -26,61 +29,9 @@ void add_common_options(CLI::App& app, CommonOptions& opts) {
   app.add_flag("--json", opts.json, "Print the versioned JSON result instead of tables");
 }
 
-Catalog load_catalog(const CommonOptions& opts) {
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("GPUPLAN_CATALOG"); env && *env) {
-    std::string s(env);
-    size_t pos = 0;
-    while (pos <= s.size()) {
-      size_t end = s.find(':', pos);
-      if (end == std::string::npos) end = s.size();
-      if (end > pos) dirs.push_back(s.substr(pos, end - pos));
-      pos = end + 1;
-    }
-  }
-  dirs.insert(dirs.end(), opts.catalog_dirs.begin(), opts.catalog_dirs.end());
-  Catalog catalog = Catalog::load(dirs);
-  for (const auto& file : opts.calibration_files) {
-    std::ifstream f(file, std::ios::binary);
-    if (!f) throw InputError("--calibration", "cannot read file '" + file + "'");
-    std::stringstream text;
-    text << f.rdbuf();
-    catalog.merge_yaml(text.str(), file);
-  }
-  catalog.check();
-  return catalog;
-}
+Catalog load_catalog(const CommonOptions& opts) { return api::load_catalog(opts.catalog_dirs, opts.calibration_files); }
 
 namespace {
-
-// Every value of a numeric option must be a finite number: NaN passes every `x < lo || x > hi` range
-// check, and inf overflows what is computed from it. Applied by parse_args to every option whose
-// type is numeric, so options added later are covered without a line of their own.
-const CLI::Validator& finite_number() {
-  static const CLI::Validator v(
-      [](std::string& s) -> std::string {
-        const char* b = s.c_str();
-        char* end = nullptr;
-        const double x = std::strtod(b, &end);
-        if (end == b) return {};  // not a number at all: the type conversion reports it
-        if (!std::isfinite(x)) return "must be a finite number, got '" + s + "'";
-        return {};
-      },
-      "", "FINITE");  // no description: the help keeps showing the plain type
-  return v;
-}
-
-bool numeric_type(const std::string& type_name) {
-  for (const char* t : {"FLOAT", "INT", "UINT", "NUMBER"})
-    if (type_name.find(t) != std::string::npos) return true;
-  return false;
-}
-
-void check_numbers_finite(CLI::App& app) {
-  for (CLI::Option* o : app.get_options())
-    if (numeric_type(o->get_type_name())) o->check(finite_number());
-  for (CLI::App* sub : app.get_subcommands({})) check_numbers_finite(*sub);
-}
 
 bool g_json_errors = false;
 
@@ -112,6 +63,12 @@ int parse_args(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
+int parse_args(CLI::App& app, int argc, char** argv, RequestBase& req) {
+  const int rc = parse_args(app, argc, argv);
+  if (rc < 0) record_given(app, req);
+  return rc;
+}
+
 int report_exception() {
   try {
     throw;
@@ -131,31 +88,16 @@ int report_exception() {
 }
 
 void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return;
-  if (fs::is_directory(path, ec)) throw InputError(option, "'" + path + "' is a directory, not a file");
   std::vector<std::string> others = inputs;  // the output's own argument is not an input
   if (auto it = std::find(others.begin(), others.end(), path); it != others.end()) others.erase(it);
-  for (const auto& in : others) {
-    if (in.empty()) continue;
-    std::error_code e2;
-    if (fs::equivalent(path, in, e2))
-      throw InputError(option, "'" + path + "' is an input of this command; it would be overwritten. Write elsewhere");
-  }
-  std::cerr << "note: " << option << ": replacing the existing file '" << path << "'\n";
+  api::check_output_file(path, option, others, &std::cerr);
 }
 
-InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason) {
-  std::string msg = fmt::format("no row of '{}' could be scored ({} data rows", dataset, rows);
-  msg += first_skip_reason.empty() ? ")" : fmt::format("; the first skipped: {})", first_skip_reason);
-  return InputError("--dataset", msg);
-}
+bool stderr_is_terminal() { return isatty(STDERR_FILENO); }
 
-void print_json(const std::string& kind, nlohmann::json payload) {
-  nlohmann::json doc;
-  doc["schema"] = "gpuplan." + kind + "/v1";
-  for (auto& [k, v] : payload.items()) doc[k] = v;
+void print_json(const std::string& kind, nlohmann::json payload) { print_document(document(kind, std::move(payload))); }
+
+void print_document(const nlohmann::json& doc) {
   // Names come from user files; bytes that are not UTF-8 print as U+FFFD instead of aborting the dump.
   std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
@@ -165,26 +107,6 @@ std::string today_utc() {
   char buf[16];
   std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
   return buf;
-}
-
-std::string human_bytes(double bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-  int i = 0;
-  while (bytes >= 1000.0 && i < 5) {
-    bytes /= 1000.0;
-    ++i;
-  }
-  return fmt::format("{:.1f} {}", bytes, units[i]);
-}
-
-std::string human_rate(double per_s, const char* unit) {
-  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (per_s >= 1000.0 && i < 6) {
-    per_s /= 1000.0;
-    ++i;
-  }
-  return fmt::format("{:.1f} {}{}", per_s, prefixes[i], unit);
 }
 
 }  // namespace gpuplan::cli

@@ -3,21 +3,25 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include "api/band_json.h"
+#include "api/cost_options.h"
+#include "api/fabric_options.h"
+#include "api/options.h"
+#include "api/output.h"
+#include "api/text.h"
+#include "api/training_json.h"
 #include "catalog/catalog.h"
 #include "core/error.h"
 
 namespace gpuplan::cli {
 
-// Exit codes: 0 success, 1 a runtime failure, 2 bad input (the user's to fix), 3 the plan asked for
-// (or every plan the command could choose) does not fit in memory: the result is still printed,
-// with the shortfall first.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitDoesNotFit = 3;
+// The CLI is a face of the API (src/api): its option definitions, evaluations, documents and the
+// presentation helpers come from there.
+using namespace gpuplan::api;
 
 struct CommonOptions {
   std::vector<std::string> catalog_dirs;  // --catalog DIR (repeatable), then $GPUPLAN_CATALOG
@@ -39,16 +43,14 @@ void print_error(const std::string& message, const std::string& field, int exit_
 
 // Parses argv with CLI11; returns -1 to continue, or the exit code (help printed: 0; error: 2).
 int parse_args(CLI::App& app, int argc, char** argv);
+// The same, recording the options given into the API request (RequestBase::given).
+int parse_args(CLI::App& app, int argc, char** argv, RequestBase& req);
 
 // Wraps a command body: InputError and CLI11 errors -> message on stderr and exit 2; anything else
 // -> message and exit 1.
 template <typename F>
 int run_guarded(F&& body);
 int report_exception();
-
-// The error for a dataset of which no row could be scored (header only, or every row skipped):
-// names the file, the row count and the first skip reason, if any.
-InputError nothing_scored(const std::string& dataset, size_t rows, const std::string& first_skip_reason);
 
 // Before writing `path` (given with `option`): an InputError when it is the same file as one of
 // `inputs` (every argument of its command line; the one naming the output is dropped), so `--out c.yaml` cannot
@@ -61,9 +63,22 @@ void print_json(const std::string& kind, nlohmann::json payload);
 // Today's date in UTC as YYYY-MM-DD (stamps fitted or measured calibrations).
 std::string today_utc();
 
-// Human formatting helpers.
-std::string human_bytes(double bytes);        // "141.1 GB"
-std::string human_rate(double per_s, const char* unit);  // "989.4 T" + unit
+bool stderr_is_terminal();
+// Prints the document (the API's Output) as the CLI's --json.
+void print_document(const nlohmann::json& doc);
+
+// Runs one API command function for the CLI: its text on stdout, or with --json its document.
+// Returns the exit code (0 or 3).
+template <typename F>
+int present(bool json, F&& command) {
+  Output out;
+  if (!json) out.text = &std::cout;
+  out.notes = &std::cerr;
+  out.progress = stderr_is_terminal();
+  const int rc = command(out);
+  if (json) print_document(out.doc);
+  return rc;
+}
 
 template <typename F>
 int run_guarded(F&& body) {

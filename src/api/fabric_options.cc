@@ -1,4 +1,4 @@
-#include "cli/fabric_options.h"
+#include "api/fabric_options.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "fabric/system_fabric.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 double parse_oversubscription(const std::string& text, const std::string& field) {
   auto num = [&](const std::string& s) {
@@ -62,4 +62,4 @@ fabric::Topology parse_fabric_topology(const std::string& text) {
   throw InputError("--fabric-topology", fmt::format("must be rail-optimized or rail-only, got '{}'", text));
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

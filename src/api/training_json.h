@@ -4,13 +4,14 @@
 
 #include <ostream>
 
+#include "api/output.h"
 #include "model/model.h"
 #include "physics/hardware.h"
 #include "plan/plan.h"
 #include "search/search.h"
 #include "training/training_step.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 nlohmann::json breakdown_json(const StepBreakdown& s);
 nlohmann::json memory_json(const TrainingMemory& m);
@@ -25,11 +26,11 @@ void require_training_precision(const Hardware& hw, Precision p, const std::stri
 // "DOES NOT FIT: the plan needs 84.6 GB per GPU of 80.0 GB usable (short 4.6 GB)", and its JSON form.
 std::string does_not_fit_line(const TrainingMemory& m);
 nlohmann::json does_not_fit_status(const TrainingMemory& m);
-// When no plan of a search fits: says so (text or JSON, naming the closest plan) and returns
+// When no plan of a search fits: says so (text or document, naming the closest plan) and returns
 // kExitDoesNotFit.
-int report_no_plan_fits(bool json, const std::string& kind, const ModelArch& model, const Hardware& hw,
+int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
                         const TrainingWorkload& w, const SearchResult& found);
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                          const TrainingWorkload& w, const TrainingResult& r);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

@@ -9,7 +9,7 @@
 #include "inference/inference.h"
 #include "physics/hardware.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 // {"value", "low", "high", "plus_minus_pct", "basis": {"kind", "generation", "rows", "families"}}
 nlohmann::json band_json(const BandedFigure& f);
@@ -25,4 +25,4 @@ nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, co
 std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
                                bool disaggregated = false);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

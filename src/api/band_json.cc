@@ -1,8 +1,8 @@
-#include "cli/band_json.h"
+#include "api/band_json.h"
 
 #include <fmt/format.h>
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 nlohmann::json band_json(const BandedFigure& f) {
   return {{"value", f.value},
@@ -54,4 +54,4 @@ std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const
                      b.ttft.high * 1e3, band_text(b.tpot));
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

@@ -10,7 +10,7 @@
 #include "cost/cost_profile.h"
 #include "cost/tco.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 struct CostOptions {
   std::string profile_path;
@@ -30,4 +30,4 @@ cost::Tco system_tco(const Catalog& catalog, const std::string& system, const co
 nlohmann::json tco_json(const cost::Tco& t);
 nlohmann::json cost_profile_json(const cost::CostProfile& p);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

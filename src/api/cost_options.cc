@@ -1,8 +1,8 @@
-#include "cli/cost_options.h"
+#include "api/cost_options.h"
 
 #include "core/error.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 void add_cost_options(CLI::App& app, CostOptions& o) {
   app.add_option("--cost-profile", o.profile_path,
@@ -102,4 +102,4 @@ nlohmann::json cost_profile_json(const cost::CostProfile& p) {
   return j;
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

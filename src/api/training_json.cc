@@ -1,14 +1,12 @@
-#include "cli/training_json.h"
+#include "api/training_json.h"
 
 #include <fmt/format.h>
 
-#include <iostream>
-
-#include "cli/common.h"
+#include "api/text.h"
 #include "core/error.h"
 #include "physics/compute.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 nlohmann::json breakdown_json(const StepBreakdown& s) {
   return {{"gemm_s", s.gemm_s},           {"attention_s", s.attention_s}, {"memory_bound_s", s.memory_bound_s},
@@ -77,25 +75,25 @@ nlohmann::json does_not_fit_status(const TrainingMemory& m) {
           {"short_bytes", m.total_bytes - m.capacity_bytes}, {"message", does_not_fit_line(m)}};
 }
 
-int report_no_plan_fits(bool json, const std::string& kind, const ModelArch& model, const Hardware& hw,
+int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
                         const TrainingWorkload& w, const SearchResult& found) {
   const std::string what = fmt::format("no plan of {} on {} x {} fits in memory at global batch {} x {} tokens",
                                        model.name, w.num_gpus, hw.accelerator.name, w.global_batch, w.seq_len);
-  if (json) {
+  if (out.json()) {
     nlohmann::json j = {{"model", model.name}, {"system", hw.system_name}, {"num_gpus", w.num_gpus},
                         {"fits", false}, {"status", {{"code", "memory.no_plan_fits"}, {"message", what}}}};
     j["enumerated"] = found.stats.enumerated;
     j["dropped_memory"] = found.stats.dropped_memory;
     if (found.has_closest)
       j["closest"] = {{"plan", to_string(found.closest_plan)}, {"memory", memory_json(found.closest_memory)}};
-    print_json(kind, j);
+    out.emit(kind, j);
   } else {
-    std::cout << "DOES NOT FIT: " << what;
+    out.os() << "DOES NOT FIT: " << what;
     if (found.has_closest)
-      std::cout << fmt::format("; closest: {} needs {} per GPU of {}", to_string(found.closest_plan),
+      out.os() << fmt::format("; closest: {} needs {} per GPU of {}", to_string(found.closest_plan),
                                human_bytes(found.closest_memory.total_bytes),
                                human_bytes(found.closest_memory.capacity_bytes));
-    std::cout << "\n";
+    out.os() << "\n";
   }
   return kExitDoesNotFit;
 }
@@ -138,4 +136,4 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
                     human_bytes(m.reserve_bytes));
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

@@ -9,7 +9,7 @@
 #include "fabric/topology.h"
 #include "physics/hardware.h"
 
-namespace gpuplan::cli {
+namespace gpuplan::api {
 
 // "3", "3:1" or "1:3" -> 3 (downlink per uplink); not a ratio in [1, 64] -> InputError on `field`.
 double parse_oversubscription(const std::string& text, const std::string& field = "--oversubscription");
@@ -28,4 +28,4 @@ fabric::Topology parse_fabric_topology(const std::string& text);
 // (1:1 rail-optimized) fabric leaves hw unchanged.
 void apply_fabric_options(const Catalog& catalog, Hardware& hw, long long gpus, const FabricOptions& opts);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan::api

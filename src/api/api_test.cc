@@ -1,0 +1,117 @@
+// The API's contract: run() answers with the document the CLI prints with --json for the same options
+// (one parser, one builder); bad input is an InputError naming the option; one Session serves many
+// threads; does_not_fit() reads the documents that report a shortfall.
+#include "api/api.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/error.h"
+#include "run_cli.h"
+
+namespace gpuplan::api {
+namespace {
+
+using nlohmann::json;
+
+const Session& session() {
+  static const Session s;
+  return s;
+}
+
+std::string field_of(std::string_view command, const json& options) {
+  try {
+    run(session(), command, options);
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "(no error)";
+}
+
+struct Case {
+  const char* cli;  // the command line after `gpuplan`, without --json
+  const char* command;
+  const char* options;  // run()'s options as JSON text
+};
+
+// One case per command and mode: the same options through the CLI and through run().
+const Case kCases[] = {
+    {"infer --model llama3.1-8b --system hgx-h100 --tp 1 --concurrency 64", "infer",
+     R"({"model": "llama3.1-8b", "system": "hgx-h100", "tp": 1, "concurrency": 64})"},
+    {"infer --model llama3.1-70b --system hgx-h200 --sweep --isl 1024 --osl 256", "infer",
+     R"({"model": "llama3.1-70b", "system": "hgx-h200", "sweep": true, "isl": 1024, "osl": 256})"},
+    {"infer --model deepseek-r1 --system gb200-nvl72 --disagg --prefill-tp 8 --decode-tp 16 --concurrency 256",
+     "infer",
+     R"({"model": "deepseek-r1", "system": "gb200-nvl72", "disagg": true, "prefill_tp": 8, "decode-tp": 16,
+         "--concurrency": 256})"},
+    {"train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 32 --plan tp=1,pp=1", "train",
+     R"({"model": "llama3.1-8b", "system": "hgx-h100", "gpus": 8, "global-batch": 32, "plan": "tp=1,pp=1"})"},
+    {"train --model llama3.1-70b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=1", "train",
+     R"({"model": "llama3.1-70b", "system": "hgx-h100", "gpus": 8, "global-batch": 8, "plan": "tp=1"})"},
+    {"search --model llama3.1-8b --system hgx-h100 --gpus 16 --global-batch 64 --top 3", "search",
+     R"({"model": "llama3.1-8b", "system": "hgx-h100", "gpus": 16, "global_batch": 64, "top": 3})"},
+    {"compare gb200-nvl72 hgx-h100 --model llama3.1-8b", "compare",
+     R"({"positional": ["gb200-nvl72", "hgx-h100"], "model": "llama3.1-8b"})"},
+    {"goodput --system hgx-h100 --gpus 1024 --model llama3.1-70b --compare gb200-nvl72", "goodput",
+     R"({"system": "hgx-h100", "gpus": 1024, "model": "llama3.1-70b", "compare": "gb200-nvl72"})"},
+};
+
+TEST(Api, RunGivesTheDocumentTheCliPrintsWithJson) {
+  for (const Case& c : kCases) {
+    const CliResult cli = run_gpuplan(std::string(c.cli) + " --json");
+    ASSERT_TRUE(cli.exit_code == 0 || cli.exit_code == 3) << c.cli << "\n" << cli.err;
+    const json doc = run(session(), c.command, json::parse(c.options));
+    EXPECT_EQ(doc, cli.json()) << c.cli;
+    EXPECT_EQ(does_not_fit(doc), cli.exit_code == 3) << c.cli;
+  }
+}
+
+TEST(Api, EveryCommandIsListedOnceWithItsHelp) {
+  std::vector<std::string> names;
+  for (const auto& c : commands()) {
+    EXPECT_FALSE(c.help.empty()) << c.name;
+    EXPECT_EQ(std::count(names.begin(), names.end(), c.name), 0) << c.name;
+    names.push_back(c.name);
+  }
+  for (const char* n : {"infer", "train", "search", "compare", "goodput"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+}
+
+TEST(Api, BadInputNamesTheOption) {
+  EXPECT_EQ(field_of("infer", {{"isl", 0}}), "--isl");                 // the command's own range check
+  EXPECT_EQ(field_of("infer", {{"isl", "many"}}), "--isl");            // CLI11's conversion
+  EXPECT_EQ(field_of("infer", {{"isl", {1, 2}}}), "--isl");            // one value expected
+  EXPECT_EQ(field_of("infer", {{"model", "no-such-model"}}), "--model");
+  EXPECT_EQ(field_of("infer", {{"islx", 8}}), "--islx");               // unknown option
+  EXPECT_EQ(field_of("infer", {{"sweep", "yes"}}), "--sweep");         // a flag takes true or false
+  EXPECT_EQ(field_of("infer", {{"catalog", "dir"}}), "--catalog");     // a Session setting
+  EXPECT_EQ(field_of("infer", json::array({1})), "options");
+  EXPECT_EQ(field_of("search", {{"model", "llama3.1-8b"}}), "--system");  // a required option missing
+  EXPECT_EQ(field_of("no-such-command", json::object()), "command");
+}
+
+TEST(Api, ASessionServesManyThreadsWithTheSameAnswers) {
+  const json options = json::parse(kCases[0].options);
+  const json expected = run(session(), "infer", options);
+  std::vector<json> got(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] {
+      for (int k = 0; k < 20; ++k) got[i] = run(session(), k % 2 ? "infer" : "train", k % 2 ? options : json::object());
+      got[i] = run(session(), "infer", options);
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& g : got) EXPECT_EQ(g, expected);
+}
+
+TEST(Api, DoesNotFitReadsTheShortfall) {
+  EXPECT_FALSE(does_not_fit(json::object()));
+  EXPECT_FALSE(does_not_fit(json::array()));
+  EXPECT_TRUE(does_not_fit({{"fits", false}}));
+  EXPECT_TRUE(does_not_fit({{"systems", {{{"fits", true}}, {{"fits", false}}}}}));
+  EXPECT_FALSE(does_not_fit({{"systems", {{{"fits", true}}}}}));
+}
+
+}  // namespace
+}  // namespace gpuplan::api

@@ -1,0 +1,225 @@
+// gpuplan cost: total cost of ownership per GPU-hour by part, and with a model: $ per million tokens,
+// joules per token, and the cost, energy and time of a whole training run.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "api/band_json.h"
+#include "api/cost.h"
+#include "api/text.h"
+#include "api/cost_options.h"
+#include "core/numbers.h"
+#include "compare/compare.h"
+#include "core/error.h"
+#include "model/model_registry.h"
+#include "physics/compute.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+void print_tco(const cost::Tco& t, const cost::Tco* ref) {
+  if (!t.priced) {
+    std::cout << fmt::format("{:<14} no price (catalog or cost profile): give systems.{}.price_usd in a profile\n",
+                             t.system, t.system);
+    return;
+  }
+  const double h = cost::kHoursPerYear * t.gpus_per_unit;
+  std::cout << fmt::format("{:<14} ${:>6.2f}/GPU-h = capital {:.2f} + electricity {:.2f} + colocation {:.2f} + "
+                           "maintenance {:.2f}   capex ${:.1f}k/GPU ({}), {:.2f} kW IT/GPU",
+                           t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
+                           t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
+                           t.price_kind + " price, " + t.price_basis, t.it_w_full_per_gpu() / 1e3);
+  if (t.network_basis == "fabric")
+    std::cout << fmt::format("   network ${:.1f}k/GPU from the fabric's bill of materials ({}), storage and other "
+                             "${:.1f}k/GPU as a share",
+                             t.network_fabric_usd / t.gpus_per_unit / 1e3, t.network_detail,
+                             (t.network_storage_usd - t.network_fabric_usd) / t.gpus_per_unit / 1e3);
+  else if (t.network_basis == "all-in")
+    std::cout << "   network and storage inside the published all-in capex";
+  else if (t.network_basis == "share")
+    std::cout << "   network and storage as a flat share of the price";
+  if (ref && ref->priced && ref->system != t.system)
+    std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
+                             t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
+  std::cout << "\n";
+}
+
+}  // namespace
+
+void add_cost_options(CLI::App& app, CostRequest& req) {
+  app.description("Total cost of ownership per GPU-hour (capital with depreciation and cost of capital, network and "
+               "storage share, liquid-cooling facility, electricity x PUE, colocation, maintenance). With --model: $ "
+               "per million tokens and joules per token for training (best plan) or serving (at an interactivity), "
+               "and with --tokens the cost, energy and time of the whole run.");
+  add_cost_options(app, req.cost_opts);
+  app.add_option("--system", req.systems, "System(s) to cost (repeatable; default: every system in the catalog)");
+  app.add_option("--reference", req.reference, "System the capex and TCO ratios are taken against")->capture_default_str();
+  app.add_option("--model", req.model_name, "Model for $ per million tokens and joules per token");
+  app.add_option("--task", req.task, "train or infer")->capture_default_str();
+  app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (default: train bf16, infer fp8, as in "
+                                          "train, infer, compare and recommend)");
+  app.add_option("--gpus", req.gpus, "Training: GPUs (default: 16 units' worth, at least 128)");
+  app.add_option("--global-batch", req.global_batch, "Training: sequences per step (default: 4 per GPU)");
+  app.add_option("--seq", req.seq, "Training: sequence length")->capture_default_str();
+  app.add_option("--tokens", req.tokens, "Training: tokens of the whole run (e.g. 15e12)");
+  app.add_option("--isl", req.isl, "Serving: input tokens")->capture_default_str();
+  app.add_option("--osl", req.osl, "Serving: output tokens")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user,
+                 "Serving: interactivity, tokens/s per user (as in infer, compare and recommend)")
+      ->capture_default_str();
+}
+
+int cost(const Catalog& catalog, CostRequest req, Output& output) {
+
+  const cost::CostProfile profile = load_cost_profile(req.cost_opts);
+  if (req.task != "train" && req.task != "infer")
+    throw InputError("--task", fmt::format("must be train or infer, got '{}'", req.task));
+  if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
+  const auto prec = parse_precision(req.precision);
+  if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", req.precision));
+  if (req.gpus < 0 || req.gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
+  if (req.seq < 1 || req.seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
+  if (req.global_batch < 0) throw InputError("--global-batch", "must be at least 1");
+  if (req.tokens < 0 || req.tokens > 1e16) throw InputError("--tokens", fmt::format("must be 0 to 1e16, got {}", req.tokens));
+  if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
+  if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  if (!(req.tokens_per_user > 0 && req.tokens_per_user <= 1e5))
+    throw InputError("--tokens-per-user-per-s", "must be above 0 and at most 100000");
+  if (req.model_name.empty() && (req.tokens > 0 || req.gpus > 0))
+    throw InputError("--model", "--tokens and --gpus need a model (--model)");
+  if (req.systems.empty())
+    for (const auto& s : catalog.systems()) req.systems.push_back(s.name);
+  const cost::Tco ref = system_tco(catalog, req.reference, profile);
+  std::optional<ModelArch> model;
+  if (!req.model_name.empty()) model = resolve_model(req.model_name, "--model");
+
+  nlohmann::json rows = nlohmann::json::array();
+  if (!output.json())
+    output.os() << fmt::format("TCO per GPU-hour (electricity ${}/kWh, PUE {}, colocation ${}/kW-month, {} years at "
+                             "{:.0f}% cost of capital; power and energy per token at {:.0f}% of full IT draw (GPUs, CPUs, network, "
+                             "storage) x PUE)\n",
+                             profile.electricity_usd_per_kwh, profile.pue, profile.colocation_usd_per_kw_month,
+                             profile.depreciation_years, 100 * profile.cost_of_capital,
+                             100 * profile.average_power_fraction);
+  for (const auto& name : req.systems) {
+    const auto side = compare::make_side(catalog, catalog.system(name, "--system").name, profile);
+    const cost::Tco& t = side.tco;
+    nlohmann::json row = tco_json(t);
+    if (ref.priced && t.priced) {
+      row["capex_ratio_vs_reference"] = t.capex_per_gpu_usd() / ref.capex_per_gpu_usd();
+      row["tco_ratio_vs_reference"] = t.usd_per_gpu_hour() / ref.usd_per_gpu_hour();
+    }
+    if (!output.json()) print_tco(t, &ref);
+    if (model) {
+      nlohmann::json w;
+      if (req.task == "train") {
+        TrainingWorkload tw;
+        tw.num_gpus = req.gpus > 0 ? req.gpus : std::max(128, 16 * side.gpus_per_unit) / side.gpus_per_unit * side.gpus_per_unit;
+        tw.seq_len = req.seq;
+        tw.global_batch = req.global_batch > 0 ? req.global_batch : 4LL * tw.num_gpus;
+        tw.precision = *prec;
+        const compare::TrainingPick p = compare::best_training(*model, side.hw, tw);
+        w = {{"task", "train"}, {"gpus", tw.num_gpus}, {"global_batch", tw.global_batch}, {"seq_len", req.seq},
+             {"precision", req.precision}};
+        if (!p.found) {
+          w["why_not"] = p.why_not;
+          if (!output.json()) output.os() << fmt::format("               {}: {}\n", model->name, p.why_not);
+        } else {
+          const double run_tokens = req.tokens > 0 ? req.tokens : 1e12;
+          const cost::RunCost rc = cost::run_cost(t, tw.num_gpus, p.result.tokens_per_s, run_tokens);
+          w["plan"] = to_string(p.plan);
+          w["tokens_per_s_per_gpu"] = p.result.tokens_per_s_per_gpu;
+          w["mfu_6n"] = p.result.mfu_6n;
+          w["joules_per_token"] = rc.per_token.joules_per_token;
+          w["it_joules_per_token"] = rc.per_token.it_joules_per_token;
+          if (t.priced) w["usd_per_million_tokens"] = rc.per_token.usd_per_million_tokens;
+          w["run"] = {{"tokens", run_tokens}, {"wall_s", rc.wall_s}, {"gpu_hours", rc.gpu_hours},
+                      {"facility_energy_j", rc.facility_energy_j}};
+          if (t.priced) w["run"]["usd"] = rc.usd;
+          // $/token and J/token are the reciprocal of the throughput: its band, flipped.
+          const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model->is_moe()),
+                                          side.hw.accelerator.generation);
+          w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(p.result.tokens_per_s_per_gpu, eb))},
+                       {"joules_per_token", band_json(with_band(rc.per_token.joules_per_token, eb, true))}};
+          if (t.priced)
+            w["band"]["usd_per_million_tokens"] = band_json(with_band(rc.per_token.usd_per_million_tokens, eb, true));
+          if (!output.json()) {
+            output.os() << fmt::format("               {} training ({}, seq {}, global batch {}) on {} GPUs ({}): "
+                                     "{:.0f} tokens/s/GPU, MFU {:.1f}%, {:.2f} J/token",
+                                     model->name, req.precision, req.seq, tw.global_batch, tw.num_gpus, to_string(p.plan),
+                                     p.result.tokens_per_s_per_gpu,
+                                     100 * p.result.mfu_6n, rc.per_token.joules_per_token);
+            if (t.priced) output.os() << fmt::format(", ${:.3f} per million tokens", rc.per_token.usd_per_million_tokens);
+            output.os() << "\n";
+            output.os() << fmt::format("               {}: {:.1f} days, {}, {}", count_text(run_tokens, "tokens"),
+                                     rc.wall_s / 86400, count_text(rc.gpu_hours, "GPU-hours"),
+                                     count_text(rc.facility_energy_j / 3.6e9, "MWh"));
+            if (t.priced) output.os() << ", " << usd_text(rc.usd);
+            output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",
+                                     band_text(with_band(p.result.tokens_per_s_per_gpu, eb)));
+          }
+        }
+      } else {
+        w = {{"task", "infer"}, {"gpus", side.gpus_per_unit}, {"isl", req.isl}, {"osl", req.osl}, {"precision", req.precision},
+             {"tokens_per_s_per_user", req.tokens_per_user}};
+        if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
+          w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
+        } else {
+          // The serving setup compare, the claims replay and recommend share: the smallest multiple
+          // of the system unit (up to 8) that serves the model at this speed.
+          const compare::ScaledCurve sc = compare::serving_curve_scaled(*model, side.hw, *prec, req.isl, req.osl,
+                                                                        side.gpus_per_unit, req.tokens_per_user);
+          const SweepPoint* pt = sc.point;
+          w["gpus"] = sc.gpus;
+          if (!pt) {
+            w["why_not"] = sc.curve.frontier.empty() && sc.fastest_tokens_per_s_per_user == 0
+                               ? fmt::format("does not fit on up to {} GPUs", sc.gpus)
+                               : "never that fast per user";
+          } else {
+            const cost::TokenCost tc = cost::token_cost(t, 1, pt->result.tokens_per_s_per_gpu);
+            w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
+            w["joules_per_token"] = tc.joules_per_token;
+            if (t.priced) w["usd_per_million_tokens"] = tc.usd_per_million_tokens;
+            const ErrorBand& eb =
+                find_band(catalog.error_bands(), serving_band_kind(false, false), side.hw.accelerator.generation);
+            w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(pt->result.tokens_per_s_per_gpu, eb))},
+                         {"joules_per_token", band_json(with_band(tc.joules_per_token, eb, true))}};
+            if (t.priced) w["band"]["usd_per_million_tokens"] = band_json(with_band(tc.usd_per_million_tokens, eb, true));
+            w["band_text"] = band_text(with_band(pt->result.tokens_per_s_per_gpu, eb));
+            w["plan"] = {{"tp", pt->parallel.tp}, {"ep", pt->parallel.ep}, {"pp", pt->parallel.pp},
+                         {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency},
+                         {"kind", pt->kind()}, {"text", pt->plan()}};
+          }
+        }
+        if (!output.json()) {
+          if (w.contains("why_not"))
+            output.os() << fmt::format("               {} serving: {}\n", model->name, w["why_not"].get<std::string>());
+          else {
+            output.os() << fmt::format("               {} serving ({}, ISL/OSL {}/{}) at {:g} tokens/s/user on {} GPUs "
+                                     "({}): {:.0f} tokens/s/GPU, {:.2f} J/token",
+                                     model->name, req.precision, req.isl, req.osl, req.tokens_per_user, w["gpus"].get<int>(),
+                                     w["plan"]["text"].get<std::string>(), w["tokens_per_s_per_gpu"].get<double>(),
+                                     w["joules_per_token"].get<double>());
+            if (t.priced)
+              output.os() << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
+            output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",
+                                     w["band_text"].get<std::string>());
+          }
+        }
+      }
+      row["workload"] = w;
+    }
+    rows.push_back(row);
+  }
+  if (output.json()) {
+    nlohmann::json j = {{"reference", req.reference}, {"systems", rows}, {"cost_profile", cost_profile_json(profile)}};
+    if (model) j["model"] = model->name;
+    output.emit("cost", j);
+  }
+  return kExitOk;
+}
+
+
+}  // namespace gpuplan::api

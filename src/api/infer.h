@@ -1,0 +1,40 @@
+#pragma once
+// gpuplan infer: serving performance of a model on a system: throughput per GPU and per user, TTFT,
+// TPOT; or, with --sweep, the Pareto frontier over TP/EP/attention-DP and concurrency.
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/options.h"
+#include "api/output.h"
+#include "catalog/catalog.h"
+#include "api/fabric_options.h"
+
+namespace gpuplan::api {
+
+// The options of `gpuplan infer` (the CLI, run() and the faces over it share them).
+struct InferRequest : RequestBase {
+  std::string model_name = "llama3.1-70b", system = "hgx-h200", precision = "fp8", kv_precision, arrival = "staggered";
+  int gpus = 0, tp = 0, ep = 0, pp = 1, max_pp = 1, requests_per_client = 0;
+  long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
+  double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
+  bool attention_dp = false, sweep = false;
+  // Disaggregated pools, MTP and the wide-EP knobs.
+  bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
+  int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
+  double mtp_accept = 0, expert_skew = 1.0;
+  std::optional<double> request_overhead_ms;  // unset: the engine's figure
+  std::string engine;
+  FabricOptions fabric_opts;
+};
+
+// Defines the options (names, ranges, help) on `app`, bound to `req`.
+void add_infer_options(CLI::App& app, InferRequest& req);
+
+// Evaluates the request: the document, or the terminal text, into `out`. Returns 0, or 3 when
+// what was asked for does not fit; InputError on bad input.
+int infer(const Catalog& catalog, InferRequest req, Output& output);
+
+}  // namespace gpuplan::api

@@ -1,0 +1,162 @@
+#include "api/options.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/error.h"
+#include "core/suggest.h"
+
+namespace gpuplan::api {
+
+bool RequestBase::given(std::string_view option) const {
+  return std::find(given_options.begin(), given_options.end(), option) != given_options.end();
+}
+
+namespace {
+
+const CLI::Validator& finite_number() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        const char* b = s.c_str();
+        char* end = nullptr;
+        const double x = std::strtod(b, &end);
+        if (end == b) return {};  // not a number at all: the type conversion reports it
+        if (!std::isfinite(x)) return "must be a finite number, got '" + s + "'";
+        return {};
+      },
+      "", "FINITE");  // no description: the help keeps showing the plain type
+  return v;
+}
+
+bool numeric_type(const std::string& type_name) {
+  for (const char* t : {"FLOAT", "INT", "UINT", "NUMBER"})
+    if (type_name.find(t) != std::string::npos) return true;
+  return false;
+}
+
+// The option a key names, in the command or one of its sub-commands; null when none.
+const CLI::Option* find_option(const CLI::App& app, const std::string& name) {
+  if (const CLI::Option* o = app.get_option_no_throw(name)) return o;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (const CLI::Option* o = find_option(*sub, name)) return o;
+  return nullptr;
+}
+
+void collect_names(const CLI::App& app, std::vector<std::string>& names) {
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& l : o->get_lnames()) names.push_back(l);
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) collect_names(*sub, names);
+}
+
+std::string scalar_text(const nlohmann::json& v, const std::string& field) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer() || v.is_number_unsigned() || v.is_number_float()) return v.dump();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  throw InputError(field, "must be a string, a number or a boolean, got " + std::string(v.type_name()));
+}
+
+}  // namespace
+
+void check_numbers_finite(CLI::App& app) {
+  for (CLI::Option* o : app.get_options())
+    if (numeric_type(o->get_type_name())) o->check(finite_number());
+  for (CLI::App* sub : app.get_subcommands({})) check_numbers_finite(*sub);
+}
+
+void record_given(const CLI::App& app, RequestBase& req) {
+  req.given_options.clear();
+  auto add = [&](const CLI::App& a, auto&& self) -> void {
+    for (const CLI::Option* o : a.get_options()) {
+      if (o->count() == 0) continue;
+      for (const auto& l : o->get_lnames()) req.given_options.push_back("--" + l);
+      for (const auto& s : o->get_snames()) req.given_options.push_back("-" + s);
+      if (!o->nonpositional()) req.given_options.push_back(o->get_name());
+    }
+    for (const CLI::App* sub : a.get_subcommands([](const CLI::App*) { return true; })) self(*sub, self);
+  };
+  add(app, add);
+}
+
+std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json& options) {
+  if (!options.is_object() && !options.is_null())
+    throw InputError("options", "must be an object of option names and values, got " + std::string(options.type_name()));
+  std::vector<std::string> tokens, positional;
+  if (options.is_null()) return tokens;
+  for (const auto& [key, value] : options.items()) {
+    if (key == "positional") {
+      if (value.is_array()) {
+        for (const auto& v : value) positional.push_back(scalar_text(v, "positional"));
+      } else if (!value.is_null()) {
+        positional.push_back(scalar_text(value, "positional"));
+      }
+      continue;
+    }
+    std::string name = key;
+    while (!name.empty() && name.front() == '-') name.erase(name.begin());
+    if (name == "json") continue;
+    if (name == "help") throw InputError("--help", "the options are described by `gpuplan COMMAND --help`");  // run() always answers with the document
+    const std::string field = "--" + name;
+    if (name == "catalog" || name == "calibration")
+      throw InputError(field, "is a setting of the Session (its catalog folders and calibration files), not of one call");
+    const CLI::Option* opt = find_option(app, field);
+    if (!opt && name.find('_') != std::string::npos) {
+      std::replace(name.begin(), name.end(), '_', '-');
+      opt = find_option(app, "--" + name);
+    }
+    if (!opt) opt = find_option(app, name);  // a positional argument named by its name ("systems")
+    if (!opt) {
+      std::vector<std::string> names;
+      collect_names(app, names);
+      throw InputError(field, "unknown option of this command" + did_you_mean(name, names));
+    }
+    const bool positional_opt = !opt->nonpositional();
+    const std::string flag = positional_opt ? std::string() : "--" + opt->get_lnames().front();
+    const bool is_flag = !positional_opt && opt->get_items_expected_max() == 0;
+    auto add = [&](const nlohmann::json& v) {
+      if (is_flag) {
+        if (!v.is_boolean()) throw InputError(flag, "is a flag: true or false, got " + v.dump());
+        if (v.get<bool>()) tokens.push_back(flag);
+      } else if (positional_opt) {
+        positional.push_back(scalar_text(v, opt->get_name()));
+      } else {
+        tokens.push_back(flag + "=" + scalar_text(v, flag));
+      }
+    };
+    if (value.is_null()) continue;
+    if (value.is_array()) {
+      for (const auto& v : value) add(v);
+    } else {
+      add(value);
+    }
+  }
+  positional.insert(positional.end(), tokens.begin(), tokens.end());
+  return positional;
+}
+
+void parse_options(CLI::App& app, const nlohmann::json& options, RequestBase& req) {
+  std::vector<std::string> tokens = option_tokens(app, options);
+  std::vector<std::string> keys;
+  for (const auto& t : tokens)
+    if (t.rfind("--", 0) == 0) keys.push_back(t.substr(0, t.find('=')));
+  std::reverse(tokens.begin(), tokens.end());  // CLI11 takes the arguments last first
+  try {
+    app.parse(tokens);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    std::string field;
+    for (const auto& k : keys)
+      if (what.find(k) != std::string::npos && k.size() > field.size()) field = k;
+    if (field.empty()) {  // an option not given (a required one): the longest option name the message names
+      std::vector<std::string> names;
+      collect_names(app, names);
+      for (const auto& n : names)
+        if (what.find("--" + n) != std::string::npos && n.size() + 2 > field.size()) field = "--" + n;
+    }
+    if (!field.empty() && what.rfind(field + ": ", 0) == 0) what.erase(0, field.size() + 2);
+    throw InputError(field, what);
+  }
+  record_given(app, req);
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,212 @@
+// gpuplan recommend: every system (and bare accelerator) in the catalog ranked for one workload, with
+// how many GPUs, time to result, cost, energy, and the reasons the models give.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "api/band_json.h"
+#include "api/recommend.h"
+#include "api/text.h"
+#include "api/fabric_options.h"
+#include "core/numbers.h"
+#include "api/cost_options.h"
+#include "compare/recommend.h"
+#include "core/error.h"
+#include "model/model_registry.h"
+
+namespace gpuplan::api {
+
+namespace {
+
+nlohmann::json recommendation_json(const compare::Recommendation& r, bool train) {
+  nlohmann::json j = {{"name", r.name},          {"display_name", r.display_name}, {"accelerator", r.accelerator},
+                      {"is_system", r.is_system}, {"feasible", r.feasible},        {"gpus", r.gpus},
+                      {"units", r.units},        {"gpus_per_unit", r.gpus_per_unit}, {"plan", r.plan},
+                      {"priced", r.priced},      {"price_basis", r.price_basis},   {"reasons", r.reasons},
+                      {"calibrated", r.calibrated}, {"gpus_bought", r.units * r.gpus_per_unit}};
+  if (!r.why_not.empty()) j["why_not"] = r.why_not;
+  if (train) {
+    j["wall_s"] = r.wall_s;
+    j["tokens_per_s_per_gpu"] = r.tokens_per_s_per_gpu;
+    j["mfu_6n"] = r.mfu;
+    j["energy_j"] = r.energy_j;
+    if (r.priced) j["usd"] = r.usd;
+  } else {
+    j["tokens_per_s_per_user"] = r.tokens_per_s_per_user;
+    j["ttft_s"] = r.ttft_s;
+    j["tokens_per_s"] = r.tokens_per_s;
+    if (r.priced) j["usd_per_hour"] = r.usd;
+  }
+  if (r.priced) j["usd_per_million_tokens"] = r.usd_per_million_tokens;
+  j["joules_per_token"] = r.joules_per_token;
+  return j;
+}
+
+}  // namespace
+
+void add_recommend_options(CLI::App& app, RecommendRequest& req) {
+  app.description("Rank the catalog's systems (and accelerators no system carries) for one workload: does it fit, how "
+               "many GPUs and whole units, time to result, cost and energy, and why, all read off the training, "
+               "inference and cost models.");
+  add_cost_options(app, req.cost_opts);
+  app.add_option("--model", req.model_name, "Built-in model or a Hugging Face config.json")->required();
+  app.add_option("--task", req.task, "train, finetune or infer")->capture_default_str();
+  app.add_option("--tokens", req.spec.tokens, "train/finetune: tokens to train on (default: 20 x parameters; finetune 1e9)");
+  app.add_option("--seq", req.spec.seq_len, "train/finetune: sequence length (default 8192; finetune 4096)");
+  app.add_option("--deadline-days", req.spec.deadline_days, "train/finetune: time to result (default 90; finetune 2)");
+  app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (default: train bf16, infer fp8)");
+  app.add_option("--isl", req.spec.isl, "infer: input tokens")->capture_default_str();
+  app.add_option("--osl", req.spec.osl, "infer: output tokens")->capture_default_str();
+  app.add_option("--users", req.spec.users, "infer: concurrent users")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user,
+                 "infer: interactivity each user gets, tokens/s per user (the same option as in infer, compare and "
+                 "cost; 0: none)")
+      ->capture_default_str();
+  app.add_option("--tpot-ms", req.tpot_ms, "infer: instead of --tokens-per-user-per-s, the time per output token, ms");
+  app.add_flag("--rank-unfitted", req.rank_unfitted,
+               "Rank generations whose efficiencies were never fitted on measurements together with fitted ones "
+               "(default: after them; always marked *)");
+  app.add_option("--ttft-ms", req.ttft_ms, "infer: time to first token limit, ms (0: none)");
+  app.add_option("--budget-usd", req.spec.budget_usd, "Budget: train the whole run; infer one year of TCO (0: none)");
+  app.add_option("--gpus-available", req.spec.gpus_available, "At most this many GPUs (0: no limit)");
+  app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable)");
+  add_fabric_options(app, req.fabric_opts);
+  app.add_option("--top", req.top, "Print only the first N (0: all)");
+}
+
+int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
+  if (req.task == "train") req.spec.task = compare::Task::train;
+  else if (req.task == "finetune") req.spec.task = compare::Task::finetune;
+  else if (req.task == "infer") req.spec.task = compare::Task::infer;
+  else throw InputError("--task", fmt::format("must be train, finetune or infer, got '{}'", req.task));
+  const bool train = req.spec.task != compare::Task::infer;
+  if (!req.precision.empty()) {
+    auto p = parse_precision(req.precision);
+    if (!p) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", req.precision));
+    (train ? req.spec.train_precision : req.spec.infer_precision) = *p;
+  }
+  if (req.spec.tokens < 0 || req.spec.tokens > 1e16) throw InputError("--tokens", "must be 0 (default) to 1e16");
+  if (req.spec.seq_len < 0 || req.spec.seq_len > 10'000'000) throw InputError("--seq", "must be 0 (default) to 10000000");
+  if (req.spec.deadline_days < 0 || req.spec.deadline_days > 3650) throw InputError("--deadline-days", "must be 0 (default) to 3650");
+  if (req.spec.isl < 1 || req.spec.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
+  if (req.spec.osl < 1 || req.spec.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  if (req.spec.users < 1 || req.spec.users > 100'000'000) throw InputError("--users", "must be 1 to 100000000");
+  if (req.tpot_ms < 0 || req.tpot_ms > 1e6) throw InputError("--tpot-ms", "must be 0 (none) to 1000000");
+  if (!(req.tokens_per_user >= 0 && req.tokens_per_user <= 1e5))
+    throw InputError("--tokens-per-user-per-s", "must be 0 (none) to 100000");
+  if (req.given("--tpot-ms") && req.given("--tokens-per-user-per-s"))
+    throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (one is 1000 / the other)");
+  if (req.ttft_ms < 0 || req.ttft_ms > 1e7) throw InputError("--ttft-ms", "must be 0 (none) to 10000000");
+  if (req.spec.budget_usd < 0) throw InputError("--budget-usd", "must be 0 (none) or positive");
+  if (req.spec.gpus_available < 0 || req.spec.gpus_available > (1 << 24))
+    throw InputError("--gpus-available", "must be 0 (no limit) to 16777216");
+  if (req.top < 0) throw InputError("--top", "must be 0 (all) or positive");
+  if (!train && (req.spec.tokens > 0 || req.spec.seq_len > 0 || req.spec.deadline_days > 0))
+    throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
+  req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
+  req.spec.unfitted_last = !req.rank_unfitted;
+  req.spec.ttft_s = req.ttft_ms / 1e3;
+  for (const auto& s : req.spec.systems)
+    if (!catalog.find_system(s) && !catalog.find_accelerator(s)) catalog.system(s, "--system");  // names the error
+  const cost::CostProfile profile = load_cost_profile(req.cost_opts);
+  const ModelArch m = resolve_model(req.model_name, "--model");
+  const bool tty = !output.json() && output.progress && output.notes;
+  const auto progress = [&](std::size_t i, std::size_t n) {
+    if (tty) *output.notes << fmt::format("\r  evaluated {}/{} candidates", i, n) << (i == n ? "\r\033[K" : "") << std::flush;
+  };
+  req.spec.fabric_oversubscription = parse_oversubscription(req.fabric_opts.oversubscription, "--fabric-oversubscription");
+  req.spec.fabric_rail_only = parse_fabric_topology(req.fabric_opts.topology) == fabric::Topology::rail_only;
+  const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);
+  const std::size_t n = req.top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(req.top), res.ranked.size())
+                                : res.ranked.size();
+  // Each candidate's figure with its error band (the throughput's band; $/token and time are its
+  // reciprocal), and whether it is within the model's error of the candidate ranked above it.
+  std::vector<BandedFigure> figure(res.ranked.size());
+  std::vector<int> overlaps_rank(res.ranked.size(), 0);
+  for (std::size_t i = 0; i < res.ranked.size(); ++i) {
+    const auto& r = res.ranked[i];
+    if (!r.feasible) continue;
+    const Accelerator* acc = catalog.find_accelerator(r.accelerator);
+    const std::string gen = acc ? acc->generation : std::string(kBandUnfitted);
+    const std::string_view kind = train ? training_band_kind(m.is_moe()) : serving_band_kind(false, false);
+    const ErrorBand& eb = find_band(catalog.error_bands(), kind, gen);
+    figure[i] = r.priced ? with_band(r.usd_per_million_tokens, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);
+    for (std::size_t k = i; k-- > 0;)
+      if (res.ranked[k].feasible && res.ranked[k].priced == r.priced) {
+        if (bands_overlap(figure[i], figure[k])) overlaps_rank[i] = static_cast<int>(k) + 1;
+        break;
+      }
+  }
+  if (output.json()) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+      nlohmann::json j = recommendation_json(res.ranked[i], train);
+      j["rank"] = i + 1;
+      if (res.ranked[i].feasible) {
+        j["band"] = band_json(figure[i]);
+        j["band"]["figure"] = res.ranked[i].priced ? "usd_per_million_tokens" : "tokens_per_s_per_gpu";
+        j["within_error_of_rank"] = overlaps_rank[i] > 0 ? nlohmann::json(overlaps_rank[i]) : nlohmann::json();
+      }
+      arr.push_back(j);
+    }
+    const auto& s = res.spec;
+    nlohmann::json spec_j = {{"task", req.task}, {"model", m.name}, {"budget_usd", s.budget_usd},
+                             {"gpus_available", s.gpus_available}};
+    if (train) {
+      spec_j.update({{"tokens", s.tokens}, {"seq_len", s.seq_len}, {"tokens_per_step", s.tokens_per_step},
+                     {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
+    } else {
+      spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s}, {"ttft_s", s.ttft_s},
+                     {"precision", std::string(to_string(s.infer_precision))}});
+    }
+    output.emit("recommend", {{"spec", spec_j}, {"ranked", arr}, {"cost_profile", cost_profile_json(profile)}});
+    return kExitOk;
+  }
+  const auto& s = res.spec;
+  if (train)
+    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}\n\n", req.task, m.name,
+                             count_text(s.tokens, "tokens"), s.seq_len, to_string(s.train_precision), s.deadline_days,
+                             s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "");
+  else
+    output.os() << fmt::format("serve {}: {} users, ISL/OSL {}/{}, {}{}{}\n\n", m.name, s.users, s.isl, s.osl,
+                             to_string(s.infer_precision),
+                             s.tpot_s > 0 ? fmt::format(", {:g} ms per token ({:.0f} tokens/s per user)",
+                                                        s.tpot_s * 1e3, 1 / s.tpot_s) : "",
+                             s.ttft_s > 0 ? fmt::format(", TTFT {:g} ms", s.ttft_s * 1e3) : "");
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& r = res.ranked[i];
+    std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name + (r.calibrated ? "" : "*"));
+    if (!r.feasible) {
+      output.os() << head << fmt::format(" not suitable: {}\n", r.why_not.empty() ? "see reasons" : r.why_not);
+      continue;
+    }
+    std::string costs = r.priced ? fmt::format("${:.3f}/M tokens", r.usd_per_million_tokens) : "no price";
+    const std::string energy = r.joules_per_token > 0 ? fmt::format("{:.2f} J/token", r.joules_per_token) : "no power figure";
+    if (train)
+      output.os() << head << fmt::format(" {} GPUs ({} x {}), {:.1f} days, {}{}, {}   {}\n", r.gpus, r.units,
+                                       r.gpus_per_unit, r.wall_s / 86400, costs,
+                                       r.priced ? ", run " + usd_text(r.usd) : "", energy, r.plan);
+    else
+      output.os() << head << fmt::format(" {}{} uses {} GPUs of {} bought ({} x {}), {:.0f} tokens/s/user, TTFT {:.2f} s, "
+                                       "{}, {}   {}\n",
+                                       r.priced ? usd_text(r.usd) + "/h" : "no price", "",
+                                       r.gpus, r.units * r.gpus_per_unit, r.units, r.gpus_per_unit,
+                                       r.tokens_per_s_per_user, r.ttft_s, costs, energy, r.plan);
+    output.os() << fmt::format("      {} {}{}\n", r.priced ? "$/M tokens" : "tokens/s/GPU", band_text(figure[i]),
+                             overlaps_rank[i] > 0
+                                 ? fmt::format("; within the model's error of #{}", overlaps_rank[i])
+                                 : "");
+    for (const auto& why : r.reasons) output.os() << "      - " << why << "\n";
+  }
+  if (std::any_of(res.ranked.begin(), res.ranked.begin() + static_cast<std::ptrdiff_t>(n),
+                  [](const compare::Recommendation& r) { return !r.calibrated && r.gpus > 0; }))
+    output.os() << "\n* efficiencies not fitted on measurements for this generation: speeds are rough estimates.\n";
+  return kExitOk;
+}
+
+
+}  // namespace gpuplan::api
