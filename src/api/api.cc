@@ -5,15 +5,20 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 
+#include "api/catalog.h"
 #include "api/compare.h"
 #include "api/cost.h"
 #include "api/recommend.h"
 #include "api/schedule.h"
 #include "api/validate.h"
 #include "api/goodput.h"
+#include "api/fabric.h"
 #include "api/infer.h"
+#include "api/site.h"
 #include "api/memory.h"
+#include "api/model.h"
 #include "api/scale.h"
 #include "api/search.h"
 #include "api/train.h"
@@ -26,15 +31,30 @@ namespace gpuplan::api {
 
 namespace {
 
+// A command's option definitions bound to a request, built once per thread and command: building
+// the CLI11 app costs more than the evaluation of an inference point, so each call only resets the
+// request to its defaults and clears the parse.
+template <typename Request>
+struct Parser {
+  const Request defaults{};
+  Request req;
+  CLI::App app;
+  Parser(const char* name, void (*add)(CLI::App&, Request&)) : app("", std::string("gpuplan ") + name) {
+    add(app, req);
+    check_numbers_finite(app);
+  }
+};
+
 // Parses `options` into a fresh request with the command's definitions, then evaluates it.
 template <typename Request, typename Eval>
 nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), const nlohmann::json& options,
                         Eval&& eval) {
-  Request req;
-  CLI::App app{"", std::string("gpuplan ") + name};
-  add(app, req);
-  check_numbers_finite(app);
-  parse_options(app, options, req);
+  thread_local std::unique_ptr<Parser<Request>> parser;
+  if (!parser) parser = std::make_unique<Parser<Request>>(name, add);
+  parser->req = parser->defaults;  // the bindings point into req: assign, never replace the object
+  parser->app.clear();
+  parse_options(parser->app, options, parser->req);
+  Request req = parser->req;
   Output out;
   eval(std::move(req), out);
   return std::move(out.doc);
@@ -73,6 +93,9 @@ const std::vector<Entry>& table() {
                                "Rank the catalog for a workload: fit, GPUs, time, cost, energy and the reasons"),
       GPUPLAN_API_WITH_CATALOG(cost, CostRequest,
                                "TCO per GPU-hour by part; $ per million tokens, joules per token, cost of a whole run"),
+      GPUPLAN_API_WITH_CATALOG(catalog, CatalogRequest,
+                               "List accelerators, systems and networks, or show one with the source of each figure"),
+      GPUPLAN_API_PLAIN(model, ModelRequest, "List built-in models or show one (parameters, FLOPs, KV cache)"),
       GPUPLAN_API_WITH_CATALOG(memory, MemoryRequest,
                                "Per-GPU memory for training under a plan, or for inference at a concurrency"),
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,
@@ -89,6 +112,11 @@ const std::vector<Entry>& table() {
       GPUPLAN_API_WITH_CATALOG(schedule, ScheduleRequest,
                                "Replay a job trace on a cluster: FIFO, best-fit and NVLink-domain-aware placement side "
                                "by side"),
+      GPUPLAN_API_WITH_CATALOG(fabric, FabricRequest,
+                               "Scale-out fabric: switches by tier, NICs, optics and cables, network power and capex, "
+                               "per-GPU bandwidth"),
+      GPUPLAN_API_WITH_CATALOG(site, SiteRequest,
+                               "Site fit: rack and facility power, cooling and positions; what a power budget buys"),
       GPUPLAN_API_WITH_CATALOG(goodput, GoodputRequest,
                                "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with "
                                "spares"),
@@ -117,6 +145,11 @@ nlohmann::json run(const Session& session, std::string_view command, const nlohm
 
 bool does_not_fit(const nlohmann::json& document) {
   if (!document.is_object()) return false;
+  // The commands whose answer is a plan the user runs (train, goodput): a shortfall is exit 3. Other
+  // documents report fits: false as a finding (memory, recommend's unfitted rows).
+  const auto schema = document.find("schema");
+  if (schema == document.end() || !schema->is_string()) return false;
+  if (*schema != "gpuplan.train/v1" && *schema != "gpuplan.goodput/v1") return false;
   if (auto it = document.find("fits"); it != document.end() && it->is_boolean() && !it->get<bool>()) return true;
   if (auto it = document.find("systems"); it != document.end() && it->is_array())
     for (const auto& s : *it)

@@ -53,6 +53,24 @@ const Case kCases[] = {
      R"({"model": "llama3.1-8b", "system": "hgx-h100", "gpus": 16, "global_batch": 64, "top": 3})"},
     {"compare gb200-nvl72 hgx-h100 --model llama3.1-8b", "compare",
      R"({"positional": ["gb200-nvl72", "hgx-h100"], "model": "llama3.1-8b"})"},
+    {"recommend --model llama3.1-8b --task infer --users 16 --system hgx-h100", "recommend",
+     R"({"model": "llama3.1-8b", "task": "infer", "users": 16, "system": ["hgx-h100"]})"},
+    {"cost --system hgx-h100 --system gb200-nvl72", "cost", R"({"system": ["hgx-h100", "gb200-nvl72"]})"},
+    {"site --power-mw 13", "site", R"({"power-mw": 13})"},
+    {"validate --dataset " GPUPLAN_SOURCE_DIR "/tests/cli/data/training-5-rows.csv", "validate",
+     R"({"dataset": ")" GPUPLAN_SOURCE_DIR R"(/tests/cli/data/training-5-rows.csv"})"},
+    {"schedule --cluster " GPUPLAN_SOURCE_DIR "/examples/clusters/hgx-h100-256.yaml --jobs 200", "schedule",
+     R"({"cluster": ")" GPUPLAN_SOURCE_DIR R"(/examples/clusters/hgx-h100-256.yaml", "jobs": 200})"},
+    {"memory --model llama3-70b --gpu h100-sxm --inference --tp 1 --concurrency 1", "memory",
+     R"({"model": "llama3-70b", "gpu": "h100-sxm", "inference": true, "tp": 1, "concurrency": 1})"},
+    {"scale --model llama3.1-8b --system hgx-h100 --mode weak --batch-per-gpu 1 --gpus 8,16", "scale",
+     R"({"model": "llama3.1-8b", "system": "hgx-h100", "mode": "weak", "batch_per_gpu": 1, "gpus": "8,16"})"},
+    {"fabric --system hgx-h200 --gpus 4096 --oversubscription 3:1", "fabric",
+     R"({"system": "hgx-h200", "gpus": 4096, "oversubscription": "3:1"})"},
+    {"catalog list systems", "catalog", R"({"positional": ["list", "systems"]})"},
+    {"catalog show h100-sxm", "catalog", R"({"positional": ["show", "h100-sxm"]})"},
+    {"model list", "model", R"({"positional": ["list"]})"},
+    {"model show llama3.1-70b --seq 8192", "model", R"({"positional": ["show", "llama3.1-70b"], "seq": 8192})"},
     {"goodput --system hgx-h100 --gpus 1024 --model llama3.1-70b --compare gb200-nvl72", "goodput",
      R"({"system": "hgx-h100", "gpus": 1024, "model": "llama3.1-70b", "compare": "gb200-nvl72"})"},
 };
@@ -74,7 +92,8 @@ TEST(Api, EveryCommandIsListedOnceWithItsHelp) {
     EXPECT_EQ(std::count(names.begin(), names.end(), c.name), 0) << c.name;
     names.push_back(c.name);
   }
-  for (const char* n : {"infer", "train", "search", "compare", "goodput"})
+  for (const char* n : {"infer", "train", "search", "compare", "goodput", "recommend", "cost", "site", "schedule",
+                        "validate", "catalog", "model", "memory", "scale", "fabric"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
@@ -108,9 +127,11 @@ TEST(Api, ASessionServesManyThreadsWithTheSameAnswers) {
 TEST(Api, DoesNotFitReadsTheShortfall) {
   EXPECT_FALSE(does_not_fit(json::object()));
   EXPECT_FALSE(does_not_fit(json::array()));
-  EXPECT_TRUE(does_not_fit({{"fits", false}}));
-  EXPECT_TRUE(does_not_fit({{"systems", {{{"fits", true}}, {{"fits", false}}}}}));
-  EXPECT_FALSE(does_not_fit({{"systems", {{{"fits", true}}}}}));
+  EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.train/v1"}, {"fits", false}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.train/v1"}, {"fits", true}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.memory/v1"}, {"fits", false}}));  // a finding, exit 0
+  EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.goodput/v1"}, {"systems", {{{"fits", true}}, {{"fits", false}}}}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.goodput/v1"}, {"systems", {{{"fits", true}}}}}));
 }
 
 }  // namespace

@@ -112,11 +112,18 @@ std::string lower(std::string s) {
 const ModelArch* find_exact(const std::string& typed) {
   const std::string key = normalize_name(typed);
   if (key.empty()) return nullptr;
-  for (const ModelArch& m : builtin_models()) {
-    if (normalize_name(m.name) == key) return &m;
-    for (const auto& a : m.aliases)
-      if (normalize_name(a) == key) return &m;
-  }
+  // Every name and alias normalized once (the built-in list is immutable): a lookup per API call
+  // costs string compares, not a normalization of the whole list.
+  static const std::vector<std::pair<std::string, const ModelArch*>> index = [] {
+    std::vector<std::pair<std::string, const ModelArch*>> v;
+    for (const ModelArch& m : builtin_models()) {
+      v.emplace_back(normalize_name(m.name), &m);
+      for (const auto& a : m.aliases) v.emplace_back(normalize_name(a), &m);
+    }
+    return v;
+  }();
+  for (const auto& [name, m] : index)
+    if (name == key) return m;
   return nullptr;
 }
 

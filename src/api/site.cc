@@ -1,0 +1,455 @@
+// gpuplan site: will the site hold the cluster (power, cooling, positions), and what a power budget buys.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "api/band_json.h"
+#include "api/site.h"
+#include "api/text.h"
+#include "core/error.h"
+#include "deploy/retrofit.h"
+#include "deploy/site.h"
+#include "fabric/system_fabric.h"
+#include "inference/inference.h"
+#include "inference/sweep.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "schedule/cluster_yaml.h"
+#include "search/search.h"
+
+namespace gpuplan::api {
+
+schedule::SystemResolver catalog_resolver(const Catalog& catalog);  // cmd_schedule.cc
+
+namespace site_detail {  // named, not anonymous: the CLI is a unity build
+
+deploy::SystemPowerInput power_input(const Catalog& catalog, const System& s) {
+  const Accelerator& a = catalog.accelerator(s.accelerator);
+  return {s.name, s.display_name, s.gpus_per_node, s.nodes, s.power_w, a.tdp_w, s.cooling, s.rack_units.value_or(0)};
+}
+
+std::string kw(double w) { return fmt::format("{:.1f} kW", w / 1e3); }
+
+// Units the placement actually put in one position (the fullest), not what rack space would hold:
+// a 40 kW position takes three 10.2 kW nodes although four fit its rack units.
+int units_per_position_placed(const deploy::GroupFit& g) {
+  if (g.placed > 0 && g.racks > 0) return (g.placed + g.racks - 1) / g.racks;
+  return g.power.units_per_rack;
+}
+std::string mw(double w) { return fmt::format("{:.2f} MW", w / 1e6); }
+
+nlohmann::json unit_json(const deploy::UnitPower& u) {
+  return {{"system", u.system}, {"unit_is_rack", u.unit_is_rack}, {"gpus_per_unit", u.gpus},
+          {"cooling", u.cooling == Cooling::liquid ? "liquid" : "air"}, {"units_per_rack", u.units_per_rack},
+          {"unit_w", u.unit_w()}, {"rack_w", u.rack_w()}, {"it_w_per_unit", u.it_w()},
+          {"parts_w", {{"gpu", u.gpu_w}, {"nic", u.nic_w}, {"host", u.host_w}, {"switch", u.switch_w},
+                       {"storage", u.storage_w}}}};
+}
+
+// Best training throughput of `model` per GPU at a reference scale of whole units (search).
+struct Throughput {
+  double tokens_per_s_per_gpu = 0;
+  int ref_gpus = 0;
+  std::string plan;
+};
+Throughput training_throughput(const Catalog& catalog, const ModelArch& model, const System& s, int max_gpus,
+                               int seq, Precision precision) {
+  Throughput t;
+  const int unit = s.gpus_per_unit();
+  const int units = std::max(1, std::min(max_gpus, 1024) / unit);
+  t.ref_gpus = units * unit;
+  if (max_gpus < unit) return t;
+  TrainingWorkload w;
+  w.num_gpus = t.ref_gpus;
+  w.global_batch = 2LL * t.ref_gpus;
+  w.seq_len = seq;
+  w.precision = precision;
+  SearchOptions so;
+  so.top_k = 1;
+  const SearchResult r = search_plans(model, resolve_hardware(catalog, s.name), w, so);
+  if (r.top.empty()) return t;
+  t.tokens_per_s_per_gpu = r.top[0].result.tokens_per_s_per_gpu;
+  t.plan = to_string(r.top[0].plan);
+  return t;
+}
+
+// The serving operating point a budget is judged at.
+struct InferencePoint {
+  ModelArch model;
+  InferenceWorkload workload;   // precision, KV bytes, ISL/OSL
+  double tpot_limit_s = 0;      // 0: none (the highest throughput the KV cache allows)
+  double ttft_limit_s = 0;
+};
+
+// Best serving throughput per GPU of one system unit (HGX node, NVL72 rack) at the operating point:
+// the sweep's Pareto frontier over TP/EP/attention-DP and concurrency on the unit's GPUs, the point of
+// highest tokens/s per GPU within the limits. Instances are data-parallel, so the per-GPU rate holds
+// for any whole number of units.
+struct ServingThroughput {
+  bool feasible = false;
+  std::string why_not;          // when not feasible
+  int swept_gpus = 0;
+  InferenceParallel parallel;
+  long long concurrency = 0;    // per unit
+  double tokens_per_s_per_gpu = 0, tokens_per_s_per_user = 0, ttft_s = 0, tpot_s = 0;
+};
+ServingThroughput serving_throughput(const Catalog& catalog, const System& s, const InferencePoint& ip) {
+  ServingThroughput t;
+  t.swept_gpus = s.gpus_per_unit();
+  InferenceWorkload w = ip.workload;
+  w.num_gpus = t.swept_gpus;
+  const SweepResult r = sweep_inference(ip.model, resolve_hardware(catalog, s.name), w,
+                                        SweepOptions{ip.ttft_limit_s, ip.tpot_limit_s, 1});
+  if (r.frontier.empty()) {
+    t.why_not = r.evaluated == 0 || r.feasible == 0
+                    ? (ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
+                           ? "no plan on one unit meets the TTFT/TPOT limits"
+                           : "the model does not fit on one unit at this precision")
+                    : "no feasible plan";
+    return t;
+  }
+  // The frontier is by ascending tokens/s per user, so descending throughput: the first is the best.
+  const SweepPoint& p = r.frontier.front();
+  t.feasible = true;
+  t.parallel = p.parallel;
+  t.concurrency = p.concurrency;
+  t.tokens_per_s_per_gpu = p.result.tokens_per_s_per_gpu;
+  t.tokens_per_s_per_user = p.result.tokens_per_s_per_user;
+  t.ttft_s = p.result.ttft_s;
+  t.tpot_s = p.result.tpot_s;
+  return t;
+}
+
+// A training plan without its trivial parts (parallel degree 1, no recompute, no sequence parallelism).
+std::string compact_plan(const std::string& plan) {
+  std::string out, part;
+  for (char ch : plan + ",") {
+    if (ch != ',') { part += ch; continue; }
+    bool trivial = part == "recompute=none" || part == "sp=0";
+    for (const char* d : {"tp=1", "pp=1", "vp=1", "cp=1", "ep=1"}) trivial |= part == d;
+    if (!part.empty() && !trivial) out += (out.empty() ? "" : ",") + part;
+    part.clear();
+  }
+  return out;
+}
+
+std::string serving_plan_text(const ServingThroughput& t) {
+  if (!t.feasible) return "-";
+  return fmt::format("tp={}{}{}, {} seqs, {:.0f} tok/s/user, TTFT {:.2g} s", t.parallel.tp,
+                     t.parallel.ep > 1 ? fmt::format(",ep={}", t.parallel.ep) : "",
+                     t.parallel.attention_dp ? ",attention-dp" : "", t.concurrency, t.tokens_per_s_per_user, t.ttft_s);
+}
+
+}  // namespace site_detail
+
+void add_site_options(CLI::App& app, SiteRequest& req) {
+  app.description("Site fit: IT power per rack and in total (GPU, NIC, host, switch and storage shares), facility "
+               "power with PUE and planner headroom, against the site's positions (kW and cooling per position, "
+               "CDU capacity) and feed; what does not fit and why, and how many racks of each system fit. With "
+               "--power-mw: how many GPUs of each system a budget buys and the training and serving throughput "
+               "(tokens/s per MW).");
+  app.add_option("--cluster", req.cluster_path, "Cluster file (gpuplan.cluster/v1, as `gpuplan schedule --cluster`)");
+  app.add_option("--site", req.site_path, "Site file (gpuplan.site/v1): positions, cooling, kW, CDUs, feed");
+  app.add_option("--power-mw", req.power_mw, "Facility power budget in MW: GPUs and throughput it buys per system");
+  app.add_option("--mix", req.mix_text,
+                 "A mixed fleet filling one budget: SYSTEM:PERCENT,... of the budget each (e.g. "
+                 "gb300-nvl72:70,hgx-h200:30; percentages add to 100)");
+  app.add_option("--it-mw", req.it_mw,
+                 "Instead of --power-mw: the IT power to deploy, MW (the facility budget is then IT x PUE / "
+                 "(1 - headroom))");
+  app.add_option("--systems", req.systems_text, "Comma-separated systems for --power-mw (default: the cluster's, or "
+                                            "hgx-h100,hgx-h200,hgx-b200,hgx-b300,gb200-nvl72,gb300-nvl72)");
+  app.add_option("--model", req.model_name, "Model for the throughput a budget buys")->capture_default_str();
+  app.add_option("--seq", req.seq, "Sequence length for the throughput")->capture_default_str();
+  app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
+  app.add_option("--infer-model", req.infer_model_name, "Model for the serving throughput a budget buys")
+      ->capture_default_str();
+  app.add_option("--infer-precision", req.infer_precision, "Serving weights and GEMMs: bf16, fp8 or fp4 (KV cache fp8, "
+                                                        "bf16 with bf16 weights)")
+      ->capture_default_str();
+  app.add_option("--isl", req.isl, "Serving: input tokens per request")->capture_default_str();
+  app.add_option("--osl", req.osl, "Serving: output tokens per request")->capture_default_str();
+  app.add_option("--tokens-per-user-per-s", req.tokens_per_user,
+                 "Serving: interactivity, the least output tokens/s each user gets (default: no limit, the "
+                 "highest throughput the KV cache allows)");
+  app.add_option("--tpot-ms", req.tpot_ms, "Serving: limit on the mean time per output token (ms)");
+  app.add_option("--ttft-ms", req.ttft_ms, "Serving: limit on the mean time to first token (ms)");
+  app.add_option("--pue", req.pue, "Power usage effectiveness (overrides the site file and the 1.3 default)");
+  app.add_option("--headroom", req.headroom,
+                 "Share of the feed kept unused, a fraction like --cost-of-capital (0.25 = 25%; default 0.25, or the "
+                 "site file's headroom_pct)");
+}
+
+int site(const Catalog& catalog, SiteRequest req, Output& output) {
+  using namespace site_detail;
+  if (req.given("--power-mw") && req.given("--it-mw"))
+    throw InputError("--it-mw", "give --power-mw (facility) or --it-mw (IT), not both");
+  if (req.given("--it-mw") && (req.it_mw <= 0 || req.it_mw > 1e5))
+    throw InputError("--it-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", req.it_mw));
+  if (req.cluster_path.empty() && req.power_mw <= 0 && req.it_mw <= 0)
+    throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw or --it-mw)");
+  if (req.given("--power-mw") && (req.power_mw <= 0 || req.power_mw > 1e5))
+    throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", req.power_mw));
+  if (req.power_mw <= 0 && req.it_mw <= 0)
+    for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
+                            "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
+      if (req.given(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw or --it-mw too");
+  if (req.seq < 1 || req.seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
+  if (req.isl < 1 || req.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", req.isl));
+  if (req.osl < 1 || req.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", req.osl));
+  if (req.given("--tpot-ms") && !(req.tpot_ms > 0))
+    throw InputError("--tpot-ms", fmt::format("must be more than 0 ms, got {}", req.tpot_ms));
+  if (req.given("--ttft-ms") && !(req.ttft_ms > 0))
+    throw InputError("--ttft-ms", fmt::format("must be more than 0 ms, got {}", req.ttft_ms));
+  if (req.given("--tokens-per-user-per-s") && !(req.tokens_per_user > 0))
+    throw InputError("--tokens-per-user-per-s", fmt::format("must be more than 0, got {}", req.tokens_per_user));
+  if (req.tpot_ms > 0 && req.tokens_per_user > 0)
+    throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
+  if (req.pue && !(*req.pue >= 1 && *req.pue <= 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", *req.pue));
+  if (req.headroom && !(*req.headroom >= 0 && *req.headroom <= 0.9))
+    throw InputError("--headroom", fmt::format("must be a fraction from 0 to 0.9 (fractions throughout, as "
+                                               "--cost-of-capital: 25% is 0.25), got {}", *req.headroom));
+  deploy::SiteSpec site = deploy::builtin_site_defaults();
+  if (!req.site_path.empty()) site = deploy::read_site_file(req.site_path, site);
+  if (req.pue) site.pue = *req.pue;
+  if (req.headroom) site.headroom = *req.headroom;
+  if (req.it_mw > 0) req.power_mw = req.it_mw * site.pue / (1.0 - site.headroom);  // the facility budget that IT needs
+  // Far outside the sites that exist: say so rather than buy a million GPUs without a word.
+  constexpr double kLargestSitesMw = 1000;  // single AI campuses in operation reach the 1 GW class (2025)
+  if (req.power_mw > kLargestSitesMw && output.notes)
+    *output.notes << fmt::format("warning: a {:g} MW facility budget is {:.1f}x the ~1,000 MW of the largest AI sites "
+                             "in operation; the GPUs and throughput below extrapolate far beyond any built site\n",
+                             req.power_mw, req.power_mw / kLargestSitesMw);
+  nlohmann::json j;
+  j["site"] = {{"name", req.site_path.empty() ? "" : site.name}, {"pue", site.pue}, {"headroom", site.headroom},
+               {"total_power_w", site.total_power_w}};
+  std::vector<std::string> budget_systems;
+  if (!req.cluster_path.empty()) {
+    const schedule::ClusterSpec spec = schedule::read_cluster_file(req.cluster_path, catalog_resolver(catalog));
+    std::vector<std::pair<deploy::UnitPower, int>> groups;
+    for (std::size_t i = 0; i < spec.groups.size(); ++i) {
+      const auto& g = spec.groups[i];
+      const System* s = catalog.find_system(g.system);
+      if (!s) throw InputError(fmt::format("{}: systems[{}].system", req.cluster_path, i),
+                               "site planning needs a catalog system (its power and cooling), got '" + g.system + "'");
+      groups.emplace_back(deploy::unit_power(power_input(catalog, *s), site), g.count);
+      budget_systems.push_back(s->name);
+    }
+    if (req.site_path.empty()) {  // no site: power only, one position per rack of any kind
+      site.positions.clear();
+      for (const auto& [u, n] : groups)
+        site.positions.push_back({"any-" + std::string(u.cooling == Cooling::liquid ? "liquid" : "air"), 1000000,
+                                  u.cooling, std::max(u.rack_w(), u.unit_w()), 0});
+    }
+    const deploy::SiteFit fit = deploy::fit_site(groups, site);
+    nlohmann::json gj = nlohmann::json::array();
+    for (std::size_t i = 0; i < fit.groups.size(); ++i) {
+      const auto& g = fit.groups[i];
+      const auto& c = fit.capacity[i];
+      auto e = unit_json(g.power);
+      e.update({{"requested_units", g.requested}, {"placed_units", g.placed}, {"positions_used", g.racks},
+                {"units_per_position", units_per_position_placed(g)},
+                {"per_position_w", units_per_position_placed(g) * g.power.unit_w()},
+                {"site_capacity", {{"units", c.units}, {"gpus", c.gpus}, {"by_positions", c.by_positions},
+                                   {"by_power", c.by_power}, {"limit", c.limit}, {"why_not", c.why_not}}}});
+      gj.push_back(e);
+    }
+    // What has to change: the fabric of each group (its own scale-out network), then the retrofit.
+    deploy::NetworkLoad net;
+    const fabric::FabricCatalog& fc = fabric::FabricCatalog::builtin();
+    for (const auto& [u, n] : groups) {
+      const System& sys = catalog.system(u.system);
+      const fabric::FabricKind* kind = fc.kind_for_network(sys.scaleout_network);
+      if (!kind || n <= 0) continue;
+      const fabric::FabricResult f =
+          fabric::plan_fabric(fc, *kind, fabric::spec_for_system(catalog, sys, *kind, 1LL * n * u.gpus));
+      if (!f.feasible()) continue;
+      net.switch_rack_units += f.switch_rack_units;
+      net.power_w += f.switch_power_w + f.optics_power_w;
+    }
+    const deploy::Retrofit rf = deploy::plan_retrofit(groups, site, net, deploy::builtin_retrofit_defaults());
+    nlohmann::json rpos = nlohmann::json::array(), rfloor = nlohmann::json::array();
+    for (const auto& p : rf.positions)
+      rpos.push_back({{"cooling", p.cooling == Cooling::liquid ? "liquid" : "air"}, {"max_position_w", p.max_position_w},
+                      {"needed", p.needed}, {"available", p.available}, {"to_add", p.to_add()},
+                      {"circuits_per_position", p.circuits_per_position}});
+    for (const auto& f : rf.floor)
+      rfloor.push_back({{"system", f.system}, {"rack_kg", f.rack_kg}, {"kg_per_m2", f.kg_per_m2}, {"source", f.source}});
+    j["retrofit"] = {{"positions", rpos}, {"liquid_heat_w", rf.liquid_heat_w}, {"cdu_capacity_w", rf.cdu_capacity_w},
+                     {"cdu_to_add_w", rf.cdu_to_add_w}, {"water_flow_kg_per_s", rf.water_flow_kg_per_s},
+                     {"water_delta_t_k", rf.water_delta_t_k}, {"feed_needed_w", rf.feed_needed_w},
+                     {"circuit_w", rf.circuit_w}, {"circuits", rf.circuits},
+                     {"feed_to_add_w", rf.feed_to_add_w}, {"switch_racks", rf.switch_racks},
+                     {"network_w", rf.switch_racks_w}, {"floor", rfloor},
+                     {"liquid_retrofit_usd_order", rf.liquid_retrofit_usd},
+                     {"liquid_retrofit_basis", "assumption: $/kW of CDU capacity added (data/deploy/retrofit.yaml)"},
+                     {"changes", rf.changes}};
+    nlohmann::json vj = nlohmann::json::array();
+    for (const auto& v : fit.violations) vj.push_back({{"code", v.code}, {"subject", v.subject}, {"message", v.message}});
+    j["cluster"] = {{"name", spec.name}, {"groups", gj}, {"it_w", fit.it_w}, {"facility_w", fit.facility_w},
+                    {"planned_feed_w", fit.planned_w}, {"positions_used", fit.positions_used},
+                    {"fits", fit.fits()}, {"violations", vj}};
+    if (!output.json()) {
+      output.os() << fmt::format("Cluster {} on site {} (PUE {:.2f}, headroom {:.0f}%)\n\n", spec.name,
+                               req.site_path.empty() ? "(none: power only)" : site.name, site.pue, site.headroom * 100);
+      output.os() << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", "system",
+                               "units", "placed", "cooling", "unit", "GPU", "NIC", "host", "sw+stor", "per pos.",
+                               "fit max");
+      for (std::size_t i = 0; i < fit.groups.size(); ++i) {
+        const auto& g = fit.groups[i];
+        const auto& u = g.power;
+        output.os() << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system,
+                                 g.requested, g.placed, u.cooling == Cooling::liquid ? "liquid" : "air",
+                                 kw(u.unit_w()), kw(u.gpu_w), kw(u.nic_w), kw(u.host_w),
+                                 kw(u.switch_w + u.storage_w), kw(units_per_position_placed(g) * u.unit_w()),
+                                 req.site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
+      }
+      output.os() << fmt::format("\nIT power {} (with scale-out switches {:.0f}% and storage {:.0f}%), facility {} "
+                               "at PUE {:.2f}, feed to plan {} with {:.0f}% headroom",
+                               mw(fit.it_w), site.scaleout_switch_share * 100, site.storage_share * 100,
+                               mw(fit.facility_w), site.pue, mw(fit.planned_w), site.headroom * 100);
+      if (site.total_power_w > 0) output.os() << fmt::format("; site feed {}", mw(site.total_power_w));
+      output.os() << fmt::format(".\nPositions used: {}.\n", fit.positions_used);
+      if (fit.fits()) output.os() << "Fits.\n";
+      for (const auto& v : fit.violations) output.os() << "Does not fit: " << v.message << "\n";
+      output.os() << "\nWhat has to change (or be checked):\n";
+      for (const auto& line : rf.changes) output.os() << "  - " << line << "\n";
+      if (!req.site_path.empty()) {
+        output.os() << "\nThe site alone holds (units of each system, by positions and by feed):\n";
+        for (const auto& c : fit.capacity)
+          output.os() << fmt::format("  {:<14} {:>6} units, {:>7} GPUs (limit: {}){}\n", c.system, c.units, c.gpus,
+                                   c.limit, c.why_not.empty() ? "" : "; " + c.why_not);
+      }
+    }
+  }
+  if (req.power_mw > 0) {
+    std::vector<double> shares;  // of the budget, per system (a mixed fleet); empty: each system alone
+    if (!req.mix_text.empty()) {
+      if (!req.systems_text.empty()) throw InputError("--mix", "give --mix or --systems, not both");
+      budget_systems.clear();
+      double total = 0;
+      std::string cur;
+      for (char ch : req.mix_text + ",") {
+        if (ch != ',') { cur += ch; continue; }
+        if (cur.empty()) continue;
+        const auto colon = cur.find(':');
+        if (colon == std::string::npos)
+          throw InputError("--mix", fmt::format("'{}' is not SYSTEM:PERCENT (e.g. gb300-nvl72:70)", cur));
+        double pct = 0;
+        size_t used = 0;
+        const std::string v = cur.substr(colon + 1);
+        try { pct = std::stod(v, &used); } catch (...) { used = 0; }
+        if (used == 0 || used != v.size() || !(pct > 0 && pct <= 100))
+          throw InputError("--mix", fmt::format("share '{}' of {} must be a percentage above 0 and at most 100", v,
+                                                cur.substr(0, colon)));
+        budget_systems.push_back(catalog.system(cur.substr(0, colon), "--mix").name);
+        shares.push_back(pct / 100.0);
+        total += pct;
+        cur.clear();
+      }
+      if (std::abs(total - 100) > 1e-6)
+        throw InputError("--mix", fmt::format("the shares add to {:g}%, not 100%", total));
+    } else if (!req.systems_text.empty()) {
+      budget_systems.clear();
+      std::string cur;
+      for (char ch : req.systems_text + ",") {
+        if (ch == ',') { if (!cur.empty()) budget_systems.push_back(cur); cur.clear(); }
+        else cur += ch;
+      }
+    } else if (budget_systems.empty()) {
+      budget_systems = {"hgx-h100", "hgx-h200", "hgx-b200", "hgx-b300", "gb200-nvl72", "gb300-nvl72"};
+    }
+    auto p = parse_precision(req.precision);
+    if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
+    const ModelArch model = resolve_model(req.model_name, "--model");
+    InferencePoint ip{resolve_model(req.infer_model_name, "--infer-model"), {}, 0, req.ttft_ms / 1e3};
+    auto ipp = parse_precision(req.infer_precision);
+    if (!ipp || *ipp == Precision::mxfp8)
+      throw InputError("--infer-precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", req.infer_precision));
+    ip.workload.weight_precision = *ipp;
+    ip.workload.kv_bytes_per_element = *ipp == Precision::bf16 ? 2.0 : 1.0;
+    ip.workload.isl = req.isl;
+    ip.workload.osl = req.osl;
+    ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
+    const std::string limits =
+        ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
+            ? fmt::format("{}{}{}", ip.tpot_limit_s > 0 ? fmt::format("TPOT <= {:.3g} ms ({:.3g} tokens/s per user)",
+                                                                       ip.tpot_limit_s * 1e3, 1 / ip.tpot_limit_s)
+                                                         : "",
+                          ip.tpot_limit_s > 0 && ip.ttft_limit_s > 0 ? ", " : "",
+                          ip.ttft_limit_s > 0 ? fmt::format("TTFT <= {:.3g} ms", ip.ttft_limit_s * 1e3) : "")
+            : "no latency limit (highest throughput)";
+    const double budget_w = req.power_mw * 1e6;
+    nlohmann::json bj = nlohmann::json::array();
+    if (!output.json())
+      output.os() << fmt::format("{}Power budget {} (PUE {:.2f}, headroom {:.0f}%: {} of IT); training {} at seq {} {}; "
+                               "serving {} {} ISL/OSL {}/{}, {}\n\n",
+                               req.cluster_path.empty() ? "" : "\n", mw(budget_w), site.pue, site.headroom * 100,
+                               mw(budget_w * (1 - site.headroom) / site.pue), model.name, req.seq, req.precision,
+                               ip.model.name, req.infer_precision, req.isl, req.osl, limits)
+                << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "", "", "",
+                               "", "training", "", "", "serving", "", "")
+                << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
+                               "units", "GPUs", "IT/unit", "tokens/s", "tok/s/MW", "plan (at GPUs)",
+                               "tokens/s", "tok/s/MW", "plan, sequences per unit, at");
+    std::string band_lines;
+    for (std::size_t i = 0; i < budget_systems.size(); ++i) {
+      const System& s = catalog.system(budget_systems[i], "--systems");
+      const auto u = deploy::unit_power(power_input(catalog, s), site);
+      const double share = shares.empty() ? 1.0 : shares[i];
+      const double part_mw = req.power_mw * share;
+      const int units = deploy::units_for_budget(u, budget_w * share, site);
+      const int gpus = units * u.gpus;
+      const Throughput t = training_throughput(catalog, model, s, gpus, req.seq, *p);
+      const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
+      const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
+      const double serve_tps = sv.tokens_per_s_per_gpu * gpus;
+      nlohmann::json serving = {{"feasible", sv.feasible}, {"output_tokens_per_s", serve_tps},
+                                {"output_tokens_per_s_per_mw", serve_tps / part_mw},
+                                {"tokens_per_s_per_gpu", sv.tokens_per_s_per_gpu}, {"swept_gpus", sv.swept_gpus}};
+      if (sv.feasible)
+        serving.update({{"parallel", {{"tp", sv.parallel.tp}, {"ep", sv.parallel.ep}, {"pp", sv.parallel.pp},
+                                      {"attention_dp", sv.parallel.attention_dp}}},
+                        {"concurrency_per_unit", sv.concurrency}, {"tokens_per_s_per_user", sv.tokens_per_s_per_user},
+                        {"ttft_s", sv.ttft_s}, {"tpot_s", sv.tpot_s}});
+      else
+        serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
+      // Error bands of the two throughputs: the held-out band of each kind on this system's generation.
+      const std::string& gen = catalog.accelerator(s.accelerator).generation;
+      const BandedFigure tband =
+          with_band(tps, find_band(catalog.error_bands(), training_band_kind(model.is_moe()), gen));
+      const BandedFigure sband = with_band(serve_tps, find_band(catalog.error_bands(), serving_band_kind(false, false), gen));
+      if (sv.feasible) serving["band"] = band_json(sband);
+      band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
+                                sv.feasible ? band_text(sband) : std::string("-"));
+      bj.push_back({{"system", s.name}, {"units", units}, {"gpus", gpus}, {"it_w_per_unit", u.it_w()},
+                    {"budget_share", share}, {"budget_w", budget_w * share},
+                    {"training_tokens_per_s", tps}, {"training_tokens_per_s_per_mw", tps / part_mw},
+                    {"tokens_per_s_per_gpu", t.tokens_per_s_per_gpu}, {"plan", t.plan},
+                    {"searched_at_gpus", t.ref_gpus}, {"serving", serving}});
+      if (t.tokens_per_s_per_gpu > 0) bj.back()["training_band"] = band_json(tband);
+      if (!output.json())
+        output.os() << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
+                                 shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units,
+                                 gpus, kw(u.it_w()), tps, tps / part_mw,
+                                 t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus), serve_tps,
+                                 serve_tps / part_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
+    }
+    j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", req.seq}, {"precision", req.precision},
+                   {"serving", {{"model", ip.model.name}, {"precision", req.infer_precision}, {"isl", req.isl}, {"osl", req.osl},
+                                {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
+                   {"systems", bj}, {"mixed_fleet", !shares.empty()}};
+    if (!output.json())
+      output.os() << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
+                   "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
+                   "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
+                << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
+  }
+  if (output.json()) output.emit("site", j);
+  return kExitOk;
+}
+
+
+}  // namespace gpuplan::api
