@@ -67,16 +67,16 @@ bool is_loopback_host(std::string_view host) {
 }
 
 void check_options(const Options& o) {
-  if (o.host.empty()) throw InputError("host", "empty (give an address such as 127.0.0.1 or 0.0.0.0)");
-  if (o.port < 0 || o.port > 65535) throw InputError("port", "must be 0 (pick a free port) to 65535");
-  if (o.threads < 1 || o.threads > 256) throw InputError("threads", "must be 1 to 256");
+  if (o.host.empty()) throw InputError("--host", "empty (give an address such as 127.0.0.1 or 0.0.0.0)");
+  if (o.port < 0 || o.port > 65535) throw InputError("--port", "must be 0 (pick a free port) to 65535");
+  if (o.threads < 1 || o.threads > 256) throw InputError("--threads", "must be 1 to 256");
   if (!(std::isfinite(o.timeout_s) && o.timeout_s > 0 && o.timeout_s <= 3600))
-    throw InputError("timeout-s", "must be above 0 and at most 3600 seconds");
-  if (o.io_timeout_s < 1 || o.io_timeout_s > 600) throw InputError("io-timeout-s", "must be 1 to 600 seconds");
+    throw InputError("--timeout-s", "must be above 0 and at most 3600 seconds");
+  if (o.io_timeout_s < 1 || o.io_timeout_s > 600) throw InputError("--io-timeout-s", "must be 1 to 600 seconds");
   if (o.max_body_bytes < 1024 || o.max_body_bytes > (64u << 20))
-    throw InputError("max-body-bytes", "must be 1 KiB to 64 MiB");
+    throw InputError("--max-body-bytes", "must be 1 KiB to 64 MiB");
   if (o.max_query_bytes < 256 || o.max_query_bytes > 8000)
-    throw InputError("max-query-bytes", "must be 256 to 8000 bytes (the HTTP library refuses longer request lines)");
+    throw InputError("--max-query-bytes", "must be 256 to 8000 bytes (the HTTP library refuses longer request lines)");
 }
 
 struct Server::State {
@@ -338,7 +338,7 @@ int Server::bind() {
     s.port = s.http.bind_to_port(s.config.host, s.config.port) ? s.config.port : -1;
   }
   if (s.port < 0)
-    throw InputError(s.config.port == 0 ? "host" : "port",
+    throw InputError(s.config.port == 0 ? "--host" : "--port",
                      "cannot listen on " + s.config.host + ":" + std::to_string(s.config.port) +
                          " (in use, or not an address of this machine)");
   return s.port;

@@ -45,7 +45,7 @@ struct Options {
   std::size_t max_query_bytes = 4 * 1024;   // query strings (413 above)
 };
 
-// Throws InputError naming the field ("port", "threads", "timeout-s", ...) and its allowed range.
+// Throws InputError naming the option ("--port", "--threads", "--timeout-s", ...) and its allowed range.
 void check_options(const Options& options);
 
 // True for 127.0.0.0/8, ::1 and localhost: a server bound there is reachable from this machine only.
@@ -59,7 +59,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // Binds the socket; returns the port (the one picked when Options::port is 0). Throws InputError
-  // naming "host" or "port" when it cannot bind.
+  // naming "--host" or "--port" when it cannot bind.
   int bind();
   // Serves until stop(); call after bind(), from any thread.
   void serve();

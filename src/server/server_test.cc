@@ -319,18 +319,18 @@ TEST(ServerOptions, OutOfRangeNamesTheField) {
   Options o;
   EXPECT_EQ(field_of(o), "");
   o.port = 70000;
-  EXPECT_EQ(field_of(o), "port");
+  EXPECT_EQ(field_of(o), "--port");
   o = {};
   o.threads = 0;
-  EXPECT_EQ(field_of(o), "threads");
+  EXPECT_EQ(field_of(o), "--threads");
   o = {};
   o.timeout_s = 0;
-  EXPECT_EQ(field_of(o), "timeout-s");
+  EXPECT_EQ(field_of(o), "--timeout-s");
   o.timeout_s = std::nan("");
-  EXPECT_EQ(field_of(o), "timeout-s");
+  EXPECT_EQ(field_of(o), "--timeout-s");
   o = {};
   o.host = "";
-  EXPECT_EQ(field_of(o), "host");
+  EXPECT_EQ(field_of(o), "--host");
 }
 
 TEST(ServerOptions, ABusyPortNamesThePort) {
@@ -343,7 +343,7 @@ TEST(ServerOptions, ABusyPortNamesThePort) {
     second.bind();
     FAIL() << "bound a port in use";
   } catch (const InputError& e) {
-    EXPECT_EQ(e.field(), "port");
+    EXPECT_EQ(e.field(), "--port");
   }
 }
 
