@@ -2,6 +2,8 @@
 # Runs every libFuzzer harness (fuzz/fuzz_*.cc) for SECONDS each (default 60) on a seed corpus taken
 # from ../shared/data and the repository's own data at run time. Usage:
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]        e.g. scripts/fuzz.sh 600 fuzz_hf_config
+# With GPUPLAN_FUZZ_RUNS=N each harness runs N inputs instead (SECONDS is then ignored), e.g. the long run
+# of issue 16: GPUPLAN_FUZZ_RUNS=1000000 scripts/fuzz.sh 0.
 # Builds build-fuzz/ with clang (GPUPLAN_FUZZ=ON: ASan + UBSan + libFuzzer). Prints, per harness, the
 # inputs run and whether it crashed; crash inputs are left in build-fuzz/findings/. Exit 1 on any finding.
 set -euo pipefail
@@ -32,22 +34,22 @@ seed() {  # seed HARNESS FILE...
   for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | tr '/' '_' | tail -c 120)"; done
   return 0
 }
-# Large files are cut to their first 60 lines: libFuzzer mutates small inputs far faster.
-cut_seed() {  # cut_seed HARNESS FILE...
-  local dir="$build/corpus/$1"
+# Large files are cut to their first LINES lines: libFuzzer mutates small inputs far faster.
+cut_seed() {  # cut_seed LINES HARNESS FILE...
+  local lines=$1 dir="$build/corpus/$2"
   mkdir -p "$dir"
-  shift
-  for f in "$@"; do [ -f "$f" ] && head -60 "$f" > "$dir/$(basename "$f")"; done
+  shift 2
+  for f in "$@"; do [ -f "$f" ] && head -"$lines" "$f" > "$dir/$(basename "$f")"; done
   return 0
 }
-cut_seed fuzz_dataset_csv "$shared"/benchmarks/*.csv tests/cli/data/*.csv
+cut_seed 12 fuzz_dataset_csv "$shared"/benchmarks/*.csv tests/cli/data/*.csv
 seed fuzz_catalog_yaml data/catalog/*.yaml
 seed fuzz_cost_yaml data/cost/*.yaml
 seed fuzz_site_yaml examples/sites/*.yaml data/deploy/site.yaml
 seed fuzz_failure_yaml data/deploy/failures.yaml
 seed fuzz_cluster_yaml examples/clusters/*.yaml
 seed fuzz_hf_config "$shared"/models/*.json
-cut_seed fuzz_trace_csv "$shared"/traces/*.csv
+cut_seed 60 fuzz_trace_csv "$shared"/traces/*.csv
 seed fuzz_nvidia_smi src/doctor/fixtures/*/*
 mkdir -p "$build/corpus/fuzz_plan_and_names"
 printf 'tp=4,pp=4,vp=5,cp=2' > "$build/corpus/fuzz_plan_and_names/plan"
@@ -61,7 +63,8 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$dir"
   log="$build/findings/$h.log"
   set +e
-  "$build/fuzz/$h" "$dir" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  if [ -n "${GPUPLAN_FUZZ_RUNS:-}" ]; then limit=(-runs="$GPUPLAN_FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
+  "$build/fuzz/$h" "$dir" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
     -artifact_prefix="$build/findings/$h-" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e

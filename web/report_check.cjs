@@ -5,7 +5,7 @@
 //   - the page logs no console error, throws nothing and requests nothing from the network;
 //   - the numbers equal the commands': each source's command is run again with --json and must give
 //     the embedded document; every table cell and chart value that names a source path equals the
-//     number there, and the charts drew exactly those numbers;
+//     number there, and the charts drew exactly those numbers (error bands too, each holding its value);
 //   - the tables are there with JavaScript off, and the page prints (PDF).
 // Usage: node report_check.cjs --gpuplan BIN --chromium BIN --modules DIR --work DIR [--shots DIR]
 'use strict';
@@ -178,11 +178,12 @@ async function inspect(browser, kind, file, shots, quick = false) {
   expect(cells.length >= 10 && badCells.length === 0,
          `${cells.length} table numbers equal the commands' (${badCells.length} differ: ${badCells.slice(0, 3).join('; ')})`);
   const specs = await page.$$eval('script.gpuplan-chart-data', (bs) => bs.map((b) => JSON.parse(b.textContent)));
-  let refs = 0;
+  let refs = 0, bands = 0;
   const badRefs = [];
   for (const spec of specs) {
     const all = [];
     spec.series.forEach((s) => all.push(...s.x, ...s.y));
+    spec.series.forEach((s) => (s.band || []).forEach((p) => p.low && all.push(p.low, p.high)));
     spec.limits.forEach((l) => l.from && all.push(l.from));
     for (const r of all) {
       refs++;
@@ -193,6 +194,21 @@ async function inspect(browser, kind, file, shots, quick = false) {
       const ch = typeof Chart === 'undefined' ? undefined : Chart.getChart(document.getElementById(`chart-${id}-canvas`));
       return ch ? ch.data.datasets.map((d) => d.data) : [];
     }, spec.id);
+    // Error bands drew the JSON's low/high (or those multipliers of each value) around each value.
+    const drawnBands = await page.evaluate((id) => {
+      const ch = typeof Chart === 'undefined' ? undefined : Chart.getChart(document.getElementById(`chart-${id}-canvas`));
+      return ch ? ch.data.datasets.map((d) => (d.bandLow ? { low: d.bandLow, high: d.bandHigh } : null)) : [];
+    }, spec.id);
+    spec.series.forEach((s, i) => {
+      if (!s.band) return;
+      bands++;
+      const y = s.y.map((r) => r.value * spec.y_scale);
+      const edge = (w) => s.band.map((p, k) => (p[w] ? (p.relative ? y[k] * p[w].value : p[w].value * spec.y_scale) : null));
+      const want = { low: edge('low'), high: edge('high') };
+      expect(deepEqual(drawnBands[i], want), `${spec.id}: series '${s.name}' drew its error band`);
+      const holds = want.low.every((lo, k) => lo === null || (lo <= y[k] * (1 + 1e-12) && want.high[k] >= y[k] * (1 - 1e-12)));
+      expect(holds, `${spec.id}: series '${s.name}': each band holds its value`);
+    });
     spec.series.forEach((s, i) => {
       const want = spec.type === 'line'
         ? s.x.map((r, k) => ({ x: r.value * spec.x_scale, y: s.y[k].value * spec.y_scale }))
@@ -217,6 +233,7 @@ async function inspect(browser, kind, file, shots, quick = false) {
              `${spec.id}: '${l.label}' names what binds (batch cap ${cap}, limit ${l.from.value})`);
     }
   }
+  if (['infer', 'infer-sweep', 'compare'].includes(kind)) expect(bands >= 1, `error bands drawn (${bands} series)`);
   expect(refs >= 5 && badRefs.length === 0, `${refs} chart numbers equal the commands' (${badRefs.length} differ: ${badRefs.slice(0, 3).join('; ')})`);
   // Tables (catalog figures and their source URLs too) fit the page: none scrolls or clips sideways.
   const wide = await page.$$eval('.table-wrap', (ws) => ws.filter((w) => w.scrollWidth > w.clientWidth + 1).length);
@@ -238,7 +255,7 @@ async function inspect(browser, kind, file, shots, quick = false) {
     expect(pdf.length > 20000, `prints to PDF (${pdf.length} bytes)`);
   }
   await context.close();
-  return { fails, charts: charts.length, cells: cells.length, refs, sources: sources.length };
+  return { fails, charts: charts.length, cells: cells.length, refs, bands, sources: sources.length };
 }
 
 // Copies of a good page with one thing broken: each must fail the checks (so they can fail).
@@ -268,7 +285,7 @@ async function checkKind(browser, kind, args) {
         console.log(`${kind}: caught ${what}: ${t.fails.join(' | ').slice(0, 300)}`);
     }
   }
-  console.log(`${kind}: ${r.charts} charts, ${r.cells} table numbers, ${r.refs} chart numbers, ${r.sources} sources checked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${kind}: ${r.charts} charts, ${r.cells} table numbers, ${r.refs} chart numbers, ${r.bands} banded series, ${r.sources} sources checked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 (async () => {

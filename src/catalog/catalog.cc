@@ -143,6 +143,7 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
                          [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
   auto bands = parse_list(doc.raw("error_bands"), where, "error_bands", origin, parse_error_band);
+  auto engines = parse_list(doc.raw("serving_engines"), where, "serving_engines", origin, parse_serving_engine);
   doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
   for (auto& b : bands) {
@@ -154,6 +155,20 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   for (auto& s : syss) upsert(systems_, std::move(s));
   for (auto& n : nets) upsert(networks_, std::move(n));
   for (auto& e : effs) set_efficiency(e);
+  for (auto& e : engines) {
+    // A redefined engine keeps its place in the match order; a new one is tried after the built-in ones.
+    const std::string n = normalize_name(e.name);
+    auto old = std::find_if(serving_engines_.begin(), serving_engines_.end(),
+                            [&](const ServingEngine& x) { return normalize_name(x.name) == n; });
+    if (old != serving_engines_.end()) {
+      // An overlay may restate only the figures: unset MTP acceptance and match list keep the built-in's.
+      if (e.match.empty()) e.match = old->match;
+      if (!e.mtp_accept) e.mtp_accept = old->mtp_accept;
+      *old = std::move(e);
+    } else {
+      serving_engines_.push_back(std::move(e));
+    }
+  }
 }
 
 Catalog Catalog::builtin() {
@@ -193,6 +208,13 @@ void Catalog::check() const {
   check_unique_spellings(accelerators_, "accelerator");
   check_unique_spellings(systems_, "system");
   check_unique_spellings(networks_, "network");
+  for (const auto& e : serving_engines_) {
+    const std::string at = fmt::format("serving_engines.{} ({})", e.name, e.origin);
+    const bool is_default = normalize_name(e.name) == kDefaultServingEngine;
+    if (is_default && !e.mtp_accept) throw InputError(at + ".mtp_accept", "the default entry must give it (0.01 to 0.99)");
+    if (!is_default && e.match.empty())
+      throw InputError(at + ".match", "must list the framework words this engine answers to (only 'default' has none)");
+  }
   for (const auto& s : systems_) {
     const std::string at = fmt::format("systems.{} ({})", s.name, s.origin);
     if (!find_accelerator(s.accelerator)) throw_unknown(accelerators_, s.accelerator, "accelerator", at + ".accelerator");
@@ -232,6 +254,18 @@ const Efficiency& Catalog::efficiency(const std::string& generation) const {
   if (fallback) return *fallback;
   static const Efficiency kDefault{};  // before any efficiency.yaml exists
   return kDefault;
+}
+
+const ServingEngine* Catalog::find_serving_engine(const std::string& framework) const {
+  for (const auto& e : serving_engines_)
+    if (serving_engine_matches(e, framework)) return &e;
+  return nullptr;
+}
+
+const ServingEngine& Catalog::default_serving_engine() const {
+  for (const auto& e : serving_engines_)
+    if (normalize_name(e.name) == kDefaultServingEngine) return e;
+  throw InputError("serving_engines", "the catalog has no 'default' entry (data/catalog/serving_engines.yaml)");
 }
 
 void Catalog::set_efficiency(const Efficiency& e) {

@@ -9,6 +9,7 @@
 #include "catalog/efficiency.h"
 #include "catalog/error_band.h"
 #include "catalog/network.h"
+#include "catalog/serving_engine.h"
 #include "catalog/system.h"
 
 namespace gpuplan {
@@ -32,6 +33,13 @@ class Catalog {
   const std::vector<Efficiency>& efficiencies() const { return efficiencies_; }
   // Error bands per (kind, generation) from data/catalog/error_bands.yaml (find_band() looks one up).
   const std::vector<ErrorBand>& error_bands() const { return error_bands_; }
+  // Serving engines from data/catalog/serving_engines.yaml, in file order (the default entry included).
+  const std::vector<ServingEngine>& serving_engines() const { return serving_engines_; }
+  // The first engine whose match list fits `framework` (case-insensitive), or null.
+  const ServingEngine* find_serving_engine(const std::string& framework) const;
+  // The `default` entry (the MTP acceptance of engines that do not state their own); InputError when
+  // the catalog has none (the built-in one always has).
+  const ServingEngine& default_serving_engine() const;
 
   // Lookups by name or alias (case- and punctuation-insensitive). Unknown -> InputError naming
   // `field` with a "did you mean".
@@ -56,6 +64,7 @@ class Catalog {
   std::vector<Network> networks_;
   std::vector<Efficiency> efficiencies_;
   std::vector<ErrorBand> error_bands_;
+  std::vector<ServingEngine> serving_engines_;
 };
 
 }  // namespace gpuplan

@@ -1,17 +1,24 @@
 #pragma once
 // Per-engine serving parameters (the few the serving model keeps per framework rather than per
-// accelerator generation). See docs/inference-model.md ("Engine parameters").
+// accelerator generation), read from the catalog's serving engines (data/catalog/serving_engines.yaml).
+// See docs/inference-model.md ("Parameters of this section").
 #include <string>
+
+#include "catalog/catalog.h"
 
 namespace gpuplan {
 
 struct EngineParams {
-  std::string name;                 // the engine family matched ("sglang", "tensorrt-llm", ...)
+  std::string name;                 // the engine entry matched ("sglang", "tensorrt-llm", ...); empty: none
   double request_overhead_s = 0.0;  // front end per request before prefill (see InferenceWorkload)
+  double mtp_accept = 0.0;          // MTP acceptance per draft (the engine's, else the default entry's)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",
-// "SGLang + MoRI (disaggregated)", "ATOM"; case-insensitive); an unknown engine gets zeros.
+// "SGLang + MoRI (disaggregated)", "ATOM"; case-insensitive) in `catalog`; an unknown engine gets no
+// front-end latency and the default MTP acceptance.
+EngineParams engine_params(const Catalog& catalog, const std::string& framework);
+// The same in the built-in catalog.
 EngineParams engine_params(const std::string& framework);
 
 }  // namespace gpuplan

@@ -19,6 +19,12 @@ constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized che
 // Kernels one transformer layer launches in a decode step (norms, QKV, rotary+KV append, attention,
 // O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
 constexpr double kKernelsPerLayer = 8.0;
+// Kernels an MoE layer launches beyond a dense one's MLP, whatever its active parameters: the router
+// GEMM, top-k/softmax, the permutation of tokens to their experts and the weighted un-permutation
+// (TensorRT-LLM's and SGLang's fused MoE: routing, expand, grouped fc1 + activation, grouped fc2,
+// finalize). They do not shrink with the experts' size, which is what keeps small-active MoE steps
+// (gpt-oss, Qwen3-30B-A3B) from being as short as their FLOPs and bytes.
+constexpr double kMoeExtraKernelsPerLayer = 4.0;
 // The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
 // host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
 constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
@@ -96,6 +102,17 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
 constexpr double kServingReserveBytes = 1e9;
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
+
+// Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
+// query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
+// dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
+// heads split by TP (DeepSeek's 128 heads / TP16 = 8 per rank) a tile is partly empty and its math
+// costs the full tile. Attention-DP keeps all heads on one rank (128 rows: no padding).
+double mla_decode_row_padding(const ModelArch& m, double verify, double heads_split) {
+  if (m.attention != AttentionKind::mla) return 1.0;
+  const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
+  return pad(rows, 64) / rows;
+}
 
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
@@ -183,12 +200,28 @@ double expert_imbalance(double rows_per_rank, int ep, double skew) {
   return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
 }
 
+// Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
+// each rank holding experts / ep of them: each held expert is active with p = active / experts, so a
+// rank's count is binomial (mean n p, variance n p (1 - p), n = experts / ep) and the expected
+// maximum of ep near-normal counts is the mean plus sqrt(2 ln ep) deviations, at most n. At decode's
+// few tokens per step the busiest rank streams up to twice the mean's expert weights (what makes
+// EP8 decode slower than TP8 at small batch); with every expert active (p -> 1) it is n, the mean.
+double busiest_rank_experts(double experts, double active, double ep) {
+  if (ep <= 1 || experts <= 0) return active;
+  const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
+  return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
+}
+
 // One forward step of one pipeline stage: `decode` sequences generating one token each at mean
 // context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
 // tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
+// `prefill_ranks`: with attention data-parallel, the attention ranks the prompt tokens are spread
+// over (0: all tp of them, a batch of prompts). A request's KV cache lives on one attention-DP
+// rank, so one prompt alone runs its attention (QKV/O projections, flash attention) on that rank
+// while the others wait for it at the MoE layers: prefill_ranks = 1.
 StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
                     const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
-                    double verify = 1.0, bool allow_overlap = true) {
+                    double verify = 1.0, bool allow_overlap = true, double prefill_ranks = 0) {
   StepTime st;
   const double dec_seq_count = decode;
   decode *= verify;
@@ -198,7 +231,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double wb = weight_bytes(w.weight_precision);
   const double tp = par.tp;
   const double h = m.hidden;
-  const double attn_tokens = par.attention_dp ? tokens / tp : tokens;
+  const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
+  const double attn_tokens = par.attention_dp ? decode / tp + prefill / dp_prefill_ranks : tokens;
   const double attn_split = par.attention_dp ? 1.0 : tp;
   Work gemm;
   auto add = [&](const Work& x, double times) {
@@ -222,11 +256,12 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double moe_tp = std::max(1.0, tp / ep);
       const double group = std::max(tp, ep);
       const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
-      const double per_gpu_experts = std::max(1.0, active / ep);
-      // Grouped GEMM over this GPU's active experts, each with tokens*k/active rows on average,
-      // on the busiest rank (uniform routing's spread over ep ranks times the real skew).
+      // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
+      // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
+      // the real skew), so the step waits for the rank with the most of both.
+      const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep));
       const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
-      const double rows = tokens * k / std::max(1.0, active) * imb;
+      const double rows = tokens * k / ep * imb / per_gpu_experts;
       const double ep_p = lp.moe_expert / moe_tp;
       const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
@@ -252,14 +287,16 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double heads_split = par.attention_dp ? 1.0 : tp;
   const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
   const double dec_seqs = par.attention_dp ? dec_seq_count / tp : dec_seq_count;
-  const double pre_tokens = par.attention_dp ? prefill / tp : prefill;
+  const double pre_tokens = par.attention_dp ? prefill / dp_prefill_ranks : prefill;
   const double dctx = effective_ctx(s, ctx);
   const double pctx = effective_ctx(s, (isl + 1) / 2.0);
   // Verify: k + 1 query tokens per sequence against one read of its KV cache.
   const double dec_flops = dec_seqs * verify * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
   const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
   const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
-  const double t_dec = std::max(attention_time_s(hw, dec_flops), memory_bound_time_s(hw, dec_bytes));
+  const double t_dec =
+      std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
+               memory_bound_time_s(hw, dec_bytes));
   st.attention_s = t_dec + attention_time_s(hw, pre_flops);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
@@ -285,13 +322,15 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   }
   if (par.pp > 1)
     st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
-  st.overhead_s = kKernelsPerLayer * s.layers * hw.efficiency.kernel_overhead_s;
+  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0)) *
+                  hw.efficiency.kernel_overhead_s;
   st.total_s = st.parts_sum();
   if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
     // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
     // again) while the other's dispatch/combine is in flight; the exposed communication is what
     // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
-    StepTime half = stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false);
+    StepTime half =
+        stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false, prefill_ranks);
     StepTime two = half;
     const double compute = half.gemm_s + half.attention_s;
     two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;
@@ -322,6 +361,20 @@ StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   st.kv_bytes_read = k * d.kv_bytes_read;
   st.flops = k * d.flops;
   return st;
+}
+
+// The mean of two kinds of step, a share f of them `b` and the rest `a`.
+StepTime blend(const StepTime& a, const StepTime& b, double f) {
+  StepTime s;
+  auto mix = [f](double x, double y) { return (1.0 - f) * x + f * y; };
+  s.gemm_s = mix(a.gemm_s, b.gemm_s), s.attention_s = mix(a.attention_s, b.attention_s);
+  s.tp_comm_s = mix(a.tp_comm_s, b.tp_comm_s), s.ep_comm_s = mix(a.ep_comm_s, b.ep_comm_s);
+  s.pp_comm_s = mix(a.pp_comm_s, b.pp_comm_s), s.overhead_s = mix(a.overhead_s, b.overhead_s);
+  s.draft_s = mix(a.draft_s, b.draft_s);
+  s.weight_bytes_read = mix(a.weight_bytes_read, b.weight_bytes_read);
+  s.kv_bytes_read = mix(a.kv_bytes_read, b.kv_bytes_read), s.flops = mix(a.flops, b.flops);
+  s.total_s = s.parts_sum();
+  return s;
 }
 
 StepTime scaled(StepTime s, double f) {
@@ -445,7 +498,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
   // requests beyond it wait for admission (TTFT grows, TPOT does not), as the KV-full ones do.
   {
-    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+    const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
     const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
     if (w.arrival != Arrival::synchronized) {
       long long budget_batch =
@@ -491,14 +544,14 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // MTP: each decode step verifies k + 1 tokens per sequence and yields `accepted` of them.
   const int k = w.mtp_draft_tokens;
   const double verify = 1.0 + k;
-  const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : kMtpAcceptDefault);
+  const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
   r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
-  // Prefill of one request alone, in chunks of max_num_tokens.
+  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank).
   {
     const double chunk = std::min(isl, double(w.max_num_tokens));
     const double nch = std::ceil(isl / chunk);
-    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
     r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
   }
   if (w.arrival == Arrival::synchronized) {
@@ -526,8 +579,22 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     // B/osl requests that replace the finishing ones (B isl/osl tokens), in one mixed forward.
     // A disaggregated decode worker's steps carry no prompts. With MTP each step yields `accepted`
     // tokens per sequence, so requests finish (and prompts arrive) that much faster per step.
+    // Engines prefill a prompt in chunks of the token budget (the whole prompt when shorter), not a
+    // few tokens in every step: when the prompts arriving per step are fewer than one chunk, a share
+    // ptok / chunk of the steps carry a chunk beside their decodes and the rest decode alone. For a
+    // dense model that differs from spreading them only in GEMM tiles; for an MoE a chunk activates
+    // (nearly) every expert in one step, where spread prompt tokens would activate more of them in
+    // every step.
     const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
-    StepTime st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+    const double chunk_tok = std::min(isl, double(w.max_num_tokens));
+    StepTime st;
+    if (ptok > 0 && ptok < chunk_tok) {
+      const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
+      const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
+      st = blend(dec, mixed, ptok / chunk_tok);
+    } else {
+      st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+    }
     if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
     st.total_s = st.parts_sum();
     r.decode_step = scaled(st, pp);

@@ -56,7 +56,7 @@ struct InferenceWorkload {
   // and the conditional acceptance of each draft given the previous one was accepted, so a step
   // yields mtp_accepted_length() tokens per sequence (src/inference/speculative.h).
   int mtp_draft_tokens = 0;
-  double mtp_accept = 0.0;  // 0: the default (kMtpAcceptDefault)
+  double mtp_accept = 0.0;  // 0: the default (mtp_accept_default(), the catalog's default engine)
   // Expert load skew of real routing over the busiest EP rank, beyond the statistical spread of
   // uniform routing that the model computes itself (1 = uniform; EPLB-style balanced placement
   // brings real routing near it).

@@ -7,6 +7,7 @@
 #include "inference/inference.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
+#include "physics/collective.h"
 #include "physics/hardware.h"
 
 namespace gpuplan {
@@ -55,7 +56,7 @@ TEST(Speculative, MtpNeverLowersTokensPerUserAtBatchOne) {
     auto w = serving(c.p, 1024, 1024, 1, c.tp);
     const double off = evaluate_inference(m, hw, par, w).tokens_per_s_per_user;
     for (int k = 1; k <= 4; ++k)
-      for (double a : {kMtpAcceptDefault, 0.7, 0.85}) {
+      for (double a : {mtp_accept_default(), 0.7, 0.85}) {
         w.mtp_draft_tokens = k;
         w.mtp_accept = a;
         const InferenceResult r = evaluate_inference(m, hw, par, w);
@@ -140,6 +141,66 @@ TEST(WideEp, WiderEpLowersWeightBytesPerGpu) {
   }
 }
 
+// At decode's few tokens the busiest EP rank holds more of the active experts than the mean rank and
+// streams their weights whole, where TP splits every active expert evenly: EP8 decode streams more
+// expert bytes per GPU than TP8 at batch 1-4 (measured: TensorRT-LLM DeepSeek-R1 FP8 on B200 at 4
+// clients, 14.6 ms TPOT with EP8 against 8.7-10.1 with EP1, InferenceX), and the same once every
+// expert is active (large batch: each rank streams all it holds).
+TEST(WideEp, BusiestRankStreamsMoreExpertsAtSmallBatchOnly) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel tp8{8, 1, 1, false}, ep8{8, 8, 1, false};
+  for (long long b : {1LL, 2LL, 4LL}) {
+    auto w = serving(Precision::fp8, 1024, 1024, b, 8);
+    w.decode_only = true;
+    const InferenceResult t = evaluate_inference(m, hw, tp8, w), e = evaluate_inference(m, hw, ep8, w);
+    ASSERT_TRUE(t.valid() && e.valid()) << b;
+    EXPECT_GT(e.decode_step.weight_bytes_read, 1.2 * t.decode_step.weight_bytes_read) << b;
+    EXPECT_GT(e.tpot_s, t.tpot_s) << b;
+  }
+  auto w = serving(Precision::fp8, 1024, 1024, 1024, 8);
+  w.decode_only = true;
+  const InferenceResult t = evaluate_inference(m, hw, tp8, w), e = evaluate_inference(m, hw, ep8, w);
+  ASSERT_TRUE(t.valid() && e.valid());
+  EXPECT_NEAR(e.decode_step.weight_bytes_read / t.decode_step.weight_bytes_read, 1.0, 0.1);
+}
+
+// Prompts ride in whole chunks: a request's prompt stalls its batch once per osl output tokens by
+// about one chunk's prefill, so the interference on TPOT is near B x prefill / osl. Spread a few
+// tokens into every step instead, DeepSeek-R1's prompt tokens would activate more experts in every
+// step and the interference would be several times that (8K/1K at 4 sequences: ~1.6x TPOT).
+TEST(ContinuousBatching, PromptsInterfereByAboutTheirOwnPrefillPerOutputToken) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel par{8, 1, 1, false};
+  for (long long b : {2LL, 4LL, 8LL}) {
+    auto w = serving(Precision::fp8, 8192, 1024, b, 8);
+    const InferenceResult mixed = evaluate_inference(m, hw, par, w);
+    w.decode_only = true;
+    const InferenceResult dec = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(mixed.valid() && dec.valid()) << b;
+    const double interference_s = mixed.tpot_s - dec.tpot_s;
+    const double chunk_per_token_s = double(b) * mixed.prefill_s / 1024.0;
+    EXPECT_GT(interference_s, 0.5 * chunk_per_token_s) << b;
+    EXPECT_LT(interference_s, 1.2 * chunk_per_token_s) << b;
+  }
+}
+
+// An MoE layer launches the router, top-k, permute and finalize kernels on top of a dense layer's,
+// whatever its experts' size: a small-active MoE's decode step carries at least 12 kernel overheads
+// per layer (gpt-oss-20b: every layer MoE).
+TEST(ContinuousBatching, MoeLayersLaunchMoreKernels) {
+  const auto moe = resolve_model("gpt-oss-20b");
+  ASSERT_TRUE(moe.is_moe());
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  auto w = serving(Precision::fp8, 1024, 1024, 1, 1);
+  w.decode_only = true;
+  const InferenceResult r = evaluate_inference(moe, hw, InferenceParallel{1, 1, 1, false}, w);
+  ASSERT_TRUE(r.valid());
+  const double kernel_s = serving_hardware(hw).efficiency.infer_kernel_overhead_s;
+  EXPECT_GE(r.decode_step.overhead_s, 12.0 * moe.layers * kernel_s);
+}
+
 // Uniform routing leaves the busiest EP rank more loaded the fewer rows each rank gets; the skew
 // parameter scales it, and bad values are refused.
 TEST(WideEp, ExpertSkewSlowsPrefillAndIsChecked) {
@@ -190,6 +251,76 @@ TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
   EXPECT_NEAR(over.tpot_s, cap.tpot_s, 1e-12);
   EXPECT_GT(over.ttft_s, 2.0 * cap.ttft_s);
   EXPECT_GT(over.queue_wait_s, 0.0);
+}
+
+// Two-node TP16 workers (SGLang on HGX H100): every decode all-reduce crosses InfiniBand. A slower
+// inter-node hop never makes a step faster, and the cross-node all-reduce costs at least its two IB
+// hops plus NCCL's per-call base latency over the one-node TP8 of the same bytes.
+TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
+  const auto m = resolve_model("deepseek-r1");
+  auto hw = resolve_hardware(catalog(), "hgx-h100");
+  const InferenceParallel par{16, 1, 1, false};
+  const auto w = serving(Precision::fp8, 1024, 1024, 16, 16);
+  double last = 0;
+  for (double lat_us : {1.0, 5.0, 10.0, 20.0}) {
+    hw.fabric.scaleout_latency_s = lat_us * 1e-6;
+    const InferenceResult r = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(r.valid());
+    EXPECT_GE(r.tpot_s, last * (1 - 1e-12)) << lat_us;
+    last = r.tpot_s;
+  }
+  const auto h = resolve_hardware(catalog(), "hgx-h100");
+  const double bytes = 32 * 7168 * 2.0;
+  const double inside = collective_time_s(Collective::all_reduce, bytes, Group{8, 1}, h);
+  const double across = collective_time_s(Collective::all_reduce, bytes, Group{16, 1}, h);
+  EXPECT_GE(across, inside + 2.0 * h.fabric.scaleout_latency_s + 6.8e-6);
+  // Training-sized buffers keep their bandwidth: the cross-node protocol adds microseconds only.
+  const double big = 256e6;
+  const double big_across = collective_time_s(Collective::all_reduce, big, Group{16, 1}, h);
+  EXPECT_LT(big_across, 2.0 * 0.5 * big / 8 / (h.fabric.scaleout_bytes_per_s * h.efficiency.scaleout_eff) +
+                            2.0 * big / (h.fabric.scaleup_bytes_per_s * h.efficiency.scaleup_eff) + 1e-3);
+}
+
+// A closed loop of C clients over a disaggregated deployment: once the prefill pool is the
+// bottleneck, more clients only lengthen its queue, so TTFT grows with concurrency (and never falls).
+TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel pre{8, 8, 1, false};
+  const InferenceParallel dec{8, 8, 1, true};
+  DisaggregatedDeployment d{pre, 8, dec, 16};
+  double last_ttft = 0, first_ttft = 0, last_util = 0;
+  for (long long c : {4, 16, 64, 256, 512}) {
+    auto w = serving(Precision::fp8, 8192, 1024, c, 24);
+    const InferenceResult r = evaluate_disaggregated(m, hw, d, w);
+    ASSERT_TRUE(r.valid()) << c;
+    EXPECT_GE(r.ttft_s, last_ttft * (1 - 1e-9)) << c;
+    EXPECT_GE(r.prefill_utilization, last_util - 1e-9) << c;
+    if (first_ttft == 0) first_ttft = r.ttft_s;
+    last_ttft = r.ttft_s;
+    last_util = r.prefill_utilization;
+  }
+  EXPECT_GT(last_util, 0.9);                 // 512 clients saturate one 8-GPU prefill worker
+  EXPECT_GT(last_ttft, 3.0 * first_ttft);    // and wait in its queue
+}
+
+// Attention data-parallel: a request's KV cache lives on one attention rank, so a prompt alone runs
+// its attention there while the other ranks wait at the MoE layers. Its prefill is no faster than
+// on the same worker with attention split by TP, and slower than a batch of prompts spread over the
+// ranks would suggest per prompt.
+TEST(WideEp, AttentionDpPromptAlonePrefillsOnOneRank) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto w = serving(Precision::fp8, 8192, 1024, 1, 8);
+  const InferenceResult tp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, false}, w);
+  const InferenceResult dp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, true}, w);
+  ASSERT_TRUE(tp.valid());
+  ASSERT_TRUE(dp.valid());
+  EXPECT_GE(dp.prefill_s, tp.prefill_s);
+  // Eight prompts at once fill the eight ranks: the step for all of them is far less than 8 alone.
+  auto w8 = w;
+  const StepTime eight = prefill_step(m, hw, InferenceParallel{8, 8, 1, true}, w8, 8.0 * 8192);
+  EXPECT_LT(eight.total_s, 4.0 * dp.prefill_s);
 }
 
 }  // namespace

@@ -2,7 +2,14 @@
 
 #include <algorithm>
 
+#include "catalog/catalog.h"
+
 namespace gpuplan {
+
+double mtp_accept_default() {
+  static const double a = Catalog::builtin().default_serving_engine().mtp_accept.value_or(0.0);
+  return a;
+}
 
 bool has_mtp_module(const ModelArch& m) { return m.family == "deepseek"; }
 

@@ -11,14 +11,15 @@ namespace gpuplan {
 // these; `infer --mtp` applies to any model (EAGLE-style heads cost the same one layer).
 bool has_mtp_module(const ModelArch& m);
 
-// Conditional acceptance of each draft token given the previous one was accepted. DeepSeek-V3's
-// technical report (arXiv:2412.19437, sec. 5.4.3) measures 85-90% acceptance of the second token
-// (the first draft) with its MTP module; later drafts of the same module, chained on its own
-// guesses, are accepted less often (SGLang's DeepSeek MTP runs report accepted lengths of 2.4-3.0
-// at 3 drafts). The default, 0.55 per draft (2.02 tokens per step at 3 drafts, 1.55 at 1), is fitted
-// on the InferenceX DeepSeek-R1 MTP points, whose prompts are random tokens that drafts guess less
-// often than natural text (docs/inference-model.md); --mtp-accept overrides it.
-constexpr double kMtpAcceptDefault = 0.55;
+// Conditional acceptance of each draft token given the previous one was accepted, when neither the
+// request (--mtp-accept) nor the engine states one: the `default` serving engine's `mtp_accept` in the
+// built-in catalog (data/catalog/serving_engines.yaml, with its source and fit). DeepSeek-V3's technical
+// report (arXiv:2412.19437, sec. 5.4.3) measures 85-90% acceptance of the first draft on natural text;
+// later drafts chained on the module's own guesses, and InferenceX's random-token prompts, are accepted
+// less (fitted on the InferenceX DeepSeek-R1 MTP points by calibrate_engines, src/validate/calibrate.h).
+double mtp_accept_default();
+// The same figure for callers that print it (the CLI's help text); read once at start-up.
+inline const double kMtpAcceptDefault = mtp_accept_default();
 
 // Draft tokens an engine proposes per step when MTP is on and the count is not stated: SGLang's
 // and TensorRT-LLM's DeepSeek-R1 MTP recipes (speculative-num-steps 3 / num_nextn_predict_layers 3).

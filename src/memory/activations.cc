@@ -14,8 +14,9 @@ namespace {
 // Bytes per token stored by the activation function region of an MLP with intermediate size f
 // (before any tensor-parallel split). Korthikanti §4.1: GeLU input 2f + GeLU output 2f = 4f (8h + 8h for
 // f = 4h). Gated (SwiGLU): the gate and up projections 2f + 2f, and the product (input of the down
-// projection) 2f = 6f.
-double act_fn_bytes(const ModelArch& m, double f) { return (m.gated_mlp ? 6.0 : 4.0) * f; }
+// projection) 2f = 6f. The activation's output is the down projection's input: `g` bytes per element
+// (the GEMM input format; 2 in BF16).
+double act_fn_bytes(const ModelArch& m, double f, double g) { return (m.gated_mlp ? 4.0 : 2.0) * f + g * f; }
 
 }  // namespace
 
@@ -32,11 +33,12 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   if (mode == Recompute::full) return tokens * 2.0 * h / seq_div;
 
   const double mask = c.dropout ? 1.0 : 0.0;  // bytes per element of a dropout mask
+  const double g = c.gemm_input_bytes;         // bytes per element of a saved GEMM input
   double per_token = 0;
 
   // --- Attention block ---
   per_token += 2.0 * h / seq_div;  // input of the pre-attention norm
-  per_token += 2.0 * h / seq_div;  // normed input of the QKV (or MLA down) projections
+  per_token += g * h / seq_div;  // normed input of the QKV (or MLA down) projections
   int heads = m.heads;
   double q_dim = 0, k_dim = 0, v_dim = 0;  // per token, all heads, before the TP split
   if (m.attention == AttentionKind::mla) {
@@ -64,13 +66,17 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     else
       per_token += (c.dropout ? 5.0 : 2.0) * heads * c.seq_local / t;
   }
-  per_token += 2.0 * v_dim / t;    // attention output = input of the output projection
+  // Attention output = input of the output projection: every query head's value-sized output (with
+  // GQA the heads share K/V, but each head writes its own output).
+  const double out_dim = m.attention == AttentionKind::mla ? v_dim : 1.0 * heads * m.head_dim;
+  per_token += g * out_dim / t;
   per_token += mask * h / seq_div;  // dropout mask after the output projection
 
   // --- MLP block ---
   if (!m.parallel_block) {
     per_token += 2.0 * h / seq_div;  // input of the pre-MLP norm
-    per_token += 2.0 * h / seq_div;  // normed input of the first MLP GEMM / router
+    // normed input of the first MLP GEMM; a router (MoE layer) keeps its own BF16 copy
+    per_token += (moe_layer && m.is_moe() ? 2.0 : g) * h / seq_div;
   }  // parallel blocks (GPT-J) feed the MLP the attention's normed input, counted above
   if (moe_layer && m.is_moe()) {
     const MoeDims& e = m.moe;
@@ -78,14 +84,14 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     // Routed tokens (balanced routing): each of the rank's tokens is copied to top_k experts. Per copy:
     // the permuted expert input 2h, the activation function terms (split by etp), and the expert
     // output 2h kept for the probability-weighted combine.
-    const double per_copy = 2.0 * h + act_fn_bytes(m, e.expert_ffn_hidden) / std::max(1, c.etp) + 2.0 * h;
+    const double per_copy = g * h + act_fn_bytes(m, e.expert_ffn_hidden, g) / std::max(1, c.etp) + 2.0 * h;
     per_token += e.top_k * per_copy / seq_div;
     if (e.shared_experts > 0) {
       const double fs = 1.0 * e.shared_experts * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden);
-      per_token += act_fn_bytes(m, fs) / t;  // shared experts are TP-split like a dense MLP
+      per_token += act_fn_bytes(m, fs, g) / t;  // shared experts are TP-split like a dense MLP
     }
   } else {
-    per_token += act_fn_bytes(m, m.ffn_hidden) / t;
+    per_token += act_fn_bytes(m, m.ffn_hidden, g) / t;
   }
   per_token += mask * h / seq_div;  // dropout mask after the MLP
   return tokens * per_token;

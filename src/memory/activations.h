@@ -15,6 +15,11 @@ struct ActivationContext {
   int etp = 1;              // tensor parallel inside routed experts
   bool dropout = false;     // dropout masks stored (1 byte per element), as GPT-3 recipes; Llama uses none
   bool flash_attention = true;  // score matrix never stored; only fp32 softmax statistics per head
+  // Bytes per element of a saved GEMM input. Transformer Engine keeps the input of each linear layer
+  // in the GEMM's format for the weight-gradient GEMM: 2 in BF16, 1 in FP8 (+ scales in MXFP8/NVFP4:
+  // weight_bytes of the recipe). Norm inputs, Q/K/V (flash attention runs in BF16), the pre-activation
+  // MLP outputs, router inputs and expert outputs stay BF16.
+  double gemm_input_bytes = 2.0;
 };
 
 // Bytes of activations one layer stores per micro-batch under `mode`. Recompute::full returns what a

@@ -151,6 +151,28 @@ TEST(MemoryGolden, Gpt3ActivationsPerLayerKorthikanti) {
   EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::none), sbh * (34 + as_h));
 }
 
+TEST(MemoryActivations, Fp8KeepsGemmInputsInOneByte) {
+  // Llama 3 70B (SwiGLU, GQA), tp=1: in FP8, Transformer Engine keeps the inputs of the QKV, output,
+  // up and down projections in FP8 (1 byte): h + h(attention output) + h + f bytes per token less.
+  const ModelArch m = llama3_70b();
+  ActivationContext c;
+  c.seq_local = 8192;
+  c.tp = 1;
+  const double bf16 = layer_activation_bytes(m, false, c, Recompute::none);
+  c.gemm_input_bytes = weight_bytes(Precision::fp8);
+  const double fp8 = layer_activation_bytes(m, false, c, Recompute::none);
+  const double h = m.hidden, f = m.ffn_hidden, v = 1.0 * m.heads * m.head_dim;
+  EXPECT_NEAR(bf16 - fp8, 8192.0 * (h + v + h + f), 1e-9 * bf16);
+  // Full recompute keeps only the BF16 layer input either way.
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::full), 8192.0 * 2 * h);
+  // The training estimate follows the workload's precision.
+  TrainingWorkload w = workload(64);
+  const auto plan = parse_training_plan("tp=8,pp=1");
+  const double a16 = training_memory(m, plan, w).stages[0].activations_bytes;
+  w.precision = Precision::fp8;
+  EXPECT_LT(training_memory(m, plan, w).stages[0].activations_bytes, a16);
+}
+
 TEST(MemoryGolden, MegatronSixPlusTwelveOverD) {
   // Distributed optimizer, pp = 1: weights + grads + optimizer = params * (6 + 12/d) (Megatron docs).
   const ModelArch m = llama3_70b();

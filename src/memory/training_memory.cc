@@ -120,6 +120,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   ctx.etp = p.etp;
   ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
   ctx.flash_attention = opt.flash_attention;
+  ctx.gemm_input_bytes = weight_bytes(w.precision);
   const double tokens = 1.0 * ctx.seq_local * p.mbs;
   const double h = m.hidden;
 

@@ -47,6 +47,32 @@ double scatter_gather_s(double bytes, int n, int k, const Hardware& hw, int stri
   return t;
 }
 
+// A reduce-scatter/all-gather (passes = 1) or all-reduce (passes = 2) whose group spans scale-out
+// domains runs in NCCL (the engines' one-shot/two-shot NVLink kernels stop at the domain), which
+// picks the faster of two protocols (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel):
+//  - Simple: full link bandwidth, per-call base latency 8.4 us (baseLat ring/Simple);
+//  - LL: 8-byte flag/data words, a quarter of the link bandwidth (busBw x 1/4 across nodes), per-call
+//    base latency 6.8 us, and the intra-domain hops 1.8x slower when the ring crosses nodes.
+// Inside one domain nothing changes. The Simple path keeps the hierarchical time above, so large
+// (training) buffers move by 8.4 us per call at most; decode-sized buffers (0.1-4 MB) land between.
+constexpr double kNcclSimpleBaseLatencyS = 8.4e-6;
+constexpr double kNcclLlBaseLatencyS = 6.8e-6;
+constexpr double kNcclLlBandwidthShare = 0.25;
+constexpr double kNcclLlIntraHopFactor = 1.8;
+
+double cross_domain_s(double bytes, int n, int k, const Hardware& hw, int stride, double passes) {
+  const Fabric& f = hw.fabric;
+  const double simple = kNcclSimpleBaseLatencyS + passes * scatter_gather_s(bytes, n, k, hw, stride);
+  const double up = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff * kNcclLlBandwidthShare;
+  const double out =
+      f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff * beyond_leaf_share(n, stride, f) * kNcclLlBandwidthShare;
+  const int d = (n + k - 1) / k;
+  double ll_pass = 0;
+  if (k > 1) ll_pass += (k - 1.0) / k * bytes / up + (k - 1) * f.scaleup_latency_s * kNcclLlIntraHopFactor;
+  ll_pass += (d - 1.0) / d * (bytes / k) / out + (d - 1) * f.scaleout_latency_s;
+  return std::min(simple, kNcclLlBaseLatencyS + passes * ll_pass);
+}
+
 }  // namespace
 
 double collective_time_s(Collective kind, double bytes, const Group& g, const Hardware& hw) {
@@ -60,8 +86,10 @@ double collective_time_s(Collective kind, double bytes, const Group& g, const Ha
   switch (kind) {
     case Collective::reduce_scatter:
     case Collective::all_gather:
+      if (n > k) return overhead + cross_domain_s(bytes, n, k, hw, g.stride, 1.0);
       return overhead + scatter_gather_s(bytes, n, k, hw, g.stride);
     case Collective::all_reduce:
+      if (n > k) return overhead + cross_domain_s(bytes, n, k, hw, g.stride, 2.0);
       return overhead + 2.0 * scatter_gather_s(bytes, n, k, hw, g.stride);
     case Collective::all_to_all: {
       // Each rank sends (n-1)/n of its buffer: the share for peers in its domain over scale-up

@@ -160,6 +160,8 @@ std::string to_string(const TrainingPlan& p) {
   std::string s = fmt::format("tp={},pp={},vp={},cp={},ep={},dp={},mbs={},recompute={},zero={},sp={}", p.tp,
                               p.pp, p.vp, p.cp, p.ep, p.dp, p.mbs, to_string(p.recompute), p.zero,
                               p.sequence_parallel ? 1 : 0);
+  if (p.recompute == Recompute::full && p.recompute_layers > 0)
+    s += fmt::format(",recompute_layers={}", p.recompute_layers);
   if (p.etp != 1) s += fmt::format(",etp={}", p.etp);
   if (p.order != kDefaultRankOrder) s += ",order=" + to_string(p.order);
   return s;

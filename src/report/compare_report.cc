@@ -16,6 +16,28 @@ Cell value_cell(const Ref& r) {
   return num(r, a >= 1000 ? "{:.0f}" : a >= 100 ? "{:.1f}" : a >= 10 ? "{:.2f}" : "{:.3g}");
 }
 
+// The 80% error band of a yardstick's ratio (compare --json models[].band): training throughput has
+// the ratio's band itself; serving throughput yardsticks the relative band that holds at every point
+// of the curve; catalog figures (peaks, memory, fabric, cost) none.
+BandPoint yardstick_band(const Source& cmp, const std::string& key) {
+  const auto colon = key.find(':');
+  if (colon == std::string::npos) return {};
+  const std::string what = key.substr(0, colon), model = key.substr(colon + 1);
+  const auto& models = cmp.doc.value("models", nlohmann::json::array());
+  for (std::size_t mi = 0; mi < models.size(); ++mi) {
+    if (models[mi].value("model", std::string()) != model || !models[mi].contains("band")) continue;
+    const auto& band = models[mi]["band"];
+    const std::string mb = fmt::format("/models/{}/band/", mi);
+    if (what == "train_tokens_per_s" && band.contains("training_ratio"))
+      return {ref(cmp, mb + "training_ratio/low"), ref(cmp, mb + "training_ratio/high"), false};
+    const bool serving_rate = what == "infer_at_interactivity" || what == "infer_best_format" ||
+                              what == "infer_max_throughput";
+    if (serving_rate && band.contains("serving_ratio_relative"))
+      return {ref(cmp, mb + "serving_ratio_relative/low"), ref(cmp, mb + "serving_ratio_relative/high"), true};
+  }
+  return {};
+}
+
 }  // namespace
 
 Page compare_report(const Source& cmp) {
@@ -43,17 +65,23 @@ Page compare_report(const Source& cmp) {
   rc.y_label = "ratio A/B per GPU";
   rc.y_log = true;
   Series rs{"A/B per GPU", {}, {}, false, false};
+  SeriesBand rs_band{0, {}};
+  bool any_band = false;
   for (std::size_t i = 0; i < ys.size(); ++i) {
     const auto& y = ys[i];
     if (!y.value("higher_is_better", true) || !is_num(y["ratio"])) continue;
     rc.categories.push_back(y.value("name", std::string()));
     rs.y.push_back(ref(cmp, fmt::format("/yardsticks/{}/ratio", i)));
+    rs_band.points.push_back(yardstick_band(cmp, y.value("key", std::string())));
+    any_band |= rs_band.points.back().low.has_value();
   }
   rc.series = {rs};
+  if (any_band) rc.bands = {rs_band};
   rc.limits.push_back(Limit{"parity (1x)", 'y', 1.0, std::nullopt});
   rc.caption = fmt::format("Bars: {} divided by {} per GPU under each yardstick (log scale; the line marks parity). "
                            "Peak at each side's best format is the vendor-style figure; serving and training ratios "
-                           "come from the best plan of each side under the same conditions.",
+                           "come from the best plan of each side under the same conditions, with gpuplan's 80% error "
+                           "band of the ratio as an error bar (catalog figures have none).",
                            a, b);
   gist.blocks.push_back(rc);
   page.sections.push_back(std::move(gist));
@@ -158,9 +186,17 @@ Page compare_report(const Source& cmp) {
       }
       if (!rr.x.empty()) {
         ratio.series = {rr};
+        if (m.contains("band") && m["band"].contains("serving_ratio_relative")) {
+          // The same relative band at every point of the curve (one kind, one generation per side).
+          SeriesBand rb{0, {}};
+          for (std::size_t k = 0; k < rr.y.size(); ++k)
+            rb.points.push_back(BandPoint{ref(cmp, mb + "/band/serving_ratio_relative/low"),
+                                          ref(cmp, mb + "/band/serving_ratio_relative/high"), true});
+          ratio.bands = {rb};
+        }
         ratio.caption = fmt::format("How many times {}'s throughput per GPU is {}'s at the same speed per user, in the "
                                     "common format: the ratio changes along the curve, so a single 'x' needs its "
-                                    "interactivity.",
+                                    "interactivity. The shaded area is gpuplan's 80% error band of the ratio.",
                                     a, b);
         s.blocks.push_back(ratio);
       }

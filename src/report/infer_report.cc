@@ -46,6 +46,11 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
   Series ttft{"TTFT", {}, {}, false, false};
   Series tpot{"TPOT", {}, {}, true, false};
   Table ft{"Pareto frontier", {"plan", "concurrency", "tokens/s per user", "tokens/s per GPU", "TTFT", "TPOT"}, {}};
+  // Each point's 80% error band (infer --json: band/<figure>/low, high); every point has one.
+  SeriesBand fr_band{0, {}}, ttft_band{0, {}}, tpot_band{1, {}};
+  auto band_of = [&](SeriesBand& sb, const std::string& at) {
+    sb.points.push_back(BandPoint{ref(sweep, at + "/low"), ref(sweep, at + "/high"), false});
+  };
   for (std::size_t i = 0; i < frontier.size(); ++i) {
     const std::string b = fmt::format("/frontier/{}", i);
     const Ref user = ref(sweep, b + "/tokens_per_s_per_user"), gpu = ref(sweep, b + "/tokens_per_s_per_gpu");
@@ -56,6 +61,9 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
     ttft.y.push_back(tf);
     tpot.x.push_back(user);
     tpot.y.push_back(tp);
+    band_of(fr_band, b + "/band/tokens_per_s_per_gpu");
+    band_of(ttft_band, b + "/band/ttft_s");
+    band_of(tpot_band, b + "/band/tpot_s");
     ft.rows.push_back({Cell{parallel_text(frontier[i].value("parallel", nlohmann::json::object())), {}, 1},
                        num(ref(sweep, b + "/concurrency"), "{:.0f}"), num(user, "{:.1f}"), num(gpu, "{:.1f}"),
                        num(tf, "{:.1f}", 1e3, " ms"), num(tp, "{:.2f}", 1e3, " ms")});
@@ -66,7 +74,10 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
   fc.x_label = "tokens/s per user";
   fc.y_label = "tokens/s per GPU";
   fc.series = {fr};
+  fc.bands.push_back(fr_band);
   if (point) {
+    fc.bands.push_back(SeriesBand{1, {BandPoint{ref(*point, "/band/tokens_per_s_per_gpu/low"),
+                                                ref(*point, "/band/tokens_per_s_per_gpu/high"), false}}});
     const std::string conf = parallel_text(point->doc.value("parallel", nlohmann::json::object()));
     fc.series.push_back(Series{"the configuration asked for (" + conf + ")",
                                {ref(*point, "/tokens_per_s_per_user")},
@@ -81,9 +92,11 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
                               'x', 1 / r.value, r});
   }
   fc.caption = fmt::format("Each point is the best throughput per GPU reachable at that speed per user; moving right "
-                           "buys interactivity with throughput. {}{}",
+                           "buys interactivity with throughput; the shaded area is gpuplan's 80% error band (the "
+                           "spread of its errors on published rows of this kind no fit saw). {}{}",
                            tpot_limit > 0 ? "Points left of the dashed TPOT line are too slow per user. " : "",
-                           point ? "The single marker is the configuration given on the command line." : "");
+                           point ? "The single marker is the configuration given on the command line, with its "
+                                   "band as an error bar." : "");
   fs.blocks.push_back(fc);
   Chart lc;
   lc.id = "latency";
@@ -93,6 +106,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
   lc.y_scale = 1e3;
   lc.y_log = true;  // TTFT, TPOT and a TTFT limit differ by orders of magnitude
   lc.series = {ttft, tpot};
+  lc.bands = {ttft_band, tpot_band};
   if (ttft_limit > 0) {
     const Ref r = ref(sweep, "/ttft_limit_s");
     lc.limits.push_back(Limit{fmt::format("TTFT limit ({:.0f} ms)", r.value * 1e3), 'y', r.value, r});
@@ -102,7 +116,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
     lc.limits.push_back(Limit{fmt::format("TPOT limit ({:.1f} ms)", r.value * 1e3), 'y', r.value, r});
   }
   lc.caption = fmt::format("Time to first token (solid) and time per output token (dashed) of the frontier's points, "
-                           "against tokens/s per user, on a log scale. {}",
+                           "against tokens/s per user, on a log scale, each with its 80% error band shaded. {}",
                            limits_text);
   fs.blocks.push_back(lc);
   fs.blocks.push_back(ft);

@@ -68,6 +68,19 @@ struct Limit {
   std::optional<Ref> from;  // the source number it derives from (may differ, e.g. 1/TPOT)
 };
 
+// The error band of a series (gpuplan's 80% held-out band, the JSON's low/high): drawn as error bars
+// on bars and a shaded area along lines. One BandPoint per point of the series; a point without low/high
+// has no band (a catalog figure). `relative`: low/high are multipliers of the point's value (a ratio's
+// band "x0.8 to x1.2"), not values.
+struct BandPoint {
+  std::optional<Ref> low, high;
+  bool relative = false;
+};
+struct SeriesBand {
+  std::size_t series = 0;  // index into Chart::series
+  std::vector<BandPoint> points;
+};
+
 enum class ChartType { stacked_bar, bar, line };  // bar: grouped bars
 
 struct Chart {
@@ -82,6 +95,7 @@ struct Chart {
   double x_scale = 1, y_scale = 1;  // drawn value = source value * scale (e.g. 100 for %)
   bool x_log = false, y_log = false;  // logarithmic axes (a log x axis ticks at the data's x values)
   double y_max = 0;                   // drawn y axis maximum (e.g. 100 for a share in %); 0: from the data
+  std::vector<SeriesBand> bands;      // error bands of some series
 };
 
 using Block = std::variant<Paragraph, Table, Chart>;

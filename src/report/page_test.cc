@@ -136,6 +136,32 @@ TEST(Page, EveryChartHasADataBlockACaptionAndATextAlternative) {
   EXPECT_NE(html.find("data-path=\"/mfu/6n\" data-value=\"0.42\" data-scale=\"100.0\">42.00</td>"), std::string::npos);
 }
 
+TEST(Page, ErrorBandsCarryTheirSourcesAndMatchTheirSeries) {
+  const Source src = sample_source();
+  Chart c;
+  c.id = "banded";
+  c.type = ChartType::bar;
+  c.categories = {"a", "b"};
+  c.series = {Series{"s", {}, {ref(src, "/list/1"), ref(src, "/step_time_s")}, false, false}};
+  // The first bar has an absolute band, the second a relative one (multipliers), a third none.
+  c.bands = {SeriesBand{0, {BandPoint{ref(src, "/list/0"), ref(src, "/list/2"), false},
+                            BandPoint{ref(src, "/mfu/6n"), ref(src, "/list/0"), true}}}};
+  const auto j = chart_json(c);
+  const auto& band = j["series"][0]["band"];
+  ASSERT_EQ(band.size(), 2u);
+  EXPECT_EQ(band[0]["low"]["path"], "/list/0");
+  EXPECT_EQ(band[0]["high"]["value"], 3.5);
+  EXPECT_FALSE(band[0]["relative"].get<bool>());
+  EXPECT_TRUE(band[1]["relative"].get<bool>());
+  c.bands[0].points.push_back(BandPoint{});  // three band points for two bars
+  EXPECT_THROW(chart_json(c), std::runtime_error);
+  c.bands[0].points.pop_back();
+  c.bands[0].points[1].high.reset();  // low without high
+  EXPECT_THROW(chart_json(c), std::runtime_error);
+  c.bands[0].points[1] = BandPoint{};  // no band at that bar: null edges
+  EXPECT_TRUE(chart_json(c)["series"][0]["band"][1]["low"].is_null());
+}
+
 TEST(Page, InlinesTheChartLibraryAndTheSources) {
   const std::string html = render_html(sample_page(), "window.FAKE_LIB=1;", "chart.js 0.0");
   EXPECT_NE(html.find("window.FAKE_LIB=1;"), std::string::npos);

@@ -134,6 +134,23 @@ std::string sh_quote(const std::string& s) {
   return out + "'";
 }
 
+// One YAML scalar, double-quoted (JSON's escapes are YAML's), so a name such as "yes", "null" or "1e3"
+// stays a string and no name can start a new key or document.
+std::string yaml_quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20 || ch == 0x7f) {
+      out += fmt::format("\\x{:02x}", ch);
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
 std::vector<std::string> nodes_of_domain(const Cluster& c, int d) {
   std::vector<std::string> v;
   const Domain& dom = c.domains()[d];
@@ -335,9 +352,9 @@ std::vector<ExportFile> export_kueue(const Cluster& c) {
     topo += fmt::format(
         "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata:\n  name: {}\nspec:\n  nodeLabels:\n"
         "    gpuplan.io/system: {}\n  topologyName: {}\n---\n",
-        s.system, s.system, multi_node_domain(s) ? "nvlink-rack" : "scaleout-tree");
+        yaml_quote(s.system), yaml_quote(s.system), multi_node_domain(s) ? "nvlink-rack" : "scaleout-tree");
     queue += fmt::format("    - name: {}\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {}\n",
-                         s.system, s.gpus_per_unit() * s.count);
+                         yaml_quote(s.system), s.gpus_per_unit() * s.count);
   }
   topo += queue + "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: gpu\n"
                   "  namespace: default\nspec:\n  clusterQueue: gpu\n";
@@ -356,7 +373,7 @@ std::vector<ExportFile> export_kueue(const Cluster& c) {
       ex.nodes_per_domain(),
       ex_nvl ? "kueue.x-k8s.io/podset-required-topology: nvidia.com/gpu.clique"
              : "kueue.x-k8s.io/podset-preferred-topology: gpuplan.io/scaleout-block",
-      ex.system, ex.gpus_per_node);
+      yaml_quote(ex.system), ex.gpus_per_node);
   std::vector<ExportFile> files = {{"node-labels.sh", labels}, {"kueue.yaml", topo}, {"example-job.yaml", job}};
   // Multi-node NVLink on Kubernetes: the NVIDIA DRA driver's ComputeDomain (resource.nvidia.com) sets up
   // IMEX for the pods of one job; one per rack-sized gang, pods claim its channel template.
@@ -373,8 +390,8 @@ std::vector<ExportFile> export_kueue(const Cluster& c) {
     cds += fmt::format(
         "---\napiVersion: resource.nvidia.com/v1beta1\nkind: ComputeDomain\nmetadata:\n  name: {0}\n"
         "  namespace: default\nspec:\n  numNodes: {1}\n  channel:\n    resourceClaimTemplate:\n"
-        "      name: {0}-channel\n",
-        domain_name(c, d), s.nodes_per_domain());
+        "      name: {2}\n",
+        yaml_quote(domain_name(c, d)), s.nodes_per_domain(), yaml_quote(domain_name(c, d) + "-channel"));
   }
   if (any_cd) files.push_back({"compute-domains.yaml", cds});
   return files;
@@ -393,9 +410,9 @@ std::vector<ExportFile> export_volcano(const Cluster& c) {
   auto hypernode = [&](const std::string& name, int tier, const char* type, const std::vector<std::string>& members) {
     y += fmt::format("---\napiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata:\n  name: {}\nspec:\n"
                      "  tier: {}\n  members:\n",
-                     name, tier);
+                     yaml_quote(name), tier);
     for (const auto& m : members)
-      y += fmt::format("  - type: {}\n    selector:\n      exactMatch:\n        name: {}\n", type, m);
+      y += fmt::format("  - type: {}\n    selector:\n      exactMatch:\n        name: {}\n", type, yaml_quote(m));
   };
   for (int d = 0; d < static_cast<int>(c.domains().size()); ++d)
     if (multi_node_domain(groups[c.domains()[d].group])) {

@@ -169,6 +169,10 @@ TEST(ExportKueue, LabelsAreConsistentWithDomainsAndYamlParses) {
   for (const auto& d : docs) {
     if (d["kind"].as<std::string>() == "ResourceFlavor") {
       EXPECT_TRUE(topologies.count(d["spec"]["topologyName"].as<std::string>()));
+      // Names are quoted scalars (yaml-cpp tags them "!"; a plain scalar is "?"), so a system called
+      // "yes", "null" or "1e3" would stay a string.
+      EXPECT_EQ(d["spec"]["nodeLabels"]["gpuplan.io/system"].Tag(), "!");
+      EXPECT_EQ(d["metadata"]["name"].Tag(), "!");
     }
   }
   YAML::Node job = YAML::Load(file(files, "example-job.yaml"));

@@ -83,14 +83,37 @@ int days_in_month(int y, int m) {
   return m == 2 && leap ? 29 : days[m - 1];
 }
 
+// Reads `digits` (1 to max_digits) decimal digits at s[pos] into *out and moves pos past them; false
+// when there are none or more than max_digits (no number can overflow an int here).
+bool read_digits(std::string_view s, size_t& pos, size_t max_digits, int* out) {
+  size_t n = 0;
+  int v = 0;
+  while (pos + n < s.size() && s[pos + n] >= '0' && s[pos + n] <= '9') {
+    if (++n > max_digits) return false;
+    v = v * 10 + (s[pos + n - 1] - '0');
+  }
+  if (n == 0) return false;
+  pos += n;
+  *out = v;
+  return true;
+}
+
+bool read_char(std::string_view s, size_t& pos, char c) {
+  if (pos >= s.size() || s[pos] != c) return false;
+  ++pos;
+  return true;
+}
+
 double parse_timestamp(std::string_view s, const std::string& field) {
-  int y, mo, d, h, mi, sec;
-  const std::string str(s);
-  if (std::sscanf(str.c_str(), "%d-%d-%d %d:%d:%d", &y, &mo, &d, &h, &mi, &sec) != 6 || y < 1970 || y > 9999 ||
-      mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
-      sec > 60)
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+  size_t pos = 0;
+  const bool shape = read_digits(s, pos, 4, &y) && read_char(s, pos, '-') && read_digits(s, pos, 2, &mo) &&
+                     read_char(s, pos, '-') && read_digits(s, pos, 2, &d) && read_char(s, pos, ' ') &&
+                     read_digits(s, pos, 2, &h) && read_char(s, pos, ':') && read_digits(s, pos, 2, &mi) &&
+                     read_char(s, pos, ':') && read_digits(s, pos, 2, &sec) && pos == s.size();
+  if (!shape || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || sec > 60)
     throw InputError(field, fmt::format("'{}' is not a 'YYYY-MM-DD HH:MM:SS' timestamp (a real date, 1970 to 9999)",
-                                        str.substr(0, 80)));
+                                        std::string(s.substr(0, 80))));
   return static_cast<double>(days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400LL +
                              h * 3600LL + mi * 60LL + sec);
 }

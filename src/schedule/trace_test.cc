@@ -50,6 +50,17 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
   EXPECT_THROW(parse_trace_csv("submit_s,duration_s,gpus\n0,-1,1\n", "t.csv"), InputError);
 }
 
+TEST(Trace, TimestampsAreStrictAndCannotOverflow) {
+  const std::string h = "timestamp,duration,num_gpus\n";
+  for (const char* bad : {"99999999999-01-01 00:00:00", "2017-01-01 00:00:99999999999", "2017-02-29 00:00:00",
+                          "2017-10-09 07:01:55x", "2017-10-09T07:01:55", "-2017-10-09 07:01:55", "1969-12-31 23:59:59",
+                          "2017-10-09 24:00:00", "2017-10-09 07:01"})
+    EXPECT_THROW(parse_trace_csv(h + bad + ",1,1\n", "t.csv"), InputError) << bad;
+  const auto jobs = parse_trace_csv(h + "2016-02-29 00:00:00,1,1\n2016-3-1 0:0:0,1,1\n", "t.csv");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_DOUBLE_EQ(jobs[1].submit_s, 86400.0);  // Feb 29 of a leap year, then the next day at midnight
+}
+
 TEST(Trace, GeneratedMixIsSeededAndWellFormed) {
   MixOptions m;
   m.seed = 42;

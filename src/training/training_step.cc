@@ -255,7 +255,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   double b_compute = 2.0 * f_gemm + 2.5 * f_attn + 2.0 * f_mem;
   double recompute = 0;
   if (p.recompute == Recompute::full) {
-    const double share = p.recompute_layers > 0 ? std::min(1.0, p.recompute_layers / n) : 1.0;
+    // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
+    const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
     recompute = share * n * (lg + la + lm);
   } else if (p.recompute == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward

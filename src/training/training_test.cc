@@ -122,6 +122,19 @@ TEST(TrainingProperties, MoreMicrobatchesShrinkTheBubbleShare) {
   EXPECT_GT(rs.parts.bubble_s / rs.step_time_s, rl.parts.bubble_s / rl.step_time_s);
 }
 
+TEST(TrainingProperties, RecomputeLayersCountPerVirtualChunkAsInMemory) {
+  // Llama 3.1 70B, 80 layers, pp=4, vp=5: 4 layers a chunk, 20 a stage. Recomputing 2 layers of each
+  // chunk recomputes half the stage, as the memory model counts them; all 4 equal recompute=full.
+  auto half = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16,
+                   "tp=4,pp=4,vp=5,recompute=full,recompute_layers=2");
+  auto all = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16, "tp=4,pp=4,vp=5,recompute=full");
+  auto chunk = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16,
+                    "tp=4,pp=4,vp=5,recompute=full,recompute_layers=4");
+  const auto rh = run(half), ra = run(all), rc = run(chunk);
+  EXPECT_NEAR(rh.parts.recompute_s, 0.5 * ra.parts.recompute_s, 1e-9 * ra.parts.recompute_s);
+  EXPECT_NEAR(rc.parts.recompute_s, ra.parts.recompute_s, 1e-9 * ra.parts.recompute_s);
+}
+
 // Busy time of the pipeline's micro-batches (what the schedule runs), to compare the bubble with.
 double microbatch_work_s(const TrainingResult& r) {
   const StepBreakdown& p = r.parts;

@@ -35,8 +35,12 @@ struct BandFitOptions {
 
 // Bands per (kind, generation) from `held_out`, plus one "unfitted" band per kind from `unfitted`
 // (rows predicted with the prior efficiencies: what a generation without measurements gets).
-// Rules (docs/training-model.md, "Error bands"): edges = the (1-nominal)/2 and (1+nominal)/2 quantiles
-// of log(measured/predicted), stretched to include 0; cells under few_rows take the union with their
+// Rules (docs/training-model.md, "Error bands"): a band is for rows of a source family nobody fitted
+// on. Edges = the cell's mean family shift (family medians of log(measured/predicted)) plus, in
+// quadrature, the (1-nominal)/2 and (1+nominal)/2 quantiles of the within-family residuals and a new
+// family's shift: t quantile (degrees of freedom: families less one, pooled over the kind's
+// generations) times the spread of family shifts (less the medians' own sampling noise) times
+// sqrt(1 + 1/families); stretched to include 0; cells under few_rows take the union with their
 // kind's pooled edges; every edge is then widened by (1 + 1/sqrt(rows)); the unfitted band holds every
 // fitted band of its kind and its own quantiles, times unfitted_margin; a kind without any rows gets
 // the widest unfitted band of all kinds.

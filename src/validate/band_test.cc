@@ -31,6 +31,29 @@ TEST(ErrorBand, WidthGrowsAsRowsAreRemoved) {
   }
 }
 
+TEST(ErrorBand, FewFamiliesThatDisagreeWidenTheBand) {
+  // The same rows, each family shifted by its own offset: fewer families leave a new family's shift
+  // less known (t quantile with fewer degrees of freedom), so the band widens; families that agree
+  // add nothing.
+  auto families = [](int n, double offset) {
+    std::vector<HeldOutResidual> v;
+    for (int f = 0; f < n; ++f)
+      for (int i = 0; i <= 20; ++i)
+        v.push_back({std::string(kBandTrainingDense), "hopper", std::string(1, char('A' + f)),
+                     (f % 2 ? offset : -offset) + (f / 2) * 0.01 - 0.1 + 0.01 * i});
+    return v;
+  };
+  auto w = [](const std::vector<HeldOutResidual>& v) {
+    return width(find_band(fit_error_bands(v, {}), kBandTrainingDense, "hopper"));
+  };
+  const double agree = w(families(6, 0.0)), six = w(families(6, 0.1)), two = w(families(2, 0.1));
+  EXPECT_GT(six, agree * 1.3);
+  EXPECT_GT(two, six);  // 42 rows against 126, but mostly: 1 degree of freedom against 5
+  // Under leave-one-family-out, the held-out families' rows land inside bands fitted without them.
+  const auto cov = band_coverage_lofo(families(6, 0.1), {});
+  EXPECT_GE(cov.at("all").share(), 0.70);
+}
+
 TEST(ErrorBand, NominalEightyPercentHoldsOnItsRows) {
   const auto rows = spread("hopper", 20);
   const auto bands = fit_error_bands(rows, {});

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "memory/training_memory.h"
 #include "search/filter.h"
 #include "search/plan_space.h"
 #include "training/training_step.h"
@@ -33,6 +34,44 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   double closest_s = std::numeric_limits<double>::infinity();
   TrainingPlan closest;
   bool have_closest = false;
+  // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
+  // (check_plan) judge it, not the search's stricter fast rejections.
+  const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
+  auto divides = [&](TrainingPlan& p) {
+    if (!structure_stated) return plan_divides(m, p, w);
+    TrainingPlan q = p;
+    if (!check_plan(m, q, w).empty()) return false;
+    p.dp = q.dp;
+    return true;
+  };
+  MemoryOptions mcap = mopt;
+  if (mcap.capacity_bytes <= 0) mcap.capacity_bytes = hw.accelerator.memory_bytes;
+  auto fits = [&](const TrainingPlan& p) { return training_memory(m, p, w, mcap).fits; };
+  auto consider = [&](TrainingPlan p) {
+    if (!divides(p)) return;
+    if (b.stated_dp > 0 && derived_dp(p, w.num_gpus) != b.stated_dp) return;
+    mem = training_memory(m, p, w, mcap);
+    ++out.evaluated;
+    const TrainingResult r = evaluate_training(m, hw, p, w, topt);
+    if (!r.valid()) return;
+    if (!mem.fits) {
+      // Kept in case nothing fits by gpuplan's estimate (the run did fit): then the plan
+      // closest to fitting is taken, the fastest among equally close ones.
+      const bool closer = mem.headroom_bytes > closest_headroom + 1e6;
+      const bool as_close = mem.headroom_bytes > closest_headroom - 1e6 && r.step_time_s < closest_s;
+      if (!have_closest || closer || as_close) {
+        closest_headroom = mem.headroom_bytes;
+        closest_s = r.step_time_s;
+        closest = p;
+        have_closest = true;
+      }
+      return;
+    }
+    if (!(r.step_time_s < best_s)) return;
+    best_s = r.step_time_s;
+    out.plan = p;
+    out.found = true;
+  };
   for (int tp : tps)
     for (int pp : pps)
       for (int vp : vps) {
@@ -46,29 +85,27 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
                 if (p.tp <= 1) p.sequence_parallel = false;
                 p.dp = 0;
-                const DropReason why = filter_plan(m, hw, p, w, mopt, mem);
-                if (why == DropReason::divisibility) continue;
-                if (b.stated_dp > 0 && p.dp != b.stated_dp) continue;
-                ++out.evaluated;
-                const TrainingResult r = evaluate_training(m, hw, p, w, topt);
-                if (!r.valid()) continue;
-                if (why == DropReason::memory) {
-                  // Kept in case nothing fits by gpuplan's estimate (the run did fit): then the plan
-                  // closest to fitting is taken, the fastest among equally close ones.
-                  const bool closer = mem.headroom_bytes > closest_headroom + 1e6;
-                  const bool as_close = mem.headroom_bytes > closest_headroom - 1e6 && r.step_time_s < closest_s;
-                  if (!have_closest || closer || as_close) {
-                    closest_headroom = mem.headroom_bytes;
-                    closest_s = r.step_time_s;
-                    closest = p;
-                    have_closest = true;
+                if (b.recompute && rc == Recompute::full) {
+                  // Megatron recomputes the first recompute_layers layers of each chunk
+                  // (--recompute-num-layers): the fastest full recompute that fits recomputes the
+                  // fewest layers that fit (memory falls as layers are recomputed: bisection).
+                  if (!divides(p)) continue;
+                  const int chunk_layers = (m.layers + pp * vp - 1) / (pp * vp);
+                  int lo = 1, hi = chunk_layers;
+                  p.recompute_layers = hi;
+                  if (fits(p)) {
+                    while (lo < hi) {
+                      const int mid = (lo + hi) / 2;
+                      p.recompute_layers = mid;
+                      if (fits(p)) hi = mid;
+                      else lo = mid + 1;
+                    }
+                    p.recompute_layers = hi < chunk_layers ? hi : 0;
+                  } else {
+                    p.recompute_layers = 0;
                   }
-                  continue;
                 }
-                if (!(r.step_time_s < best_s)) continue;
-                best_s = r.step_time_s;
-                out.plan = p;
-                out.found = true;
+                consider(p);
               }
       }
   if (!out.found && have_closest) {
@@ -90,7 +127,9 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.cp, fmt::format("cp={}", out.plan.cp));
   add(b.ep, fmt::format("ep={}", out.plan.ep));
   add(b.mbs, fmt::format("mbs={}", out.plan.mbs));
-  add(b.recompute, fmt::format("recompute={}", to_string(out.plan.recompute)));
+  add(b.recompute, out.plan.recompute == Recompute::full && out.plan.recompute_layers > 0
+                       ? fmt::format("recompute=full ({} layers of each chunk)", out.plan.recompute_layers)
+                       : fmt::format("recompute={}", to_string(out.plan.recompute)));
   out.note = fmt::format("blank {} from the search: the fastest of {} candidates under the stated fields{}", chosen,
                          out.evaluated,
                          out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the closest to fitting)");

@@ -192,4 +192,103 @@ std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const Cal
   return fits;
 }
 
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double ape_pct(const InferenceCase& c) {
+  const double pred = predict_inference_case(c);
+  return pred > 0 ? 100.0 * std::abs(pred - c.reported) / c.reported : 500.0;
+}
+
+double abs_log(const InferenceCase& c) {
+  const double pred = predict_inference_case(c);
+  return pred > 0 ? std::min(2.0, std::abs(std::log(pred / c.reported))) : 2.0;
+}
+
+}  // namespace
+
+std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                         long long max_fit_concurrency) {
+  std::vector<EngineFit> fits;
+  // Front ends, one engine at a time.
+  for (const ServingEngine& e : catalog.serving_engines()) {
+    std::vector<InferenceCase*> mine;
+    for (auto& c : cases)
+      if (catalog.find_serving_engine(c.framework) == &e) mine.push_back(&c);
+    if (mine.empty()) continue;
+    EngineFit fit;
+    fit.before = fit.after = e;
+    std::vector<double> residual_s, apes_before;
+    for (auto* c : mine) {
+      if (c->metric != "ttft_ms") continue;
+      if (c->workload.concurrency > max_fit_concurrency) {
+        ++fit.held_out_rows;
+        continue;
+      }
+      ++fit.fit_rows;
+      apes_before.push_back(ape_pct(*c));
+      InferenceCase bare = *c;
+      bare.workload.request_overhead_s = 0;
+      residual_s.push_back((c->reported - predict_inference_case(bare)) * 1e-3);
+    }
+    if (residual_s.empty()) continue;
+    fit.after.request_overhead_s = std::max(0.0, median_of(residual_s));
+    std::vector<double> apes_after;
+    for (auto* c : mine) {
+      c->workload.request_overhead_s = fit.after.request_overhead_s;
+      if (c->metric == "ttft_ms" && c->workload.concurrency <= max_fit_concurrency) apes_after.push_back(ape_pct(*c));
+    }
+    fit.median_ape_before = median_of(apes_before);
+    fit.median_ape_after = median_of(apes_after);
+    fits.push_back(fit);
+  }
+  // MTP acceptance (the default entry), on the MTP cases' TPOT and tokens/s per user.
+  std::vector<InferenceCase*> mtp;
+  size_t held = 0;
+  for (auto& c : cases) {
+    if (c.workload.mtp_draft_tokens > 0 && (c.metric == "tpot_ms" || c.metric == "tokens_per_sec_per_user"))
+      mtp.push_back(&c);
+    else
+      ++held;
+  }
+  if (!mtp.empty()) {
+    EngineFit fit;
+    fit.before = fit.after = catalog.default_serving_engine();
+    fit.fit_rows = mtp.size();
+    fit.held_out_rows = held;
+    auto loss = [&](double a, std::vector<double>* apes) {
+      std::vector<double> errs;
+      for (auto* c : mtp) {
+        c->workload.mtp_accept = a;
+        errs.push_back(abs_log(*c));
+        if (apes) apes->push_back(ape_pct(*c));
+      }
+      return median_of(errs);
+    };
+    std::vector<double> apes;
+    loss(*fit.before.mtp_accept, &apes);
+    fit.median_ape_before = median_of(apes);
+    double best_a = *fit.before.mtp_accept, best = loss(best_a, nullptr);
+    for (int i = 30; i <= 90; ++i) {
+      const double a = i / 100.0, l = loss(a, nullptr);
+      if (l < best - 1e-12) {
+        best = l;
+        best_a = a;
+      }
+    }
+    apes.clear();
+    loss(best_a, &apes);
+    fit.after.mtp_accept = best_a;
+    fit.median_ape_after = median_of(apes);
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
 }  // namespace gpuplan

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "catalog/efficiency.h"
 #include "validate/inference_cases.h"
 #include "validate/training_cases.h"
@@ -39,5 +40,22 @@ std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const Cal
 // capped at 2 so that a few rows the model cannot represent do not steer the fit. Cases of other
 // metrics than opts.metrics keep their efficiencies untouched but are not scored.
 std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases, const CalibrationOptions& opts = {});
+
+// The per-engine serving parameters (data/catalog/serving_engines.yaml) fitted on InferenceX-schema
+// cases (map_inferencex_cases), with everything else as the catalog has it:
+// - each engine's request_overhead_s: the median of measured - predicted TTFT (predicted without a
+//   front end) over its TTFT cases at concurrency <= max_fit_concurrency, where neither a queue nor a
+//   wave contributes; the cases above are held out (fit_rows / held_out_rows);
+// - the default entry's mtp_accept: the value on a grid over [0.30, 0.90] (step 0.01) minimising the
+//   median |log(pred/reported)| of the MTP cases' TPOT and tokens/s per user (with the fitted front
+//   ends); the non-MTP cases are held out.
+// Engines without cases keep their values. The cases' workloads are updated in place.
+struct EngineFit {
+  ServingEngine before, after;
+  size_t fit_rows = 0, held_out_rows = 0;
+  double median_ape_before = 0, median_ape_after = 0;  // on the fit rows
+};
+std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                         long long max_fit_concurrency = 8);
 
 }  // namespace gpuplan

@@ -10,6 +10,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "inference/engine.h"
 #include "model/model_registry.h"
 
 namespace gpuplan {
@@ -232,15 +233,27 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Parallelism. AIConfigurator notes give attn_dp and moe_ep; TRT-LLM "DEPn" is attention-DP n
     // with EP n; MoE rows without EP use EP = TP with attention-DP (the TRT-LLM perf docs' recipe).
     InferenceParallel& p = c.parallel;
+    // Every parallel degree is range-checked before it becomes an int (a cell or note may say 1e300 or inf).
+    constexpr double kMaxDegree = 4096;
+    const auto degree_ok = [&](double d) { return std::isfinite(d) && d >= 0 && d <= kMaxDegree; };
     double x = 0;
-    p.pp = parse_number(t.cell(i, "pp"), x) && x >= 1 ? static_cast<int>(x) : 1;
+    double pp = 1;
+    const bool pp_given = parse_number(t.cell(i, "pp"), pp);
     double attn_dp = 1;
     note_number(notes, "attn_dp=", attn_dp);
     const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
     double ep = 0;
-    const bool ep_given = parse_number(t.cell(i, "ep"), ep) && ep >= 1;
+    const bool ep_read = parse_number(t.cell(i, "ep"), ep);
     double moe_ep = 0;
-    if (note_number(notes, "moe_ep=", moe_ep) && moe_ep >= 1) ep = moe_ep;
+    const bool moe_ep_read = note_number(notes, "moe_ep=", moe_ep);
+    if ((pp_given && !degree_ok(pp)) || !degree_ok(attn_dp) || (!tp_blank && !degree_ok(x)) || (ep_read && !degree_ok(ep)) ||
+        (moe_ep_read && !degree_ok(moe_ep))) {
+      skip(fmt::format("a parallel degree (pp, tp, ep, attn_dp or moe_ep) is outside 0..{:g}", kMaxDegree));
+      continue;
+    }
+    p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
+    const bool ep_given = ep_read && ep >= 1;
+    if (moe_ep_read && moe_ep >= 1) ep = moe_ep;
     if (!tp_blank) {
       p.tp = static_cast<int>(x);
     } else if (ep_given && c.model.is_moe()) {
@@ -306,6 +319,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         w.osl = std::max(1LL, std::llround(0.9 * double(w.osl)));
         c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                                 "[0.8, 1] x ISL/OSL (means 0.9 x)");
+        // The same client through the engine's HTTP server: its front end's latency per request,
+        // fitted on the InferenceX file (these rows are held out of that fit).
+        const EngineParams eng = engine_params(catalog, t.cell(i, "framework"));
+        w.request_overhead_s = eng.request_overhead_s;
+        if (!eng.name.empty())
+          c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
+                                              eng.request_overhead_s * 1e3));
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;

@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "inference/engine.h"
 #include "validate/calibrate.h"
 #include "validate/inference_cases.h"
 #include "validate/validation.h"
@@ -122,6 +123,33 @@ TEST(InferenceValidation, ScenarioSemantics) {
   EXPECT_GT(flood.ttft_s, 10 * calm.ttft_s);
   EXPECT_EQ(calm.queue_wait_s, 0.0);
   EXPECT_GT(flood.tokens_per_s_total, 10 * calm.tokens_per_s_total);
+}
+
+// AIConfigurator's silicon rows are InferenceX-style runs through the engine's HTTP server: they
+// carry the engine's front end fitted on the InferenceX file (these rows are held out of that fit);
+// an engine without a fitted entry (vLLM) gets none.
+TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(head +
+                                   "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,trtllm 1.0.0rc3,1024,128,8,"
+                                   "server,ttft_ms,190,\n"
+                                   "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,vllm,1024,128,8,"
+                                   "server,ttft_ms,190,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const Catalog cat = Catalog::load({});
+  const auto cases = map_inference_cases(t, cat, skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  const double trt = engine_params(cat, "trtllm").request_overhead_s;
+  ASSERT_GT(trt, 0.0);
+  EXPECT_DOUBLE_EQ(cases[0].workload.request_overhead_s, trt);
+  EXPECT_DOUBLE_EQ(cases[1].workload.request_overhead_s, 0.0);
+  const InferenceResult with = evaluate_case(cases[0]);
+  auto bare = cases[0];
+  bare.workload.request_overhead_s = 0;
+  EXPECT_NEAR(with.ttft_s - evaluate_case(bare).ttft_s, trt, 1e-9);
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

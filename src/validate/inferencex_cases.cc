@@ -140,16 +140,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     w.concurrency = static_cast<long long>(conc);
     c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                             "[0.8, 1] x ISL/OSL (means 0.9 x)");
-    const EngineParams eng = engine_params(c.framework);
+    const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
     if (!eng.name.empty())
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
     if (lower(t.cell(i, "spec_decode")) == "mtp") {
       w.mtp_draft_tokens = kMtpDraftTokensDefault;
+      w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens, acceptance {} per draft (defaults; not recorded)",
-                                          kMtpDraftTokensDefault, kMtpAcceptDefault));
+                                          kMtpDraftTokensDefault, eng.mtp_accept));
     }
     auto col = [&](const char* name) {
       double v = 0;

@@ -4,6 +4,10 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "memory/training_memory.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "validate/blank_plan.h"
 #include "validate/precision_text.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
@@ -130,6 +134,42 @@ TEST(Validate, BlankVpWithDeepPipelinePredictsInterleaving) {
   bool said = false;
   for (const auto& a : cases[0].assumptions) said |= a.find("blank vp=") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+TEST(Validate, BlankRecomputeRecomputesTheFewestLayersThatFit) {
+  // Llama 3 70B, tp=1 pp=1 ZeRO-3 on 64 GB200, 8k tokens: mbs=1 holds its FP8 activations without
+  // recompute; mbs=2 does not, and the fastest plan that fits recomputes only some layers.
+  const Catalog catalog = Catalog::builtin();
+  const ModelArch m = resolve_model("llama3-70b");
+  const Hardware hw = resolve_hardware(catalog, "gb200-nvl72");
+  TrainingWorkload w;
+  w.num_gpus = 64;
+  w.global_batch = 256;
+  w.seq_len = 8192;
+  w.precision = Precision::fp8;
+  BlankFields blanks;
+  blanks.recompute = true;
+  TrainingPlan base = parse_training_plan("tp=1,pp=1,mbs=1,zero=3,sp=0");
+  base.dp = 0;
+  const BlankFill one = fill_blank_plan(m, hw, w, base, blanks);
+  ASSERT_TRUE(one.found);
+  EXPECT_TRUE(one.fits_memory);
+  EXPECT_EQ(one.plan.recompute, Recompute::none);
+  base.mbs = 2;
+  const BlankFill two = fill_blank_plan(m, hw, w, base, blanks);
+  ASSERT_TRUE(two.found);
+  EXPECT_TRUE(two.fits_memory);
+  EXPECT_EQ(two.plan.recompute, Recompute::full);
+  EXPECT_GT(two.plan.recompute_layers, 0);
+  EXPECT_LT(two.plan.recompute_layers, m.layers);
+  MemoryOptions mo;
+  mo.reserve_bytes = 0;
+  mo.capacity_bytes = hw.accelerator.memory_bytes;
+  TrainingPlan fewer = two.plan;
+  fewer.recompute_layers -= 1;
+  EXPECT_TRUE(training_memory(m, two.plan, w, mo).fits);
+  EXPECT_FALSE(training_memory(m, fewer, w, mo).fits);  // one layer fewer does not fit
+  EXPECT_NE(two.note.find("layers of each chunk"), std::string::npos);
 }
 
 TEST(Validate, MfuBasisChoosesThePeak) {

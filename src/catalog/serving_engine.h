@@ -1,0 +1,38 @@
+#pragma once
+// Serving engines: the few serving parameters kept per engine (framework) rather than per accelerator
+// generation. Data: data/catalog/serving_engines.yaml; fitted by calibrate_engines()
+// (src/validate/calibrate.h); documented in docs/inference-model.md ("Parameters of this section").
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+class YamlMap;
+
+// The name of the entry that serves engines the catalog does not know (and carries the defaults).
+inline constexpr const char* kDefaultServingEngine = "default";
+
+struct ServingEngine {
+  std::string name;  // "sglang", "dynamo+tensorrt-llm", ... or "default"
+  // Framework strings this engine answers to: each alternative is space-separated words that must all
+  // occur in the lower-cased framework ("dynamo tensorrt" matches "Dynamo + TensorRT-LLM"). Entries
+  // are tried in catalog order, so a more specific engine is listed before a generic one.
+  std::vector<std::string> match;
+  // The front end's latency per request before prefill (HTTP, tokenization, scheduler hand-off;
+  // disaggregated: the router and the prefill/decode handshake), seconds.
+  double request_overhead_s = 0.0;
+  // MTP: acceptance of each draft token given the previous one was accepted; unset: the default entry's.
+  std::optional<double> mtp_accept;
+  std::string fitted_on, fitted_date, method, origin;
+};
+
+ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin);
+
+// True when `framework` (any case) contains every word of one of `e.match`'s alternatives.
+bool serving_engine_matches(const ServingEngine& e, const std::string& framework);
+
+// The YAML of data/catalog/serving_engines.yaml for `entries` (calibrate's --write of the engine fit).
+std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, const std::string& header_comment);
+
+}  // namespace gpuplan
