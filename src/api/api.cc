@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "api/catalog.h"
+#include "api/dispatch.h"
 #include "api/compare.h"
 #include "api/cost.h"
 #include "api/recommend.h"
@@ -45,22 +46,36 @@ struct Parser {
   }
 };
 
-// Parses `options` into a fresh request with the command's definitions, then evaluates it.
+// A call's options: run()'s JSON object, a command line's tokens (report), or neither: the tokens
+// the JSON would give, without evaluating (report_html).
+struct Input {
+  const nlohmann::json* options = nullptr;
+  const std::vector<std::string>* tokens = nullptr;
+  std::vector<std::string>* tokens_out = nullptr;
+};
+
+// Parses the input into a fresh request with the command's definitions, then evaluates it.
 template <typename Request, typename Eval>
-nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), const nlohmann::json& options,
-                        Eval&& eval) {
+nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), const Input& in, Eval&& eval) {
   thread_local std::unique_ptr<Parser<Request>> parser;
   if (!parser) parser = std::make_unique<Parser<Request>>(name, add);
+  if (in.tokens_out) {
+    *in.tokens_out = option_tokens(parser->app, *in.options);
+    return nullptr;
+  }
   parser->req = parser->defaults;  // the bindings point into req: assign, never replace the object
   parser->app.clear();
-  parse_options(parser->app, options, parser->req);
+  if (in.tokens)
+    parse_tokens(parser->app, *in.tokens, parser->req);
+  else
+    parse_options(parser->app, *in.options, parser->req);
   Request req = parser->req;
   Output out;
   eval(std::move(req), out);
   return std::move(out.doc);
 }
 
-using Runner = nlohmann::json (*)(const Session&, const nlohmann::json&);
+using Runner = nlohmann::json (*)(const Session*, const Input&);  // session null: tokens_out only
 
 struct Entry {
   CommandInfo info;
@@ -71,15 +86,15 @@ const std::vector<Entry>& table() {
 // A command whose evaluation reads the session's catalog.
 #define GPUPLAN_API_WITH_CATALOG(NAME, REQUEST, HELP)                                                     \
   Entry {                                                                                                 \
-    {#NAME, HELP}, [](const Session& s, const nlohmann::json& o) {                                        \
+    {#NAME, HELP}, [](const Session* s, const Input& o) {                                        \
       return run_with(#NAME, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), o,                                                  \
-                      [&](REQUEST req, Output& out) { return NAME(s.catalog(), std::move(req), out); }); \
+                      [&](REQUEST req, Output& out) { return NAME(s->catalog(), std::move(req), out); }); \
     }                                                                                                     \
   }
 // A command that needs no catalog.
 #define GPUPLAN_API_PLAIN(NAME, REQUEST, HELP)                                                            \
   Entry {                                                                                                 \
-    {#NAME, HELP}, [](const Session&, const nlohmann::json& o) {                                          \
+    {#NAME, HELP}, [](const Session*, const Input& o) {                                          \
       return run_with(#NAME, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), o,                                                  \
                       [&](REQUEST req, Output& out) { return NAME(std::move(req), out); });               \
     }                                                                                                     \
@@ -135,12 +150,30 @@ const std::vector<CommandInfo>& commands() {
   return infos;
 }
 
-nlohmann::json run(const Session& session, std::string_view command, const nlohmann::json& options) {
+namespace {
+
+const Entry& entry(std::string_view command) {
   for (const auto& e : table())
-    if (e.info.name == command) return e.run(session, options);
+    if (e.info.name == command) return e;
   std::vector<std::string> names;
   for (const auto& e : table()) names.push_back(e.info.name);
   throw InputError("command", "unknown command '" + echo_name(command) + "'" + did_you_mean(command, names));
+}
+
+}  // namespace
+
+nlohmann::json run(const Session& session, std::string_view command, const nlohmann::json& options) {
+  return entry(command).run(&session, Input{&options, nullptr, nullptr});
+}
+
+nlohmann::json run_tokens(const Session& session, std::string_view command, const std::vector<std::string>& tokens) {
+  return entry(command).run(&session, Input{nullptr, &tokens, nullptr});
+}
+
+std::vector<std::string> command_tokens(std::string_view command, const nlohmann::json& options) {
+  std::vector<std::string> tokens;
+  entry(command).run(nullptr, Input{&options, nullptr, &tokens});  // not evaluated: no session needed
+  return tokens;
 }
 
 bool does_not_fit(const nlohmann::json& document) {
@@ -155,10 +188,6 @@ bool does_not_fit(const nlohmann::json& document) {
     for (const auto& s : *it)
       if (s.is_object() && s.contains("fits") && s["fits"].is_boolean() && !s["fits"].get<bool>()) return true;
   return false;
-}
-
-std::string report_html(const Session&, std::string_view kind, const nlohmann::json&) {
-  throw InputError("kind", "report '" + std::string(kind) + "' is not yet served by the API");
 }
 
 }  // namespace gpuplan::api

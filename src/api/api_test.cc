@@ -124,6 +124,27 @@ TEST(Api, ASessionServesManyThreadsWithTheSameAnswers) {
   for (const auto& g : got) EXPECT_EQ(g, expected);
 }
 
+TEST(Api, ReportHtmlIsThePageOfTheCommandsDocuments) {
+  const json options = {{"model", "llama3.1-8b"}, {"system", "hgx-h100"}, {"tp", 1}, {"concurrency", 32}};
+  const std::string html = report_html(session(), "infer", options);
+  EXPECT_NE(html.find("<html"), std::string::npos);
+  // The page embeds the point's document: its throughput, as run() computes it, appears in the page.
+  const json doc = run(session(), "infer", options);
+  EXPECT_NE(html.find(doc["tokens_per_s_per_gpu"].dump()), std::string::npos);
+  try {
+    report_html(session(), "nope", options);
+    ADD_FAILURE() << "an unknown kind is refused";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "KIND");
+  }
+  try {
+    report_html(session(), "infer", {{"isl", 0}});
+    ADD_FAILURE() << "a bad option is refused";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--isl");
+  }
+}
+
 TEST(Api, DoesNotFitReadsTheShortfall) {
   EXPECT_FALSE(does_not_fit(json::object()));
   EXPECT_FALSE(does_not_fit(json::array()));

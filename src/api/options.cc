@@ -135,7 +135,10 @@ std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json
 }
 
 void parse_options(CLI::App& app, const nlohmann::json& options, RequestBase& req) {
-  std::vector<std::string> tokens = option_tokens(app, options);
+  parse_tokens(app, option_tokens(app, options), req);
+}
+
+void parse_tokens(CLI::App& app, std::vector<std::string> tokens, RequestBase& req) {
   std::vector<std::string> keys;
   for (const auto& t : tokens)
     if (t.rfind("--", 0) == 0) keys.push_back(t.substr(0, t.find('=')));

@@ -35,4 +35,8 @@ std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json
 // naming the option ("--isl"). Fills req.given_options.
 void parse_options(CLI::App& app, const nlohmann::json& options, RequestBase& req);
 
+// Parses a command line's tokens (argv after the command's name) with the command's definitions;
+// CLI11's errors become InputError naming the option. Fills req.given_options.
+void parse_tokens(CLI::App& app, std::vector<std::string> tokens, RequestBase& req);
+
 }  // namespace gpuplan::api
