@@ -19,6 +19,7 @@ Efficiency parse_efficiency(YamlMap& m, const std::string& origin) {
   e.scaleout_eff = m.opt_num_in("scaleout_eff", 0.01, 1.0).value_or(e.scaleout_eff);
   e.kernel_overhead_s = m.opt_num_in("kernel_overhead_s", 0.0, 1e-2).value_or(e.kernel_overhead_s);
   e.overlap_eff = m.opt_num_in("overlap_eff", 0.0, 1.0).value_or(e.overlap_eff);
+  e.expert_gemm_overhead_s = m.opt_num_in("expert_gemm_overhead_s", 0.0, 1e-2).value_or(e.expert_gemm_overhead_s);
   e.infer_hbm_eff = m.opt_num_in("infer_hbm_eff", 0.01, 1.0).value_or(e.infer_hbm_eff);
   e.infer_step_overhead_s = m.opt_num_in("infer_step_overhead_s", 0.0, 0.1).value_or(e.infer_step_overhead_s);
   e.infer_kernel_overhead_s = m.opt_num_in("infer_kernel_overhead_s", 0.0, 1e-3).value_or(e.infer_kernel_overhead_s);
@@ -50,6 +51,7 @@ std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const s
     out += fmt::format("    attention_eff: {:.4g}\n    hbm_eff: {:.4g}\n", e.attention_eff, e.hbm_eff);
     out += fmt::format("    scaleup_eff: {:.4g}\n    scaleout_eff: {:.4g}\n", e.scaleup_eff, e.scaleout_eff);
     out += fmt::format("    kernel_overhead_s: {:.4g}\n    overlap_eff: {:.4g}\n", e.kernel_overhead_s, e.overlap_eff);
+    out += fmt::format("    expert_gemm_overhead_s: {:.4g}\n", e.expert_gemm_overhead_s);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

@@ -22,6 +22,11 @@ struct Efficiency {
   double scaleout_eff = 0.70;       // achieved fraction of scale-out NIC bandwidth
   double kernel_overhead_s = 4e-6;  // launch/sync overhead per kernel or collective call
   double overlap_eff = 0.85;        // share of overlappable communication that truly hides
+  // Fixed time of one expert's GEMM in a training framework's grouped linear (Megatron/TE
+  // GroupedLinear: per local expert a GEMM call plus its input quantization, scaling and bookkeeping,
+  // issued from the host one expert after another). Paid per local expert per GEMM whatever its rows,
+  // so it is what makes many small experts slow at few tokens per expert (docs/training-model.md).
+  double expert_gemm_overhead_s = 2e-5;  // prior: a few framework ops of ~5-10 us host dispatch each
   // Serving (inference) parameters, fitted by `gpuplan calibrate --inference` on measured serving
   // runs (docs/inference-model.md). Decode streams weights and KV through HBM in small kernels with
   // a framework step around them, unlike training's large fused kernels, so it gets its own values;

@@ -67,8 +67,10 @@ double gemm_efficiency(const Efficiency& e, double m, double n, double k) {
   return e.gemm_max * tile * rolloff;
 }
 
-double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, double k, double count) {
-  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 0.0;
+namespace {
+// One GEMM's device time, without any launch or issue overhead: the larger of its tensor-core time
+// and its operands' HBM traffic.
+double gemm_device_s(const Hardware& hw, MathFormat format, double m, double n, double k) {
   const Efficiency& e = hw.efficiency;
   double scale = 1.0;
   double elem_bytes = 2.0;
@@ -85,7 +87,19 @@ double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, do
   // Operands in the GEMM's format, output in bf16.
   const double bytes = (m * k + k * n) * elem_bytes + m * n * 2.0;
   const double t_mem = bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
-  return count * (std::max(t_math, t_mem) + e.kernel_overhead_s);
+  return std::max(t_math, t_mem);
+}
+}  // namespace
+
+double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, double k, double count) {
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return 0.0;
+  return count * (gemm_device_s(hw, format, m, n, k) + hw.efficiency.kernel_overhead_s);
+}
+
+double grouped_gemm_time_s(const Hardware& hw, MathFormat format, double rows_per_expert, double n, double k,
+                           double experts) {
+  if (rows_per_expert <= 0 || n <= 0 || k <= 0 || experts <= 0) return 0.0;
+  return experts * (gemm_device_s(hw, format, rows_per_expert, n, k) + hw.efficiency.expert_gemm_overhead_s);
 }
 
 double attention_time_s(const Hardware& hw, double flops) {

@@ -17,6 +17,14 @@ double gemm_efficiency(const Efficiency& e, double m, double n, double k);
 // peak ratio times the generation's fp8/fp4 scale. Never faster than its operands' HBM traffic.
 double gemm_time_s(const Hardware& hw, MathFormat format, double m, double n, double k, double count = 1);
 
+// Seconds for a training framework's grouped GEMM over `experts` local experts, each a GEMM of
+// (rows_per_expert x k) @ (k x n) at its own shape's efficiency (tile quantization and small-dimension
+// roll-off on the per-expert rows, not on the aggregate), plus the generation's fixed cost per expert
+// GEMM (expert_gemm_overhead_s: the per-expert call, quantization and bookkeeping that do not shrink
+// with the expert's size). Many small experts at few tokens each pay it many times.
+double grouped_gemm_time_s(const Hardware& hw, MathFormat format, double rows_per_expert, double n, double k,
+                           double experts);
+
 // Seconds for flash-attention work of `flops` FLOPs (BF16 tensor cores, fitted attention efficiency).
 double attention_time_s(const Hardware& hw, double flops);
 

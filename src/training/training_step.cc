@@ -84,8 +84,9 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     const double per_expert = Tm * e.top_k / local_experts;
     const double fe = e.expert_ffn_hidden / etp;
     c.gemm_s += gemm_time_s(hw, fmt, T / tp, e.num_experts, h);  // router (per SP shard)
-    c.gemm_s += gemm_time_s(hw, fmt, per_expert, gate * fe, h, local_experts);
-    c.gemm_s += gemm_time_s(hw, fmt, per_expert, h, fe, local_experts);
+    // Grouped GEMMs: each local expert's GEMM at its own shape, plus the fixed per-expert cost.
+    c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, gate * fe, h, local_experts);
+    c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, h, fe, local_experts);
     mlp_act_elems = Tm * e.top_k * gate * fe;
     if (e.shared_experts > 0) {
       const double fs = double(e.shared_experts) * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden) / tp;

@@ -61,6 +61,38 @@ TEST(TrainingGolden, Grok1_GB200_MoE_Fp8) {
   EXPECT_LT(ape(run(s).step_time_s, 5.298), 0.20) << run(s).step_time_s;
 }
 
+TEST(TrainingGolden, Qwen3_30B_A3B_16xH100_Fp8_SmallExperts) {
+  // Megatron-Bridge 26.06 (performance-summary-archive.md): Qwen3-30B-A3B (128 experts of FFN 768,
+  // top-8), 16 H100, FP8, EP16, MBS 1, GBS 1024, seq 4096: 8,826 tokens/s per GPU.
+  auto s = make("qwen3-30b-a3b", "hgx-h100", 16, 1024, 4096, Precision::fp8, "tp=1,pp=1,ep=16,mbs=1");
+  EXPECT_LT(ape(run(s).tokens_per_s_per_gpu, 8826), 0.20) << run(s).tokens_per_s_per_gpu;
+}
+
+TEST(TrainingProperties, MoreExpertsAtTheSameActiveParamsAreNeverFasterPerToken) {
+  // Fine-grained MoE: split every expert in two (half the FFN, twice the experts, twice the top-k):
+  // the same parameters and active FLOPs, but twice the expert GEMMs at narrower shapes.
+  for (const char* plan : {"tp=1,pp=1,ep=8,mbs=1", "tp=1,pp=1,ep=8,mbs=4"}) {
+    auto coarse = make("qwen3-30b-a3b", "hgx-h100", 8, 256, 4096, Precision::fp8, plan);
+    auto fine = coarse;
+    fine.model.moe.num_experts *= 2;
+    fine.model.moe.expert_ffn_hidden /= 2;
+    fine.model.moe.top_k *= 2;
+    const TrainingResult a = run(coarse), b = run(fine);
+    ASSERT_TRUE(a.valid() && b.valid());
+    EXPECT_LE(b.tokens_per_s_per_gpu, a.tokens_per_s_per_gpu) << plan;
+  }
+}
+
+TEST(TrainingProperties, MoreTokensPerExpertAmortiseTheExpertGemms) {
+  // The grouped GEMMs' fixed per-expert cost is paid per micro-batch: a larger micro-batch gives each
+  // expert more rows and never lowers tokens/s when nothing else changes (no pipeline, no bubble).
+  auto one = make("qwen3-30b-a3b", "hgx-h100", 8, 256, 4096, Precision::fp8, "tp=1,pp=1,ep=8,mbs=1");
+  auto four = make("qwen3-30b-a3b", "hgx-h100", 8, 256, 4096, Precision::fp8, "tp=1,pp=1,ep=8,mbs=4");
+  const TrainingResult a = run(one), b = run(four);
+  EXPECT_GT(b.tokens_per_s_per_gpu, a.tokens_per_s_per_gpu);
+  EXPECT_LT(b.parts.gemm_s, a.parts.gemm_s);  // same tokens per step, fewer expert-GEMM calls
+}
+
 TEST(TrainingProperties, PartsAddUpToStepTime) {
   for (auto prec : {Precision::bf16, Precision::fp8}) {
     auto s = make("llama3.1-70b", "hgx-h100", 64, 128, 8192, prec, "tp=4,pp=4,vp=5,cp=2");

@@ -28,6 +28,7 @@ const Param kParams[] = {
     {"scaleout_eff", &Efficiency::scaleout_eff, 0.20, 0.95},
     {"overlap_eff", &Efficiency::overlap_eff, 0.0, 0.98},
     {"kernel_overhead_s", &Efficiency::kernel_overhead_s, 1e-6, 3e-5},
+    {"expert_gemm_overhead_s", &Efficiency::expert_gemm_overhead_s, 1e-6, 2e-4},
 };
 
 struct Scored {
