@@ -24,5 +24,6 @@ int cmd_goodput(int argc, char** argv);
 int cmd_doctor(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
 int cmd_report(int argc, char** argv);
+int cmd_serve(int argc, char** argv);
 
 }  // namespace gpuplan::cli

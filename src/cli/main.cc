@@ -59,6 +59,7 @@ constexpr SubCommand kCommands[] = {
      gpuplan::cli::cmd_probe},
     {"report", "One self-contained HTML report (charts, tables, sources) of train, infer or schedule",
      gpuplan::cli::cmd_report},
+    {"serve", "The local web app and its JSON API (/api/v1/<command>); 127.0.0.1 unless --host", gpuplan::cli::cmd_serve},
 };
 
 void print_usage() {

@@ -1,0 +1,47 @@
+#pragma once
+// Bounds the work of the requests: each evaluation runs on its own thread and the request waits for
+// it up to a deadline; at most `max_running` evaluations run at once, those past their deadline
+// included (an evaluation cannot be interrupted, so one that overran keeps its slot until it ends).
+// Over either bound the request is answered 503 at once rather than queued without end.
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace gpuplan::server {
+
+// An HTTP answer.
+struct Reply {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::string filename;  // set: served as an attachment of that name
+  bool does_not_fit = false;
+};
+
+class Evaluator {
+ public:
+  Evaluator(std::size_t max_running, std::chrono::milliseconds deadline);
+  ~Evaluator();  // waits for every evaluation still running
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+
+  enum class Outcome { done, busy, timed_out };
+  // Runs `job` (which must own everything it uses) and waits for it up to the deadline. On done,
+  // `reply` holds the job's reply; `job` must not throw.
+  Outcome run(std::function<Reply()> job, Reply& reply);
+
+  std::size_t running() const;
+
+ private:
+  std::size_t max_running_;
+  std::chrono::milliseconds deadline_;
+  mutable std::mutex mutex_;
+  std::condition_variable idle_;
+  std::size_t running_ = 0;
+};
+
+}  // namespace gpuplan::server

@@ -1,0 +1,456 @@
+// gpuplan serve: the pages. Each page is a form whose inputs become the options of one or two calls
+// of the JSON API (/api/v1/<command>); the tables and charts show the documents those calls return,
+// unchanged (no number here is computed by the page), and the page shows the CLI command that
+// reproduces each document (the server's X-Gpuplan-Command header) and links the report download.
+'use strict';
+
+// Okabe-Ito, as the reports.
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+
+// ---------- small helpers ----------
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'text') e.textContent = v;
+    else if (k.startsWith('data-')) e.setAttribute(k, String(v));
+    else if (k in e && typeof v !== 'string') e[k] = v;
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// Four significant digits with thousands separators: what a cell shows of its data-value.
+function fmt(v) {
+  if (typeof v !== 'number') return String(v);
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return '0';
+  return v.toLocaleString('en-US', { maximumSignificantDigits: 4 });
+}
+
+// The value at a dotted path ("top.0.plan.text") of a document.
+function at(doc, path) {
+  return path.split('.').reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), doc);
+}
+
+// A table cell showing the number (or text) at `path` of the document fetched from `src`.
+function cell(doc, src, path, scale) {
+  const v = at(doc, path);
+  const td = el('td', { 'data-src': src, 'data-path': path });
+  if (typeof v === 'number') {
+    td.dataset.value = String(v);
+    if (scale && scale !== 1) td.dataset.scale = String(scale);
+    td.textContent = fmt(scale ? v * scale : v);
+    td.className = 'num';
+  } else {
+    td.textContent = v === undefined || v === null ? '-' : String(v);
+  }
+  return td;
+}
+
+function table(caption, headers, rows) {
+  return el('table', {},
+    el('caption', { text: caption }),
+    el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, rows));
+}
+
+// Fetches the API; returns {doc, url, command} or throws an Error carrying the error document.
+async function api(command, options) {
+  const url = '/api/v1/' + command + query(options);
+  const res = await fetch(url);
+  const text = await res.text();
+  let doc;
+  try { doc = JSON.parse(text); } catch (e) { doc = { message: text }; }
+  if (!res.ok) {
+    const err = new Error(doc.message || ('HTTP ' + res.status));
+    err.field = doc.field;
+    err.status = res.status;
+    throw err;
+  }
+  return { doc, url, command: res.headers.get('X-Gpuplan-Command') || '' };
+}
+
+function query(options) {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined || v === null || v === '' || v === false) continue;
+    if (Array.isArray(v)) v.forEach((x) => p.append(k, x));
+    else if (v === true) p.append(k, '');
+    else p.append(k, v);
+  }
+  const s = p.toString();
+  return s ? '?' + s : '';
+}
+
+function list(text) {
+  return String(text || '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+// ---------- charts ----------
+
+const charts = new Map();
+let renders = 0;
+
+function chart(id, label, config, heightPx) {
+  const canvas = el('canvas', { id, role: 'img', 'aria-label': label });
+  const box = el('div', { class: 'chart' }, canvas);
+  if (heightPx) box.style.height = heightPx + 'px';  // a bar per row: tall enough for every label
+  const fig = el('figure', {}, box, el('figcaption', { text: label }));
+  queueMicrotask(() => {
+    if (charts.has(id)) charts.get(id).destroy();
+    config.options = Object.assign({ animation: false, responsive: true, maintainAspectRatio: false }, config.options);
+    config.plugins = [{
+      id: 'drawn',
+      afterRender: (c) => { c.canvas.dataset.drawn = String(renders); },
+    }];
+    charts.set(id, new Chart(canvas, config));
+  });
+  return fig;
+}
+
+function axis(title, type) {
+  return { type: type || 'linear', title: { display: true, text: title } };
+}
+
+function frontierSeries(points, label, colour) {
+  return {
+    label, borderColor: colour, backgroundColor: colour, showLine: true, pointRadius: 2,
+    data: points.map((p) => ({ x: p.tokens_per_s_per_user, y: p.tokens_per_s_per_gpu })),
+  };
+}
+
+// ---------- the pages ----------
+
+const SYSTEM = { name: 'system', label: 'System', list: 'systems' };
+const MODEL = { name: 'model', label: 'Model', list: 'models' };
+
+const PAGES = {
+  compare: {
+    title: 'Compare two systems',
+    lead: 'Is one system really N times the other, and for what? Every yardstick per GPU, per system, per $ and per watt, and both serving frontiers.',
+    report: 'compare',
+    fields: [
+      { name: 'a', label: 'System A', value: 'gb300-nvl72', list: 'systems' },
+      { name: 'b', label: 'System B', value: 'hgx-h200', list: 'systems' },
+      { name: 'model', label: 'Models (comma-separated)', value: 'llama3.1-70b', list: 'models' },
+      { name: 'task', label: 'Task', value: 'both', choices: ['both', 'train', 'infer'] },
+      { name: 'per', label: 'Values per', value: 'gpu', choices: ['gpu', 'system', 'usd', 'watt'] },
+    ],
+    calls: (v) => [['compare', { positional: [v.a, v.b], model: list(v.model), task: v.task, per: v.per }]],
+    render: ([c], v) => {
+      const d = c.doc, per = v.per;
+      const rows = d.yardsticks.map((y, i) => el('tr', {},
+        el('th', { scope: 'row', text: y.name }),
+        el('td', { text: y.unit || '' }),
+        cell(d, c.url, `yardsticks.${i}.per.${per}.a`),
+        cell(d, c.url, `yardsticks.${i}.per.${per}.b`),
+        cell(d, c.url, `yardsticks.${i}.per.${per}.ratio`),
+        el('td', { text: y.headline || '' })));
+      const usable = d.yardsticks.map((y, i) => [y, i]).filter(([y]) => y.per && y.per[per] && Number.isFinite(y.per[per].ratio) && y.per[per].ratio > 0);
+      const out = [
+        chart('ratios', `A over B by yardstick, per ${per} (log scale; 1 = equal)`, {
+          type: 'bar',
+          data: {
+            labels: usable.map(([y]) => y.name),
+            datasets: [{ label: `${d.a.display_name} / ${d.b.display_name}`, backgroundColor: PALETTE[0],
+                         data: usable.map(([y]) => y.per[per].ratio) }],
+          },
+          options: { indexAxis: 'y', scales: { x: axis('ratio A / B', 'logarithmic'), y: { ticks: { autoSkip: false } } } },
+        }, 60 + 18 * usable.length),
+        table(`Yardsticks: A = ${d.a.display_name}, B = ${d.b.display_name}, per ${per}`,
+              ['yardstick', 'unit', 'A', 'B', 'A / B', 'headline that uses it'], rows),
+      ];
+      (d.models || []).forEach((m, k) => {
+        const inf = m.inference;
+        if (!inf || !inf.frontier_a) return;
+        out.push(chart(`frontier-${k}`, `${m.model}: serving frontiers, tokens/s per GPU against tokens/s per user`, {
+          type: 'scatter',
+          data: { datasets: [frontierSeries(inf.frontier_a, d.a.display_name, PALETTE[0]),
+                             frontierSeries(inf.frontier_b, d.b.display_name, PALETTE[1])] },
+          options: { scales: { x: axis('tokens/s per user'), y: axis('tokens/s per GPU') } },
+        }));
+      });
+      return out;
+    },
+  },
+
+  infer: {
+    title: 'Serving what-if',
+    lead: 'Change any input: the frontier (throughput per GPU against interactivity) and your operating point redraw.',
+    report: 'infer',
+    fields: [
+      MODEL, SYSTEM,
+      { name: 'isl', label: 'Input tokens (ISL)', value: '1024', type: 'number' },
+      { name: 'osl', label: 'Output tokens (OSL)', value: '1024', type: 'number' },
+      { name: 'precision', label: 'Precision', value: 'fp8', choices: ['fp8', 'fp4', 'bf16'] },
+      { name: 'gpus', label: 'GPUs', value: '8', type: 'number' },
+      { name: 'target', label: 'Operating point', value: 'interactivity', choices: ['interactivity', 'concurrency'] },
+      { name: 'target_value', label: 'tokens/s per user, or sequences in flight', value: '50', type: 'number' },
+      { name: 'deployment', label: 'Deployment', value: 'aggregated', choices: ['aggregated', 'disaggregated'] },
+    ],
+    defaults: { model: 'llama3.1-70b', system: 'hgx-h200' },
+    options: (v) => {
+      const o = { model: v.model, system: v.system, isl: v.isl, osl: v.osl, precision: v.precision, gpus: v.gpus };
+      if (v.target === 'concurrency') o.concurrency = v.target_value;
+      else o['tokens-per-user-per-s'] = v.target_value;
+      if (v.deployment === 'disaggregated') o.disagg = true;
+      return o;
+    },
+    calls: (v) => {
+      const sweep = { model: v.model, system: v.system, isl: v.isl, osl: v.osl, precision: v.precision, gpus: v.gpus, sweep: true };
+      if (v.deployment === 'aggregated') sweep['aggregated-only'] = true;
+      return [['infer', PAGES.infer.options(v)], ['infer', sweep]];
+    },
+    render: ([p, s]) => {
+      const d = p.doc, f = s.doc.frontier || [];
+      const point = [
+        ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s per user', 'tokens_per_s_per_user'],
+        ['TTFT (ms)', 'ttft_s', 1000], ['TPOT (ms)', 'tpot_s', 1000], ['concurrency', 'concurrency'],
+        ['GPUs', 'gpus'], ['memory per GPU (GB)', 'memory.total_bytes', 1e-9], ['fits and meets the limits', 'valid'],
+      ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, p.url, path, scale)));
+      const frows = f.map((q, i) => el('tr', {},
+        cell(s.doc, s.url, `frontier.${i}.tokens_per_s_per_user`), cell(s.doc, s.url, `frontier.${i}.tokens_per_s_per_gpu`),
+        cell(s.doc, s.url, `frontier.${i}.concurrency`), cell(s.doc, s.url, `frontier.${i}.plan`),
+        cell(s.doc, s.url, `frontier.${i}.ttft_s`, 1000), cell(s.doc, s.url, `frontier.${i}.tpot_s`, 1000)));
+      return [
+        chart('frontier', `${d.model} on ${d.system}: tokens/s per GPU against tokens/s per user (frontier, and your point)`, {
+          type: 'scatter',
+          data: { datasets: [
+            frontierSeries(f, 'frontier (--sweep)', PALETTE[0]),
+            { label: 'your point', backgroundColor: PALETTE[1], borderColor: PALETTE[1], pointRadius: 7, pointStyle: 'rectRot',
+              data: [{ x: d.tokens_per_s_per_user, y: d.tokens_per_s_per_gpu }] },
+          ] },
+          options: { scales: { x: axis('tokens/s per user'), y: axis('tokens/s per GPU') } },
+        }),
+        table('Your operating point', ['', 'value'], point),
+        el('details', {}, el('summary', { text: `The frontier: ${f.length} points` }),
+          table('Pareto frontier', ['tokens/s per user', 'tokens/s per GPU', 'concurrency', 'plan', 'TTFT (ms)', 'TPOT (ms)'], frows)),
+      ];
+    },
+  },
+
+  train: {
+    title: 'Training step',
+    lead: 'One training step under a plan (leave the plan empty for the best plan the search finds): time, throughput, MFU and where the time goes.',
+    report: 'train',
+    fields: [
+      { name: 'model', label: 'Model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'system', label: 'System', value: 'hgx-h100', list: 'systems' },
+      { name: 'gpus', label: 'GPUs', value: '64', type: 'number' },
+      { name: 'global-batch', label: 'Global batch (sequences)', value: '128', type: 'number' },
+      { name: 'seq', label: 'Sequence length', value: '8192', type: 'number' },
+      { name: 'precision', label: 'Precision', value: 'fp8', choices: ['bf16', 'fp8', 'mxfp8', 'nvfp4'] },
+      { name: 'plan', label: 'Plan (tp=..,pp=..; empty: searched)', value: 'tp=4,pp=4,vp=5,cp=2' },
+    ],
+    calls: (v) => [['train', v]],
+    render: ([t]) => {
+      const d = t.doc;
+      const parts = Object.entries(d.breakdown || {}).filter(([k, x]) => k.endsWith('_s') && k !== 'total_s' && k !== 'step_time_s' && typeof x === 'number' && x > 0);
+      const rows = [
+        ['step time (s)', 'step_time_s'], ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s', 'tokens_per_s'],
+        ['MFU', 'mfu'], ['model TFLOP/s per GPU', 'model_tflops_per_gpu'], ['memory per GPU (GB)', 'memory.total_bytes', 1e-9],
+        ['fits', 'fits'], ['plan', 'plan.text'], ['plan from', 'plan_source'],
+      ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, t.url, path, scale)));
+      return [
+        chart('breakdown', 'Where the step time goes (s)', {
+          type: 'bar',
+          data: { labels: ['step'], datasets: parts.map(([k, x], i) => ({ label: k.replace(/_s$/, ''), data: [x], backgroundColor: PALETTE[i % PALETTE.length] })) },
+          options: { indexAxis: 'y', scales: { x: Object.assign(axis('seconds'), { stacked: true }), y: { stacked: true } } },
+        }),
+        table('The step', ['', 'value'], rows),
+        table('Breakdown (s)', ['part', 'seconds'], parts.map(([k]) => el('tr', {}, el('th', { scope: 'row', text: k }), cell(d, t.url, `breakdown.${k}`)))),
+      ];
+    },
+  },
+
+  search: {
+    title: 'Plan search',
+    lead: 'The fastest TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO plans that fit.',
+    report: 'train',
+    fields: [
+      { name: 'model', label: 'Model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'system', label: 'System', value: 'hgx-h100', list: 'systems' },
+      { name: 'gpus', label: 'GPUs', value: '64', type: 'number' },
+      { name: 'global-batch', label: 'Global batch (sequences)', value: '128', type: 'number' },
+      { name: 'seq', label: 'Sequence length', value: '8192', type: 'number' },
+      { name: 'precision', label: 'Precision', value: 'bf16', choices: ['bf16', 'fp8', 'mxfp8', 'nvfp4'] },
+      { name: 'top', label: 'Plans shown', value: '5', type: 'number' },
+    ],
+    calls: (v) => [['search', v]],
+    render: ([r]) => {
+      const d = r.doc, top = d.top || [];
+      const rows = top.map((p, i) => el('tr', {},
+        cell(d, r.url, `top.${i}.rank`), cell(d, r.url, `top.${i}.plan.text`), cell(d, r.url, `top.${i}.tokens_per_s_per_gpu`),
+        cell(d, r.url, `top.${i}.mfu_6n`), cell(d, r.url, `top.${i}.step_time_s`), cell(d, r.url, `top.${i}.memory.total_bytes`, 1e-9)));
+      return [
+        chart('plans', 'Tokens/s per GPU of the best plans', {
+          type: 'bar',
+          data: { labels: top.map((p) => '#' + p.rank), datasets: [{ label: 'tokens/s per GPU', backgroundColor: PALETTE[2], data: top.map((p) => p.tokens_per_s_per_gpu) }] },
+          options: { scales: { y: axis('tokens/s per GPU') } },
+        }),
+        table(`Best plans of ${d.evaluated} evaluated (${d.enumerated} enumerated)`, ['rank', 'plan', 'tokens/s per GPU', 'MFU (6N)', 'step (s)', 'memory per GPU (GB)'], rows),
+      ];
+    },
+  },
+
+  recommend: {
+    title: 'Recommend',
+    lead: 'The catalog ranked for one workload: fit, GPUs, throughput, cost and energy.',
+    report: null,
+    fields: [
+      { name: 'model', label: 'Model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'task', label: 'Task', value: 'infer', choices: ['infer', 'train', 'finetune'] },
+      { name: 'users', label: 'Concurrent users (infer)', value: '256', type: 'number' },
+      { name: 'tpot-ms', label: 'TPOT limit (ms, infer)', value: '30', type: 'number' },
+    ],
+    calls: (v) => [['recommend', v.task === 'infer' ? v : { model: v.model, task: v.task }]],
+    render: ([r]) => {
+      const d = r.doc, ranked = (d.ranked || []).slice(0, 15);
+      const rows = ranked.map((x, i) => el('tr', {},
+        cell(d, r.url, `ranked.${i}.rank`), cell(d, r.url, `ranked.${i}.name`), cell(d, r.url, `ranked.${i}.feasible`),
+        cell(d, r.url, `ranked.${i}.gpus`), cell(d, r.url, `ranked.${i}.tokens_per_s`),
+        cell(d, r.url, `ranked.${i}.usd_per_million_tokens`), cell(d, r.url, `ranked.${i}.joules_per_token`)));
+      const priced = ranked.filter((x) => typeof x.usd_per_million_tokens === 'number' && x.usd_per_million_tokens > 0);
+      return [
+        chart('cost', '$ per million tokens, best-ranked first', {
+          type: 'bar',
+          data: { labels: priced.map((x) => x.name), datasets: [{ label: '$ per million tokens', backgroundColor: PALETTE[0], data: priced.map((x) => x.usd_per_million_tokens) }] },
+          options: { indexAxis: 'y', scales: { x: axis('$ per million tokens') } },
+        }),
+        table('Ranked (first 15)', ['rank', 'system', 'fits', 'GPUs', 'tokens/s', '$ / M tokens', 'J / token'], rows),
+      ];
+    },
+  },
+
+  site: {
+    title: 'What a power budget buys',
+    lead: 'GPUs and training and serving tokens/s per MW of each system under one facility power budget.',
+    report: null,
+    fields: [
+      { name: 'power-mw', label: 'Facility power (MW)', value: '10', type: 'number' },
+      { name: 'systems', label: 'Systems (comma-separated)', value: 'hgx-h200,gb200-nvl72,gb300-nvl72', list: 'systems' },
+      { name: 'model', label: 'Training model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'infer-model', label: 'Serving model', value: 'llama3.1-70b', list: 'models' },
+    ],
+    calls: (v) => [['site', v]],
+    render: ([r]) => {
+      const d = r.doc, sys = (d.budget && d.budget.systems) || [];
+      const rows = sys.map((s, i) => el('tr', {},
+        cell(d, r.url, `budget.systems.${i}.system`), cell(d, r.url, `budget.systems.${i}.units`), cell(d, r.url, `budget.systems.${i}.gpus`),
+        cell(d, r.url, `budget.systems.${i}.training_tokens_per_s_per_mw`), cell(d, r.url, `budget.systems.${i}.serving.output_tokens_per_s_per_mw`)));
+      return [
+        chart('per-mw', 'Tokens/s per MW of facility power', {
+          type: 'bar',
+          data: { labels: sys.map((s) => s.system), datasets: [
+            { label: 'training tokens/s per MW', backgroundColor: PALETTE[0], data: sys.map((s) => s.training_tokens_per_s_per_mw) },
+            { label: 'serving output tokens/s per MW', backgroundColor: PALETTE[1], data: sys.map((s) => s.serving && s.serving.output_tokens_per_s_per_mw) },
+          ] },
+          options: { scales: { y: axis('tokens/s per MW') } },
+        }),
+        table('Per system', ['system', 'units', 'GPUs', 'training tokens/s per MW', 'serving tokens/s per MW'], rows),
+      ];
+    },
+  },
+};
+
+// ---------- the page shell ----------
+
+function home(main) {
+  main.append(el('h1', { text: 'gpuplan' }),
+    el('p', { text: 'Which accelerators, how many, wired how, at what cost, and what will we really get? The pages below answer with the same calibrated model as the command line; every number comes from this server\'s JSON API.' }),
+    el('ul', {}, Object.entries(PAGES).map(([name, p]) => el('li', {}, el('a', { href: '/' + name, text: p.title }), ' — ' + p.lead))),
+    el('p', {}, 'JSON API: ', el('a', { href: '/api/v1', text: '/api/v1' }), ' lists the commands; ', el('code', { text: 'GET /api/v1/<command>?option=value' }), ' or POST a JSON object.'));
+  document.body.dataset.renders = '0';
+}
+
+async function fillLists() {
+  const lists = { systems: ['catalog', { positional: ['list'] }, 'systems'], models: ['model', { positional: ['list'] }, 'models'] };
+  for (const [id, [command, options, key]] of Object.entries(lists)) {
+    const dl = el('datalist', { id });
+    document.body.append(dl);
+    try {
+      const { doc } = await api(command, options);
+      for (const x of doc[key] || []) if (x.name) dl.append(el('option', { value: x.name }));
+    } catch (e) { /* the lists only help typing; the inputs take any name */ }
+  }
+}
+
+function page(main, name, spec) {
+  document.title = `gpuplan: ${spec.title}`;
+  const params = new URLSearchParams(location.search);
+  const form = el('form', { id: 'inputs', 'aria-label': 'Inputs' });
+  for (const f of spec.fields) {
+    const id = 'in-' + f.name;
+    const value = params.has(f.name) ? params.get(f.name) : (spec.defaults && spec.defaults[f.name]) || f.value || '';
+    const input = f.choices
+      ? el('select', { id, name: f.name }, f.choices.map((c) => el('option', { value: c, text: c, selected: c === value })))
+      : el('input', { id, name: f.name, type: f.type || 'text', value, list: f.list, step: f.type === 'number' ? 'any' : undefined });
+    form.append(el('label', { for: id }, el('span', { text: f.label }), input));
+  }
+  const status = el('p', { id: 'status', role: 'status', 'aria-live': 'polite' });
+  const cli = el('div', { id: 'cli', class: 'cli' });
+  const actions = el('div', { class: 'actions' });
+  const result = el('div', { id: 'result' });
+  main.append(el('h1', { text: spec.title }), el('p', { class: 'lead', text: spec.lead }), form, status, cli, actions, result);
+
+  let seq = 0, timer = null;
+  const values = () => Object.fromEntries(spec.fields.map((f) => [f.name, form.elements[f.name].value.trim()]));
+  async function run() {
+    const mine = ++seq;
+    const v = values();
+    status.textContent = 'Computing…';
+    status.className = '';
+    form.querySelectorAll('[aria-invalid]').forEach((x) => x.removeAttribute('aria-invalid'));
+    try {
+      const answers = await Promise.all(spec.calls(v).map(([c, o]) => api(c, clean(o))));
+      if (mine !== seq) return;  // a newer input won
+      renders++;
+      history.replaceState(null, '', '/' + name + '?' + new URLSearchParams(v).toString());
+      cli.replaceChildren(el('h2', { text: 'Reproduce it' }), ...answers.map((a) => el('p', {},
+        el('code', { class: 'command', text: a.command }), ' ', el('a', { class: 'api-link', href: a.url, text: 'JSON' }))));
+      const first = answers[0];
+      const reportOptions = spec.report === 'infer' ? clean(PAGES.infer.options(v)) : clean(spec.calls(v)[0][1]);
+      actions.replaceChildren(spec.report
+        ? el('a', { id: 'download', class: 'button', href: '/report/' + spec.report + query(reportOptions), download: `gpuplan-${spec.report}.html`, text: 'Download the report' })
+        : el('a', { id: 'download', class: 'button', href: first.url, download: `gpuplan-${name}.json`, text: 'Download the JSON' }));
+      result.replaceChildren(...spec.render(answers, v));
+      status.textContent = '';
+      document.body.dataset.renders = String(renders);
+    } catch (e) {
+      if (mine !== seq) return;
+      status.textContent = 'Error: ' + e.message;
+      status.className = 'error';
+      const bad = e.field && form.elements[String(e.field).replace(/^-+/, '')];
+      if (bad) bad.setAttribute('aria-invalid', 'true');
+      document.body.dataset.errors = String((Number(document.body.dataset.errors) || 0) + 1);
+    }
+  }
+  const later = () => { clearTimeout(timer); timer = setTimeout(run, 250); };
+  form.addEventListener('input', later);
+  form.addEventListener('change', later);
+  form.addEventListener('submit', (e) => { e.preventDefault(); run(); });
+  run();
+}
+
+// Drops empty options (an empty input means the command's default).
+function clean(o) {
+  const out = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === '' || v === undefined || v === null || v === false) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  const main = document.getElementById('main');
+  const name = location.pathname.replace(/^\/+|\/+$/g, '');
+  for (const a of document.querySelectorAll('nav a')) if (a.getAttribute('href') === '/' + name) a.setAttribute('aria-current', 'page');
+  if (PAGES[name]) page(main, name, PAGES[name]);
+  else home(main);
+  fillLists();
+});
