@@ -120,7 +120,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   app.add_option("--mtp-accept", req.mtp_accept,
                  fmt::format("Acceptance of each draft given the previous one was accepted (default {})",
-                             kMtpAcceptDefault));
+                             mtp_accept_default()));
   app.add_option("--expert-skew", req.expert_skew,
                  "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
       ->capture_default_str();
@@ -211,7 +211,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   w.mtp_accept = req.mtp_accept;
   w.expert_skew = req.expert_skew;
   if (!req.engine.empty()) {
-    const EngineParams e = engine_params(req.engine);
+    const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())
       throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, "
                                                "dynamo+tensorrt-llm or sglang+mori, got '{}'", req.engine));

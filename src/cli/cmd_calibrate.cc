@@ -212,6 +212,61 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   }
 }
 
+
+// calibrate --engines: each serving engine's front-end latency and the MTP acceptance
+// (data/catalog/serving_engines.yaml) on an InferenceX-schema file (calibrate_engines: low-concurrency
+// TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
+int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
+                          const std::vector<std::string>& command_args) {
+  const Catalog catalog = load_catalog(common);
+  const CsvTable table = read_csv_file(dataset, "--dataset");
+  if (!is_inferencex_schema(table)) throw InputError("--dataset", "expected the InferenceX schema with --engines");
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(table, catalog, skipped);
+  if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
+  const auto fits = calibrate_engines(cases, catalog);
+  std::vector<ServingEngine> out = catalog.serving_engines();
+  nlohmann::json j = nlohmann::json::array();
+  if (!common.json)
+    std::cout << fmt::format("{:<22} {:>5} {:>9} {:>18} {:>12} {:>16}\n", "engine", "fit", "held out",
+                             "front end (s)", "mtp accept", "median error");
+  for (const auto& f : fits) {
+    for (auto& e : out)
+      if (e.name == f.after.name) e = f.after;
+    j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"request_overhead_s_before", f.before.request_overhead_s},
+                 {"request_overhead_s", f.after.request_overhead_s},
+                 {"mtp_accept", f.after.mtp_accept ? nlohmann::json(*f.after.mtp_accept) : nlohmann::json()},
+                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9} {:>8.3f} -> {:<7.3f} {:>12} {:>6.1f}% -> {:.1f}%\n", f.after.name,
+                               f.fit_rows, f.held_out_rows, f.before.request_overhead_s, f.after.request_overhead_s,
+                               f.after.mtp_accept ? fmt::format("{:.2f}", *f.after.mtp_accept) : "-",
+                               f.median_ape_before, f.median_ape_after);
+  }
+  if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}});
+  if (!write_path.empty()) {
+    check_output_file(write_path, "--write", command_args);
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+    const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
+    f << serving_engines_to_yaml(
+        out, "Serving engines: the serving parameters kept per engine (framework) rather than per accelerator\n"
+             "generation (src/catalog/serving_engine.h; docs/inference-model.md, \"Parameters of this section\").\n"
+             "Entries are matched in this order against a framework string (each `match` alternative: words that\n"
+             "must all occur), so the specific engines come before the generic ones; `default` serves any other.\n"
+             "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"
+             "  (src/validate/calibrate.h) as the median of measured - predicted TTFT of each engine's InferenceX\n"
+             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out.\n"
+             "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
+             "  arXiv:2412.19437 sec. 5.4.3: 85-90% for the first draft on natural text; InferenceX prompts are\n"
+             "  random tokens, accepted less), fitted by calibrate_engines() on the file's MTP points.\n"
+             "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_calibrate(int argc, char** argv) {
@@ -226,13 +281,16 @@ int cmd_calibrate(int argc, char** argv) {
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
   std::string bands_path, generations;
-  bool inference = false, bands = false;
+  bool inference = false, bands = false, engines = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
                                        "schema with --inference)")->required();
   app.add_flag("--inference", inference,
                "Fit the serving parameters (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s) on "
                "serving rows instead of the training ones");
+  app.add_flag("--engines", engines,
+               "Fit each serving engine's front-end latency and the MTP acceptance "
+               "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset");
   app.add_option("--metrics", metrics,
                  "--inference: comma-separated metrics whose rows the fit uses (tpot_ms, ttft_ms, "
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
@@ -255,6 +313,10 @@ int cmd_calibrate(int argc, char** argv) {
       ->check(CLI::Range(0.0, 10.0));
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
+    if (engines) {
+      if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
+      return calibrate_engines_cli(common, dataset, write_path, command_args);
+    }
     if (inference) {
       if (metrics != "all") {
         opts.metrics = split_list(metrics);

@@ -14,9 +14,4 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
   return p;
 }
 
-EngineParams engine_params(const std::string& framework) {
-  static const Catalog builtin = Catalog::builtin();
-  return engine_params(builtin, framework);
-}
-
 }  // namespace gpuplan

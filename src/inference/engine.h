@@ -18,7 +18,5 @@ struct EngineParams {
 // "SGLang + MoRI (disaggregated)", "ATOM"; case-insensitive) in `catalog`; an unknown engine gets no
 // front-end latency and the default MTP acceptance.
 EngineParams engine_params(const Catalog& catalog, const std::string& framework);
-// The same in the built-in catalog.
-EngineParams engine_params(const std::string& framework);
 
 }  // namespace gpuplan

@@ -18,8 +18,6 @@ bool has_mtp_module(const ModelArch& m);
 // later drafts chained on the module's own guesses, and InferenceX's random-token prompts, are accepted
 // less (fitted on the InferenceX DeepSeek-R1 MTP points by calibrate_engines, src/validate/calibrate.h).
 double mtp_accept_default();
-// The same figure for callers that print it (the CLI's help text); read once at start-up.
-inline const double kMtpAcceptDefault = mtp_accept_default();
 
 // Draft tokens an engine proposes per step when MTP is on and the count is not stated: SGLang's
 // and TensorRT-LLM's DeepSeek-R1 MTP recipes (speculative-num-steps 3 / num_nextn_predict_layers 3).

@@ -76,6 +76,41 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// calibrate --engines refits data/catalog/serving_engines.yaml: the file it writes is read back by the
+// catalog, and --engine in infer takes its front end from the catalog given (overlays apply).
+TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
+  const std::string data = kData + "inferencex-deepseek-r1.csv";
+  if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
+  const auto dir = std::filesystem::temp_directory_path() / "gpuplan_engines_cli";
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "serving_engines.yaml").string();
+  auto r = run_gpuplan("calibrate --engines --dataset " + data + " --write " + out + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_GE(j["engines"].size(), 6u);
+  for (const auto& e : j["engines"]) {
+    EXPECT_GT(e["fit_rows"].get<int>(), 0) << e.dump();
+    EXPECT_GT(e["held_out_rows"].get<int>(), 0) << e.dump();
+  }
+  auto cat = run_gpuplan("catalog list --catalog " + dir.string() + " --json");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  // An overlay with a slower SGLang front end lengthens `infer --engine sglang`'s TTFT by the difference.
+  const std::string slow = (dir / "slow").string();
+  std::filesystem::create_directories(slow);
+  {
+    std::ofstream f(slow + "/serving_engines.yaml");
+    f << "serving_engines:\n  - name: sglang\n    match: [\"sglang\"]\n    request_overhead_s: 1.5\n";
+  }
+  const std::string args = "infer --model deepseek-r1 --system hgx-h200 --engine sglang --concurrency 4 --json";
+  auto base = run_gpuplan(args), over = run_gpuplan(args + " --catalog " + slow);
+  ASSERT_EQ(base.exit_code, 0) << base.err;
+  ASSERT_EQ(over.exit_code, 0) << over.err;
+  EXPECT_GT(over.json()["ttft_s"].get<double>(), base.json()["ttft_s"].get<double>() + 1.0);
+  auto both = run_gpuplan("calibrate --engines --inference --dataset " + data);
+  EXPECT_EQ(both.exit_code, 2);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ValidateCli, FiguresCarryBands) {
   auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
                        "--plan tp=2,pp=1 --json");
