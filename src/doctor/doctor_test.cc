@@ -199,3 +199,22 @@ TEST(Diagnose, GarbledOutputsBecomeFindings) {
 
 }  // namespace
 }  // namespace gpuplan::doctor
+
+namespace gpuplan::doctor {
+namespace {
+
+// The torch probe's JSON line: a field of the wrong type is left unset, never an exception other than
+// InputError (fuzz finding: {"version": true} threw nlohmann's type_error).
+TEST(TorchProbe, MistypedFieldsAreIgnored) {
+  const TorchInfo ok = parse_torch_probe(R"({"version": "2.5.1", "cuda": "12.4", "cuda_available": true})");
+  EXPECT_EQ(ok.version, "2.5.1");
+  EXPECT_TRUE(ok.cuda_available);
+  const TorchInfo odd = parse_torch_probe(R"({"version": true, "cuda": 12, "cuda_available": "yes", "arch_list": 3})");
+  EXPECT_EQ(odd.version, "");
+  EXPECT_FALSE(odd.cuda_available);
+  EXPECT_TRUE(odd.arch_list.empty());
+  EXPECT_THROW(parse_torch_probe("no json here"), InputError);
+}
+
+}  // namespace
+}  // namespace gpuplan::doctor

@@ -179,12 +179,13 @@ TorchInfo parse_torch_probe(const std::string& text) {
     const auto j = nlohmann::json::parse(l, nullptr, false);
     if (j.is_discarded() || !j.is_object()) break;
     TorchInfo t;
-    t.version = j.value("version", "");
+    // Each field is read only when it has its type (j.value() throws on a mistyped one: fuzz finding).
+    if (j.contains("version") && j["version"].is_string()) t.version = j["version"];
     if (j.contains("cuda") && j["cuda"].is_string()) t.cuda = j["cuda"];
     if (j.contains("arch_list") && j["arch_list"].is_array())
       for (const auto& a : j["arch_list"])
         if (a.is_string()) t.arch_list.push_back(a);
-    t.cuda_available = j.value("cuda_available", false);
+    if (j.contains("cuda_available") && j["cuda_available"].is_boolean()) t.cuda_available = j["cuda_available"];
     return t;
   }
   throw InputError("python3 torch probe", "no JSON line in its output: '" + trim(text) + "'");
