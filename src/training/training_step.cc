@@ -328,7 +328,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   // Optimizer: Adam over this GPU's shard of fp32 master weights, moments and gradients
   // (read 16 B + write 14 B per parameter).
-  const double shard = (p.distributed_optimizer || p.zero >= 1) ? 1.0 : 0.0;
+  const bool shard = p.distributed_optimizer || p.zero >= 1;
   const double opt_params = dense_params / (shard ? dense_group : 1) + expert_params / (shard ? expert_group : 1);
   const double optimizer = memory_bound_time_s(hw, 30.0 * opt_params);
 
