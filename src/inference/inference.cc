@@ -417,6 +417,9 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     throw InputError("--mtp-accept", fmt::format("must be in (0, 1) (0: the default), got {}", w.mtp_accept));
   if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
     throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
+  if (w.scheduler_recv_interval < 1 || w.scheduler_recv_interval > 1000)
+    throw InputError("--scheduler-recv-interval",
+                     fmt::format("must be 1 to 1000 decode steps, got {}", w.scheduler_recv_interval));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
   const int inst = par.tp * par.pp;
@@ -602,12 +605,13 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.decode_step.total_s = r.decode_step.parts_sum();
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
-    // A new prompt waits for the running step to end (half a step on average), then rides in the
-    // next step(s), whose decodes it shares: its own prefill plus one decode step, chunked within
-    // the token budget the decodes leave.
+    // A new prompt waits for the running step to end (half a step on average; with a receive
+    // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
+    // shares: its own prefill plus one decode step, chunked within the token budget the decodes leave.
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
-    r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.decode_step.total_s : r.prefill_s;
+    const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
+    r.ttft_s = B > 1 ? r.prefill_s + (recv_wait_steps + steps) * r.decode_step.total_s : r.prefill_s;
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in
       // chunks of the token budget, each request getting its first token as its chunk completes

@@ -123,14 +123,23 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     InferenceWorkload& w = c.workload;
     // Precision: FP8 (block-scaled), NVFP4, MXFP4 weights; the KV format is not recorded: TensorRT-LLM
-    // quantizes it to FP8 with FP8/FP4 checkpoints, SGLang and ATOM keep the default ("auto", BF16).
+    // quantizes it to FP8 with FP8/FP4 checkpoints; SGLang on Blackwell runs the trtllm_mla attention
+    // backend with --kv-cache-dtype fp8_e4m3 (InferenceX's B200/B300 SGLang scripts since Sep 2025 and
+    // every Blackwell Dynamo + SGLang recipe of NVIDIA/srt-slurm); SGLang on Hopper (flashinfer MLA)
+    // and ATOM/AMD keep the default ("auto", BF16).
     c.precision_name = t.cell(i, "precision");
     const std::string prec = lower(c.precision_name);
     w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
     const bool trt = has(fw, "tensorrt");
-    w.kv_bytes_per_element = (trt && w.weight_precision != Precision::bf16) ? 1.0 : 2.0;
-    c.assumptions.push_back(fmt::format("KV cache {} ({}'s default with {} weights)", trt ? "FP8" : "BF16",
-                                        trt ? "TensorRT-LLM" : "SGLang/ATOM", c.precision_name));
+    const bool blackwell = c.generation == "blackwell" || c.generation == "blackwell_ultra";
+    const bool sglang_fp8_kv = has(fw, "sglang") && !has(fw, "mori") && blackwell;
+    const bool fp8_kv = (trt || sglang_fp8_kv) && w.weight_precision != Precision::bf16;
+    w.kv_bytes_per_element = fp8_kv ? 1.0 : 2.0;
+    c.assumptions.push_back(fmt::format("KV cache {} ({} with {} weights)", fp8_kv ? "FP8" : "BF16",
+                                        trt             ? "TensorRT-LLM's default"
+                                        : sglang_fp8_kv ? "SGLang's trtllm_mla recipes on Blackwell"
+                                                        : "SGLang/ATOM's default",
+                                        c.precision_name));
     // InferenceX client: --max-concurrency C, 10 C prompts, --request-rate inf, lengths uniform in
     // [0.8, 1] x nominal.
     w.arrival = Arrival::closed_loop;
@@ -140,6 +149,15 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     w.concurrency = static_cast<long long>(conc);
     c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                             "[0.8, 1] x ISL/OSL (means 0.9 x)");
+    // InferenceX's aggregated SGLang scripts for B200/B300 set --scheduler-recv-interval 30 at
+    // concurrency >= 16 and 10 below (benchmarks/single_node/dsr1_*_b200.sh, _b300.sh, since Sep 2025;
+    // 1 with attention-DP, which the receive skipper does not support); other scripts keep SGLang's 1.
+    if (lower(c.framework) == "sglang" && blackwell && lower(t.cell(i, "decode_attention_dp")) != "yes") {
+      w.scheduler_recv_interval = conc >= 16 ? 30 : 10;
+      c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's B200/B300 script at "
+                                          "concurrency {})",
+                                          w.scheduler_recv_interval, conc));
+    }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
     if (!eng.name.empty())
