@@ -164,11 +164,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
     if (lower(t.cell(i, "spec_decode")) == "mtp") {
-      w.mtp_draft_tokens = kMtpDraftTokensDefault;
+      // SGLang on NVIDIA GPUs drafts 2 tokens a step (EAGLE --speculative-num-steps 2,
+      // --speculative-num-draft-tokens 3: InferenceX's B200/B300/H200 SGLang MTP scripts and the
+      // Dynamo + SGLang recipes of NVIDIA/srt-slurm); SGLang on AMD, ATOM and TensorRT-LLM draft 3.
+      const bool nvidia = blackwell || c.generation == "hopper";
+      const bool sglang_two = has(fw, "sglang") && !has(fw, "mori") && nvidia;
+      w.mtp_draft_tokens = sglang_two ? 2 : kMtpDraftTokensDefault;
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
-      c.assumptions.push_back(fmt::format("MTP: {} draft tokens, acceptance {} per draft (defaults; not recorded)",
-                                          kMtpDraftTokensDefault, eng.mtp_accept));
+      c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
+                                          w.mtp_draft_tokens, sglang_two ? "SGLang's NVIDIA recipes" : "default",
+                                          eng.mtp_accept));
     }
     auto col = [&](const char* name) {
       double v = 0;
