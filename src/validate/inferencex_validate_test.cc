@@ -113,14 +113,17 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     } else {
       EXPECT_EQ(c.workload.scheduler_recv_interval, 1) << c.row;
     }
-    if (fw == "SGLang" && gpu == "H200-SXM") EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 2.0) << c.row;
-    if (fw == "Dynamo + SGLang" && blackwell) EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
-    if (c.spec_decode == "mtp")
-      EXPECT_EQ(c.workload.mtp_draft_tokens, fw.find("SGLang") != std::string::npos &&
-                                                     fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0
-                                                 ? 2
-                                                 : 3)
-          << c.row;
+    if (fw == "SGLang" && gpu == "H200-SXM") {
+      EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 2.0) << c.row;
+    }
+    if (fw == "Dynamo + SGLang" && blackwell) {
+      EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
+    }
+    if (c.spec_decode == "mtp") {
+      const bool sglang_nvidia =
+          fw.find("SGLang") != std::string::npos && fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0;
+      EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : 3) << c.row;
+    }
     EXPECT_EQ(c.workload.requests_per_client, c.metric == "ttft_ms" ? 0 : 10) << c.row;
   }
   EXPECT_GT(checked, 100u);
