@@ -278,7 +278,33 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     p2p = collective_time_s(Collective::send_recv, bytes, Group{p.pp, st.pp}, hw);
   }
 
-  const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
+  // Activation offload (offload_layers): the offloaded layers' saved activations cross the host link
+  // once each way per micro-batch, GPU to host during the forward pass and back during the backward,
+  // on copy engines beside the compute: exposed where a pass's transfer outlasts the compute it
+  // overlaps (up to overlap_eff), as Transformer Engine's CPU offload runs them.
+  double offload_exposed = 0;
+  if (p.offload_layers > 0) {
+    if (hw.accelerator.host_link_bytes_per_s <= 0) {
+      r.violations.push_back({"offload.no_host_link", "plan.offload_layers",
+                              fmt::format("activation offload needs the GPU's host link bandwidth, which the catalog "
+                                          "does not give for {} (host_link_gb_per_s); use offload_layers=0",
+                                          hw.accelerator.name)});
+      return r;
+    }
+    double bytes = 0;
+    try {
+      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages)
+        bytes = std::max(bytes, sm.offloaded_bytes_per_microbatch);
+    } catch (const InputError& err) {
+      r.violations.push_back({"memory.invalid", "plan", err.what()});
+      return r;
+    }
+    const double t_copy = bytes / hw.accelerator.host_link_bytes_per_s;
+    offload_exposed = std::max(0.0, t_copy - e.overlap_eff * f_compute) +
+                      std::max(0.0, t_copy - e.overlap_eff * (b_compute + recompute));
+  }
+
+  const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed + offload_exposed;
 
   // Parameters held by this GPU (one stage), for DP traffic and the optimizer.
   const LayerParams dense_lp = layer_params(m, false);
@@ -347,6 +373,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   s.attention_s = k * 3.5 * f_attn;
   s.memory_bound_s = k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
+  s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;
   s.cp_comm_s = k * cp_exposed;
   s.ep_comm_s = k * ep_exposed;

@@ -106,6 +106,25 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                   }
                 }
                 consider(p);
+                if (b.recompute && rc != Recompute::full && hw.accelerator.host_link_bytes_per_s > 0) {
+                  // Activation offload to host memory (Megatron/Transformer Engine
+                  // cpu_offloading_num_layers), the memory saving the frameworks' recipes use where a
+                  // fast host link hides it (Grace's NVLink-C2C): the fewest layers of each chunk that
+                  // fit (memory falls as layers are offloaded: bisection), when none fits without.
+                  if (!divides(p) || fits(p)) continue;
+                  const int chunk_layers = (m.layers + pp * vp - 1) / (pp * vp);
+                  int lo = 1, hi = chunk_layers;
+                  p.offload_layers = hi;
+                  if (!fits(p)) continue;
+                  while (lo < hi) {
+                    const int mid = (lo + hi) / 2;
+                    p.offload_layers = mid;
+                    if (fits(p)) hi = mid;
+                    else lo = mid + 1;
+                  }
+                  p.offload_layers = hi;
+                  consider(p);
+                }
               }
       }
   if (!out.found && have_closest) {
@@ -130,6 +149,8 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.recompute, out.plan.recompute == Recompute::full && out.plan.recompute_layers > 0
                        ? fmt::format("recompute=full ({} layers of each chunk)", out.plan.recompute_layers)
                        : fmt::format("recompute={}", to_string(out.plan.recompute)));
+  add(b.recompute && out.plan.offload_layers > 0,
+      fmt::format("activation offload of {} layers of each chunk", out.plan.offload_layers));
   out.note = fmt::format("blank {} from the search: the fastest of {} candidates under the stated fields{}", chosen,
                          out.evaluated,
                          out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the closest to fitting)");
