@@ -149,6 +149,8 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   for (const auto& [subject, value] : positive)
     if (value < 1) v.push_back({"range", subject, fmt::format("{} must be >= 1, got {}", subject, value)});
   if (p.dp < 0) v.push_back({"range", "plan.dp", fmt::format("plan.dp must be >= 0 (0: derived), got {}", p.dp)});
+  if (p.offload_layers < 0)
+    v.push_back({"range", "plan.offload_layers", fmt::format("plan.offload_layers must be >= 0 (0: none), got {}", p.offload_layers)});
   if (m.layers < 1 || m.heads < 1) v.push_back({"range", "model", "the model needs >= 1 layer and >= 1 head"});
   if (!v.empty()) return v;
   const long long mp = 1LL * p.tp * p.pp * p.cp;

@@ -202,6 +202,8 @@ TEST(TrainingProperties, ActivationOffloadHidesBehindComputeOnlyOverAFastHostLin
   const TrainingResult unknown = run(s);
   ASSERT_FALSE(unknown.valid());
   EXPECT_EQ(unknown.violations[0].subject, "plan.offload_layers");
+  s.plan.offload_layers = -1;
+  EXPECT_FALSE(run(s).valid());
 }
 
 TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
