@@ -214,6 +214,32 @@ TEST(MemoryActivations, OffloadMovesTheFirstLayersToHost) {
   EXPECT_THROW(training_memory(m, bad, w), InputError);
 }
 
+TEST(MemoryActivations, ModuleRecomputeDropsNormActivationAndMlaOutputs) {
+  // Megatron --recompute-modules layernorm moe_act mla_up_proj: per token, the two norm outputs (the
+  // QKV and MLP GEMM inputs; a router's BF16 copy in an MoE layer), each routed copy's activation
+  // output (the down projection's input) and MLA's up-projected Q, K, V are not kept.
+  ActivationContext c;
+  c.seq_local = 4096;
+  c.tp = 1;
+  const ModelArch dense = llama3_70b();
+  c.gemm_input_bytes = 1.0;  // FP8
+  EXPECT_NEAR(layer_activation_bytes(dense, false, c, Recompute::none) -
+                  layer_activation_bytes(dense, false, c, Recompute::modules),
+              4096.0 * 2 * dense.hidden, 1e-6);
+  const ModelArch ds = deepseek_v3();
+  c.gemm_input_bytes = 2.0;  // BF16
+  const MlaDims& a = ds.mla;
+  const double q = 1.0 * ds.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim), v = 1.0 * ds.heads * a.v_head_dim;
+  const double h = ds.hidden;
+  const double saved = 2 * h + 2 * h + 2 * (q + q + v) + ds.moe.top_k * 2.0 * ds.moe.expert_ffn_hidden;
+  EXPECT_NEAR(layer_activation_bytes(ds, true, c, Recompute::none) - layer_activation_bytes(ds, true, c, Recompute::modules),
+              4096.0 * saved, 1e-6 * 4096.0 * saved);
+  // Between keeping everything and recomputing whole layers.
+  EXPECT_GT(layer_activation_bytes(ds, true, c, Recompute::modules), layer_activation_bytes(ds, true, c, Recompute::full));
+  EXPECT_EQ(parse_training_plan("recompute=modules").recompute, Recompute::modules);
+  EXPECT_THROW(parse_training_plan("recompute=some"), InputError);
+}
+
 TEST(MemoryGolden, MegatronSixPlusTwelveOverD) {
   // Distributed optimizer, pp = 1: weights + grads + optimizer = params * (6 + 12/d) (Megatron docs).
   const ModelArch m = llama3_70b();

@@ -68,6 +68,7 @@ std::string_view to_string(Recompute r) {
     case Recompute::none: return "none";
     case Recompute::selective: return "selective";
     case Recompute::full: return "full";
+    case Recompute::modules: return "modules";
   }
   return "?";
 }
@@ -148,7 +149,8 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
       if (v == "none" || v == "0") p.recompute = Recompute::none;
       else if (v == "selective") p.recompute = Recompute::selective;
       else if (v == "full") p.recompute = Recompute::full;
-      else throw InputError("--plan.recompute", fmt::format("must be none, selective or full, got '{}'", v));
+      else if (v == "modules") p.recompute = Recompute::modules;
+      else throw InputError("--plan.recompute", fmt::format("must be none, selective, modules or full, got '{}'", v));
     } else {
       throw InputError("--plan." + k, "unknown plan key" + did_you_mean(k, keys) +
                                           fmt::format("; allowed: {}", fmt::join(keys, ", ")));

@@ -8,7 +8,11 @@
 
 namespace gpuplan {
 
-enum class Recompute { none, selective, full };
+// selective: the attention core (Korthikanti et al. 2022). modules: Megatron's module-level selective
+// recompute of the cheap modules (--recompute-modules layernorm moe_act mla_up_proj): norm outputs,
+// the routed experts' activation-function outputs and MLA's up-projected Q/K/V are recomputed in the
+// backward instead of kept. full: whole layers (recompute_layers of each chunk).
+enum class Recompute { none, selective, full, modules };
 
 // The parallel dimensions in rank order, innermost first (adjacent ranks differ in the first one).
 enum class Dim : std::uint8_t { tp, cp, ep, dp, pp };

@@ -25,6 +25,7 @@ struct LayerCost {
   double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
   double cp_comm_s = 0;
   double ep_comm_s = 0;
+  double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
 
 double attention_ctx(int seq, int window) {
@@ -54,7 +55,10 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
       c.gemm_s += gemm_time_s(hw, fmt, T, heads * qk_dim / tp, h);
     }
     c.gemm_s += gemm_time_s(hw, fmt, T, a.kv_lora_rank + a.qk_rope_head_dim, h);
-    c.gemm_s += gemm_time_s(hw, fmt, T, heads * (a.qk_nope_head_dim + v_dim) / tp, a.kv_lora_rank);
+    const double kv_up = gemm_time_s(hw, fmt, T, heads * (a.qk_nope_head_dim + v_dim) / tp, a.kv_lora_rank);
+    c.gemm_s += kv_up;
+    // mla_up_proj recompute runs the up-projections again (the query's too when it is low-rank).
+    c.modules_recompute_s += kv_up + (a.q_lora_rank > 0 ? gemm_time_s(hw, fmt, T, heads * qk_dim / tp, a.q_lora_rank) : 0.0);
     c.gemm_s += gemm_time_s(hw, fmt, T, h, heads * v_dim / tp);
     kv_heads = heads;
   } else {
@@ -88,6 +92,8 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, gate * fe, h, local_experts);
     c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, h, fe, local_experts);
     mlp_act_elems = Tm * e.top_k * gate * fe;
+    // moe_act recompute: the routed experts' activation function again (read fc1 out, write its output).
+    c.modules_recompute_s += memory_bound_time_s(hw, mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes);
     if (e.shared_experts > 0) {
       const double fs = double(e.shared_experts) * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden) / tp;
       c.gemm_s += gemm_time_s(hw, fmt, T, gate * fs, h) + gemm_time_s(hw, fmt, T, h, fs);
@@ -109,6 +115,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   const double sp = p.sequence_parallel ? tp : 1.0;  // norms/residuals run on the SP shard
   double bytes = 0;
   bytes += 2 * (2 * h) * (T / sp) * kActBytes;                 // RMSNorm/LayerNorm x2: read + write
+  c.modules_recompute_s += memory_bound_time_s(hw, 2 * (2 * h) * (T / sp) * kActBytes);  // layernorm recompute
   bytes += 2 * (3 * h) * (T / sp) * kActBytes;                 // residual adds x2: 2 reads + 1 write
   bytes += 2 * T * (heads + kv_heads) * qk_dim / tp * kActBytes;  // rotary on q and k: read + write
   bytes += mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes;  // activation: read in, write out
@@ -244,6 +251,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double ltp = mix([](const LayerCost& c) { return c.tp_comm_s; });
   const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
+  const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
   // Output head + loss, spread over the stages' critical path as the last stage's extra work.
   const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
@@ -263,6 +271,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     recompute = share * n * (lg + la + lm);
   } else if (p.recompute == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward
+  } else if (p.recompute == Recompute::modules) {
+    recompute = n * lmod;  // norms, the experts' activation and MLA up-projections again in backward
   }
 
   // Exposed communication per micro-batch.

@@ -206,6 +206,20 @@ TEST(TrainingProperties, ActivationOffloadHidesBehindComputeOnlyOverAFastHostLin
   EXPECT_FALSE(run(s).valid());
 }
 
+TEST(TrainingProperties, ModuleRecomputeCostsLessThanWholeLayers) {
+  // DeepSeek-V3 (MLA, 256 experts) on 256 GB200: module recompute runs the norms, the experts'
+  // activation and the MLA up-projections again, a small share of what recomputing whole layers costs.
+  auto s = make("deepseek-v3", "gb200-nvl72", 256, 4096, 4096, Precision::bf16, "tp=1,pp=4,vp=4,ep=64,mbs=1,sp=0");
+  s.plan.recompute = Recompute::modules;
+  const TrainingResult mod = run(s);
+  ASSERT_TRUE(mod.valid());
+  s.plan.recompute = Recompute::full;
+  const TrainingResult full = run(s);
+  EXPECT_GT(mod.parts.recompute_s, 0.0);
+  EXPECT_LT(mod.parts.recompute_s, 0.2 * full.parts.recompute_s);
+  EXPECT_NEAR(mod.parts.total_s(), mod.step_time_s, 1e-9 * mod.step_time_s);
+}
+
 TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
   // 1F1B: nmb micro-batches through pp stages take nmb + pp - 1 micro-batch times, so the idle share
   // is (pp-1)/(nmb+pp-1): one micro-batch through 8 stages idles 7/8 of the time.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "memory/training_memory.h"
@@ -20,8 +21,11 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                          vps = pick(b.vp, space.vp, base.vp), cps = pick(b.cp, space.cp, base.cp),
                          eps = pick(b.ep, m.is_moe() ? space.ep : std::vector<int>{1}, base.ep),
                          mbss = pick(b.mbs, space.mbs, base.mbs);
-  const std::vector<Recompute> rcs =
-      b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
+  std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
+  // Module recompute (norms, the experts' activation, MLA up-projections): what the frameworks' MoE
+  // recipes use (Megatron --recompute-modules), a choice the search's own space does not offer.
+  if (b.recompute && std::find(rcs.begin(), rcs.end(), Recompute::modules) == rcs.end())
+    rcs.push_back(Recompute::modules);
   TrainingOptions topt;
   topt.with_memory = false;  // the filter estimated it
   // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
