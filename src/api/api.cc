@@ -69,9 +69,8 @@ nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), cons
     parse_tokens(parser->app, *in.tokens, parser->req);
   else
     parse_options(parser->app, *in.options, parser->req);
-  Request req = parser->req;
   Output out;
-  eval(std::move(req), out);
+  eval(std::move(parser->req), out);  // moved, not copied: the next call assigns the defaults again
   return std::move(out.doc);
 }
 

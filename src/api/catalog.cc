@@ -295,7 +295,7 @@ int run_list(const Catalog& c, const std::string& kind_typed, Output& output) {
       j["networks"] = json::array();
       for (const auto& n : c.networks()) j["networks"].push_back(to_json(n));
     }
-    output.emit("catalog", j);
+    output.emit("catalog", std::move(j));
     return kExitOk;
   }
   bool first = true;

@@ -429,7 +429,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     j["task"] = req.task;
     j["per"] = req.per;
     j["cost_profile"] = cost_profile_json(profile);
-    output.emit("compare", j);
+    output.emit("compare", std::move(j));
   } else {
     print_comparison(c, per_v);
     if (!band_lines.empty()) output.os() << "\nError of the ratios (each side's 80% held-out band, combined):\n" << band_lines;

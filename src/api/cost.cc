@@ -216,7 +216,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json j = {{"reference", req.reference}, {"systems", rows}, {"cost_profile", cost_profile_json(profile)}};
     if (model) j["model"] = model->name;
-    output.emit("cost", j);
+    output.emit("cost", std::move(j));
   }
   return kExitOk;
 }

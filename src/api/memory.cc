@@ -159,7 +159,7 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
                       {"kv_block_tokens", in.kv_block_tokens},
                       {"max_batch_tokens", in.max_batch_tokens},
                       {"stage", r.stage}};
-    output.emit("memory", j);
+    output.emit("memory", std::move(j));
     return kExitOk;
   }
 
@@ -252,7 +252,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"stage_role", r.stage_role},
                      {"activation_bytes_per_layer", r.activation_bytes_per_layer},
                      {"stages", stages}};
-    output.emit("memory", j);
+    output.emit("memory", std::move(j));
     return kExitOk;
   }
 

@@ -447,7 +447,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                    "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
                 << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
   }
-  if (output.json()) output.emit("site", j);
+  if (output.json()) output.emit("site", std::move(j));
   return kExitOk;
 }
 
