@@ -7,6 +7,7 @@
 
 #include "api/band_json.h"
 #include "api/infer.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "core/error.h"
@@ -232,7 +233,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   if (!(req.expert_skew >= 1 && req.expert_skew <= 8))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", req.expert_skew));
   w.mtp_draft_tokens = req.mtp;
-  w.mtp_accept = req.mtp_accept;
+  w.mtp_accept = req.mtp_accept > 0 ? req.mtp_accept : catalog_mtp_accept(catalog, req.engine);
   w.expert_skew = req.expert_skew;
   if (!req.engine.empty()) {
     const EngineParams e = engine_params(catalog, req.engine);

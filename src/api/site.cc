@@ -7,6 +7,7 @@
 
 #include "api/band_json.h"
 #include "api/site.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "core/error.h"
 #include "deploy/retrofit.h"
@@ -372,6 +373,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     ip.workload.kv_bytes_per_element = *ipp == Precision::bf16 ? 2.0 : 1.0;
     ip.workload.isl = req.isl;
     ip.workload.osl = req.osl;
+    ip.workload.mtp_accept = catalog_mtp_accept(catalog);
     ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
     const std::string limits =
         ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
