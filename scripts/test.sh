@@ -2,7 +2,8 @@
 # The README's second command: install, build, and run every test with ctest; then the unit tests again
 # under AddressSanitizer + UndefinedBehaviorSanitizer (clang, build-san/, any report fails the run) and
 # each libFuzzer harness for a short bounded time (scripts/fuzz.sh, same build).
-# GPUPLAN_SKIP_SANITIZERS=1 runs the plain suite only; GPUPLAN_FUZZ_SECONDS sets the fuzz time per harness.
+# GPUPLAN_SKIP_SANITIZERS=1 runs the plain suite only; GPUPLAN_FUZZ_SECONDS sets the fuzz time per harness (default 8 s: a smoke run on every
+# submission; the long runs of 1M inputs per harness are scripts/fuzz.sh with GPUPLAN_FUZZ_RUNS=1000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -30,4 +31,4 @@ for t in "${unit_tests[@]}"; do
 done
 
 # Fuzzing: every harness for a short bounded time on the seed corpus.
-GPUPLAN_FUZZ_BUILD=build-san scripts/fuzz.sh "${GPUPLAN_FUZZ_SECONDS:-20}"
+GPUPLAN_FUZZ_BUILD=build-san scripts/fuzz.sh "${GPUPLAN_FUZZ_SECONDS:-8}"
