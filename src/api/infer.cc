@@ -392,6 +392,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   par.attention_dp = req.attention_dp;
   par.two_batch_overlap = req.tbo;
   std::string chosen;
+  std::optional<InferenceResult> probed;  // the last TP probe's result (below)
   if (req.tp > 0) {
     par.tp = req.tp;
   } else if (req.gpus > 0 && req.ep == 0 && !req.attention_dp) {
@@ -435,7 +436,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
       InferenceWorkload probe = w;
       probe.num_gpus = t * req.pp;
       probe.concurrency = 0;
-      if (evaluate_inference(model, hw, par, probe).max_concurrency >= 8 * std::max(1, t)) break;
+      probed = evaluate_inference(model, hw, par, probe);
+      if (probed->max_concurrency >= 8 * std::max(1, t)) break;
     }
     chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
                          "or give --gpus for the best split)", infer_plan_text(par));
@@ -448,7 +450,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   }
   w.num_gpus = req.gpus > 0 ? req.gpus : par.tp * par.pp;
   w.concurrency = req.concurrency;
-  const InferenceResult r = (tpot_limit_s > 0 || ttft_limit_s > 0)
+  // The last probe evaluated this very point when nothing the probe left out was given (a load, a
+  // latency limit, an EP): the same plan, GPUs and workload, so its result is the point's.
+  const bool probed_this = probed && req.concurrency == 0 && req.ep == 0 && tpot_limit_s == 0 && ttft_limit_s == 0;
+  const InferenceResult r = probed_this ? std::move(*probed)
+                            : (tpot_limit_s > 0 || ttft_limit_s > 0)
                                 ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
                                 : evaluate_inference(model, hw, par, w);
   bool hard = false;
