@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "inference/speculative.h"
+#include "physics/hardware.h"
 #include "run_cli.h"
 
 namespace gpuplan::api {
@@ -151,6 +152,23 @@ TEST(Api, OverlayDefaultEngineMtpAcceptanceReachesInferAndCompare) {
   };
   const json c0 = run(session(), "compare", cmp), c1 = run(over, "compare", cmp);
   EXPECT_GT(fastest(c1), fastest(c0) * 1.05);
+}
+
+// The session resolves each system once, as resolve_hardware() does; other spellings resolve per call
+// to the same hardware, so the documents agree.
+TEST(Api, SessionResolvesEachSystemOnceAsResolveHardwareDoes) {
+  const Hardware* h = session().hardware("hgx-h200");
+  ASSERT_NE(h, nullptr);
+  const Hardware r = resolve_hardware(session().catalog(), "hgx-h200");
+  EXPECT_EQ(h->system_name, r.system_name);
+  EXPECT_EQ(h->accelerator.name, r.accelerator.name);
+  EXPECT_EQ(h->fabric.domain_gpus, r.fabric.domain_gpus);
+  EXPECT_EQ(h->fabric.scaleup_latency_s, r.fabric.scaleup_latency_s);
+  EXPECT_EQ(session().hardware("HGX-H200"), nullptr);  // not the catalog's spelling
+  EXPECT_EQ(session().hardware("no-such-system"), nullptr);
+  const json a = run(session(), "infer", {{"model", "llama3.1-8b"}, {"system", "hgx-h200"}});
+  const json b = run(session(), "infer", {{"model", "llama3.1-8b"}, {"system", "HGX-H200"}});
+  EXPECT_EQ(a, b);
 }
 
 TEST(Api, BadInputNamesTheOption) {

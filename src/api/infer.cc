@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "api/api.h"
 #include "api/band_json.h"
 #include "api/infer.h"
 #include "api/serving_engine.h"
@@ -184,7 +185,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                "pools, wide EP and MTP on/off)");
 }
 
-int infer(const Catalog& catalog, InferRequest req, Output& output) {
+int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   auto prec = parse_precision(req.precision);
   if (!prec || *prec == Precision::mxfp8)
     throw InputError("--precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", req.precision));
@@ -258,7 +259,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
-  Hardware hw = resolve_hardware(catalog, req.system);
+  const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
+  Hardware hw = resolved ? *resolved : resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.gpus > 0 ? req.gpus : hw.fabric.domain_gpus, req.fabric_opts);
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
