@@ -240,8 +240,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())
       throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, "
-                                               "dynamo+tensorrt-llm or sglang+mori, got '{}'", req.engine));
+                                               "dynamo+tensorrt-llm, sglang+mori or tensorrt-llm-pytorch, got '{}'", req.engine));
     w.request_overhead_s = e.request_overhead_s;
+    w.host_per_seq_step_s = e.host_per_seq_step_s;
   }
   if (req.request_overhead_ms) {
     if (!(*req.request_overhead_ms >= 0 && *req.request_overhead_ms <= 60000))

@@ -24,6 +24,10 @@ struct ServingEngine {
   double request_overhead_s = 0.0;
   // MTP: acceptance of each draft token given the previous one was accepted; unset: the default entry's.
   std::optional<double> mtp_accept;
+  // The engine's host work per sequence per decode step on each rank's process (scheduling, sampling,
+  // per-request bookkeeping), seconds, run during the previous step's GPU work (overlap scheduler):
+  // a step takes the longer of the two. 0: negligible (C++ runtimes).
+  double host_per_seq_step_s = 0.0;
   std::string fitted_on, fitted_date, method, origin;
 };
 

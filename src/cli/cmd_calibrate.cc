@@ -217,19 +217,24 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
 // (data/catalog/serving_engines.yaml) on an InferenceX-schema file (calibrate_engines: low-concurrency
 // TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
-                          const std::vector<std::string>& command_args) {
+                          const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources) {
   const Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
-  if (!is_inferencex_schema(table)) throw InputError("--dataset", "expected the InferenceX schema with --engines");
+  const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
+  if (!host_fit && !is_inferencex_schema(table))
+    throw InputError("--dataset", "expected the InferenceX schema (front ends, MTP) or the inference.csv schema "
+                                  "(host work per sequence) with --engines");
+  if (!host_fit && !fit_sources.empty())
+    throw InputError("--fit-sources", "applies to an inference.csv-schema --dataset (the host-work fit)");
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(table, catalog, skipped);
+  auto cases = host_fit ? map_inference_cases(table, catalog, skipped) : map_inferencex_cases(table, catalog, skipped);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
-  const auto fits = calibrate_engines(cases, catalog);
+  const auto fits = host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
   std::vector<ServingEngine> out = catalog.serving_engines();
   nlohmann::json j = nlohmann::json::array();
   if (!common.json)
-    std::cout << fmt::format("{:<22} {:>5} {:>9} {:>18} {:>12} {:>16}\n", "engine", "fit", "held out",
-                             "front end (s)", "mtp accept", "median error");
+    std::cout << fmt::format("{:<22} {:>5} {:>9} {:>18} {:>12} {:>16} {:>16}\n", "engine", "fit", "held out",
+                             "front end (s)", "mtp accept", "host/seq (us)", "median error");
   for (const auto& f : fits) {
     for (auto& e : out)
       if (e.name == f.after.name) e = f.after;
@@ -237,11 +242,15 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                  {"request_overhead_s_before", f.before.request_overhead_s},
                  {"request_overhead_s", f.after.request_overhead_s},
                  {"mtp_accept", f.after.mtp_accept ? nlohmann::json(*f.after.mtp_accept) : nlohmann::json()},
+                 {"host_per_seq_step_s_before", f.before.host_per_seq_step_s},
+                 {"host_per_seq_step_s", f.after.host_per_seq_step_s},
                  {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
     if (!common.json)
-      std::cout << fmt::format("{:<22} {:>5} {:>9} {:>8.3f} -> {:<7.3f} {:>12} {:>6.1f}% -> {:.1f}%\n", f.after.name,
-                               f.fit_rows, f.held_out_rows, f.before.request_overhead_s, f.after.request_overhead_s,
+      std::cout << fmt::format("{:<22} {:>5} {:>9} {:>8.3f} -> {:<7.3f} {:>12} {:>6.1f} -> {:<6.1f} {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.request_overhead_s,
+                               f.after.request_overhead_s,
                                f.after.mtp_accept ? fmt::format("{:.2f}", *f.after.mtp_accept) : "-",
+                               f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
   if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}});
@@ -261,6 +270,11 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
              "  arXiv:2412.19437 sec. 5.4.3: 85-90% for the first draft on natural text; InferenceX prompts are\n"
              "  random tokens, accepted less), fitted by calibrate_engines() on the file's MTP points.\n"
+             "host_per_seq_step_s: the engine's host work per sequence per decode step on each rank's process,\n"
+             "  overlapped with the GPU step (TensorRT-LLM's PyTorch executor: Python scheduling, sampling and\n"
+             "  response handling, run during the previous step by its overlap scheduler); fitted by\n"
+             "  calibrate_engine_host() on inference.csv's maximum-load rows of the engine (`calibrate --engines\n"
+             "  --dataset inference.csv --fit-sources ...`); entries without it: C++ runtimes, negligible.\n"
              "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
@@ -280,7 +294,7 @@ int cmd_calibrate(int argc, char** argv) {
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
-  std::string bands_path, generations;
+  std::string bands_path, generations, fit_sources;
   bool inference = false, bands = false, engines = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
@@ -290,12 +304,16 @@ int cmd_calibrate(int argc, char** argv) {
                "serving rows instead of the training ones");
   app.add_flag("--engines", engines,
                "Fit each serving engine's front-end latency and the MTP acceptance "
-               "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset");
+               "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset, or its host work per "
+               "sequence per step on an inference.csv-schema one (maximum-load rows)");
   app.add_option("--metrics", metrics,
                  "--inference: comma-separated metrics whose rows the fit uses (tpot_ms, ttft_ms, "
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
+  app.add_option("--fit-sources", fit_sources,
+                 "--engines on an inference.csv-schema --dataset: fit each engine's host work per sequence on "
+                 "these source_ids only (comma-separated); the engine's other maximum-load rows are held out");
   app.add_option("--generation", generations,
                  "--inference: fit only these generations (comma-separated, e.g. cdna3,cdna4); the others keep "
                  "their values");
@@ -315,7 +333,8 @@ int cmd_calibrate(int argc, char** argv) {
   return run_guarded([&] {
     if (engines) {
       if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
-      return calibrate_engines_cli(common, dataset, write_path, command_args);
+      return calibrate_engines_cli(common, dataset, write_path, command_args,
+                                   fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources));
     }
     if (inference) {
       if (metrics != "all") {

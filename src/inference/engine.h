@@ -12,6 +12,7 @@ struct EngineParams {
   std::string name;                 // the engine entry matched ("sglang", "tensorrt-llm", ...); empty: none
   double request_overhead_s = 0.0;  // front end per request before prefill (see InferenceWorkload)
   double mtp_accept = 0.0;          // MTP acceptance per draft (the engine's, else the default entry's)
+  double host_per_seq_step_s = 0.0; // host work per sequence per step, overlapped (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",

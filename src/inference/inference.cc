@@ -384,6 +384,22 @@ StepTime scaled(StepTime s, double f) {
   return s;
 }
 
+// Sequences one rank's process handles in a step: with attention data-parallel each rank runs its
+// own share of the batch; otherwise every rank of the instance steps through the whole batch.
+double rank_sequences(const InferenceParallel& par, double batch) {
+  return par.attention_dp ? batch / std::max(1, par.tp) : batch;
+}
+
+// An overlap scheduler prepares step n + 1 on the host (scheduling, sampling the previous step's
+// tokens, per-request bookkeeping and responses) while the GPU runs step n, so the step takes the
+// longer of the two: host work beyond the GPU step is exposed as overhead (TensorRT-LLM PyExecutor,
+// `disable_overlap_scheduler: false`, the default since v0.19).
+void expose_host_work(StepTime& st, double host_s) {
+  if (!(host_s > st.total_s)) return;
+  st.overhead_s += host_s - st.total_s;
+  st.total_s = st.parts_sum();
+}
+
 // The TP the memory model splits attention and dense layers by. With attention-DP the attention is
 // replicated on every rank, so the worker may be wider than the heads divide (48 ranks of a
 // 128-head model on NVL72): the dense layers then split over the widest divisor of both.
@@ -417,6 +433,12 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     throw InputError("--mtp-accept", fmt::format("must be in (0, 1) (0: the default), got {}", w.mtp_accept));
   if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
     throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
+  if (w.scheduler_recv_interval < 1 || w.scheduler_recv_interval > 1000)
+    throw InputError("--scheduler-recv-interval",
+                     fmt::format("must be 1 to 1000 decode steps, got {}", w.scheduler_recv_interval));
+  if (!(w.host_per_seq_step_s >= 0.0 && w.host_per_seq_step_s <= 1e-3))
+    throw InputError("host_per_seq_step_s",
+                     fmt::format("must be 0 to 1000 us per sequence per step, got {} us", w.host_per_seq_step_s * 1e6));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
   const int inst = par.tp * par.pp;
@@ -568,6 +590,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.decode_step = scaled(d, pp);
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
+    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
     // Requests get their first token as their chunk completes: mean over the wave.
     r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
     const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
@@ -600,14 +623,16 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.decode_step = scaled(st, pp);
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
+    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
-    // A new prompt waits for the running step to end (half a step on average), then rides in the
-    // next step(s), whose decodes it shares: its own prefill plus one decode step, chunked within
-    // the token budget the decodes leave.
+    // A new prompt waits for the running step to end (half a step on average; with a receive
+    // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
+    // shares: its own prefill plus one decode step, chunked within the token budget the decodes leave.
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
-    r.ttft_s = B > 1 ? r.prefill_s + (0.5 + steps) * r.decode_step.total_s : r.prefill_s;
+    const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
+    r.ttft_s = B > 1 ? r.prefill_s + (recv_wait_steps + steps) * r.decode_step.total_s : r.prefill_s;
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in
       // chunks of the token budget, each request getting its first token as its chunk completes

@@ -66,6 +66,16 @@ struct InferenceWorkload {
   double request_overhead_s = 0.0;
   // Disaggregated decode worker: steps carry no prefill chunks (prompts prefill on another pool).
   bool decode_only = false;
+  // How often the scheduler takes in new requests: SGLang's --scheduler-recv-interval N polls its
+  // request queue only once every N decode steps (a prefill step makes it poll at once), so a request
+  // arriving while the batch decodes waits N/2 steps on average before its prefill (1: every step).
+  int scheduler_recv_interval = 1;
+  // The engine's host work per sequence per step on each rank's process (building the batch,
+  // sampling, per-request bookkeeping and responses), seconds. Engines with an overlap scheduler
+  // (TensorRT-LLM's PyTorch executor) run it during the previous step's GPU work, so a step takes
+  // the longer of the two; 0: negligible beside the GPU step (C++ runtimes). From the serving engine
+  // (data/catalog/serving_engines.yaml, `host_per_seq_step_s`).
+  double host_per_seq_step_s = 0.0;
 };
 
 // One forward step of one instance, split into named parts that add up to total_s.

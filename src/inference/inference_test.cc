@@ -4,9 +4,11 @@
 // beyond the KV cache, the closed loop's first wave, one-shot all-reduces, the serving parameters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "catalog/catalog.h"
+#include "core/error.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -313,6 +315,48 @@ TEST(InferenceMoe, GroupedGemmStreamsThenMultiplies) {
   const double math = 2.0 * 2048 * 2 * (expert_params / 8) /
                       (hw.accelerator.peak(MathFormat::fp8) * hw.efficiency.gemm_max * hw.efficiency.gemm_fp8_scale);
   EXPECT_GT(one.prefill_s, math + 0.8 * expert_params / bw) << one.prefill_s << " " << math;
+}
+
+// The engine's host work per sequence per step runs during the GPU step (overlap scheduler): it is
+// free while the GPU step is longer, and bounds a rank's throughput at 1 / host_per_seq_step_s
+// sequences-steps per second once it is not; attention-DP ranks each handle their own share.
+TEST(InferenceHost, HostWorkOverlapsTheGpuStep) {
+  const auto hw = resolve_hardware(cat(), "b200");
+  const auto moe = resolve_model("qwen3-30b-a3b");
+  InferenceWorkload w = offline(Precision::nvfp4, 128, 128, 1);
+  const auto bare = evaluate_inference(moe, hw, {1, 1, 1, false}, w);
+  ASSERT_TRUE(bare.valid());
+  w.host_per_seq_step_s = 40e-6;
+  const auto host = evaluate_inference(moe, hw, {1, 1, 1, false}, w);
+  ASSERT_TRUE(host.valid());
+  // A short-context small-active MoE at maximum load: host-bound, one token per sequence per step.
+  EXPECT_LT(host.tokens_per_s_per_gpu, bare.tokens_per_s_per_gpu);
+  EXPECT_LE(host.tokens_per_s_per_gpu, 1.0 / 40e-6 * 1.0001);
+  EXPECT_NEAR(host.decode_step.total_s, std::max(bare.decode_step.total_s, 40e-6 * double(host.batch_per_instance)), 1e-12);
+  EXPECT_NEAR(host.decode_step.parts_sum(), host.decode_step.total_s, 1e-12);
+  // A dense 70B at 8 sequences: the GPU step (streaming 70 GB) hides the host work entirely.
+  const auto dense = resolve_model("llama3.3-70b");
+  InferenceWorkload d = offline(Precision::fp8, 1024, 1024, 1);
+  d.concurrency = 8;
+  const auto d0 = evaluate_inference(dense, resolve_hardware(cat(), "h200-sxm"), {1, 1, 1, false}, d);
+  d.host_per_seq_step_s = 40e-6;
+  const auto d1 = evaluate_inference(dense, resolve_hardware(cat(), "h200-sxm"), {1, 1, 1, false}, d);
+  EXPECT_DOUBLE_EQ(d0.tpot_s, d1.tpot_s);
+  // Attention-DP: each of the 4 ranks handles a quarter of the batch, so the exposed host work is a
+  // quarter of what 4-way TP (every rank stepping through the whole batch) exposes.
+  const auto big = resolve_model("qwen3-235b-a22b");
+  InferenceWorkload a = offline(Precision::nvfp4, 128, 128, 4);
+  a.concurrency = 2048;
+  a.host_per_seq_step_s = 100e-6;
+  const auto tp = evaluate_inference(big, hw, {4, 4, 1, false}, a);
+  const auto dp = evaluate_inference(big, hw, {4, 4, 1, true}, a);
+  ASSERT_TRUE(tp.valid());
+  ASSERT_TRUE(dp.valid());
+  EXPECT_GE(tp.decode_step.total_s, 100e-6 * 2048 - 1e-9);
+  EXPECT_LT(dp.decode_step.total_s, tp.decode_step.total_s);
+  EXPECT_GE(dp.decode_step.total_s, 100e-6 * 2048 / 4 - 1e-9);
+  a.host_per_seq_step_s = 2e-3;  // out of range: a clear error naming the field
+  EXPECT_THROW(evaluate_inference(big, hw, {4, 4, 1, true}, a), InputError);
 }
 
 }  // namespace

@@ -325,3 +325,39 @@ TEST(WideEp, AttentionDpPromptAlonePrefillsOnOneRank) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// SGLang's --scheduler-recv-interval N: a request arriving while the batch decodes waits N/2 decode
+// steps (not half of one) for the scheduler to poll; TPOT and throughput do not move, a lone
+// sequence (nothing decoding) does not wait, and the interval is checked.
+TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const InferenceParallel par{8, 1, 1, false};
+  auto w = serving(Precision::fp8, 1024, 1024, 64, 8);
+  const InferenceResult every = evaluate_inference(m, hw, par, w);
+  w.scheduler_recv_interval = 30;
+  const InferenceResult thirty = evaluate_inference(m, hw, par, w);
+  EXPECT_NEAR(thirty.ttft_s - every.ttft_s, 14.5 * every.decode_step.total_s, 1e-9);
+  EXPECT_DOUBLE_EQ(thirty.tpot_s, every.tpot_s);
+  EXPECT_DOUBLE_EQ(thirty.tokens_per_s_total, every.tokens_per_s_total);
+  auto one = w;
+  one.concurrency = 1;
+  const InferenceResult alone = evaluate_inference(m, hw, par, one);
+  one.scheduler_recv_interval = 1;
+  EXPECT_DOUBLE_EQ(alone.ttft_s, evaluate_inference(m, hw, par, one).ttft_s);
+  for (int bad : {0, -3, 1001}) {
+    w.scheduler_recv_interval = bad;
+    try {
+      evaluate_inference(m, hw, par, w);
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("scheduler-recv-interval"), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

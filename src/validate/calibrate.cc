@@ -292,4 +292,53 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
   return fits;
 }
 
+std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                             const std::vector<std::string>& fit_sources) {
+  std::vector<EngineFit> fits;
+  const auto is_fit_source = [&](const std::string& s) {
+    return fit_sources.empty() || std::find(fit_sources.begin(), fit_sources.end(), s) != fit_sources.end();
+  };
+  for (const ServingEngine& e : catalog.serving_engines()) {
+    std::vector<InferenceCase*> fit_cases, held;
+    for (auto& c : cases) {
+      const bool throughput = c.metric.rfind("tokens_per_sec", 0) == 0 && c.metric != "tokens_per_sec_per_user";
+      if (!throughput || c.mode != InferenceMode::fixed || c.workload.concurrency != 0) continue;
+      if (catalog.find_serving_engine(c.engine) != &e) continue;
+      (is_fit_source(c.source_id) ? fit_cases : held).push_back(&c);
+    }
+    if (fit_cases.empty()) continue;
+    EngineFit fit;
+    fit.before = fit.after = e;
+    fit.fit_rows = fit_cases.size();
+    fit.held_out_rows = held.size();
+    auto loss = [&](double host_s, std::vector<double>* apes) {
+      double sum = 0;
+      for (auto* c : fit_cases) {
+        c->workload.host_per_seq_step_s = host_s;
+        sum += abs_log(*c);
+        if (apes) apes->push_back(ape_pct(*c));
+      }
+      return sum / double(fit_cases.size());
+    };
+    std::vector<double> apes;
+    loss(e.host_per_seq_step_s, &apes);
+    fit.median_ape_before = median_of(apes);
+    double best_s = 0, best = loss(0, nullptr);
+    for (int us = 1; us <= 100; ++us) {
+      const double l = loss(us * 1e-6, nullptr);
+      if (l < best - 1e-12) {
+        best = l;
+        best_s = us * 1e-6;
+      }
+    }
+    apes.clear();
+    loss(best_s, &apes);
+    fit.after.host_per_seq_step_s = best_s;
+    fit.median_ape_after = median_of(apes);
+    for (auto* c : held) c->workload.host_per_seq_step_s = best_s;
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
 }  // namespace gpuplan

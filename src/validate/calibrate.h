@@ -58,4 +58,14 @@ struct EngineFit {
 std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                          long long max_fit_concurrency = 8);
 
+// Each serving engine's host work per sequence per step (host_per_seq_step_s) fitted on inference-
+// schema cases (map_inference_cases), everything else as the catalog has it: an engine's fit rows
+// are its throughput cases at maximum load (blank concurrency: where the batch, and so the host
+// work, is largest) from the sources in `fit_sources` (empty: every source); its other maximum-load
+// throughput cases are held out (held_out_rows; median_ape_* are on the fit rows). The value is the
+// one on a 0-100 us grid (1 us) minimising the mean min(2, |log(pred/reported)|). Engines without fit
+// rows are not returned. The cases' workloads are updated in place.
+std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                             const std::vector<std::string>& fit_sources = {});
+
 }  // namespace gpuplan

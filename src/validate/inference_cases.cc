@@ -11,6 +11,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "inference/engine.h"
+#include "inference/engine_limits.h"
 #include "model/model_registry.h"
 
 namespace gpuplan {
@@ -142,6 +143,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.metric = t.cell(i, "metric");
     c.scenario = lower(t.cell(i, "scenario"));
     c.framework = framework_group(t.cell(i, "framework"));
+    c.engine = t.cell(i, "framework");
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = lower(notes);
     const std::string url_l = lower(t.cell(i, "source_url_or_path"));
@@ -279,8 +281,25 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         p.ep = p.tp;
         c.assumptions.push_back(fmt::format("ep blank: {} (= tp)", p.ep));
       }
-      if (p.ep > p.tp) p.ep = p.tp;
+      if (p.ep > p.tp) {
+        // EP wider than the attention group: the worker spans the EP ranks with attention data-parallel
+        // over them (TensorRT-LLM "DEP"), which the model can express only when attention is not also
+        // tensor-parallel inside each rank group.
+        if (p.tp != 1 || p.attention_dp) {
+          skip(fmt::format("ep {} wider than tp {}{}: tensor-parallel attention inside a wider EP group is not "
+                           "modelled",
+                           p.ep, p.tp, p.attention_dp ? " with attention-DP" : ""));
+          continue;
+        }
+        p.tp = p.ep;
+        p.attention_dp = true;
+        c.assumptions.push_back(fmt::format("ep {} wider than tp 1: attention-DP {} + EP {}", p.ep, p.tp, p.ep));
+      }
+      const int ep_stated = p.ep;
       while (p.ep > 1 && (c.model.moe.num_experts % p.ep || p.tp % p.ep)) --p.ep;
+      if (p.ep != ep_stated)
+        c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
+                                            c.model.moe.num_experts, p.tp, p.ep));
       if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
           attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
         p.attention_dp = true;
@@ -350,6 +369,27 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                           c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
+      if (contains(lower(c.engine), "trtllm-bench")) {
+        // trtllm-bench picks max_batch_size and max_num_tokens itself from the run's ISL/OSL and the
+        // memory the weights leave (the perf-overview tables state neither), with chunked prefill off.
+        const EngineLimits lim = trtllm_bench_limits(c.model, c.hardware.accelerator, p, w.weight_precision,
+                                                     w.kv_bytes_per_element, w.isl, w.osl);
+        w.max_batch_size = lim.max_batch_size;
+        w.max_num_tokens = lim.max_num_tokens;
+        c.assumptions.push_back(fmt::format("trtllm-bench's own limits for {}/{}: max_batch_size {}, max_num_tokens {} "
+                                            "(tuning.py heuristic, chunked prefill off)",
+                                            w.isl, w.osl, w.max_batch_size, w.max_num_tokens));
+      }
+    }
+    {
+      // The engine's host work per sequence per step (data/catalog/serving_engines.yaml: TensorRT-LLM's
+      // PyTorch executor; C++ runtimes none).
+      const EngineParams eng = engine_params(catalog, c.engine);
+      w.host_per_seq_step_s = eng.host_per_seq_step_s;
+      if (eng.host_per_seq_step_s > 0)
+        c.assumptions.push_back(fmt::format("{}: {:.0f} us of host work per sequence per step, overlapped with the "
+                                            "GPU step",
+                                            eng.name, eng.host_per_seq_step_s * 1e6));
     }
     if (contains(notes_l, "input+output") || contains(notes_l, "input + output"))
       c.total_over_output = double(w.isl + w.osl) / double(w.osl);

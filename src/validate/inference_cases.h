@@ -25,6 +25,7 @@ struct InferenceCase {
   size_t row = 0;
   std::string source_id, model_name, gpu_name, accelerator, system, generation, family, framework;
   std::string precision_name, metric, scenario;
+  std::string engine;  // the framework cell as written: the serving engine's catalog entry is looked up by it
   double reported = 0;
   ModelArch model;
   Hardware hardware;

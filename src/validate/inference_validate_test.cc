@@ -2,6 +2,7 @@
 // the MLPerf Inference v4.1/v5.0 rows): the issue's targets, split as score.py splits them.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -150,6 +151,68 @@ TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
   auto bare = cases[0];
   bare.workload.request_overhead_s = 0;
   EXPECT_NEAR(with.ttft_s - evaluate_case(bare).ttft_s, trt, 1e-9);
+}
+
+// Maximum-load rows of trtllm-bench runs (blank concurrency) carry the engine's own batch limits
+// (tuning.py's heuristic) and, on the PyTorch backend, its host work per sequence per step; goldens on
+// two published small-active MoE figures (TensorRT-LLM perf overview: Qwen3-30B-A3B FP4 on one B200,
+// 1000/1000, 25,828 tok/s, v1.0; gpt-oss-120b on one GB200, 1000/1000, 27,198 tok/s, 1.x).
+TEST(InferenceValidation, MaximumLoadRowsUseTheEnginesLimitsAndHostWork) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(
+      head +
+          "P,x,Qwen3-30B-A3B,30.5,3.3,B200,1,1,,1,FP4,,\"TensorRT-LLM v1.0 (PyTorch backend, trtllm-bench "
+          "throughput)\",1000,1000,,offline,tokens_per_sec_total,25828,\n"
+          "P,x,gpt-oss-120b,117,5.1,GB200,1,1,,1,FP4,FP8,\"TensorRT-LLM 1.x (PyTorch backend, trtllm-bench "
+          "throughput)\",1000,1000,,offline,tokens_per_sec_per_gpu,27198,\n"
+          "C,x,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,,1,FP8,FP8,\"TensorRT-LLM v0.17 (TRT engine flow, trtllm-bench)\","
+          "128,128,,offline,tokens_per_sec_total,28000,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const Catalog cat = Catalog::load({});
+  const auto cases = map_inference_cases(t, cat, skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  const double pytorch = engine_params(cat, cases[0].engine).host_per_seq_step_s;
+  ASSERT_GT(pytorch, 0.0);
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.workload.host_per_seq_step_s, engine_params(cat, c.engine).host_per_seq_step_s) << c.engine;
+    bool limits = false;
+    for (const auto& a : c.assumptions) limits = limits || a.find("trtllm-bench's own limits") != std::string::npos;
+    EXPECT_TRUE(limits) << c.model_name;
+    EXPECT_GE(c.workload.max_batch_size, 64);
+  }
+  EXPECT_EQ(cases[0].workload.host_per_seq_step_s, pytorch);
+  EXPECT_LT(cases[2].workload.host_per_seq_step_s, pytorch);  // the C++ runtime's own value
+  EXPECT_EQ(cases[2].workload.max_batch_size, 4096);        // tuning.py at 128/128 (engine_limits_test)
+  for (size_t i = 0; i < 2; ++i) {
+    const double pred = predict_inference_case(cases[i]);
+    EXPECT_LT(std::abs(pred / cases[i].reported - 1), 0.25) << cases[i].model_name << " " << pred;
+  }
+}
+
+// EP wider than the attention group is modelled as stated (attention-DP over the EP ranks) when
+// attention is not also tensor-parallel, else skipped with the reason (never clamped to tp).
+TEST(InferenceValidation, ExpertParallelAsStated) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(head +
+                                   "E,x,Qwen3-235B-A22B,235,22,B200,8,1,8,1,FP4,FP8,sglang,1024,1024,64,server,"
+                                   "tpot_ms,20,\n"
+                                   "E,x,Qwen3-235B-A22B,235,22,B200,8,2,8,1,FP4,FP8,sglang,1024,1024,64,server,"
+                                   "tpot_ms,20,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(skipped.size(), 1u);  // tp 2 inside ep 8
+  EXPECT_NE(skipped[0].reason.find("wider than tp 2"), std::string::npos) << skipped[0].reason;
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].parallel.tp, 8);
+  EXPECT_EQ(cases[0].parallel.ep, 8);
+  EXPECT_TRUE(cases[0].parallel.attention_dp);
+  EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

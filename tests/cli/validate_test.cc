@@ -111,6 +111,33 @@ TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// calibrate --engines on the inference.csv schema fits each engine's host work per sequence per step
+// on the named sources' maximum-load rows; the file it writes holds the catalog's values (the
+// catalog is that fit), `infer --engine tensorrt-llm-pytorch` applies it, and --fit-sources on the
+// InferenceX schema is an error naming the option.
+TEST(ValidateCli, CalibrateEnginesFitsHostWorkOnMaximumLoadRows) {
+  const std::string data = kData + "inference.csv";
+  if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
+  auto r = run_gpuplan("calibrate --engines --dataset " + data +
+                       " --fit-sources TRTLLM-perf-overview-latest,TRTLLM-perf-overview-v0.17 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["engines"].size(), 2u);
+  for (const auto& e : j["engines"]) {
+    EXPECT_GT(e["fit_rows"].get<int>(), 50) << e.dump();
+    EXPECT_NEAR(e["host_per_seq_step_s"].get<double>(), e["host_per_seq_step_s_before"].get<double>(), 2e-6)
+        << e.dump();
+  }
+  const std::string args = "infer --model qwen3-30b-a3b --system hgx-b200 --tp 1 --precision fp4 --isl 128 --osl 128 --json";
+  auto bare = run_gpuplan(args), host = run_gpuplan(args + " --engine tensorrt-llm-pytorch");
+  ASSERT_EQ(bare.exit_code, 0) << bare.err;
+  ASSERT_EQ(host.exit_code, 0) << host.err;
+  EXPECT_LT(host.json()["tokens_per_s_per_gpu"].get<double>(), bare.json()["tokens_per_s_per_gpu"].get<double>());
+  auto wrong = run_gpuplan("calibrate --engines --dataset " + kData + "inferencex-deepseek-r1.csv --fit-sources x");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("--fit-sources"), std::string::npos) << wrong.err;
+}
+
 TEST(ValidateCli, FiguresCarryBands) {
   auto t = run_gpuplan("train --model llama3.1-8b --system hgx-h100 --gpus 8 --global-batch 64 --seq 4096 "
                        "--plan tp=2,pp=1 --json");
