@@ -10,7 +10,7 @@ namespace gpuplan::api {
 
 nlohmann::json breakdown_json(const StepBreakdown& s) {
   return {{"gemm_s", s.gemm_s},           {"attention_s", s.attention_s}, {"memory_bound_s", s.memory_bound_s},
-          {"recompute_s", s.recompute_s}, {"tp_comm_s", s.tp_comm_s},     {"cp_comm_s", s.cp_comm_s},
+          {"recompute_s", s.recompute_s}, {"offload_s", s.offload_s},     {"tp_comm_s", s.tp_comm_s},     {"cp_comm_s", s.cp_comm_s},
           {"ep_comm_s", s.ep_comm_s},     {"pp_comm_s", s.pp_comm_s},     {"dp_comm_s", s.dp_comm_s},
           {"bubble_s", s.bubble_s},       {"optimizer_s", s.optimizer_s}, {"total_s", s.total_s()}};
 }
@@ -120,6 +120,7 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
   row("compute: attention", s.attention_s);
   row("compute: memory-bound ops", s.memory_bound_s);
   row("compute: recompute", s.recompute_s);
+  if (s.offload_s > 0) row("exposed activation offload", s.offload_s);
   row("exposed TP comm", s.tp_comm_s);
   row("exposed CP comm", s.cp_comm_s);
   row("exposed EP comm (all-to-all)", s.ep_comm_s);

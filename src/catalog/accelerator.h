@@ -32,6 +32,9 @@ struct Accelerator {
   std::string scaleup_link;                         // "NVLink 4", "PCIe Gen5", "Infinity Fabric"
   double scaleup_bandwidth_bytes_per_s = 0;         // per GPU, one direction
   int max_scaleup_domain = 1;                       // GPUs reachable at scale-up bandwidth
+  // GPU <-> host (CPU) memory, per GPU, one direction: PCIe to an x86 host, NVLink-C2C to Grace. What
+  // activation offload moves over; 0: not published (offload is not modelled).
+  double host_link_bytes_per_s = 0;
   double tdp_w = 0;
 
   std::string arch_target;      // "sm_90", "gfx942"

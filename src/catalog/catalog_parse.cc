@@ -103,6 +103,7 @@ Accelerator parse_accelerator(YamlMap& m, const std::string& origin) {
   a.scaleup_link = m.opt_str("scaleup_link").value_or("");
   a.scaleup_bandwidth_bytes_per_s = positive(m, "scaleup_bandwidth_gb_per_s", 1e5) * kGiga;
   a.max_scaleup_domain = static_cast<int>(m.opt_integer_in("max_scaleup_domain", 1, 1000000).value_or(1));
+  a.host_link_bytes_per_s = opt_positive(m, "host_link_gb_per_s", 1e5).value_or(0.0) * kGiga;
   a.tdp_w = opt_positive(m, "tdp_w", 1e5).value_or(0.0);  // 0: not published (TPUs)
   a.arch_target = m.opt_str("arch_target").value_or("");
   a.compute_capability = static_cast<int>(m.opt_integer_in("compute_capability", 0, 999).value_or(0));
@@ -113,7 +114,7 @@ Accelerator parse_accelerator(YamlMap& m, const std::string& origin) {
   a.sources = parse_sources(
       m, with_formats({"name", "display_name", "aliases", "vendor", "architecture", "generation", "launch_year",
                        "form_factor", "peak_tflops", "memory_gb", "memory_mib", "memory_type", "memory_bandwidth_tb_per_s",
-                       "scaleup_link", "scaleup_bandwidth_gb_per_s", "max_scaleup_domain", "tdp_w", "arch_target",
+                       "scaleup_link", "scaleup_bandwidth_gb_per_s", "max_scaleup_domain", "host_link_gb_per_s", "tdp_w", "arch_target",
                        "compute_capability", "min_cuda", "min_driver", "first_pytorch", "price_usd"}));
   a.origin = origin;
   m.reject_unknown_keys();

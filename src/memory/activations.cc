@@ -37,8 +37,12 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   double per_token = 0;
 
   // --- Attention block ---
+  // Module recompute (Megatron --recompute-modules layernorm, moe_act, mla_up_proj): the norm outputs,
+  // the routed experts' activation outputs and MLA's up-projected Q/K/V are recomputed in the backward
+  // from what the layer keeps anyway (norm inputs, fc1 outputs, the latents), not stored.
+  const bool modules = mode == Recompute::modules;
   per_token += 2.0 * h / seq_div;  // input of the pre-attention norm
-  per_token += g * h / seq_div;  // normed input of the QKV (or MLA down) projections
+  if (!modules) per_token += g * h / seq_div;  // normed input of the QKV (or MLA down) projections
   int heads = m.heads;
   double q_dim = 0, k_dim = 0, v_dim = 0;  // per token, all heads, before the TP split
   if (m.attention == AttentionKind::mla) {
@@ -55,12 +59,13 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     q_dim = 1.0 * heads * m.head_dim;
     k_dim = v_dim = 1.0 * kv * m.head_dim;  // GQA: K and V shrink with the KV heads
   }
-  per_token += 2.0 * (q_dim + k_dim + v_dim) / t;  // Q, K, V kept for the attention backward
+  // Q, K, V kept for the attention backward (MLA's are recomputed from the latents under module recompute)
+  if (!(modules && m.attention == AttentionKind::mla)) per_token += 2.0 * (q_dim + k_dim + v_dim) / t;
   // Core attention. Without flash attention and recompute (Korthikanti §4.1): softmax output 2as,
   // dropout mask as, dropout output 2as per token (5as); without dropout only the softmax output
   // (2as). Flash attention keeps only the fp32 log-sum-exp per head (4 bytes). Selective recompute
   // recomputes the core attention and keeps neither.
-  if (mode == Recompute::none) {
+  if (mode != Recompute::selective) {
     if (c.flash_attention)
       per_token += 4.0 * heads / t;
     else
@@ -76,7 +81,7 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   if (!m.parallel_block) {
     per_token += 2.0 * h / seq_div;  // input of the pre-MLP norm
     // normed input of the first MLP GEMM; a router (MoE layer) keeps its own BF16 copy
-    per_token += (moe_layer && m.is_moe() ? 2.0 : g) * h / seq_div;
+    if (!modules) per_token += (moe_layer && m.is_moe() ? 2.0 : g) * h / seq_div;
   }  // parallel blocks (GPT-J) feed the MLP the attention's normed input, counted above
   if (moe_layer && m.is_moe()) {
     const MoeDims& e = m.moe;
@@ -84,7 +89,9 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     // Routed tokens (balanced routing): each of the rank's tokens is copied to top_k experts. Per copy:
     // the permuted expert input 2h, the activation function terms (split by etp), and the expert
     // output 2h kept for the probability-weighted combine.
-    const double per_copy = g * h + act_fn_bytes(m, e.expert_ffn_hidden, g) / std::max(1, c.etp) + 2.0 * h;
+    // moe_act recompute drops the activation output (the down projection's input, g per element).
+    const double act = act_fn_bytes(m, e.expert_ffn_hidden, modules ? 0.0 : g);
+    const double per_copy = g * h + act / std::max(1, c.etp) + 2.0 * h;
     per_token += e.top_k * per_copy / seq_div;
     if (e.shared_experts > 0) {
       const double fs = 1.0 * e.shared_experts * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden);

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/error.h"
@@ -171,6 +172,72 @@ TEST(MemoryActivations, Fp8KeepsGemmInputsInOneByte) {
   const double a16 = training_memory(m, plan, w).stages[0].activations_bytes;
   w.precision = Precision::fp8;
   EXPECT_LT(training_memory(m, plan, w).stages[0].activations_bytes, a16);
+}
+
+TEST(MemoryActivations, OffloadMovesTheFirstLayersToHost) {
+  // Llama 3 70B FP8, tp=1 pp=1 ZeRO-3 on 64 GPUs, mbs=2 x 8k tokens (the Megatron-Bridge GB200 recipe,
+  // which offloads 40 of the 80 layers: cpu_offloading_num_layers=40). Offloaded layers leave the GPU
+  // and their bytes sit in host memory; while the micro-batch runs through them the GPU holds two.
+  const ModelArch m = llama3_70b();
+  TrainingWorkload w = workload(64, 8192, 256);
+  w.precision = Precision::fp8;
+  const auto none = training_memory(m, parse_training_plan("tp=1,pp=1,mbs=2,zero=3,sp=0"), w);
+  const auto half = training_memory(m, parse_training_plan("tp=1,pp=1,mbs=2,zero=3,sp=0,offload_layers=40"), w);
+  ActivationContext c;
+  c.seq_local = 8192;
+  c.micro_batch = 2;
+  c.gemm_input_bytes = weight_bytes(Precision::fp8);
+  const double layer = layer_activation_bytes(m, false, c, Recompute::none);
+  EXPECT_DOUBLE_EQ(half.stages[0].offloaded_bytes_per_microbatch, 40 * layer);
+  EXPECT_DOUBLE_EQ(half.host_offload_bytes, 40 * layer);
+  EXPECT_NEAR(none.activations_bytes - half.activations_bytes, 40 * layer, 1e-9 * none.activations_bytes);
+  EXPECT_DOUBLE_EQ(none.host_offload_bytes, 0);
+  // By gpuplan's estimate the recipe's 40 layers are what it takes to fit 186 GB (GB200) without the
+  // first-run reserve, and 20 would not: the estimate agrees with the recipe.
+  MemoryOptions o;
+  o.reserve_bytes = 0;
+  o.capacity_bytes = 186e9;
+  EXPECT_TRUE(training_memory(m, parse_training_plan("tp=1,pp=1,mbs=2,zero=3,sp=0,offload_layers=40"), w, o).fits);
+  EXPECT_FALSE(training_memory(m, parse_training_plan("tp=1,pp=1,mbs=2,zero=3,sp=0,offload_layers=20"), w, o).fits);
+  EXPECT_FALSE(training_memory(m, parse_training_plan("tp=1,pp=1,mbs=2,zero=3,sp=0"), w, o).fits);
+  // Memory never rises as more layers are offloaded, and still grows with the micro-batch.
+  double prev = none.total_bytes;
+  for (int k = 1; k <= 80; ++k) {
+    const double t = training_memory(m, parse_training_plan(fmt::format("tp=1,pp=1,mbs=2,zero=3,sp=0,offload_layers={}", k)), w).total_bytes;
+    EXPECT_LE(t, prev + 1.0) << k;
+    prev = t;
+  }
+  EXPECT_LT(training_memory(m, parse_training_plan("tp=1,pp=1,mbs=1,zero=3,sp=0,offload_layers=40"), w).total_bytes,
+            half.total_bytes);
+  TrainingPlan bad = parse_training_plan("tp=1");
+  bad.offload_layers = -1;
+  EXPECT_THROW(training_memory(m, bad, w), InputError);
+}
+
+TEST(MemoryActivations, ModuleRecomputeDropsNormActivationAndMlaOutputs) {
+  // Megatron --recompute-modules layernorm moe_act mla_up_proj: per token, the two norm outputs (the
+  // QKV and MLP GEMM inputs; a router's BF16 copy in an MoE layer), each routed copy's activation
+  // output (the down projection's input) and MLA's up-projected Q, K, V are not kept.
+  ActivationContext c;
+  c.seq_local = 4096;
+  c.tp = 1;
+  const ModelArch dense = llama3_70b();
+  c.gemm_input_bytes = 1.0;  // FP8
+  EXPECT_NEAR(layer_activation_bytes(dense, false, c, Recompute::none) -
+                  layer_activation_bytes(dense, false, c, Recompute::modules),
+              4096.0 * 2 * dense.hidden, 1e-6);
+  const ModelArch ds = deepseek_v3();
+  c.gemm_input_bytes = 2.0;  // BF16
+  const MlaDims& a = ds.mla;
+  const double q = 1.0 * ds.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim), v = 1.0 * ds.heads * a.v_head_dim;
+  const double h = ds.hidden;
+  const double saved = 2 * h + 2 * h + 2 * (q + q + v) + ds.moe.top_k * 2.0 * ds.moe.expert_ffn_hidden;
+  EXPECT_NEAR(layer_activation_bytes(ds, true, c, Recompute::none) - layer_activation_bytes(ds, true, c, Recompute::modules),
+              4096.0 * saved, 1e-6 * 4096.0 * saved);
+  // Between keeping everything and recomputing whole layers.
+  EXPECT_GT(layer_activation_bytes(ds, true, c, Recompute::modules), layer_activation_bytes(ds, true, c, Recompute::full));
+  EXPECT_EQ(parse_training_plan("recompute=modules").recompute, Recompute::modules);
+  EXPECT_THROW(parse_training_plan("recompute=some"), InputError);
 }
 
 TEST(MemoryGolden, MegatronSixPlusTwelveOverD) {

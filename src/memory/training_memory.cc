@@ -82,6 +82,8 @@ void validate(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload&
   if (w.global_batch % per_step != 0)
     throw InputError("--global-batch", fmt::format("{} is not a multiple of mbs * dp = {} * {} = {}", w.global_batch,
                                                    p.mbs, dp, per_step));
+  if (p.offload_layers < 0)
+    throw InputError("--plan.offload_layers", fmt::format("must be >= 0 (0: none), got {}", p.offload_layers));
   if (p.recompute_layers < 0)  // more than a chunk has means all of them
     throw InputError("--plan.recompute_layers", fmt::format("must be >= 0 (0: all), got {}", p.recompute_layers));
 }
@@ -143,7 +145,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     s.stage = rank;
     s.role = p.pp == 1 ? "only" : rank == 0 ? "first" : rank == p.pp - 1 ? "last" : "middle";
     double dense_p = 0, expert_p = 0, largest_layer_p = 0;
-    double acts_one_mb = 0, work_buffer = 0;
+    double acts_one_mb = 0, work_buffer = 0, offloaded_one_mb = 0, offload_buffer = 0;
     for (int k = 0; k < p.vp; ++k) {
       const auto [lo, hi] = chunk_range(m.layers, chunks, rank + k * p.pp);
       for (int i = lo; i < hi; ++i) {
@@ -159,7 +161,17 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
         // Full recompute of the first recompute_layers layers of each chunk (Megatron "block"
         // method; 0 = all); the other layers keep everything.
         const bool full = p.recompute == Recompute::full && (p.recompute_layers == 0 || i - lo < p.recompute_layers);
-        acts_one_mb += layer_activation_bytes(m, moe, ctx, full ? Recompute::full : kept_mode);
+        const double kept = layer_activation_bytes(m, moe, ctx, full ? Recompute::full : kept_mode);
+        if (i - lo < p.offload_layers) {
+          // Activation offload of the first offload_layers layers of each chunk: the saved tensors go to
+          // host memory as the forward pass leaves the layer and come back before its backward
+          // (Transformer Engine's CPU offload, double-buffered): while the micro-batch runs through
+          // offloaded layers the GPU holds two of them (the one in transfer and the one computing).
+          offloaded_one_mb += kept;
+          offload_buffer = std::max(offload_buffer, 2.0 * kept);
+        } else {
+          acts_one_mb += kept;
+        }
         // During the backward of a recomputed layer its full activations exist once (one micro-batch).
         if (full) work_buffer = std::max(work_buffer, layer_activation_bytes(m, moe, ctx, Recompute::none));
       }
@@ -182,7 +194,13 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
       in_flight = static_cast<double>(chunk_passes) / p.vp;
     }
     s.in_flight_microbatches = in_flight;
-    double acts = in_flight * acts_one_mb + work_buffer;
+    // The micro-batch being run holds its kept layers or, while in its offloaded layers, the two
+    // transfer buffers (its offloaded layers come first in the forward and last in the backward, when
+    // its kept layers are not yet or no longer held); the others in flight hold their kept layers.
+    const double current_mb = std::max(acts_one_mb, offload_buffer);
+    double acts = std::max(0.0, in_flight - 1.0) * acts_one_mb + (in_flight > 0 ? current_mb : 0.0) + work_buffer;
+    s.offloaded_bytes_per_microbatch = offloaded_one_mb;
+    s.host_bytes = in_flight * offloaded_one_mb;
     if (rank == 0 && ctx.dropout) acts += in_flight * tokens * h / seq_div;  // embedding dropout mask
     if (rank == p.pp - 1) {
       // Final norm input and output-head input (one micro-batch: the last stage runs its backward at
@@ -213,6 +231,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   r.gradients_bytes = s.gradients_bytes;
   r.optimizer_bytes = s.optimizer_bytes;
   r.activations_bytes = s.activations_bytes;
+  r.host_offload_bytes = s.host_bytes;
   r.total_bytes = s.total_bytes;
   r.activation_bytes_per_layer = s.layers > 0 ? s.layer_activations_per_microbatch_bytes / s.layers : 0;
   if (opt.capacity_bytes > 0) {

@@ -35,6 +35,8 @@ struct StageMemory {
   double logits_bytes = 0;       // of activations: fp32 logits / loss buffer (last stage)
   double layer_activations_per_microbatch_bytes = 0;  // all the stage's layers, one micro-batch
   double in_flight_microbatches = 0;  // micro-batches whose activations are held, in whole-stage units
+  double offloaded_bytes_per_microbatch = 0;  // saved activations sent to host per micro-batch (offload_layers)
+  double host_bytes = 0;         // offloaded activations held in host memory (not part of total_bytes)
   double total_bytes = 0;        // the parts above plus the reserve
 };
 
@@ -57,6 +59,7 @@ struct TrainingMemory {
   int expert_dp = 1;           // expert data-parallel degree: gpus / (pp * ep * etp)
   long long num_microbatches = 1;  // per pipeline per step: global_batch / (mbs * dp)
   double activation_bytes_per_layer = 0;  // one micro-batch, one layer of the reported stage, mean
+  double host_offload_bytes = 0;  // activations the reported stage holds in host memory (offload_layers)
   std::vector<Violation> violations;
 
   double parts_sum() const {

@@ -68,6 +68,7 @@ std::string_view to_string(Recompute r) {
     case Recompute::none: return "none";
     case Recompute::selective: return "selective";
     case Recompute::full: return "full";
+    case Recompute::modules: return "modules";
   }
   return "?";
 }
@@ -114,7 +115,7 @@ bool parse_bool(const std::string& key, const std::string& v) {
 
 TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
   static const std::vector<std::string> keys = {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs",
-                                                "recompute", "recompute_layers", "zero", "sp",
+                                                "recompute", "recompute_layers", "offload_layers", "zero", "sp",
                                                 "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order"};
   size_t pos = 0;
   while (pos < text.size()) {
@@ -136,6 +137,7 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
     else if (k == "dp") p.dp = parse_int(k, v, 1, kMax);
     else if (k == "mbs") p.mbs = parse_int(k, v, 1, 1 << 16);
     else if (k == "recompute_layers") p.recompute_layers = parse_int(k, v, 0, 100000);
+    else if (k == "offload_layers") p.offload_layers = parse_int(k, v, 0, 100000);
     else if (k == "zero") p.zero = parse_int(k, v, 0, 3);
     else if (k == "sp") p.sequence_parallel = parse_bool(k, v);
     else if (k == "tp_overlap") p.tp_comm_overlap = parse_bool(k, v);
@@ -147,7 +149,8 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
       if (v == "none" || v == "0") p.recompute = Recompute::none;
       else if (v == "selective") p.recompute = Recompute::selective;
       else if (v == "full") p.recompute = Recompute::full;
-      else throw InputError("--plan.recompute", fmt::format("must be none, selective or full, got '{}'", v));
+      else if (v == "modules") p.recompute = Recompute::modules;
+      else throw InputError("--plan.recompute", fmt::format("must be none, selective, modules or full, got '{}'", v));
     } else {
       throw InputError("--plan." + k, "unknown plan key" + did_you_mean(k, keys) +
                                           fmt::format("; allowed: {}", fmt::join(keys, ", ")));
@@ -162,6 +165,7 @@ std::string to_string(const TrainingPlan& p) {
                               p.sequence_parallel ? 1 : 0);
   if (p.recompute == Recompute::full && p.recompute_layers > 0)
     s += fmt::format(",recompute_layers={}", p.recompute_layers);
+  if (p.offload_layers > 0) s += fmt::format(",offload_layers={}", p.offload_layers);
   if (p.etp != 1) s += fmt::format(",etp={}", p.etp);
   if (p.order != kDefaultRankOrder) s += ",order=" + to_string(p.order);
   return s;

@@ -8,7 +8,11 @@
 
 namespace gpuplan {
 
-enum class Recompute { none, selective, full };
+// selective: the attention core (Korthikanti et al. 2022). modules: Megatron's module-level selective
+// recompute of the cheap modules (--recompute-modules layernorm moe_act mla_up_proj): norm outputs,
+// the routed experts' activation-function outputs and MLA's up-projected Q/K/V are recomputed in the
+// backward instead of kept. full: whole layers (recompute_layers of each chunk).
+enum class Recompute { none, selective, full, modules };
 
 // The parallel dimensions in rank order, innermost first (adjacent ranks differ in the first one).
 enum class Dim : std::uint8_t { tp, cp, ep, dp, pp };
@@ -27,7 +31,11 @@ struct TrainingPlan {
   int dp = 1;    // data parallel; derived as gpus / (tp*pp*cp) when 0 is given
   int mbs = 1;   // micro-batch size, sequences
   Recompute recompute = Recompute::none;
-  int recompute_layers = 0;      // full recompute: layers per stage recomputed (0 = all)
+  int recompute_layers = 0;      // full recompute: layers of each model chunk recomputed (0 = all)
+  // Activation offload (Megatron/Transformer Engine cpu_offloading_num_layers): the saved activations
+  // of the first offload_layers layers of each model chunk go to host memory in the forward pass and
+  // come back for the backward, over the GPU's host link. 0 = none.
+  int offload_layers = 0;
   int zero = 1;                  // 0: none, 1: optimizer state, 2: + gradients, 3: + weights (FSDP)
   bool sequence_parallel = true; // Megatron SP with TP > 1
   bool tp_comm_overlap = true;   // TP collectives overlapped with GEMMs (userbuffers)

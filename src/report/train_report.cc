@@ -13,6 +13,7 @@ struct Part {
 constexpr Part kStepParts[] = {
     {"gemm_s", "compute: GEMMs"},          {"attention_s", "compute: attention"},
     {"memory_bound_s", "compute: memory-bound ops"}, {"recompute_s", "compute: recompute"},
+    {"offload_s", "exposed activation offload"},
     {"tp_comm_s", "exposed TP comm"},      {"cp_comm_s", "exposed CP comm"},
     {"ep_comm_s", "exposed EP comm (all-to-all)"}, {"pp_comm_s", "exposed PP comm"},
     {"dp_comm_s", "exposed DP comm"},      {"bubble_s", "pipeline bubble"},

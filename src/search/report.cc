@@ -23,6 +23,7 @@ nlohmann::json breakdown_json(const StepBreakdown& s) {
           {"attention_s", s.attention_s},
           {"memory_bound_s", s.memory_bound_s},
           {"recompute_s", s.recompute_s},
+          {"offload_s", s.offload_s},
           {"tp_comm_s", s.tp_comm_s},
           {"cp_comm_s", s.cp_comm_s},
           {"ep_comm_s", s.ep_comm_s},

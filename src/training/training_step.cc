@@ -25,6 +25,7 @@ struct LayerCost {
   double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
   double cp_comm_s = 0;
   double ep_comm_s = 0;
+  double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
 
 double attention_ctx(int seq, int window) {
@@ -54,7 +55,10 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
       c.gemm_s += gemm_time_s(hw, fmt, T, heads * qk_dim / tp, h);
     }
     c.gemm_s += gemm_time_s(hw, fmt, T, a.kv_lora_rank + a.qk_rope_head_dim, h);
-    c.gemm_s += gemm_time_s(hw, fmt, T, heads * (a.qk_nope_head_dim + v_dim) / tp, a.kv_lora_rank);
+    const double kv_up = gemm_time_s(hw, fmt, T, heads * (a.qk_nope_head_dim + v_dim) / tp, a.kv_lora_rank);
+    c.gemm_s += kv_up;
+    // mla_up_proj recompute runs the up-projections again (the query's too when it is low-rank).
+    c.modules_recompute_s += kv_up + (a.q_lora_rank > 0 ? gemm_time_s(hw, fmt, T, heads * qk_dim / tp, a.q_lora_rank) : 0.0);
     c.gemm_s += gemm_time_s(hw, fmt, T, h, heads * v_dim / tp);
     kv_heads = heads;
   } else {
@@ -88,6 +92,8 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, gate * fe, h, local_experts);
     c.gemm_s += grouped_gemm_time_s(hw, fmt, per_expert, h, fe, local_experts);
     mlp_act_elems = Tm * e.top_k * gate * fe;
+    // moe_act recompute: the routed experts' activation function again (read fc1 out, write its output).
+    c.modules_recompute_s += memory_bound_time_s(hw, mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes);
     if (e.shared_experts > 0) {
       const double fs = double(e.shared_experts) * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden) / tp;
       c.gemm_s += gemm_time_s(hw, fmt, T, gate * fs, h) + gemm_time_s(hw, fmt, T, h, fs);
@@ -109,6 +115,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   const double sp = p.sequence_parallel ? tp : 1.0;  // norms/residuals run on the SP shard
   double bytes = 0;
   bytes += 2 * (2 * h) * (T / sp) * kActBytes;                 // RMSNorm/LayerNorm x2: read + write
+  c.modules_recompute_s += memory_bound_time_s(hw, 2 * (2 * h) * (T / sp) * kActBytes);  // layernorm recompute
   bytes += 2 * (3 * h) * (T / sp) * kActBytes;                 // residual adds x2: 2 reads + 1 write
   bytes += 2 * T * (heads + kv_heads) * qk_dim / tp * kActBytes;  // rotary on q and k: read + write
   bytes += mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes;  // activation: read in, write out
@@ -149,6 +156,8 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   for (const auto& [subject, value] : positive)
     if (value < 1) v.push_back({"range", subject, fmt::format("{} must be >= 1, got {}", subject, value)});
   if (p.dp < 0) v.push_back({"range", "plan.dp", fmt::format("plan.dp must be >= 0 (0: derived), got {}", p.dp)});
+  if (p.offload_layers < 0)
+    v.push_back({"range", "plan.offload_layers", fmt::format("plan.offload_layers must be >= 0 (0: none), got {}", p.offload_layers)});
   if (m.layers < 1 || m.heads < 1) v.push_back({"range", "model", "the model needs >= 1 layer and >= 1 head"});
   if (!v.empty()) return v;
   const long long mp = 1LL * p.tp * p.pp * p.cp;
@@ -242,6 +251,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double ltp = mix([](const LayerCost& c) { return c.tp_comm_s; });
   const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
+  const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
   // Output head + loss, spread over the stages' critical path as the last stage's extra work.
   const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
@@ -261,6 +271,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     recompute = share * n * (lg + la + lm);
   } else if (p.recompute == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward
+  } else if (p.recompute == Recompute::modules) {
+    recompute = n * lmod;  // norms, the experts' activation and MLA up-projections again in backward
   }
 
   // Exposed communication per micro-batch.
@@ -278,7 +290,33 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     p2p = collective_time_s(Collective::send_recv, bytes, Group{p.pp, st.pp}, hw);
   }
 
-  const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
+  // Activation offload (offload_layers): the offloaded layers' saved activations cross the host link
+  // once each way per micro-batch, GPU to host during the forward pass and back during the backward,
+  // on copy engines beside the compute: exposed where a pass's transfer outlasts the compute it
+  // overlaps (up to overlap_eff), as Transformer Engine's CPU offload runs them.
+  double offload_exposed = 0;
+  if (p.offload_layers > 0) {
+    if (hw.accelerator.host_link_bytes_per_s <= 0) {
+      r.violations.push_back({"offload.no_host_link", "plan.offload_layers",
+                              fmt::format("activation offload needs the GPU's host link bandwidth, which the catalog "
+                                          "does not give for {} (host_link_gb_per_s); use offload_layers=0",
+                                          hw.accelerator.name)});
+      return r;
+    }
+    double bytes = 0;
+    try {
+      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages)
+        bytes = std::max(bytes, sm.offloaded_bytes_per_microbatch);
+    } catch (const InputError& err) {
+      r.violations.push_back({"memory.invalid", "plan", err.what()});
+      return r;
+    }
+    const double t_copy = bytes / hw.accelerator.host_link_bytes_per_s;
+    offload_exposed = std::max(0.0, t_copy - e.overlap_eff * f_compute) +
+                      std::max(0.0, t_copy - e.overlap_eff * (b_compute + recompute));
+  }
+
+  const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed + offload_exposed;
 
   // Parameters held by this GPU (one stage), for DP traffic and the optimizer.
   const LayerParams dense_lp = layer_params(m, false);
@@ -347,6 +385,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   s.attention_s = k * 3.5 * f_attn;
   s.memory_bound_s = k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
+  s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;
   s.cp_comm_s = k * cp_exposed;
   s.ep_comm_s = k * ep_exposed;

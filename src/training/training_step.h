@@ -21,6 +21,7 @@ struct StepBreakdown {
   double attention_s = 0;       // flash-attention kernels
   double memory_bound_s = 0;    // norms, activations, residuals, rotary, casts, permutes, loss
   double recompute_s = 0;       // the recomputed forward (selective or full)
+  double offload_s = 0;         // exposed activation offload transfers over the host link
   double tp_comm_s = 0;         // exposed TP/SP all-gather and reduce-scatter
   double cp_comm_s = 0;         // exposed context-parallel KV exchange
   double ep_comm_s = 0;         // exposed MoE dispatch and combine (all-to-all)
@@ -29,7 +30,7 @@ struct StepBreakdown {
   double bubble_s = 0;          // pipeline fill and drain
   double optimizer_s = 0;       // optimizer step (memory-bound)
   double total_s() const {
-    return gemm_s + attention_s + memory_bound_s + recompute_s + tp_comm_s + cp_comm_s + ep_comm_s +
+    return gemm_s + attention_s + memory_bound_s + recompute_s + offload_s + tp_comm_s + cp_comm_s + ep_comm_s +
            pp_comm_s + dp_comm_s + bubble_s + optimizer_s;
   }
 };

@@ -173,6 +173,53 @@ double microbatch_work_s(const TrainingResult& r) {
   return p.gemm_s + p.attention_s + p.memory_bound_s + p.recompute_s + p.tp_comm_s + p.cp_comm_s + p.ep_comm_s;
 }
 
+TEST(TrainingProperties, ActivationOffloadHidesBehindComputeOnlyOverAFastHostLink) {
+  // Llama 3 70B FP8 on GB200 with Megatron-FSDP, mbs=2 x 8k (the Megatron-Bridge recipe, 40 of 80
+  // layers offloaded): ~3.6 GB per layer and micro-batch cross NVLink-C2C (225 GB/s per direction per
+  // GPU) beside ~1 s of forward compute: hidden. Over PCIe Gen5 (64 GB/s) the same bytes are not.
+  auto s = make("llama3-70b", "gb200-nvl72", 64, 256, 8192, Precision::fp8, "tp=1,pp=1,mbs=2,zero=3,sp=0");
+  EXPECT_DOUBLE_EQ(s.hw.accelerator.host_link_bytes_per_s, 225e9);  // accelerators.yaml host_link_gb_per_s
+  const TrainingResult none = run(s);
+  ASSERT_TRUE(none.valid());
+  s.plan.offload_layers = 40;
+  const TrainingResult c2c = run(s);
+  ASSERT_TRUE(c2c.valid());
+  EXPECT_DOUBLE_EQ(c2c.parts.offload_s, 0.0);
+  EXPECT_NEAR(c2c.step_time_s, none.step_time_s, 1e-9 * none.step_time_s);
+  EXPECT_NEAR(c2c.parts.total_s(), c2c.step_time_s, 1e-9 * c2c.step_time_s);
+  s.hw.accelerator.host_link_bytes_per_s = 64e9;
+  const TrainingResult pcie = run(s);
+  ASSERT_TRUE(pcie.valid());
+  EXPECT_GT(pcie.parts.offload_s, 0.0);
+  EXPECT_NEAR(pcie.parts.total_s(), pcie.step_time_s, 1e-9 * pcie.step_time_s);
+  // More layers offloaded never take less time; a slower link never less either.
+  s.plan.offload_layers = 80;
+  EXPECT_GE(run(s).parts.offload_s, pcie.parts.offload_s);
+  s.hw.accelerator.host_link_bytes_per_s = 32e9;
+  EXPECT_GT(run(s).parts.offload_s, pcie.parts.offload_s);
+  // A GPU whose host link the catalog does not give is not offered offload: a violation naming the field.
+  s.hw.accelerator.host_link_bytes_per_s = 0;
+  const TrainingResult unknown = run(s);
+  ASSERT_FALSE(unknown.valid());
+  EXPECT_EQ(unknown.violations[0].subject, "plan.offload_layers");
+  s.plan.offload_layers = -1;
+  EXPECT_FALSE(run(s).valid());
+}
+
+TEST(TrainingProperties, ModuleRecomputeCostsLessThanWholeLayers) {
+  // DeepSeek-V3 (MLA, 256 experts) on 256 GB200: module recompute runs the norms, the experts'
+  // activation and the MLA up-projections again, a small share of what recomputing whole layers costs.
+  auto s = make("deepseek-v3", "gb200-nvl72", 256, 4096, 4096, Precision::bf16, "tp=1,pp=4,vp=4,ep=64,mbs=1,sp=0");
+  s.plan.recompute = Recompute::modules;
+  const TrainingResult mod = run(s);
+  ASSERT_TRUE(mod.valid());
+  s.plan.recompute = Recompute::full;
+  const TrainingResult full = run(s);
+  EXPECT_GT(mod.parts.recompute_s, 0.0);
+  EXPECT_LT(mod.parts.recompute_s, 0.2 * full.parts.recompute_s);
+  EXPECT_NEAR(mod.parts.total_s(), mod.step_time_s, 1e-9 * mod.step_time_s);
+}
+
 TEST(TrainingProperties, BubbleFollowsTheScheduleForAnyMicrobatchCount) {
   // 1F1B: nmb micro-batches through pp stages take nmb + pp - 1 micro-batch times, so the idle share
   // is (pp-1)/(nmb+pp-1): one micro-batch through 8 stages idles 7/8 of the time.

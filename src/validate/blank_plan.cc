@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "memory/training_memory.h"
@@ -20,8 +21,11 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                          vps = pick(b.vp, space.vp, base.vp), cps = pick(b.cp, space.cp, base.cp),
                          eps = pick(b.ep, m.is_moe() ? space.ep : std::vector<int>{1}, base.ep),
                          mbss = pick(b.mbs, space.mbs, base.mbs);
-  const std::vector<Recompute> rcs =
-      b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
+  std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
+  // Module recompute (norms, the experts' activation, MLA up-projections): what the frameworks' MoE
+  // recipes use (Megatron --recompute-modules), a choice the search's own space does not offer.
+  if (b.recompute && std::find(rcs.begin(), rcs.end(), Recompute::modules) == rcs.end())
+    rcs.push_back(Recompute::modules);
   TrainingOptions topt;
   topt.with_memory = false;  // the filter estimated it
   // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
@@ -106,6 +110,25 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                   }
                 }
                 consider(p);
+                if (b.recompute && rc != Recompute::full && hw.accelerator.host_link_bytes_per_s > 0) {
+                  // Activation offload to host memory (Megatron/Transformer Engine
+                  // cpu_offloading_num_layers), the memory saving the frameworks' recipes use where a
+                  // fast host link hides it (Grace's NVLink-C2C): the fewest layers of each chunk that
+                  // fit (memory falls as layers are offloaded: bisection), when none fits without.
+                  if (!divides(p) || fits(p)) continue;
+                  const int chunk_layers = (m.layers + pp * vp - 1) / (pp * vp);
+                  int lo = 1, hi = chunk_layers;
+                  p.offload_layers = hi;
+                  if (!fits(p)) continue;
+                  while (lo < hi) {
+                    const int mid = (lo + hi) / 2;
+                    p.offload_layers = mid;
+                    if (fits(p)) hi = mid;
+                    else lo = mid + 1;
+                  }
+                  p.offload_layers = hi;
+                  consider(p);
+                }
               }
       }
   if (!out.found && have_closest) {
@@ -130,6 +153,8 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.recompute, out.plan.recompute == Recompute::full && out.plan.recompute_layers > 0
                        ? fmt::format("recompute=full ({} layers of each chunk)", out.plan.recompute_layers)
                        : fmt::format("recompute={}", to_string(out.plan.recompute)));
+  add(b.recompute && out.plan.offload_layers > 0,
+      fmt::format("activation offload of {} layers of each chunk", out.plan.offload_layers));
   out.note = fmt::format("blank {} from the search: the fastest of {} candidates under the stated fields{}", chosen,
                          out.evaluated,
                          out.fits_memory ? "" : " (none fits in memory by gpuplan's estimate, but the run did: the closest to fitting)");

@@ -214,13 +214,11 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     std::smatch em;
     if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
     const std::string rc = lower(t.cell(i, "recompute"));
-    // A blank recompute is the frameworks' default, none. Searched like the other blank fields (the
-    // fastest that fits, with the fewest recomputed layers), 21 rows turn to partial full recompute,
-    // mostly FSDP runs on Grace-Blackwell whose activations no recompute-free plan holds by gpuplan's
-    // estimate (e.g. Llama 3 70B, mbs=2, 8k: 290 GB), and the rows get worse (median 6.1% -> 6.8%,
-    // leave-one-family-out dense band coverage 73.5% -> 63.2%): those runs saved memory by means cheaper
-    // than recompute that gpuplan does not model (docs/training-model.md, "Blank plan fields").
-    if (rc.empty()) c.assumptions.push_back("recompute blank: none (Megatron/NeMo default)");
+    // A blank recompute means the authors' own memory setting, usually their best: searched like the
+    // other blank fields, the fastest plan that fits among no recompute, selective and full recompute
+    // of the fewest layers, and activation offload of the fewest layers where the GPU has a host link
+    // (the recipes' choice on Grace-Blackwell: docs/training-model.md, "Blank plan fields").
+    blanks.recompute = rc.empty();
     if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
     else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
     else p.recompute = Recompute::none;

@@ -138,10 +138,12 @@ TEST(Validate, BlankVpWithDeepPipelinePredictsInterleaving) {
 
 TEST(Validate, BlankRecomputeRecomputesTheFewestLayersThatFit) {
   // Llama 3 70B, tp=1 pp=1 ZeRO-3 on 64 GB200, 8k tokens: mbs=1 holds its FP8 activations without
-  // recompute; mbs=2 does not, and the fastest plan that fits recomputes only some layers.
+  // recompute; mbs=2 does not, and without a host link to offload to (host_link 0 here), the fastest
+  // plan that fits recomputes only some layers.
   const Catalog catalog = Catalog::builtin();
   const ModelArch m = resolve_model("llama3-70b");
-  const Hardware hw = resolve_hardware(catalog, "gb200-nvl72");
+  Hardware hw = resolve_hardware(catalog, "gb200-nvl72");
+  hw.accelerator.host_link_bytes_per_s = 0;
   TrainingWorkload w;
   w.num_gpus = 64;
   w.global_batch = 256;
@@ -170,6 +172,43 @@ TEST(Validate, BlankRecomputeRecomputesTheFewestLayersThatFit) {
   EXPECT_TRUE(training_memory(m, two.plan, w, mo).fits);
   EXPECT_FALSE(training_memory(m, fewer, w, mo).fits);  // one layer fewer does not fit
   EXPECT_NE(two.note.find("layers of each chunk"), std::string::npos);
+}
+
+TEST(Validate, BlankRecomputeOnGraceBlackwellOffloadsAsTheRecipes) {
+  // The same run on GB200, whose GPUs reach Grace's memory over NVLink-C2C: offloading some layers'
+  // activations hides behind the compute and beats recomputing them, so the search offloads the fewest
+  // layers that fit (the Megatron-Bridge recipe offloads 40 of 80, cpu_offloading_num_layers=40), and
+  // the row's assumptions say so.
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,LLAMA3_70B,70,,,,,,,8192,,,GB200,64,FP8,1,1,,1,,,2,256,,tokens_per_sec_per_gpu,4000,"
+          "FSDP=64 (Megatron-FSDP sharding group),\n"
+          "Y,u,LLAMA3_70B,70,,,,,,,8192,,,H100-SXM-80GB,64,FP8,4,8,5,1,,,1,256,,tokens_per_sec_per_gpu,1500,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 2u) << (skipped.empty() ? "" : skipped[0].reason);
+  const TrainingPlan& p = cases[0].plan;
+  EXPECT_EQ(p.recompute, Recompute::none);
+  EXPECT_GT(p.offload_layers, 0);
+  EXPECT_LT(p.offload_layers, cases[0].model.layers);
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said |= a.find("activation offload of") != std::string::npos;
+  EXPECT_TRUE(said);
+  // It fits with those layers offloaded and not with one fewer (reserve left out: the run fitted).
+  MemoryOptions mo;
+  mo.reserve_bytes = 0;
+  mo.capacity_bytes = cases[0].hardware.accelerator.memory_bytes;
+  TrainingPlan fewer = p;
+  fewer.offload_layers -= 1;
+  EXPECT_TRUE(training_memory(cases[0].model, p, cases[0].workload, mo).fits);
+  EXPECT_FALSE(training_memory(cases[0].model, fewer, cases[0].workload, mo).fits);
+  // An H100 run whose activations fit keeps everything on the GPU: no recompute, no offload.
+  EXPECT_EQ(cases[1].plan.recompute, Recompute::none);
+  EXPECT_EQ(cases[1].plan.offload_layers, 0);
+  said = false;
+  for (const auto& a : cases[1].assumptions) said |= a.find("blank recompute=none") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(Validate, MfuBasisChoosesThePeak) {
