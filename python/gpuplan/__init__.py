@@ -56,10 +56,16 @@ def _options(keywords, positional):
     for keyword, value in keywords.items():
         if value is None:
             continue
+        name = _names.get(keyword)
+        if name is not None:  # seen before and not a plan field: the common case, one lookup
+            options[name] = value
+            continue
         if keyword == "plan" and isinstance(value, dict):
             plan += [_plan_item(k, v) for k, v in value.items() if v is not None]
         elif keyword.startswith("plan_"):
             plan.append(_plan_item(keyword[5:], value))
+        elif keyword == "plan":
+            options["plan"] = value
         else:
             options[_option_name(keyword)] = value
     if plan:
@@ -146,7 +152,8 @@ def _command(name, summary, default_positional=()):
         return self.run(name, *(positional or default_positional), **options)
 
     def function(*positional, **options):
-        return _session(options).run(name, *(positional or default_positional), **options)
+        # Straight to the core (what Session.run does, without packing the keywords again).
+        return _core.run(_session(options)._core, name, _options(options, positional or default_positional))
 
     for f in (method, function):
         f.__name__ = f.__qualname__ = name

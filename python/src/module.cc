@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -88,9 +89,55 @@ json to_json(py::handle value, const Path& path) {
   throw gpuplan::InputError(path.str(), "a str, int, float, bool, list or dict (got " + type_name(value) + ")");
 }
 
+// The keys of documents as Python str objects, made once and kept (with their hash computed), so a
+// document's dicts are filled without creating, hashing and freeing a str per key. Bounded: keys that
+// come from data (names of catalog entries) stop being cached past the bound. Touched only with the
+// GIL held.
+class KeyCache {
+ public:
+  // A new reference to the str of `key`, or nullptr with the Python error set.
+  PyObject* get(const std::string& key) {
+    if (const auto it = keys_.find(key); it != keys_.end()) {
+      Py_INCREF(it->second);
+      return it->second;
+    }
+    PyObject* text = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+    if (text == nullptr || keys_.size() >= kMaxKeys) return text;
+    PyUnicode_InternInPlace(&text);
+    if (PyObject_Hash(text) == -1) {
+      Py_DECREF(text);
+      return nullptr;
+    }
+    Py_INCREF(text);  // the cache's reference, kept for the life of the process
+    keys_.emplace(key, text);
+    return text;
+  }
+
+ private:
+  static constexpr std::size_t kMaxKeys = 4096;
+  std::unordered_map<std::string, PyObject*> keys_;
+};
+
+KeyCache& key_cache() {
+  static KeyCache* cache = new KeyCache;  // never destroyed: its str objects outlive interpreter teardown
+  return *cache;
+}
+
+// A dict sized for n items up front where CPython offers it (no resizes while filling a document's
+// larger objects).
+PyObject* new_dict(std::size_t n) {
+#if PY_VERSION_HEX < 0x030D0000
+  return _PyDict_NewPresized(static_cast<Py_ssize_t>(n));
+#else
+  (void)n;
+  return PyDict_New();
+#endif
+}
+
 // The API's document as Python values (objects -> dict, arrays -> list): a new reference, or nullptr
-// with the Python error set. CPython's API directly: a document has hundreds of values and a point
-// evaluation costs microseconds, so the conversion must not cost more.
+// with the Python error set. CPython's API directly, walking nlohmann's containers without its
+// iteration proxies: a document has a hundred values or more and a point evaluation costs
+// microseconds, so the conversion must not cost more.
 PyObject* to_python(const json& value) {
   switch (value.type()) {
     case json::value_t::boolean:
@@ -106,10 +153,11 @@ PyObject* to_python(const json& value) {
       return PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
     }
     case json::value_t::array: {
-      PyObject* list = PyList_New(static_cast<Py_ssize_t>(value.size()));
+      const auto& items = value.get_ref<const json::array_t&>();
+      PyObject* list = PyList_New(static_cast<Py_ssize_t>(items.size()));
       if (list == nullptr) return nullptr;
       Py_ssize_t i = 0;
-      for (const auto& item : value) {
+      for (const auto& item : items) {
         PyObject* element = to_python(item);
         if (element == nullptr) {
           Py_DECREF(list);
@@ -120,10 +168,12 @@ PyObject* to_python(const json& value) {
       return list;
     }
     case json::value_t::object: {
-      PyObject* dict = PyDict_New();
+      const auto& items = value.get_ref<const json::object_t&>();
+      PyObject* dict = new_dict(items.size());
       if (dict == nullptr) return nullptr;
-      for (const auto& [key, item] : value.items()) {
-        PyObject* k = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+      KeyCache& keys = key_cache();
+      for (const auto& [key, item] : items) {
+        PyObject* k = keys.get(key);
         PyObject* v = k == nullptr ? nullptr : to_python(item);
         const int failed = v == nullptr ? -1 : PyDict_SetItem(dict, k, v);
         Py_XDECREF(k);

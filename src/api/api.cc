@@ -69,9 +69,8 @@ nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), cons
     parse_tokens(parser->app, *in.tokens, parser->req);
   else
     parse_options(parser->app, *in.options, parser->req);
-  Request req = parser->req;
   Output out;
-  eval(std::move(req), out);
+  eval(std::move(parser->req), out);  // moved, not copied: the next call assigns the defaults again
   return std::move(out.doc);
 }
 
@@ -115,9 +114,12 @@ const std::vector<Entry>& table() {
                                "Per-GPU memory for training under a plan, or for inference at a concurrency"),
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,
                                "Predict one training step: time, tokens/s, MFU and where the time goes"),
-      GPUPLAN_API_WITH_CATALOG(infer, InferRequest,
-                               "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto "
-                               "frontier"),
+      // infer also takes the session's resolved hardware (a point costs microseconds, the lookups as much).
+      Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier"},
+            [](const Session* s, const Input& o) {
+              return run_with("infer", static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), o,
+                              [&](InferRequest req, Output& out) { return infer(s->catalog(), std::move(req), out, s); });
+            }},
       GPUPLAN_API_WITH_CATALOG(search, SearchRequest,
                                "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan"),
       GPUPLAN_API_WITH_CATALOG(scale, ScaleRequest,

@@ -14,6 +14,10 @@
 
 #include "catalog/catalog.h"
 
+namespace gpuplan {
+struct Hardware;
+}
+
 namespace gpuplan::api {
 
 // The catalog calls run against, loaded once: the built-in catalog overlaid by catalog folders and
@@ -28,6 +32,10 @@ class Session {
   Session& operator=(Session&&) noexcept;
 
   const Catalog& catalog() const;
+  // The hardware of a system or accelerator of the catalog named as the catalog spells it, resolved
+  // (resolve_hardware(), src/physics/hardware.h) once when the Session was made; null for any other
+  // name or spelling, which resolve_hardware() resolves (or refuses) as it would have.
+  const Hardware* hardware(const std::string& name) const;
 
  private:
   struct State;

@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <thread>
+#include <unistd.h>
 
 #include "core/error.h"
+#include "inference/speculative.h"
+#include "physics/hardware.h"
 #include "run_cli.h"
 
 namespace gpuplan::api {
@@ -18,6 +24,11 @@ using nlohmann::json;
 const Session& session() {
   static const Session s;
   return s;
+}
+
+// The default engine's MTP acceptance in a session's catalog.
+double catalog_default_accept(const Session& s) {
+  return s.catalog().default_serving_engine().mtp_accept.value_or(0.0);
 }
 
 std::string field_of(std::string_view command, const json& options) {
@@ -95,6 +106,69 @@ TEST(Api, EveryCommandIsListedOnceWithItsHelp) {
   for (const char* n : {"infer", "train", "search", "compare", "goodput", "recommend", "cost", "site", "schedule",
                         "validate", "catalog", "model", "memory", "scale", "fabric"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+}
+
+// The CLI's help table is built from commands(): every command the API answers is listed in
+// `gpuplan --help` with the same one-line help, and the CLI runs it.
+TEST(Api, CliHelpListsEveryCommandWithItsHelp) {
+  const CliResult help = run_gpuplan("--help");
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  for (const auto& c : commands()) {
+    std::string row = "  " + c.name;
+    row.resize(std::max<size_t>(row.size(), 12), ' ');
+    EXPECT_NE(help.out.find(row + " " + c.help + "\n"), std::string::npos) << c.name << "\n" << help.out;
+    EXPECT_EQ(run_gpuplan(c.name + " --help").exit_code, 0) << c.name;
+  }
+}
+
+// A catalog overlay's default serving engine sets the MTP acceptance of every command that builds a
+// serving workload from the session's catalog, not only `infer --engine`.
+TEST(Api, OverlayDefaultEngineMtpAcceptanceReachesInferAndCompare) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_api_mtp_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir / "serving_engines.yaml");
+    f << "serving_engines:\n  - name: default\n    request_overhead_s: 0\n    mtp_accept: 0.9\n";
+  }
+  const Session over({dir.string()});
+  std::filesystem::remove_all(dir);
+  const double builtin = catalog_default_accept(session());
+  ASSERT_GT(builtin, 0);
+  ASSERT_LT(builtin, 0.85);  // the overlay's 0.9 is a different figure
+
+  const json point = {{"model", "deepseek-r1"}, {"system", "hgx-h200"}, {"tp", 8}, {"concurrency", 64}, {"mtp", 3}};
+  const json p0 = run(session(), "infer", point), p1 = run(over, "infer", point);
+  EXPECT_NEAR(p0["tokens_per_step"].get<double>(), mtp_accepted_length(3, builtin), 1e-9);
+  EXPECT_NEAR(p1["tokens_per_step"].get<double>(), mtp_accepted_length(3, 0.9), 1e-9);
+  EXPECT_GT(p1["tokens_per_s_per_user"].get<double>(), p0["tokens_per_s_per_user"].get<double>());
+
+  // compare's MoE frontiers include MTP deployments: their fastest point per user moves up the same way.
+  const json cmp = {{"positional", {"gb200-nvl72", "hgx-h200"}}, {"model", "deepseek-r1"}, {"task", "infer"}};
+  const auto fastest = [](const json& doc) {
+    double best = 0;
+    for (const auto& p : doc["models"][0]["inference"]["frontier_a"])
+      best = std::max(best, p["tokens_per_s_per_user"].get<double>());
+    return best;
+  };
+  const json c0 = run(session(), "compare", cmp), c1 = run(over, "compare", cmp);
+  EXPECT_GT(fastest(c1), fastest(c0) * 1.05);
+}
+
+// The session resolves each system once, as resolve_hardware() does; other spellings resolve per call
+// to the same hardware, so the documents agree.
+TEST(Api, SessionResolvesEachSystemOnceAsResolveHardwareDoes) {
+  const Hardware* h = session().hardware("hgx-h200");
+  ASSERT_NE(h, nullptr);
+  const Hardware r = resolve_hardware(session().catalog(), "hgx-h200");
+  EXPECT_EQ(h->system_name, r.system_name);
+  EXPECT_EQ(h->accelerator.name, r.accelerator.name);
+  EXPECT_EQ(h->fabric.domain_gpus, r.fabric.domain_gpus);
+  EXPECT_EQ(h->fabric.scaleup_latency_s, r.fabric.scaleup_latency_s);
+  EXPECT_EQ(session().hardware("HGX-H200"), nullptr);  // not the catalog's spelling
+  EXPECT_EQ(session().hardware("no-such-system"), nullptr);
+  const json a = run(session(), "infer", {{"model", "llama3.1-8b"}, {"system", "hgx-h200"}});
+  const json b = run(session(), "infer", {{"model", "llama3.1-8b"}, {"system", "HGX-H200"}});
+  EXPECT_EQ(a, b);
 }
 
 TEST(Api, BadInputNamesTheOption) {

@@ -4,12 +4,23 @@
 
 namespace gpuplan::api {
 
+// Filled field by field (emplace into the object's map): nlohmann's initializer lists build a
+// two-element array per field first, and a point's document carries four bands.
 nlohmann::json band_json(const BandedFigure& f) {
-  return {{"value", f.value},
-          {"low", f.low},
-          {"high", f.high},
-          {"plus_minus_pct", f.plus_minus_pct()},
-          {"basis", {{"kind", f.kind}, {"generation", f.generation}, {"rows", f.rows}, {"families", f.families}}}};
+  nlohmann::json basis = nlohmann::json::object();
+  auto& b = basis.get_ref<nlohmann::json::object_t&>();
+  b.emplace("kind", f.kind);
+  b.emplace("generation", f.generation);
+  b.emplace("rows", f.rows);
+  b.emplace("families", f.families);
+  nlohmann::json j = nlohmann::json::object();
+  auto& o = j.get_ref<nlohmann::json::object_t&>();
+  o.emplace("value", f.value);
+  o.emplace("low", f.low);
+  o.emplace("high", f.high);
+  o.emplace("plus_minus_pct", f.plus_minus_pct());
+  o.emplace("basis", std::move(basis));
+  return j;
 }
 
 std::string band_text(const BandedFigure& f) {
@@ -39,10 +50,13 @@ ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const Inf
 nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
                                   bool disaggregated) {
   const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
-  return {{"tokens_per_s_per_gpu", band_json(b.tput)},
-          {"tokens_per_s_per_user", band_json(b.user)},
-          {"ttft_s", band_json(b.ttft)},
-          {"tpot_s", band_json(b.tpot)}};
+  nlohmann::json j = nlohmann::json::object();
+  auto& o = j.get_ref<nlohmann::json::object_t&>();
+  o.emplace("tokens_per_s_per_gpu", band_json(b.tput));
+  o.emplace("tokens_per_s_per_user", band_json(b.user));
+  o.emplace("ttft_s", band_json(b.ttft));
+  o.emplace("tpot_s", band_json(b.tpot));
+  return j;
 }
 
 std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,

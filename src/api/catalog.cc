@@ -27,33 +27,6 @@ std::string num(double v) {
 
 std::string opt_num(double v, double scale) { return v > 0 ? num(v / scale) : "-"; }
 
-// A plain text table: header row, then rows; numeric columns right-aligned, text left-aligned.
-void print_table(std::ostream& os, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> w(header.size());
-  std::vector<bool> numeric(header.size(), true);
-  for (size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
-  for (const auto& r : rows) {
-    for (size_t i = 0; i < r.size() && i < w.size(); ++i) {
-      w[i] = std::max(w[i], r[i].size());
-      if (!r[i].empty() && !std::isdigit(static_cast<unsigned char>(r[i][0])) && r[i] != "-") numeric[i] = false;
-    }
-  }
-  auto line = [&](const std::vector<std::string>& r) {
-    std::string out;
-    for (size_t i = 0; i < r.size(); ++i) {
-      if (i) out += "  ";
-      out += numeric[i] ? fmt::format("{:>{}}", r[i], w[i]) : fmt::format("{:<{}}", r[i], w[i]);
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    os << out << "\n";
-  };
-  line(header);
-  std::vector<std::string> rule;
-  for (size_t x : w) rule.emplace_back(x, '-');
-  line(rule);
-  for (const auto& r : rows) line(r);
-}
-
 json to_json(const Accelerator& a) {
   json peaks = json::object();
   for (const auto& [f, v] : a.peak_flops) peaks[std::string(to_string(f))] = v;
@@ -295,7 +268,7 @@ int run_list(const Catalog& c, const std::string& kind_typed, Output& output) {
       j["networks"] = json::array();
       for (const auto& n : c.networks()) j["networks"].push_back(to_json(n));
     }
-    output.emit("catalog", j);
+    output.emit("catalog", std::move(j));
     return kExitOk;
   }
   bool first = true;

@@ -11,6 +11,7 @@
 
 #include "api/band_json.h"
 #include "api/compare.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "api/cost_options.h"
@@ -394,6 +395,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   auto b = compare::make_side(catalog, req.systems[1], profile);
   apply_fabric_options(catalog, a.hw, 0, req.fabric_opts);  // both sides on the same kind of fabric
   apply_fabric_options(catalog, b.hw, 0, req.fabric_opts);
+  req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::Comparison c = compare::compare_systems(a, b, archs, req.spec);
   // Error bands of the ratios: each side's held-out band for its generation, combined (ratio_band).
   const auto& bands = catalog.error_bands();
@@ -429,7 +431,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     j["task"] = req.task;
     j["per"] = req.per;
     j["cost_profile"] = cost_profile_json(profile);
-    output.emit("compare", j);
+    output.emit("compare", std::move(j));
   } else {
     print_comparison(c, per_v);
     if (!band_lines.empty()) output.os() << "\nError of the ratios (each side's 80% held-out band, combined):\n" << band_lines;

@@ -7,6 +7,7 @@
 
 #include "api/band_json.h"
 #include "api/cost.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/cost_options.h"
 #include "core/numbers.h"
@@ -170,7 +171,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
           // The serving setup compare, the claims replay and recommend share: the smallest multiple
           // of the system unit (up to 8) that serves the model at this speed.
           const compare::ScaledCurve sc = compare::serving_curve_scaled(*model, side.hw, *prec, req.isl, req.osl,
-                                                                        side.gpus_per_unit, req.tokens_per_user);
+                                                                        side.gpus_per_unit, req.tokens_per_user, 0, 0,
+                                                                        catalog_mtp_accept(catalog));
           const SweepPoint* pt = sc.point;
           w["gpus"] = sc.gpus;
           if (!pt) {
@@ -216,7 +218,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json j = {{"reference", req.reference}, {"systems", rows}, {"cost_profile", cost_profile_json(profile)}};
     if (model) j["model"] = model->name;
-    output.emit("cost", j);
+    output.emit("cost", std::move(j));
   }
   return kExitOk;
 }

@@ -164,7 +164,7 @@ int fabric(const Catalog& catalog, FabricRequest req, Output& output) {
       fj["endpoints_are"] = "nodes";
       j["frontend"] = fj;
     }
-    output.emit("fabric", j);
+    output.emit("fabric", std::move(j));
     return kExitOk;
   }
   output.os() << fmt::format("Fabric for {} GPUs of {} ({} nodes of {} GPUs): {}, {}, {:g}:1 at the leaf\n", req.gpus,

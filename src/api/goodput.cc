@@ -221,7 +221,7 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
                           {"usd_per_gpu_hour_given", req.usd}, {"failure_source", failures.source},
                           {"restart_s", failures.restart_s}, {"systems", arr}};
     if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
-    output.emit("goodput", out);
+    output.emit("goodput", std::move(out));
     return all_fit(sides) ? kExitOk : kExitDoesNotFit;
   }
   output.os() << fmt::format("{} on {} GPUs, global batch {} x {} tokens, {}, plan {}, {}; failure rates: {}\n\n",

@@ -5,8 +5,10 @@
 #include <iostream>
 #include <optional>
 
+#include "api/api.h"
 #include "api/band_json.h"
 #include "api/infer.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "core/error.h"
@@ -23,53 +25,77 @@ namespace gpuplan::api {
 
 namespace {
 
+// The documents' objects are filled field by field (emplace into the object's map): nlohmann's
+// initializer lists build a two-element array per field before moving it in, which cost more than
+// the evaluation of a point.
 nlohmann::json infer_step_json(const StepTime& s) {
-  return {{"total_s", s.total_s},       {"gemm_s", s.gemm_s},         {"attention_s", s.attention_s},
-          {"tp_comm_s", s.tp_comm_s},   {"ep_comm_s", s.ep_comm_s},   {"pp_comm_s", s.pp_comm_s},
-          {"overhead_s", s.overhead_s}, {"draft_s", s.draft_s}, {"weight_bytes_read", s.weight_bytes_read},
-          {"kv_bytes_read", s.kv_bytes_read}, {"flops", s.flops}};
+  nlohmann::json j = nlohmann::json::object();
+  auto& o = j.get_ref<nlohmann::json::object_t&>();
+  o.emplace("total_s", s.total_s);
+  o.emplace("gemm_s", s.gemm_s);
+  o.emplace("attention_s", s.attention_s);
+  o.emplace("tp_comm_s", s.tp_comm_s);
+  o.emplace("ep_comm_s", s.ep_comm_s);
+  o.emplace("pp_comm_s", s.pp_comm_s);
+  o.emplace("overhead_s", s.overhead_s);
+  o.emplace("draft_s", s.draft_s);
+  o.emplace("weight_bytes_read", s.weight_bytes_read);
+  o.emplace("kv_bytes_read", s.kv_bytes_read);
+  o.emplace("flops", s.flops);
+  return j;
 }
 
 nlohmann::json infer_parallel_json(const InferenceParallel& p) {
-  return {{"tp", p.tp}, {"ep", p.ep}, {"pp", p.pp}, {"attention_dp", p.attention_dp},
-          {"two_batch_overlap", p.two_batch_overlap}};
+  nlohmann::json j = nlohmann::json::object();
+  auto& o = j.get_ref<nlohmann::json::object_t&>();
+  o.emplace("tp", p.tp);
+  o.emplace("ep", p.ep);
+  o.emplace("pp", p.pp);
+  o.emplace("attention_dp", p.attention_dp);
+  o.emplace("two_batch_overlap", p.two_batch_overlap);
+  return j;
 }
 
 nlohmann::json infer_result_json(const InferenceResult& r) {
   nlohmann::json v = nlohmann::json::array();
   for (const auto& x : r.violations) v.push_back({{"code", x.code}, {"subject", x.subject}, {"message", x.message}});
-  return {{"valid", r.valid()},
-          {"violations", v},
-          {"instances", r.instances},
-          {"gpus_per_instance", r.gpus_per_instance},
-          {"concurrency", r.concurrency},
-          {"max_concurrency", r.max_concurrency},
-          {"batch_per_instance", r.batch_per_instance},
-          {"tokens_per_s_total", r.tokens_per_s_total},
-          {"tokens_per_s_per_gpu", r.tokens_per_s_per_gpu},
-          {"tokens_per_s_per_user", r.tokens_per_s_per_user},
-          {"requests_per_s", r.requests_per_s},
-          {"ttft_s", r.ttft_s},
-          {"tpot_s", r.tpot_s},
-          {"queue_wait_s", r.queue_wait_s},
-          {"e2e_latency_s", r.e2e_latency_s},
-          {"prefill_s", r.prefill_s},
-          {"expected_active_experts", r.expected_active_experts},
-          {"tokens_per_step", r.tokens_per_step},
-          {"disaggregated", r.disaggregated},
-          {"prefill_gpus", r.prefill_gpus},
-          {"decode_gpus", r.decode_gpus},
-          {"kv_transfer_s", r.kv_transfer_s},
-          {"prefill_utilization", r.prefill_utilization},
-          {"decode_step", infer_step_json(r.decode_step)},
-          {"prefill_chunk", infer_step_json(r.prefill_chunk)},
-          {"memory",
-           {{"weights_bytes", r.memory.weights_bytes},
-            {"kv_cache_bytes", r.memory.kv_cache_bytes},
-            {"activations_bytes", r.memory.activations_bytes},
-            {"reserve_bytes", r.memory.reserve_bytes},
-            {"total_bytes", r.memory.total_bytes},
-            {"capacity_bytes", r.memory.capacity_bytes}}}};
+  nlohmann::json mem = nlohmann::json::object();
+  auto& m = mem.get_ref<nlohmann::json::object_t&>();
+  m.emplace("weights_bytes", r.memory.weights_bytes);
+  m.emplace("kv_cache_bytes", r.memory.kv_cache_bytes);
+  m.emplace("activations_bytes", r.memory.activations_bytes);
+  m.emplace("reserve_bytes", r.memory.reserve_bytes);
+  m.emplace("total_bytes", r.memory.total_bytes);
+  m.emplace("capacity_bytes", r.memory.capacity_bytes);
+  nlohmann::json j = nlohmann::json::object();
+  auto& o = j.get_ref<nlohmann::json::object_t&>();
+  o.emplace("valid", r.valid());
+  o.emplace("violations", std::move(v));
+  o.emplace("instances", r.instances);
+  o.emplace("gpus_per_instance", r.gpus_per_instance);
+  o.emplace("concurrency", r.concurrency);
+  o.emplace("max_concurrency", r.max_concurrency);
+  o.emplace("batch_per_instance", r.batch_per_instance);
+  o.emplace("tokens_per_s_total", r.tokens_per_s_total);
+  o.emplace("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu);
+  o.emplace("tokens_per_s_per_user", r.tokens_per_s_per_user);
+  o.emplace("requests_per_s", r.requests_per_s);
+  o.emplace("ttft_s", r.ttft_s);
+  o.emplace("tpot_s", r.tpot_s);
+  o.emplace("queue_wait_s", r.queue_wait_s);
+  o.emplace("e2e_latency_s", r.e2e_latency_s);
+  o.emplace("prefill_s", r.prefill_s);
+  o.emplace("expected_active_experts", r.expected_active_experts);
+  o.emplace("tokens_per_step", r.tokens_per_step);
+  o.emplace("disaggregated", r.disaggregated);
+  o.emplace("prefill_gpus", r.prefill_gpus);
+  o.emplace("decode_gpus", r.decode_gpus);
+  o.emplace("kv_transfer_s", r.kv_transfer_s);
+  o.emplace("prefill_utilization", r.prefill_utilization);
+  o.emplace("decode_step", infer_step_json(r.decode_step));
+  o.emplace("prefill_chunk", infer_step_json(r.prefill_chunk));
+  o.emplace("memory", std::move(mem));
+  return j;
 }
 
 std::string infer_plan_text(const InferenceParallel& p) {
@@ -159,7 +185,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                "pools, wide EP and MTP on/off)");
 }
 
-int infer(const Catalog& catalog, InferRequest req, Output& output) {
+int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   auto prec = parse_precision(req.precision);
   if (!prec || *prec == Precision::mxfp8)
     throw InputError("--precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", req.precision));
@@ -208,7 +234,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   if (!(req.expert_skew >= 1 && req.expert_skew <= 8))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", req.expert_skew));
   w.mtp_draft_tokens = req.mtp;
-  w.mtp_accept = req.mtp_accept;
+  w.mtp_accept = req.mtp_accept > 0 ? req.mtp_accept : catalog_mtp_accept(catalog, req.engine);
   w.expert_skew = req.expert_skew;
   if (!req.engine.empty()) {
     const EngineParams e = engine_params(catalog, req.engine);
@@ -234,7 +260,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
-  Hardware hw = resolve_hardware(catalog, req.system);
+  const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
+  Hardware hw = resolved ? *resolved : resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.gpus > 0 ? req.gpus : hw.fabric.domain_gpus, req.fabric_opts);
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
@@ -270,7 +297,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
       j["decode_parallel"] = infer_parallel_json(d.decode);
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
-      output.emit("infer", j);
+      output.emit("infer", std::move(j));
       return kExitOk;
     }
     output.os() << fmt::format("{} on {} x {} ({}), disaggregated: prefill {} x ({}) on {} GPUs, decode {} x ({}) "
@@ -368,6 +395,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   par.attention_dp = req.attention_dp;
   par.two_batch_overlap = req.tbo;
   std::string chosen;
+  std::optional<InferenceResult> probed;  // the last TP probe's result (below)
   if (req.tp > 0) {
     par.tp = req.tp;
   } else if (req.gpus > 0 && req.ep == 0 && !req.attention_dp) {
@@ -411,7 +439,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
       InferenceWorkload probe = w;
       probe.num_gpus = t * req.pp;
       probe.concurrency = 0;
-      if (evaluate_inference(model, hw, par, probe).max_concurrency >= 8 * std::max(1, t)) break;
+      probed = evaluate_inference(model, hw, par, probe);
+      if (probed->max_concurrency >= 8 * std::max(1, t)) break;
     }
     chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
                          "or give --gpus for the best split)", infer_plan_text(par));
@@ -424,7 +453,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   }
   w.num_gpus = req.gpus > 0 ? req.gpus : par.tp * par.pp;
   w.concurrency = req.concurrency;
-  const InferenceResult r = (tpot_limit_s > 0 || ttft_limit_s > 0)
+  // The last probe evaluated this very point when nothing the probe left out was given (a load, a
+  // latency limit, an EP): the same plan, GPUs and workload, so its result is the point's.
+  const bool probed_this = probed && req.concurrency == 0 && req.ep == 0 && tpot_limit_s == 0 && ttft_limit_s == 0;
+  const InferenceResult r = probed_this ? std::move(*probed)
+                            : (tpot_limit_s > 0 || ttft_limit_s > 0)
                                 ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
                                 : evaluate_inference(model, hw, par, w);
   bool hard = false;
@@ -432,24 +465,25 @@ int infer(const Catalog& catalog, InferRequest req, Output& output) {
   if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");
   if (output.json()) {
     auto j = infer_result_json(r);
-    j["mode"] = "point";
-    j["model"] = model.name;
-    j["system"] = hw.system_name;
-    j["accelerator"] = hw.accelerator.name;
-    j["gpus"] = w.num_gpus;
-    j["isl"] = req.isl;
-    j["osl"] = req.osl;
-    j["precision"] = std::string(to_string(w.weight_precision));
-    j["kv_bytes_per_element"] = w.kv_bytes_per_element;
-    j["max_batch_size"] = w.max_batch_size;
-    j["math_format"] = math;
-    j["precision_note"] = fallback;
-    j["arrival"] = to_string(w.arrival);
-    j["parallel"] = infer_parallel_json(par);
-    j["parallel_chosen"] = chosen;
-    j["mtp_draft_tokens"] = w.mtp_draft_tokens;
-    j["band"] = serving_bands_json(catalog, hw, r);
-    output.emit("infer", j);
+    auto& o = j.get_ref<nlohmann::json::object_t&>();
+    o.emplace("mode", "point");
+    o.emplace("model", model.name);
+    o.emplace("system", hw.system_name);
+    o.emplace("accelerator", hw.accelerator.name);
+    o.emplace("gpus", w.num_gpus);
+    o.emplace("isl", req.isl);
+    o.emplace("osl", req.osl);
+    o.emplace("precision", to_string(w.weight_precision));
+    o.emplace("kv_bytes_per_element", w.kv_bytes_per_element);
+    o.emplace("max_batch_size", w.max_batch_size);
+    o.emplace("math_format", math);
+    o.emplace("precision_note", fallback);
+    o.emplace("arrival", to_string(w.arrival));
+    o.emplace("parallel", infer_parallel_json(par));
+    o.emplace("parallel_chosen", std::move(chosen));
+    o.emplace("mtp_draft_tokens", w.mtp_draft_tokens);
+    o.emplace("band", serving_bands_json(catalog, hw, r));
+    output.emit("infer", std::move(j));
     return kExitOk;
   }
   output.os() << fmt::format("{} on {} x {} ({}), {}, {}, ISL {} / OSL {}, {} arrivals\n",

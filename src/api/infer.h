@@ -14,6 +14,8 @@
 
 namespace gpuplan::api {
 
+class Session;
+
 // The options of `gpuplan infer` (the CLI, run() and the faces over it share them).
 struct InferRequest : RequestBase {
   std::string model_name = "llama3.1-70b", system = "hgx-h200", precision = "fp8", kv_precision, arrival = "staggered";
@@ -35,6 +37,7 @@ void add_infer_options(CLI::App& app, InferRequest& req);
 
 // Evaluates the request: the document, or the terminal text, into `out`. Returns 0, or 3 when
 // what was asked for does not fit; InputError on bad input.
-int infer(const Catalog& catalog, InferRequest req, Output& output);
+// `session`, when given, is the one whose catalog `catalog` is: its resolved hardware is used.
+int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session = nullptr);
 
 }  // namespace gpuplan::api

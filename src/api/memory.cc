@@ -61,6 +61,26 @@ nlohmann::json violations_json(const std::vector<Violation>& vs) {
   return out;
 }
 
+// The fields the training and the inference documents share: the mode, the model and hardware, the
+// capacity, the parts (the mode's own), the total, whether it fits and by how much, the violations.
+// Capacity, fit and headroom are null where the hardware's memory is unknown.
+template <typename MemoryResult>
+nlohmann::json memory_header_json(const char* mode, const std::string& model, const Hardware& hw, bool known,
+                                  const MemoryResult& r, nlohmann::json parts) {
+  nlohmann::json j;
+  j["mode"] = mode;
+  j["model"] = model;
+  j["accelerator"] = hw.accelerator ? nlohmann::json(hw.accelerator->name) : nlohmann::json(nullptr);
+  j["system"] = hw.system ? nlohmann::json(hw.system->name) : nlohmann::json(nullptr);
+  j["capacity_bytes"] = known ? nlohmann::json(r.capacity_bytes) : nlohmann::json(nullptr);
+  j["parts"] = std::move(parts);
+  j["total_bytes"] = r.total_bytes;
+  j["fits"] = known ? nlohmann::json(r.fits) : nlohmann::json(nullptr);
+  j["headroom_bytes"] = known ? nlohmann::json(r.headroom_bytes) : nlohmann::json(nullptr);
+  j["violations"] = violations_json(r.violations);
+  return j;
+}
+
 std::string pct(double part, double capacity) {
   return capacity > 0 ? fmt::format("{:.1f}%", 100.0 * part / capacity) : std::string("-");
 }
@@ -129,20 +149,11 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
 
   const bool known = in.capacity_bytes > 0;
   if (output.json()) {
-    nlohmann::json j;
-    j["mode"] = "inference";
-    j["model"] = m.name;
-    j["accelerator"] = hw.accelerator ? nlohmann::json(hw.accelerator->name) : nlohmann::json(nullptr);
-    j["system"] = hw.system ? nlohmann::json(hw.system->name) : nlohmann::json(nullptr);
-    j["capacity_bytes"] = known ? nlohmann::json(r.capacity_bytes) : nlohmann::json(nullptr);
-    j["parts"] = {{"weights_bytes", r.weights_bytes},
-                  {"kv_cache_bytes", r.kv_cache_bytes},
-                  {"activations_bytes", r.activations_bytes},
-                  {"reserve_bytes", r.reserve_bytes}};
-    j["total_bytes"] = r.total_bytes;
-    j["fits"] = known ? nlohmann::json(r.fits) : nlohmann::json(nullptr);
-    j["headroom_bytes"] = known ? nlohmann::json(r.headroom_bytes) : nlohmann::json(nullptr);
-    j["violations"] = violations_json(r.violations);
+    nlohmann::json j = memory_header_json("inference", m.name, hw, known, r,
+                                          {{"weights_bytes", r.weights_bytes},
+                                           {"kv_cache_bytes", r.kv_cache_bytes},
+                                           {"activations_bytes", r.activations_bytes},
+                                           {"reserve_bytes", r.reserve_bytes}});
     j["inference"] = {{"tp", in.tp},
                       {"tp_source", tp_given || !known ? "given" : "smallest_that_fits"},
                       {"ep", in.ep},
@@ -159,7 +170,7 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
                       {"kv_block_tokens", in.kv_block_tokens},
                       {"max_batch_tokens", in.max_batch_tokens},
                       {"stage", r.stage}};
-    output.emit("memory", j);
+    output.emit("memory", std::move(j));
     return kExitOk;
   }
 
@@ -225,21 +236,12 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                         {"logits_bytes", s.logits_bytes},
                         {"in_flight_microbatches", s.in_flight_microbatches},
                         {"total_bytes", s.total_bytes}});
-    nlohmann::json j;
-    j["mode"] = "training";
-    j["model"] = m.name;
-    j["accelerator"] = hw.accelerator ? nlohmann::json(hw.accelerator->name) : nlohmann::json(nullptr);
-    j["system"] = hw.system ? nlohmann::json(hw.system->name) : nlohmann::json(nullptr);
-    j["capacity_bytes"] = known ? nlohmann::json(r.capacity_bytes) : nlohmann::json(nullptr);
-    j["parts"] = {{"weights_bytes", r.weights_bytes},
-                  {"gradients_bytes", r.gradients_bytes},
-                  {"optimizer_bytes", r.optimizer_bytes},
-                  {"activations_bytes", r.activations_bytes},
-                  {"reserve_bytes", r.reserve_bytes}};
-    j["total_bytes"] = r.total_bytes;
-    j["fits"] = known ? nlohmann::json(r.fits) : nlohmann::json(nullptr);
-    j["headroom_bytes"] = known ? nlohmann::json(r.headroom_bytes) : nlohmann::json(nullptr);
-    j["violations"] = violations_json(r.violations);
+    nlohmann::json j = memory_header_json("training", m.name, hw, known, r,
+                                          {{"weights_bytes", r.weights_bytes},
+                                           {"gradients_bytes", r.gradients_bytes},
+                                           {"optimizer_bytes", r.optimizer_bytes},
+                                           {"activations_bytes", r.activations_bytes},
+                                           {"reserve_bytes", r.reserve_bytes}});
     j["training"] = {{"plan", to_string(plan)},
                      {"gpus", w.num_gpus},
                      {"dp", r.dp},
@@ -252,7 +254,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"stage_role", r.stage_role},
                      {"activation_bytes_per_layer", r.activation_bytes_per_layer},
                      {"stages", stages}};
-    output.emit("memory", j);
+    output.emit("memory", std::move(j));
     return kExitOk;
   }
 

@@ -25,27 +25,6 @@ const char* to_string(AttentionKind k) {
   return "?";
 }
 
-void print_rows(std::ostream& os, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> w(header.size());
-  for (size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
-  for (const auto& r : rows)
-    for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
-  auto line = [&](const std::vector<std::string>& r) {
-    std::string out;
-    for (size_t i = 0; i < r.size(); ++i) {
-      if (i) out += "  ";
-      out += i <= 1 ? fmt::format("{:<{}}", r[i], w[i]) : fmt::format("{:>{}}", r[i], w[i]);
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    os << out << "\n";
-  };
-  line(header);
-  std::vector<std::string> rule;
-  for (size_t x : w) rule.emplace_back(x, '-');
-  line(rule);
-  for (const auto& r : rows) line(r);
-}
-
 std::string billions(double params) { return fmt::format("{:.2f}", params / 1e9); }
 
 json arch_json(const ModelArch& m) {
@@ -111,7 +90,8 @@ int run_list(Output& output) {
                     m.attention == AttentionKind::mla ? fmt::format("{}/mla", m.heads)
                                                       : fmt::format("{}/{}", m.heads, m.kv_heads),
                     experts_cell(m), billions(total_params(m)), billions(active_params(m))});
-  print_rows(output.os(), {"name", "family", "layers", "hidden", "heads/kv", "experts/top-k", "total B", "active B"}, rows);
+  print_table(output.os(), {"name", "family", "layers", "hidden", "heads/kv", "experts/top-k", "total B", "active B"}, rows,
+              2);
   output.os() << "\n" << models.size()
             << " models. `gpuplan model show NAME` for one (any alias or a Hugging Face config.json).\n";
   return kExitOk;

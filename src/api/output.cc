@@ -1,16 +1,19 @@
 #include "api/output.h"
 
 #include <filesystem>
+#include <stdexcept>
 
 #include "core/error.h"
 
 namespace gpuplan::api {
 
 nlohmann::json document(const std::string& kind, nlohmann::json payload) {
-  nlohmann::json doc;
-  doc["schema"] = "gpuplan." + kind + "/v1";
-  for (auto& [k, v] : payload.items()) doc[k] = std::move(v);
-  return doc;
+  // The payload's own object gains the schema (its keys are sorted: where it goes does not matter);
+  // a "schema" the payload already has is kept, as one written over it was before.
+  if (payload.is_null()) payload = nlohmann::json::object();
+  if (!payload.is_object()) throw std::logic_error("document(" + kind + "): the payload must be a JSON object");
+  payload.get_ref<nlohmann::json::object_t&>().emplace("schema", "gpuplan." + kind + "/v1");
+  return payload;
 }
 
 void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs,

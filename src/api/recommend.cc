@@ -10,6 +10,7 @@
 
 #include "api/band_json.h"
 #include "api/recommend.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "core/numbers.h"
@@ -120,6 +121,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   };
   req.spec.fabric_oversubscription = parse_oversubscription(req.fabric_opts.oversubscription, "--fabric-oversubscription");
   req.spec.fabric_rail_only = parse_fabric_topology(req.fabric_opts.topology) == fabric::Topology::rail_only;
+  req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);
   const std::size_t n = req.top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(req.top), res.ranked.size())
                                 : res.ranked.size();

@@ -136,7 +136,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
                         {"points", std::move(rows)}};
     if (o.mode == ScalingMode::weak) j["batch_per_gpu"] = o.batch_per_gpu;
     else j["global_batch"] = o.global_batch;
-    output.emit("scale", j);
+    output.emit("scale", std::move(j));
     return kExitOk;
   }
 

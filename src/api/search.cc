@@ -116,7 +116,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
     j["top"] = std::move(top);
     if (r.has_closest)
       j["closest"] = {{"plan", plan_json(r.closest_plan)}, {"memory", memory_summary_json(r.closest_memory)}};
-    output.emit("search", j);
+    output.emit("search", std::move(j));
     return kExitOk;
   }
 

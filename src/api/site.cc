@@ -7,6 +7,7 @@
 
 #include "api/band_json.h"
 #include "api/site.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "core/error.h"
 #include "deploy/retrofit.h"
@@ -372,6 +373,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     ip.workload.kv_bytes_per_element = *ipp == Precision::bf16 ? 2.0 : 1.0;
     ip.workload.isl = req.isl;
     ip.workload.osl = req.osl;
+    ip.workload.mtp_accept = catalog_mtp_accept(catalog);
     ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
     const std::string limits =
         ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
@@ -447,7 +449,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                    "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
                 << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
   }
-  if (output.json()) output.emit("site", j);
+  if (output.json()) output.emit("site", std::move(j));
   return kExitOk;
 }
 

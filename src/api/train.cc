@@ -71,7 +71,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     j["fits"] = fits;
     if (!fits) j["status"] = does_not_fit_status(r.memory);
     j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
-    output.emit("train", j);
+    output.emit("train", std::move(j));
     return fits ? kExitOk : kExitDoesNotFit;
   }
   if (!fits) output.os() << does_not_fit_line(r.memory) << "\n\n";

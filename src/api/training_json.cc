@@ -86,7 +86,7 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
     j["dropped_memory"] = found.stats.dropped_memory;
     if (found.has_closest)
       j["closest"] = {{"plan", to_string(found.closest_plan)}, {"memory", memory_json(found.closest_memory)}};
-    out.emit(kind, j);
+    out.emit(kind, std::move(j));
   } else {
     out.os() << "DOES NOT FIT: " << what;
     if (found.has_closest)

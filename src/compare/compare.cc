@@ -73,7 +73,7 @@ std::string upper(std::string_view s) {
 }
 
 InferenceWorkload serving_workload(const CompareSpec& spec, Precision p, int gpus) {
-  return compare::serving_workload(p, spec.isl, spec.osl, gpus);  // the shared setup (operating_point.h)
+  return compare::serving_workload(p, spec.isl, spec.osl, gpus, spec.mtp_accept);  // the shared setup (operating_point.h)
 }
 
 bool supports(const Accelerator& a, Precision p) { return a.peak(gemm_format(p)) > 0; }

@@ -54,6 +54,7 @@ struct CompareSpec {
   double tokens_per_s_per_user = 50;  // the stated interactivity
   double ttft_limit_s = 0, tpot_limit_s = 0;
   Precision infer_precision = Precision::fp8;  // the common format; each side's best is shown too
+  double mtp_accept = 0;  // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   std::vector<double> curve_grid = {5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500};
 };
 

@@ -42,8 +42,9 @@ ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const Inf
   return c;
 }
 
-InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus) {
+InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus, double mtp_accept) {
   InferenceWorkload w;
+  w.mtp_accept = mtp_accept;
   w.weight_precision = weights;
   w.kv_bytes_per_element = weights == Precision::bf16 ? 2.0 : 1.0;  // FP8 KV with FP8/FP4 weights
   w.num_gpus = gpus;
@@ -63,11 +64,11 @@ SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double t
 
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
                                  long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s,
-                                 double tpot_limit_s) {
+                                 double tpot_limit_s, double mtp_accept) {
   ScaledCurve sc;
   for (int k = 1; k <= 8 && !sc.point; k *= 2) {
     sc.gpus = unit_gpus * k;
-    sc.curve = serving_curve(model, hw, serving_workload(weights, isl, osl, sc.gpus),
+    sc.curve = serving_curve(model, hw, serving_workload(weights, isl, osl, sc.gpus, mtp_accept),
                              serving_sweep(model, ttft_limit_s, tpot_limit_s, k == 1 ? 1 : 8));
     sc.point = tokens_per_s_per_user > 0 ? at_interactivity(sc.curve, tokens_per_s_per_user * 0.999)
                                          : max_throughput(sc.curve);

@@ -30,8 +30,9 @@ ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const Inf
                            const SweepOptions& options = {});
 
 // One serving-workload setup for compare, the claims replay, recommend and cost: the weights format
-// sets the KV cache's (BF16 weights -> BF16 KV, FP8/FP4 -> FP8), ISL/OSL, GPUs.
-InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus);
+// sets the KV cache's (BF16 weights -> BF16 KV, FP8/FP4 -> FP8), ISL/OSL, GPUs, and the MTP acceptance
+// per draft (the session catalog's, src/api/serving_engine.h; 0: the evaluator's built-in default).
+InferenceWorkload serving_workload(Precision weights, long long isl, long long osl, int gpus, double mtp_accept = 0);
 // The sweep those commands run: the latency limits, and for MoE models disaggregated pools, wide EP
 // and MTP (models with an MTP module), which is how frontier MoE models are served.
 SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double tpot_limit_s, int max_pp = 1);
@@ -47,7 +48,7 @@ struct ScaledCurve {
 };
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
                                  long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s = 0,
-                                 double tpot_limit_s = 0);
+                                 double tpot_limit_s = 0, double mtp_accept = 0);
 
 // The frontier point with the most throughput per GPU among those at least `tokens_per_s_per_user`
 // fast; nullptr when the curve never gets that fast.

@@ -141,7 +141,8 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                     to_string(spec.infer_precision), to_string(p)));
   const double target = spec.tpot_s > 0 ? 1.0 / spec.tpot_s : 0.0;
   // The shared serving setup (operating_point.h): the smallest multiple of the pool that reaches the target.
-  const ScaledCurve sc = serving_curve_scaled(m, c.hw, p, spec.isl, spec.osl, c.pool, target, spec.ttft_s, spec.tpot_s);
+  const ScaledCurve sc = serving_curve_scaled(m, c.hw, p, spec.isl, spec.osl, c.pool, target, spec.ttft_s, spec.tpot_s,
+                                              spec.mtp_accept);
   const SweepPoint* pt = sc.point;
   const double fastest = sc.fastest_tokens_per_s_per_user;
   if (!pt) {

@@ -25,6 +25,7 @@ struct RecommendSpec {
   int max_gpus = 16384;          // largest job tried
   // infer
   long long isl = 1024, osl = 1024;
+  double mtp_accept = 0;         // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   long long users = 64;          // concurrent users to serve
   double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user
   double ttft_s = 0;             // first-token limit (0: none)

@@ -56,7 +56,8 @@ struct InferenceWorkload {
   // and the conditional acceptance of each draft given the previous one was accepted, so a step
   // yields mtp_accepted_length() tokens per sequence (src/inference/speculative.h).
   int mtp_draft_tokens = 0;
-  double mtp_accept = 0.0;  // 0: the default (mtp_accept_default(), the catalog's default engine)
+  double mtp_accept = 0.0;  // 0: mtp_accept_default() (the built-in catalog's default engine), for callers without a
+                            // catalog; the API fills its session catalog's (src/api/serving_engine.h)
   // Expert load skew of real routing over the busiest EP rank, beyond the statistical spread of
   // uniform routing that the model computes itself (1 = uniform; EPLB-style balanced placement
   // brings real routing near it).

@@ -1,0 +1,13 @@
+#include "api/serving_engine.h"
+
+#include "inference/engine.h"
+
+namespace gpuplan::api {
+
+double catalog_mtp_accept(const Catalog& catalog, const std::string& engine) {
+  // No framework string to match: the default entry directly (matching costs a point's microseconds).
+  if (engine.empty()) return catalog.default_serving_engine().mtp_accept.value_or(0.0);
+  return engine_params(catalog, engine).mtp_accept;
+}
+
+}  // namespace gpuplan::api
