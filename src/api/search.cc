@@ -34,15 +34,17 @@ void print_candidate(std::size_t rank, const TrainingPlan& p, const TrainingResu
                            "{:.3f})\n",
                            compute, s.gemm_s, s.attention_s, s.memory_bound_s, s.recompute_s);
   std::cout << fmt::format("     exposed comm: tp {:.3f}, cp {:.3f}, ep {:.3f}, pp {:.3f}, dp {:.3f} s   bubble {:.3f} s"
-                           "   optimizer {:.3f} s\n",
+                           "   optimizer {:.3f} s{}\n",
                            s.tp_comm_s, s.cp_comm_s, s.ep_comm_s, s.pp_comm_s, s.dp_comm_s, s.bubble_s,
-                           s.optimizer_s);
+                           s.optimizer_s,
+                           p.offload_layers > 0 ? fmt::format("   offload {:.3f} s", s.offload_s) : std::string());
 }
 
 }  // namespace
 
 void add_search_options(CLI::App& app, SearchRequest& req) {
-  app.description("Search training plans (TP, PP, VP, CP, EP, micro-batch, recompute, ZeRO/FSDP, sequence parallel): "
+  app.description("Search training plans (TP, PP, VP, CP, EP, micro-batch, recompute, ZeRO/FSDP, sequence parallel; "
+               "full recompute and activation offload of the fewest layers that fit): "
                "drop those that do not divide or fit memory, rank by tokens/s, print the top K with breakdowns");
   app.add_option("--model", req.model, "Built-in model name or path to a Hugging Face config.json")->required();
   app.add_option("--system", req.system, "System from the catalog (e.g. hgx-h100, gb200-nvl72)")->required();

@@ -57,7 +57,9 @@ PlanSpace build_plan_space(const ModelArch& m, const Hardware& hw, const Trainin
   s.ep = m.is_moe() ? divisors(m.moe.num_experts, gpus) : std::vector<int>{1};
   s.mbs = o.mbs;
   s.recompute = {Recompute::none, Recompute::selective, Recompute::full};
+  if (o.module_recompute) s.recompute.insert(s.recompute.begin() + 2, Recompute::modules);
   s.zero = {1, 3};
+  s.savers = o.savers;
   return s;
 }
 

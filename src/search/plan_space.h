@@ -9,12 +9,14 @@
 #include "model/model.h"
 #include "physics/hardware.h"
 #include "plan/plan.h"
+#include "search/memory_savers.h"
 
 namespace gpuplan {
 
 struct PlanSpace {
   std::vector<int> tp, pp, vp, cp, ep, mbs, zero;
   std::vector<Recompute> recompute;
+  MemorySavers savers;  // applied to each candidate that divides (search/memory_savers.h)
   // Plans in the cross product (vp > 1 pairs only with pp values that interleave; see vp_allowed).
   std::size_t size() const;
   // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and at
@@ -30,6 +32,11 @@ struct SpaceOptions {
   int min_tokens_per_cp_rank = 4096;
   // TP beyond the NVLink domain: up to this multiple of the domain size.
   int tp_domain_multiple = 2;
+  // Module recompute (norms, the experts' activation, MLA up-projections) as a recompute choice.
+  bool module_recompute = true;
+  // Applied to each candidate that divides (search/memory_savers.h): full recompute of the fewest
+  // layers that fit, activation offload of the fewest layers that fit where the GPU has a host link.
+  MemorySavers savers;
 };
 
 // Candidate lists for `model` on `hw` at `workload`'s sequence length (the GPU count bounds TP, PP,

@@ -13,6 +13,8 @@ nlohmann::json plan_json(const TrainingPlan& p) {
           {"dp", p.dp},
           {"mbs", p.mbs},
           {"recompute", std::string(to_string(p.recompute))},
+          {"recompute_layers", p.recompute_layers},  // full recompute: layers of each chunk, 0 = all
+          {"offload_layers", p.offload_layers},      // activations offloaded to host, layers of each chunk
           {"zero", p.zero},
           {"sequence_parallel", p.sequence_parallel}};
 }

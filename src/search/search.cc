@@ -2,12 +2,18 @@
 
 #include <algorithm>
 
+#include "search/memory_savers.h"
+
 namespace gpuplan {
 
 SearchResult search_plans(const ModelArch& m, const Hardware& hw, const TrainingWorkload& w,
                           const SearchOptions& o) {
+  return search_plan_space(build_plan_space(m, hw, w, o.space), m, hw, w, o);
+}
+
+SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const Hardware& hw,
+                               const TrainingWorkload& w, const SearchOptions& o) {
   SearchResult out;
-  const PlanSpace space = build_plan_space(m, hw, w, o.space);
   TrainingOptions topt;
   topt.with_memory = false;  // the filter already estimated it
   const std::size_t k = std::max<std::size_t>(1, o.top_k);
@@ -17,17 +23,21 @@ SearchResult search_plans(const ModelArch& m, const Hardware& hw, const Training
   for_each_plan(space, [&](const TrainingPlan& candidate) {
     ++out.stats.enumerated;
     TrainingPlan p = candidate;
-    switch (filter_plan(m, hw, p, w, o.memory, mem)) {
-      case DropReason::divisibility: ++out.stats.dropped_divisibility; return;
-      case DropReason::memory:
-        ++out.stats.dropped_memory;
-        if (!out.has_closest || mem.headroom_bytes > out.closest_memory.headroom_bytes) {
-          out.has_closest = true;
-          out.closest_plan = p;
-          out.closest_memory = mem;
-        }
-        return;
-      case DropReason::none: break;
+    if (!plan_divides(m, p, w)) {
+      ++out.stats.dropped_divisibility;
+      return;
+    }
+    // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
+    // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
+    mem = fit_memory_savers(m, hw, p, w, o.memory, space.savers);
+    if (!mem.fits) {
+      ++out.stats.dropped_memory;
+      if (!out.has_closest || mem.headroom_bytes > out.closest_memory.headroom_bytes) {
+        out.has_closest = true;
+        out.closest_plan = p;
+        out.closest_memory = mem;
+      }
+      return;
     }
     ++out.stats.evaluated;
     TrainingResult r = evaluate_training(m, hw, p, w, topt);

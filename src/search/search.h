@@ -42,7 +42,13 @@ struct SearchResult {
   TrainingMemory closest_memory;
 };
 
+// Searches build_plan_space(model, hw, workload, options.space).
 SearchResult search_plans(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
                           const SearchOptions& options = {});
+
+// Searches `space` (e.g. one narrowed to some stated fields); options.space is not used. Each
+// candidate that divides gets the space's memory savers (fit_memory_savers) before the memory check.
+SearchResult search_plan_space(const PlanSpace& space, const ModelArch& model, const Hardware& hw,
+                               const TrainingWorkload& workload, const SearchOptions& options = {});
 
 }  // namespace gpuplan

@@ -1,6 +1,8 @@
 // Plan search and scaling sweeps: properties that must hold whatever the fitted efficiencies are.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "catalog/catalog.h"
 #include "model/model_registry.h"
 #include "search/scaling.h"
@@ -104,6 +106,7 @@ TEST_F(Llama70bSearch, BestBeatsEveryEnumeratedPlanThatFits) {
   for_each_plan(space, [&](const TrainingPlan& candidate) {
     TrainingPlan p = candidate;
     if (!plan_divides(*model_, p, w)) return;
+    fit_memory_savers(*model_, *hw_, p, w, {}, space.savers);  // each candidate's fastest saver setting
     const TrainingResult r = evaluate_training(*model_, *hw_, p, w);
     if (!r.valid() || !r.memory.fits) return;
     ++checked;
@@ -156,6 +159,107 @@ TEST(Search, SmallerCapacityDropsMore) {
   ASSERT_FALSE(a.top.empty());
   ASSERT_FALSE(b.top.empty());
   EXPECT_GE(a.top.front().score, b.top.front().score);
+}
+
+// Llama 3 70B FP8, tp=1 pp=1 ZeRO-3 (Megatron-FSDP), mbs=2, 8k tokens on 64 GB200 (the
+// Megatron-Bridge recipe): the activations do not fit without a memory saver.
+PlanSpace fsdp_70b_space(const ModelArch& m, const Hardware& hw, const TrainingWorkload& w) {
+  PlanSpace s = build_plan_space(m, hw, w);
+  s.tp = s.pp = s.vp = s.cp = s.ep = {1};
+  s.mbs = {2};
+  s.zero = {3};
+  return s;
+}
+
+TrainingWorkload fsdp_70b_workload() {
+  TrainingWorkload w = workload(64, 256, 8192);
+  w.precision = Precision::fp8;
+  return w;
+}
+
+TEST(Search, OffersModuleRecompute) {
+  const ModelArch m = resolve_model("llama3-70b");
+  const Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const PlanSpace s = build_plan_space(m, hw, fsdp_70b_workload());
+  EXPECT_NE(std::find(s.recompute.begin(), s.recompute.end(), Recompute::modules), s.recompute.end());
+  SpaceOptions o;
+  o.module_recompute = false;
+  const PlanSpace t = build_plan_space(m, hw, fsdp_70b_workload(), o);
+  EXPECT_EQ(t.recompute.size() + 1, s.recompute.size());
+}
+
+TEST(Search, Gb200FindsTheFewestOffloadedLayersThatFit) {
+  const ModelArch m = resolve_model("llama3-70b");
+  const Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const TrainingWorkload w = fsdp_70b_workload();
+  PlanSpace space = fsdp_70b_space(m, hw, w);
+  SearchOptions o;
+  o.top_k = 10;
+  const SearchResult r = search_plan_space(space, m, hw, w, o);
+  ASSERT_FALSE(r.top.empty());
+  EXPECT_EQ(r.stats.enumerated, r.stats.evaluated + r.stats.dropped());
+  const SearchCandidate& best = r.top.front();
+  ASSERT_GT(best.plan.offload_layers, 0) << to_string(best.plan);  // Grace's NVLink-C2C hides the transfer
+  EXPECT_LT(best.plan.offload_layers, m.layers);
+  EXPECT_NE(best.plan.recompute, Recompute::full);
+  EXPECT_TRUE(best.result.memory.fits);
+  // The fewest: one layer fewer does not fit.
+  MemoryOptions mo = o.memory;
+  mo.capacity_bytes = hw.accelerator.memory_bytes;
+  TrainingPlan fewer = best.plan;
+  fewer.offload_layers -= 1;
+  EXPECT_TRUE(training_memory(m, best.plan, w, mo).fits);
+  EXPECT_FALSE(training_memory(m, fewer, w, mo).fits);
+  // Nothing fits without a saver counted in layers: with both off the search has less to offer.
+  space.savers.offload = false;
+  space.savers.partial_recompute = false;
+  const SearchResult plain = search_plan_space(space, m, hw, w, o);
+  for (const SearchCandidate& c : plain.top) {
+    EXPECT_EQ(c.plan.offload_layers, 0);
+    EXPECT_EQ(c.plan.recompute_layers, 0);
+    EXPECT_LT(c.score, best.score) << to_string(c.plan);
+  }
+}
+
+TEST(Search, WithoutAHostLinkFindsTheFewestRecomputedLayersThatFit) {
+  const ModelArch m = resolve_model("llama3-70b");
+  Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  hw.accelerator.host_link_bytes_per_s = 0;  // nothing to offload over
+  const TrainingWorkload w = fsdp_70b_workload();
+  const SearchResult r = search_plan_space(fsdp_70b_space(m, hw, w), m, hw, w);
+  ASSERT_FALSE(r.top.empty());
+  const TrainingPlan& p = r.top.front().plan;
+  EXPECT_EQ(p.offload_layers, 0);
+  ASSERT_EQ(p.recompute, Recompute::full) << to_string(p);
+  EXPECT_GT(p.recompute_layers, 0);
+  EXPECT_LT(p.recompute_layers, m.layers);
+  MemoryOptions mo;
+  mo.capacity_bytes = hw.accelerator.memory_bytes;
+  TrainingPlan fewer = p;
+  fewer.recompute_layers -= 1;
+  EXPECT_FALSE(training_memory(m, fewer, w, mo).fits);
+  // Recomputing fewer layers is faster than recomputing all of them.
+  TrainingPlan all = p;
+  all.recompute_layers = 0;
+  EXPECT_LT(r.top.front().result.step_time_s, evaluate_training(m, hw, all, w).step_time_s);
+}
+
+TEST(Search, FullSpaceOffersSaversAndCountsAddUp) {
+  // The whole space on GB200: some plan that fits only with offload or partial recompute is ranked.
+  const ModelArch m = resolve_model("llama3-70b");
+  const Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  SearchOptions o;
+  o.top_k = 1000;
+  const SearchResult r = search_plans(m, hw, fsdp_70b_workload(), o);
+  EXPECT_EQ(r.stats.enumerated, r.stats.evaluated + r.stats.dropped());
+  bool offload = false, partial = false;
+  for (const SearchCandidate& c : r.top) {
+    EXPECT_TRUE(c.result.memory.fits);
+    offload |= c.plan.offload_layers > 0;
+    partial |= c.plan.recompute == Recompute::full && c.plan.recompute_layers > 0;
+  }
+  EXPECT_TRUE(offload);
+  EXPECT_TRUE(partial);
 }
 
 TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {

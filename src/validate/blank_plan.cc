@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <limits>
 
 #include "memory/training_memory.h"
 #include "search/filter.h"
+#include "search/memory_savers.h"
 #include "search/plan_space.h"
 #include "training/training_step.h"
 
@@ -21,11 +21,9 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                          vps = pick(b.vp, space.vp, base.vp), cps = pick(b.cp, space.cp, base.cp),
                          eps = pick(b.ep, m.is_moe() ? space.ep : std::vector<int>{1}, base.ep),
                          mbss = pick(b.mbs, space.mbs, base.mbs);
-  std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
-  // Module recompute (norms, the experts' activation, MLA up-projections): what the frameworks' MoE
-  // recipes use (Megatron --recompute-modules), a choice the search's own space does not offer.
-  if (b.recompute && std::find(rcs.begin(), rcs.end(), Recompute::modules) == rcs.end())
-    rcs.push_back(Recompute::modules);
+  // A blank recompute searches the space's choices: none, selective, module (Megatron
+  // --recompute-modules, the frameworks' MoE recipes) and full recompute.
+  const std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
   TrainingOptions topt;
   topt.with_memory = false;  // the filter estimated it
   // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
@@ -50,7 +48,6 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   };
   MemoryOptions mcap = mopt;
   if (mcap.capacity_bytes <= 0) mcap.capacity_bytes = hw.accelerator.memory_bytes;
-  auto fits = [&](const TrainingPlan& p) { return training_memory(m, p, w, mcap).fits; };
   auto consider = [&](TrainingPlan p) {
     if (!divides(p)) return;
     if (b.stated_dp > 0 && derived_dp(p, w.num_gpus) != b.stated_dp) return;
@@ -89,46 +86,16 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
                 if (p.tp <= 1) p.sequence_parallel = false;
                 p.dp = 0;
-                if (b.recompute && rc == Recompute::full) {
-                  // Megatron recomputes the first recompute_layers layers of each chunk
-                  // (--recompute-num-layers): the fastest full recompute that fits recomputes the
-                  // fewest layers that fit (memory falls as layers are recomputed: bisection).
+                // A blank recompute: the candidate stands for its fastest memory saver setting, as in
+                // the search (search/memory_savers.h): full recompute of the fewest layers of each
+                // chunk that fit (Megatron --recompute-num-layers); activation offload of the fewest
+                // layers that fit (Megatron/Transformer Engine cpu_offloading_num_layers) where the
+                // GPU has a host link, when the plan does not fit without.
+                if (b.recompute) {
                   if (!divides(p)) continue;
-                  const int chunk_layers = (m.layers + pp * vp - 1) / (pp * vp);
-                  int lo = 1, hi = chunk_layers;
-                  p.recompute_layers = hi;
-                  if (fits(p)) {
-                    while (lo < hi) {
-                      const int mid = (lo + hi) / 2;
-                      p.recompute_layers = mid;
-                      if (fits(p)) hi = mid;
-                      else lo = mid + 1;
-                    }
-                    p.recompute_layers = hi < chunk_layers ? hi : 0;
-                  } else {
-                    p.recompute_layers = 0;
-                  }
+                  fit_memory_savers(m, hw, p, w, mcap, space.savers);
                 }
                 consider(p);
-                if (b.recompute && rc != Recompute::full && hw.accelerator.host_link_bytes_per_s > 0) {
-                  // Activation offload to host memory (Megatron/Transformer Engine
-                  // cpu_offloading_num_layers), the memory saving the frameworks' recipes use where a
-                  // fast host link hides it (Grace's NVLink-C2C): the fewest layers of each chunk that
-                  // fit (memory falls as layers are offloaded: bisection), when none fits without.
-                  if (!divides(p) || fits(p)) continue;
-                  const int chunk_layers = (m.layers + pp * vp - 1) / (pp * vp);
-                  int lo = 1, hi = chunk_layers;
-                  p.offload_layers = hi;
-                  if (!fits(p)) continue;
-                  while (lo < hi) {
-                    const int mid = (lo + hi) / 2;
-                    p.offload_layers = mid;
-                    if (fits(p)) hi = mid;
-                    else lo = mid + 1;
-                  }
-                  p.offload_layers = hi;
-                  consider(p);
-                }
               }
       }
   if (!out.found && have_closest) {
