@@ -16,11 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-// Bounds on config values: widths (hidden, FFN, head dims, ranks) and expert counts far beyond any
-// model, small enough that products of a few of them stay within 64-bit integers.
-constexpr int kMaxWidth = 1 << 24;
-constexpr int kMaxExperts = 1 << 20;
-constexpr int kMaxLayers = 100000;  // also heads, as in the model YAML
+using model_limits::kMaxExperts;  // bounds on config values (model/model.h)
+using model_limits::kMaxLayers;
+using model_limits::kMaxWidth;
 
 const std::vector<std::string> kSupported = {"llama",     "mistral",     "mixtral",     "qwen2",
                                              "qwen2_moe", "qwen3",       "qwen3_moe",   "deepseek_v2",

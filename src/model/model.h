@@ -29,6 +29,14 @@ struct MoeDims {
   int layer_freq = 1;           // every n-th layer is MoE (after first_dense_layers)
 };
 
+// Bounds on the dimensions read from any input (config.json, model YAML, dataset columns): far beyond
+// any model, small enough that products of a few of them stay within 64-bit integers.
+namespace model_limits {
+inline constexpr int kMaxWidth = 1 << 24;     // hidden, FFN, head dims, ranks, vocabulary
+inline constexpr int kMaxExperts = 1 << 20;   // routed experts, top-k
+inline constexpr int kMaxLayers = 100000;     // layers, heads, KV heads
+}  // namespace model_limits
+
 struct ModelArch {
   std::string name;           // catalog key, e.g. "llama3.1-70b"
   std::string display_name;   // "Llama 3.1 70B"

@@ -54,9 +54,16 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
     builtin = true;
   } catch (const InputError&) {
   }
-  auto set = [&](const char* col, int& field) {
+  // A dimension the row gives must lie in the bounds every model input has (model/model.h); out of
+  // them the row is skipped naming the column (the arithmetic on it would overflow).
+  auto in_bounds = [&](const char* col, double v, int lo, int hi) {
+    if (v < lo || v > hi)
+      throw InputError(col, fmt::format("must be in [{}, {}], got {}", lo, hi, v));
+    return static_cast<int>(v);
+  };
+  auto set = [&](const char* col, int& field, int hi) {
     double v = 0;
-    if (parse_number(t.cell(i, col), v)) field = static_cast<int>(v);
+    if (parse_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
   };
   if (!builtin) {
     m.name = name;
@@ -64,15 +71,16 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
     notes.push_back("architecture from the row's columns (no built-in model matches the name)");
   }
   const int old_heads = m.heads, old_hidden = m.hidden;
-  set("layers", m.layers);
-  set("hidden", m.hidden);
-  set("heads", m.heads);
-  set("vocab", m.vocab);
+  set("layers", m.layers, model_limits::kMaxLayers);
+  set("hidden", m.hidden, model_limits::kMaxWidth);
+  set("heads", m.heads, model_limits::kMaxLayers);
+  set("vocab", m.vocab, model_limits::kMaxWidth);
   double ffn = 0;
   const bool has_ffn = parse_number(t.cell(i, "ffn_hidden"), ffn);
+  if (has_ffn) in_bounds("ffn_hidden", ffn, 1, model_limits::kMaxWidth);
   double experts = 0, topk = 0;
-  parse_number(t.cell(i, "moe_experts"), experts);
-  parse_number(t.cell(i, "moe_topk"), topk);
+  if (parse_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
+  if (parse_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
   if (experts > 0) {
     m.moe.num_experts = static_cast<int>(experts);
     if (topk > 0) m.moe.top_k = static_cast<int>(topk);
@@ -92,7 +100,7 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   }
   double kv = 0;
   if (parse_number(t.cell(i, "kv_heads"), kv)) {
-    m.kv_heads = static_cast<int>(kv);
+    m.kv_heads = in_bounds("kv_heads", kv, 1, model_limits::kMaxLayers);
     if (m.attention != AttentionKind::mla) m.attention = m.kv_heads < m.heads ? AttentionKind::gqa : AttentionKind::mha;
   } else if (!builtin) {
     m.kv_heads = m.heads;
@@ -143,7 +151,12 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     }
     c.workload.precision = *prec.precision;
     if (normalize_name(c.precision_name) != to_string(*prec.precision)) c.assumptions.push_back(prec.note);
-    c.model = model_for_row(t, i, c.assumptions);
+    try {
+      c.model = model_for_row(t, i, c.assumptions);
+    } catch (const InputError& e) {
+      skip(e.what());
+      continue;
+    }
     c.family = c.model.family;
     if (c.model.layers <= 0 || c.model.hidden <= 0 || c.model.heads <= 0 || c.model.vocab <= 0) {
       skip("model dimensions (layers, hidden, heads, vocab) missing and no built-in model matches");

@@ -119,6 +119,23 @@ TEST(Validate, PrecisionReadIsSaidAndTf32RowSkippedWithReason) {
   EXPECT_EQ(counts.begin()->second, 1u);
 }
 
+// Fuzz finding (fuzz_dataset_csv): a hidden of 1,228,954,812 with ffn_hidden blank made 4 x hidden
+// overflow int. Dimensions out of the model bounds skip the row naming the column.
+TEST(Validate, OutOfBoundsDimensionSkipsTheRowNamingTheColumn) {
+  const CsvTable t = parse_csv(
+      std::string(kHeader) +
+          "X,u,GPT-7B,7,32,1228954812,,32,,50257,2048,,,A100 (Ampere),8,BF16,1,1,,1,,,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,99999999,32,,50257,2048,,,A100 (Ampere),8,BF16,1,1,,1,,,1,64,,step_time_s,3.0,,\n"
+          "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,BF16,1,1,,1,,,1,64,,step_time_s,3.0,,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  EXPECT_EQ(cases.size(), 1u);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0].reason.rfind("hidden: must be in [1, 16777216]", 0), 0u) << skipped[0].reason;
+  EXPECT_EQ(skipped[1].reason.rfind("ffn_hidden: must be in [1, 16777216]", 0), 0u) << skipped[1].reason;
+}
+
 TEST(Validate, BlankVpWithDeepPipelinePredictsInterleaving) {
   // Llama 3.1 405B (126 layers) on 1024 H100, pp=16, 32 micro-batches: plain 1F1B would idle the
   // pipeline (pp-1)/m = 47% of the step; the authors interleaved, and so must the prediction.
