@@ -139,6 +139,20 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   const Recompute kept_mode = p.recompute == Recompute::full ? Recompute::none : p.recompute;
   const double one_table = m.tied_embeddings ? embedding_params(m) : embedding_params(m) / 2;
   const int chunks = p.pp * p.vp;
+  // A layer's activations depend only on whether it has routed experts and on its recompute mode:
+  // computed once per kind, not once per layer (training_memory runs inside every plan search).
+  struct LayerActs {
+    double kept = 0, full = 0, none = 0;
+  };
+  LayerActs acts_of[2];
+  for (int moe = 0; moe < 2; ++moe) {
+    if (moe == 1 && !m.is_moe()) break;
+    acts_of[moe].kept = layer_activation_bytes(m, moe == 1, ctx, kept_mode);
+    if (p.recompute == Recompute::full) {
+      acts_of[moe].full = layer_activation_bytes(m, moe == 1, ctx, Recompute::full);
+      acts_of[moe].none = layer_activation_bytes(m, moe == 1, ctx, Recompute::none);
+    }
+  }
 
   for (int rank = 0; rank < p.pp; ++rank) {
     StageMemory s;
@@ -161,7 +175,8 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
         // Full recompute of the first recompute_layers layers of each chunk (Megatron "block"
         // method; 0 = all); the other layers keep everything.
         const bool full = p.recompute == Recompute::full && (p.recompute_layers == 0 || i - lo < p.recompute_layers);
-        const double kept = layer_activation_bytes(m, moe, ctx, full ? Recompute::full : kept_mode);
+        const LayerActs& la = acts_of[moe ? 1 : 0];
+        const double kept = full ? la.full : la.kept;
         if (i - lo < p.offload_layers) {
           // Activation offload of the first offload_layers layers of each chunk: the saved tensors go to
           // host memory as the forward pass leaves the layer and come back before its backward
@@ -173,7 +188,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
           acts_one_mb += kept;
         }
         // During the backward of a recomputed layer its full activations exist once (one micro-batch).
-        if (full) work_buffer = std::max(work_buffer, layer_activation_bytes(m, moe, ctx, Recompute::none));
+        if (full) work_buffer = std::max(work_buffer, la.none);
       }
       s.layers += hi - lo;
     }
