@@ -9,6 +9,12 @@ bool is_moe_layer(const ModelArch& m, int index) {
   return (index - m.moe.first_dense_layers) % std::max(1, m.moe.layer_freq) == 0;
 }
 
+long long moe_layers_before(const ModelArch& m, int index) {
+  if (!m.is_moe() || index <= m.moe.first_dense_layers) return 0;
+  const long long freq = std::max(1, m.moe.layer_freq);
+  return (static_cast<long long>(index) - m.moe.first_dense_layers + freq - 1) / freq;
+}
+
 namespace {
 
 // Bytes per token stored by the activation function region of an MLP with intermediate size f

@@ -31,4 +31,7 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
 // ones (the same rule ModelArch::moe_layers counts).
 bool is_moe_layer(const ModelArch& m, int index);
 
+// How many of layers 0 .. index-1 have routed experts (is_moe_layer), in O(1).
+long long moe_layers_before(const ModelArch& m, int index);
+
 }  // namespace gpuplan

@@ -487,5 +487,21 @@ TEST(MemoryInput, BadInferenceNameTheField) {
   EXPECT_EQ(valid_inference_tp(m, 64), (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
 }
 
+TEST(MemoryActivations, MoeLayersBeforeCountsAsIsMoeLayer) {
+  ModelArch m = deepseek_v3();
+  for (int fd : {0, 1, 3, 7}) {
+    for (int freq : {1, 2, 3}) {
+      m.moe.first_dense_layers = fd;
+      m.moe.layer_freq = freq;
+      long long counted = 0;
+      for (int i = 0; i <= 40; ++i) {
+        EXPECT_EQ(moe_layers_before(m, i), counted) << "fd " << fd << " freq " << freq << " index " << i;
+        counted += is_moe_layer(m, i) ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_EQ(moe_layers_before(llama3_70b(), 80), 0);
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -162,33 +162,50 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     double acts_one_mb = 0, work_buffer = 0, offloaded_one_mb = 0, offload_buffer = 0;
     for (int k = 0; k < p.vp; ++k) {
       const auto [lo, hi] = chunk_range(m.layers, chunks, rank + k * p.pp);
-      for (int i = lo; i < hi; ++i) {
-        const bool moe = is_moe_layer(m, i);
-        const LayerParams& lp = moe ? moe_lp : dense_lp;
-        // Attention, dense MLP and shared experts split by TP; the router is replicated; routed
-        // experts split by EP (whole experts) and ETP (inside each expert).
-        const double dl = (lp.attention + lp.mlp_dense + lp.moe_shared) / t + lp.moe_router;
-        const double el = moe ? m.moe.num_experts * lp.moe_expert / (p.ep * p.etp) : 0.0;
-        dense_p += dl;
-        expert_p += el;
-        largest_layer_p = std::max(largest_layer_p, dl + el);
+      // The chunk's layers fall in at most three runs of offsets (recomputed or not, offloaded or not);
+      // within a run, each layer contributes by kind (dense or MoE) alone, so a run is summed by counting
+      // its MoE layers: O(1) a chunk, not O(layers).
+      const int n = hi - lo;
+      const int n_full =
+          p.recompute != Recompute::full ? 0 : p.recompute_layers == 0 ? n : std::min(n, p.recompute_layers);
+      const int n_off = std::clamp(p.offload_layers, 0, n);
+      int cuts[4] = {0, n_full, n_off, n};
+      std::sort(cuts, cuts + 4);
+      for (int c = 0; c < 3; ++c) {
+        const int a = cuts[c], b = cuts[c + 1];
+        if (a >= b) continue;
+        const long long moe_n = moe_layers_before(m, lo + b) - moe_layers_before(m, lo + a);
+        const long long counts[2] = {b - a - moe_n, moe_n};
         // Full recompute of the first recompute_layers layers of each chunk (Megatron "block"
         // method; 0 = all); the other layers keep everything.
-        const bool full = p.recompute == Recompute::full && (p.recompute_layers == 0 || i - lo < p.recompute_layers);
-        const LayerActs& la = acts_of[moe ? 1 : 0];
-        const double kept = full ? la.full : la.kept;
-        if (i - lo < p.offload_layers) {
-          // Activation offload of the first offload_layers layers of each chunk: the saved tensors go to
-          // host memory as the forward pass leaves the layer and come back before its backward
-          // (Transformer Engine's CPU offload, double-buffered): while the micro-batch runs through
-          // offloaded layers the GPU holds two of them (the one in transfer and the one computing).
-          offloaded_one_mb += kept;
-          offload_buffer = std::max(offload_buffer, 2.0 * kept);
-        } else {
-          acts_one_mb += kept;
+        const bool full = a < n_full;
+        const bool offloaded = a < n_off;
+        for (int moe = 0; moe < 2; ++moe) {
+          if (counts[moe] == 0) continue;
+          const double count = static_cast<double>(counts[moe]);
+          const LayerParams& lp = moe ? moe_lp : dense_lp;
+          // Attention, dense MLP and shared experts split by TP; the router is replicated; routed
+          // experts split by EP (whole experts) and ETP (inside each expert).
+          const double dl = (lp.attention + lp.mlp_dense + lp.moe_shared) / t + lp.moe_router;
+          const double el = moe ? m.moe.num_experts * lp.moe_expert / (p.ep * p.etp) : 0.0;
+          dense_p += count * dl;
+          expert_p += count * el;
+          largest_layer_p = std::max(largest_layer_p, dl + el);
+          const LayerActs& la = acts_of[moe];
+          const double kept = full ? la.full : la.kept;
+          if (offloaded) {
+            // Activation offload of the first offload_layers layers of each chunk: the saved tensors go to
+            // host memory as the forward pass leaves the layer and come back before its backward
+            // (Transformer Engine's CPU offload, double-buffered): while the micro-batch runs through
+            // offloaded layers the GPU holds two of them (the one in transfer and the one computing).
+            offloaded_one_mb += count * kept;
+            offload_buffer = std::max(offload_buffer, 2.0 * kept);
+          } else {
+            acts_one_mb += count * kept;
+          }
+          // During the backward of a recomputed layer its full activations exist once (one micro-batch).
+          if (full) work_buffer = std::max(work_buffer, la.none);
         }
-        // During the backward of a recomputed layer its full activations exist once (one micro-batch).
-        if (full) work_buffer = std::max(work_buffer, la.none);
       }
       s.layers += hi - lo;
     }
