@@ -146,6 +146,30 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   auto engines = parse_list(doc.raw("serving_engines"), where, "serving_engines", origin, parse_serving_engine);
   doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
+  // The engines merged and their shared front ends resolved on a copy, so a bad reference leaves the
+  // catalog unchanged too.
+  std::vector<ServingEngine> merged_engines = serving_engines_;
+  for (auto& e : engines) {
+    // A redefined engine keeps its place in the match order; a new one is tried after the built-in ones.
+    const std::string n = normalize_name(e.name);
+    auto old = std::find_if(merged_engines.begin(), merged_engines.end(),
+                            [&](const ServingEngine& x) { return normalize_name(x.name) == n; });
+    if (old != merged_engines.end()) {
+      // An overlay may restate only the figures: unset MTP acceptance, match list and front end keep the
+      // built-in's.
+      if (e.match.empty()) e.match = old->match;
+      if (!e.mtp_accept) e.mtp_accept = old->mtp_accept;
+      if (e.front_end_of.empty() && !e.states_request_overhead) {
+        e.front_end_of = old->front_end_of;
+        e.request_overhead_s = old->request_overhead_s;
+        e.states_request_overhead = old->states_request_overhead;
+      }
+      *old = std::move(e);
+    } else {
+      merged_engines.push_back(std::move(e));
+    }
+  }
+  resolve_serving_front_ends(merged_engines, where + ": serving_engines");
   for (auto& b : bands) {
     auto same = [&](const ErrorBand& x) { return x.kind == b.kind && x.generation == b.generation; };
     std::erase_if(error_bands_, same);
@@ -155,20 +179,7 @@ void Catalog::merge_document(const std::string& text, const std::string& where, 
   for (auto& s : syss) upsert(systems_, std::move(s));
   for (auto& n : nets) upsert(networks_, std::move(n));
   for (auto& e : effs) set_efficiency(e);
-  for (auto& e : engines) {
-    // A redefined engine keeps its place in the match order; a new one is tried after the built-in ones.
-    const std::string n = normalize_name(e.name);
-    auto old = std::find_if(serving_engines_.begin(), serving_engines_.end(),
-                            [&](const ServingEngine& x) { return normalize_name(x.name) == n; });
-    if (old != serving_engines_.end()) {
-      // An overlay may restate only the figures: unset MTP acceptance and match list keep the built-in's.
-      if (e.match.empty()) e.match = old->match;
-      if (!e.mtp_accept) e.mtp_accept = old->mtp_accept;
-      *old = std::move(e);
-    } else {
-      serving_engines_.push_back(std::move(e));
-    }
-  }
+  serving_engines_ = std::move(merged_engines);
 }
 
 Catalog Catalog::builtin() {

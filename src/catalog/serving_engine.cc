@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan {
@@ -33,7 +34,16 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   for (size_t i = 0; i < e.match.size(); ++i)
     if (words(e.match[i]).empty())
       throw InputError(m.path() + ".match", fmt::format("alternative {} is empty (expected words such as \"dynamo sglang\")", i));
-  e.request_overhead_s = m.opt_num_in("request_overhead_s", 0.0, 60.0).value_or(0.0);
+  const auto overhead_s = m.opt_num_in("request_overhead_s", 0.0, 60.0);
+  e.request_overhead_s = overhead_s.value_or(0.0);
+  e.states_request_overhead = overhead_s.has_value();
+  e.front_end_of = m.opt_str("front_end_of").value_or("");
+  if (m.has("front_end_of") && words(e.front_end_of).empty())
+    throw InputError(m.path() + ".front_end_of", "is empty (expected the name of another serving engine, e.g. tensorrt-llm)");
+  if (!e.front_end_of.empty() && overhead_s)
+    throw InputError(m.path() + ".front_end_of",
+                     fmt::format("give either request_overhead_s or front_end_of, not both (the front end of '{}' is "
+                                 "that engine's figure)", e.front_end_of));
   e.mtp_accept = m.opt_num_in("mtp_accept", 0.01, 0.99);
   e.host_per_seq_step_s = m.opt_num_in("host_per_seq_step_s", 0.0, 1e-3).value_or(0.0);
   e.fitted_on = m.opt_str("fitted_on").value_or("");
@@ -42,6 +52,33 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   e.origin = origin;
   m.reject_unknown_keys();
   return e;
+}
+
+void resolve_serving_front_ends(std::vector<ServingEngine>& entries, const std::string& where) {
+  const auto find = [&](const std::string& name) -> const ServingEngine* {
+    const std::string n = normalize_name(name);
+    for (const auto& x : entries)
+      if (normalize_name(x.name) == n) return &x;
+    return nullptr;
+  };
+  for (auto& e : entries) {
+    if (e.front_end_of.empty()) continue;
+    const std::string at = fmt::format("{}.{}.front_end_of", where, e.name);
+    const ServingEngine* owner = find(e.front_end_of);
+    if (!owner) {
+      std::vector<std::string> names;
+      for (const auto& x : entries)
+        if (x.front_end_of.empty() && normalize_name(x.name) != normalize_name(e.name)) names.push_back(x.name);
+      throw InputError(at, fmt::format("'{}' is no serving engine of the catalog (engines with a front end of their "
+                                       "own: {})", e.front_end_of, fmt::join(names, ", ")));
+    }
+    if (owner == &e) throw InputError(at, "names the entry itself (name another engine, e.g. tensorrt-llm)");
+    if (!owner->front_end_of.empty())
+      throw InputError(at, fmt::format("'{}' shares the front end of '{}' itself: name the engine with a figure of its "
+                                       "own ('{}'), no chains", owner->name, owner->front_end_of, owner->front_end_of));
+  }
+  for (auto& e : entries)
+    if (!e.front_end_of.empty()) e.request_overhead_s = find(e.front_end_of)->request_overhead_s;
 }
 
 bool serving_engine_matches(const ServingEngine& e, const std::string& framework) {
@@ -66,7 +103,10 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
       for (const auto& a : e.match) q.push_back("\"" + a + "\"");
       out += fmt::format("    match: [{}]\n", fmt::join(q, ", "));
     }
-    out += fmt::format("    request_overhead_s: {:.4g}\n", e.request_overhead_s);
+    if (e.front_end_of.empty())
+      out += fmt::format("    request_overhead_s: {:.4g}\n", e.request_overhead_s);
+    else
+      out += fmt::format("    front_end_of: {}\n", e.front_end_of);
     if (e.mtp_accept) out += fmt::format("    mtp_accept: {:.4g}\n", *e.mtp_accept);
     if (e.host_per_seq_step_s > 0) out += fmt::format("    host_per_seq_step_s: {:.4g}\n", e.host_per_seq_step_s);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);

@@ -20,8 +20,16 @@ struct ServingEngine {
   // are tried in catalog order, so a more specific engine is listed before a generic one.
   std::vector<std::string> match;
   // The front end's latency per request before prefill (HTTP, tokenization, scheduler hand-off;
-  // disaggregated: the router and the prefill/decode handshake), seconds.
+  // disaggregated: the router and the prefill/decode handshake), seconds. With front_end_of set, the
+  // named engine's figure (resolve_serving_front_ends), not a figure of this entry's own.
   double request_overhead_s = 0.0;
+  // The engine whose front end this one shares (`front_end_of: tensorrt-llm`: TensorRT-LLM's PyTorch
+  // backend behind the same trtllm-serve front end), so one figure, fitted on that engine's rows,
+  // serves both; empty: the entry states its own request_overhead_s.
+  std::string front_end_of;
+  // Whether the YAML entry gave request_overhead_s (an overlay restating other figures keeps the
+  // built-in entry's front end).
+  bool states_request_overhead = false;
   // MTP: acceptance of each draft token given the previous one was accepted; unset: the default entry's.
   std::optional<double> mtp_accept;
   // The engine's host work per sequence per decode step on each rank's process (scheduling, sampling,
@@ -32,6 +40,11 @@ struct ServingEngine {
 };
 
 ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin);
+
+// Resolves each entry's `front_end_of`: its request_overhead_s becomes the named entry's. The named
+// entry must exist (by name, any case), differ from the entry and state a front end of its own (no
+// chains); otherwise an InputError naming `<where>.<entry>.front_end_of`.
+void resolve_serving_front_ends(std::vector<ServingEngine>& entries, const std::string& where);
 
 // True when `framework` (any case) contains every word of one of `e.match`'s alternatives.
 bool serving_engine_matches(const ServingEngine& e, const std::string& framework);

@@ -74,5 +74,67 @@ TEST(ServingEngines, BadInputNamesTheField) {
   }
 }
 
+// An engine sharing another's front end (front_end_of) has no figure of its own: it follows the named
+// engine's, in the built-in catalog, after an overlay refits that engine, and in what calibrate writes.
+TEST(ServingEngines, FrontEndOfFollowsTheNamedEngine) {
+  Catalog c = Catalog::builtin();
+  const ServingEngine* pytorch = c.find_serving_engine("TensorRT-LLM PyTorch");
+  const ServingEngine* cpp = c.find_serving_engine("TensorRT-LLM");
+  ASSERT_TRUE(pytorch && cpp);
+  EXPECT_EQ(pytorch->name, "tensorrt-llm-pytorch");
+  EXPECT_EQ(pytorch->front_end_of, "tensorrt-llm");
+  EXPECT_GT(cpp->request_overhead_s, 0.0);
+  EXPECT_DOUBLE_EQ(pytorch->request_overhead_s, cpp->request_overhead_s);
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm\n    request_overhead_s: 0.25\n", "overlay.yaml");
+  c.check();
+  EXPECT_DOUBLE_EQ(c.find_serving_engine("TensorRT-LLM PyTorch")->request_overhead_s, 0.25);
+  // An overlay restating only the host work keeps the shared front end.
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm-pytorch\n    host_per_seq_step_s: 20e-6\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM PyTorch")->front_end_of, "tensorrt-llm");
+  EXPECT_DOUBLE_EQ(c.find_serving_engine("TensorRT-LLM PyTorch")->request_overhead_s, 0.25);
+  // One figure in the YAML calibrate writes, and it reads back the same.
+  const std::string yaml = serving_engines_to_yaml(c.serving_engines(), "test");
+  EXPECT_NE(yaml.find("front_end_of: tensorrt-llm"), std::string::npos) << yaml;
+  Catalog d = Catalog::builtin();
+  d.merge_yaml(yaml, "written.yaml");
+  d.check();
+  EXPECT_DOUBLE_EQ(d.find_serving_engine("TensorRT-LLM PyTorch")->request_overhead_s, 0.25);
+}
+
+TEST(ServingEngines, FrontEndOfUnknownSelfChainOrBothIsAnErrorNamingTheField) {
+  const auto error_of = [](const std::string& yaml) -> std::string {
+    Catalog c = Catalog::builtin();
+    const auto before = c.serving_engines().size();
+    try {
+      c.merge_yaml(yaml, "bad.yaml");
+    } catch (const InputError& e) {
+      EXPECT_EQ(c.serving_engines().size(), before) << "a bad entry changed the catalog";
+      EXPECT_DOUBLE_EQ(c.find_serving_engine("TensorRT-LLM PyTorch")->request_overhead_s,
+                       c.find_serving_engine("TensorRT-LLM")->request_overhead_s);
+      return e.what();
+    }
+    ADD_FAILURE() << "accepted: " << yaml;
+    return "";
+  };
+  const std::string unknown = error_of("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    front_end_of: nosuch\n");
+  EXPECT_NE(unknown.find("serving_engines.vllm.front_end_of"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("nosuch"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("tensorrt-llm"), std::string::npos) << unknown << ": lists the engines it could name";
+  const std::string chain =
+      error_of("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    front_end_of: tensorrt-llm-pytorch\n");
+  EXPECT_NE(chain.find("front_end_of"), std::string::npos) << chain;
+  EXPECT_NE(chain.find("chain"), std::string::npos) << chain;
+  const std::string self = error_of("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    front_end_of: vllm\n");
+  EXPECT_NE(self.find("itself"), std::string::npos) << self;
+  const std::string both = error_of(
+      "serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    front_end_of: sglang\n    request_overhead_s: 0.1\n");
+  EXPECT_NE(both.find("front_end_of"), std::string::npos) << both;
+  EXPECT_NE(both.find("not both"), std::string::npos) << both;
+  // Making the named engine itself a sharer breaks the chain rule too.
+  const std::string owner =
+      error_of("serving_engines:\n  - name: tensorrt-llm\n    front_end_of: sglang\n");
+  EXPECT_NE(owner.find("tensorrt-llm-pytorch.front_end_of"), std::string::npos) << owner;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "catalog/serving_engine.h"
 #include "validate/band_fit.h"
 #include "validate/calibrate.h"
 #include "validate/held_out.h"
@@ -238,6 +239,7 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   for (const auto& f : fits) {
     for (auto& e : out)
       if (e.name == f.after.name) e = f.after;
+    resolve_serving_front_ends(out, "calibrate --engines");  // engines sharing a refitted front end follow it
     j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
                  {"request_overhead_s_before", f.before.request_overhead_s},
                  {"request_overhead_s", f.after.request_overhead_s},
@@ -267,6 +269,8 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"
              "  (src/validate/calibrate.h) as the median of measured - predicted TTFT of each engine's InferenceX\n"
              "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out.\n"
+             "front_end_of: the engine whose front end (request_overhead_s) this one shares, resolved when the catalog\n"
+             "  is read (the named entry must state its own figure: no chains); its rows count towards that fit.\n"
              "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
              "  arXiv:2412.19437 sec. 5.4.3: 85-90% for the first draft on natural text; InferenceX prompts are\n"
              "  random tokens, accepted less), fitted by calibrate_engines() on the file's MTP points.\n"

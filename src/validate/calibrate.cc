@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/suggest.h"
 #include "validate/validation.h"
 
 namespace gpuplan {
@@ -219,9 +220,15 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
   std::vector<EngineFit> fits;
   // Front ends, one engine at a time.
   for (const ServingEngine& e : catalog.serving_engines()) {
+    // An engine sharing another's front end (front_end_of) has no figure of its own: its rows count
+    // towards that engine's.
+    if (!e.front_end_of.empty()) continue;
     std::vector<InferenceCase*> mine;
-    for (auto& c : cases)
-      if (catalog.find_serving_engine(c.framework) == &e) mine.push_back(&c);
+    for (auto& c : cases) {
+      const ServingEngine* ce = catalog.find_serving_engine(c.framework);
+      if (ce == &e || (ce && !ce->front_end_of.empty() && normalize_name(ce->front_end_of) == normalize_name(e.name)))
+        mine.push_back(&c);
+    }
     if (mine.empty()) continue;
     EngineFit fit;
     fit.before = fit.after = e;

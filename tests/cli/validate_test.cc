@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "run_cli.h"
 
@@ -94,6 +95,16 @@ TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   }
   auto cat = run_gpuplan("catalog list --catalog " + dir.string() + " --json");
   ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  {
+    // The PyTorch backend shares TensorRT-LLM's front end: written as a reference, not a stale copy.
+    std::ifstream f(out);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto at = text.find("name: tensorrt-llm-pytorch");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string entry = text.substr(at, text.find("- name:", at) - at);
+    EXPECT_NE(entry.find("front_end_of: tensorrt-llm"), std::string::npos) << entry;
+    EXPECT_EQ(entry.find("request_overhead_s"), std::string::npos) << entry;
+  }
   // An overlay with a slower SGLang front end lengthens `infer --engine sglang`'s TTFT by the difference.
   const std::string slow = (dir / "slow").string();
   std::filesystem::create_directories(slow);
