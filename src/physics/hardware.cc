@@ -1,6 +1,8 @@
 #include "physics/hardware.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 namespace gpuplan {
 
@@ -10,6 +12,23 @@ double latency_or(const Catalog& c, const std::string& network, double fallback)
   if (network.empty()) return fallback;
   const Network* n = c.find_network(network);
   return n && n->latency_s > 0 ? n->latency_s : fallback;
+}
+
+// The scale-up network (tier scale_up) whose display name opens the accelerator's scaleup_link text
+// and names PCIe ("PCIe Gen4 x16 (no NVLink)" -> pcie4), or null.
+const Network* pcie_link_of(const Catalog& c, const Accelerator& acc) {
+  const auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return s;
+  };
+  const std::string link = lower(acc.scaleup_link);
+  if (link.find("pcie") == std::string::npos) return nullptr;
+  for (const auto& n : c.networks()) {
+    const std::string d = lower(n.display_name);
+    if (n.tier == NetworkTier::scale_up && !d.empty() && d.find("pcie") != std::string::npos && link.rfind(d, 0) == 0)
+      return &n;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -31,6 +50,12 @@ Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_g
       hw.fabric.domain_gpus = std::max(1, std::min(acc.max_scaleup_domain, 8));
       hw.fabric.scaleup_bytes_per_s = acc.scaleup_bandwidth_bytes_per_s > 0 ? acc.scaleup_bandwidth_bytes_per_s : 32e9;
       hw.system_name = acc.name;
+      // A card without NVLink (L40S, L4, A10, RTX): the GPUs of one PCIe server reach each other over
+      // its PCIe fabric, not the scale-out network, at the card's PCIe link rate and latency.
+      if (const Network* pcie = acc.max_scaleup_domain <= 1 ? pcie_link_of(catalog, acc) : nullptr) {
+        hw.fabric.domain_gpus = kPcieServerGpus;
+        if (pcie->latency_s > 0) hw.fabric.scaleup_latency_s = pcie->latency_s;
+      }
       return hw;
     }
   }

@@ -27,9 +27,15 @@ struct Hardware {
   std::string system_name;
 };
 
+// GPUs of one PCIe server (the 8-GPU PCIe chassis the published L40S tables ran TP up to 8 on, e.g.
+// NVIDIA's TensorRT-LLM perf overview): the scale-up domain of a card without NVLink when no catalog
+// system is built from it (a modelling assumption; a catalog system states its own).
+inline constexpr int kPcieServerGpus = 8;
+
 // Resolves a system (HGX node, NVL72 rack) to the hardware an evaluation needs. `system_or_gpu` may
 // name a system or, for convenience, an accelerator (then its largest scale-up domain is used with
-// the catalog's default scale-out network).
+// the catalog's default scale-out network; a PCIe card without NVLink: kPcieServerGpus over its PCIe
+// link).
 Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_gpu);
 
 }  // namespace gpuplan

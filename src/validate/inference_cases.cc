@@ -391,6 +391,25 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                             "GPU step",
                                             eng.name, eng.host_per_seq_step_s * 1e6));
     }
+    {
+      // TensorRT-LLM's TRT engine flow (C++ runtime: trtllm-bench's engine build, gptSessionBenchmark,
+      // gptManagerBenchmark, Triton's tensorrtllm_backend) attends over max_attention_window_size,
+      // which defaults to the maximum sequence length; the perf-overview runs set none, so a
+      // sliding-window model (Mistral 7B v0.1: 4,096) keeps and reads full-length KV there (and
+      // trtllm-bench's tuning.py sizes its batch on full-length KV too). The PyTorch backend and other
+      // engines use the model's window.
+      const std::string fw = lower(c.engine);
+      const bool trt_engine_flow = contains(fw, "engine flow") || contains(fw, "gptsessionbenchmark") ||
+                                   contains(fw, "gptmanagerbenchmark") || contains(fw, "tensorrtllm_backend");
+      if (trt_engine_flow && c.model.sliding_window > 0 && w.isl + w.osl > c.model.sliding_window) {
+        c.assumptions.push_back(fmt::format("TensorRT-LLM TRT engine flow: attention window = max sequence length "
+                                            "(max_attention_window_size not set), full-length KV instead of the "
+                                            "model's {}-token sliding window",
+                                            c.model.sliding_window));
+        c.model.sliding_window = 0;
+        c.model.sliding_window_layers = 0;
+      }
+    }
     if (contains(notes_l, "input+output") || contains(notes_l, "input + output"))
       c.total_over_output = double(w.isl + w.osl) / double(w.osl);
     out.push_back(std::move(c));
