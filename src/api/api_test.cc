@@ -161,13 +161,19 @@ TEST(Api, OverlayDefaultEngineMtpAcceptanceReachesInferAndCompare) {
   EXPECT_GT(fastest(c1), fastest(c0) * 1.05);
 
   // compare --claim replays a claim's serving sweeps (MTP deployments among them) with the session's
-  // acceptance too: DeepSeek-R1's tokens/s per GPU at 50 tokens/s per user rises on both sides.
+  // acceptance too: DeepSeek-R1's tokens/s per GPU at 50 tokens/s per user does not fall on either
+  // side and rises where an MTP deployment serves it.
   const json claim = {{"claim", "gb200-15x-inferencemax"}};
   const json r0 = run(session(), "compare", claim), r1 = run(over, "compare", claim);
   ASSERT_TRUE(r0["claims"][0]["evaluated"].get<bool>()) << r0.dump();
   ASSERT_TRUE(r1["claims"][0]["evaluated"].get<bool>()) << r1.dump();
-  for (const char* side : {"a", "b"})
-    EXPECT_GT(r1["claims"][0][side].get<double>(), r0["claims"][0][side].get<double>() * 1.02) << side;
+  double gain = 0;
+  for (const char* side : {"a", "b"}) {
+    const double before = r0["claims"][0][side].get<double>(), after = r1["claims"][0][side].get<double>();
+    EXPECT_GE(after, before * (1 - 1e-9)) << side;
+    gain = std::max(gain, after / before);
+  }
+  EXPECT_GT(gain, 1.02) << r0["claims"][0].dump() << "\n" << r1["claims"][0].dump();
 }
 
 // A command's text (the CLI's output without --json) goes to the request's output stream, never to
