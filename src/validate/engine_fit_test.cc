@@ -137,9 +137,15 @@ TEST(EngineFit, SteadyStateBoundOfALowConcurrencyTtft) {
   for (double ttft : {0.5, 2.0, 8.0})
     for (long long c : {1LL, 2LL, 8LL})
       for (double bare : {0.05, 0.3, 1.0}) {
-        if (ttft_beyond_steady_state(ttft, bare, 2 * c)) EXPECT_TRUE(ttft_beyond_steady_state(ttft, bare, c));
-        if (ttft_beyond_steady_state(ttft, 2 * bare, c)) EXPECT_TRUE(ttft_beyond_steady_state(ttft, bare, c));
-        if (ttft_beyond_steady_state(ttft, bare, c)) EXPECT_TRUE(ttft_beyond_steady_state(2 * ttft, bare, c));
+        if (ttft_beyond_steady_state(ttft, bare, 2 * c)) {
+          EXPECT_TRUE(ttft_beyond_steady_state(ttft, bare, c));
+        }
+        if (ttft_beyond_steady_state(ttft, 2 * bare, c)) {
+          EXPECT_TRUE(ttft_beyond_steady_state(ttft, bare, c));
+        }
+        if (ttft_beyond_steady_state(ttft, bare, c)) {
+          EXPECT_TRUE(ttft_beyond_steady_state(2 * ttft, bare, c));
+        }
       }
 }
 
@@ -166,7 +172,9 @@ TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
   size_t counted = 0;
   for (const auto& f : fits) {
     counted += f.not_steady_rows;
-    if (f.before.name != "dynamo+tensorrt-llm") EXPECT_EQ(f.not_steady_rows, 0u) << f.before.name;
+    if (f.before.name != "dynamo+tensorrt-llm") {
+      EXPECT_EQ(f.not_steady_rows, 0u) << f.before.name;
+    }
   }
   EXPECT_EQ(counted, not_steady);
   EXPECT_GE(not_steady, 3u);
