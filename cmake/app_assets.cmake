@@ -7,7 +7,7 @@ add_custom_command(
   OUTPUT ${PROJECT_BINARY_DIR}/generated/app_assets.cc
   COMMAND ${CMAKE_COMMAND} -DAPP_DIR=${PROJECT_SOURCE_DIR}/web/app
           -DOUTPUT=${PROJECT_BINARY_DIR}/generated/app_assets.cc -P ${PROJECT_SOURCE_DIR}/cmake/embed_app.cmake
-  DEPENDS ${GPUPLAN_APP_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_app.cmake
+  DEPENDS ${GPUPLAN_APP_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_app.cmake ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
   COMMENT "Embedding the web app (web/app)")
 add_library(gpuplan_server_assets STATIC ${PROJECT_BINARY_DIR}/generated/app_assets.cc)
 target_include_directories(gpuplan_server_assets PUBLIC ${PROJECT_SOURCE_DIR}/src)

@@ -25,7 +25,7 @@ add_custom_command(
   OUTPUT ${PROJECT_BINARY_DIR}/generated/chart_library.cc
   COMMAND ${CMAKE_COMMAND} -DINPUT=${GPUPLAN_CHARTJS} -DNAME=chart.js -DVERSION=${GPUPLAN_CHARTJS_VERSION}
           -DOUTPUT=${PROJECT_BINARY_DIR}/generated/chart_library.cc -P ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
-  DEPENDS ${GPUPLAN_WEB_STAMP} ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  DEPENDS ${GPUPLAN_WEB_STAMP} ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
   COMMENT "Embedding chart.js ${GPUPLAN_CHARTJS_VERSION} for report pages")
 add_library(gpuplan_report_assets STATIC ${PROJECT_BINARY_DIR}/generated/chart_library.cc)
 target_include_directories(gpuplan_report_assets PUBLIC ${PROJECT_SOURCE_DIR}/src)
