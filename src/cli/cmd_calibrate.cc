@@ -267,6 +267,7 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
     for (auto& e : out)
       if (e.name == f.after.name) e = f.after;
     j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"not_steady_rows", f.not_steady_rows},
                  {"request_overhead_s_before", f.before.request_overhead_s},
                  {"request_overhead_s", f.after.request_overhead_s},
                  {"mtp_accept", f.after.mtp_accept ? nlohmann::json(*f.after.mtp_accept) : nlohmann::json()},
@@ -281,6 +282,12 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
+  if (!common.json)
+    for (const auto& f : fits)
+      if (f.not_steady_rows > 0)
+        std::cout << fmt::format("{}: {} low-concurrency TTFT point(s) beyond any steady state (more than clients x "
+                                 "the predicted TTFT + {:.0f} s) counted, not fitted\n",
+                                 f.after.name, f.not_steady_rows, kFrontEndBoundS);
   if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}});
   if (!write_path.empty()) {
     check_output_file(write_path, "--write", command_args);

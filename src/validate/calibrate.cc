@@ -214,6 +214,10 @@ double abs_log(const InferenceCase& c) {
 
 }  // namespace
 
+bool ttft_beyond_steady_state(double reported_s, double predicted_bare_s, long long clients) {
+  return reported_s > double(std::max(1LL, clients)) * std::max(0.0, predicted_bare_s) + kFrontEndBoundS;
+}
+
 std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                          long long max_fit_concurrency) {
   std::vector<EngineFit> fits;
@@ -226,25 +230,30 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
     EngineFit fit;
     fit.before = fit.after = e;
     std::vector<double> residual_s, apes_before;
+    std::vector<InferenceCase*> fitted;
     for (auto* c : mine) {
       if (c->metric != "ttft_ms") continue;
       if (c->workload.concurrency > max_fit_concurrency) {
         ++fit.held_out_rows;
         continue;
       }
-      ++fit.fit_rows;
-      apes_before.push_back(ape_pct(*c));
       InferenceCase bare = *c;
       bare.workload.request_overhead_s = 0;
-      residual_s.push_back((c->reported - predict_inference_case(bare)) * 1e-3);
+      const double bare_s = predict_inference_case(bare) * 1e-3;
+      if (ttft_beyond_steady_state(c->reported * 1e-3, bare_s, c->workload.concurrency)) {
+        ++fit.not_steady_rows;
+        continue;
+      }
+      ++fit.fit_rows;
+      fitted.push_back(c);
+      apes_before.push_back(ape_pct(*c));
+      residual_s.push_back(c->reported * 1e-3 - bare_s);
     }
     if (residual_s.empty()) continue;
     fit.after.request_overhead_s = std::max(0.0, median_of(residual_s));
     std::vector<double> apes_after;
-    for (auto* c : mine) {
-      c->workload.request_overhead_s = fit.after.request_overhead_s;
-      if (c->metric == "ttft_ms" && c->workload.concurrency <= max_fit_concurrency) apes_after.push_back(ape_pct(*c));
-    }
+    for (auto* c : mine) c->workload.request_overhead_s = fit.after.request_overhead_s;
+    for (auto* c : fitted) apes_after.push_back(ape_pct(*c));
     fit.median_ape_before = median_of(apes_before);
     fit.median_ape_after = median_of(apes_after);
     fits.push_back(fit);
