@@ -51,7 +51,7 @@ void BM_InferPointFromRequest(benchmark::State& state) {
   const auto req = point_request();
   for (auto _ : state) {
     gpuplan::api::Output out;
-    benchmark::DoNotOptimize(gpuplan::api::infer(s.catalog(), req, out));
+    benchmark::DoNotOptimize(gpuplan::api::infer(s.catalog(), req, out, &s));  // as run() calls it
     benchmark::DoNotOptimize(out.doc);
   }
 }
@@ -63,10 +63,9 @@ void BM_InferPointOptionTokens(benchmark::State& state) {
 }
 BENCHMARK(BM_InferPointOptionTokens);
 
-// The evaluation alone, as infer() runs it for this point: the model and system lookups and the probe
-// that chooses TP (tp=1 holds 8 sequences on an H200), which evaluated the point itself.
+// The evaluation alone, as infer() runs it for this point: the model lookup, the session's resolved
+// system and the probe that chooses TP (tp=1 holds 8 sequences on an H200), which evaluated the point.
 void BM_InferPointEvaluation(benchmark::State& state) {
-  const auto& c = session().catalog();
   gpuplan::InferenceWorkload w;
   w.weight_precision = gpuplan::Precision::fp8;
   w.kv_bytes_per_element = 1.0;
@@ -75,8 +74,8 @@ void BM_InferPointEvaluation(benchmark::State& state) {
   w.num_gpus = 1;
   for (auto _ : state) {
     const auto m = gpuplan::resolve_model("llama3.1-70b");
-    const auto hw = gpuplan::resolve_hardware(c, "hgx-h200");
-    benchmark::DoNotOptimize(gpuplan::evaluate_inference(m, hw, {1, 1, 1, false}, w));
+    const gpuplan::Hardware* hw = session().hardware("hgx-h200");
+    benchmark::DoNotOptimize(gpuplan::evaluate_inference(m, *hw, {1, 1, 1, false}, w));
   }
 }
 BENCHMARK(BM_InferPointEvaluation);

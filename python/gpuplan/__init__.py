@@ -31,49 +31,12 @@ __all__ = [
     "catalog", "model", "memory", "scale", "fabric", "report",
 ]
 
-_names = {}  # keyword -> option name, memoized: a point evaluation costs microseconds, so does this layer
-
-
-def _option_name(keyword):
-    name = _names.get(keyword)
-    if name is None:
-        name = _names[keyword] = keyword.replace("_", "-")
-    return name
-
-
-def _plan_item(key, value):
-    if isinstance(value, bool):
-        value = "true" if value else "false"
-    return "{}={}".format(key, value)
-
-
 def _options(keywords, positional):
-    """Keyword arguments as the API's options: CLI names, None left out. The training plan's fields
-    (``plan_tp=8`` or ``plan={"tp": 8}``, errors naming ``--plan.tp``) join ``plan`` as its CLI text
-    ``tp=8,...``, after a ``plan="..."`` string if one is given."""
-    options = {}
-    plan = []
-    for keyword, value in keywords.items():
-        if value is None:
-            continue
-        name = _names.get(keyword)
-        if name is not None:  # seen before and not a plan field: the common case, one lookup
-            options[name] = value
-            continue
-        if keyword == "plan" and isinstance(value, dict):
-            plan += [_plan_item(k, v) for k, v in value.items() if v is not None]
-        elif keyword.startswith("plan_"):
-            plan.append(_plan_item(keyword[5:], value))
-        elif keyword == "plan":
-            options["plan"] = value
-        else:
-            options[_option_name(keyword)] = value
-    if plan:
-        given = options.get("plan")
-        options["plan"] = ",".join(([given] if isinstance(given, str) and given else []) + plan)
-    if positional:
-        options["positional"] = [str(p) for p in positional]
-    return options
+    """Keyword arguments as the API's options: CLI names (dashes for underscores), None left out; the
+    training plan's fields (``plan_tp=8`` or ``plan={"tp": 8}``, errors naming ``--plan.tp``) join
+    ``plan`` as its CLI text ``tp=8,...``, after a ``plan="..."`` string if one is given; positional
+    arguments as str under "positional". The functions do this in C++ (``_core.call``)."""
+    return _core.options(keywords, tuple(positional))
 
 
 def _as_list(value, field):
@@ -101,11 +64,11 @@ class Session:
 
     def run(self, command, *positional, **options):
         """Runs any command (``gpuplan.commands()``) and returns its --json document as a dict."""
-        return _core.run(self._core, command, _options(options, positional))
+        return _core.call(self._core, command, options, positional)
 
     def report(self, kind, **options):
         """The self-contained HTML page of ``gpuplan report KIND`` (train, infer, schedule, compare, site)."""
-        return _core.report_html(self._core, kind, _options(options, ()))
+        return _core.report_html(self._core, kind, options)
 
 
 _sessions = {}
@@ -153,7 +116,7 @@ def _command(name, summary, default_positional=()):
 
     def function(*positional, **options):
         # Straight to the core (what Session.run does, without packing the keywords again).
-        return _core.run(_session(options)._core, name, _options(options, positional or default_positional))
+        return _core.call(_session(options)._core, name, options, positional or default_positional)
 
     for f in (method, function):
         f.__name__ = f.__qualname__ = name

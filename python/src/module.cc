@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <ctime>
 #include <exception>
 #include <memory>
@@ -93,29 +94,52 @@ json to_json(py::handle value, const Path& path) {
 // document's dicts are filled without creating, hashing and freeing a str per key. Bounded: keys that
 // come from data (names of catalog entries) stop being cached past the bound. Touched only with the
 // GIL held.
+//
+// Documents of one kind repeat their keys in the same order (the dicts are filled walking the
+// document), so the cache also keeps the last document's sequence of keys: a key equal to the one
+// at the same place last time costs one string comparison instead of a hash lookup. A document of
+// another shape replaces the sequence from where it differs.
 class KeyCache {
  public:
+  // Before each document.
+  void start() { cursor_ = 0; }
+
   // A new reference to the str of `key`, or nullptr with the Python error set.
   PyObject* get(const std::string& key) {
-    if (const auto it = keys_.find(key); it != keys_.end()) {
-      Py_INCREF(it->second);
-      return it->second;
+    if (cursor_ < trail_.size() && *trail_[cursor_].text == key) {
+      PyObject* str = trail_[cursor_++].str;
+      Py_INCREF(str);
+      return str;
     }
-    PyObject* text = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
-    if (text == nullptr || keys_.size() >= kMaxKeys) return text;
-    PyUnicode_InternInPlace(&text);
-    if (PyObject_Hash(text) == -1) {
-      Py_DECREF(text);
-      return nullptr;
+    trail_.resize(std::min(cursor_, trail_.size()));  // the sequence differs from here on
+    auto it = keys_.find(key);
+    if (it == keys_.end()) {
+      PyObject* text = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+      if (text == nullptr || keys_.size() >= kMaxKeys) return text;
+      PyUnicode_InternInPlace(&text);
+      if (PyObject_Hash(text) == -1) {
+        Py_DECREF(text);
+        return nullptr;
+      }
+      it = keys_.emplace(key, text).first;  // the cache's reference, kept for the life of the process
     }
-    Py_INCREF(text);  // the cache's reference, kept for the life of the process
-    keys_.emplace(key, text);
-    return text;
+    if (trail_.size() < kMaxKeys) {
+      trail_.push_back({&it->first, it->second});  // the map's nodes never move: pointers stay valid
+      cursor_ = trail_.size();
+    }
+    Py_INCREF(it->second);
+    return it->second;
   }
 
  private:
   static constexpr std::size_t kMaxKeys = 4096;
+  struct Seen {
+    const std::string* text;
+    PyObject* str;  // borrowed from keys_
+  };
   std::unordered_map<std::string, PyObject*> keys_;
+  std::vector<Seen> trail_;
+  std::size_t cursor_ = 0;
 };
 
 KeyCache& key_cache() {
@@ -191,12 +215,80 @@ PyObject* to_python(const json& value) {
 }
 
 py::object from_json(const json& value) {
+  key_cache().start();
   PyObject* object = to_python(value);
   if (object == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(object);
 }
 
 json options_json(const py::dict& options) { return to_json(options, Path{}); }
+
+std::string str_of(PyObject* value) {
+  PyObject* text = PyObject_Str(value);
+  if (text == nullptr) throw py::error_already_set();
+  const auto owned = py::reinterpret_steal<py::object>(text);
+  return utf8(text);
+}
+
+// One field of the training plan as its CLI text: "tp=8", "sp=true".
+std::string plan_item(const std::string& key, PyObject* value) {
+  if (PyBool_Check(value)) return key + "=" + (value == Py_True ? "true" : "false");
+  return key + "=" + str_of(value);
+}
+
+// A function's keyword arguments as run()'s options (what `gpuplan COMMAND` would be given): None
+// leaves an option out, '_' in a keyword is the CLI name's '-', the training plan's fields
+// (plan_tp=8, or plan={"tp": 8}) join `plan` as its CLI text after a plan="..." string, in the
+// order given, and positional arguments become str under "positional". Done here, not in Python:
+// a point evaluation costs microseconds, and so did that loop in Python.
+json keyword_options(const py::dict& keywords, const py::tuple& positional) {
+  json options = json::object();
+  std::string plan;
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(keywords.ptr(), &pos, &key, &value)) {
+    if (value == Py_None) continue;
+    if (!PyUnicode_Check(key)) throw gpuplan::InputError("options", "keywords must be str (got " + type_name(key) + ")");
+    std::string name = utf8(key);
+    if (name == "plan" && PyDict_Check(value)) {
+      PyObject* field = nullptr;
+      PyObject* item = nullptr;
+      Py_ssize_t at = 0;
+      while (PyDict_Next(value, &at, &field, &item))
+        if (item != Py_None) plan += (plan.empty() ? "" : ",") + plan_item(str_of(field), item);
+    } else if (name.rfind("plan_", 0) == 0) {
+      plan += (plan.empty() ? "" : ",") + plan_item(name.substr(5), value);
+    } else {
+      if (name != "plan")
+        for (char& c : name)
+          if (c == '_') c = '-';
+      options[name] = to_json(value, Path{nullptr, name});
+    }
+  }
+  if (!plan.empty()) {
+    const auto given = options.find("plan");
+    if (given != options.end() && given->is_string() && !given->get_ref<const std::string&>().empty())
+      plan = given->get<std::string>() + "," + plan;
+    options["plan"] = std::move(plan);
+  }
+  if (!positional.empty()) {
+    json items = json::array();
+    for (const auto& p : positional) items.push_back(str_of(p.ptr()));
+    options["positional"] = std::move(items);
+  }
+  return options;
+}
+
+// run() on the options, the GIL released, its document as Python values.
+py::object run_options(const gpuplan::api::Session& session, const std::string& command, const json& request) {
+  json document;
+  {
+    py::gil_scoped_release release;
+    document = gpuplan::api::run(session, command, request);
+  }
+  return from_json(document);
+}
 
 // Raises gpuplan.errors.<name>(message[, field]); falls back to RuntimeError if that module is missing.
 void raise_gpuplan_error(const char* name, const std::string& message, const std::string* field) {
@@ -243,21 +335,29 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "run",
       [](const gpuplan::api::Session& session, const std::string& command, const py::dict& options) {
-        const json request = options_json(options);
-        json document;
-        {
-          py::gil_scoped_release release;
-          document = gpuplan::api::run(session, command, request);
-        }
-        return from_json(document);
+        return run_options(session, command, options_json(options));
       },
       py::arg("session"), py::arg("command"), py::arg("options"),
       "Runs one command (options named as its CLI long options) and returns its --json document as a dict.");
 
   m.def(
+      "call",
+      [](const gpuplan::api::Session& session, const std::string& command, const py::dict& keywords,
+         const py::tuple& positional) {
+        return run_options(session, command, keyword_options(keywords, positional));
+      },
+      py::arg("session"), py::arg("command"), py::arg("keywords"), py::arg("positional"),
+      "run() on a function's keyword arguments and positional arguments (the gpuplan package's functions).");
+
+  m.def(
+      "options",
+      [](const py::dict& keywords, const py::tuple& positional) { return from_json(keyword_options(keywords, positional)); },
+      py::arg("keywords"), py::arg("positional"), "The options call() gives run() for these keyword arguments.");
+
+  m.def(
       "report_html",
-      [](const gpuplan::api::Session& session, const std::string& kind, const py::dict& options) {
-        const json request = options_json(options);
+      [](const gpuplan::api::Session& session, const std::string& kind, const py::dict& keywords) {
+        const json request = keyword_options(keywords, py::tuple());
         std::string html;
         {
           py::gil_scoped_release release;
@@ -265,7 +365,8 @@ PYBIND11_MODULE(_core, m) {
         }
         return html;
       },
-      py::arg("session"), py::arg("kind"), py::arg("options"), "The self-contained HTML report of kind KIND.");
+      py::arg("session"), py::arg("kind"), py::arg("keywords"),
+      "The self-contained HTML report of kind KIND for a function's keyword arguments.");
 
   m.def(
       "does_not_fit", [](const py::dict& document) { return gpuplan::api::does_not_fit(to_json(document, Path{nullptr, "document"})); },

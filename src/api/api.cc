@@ -24,6 +24,7 @@
 #include "api/search.h"
 #include "api/train.h"
 #include "api/options.h"
+#include "api/option_names.h"
 #include "api/output.h"
 #include "core/error.h"
 #include "core/suggest.h"
@@ -40,6 +41,7 @@ struct Parser {
   const Request defaults{};
   Request req;
   CLI::App app;
+  OptionNames names;  // the option keys this thread's calls gave, looked up once
   Parser(const char* name, void (*add)(CLI::App&, Request&)) : app("", std::string("gpuplan ") + name) {
     add(app, req);
     check_numbers_finite(app);
@@ -60,7 +62,7 @@ nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), cons
   thread_local std::unique_ptr<Parser<Request>> parser;
   if (!parser) parser = std::make_unique<Parser<Request>>(name, add);
   if (in.tokens_out) {
-    *in.tokens_out = option_tokens(parser->app, *in.options);
+    *in.tokens_out = option_tokens(parser->app, *in.options, &parser->names);
     return nullptr;
   }
   parser->req = parser->defaults;  // the bindings point into req: assign, never replace the object
@@ -68,7 +70,7 @@ nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), cons
   if (in.tokens)
     parse_tokens(parser->app, *in.tokens, parser->req);
   else
-    parse_options(parser->app, *in.options, parser->req);
+    parse_options(parser->app, *in.options, parser->req, &parser->names);
   Output out;
   eval(std::move(parser->req), out);  // moved, not copied: the next call assigns the defaults again
   return std::move(out.doc);

@@ -8,9 +8,16 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
+#include "api/compare.h"
+#include "api/cost.h"
+#include "api/output.h"
+#include "api/search.h"
+#include "api/validate.h"
 #include "core/error.h"
 #include "inference/speculative.h"
 #include "physics/hardware.h"
@@ -152,6 +159,60 @@ TEST(Api, OverlayDefaultEngineMtpAcceptanceReachesInferAndCompare) {
   };
   const json c0 = run(session(), "compare", cmp), c1 = run(over, "compare", cmp);
   EXPECT_GT(fastest(c1), fastest(c0) * 1.05);
+
+  // compare --claim replays a claim's serving sweeps (MTP deployments among them) with the session's
+  // acceptance too: DeepSeek-R1's tokens/s per GPU at 50 tokens/s per user does not fall on either
+  // side and rises where an MTP deployment serves it.
+  const json claim = {{"claim", "gb200-15x-inferencemax"}};
+  const json r0 = run(session(), "compare", claim), r1 = run(over, "compare", claim);
+  ASSERT_TRUE(r0["claims"][0]["evaluated"].get<bool>()) << r0.dump();
+  ASSERT_TRUE(r1["claims"][0]["evaluated"].get<bool>()) << r1.dump();
+  double gain = 0;
+  for (const char* side : {"a", "b"}) {
+    const double before = r0["claims"][0][side].get<double>(), after = r1["claims"][0][side].get<double>();
+    EXPECT_GE(after, before * (1 - 1e-9)) << side;
+    gain = std::max(gain, after / before);
+  }
+  EXPECT_GT(gain, 1.02) << r0["claims"][0].dump() << "\n" << r1["claims"][0].dump();
+}
+
+// A command's text (the CLI's output without --json) goes to the request's output stream, never to
+// std::cout: a face that runs a command with text output (a test, an embedding program) gets it.
+TEST(Api, TextOutputGoesToTheRequestsStreamNotStdout) {
+  const Catalog& catalog = session().catalog();
+  auto text_of = [](auto&& command) {
+    std::ostringstream text, leaked;
+    std::streambuf* const cout_buf = std::cout.rdbuf(leaked.rdbuf());
+    Output out;
+    out.text = &text;
+    try {
+      command(out);
+    } catch (...) {
+      std::cout.rdbuf(cout_buf);
+      throw;
+    }
+    std::cout.rdbuf(cout_buf);
+    EXPECT_EQ(leaked.str(), "");
+    EXPECT_TRUE(out.doc.is_null());  // text asked for: no document
+    return text.str();
+  };
+  CostRequest cost_req;
+  cost_req.systems = {"hgx-h100"};
+  EXPECT_NE(text_of([&](Output& o) { cost(catalog, cost_req, o); }).find("hgx-h100"), std::string::npos);
+  SearchRequest search_req;
+  search_req.model = "llama3.1-8b";
+  search_req.system = "hgx-h100";
+  search_req.gpus = 8;
+  search_req.global_batch = 32;
+  search_req.top = 2;
+  EXPECT_NE(text_of([&](Output& o) { search(catalog, search_req, o); }).find("#2"), std::string::npos);
+  ValidateRequest validate_req;
+  validate_req.dataset = GPUPLAN_SOURCE_DIR "/tests/cli/data/training-5-rows.csv";
+  EXPECT_NE(text_of([&](Output& o) { validate(catalog, validate_req, o); }).find("median APE"), std::string::npos);
+  CompareRequest compare_req;
+  compare_req.claims = {"h200-1.9x-llama70b"};
+  EXPECT_NE(text_of([&](Output& o) { compare(catalog, compare_req, o); }).find("h200-1.9x-llama70b: "),
+            std::string::npos);
 }
 
 // The session resolves each system once, as resolve_hardware() does; other spellings resolve per call

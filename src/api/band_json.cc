@@ -2,24 +2,22 @@
 
 #include <fmt/format.h>
 
+#include "api/sorted_object.h"
+
 namespace gpuplan::api {
 
-// Filled field by field (emplace into the object's map): nlohmann's initializer lists build a
+// Filled field by field in sorted key order (SortedObject): nlohmann's initializer lists build a
 // two-element array per field first, and a point's document carries four bands.
 nlohmann::json band_json(const BandedFigure& f) {
   nlohmann::json basis = nlohmann::json::object();
-  auto& b = basis.get_ref<nlohmann::json::object_t&>();
-  b.emplace("kind", f.kind);
-  b.emplace("generation", f.generation);
-  b.emplace("rows", f.rows);
-  b.emplace("families", f.families);
+  SortedObject(basis).add("families", f.families).add("generation", f.generation).add("kind", f.kind).add("rows", f.rows);
   nlohmann::json j = nlohmann::json::object();
-  auto& o = j.get_ref<nlohmann::json::object_t&>();
-  o.emplace("value", f.value);
-  o.emplace("low", f.low);
-  o.emplace("high", f.high);
-  o.emplace("plus_minus_pct", f.plus_minus_pct());
-  o.emplace("basis", std::move(basis));
+  SortedObject(j)
+      .add("basis", std::move(basis))
+      .add("high", f.high)
+      .add("low", f.low)
+      .add("plus_minus_pct", f.plus_minus_pct())
+      .add("value", f.value);
   return j;
 }
 
@@ -51,11 +49,11 @@ nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, co
                                   bool disaggregated) {
   const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
   nlohmann::json j = nlohmann::json::object();
-  auto& o = j.get_ref<nlohmann::json::object_t&>();
-  o.emplace("tokens_per_s_per_gpu", band_json(b.tput));
-  o.emplace("tokens_per_s_per_user", band_json(b.user));
-  o.emplace("ttft_s", band_json(b.ttft));
-  o.emplace("tpot_s", band_json(b.tpot));
+  SortedObject(j)
+      .add("tokens_per_s_per_gpu", band_json(b.tput))
+      .add("tokens_per_s_per_user", band_json(b.user))
+      .add("tpot_s", band_json(b.tpot))
+      .add("ttft_s", band_json(b.ttft));
   return j;
 }
 

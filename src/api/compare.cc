@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iostream>
+#include <ostream>
 #include <tuple>
 #include <sstream>
 
@@ -167,29 +167,29 @@ nlohmann::json claim_json(const compare::ClaimResult& r) {
   return j;
 }
 
-void print_comparison(const compare::Comparison& c, Per per) {
-  std::cout << fmt::format("{} ({}, {} GPUs per unit)  vs  {} ({}, {} GPUs per unit)\n", c.a.display_name,
-                           c.a.accelerator, c.a.gpus_per_unit, c.b.display_name, c.b.accelerator, c.b.gpus_per_unit);
+void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
+  os << fmt::format("{} ({}, {} GPUs per unit)  vs  {} ({}, {} GPUs per unit)\n", c.a.display_name,
+                    c.a.accelerator, c.a.gpus_per_unit, c.b.display_name, c.b.accelerator, c.b.gpus_per_unit);
   const auto& sp = c.spec;
-  std::cout << fmt::format("Workload: {}{}{}\n",
-                           sp.train ? fmt::format("training {}, seq {}", to_string(sp.train_precision), sp.seq_len) : "",
-                           sp.train && sp.infer ? "; " : "",
-                           sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user",
-                                                  to_string(sp.infer_precision), sp.isl, sp.osl,
-                                                  sp.tokens_per_s_per_user)
-                                    : "");
-  std::cout << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
-                           "power. '-': not defined (no such format, no price, not reached).\n\n",
-                           compare::per_unit_suffix(per));
+  os << fmt::format("Workload: {}{}{}\n",
+                    sp.train ? fmt::format("training {}, seq {}", to_string(sp.train_precision), sp.seq_len) : "",
+                    sp.train && sp.infer ? "; " : "",
+                    sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user",
+                                           to_string(sp.infer_precision), sp.isl, sp.osl,
+                                           sp.tokens_per_s_per_user)
+                             : "");
+  os << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
+                    "power. '-': not defined (no such format, no price, not reached).\n\n",
+                    compare::per_unit_suffix(per));
   for (const auto* side : {&c.a, &c.b}) {
     const Efficiency& e = side->hw.efficiency;
     if (e.fitted_on.empty() || e.infer_fitted_on.empty())
-      std::cout << fmt::format("Note: the {} generation ({}) has no {} efficiencies fitted on measurements: its "
-                               "predicted speeds are rough estimates.\n",
-                               side->hw.accelerator.generation, side->system,
-                               e.fitted_on.empty() && e.infer_fitted_on.empty() ? "training or serving"
-                               : e.fitted_on.empty()                            ? "training"
-                                                                                : "serving");
+      os << fmt::format("Note: the {} generation ({}) has no {} efficiencies fitted on measurements: its "
+                        "predicted speeds are rough estimates.\n",
+                        side->hw.accelerator.generation, side->system,
+                        e.fitted_on.empty() && e.infer_fitted_on.empty() ? "training or serving"
+                        : e.fitted_on.empty()                            ? "training"
+                                                                         : "serving");
   }
   // The short answer first: the per-GPU ratio under each kind of yardstick, smallest to largest.
   std::vector<std::pair<double, std::string>> gist;
@@ -202,10 +202,10 @@ void print_comparison(const compare::Comparison& c, Per per) {
   }
   std::sort(gist.begin(), gist.end());
   if (!gist.empty()) {
-    std::cout << "A against B per GPU, by yardstick:\n";
-    for (const auto& [r, name] : gist) std::cout << fmt::format("  {:>7.2f}x  {}\n", r, name);
-    std::cout << "Per system unit multiply by " << fmt::format("{:.2f}", double(c.a.gpus_per_unit) / c.b.gpus_per_unit)
-              << "; per $ and per watt: the table's last columns.\n\n";
+    os << "A against B per GPU, by yardstick:\n";
+    for (const auto& [r, name] : gist) os << fmt::format("  {:>7.2f}x  {}\n", r, name);
+    os << "Per system unit multiply by " << fmt::format("{:.2f}", double(c.a.gpus_per_unit) / c.b.gpus_per_unit)
+       << "; per $ and per watt: the table's last columns.\n\n";
   }
   std::string group;
   int marker = 0;
@@ -213,8 +213,8 @@ void print_comparison(const compare::Comparison& c, Per per) {
   for (const auto& y : c.yardsticks) {
     if (y.group != group) {
       group = y.group;
-      std::cout << fmt::format("{:<74} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}\n", "[" + group + "]", "A", "B",
-                               "/GPU", "/system", "/$", "/kW");
+      os << fmt::format("{:<74} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}\n", "[" + group + "]", "A", "B",
+                        "/GPU", "/system", "/$", "/kW");
     }
     std::string name = fmt::format("{} ({})", y.name, y.unit);
     if (!y.headline.empty()) {
@@ -224,60 +224,60 @@ void print_comparison(const compare::Comparison& c, Per per) {
     if (!y.higher_is_better) name += " [lower is better]";
     const Per shown = y.scalable ? per : Per::gpu;
     const auto r = [&](Per p) { return y.scalable || p == Per::gpu ? fmt_ratio(y.ratio(p, c.a, c.b)) : ""; };
-    std::cout << fmt::format("  {:<72} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}\n", name.substr(0, 72),
-                             fmt_num(y.value(shown, c.a, true)), fmt_num(y.value(shown, c.b, false)), r(Per::gpu),
-                             r(Per::system), r(Per::usd), r(Per::watt));
-    if (!y.note.empty()) std::cout << fmt::format("      {}\n", y.note);
+    os << fmt::format("  {:<72} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}\n", name.substr(0, 72),
+                      fmt_num(y.value(shown, c.a, true)), fmt_num(y.value(shown, c.b, false)), r(Per::gpu),
+                      r(Per::system), r(Per::usd), r(Per::watt));
+    if (!y.note.empty()) os << fmt::format("      {}\n", y.note);
   }
   if (!headlines.empty()) {
-    std::cout << "\nWhich headline uses which yardstick:\n";
-    for (const auto& h : headlines) std::cout << "  " << h << "\n";
+    os << "\nWhich headline uses which yardstick:\n";
+    for (const auto& h : headlines) os << "  " << h << "\n";
   }
   for (const auto& m : c.models) {
     if (!c.spec.infer) break;
-    std::cout << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve ({} both, "
-                             "ISL/OSL {}/{})\n",
-                             m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl);
-    std::cout << fmt::format("  {:>16} {:>12} {:>12} {:>8}\n", "tokens/s/user", "A", "B", "A/B");
+    os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve ({} both, "
+                      "ISL/OSL {}/{})\n",
+                      m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl);
+    os << fmt::format("  {:>16} {:>12} {:>12} {:>8}\n", "tokens/s/user", "A", "B", "A/B");
     double lo = INFINITY, hi = 0, lo_x = 0, hi_x = 0;
     for (const auto& r : m.curve) {
-      std::cout << fmt::format("  {:>16g} {:>12} {:>12} {:>8}\n", r.tokens_per_s_per_user, fmt_num(r.a), fmt_num(r.b),
-                               std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()));
+      os << fmt::format("  {:>16g} {:>12} {:>12} {:>8}\n", r.tokens_per_s_per_user, fmt_num(r.a), fmt_num(r.b),
+                        std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()));
       if (std::isfinite(r.ratio())) {
         if (r.ratio() < lo) lo = r.ratio(), lo_x = r.tokens_per_s_per_user;
         if (r.ratio() > hi) hi = r.ratio(), hi_x = r.tokens_per_s_per_user;
       }
     }
     if (hi > 0)
-      std::cout << fmt::format("  The ratio runs from {:.2f}x (at {:g} tokens/s/user) to {:.2f}x (at {:g}): quote it "
-                               "with its interactivity.\n",
-                               lo, lo_x, hi, hi_x);
+      os << fmt::format("  The ratio runs from {:.2f}x (at {:g} tokens/s/user) to {:.2f}x (at {:g}): quote it "
+                        "with its interactivity.\n",
+                        lo, lo_x, hi, hi_x);
   }
-  std::cout << "\nVendors' claims under their stated conditions: gpuplan compare --claim builtin\n";
+  os << "\nVendors' claims under their stated conditions: gpuplan compare --claim builtin\n";
 }
 
-void print_claims(const std::vector<compare::ClaimResult>& rs) {
+void print_claims(std::ostream& os, const std::vector<compare::ClaimResult>& rs) {
   for (const auto& r : rs) {
     const auto& k = r.claim;
-    std::cout << fmt::format("{}: {} vs {} on {}\n  claim: \"{}\"\n  conditions: {}\n  source: {}\n", k.id, k.system_a,
-                             k.system_b, k.model, k.statement, k.conditions, k.source);
+    os << fmt::format("{}: {} vs {} on {}\n  claim: \"{}\"\n  conditions: {}\n  source: {}\n", k.id, k.system_a,
+                      k.system_b, k.model, k.statement, k.conditions, k.source);
     if (!r.evaluated) {
-      std::cout << fmt::format("  not reproduced: {}\n\n", r.why_not);
+      os << fmt::format("  not reproduced: {}\n\n", r.why_not);
       continue;
     }
-    std::cout << fmt::format("  claimed {:g}x; model {:.2f}x ({} {} vs {})\n", k.claimed_ratio, r.ratio, r.unit,
-                             fmt_num(r.a), fmt_num(r.b));
-    std::cout << fmt::format("  plans: A {} | B {}\n", r.plan_a, r.plan_b);
+    os << fmt::format("  claimed {:g}x; model {:.2f}x ({} {} vs {})\n", k.claimed_ratio, r.ratio, r.unit,
+                      fmt_num(r.a), fmt_num(r.b));
+    os << fmt::format("  plans: A {} | B {}\n", r.plan_a, r.plan_b);
     for (const auto& [side, model_v, stated, off] : {std::tuple{"A", r.a, r.claim.stated_a, r.off_a},
                                                     std::tuple{"B", r.b, r.claim.stated_b, r.off_b}})
       if (stated > 0)
-        std::cout << fmt::format("  {} absolute: model {:.3g} against the vendor's stated {:.3g} {}{}\n", side, model_v,
-                                 stated, r.unit, off ? "  <- off by more than 2x" : "");
-    std::cout << "  under the other yardsticks:";
+        os << fmt::format("  {} absolute: model {:.3g} against the vendor's stated {:.3g} {}{}\n", side, model_v,
+                          stated, r.unit, off ? "  <- off by more than 2x" : "");
+    os << "  under the other yardsticks:";
     if (r.ratio_same_precision > 0)
-      std::cout << fmt::format(" same precision ({}) {:.2f}x;", to_string(k.precision_b), r.ratio_same_precision);
-    std::cout << fmt::format(" per $ {}; per watt {}\n\n", r.ratio_per_usd > 0 ? fmt_ratio(r.ratio_per_usd) : "-",
-                             fmt_ratio(r.ratio_per_watt));
+      os << fmt::format(" same precision ({}) {:.2f}x;", to_string(k.precision_b), r.ratio_same_precision);
+    os << fmt::format(" per $ {}; per watt {}\n\n", r.ratio_per_usd > 0 ? fmt_ratio(r.ratio_per_usd) : "-",
+                      fmt_ratio(r.ratio_per_watt));
   }
 }
 
@@ -348,14 +348,14 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       const ModelArch m = resolve_model(k.model, "--claim: " + k.id + ".model");
       const auto a = compare::make_side(catalog, k.system_a, profile);
       const auto b = compare::make_side(catalog, k.system_b, profile);
-      results.push_back(compare::evaluate_claim(k, m, a, b));
+      results.push_back(compare::evaluate_claim(k, m, a, b, catalog_mtp_accept(catalog)));
     }
     if (output.json()) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& r : results) arr.push_back(claim_json(r));
       output.emit("claims", {{"claims", arr}, {"cost_profile", cost_profile_json(profile)}});
     } else {
-      print_claims(results);
+      print_claims(output.os(), results);
     }
     return kExitOk;
   }
@@ -433,7 +433,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     j["cost_profile"] = cost_profile_json(profile);
     output.emit("compare", std::move(j));
   } else {
-    print_comparison(c, per_v);
+    print_comparison(output.os(), c, per_v);
     if (!band_lines.empty()) output.os() << "\nError of the ratios (each side's 80% held-out band, combined):\n" << band_lines;
   }
   return kExitOk;

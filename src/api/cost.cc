@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iostream>
+#include <ostream>
 
 #include "api/band_json.h"
 #include "api/cost.h"
@@ -20,31 +20,31 @@ namespace gpuplan::api {
 
 namespace {
 
-void print_tco(const cost::Tco& t, const cost::Tco* ref) {
+void print_tco(std::ostream& os, const cost::Tco& t, const cost::Tco* ref) {
   if (!t.priced) {
-    std::cout << fmt::format("{:<14} no price (catalog or cost profile): give systems.{}.price_usd in a profile\n",
-                             t.system, t.system);
+    os << fmt::format("{:<14} no price (catalog or cost profile): give systems.{}.price_usd in a profile\n",
+                      t.system, t.system);
     return;
   }
   const double h = cost::kHoursPerYear * t.gpus_per_unit;
-  std::cout << fmt::format("{:<14} ${:>6.2f}/GPU-h = capital {:.2f} + electricity {:.2f} + colocation {:.2f} + "
-                           "maintenance {:.2f}   capex ${:.1f}k/GPU ({}), {:.2f} kW IT/GPU",
-                           t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
-                           t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
-                           t.price_kind + " price, " + t.price_basis, t.it_w_full_per_gpu() / 1e3);
+  os << fmt::format("{:<14} ${:>6.2f}/GPU-h = capital {:.2f} + electricity {:.2f} + colocation {:.2f} + "
+                    "maintenance {:.2f}   capex ${:.1f}k/GPU ({}), {:.2f} kW IT/GPU",
+                    t.system, t.usd_per_gpu_hour(), t.capital_usd_per_year / h, t.electricity_usd_per_year / h,
+                    t.colocation_usd_per_year / h, t.maintenance_usd_per_year / h, t.capex_per_gpu_usd() / 1e3,
+                    t.price_kind + " price, " + t.price_basis, t.it_w_full_per_gpu() / 1e3);
   if (t.network_basis == "fabric")
-    std::cout << fmt::format("   network ${:.1f}k/GPU from the fabric's bill of materials ({}), storage and other "
-                             "${:.1f}k/GPU as a share",
-                             t.network_fabric_usd / t.gpus_per_unit / 1e3, t.network_detail,
-                             (t.network_storage_usd - t.network_fabric_usd) / t.gpus_per_unit / 1e3);
+    os << fmt::format("   network ${:.1f}k/GPU from the fabric's bill of materials ({}), storage and other "
+                      "${:.1f}k/GPU as a share",
+                      t.network_fabric_usd / t.gpus_per_unit / 1e3, t.network_detail,
+                      (t.network_storage_usd - t.network_fabric_usd) / t.gpus_per_unit / 1e3);
   else if (t.network_basis == "all-in")
-    std::cout << "   network and storage inside the published all-in capex";
+    os << "   network and storage inside the published all-in capex";
   else if (t.network_basis == "share")
-    std::cout << "   network and storage as a flat share of the price";
+    os << "   network and storage as a flat share of the price";
   if (ref && ref->priced && ref->system != t.system)
-    std::cout << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
-                             t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
-  std::cout << "\n";
+    os << fmt::format("   vs {}: capex {:.2f}x, TCO {:.2f}x", ref->system,
+                      t.capex_per_gpu_usd() / ref->capex_per_gpu_usd(), t.usd_per_gpu_hour() / ref->usd_per_gpu_hour());
+  os << "\n";
 }
 
 }  // namespace
@@ -112,7 +112,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
       row["capex_ratio_vs_reference"] = t.capex_per_gpu_usd() / ref.capex_per_gpu_usd();
       row["tco_ratio_vs_reference"] = t.usd_per_gpu_hour() / ref.usd_per_gpu_hour();
     }
-    if (!output.json()) print_tco(t, &ref);
+    if (!output.json()) print_tco(output.os(), t, &ref);
     if (model) {
       nlohmann::json w;
       if (req.task == "train") {

@@ -9,6 +9,7 @@
 #include "api/band_json.h"
 #include "api/infer.h"
 #include "api/serving_engine.h"
+#include "api/sorted_object.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "core/error.h"
@@ -25,34 +26,34 @@ namespace gpuplan::api {
 
 namespace {
 
-// The documents' objects are filled field by field (emplace into the object's map): nlohmann's
-// initializer lists build a two-element array per field before moving it in, which cost more than
-// the evaluation of a point.
+// The documents' objects are filled field by field in sorted key order (SortedObject): nlohmann's
+// initializer lists build a two-element array per field before moving it in, and a map insertion
+// out of order descends the tree; both cost more than the evaluation of a point.
 nlohmann::json infer_step_json(const StepTime& s) {
   nlohmann::json j = nlohmann::json::object();
-  auto& o = j.get_ref<nlohmann::json::object_t&>();
-  o.emplace("total_s", s.total_s);
-  o.emplace("gemm_s", s.gemm_s);
-  o.emplace("attention_s", s.attention_s);
-  o.emplace("tp_comm_s", s.tp_comm_s);
-  o.emplace("ep_comm_s", s.ep_comm_s);
-  o.emplace("pp_comm_s", s.pp_comm_s);
-  o.emplace("overhead_s", s.overhead_s);
-  o.emplace("draft_s", s.draft_s);
-  o.emplace("weight_bytes_read", s.weight_bytes_read);
-  o.emplace("kv_bytes_read", s.kv_bytes_read);
-  o.emplace("flops", s.flops);
+  SortedObject(j)
+      .add("attention_s", s.attention_s)
+      .add("draft_s", s.draft_s)
+      .add("ep_comm_s", s.ep_comm_s)
+      .add("flops", s.flops)
+      .add("gemm_s", s.gemm_s)
+      .add("kv_bytes_read", s.kv_bytes_read)
+      .add("overhead_s", s.overhead_s)
+      .add("pp_comm_s", s.pp_comm_s)
+      .add("total_s", s.total_s)
+      .add("tp_comm_s", s.tp_comm_s)
+      .add("weight_bytes_read", s.weight_bytes_read);
   return j;
 }
 
 nlohmann::json infer_parallel_json(const InferenceParallel& p) {
   nlohmann::json j = nlohmann::json::object();
-  auto& o = j.get_ref<nlohmann::json::object_t&>();
-  o.emplace("tp", p.tp);
-  o.emplace("ep", p.ep);
-  o.emplace("pp", p.pp);
-  o.emplace("attention_dp", p.attention_dp);
-  o.emplace("two_batch_overlap", p.two_batch_overlap);
+  SortedObject(j)
+      .add("attention_dp", p.attention_dp)
+      .add("ep", p.ep)
+      .add("pp", p.pp)
+      .add("tp", p.tp)
+      .add("two_batch_overlap", p.two_batch_overlap);
   return j;
 }
 
@@ -60,41 +61,41 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
   nlohmann::json v = nlohmann::json::array();
   for (const auto& x : r.violations) v.push_back({{"code", x.code}, {"subject", x.subject}, {"message", x.message}});
   nlohmann::json mem = nlohmann::json::object();
-  auto& m = mem.get_ref<nlohmann::json::object_t&>();
-  m.emplace("weights_bytes", r.memory.weights_bytes);
-  m.emplace("kv_cache_bytes", r.memory.kv_cache_bytes);
-  m.emplace("activations_bytes", r.memory.activations_bytes);
-  m.emplace("reserve_bytes", r.memory.reserve_bytes);
-  m.emplace("total_bytes", r.memory.total_bytes);
-  m.emplace("capacity_bytes", r.memory.capacity_bytes);
+  SortedObject(mem)
+      .add("activations_bytes", r.memory.activations_bytes)
+      .add("capacity_bytes", r.memory.capacity_bytes)
+      .add("kv_cache_bytes", r.memory.kv_cache_bytes)
+      .add("reserve_bytes", r.memory.reserve_bytes)
+      .add("total_bytes", r.memory.total_bytes)
+      .add("weights_bytes", r.memory.weights_bytes);
   nlohmann::json j = nlohmann::json::object();
-  auto& o = j.get_ref<nlohmann::json::object_t&>();
-  o.emplace("valid", r.valid());
-  o.emplace("violations", std::move(v));
-  o.emplace("instances", r.instances);
-  o.emplace("gpus_per_instance", r.gpus_per_instance);
-  o.emplace("concurrency", r.concurrency);
-  o.emplace("max_concurrency", r.max_concurrency);
-  o.emplace("batch_per_instance", r.batch_per_instance);
-  o.emplace("tokens_per_s_total", r.tokens_per_s_total);
-  o.emplace("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu);
-  o.emplace("tokens_per_s_per_user", r.tokens_per_s_per_user);
-  o.emplace("requests_per_s", r.requests_per_s);
-  o.emplace("ttft_s", r.ttft_s);
-  o.emplace("tpot_s", r.tpot_s);
-  o.emplace("queue_wait_s", r.queue_wait_s);
-  o.emplace("e2e_latency_s", r.e2e_latency_s);
-  o.emplace("prefill_s", r.prefill_s);
-  o.emplace("expected_active_experts", r.expected_active_experts);
-  o.emplace("tokens_per_step", r.tokens_per_step);
-  o.emplace("disaggregated", r.disaggregated);
-  o.emplace("prefill_gpus", r.prefill_gpus);
-  o.emplace("decode_gpus", r.decode_gpus);
-  o.emplace("kv_transfer_s", r.kv_transfer_s);
-  o.emplace("prefill_utilization", r.prefill_utilization);
-  o.emplace("decode_step", infer_step_json(r.decode_step));
-  o.emplace("prefill_chunk", infer_step_json(r.prefill_chunk));
-  o.emplace("memory", std::move(mem));
+  SortedObject(j)
+      .add("batch_per_instance", r.batch_per_instance)
+      .add("concurrency", r.concurrency)
+      .add("decode_gpus", r.decode_gpus)
+      .add("decode_step", infer_step_json(r.decode_step))
+      .add("disaggregated", r.disaggregated)
+      .add("e2e_latency_s", r.e2e_latency_s)
+      .add("expected_active_experts", r.expected_active_experts)
+      .add("gpus_per_instance", r.gpus_per_instance)
+      .add("instances", r.instances)
+      .add("kv_transfer_s", r.kv_transfer_s)
+      .add("max_concurrency", r.max_concurrency)
+      .add("memory", std::move(mem))
+      .add("prefill_chunk", infer_step_json(r.prefill_chunk))
+      .add("prefill_gpus", r.prefill_gpus)
+      .add("prefill_s", r.prefill_s)
+      .add("prefill_utilization", r.prefill_utilization)
+      .add("queue_wait_s", r.queue_wait_s)
+      .add("requests_per_s", r.requests_per_s)
+      .add("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu)
+      .add("tokens_per_s_per_user", r.tokens_per_s_per_user)
+      .add("tokens_per_s_total", r.tokens_per_s_total)
+      .add("tokens_per_step", r.tokens_per_step)
+      .add("tpot_s", r.tpot_s)
+      .add("ttft_s", r.ttft_s)
+      .add("valid", r.valid())
+      .add("violations", std::move(v));
   return j;
 }
 
@@ -115,6 +116,13 @@ InferenceParallel pool_parallel(const ModelArch& m, int tp, int ep, bool attenti
   p.attention_dp = m.is_moe() && (attention_dp || ep > tp);
   p.two_batch_overlap = tbo;
   return p;
+}
+
+// True when apply_fabric_options() would change the hardware (not the default 1:1 rail-optimized
+// fabric); bad options: its InputErrors.
+bool reshapes_fabric(const FabricOptions& opts) {
+  const double r = parse_oversubscription(opts.oversubscription, "--fabric-oversubscription");
+  return !(r == 1 && parse_fabric_topology(opts.topology) == fabric::Topology::rail_optimized);
 }
 
 }  // namespace
@@ -260,9 +268,15 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
+  // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
+  // options reshape it or the session does not hold this spelling.
   const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
-  Hardware hw = resolved ? *resolved : resolve_hardware(catalog, req.system);
-  apply_fabric_options(catalog, hw, req.gpus > 0 ? req.gpus : hw.fabric.domain_gpus, req.fabric_opts);
+  std::optional<Hardware> shaped;
+  if (!resolved || reshapes_fabric(req.fabric_opts)) {
+    shaped = resolved ? *resolved : resolve_hardware(catalog, req.system);
+    apply_fabric_options(catalog, *shaped, req.gpus > 0 ? req.gpus : shaped->fabric.domain_gpus, req.fabric_opts);
+  }
+  const Hardware& hw = shaped ? *shaped : *resolved;
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
   const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));

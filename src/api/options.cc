@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "api/option_names.h"
 #include "core/error.h"
 #include "core/suggest.h"
 
@@ -78,12 +79,45 @@ void record_given(const CLI::App& app, RequestBase& req) {
   add(app, add);
 }
 
-std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json& options) {
+namespace {
+
+// The option a key names ("isl", "tokens_per_user", "systems"), or InputError naming the key.
+OptionNames::Found find_key(const CLI::App& app, std::string name) {
+  const std::string field = "--" + name;
+  const CLI::Option* opt = find_option(app, field);
+  if (!opt && name.find('_') != std::string::npos) {
+    std::replace(name.begin(), name.end(), '_', '-');
+    opt = find_option(app, "--" + name);
+  }
+  if (!opt) opt = find_option(app, name);  // a positional argument named by its name ("systems")
+  if (!opt) {
+    std::vector<std::string> names;
+    collect_names(app, names);
+    throw InputError(field, "unknown option of this command" + did_you_mean(name, names));
+  }
+  OptionNames::Found f;
+  f.option = opt;
+  f.positional = !opt->nonpositional();
+  f.flag = f.positional ? std::string() : "--" + opt->get_lnames().front();
+  f.is_flag = !f.positional && opt->get_items_expected_max() == 0;
+  return f;
+}
+
+// Integers as their digits (what dump() writes, without its serializer); other numbers by dump().
+std::string number_text(const nlohmann::json& v) {
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+  return v.dump();
+}
+
+}  // namespace
+
+std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json& options, OptionNames* names) {
   if (!options.is_object() && !options.is_null())
     throw InputError("options", "must be an object of option names and values, got " + std::string(options.type_name()));
   std::vector<std::string> tokens, positional;
   if (options.is_null()) return tokens;
-  for (const auto& [key, value] : options.items()) {
+  for (const auto& [key, value] : options.get_ref<const nlohmann::json::object_t&>()) {
     if (key == "positional") {
       if (value.is_array()) {
         for (const auto& v : value) positional.push_back(scalar_text(v, "positional"));
@@ -92,35 +126,37 @@ std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json
       }
       continue;
     }
-    std::string name = key;
-    while (!name.empty() && name.front() == '-') name.erase(name.begin());
+    std::size_t dashes = 0;
+    while (dashes < key.size() && key[dashes] == '-') ++dashes;
+    const std::string_view name = std::string_view(key).substr(dashes);
     if (name == "json") continue;
     if (name == "help") throw InputError("--help", "the options are described by `gpuplan COMMAND --help`");  // run() always answers with the document
-    const std::string field = "--" + name;
     if (name == "catalog" || name == "calibration")
-      throw InputError(field, "is a setting of the Session (its catalog folders and calibration files), not of one call");
-    const CLI::Option* opt = find_option(app, field);
-    if (!opt && name.find('_') != std::string::npos) {
-      std::replace(name.begin(), name.end(), '_', '-');
-      opt = find_option(app, "--" + name);
+      throw InputError("--" + std::string(name),
+                       "is a setting of the Session (its catalog folders and calibration files), not of one call");
+    OptionNames::Found looked_up;
+    const OptionNames::Found* found = nullptr;
+    if (names) {
+      const auto it = names->by_key.find(std::string(name));
+      if (it != names->by_key.end()) found = &it->second;
     }
-    if (!opt) opt = find_option(app, name);  // a positional argument named by its name ("systems")
-    if (!opt) {
-      std::vector<std::string> names;
-      collect_names(app, names);
-      throw InputError(field, "unknown option of this command" + did_you_mean(name, names));
+    if (!found) {
+      looked_up = find_key(app, std::string(name));
+      found = &looked_up;
+      if (names && names->by_key.size() < OptionNames::kMaxKeys)
+        found = &names->by_key.emplace(std::string(name), std::move(looked_up)).first->second;
     }
-    const bool positional_opt = !opt->nonpositional();
-    const std::string flag = positional_opt ? std::string() : "--" + opt->get_lnames().front();
-    const bool is_flag = !positional_opt && opt->get_items_expected_max() == 0;
+    const OptionNames::Found& f = *found;
     auto add = [&](const nlohmann::json& v) {
-      if (is_flag) {
-        if (!v.is_boolean()) throw InputError(flag, "is a flag: true or false, got " + v.dump());
-        if (v.get<bool>()) tokens.push_back(flag);
-      } else if (positional_opt) {
-        positional.push_back(scalar_text(v, opt->get_name()));
+      if (f.is_flag) {
+        if (!v.is_boolean()) throw InputError(f.flag, "is a flag: true or false, got " + v.dump());
+        if (v.get<bool>()) tokens.push_back(f.flag);
+      } else if (f.positional) {
+        positional.push_back(scalar_text(v, f.option->get_name()));
+      } else if (v.is_number()) {
+        tokens.push_back(f.flag + "=" + number_text(v));
       } else {
-        tokens.push_back(flag + "=" + scalar_text(v, flag));
+        tokens.push_back(f.flag + "=" + scalar_text(v, f.flag));
       }
     };
     if (value.is_null()) continue;
@@ -134,8 +170,16 @@ std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json
   return positional;
 }
 
+void parse_options(CLI::App& app, const nlohmann::json& options, RequestBase& req, OptionNames* names) {
+  parse_tokens(app, option_tokens(app, options, names), req);
+}
+
+std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json& options) {
+  return option_tokens(app, options, nullptr);
+}
+
 void parse_options(CLI::App& app, const nlohmann::json& options, RequestBase& req) {
-  parse_tokens(app, option_tokens(app, options), req);
+  parse_options(app, options, req, nullptr);
 }
 
 void parse_tokens(CLI::App& app, std::vector<std::string> tokens, RequestBase& req) {

@@ -1,7 +1,7 @@
 // gpuplan search: enumerate training plans, drop those that do not divide or fit, rank the rest.
 #include <fmt/format.h>
 
-#include <iostream>
+#include <ostream>
 
 #include "api/cost_options.h"
 #include "api/band_json.h"
@@ -22,22 +22,22 @@ void check_range(const char* name, long long v, long long lo, long long hi) {
     throw InputError(name, fmt::format("must be a whole number from {} to {}, got {}", lo, hi, v));
 }
 
-void print_candidate(std::size_t rank, const TrainingPlan& p, const TrainingResult& r) {
+void print_candidate(std::ostream& os, std::size_t rank, const TrainingPlan& p, const TrainingResult& r) {
   const StepBreakdown& s = r.parts;
   const double compute = s.gemm_s + s.attention_s + s.memory_bound_s + s.recompute_s;
-  std::cout << fmt::format("#{:<3} {}\n", rank, to_string(p));
-  std::cout << fmt::format("     step {:.3f} s   {:.0f} tokens/s/GPU   MFU {:.1f}% (6N) {:.1f}% (with attention)   "
-                           "memory {} of {} per GPU\n",
-                           r.step_time_s, r.tokens_per_s_per_gpu, 100 * r.mfu_6n, 100 * r.mfu_attn,
-                           human_bytes(r.memory.total_bytes), human_bytes(r.memory.capacity_bytes));
-  std::cout << fmt::format("     compute {:.3f} s (gemm {:.3f}, attention {:.3f}, memory-bound {:.3f}, recompute "
-                           "{:.3f})\n",
-                           compute, s.gemm_s, s.attention_s, s.memory_bound_s, s.recompute_s);
-  std::cout << fmt::format("     exposed comm: tp {:.3f}, cp {:.3f}, ep {:.3f}, pp {:.3f}, dp {:.3f} s   bubble {:.3f} s"
-                           "   optimizer {:.3f} s{}\n",
-                           s.tp_comm_s, s.cp_comm_s, s.ep_comm_s, s.pp_comm_s, s.dp_comm_s, s.bubble_s,
-                           s.optimizer_s,
-                           p.offload_layers > 0 ? fmt::format("   offload {:.3f} s", s.offload_s) : std::string());
+  os << fmt::format("#{:<3} {}\n", rank, to_string(p));
+  os << fmt::format("     step {:.3f} s   {:.0f} tokens/s/GPU   MFU {:.1f}% (6N) {:.1f}% (with attention)   "
+                    "memory {} of {} per GPU\n",
+                    r.step_time_s, r.tokens_per_s_per_gpu, 100 * r.mfu_6n, 100 * r.mfu_attn,
+                    human_bytes(r.memory.total_bytes), human_bytes(r.memory.capacity_bytes));
+  os << fmt::format("     compute {:.3f} s (gemm {:.3f}, attention {:.3f}, memory-bound {:.3f}, recompute "
+                    "{:.3f})\n",
+                    compute, s.gemm_s, s.attention_s, s.memory_bound_s, s.recompute_s);
+  os << fmt::format("     exposed comm: tp {:.3f}, cp {:.3f}, ep {:.3f}, pp {:.3f}, dp {:.3f} s   bubble {:.3f} s"
+                    "   optimizer {:.3f} s{}\n",
+                    s.tp_comm_s, s.cp_comm_s, s.ep_comm_s, s.pp_comm_s, s.dp_comm_s, s.bubble_s,
+                    s.optimizer_s,
+                    p.offload_layers > 0 ? fmt::format("   offload {:.3f} s", s.offload_s) : std::string());
 }
 
 }  // namespace
@@ -141,7 +141,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   output.os() << fmt::format("(tokens/s/GPU {}; plans closer than that are within the model's error)\n",
                            band_text(with_band(r.top.front().result.tokens_per_s_per_gpu, eb)));
   for (std::size_t i = 0; i < r.top.size(); ++i) {
-    print_candidate(i + 1, r.top[i].plan, r.top[i].result);
+    print_candidate(output.os(), i + 1, r.top[i].plan, r.top[i].result);
     if (usd_per_gpu_hour > 0)
       output.os() << fmt::format("     ${:.3f} per million tokens\n",
                                usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour));

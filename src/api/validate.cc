@@ -1,7 +1,7 @@
 // gpuplan validate: score the performance models against published measurements.
 #include <fmt/format.h>
 
-#include <iostream>
+#include <ostream>
 
 #include "api/validate.h"
 #include "api/text.h"
@@ -19,39 +19,39 @@ nlohmann::json summary_json(const ErrorSummary& s) {
   return {{"rows", s.rows}, {"median_ape_pct", s.median_ape_pct}, {"p90_ape_pct", s.p90_ape_pct}};
 }
 
-void print_text(const ValidationReport& rep, bool verbose) {
-  std::cout << fmt::format("Validation on {}: {} rows scored, {} skipped\n", rep.dataset, rep.rows.size(),
-                           rep.skipped.size());
-  std::cout << fmt::format("  median APE {:.1f}%   p90 APE {:.1f}%\n\n", rep.overall.median_ape_pct,
-                           rep.overall.p90_ape_pct);
+void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
+  os << fmt::format("Validation on {}: {} rows scored, {} skipped\n", rep.dataset, rep.rows.size(),
+                    rep.skipped.size());
+  os << fmt::format("  median APE {:.1f}%   p90 APE {:.1f}%\n\n", rep.overall.median_ape_pct,
+                    rep.overall.p90_ape_pct);
   for (const auto& [kind, groups] : rep.groups) {
-    std::cout << fmt::format("By {}:\n", kind);
+    os << fmt::format("By {}:\n", kind);
     for (const auto& [name, s] : groups)
-      std::cout << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%\n", name, s.rows,
-                               s.median_ape_pct, s.p90_ape_pct);
-    std::cout << "\n";
+      os << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%\n", name, s.rows,
+                        s.median_ape_pct, s.p90_ape_pct);
+    os << "\n";
   }
   if (verbose) {
-    std::cout << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10} {:>10} {:>6}\n", "row", "source",
-                             "model", "gpu", "gpus", "metric", "reported", "predicted", "APE%");
+    os << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10} {:>10} {:>6}\n", "row", "source",
+                      "model", "gpu", "gpus", "metric", "reported", "predicted", "APE%");
     for (const auto& r : rep.rows)
-      std::cout << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10.4g} {:>10.4g} {:>6.1f}\n", r.row,
-                               r.source_id.substr(0, 18), r.model.substr(0, 28), r.gpu.substr(0, 14), r.num_gpus,
-                               r.metric, r.reported, r.predicted, r.ape_pct);
-    std::cout << "\n";
+      os << fmt::format("{:>4}  {:<18} {:<28} {:<14} {:>5} {:<22} {:>10.4g} {:>10.4g} {:>6.1f}\n", r.row,
+                        r.source_id.substr(0, 18), r.model.substr(0, 28), r.gpu.substr(0, 14), r.num_gpus,
+                        r.metric, r.reported, r.predicted, r.ape_pct);
+    os << "\n";
   }
   if (!rep.coverage.empty()) {
-    std::cout << fmt::format("Rows of {} inside their error band (nominal 80%):\n",
-                             rep.dataset.substr(rep.dataset.find_last_of('/') + 1));
+    os << fmt::format("Rows of {} inside their error band (nominal 80%):\n",
+                      rep.dataset.substr(rep.dataset.find_last_of('/') + 1));
     for (const auto& [kind, c] : rep.coverage)
-      std::cout << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
-    std::cout << "\n";
+      os << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
+    os << "\n";
   }
   if (!rep.skipped.empty()) {
-    std::cout << "Skip reasons:\n";
-    for (const auto& [why, n] : skip_reason_counts(rep.skipped)) std::cout << fmt::format("  {:>4}  {}\n", n, why);
-    std::cout << "Skipped rows:\n";
-    for (const auto& s : rep.skipped) std::cout << fmt::format("  row {}: {}\n", s.row, s.reason);
+    os << "Skip reasons:\n";
+    for (const auto& [why, n] : skip_reason_counts(rep.skipped)) os << fmt::format("  {:>4}  {}\n", n, why);
+    os << "Skipped rows:\n";
+    for (const auto& s : rep.skipped) os << fmt::format("  row {}: {}\n", s.row, s.reason);
   }
 }
 
@@ -129,7 +129,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                             {"rows", rows},
                             {"skipped", skip}});
   } else {
-    print_text(rep, req.verbose);
+    print_text(output.os(), rep, req.verbose);
   }
   return kExitOk;
 }

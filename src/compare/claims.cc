@@ -95,8 +95,8 @@ struct SideValue {
   std::string why_not;
 };
 
-InferenceWorkload claim_workload(const Claim& k, Precision p, int gpus) {
-  return serving_workload(p, k.isl, k.osl, gpus);  // the shared setup (operating_point.h)
+InferenceWorkload claim_workload(const Claim& k, Precision p, int gpus, double mtp_accept) {
+  return serving_workload(p, k.isl, k.osl, gpus, mtp_accept);  // the shared setup (operating_point.h)
 }
 
 std::string plan_text(const SweepPoint& p) {
@@ -106,7 +106,8 @@ std::string plan_text(const SweepPoint& p) {
                      p.parallel.pp, p.parallel.attention_dp ? " attention-dp" : "", p.result.instances, p.concurrency);
 }
 
-SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Precision p, int gpus) {
+SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Precision p, int gpus,
+                     double mtp_accept) {
   SideValue v;
   if (s.hw.accelerator.peak(gemm_format(p)) <= 0) {
     v.why_not = fmt::format("{} has no {} tensor path", s.accelerator, to_string(p));
@@ -129,7 +130,7 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
     return v;
   }
   const SweepOptions so = serving_sweep(m, k.ttft_s, k.tpot_s, gpus > s.gpus_per_unit ? 16 : 1);
-  const ServingCurve c = serving_curve(m, s.hw, claim_workload(k, p, gpus), so);
+  const ServingCurve c = serving_curve(m, s.hw, claim_workload(k, p, gpus, mtp_accept), so);
   const SweepPoint* pt = nullptr;
   switch (k.metric) {
     case ClaimMetric::throughput_at_interactivity: {
@@ -171,14 +172,15 @@ bool off_by_more_than_2x(double model_value, double stated) {
   return model_value > kClaimOffFactor * stated || model_value * kClaimOffFactor < stated;
 }
 
-ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide& a, const SystemSide& b) {
+ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide& a, const SystemSide& b,
+                           double mtp_accept) {
   ClaimResult r;
   r.claim = k;
   r.unit = k.metric == ClaimMetric::factory_output ? "tokens/s/user x tokens/s per MW" : "tokens/s per GPU";
   const int ga = k.gpus_a > 0 ? k.gpus_a : a.gpus_per_unit;
   const int gb = k.gpus_b > 0 ? k.gpus_b : b.gpus_per_unit;
-  const SideValue va = side_value(k, m, a, k.precision_a, ga);
-  const SideValue vb = side_value(k, m, b, k.precision_b, gb);
+  const SideValue va = side_value(k, m, a, k.precision_a, ga, mtp_accept);
+  const SideValue vb = side_value(k, m, b, k.precision_b, gb, mtp_accept);
   if (!va.ok || !vb.ok) {
     r.why_not = !va.ok ? fmt::format("{}: {}", a.system, va.why_not) : fmt::format("{}: {}", b.system, vb.why_not);
     return r;
@@ -192,7 +194,7 @@ ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide&
   r.off_a = off_by_more_than_2x(r.a, k.stated_a);
   r.off_b = off_by_more_than_2x(r.b, k.stated_b);
   if (k.precision_a != k.precision_b) {
-    const SideValue same = side_value(k, m, a, k.precision_b, ga);
+    const SideValue same = side_value(k, m, a, k.precision_b, ga, mtp_accept);
     if (same.ok) r.ratio_same_precision = same.value / r.b;
   }
   if (a.tco.priced && b.tco.priced)

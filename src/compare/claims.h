@@ -47,7 +47,10 @@ struct ClaimResult {
 constexpr double kClaimOffFactor = 2.0;
 bool off_by_more_than_2x(double model_value, double stated);
 
-// Evaluates one claim; models are resolved by the caller (`model` is the claim's model).
-ClaimResult evaluate_claim(const Claim& claim, const ModelArch& model, const SystemSide& a, const SystemSide& b);
+// Evaluates one claim; models are resolved by the caller (`model` is the claim's model). `mtp_accept`:
+// the MTP acceptance per draft of the serving deployments the replay sweeps (0: mtp_accept_default(),
+// the built-in catalog's; the API gives its session catalog's, as for every serving command).
+ClaimResult evaluate_claim(const Claim& claim, const ModelArch& model, const SystemSide& a, const SystemSide& b,
+                           double mtp_accept = 0);
 
 }  // namespace gpuplan::compare

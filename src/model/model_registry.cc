@@ -236,16 +236,24 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
   if (name_or_path.size() > kMaxModelNameChars)
     throw InputError(field, fmt::format("model name or path of {} characters; at most {} allowed ('{}')",
                                         name_or_path.size(), kMaxModelNameChars, echo_name(name_or_path)));
+  // A path-looking name (ending in ".json", or with a directory in it) is a file when one is there.
+  // Any other name is a built-in name or alias first, so resolving one (each API call) costs no
+  // file-system check; a file in the working directory named as a built-in model is not read.
+  const bool json_name = ends_with(lower(name_or_path), ".json");
+  const bool path_like = json_name || name_or_path.find('/') != std::string::npos;
+  // Rule 1: an exact name or alias, compared by normalize_name ("LLAMA3.1_405B" == "llama3.1-405b").
+  const ModelArch* exact = path_like ? nullptr : find_exact(name_or_path);
+  if (exact) return *exact;
   std::error_code ec;
-  if (ends_with(lower(name_or_path), ".json") || fs::is_regular_file(name_or_path, ec)) {
+  if (json_name || fs::is_regular_file(name_or_path, ec)) {
     std::ifstream in(name_or_path, std::ios::binary);
     if (!in) throw InputError(field, "cannot read model config file '" + name_or_path + "'");
     std::ostringstream text;
     text << in.rdbuf();
     return import_hf_config(text.str(), name_or_path);
   }
-  // Rule 1: an exact name or alias, compared by normalize_name ("LLAMA3.1_405B" == "llama3.1-405b").
-  if (const ModelArch* m = find_exact(name_or_path)) return *m;
+  if (path_like)  // a directory-looking name that is no file: rule 1 as for any name
+    if (const ModelArch* m = find_exact(name_or_path)) return *m;
   // Rule 2: strip weight-format and fine-tuning suffixes ("Qwen3-32B-NVFP4", "...-Instruct-FP8").
   if (const ModelArch* m = find_without_variant_suffix(name_or_path)) return *m;
   // Rule 3: "NAME (proxy NL)" is NAME cut to its first N layers (the truncated proxies of the

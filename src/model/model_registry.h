@@ -10,8 +10,10 @@ namespace gpuplan {
 // Every built-in model, parsed once.
 const std::vector<ModelArch>& builtin_models();
 
-// A model by built-in name or alias, or by path to a Hugging Face config.json (anything ending in
-// ".json" or naming an existing file). Unknown -> InputError naming `field` with a suggestion.
+// A model by built-in name or alias, or by path to a Hugging Face config.json. A name ending in ".json"
+// or holding a '/' is a path; any other name is a built-in name or alias first and a file only if it is
+// none (so a file named like a built-in model needs "./" before it). Unknown -> InputError naming
+// `field` with a suggestion.
 ModelArch resolve_model(const std::string& name_or_path, const std::string& field = "--model");
 
 // Imports a Hugging Face config.json text (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3,

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "model/model_registry.h"
@@ -245,6 +246,29 @@ TEST(Model, ResolveRules) {
   }
   EXPECT_THROW(resolve_model("Llama3.1-405B (proxy 500L)"), InputError);
   EXPECT_THROW(resolve_model("/no/such/config.json", "model"), InputError);
+}
+
+// A bare built-in name resolves to the built-in model before any file-system check (the API resolves
+// one per call); a path-looking name, or a bare name that is no built-in one, still reads the file.
+TEST(Model, ResolveBuiltinNamesBeforeFiles) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpuplan_model_resolve_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string gptj = kShared + "/models/EleutherAI--gpt-j-6b.json";
+  fs::copy_file(gptj, dir / "llama3.1-8b", fs::copy_options::overwrite_existing);  // a file named as a built-in
+  fs::copy_file(gptj, dir / "my-config", fs::copy_options::overwrite_existing);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  const ModelArch builtin = resolve_model("llama3.1-8b");
+  const ModelArch dotted = resolve_model("./llama3.1-8b");
+  const ModelArch bare_file = resolve_model("my-config");
+  fs::current_path(cwd);
+  const ModelArch full = resolve_model((dir / "llama3.1-8b").string());
+  fs::remove_all(dir);
+  EXPECT_EQ(builtin.name, "llama3.1-8b");
+  EXPECT_EQ(builtin.layers, 32);
+  for (const ModelArch* m : {&dotted, &bare_file, &full}) EXPECT_EQ(m->layers, resolve_model("gpt-j-6b").layers);
+  EXPECT_NE(resolve_model("gpt-j-6b").layers, 32);
 }
 
 // ---- Hugging Face import -----------------------------------------------------------------
