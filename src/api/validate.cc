@@ -41,7 +41,8 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
     os << "\n";
   }
   if (!rep.coverage.empty()) {
-    os << "Rows inside their error band (nominal 80%):\n";
+    os << fmt::format("Rows of {} inside their error band (nominal 80%):\n",
+                      rep.dataset.substr(rep.dataset.find_last_of('/') + 1));
     for (const auto& [kind, c] : rep.coverage)
       os << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
     os << "\n";
@@ -111,6 +112,9 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
     for (const auto& [k, c] : rep.coverage)
       coverage[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
     for (const auto& [why, n] : skip_reason_counts(rep.skipped)) reasons[why] = n;
+    // The same counts under the shared file's name, as calibrate --bands reports coverage per file.
+    nlohmann::json by_file = nlohmann::json::object();
+    by_file[req.dataset.substr(req.dataset.find_last_of('/') + 1)] = coverage;
     for (const auto& [kind, m] : rep.groups)
       for (const auto& [name, s] : m) groups[kind][name] = summary_json(s);
     output.emit("validate", {{"dataset", req.dataset},
@@ -120,6 +124,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                             {"p90_ape_pct", rep.overall.p90_ape_pct},
                             {"groups", groups},
                             {"coverage", coverage},
+                            {"coverage_by_file", by_file},
                             {"skip_reasons", reasons},
                             {"rows", rows},
                             {"skipped", skip}});

@@ -138,6 +138,9 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   std::vector<HeldOutResidual> unmeasured;  // rows whose generation no other family measures
   std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts, unmeasured);
   std::vector<HeldOutResidual> prior = training_prior_residuals(cases);
+  const std::string train_file = dataset.substr(dataset.find_last_of('/') + 1);
+  for (auto* v : {&held, &unmeasured, &prior})
+    for (auto& h : *v) h.file = train_file;
   std::set<BandCell> measured;
   for (const auto& c : cases) measured.insert({band_kind_of(c), c.generation});
   std::vector<double> ape, ape_all;
@@ -155,8 +158,15 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::vector<SkippedRow> skipped;
     const auto sc = inferencex ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
     for (const auto& c : sc) measured.insert({band_kind_of(c), c.generation});
-    for (auto& h : serving_residuals(sc)) held.push_back(std::move(h));
-    for (auto& h : serving_prior_residuals(sc)) prior.push_back(std::move(h));
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    for (auto& h : serving_residuals(sc)) {
+      h.file = file;
+      held.push_back(std::move(h));
+    }
+    for (auto& h : serving_prior_residuals(sc)) {
+      h.file = file;
+      prior.push_back(std::move(h));
+    }
     fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
                              sc.size());
   }
@@ -173,10 +183,20 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       jb.push_back({{"kind", b.kind}, {"generation", b.generation}, {"low_log", b.low_log}, {"high_log", b.high_log},
                     {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
                     {"rows", b.rows}, {"families", b.families}});
-    for (const auto& [k, c] : lofo)
-      jc[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()},
-               {"in_sample_share", in_sample.count(k) ? in_sample.at(k).share() : 0.0}};
+    auto coverage_json = [](const std::map<std::string, Coverage>& held_out, const std::map<std::string, Coverage>& in) {
+      nlohmann::json j = nlohmann::json::object();
+      for (const auto& [k, c] : held_out)
+        j[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()},
+                {"in_sample_share", in.count(k) ? in.at(k).share() : 0.0}};
+      return j;
+    };
+    jc = coverage_json(lofo.by_kind, in_sample.by_kind);
+    nlohmann::json jf = nlohmann::json::object();
+    for (const auto& [file, m] : lofo.by_file)
+      jf[file] = coverage_json(m, in_sample.by_file.count(file) ? in_sample.by_file.at(file)
+                                                                : std::map<std::string, Coverage>{});
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
+                             {"coverage_lofo_by_file", jf},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
                                                     {"p90_ape_pct", train_summary.p90_ape_pct}}},
@@ -196,9 +216,17 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       std::cout << fmt::format("{:<34} {:<12} {:>+7.1f}% {:>+7.1f}% {:>6} {:>9}\n", b.kind, b.generation,
                                100 * (std::exp(b.low_log) - 1), 100 * (std::exp(b.high_log) - 1), b.rows, b.families);
     std::cout << "\nCoverage of the bands (share of rows inside), each source family against bands fitted without it:\n";
-    for (const auto& [k, c] : lofo)
+    for (const auto& [k, c] : lofo.by_kind)
       std::cout << fmt::format("  {:<34} {:>5.1f}%  of {:>5} rows   (in-sample {:.1f}%)\n", k, 100 * c.share(), c.rows,
-                               in_sample.count(k) ? 100 * in_sample.at(k).share() : 0.0);
+                               in_sample.by_kind.count(k) ? 100 * in_sample.by_kind.at(k).share() : 0.0);
+    std::cout << "By shared file:\n";
+    for (const auto& [file, m] : lofo.by_file)
+      for (const auto& [k, c] : m) {
+        const auto f = in_sample.by_file.find(file);
+        const double in = f != in_sample.by_file.end() && f->second.count(k) ? f->second.at(k).share() : 0.0;
+        std::cout << fmt::format("  {:<34} {:>5.1f}%  of {:>5} rows   (in-sample {:.1f}%)\n",
+                                 k == "all" ? file : "  " + k, 100 * c.share(), c.rows, 100 * in);
+      }
   }
   if (!write_path.empty()) {
     std::ofstream f(write_path);

@@ -3,7 +3,9 @@
 // their bands hold (coverage). The residuals come from `calibrate --bands`: training rows predicted by
 // a fit that did not see their source family; serving rows of files the serving fit never saw.
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/error_band.h"
@@ -16,8 +18,14 @@ namespace gpuplan {
 // One held-out prediction: log(measured / predicted) in the direction the band kind measures (a
 // rate for training and serving throughput; a time for serving latency).
 struct HeldOutResidual {
+  HeldOutResidual() = default;
+  HeldOutResidual(std::string kind_, std::string generation_, std::string family_, double log_ratio_,
+                  std::string file_ = {})
+      : kind(std::move(kind_)), generation(std::move(generation_)), family(std::move(family_)),
+        log_ratio(log_ratio_), file(std::move(file_)) {}
   std::string kind, generation, family;
   double log_ratio = 0;
+  std::string file;  // the shared file the row comes from (coverage is reported per file too)
 };
 
 // The residual of one prediction of a row's metric.
@@ -25,41 +33,64 @@ double band_log_ratio(double reported, double predicted, bool reciprocal);
 
 // A source family: the source id up to its first '-' (DGXC-..., MBRIDGE-..., NEMO-...).
 std::string source_family(const std::string& source_id);
+// The family of a row's residual: training, its source family; serving, its source family and
+// framework ("InferenceX / Dynamo + SGLang"): rows of one engine share its scheduler, kernels and
+// recipe, and one source (InferenceX) measures several engines.
+std::string band_family_of(const TrainingCase& c);
+std::string band_family_of(const InferenceCase& c);
 
 struct BandFitOptions {
-  double nominal = 0.80;  // share of held-out rows a band is meant to hold
-  int few_rows = 10;      // cells with fewer rows also take the edges of their kind pooled over generations
+  double nominal = 0.80;          // share of held-out rows a band is meant to hold
   double unfitted_margin = 1.25;  // the unfitted band: this much wider than the widest it must contain
+  int min_families = 3;           // a generation's own band: rows from at least this many source families
   std::string fitted_on, fitted_date;
 };
 
+// The p quantile of sorted values at plotting position p(n+1) (1-based, linear interpolation between
+// order statistics; Weibull's, R's type 6): a new row exchangeable with the n falls below the k-th
+// smallest with probability k/(n+1), so the band between the (1-nominal)/2 and (1+nominal)/2 quantiles
+// holds a new row with probability `nominal`, whatever the errors' distribution, and small samples take
+// more extreme order statistics (a wider band for fewer rows, on average). Nothing when p(n+1) < 1 or
+// > n: too few rows for that tail.
+std::optional<double> predictive_quantile(const std::vector<double>& sorted, double p);
+
+// Fewest rows with both quantiles of a nominal band: 2/(1-nominal) - 1 (9 for 80%).
+int min_band_rows(double nominal);
+
+struct BandEdges {
+  double low_log = 0, high_log = 0;
+};
+// The nominal band of a sample of log(measured/predicted) residuals (predictive_quantile of each tail),
+// stretched to include 0 (the band always holds the prediction); nothing under min_band_rows.
+std::optional<BandEdges> predictive_band(std::vector<double> residuals, double nominal);
+
 // Bands per (kind, generation) from `held_out`, plus one "unfitted" band per kind from `unfitted`
 // (rows predicted with the prior efficiencies: what a generation without measurements gets).
-// Rules (docs/training-model.md, "Error bands"): a band is for rows of a source family nobody fitted
-// on. Edges = the cell's mean family shift (family medians of log(measured/predicted)) plus, in
-// quadrature, the (1-nominal)/2 and (1+nominal)/2 quantiles of the within-family residuals and a new
-// family's shift: t quantile (degrees of freedom: families less one, pooled over the kind's
-// generations) times the spread of family shifts (less the medians' own sampling noise) times
-// sqrt(1 + 1/families); stretched to include 0; cells under few_rows take the union with their
-// kind's pooled edges; every edge is then widened by (1 + 1/sqrt(rows)); the unfitted band holds every
-// fitted band of its kind and its own quantiles, times unfitted_margin; a kind without any rows gets
-// the widest unfitted band of all kinds.
-// `measured` lists (kind, generation) pairs the catalog fits: one without held-out rows of its own (no
-// other source family measures it) gets its kind's pooled band, widened by its families' rule.
+// Rules (docs/training-model.md, "Error bands"): the residuals are already of rows no fit saw
+// (training: leave-one-source-family-out fits), so a band is their predictive_band. A generation with
+// at least min_band_rows rows from min_families source families or more gets its own; any other (fewer
+// rows, or fewer families, whose shifts then make most of the sample) gets the kind's band pooled over generations, as
+// does a generation of `measured` without held-out rows (no other source family measures it); a kind
+// with under min_band_rows rows takes their range. The unfitted band holds every fitted band of its
+// kind and the predictive band of its prior rows, times unfitted_margin; a kind without any rows gets
+// the widest unfitted band of all kinds. Each band's rows and families are those of the sample behind it.
 using BandCell = std::pair<std::string, std::string>;
 std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_out,
                                        const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
                                        const std::vector<BandCell>& measured = {});
 
-// Share of residuals inside their band (find_band), overall ("all") and per kind.
-std::map<std::string, Coverage> band_coverage(const std::vector<HeldOutResidual>& residuals,
-                                              const std::vector<ErrorBand>& bands);
+// Share of residuals inside their band (find_band): overall ("all") and per kind, and the same per
+// shared file (HeldOutResidual::file).
+struct BandCoverage {
+  std::map<std::string, Coverage> by_kind;                         // "all" and each kind
+  std::map<std::string, std::map<std::string, Coverage>> by_file;  // file -> "all" and each kind
+};
+BandCoverage band_coverage(const std::vector<HeldOutResidual>& residuals, const std::vector<ErrorBand>& bands);
 
 // Leave-one-family-out check of the bands themselves: each family's residuals against bands fitted on
-// the other families' residuals. Overall ("all") and per kind.
-std::map<std::string, Coverage> band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
-                                                   const std::vector<HeldOutResidual>& unfitted,
-                                                   const BandFitOptions& opts = {},
-                                                   const std::vector<BandCell>& measured = {});
+// the other families' residuals.
+BandCoverage band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
+                                const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
+                                const std::vector<BandCell>& measured = {});
 
 }  // namespace gpuplan

@@ -11,7 +11,7 @@ namespace {
 template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   if (!(pred > 0) || !std::isfinite(pred)) return;
-  out.push_back({band_kind_of(c), c.generation, source_family(c.source_id),
+  out.push_back({band_kind_of(c), c.generation, band_family_of(c),
                  band_log_ratio(c.reported, pred, band_reciprocal_of(c))});
 }
 
@@ -27,11 +27,11 @@ std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<Train
                                                          const CalibrationOptions& opts,
                                                          std::vector<HeldOutResidual>& unfitted) {
   std::set<std::string> families;
-  for (const auto& c : cases) families.insert(source_family(c.source_id));
+  for (const auto& c : cases) families.insert(band_family_of(c));
   std::vector<HeldOutResidual> out;
   for (const auto& f : families) {
     std::vector<TrainingCase> train, test;
-    for (const auto& c : cases) (source_family(c.source_id) == f ? test : train).push_back(c);
+    for (const auto& c : cases) (band_family_of(c) == f ? test : train).push_back(c);
     const auto fits = calibrate(train, opts);
     std::map<std::string, Efficiency> fitted;
     for (const auto& g : fits) fitted[g.generation] = g.after;

@@ -23,7 +23,8 @@ TEST(ValidateCli, TrainingRowsCarryBandsCoverageAndSkipReasons) {
   ASSERT_TRUE(j.contains("skip_reasons"));
   const double share = j["coverage"]["all"]["share"].get<double>();
   EXPECT_GE(share, 0.70);
-  EXPECT_LE(share, 0.95);
+  EXPECT_LE(share, 0.90);
+  EXPECT_EQ(j["coverage_by_file"]["training.csv"]["all"]["rows"], j["coverage"]["all"]["rows"]);
   for (const auto& row : j["rows"]) {
     EXPECT_LE(row["low"].get<double>(), row["predicted"].get<double>());
     EXPECT_GE(row["high"].get<double>(), row["predicted"].get<double>());
@@ -71,6 +72,15 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
   const double p90 = j["training_held_out"]["p90_ape_pct"].get<double>();
   EXPECT_GT(p90, 0.0);
   EXPECT_LE(p90, 30.0);
+  // Nominal 80% bands hold 70-90% of each file's and kind's rows, each source family against bands
+  // fitted without it (issue 13).
+  const auto& by_file = j["coverage_lofo_by_file"];
+  ASSERT_TRUE(by_file.contains("training.csv")) << by_file.dump();
+  for (const auto& [kind, c] : by_file["training.csv"].items()) {
+    EXPECT_GE(c["share"].get<double>(), 0.70) << kind;
+    EXPECT_LE(c["share"].get<double>(), 0.90) << kind;
+  }
+  EXPECT_EQ(by_file["training.csv"]["all"]["rows"], j["coverage_lofo"]["all"]["rows"]);
   auto v = run_gpuplan("validate --dataset " + kData + "training.csv --catalog " + dir.string() + " --json");
   ASSERT_EQ(v.exit_code, 0) << v.err;
   EXPECT_GT(v.json()["coverage"]["all"]["rows"].get<int>(), 190);
