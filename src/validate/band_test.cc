@@ -104,7 +104,8 @@ TEST(ErrorBand, TooFewRowsOrFamiliesTakeTheKindsPooledBand) {
   const std::vector<HeldOutResidual> few = {{std::string(kBandTrainingMoe), "hopper", "A", -0.2},
                                             {std::string(kBandTrainingMoe), "hopper", "B", 0.1},
                                             {std::string(kBandTrainingMoe), "hopper", "B", 0.3}};
-  const ErrorBand& moe = find_band(fit_error_bands(few, {}), kBandTrainingMoe, "hopper");
+  const std::vector<ErrorBand> few_bands = fit_error_bands(few, {});
+  const ErrorBand& moe = find_band(few_bands, kBandTrainingMoe, "hopper");
   EXPECT_DOUBLE_EQ(moe.low_log, -0.2);
   EXPECT_DOUBLE_EQ(moe.high_log, 0.3);
 }
