@@ -441,6 +441,9 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
                      fmt::format("must be 0 to 1000 us per sequence per step, got {} us", w.host_per_seq_step_s * 1e6));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
+  if (w.adp_balance_timeout_iters < 0 || w.adp_balance_timeout_iters > 100000)
+    throw InputError("adp_balance_timeout_iters",
+                     fmt::format("must be 0 (off) to 100000 iterations, got {}", w.adp_balance_timeout_iters));
   const int inst = par.tp * par.pp;
   if (gpus < 1 || gpus % inst != 0)
     throw InputError("--gpus", fmt::format("must be a positive multiple of tp x pp = {}, got {}", inst, gpus));
@@ -461,6 +464,23 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
   const double E = experts, k = std::min(top_k, experts);
   return E * (1.0 - std::pow(1.0 - k / E, tokens));
+}
+
+double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
+  if (ranks <= 1 || timeout_iters <= 0 || batch <= 0 || arrivals_per_seq_step <= 0) return 0.0;
+  const double n = ranks;
+  // New requests go to the ranks whose sequences finished, at random: every rank holds a context
+  // request after n H_n arrivals (coupon collector), at batch x arrivals_per_seq_step per step.
+  double harmonic = 0;
+  for (int i = 1; i <= ranks; ++i) harmonic += 1.0 / i;
+  const double fill_steps = n * harmonic / (batch * arrivals_per_seq_step);
+  // The hold counter runs every iteration not all ranks have a context request and releases them at
+  // the timeout, so the release comes every min(fill, timeout) steps; a request arriving at a random
+  // phase waits half of it. The balancer holds nothing while a rank has no generation request
+  // (Poisson occupancy of batch / ranks sequences per rank).
+  const double cycle = std::min(fill_steps, double(timeout_iters));
+  const double all_busy = std::pow(1.0 - std::exp(-batch / n), n);
+  return 0.5 * cycle * all_busy;
 }
 
 namespace {
@@ -633,6 +653,10 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const double steps = std::ceil(isl / budget);
     const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
     r.ttft_s = B > 1 ? r.prefill_s + (recv_wait_steps + steps) * r.decode_step.total_s : r.prefill_s;
+    if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
+      r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
+                  r.decode_step.total_s;
+    }
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in
       // chunks of the token budget, each request getting its first token as its chunk completes

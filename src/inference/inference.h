@@ -77,6 +77,10 @@ struct InferenceWorkload {
   // the longer of the two; 0: negligible beside the GPU step (C++ runtimes). From the serving engine
   // (data/catalog/serving_engines.yaml, `host_per_seq_step_s`).
   double host_per_seq_step_s = 0.0;
+  // TensorRT-LLM attention-DP balancing (attention_dp_config enable_balance, timeout_iters): context
+  // requests are held until every attention-DP rank has one to schedule, or until this many
+  // iterations have passed since the last release; 0: off (the engine's default).
+  int adp_balance_timeout_iters = 0;
 };
 
 // One forward step of one instance, split into named parts that add up to total_s.
@@ -152,5 +156,10 @@ Hardware serving_hardware(const Hardware& hw);
 // Expected distinct experts a batch of `tokens` routes to, each picking top_k of `experts`
 // uniformly: E (1 - (1 - k/E)^tokens).
 double expected_active_experts(int experts, int top_k, double tokens);
+
+// Mean decode steps a context request waits in TensorRT-LLM's attention-DP balancer (enable_balance
+// with timeout_iters) at `batch` sequences over `ranks` attention-DP ranks, new requests arriving at
+// `arrivals_per_seq_step` per sequence per step (accepted tokens / osl).
+double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters);
 
 }  // namespace gpuplan

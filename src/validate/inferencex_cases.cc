@@ -161,6 +161,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                           "concurrency {})",
                                           w.scheduler_recv_interval, conc));
     }
+    const bool disaggregated_row = lower(t.cell(i, "disaggregated")) == "yes";
+    // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
+    // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
+    // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
+    // iterations.
+    if (lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
+        lower(t.cell(i, "decode_attention_dp")) == "yes") {
+      w.adp_balance_timeout_iters = 60;
+      c.assumptions.push_back("TensorRT-LLM attention-DP balance: context requests held up to 60 iterations "
+                              "until every rank has one (InferenceX's trtllm-serve config)");
+    }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
     if (!eng.name.empty())
