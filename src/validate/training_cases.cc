@@ -12,6 +12,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "model/model_registry.h"
 #include "validate/blank_plan.h"
 #include "validate/precision_text.h"
@@ -22,11 +23,6 @@ namespace {
 
 // Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
 bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The publication year in a source id ("NARAYANAN-2021-T1" -> 2021), or 0.
 int source_year(const std::string& id) {
@@ -67,7 +63,7 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   };
   if (!builtin) {
     m.name = name;
-    m.family = lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
+    m.family = to_lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
     notes.push_back("architecture from the row's columns (no built-in model matches the name)");
   }
   const int old_heads = m.heads, old_hidden = m.hidden;
@@ -129,7 +125,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.metric = t.cell(i, "reported_metric");
     c.precision_name = t.cell(i, "precision");
     const std::string notes = t.cell(i, "notes");
-    const std::string notes_l = lower(notes);
+    const std::string notes_l = to_lower(notes);
     auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
     if (!parse_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
       skip("reported_value is blank or not a positive number");
@@ -191,7 +187,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     BlankFields blanks;
     auto stated = [&](const char* col, int& field, bool& blank) {
       const std::string s = t.cell(i, col);
-      const std::string sl = lower(s);
+      const std::string sl = to_lower(s);
       double x = 0;
       // Tables write a blank as nothing, "-", "n/a", "?" or "not stated".
       blank = s.empty() || sl == "-" || sl == "n/a" || sl == "na" || sl == "?" || sl == "not stated" || sl == "none";
@@ -226,7 +222,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     static const std::regex etp_re(R"(ETP\s*=\s*(\d{1,6}))");  // longer: not an ETP (stoi would throw)
     std::smatch em;
     if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
-    const std::string rc = lower(t.cell(i, "recompute"));
+    const std::string rc = to_lower(t.cell(i, "recompute"));
     // A blank recompute means the authors' own memory setting, usually their best: searched like the
     // other blank fields, the fastest plan that fits among no recompute, selective and full recompute
     // of the fewest layers, and activation offload of the fewest layers where the GPU has a host link
