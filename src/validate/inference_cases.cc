@@ -503,6 +503,7 @@ InferenceResult evaluate_case(const InferenceCase& c) {
         for (long long k = 0; k < n; ++k)
           wait += std::max(0.0, (double(k) - m_slots) / mu - (std::isfinite(lambda) ? double(k) / lambda : 0.0));
         top.queue_wait_s = wait / double(n);
+        double last_e2e_s = -1;  // the last request's service latency when it is not the mean's
         if (!std::isfinite(lambda)) {
           // All requests at t = 0: the first min(N, M) prefill as one wave (chunk by chunk, each
           // request's first token when its chunk completes), as a synchronized batch does.
@@ -513,6 +514,9 @@ InferenceResult evaluate_case(const InferenceCase& c) {
           if (wave.valid()) {
             top.e2e_latency_s += wave.ttft_s - top.ttft_s;
             top.ttft_s = wave.ttft_s;
+            // A run that is one wave (N within the slots) ends when the wave does: its prompts all
+            // prefilled, then the decodes of all N together (the synchronized end-to-end latency).
+            if (c.requests_in_run > 0 && n <= top.concurrency) last_e2e_s = wave.e2e_latency_s;
           }
         }
         // A finite run of N requests: the benchmark divides N x osl by the run's wall time, from the first
@@ -522,7 +526,7 @@ InferenceResult evaluate_case(const InferenceCase& c) {
           const double last = double(n - 1);
           const double arrival_last = std::isfinite(lambda) ? last / lambda : 0.0;
           const double start_last = std::max({0.0, (last - m_slots) / mu, arrival_last});
-          const double makespan = start_last + top.e2e_latency_s;
+          const double makespan = start_last + (last_e2e_s > 0 ? last_e2e_s : top.e2e_latency_s);
           if (makespan > 0)
             top.tokens_per_s_total = std::min(top.tokens_per_s_total, double(n) * double(w.osl) / makespan);
           top.tokens_per_s_per_gpu = top.tokens_per_s_total / std::max(1, w.num_gpus);
