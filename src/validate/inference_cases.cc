@@ -10,6 +10,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
@@ -21,11 +22,6 @@ namespace {
 // Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
 bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 // A number after `key` in the notes ("request_rate_qps=2", "attn_dp=8"), or nullopt.
@@ -33,7 +29,7 @@ bool note_number(const std::string& notes, const std::string& key, double& out) 
   const auto p = notes.find(key);
   if (p == std::string::npos) return false;
   const std::string s = notes.substr(p + key.size(), 24);
-  if (lower(s).rfind("inf", 0) == 0) {  // request_rate_qps=INF: every request at t = 0
+  if (to_lower(s).rfind("inf", 0) == 0) {  // request_rate_qps=INF: every request at t = 0
     out = std::numeric_limits<double>::infinity();
     return true;
   }
@@ -90,7 +86,7 @@ constexpr double kTpotP99OverMean = 1.25;
 constexpr double kTtftP99OverMean = 2.0;
 
 Precision weights_precision(const std::string& s) {
-  const std::string l = lower(s);
+  const std::string l = to_lower(s);
   if (contains(l, "fp4")) return Precision::nvfp4;
   if (contains(l, "fp8")) return Precision::fp8;
   return Precision::bf16;
@@ -141,12 +137,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
     c.metric = t.cell(i, "metric");
-    c.scenario = lower(t.cell(i, "scenario"));
+    c.scenario = to_lower(t.cell(i, "scenario"));
     c.framework = framework_group(t.cell(i, "framework"));
     c.engine = t.cell(i, "framework");
     const std::string notes = t.cell(i, "notes");
-    const std::string notes_l = lower(notes);
-    const std::string url_l = lower(t.cell(i, "source_url_or_path"));
+    const std::string notes_l = to_lower(notes);
+    const std::string url_l = to_lower(t.cell(i, "source_url_or_path"));
     auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
     if (!parse_number(t.cell(i, "value"), c.reported) || c.reported <= 0) {
       skip("value is blank or not a positive number");
@@ -183,7 +179,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
     // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
     std::string wp = t.cell(i, "precision_weights");
-    if (contains(lower(wp), "int4")) {
+    if (contains(to_lower(wp), "int4")) {
       // AIConfigurator's "int4_wo" (Kimi K2.x's INT4 checkpoint, weight-only: W4A16) stores 4-bit weights
       // and runs the GEMMs in BF16; the model's precisions tie the weights' bytes to their math format
       // (FP4 weights, FP4 math), so neither BF16 (the bytes four times too many: the weights do not fit)
@@ -214,17 +210,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       kvp = w.weight_precision == Precision::bf16 ? "BF16" : "FP8";
       c.assumptions.push_back(fmt::format("precision_kv blank: {}", kvp));
     }
-    w.kv_bytes_per_element = contains(lower(kvp), "fp8") || contains(lower(kvp), "fp4") ? 1.0 : 2.0;
+    w.kv_bytes_per_element = contains(to_lower(kvp), "fp8") || contains(to_lower(kvp), "fp4") ? 1.0 : 2.0;
 
     // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
     const MlperfBench* bench = nullptr;
     for (const auto& b : kMlperf)
-      if (contains(url_l, b.key) || contains(lower(notes), std::string("benchmark ") + b.key)) {
+      if (contains(url_l, b.key) || contains(to_lower(notes), std::string("benchmark ") + b.key)) {
         bench = &b;
         break;
       }
     if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
-      const std::string ml = lower(c.model_name);
+      const std::string ml = to_lower(c.model_name);
       if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
       else if (contains(ml, "mixtral")) bench = &kMlperf[2];
       else if (contains(ml, "405b")) bench = &kMlperf[3];
@@ -405,7 +401,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;
       c.request_rate_qps = qps;  // "INF" parses as infinity: all requests at t = 0
-      const std::string fw_l = lower(t.cell(i, "framework"));
+      const std::string fw_l = to_lower(t.cell(i, "framework"));
       const auto rq = fw_l.find(" requests)");
       if (rq != std::string::npos) {
         const auto open = fw_l.rfind('(', rq);
@@ -425,7 +421,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                           c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
-      if (contains(lower(c.engine), "trtllm-bench")) {
+      if (contains(to_lower(c.engine), "trtllm-bench")) {
         // trtllm-bench picks max_batch_size and max_num_tokens itself from the run's ISL/OSL and the
         // memory the weights leave (the perf-overview tables state neither), with chunked prefill off.
         const EngineLimits lim = trtllm_bench_limits(c.model, c.hardware.accelerator, p, w.weight_precision,
@@ -454,7 +450,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // sliding-window model (Mistral 7B v0.1: 4,096) keeps and reads full-length KV there (and
       // trtllm-bench's tuning.py sizes its batch on full-length KV too). The PyTorch backend and other
       // engines use the model's window.
-      const std::string fw = lower(c.engine);
+      const std::string fw = to_lower(c.engine);
       const bool trt_engine_flow = contains(fw, "engine flow") || contains(fw, "gptsessionbenchmark") ||
                                    contains(fw, "gptmanagerbenchmark") || contains(fw, "tensorrtllm_backend");
       if (trt_engine_flow && c.model.sliding_window > 0 && w.isl + w.osl > c.model.sliding_window) {

@@ -21,9 +21,6 @@ namespace gpuplan {
 
 namespace {
 
-// Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
-bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
-
 // The publication year in a source id ("NARAYANAN-2021-T1" -> 2021), or 0.
 int source_year(const std::string& id) {
   static const std::regex year(R"((19|20)\d\d)");
@@ -59,7 +56,7 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   };
   auto set = [&](const char* col, int& field, int hi) {
     double v = 0;
-    if (parse_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
+    if (parse_cell_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
   };
   if (!builtin) {
     m.name = name;
@@ -72,11 +69,11 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   set("heads", m.heads, model_limits::kMaxLayers);
   set("vocab", m.vocab, model_limits::kMaxWidth);
   double ffn = 0;
-  const bool has_ffn = parse_number(t.cell(i, "ffn_hidden"), ffn);
+  const bool has_ffn = parse_cell_number(t.cell(i, "ffn_hidden"), ffn);
   if (has_ffn) in_bounds("ffn_hidden", ffn, 1, model_limits::kMaxWidth);
   double experts = 0, topk = 0;
-  if (parse_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
-  if (parse_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
+  if (parse_cell_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
+  if (parse_cell_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
   if (experts > 0) {
     m.moe.num_experts = static_cast<int>(experts);
     if (topk > 0) m.moe.top_k = static_cast<int>(topk);
@@ -95,7 +92,7 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
     m.attention = AttentionKind::mha;
   }
   double kv = 0;
-  if (parse_number(t.cell(i, "kv_heads"), kv)) {
+  if (parse_cell_number(t.cell(i, "kv_heads"), kv)) {
     m.kv_heads = in_bounds("kv_heads", kv, 1, model_limits::kMaxLayers);
     if (m.attention != AttentionKind::mla) m.attention = m.kv_heads < m.heads ? AttentionKind::gqa : AttentionKind::mha;
   } else if (!builtin) {
@@ -127,7 +124,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = to_lower(notes);
     auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
-    if (!parse_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
+    if (!parse_cell_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
       skip("reported_value is blank or not a positive number");
       continue;
     }
@@ -159,11 +156,11 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       continue;
     }
     double v = 0;
-    if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
+    if (!parse_cell_number(t.cell(i, "num_gpus"), v) || v < 1) {
       // Derivable from a fully stated grid: tp x pp x cp x dp (cp blank = 1).
       double tp = 0, pp = 0, cp = 1, dp = 0;
-      const bool grid = parse_number(t.cell(i, "tp"), tp) && parse_number(t.cell(i, "pp"), pp) &&
-                        parse_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_number(t.cell(i, "cp"), cp));
+      const bool grid = parse_cell_number(t.cell(i, "tp"), tp) && parse_cell_number(t.cell(i, "pp"), pp) &&
+                        parse_cell_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_cell_number(t.cell(i, "cp"), cp));
       if (!grid || tp < 1 || pp < 1 || cp < 1 || dp < 1 || tp * pp * cp * dp > 1e7) {
         skip("num_gpus blank and not derivable (needs tp, pp and dp stated)");
         continue;
@@ -172,12 +169,12 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       c.assumptions.push_back(fmt::format("num_gpus blank: tp x pp x cp x dp = {:.0f}", v));
     }
     c.workload.num_gpus = static_cast<int>(v);
-    if (!parse_number(t.cell(i, "seq_len"), v)) {
+    if (!parse_cell_number(t.cell(i, "seq_len"), v)) {
       skip("seq_len blank");
       continue;
     }
     c.workload.seq_len = static_cast<int>(v);
-    if (!parse_number(t.cell(i, "gbs"), v)) {
+    if (!parse_cell_number(t.cell(i, "gbs"), v)) {
       skip("gbs blank");
       continue;
     }
@@ -192,7 +189,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       // Tables write a blank as nothing, "-", "n/a", "?" or "not stated".
       blank = s.empty() || sl == "-" || sl == "n/a" || sl == "na" || sl == "?" || sl == "not stated" || sl == "none";
       if (blank) field = 1;
-      else if (!parse_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
+      else if (!parse_cell_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
       else field = static_cast<int>(x);
       return std::string();
     };
