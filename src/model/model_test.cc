@@ -512,6 +512,17 @@ TEST(ModelImport, HybridAndSparseConfigsMatchBuiltins) {
       "qk_nope_head_dim": 192, "qk_rope_head_dim": 64, "v_head_dim": 256, "index_topk": 2048,
       "index_n_heads": 32, "index_head_dim": 128, "tie_word_embeddings": false})",
                                        "GLM-5/config.json");
+  // Qwen3-Next: flat config, the layout from full_attention_interval alone, intermediate_size present.
+  const ModelArch n = import_hf_config(R"({"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next",
+      "decoder_sparse_step": 1, "full_attention_interval": 4, "head_dim": 256, "hidden_size": 2048,
+      "intermediate_size": 5120, "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+      "linear_num_value_heads": 32, "linear_value_head_dim": 128, "max_position_embeddings": 262144,
+      "mlp_only_layers": [], "moe_intermediate_size": 512, "num_attention_heads": 16, "num_experts": 512,
+      "num_experts_per_tok": 10, "num_hidden_layers": 48, "num_key_value_heads": 2,
+      "shared_expert_intermediate_size": 512, "tie_word_embeddings": false, "vocab_size": 151936})",
+                                       "Qwen3-Next-80B-A3B/config.json");
+  expect_same_arch(n, resolve_model("Qwen3-Next-80B-A3B-Instruct"), "qwen3-next config.json");
+  EXPECT_EQ(n.linear.layers, 36);
   expect_same_arch(g, resolve_model("glm-5"), "glm-5 config.json");
   EXPECT_EQ(g.sparse.index_topk, 2048);
   EXPECT_EQ(g.family, "glm");
