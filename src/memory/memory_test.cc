@@ -402,6 +402,29 @@ TEST(MemoryProperty, HybridGrowsWithContextOnlyThroughFullAttentionLayers) {
   EXPECT_DOUBLE_EQ(inference_memory(m, in).state_bytes_per_sequence, 0);
 }
 
+// Training activations of a hybrid model: without flash attention the stored scores grow with the
+// sequence only in the full-attention layers (a quarter of Qwen3.5's), never in the linear ones.
+TEST(MemoryActivations, HybridScoresGrowOnlyInFullAttentionLayers) {
+  ModelArch m = llama3_70b();
+  m.layers = 60, m.heads = 32, m.kv_heads = 2, m.head_dim = 256;
+  ModelArch hybrid = m;
+  hybrid.linear = {45, 16, 64, 128, 128, 4, 4.0};
+  auto per_token = [](const ModelArch& x, int seq) {
+    ActivationContext c;
+    c.seq_local = seq;
+    c.micro_batch = 1;
+    c.tp = 1;
+    c.flash_attention = false;
+    c.dropout = false;
+    return layer_activation_bytes(x, false, c, Recompute::none) / seq;
+  };
+  const double full_grow = per_token(m, 8192) - per_token(m, 4096);
+  const double hybrid_grow = per_token(hybrid, 8192) - per_token(hybrid, 4096);
+  EXPECT_GT(full_grow, 0);
+  EXPECT_NEAR(hybrid_grow, full_grow * 15.0 / 60.0, 1e-9 * full_grow);
+  EXPECT_GT(per_token(hybrid, 4096), 0);
+}
+
 TEST(MemoryProperty, MaxConcurrencyFillsFreeMemory) {
   for (const ModelArch& m : {llama3_70b(), mixtral_8x7b(), deepseek_v3()}) {
     InferenceMemoryInput in;
