@@ -223,7 +223,10 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   m.head_dim = c.opt_in("head_dim", m.hidden / m.heads, 1, kMaxWidth);
   if (m.head_dim < 1)
     throw InputError("head_dim", "hidden_size / num_attention_heads is 0 in " + origin + "; give head_dim");
-  m.tied_embeddings = c.flag("tie_word_embeddings", false);
+  // Qwen3.5's multimodal config keeps tie_word_embeddings beside text_config, not in it.
+  m.tied_embeddings = type == "qwen3_5_moe" && !c.has("tie_word_embeddings")
+                          ? Config(root, origin).flag("tie_word_embeddings", false)
+                          : c.flag("tie_word_embeddings", false);
   m.attention_bias = c.flag("attention_bias", false);
   m.mlp_bias = c.flag("mlp_bias", false);
   m.max_seq_len = c.opt("max_position_embeddings", 0);

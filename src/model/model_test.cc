@@ -498,6 +498,11 @@ TEST(ModelImport, HybridAndSparseConfigsMatchBuiltins) {
   expect_same_arch(q, resolve_model("qwen3.5-397b-a17b"), "qwen3.5 config.json");
   EXPECT_EQ(q.linear.layers, 45);
   EXPECT_EQ(q.linear.value_heads, 64);
+  // tie_word_embeddings beside text_config is read there.
+  std::string tied = qwen35_config(qwen35_layer_types());
+  const std::string untied = "\"tie_word_embeddings\": false";
+  tied.replace(tied.find(untied), untied.size(), "\"tie_word_embeddings\": true");
+  EXPECT_TRUE(import_hf_config(tied, "q.json").tied_embeddings);
   // Without layer_types, full_attention_interval gives the same layout.
   std::string no_types = qwen35_config("\"full_attention\"");
   const std::string types_key = "\"layer_types\": [\"full_attention\"],";
