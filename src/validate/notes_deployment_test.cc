@@ -4,7 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "inference/engine.h"
 #include "model/model_registry.h"
+#include "validate/inference_cases.h"
+#include "validate/validation.h"
 
 namespace gpuplan {
 namespace {
@@ -190,6 +195,55 @@ TEST(NotesDeployment, WhatTheModelCannotExpressIsAReason) {
     ASSERT_TRUE(err) << notes;
     EXPECT_TRUE(has(*err, what)) << *err;
   }
+}
+
+// Rows of the inference schema with a "disagg:" deployment become disaggregated cases of that
+// deployment, as InferenceX-style closed-loop clients behind Dynamo's front end; partial notes are
+// counted skips naming what is missing.
+TEST(NotesDeployment, InferenceRowsBecomeDisaggregatedCases) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string deployment =
+      "disagg: prefill: workers=1 tp=1 pp=1 attn_dp=4 moe_tp=1 moe_ep=4 bs=1; decode: workers=2 tp=1 pp=1 "
+      "attn_dp=8 moe_tp=1 moe_ep=8 bs=137; num_gpus derived with AIC formula workers*tp*pp*attn_dp";
+  const CsvTable t = parse_csv(
+      head + "AIC-silicon-refs,x,DeepSeek-V3,671,37,B200,20,,,,gemm=nvfp4; moe=nvfp4,,trtllm 0.8.1.post1,1024,1024,2192,"
+             "server,ttft_ms,2825.129,\"id=dsr1_b200_trtllm_fp4_disagg_1024x1024_c2192_cfg346; " + deployment + "\"\n" +
+          "AIC-silicon-refs,x,DeepSeek-V3,671,37,B200,20,,,,gemm=nvfp4; moe=nvfp4,,trtllm 0.8.1.post1,1024,1024,,"
+          "server,tpot_ms,24,\"" + deployment + "\"\n" +
+          "AIC-silicon-refs,x,DeepSeek-V3,671,37,B200,24,,,,gemm=nvfp4; moe=nvfp4,,trtllm 0.8.1.post1,1024,1024,2192,"
+          "server,tpot_ms,24,\"" + deployment + "\"\n" +
+          "AIC-silicon-sample,x,DeepSeek-R1,,,B200,0,,,,gemm=fp8; moe=fp8_block,,trtllm,1024,1024,4,server,ttft_ms,200,"
+          "\"wip=False; disagg: prefill: workers= tp=4 pp=1 attn_dp=1 moe_tp=1 moe_ep=4 bs=; decode: workers= tp=8 pp=1 "
+          "attn_dp=1 moe_tp=1 moe_ep=8 bs=; num_gpus derived with AIC formula workers*tp*pp*attn_dp\"\n",
+      "inline");
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, catalog, skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_EQ(skipped.size(), 2u);
+  const InferenceCase& c = cases[0];
+  EXPECT_EQ(c.mode, InferenceMode::disaggregated);
+  EXPECT_EQ(c.deployment, "disaggregated");
+  EXPECT_EQ(c.disagg.prefill_gpus, 4);
+  EXPECT_EQ(c.disagg.decode_gpus, 16);
+  EXPECT_EQ(c.disagg.decode_max_batch, 137);
+  EXPECT_EQ(c.workload.arrival, Arrival::closed_loop);
+  EXPECT_EQ(c.workload.requests_per_client, 10);  // AIConfigurator's TTFT is the run's mean (wave included)
+  EXPECT_EQ(c.workload.isl, 922);
+  EXPECT_DOUBLE_EQ(c.workload.request_overhead_s, engine_params(catalog, "Dynamo + TensorRT-LLM").request_overhead_s);
+  EXPECT_GT(c.workload.request_overhead_s, engine_params(catalog, "trtllm").request_overhead_s);
+  const InferenceResult r = evaluate_case(c);
+  EXPECT_TRUE(r.disaggregated);
+  EXPECT_EQ(r.max_concurrency, 2192);  // 2 workers x 8 ranks x 137: the row's clients
+  EXPECT_GT(inference_metric(c, r), 0);
+  // Concurrency blank: AIConfigurator's concurrency of a disaggregated deployment, the decode slots.
+  EXPECT_EQ(cases[1].workload.concurrency, 0);
+  EXPECT_EQ(evaluate_case(cases[1]).concurrency, 2192);
+  EXPECT_TRUE(has(skipped[0].reason, "num_gpus 24 is not")) << skipped[0].reason;
+  EXPECT_TRUE(has(skipped[1].reason, "prefill workers, decode workers, decode bs blank")) << skipped[1].reason;
+  EXPECT_EQ(skip_reason_counts(skipped).size(), 2u);
 }
 
 }  // namespace
