@@ -72,6 +72,11 @@ TEST(NotesDeployment, ReadsEachSpellingOfTheSharedFiles) {
   ASSERT_FALSE(parse_notes_deployment(cases[0].notes, d));
   EXPECT_EQ(d.gpus(), 4 + 16);  // the row's num_gpus 20
   EXPECT_TRUE(has_notes_deployment(cases[0].notes));
+  EXPECT_TRUE(has_notes_deployment("Disagg: Prefill: ..."));  // any case, as the old check read it
+  ASSERT_FALSE(parse_notes_deployment("DISAGG: PREFILL: WORKERS=1 TP=8 PP=1 ATTN_DP=1 MOE_TP=1 MOE_EP=8 BS=1; DECODE: "
+                                      "WORKERS=1 TP=8 PP=1 ATTN_DP=1 MOE_TP=1 MOE_EP=8 BS=4",
+                                      d));
+  EXPECT_EQ(d.decode.bs, 4);
   EXPECT_FALSE(has_notes_deployment("agg: tp=4 pp=1 attn_dp=1 moe_tp=4 moe_ep=1 batch=128"));
   EXPECT_FALSE(has_notes_deployment("id=dsr1_b200_trtllm_fp4_disagg_1024x1024_c4_cfg1"));  // the id alone
 }
