@@ -10,6 +10,7 @@
 #include "api/text.h"
 #include "api/fabric_options.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "fabric/system_fabric.h"
 
 namespace gpuplan::api {
@@ -21,7 +22,6 @@ std::string usd(double v) {
   if (v >= 1e3) return fmt::format("${:.1f}k", v / 1e3);
   return fmt::format("${:.0f}", v);
 }
-std::string kw(double w) { return fmt::format("{:.1f} kW", w / 1e3); }
 
 }  // namespace fabric_detail
 
@@ -193,8 +193,9 @@ int fabric(const Catalog& catalog, FabricRequest req, Output& output) {
                                g.node_modules ? fmt::format(" + {} node-side", g.node_modules) : "", g.cables);
   }
   const double n = static_cast<double>(req.gpus);
-  output.os() << fmt::format("  Power: switches {} + optics {} + NICs {} = {} ({:.0f} W/GPU)\n", kw(f.switch_power_w),
-                           kw(f.optics_power_w), kw(f.nic_power_w), kw(f.power_w()), f.power_w() / n);
+  output.os() << fmt::format("  Power: switches {} + optics {} + NICs {} = {} ({:.0f} W/GPU)\n",
+                             kilowatts_text(f.switch_power_w, 1), kilowatts_text(f.optics_power_w, 1),
+                             kilowatts_text(f.nic_power_w, 1), kilowatts_text(f.power_w(), 1), f.power_w() / n);
   output.os() << fmt::format("  Capex: switches {} + optics {} + cables {} + NICs {} = {} ({}/GPU)\n",
                            usd(f.switch_capex_usd), usd(f.optics_capex_usd), usd(f.cable_capex_usd),
                            usd(f.nic_capex_usd), usd(f.capex_usd()), usd(f.capex_usd() / n));
@@ -218,11 +219,11 @@ int fabric(const Catalog& catalog, FabricRequest req, Output& output) {
       for (const auto& tier : fe->topology.tiers) output.os() << fmt::format(" {} {}", tier.switches, tier.name);
       output.os() << fmt::format(" = {} ({} RU); {} links to nodes\n", fe->switches, fe->switch_rack_units,
                                fe->links.empty() ? 0 : fe->links[0].links);
-      output.os() << fmt::format("  Power {} (switches, optics, DPUs); capex {} ({}/GPU)\n", kw(fe->power_w()),
-                               usd(fe->capex_usd()), usd(fe->capex_usd() / n));
-      output.os() << fmt::format("  Both networks: {} and {} ({:.0f} W and {}/GPU)\n", kw(f.power_w() + fe->power_w()),
-                               usd(f.capex_usd() + fe->capex_usd()), (f.power_w() + fe->power_w()) / n,
-                               usd((f.capex_usd() + fe->capex_usd()) / n));
+      output.os() << fmt::format("  Power {} (switches, optics, DPUs); capex {} ({}/GPU)\n",
+                                 kilowatts_text(fe->power_w(), 1), usd(fe->capex_usd()), usd(fe->capex_usd() / n));
+      output.os() << fmt::format("  Both networks: {} and {} ({:.0f} W and {}/GPU)\n",
+                                 kilowatts_text(f.power_w() + fe->power_w(), 1), usd(f.capex_usd() + fe->capex_usd()),
+                                 (f.power_w() + fe->power_w()) / n, usd((f.capex_usd() + fe->capex_usd()) / n));
       for (const auto& name : fe->assumptions_used)
         if (std::find(f.assumptions_used.begin(), f.assumptions_used.end(), name) == f.assumptions_used.end())
           output.os() << fmt::format("  Assumption: {} = {:g}: {}\n", name, fc.assumption(name).value,

@@ -10,6 +10,7 @@
 #include "api/serving_engine.h"
 #include "api/text.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "deploy/retrofit.h"
 #include "deploy/site.h"
 #include "fabric/system_fabric.h"
@@ -30,8 +31,6 @@ deploy::SystemPowerInput power_input(const Catalog& catalog, const System& s) {
   const Accelerator& a = catalog.accelerator(s.accelerator);
   return {s.name, s.display_name, s.gpus_per_node, s.nodes, s.power_w, a.tdp_w, s.cooling, s.rack_units.value_or(0)};
 }
-
-std::string kw(double w) { return fmt::format("{:.1f} kW", w / 1e3); }
 
 // Units the placement actually put in one position (the fullest), not what rack space would hold:
 // a 40 kW position takes three 10.2 kW nodes although four fit its rack units.
@@ -301,11 +300,12 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       for (std::size_t i = 0; i < fit.groups.size(); ++i) {
         const auto& g = fit.groups[i];
         const auto& u = g.power;
-        output.os() << fmt::format("{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system,
-                                 g.requested, g.placed, u.cooling == Cooling::liquid ? "liquid" : "air",
-                                 kw(u.unit_w()), kw(u.gpu_w), kw(u.nic_w), kw(u.host_w),
-                                 kw(u.switch_w + u.storage_w), kw(units_per_position_placed(g) * u.unit_w()),
-                                 req.site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
+        output.os() << fmt::format(
+            "{:<14} {:>6} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>8}\n", u.system, g.requested, g.placed,
+            u.cooling == Cooling::liquid ? "liquid" : "air", kilowatts_text(u.unit_w(), 1), kilowatts_text(u.gpu_w, 1),
+            kilowatts_text(u.nic_w, 1), kilowatts_text(u.host_w, 1), kilowatts_text(u.switch_w + u.storage_w, 1),
+            kilowatts_text(units_per_position_placed(g) * u.unit_w(), 1),
+            req.site_path.empty() ? std::string("-") : std::to_string(fit.capacity[i].units));
       }
       output.os() << fmt::format("\nIT power {} (with scale-out switches {:.0f}% and storage {:.0f}%), facility {} "
                                "at PUE {:.2f}, feed to plan {} with {:.0f}% headroom",
@@ -434,10 +434,11 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       if (t.tokens_per_s_per_gpu > 0) bj.back()["training_band"] = band_json(tband);
       if (!output.json())
         output.os() << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10.3g} {:>11.3g}  {:<36}| {:>10.3g} {:>11.3g}  {}\n",
-                                 shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units,
-                                 gpus, kw(u.it_w()), tps, tps / part_mw,
-                                 t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus), serve_tps,
-                                 serve_tps / part_mw, sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
+                                   shares.empty() ? s.name : fmt::format("{} {:g}%", s.name, share * 100), units, gpus,
+                                   kilowatts_text(u.it_w(), 1), tps, tps / part_mw,
+                                   t.plan.empty() ? "-" : fmt::format("{} ({})", compact_plan(t.plan), t.ref_gpus),
+                                   serve_tps, serve_tps / part_mw,
+                                   sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
     }
     j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", req.seq}, {"precision", req.precision},
                    {"serving", {{"model", ip.model.name}, {"precision", req.infer_precision}, {"isl", req.isl}, {"osl", req.osl},

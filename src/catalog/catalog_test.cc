@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include "core/error.h"
 
@@ -74,7 +75,7 @@ struct TempDir {
   fs::path path;
   explicit TempDir(const std::map<std::string, std::string>& files) {
     path = fs::temp_directory_path() /
-           ("gpuplan_catalog_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+           ("gpuplan_catalog_test_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path);
     fs::create_directories(path);

@@ -8,20 +8,16 @@
 
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan {
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
   std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(lower(w));
+  for (std::string w; in >> w;) out.push_back(to_lower(w));
   return out;
 }
 
@@ -82,7 +78,7 @@ void resolve_serving_front_ends(std::vector<ServingEngine>& entries, const std::
 }
 
 bool serving_engine_matches(const ServingEngine& e, const std::string& framework) {
-  const std::string f = lower(framework);
+  const std::string f = to_lower(framework);
   for (const auto& alt : e.match) {
     const auto ws = words(alt);
     if (!ws.empty() && std::all_of(ws.begin(), ws.end(), [&](const std::string& w) { return f.find(w) != std::string::npos; }))

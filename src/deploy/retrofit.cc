@@ -6,14 +6,13 @@
 #include <cmath>
 
 #include "core/embedded_data.h"
+#include "core/text.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan::deploy {
 namespace {
 
 constexpr double kWaterHeatCapacityJPerKgK = 4186;  // liquid water near 20-40 C
-
-std::string kw(double w) { return fmt::format("{:.0f} kW", w / 1e3); }
 
 // Units of one group a position holds: the densest the site's positions of its cooling allow, else a
 // full rack (the position to add).
@@ -81,7 +80,7 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
     if (need.to_add() > 0)
       r.changes.push_back(fmt::format("add {} {}-cooled positions of at least {} (the site has {} that take a unit)",
                                       need.to_add(), c == Cooling::liquid ? "liquid" : "air",
-                                      kw(need.max_position_w), need.available));
+                                      kilowatts_text(need.max_position_w, 0), need.available));
   }
   // With the fabric planned, its power replaces the units' flat scale-out switch share.
   const bool planned = network.power_w > 0 || network.switch_rack_units > 0;
@@ -97,8 +96,9 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
     r.water_delta_t_k = d.water_delta_t_k;
     r.water_flow_kg_per_s = r.liquid_heat_w / (kWaterHeatCapacityJPerKgK * d.water_delta_t_k);
     if (r.cdu_to_add_w > 0)
-      r.changes.push_back(fmt::format("add {} of CDU capacity (liquid heat {}, CDUs {})", kw(r.cdu_to_add_w),
-                                      kw(r.liquid_heat_w), cdu_known ? kw(r.cdu_capacity_w) : "not given"));
+      r.changes.push_back(fmt::format("add {} of CDU capacity (liquid heat {}, CDUs {})",
+                                      kilowatts_text(r.cdu_to_add_w, 0), kilowatts_text(r.liquid_heat_w, 0),
+                                      cdu_known ? kilowatts_text(r.cdu_capacity_w, 0) : "not given"));
     r.changes.push_back(fmt::format("facility water: {:.1f} kg/s (about {:.0f} m3/h) at a {:.0f} K rise", r.water_flow_kg_per_s,
                                     r.water_flow_kg_per_s * 3.6, d.water_delta_t_k));
     r.liquid_retrofit_usd = r.cdu_to_add_w / 1e3 * d.liquid_retrofit_usd_per_kw;
@@ -115,19 +115,19 @@ Retrofit plan_retrofit(const std::vector<std::pair<UnitPower, int>>& groups, con
 
   r.circuit_w = d.circuit_w();
   for (const auto& p : r.positions)
-    r.changes.push_back(fmt::format("power distribution: {} circuits of {} per {}-cooled position ({} x {:.0f} V x "
-                                    "{:.0f} A three-phase at {:.0f}%, {}N), {} in all",
-                                    p.circuits_per_position, kw(r.circuit_w), p.cooling == Cooling::liquid ? "liquid" : "air",
-                                    p.circuits_per_position / d.feed_redundancy, d.circuit_voltage_v,
-                                    d.circuit_current_a, d.circuit_derating * 100, d.feed_redundancy,
-                                    p.circuits_per_position * p.needed));
+    r.changes.push_back(fmt::format(
+        "power distribution: {} circuits of {} per {}-cooled position ({} x {:.0f} V x "
+        "{:.0f} A three-phase at {:.0f}%, {}N), {} in all",
+        p.circuits_per_position, kilowatts_text(r.circuit_w, 0), p.cooling == Cooling::liquid ? "liquid" : "air",
+        p.circuits_per_position / d.feed_redundancy, d.circuit_voltage_v, d.circuit_current_a, d.circuit_derating * 100,
+        d.feed_redundancy, p.circuits_per_position * p.needed));
 
   // The fabric's switches in network racks.
   if (network.switch_rack_units > 0) {
     r.switch_racks = static_cast<int>((network.switch_rack_units + site.rack_units_usable - 1) / site.rack_units_usable);
     r.switch_racks_w = network.power_w;
-    r.changes.push_back(fmt::format("{} network racks for the scale-out switches ({} U, {} with optics)", r.switch_racks,
-                                    network.switch_rack_units, kw(network.power_w)));
+    r.changes.push_back(fmt::format("{} network racks for the scale-out switches ({} U, {} with optics)",
+                                    r.switch_racks, network.switch_rack_units, kilowatts_text(network.power_w, 0)));
   }
 
   // Floor loading of rack-scale systems with a sourced weight.

@@ -10,13 +10,13 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan::deploy {
 
 namespace {
 
-std::string kw(double w) { return fmt::format("{:.0f} kW", w / 1e3); }
 std::string cooling_name(Cooling c) { return c == Cooling::liquid ? "liquid" : "air"; }
 
 Cooling parse_cooling(YamlMap& m, const std::string& key) {
@@ -129,17 +129,19 @@ int cdu_limit(const UnitPower& u, const PositionGroup& g) {
 // Why no position takes a unit of this system.
 std::string why_not(const UnitPower& u, const SiteSpec& site) {
   std::string what = u.unit_is_rack ? "rack" : "node";
-  std::string msg = fmt::format("a {} {} draws about {}", u.display_name, what, kw(u.unit_w()));
+  std::string msg = fmt::format("a {} {} draws about {}", u.display_name, what, kilowatts_text(u.unit_w(), 0));
   std::string others;
   double best_same = 0;
   for (const auto& g : site.positions) {
     if (g.cooling == u.cooling) best_same = std::max(best_same, g.max_w);
-    else others = fmt::format("your {} positions take {}", cooling_name(g.cooling), kw(g.max_w));
+    else
+      others = fmt::format("your {} positions take {}", cooling_name(g.cooling), kilowatts_text(g.max_w, 0));
   }
   if (best_same <= 0)
     return msg + fmt::format(": needs {} cooling; ", cooling_name(u.cooling)) +
            (others.empty() ? "the site has no such positions" : others);
-  return msg + fmt::format(": your {} positions take at most {}", cooling_name(u.cooling), kw(best_same));
+  return msg +
+         fmt::format(": your {} positions take at most {}", cooling_name(u.cooling), kilowatts_text(best_same, 0));
 }
 
 }  // namespace
@@ -166,8 +168,9 @@ SystemCapacity system_capacity(const UnitPower& u, const SiteSpec& site) {
     c.why_not = why_not(u, site);
   } else {
     c.limit = (c.by_power >= 0 && c.by_power < c.by_positions) ? "power" : cdu_bound ? "cdu" : "positions";
-    if (c.units == 0) c.why_not = fmt::format("one {} needs {} of feed with PUE and headroom", u.display_name,
-                                              kw(u.it_w() * site.pue / (1.0 - site.headroom)));
+    if (c.units == 0)
+      c.why_not = fmt::format("one {} needs {} of feed with PUE and headroom", u.display_name,
+                              kilowatts_text(u.it_w() * site.pue / (1.0 - site.headroom), 0));
   }
   return c;
 }

@@ -8,14 +8,10 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace gpuplan::doctor {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The leading digits of s as a number, at most 6 of them (atoi overflows, undefined, on long runs).
 int leading_int(const char* s) {
@@ -53,7 +49,7 @@ std::string family_token(const std::string& name) {
   for (size_t i = 0; i <= name.size(); ++i) {
     const char c = i < name.size() ? name[i] : ' ';
     if (c == ' ' || c == '-') {
-      if (is_family(word) && lower(word) != "nvidia") return lower(word);
+      if (is_family(word) && to_lower(word) != "nvidia") return to_lower(word);
       word.clear();
     } else {
       word += c;
@@ -140,18 +136,18 @@ Severity Report::worst() const {
 
 const Accelerator* match_accelerator(const Catalog& catalog, const std::string& smi_name, double memory_bytes) {
   std::string name = smi_name;
-  if (lower(name).rfind("nvidia ", 0) == 0) name = name.substr(7);
+  if (to_lower(name).rfind("nvidia ", 0) == 0) name = name.substr(7);
   if (const auto* a = catalog.find_accelerator(name)) return a;
   if (const auto* a = catalog.find_accelerator(smi_name)) return a;
   const std::string fam = family_token(name);
   if (fam.empty()) return nullptr;
-  const std::string l = lower(name);
+  const std::string l = to_lower(name);
   const bool pcie = l.find("pcie") != std::string::npos;
   const bool nvl = l.find("nvl") != std::string::npos;
   const Accelerator* best = nullptr;
   double best_gap = 0;
   for (const auto& a : catalog.accelerators()) {
-    const std::string key = lower(a.name);
+    const std::string key = to_lower(a.name);
     if (key != fam && key.rfind(fam + "-", 0) != 0) continue;
     const bool a_pcie = key.find("pcie") != std::string::npos, a_nvl = key.find("nvl") != std::string::npos;
     if (a_pcie != pcie || a_nvl != nvl) continue;

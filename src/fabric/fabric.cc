@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace gpuplan::fabric {
 namespace {
@@ -15,7 +16,6 @@ namespace {
 constexpr double kFiberDelaySPerM = 5e-9;  // light in glass, about 2e8 m/s
 constexpr long long kMaxGpus = 100'000'000;
 
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 double num(long long n) { return static_cast<double>(n); }
 
 }  // namespace

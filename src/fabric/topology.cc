@@ -1,4 +1,5 @@
 #include "fabric/topology.h"
+#include "core/text.h"
 
 #include <fmt/format.h>
 
@@ -9,8 +10,6 @@ namespace gpuplan::fabric {
 namespace {
 
 const char* kTierNames[] = {"leaf", "spine", "core", "super-core"};
-
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 // Tiers above `leaves` leaves of `u` uplinks each, radix k: 2 tiers while leaves <= k (every leaf
 // reaches every spine: R3), 3 tiers in pods of k/2 leaves with u spines each, 4 tiers beyond.

@@ -1,4 +1,5 @@
 #include "physics/hardware.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,14 +18,10 @@ double latency_or(const Catalog& c, const std::string& network, double fallback)
 // The scale-up network (tier scale_up) whose display name opens the accelerator's scaleup_link text
 // and names PCIe ("PCIe Gen4 x16 (no NVLink)" -> pcie4), or null.
 const Network* pcie_link_of(const Catalog& c, const Accelerator& acc) {
-  const auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return s;
-  };
-  const std::string link = lower(acc.scaleup_link);
+  const std::string link = to_lower(acc.scaleup_link);
   if (link.find("pcie") == std::string::npos) return nullptr;
   for (const auto& n : c.networks()) {
-    const std::string d = lower(n.display_name);
+    const std::string d = to_lower(n.display_name);
     if (n.tier == NetworkTier::scale_up && !d.empty() && d.find("pcie") != std::string::npos && link.rfind(d, 0) == 0)
       return &n;
   }

@@ -10,6 +10,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
@@ -22,11 +23,6 @@ namespace {
 // Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
 bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 // A number after `key` in the notes ("request_rate_qps=2", "attn_dp=8"), or nullopt.
@@ -34,7 +30,7 @@ bool note_number(const std::string& notes, const std::string& key, double& out) 
   const auto p = notes.find(key);
   if (p == std::string::npos) return false;
   const std::string s = notes.substr(p + key.size(), 24);
-  if (lower(s).rfind("inf", 0) == 0) {  // request_rate_qps=INF: every request at t = 0
+  if (to_lower(s).rfind("inf", 0) == 0) {  // request_rate_qps=INF: every request at t = 0
     out = std::numeric_limits<double>::infinity();
     return true;
   }
@@ -91,7 +87,7 @@ constexpr double kTpotP99OverMean = 1.25;
 constexpr double kTtftP99OverMean = 2.0;
 
 Precision weights_precision(const std::string& s) {
-  const std::string l = lower(s);
+  const std::string l = to_lower(s);
   if (contains(l, "fp4")) return Precision::nvfp4;
   if (contains(l, "fp8")) return Precision::fp8;
   return Precision::bf16;
@@ -142,12 +138,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
     c.metric = t.cell(i, "metric");
-    c.scenario = lower(t.cell(i, "scenario"));
+    c.scenario = to_lower(t.cell(i, "scenario"));
     c.framework = framework_group(t.cell(i, "framework"));
     c.engine = t.cell(i, "framework");
     const std::string notes = t.cell(i, "notes");
-    const std::string notes_l = lower(notes);
-    const std::string url_l = lower(t.cell(i, "source_url_or_path"));
+    const std::string notes_l = to_lower(notes);
+    const std::string url_l = to_lower(t.cell(i, "source_url_or_path"));
     auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
     if (!parse_number(t.cell(i, "value"), c.reported) || c.reported <= 0) {
       skip("value is blank or not a positive number");
@@ -181,7 +177,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip("num_gpus blank");
       continue;
     }
-    const int gpus = static_cast<int>(v);
+    int gpus = static_cast<int>(v);
     InferenceWorkload& w = c.workload;
     w.num_gpus = gpus;
 
@@ -189,6 +185,16 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
     // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
     std::string wp = t.cell(i, "precision_weights");
+    if (contains(to_lower(wp), "int4")) {
+      // AIConfigurator's "int4_wo" (Kimi K2.x's INT4 checkpoint, weight-only: W4A16) stores 4-bit weights
+      // and runs the GEMMs in BF16; the model's precisions tie the weights' bytes to their math format
+      // (FP4 weights, FP4 math), so neither BF16 (the bytes four times too many: the weights do not fit)
+      // nor FP4 (prefill's math four times too fast) would be the run.
+      skip(fmt::format("precision_weights '{}': int4 weight-only weights (4-bit weights, BF16 GEMM math) have no "
+                       "precision in the model (its precisions tie weight bytes to the math format)",
+                       wp));
+      continue;
+    }
     if (wp.empty()) {
       const std::string g = c.generation;
       wp = (g == "blackwell" || g == "blackwell_ultra") ? "FP4" : (g == "ampere" ? "BF16" : "FP8");
@@ -198,21 +204,29 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.precision_name = wp;
     w.weight_precision = weights_precision(wp);
     std::string kvp = t.cell(i, "precision_kv");
+    if (kvp.empty() && !c.generation.empty() && contains(notes_l, c.generation + ": use auto")) {
+      // The source's recipe sets the KV cache dtype per generation (TensorRT-LLM's gpt-oss recipe: FP8
+      // on Blackwell, "auto" on Hopper): "auto" is the checkpoint's activation dtype, BF16.
+      kvp = "BF16";
+      c.assumptions.push_back(fmt::format("precision_kv blank: BF16 (the notes' recipe sets the KV cache dtype to "
+                                          "'auto', the checkpoint's BF16, on {})",
+                                          c.generation));
+    }
     if (kvp.empty()) {
       kvp = w.weight_precision == Precision::bf16 ? "BF16" : "FP8";
       c.assumptions.push_back(fmt::format("precision_kv blank: {}", kvp));
     }
-    w.kv_bytes_per_element = contains(lower(kvp), "fp8") || contains(lower(kvp), "fp4") ? 1.0 : 2.0;
+    w.kv_bytes_per_element = contains(to_lower(kvp), "fp8") || contains(to_lower(kvp), "fp4") ? 1.0 : 2.0;
 
     // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
     const MlperfBench* bench = nullptr;
     for (const auto& b : kMlperf)
-      if (contains(url_l, b.key) || contains(lower(notes), std::string("benchmark ") + b.key)) {
+      if (contains(url_l, b.key) || contains(to_lower(notes), std::string("benchmark ") + b.key)) {
         bench = &b;
         break;
       }
     if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
-      const std::string ml = lower(c.model_name);
+      const std::string ml = to_lower(c.model_name);
       if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
       else if (contains(ml, "mixtral")) bench = &kMlperf[2];
       else if (contains(ml, "405b")) bench = &kMlperf[3];
@@ -264,7 +278,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       double pp = 1;
       const bool pp_given = parse_number(t.cell(i, "pp"), pp);
       double attn_dp = 1;
-      note_number(notes, "attn_dp=", attn_dp);
+      const bool attn_dp_read = note_number(notes, "attn_dp=", attn_dp);
       const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
       double ep = 0;
       const bool ep_read = parse_number(t.cell(i, "ep"), ep);
@@ -291,6 +305,31 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
         skip(fmt::format("tp {} (attn_dp {}) is outside 1..4096", p.tp, attn_dp));
         continue;
+      }
+      double moe_tp = 0;
+      if (!attn_dp_read && contains(notes_l, "attn_dp=") && note_number(notes, "moe_tp=", moe_tp) && moe_tp >= 1 &&
+          moe_tp <= kMaxDegree && c.model.is_moe()) {
+        // AIConfigurator's notes with a blank attn_dp ("tp=1 pp=1 attn_dp= moe_tp=2 moe_ep=1"): its layouts
+        // keep tp x attn_dp = moe_tp x moe_ep (the attention ranks are the MoE ranks), so the blank is
+        // moe_tp x moe_ep / tp, and num_gpus, which AIConfigurator derives as workers x tp x pp x attn_dp,
+        // was computed with the blank as 1.
+        const double moe_ranks = moe_tp * std::max(1.0, moe_ep_read ? moe_ep : 1.0);
+        const double implied = moe_ranks / p.tp;
+        if (implied > 1 && implied == std::floor(implied)) {
+          attn_dp = implied;
+          const long long scaled = static_cast<long long>(gpus) * static_cast<long long>(implied);
+          if (double(scaled) > kMaxDegree) {
+            skip(fmt::format("attn_dp blank: implied {:g} (moe_tp x moe_ep / tp) makes num_gpus {} x {:g} exceed {:g}",
+                             implied, gpus, implied, kMaxDegree));
+            continue;
+          }
+          c.assumptions.push_back(fmt::format("attn_dp blank: {:g} (moe_tp {:g} x moe_ep {:g} / tp {}, AIConfigurator's "
+                                              "tp x attn_dp = moe_tp x moe_ep); num_gpus {} x {:g} = {} (the row's count "
+                                              "took the blank as 1)",
+                                              implied, moe_tp, moe_ranks / moe_tp, p.tp, gpus, implied, scaled));
+          gpus = static_cast<int>(scaled);
+          w.num_gpus = gpus;
+        }
       }
       if (attn_dp > 1) {
         p.tp = p.tp * static_cast<int>(attn_dp);
@@ -329,6 +368,19 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         }
       } else {
         p.ep = 1;
+      }
+      if (!p.attention_dp) {
+        const auto ok_tp = valid_inference_tp(c.model, p.tp);
+        if (std::find(ok_tp.begin(), ok_tp.end(), p.tp) == ok_tp.end()) {
+          // Engines split attention heads evenly over the TP ranks (heads / tp each; TensorRT-LLM, vLLM and
+          // SGLang check it), so a TP that does not divide them is not a layout they run as stated.
+          skip(fmt::format("tp {} does not divide the {} attention heads of {} (or is not a divisor or multiple of its "
+                           "{} KV heads): engines split heads evenly over the TP ranks, so the stated layout{} is not "
+                           "one they run; not modelled",
+                           p.tp, c.model.heads, c.model.name, c.model.kv_heads > 0 ? c.model.kv_heads : c.model.heads,
+                           contains(notes_l, "agg: tp=") ? " (AIConfigurator notes: attn_dp 1, moe_tp = tp)" : ""));
+          continue;
+        }
       }
       if (gpus % (p.tp * p.pp) != 0) {
         skip(fmt::format("num_gpus {} is not a multiple of tp x pp = {}", gpus, p.tp * p.pp));
@@ -374,7 +426,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;
       c.request_rate_qps = qps;  // "INF" parses as infinity: all requests at t = 0
-      const std::string fw_l = lower(t.cell(i, "framework"));
+      const std::string fw_l = to_lower(t.cell(i, "framework"));
       const auto rq = fw_l.find(" requests)");
       if (rq != std::string::npos) {
         const auto open = fw_l.rfind('(', rq);
@@ -394,7 +446,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                           c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
-      if (contains(lower(c.engine), "trtllm-bench")) {
+      if (contains(to_lower(c.engine), "trtllm-bench")) {
         // trtllm-bench picks max_batch_size and max_num_tokens itself from the run's ISL/OSL and the
         // memory the weights leave (the perf-overview tables state neither), with chunked prefill off.
         const EngineLimits lim = trtllm_bench_limits(c.model, c.hardware.accelerator, p, w.weight_precision,
@@ -430,7 +482,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // sliding-window model (Mistral 7B v0.1: 4,096) keeps and reads full-length KV there (and
       // trtllm-bench's tuning.py sizes its batch on full-length KV too). The PyTorch backend and other
       // engines use the model's window.
-      const std::string fw = lower(c.engine);
+      const std::string fw = to_lower(c.engine);
       const bool trt_engine_flow = contains(fw, "engine flow") || contains(fw, "gptsessionbenchmark") ||
                                    contains(fw, "gptmanagerbenchmark") || contains(fw, "tensorrtllm_backend");
       if (trt_engine_flow && c.model.sliding_window > 0 && w.isl + w.osl > c.model.sliding_window) {
@@ -455,10 +507,17 @@ InferenceResult evaluate_case(const InferenceCase& c) {
       return evaluate_under_limits(c.model, c.hardware, c.parallel, c.workload, c.ttft_limit_s, c.tpot_limit_s);
     case InferenceMode::rate: {
       InferenceWorkload w = c.workload;
-      // Capacity: requests/s at the largest load the KV cache admits.
+      // Capacity: requests/s at the largest load the KV cache admits (a run of N requests: at N in flight).
       w.concurrency = 0;
       InferenceResult top = evaluate_inference(c.model, c.hardware, c.parallel, w);
       if (!top.valid()) return top;
+      if (c.requests_in_run > 0 && c.requests_in_run < top.concurrency) {
+        // A run of N requests never has more than N in flight: its capacity is that of N sequences.
+        w.concurrency = c.requests_in_run;
+        top = evaluate_inference(c.model, c.hardware, c.parallel, w);
+        w.concurrency = 0;
+        if (!top.valid()) return top;
+      }
       const double mu = top.tokens_per_s_total / double(w.osl);
       const double lambda = c.request_rate_qps;
       if (lambda >= mu) {
@@ -472,6 +531,7 @@ InferenceResult evaluate_case(const InferenceCase& c) {
         for (long long k = 0; k < n; ++k)
           wait += std::max(0.0, (double(k) - m_slots) / mu - (std::isfinite(lambda) ? double(k) / lambda : 0.0));
         top.queue_wait_s = wait / double(n);
+        double last_e2e_s = -1;  // the last request's service latency when it is not the mean's
         if (!std::isfinite(lambda)) {
           // All requests at t = 0: the first min(N, M) prefill as one wave (chunk by chunk, each
           // request's first token when its chunk completes), as a synchronized batch does.
@@ -482,7 +542,22 @@ InferenceResult evaluate_case(const InferenceCase& c) {
           if (wave.valid()) {
             top.e2e_latency_s += wave.ttft_s - top.ttft_s;
             top.ttft_s = wave.ttft_s;
+            // A run that is one wave (N within the slots) ends when the wave does: its prompts all
+            // prefilled, then the decodes of all N together (the synchronized end-to-end latency).
+            if (c.requests_in_run > 0 && n <= top.concurrency) last_e2e_s = wave.e2e_latency_s;
           }
+        }
+        // A finite run of N requests: the benchmark divides N x osl by the run's wall time, from the first
+        // arrival until the last request completes, i.e. the last one's start (its arrival or a slot
+        // freeing, whichever is later) plus its own service latency.
+        if (c.requests_in_run > 0) {
+          const double last = double(n - 1);
+          const double arrival_last = std::isfinite(lambda) ? last / lambda : 0.0;
+          const double start_last = std::max({0.0, (last - m_slots) / mu, arrival_last});
+          const double makespan = start_last + (last_e2e_s > 0 ? last_e2e_s : top.e2e_latency_s);
+          if (makespan > 0)
+            top.tokens_per_s_total = std::min(top.tokens_per_s_total, double(n) * double(w.osl) / makespan);
+          top.tokens_per_s_per_gpu = top.tokens_per_s_total / std::max(1, w.num_gpus);
         }
         top.ttft_s += top.queue_wait_s;
         top.e2e_latency_s += top.queue_wait_s;
@@ -496,10 +571,17 @@ InferenceResult evaluate_case(const InferenceCase& c) {
         const long long next = std::max(1LL, static_cast<long long>(std::ceil(lambda * r.e2e_latency_s)));
         if (next == w.concurrency) break;
         w.concurrency = std::min(next, std::max(1LL, r.max_concurrency));
+        if (c.requests_in_run > 0) w.concurrency = std::min(w.concurrency, c.requests_in_run);
         r = evaluate_inference(c.model, c.hardware, c.parallel, w);
       }
       // The throughput at a given rate is the rate itself while the system keeps up.
       r.tokens_per_s_total = std::min(r.tokens_per_s_total, lambda * double(w.osl));
+      if (c.requests_in_run > 0) {
+        // A finite run of N requests: N x osl over the run's wall time, the last arrival at (N - 1) / rate
+        // plus its end-to-end latency (the ramp-down after the last arrival counts in the measured time).
+        const double n = double(c.requests_in_run);
+        r.tokens_per_s_total = std::min(r.tokens_per_s_total, n * double(w.osl) / ((n - 1.0) / lambda + r.e2e_latency_s));
+      }
       r.tokens_per_s_per_gpu = r.tokens_per_s_total / std::max(1, w.num_gpus);
       return r;
     }

@@ -53,13 +53,14 @@ bool have_data() {
 }
 
 // The issue's targets on the published serving rows: median APE <= 15% on throughput, <= 20% on
-// TTFT/TPOT, at least 85% of rows scored.
+// TTFT/TPOT, at least 85% of rows scored, throughput p90 <= 40% (issue 13).
 TEST(InferenceValidation, PublishedServingResults) {
   if (!have_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("inference.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
   EXPECT_LE(s.throughput.median_ape_pct, 15.0);
   EXPECT_LE(s.latency.median_ape_pct, 20.0);
+  EXPECT_LE(s.throughput.p90_ape_pct, 40.0);  // issue 13's target (38.7% after h13g, 41.9% before)
 }
 
 // MLPerf v4.1/v5.0 held out from the serving fit: the issue's targets (throughput median <= 15%,
@@ -213,6 +214,111 @@ TEST(InferenceValidation, ExpertParallelAsStated) {
   EXPECT_EQ(cases[0].parallel.ep, 8);
   EXPECT_TRUE(cases[0].parallel.attention_dp);
   EXPECT_GT(predict_inference_case(cases[0]), 0);
+}
+
+// A KV dtype the source's recipe sets per generation (TensorRT-LLM's gpt-oss recipe: FP8 on Blackwell,
+// "auto" on Hopper, the checkpoint's BF16) is read from the notes where precision_kv is blank; twice the
+// KV bytes hold half the sequences, so the Hopper row's maximum load serves fewer tokens.
+TEST(InferenceValidation, NotesKvDtypePerGeneration) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string fw = "\"TensorRT-LLM 1.x (PyTorch backend, trtllm-bench throughput)\"";
+  const std::string notes = "\"GPT-OSS: KV fp8 on Blackwell (\"\"Hopper: use auto\"\"), MoE CUTLASS (Hopper TRITON)\"";
+  const CsvTable t = parse_csv(head + "P,x,gpt-oss-20b,21,3.6,H100-SXM,1,1,,1,FP8,," + fw +
+                                   ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n" +
+                                   "P,x,gpt-oss-20b,21,3.6,B200,1,1,,1,FP4,," + fw +
+                                   ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].workload.kv_bytes_per_element, 2.0);  // Hopper: auto = BF16
+  EXPECT_EQ(cases[1].workload.kv_bytes_per_element, 1.0);  // Blackwell: FP8
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said = said || a.find("'auto'") != std::string::npos;
+  EXPECT_TRUE(said);
+  auto fp8_kv = cases[0];
+  fp8_kv.workload.kv_bytes_per_element = 1.0;
+  EXPECT_LT(predict_inference_case(cases[0]), predict_inference_case(fp8_kv));
+}
+
+// A Triton run of N requests ("(500 requests)"): never more than N in flight, and the throughput it
+// reports is N x osl over the run's wall time (the last request's start plus its latency), so it stays
+// below both the offered rate and the capacity and approaches the smaller of them as N grows. Golden:
+// TensorRT-LLM perf overview (v0.17 page, v0.14 Triton table), Llama 3.1 70B BF16 on 4 H100, 202/214,
+// 32 requests/s offered: 3,003 output tokens/s achieved (14 requests/s).
+TEST(InferenceValidation, FiniteRunThroughput) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(head +
+                                   "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
+                                   "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
+                                   "3003,request_rate_qps=32\n"
+                                   "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
+                                   "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
+                                   "3459,request_rate_qps=INF\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  const double osl = double(cases[0].workload.osl);
+  double previous = 0;
+  for (long long n : {50LL, 500LL, 5000LL, 50000LL}) {
+    auto c = cases[0];
+    c.requests_in_run = n;
+    const InferenceResult r = evaluate_case(c);
+    EXPECT_LE(r.concurrency, n);
+    EXPECT_LE(r.tokens_per_s_total, 32.0 * osl * (1 + 1e-9)) << n;
+    EXPECT_LE(r.tokens_per_s_total, double(n) * osl / (double(n - 1) / 32.0) * (1 + 1e-9)) << n;
+    EXPECT_GE(r.tokens_per_s_total, previous * (1 - 1e-9)) << n;  // longer runs: less ramp-down per request
+    previous = r.tokens_per_s_total;
+  }
+  for (const auto& c : cases) {
+    const InferenceResult r = evaluate_case(c);
+    EXPECT_LE(r.concurrency, c.requests_in_run);
+  }
+  const double pred = predict_inference_case(cases[0]);
+  EXPECT_LT(std::abs(pred / cases[0].reported - 1), 0.25) << pred;
+}
+
+// AIConfigurator layouts: a blank attn_dp is what its layout rule (tp x attn_dp = moe_tp x moe_ep) and
+// its num_gpus formula imply, stated in the row's assumptions; layouts no engine runs as stated (a TP
+// that does not divide the heads) and weights the model has no precision for (int4 weight-only) are
+// skipped with that reason.
+TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const CsvTable t = parse_csv(
+      head +
+          "AIC-x,z,Qwen3-235B-A22B-FP8,,,H200-SXM,1,1,1,1,gemm=fp8; moe=fp8,,vllm 0.12.0,1800,450,9,server,tpot_ms,"
+          "40,agg: tp=1 pp=1 attn_dp= moe_tp=2 moe_ep=1 batch=9; num_gpus derived with AIC formula "
+          "workers*tp*pp*attn_dp\n"
+          "AIC-x,z,Qwen3-235B-A22B-FP8,,,H200-SXM,2,2,1,1,gemm=fp8; moe=fp8,,vllm 0.12.0,1800,450,9,server,tpot_ms,"
+          "40,agg: tp=2 pp=1 attn_dp= moe_tp=1 moe_ep=2 batch=9\n"
+          "AIC-x,z,DeepSeek-R1,671,37,GB200,36,36,1,1,gemm=nvfp4; moe=nvfp4,,trtllm,1024,1024,32,server,tpot_ms,"
+          "8.4,agg: tp=36 pp=1 attn_dp=1 moe_tp=36 moe_ep=1 batch=32\n"
+          "AIC-x,z,Kimi-K2.5,,,B200,8,8,1,1,gemm=int4_wo; moe=int4_wo,,trtllm,1024,1024,16,server,tpot_ms,"
+          "20,agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=16\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].workload.num_gpus, 2);
+  EXPECT_EQ(cases[0].parallel.tp, 2);
+  EXPECT_EQ(cases[0].parallel.ep, 1);  // experts split moe_tp 2 ways
+  EXPECT_TRUE(cases[0].parallel.attention_dp);
+  bool said = false;
+  for (const auto& a : cases[0].assumptions) said = said || a.find("attn_dp blank: 2") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_GT(predict_inference_case(cases[0]), 0);
+  EXPECT_EQ(cases[1].workload.num_gpus, 2);  // tp 2 x attn_dp 1 = moe_ep 2: nothing implied
+  EXPECT_FALSE(cases[1].parallel.attention_dp);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_NE(skipped[0].reason.find("does not divide the 128 attention heads"), std::string::npos) << skipped[0].reason;
+  EXPECT_NE(skipped[1].reason.find("int4 weight-only"), std::string::npos) << skipped[1].reason;
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

@@ -12,6 +12,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "model/model_registry.h"
 #include "validate/blank_plan.h"
 #include "validate/precision_text.h"
@@ -19,14 +20,6 @@
 namespace gpuplan {
 
 namespace {
-
-// Finite and within int range (core/csv.h): nan, inf and 1e400 cells are not numbers.
-bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The publication year in a source id ("NARAYANAN-2021-T1" -> 2021), or 0.
 int source_year(const std::string& id) {
@@ -63,11 +56,11 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   };
   auto set = [&](const char* col, int& field, int hi) {
     double v = 0;
-    if (parse_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
+    if (parse_cell_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
   };
   if (!builtin) {
     m.name = name;
-    m.family = lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
+    m.family = to_lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
     notes.push_back("architecture from the row's columns (no built-in model matches the name)");
   }
   const int old_heads = m.heads, old_hidden = m.hidden;
@@ -76,11 +69,11 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
   set("heads", m.heads, model_limits::kMaxLayers);
   set("vocab", m.vocab, model_limits::kMaxWidth);
   double ffn = 0;
-  const bool has_ffn = parse_number(t.cell(i, "ffn_hidden"), ffn);
+  const bool has_ffn = parse_cell_number(t.cell(i, "ffn_hidden"), ffn);
   if (has_ffn) in_bounds("ffn_hidden", ffn, 1, model_limits::kMaxWidth);
   double experts = 0, topk = 0;
-  if (parse_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
-  if (parse_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
+  if (parse_cell_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
+  if (parse_cell_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
   if (experts > 0) {
     m.moe.num_experts = static_cast<int>(experts);
     if (topk > 0) m.moe.top_k = static_cast<int>(topk);
@@ -99,7 +92,7 @@ ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& n
     m.attention = AttentionKind::mha;
   }
   double kv = 0;
-  if (parse_number(t.cell(i, "kv_heads"), kv)) {
+  if (parse_cell_number(t.cell(i, "kv_heads"), kv)) {
     m.kv_heads = in_bounds("kv_heads", kv, 1, model_limits::kMaxLayers);
     if (m.attention != AttentionKind::mla) m.attention = m.kv_heads < m.heads ? AttentionKind::gqa : AttentionKind::mha;
   } else if (!builtin) {
@@ -129,9 +122,9 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.metric = t.cell(i, "reported_metric");
     c.precision_name = t.cell(i, "precision");
     const std::string notes = t.cell(i, "notes");
-    const std::string notes_l = lower(notes);
+    const std::string notes_l = to_lower(notes);
     auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
-    if (!parse_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
+    if (!parse_cell_number(t.cell(i, "reported_value"), c.reported) || c.reported <= 0) {
       skip("reported_value is blank or not a positive number");
       continue;
     }
@@ -163,11 +156,11 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       continue;
     }
     double v = 0;
-    if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
+    if (!parse_cell_number(t.cell(i, "num_gpus"), v) || v < 1) {
       // Derivable from a fully stated grid: tp x pp x cp x dp (cp blank = 1).
       double tp = 0, pp = 0, cp = 1, dp = 0;
-      const bool grid = parse_number(t.cell(i, "tp"), tp) && parse_number(t.cell(i, "pp"), pp) &&
-                        parse_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_number(t.cell(i, "cp"), cp));
+      const bool grid = parse_cell_number(t.cell(i, "tp"), tp) && parse_cell_number(t.cell(i, "pp"), pp) &&
+                        parse_cell_number(t.cell(i, "dp"), dp) && (t.cell(i, "cp").empty() || parse_cell_number(t.cell(i, "cp"), cp));
       if (!grid || tp < 1 || pp < 1 || cp < 1 || dp < 1 || tp * pp * cp * dp > 1e7) {
         skip("num_gpus blank and not derivable (needs tp, pp and dp stated)");
         continue;
@@ -176,12 +169,12 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       c.assumptions.push_back(fmt::format("num_gpus blank: tp x pp x cp x dp = {:.0f}", v));
     }
     c.workload.num_gpus = static_cast<int>(v);
-    if (!parse_number(t.cell(i, "seq_len"), v)) {
+    if (!parse_cell_number(t.cell(i, "seq_len"), v)) {
       skip("seq_len blank");
       continue;
     }
     c.workload.seq_len = static_cast<int>(v);
-    if (!parse_number(t.cell(i, "gbs"), v)) {
+    if (!parse_cell_number(t.cell(i, "gbs"), v)) {
       skip("gbs blank");
       continue;
     }
@@ -191,12 +184,12 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     BlankFields blanks;
     auto stated = [&](const char* col, int& field, bool& blank) {
       const std::string s = t.cell(i, col);
-      const std::string sl = lower(s);
+      const std::string sl = to_lower(s);
       double x = 0;
       // Tables write a blank as nothing, "-", "n/a", "?" or "not stated".
       blank = s.empty() || sl == "-" || sl == "n/a" || sl == "na" || sl == "?" || sl == "not stated" || sl == "none";
       if (blank) field = 1;
-      else if (!parse_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
+      else if (!parse_cell_number(s, x) || x < 1 || x != std::floor(x) || x > 1e6) return std::string(col);
       else field = static_cast<int>(x);
       return std::string();
     };
@@ -226,7 +219,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     static const std::regex etp_re(R"(ETP\s*=\s*(\d{1,6}))");  // longer: not an ETP (stoi would throw)
     std::smatch em;
     if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
-    const std::string rc = lower(t.cell(i, "recompute"));
+    const std::string rc = to_lower(t.cell(i, "recompute"));
     // A blank recompute means the authors' own memory setting, usually their best: searched like the
     // other blank fields, the fastest plan that fits among no recompute, selective and full recompute
     // of the fewest layers, and activation offload of the fewest layers where the GPU has a host link

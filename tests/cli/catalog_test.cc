@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "run_cli.h"
 
@@ -117,7 +118,7 @@ TEST(CatalogCli, Help) {
 }
 
 TEST(CatalogCli, OverlayDirectory) {
-  const fs::path dir = fs::temp_directory_path() / "gpuplan_cli_catalog_overlay";
+  const fs::path dir = fs::temp_directory_path() / ("gpuplan_cli_catalog_overlay_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "lab.yaml") << R"(

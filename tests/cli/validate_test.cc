@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 #include "run_cli.h"
 
@@ -35,7 +36,7 @@ TEST(ValidateCli, TrainingRowsCarryBandsCoverageAndSkipReasons) {
 }
 
 TEST(ValidateCli, SkipReasonsAreCounted) {
-  const std::string path = std::filesystem::temp_directory_path() / "gpuplan_validate_skips.csv";
+  const std::string path = std::filesystem::temp_directory_path() / ("gpuplan_validate_skips_" + std::to_string(::getpid()) + ".csv");
   {
     std::ofstream f(path);
     f << "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
@@ -62,7 +63,7 @@ TEST(ValidateCli, SkipReasonsAreCounted) {
 }
 
 TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
-  const auto dir = std::filesystem::temp_directory_path() / "gpuplan_bands_cli";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_bands_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "error_bands.yaml").string();
   auto r = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --write-bands " + out + " --json");
@@ -92,7 +93,7 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
 TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   const std::string data = kData + "inferencex-deepseek-r1.csv";
   if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
-  const auto dir = std::filesystem::temp_directory_path() / "gpuplan_engines_cli";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_engines_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "serving_engines.yaml").string();
   auto r = run_gpuplan("calibrate --engines --dataset " + data + " --write " + out + " --json");
