@@ -79,6 +79,24 @@ void BM_DisaggregatedPoint(benchmark::State& state) {
 }
 BENCHMARK(BM_DisaggregatedPoint)->Unit(benchmark::kMicrosecond);
 
+// The same point with the decode pool capped at 32 sequences per rank (1,024 slots for 2,048
+// clients: the rest queue before decode).
+void BM_DisaggregatedPointCapped(benchmark::State& state) {
+  static const Catalog c = Catalog::builtin();
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(c, "gb200-nvl72");
+  InferenceWorkload w;
+  w.weight_precision = Precision::nvfp4;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = 8192;
+  w.osl = 1024;
+  w.concurrency = 2048;
+  w.mtp_draft_tokens = 3;
+  DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32, 32};
+  for (auto _ : state) benchmark::DoNotOptimize(evaluate_disaggregated(m, hw, d, w));
+}
+BENCHMARK(BM_DisaggregatedPointCapped)->Unit(benchmark::kMicrosecond);
+
 // The full DeepSeek-R1 sweep over one NVL72 rack: aggregated and disaggregated deployments, EP
 // widths up to the rack, MTP on and off, concurrency (issue 19: under 200 ms).
 void BM_SweepDeepSeekNvl72(benchmark::State& state) {

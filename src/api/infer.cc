@@ -172,6 +172,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--decode-tp", req.decode_tp, "--disagg: TP of a decode worker")->capture_default_str();
   app.add_option("--decode-ep", req.decode_ep, "--disagg: EP of a decode worker (default its width)");
   app.add_flag("--decode-attn-dp", req.decode_attn_dp, "--disagg: attention data-parallel in decode workers");
+  app.add_option("--decode-max-batch", req.decode_max_batch,
+                 "--disagg: sequences each decode attention rank holds at most (the recipe's max batch; clients "
+                 "beyond the pool's slots wait before decode); 0: only the KV cache limits it")
+      ->capture_default_str();
   app.add_option("--concurrency", req.concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", req.tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user, "Highest load giving each user at least this speed");
@@ -259,7 +263,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   }
   // Any pool option given (whatever its value, 0 included) needs --disagg; the error names it.
   for (const char* o : {"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--prefill-attn-dp", "--decode-gpus",
-                        "--decode-tp", "--decode-ep", "--decode-attn-dp"})
+                        "--decode-tp", "--decode-ep", "--decode-attn-dp", "--decode-max-batch"})
     if (!req.disagg && req.given(o))
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
@@ -292,6 +296,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     d.decode = pool_parallel(model, req.decode_tp, req.decode_ep, req.decode_attn_dp, req.tbo, "decode");
     d.prefill_gpus = req.prefill_gpus > 0 ? req.prefill_gpus : d.prefill.tp;
     d.decode_gpus = req.decode_gpus > 0 ? req.decode_gpus : d.decode.tp;
+    d.decode_max_batch = req.decode_max_batch;  // range-checked by evaluate_disaggregated (--decode-max-batch)
     w.concurrency = req.concurrency;
     const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
     for (const auto& v : r.violations)
@@ -309,6 +314,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["precision"] = std::string(to_string(w.weight_precision));
       j["prefill_parallel"] = infer_parallel_json(d.prefill);
       j["decode_parallel"] = infer_parallel_json(d.decode);
+      j["decode_max_batch"] = d.decode_max_batch;
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
       output.emit("infer", std::move(j));
@@ -323,8 +329,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                              w.mtp_draft_tokens ? fmt::format(", MTP {} drafts ({:.2f} tokens/step)",
                                                               w.mtp_draft_tokens, r.tokens_per_step)
                                                 : std::string());
-    output.os() << fmt::format("  concurrency        {:>10}   (decode KV cache holds {})\n", r.concurrency,
-                             r.max_concurrency);
+    output.os() << fmt::format("  concurrency        {:>10}   (decode pool holds {}{})\n", r.concurrency,
+                             r.max_concurrency,
+                             d.decode_max_batch > 0 ? fmt::format(", at most {} per rank", d.decode_max_batch)
+                                                    : std::string(": its KV cache"));
     output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
     output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}   (all {} GPUs)\n", r.tokens_per_s_per_gpu,
                              d.prefill_gpus + d.decode_gpus);

@@ -26,6 +26,7 @@ struct InferRequest : RequestBase {
   // Disaggregated pools, MTP and the wide-EP knobs.
   bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
   int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
+  long long decode_max_batch = 0;  // --disagg: sequences per decode attention rank at most (0: no cap)
   double mtp_accept = 0, expert_skew = 1.0;
   std::optional<double> request_overhead_ms;  // unset: the engine's figure
   std::string engine;

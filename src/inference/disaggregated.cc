@@ -11,6 +11,8 @@ namespace gpuplan {
 
 namespace {
 
+constexpr long long kMaxDecodeBatch = 1000000;  // sequences per decode rank (a cap, not a KV pool)
+
 void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const char* side) {
   const std::string opt = fmt::format("--{}-gpus", side);
   if (p.pp != 1) throw InputError(fmt::format("--{}-pp", side), fmt::format("must be 1 in a disaggregated pool, got {}", p.pp));
@@ -43,6 +45,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                                        const InferenceWorkload& w) {
   check_pool(m, d.prefill, d.prefill_gpus, "prefill");
   check_pool(m, d.decode, d.decode_gpus, "decode");
+  if (d.decode_max_batch < 0 || d.decode_max_batch > kMaxDecodeBatch)
+    throw InputError("--decode-max-batch",
+                     fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
+                                 d.decode_max_batch));
   const double isl = double(w.isl), osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
 
@@ -90,10 +96,18 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // The front end's per-request latency is paid before prefill, like the transfer after it.
   const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
 
+  // The decode pool's slots: what its KV cache holds, or the recipe's batch cap per attention rank
+  // when that is lower. Clients beyond the slots wait for one (below: Little's law over the loop).
+  const long long decode_ranks = d.decode.attention_dp ? d.decode.tp : 1;
+  const long long decode_workers = d.decode_gpus / d.decode.tp;
+  const long long cap_slots =
+      d.decode_max_batch > 0 ? d.decode_max_batch * decode_ranks * decode_workers : top.max_concurrency;
+  const long long slots = std::min(top.max_concurrency, cap_slots);
+
   // Split the clients between the pools: decode holds c_d sequences (rate X = c_d / decode time);
   // the rest are in prefill, queueing M/D/1 as X nears the prefill capacity. The largest c_d whose
   // total X (T_prefill + T_decode) stays within the clients is the operating point.
-  const long long clients = w.concurrency > 0 ? w.concurrency : top.max_concurrency;
+  const long long clients = w.concurrency > 0 ? w.concurrency : slots;
   struct Point {
     InferenceResult r;
     double rate = 0, prefill_time_s = 0, in_system = 0;
@@ -114,7 +128,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     p.in_system = p.rate * (p.prefill_time_s + t_dec);
     return p;
   };
-  long long lo = 1, hi = std::min(clients, top.max_concurrency);
+  long long lo = 1, hi = std::min(clients, slots);
   Point best = at(lo);
   bool kv_bound = false;
   if (best.in_system <= double(clients)) {
@@ -155,12 +169,13 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   InferenceResult r = best.r;
   mark(r);
   r.violations.clear();
-  if (w.concurrency > top.max_concurrency)
+  // Beyond a batch cap the queue is the recipe's intent; beyond the KV cache it is a full cache.
+  if (w.concurrency > slots && slots == top.max_concurrency)
     r.violations.push_back({"memory.kv_full", "concurrency",
                             fmt::format("concurrency {} exceeds the {} sequences whose KV cache fits in the decode pool",
                                         w.concurrency, top.max_concurrency)});
   r.concurrency = clients;
-  r.max_concurrency = top.max_concurrency;
+  r.max_concurrency = slots;
   r.prefill_s = prefill_alone_s;
   r.prefill_chunk = prefill_step(m, hw, d.prefill, wp, chunk);
   r.kv_transfer_s = transfer_s - w.request_overhead_s;
@@ -173,8 +188,13 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + r.decode_step.total_s));
   if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0 && clients > 1) {
     // The run opens with every client's prompt at once: the prefill pool works through them at its
-    // capacity, the k-th first token at k / mu (mean: half the wave), then the staggered state.
-    const double wave = double(clients) / mu_p / 2.0 + prefill_alone_s + transfer_s + r.decode_step.total_s;
+    // capacity, the k-th first token at k / mu (mean: half the wave), then the staggered state. With
+    // more clients than decode slots, the k-th also waits for a slot: floor(k / slots) decode
+    // lifetimes (the mean over the wave of whichever wait is longer, taken as the longer mean).
+    const double n = double(clients), sl = double(std::max(1LL, slots));
+    const double q = std::floor(n / sl), rem = n - q * sl;
+    const double slot_wait = clients > slots ? t_dec_best * (sl * q * (q - 1.0) / 2.0 + rem * q) / n : 0.0;
+    const double wave = std::max(n / mu_p / 2.0, slot_wait) + prefill_alone_s + transfer_s + r.decode_step.total_s;
     const double R = w.requests_per_client;
     ttft = (wave + (R - 1) * ttft) / R;
   }

@@ -12,6 +12,13 @@ struct DisaggregatedDeployment {
   int prefill_gpus = 0;       // whole prefill pool: a multiple of prefill.tp
   InferenceParallel decode;   // one decode worker (pp = 1)
   int decode_gpus = 0;        // whole decode pool: a multiple of decode.tp
+  // The decode pool's batch cap: sequences each decode attention rank holds at most (a worker without
+  // attention-DP is one rank), the recipe's max batch (TensorRT-LLM max_batch_size of a generation
+  // worker, SGLang --max-running-requests per DP rank, AIConfigurator's decode `bs`). The pool's slots
+  // are decode workers x ranks x this; clients beyond them wait before decode (their wait shows in
+  // TTFT, Little's law in a closed loop; TPOT is that of the capped batch). 0 = no cap beyond the
+  // workload's own limits (the KV cache, max_batch_size, the token budget).
+  long long decode_max_batch = 0;
 };
 
 // One request's KV cache sent from a prefill worker to a decode worker: its bytes (the model's KV
@@ -23,12 +30,14 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
                      const InferenceWorkload& w, double prefill_s);
 
 // Evaluates a disaggregated deployment at w.concurrency clients (0: as many as the decode pool's
-// KV cache holds). The prefill pool serves prompts at its capacity (one full max_num_tokens chunk
-// per rank per step); the decode pool's steps carry decodes only. The load splits so that the
+// slots hold: its KV cache, or d.decode_max_batch per rank). The prefill pool serves prompts at its
+// capacity (one full max_num_tokens chunk per rank per step); the decode pool's steps carry decodes
+// only. The load splits so that the
 // clients fill both: decode in-flight = rate x decode time, and prompts wait in the prefill queue
 // (M/D/1) as the rate nears its capacity. TTFT = queue + prefill + KV transfer + one decode step;
-// closed-loop runs (requests_per_client > 0) open with every prompt at once. Malformed input ->
-// InputError naming the option (--prefill-tp, --decode-gpus, ...).
+// closed-loop runs (requests_per_client > 0) open with every prompt at once. Clients beyond the decode
+// pool's slots wait for one: throughput is slots / decode time and the wait is in TTFT. Malformed
+// input -> InputError naming the option (--prefill-tp, --decode-gpus, --decode-max-batch, ...).
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                        const InferenceWorkload& w);
 

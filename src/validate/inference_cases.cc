@@ -14,6 +14,7 @@
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
+#include "validate/notes_deployment.h"
 
 namespace gpuplan {
 
@@ -162,9 +163,14 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       continue;
     }
     c.family = c.model.family;
-    if (contains(notes_l, "disagg:")) {
-      skip("disaggregated prefill/decode pools (KV handed between pools) are not modelled");
-      continue;
+    // Disaggregated prefill/decode pools as the notes state them (AIConfigurator rows).
+    NotesDeployment notes_deployment;
+    const bool disagg = has_notes_deployment(notes);
+    if (disagg) {
+      if (auto why = parse_notes_deployment(notes, notes_deployment)) {
+        skip(*why);
+        continue;
+      }
     }
     double v = 0;
     if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
@@ -246,123 +252,140 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       continue;
     }
 
-    // Parallelism. AIConfigurator notes give attn_dp and moe_ep; TRT-LLM "DEPn" is attention-DP n
-    // with EP n; MoE rows without EP use EP = TP with attention-DP (the TRT-LLM perf docs' recipe).
     InferenceParallel& p = c.parallel;
-    // Every parallel degree is range-checked before it becomes an int (a cell or note may say 1e300 or inf).
-    constexpr double kMaxDegree = 4096;
-    const auto degree_ok = [&](double d) { return std::isfinite(d) && d >= 0 && d <= kMaxDegree; };
-    double x = 0;
-    double pp = 1;
-    const bool pp_given = parse_number(t.cell(i, "pp"), pp);
-    double attn_dp = 1;
-    const bool attn_dp_read = note_number(notes, "attn_dp=", attn_dp);
-    const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
-    double ep = 0;
-    const bool ep_read = parse_number(t.cell(i, "ep"), ep);
-    double moe_ep = 0;
-    const bool moe_ep_read = note_number(notes, "moe_ep=", moe_ep);
-    if ((pp_given && !degree_ok(pp)) || !degree_ok(attn_dp) || (!tp_blank && !degree_ok(x)) || (ep_read && !degree_ok(ep)) ||
-        (moe_ep_read && !degree_ok(moe_ep))) {
-      skip(fmt::format("a parallel degree (pp, tp, ep, attn_dp or moe_ep) is outside 0..{:g}", kMaxDegree));
-      continue;
-    }
-    p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
-    const bool ep_given = ep_read && ep >= 1;
-    if (moe_ep_read && moe_ep >= 1) ep = moe_ep;
-    if (!tp_blank) {
-      p.tp = static_cast<int>(x);
-    } else if (ep_given && c.model.is_moe()) {
-      p.tp = static_cast<int>(ep);
-      p.attention_dp = true;
-      c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
-    } else {
-      p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
-      c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
-    }
-    if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
-      skip(fmt::format("tp {} (attn_dp {}) is outside 1..4096", p.tp, attn_dp));
-      continue;
-    }
-    double moe_tp = 0;
-    if (!attn_dp_read && contains(notes_l, "attn_dp=") && note_number(notes, "moe_tp=", moe_tp) && moe_tp >= 1 &&
-        moe_tp <= kMaxDegree && c.model.is_moe()) {
-      // AIConfigurator's notes with a blank attn_dp ("tp=1 pp=1 attn_dp= moe_tp=2 moe_ep=1"): its layouts
-      // keep tp x attn_dp = moe_tp x moe_ep (the attention ranks are the MoE ranks), so the blank is
-      // moe_tp x moe_ep / tp, and num_gpus, which AIConfigurator derives as workers x tp x pp x attn_dp,
-      // was computed with the blank as 1.
-      const double moe_ranks = moe_tp * std::max(1.0, moe_ep_read ? moe_ep : 1.0);
-      const double implied = moe_ranks / p.tp;
-      if (implied > 1 && implied == std::floor(implied)) {
-        attn_dp = implied;
-        const long long scaled = static_cast<long long>(gpus) * static_cast<long long>(implied);
-        if (double(scaled) > kMaxDegree) {
-          skip(fmt::format("attn_dp blank: implied {:g} (moe_tp x moe_ep / tp) makes num_gpus {} x {:g} exceed {:g}",
-                           implied, gpus, implied, kMaxDegree));
-          continue;
-        }
-        c.assumptions.push_back(fmt::format("attn_dp blank: {:g} (moe_tp {:g} x moe_ep {:g} / tp {}, AIConfigurator's "
-                                            "tp x attn_dp = moe_tp x moe_ep); num_gpus {} x {:g} = {} (the row's count "
-                                            "took the blank as 1)",
-                                            implied, moe_tp, moe_ranks / moe_tp, p.tp, gpus, implied, scaled));
-        gpus = static_cast<int>(scaled);
-        w.num_gpus = gpus;
-      }
-    }
-    if (attn_dp > 1) {
-      p.tp = p.tp * static_cast<int>(attn_dp);
-      p.attention_dp = c.model.is_moe();
-    }
-    if (c.model.is_moe()) {
-      if (ep >= 1) {
-        p.ep = static_cast<int>(ep);
-      } else {
-        p.ep = p.tp;
-        c.assumptions.push_back(fmt::format("ep blank: {} (= tp)", p.ep));
-      }
-      if (p.ep > p.tp) {
-        // EP wider than the attention group: the worker spans the EP ranks with attention data-parallel
-        // over them (TensorRT-LLM "DEP"), which the model can express only when attention is not also
-        // tensor-parallel inside each rank group.
-        if (p.tp != 1 || p.attention_dp) {
-          skip(fmt::format("ep {} wider than tp {}{}: tensor-parallel attention inside a wider EP group is not "
-                           "modelled",
-                           p.ep, p.tp, p.attention_dp ? " with attention-DP" : ""));
-          continue;
-        }
-        p.tp = p.ep;
-        p.attention_dp = true;
-        c.assumptions.push_back(fmt::format("ep {} wider than tp 1: attention-DP {} + EP {}", p.ep, p.tp, p.ep));
-      }
-      const int ep_stated = p.ep;
-      while (p.ep > 1 && (c.model.moe.num_experts % p.ep || p.tp % p.ep)) --p.ep;
-      if (p.ep != ep_stated)
-        c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
-                                            c.model.moe.num_experts, p.tp, p.ep));
-      if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
-          attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
-        p.attention_dp = true;
-        c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
-      }
-    } else {
-      p.ep = 1;
-    }
-    if (!p.attention_dp) {
-      const auto ok_tp = valid_inference_tp(c.model, p.tp);
-      if (std::find(ok_tp.begin(), ok_tp.end(), p.tp) == ok_tp.end()) {
-        // Engines split attention heads evenly over the TP ranks (heads / tp each; TensorRT-LLM, vLLM and
-        // SGLang check it), so a TP that does not divide them is not a layout they run as stated.
-        skip(fmt::format("tp {} does not divide the {} attention heads of {} (or is not a divisor or multiple of its "
-                         "{} KV heads): engines split heads evenly over the TP ranks, so the stated layout{} is not "
-                         "one they run; not modelled",
-                         p.tp, c.model.heads, c.model.name, c.model.kv_heads > 0 ? c.model.kv_heads : c.model.heads,
-                         contains(notes_l, "agg: tp=") ? " (AIConfigurator notes: attn_dp 1, moe_tp = tp)" : ""));
+    if (disagg) {
+      // The pools the notes state (src/validate/notes_deployment.h): the decode pool capped at its bs per
+      // attention rank.
+      if (auto why = notes_disaggregated(c.model, notes_deployment, c.disagg, c.assumptions)) {
+        skip(*why);
         continue;
       }
-    }
-    if (gpus % (p.tp * p.pp) != 0) {
-      skip(fmt::format("num_gpus {} is not a multiple of tp x pp = {}", gpus, p.tp * p.pp));
-      continue;
+      if (gpus != notes_deployment.gpus()) {
+        skip(fmt::format("num_gpus {} is not the notes' disaggregated deployment's {} GPUs", gpus,
+                         notes_deployment.gpus()));
+        continue;
+      }
+      c.mode = InferenceMode::disaggregated;
+      c.deployment = "disaggregated";
+      c.parallel = c.disagg.decode;
+    } else {
+      // Parallelism. AIConfigurator notes give attn_dp and moe_ep; TRT-LLM "DEPn" is attention-DP n
+      // with EP n; MoE rows without EP use EP = TP with attention-DP (the TRT-LLM perf docs' recipe).
+      // Every parallel degree is range-checked before it becomes an int (a cell or note may say 1e300 or inf).
+      constexpr double kMaxDegree = 4096;
+      const auto degree_ok = [&](double d) { return std::isfinite(d) && d >= 0 && d <= kMaxDegree; };
+      double x = 0;
+      double pp = 1;
+      const bool pp_given = parse_number(t.cell(i, "pp"), pp);
+      double attn_dp = 1;
+      const bool attn_dp_read = note_number(notes, "attn_dp=", attn_dp);
+      const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
+      double ep = 0;
+      const bool ep_read = parse_number(t.cell(i, "ep"), ep);
+      double moe_ep = 0;
+      const bool moe_ep_read = note_number(notes, "moe_ep=", moe_ep);
+      if ((pp_given && !degree_ok(pp)) || !degree_ok(attn_dp) || (!tp_blank && !degree_ok(x)) || (ep_read && !degree_ok(ep)) ||
+          (moe_ep_read && !degree_ok(moe_ep))) {
+        skip(fmt::format("a parallel degree (pp, tp, ep, attn_dp or moe_ep) is outside 0..{:g}", kMaxDegree));
+        continue;
+      }
+      p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
+      const bool ep_given = ep_read && ep >= 1;
+      if (moe_ep_read && moe_ep >= 1) ep = moe_ep;
+      if (!tp_blank) {
+        p.tp = static_cast<int>(x);
+      } else if (ep_given && c.model.is_moe()) {
+        p.tp = static_cast<int>(ep);
+        p.attention_dp = true;
+        c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
+      } else {
+        p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
+        c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
+      }
+      if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
+        skip(fmt::format("tp {} (attn_dp {}) is outside 1..4096", p.tp, attn_dp));
+        continue;
+      }
+      double moe_tp = 0;
+      if (!attn_dp_read && contains(notes_l, "attn_dp=") && note_number(notes, "moe_tp=", moe_tp) && moe_tp >= 1 &&
+          moe_tp <= kMaxDegree && c.model.is_moe()) {
+        // AIConfigurator's notes with a blank attn_dp ("tp=1 pp=1 attn_dp= moe_tp=2 moe_ep=1"): its layouts
+        // keep tp x attn_dp = moe_tp x moe_ep (the attention ranks are the MoE ranks), so the blank is
+        // moe_tp x moe_ep / tp, and num_gpus, which AIConfigurator derives as workers x tp x pp x attn_dp,
+        // was computed with the blank as 1.
+        const double moe_ranks = moe_tp * std::max(1.0, moe_ep_read ? moe_ep : 1.0);
+        const double implied = moe_ranks / p.tp;
+        if (implied > 1 && implied == std::floor(implied)) {
+          attn_dp = implied;
+          const long long scaled = static_cast<long long>(gpus) * static_cast<long long>(implied);
+          if (double(scaled) > kMaxDegree) {
+            skip(fmt::format("attn_dp blank: implied {:g} (moe_tp x moe_ep / tp) makes num_gpus {} x {:g} exceed {:g}",
+                             implied, gpus, implied, kMaxDegree));
+            continue;
+          }
+          c.assumptions.push_back(fmt::format("attn_dp blank: {:g} (moe_tp {:g} x moe_ep {:g} / tp {}, AIConfigurator's "
+                                              "tp x attn_dp = moe_tp x moe_ep); num_gpus {} x {:g} = {} (the row's count "
+                                              "took the blank as 1)",
+                                              implied, moe_tp, moe_ranks / moe_tp, p.tp, gpus, implied, scaled));
+          gpus = static_cast<int>(scaled);
+          w.num_gpus = gpus;
+        }
+      }
+      if (attn_dp > 1) {
+        p.tp = p.tp * static_cast<int>(attn_dp);
+        p.attention_dp = c.model.is_moe();
+      }
+      if (c.model.is_moe()) {
+        if (ep >= 1) {
+          p.ep = static_cast<int>(ep);
+        } else {
+          p.ep = p.tp;
+          c.assumptions.push_back(fmt::format("ep blank: {} (= tp)", p.ep));
+        }
+        if (p.ep > p.tp) {
+          // EP wider than the attention group: the worker spans the EP ranks with attention data-parallel
+          // over them (TensorRT-LLM "DEP"), which the model can express only when attention is not also
+          // tensor-parallel inside each rank group.
+          if (p.tp != 1 || p.attention_dp) {
+            skip(fmt::format("ep {} wider than tp {}{}: tensor-parallel attention inside a wider EP group is not "
+                             "modelled",
+                             p.ep, p.tp, p.attention_dp ? " with attention-DP" : ""));
+            continue;
+          }
+          p.tp = p.ep;
+          p.attention_dp = true;
+          c.assumptions.push_back(fmt::format("ep {} wider than tp 1: attention-DP {} + EP {}", p.ep, p.tp, p.ep));
+        }
+        const int ep_stated = p.ep;
+        while (p.ep > 1 && (c.model.moe.num_experts % p.ep || p.tp % p.ep)) --p.ep;
+        if (p.ep != ep_stated)
+          c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
+                                              c.model.moe.num_experts, p.tp, p.ep));
+        if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
+            attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
+          p.attention_dp = true;
+          c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
+        }
+      } else {
+        p.ep = 1;
+      }
+      if (!p.attention_dp) {
+        const auto ok_tp = valid_inference_tp(c.model, p.tp);
+        if (std::find(ok_tp.begin(), ok_tp.end(), p.tp) == ok_tp.end()) {
+          // Engines split attention heads evenly over the TP ranks (heads / tp each; TensorRT-LLM, vLLM and
+          // SGLang check it), so a TP that does not divide them is not a layout they run as stated.
+          skip(fmt::format("tp {} does not divide the {} attention heads of {} (or is not a divisor or multiple of its "
+                           "{} KV heads): engines split heads evenly over the TP ranks, so the stated layout{} is not "
+                           "one they run; not modelled",
+                           p.tp, c.model.heads, c.model.name, c.model.kv_heads > 0 ? c.model.kv_heads : c.model.heads,
+                           contains(notes_l, "agg: tp=") ? " (AIConfigurator notes: attn_dp 1, moe_tp = tp)" : ""));
+          continue;
+        }
+      }
+      if (gpus % (p.tp * p.pp) != 0) {
+        skip(fmt::format("num_gpus {} is not a multiple of tp x pp = {}", gpus, p.tp * p.pp));
+        continue;
+      }
     }
 
     // Scenario semantics.
@@ -391,8 +414,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                                 "[0.8, 1] x ISL/OSL (means 0.9 x)");
         // The same client through the engine's HTTP server: its front end's latency per request,
-        // fitted on the InferenceX file (these rows are held out of that fit).
-        const EngineParams eng = engine_params(catalog, t.cell(i, "framework"));
+        // fitted on the InferenceX file (these rows are held out of that fit). Disaggregated rows are
+        // Dynamo deployments (ai-dynamo runtime images; InferenceX's records of the same runs say
+        // "Dynamo + TensorRT-LLM" / "Dynamo + SGLang"): Dynamo's router and hand-off in front.
+        const EngineParams eng = engine_params(catalog, (disagg ? "dynamo " : "") + t.cell(i, "framework"));
         w.request_overhead_s = eng.request_overhead_s;
         if (!eng.name.empty())
           c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
@@ -433,6 +458,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                             w.isl, w.osl, w.max_batch_size, w.max_num_tokens));
       }
     }
+    if (disagg && c.mode != InferenceMode::disaggregated) {
+      skip("a request-rate or latency-limited run of a disaggregated deployment is not modelled");
+      continue;
+    }
+    if (disagg && w.concurrency == 0 && !c.assumptions.empty() && c.assumptions.back().rfind("concurrency blank", 0) == 0)
+      c.assumptions.back() = "concurrency blank: the decode pool's slots (decode workers x attention ranks x bs, "
+                             "AIConfigurator's concurrency of a disaggregated deployment)";
     {
       // The engine's host work per sequence per step (data/catalog/serving_engines.yaml: TensorRT-LLM's
       // PyTorch executor; C++ runtimes none).

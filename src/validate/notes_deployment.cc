@@ -1,0 +1,186 @@
+#include "validate/notes_deployment.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpuplan {
+
+namespace {
+
+constexpr const char* kSection = "disagg:";
+constexpr long long kMaxDegree = 4096;     // workers, tp, pp, attn_dp, moe_tp, moe_ep
+constexpr long long kMaxBatch = 1000000;   // bs: sequences per attention rank
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// A whole number of at most 12 digits, or nullopt (blank, sign, fraction, text).
+std::optional<long long> whole(const std::string& s) {
+  if (s.empty() || s.size() > 12) return std::nullopt;
+  long long v = 0;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+// One pool's "key=value key=value ..." text into `p`; blanks into `blank`, bad values into `bad`.
+void parse_pool(const std::string& text, const char* side, NotesPool& p, std::vector<std::string>& blank,
+                std::vector<std::string>& bad) {
+  struct Key {
+    const char* name;
+    long long lo, hi;
+    bool seen = false;
+  };
+  const bool decode = std::string(side) == "decode";
+  Key keys[] = {{"workers", 1, kMaxDegree}, {"tp", 1, kMaxDegree},     {"pp", 1, kMaxDegree},
+                {"attn_dp", 1, kMaxDegree}, {"moe_tp", 0, kMaxDegree}, {"moe_ep", 0, kMaxDegree},
+                {"bs", decode ? 1 : 0, kMaxBatch}};
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= text.size()) break;
+    size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    const std::string tok = text.substr(i, j - i);
+    i = j;
+    const auto eq = tok.find('=');
+    const std::string key = tok.substr(0, eq);
+    Key* k = nullptr;
+    for (auto& x : keys)
+      if (key == x.name) k = &x;
+    if (eq == std::string::npos || !k) {
+      bad.push_back(fmt::format("{} '{}' (not a key=value the notes use)", side, tok));
+      continue;
+    }
+    if (k->seen) {
+      bad.push_back(fmt::format("{} {} given twice", side, key));
+      continue;
+    }
+    k->seen = true;
+    const std::string val = tok.substr(eq + 1);
+    if (val.empty()) {
+      if (!(key == "bs" && !decode)) blank.push_back(fmt::format("{} {}", side, key));
+      continue;
+    }
+    const auto v = whole(val);
+    if (!v || *v < k->lo || *v > k->hi) {
+      bad.push_back(fmt::format("{} {}='{}' (a whole number {} to {})", side, key, val, k->lo, k->hi));
+      continue;
+    }
+    if (key == "workers") p.workers = static_cast<int>(*v);
+    else if (key == "tp") p.tp = static_cast<int>(*v);
+    else if (key == "pp") p.pp = static_cast<int>(*v);
+    else if (key == "attn_dp") p.attn_dp = static_cast<int>(*v);
+    else if (key == "moe_tp") p.moe_tp = static_cast<int>(*v);
+    else if (key == "moe_ep") p.moe_ep = static_cast<int>(*v);
+    else p.bs = *v;
+  }
+  for (const auto& k : keys)
+    if (!k.seen && !(std::string(k.name) == "bs" && !decode)) blank.push_back(fmt::format("{} {}", side, k.name));
+}
+
+// Sections and keys are matched case-insensitively ("Disagg: Prefill: Workers=1 ...").
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+bool has_notes_deployment(const std::string& notes) { return lower(notes).find(kSection) != std::string::npos; }
+
+std::optional<std::string> parse_notes_deployment(const std::string& notes_as_written, NotesDeployment& out) {
+  out = {};
+  const std::string notes = lower(notes_as_written);
+  const auto at = notes.find(kSection);
+  if (at == std::string::npos) return "the notes state no disaggregated deployment ('disagg:')";
+  const std::string rest = notes.substr(at + std::string(kSection).size());
+  std::vector<std::string> blank, bad;
+  for (const char* side : {"prefill", "decode"}) {
+    const std::string tag = std::string(side) + ":";
+    const auto p = rest.find(tag);
+    if (p == std::string::npos) {
+      blank.push_back(fmt::format("the {} pool", side));
+      continue;
+    }
+    const auto b = p + tag.size();
+    const auto e = rest.find(';', b);
+    parse_pool(rest.substr(b, e == std::string::npos ? std::string::npos : e - b), side,
+               std::string(side) == "prefill" ? out.prefill : out.decode, blank, bad);
+  }
+  if (!bad.empty())
+    return fmt::format("the notes' disaggregated deployment is malformed: {}", join(bad));
+  if (!blank.empty())
+    return fmt::format("the notes' disaggregated deployment leaves {} blank (not stated: not guessed)", join(blank));
+  // AIConfigurator's worker formula: the product must be a GPU count, not an overflow.
+  for (const NotesPool* p : {&out.prefill, &out.decode})
+    if (double(p->workers) * p->tp * p->pp * p->attn_dp > 100000)
+      return fmt::format("the notes' disaggregated deployment spans over 100000 GPUs in one pool");
+  return std::nullopt;
+}
+
+std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDeployment& n, DisaggregatedDeployment& d,
+                                               std::vector<std::string>& assumptions) {
+  d = {};
+  for (const char* side : {"prefill", "decode"}) {
+    const bool pre = std::string(side) == "prefill";
+    const NotesPool& np = pre ? n.prefill : n.decode;
+    InferenceParallel& p = pre ? d.prefill : d.decode;
+    int& gpus = pre ? d.prefill_gpus : d.decode_gpus;
+    if (np.pp != 1) return fmt::format("pipeline-parallel {} workers (pp {}) are not modelled in disaggregated pools", side, np.pp);
+    const int width = np.tp * np.attn_dp;
+    gpus = np.workers * width;
+    p.pp = 1;
+    if (!m.is_moe()) {
+      // A dense model's attention-DP ranks share nothing: each is a worker of tp GPUs.
+      p.tp = np.tp;
+      p.ep = 1;
+      if (np.attn_dp > 1)
+        assumptions.push_back(fmt::format("{}: dense model, attn_dp {}: {} workers of tp {}", side, np.attn_dp,
+                                          np.workers * np.attn_dp, np.tp));
+    } else {
+      if (np.tp > 1 && np.attn_dp > 1)
+        return fmt::format("tensor-parallel attention inside attention-DP ranks ({} tp {} x attn_dp {}) is not "
+                           "modelled",
+                           side, np.tp, np.attn_dp);
+      if (np.moe_tp < 1 || np.moe_ep < 1)
+        return fmt::format("the notes leave the {} pool's MoE split unstated (moe_tp {}, moe_ep {})", side, np.moe_tp,
+                           np.moe_ep);
+      if (np.moe_tp * np.moe_ep != width)
+        return fmt::format("{} moe_tp {} x moe_ep {} is not the worker's tp x attn_dp = {}", side, np.moe_tp,
+                           np.moe_ep, width);
+      p.tp = width;
+      p.attention_dp = np.attn_dp > 1;
+      p.ep = np.moe_ep;
+      while (p.ep > 1 && (m.moe.num_experts % p.ep || width % p.ep)) --p.ep;
+      if (p.ep != np.moe_ep)
+        assumptions.push_back(fmt::format("{} moe_ep {} does not divide the {} experts: ep {}", side, np.moe_ep,
+                                          m.moe.num_experts, p.ep));
+    }
+    p.two_batch_overlap = false;
+  }
+  // AIConfigurator's decode bs is per attention-DP rank (its global_bs = bs x attention_dp_size): a
+  // rank of gpuplan's decode worker (one per GPU with attention-DP, else the worker; a dense model's
+  // attn_dp ranks are workers already).
+  d.decode_max_batch = n.decode.bs;
+  assumptions.push_back(fmt::format("disaggregated (notes): prefill {} x (tp {}{}{}), decode {} x (tp {}{}{}), decode "
+                                    "batch cap {} per rank ({} slots)",
+                                    d.prefill_gpus / d.prefill.tp, d.prefill.tp,
+                                    d.prefill.attention_dp ? " attention-DP" : "",
+                                    m.is_moe() ? fmt::format(" ep {}", d.prefill.ep) : std::string(),
+                                    d.decode_gpus / d.decode.tp, d.decode.tp,
+                                    d.decode.attention_dp ? " attention-DP" : "",
+                                    m.is_moe() ? fmt::format(" ep {}", d.decode.ep) : std::string(), d.decode_max_batch,
+                                    d.decode_max_batch * (d.decode.attention_dp ? d.decode.tp : 1) *
+                                        (d.decode_gpus / d.decode.tp)));
+  return std::nullopt;
+}
+
+}  // namespace gpuplan
