@@ -100,7 +100,7 @@ PrecisionReading read_gemm_precision(std::string_view text) {
       break;
     case Named::w4a16:
       r.note = fmt::format("precision {} is weight-only INT4 (w4a16: 4-bit weights, BF16 GEMMs), a serving format "
-                           "no framework trains in", quoted);
+                           "no framework trains in: gpuplan does not model training in it", quoted);
       break;
     case Named::none:
       if (tokens(text).empty()) {
