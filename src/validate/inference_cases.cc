@@ -199,6 +199,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("precision_weights '{}' read as w4a16: 4-bit weights ({:.3f} bytes with "
                                           "group-128 scales), GEMMs in BF16, activations 16-bit",
                                           wp, weight_bytes(Precision::w4a16)));
+    } else if (c.generation == "hopper" && contains(notes_l, "hopper triton")) {
+      // The notes name TensorRT-LLM's Hopper MoE path, the Triton kernels: they take MXFP4 expert
+      // weights (gpt-oss's only checkpoint) against BF16 activations, whatever the table's label.
+      w.weight_precision = Precision::w4a16;
+      c.assumptions.push_back(fmt::format("precision_weights '{}' with the notes' Hopper TRITON MoE path: read as "
+                                          "w4a16, 4-bit (MXFP4) weights dequantized to BF16 GEMMs",
+                                          wp));
     } else if (gemm_format(w.weight_precision) == MathFormat::fp4 &&
                c.hardware.accelerator.peak(MathFormat::fp4) <= 0) {
       // 4-bit float weights on a GPU without FP4 tensor cores (gpt-oss's MXFP4 checkpoint on Hopper):
