@@ -64,6 +64,20 @@ json arch_json(const ModelArch& m) {
                 {"first_dense_layers", m.moe.first_dense_layers},
                 {"layer_freq", m.moe.layer_freq},
                 {"moe_layers", m.moe_layers()}};
+  j["attention_output_gate"] = m.attention_output_gate;
+  if (m.is_hybrid())
+    j["linear_attention"] = {{"layers", m.linear.layers},
+                             {"full_attention_layers", m.full_attention_layers()},
+                             {"key_heads", m.linear.key_heads},
+                             {"value_heads", m.linear.value_heads},
+                             {"key_head_dim", m.linear.key_head_dim},
+                             {"value_head_dim", m.linear.value_head_dim},
+                             {"conv_kernel", m.linear.conv_kernel},
+                             {"state_bytes_per_element", m.linear.state_bytes_per_element}};
+  if (m.is_sparse())
+    j["sparse_attention"] = {{"index_topk", m.sparse.index_topk},
+                             {"index_heads", m.sparse.index_heads},
+                             {"index_head_dim", m.sparse.index_head_dim}};
   return j;
 }
 
@@ -142,7 +156,10 @@ int run_show(const std::string& name, int seq, Output& output) {
                   {"forward_total", f.total()},
                   {"training_total", 3 * f.total()},
                   {"training_6n", 6 * n_matmul}};
-    json kv = {{"bf16", kv_bf16}, {"fp8", kv_fp8}, {"bf16_at_seq", kv_bf16 * seq}};
+    json kv = {{"bf16", kv_bf16},
+               {"fp8", kv_fp8},
+               {"bf16_at_seq", kv_bf16 * seq},
+               {"recurrent_state_bytes_per_sequence", recurrent_state_bytes_per_sequence(m)}};
     output.emit("model", {{"model", arch_json(m)},
                          {"params", params},
                          {"flops_per_token", flops},
@@ -165,6 +182,15 @@ int run_show(const std::string& name, int seq, Output& output) {
     output.os() << fmt::format("  MLA: q_lora {}, kv_lora {}, qk nope/rope {}/{}, v {}\n", m.mla.q_lora_rank,
                              m.mla.kv_lora_rank, m.mla.qk_nope_head_dim, m.mla.qk_rope_head_dim,
                              m.mla.v_head_dim);
+  if (m.is_hybrid())
+    output.os() << fmt::format("  linear attention (Gated DeltaNet) in {} of {} layers: {} key / {} value heads of "
+                               "{}/{}, conv {}; recurrent state {:.1f} MB per sequence\n",
+                               m.linear.layers, m.layers, m.linear.key_heads, m.linear.value_heads,
+                               m.linear.key_head_dim, m.linear.value_head_dim, m.linear.conv_kernel,
+                               recurrent_state_bytes_per_sequence(m) / 1e6);
+  if (m.is_sparse())
+    output.os() << fmt::format("  sparse attention (DSA): top-{} keys per query, indexer {} heads of {}\n",
+                               m.sparse.index_topk, m.sparse.index_heads, m.sparse.index_head_dim);
   if (m.is_moe())
     output.os() << fmt::format("  MoE: {} experts, top-{}, expert ffn {}, {} shared, {} MoE layers of {}\n",
                              m.moe.num_experts, m.moe.top_k, m.moe.expert_ffn_hidden, m.moe.shared_experts,

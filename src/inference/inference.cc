@@ -25,6 +25,11 @@ constexpr double kKernelsPerLayer = 8.0;
 // finalize). They do not shrink with the experts' size, which is what keeps small-active MoE steps
 // (gpt-oss, Qwen3-30B-A3B) from being as short as their FLOPs and bytes.
 constexpr double kMoeExtraKernelsPerLayer = 4.0;
+// Kernels a sparse-attention (DSA) layer's indexer adds in a step, whatever the context: its query
+// projection, the fused key / head-weight projection, the key LayerNorm with rope, the FP8 casts of
+// query and key with the index-key cache store, the paged FP8 MQA logits and the top-k selection
+// (SGLang's NSA indexer, DeepSeek-V3.2-Exp's reference inference: about six after fusion).
+constexpr double kDsaExtraKernelsPerLayer = 6.0;
 // The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
 // host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
 constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
@@ -156,8 +161,13 @@ struct Shape {
   double attn_flops_per_ctx = 0;  // attention FLOPs per token per context token per layer (full attention)
   double decode_flops_per_ctx = 0;  // the same for a decode token (MLA: absorbed form)
   double kv_bytes_per_token_layer = 0;  // whole model, one layer, at the KV precision
-  double window_share = 0;  // share of layers with a sliding window
+  double window_share = 0;  // share of layers with a sliding window (or, sparse attention: 1 of top-k)
   int window = 0;
+  // Per layer, averaged over the model's layers: the DSA indexer scores the whole context (FLOPs and
+  // its FP8 keys per context token); linear-attention layers cost a fixed amount per token and read
+  // and write their recurrent state once per decode step.
+  double index_flops_per_ctx = 0, index_bytes_per_ctx = 0;
+  double linear_flops_per_token = 0, state_bytes_per_seq = 0;
 };
 
 Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes) {
@@ -168,21 +178,30 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
   s.dense_layers = s.layers - s.moe_layers;
   s.dense = layer_params(m, false);
   s.moe = m.is_moe() ? layer_params(m, true) : s.dense;
-  // Attention FLOPs are linear in the context: read the per-context-token coefficient at context 1
-  // (non-causal, so it counts the full context), per layer.
-  s.attn_flops_per_ctx = forward_flops_per_token(m, 1, false).attention / std::max(1, m.layers);
-  s.kv_bytes_per_token_layer = kv_cache_bytes_per_token(m, kv_bytes) / std::max(1, m.layers);
+  // Attention FLOPs per context token, per layer (averaged over the layers: linear-attention layers
+  // have no context term), and the KV bytes of the layers that keep a KV cache.
+  const double layers = std::max(1, m.layers);
+  const double full_share = m.full_attention_layers() / layers;
+  s.attn_flops_per_ctx = attention_flops_per_context_token(m) * full_share;
+  s.index_flops_per_ctx = indexer_flops_per_context_token(m) * full_share;
+  s.index_bytes_per_ctx = indexer_key_bytes_per_token(m) / layers;
+  s.kv_bytes_per_token_layer = (kv_cache_bytes_per_token(m, kv_bytes) - indexer_key_bytes_per_token(m)) / layers;
+  s.linear_flops_per_token = linear_attention_flops_per_token(m) * m.linear.layers / layers;
+  s.state_bytes_per_seq = recurrent_state_bytes_per_sequence(m, kActBytes) / layers;
   if (m.attention == AttentionKind::mla) {
     // Decode runs MLA in its absorbed form (DeepSeek-V2 paper, sec. 2.1.2; FlashMLA): every head
     // scores the compressed latent plus the rope key and sums the latent values, 2 (2 c + r) FLOPs
     // per head and context token, more than the expanded form prefill uses.
-    s.decode_flops_per_ctx = 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+    s.decode_flops_per_ctx = 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * full_share;
   } else {
     s.decode_flops_per_ctx = s.attn_flops_per_ctx;
   }
   if (m.sliding_window > 0) {
     s.window = m.sliding_window;
     s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
+  } else if (m.is_sparse()) {
+    s.window = m.sparse.index_topk;  // each query attends at most index_topk keys, in every layer
+    s.window_share = 1.0;
   }
   return s;
 }
@@ -291,9 +310,18 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double dctx = effective_ctx(s, ctx);
   const double pctx = effective_ctx(s, (isl + 1) / 2.0);
   // Verify: k + 1 query tokens per sequence against one read of its KV cache.
-  const double dec_flops = dec_seqs * verify * dctx * s.decode_flops_per_ctx / heads_split * s.layers;
-  const double dec_bytes = dec_seqs * dctx * s.kv_bytes_per_token_layer / kv_split_eff * s.layers;
-  const double pre_flops = pre_tokens * pctx * s.attn_flops_per_ctx / heads_split * s.layers;
+  // Beyond the attended keys: the DSA indexer over the whole context (its keys replicated like
+  // MLA's latent), the linear-attention layers' fixed work and their state read and written.
+  const double dec_flops =
+      dec_seqs * verify * (dctx * s.decode_flops_per_ctx + ctx * s.index_flops_per_ctx + s.linear_flops_per_token) /
+      heads_split * s.layers;
+  const double dec_bytes = dec_seqs *
+                           (dctx * s.kv_bytes_per_token_layer / kv_split_eff + ctx * s.index_bytes_per_ctx +
+                            2.0 * s.state_bytes_per_seq / heads_split) *
+                           s.layers;
+  const double pre_flops = pre_tokens *
+                           (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
+                           heads_split * s.layers;
   const double t_dec =
       std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
                memory_bound_time_s(hw, dec_bytes));
@@ -322,7 +350,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   }
   if (par.pp > 1)
     st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
-  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0)) *
+  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
+                   (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
                   hw.efficiency.kernel_overhead_s;
   st.total_s = st.parts_sum();
   if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
@@ -505,7 +534,9 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
     weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
-    kv_seq_gpu = base.kv_bytes_per_sequence * base.kv_split / par.tp;
+    // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
+    kv_seq_gpu = (base.kv_bytes_per_sequence - base.state_bytes_per_sequence) * base.kv_split / par.tp +
+                 base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;
   }
   const double free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
   const double pool = w.kv_mem_fraction * free_bytes;

@@ -49,14 +49,18 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   const bool modules = mode == Recompute::modules;
   per_token += 2.0 * h / seq_div;  // input of the pre-attention norm
   if (!modules) per_token += g * h / seq_div;  // normed input of the QKV (or MLA down) projections
+  // A hybrid model's token mixer differs by layer kind; the caller counts layers by MLP kind only, so
+  // the mixer's bytes are the mean over the model's full- and linear-attention layers.
+  const double full_share = m.is_hybrid() ? double(m.full_attention_layers()) / std::max(1, m.layers) : 1.0;
+  double mixer = 0;
   int heads = m.heads;
   double q_dim = 0, k_dim = 0, v_dim = 0;  // per token, all heads, before the TP split
   if (m.attention == AttentionKind::mla) {
     const MlaDims& d = m.mla;
     // Latent path (replicated over TP, sequence-split with SP): norm input and up-projection input of
     // the query latent (when low-rank) and of the KV latent, plus the shared rope key.
-    if (d.q_lora_rank > 0) per_token += 2.0 * (2.0 * d.q_lora_rank) / seq_div;
-    per_token += 2.0 * (2.0 * d.kv_lora_rank + d.qk_rope_head_dim) / seq_div;
+    if (d.q_lora_rank > 0) mixer += 2.0 * (2.0 * d.q_lora_rank) / seq_div;
+    mixer += 2.0 * (2.0 * d.kv_lora_rank + d.qk_rope_head_dim) / seq_div;
     q_dim = 1.0 * heads * (d.qk_nope_head_dim + d.qk_rope_head_dim);
     k_dim = q_dim;
     v_dim = 1.0 * heads * d.v_head_dim;
@@ -66,21 +70,36 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     k_dim = v_dim = 1.0 * kv * m.head_dim;  // GQA: K and V shrink with the KV heads
   }
   // Q, K, V kept for the attention backward (MLA's are recomputed from the latents under module recompute)
-  if (!(modules && m.attention == AttentionKind::mla)) per_token += 2.0 * (q_dim + k_dim + v_dim) / t;
+  if (!(modules && m.attention == AttentionKind::mla)) mixer += 2.0 * (q_dim + k_dim + v_dim) / t;
+  if (m.attention_output_gate) mixer += 2.0 * q_dim / t;  // the output gate's input, for its sigmoid's backward
   // Core attention. Without flash attention and recompute (Korthikanti §4.1): softmax output 2as,
   // dropout mask as, dropout output 2as per token (5as); without dropout only the softmax output
   // (2as). Flash attention keeps only the fp32 log-sum-exp per head (4 bytes). Selective recompute
   // recomputes the core attention and keeps neither.
   if (mode != Recompute::selective) {
     if (c.flash_attention)
-      per_token += 4.0 * heads / t;
+      mixer += 4.0 * heads / t;
     else
-      per_token += (c.dropout ? 5.0 : 2.0) * heads * c.seq_local / t;
+      mixer += (c.dropout ? 5.0 : 2.0) * heads * c.seq_local / t;
   }
   // Attention output = input of the output projection: every query head's value-sized output (with
   // GQA the heads share K/V, but each head writes its own output).
   const double out_dim = m.attention == AttentionKind::mla ? v_dim : 1.0 * heads * m.head_dim;
-  per_token += g * out_dim / t;
+  mixer += g * out_dim / t;
+
+  per_token += full_share * mixer;
+  if (m.is_hybrid()) {
+    // Gated DeltaNet layer (chunked delta rule, FLA's chunk_gated_delta_rule as Qwen3-Next/Qwen3.5
+    // train it): the projected q, k, v before and after the causal conv, the output gate z, the decay
+    // and beta per value head (fp32), the chunk's WY matrix A (64 fp32 per value head and token;
+    // recomputed under selective recompute), the core output (gated-norm input) and the out_proj input.
+    const LinearAttentionDims& d = m.linear;
+    const double key_dim = 1.0 * d.key_heads * d.key_head_dim, value_dim = 1.0 * d.value_heads * d.value_head_dim;
+    double lin = 2.0 * 2.0 * (2.0 * key_dim + value_dim) + 2.0 * value_dim + 8.0 * d.value_heads;
+    if (mode != Recompute::selective) lin += 4.0 * 64.0 * d.value_heads;
+    lin += 2.0 * value_dim + g * value_dim;
+    per_token += (1.0 - full_share) * lin / t;
+  }
   per_token += mask * h / seq_div;  // dropout mask after the output projection
 
   // --- MLP block ---

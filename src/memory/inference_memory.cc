@@ -53,6 +53,7 @@ struct StageFixed {
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;
   double kv_bytes_per_sequence = 0;
+  double state_bytes_per_sequence = 0;
   double workspace_bytes = 0;  // activations without the logits rows
   bool last = false;
 };
@@ -101,6 +102,14 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, int r
       std::min(blocks_full, round_up(m.sliding_window, in.kv_block_tokens) + in.kv_block_tokens);
   s.kv_bytes_per_sequence = per_layer * (1.0 * (n - windowed) * static_cast<double>(blocks_full) +
                                          1.0 * windowed * static_cast<double>(blocks_window));
+  // Linear-attention layers (hybrid models) hold a fixed recurrent state per sequence instead, its
+  // value heads split over TP (replicated past the value heads); the interleaved layer kinds spread
+  // evenly over the stages.
+  if (m.is_hybrid()) {
+    const double state_split = std::min(in.tp, std::max(1, m.linear.value_heads));
+    s.state_bytes_per_sequence = recurrent_state_bytes_per_sequence(m, kActBytes) * n / m.layers / state_split;
+    s.kv_bytes_per_sequence += s.state_bytes_per_sequence;
+  }
 
   // Activation workspace: one layer's transient tensors for max_batch_tokens tokens (inference keeps
   // nothing across layers). Per token, bf16: residual + normed hidden (2h), Q/K/V and attention output
@@ -185,6 +194,7 @@ InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput&
   r.total_bytes = w.total;
   r.kv_bytes_per_token = stages[r.stage].kv_bytes_per_token;
   r.kv_bytes_per_sequence = stages[r.stage].kv_bytes_per_sequence;
+  r.state_bytes_per_sequence = stages[r.stage].state_bytes_per_sequence;
 
   if (in.capacity_bytes > 0) {
     r.headroom_bytes = in.capacity_bytes - r.total_bytes;

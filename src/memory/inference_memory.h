@@ -38,7 +38,8 @@ struct InferenceMemory {
 
   int stage = 0;                        // pipeline rank the parts describe (the largest)
   double kv_bytes_per_token = 0;        // per GPU, all of the stage's layers, full-attention layers
-  double kv_bytes_per_sequence = 0;     // per GPU, block-rounded, sliding windows capped
+  double kv_bytes_per_sequence = 0;     // per GPU, block-rounded, sliding windows capped, recurrent state included
+  double state_bytes_per_sequence = 0;  // per GPU: linear-attention layers' fixed state (part of the above)
   int kv_split = 1;                     // how many ways a token's KV is divided over TP
   long long max_concurrency = 0;        // largest concurrency whose total fits; -1 when capacity unknown
   std::vector<Violation> violations;

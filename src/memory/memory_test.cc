@@ -375,6 +375,56 @@ TEST(MemoryProperty, InferenceGrowsWithConcurrencyAndContext) {
   EXPECT_GT(inference_memory(m, in).total_bytes, base);
 }
 
+// A hybrid model (Qwen3.5-397B-A17B's layout: 15 full-attention and 45 Gated DeltaNet layers) holds a
+// fixed recurrent state per sequence; its memory grows with the context only through the full layers.
+TEST(MemoryProperty, HybridGrowsWithContextOnlyThroughFullAttentionLayers) {
+  ModelArch m = llama3_70b();
+  m.layers = 60, m.heads = 32, m.kv_heads = 2, m.head_dim = 256;
+  ModelArch hybrid = m;
+  hybrid.linear = {45, 16, 64, 128, 128, 4, 4.0};
+  InferenceMemoryInput in;
+  in.tp = 4;
+  in.concurrency = 8;
+  auto per_seq = [&](const ModelArch& x, long long ctx) {
+    in.context_tokens = ctx;
+    return inference_memory(x, in).kv_bytes_per_sequence;
+  };
+  for (long long ctx : {1024LL, 8192LL, 65536LL}) {
+    const double full_grow = per_seq(m, 2 * ctx) - per_seq(m, ctx);
+    const double hybrid_grow = per_seq(hybrid, 2 * ctx) - per_seq(hybrid, ctx);
+    EXPECT_DOUBLE_EQ(hybrid_grow, full_grow * 15.0 / 60.0) << ctx;
+    in.context_tokens = ctx;
+    const auto r = inference_memory(hybrid, in);
+    // The state: 45 layers x (64 x 128 x 128 fp32 + 3 x 12288 bf16 conv taps), value heads split over tp=4.
+    EXPECT_DOUBLE_EQ(r.state_bytes_per_sequence, 45.0 * (64.0 * 128 * 128 * 4 + 3.0 * 12288 * 2) / 4);
+    EXPECT_GT(r.kv_bytes_per_sequence, r.state_bytes_per_sequence);
+  }
+  EXPECT_DOUBLE_EQ(inference_memory(m, in).state_bytes_per_sequence, 0);
+}
+
+// Training activations of a hybrid model: without flash attention the stored scores grow with the
+// sequence only in the full-attention layers (a quarter of Qwen3.5's), never in the linear ones.
+TEST(MemoryActivations, HybridScoresGrowOnlyInFullAttentionLayers) {
+  ModelArch m = llama3_70b();
+  m.layers = 60, m.heads = 32, m.kv_heads = 2, m.head_dim = 256;
+  ModelArch hybrid = m;
+  hybrid.linear = {45, 16, 64, 128, 128, 4, 4.0};
+  auto per_token = [](const ModelArch& x, int seq) {
+    ActivationContext c;
+    c.seq_local = seq;
+    c.micro_batch = 1;
+    c.tp = 1;
+    c.flash_attention = false;
+    c.dropout = false;
+    return layer_activation_bytes(x, false, c, Recompute::none) / seq;
+  };
+  const double full_grow = per_token(m, 8192) - per_token(m, 4096);
+  const double hybrid_grow = per_token(hybrid, 8192) - per_token(hybrid, 4096);
+  EXPECT_GT(full_grow, 0);
+  EXPECT_NEAR(hybrid_grow, full_grow * 15.0 / 60.0, 1e-9 * full_grow);
+  EXPECT_GT(per_token(hybrid, 4096), 0);
+}
+
 TEST(MemoryProperty, MaxConcurrencyFillsFreeMemory) {
   for (const ModelArch& m : {llama3_70b(), mixtral_8x7b(), deepseek_v3()}) {
     InferenceMemoryInput in;

@@ -1,7 +1,8 @@
 // Import of Hugging Face config.json files into a ModelArch.
 // Key names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
 // Qwen2Config, Qwen2MoeConfig, Qwen3Config, Qwen3MoeConfig, DeepseekV2/V3Config, GptOssConfig,
-// Llama4TextConfig); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2".
+// Llama4TextConfig, Qwen3NextConfig, Qwen3_5MoeConfig (its text_config), GlmMoeDsaConfig,
+// DeepseekV32Config); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2".
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -23,7 +24,8 @@ using model_limits::kMaxWidth;
 const std::vector<std::string> kSupported = {"llama",     "mistral",     "mixtral",     "qwen2",
                                              "qwen2_moe", "qwen3",       "qwen3_moe",   "deepseek_v2",
                                              "deepseek_v3", "kimi_k2",   "gpt_oss",     "llama4",
-                                             "gptj"};
+                                             "gptj",      "qwen3_next",  "qwen3_5_moe", "qwen3_5_moe_text",
+                                             "deepseek_v32", "glm_moe_dsa"};
 
 std::string supported_list() {
   std::string s;
@@ -109,6 +111,49 @@ ModelArch import_gptj(const Config& c, const json& root, const std::string& orig
   return m;
 }
 
+// Hybrid layouts (Qwen3-Next, Qwen3.5): which layers mix tokens by linear attention, read from
+// `layer_types` ("linear_attention" / "full_attention", one per layer) or, without it, from
+// `full_attention_interval` (every n-th layer is full attention), and the Gated DeltaNet dimensions.
+void read_linear_attention(const Config& c, const json& body, ModelArch& m, const std::string& origin) {
+  int linear = 0;
+  if (body.contains("layer_types") && !body["layer_types"].is_null()) {
+    const json& types = body["layer_types"];
+    if (!types.is_array() || types.size() != static_cast<size_t>(m.layers))
+      throw InputError("layer_types", "must be a list of num_hidden_layers = " + std::to_string(m.layers) +
+                                          " entries in " + origin);
+    for (size_t i = 0; i < types.size(); ++i) {
+      const std::string t = types[i].is_string() ? types[i].get<std::string>() : std::string("(not text)");
+      if (t == "linear_attention") ++linear;
+      else if (t != "full_attention")
+        throw InputError("layer_types[" + std::to_string(i) + "]",
+                         "unknown layer type '" + t.substr(0, 40) + "'; allowed: linear_attention, full_attention in " + origin);
+    }
+  } else {
+    const int every = c.req_in("full_attention_interval", 1, m.layers);
+    linear = m.layers - m.layers / every;  // layers i with (i + 1) % every != 0
+  }
+  if (body.contains("mlp_only_layers") && body["mlp_only_layers"].is_array() && !body["mlp_only_layers"].empty())
+    throw InputError("mlp_only_layers", "dense-MLP layers inside a hybrid MoE model are not modelled; "
+                                        "allowed: an empty list, in " + origin);
+  m.linear.layers = linear;
+  if (linear == 0) return;
+  m.linear.key_heads = c.req_in("linear_num_key_heads", 1, kMaxLayers);
+  m.linear.value_heads = c.req_in("linear_num_value_heads", 1, kMaxLayers);
+  m.linear.key_head_dim = c.req_in("linear_key_head_dim", 1, kMaxWidth);
+  m.linear.value_head_dim = c.req_in("linear_value_head_dim", 1, kMaxWidth);
+  m.linear.conv_kernel = c.req_in("linear_conv_kernel_dim", 1, 1024);
+  if (m.linear.value_heads % m.linear.key_heads != 0)
+    throw InputError("linear_num_value_heads", "must be a multiple of linear_num_key_heads = " +
+                                                   std::to_string(m.linear.key_heads) + " in " + origin);
+}
+
+// DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): the indexer's top-k, heads and head dimension.
+void read_sparse_attention(const Config& c, ModelArch& m) {
+  m.sparse.index_topk = c.req_in("index_topk", 1, kMaxWidth);
+  m.sparse.index_heads = c.req_in("index_n_heads", 1, kMaxLayers);
+  m.sparse.index_head_dim = c.req_in("index_head_dim", 1, kMaxWidth);
+}
+
 // Deepest nesting of arrays and objects a config.json may have (real ones reach 3-4). Checked on the
 // text before parsing: 10^5 nested brackets overflowed the stack in the parser and destructor.
 constexpr int kMaxJsonDepth = 64;
@@ -151,10 +196,12 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     throw InputError("model_type", "unsupported model_type '" + type + "'; supported: " + supported_list());
 
   if (type == "gptj") return import_gptj(Config(root, origin), root, origin);
-  const json& body = type == "llama4" ? root.value("text_config", json::object()) : root;
-  if (type == "llama4" && !root.contains("text_config"))
+  const bool nested = type == "llama4" || type == "qwen3_5_moe";  // the decoder's keys sit in text_config
+  const json& body = nested ? root.value("text_config", json::object()) : root;
+  if (nested && (!root.contains("text_config") || !root["text_config"].is_object()))
     throw InputError("text_config", "missing required key 'text_config' in " + origin);
   const Config c(body, origin);
+  const bool qwen_hybrid = type == "qwen3_next" || type == "qwen3_5_moe" || type == "qwen3_5_moe_text";
 
   ModelArch m;
   m.name = name_of(root, origin);
@@ -164,7 +211,9 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   m.hidden = c.req_in("hidden_size", 1, kMaxWidth);
   m.heads = c.req_in("num_attention_heads", 1, kMaxLayers);
   m.vocab = c.req_in("vocab_size", 1, kMaxWidth);
-  m.ffn_hidden = c.req_in("intermediate_size", 1, kMaxWidth);
+  // Qwen3.5's MoE text config has no dense MLP and no intermediate_size: its experts' width stands in.
+  m.ffn_hidden = qwen_hybrid && !c.has("intermediate_size") ? c.req_in("moe_intermediate_size", 1, kMaxWidth)
+                                                              : c.req_in("intermediate_size", 1, kMaxWidth);
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
     throw InputError(origin, "num_hidden_layers, hidden_size, num_attention_heads and vocab_size must be >= 1");
   m.kv_heads = c.opt_in("num_key_value_heads", m.heads, 1, m.heads);
@@ -174,7 +223,10 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   m.head_dim = c.opt_in("head_dim", m.hidden / m.heads, 1, kMaxWidth);
   if (m.head_dim < 1)
     throw InputError("head_dim", "hidden_size / num_attention_heads is 0 in " + origin + "; give head_dim");
-  m.tied_embeddings = c.flag("tie_word_embeddings", false);
+  // Qwen3.5's multimodal config keeps tie_word_embeddings beside text_config, not in it.
+  m.tied_embeddings = type == "qwen3_5_moe" && !c.has("tie_word_embeddings")
+                          ? Config(root, origin).flag("tie_word_embeddings", false)
+                          : c.flag("tie_word_embeddings", false);
   m.attention_bias = c.flag("attention_bias", false);
   m.mlp_bias = c.flag("mlp_bias", false);
   m.max_seq_len = c.opt("max_position_embeddings", 0);
@@ -206,8 +258,25 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
         m.moe.shared_ffn_hidden = shared;
       }
     }
-  } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2") {
-    m.family = type == "kimi_k2" ? "kimi" : "deepseek";
+  } else if (qwen_hybrid) {
+    // Qwen3-Next / Qwen3.5: Gated DeltaNet layers interleaved with gated full attention (q/k norms),
+    // routed experts plus one shared expert in every layer.
+    m.family = "qwen";
+    m.qk_norm = true;
+    m.attention_output_gate = c.flag("attn_output_gate", true);  // Qwen3-Next always gates
+    read_linear_attention(c, body, m, origin);
+    m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
+    m.moe.top_k = c.req("num_experts_per_tok");
+    m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
+    m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
+    if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
+      m.moe.shared_experts = 1;
+      m.moe.shared_ffn_hidden = shared;
+    }
+  } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2" || type == "deepseek_v32" ||
+             type == "glm_moe_dsa") {
+    m.family = type == "kimi_k2" ? "kimi" : type == "glm_moe_dsa" ? "glm" : "deepseek";
+    if (type == "deepseek_v32" || type == "glm_moe_dsa") read_sparse_attention(c, m);
     m.attention = AttentionKind::mla;
     m.mla.q_lora_rank = c.opt_in("q_lora_rank", 0, 0, kMaxWidth);
     m.mla.kv_lora_rank = c.req_in("kv_lora_rank", 1, kMaxWidth);

@@ -10,9 +10,19 @@
 //  - gpt-oss: biases on q,k,v,o, on experts and router, one sink logit per head (gpt-oss model card).
 //  - FLOPs: 2 per multiply-add of every weight matmul (Kaplan et al. 2020, table 1), attention
 //    2*2*ctx*heads*head_dim per layer (QK^T and PV).
+//  - Gated DeltaNet (Qwen3-Next, Qwen3.5; HF Qwen3NextGatedDeltaNet / Qwen3_5MoeGatedDeltaNet):
+//    in_proj_qkvz (hidden -> 2 key_dim + 2 value_dim), in_proj_ba (hidden -> 2 value_heads), depthwise
+//    conv1d over q,k,v (conv_kernel taps), dt_bias and A_log (value_heads each), a gated RMSNorm of
+//    value_head_dim, out_proj (value_dim -> hidden). Gated attention: q_proj emits query and gate
+//    (2 heads*head_dim). Recurrent state per value head: key_head_dim x value_head_dim (Yang et al.
+//    2024, "Gated Delta Networks", arXiv:2412.06464, eq. 10).
+//  - DeepSeek Sparse Attention (DeepSeek-V3.2-Exp report; HF/vLLM Indexer): wq_b (q_lora_rank ->
+//    index_heads*index_head_dim), wk (hidden -> index_head_dim) with a LayerNorm, weights_proj
+//    (hidden -> index_heads); the indexer scores all past tokens, the MLA core attends index_topk.
 #include "model/model.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpuplan {
 
@@ -31,6 +41,23 @@ double mlp_params(const ModelArch& m, double f) {
 // Weight-matmul parameters only (no biases or norms), for FLOPs.
 double mlp_matmul(const ModelArch& m, double f) { return (m.gated_mlp ? 3.0 : 2.0) * m.hidden * f; }
 
+// Weight-matmul parameters of one linear-attention (Gated DeltaNet) layer's token mixer.
+double linear_attention_matmul(const ModelArch& m) {
+  const LinearAttentionDims& d = m.linear;
+  const double h = m.hidden;
+  const double key_dim = 1.0 * d.key_heads * d.key_head_dim, value_dim = 1.0 * d.value_heads * d.value_head_dim;
+  return h * (2.0 * key_dim + 2.0 * value_dim) + h * 2.0 * d.value_heads + value_dim * h;  // qkvz, ba, out
+}
+
+// The DSA indexer's weight matmuls (0 without sparse attention).
+double indexer_matmul(const ModelArch& m) {
+  if (!m.is_sparse()) return 0;
+  const SparseAttentionDims& d = m.sparse;
+  const double q_in = m.attention == AttentionKind::mla && m.mla.q_lora_rank > 0 ? m.mla.q_lora_rank : m.hidden;
+  return q_in * d.index_heads * d.index_head_dim + 1.0 * m.hidden * d.index_head_dim + 1.0 * m.hidden * d.index_heads;
+}
+
+// Weight-matmul parameters of one full-attention layer's token mixer.
 double attention_matmul(const ModelArch& m) {
   const double h = m.hidden;
   if (m.attention == AttentionKind::mla) {
@@ -44,11 +71,18 @@ double attention_matmul(const ModelArch& m) {
     p += h * (d.kv_lora_rank + d.qk_rope_head_dim);                  // kv_a_proj_with_mqa
     p += 1.0 * d.kv_lora_rank * m.heads * (d.qk_nope_head_dim + d.v_head_dim);  // kv_b_proj
     p += 1.0 * m.heads * d.v_head_dim * h;                           // o_proj
-    return p;
+    return p + indexer_matmul(m);
   }
   const int kv = m.attention == AttentionKind::mha ? m.heads : m.kv_heads;
   const double q = 1.0 * m.heads * m.head_dim, k = 1.0 * kv * m.head_dim;
-  return h * q + 2.0 * h * k + q * h;  // q, k, v, o
+  const double q_out = m.attention_output_gate ? 2.0 * q : q;  // query and its output gate
+  return h * q_out + 2.0 * h * k + q * h + indexer_matmul(m);  // q, k, v, o
+}
+
+// Mean token-mixer matmul parameters per layer over full- and linear-attention layers.
+double mean_attention_matmul(const ModelArch& m) {
+  if (!m.is_hybrid()) return attention_matmul(m);
+  return (m.full_attention_layers() * attention_matmul(m) + m.linear.layers * linear_attention_matmul(m)) / m.layers;
 }
 
 double shared_ffn(const ModelArch& m) {
@@ -74,21 +108,37 @@ int ModelArch::moe_layers() const {
   return (rest + freq - 1) / freq;  // every freq-th layer after the leading dense ones
 }
 
+double attention_layer_params(const ModelArch& m, bool linear_layer) {
+  const double h = m.hidden;
+  // The layer's norms (pre-attention and pre-MLP; one shared norm for parallel blocks).
+  const double norms = (m.parallel_block ? 1 : 2) * norm_params(m);
+  if (linear_layer) {
+    const LinearAttentionDims& d = m.linear;
+    const double conv_dim = 2.0 * d.key_heads * d.key_head_dim + 1.0 * d.value_heads * d.value_head_dim;
+    // conv1d taps, dt_bias and A_log per value head, the gated RMSNorm's weight.
+    return linear_attention_matmul(m) + conv_dim * d.conv_kernel + 2.0 * d.value_heads + d.value_head_dim + norms;
+  }
+  double p = attention_matmul(m);
+  if (m.attention == AttentionKind::mla) {
+    p += m.mla.kv_lora_rank;                   // kv_a_layernorm
+    if (m.mla.q_lora_rank > 0) p += m.mla.q_lora_rank;  // q_a_layernorm
+  } else if (m.attention_bias) {
+    const int kv = m.attention == AttentionKind::mha ? m.heads : m.kv_heads;
+    p += 1.0 * m.heads * m.head_dim + 2.0 * kv * m.head_dim + h;  // q, k, v, o biases
+  }
+  if (m.is_sparse()) p += 2.0 * m.sparse.index_head_dim;  // the indexer's key LayerNorm
+  if (m.qk_norm) p += 2.0 * m.head_dim;
+  if (m.attention_sinks) p += m.heads;
+  return p + norms;
+}
+
 LayerParams layer_params(const ModelArch& m, bool moe_layer) {
   LayerParams lp;
   const double h = m.hidden;
-  lp.attention = attention_matmul(m);
-  if (m.attention == AttentionKind::mla) {
-    lp.attention += m.mla.kv_lora_rank;                   // kv_a_layernorm
-    if (m.mla.q_lora_rank > 0) lp.attention += m.mla.q_lora_rank;  // q_a_layernorm
-  } else if (m.attention_bias) {
-    const int kv = m.attention == AttentionKind::mha ? m.heads : m.kv_heads;
-    lp.attention += 1.0 * m.heads * m.head_dim + 2.0 * kv * m.head_dim + h;  // q, k, v, o biases
-  }
-  if (m.qk_norm) lp.attention += 2.0 * m.head_dim;
-  if (m.attention_sinks) lp.attention += m.heads;
-  // The layer's norms (pre-attention and pre-MLP; one shared norm for parallel blocks).
-  lp.attention += (m.parallel_block ? 1 : 2) * norm_params(m);
+  lp.attention = m.is_hybrid() ? (m.full_attention_layers() * attention_layer_params(m, false) +
+                                  m.linear.layers * attention_layer_params(m, true)) /
+                                     m.layers
+                               : attention_layer_params(m, false);
 
   if (moe_layer && m.is_moe()) {
     lp.moe_router = h * m.moe.num_experts + (m.mlp_bias ? m.moe.num_experts : 0);
@@ -133,7 +183,7 @@ double active_params(const ModelArch& m) {
 TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal) {
   TokenFlops f;
   const int moe = m.moe_layers();
-  const double attn = attention_matmul(m);
+  const double attn = mean_attention_matmul(m);
   double weights = (m.layers - moe) * (attn + mlp_matmul(m, m.ffn_hidden));
   if (moe > 0) {
     const double routed = m.moe.top_k * mlp_matmul(m, m.moe.expert_ffn_hidden);
@@ -143,27 +193,70 @@ TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal) {
   weights += 1.0 * m.vocab * m.hidden;  // output head (logits); the embedding lookup is not a matmul
   f.dense_matmul = 2 * weights;
 
+  // Full-attention layers: QK^T and PV over the attended context (a sliding window or the sparse
+  // top-k caps it), plus the DSA indexer over the whole context; linear layers: a fixed cost per token.
+  const double per_ctx = attention_flops_per_context_token(m);
+  const int full = m.full_attention_layers();
+  // A window with sliding_window_layers == 0 applies to every layer (Mistral 7B v0.1).
+  int windowed = 0;
+  if (m.sliding_window > 0)
+    windowed = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, full) : full;
+  const double all_ctx = mean_context(seq, 0, causal);
+  const double dense_ctx = m.is_sparse() ? mean_context(seq, m.sparse.index_topk, causal) : all_ctx;
+  f.attention = per_ctx * ((full - windowed) * dense_ctx + windowed * mean_context(seq, m.sliding_window, causal)) +
+                full * indexer_flops_per_context_token(m) * all_ctx +
+                m.linear.layers * linear_attention_flops_per_token(m);
+  return f;
+}
+
+double attention_flops_per_context_token(const ModelArch& m) {
   // Per layer: QK^T (qk head dim) and PV (v head dim), 2 FLOPs per multiply-add each.
   double qk_dim = m.head_dim, v_dim = m.head_dim;
   if (m.attention == AttentionKind::mla) {
     qk_dim = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
     v_dim = m.mla.v_head_dim;
   }
-  const double per_ctx = 2.0 * m.heads * (qk_dim + v_dim);
-  // A window with sliding_window_layers == 0 applies to every layer (Mistral 7B v0.1).
-  int windowed = 0;
-  if (m.sliding_window > 0)
-    windowed = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, m.layers) : m.layers;
-  f.attention = per_ctx * ((m.layers - windowed) * mean_context(seq, 0, causal) +
-                           windowed * mean_context(seq, m.sliding_window, causal));
-  return f;
+  return 2.0 * m.heads * (qk_dim + v_dim);
+}
+
+double indexer_flops_per_context_token(const ModelArch& m) {
+  // Every index head scores every past key (q . k, index_head_dim multiply-adds); the per-head
+  // weights sum is one more multiply-add per head.
+  return m.is_sparse() ? 2.0 * m.sparse.index_heads * (m.sparse.index_head_dim + 1.0) : 0.0;
+}
+
+double linear_attention_flops_per_token(const ModelArch& m) {
+  if (!m.is_hybrid()) return 0;
+  const LinearAttentionDims& d = m.linear;
+  // Delta rule per value head on its key_head_dim x value_head_dim state: S^T k, the rank-1 update
+  // and the read-out S^T q, three multiply-adds per state element (the decay's multiply folded in),
+  // in the recurrent form decode runs; plus the depthwise causal conv over q, k and v.
+  const double state = 1.0 * d.value_heads * d.key_head_dim * d.value_head_dim;
+  const double conv_dim = 2.0 * d.key_heads * d.key_head_dim + 1.0 * d.value_heads * d.value_head_dim;
+  return 2.0 * 3.0 * state + 2.0 * conv_dim * d.conv_kernel;
 }
 
 double kv_cache_bytes_per_token(const ModelArch& m, double bytes_per_element) {
+  const double full = m.full_attention_layers();
   if (m.attention == AttentionKind::mla)  // the compressed latent plus the shared rope key
-    return 1.0 * m.layers * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * bytes_per_element;
+    return full * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * bytes_per_element + indexer_key_bytes_per_token(m);
   const int kv = m.attention == AttentionKind::mha ? m.heads : m.kv_heads;
-  return 2.0 * m.layers * kv * m.head_dim * bytes_per_element;
+  return 2.0 * full * kv * m.head_dim * bytes_per_element + indexer_key_bytes_per_token(m);
+}
+
+double indexer_key_bytes_per_token(const ModelArch& m) {
+  if (!m.is_sparse()) return 0;
+  const double d = m.sparse.index_head_dim;
+  return 1.0 * m.full_attention_layers() * (d + 4.0 * std::ceil(d / 128.0));
+}
+
+double recurrent_state_bytes_per_sequence(const ModelArch& m, double conv_bytes_per_element) {
+  if (!m.is_hybrid()) return 0;
+  const LinearAttentionDims& d = m.linear;
+  const double state = 1.0 * d.value_heads * d.key_head_dim * d.value_head_dim * d.state_bytes_per_element;
+  const double conv_dim = 2.0 * d.key_heads * d.key_head_dim + 1.0 * d.value_heads * d.value_head_dim;
+  const double conv = conv_dim * std::max(0, d.conv_kernel - 1) * conv_bytes_per_element;
+  return 1.0 * d.layers * (state + conv);
 }
 
 }  // namespace gpuplan

@@ -1,6 +1,7 @@
 #pragma once
-// A transformer's exact architecture (dense or MoE; MHA, GQA or MLA attention) and the counts every
-// evaluator derives from it: parameters, FLOPs per token, KV-cache bytes per token.
+// A transformer's exact architecture (dense or MoE; MHA, GQA or MLA attention; hybrid layouts with
+// linear-attention layers; sparse top-k attention) and the counts every evaluator derives from it:
+// parameters, FLOPs per token, KV-cache bytes per token, recurrent-state bytes per sequence.
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +28,27 @@ struct MoeDims {
   int shared_ffn_hidden = 0;    // intermediate size of one shared expert (0: expert_ffn_hidden)
   int first_dense_layers = 0;   // leading layers with a dense MLP (DeepSeek-V3: 3)
   int layer_freq = 1;           // every n-th layer is MoE (after first_dense_layers)
+};
+
+// Linear-attention layers of a hybrid model (Gated DeltaNet: Qwen3-Next, Qwen3.5). Such a layer keeps
+// a fixed recurrent state per sequence (value_heads x key_head_dim x value_head_dim, plus a short
+// causal-convolution window) instead of a KV cache, and costs the same per token at any context.
+struct LinearAttentionDims {
+  int layers = 0;           // layers whose token mixer is linear attention; the rest are full attention
+  int key_heads = 0;        // linear_num_key_heads
+  int value_heads = 0;      // linear_num_value_heads
+  int key_head_dim = 0;     // linear_key_head_dim
+  int value_head_dim = 0;   // linear_value_head_dim
+  int conv_kernel = 0;      // linear_conv_kernel_dim: depthwise causal conv over q, k, v
+  double state_bytes_per_element = 4;  // the recurrent state's format (fp32: SGLang's mamba_ssm_dtype default)
+};
+
+// DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): a lightweight indexer (index_heads x
+// index_head_dim, FP8 keys) scores every past token and each query attends only its index_topk best.
+struct SparseAttentionDims {
+  int index_topk = 0;       // 0: dense attention
+  int index_heads = 0;      // index_n_heads
+  int index_head_dim = 0;   // index_head_dim
 };
 
 // Bounds on the dimensions read from any input (config.json, model YAML, dataset columns): far beyond
@@ -64,6 +86,9 @@ struct ModelArch {
   AttentionKind attention = AttentionKind::gqa;
   MlaDims mla;
   MoeDims moe;
+  bool attention_output_gate = false;  // gated attention (Qwen3-Next, Qwen3.5): q_proj also yields a sigmoid gate
+  LinearAttentionDims linear;          // hybrid models: the linear-attention layers
+  SparseAttentionDims sparse;          // sparse top-k attention in every full-attention layer
   int max_seq_len = 0;
 
   std::optional<double> published_total_params;   // as the model card states
@@ -76,6 +101,9 @@ struct ModelArch {
   bool is_moe() const { return moe.num_experts > 0; }
   int moe_layers() const;      // layers with routed experts
   int dense_layers() const { return layers - moe_layers(); }
+  int full_attention_layers() const { return layers - linear.layers; }  // layers with a KV cache
+  bool is_hybrid() const { return linear.layers > 0; }
+  bool is_sparse() const { return sparse.index_topk > 0; }
 };
 
 // Parameter counts (embeddings included; untied output head counted once more).
@@ -83,15 +111,19 @@ double total_params(const ModelArch& m);
 // Parameters a token touches: shared weights plus top_k routed experts per MoE layer.
 double active_params(const ModelArch& m);
 // Parameters per transformer layer split by kind (for memory and sharding).
+// `attention` is the mean over the model's layers: a hybrid model's full- and linear-attention layers
+// differ (attention_layer_params gives each), and every consumer multiplies by a layer count.
 struct LayerParams {
-  double attention = 0;      // QKV/O projections (or MLA down/up projections), with norms
+  double attention = 0;      // QKV/O projections (or MLA down/up projections, DSA indexer), with norms
   double mlp_dense = 0;      // dense MLP (0 in an MoE layer)
   double moe_router = 0;
   double moe_expert = 0;     // ONE routed expert
   double moe_shared = 0;     // all shared experts together
 };
 LayerParams layer_params(const ModelArch& m, bool moe_layer);
-double embedding_params(const ModelArch& m);  // input embedding + output head (if untied) + learned positions
+double embedding_params(const ModelArch& m);
+// Token-mixer parameters (with the layer's two norms) of one full-attention or one linear-attention layer.
+double attention_layer_params(const ModelArch& m, bool linear_layer);  // input embedding + output head (if untied) + learned positions
 
 // Forward FLOPs per token at sequence length `seq`. Matmul FLOPs count 2 per multiply-add.
 struct TokenFlops {
@@ -102,8 +134,25 @@ struct TokenFlops {
 // causal=true counts the average context (seq+1)/2, as training/prefill with a causal mask does.
 TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal = true);
 
-// KV-cache bytes one token occupies across all layers at `bytes_per_element` (bf16: 2).
-// MHA/GQA: 2 * layers * kv_heads * head_dim; MLA: layers * (kv_lora_rank + qk_rope_head_dim).
+// The pieces of attention FLOPs per token, per layer of its kind (2 FLOPs per multiply-add):
+// a full-attention layer's QK^T + PV per attended context token (sparse layers attend at most
+// index_topk of them), its DSA indexer's scoring per context token (every past token, never capped),
+// and a linear-attention layer's recurrent update per token (no context term).
+double attention_flops_per_context_token(const ModelArch& m);
+double indexer_flops_per_context_token(const ModelArch& m);
+double linear_attention_flops_per_token(const ModelArch& m);
+
+// KV-cache bytes one token occupies across all full-attention layers at `bytes_per_element` (bf16: 2).
+// MHA/GQA: 2 * layers * kv_heads * head_dim; MLA: layers * (kv_lora_rank + qk_rope_head_dim); DSA adds
+// the indexer's FP8 key per layer (indexer_key_bytes_per_token). Linear-attention layers keep none.
 double kv_cache_bytes_per_token(const ModelArch& m, double bytes_per_element);
+// The DSA indexer's keys, all full-attention layers: index_head_dim FP8 bytes plus one fp32 scale per
+// 128 (DeepSeek-V3.2 reference inference; vLLM/SGLang index-key cache). 0 without sparse attention.
+double indexer_key_bytes_per_token(const ModelArch& m);
+// Fixed bytes of recurrent state one sequence holds across all linear-attention layers: the delta-rule
+// state (value_heads x key_head_dim x value_head_dim at linear.state_bytes_per_element) and the
+// causal-convolution window ((conv_kernel - 1) x (2 key_heads x key_head_dim + value_heads x
+// value_head_dim) at `conv_bytes_per_element`). Independent of the context length.
+double recurrent_state_bytes_per_sequence(const ModelArch& m, double conv_bytes_per_element = 2.0);
 
 }  // namespace gpuplan

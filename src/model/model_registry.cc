@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -81,6 +82,26 @@ ModelArch parse_model(YamlMap y) {
         to_int(moe->opt_integer_in("first_dense_layers", 0, m.layers).value_or(0));
     m.moe.layer_freq = to_int(moe->opt_integer_in("layer_freq", 1, m.layers).value_or(1));
     moe->reject_unknown_keys();
+  }
+  m.attention_output_gate = y.opt_boolean("attention_output_gate").value_or(false);
+  if (auto lin = y.opt_map("linear_attention")) {
+    // A hybrid model: `layers` of the model's layers mix tokens by linear attention (Gated DeltaNet).
+    LinearAttentionDims& d = m.linear;
+    d.layers = to_int(lin->integer_in("layers", 1, m.layers));
+    d.key_heads = to_int(lin->integer_in("key_heads", 1, 100000));
+    d.value_heads = to_int(lin->integer_in("value_heads", 1, 100000));
+    d.key_head_dim = to_int(lin->integer_in("key_head_dim", 1, 100000));
+    d.value_head_dim = to_int(lin->integer_in("value_head_dim", 1, 100000));
+    d.conv_kernel = to_int(lin->integer_in("conv_kernel", 1, 1024));
+    d.state_bytes_per_element = lin->opt_num_in("state_bytes_per_element", 0.5, 8).value_or(4.0);
+    lin->reject_unknown_keys();
+  }
+  if (auto sp = y.opt_map("sparse_attention")) {
+    // DeepSeek Sparse Attention: an indexer picks the index_topk past tokens each query attends.
+    m.sparse.index_topk = to_int(sp->integer_in("index_topk", 1, kBig - 1));
+    m.sparse.index_heads = to_int(sp->integer_in("index_heads", 1, 100000));
+    m.sparse.index_head_dim = to_int(sp->integer_in("index_head_dim", 1, 100000));
+    sp->reject_unknown_keys();
   }
   m.max_seq_len = to_int(y.opt_integer_in("max_seq_len", 0, kBig - 1).value_or(0));
   if (auto p = y.opt_num_in("published_total_params_b", 0, 1e6)) m.published_total_params = *p * 1e9;
@@ -265,9 +286,12 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
       throw InputError(field, "proxy layer count " + proxy->layers_text.substr(0, 20) + " must be in [1, " +
                                   std::to_string(m.layers) + "]");
     const int n = std::stoi(proxy->layers_text);
-    m.layers = n;
+    const int all_layers = m.layers;
     m.moe.first_dense_layers = std::min(m.moe.first_dense_layers, n);
     m.sliding_window_layers = std::min(m.sliding_window_layers, n);
+    // Hybrid layouts interleave their layer kinds evenly: the first n layers keep the same share.
+    m.linear.layers = static_cast<int>(std::lround(1.0 * m.linear.layers * n / all_layers));
+    m.layers = n;
     m.name += "-proxy-" + std::to_string(n) + "l";
     m.display_name += " (proxy " + std::to_string(n) + " layers)";
     m.aliases.clear();

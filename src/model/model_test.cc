@@ -48,6 +48,12 @@ double active_tolerance_pct(const std::string& name) {
   if (name == "llama4-scout" || name == "llama4-maverick") return 1.5;
   // Qwen3-30B-A3B "3.3B activated": 3.35B counted from its config.json (embeddings included).
   if (name == "qwen3-30b-a3b") return 1.7;
+  // Qwen3.5-397B-A17B: 17.35B counted from its config.json (text decoder, embeddings included); the
+  // name's "A17B" rounds down to whole billions.
+  if (name == "qwen3.5-397b-a17b") return 2.5;
+  // GLM-5 "40B active": 41.8B counted with both vocabulary tables (39.9B without them); the README
+  // does not say which convention its rounded figure uses.
+  if (name == "glm-5") return 5.0;
   return 1.0;
 }
 
@@ -197,11 +203,8 @@ std::set<std::string> csv_models(const std::string& path) {
 }
 
 TEST(Model, EveryBenchmarkModelNameResolves) {
-  // Named in the benchmark files but not built in, on purpose:
-  const std::set<std::string> exceptions = {
-      "GLM-5",               // Zhipu GLM-5: no config.json or published architecture available here
-      "Qwen3.5-397B-A17B",   // hybrid Gated-DeltaNet linear attention: not a transformer this model covers
-  };
+  // Named in the benchmark files but not built in, on purpose: none (GLM-5 and Qwen3.5-397B-A17B are).
+  const std::set<std::string> exceptions = {};
   const char* files[] = {"benchmarks/training.csv", "benchmarks/inference.csv",
                          "benchmarks/mlperf-inference-v4.1-v5.0.csv",
                          "benchmarks/aiconfigurator-silicon-sample-ttft-tpot.csv"};
@@ -294,6 +297,10 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   }
   EXPECT_EQ(a.mla.kv_lora_rank, b.mla.kv_lora_rank) << what;
   EXPECT_EQ(a.sliding_window, b.sliding_window) << what;
+  EXPECT_EQ(a.linear.layers, b.linear.layers) << what;
+  EXPECT_EQ(a.sparse.index_topk, b.sparse.index_topk) << what;
+  EXPECT_EQ(a.attention_output_gate, b.attention_output_gate) << what;
+  EXPECT_DOUBLE_EQ(recurrent_state_bytes_per_sequence(a), recurrent_state_bytes_per_sequence(b)) << what;
   EXPECT_DOUBLE_EQ(total_params(a), total_params(b)) << what;
   EXPECT_DOUBLE_EQ(active_params(a), active_params(b)) << what;
   EXPECT_DOUBLE_EQ(forward_flops_per_token(a, 4096).total(), forward_flops_per_token(b, 4096).total())
@@ -390,6 +397,193 @@ TEST(ModelYaml, StrictKeys) {
                 .at(0)
                 .attention,
             AttentionKind::mha);
+}
+
+// --- Hybrid (linear + full attention) and sparse (DSA top-k) attention ---
+
+TEST(Model, HybridAndSparseBuiltinsLoad) {
+  const ModelArch q = resolve_model("Qwen3.5-397B-A17B");
+  EXPECT_EQ(q.name, "qwen3.5-397b-a17b");
+  EXPECT_TRUE(q.is_hybrid());
+  EXPECT_EQ(q.linear.layers, 45);
+  EXPECT_EQ(q.full_attention_layers(), 15);
+  EXPECT_TRUE(q.attention_output_gate);
+  EXPECT_EQ(resolve_model("Qwen3.5-397B-A17B-FP8").name, q.name);
+  const ModelArch g = resolve_model("GLM-5");
+  EXPECT_EQ(g.name, "glm-5");
+  EXPECT_TRUE(g.is_sparse());
+  EXPECT_EQ(g.sparse.index_topk, 2048);
+  EXPECT_EQ(g.attention, AttentionKind::mla);
+  // A proxy keeps the hybrid's share of linear layers.
+  const ModelArch p = resolve_model("Qwen3.5-397B-A17B (proxy 8L)");
+  EXPECT_EQ(p.layers, 8);
+  EXPECT_EQ(p.linear.layers, 6);
+}
+
+TEST(Model, HybridKvGrowsOnlyThroughFullAttentionLayers) {
+  const ModelArch q = resolve_model("qwen3.5-397b-a17b");
+  // 15 full-attention layers x K and V x 2 KV heads x 256 x bf16; the 45 linear layers keep none.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(q, 2), 15.0 * 2 * 2 * 256 * 2);
+  // The recurrent state: 45 layers x (64 x 128 x 128 fp32 + 3 conv taps x (2x16x128 + 64x128) bf16).
+  EXPECT_DOUBLE_EQ(recurrent_state_bytes_per_sequence(q, 2), 45.0 * (64.0 * 128 * 128 * 4 + 3.0 * 12288 * 2));
+  // Property: for every hybrid layout, the context term is the full-attention layers' alone.
+  ModelArch dense_twin = q;
+  dense_twin.linear = {};
+  for (int linear : {0, 15, 30, 45, 59}) {
+    ModelArch m = q;
+    m.linear.layers = linear;
+    EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(m, 1), kv_cache_bytes_per_token(dense_twin, 1) * (60 - linear) / 60.0);
+    // Attention FLOPs: the increment with context comes only from full-attention layers.
+    const double grow = forward_flops_per_token(m, 8192, false).attention - forward_flops_per_token(m, 4096, false).attention;
+    EXPECT_NEAR(grow, (60 - linear) * attention_flops_per_context_token(m) * 4096, 1e-6 * grow + 1);
+    if (linear == 0) {
+      EXPECT_DOUBLE_EQ(recurrent_state_bytes_per_sequence(m), 0);
+    } else {
+      EXPECT_GT(recurrent_state_bytes_per_sequence(m), 0);
+      EXPECT_GT(forward_flops_per_token(m, 1, false).attention, attention_flops_per_context_token(m) * (60 - linear));
+    }
+  }
+}
+
+TEST(Model, SparseAttentionStopsGrowingBeyondTopK) {
+  const ModelArch g = resolve_model("glm-5");
+  const int k = g.sparse.index_topk;
+  auto core = [&](int seq, bool causal) {  // attention FLOPs less the indexer's
+    return forward_flops_per_token(g, seq, causal).attention -
+           g.full_attention_layers() * indexer_flops_per_context_token(g) * (causal ? (seq + 1) / 2.0 : seq);
+  };
+  EXPECT_DOUBLE_EQ(core(k, false), core(4 * k, false));
+  EXPECT_DOUBLE_EQ(core(4 * k, false), core(64 * k, false));
+  EXPECT_LT(core(k / 2, false), core(k, false));  // below top-k it grows as dense attention
+  EXPECT_LT(core(4 * k, true), core(8 * k, true));  // causal: early queries still see fewer than k
+  EXPECT_LT(core(64 * k, true), core(64 * k, false) * 1.0000001);
+  // The indexer alone keeps growing, far more slowly than dense attention would.
+  ModelArch dense = g;
+  dense.sparse = {};
+  const double sparse_grow = forward_flops_per_token(g, 64 * k, false).attention - forward_flops_per_token(g, 4 * k, false).attention;
+  const double dense_grow = forward_flops_per_token(dense, 64 * k, false).attention - forward_flops_per_token(dense, 4 * k, false).attention;
+  EXPECT_GT(sparse_grow, 0);
+  // 32 index heads x (128 + 1) against 64 heads x (256 + 256): an eighth of dense attention's growth.
+  EXPECT_NEAR(sparse_grow / dense_grow, 32.0 * 129 / (64.0 * 512), 1e-9);
+  // KV cache: MLA latent + rope key, plus the indexer's FP8 key (128 B + a 4 B scale) in each layer.
+  EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(g, 2), 78.0 * (576 * 2 + 132));
+}
+
+const char* kQwen35Config = R"({
+  "architectures": ["Qwen3_5MoeForConditionalGeneration"], "model_type": "qwen3_5_moe",
+  "tie_word_embeddings": false,
+  "text_config": {"model_type": "qwen3_5_moe_text", "attn_output_gate": true, "full_attention_interval": 4,
+    "head_dim": 256, "hidden_size": 4096, "num_hidden_layers": 60, "num_attention_heads": 32,
+    "num_key_value_heads": 2, "vocab_size": 248320, "max_position_embeddings": 262144,
+    "layer_types": [LAYERS],
+    "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+    "linear_num_value_heads": 64, "linear_value_head_dim": 128, "mlp_only_layers": [],
+    "moe_intermediate_size": 1024, "num_experts": 512, "num_experts_per_tok": 10,
+    "shared_expert_intermediate_size": 1024}})";
+
+std::string qwen35_config(const std::string& layers_json) {
+  std::string s = kQwen35Config;
+  s.replace(s.find("LAYERS"), 6, layers_json);
+  return s;
+}
+
+std::string qwen35_layer_types() {
+  std::string l;
+  for (int i = 0; i < 60; ++i) l += std::string(i ? ", " : "") + ((i + 1) % 4 ? "\"linear_attention\"" : "\"full_attention\"");
+  return l;
+}
+
+TEST(ModelImport, HybridAndSparseConfigsMatchBuiltins) {
+  const ModelArch q = import_hf_config(qwen35_config(qwen35_layer_types()), "Qwen3.5-397B-A17B/config.json");
+  expect_same_arch(q, resolve_model("qwen3.5-397b-a17b"), "qwen3.5 config.json");
+  EXPECT_EQ(q.linear.layers, 45);
+  EXPECT_EQ(q.linear.value_heads, 64);
+  // tie_word_embeddings beside text_config is read there.
+  std::string tied = qwen35_config(qwen35_layer_types());
+  const std::string untied = "\"tie_word_embeddings\": false";
+  tied.replace(tied.find(untied), untied.size(), "\"tie_word_embeddings\": true");
+  EXPECT_TRUE(import_hf_config(tied, "q.json").tied_embeddings);
+  // Without layer_types, full_attention_interval gives the same layout.
+  std::string no_types = qwen35_config("\"full_attention\"");
+  const std::string types_key = "\"layer_types\": [\"full_attention\"],";
+  no_types.replace(no_types.find(types_key), types_key.size(), "");
+  EXPECT_EQ(import_hf_config(no_types, "q.json").linear.layers, 45);
+
+  const ModelArch g = import_hf_config(R"({"architectures": ["GlmMoeDsaForCausalLM"], "model_type": "glm_moe_dsa",
+      "num_hidden_layers": 78, "hidden_size": 6144, "num_attention_heads": 64, "num_key_value_heads": 64,
+      "head_dim": 64, "intermediate_size": 12288, "vocab_size": 154880, "max_position_embeddings": 202752,
+      "n_routed_experts": 256, "n_shared_experts": 1, "num_experts_per_tok": 8, "moe_intermediate_size": 2048,
+      "moe_layer_freq": 1, "first_k_dense_replace": 3, "kv_lora_rank": 512, "q_lora_rank": 2048,
+      "qk_nope_head_dim": 192, "qk_rope_head_dim": 64, "v_head_dim": 256, "index_topk": 2048,
+      "index_n_heads": 32, "index_head_dim": 128, "tie_word_embeddings": false})",
+                                       "GLM-5/config.json");
+  // Qwen3-Next: flat config, the layout from full_attention_interval alone, intermediate_size present.
+  const ModelArch n = import_hf_config(R"({"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next",
+      "decoder_sparse_step": 1, "full_attention_interval": 4, "head_dim": 256, "hidden_size": 2048,
+      "intermediate_size": 5120, "linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+      "linear_num_value_heads": 32, "linear_value_head_dim": 128, "max_position_embeddings": 262144,
+      "mlp_only_layers": [], "moe_intermediate_size": 512, "num_attention_heads": 16, "num_experts": 512,
+      "num_experts_per_tok": 10, "num_hidden_layers": 48, "num_key_value_heads": 2,
+      "shared_expert_intermediate_size": 512, "tie_word_embeddings": false, "vocab_size": 151936})",
+                                       "Qwen3-Next-80B-A3B/config.json");
+  expect_same_arch(n, resolve_model("Qwen3-Next-80B-A3B-Instruct"), "qwen3-next config.json");
+  EXPECT_EQ(n.linear.layers, 36);
+  expect_same_arch(g, resolve_model("glm-5"), "glm-5 config.json");
+  EXPECT_EQ(g.sparse.index_topk, 2048);
+  EXPECT_EQ(g.family, "glm");
+}
+
+TEST(ModelImport, HybridAndSparseErrorsNameTheField) {
+  auto field_of = [](const std::string& json) -> std::string {
+    try {
+      import_hf_config(json, "x.json");
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return "(no error)";
+  };
+  std::string types = qwen35_layer_types();
+  types.replace(types.find("\"full_attention\""), 16, "\"sliding_attention\"");
+  EXPECT_EQ(field_of(qwen35_config(types)), "layer_types[3]");
+  EXPECT_EQ(field_of(qwen35_config("\"linear_attention\"")), "layer_types");  // 1 entry for 60 layers
+  std::string no_v = qwen35_config(qwen35_layer_types());
+  no_v.replace(no_v.find("\"linear_num_value_heads\": 64,"), 29, "");
+  EXPECT_EQ(field_of(no_v), "linear_num_value_heads");
+  std::string bad_v = qwen35_config(qwen35_layer_types());
+  bad_v.replace(bad_v.find("\"linear_num_value_heads\": 64"), 28, "\"linear_num_value_heads\": 24");
+  EXPECT_EQ(field_of(bad_v), "linear_num_value_heads");  // not a multiple of the 16 key heads
+  std::string dense_layers = qwen35_config(qwen35_layer_types());
+  dense_layers.replace(dense_layers.find("\"mlp_only_layers\": []"), 21, "\"mlp_only_layers\": [0]");
+  EXPECT_EQ(field_of(dense_layers), "mlp_only_layers");
+  EXPECT_EQ(field_of(R"({"model_type": "qwen3_5_moe"})"), "text_config");
+  EXPECT_EQ(field_of(R"({"model_type": "glm_moe_dsa", "num_hidden_layers": 4, "hidden_size": 64,
+      "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, "kv_lora_rank": 16,
+      "qk_nope_head_dim": 8, "qk_rope_head_dim": 8, "v_head_dim": 8, "index_topk": 0,
+      "index_n_heads": 2, "index_head_dim": 8})"),
+            "index_topk");
+  // The YAML form: unknown keys and out-of-range values name their key.
+  const std::string yaml = "models:\n  - name: x\n    family: y\n    layers: 4\n    hidden: 64\n    ffn_hidden: 64\n"
+                           "    heads: 4\n    vocab: 100\n    linear_attention: {layers: LIN, key_heads: 2, value_heads: 4,"
+                           " key_head_dim: 8, value_head_dim: 8, conv_kernel: 4EXTRA}\n";
+  auto yaml_with = [&](const std::string& lin, const std::string& extra) {
+    std::string y = yaml;
+    y.replace(y.find("LIN"), 3, lin);
+    y.replace(y.find("EXTRA"), 5, extra);
+    return y;
+  };
+  EXPECT_EQ(parse_models_yaml(yaml_with("3", ""), "t.yaml").at(0).linear.layers, 3);
+  try {
+    parse_models_yaml(yaml_with("5", ""), "t.yaml");
+    ADD_FAILURE() << "5 linear layers of 4 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.field().find("linear_attention.layers"), std::string::npos) << e.field();
+  }
+  try {
+    parse_models_yaml(yaml_with("3", ", window: 9"), "t.yaml");
+    ADD_FAILURE() << "unknown key accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("window"), std::string::npos) << e.what();
+  }
 }
 
 // Prints the computed counts next to the published ones (visible with --gtest_also_run_disabled_tests).

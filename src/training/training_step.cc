@@ -34,16 +34,26 @@ double attention_ctx(int seq, int window) {
 }
 
 LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
-                     MathFormat fmt, double T, int seq, bool moe_layer, bool windowed) {
+                     MathFormat fmt, double T, int seq, bool moe_layer, bool windowed, bool linear_layer = false) {
   LayerCost c;
   const double tp = p.tp;
   const double h = m.hidden;
   const double heads = m.heads;
-  const double ctx = attention_ctx(seq, windowed ? m.sliding_window : 0);
+  // Sparse attention (DSA) attends at most index_topk keys per query, as a window caps them.
+  const double ctx = attention_ctx(seq, windowed ? m.sliding_window : m.sparse.index_topk);
   double qk_dim = m.head_dim, v_dim = m.head_dim, kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
 
   // --- attention projections ---
-  if (m.attention == AttentionKind::mla) {
+  if (linear_layer) {
+    // Gated DeltaNet: q,k,v,z,b,a in, out_proj back, split by value heads over TP; the chunked
+    // delta rule's work is a fixed amount per token (model.h), run at the flash-attention rate.
+    const LinearAttentionDims& d = m.linear;
+    const double key_dim = 1.0 * d.key_heads * d.key_head_dim, value_dim = 1.0 * d.value_heads * d.value_head_dim;
+    c.gemm_s += gemm_time_s(hw, fmt, T, (2 * key_dim + 2 * value_dim + 2.0 * d.value_heads) / tp, h);
+    c.gemm_s += gemm_time_s(hw, fmt, T, h, value_dim / tp);
+    c.attention_s = attention_time_s(hw, T * linear_attention_flops_per_token(m) / tp);
+    qk_dim = d.key_head_dim, v_dim = d.value_head_dim, kv_heads = d.key_heads;
+  } else if (m.attention == AttentionKind::mla) {
     const MlaDims& a = m.mla;
     qk_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
     v_dim = a.v_head_dim;
@@ -63,13 +73,24 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
     kv_heads = heads;
   } else {
     const double q = heads * m.head_dim, kv = kv_heads * m.head_dim;
-    c.gemm_s += gemm_time_s(hw, fmt, T, (q + 2 * kv) / tp, h);
+    c.gemm_s += gemm_time_s(hw, fmt, T, ((m.attention_output_gate ? 2 : 1) * q + 2 * kv) / tp, h);  // + output gate
     c.gemm_s += gemm_time_s(hw, fmt, T, h, q / tp);
   }
 
-  // --- attention core: QK^T and PV over the causal context (flash attention) ---
-  const double attn_flops = 2.0 * T * ctx * (heads / tp) * (qk_dim + v_dim);
-  c.attention_s = attention_time_s(hw, attn_flops);
+  if (!linear_layer) {
+    // --- attention core: QK^T and PV over the causal context (flash attention) ---
+    const double attn_flops = 2.0 * T * ctx * (heads / tp) * (qk_dim + v_dim);
+    // DSA indexer: its query/key/weight projections, then every query scores its whole causal context.
+    double index_flops = 0;
+    if (m.is_sparse()) {
+      const SparseAttentionDims& d = m.sparse;
+      const double q_in = m.attention == AttentionKind::mla && m.mla.q_lora_rank > 0 ? m.mla.q_lora_rank : h;
+      c.gemm_s += gemm_time_s(hw, fmt, T, 1.0 * d.index_heads * d.index_head_dim / tp, q_in);
+      c.gemm_s += gemm_time_s(hw, fmt, T, 1.0 * d.index_head_dim + d.index_heads, h);
+      index_flops = T * attention_ctx(seq, 0) * indexer_flops_per_context_token(m) / tp;
+    }
+    c.attention_s = attention_time_s(hw, attn_flops + index_flops);
+  }
 
   // --- MLP: dense, or router + routed experts + shared experts ---
   const double gate = m.gated_mlp ? 2.0 : 1.0;
@@ -236,14 +257,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false) : LayerCost{};
   const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, true) : moe;
   const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, true) : dense;
+  // Hybrid models: their linear-attention layers (MoE or dense MLP alike), in the same mix.
+  const LayerCost dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, false, true) : dense;
+  const LayerCost moe_lin =
+      (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false, true) : moe;
 
   // Average layer composition per pipeline stage; the stages are balanced by layer count (the last
   // also carries the output head and loss, the first the embedding).
   const double L = m.layers;
-  const double frac_moe = moe_layers / L, frac_win = windowed_layers / L;
+  const double frac_moe = moe_layers / L, frac_win = windowed_layers / L, frac_lin = m.linear.layers / L;
   auto mix = [&](auto field) {
-    const double d = (1 - frac_win) * field(dense) + frac_win * field(dense_win);
-    const double mo = (1 - frac_win) * field(moe) + frac_win * field(moe_win);
+    const double d = (1 - frac_win - frac_lin) * field(dense) + frac_win * field(dense_win) + frac_lin * field(dense_lin);
+    const double mo = (1 - frac_win - frac_lin) * field(moe) + frac_win * field(moe_win) + frac_lin * field(moe_lin);
     return (1 - frac_moe) * d + frac_moe * mo;
   };
   const double layers_per_stage = std::ceil(L / p.pp);

@@ -105,6 +105,39 @@ TEST(TrainingProperties, PartsAddUpToStepTime) {
   }
 }
 
+// A hybrid model's linear-attention layers cost the same per token at any sequence length: only its
+// full-attention layers' attention time grows with the context.
+TEST(TrainingProperties, HybridAttentionGrowsOnlyThroughFullAttentionLayers) {
+  auto attention_at = [](int linear_layers, int seq) {
+    auto s = make("qwen3.5-397b-a17b", "gb200-nvl72", 256, 256, seq, Precision::bf16, "tp=2,pp=4,ep=32");
+    s.model.linear.layers = linear_layers;
+    const auto r = run(s);
+    EXPECT_TRUE(r.valid());
+    return r.parts.attention_s / (double(seq) * 256);  // per token
+  };
+  // Per-token attention time from 4k to 32k context: the growth scales with the full layers (15 of 60).
+  const double hybrid_grow = attention_at(45, 32768) - attention_at(45, 4096);
+  const double full_grow = attention_at(0, 32768) - attention_at(0, 4096);
+  EXPECT_GT(hybrid_grow, 0);
+  EXPECT_NEAR(hybrid_grow / full_grow, 15.0 / 60.0, 0.02);
+}
+
+// Sparse attention (DSA) attends at most index_topk keys: beyond it, the per-token attention time
+// grows only by the indexer's scoring, an eighth of what dense MLA attention would add.
+TEST(TrainingProperties, SparseAttentionStopsGrowingBeyondTopK) {
+  auto attention_at = [](bool sparse, int seq) {
+    auto s = make("glm-5", "gb200-nvl72", 512, 512, seq, Precision::bf16, "tp=4,pp=8,ep=32");
+    if (!sparse) s.model.sparse = {};
+    const auto r = run(s);
+    EXPECT_TRUE(r.valid());
+    return r.parts.attention_s / (double(seq) * 512);
+  };
+  const double sparse_grow = attention_at(true, 65536) - attention_at(true, 16384);
+  const double dense_grow = attention_at(false, 65536) - attention_at(false, 16384);
+  EXPECT_GT(sparse_grow, 0);
+  EXPECT_LT(sparse_grow, 0.2 * dense_grow);
+}
+
 TEST(TrainingProperties, MoreBandwidthIsNeverSlower) {
   for (const char* plan : {"tp=8,pp=4,vp=2", "tp=2,pp=2,cp=2", "tp=8,cp=2,pp=2"}) {
     auto s = make("llama3.1-70b", "hgx-h100", 128, 256, 8192, Precision::bf16, plan);

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include "run_cli.h"
 
 TEST(CliModel, ListTable) {
@@ -66,4 +69,35 @@ TEST(CliModel, UnknownNameIsBadInput) {
   EXPECT_EQ(run_gpuplan("model show llama3-70b --seq 0").exit_code, 2);
   EXPECT_EQ(run_gpuplan("model lst").exit_code, 2);
   EXPECT_EQ(run_gpuplan("model show /no/such/config.json").exit_code, 2);
+}
+
+TEST(CliModel, ShowHybridAndSparseModels) {
+  auto q = run_gpuplan("model show Qwen3.5-397B-A17B --json");
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  const auto jq = q.json();
+  EXPECT_EQ(jq["model"]["linear_attention"]["layers"], 45);
+  EXPECT_EQ(jq["model"]["linear_attention"]["full_attention_layers"], 15);
+  EXPECT_DOUBLE_EQ(jq["kv_cache_bytes_per_token"]["bf16"].get<double>(), 15.0 * 2 * 2 * 256 * 2);
+  EXPECT_GT(jq["kv_cache_bytes_per_token"]["recurrent_state_bytes_per_sequence"].get<double>(), 1e8);
+  auto g = run_gpuplan("model show GLM-5");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NE(g.out.find("sparse attention (DSA): top-2048"), std::string::npos) << g.out;
+}
+
+TEST(CliModel, HybridConfigWithAnUnknownLayerTypeIsBadInput) {
+  const std::string path = testing::TempDir() + "/qwen3_next_bad_layers.json";
+  {
+    std::ofstream f(path);
+    f << R"({"model_type": "qwen3_next", "num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 4,
+      "num_key_value_heads": 2, "head_dim": 64, "vocab_size": 1000, "intermediate_size": 512,
+      "layer_types": ["linear_attention", "linear_attention", "linear_attention", "mamba"],
+      "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 32,
+      "linear_value_head_dim": 32, "linear_conv_kernel_dim": 4, "num_experts": 8, "num_experts_per_tok": 2,
+      "moe_intermediate_size": 64})";
+  }
+  auto r = run_gpuplan("model show " + path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("layer_types[3]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("allowed: linear_attention, full_attention"), std::string::npos) << r.err;
+  std::remove(path.c_str());
 }
