@@ -283,7 +283,7 @@ void print_claims(std::ostream& os, const std::vector<compare::ClaimResult>& rs)
 
 Precision precision_option(const std::string& text, const char* option) {
   if (auto p = parse_precision(text)) return *p;
-  throw InputError(option, fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", text));
+  throw InputError(option, fmt::format("unknown precision '{}'; allowed: {}", text, precision_names()));
 }
 
 }  // namespace
@@ -387,6 +387,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   req.spec.train = req.task != "infer";
   req.spec.infer = req.task != "train";
   req.spec.train_precision = precision_option(req.train_precision, "--train-precision");
+  if (const std::string why = training_refusal(req.spec.train_precision); !why.empty())
+    throw InputError("--train-precision", why);
   req.spec.infer_precision = precision_option(req.infer_precision, "--precision");
   if (req.models.empty()) req.models = {"llama3.1-70b", "deepseek-r1"};
   std::vector<ModelArch> archs;

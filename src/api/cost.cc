@@ -59,7 +59,7 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
   app.add_option("--reference", req.reference, "System the capex and TCO ratios are taken against")->capture_default_str();
   app.add_option("--model", req.model_name, "Model for $ per million tokens and joules per token");
   app.add_option("--task", req.task, "train or infer")->capture_default_str();
-  app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (default: train bf16, infer fp8, as in "
+  app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4, fp4 or w4a16 (serving only) (default: train bf16, infer fp8, as in "
                                           "train, infer, compare and recommend)");
   app.add_option("--gpus", req.gpus, "Training: GPUs (default: 16 units' worth, at least 128)");
   app.add_option("--global-batch", req.global_batch, "Training: sequences per step (default: 4 per GPU)");
@@ -79,7 +79,9 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
     throw InputError("--task", fmt::format("must be train or infer, got '{}'", req.task));
   if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
   const auto prec = parse_precision(req.precision);
-  if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", req.precision));
+  if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
+  if (req.task == "train")
+    if (const std::string why = training_refusal(*prec); !why.empty()) throw InputError("--precision", why);
   if (req.gpus < 0 || req.gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
   if (req.seq < 1 || req.seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
   if (req.global_batch < 0) throw InputError("--global-batch", "must be at least 1");

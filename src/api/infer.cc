@@ -140,8 +140,9 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--gpus", req.gpus, "GPUs of the deployment (default: tp x pp, one instance)");
   app.add_option("--isl", req.isl, "Input tokens per request")->capture_default_str();
   app.add_option("--osl", req.osl, "Output tokens per request")->capture_default_str();
-  app.add_option("--precision", req.precision, "Weights and GEMMs: bf16, fp8 or fp4")->capture_default_str();
-  app.add_option("--kv-precision", req.kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights)");
+  app.add_option("--precision", req.precision, "Weights and GEMMs: bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 "
+                                                           "(4-bit weight-only INT4 with BF16 math; also int4_wo, awq, gptq)")->capture_default_str();
+  app.add_option("--kv-precision", req.kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights, bf16 with bf16/w4a16)");
   app.add_option("--tp", req.tp, "Tensor parallel (default: smallest that fits, or --gpus)");
   app.add_option("--ep", req.ep, "Expert parallel (MoE; default tp). Wider than --tp: the worker spans ep GPUs with "
                              "attention data-parallel over them (up to the NVLink domain, or across nodes)");
@@ -200,11 +201,12 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   auto prec = parse_precision(req.precision);
   if (!prec || *prec == Precision::mxfp8)
-    throw InputError("--precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", req.precision));
+    throw InputError("--precision", fmt::format("must be bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 (int4_wo, awq, "
+                                                "gptq), got '{}'", req.precision));
   InferenceWorkload w;
   w.weight_precision = *prec;
   if (req.kv_precision.empty()) {
-    w.kv_bytes_per_element = *prec == Precision::bf16 ? 2.0 : 1.0;
+    w.kv_bytes_per_element = default_kv_bytes(*prec);
   } else {
     auto kv = parse_precision(req.kv_precision);
     if (!kv || (*kv != Precision::bf16 && *kv != Precision::fp8))

@@ -24,7 +24,7 @@ void check_range(const MemoryRequest& o, const char* name, long long v, long lon
 
 Precision parse_precision_option(const std::string& text, const char* name) {
   if (auto p = parse_precision(text)) return *p;
-  throw InputError(name, fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", text));
+  throw InputError(name, fmt::format("unknown precision '{}'; allowed: {}", text, precision_names()));
 }
 
 struct Hardware {
@@ -119,6 +119,10 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
   Precision kv = in.weight_precision;
   if (!o.kv_precision.empty()) kv = parse_precision_option(o.kv_precision, "--kv-precision");
   else if (kv == Precision::nvfp4 || kv == Precision::fp4) kv = Precision::fp8;
+  else if (kv == Precision::w4a16) kv = Precision::bf16;  // weight-only: activations and KV stay 16-bit
+  if (kv == Precision::w4a16)
+    throw InputError("--kv-precision", "w4a16 is a weight format (4-bit weights, 16-bit activations); the KV cache "
+                                       "is bf16, fp8, mxfp8, nvfp4 or fp4");
   in.kv_bytes_per_element = weight_bytes(kv);
   in.tp = o.tp;
   in.ep = o.ep;
@@ -209,6 +213,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
   TrainingPlan plan = parse_training_plan(o.plan);
   TrainingWorkload w;
   w.precision = parse_precision_option(o.precision, "--precision");
+  if (const std::string why = training_refusal(w.precision); !why.empty()) throw InputError("--precision", why);
   w.seq_len = o.seq;
   w.num_gpus = o.given("--gpus") ? o.gpus : plan.tp * plan.pp * plan.cp * std::max(1, plan.dp);
   // Default global batch: 1024 sequences, rounded up to a multiple of mbs * dp.
@@ -283,7 +288,8 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.add_option("--model", o.model, "Built-in model name or path to a Hugging Face config.json")->required();
   app.add_option("--system", o.system, "System from the catalog (its accelerator sets the capacity)");
   app.add_option("--gpu", o.gpu, "Accelerator from the catalog");
-  app.add_option("--precision", o.precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (training recipe or inference weights)")
+  app.add_option("--precision", o.precision, "bf16, fp8, mxfp8, nvfp4, fp4 (training recipe or inference weights) or w4a16 "
+                                          "(inference only: 4-bit weight-only INT4, alias int4_wo, awq, gptq)")
       ->capture_default_str();
   app.add_flag("--inference", o.inference, "Inference memory instead of training");
   // Training
@@ -295,7 +301,7 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   // Inference
   app.add_option("--context", o.context, "Inference: tokens per sequence in the KV cache")->capture_default_str();
   app.add_option("--concurrency", o.concurrency, "Inference: sequences at once (default: the most that fit)");
-  app.add_option("--kv-precision", o.kv_precision, "Inference: KV cache precision (default: the weights'; fp8 for fp4)");
+  app.add_option("--kv-precision", o.kv_precision, "Inference: KV cache precision (default: the weights'; fp8 for fp4, bf16 for w4a16)");
   app.add_option("--tp", o.tp, "Inference: tensor parallel (default: smallest that fits in the NVLink domain)");
   app.add_option("--ep", o.ep, "Inference: expert parallel")->capture_default_str();
   app.add_option("--pp", o.pp, "Inference: pipeline stages")->capture_default_str();

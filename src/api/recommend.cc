@@ -87,7 +87,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   const bool train = req.spec.task != compare::Task::infer;
   if (!req.precision.empty()) {
     auto p = parse_precision(req.precision);
-    if (!p) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4", req.precision));
+    if (!p) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
+    if (train)
+      if (const std::string why = training_refusal(*p); !why.empty()) throw InputError("--precision", why);
     (train ? req.spec.train_precision : req.spec.infer_precision) = *p;
   }
   if (req.spec.tokens < 0 || req.spec.tokens > 1e16) throw InputError("--tokens", "must be 0 (default) to 1e16");

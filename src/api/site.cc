@@ -166,8 +166,8 @@ void add_site_options(CLI::App& app, SiteRequest& req) {
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--infer-model", req.infer_model_name, "Model for the serving throughput a budget buys")
       ->capture_default_str();
-  app.add_option("--infer-precision", req.infer_precision, "Serving weights and GEMMs: bf16, fp8 or fp4 (KV cache fp8, "
-                                                        "bf16 with bf16 weights)")
+  app.add_option("--infer-precision", req.infer_precision, "Serving weights and GEMMs: bf16, fp8, fp4 or w4a16 (KV cache "
+                                                        "fp8, bf16 with bf16/w4a16 weights)")
       ->capture_default_str();
   app.add_option("--isl", req.isl, "Serving: input tokens per request")->capture_default_str();
   app.add_option("--osl", req.osl, "Serving: output tokens per request")->capture_default_str();
@@ -364,13 +364,14 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     }
     auto p = parse_precision(req.precision);
     if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
+    if (const std::string why = training_refusal(*p); !why.empty()) throw InputError("--precision", why);
     const ModelArch model = resolve_model(req.model_name, "--model");
     InferencePoint ip{resolve_model(req.infer_model_name, "--infer-model"), {}, 0, req.ttft_ms / 1e3};
     auto ipp = parse_precision(req.infer_precision);
     if (!ipp || *ipp == Precision::mxfp8)
-      throw InputError("--infer-precision", fmt::format("must be bf16, fp8 or fp4, got '{}'", req.infer_precision));
+      throw InputError("--infer-precision", fmt::format("must be bf16, fp8, fp4 or w4a16, got '{}'", req.infer_precision));
     ip.workload.weight_precision = *ipp;
-    ip.workload.kv_bytes_per_element = *ipp == Precision::bf16 ? 2.0 : 1.0;
+    ip.workload.kv_bytes_per_element = default_kv_bytes(*ipp);
     ip.workload.isl = req.isl;
     ip.workload.osl = req.osl;
     ip.workload.mtp_accept = catalog_mtp_accept(catalog);

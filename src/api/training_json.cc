@@ -59,6 +59,7 @@ void throw_plan_violations(const std::vector<Violation>& violations) {
 }
 
 void require_training_precision(const Hardware& hw, Precision p, const std::string& field) {
+  if (const std::string why = training_refusal(p); !why.empty()) throw InputError(field, why);
   if (const std::string why = unsupported_precision(hw.accelerator, p); !why.empty())
     throw InputError(field, why + "; train in one of those formats");
 }

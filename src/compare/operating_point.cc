@@ -11,6 +11,10 @@ namespace gpuplan::compare {
 TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w) {
   TrainingPick p;
   p.workload = w;
+  if (std::string why = training_refusal(w.precision); !why.empty()) {
+    p.why_not = why;
+    return p;
+  }
   if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty()) {
     p.why_not = why;  // no framework trains in a format the chip has no tensor cores for
     return p;
@@ -46,7 +50,7 @@ InferenceWorkload serving_workload(Precision weights, long long isl, long long o
   InferenceWorkload w;
   w.mtp_accept = mtp_accept;
   w.weight_precision = weights;
-  w.kv_bytes_per_element = weights == Precision::bf16 ? 2.0 : 1.0;  // FP8 KV with FP8/FP4 weights
+  w.kv_bytes_per_element = default_kv_bytes(weights);  // FP8 KV with FP8/FP4 weights, 16-bit with bf16/w4a16
   w.num_gpus = gpus;
   w.isl = isl;
   w.osl = osl;

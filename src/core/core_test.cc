@@ -78,6 +78,23 @@ TEST(Precision, ParseAndFormats) {
   EXPECT_LT(weight_bytes(Precision::nvfp4), weight_bytes(Precision::fp8));
 }
 
+// Weight-only INT4 as serving tools spell it: one precision, BF16 GEMMs, 4-bit weights plus scales.
+TEST(Precision, WeightOnlyInt4Spellings) {
+  for (const char* s : {"w4a16", "W4A16", "int4_wo", "INT4-WO", "int4-awq", "int4_awq", "AWQ", "awq-int4", "gptq",
+                        "gptq-int4", "GPTQ_INT4", "int4-gptq", "int4 weight-only", "w4a16-awq"}) {
+    ASSERT_TRUE(parse_precision(s).has_value()) << s;
+    EXPECT_EQ(*parse_precision(s), Precision::w4a16) << s;
+  }
+  // "int4" alone could be W4A8 or INT4 math: not read; nor INT8/INT3 variants.
+  for (const char* s : {"int4", "gptq-int8", "w4a8", "int3"}) EXPECT_FALSE(parse_precision(s).has_value()) << s;
+  EXPECT_EQ(to_string(Precision::w4a16), "w4a16");
+  EXPECT_EQ(parse_precision(to_string(Precision::w4a16)), Precision::w4a16);
+  EXPECT_EQ(gemm_format(Precision::w4a16), MathFormat::bf16);
+  EXPECT_GT(weight_bytes(Precision::w4a16), 0.5);
+  EXPECT_LT(weight_bytes(Precision::w4a16), weight_bytes(Precision::fp4));
+  EXPECT_NE(precision_names().find("w4a16"), std::string::npos);
+}
+
 // Numbers as a planner writes them: separators and scale words, never an exponent.
 TEST(Numbers, ReadLikeAPlannerWritesThem) {
   EXPECT_EQ(with_commas(6530.4), "6,530");

@@ -238,6 +238,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   // needs Hopper or later): no framework trains in FP4 on FP8 units, so this is an error, not a fallback.
   if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty())
     r.violations.push_back({"precision.unsupported", "precision", why});
+  if (const std::string why = training_refusal(w.precision); !why.empty())
+    r.violations.push_back({"precision.not_trainable", "precision", why});
   if (!r.violations.empty()) return r;
   const Efficiency& e = hw.efficiency;
   const MathFormat fmt = gemm_format(w.precision);

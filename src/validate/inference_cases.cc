@@ -88,6 +88,8 @@ constexpr double kTtftP99OverMean = 2.0;
 
 Precision weights_precision(const std::string& s) {
   const std::string l = to_lower(s);
+  // Weight-only INT4 (AIConfigurator's "int4_wo", AWQ, GPTQ, W4A16): 4-bit weights, BF16 GEMM math.
+  if (contains(l, "int4_wo") || contains(l, "w4a16") || contains(l, "awq") || contains(l, "gptq")) return Precision::w4a16;
   if (contains(l, "fp4")) return Precision::nvfp4;
   if (contains(l, "fp8")) return Precision::fp8;
   return Precision::bf16;
@@ -185,13 +187,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
     // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
     std::string wp = t.cell(i, "precision_weights");
-    if (contains(to_lower(wp), "int4")) {
-      // AIConfigurator's "int4_wo" (Kimi K2.x's INT4 checkpoint, weight-only: W4A16) stores 4-bit weights
-      // and runs the GEMMs in BF16; the model's precisions tie the weights' bytes to their math format
-      // (FP4 weights, FP4 math), so neither BF16 (the bytes four times too many: the weights do not fit)
-      // nor FP4 (prefill's math four times too fast) would be the run.
-      skip(fmt::format("precision_weights '{}': int4 weight-only weights (4-bit weights, BF16 GEMM math) have no "
-                       "precision in the model (its precisions tie weight bytes to the math format)",
+    if (contains(to_lower(wp), "int4") && weights_precision(wp) != Precision::w4a16) {
+      skip(fmt::format("precision_weights '{}': INT4 that does not say weight-only (int4_wo, AWQ, GPTQ, W4A16) "
+                       "is not modelled",
                        wp));
       continue;
     }
@@ -203,6 +201,27 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     c.precision_name = wp;
     w.weight_precision = weights_precision(wp);
+    if (w.weight_precision == Precision::w4a16) {
+      c.assumptions.push_back(fmt::format("precision_weights '{}' read as w4a16: 4-bit weights ({:.3f} bytes with "
+                                          "group-128 scales), GEMMs in BF16, activations 16-bit",
+                                          wp, weight_bytes(Precision::w4a16)));
+    } else if (c.generation == "hopper" && contains(notes_l, "hopper triton")) {
+      // The notes name TensorRT-LLM's Hopper MoE path, the Triton kernels: they take MXFP4 expert
+      // weights (gpt-oss's only checkpoint) against BF16 activations, whatever the table's label.
+      w.weight_precision = Precision::w4a16;
+      c.assumptions.push_back(fmt::format("precision_weights '{}' with the notes' Hopper TRITON MoE path: read as "
+                                          "w4a16, 4-bit (MXFP4) weights dequantized to BF16 GEMMs",
+                                          wp));
+    } else if (gemm_format(w.weight_precision) == MathFormat::fp4 &&
+               c.hardware.accelerator.peak(MathFormat::fp4) <= 0) {
+      // 4-bit float weights on a GPU without FP4 tensor cores (gpt-oss's MXFP4 checkpoint on Hopper):
+      // vLLM's and TensorRT-LLM's Hopper paths (Triton MoE kernels, Marlin) dequantize the weights to
+      // BF16 in the GEMM's main loop and keep BF16 activations: weight-only 4-bit.
+      w.weight_precision = Precision::w4a16;
+      c.assumptions.push_back(fmt::format("precision_weights '{}' on {} (no FP4 tensor cores): read as w4a16, 4-bit "
+                                          "weights dequantized to BF16 GEMMs (Triton/Marlin weight-only kernels)",
+                                          wp, c.gpu_name));
+    }
     std::string kvp = t.cell(i, "precision_kv");
     if (kvp.empty() && !c.generation.empty() && contains(notes_l, c.generation + ": use auto")) {
       // The source's recipe sets the KV cache dtype per generation (TensorRT-LLM's gpt-oss recipe: FP8
@@ -213,7 +232,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                           c.generation));
     }
     if (kvp.empty()) {
-      kvp = w.weight_precision == Precision::bf16 ? "BF16" : "FP8";
+      kvp = default_kv_bytes(w.weight_precision) == 2.0 ? "BF16" : "FP8";
       c.assumptions.push_back(fmt::format("precision_kv blank: {}", kvp));
     }
     w.kv_bytes_per_element = contains(to_lower(kvp), "fp8") || contains(to_lower(kvp), "fp4") ? 1.0 : 2.0;

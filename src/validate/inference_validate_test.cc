@@ -285,8 +285,7 @@ TEST(InferenceValidation, FiniteRunThroughput) {
 
 // AIConfigurator layouts: a blank attn_dp is what its layout rule (tp x attn_dp = moe_tp x moe_ep) and
 // its num_gpus formula imply, stated in the row's assumptions; layouts no engine runs as stated (a TP
-// that does not divide the heads) and weights the model has no precision for (int4 weight-only) are
-// skipped with that reason.
+// that does not divide the heads) is skipped with that reason; int4 weight-only rows read as w4a16.
 TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
   const std::string head =
       "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
@@ -305,7 +304,7 @@ TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
       "inline");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
-  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].workload.num_gpus, 2);
   EXPECT_EQ(cases[0].parallel.tp, 2);
   EXPECT_EQ(cases[0].parallel.ep, 1);  // experts split moe_tp 2 ways
@@ -316,9 +315,15 @@ TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
   EXPECT_GT(predict_inference_case(cases[0]), 0);
   EXPECT_EQ(cases[1].workload.num_gpus, 2);  // tp 2 x attn_dp 1 = moe_ep 2: nothing implied
   EXPECT_FALSE(cases[1].parallel.attention_dp);
-  ASSERT_EQ(skipped.size(), 2u);
+  ASSERT_EQ(skipped.size(), 1u);
   EXPECT_NE(skipped[0].reason.find("does not divide the 128 attention heads"), std::string::npos) << skipped[0].reason;
-  EXPECT_NE(skipped[1].reason.find("int4 weight-only"), std::string::npos) << skipped[1].reason;
+  // Kimi K2.5's INT4 checkpoint: 4-bit weights, BF16 GEMMs, BF16 KV, said in the assumptions.
+  EXPECT_EQ(cases[2].workload.weight_precision, Precision::w4a16);
+  EXPECT_EQ(cases[2].workload.kv_bytes_per_element, 2.0);
+  bool read = false;
+  for (const auto& a : cases[2].assumptions) read = read || a.find("read as w4a16") != std::string::npos;
+  EXPECT_TRUE(read);
+  EXPECT_GT(predict_inference_case(cases[2]), 0);
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

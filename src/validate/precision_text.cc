@@ -11,7 +11,9 @@ namespace {
 
 // Formats a table may name, narrowest first: where one cell names several ("FP16/BF16 mixed",
 // "FP8/BF16"), the narrowest is the one the GEMMs were switched to.
-enum class Named { nvfp4, mxfp4, fp4, mxfp8, fp8, bf16, fp16, tf32, fp32, int8, none };
+// Weight-only INT4 ranks first: a cell naming it ("W4A16 (BF16 GEMMs)") describes quantized serving weights
+// whatever 16-bit format it also names.
+enum class Named { w4a16, nvfp4, mxfp4, fp4, mxfp8, fp8, bf16, fp16, tf32, fp32, int8, none };
 
 Named classify(const std::string& tok) {
   if (tok == "nvfp4") return Named::nvfp4;
@@ -24,6 +26,8 @@ Named classify(const std::string& tok) {
   if (tok == "tf32" || tok == "tensorfloat32") return Named::tf32;
   if (tok == "fp32" || tok == "float32") return Named::fp32;
   if (tok == "int8") return Named::int8;
+  // Weight-only INT4 (W4A16: AWQ, GPTQ, int4_wo, "int4" alone): 4-bit weights, 16-bit math.
+  if (tok == "w4a16" || tok == "awq" || tok == "gptq" || tok == "int4" || tok == "int4wo") return Named::w4a16;
   return Named::none;
 }
 
@@ -93,6 +97,10 @@ PrecisionReading read_gemm_precision(std::string_view text) {
     case Named::int8:
       r.note = fmt::format("precision {} is INT8 training, which gpuplan does not model (BF16, FP16, FP8, "
                            "MXFP8, NVFP4, FP4 only)", quoted);
+      break;
+    case Named::w4a16:
+      r.note = fmt::format("precision {} is weight-only INT4 (w4a16: 4-bit weights, BF16 GEMMs), a serving format "
+                           "no framework trains in: gpuplan does not model training in it", quoted);
       break;
     case Named::none:
       if (tokens(text).empty()) {

@@ -17,7 +17,8 @@ struct PrecisionReading {
 
 // The GEMM recipe of a precision cell. The format named before any parenthesis or ';' governs the GEMMs
 // (what follows lists exceptions such as BF16 attention); FP16 runs at the BF16 rate; "mixed"/"amp"
-// mean 16-bit GEMMs with FP32 master weights. TF32, FP32 and INT8 training are not modelled.
+// mean 16-bit GEMMs with FP32 master weights. TF32, FP32 and INT8 training are not modelled, and weight-only
+// INT4 (W4A16, AWQ, GPTQ, int4_wo) is refused with the reason: it is a serving format nobody trains in.
 PrecisionReading read_gemm_precision(std::string_view text);
 
 }  // namespace gpuplan

@@ -93,7 +93,8 @@ TEST(Validate, PrecisionSpellingsOfRealTables) {
     EXPECT_FALSE(r.note.empty()) << c.text;
   }
   // Formats gpuplan does not model are refused with the reason, never guessed.
-  for (const char* text : {"TF32", "tf32 (A100 default)", "FP32", "INT8", "something else"}) {
+  for (const char* text : {"TF32", "tf32 (A100 default)", "FP32", "INT8", "something else", "W4A16", "INT4 AWQ",
+                           "int4_wo", "GPTQ (BF16 activations)"}) {
     const PrecisionReading r = read_gemm_precision(text);
     EXPECT_FALSE(r.precision.has_value()) << text;
     EXPECT_NE(r.note.find("does not model"), std::string::npos) << text << ": " << r.note;

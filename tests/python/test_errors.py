@@ -86,3 +86,14 @@ def test_interpreter_survives_many_bad_calls():
         with pytest.raises(gpuplan.Error):
             gpuplan.infer(**dict(POINT, **bad))
     assert gpuplan.infer(**POINT)["schema"] == "gpuplan.infer/v1"
+
+
+def test_weight_only_int4_serves_and_training_refuses_it():
+    # w4a16 (4-bit weight-only INT4) through the same parser as the CLI: every spelling is one precision.
+    tpots = {gpuplan.infer(precision=p, gpus=1, isl=1024, osl=256, concurrency=1, model="llama3.1-70b",
+                           system="h100-sxm")["tpot_s"] for p in ("w4a16", "int4_wo", "awq", "gptq-int4")}
+    assert len(tpots) == 1
+    with pytest.raises(gpuplan.InputError) as caught:
+        gpuplan.train(model="llama3-8b", system="hgx-h100", gpus=8, precision="int4_wo")
+    assert field(caught.value) == "precision"
+    assert "w4a16" in str(caught.value)
