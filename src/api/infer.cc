@@ -254,9 +254,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())
       throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, "
-                                               "dynamo+tensorrt-llm, sglang+mori or tensorrt-llm-pytorch, got '{}'", req.engine));
+                                               "dynamo+tensorrt-llm, sglang+mori, tensorrt-llm-pytorch or vllm, got '{}'", req.engine));
     w.request_overhead_s = e.request_overhead_s;
     w.host_per_seq_step_s = e.host_per_seq_step_s;
+    w.moe_gemm_eff = e.moe_gemm_eff;
   }
   if (req.request_overhead_ms) {
     if (!(*req.request_overhead_ms >= 0 && *req.request_overhead_ms <= 60000))

@@ -36,6 +36,10 @@ struct ServingEngine {
   // per-request bookkeeping), seconds, run during the previous step's GPU work (overlap scheduler):
   // a step takes the longer of the two. 0: negligible (C++ runtimes).
   double host_per_seq_step_s = 0.0;
+  // The share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach (1: the
+  // dense GEMM's, as TensorRT-LLM's CUTLASS MoE kernels; vLLM's Triton fused_moe less), fitted by
+  // calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at few clients.
+  double moe_gemm_eff = 1.0;
   std::string fitted_on, fitted_date, method, origin;
 };
 

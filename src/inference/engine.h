@@ -13,6 +13,7 @@ struct EngineParams {
   double request_overhead_s = 0.0;  // front end per request before prefill (see InferenceWorkload)
   double mtp_accept = 0.0;          // MTP acceptance per draft (the engine's, else the default entry's)
   double host_per_seq_step_s = 0.0; // host work per sequence per step, overlapped (see InferenceWorkload)
+  double moe_gemm_eff = 1.0;        // grouped MoE GEMMs' share of the GEMM efficiency (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",

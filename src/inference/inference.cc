@@ -134,8 +134,10 @@ struct Work {
 // rows per expert is too short to hide it: the time is the weights' streaming plus the real
 // (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
 // expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
+// `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
+// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
 Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
-            bool grouped = false) {
+            bool grouped = false, double eff_share = 1.0) {
   Work w;
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
   const Efficiency& e = hw.efficiency;
@@ -144,7 +146,7 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
   if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
   if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
   const double tile_use = m / pad(m, 64);
-  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use;
+  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use * eff_share;
   w.flops = 2.0 * m * n * k * count;
   w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
   const double t_math = w.flops / (peak_flops(hw.accelerator, fmt) * eff);
@@ -282,7 +284,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
       const double rows = tokens * k / ep * imb / per_gpu_experts;
       const double ep_p = lp.moe_expert / moe_tp;
-      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true);
+      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, w.moe_gemm_eff);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.
@@ -468,6 +470,8 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
   if (!(w.host_per_seq_step_s >= 0.0 && w.host_per_seq_step_s <= 1e-3))
     throw InputError("host_per_seq_step_s",
                      fmt::format("must be 0 to 1000 us per sequence per step, got {} us", w.host_per_seq_step_s * 1e6));
+  if (!(w.moe_gemm_eff >= 0.05 && w.moe_gemm_eff <= 1.0))
+    throw InputError("moe_gemm_eff", fmt::format("must be 0.05 to 1 (a share of the GEMM efficiency), got {}", w.moe_gemm_eff));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
   if (w.adp_balance_timeout_iters < 0 || w.adp_balance_timeout_iters > 100000)

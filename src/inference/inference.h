@@ -77,6 +77,11 @@ struct InferenceWorkload {
   // the longer of the two; 0: negligible beside the GPU step (C++ runtimes). From the serving engine
   // (data/catalog/serving_engines.yaml, `host_per_seq_step_s`).
   double host_per_seq_step_s = 0.0;
+  // The share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach, in
+  // (0, 1]: 1 for kernels as fast as dense GEMMs (TensorRT-LLM's CUTLASS MoE); vLLM's Triton
+  // fused_moe less. Matters where the experts' math shows: prefill's hundreds of rows per expert.
+  // From the serving engine (data/catalog/serving_engines.yaml, `moe_gemm_eff`).
+  double moe_gemm_eff = 1.0;
   // TensorRT-LLM attention-DP balancing (attention_dp_config enable_balance, timeout_iters): context
   // requests are held until every attention-DP rank has one to schedule, or until this many
   // iterations have passed since the last release; 0: off (the engine's default).

@@ -317,6 +317,43 @@ TEST(InferenceMoe, GroupedGemmStreamsThenMultiplies) {
   EXPECT_GT(one.prefill_s, math + 0.8 * expert_params / bw) << one.prefill_s << " " << math;
 }
 
+// The engine's grouped MoE GEMM efficiency (moe_gemm_eff: vLLM's Triton fused_moe below the CUTLASS
+// kernels) slows an MoE prefill more the more prompt tokens it runs (the experts' math grows with the
+// tokens, their weights are streamed once), leaves the weight-streaming decode step nearly alone, and
+// does nothing to a dense model; out of range is a clear error.
+TEST(InferenceMoeGemm, EngineEfficiencySlowsMoePrefillWithTokens) {
+  const auto hw = resolve_hardware(cat(), "h200-sxm");
+  const auto moe = resolve_model("qwen3-235b-a22b");
+  InferenceWorkload w = offline(Precision::fp8, 8192, 1024, 8);
+  InferenceWorkload slow = w;
+  slow.moe_gemm_eff = 0.5;
+  const InferenceParallel par{8, 1, 1, false};
+  double last_extra_s = 0;
+  for (double tokens : {1024.0, 2048.0, 4096.0, 8192.0}) {
+    const StepTime a = prefill_step(moe, hw, par, w, tokens);
+    const StepTime b = prefill_step(moe, hw, par, slow, tokens);
+    EXPECT_GT(b.gemm_s, a.gemm_s) << tokens;
+    EXPECT_GT(b.gemm_s - a.gemm_s, last_extra_s * 1.5) << tokens;  // the extra time grows with the tokens
+    last_extra_s = b.gemm_s - a.gemm_s;
+  }
+  // At full efficiency share the step is the generation's (the default is 1).
+  EXPECT_DOUBLE_EQ(InferenceWorkload{}.moe_gemm_eff, 1.0);
+  // Decode at 4 sequences streams the experts' weights: the share barely shows.
+  InferenceWorkload d = w, ds = slow;
+  d.concurrency = ds.concurrency = 4;
+  const auto r0 = evaluate_inference(moe, hw, par, d), r1 = evaluate_inference(moe, hw, par, ds);
+  ASSERT_TRUE(r0.valid() && r1.valid());
+  EXPECT_LT(r1.tpot_s / r0.tpot_s, 1.05);
+  EXPECT_GT(r1.ttft_s / r0.ttft_s, 1.1);
+  // A dense model is untouched.
+  const auto dense = resolve_model("llama3.1-70b");
+  EXPECT_DOUBLE_EQ(prefill_step(dense, hw, par, w, 8192).total_s, prefill_step(dense, hw, par, slow, 8192).total_s);
+  slow.moe_gemm_eff = 0;
+  EXPECT_THROW(prefill_step(moe, hw, par, slow, 1024), InputError);
+  slow.moe_gemm_eff = 1.5;
+  EXPECT_THROW(evaluate_inference(moe, hw, par, slow), InputError);
+}
+
 // The engine's host work per sequence per step runs during the GPU step (overlap scheduler): it is
 // free while the GPU step is longer, and bounds a rank's throughput at 1 / host_per_seq_step_s
 // sequences-steps per second once it is not; attention-DP ranks each handle their own share.

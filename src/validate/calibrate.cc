@@ -357,4 +357,49 @@ std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, 
   return fits;
 }
 
+std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                 long long max_fit_concurrency) {
+  std::vector<EngineFit> fits;
+  for (const ServingEngine& e : catalog.serving_engines()) {
+    std::vector<InferenceCase*> fit_cases, held;
+    for (auto& c : cases) {
+      if ((c.metric != "ttft_ms" && c.metric != "tpot_ms") || !c.model.is_moe() || c.workload.concurrency < 1) continue;
+      if (catalog.find_serving_engine(c.engine) != &e) continue;
+      (c.workload.concurrency <= max_fit_concurrency ? fit_cases : held).push_back(&c);
+    }
+    if (fit_cases.empty()) continue;
+    EngineFit fit;
+    fit.before = fit.after = e;
+    fit.fit_rows = fit_cases.size();
+    fit.held_out_rows = held.size();
+    auto loss = [&](double eff, std::vector<double>* apes) {
+      std::vector<double> errs;
+      for (auto* c : fit_cases) {
+        c->workload.moe_gemm_eff = eff;
+        errs.push_back(abs_log(*c));
+        if (apes) apes->push_back(ape_pct(*c));
+      }
+      return median_of(errs);
+    };
+    std::vector<double> apes;
+    loss(e.moe_gemm_eff, &apes);
+    fit.median_ape_before = median_of(apes);
+    double best_eff = 1.0, best = loss(1.0, nullptr);
+    for (int i = 99; i >= 10; --i) {
+      const double l = loss(i / 100.0, nullptr);
+      if (l < best - 1e-12) {
+        best = l;
+        best_eff = i / 100.0;
+      }
+    }
+    apes.clear();
+    loss(best_eff, &apes);
+    fit.after.moe_gemm_eff = best_eff;
+    fit.median_ape_after = median_of(apes);
+    for (auto* c : held) c->workload.moe_gemm_eff = best_eff;
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
 }  // namespace gpuplan

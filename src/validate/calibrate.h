@@ -83,4 +83,15 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
 std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                              const std::vector<std::string>& fit_sources = {});
 
+// Each serving engine's grouped MoE GEMM efficiency share (moe_gemm_eff) fitted on inference-schema
+// cases (map_inference_cases), everything else as the catalog has it: an engine's fit rows are its
+// closed-loop TTFT and TPOT cases of MoE models at 1 to `max_fit_concurrency` clients (prefill
+// dominates TTFT there: no queue, one or two chunks; TPOT carries the prompt chunks mixed into decode
+// steps, so a slower GEMM must show in both); its MoE cases above are held out (held_out_rows;
+// median_ape_* are on the fit rows). The value is the one on a 0.10-1.00 grid (0.01) minimising the
+// median min(2, |log(pred/reported)|). Engines without fit rows are not returned. The cases'
+// workloads are updated in place.
+std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                 long long max_fit_concurrency = 8);
+
 }  // namespace gpuplan

@@ -489,6 +489,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // PyTorch executor; C++ runtimes none).
       const EngineParams eng = engine_params(catalog, c.engine);
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
+      if (c.model.is_moe()) {
+        w.moe_gemm_eff = eng.moe_gemm_eff;
+        if (eng.moe_gemm_eff < 1.0)
+          c.assumptions.push_back(fmt::format("{}: grouped MoE GEMMs at {:.2f} of the generation's GEMM efficiency",
+                                              eng.name, eng.moe_gemm_eff));
+      }
       if (eng.host_per_seq_step_s > 0)
         c.assumptions.push_back(fmt::format("{}: {:.0f} us of host work per sequence per step, overlapped with the "
                                             "GPU step",
