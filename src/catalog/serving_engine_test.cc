@@ -21,7 +21,8 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(matched(c, "SGLang"), "sglang");
   EXPECT_EQ(matched(c, "TRT-LLM"), "tensorrt-llm");
   EXPECT_EQ(matched(c, "ATOM"), "atom");
-  EXPECT_EQ(matched(c, "vLLM"), "");
+  EXPECT_EQ(matched(c, "vLLM"), "vllm");  // its entry: front end 0, MoE GEMM share not kept (1)
+  EXPECT_DOUBLE_EQ(c.find_serving_engine("vllm 0.19.0")->moe_gemm_eff, 1.0);
   EXPECT_EQ(matched(c, "default"), "");  // the default entry answers to no framework
   const ServingEngine& d = c.default_serving_engine();
   ASSERT_TRUE(d.mtp_accept.has_value());
@@ -64,6 +65,12 @@ TEST(ServingEngines, BadInputNamesTheField) {
     EXPECT_NE(std::string(e.what()).find("request_overhead_s"), std::string::npos) << e.what();
   }
   EXPECT_THROW(c.merge_yaml("serving_engines:\n  - name: x\n    typo: 1\n", "bad.yaml"), InputError);
+  try {
+    c.merge_yaml("serving_engines:\n  - name: vllm\n    moe_gemm_eff: 0\n", "bad.yaml");
+    FAIL() << "accepted moe_gemm_eff 0";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("moe_gemm_eff"), std::string::npos) << e.what();
+  }
   Catalog d = Catalog::builtin();
   d.merge_yaml("serving_engines:\n  - name: newengine\n    request_overhead_s: 0.1\n", "bad.yaml");
   try {
