@@ -63,7 +63,7 @@ using namespace gpuplan;
 // One operating point of a disaggregated deployment: DeepSeek-R1 FP4 on a GB200 NVL72 rack, 16 GPUs
 // prefilling (4 workers of 4, attention-DP) and one 32-wide attention-DP/EP decode worker with MTP,
 // 2048 clients at 8K/1K (issue 19: microseconds).
-void BM_DisaggregatedPoint(benchmark::State& state) {
+void disaggregated_point(benchmark::State& state, int decode_max_batch) {
   static const Catalog c = Catalog::builtin();
   const auto m = resolve_model("deepseek-r1");
   const auto hw = resolve_hardware(c, "gb200-nvl72");
@@ -74,27 +74,15 @@ void BM_DisaggregatedPoint(benchmark::State& state) {
   w.osl = 1024;
   w.concurrency = 2048;
   w.mtp_draft_tokens = 3;
-  DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32};
+  DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32, decode_max_batch};
   for (auto _ : state) benchmark::DoNotOptimize(evaluate_disaggregated(m, hw, d, w));
 }
+void BM_DisaggregatedPoint(benchmark::State& state) { disaggregated_point(state, 0); }
 BENCHMARK(BM_DisaggregatedPoint)->Unit(benchmark::kMicrosecond);
 
 // The same point with the decode pool capped at 32 sequences per rank (1,024 slots for 2,048
 // clients: the rest queue before decode).
-void BM_DisaggregatedPointCapped(benchmark::State& state) {
-  static const Catalog c = Catalog::builtin();
-  const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(c, "gb200-nvl72");
-  InferenceWorkload w;
-  w.weight_precision = Precision::nvfp4;
-  w.kv_bytes_per_element = 1.0;
-  w.isl = 8192;
-  w.osl = 1024;
-  w.concurrency = 2048;
-  w.mtp_draft_tokens = 3;
-  DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32, 32};
-  for (auto _ : state) benchmark::DoNotOptimize(evaluate_disaggregated(m, hw, d, w));
-}
+void BM_DisaggregatedPointCapped(benchmark::State& state) { disaggregated_point(state, 32); }
 BENCHMARK(BM_DisaggregatedPointCapped)->Unit(benchmark::kMicrosecond);
 
 // The full DeepSeek-R1 sweep over one NVL72 rack: aggregated and disaggregated deployments, EP

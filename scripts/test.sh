@@ -6,7 +6,9 @@
 # submission; the long runs of 1M inputs per harness are scripts/fuzz.sh with GPUPLAN_FUZZ_RUNS=1000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+# A one-shot build: unity batches (CMAKE_UNITY_BUILD) parse the heavy headers (nlohmann, fmt, CLI11, gtest)
+# once per batch instead of once per file, about half the compile time of each build below.
+scripts/build.sh -DCMAKE_UNITY_BUILD=ON
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure --parallel "$jobs"
 [ "${GPUPLAN_SKIP_SANITIZERS:-0}" = 1 ] && exit 0
@@ -16,7 +18,7 @@ ctest --test-dir build --output-on-failure --parallel "$jobs"
 if [ ! -f build-san/build.ninja ]; then
   CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGPUPLAN_FUZZ=ON -DGPUPLAN_BUILD_BENCH=OFF \
-    -DGPUPLAN_BUILD_PROBE=OFF >/dev/null
+    -DGPUPLAN_BUILD_PROBE=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 fi
 unit_tests=()
 for d in src/*/; do

@@ -231,12 +231,16 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   if (!write_path.empty()) {
     std::ofstream f(write_path);
     if (!f) throw InputError("--write-bands", "cannot write '" + write_path + "'");
-    f << error_bands_to_yaml(bands, "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"
-                                    "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"
-                                    "rows no fit saw. Written by `gpuplan calibrate --bands --dataset training.csv\n"
-                                    "--serving inference.csv --serving mlperf-inference-v4.1-v5.0.csv --serving\n"
-                                    "inferencex-deepseek-r1.csv --write-bands ...`;\n"
-                                    "rules in docs/training-model.md (Error bands).");
+    // The command that wrote the file, with the files it read (their names, not the paths).
+    const auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
+    std::string command = "gpuplan calibrate --bands --dataset " + base(dataset);
+    for (const auto& path : serving) command += " --serving " + base(path);
+    const std::string header =
+        "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"
+        "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"
+        "rows no fit saw; rules in docs/training-model.md (Error bands). Written by\n  " +
+        command + " --write-bands ...";
+    f << error_bands_to_yaml(bands, header);
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/error.h"
 #include "inference/inference.h"
 #include "model/model_registry.h"
@@ -13,11 +13,6 @@
 
 namespace gpuplan {
 namespace {
-
-const Catalog& catalog() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
 
 // The wait is half the balancer's release cycle, the shorter of the timeout and the steps until every
 // rank holds a new request (coupon collector over the ranks), scaled by the chance that every rank
@@ -47,7 +42,7 @@ TEST(AdpBalance, WaitIsHalfTheReleaseCycle) {
 // it needs attention-DP; the timeout is checked.
 TEST(AdpBalance, DelaysFirstTokenOnlyWithAttentionDp) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   InferenceWorkload w;
   w.weight_precision = Precision::fp8;
   w.isl = w.osl = 1024;

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/error.h"
 #include "inference/disaggregated.h"
 #include "inference/engine.h"
@@ -15,16 +15,11 @@
 namespace gpuplan {
 namespace {
 
-const Catalog& catalog() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
-
 // DeepSeek-R1 NVFP4 on GB200 NVL72: 2 prefill workers of DEP4, 2 decode workers of DEP8, 1K/1K,
 // an InferenceX-style closed loop.
 struct Gb200Pools {
   ModelArch m = resolve_model("deepseek-r1");
-  Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  Hardware hw = resolve_hardware(test_catalog(), "gb200-nvl72");
   DisaggregatedDeployment d;
   InferenceWorkload w;
   Gb200Pools() {
@@ -131,7 +126,7 @@ TEST(DecodeBatchCap, OutOfRangeNamesTheField) {
 // clients beyond the slots wait by Little's law; without the cap the model's TTFT is 0.22 s, an eighth.
 TEST(DecodeBatchCap, GoldenGb200Dep32Batch32At1127Clients) {
   const ModelArch m = resolve_model("deepseek-r1");
-  const Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const Hardware hw = resolve_hardware(test_catalog(), "gb200-nvl72");
   DisaggregatedDeployment d;
   d.prefill = {8, 8, 1, true};
   d.prefill_gpus = 8;
@@ -146,7 +141,7 @@ TEST(DecodeBatchCap, GoldenGb200Dep32Batch32At1127Clients) {
   w.num_gpus = 40;
   w.arrival = Arrival::closed_loop;
   w.requests_per_client = 0;  // the median request: a steady-state one
-  w.request_overhead_s = engine_params(catalog(), "Dynamo + TensorRT-LLM").request_overhead_s;
+  w.request_overhead_s = engine_params(test_catalog(), "Dynamo + TensorRT-LLM").request_overhead_s;
   const InferenceResult free = evaluate_disaggregated(m, hw, d, w);
   d.decode_max_batch = 32;
   const InferenceResult r = evaluate_disaggregated(m, hw, d, w);

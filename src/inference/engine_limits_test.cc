@@ -11,7 +11,7 @@
 namespace gpuplan {
 namespace {
 
-const Catalog& cat() {
+const Catalog& limits_catalog() {
   static const Catalog c = Catalog::load({});
   return c;
 }
@@ -23,7 +23,7 @@ const Catalog& cat() {
 // whole prompt plus the batch, 20,064 (chunked prefill off).
 TEST(EngineLimits, TrtllmBenchHeuristicByHand) {
   const ModelArch m = resolve_model("llama3.1-8b");
-  const Accelerator& a = resolve_hardware(cat(), "h100-sxm").accelerator;
+  const Accelerator& a = resolve_hardware(limits_catalog(), "h100-sxm").accelerator;
   const EngineLimits s = trtllm_bench_limits(m, a, {1, 1, 1, false}, Precision::fp8, 1.0, 128, 128);
   EXPECT_EQ(s.max_batch_size, 4096);
   EXPECT_EQ(s.max_num_tokens, 8192);
@@ -38,7 +38,7 @@ TEST(EngineLimits, TrtllmBenchHeuristicByHand) {
 // (32 below 256, 128 below 1,024, else 256), a whole prompt per step without chunking, fewer
 // sequences for longer contexts, more with more GPUs.
 TEST(EngineLimits, RoundingFloorsAndMonotonicity) {
-  const Accelerator& a = resolve_hardware(cat(), "h200-sxm").accelerator;
+  const Accelerator& a = resolve_hardware(limits_catalog(), "h200-sxm").accelerator;
   for (const char* name : {"llama3.3-70b", "qwen3-30b-a3b", "mixtral-8x7b", "deepseek-r1"}) {
     const ModelArch m = resolve_model(name);
     long long prev_bs = 1 << 30;

@@ -1,7 +1,7 @@
 // Frontier MoE serving: properties of MTP, disaggregated pools and wide expert parallelism.
 #include <gtest/gtest.h>
 
-#include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/error.h"
 #include "inference/disaggregated.h"
 #include "inference/inference.h"
@@ -12,11 +12,6 @@
 
 namespace gpuplan {
 namespace {
-
-const Catalog& catalog() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
 
 InferenceWorkload serving(Precision p, long long isl, long long osl, long long conc, int gpus) {
   InferenceWorkload w;
@@ -51,7 +46,7 @@ TEST(Speculative, MtpNeverLowersTokensPerUserAtBatchOne) {
                         Case{"deepseek-r1", "gb200-nvl72", Precision::nvfp4, 4},
                         Case{"llama3.1-70b", "hgx-h100", Precision::fp8, 4}}) {
     const auto m = resolve_model(c.model);
-    const auto hw = resolve_hardware(catalog(), c.system);
+    const auto hw = resolve_hardware(test_catalog(), c.system);
     InferenceParallel par{c.tp, m.is_moe() ? c.tp : 1, 1, false};
     auto w = serving(c.p, 1024, 1024, 1, c.tp);
     const double off = evaluate_inference(m, hw, par, w).tokens_per_s_per_user;
@@ -71,7 +66,7 @@ TEST(Speculative, MtpNeverLowersTokensPerUserAtBatchOne) {
 // aggregated engine's step without the prefill chunks, and shorter by them.
 TEST(Disaggregated, DecodeStepsCarryNoPrefill) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-h200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-h200");
   const InferenceParallel par{8, 8, 1, true};
   auto w = serving(Precision::fp8, 8192, 1024, 64, 8);
   const InferenceResult agg = evaluate_inference(m, hw, par, w);
@@ -94,8 +89,8 @@ TEST(Disaggregated, DecodeStepsCarryNoPrefill) {
 // it faster on the rack.
 TEST(Disaggregated, KvTransferUsesTheLinkTierItSpans) {
   const auto m = resolve_model("deepseek-r1");
-  const auto nvl = resolve_hardware(catalog(), "gb200-nvl72");
-  const auto hgx = resolve_hardware(catalog(), "hgx-b200");
+  const auto nvl = resolve_hardware(test_catalog(), "gb200-nvl72");
+  const auto hgx = resolve_hardware(test_catalog(), "hgx-b200");
   const InferenceParallel par{8, 8, 1, true};
   DisaggregatedDeployment d{par, 8, par, 8};
   const auto w = serving(Precision::nvfp4, 8192, 1024, 64, 16);
@@ -106,7 +101,7 @@ TEST(Disaggregated, KvTransferUsesTheLinkTierItSpans) {
 
 TEST(Disaggregated, BadPoolsNameTheOption) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-h200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-h200");
   const InferenceParallel par{8, 8, 1, false};
   const auto w = serving(Precision::fp8, 1024, 1024, 8, 16);
   try {
@@ -127,7 +122,7 @@ TEST(Disaggregated, BadPoolsNameTheOption) {
 // NVL72 rack, and more sequences fit.
 TEST(WideEp, WiderEpLowersWeightBytesPerGpu) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const auto hw = resolve_hardware(test_catalog(), "gb200-nvl72");
   double last_weights = 1e300;
   long long last_kv = 0;
   for (int ep : {4, 8, 16, 32, 64}) {
@@ -148,7 +143,7 @@ TEST(WideEp, WiderEpLowersWeightBytesPerGpu) {
 // expert is active (large batch: each rank streams all it holds).
 TEST(WideEp, BusiestRankStreamsMoreExpertsAtSmallBatchOnly) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   const InferenceParallel tp8{8, 1, 1, false}, ep8{8, 8, 1, false};
   for (long long b : {1LL, 2LL, 4LL}) {
     auto w = serving(Precision::fp8, 1024, 1024, b, 8);
@@ -171,7 +166,7 @@ TEST(WideEp, BusiestRankStreamsMoreExpertsAtSmallBatchOnly) {
 // step and the interference would be several times that (8K/1K at 4 sequences: ~1.6x TPOT).
 TEST(ContinuousBatching, PromptsInterfereByAboutTheirOwnPrefillPerOutputToken) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   const InferenceParallel par{8, 1, 1, false};
   for (long long b : {2LL, 4LL, 8LL}) {
     auto w = serving(Precision::fp8, 8192, 1024, b, 8);
@@ -192,7 +187,7 @@ TEST(ContinuousBatching, PromptsInterfereByAboutTheirOwnPrefillPerOutputToken) {
 TEST(ContinuousBatching, MoeLayersLaunchMoreKernels) {
   const auto moe = resolve_model("gpt-oss-20b");
   ASSERT_TRUE(moe.is_moe());
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   auto w = serving(Precision::fp8, 1024, 1024, 1, 1);
   w.decode_only = true;
   const InferenceResult r = evaluate_inference(moe, hw, InferenceParallel{1, 1, 1, false}, w);
@@ -205,7 +200,7 @@ TEST(ContinuousBatching, MoeLayersLaunchMoreKernels) {
 // parameter scales it, and bad values are refused.
 TEST(WideEp, ExpertSkewSlowsPrefillAndIsChecked) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "gb200-nvl72");
+  const auto hw = resolve_hardware(test_catalog(), "gb200-nvl72");
   const InferenceParallel par{32, 32, 1, true};
   auto w = serving(Precision::nvfp4, 8192, 1024, 0, 32);
   const double base = prefill_step(m, hw, par, w, 32 * 8192.0).total_s;
@@ -218,7 +213,7 @@ TEST(WideEp, ExpertSkewSlowsPrefillAndIsChecked) {
 // Two micro-batches never make a step slower (the engine keeps them only where they pay).
 TEST(WideEp, TwoBatchOverlapNeverSlows) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   for (long long conc : {8LL, 256LL, 2048LL}) {
     InferenceParallel par{8, 8, 1, true};
     const auto w = serving(Precision::nvfp4, 1024, 1024, conc, 8);
@@ -239,7 +234,7 @@ namespace {
 // for admission: TTFT grows with the load, TPOT stays that of the capped batch.
 TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
   const auto m = resolve_model("llama3.1-8b");
-  const auto hw = resolve_hardware(catalog(), "h100-sxm");
+  const auto hw = resolve_hardware(test_catalog(), "h100-sxm");
   const InferenceParallel par{1, 1, 1, false};
   auto w = serving(Precision::fp8, 467, 16, 0, 1);
   const InferenceResult cap = evaluate_inference(m, hw, par, w);
@@ -258,7 +253,7 @@ TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
 // hops plus NCCL's per-call base latency over the one-node TP8 of the same bytes.
 TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
   const auto m = resolve_model("deepseek-r1");
-  auto hw = resolve_hardware(catalog(), "hgx-h100");
+  auto hw = resolve_hardware(test_catalog(), "hgx-h100");
   const InferenceParallel par{16, 1, 1, false};
   const auto w = serving(Precision::fp8, 1024, 1024, 16, 16);
   double last = 0;
@@ -269,7 +264,7 @@ TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
     EXPECT_GE(r.tpot_s, last * (1 - 1e-12)) << lat_us;
     last = r.tpot_s;
   }
-  const auto h = resolve_hardware(catalog(), "hgx-h100");
+  const auto h = resolve_hardware(test_catalog(), "hgx-h100");
   const double bytes = 32 * 7168 * 2.0;
   const double inside = collective_time_s(Collective::all_reduce, bytes, Group{8, 1}, h);
   const double across = collective_time_s(Collective::all_reduce, bytes, Group{16, 1}, h);
@@ -285,7 +280,7 @@ TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
 // bottleneck, more clients only lengthen its queue, so TTFT grows with concurrency (and never falls).
 TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   const InferenceParallel pre{8, 8, 1, false};
   const InferenceParallel dec{8, 8, 1, true};
   DisaggregatedDeployment d{pre, 8, dec, 16};
@@ -310,7 +305,7 @@ TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
 // ranks would suggest per prompt.
 TEST(WideEp, AttentionDpPromptAlonePrefillsOnOneRank) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   const auto w = serving(Precision::fp8, 8192, 1024, 1, 8);
   const InferenceResult tp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, false}, w);
   const InferenceResult dp = evaluate_inference(m, hw, InferenceParallel{8, 8, 1, true}, w);
@@ -334,7 +329,7 @@ namespace {
 // sequence (nothing decoding) does not wait, and the interval is checked.
 TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
   const auto m = resolve_model("deepseek-r1");
-  const auto hw = resolve_hardware(catalog(), "hgx-b200");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
   const InferenceParallel par{8, 1, 1, false};
   auto w = serving(Precision::fp8, 1024, 1024, 64, 8);
   const InferenceResult every = evaluate_inference(m, hw, par, w);

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/precision.h"
 #include "inference/inference.h"
 #include "memory/inference_memory.h"
@@ -15,11 +15,6 @@
 
 namespace gpuplan {
 namespace {
-
-const Catalog& cat() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
 
 InferenceWorkload serving(Precision p, long long isl, long long osl, long long concurrency) {
   InferenceWorkload w;
@@ -51,7 +46,7 @@ TEST(WeightOnly, MemoryBoundDecodeIsFasterByAboutTheWeightByteRatio) {
   } cases[] = {{"qwen3-32b", "h100-sxm"}, {"llama3.1-70b", "b200"}};
   for (const auto& c : cases) {
     const auto m = resolve_model(c.model);
-    const auto hw = resolve_hardware(cat(), c.gpu);
+    const auto hw = resolve_hardware(test_catalog(), c.gpu);
     const auto b = evaluate_inference(m, hw, {1, 1, 1, false}, serving(Precision::bf16, 128, 128, 1));
     const auto q = evaluate_inference(m, hw, {1, 1, 1, false}, serving(Precision::w4a16, 128, 128, 1));
     ASSERT_TRUE(b.valid() && q.valid()) << c.model;
@@ -74,7 +69,7 @@ TEST(WeightOnly, MemoryBoundDecodeIsFasterByAboutTheWeightByteRatio) {
 TEST(WeightOnly, PrefillIsNoFasterThanBf16) {
   for (const char* gpu : {"h100-sxm", "b200"}) {
     const auto m = resolve_model("llama3.1-8b");
-    const auto hw = resolve_hardware(cat(), gpu);
+    const auto hw = resolve_hardware(test_catalog(), gpu);
     const auto b = evaluate_inference(m, hw, {1, 1, 1, false}, serving(Precision::bf16, 8192, 16, 1));
     const auto q = evaluate_inference(m, hw, {1, 1, 1, false}, serving(Precision::w4a16, 8192, 16, 1));
     const auto f = evaluate_inference(m, hw, {1, 1, 1, false}, serving(Precision::fp8, 8192, 16, 1));

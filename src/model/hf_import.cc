@@ -111,6 +111,19 @@ ModelArch import_gptj(const Config& c, const json& root, const std::string& orig
   return m;
 }
 
+// Qwen's MoE keys (Qwen2-MoE, Qwen3-MoE, Qwen3-Next / Qwen3.5): routed experts every
+// decoder_sparse_step layers, plus one shared expert when shared_expert_intermediate_size is set.
+void read_qwen_experts(const Config& c, ModelArch& m) {
+  m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
+  m.moe.top_k = c.req("num_experts_per_tok");
+  m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
+  m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
+  if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
+    m.moe.shared_experts = 1;
+    m.moe.shared_ffn_hidden = shared;
+  }
+}
+
 // Hybrid layouts (Qwen3-Next, Qwen3.5): which layers mix tokens by linear attention, read from
 // `layer_types` ("linear_attention" / "full_attention", one per layer) or, without it, from
 // `full_attention_interval` (every n-th layer is full attention), and the Gated DeltaNet dimensions.
@@ -249,14 +262,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     if (type == "qwen2" || type == "qwen2_moe") m.attention_bias = true;  // q, k, v biases
     if (type == "qwen3" || type == "qwen3_moe") m.qk_norm = true;
     if (type == "qwen2_moe" || type == "qwen3_moe") {
-      m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
-      m.moe.top_k = c.req("num_experts_per_tok");
-      m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
-      m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
-      if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
-        m.moe.shared_experts = 1;
-        m.moe.shared_ffn_hidden = shared;
-      }
+      read_qwen_experts(c, m);
     }
   } else if (qwen_hybrid) {
     // Qwen3-Next / Qwen3.5: Gated DeltaNet layers interleaved with gated full attention (q/k norms),
@@ -265,14 +271,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     m.qk_norm = true;
     m.attention_output_gate = c.flag("attn_output_gate", true);  // Qwen3-Next always gates
     read_linear_attention(c, body, m, origin);
-    m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
-    m.moe.top_k = c.req("num_experts_per_tok");
-    m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
-    m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
-    if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
-      m.moe.shared_experts = 1;
-      m.moe.shared_ffn_hidden = shared;
-    }
+    read_qwen_experts(c, m);
   } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2" || type == "deepseek_v32" ||
              type == "glm_moe_dsa") {
     m.family = type == "kimi_k2" ? "kimi" : type == "glm_moe_dsa" ? "glm" : "deepseek";

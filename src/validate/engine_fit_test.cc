@@ -16,13 +16,13 @@
 namespace gpuplan {
 namespace {
 
-const std::string kFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
+const std::string kInferenceXFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
 
 TEST(EngineFit, CatalogValuesAreTheFitOfTheInferenceXFile) {
-  if (!std::filesystem::exists(kFile)) GTEST_SKIP() << kFile << " not present";
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(read_csv_file(kFile, "--dataset"), catalog, skipped);
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
   const auto fits = calibrate_engines(cases, catalog);
   ASSERT_GE(fits.size(), 6u);  // six engines and the MTP acceptance
   for (const auto& f : fits) {
@@ -45,10 +45,10 @@ TEST(EngineFit, CatalogValuesAreTheFitOfTheInferenceXFile) {
 // The front ends fitted at low concurrency also help the held-out TTFTs at higher concurrency (where
 // queues and waves add to them): the median error with them is below that without any.
 TEST(EngineFit, FrontEndsHelpTheHeldOutTtfts) {
-  if (!std::filesystem::exists(kFile)) GTEST_SKIP() << kFile << " not present";
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
-  const auto cases = map_inferencex_cases(read_csv_file(kFile, "--dataset"), catalog, skipped);
+  const auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
   std::vector<double> with, without;
   for (const auto& c : cases) {
     if (c.metric != "ttft_ms" || c.workload.concurrency <= 8) continue;
@@ -66,10 +66,10 @@ TEST(EngineFit, FrontEndsHelpTheHeldOutTtfts) {
 }
 
 TEST(EngineFit, FrontEndMovesTtftOnlyAndByItsValue) {
-  if (!std::filesystem::exists(kFile)) GTEST_SKIP() << kFile << " not present";
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(read_csv_file(kFile, "--dataset"), catalog, skipped);
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
   int checked = 0;
   for (const auto& c : cases) {
     if (c.metric != "ttft_ms" || c.workload.concurrency > 8 || checked > 20) continue;
@@ -153,10 +153,10 @@ TEST(EngineFit, SteadyStateBoundOfALowConcurrencyTtft) {
 // 0.1-1 s) are counted and left out of the front-end fit; every other engine's low-concurrency points
 // are steady. Each point left out is beyond the bound by its own figures.
 TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
-  if (!std::filesystem::exists(kFile)) GTEST_SKIP() << kFile << " not present";
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(read_csv_file(kFile, "--dataset"), catalog, skipped);
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
   size_t not_steady = 0;
   for (const auto& c : cases) {
     if (c.metric != "ttft_ms" || c.workload.concurrency > 8) continue;

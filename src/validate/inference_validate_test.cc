@@ -48,14 +48,14 @@ Split score_file(const std::string& name) {
   return s;
 }
 
-bool have_data() {
+bool have_shared_data() {
   return std::filesystem::exists(std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inference.csv");
 }
 
 // The issue's targets on the published serving rows: median APE <= 15% on throughput, <= 20% on
 // TTFT/TPOT, at least 85% of rows scored, throughput p90 <= 40% (issue 13).
 TEST(InferenceValidation, PublishedServingResults) {
-  if (!have_data()) GTEST_SKIP() << "shared/data not present";
+  if (!have_shared_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("inference.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
   EXPECT_LE(s.throughput.median_ape_pct, 15.0);
@@ -66,7 +66,7 @@ TEST(InferenceValidation, PublishedServingResults) {
 // MLPerf v4.1/v5.0 held out from the serving fit: the issue's targets (throughput median <= 15%,
 // TTFT/TPOT <= 20%); it stands at 10.6% / 13.8%, so the bounds also catch a drift of a few points.
 TEST(InferenceValidation, MlperfRounds) {
-  if (!have_data()) GTEST_SKIP() << "shared/data not present";
+  if (!have_shared_data()) GTEST_SKIP() << "shared/data not present";
   const Split s = score_file("mlperf-inference-v4.1-v5.0.csv");
   EXPECT_GE(double(s.scored), 0.85 * double(s.total));
   EXPECT_LE(s.throughput.median_ape_pct, 13.0);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
+
 namespace gpuplan {
 
 namespace {
@@ -87,18 +89,13 @@ void parse_pool(const std::string& text, const char* side, NotesPool& p, std::ve
 }
 
 // Sections and keys are matched case-insensitively ("Disagg: Prefill: Workers=1 ...").
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
-bool has_notes_deployment(const std::string& notes) { return lower(notes).find(kSection) != std::string::npos; }
+bool has_notes_deployment(const std::string& notes) { return to_lower(notes).find(kSection) != std::string::npos; }
 
 std::optional<std::string> parse_notes_deployment(const std::string& notes_as_written, NotesDeployment& out) {
   out = {};
-  const std::string notes = lower(notes_as_written);
+  const std::string notes = to_lower(notes_as_written);
   const auto at = notes.find(kSection);
   if (at == std::string::npos) return "the notes state no disaggregated deployment ('disagg:')";
   const std::string rest = notes.substr(at + std::string(kSection).size());

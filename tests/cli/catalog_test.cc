@@ -10,7 +10,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST(CatalogCli, ListAllTables) {
   auto r = run_gpuplan("catalog list");

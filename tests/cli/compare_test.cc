@@ -9,13 +9,11 @@
 
 namespace {
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
 TEST(CliCost, TcoTableAndJson) {
   const auto t = run_gpuplan("cost");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   for (const char* s : {"hgx-h100", "gb200-nvl72", "/GPU-h", "capital", "electricity", "colocation", "no price"})
-    EXPECT_TRUE(contains(t.out, s)) << s << "\n" << t.out;
+    EXPECT_TRUE(has(t.out, s)) << s << "\n" << t.out;
   const auto r = run_gpuplan("cost --system hgx-h100 --system gb200-nvl72 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
@@ -51,18 +49,18 @@ TEST(CliCost, TrainingRunCostAndOverrides) {
 TEST(CliCost, BadInputNamesTheOption) {
   auto r = run_gpuplan("cost --pue 0.5");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--pue")) << r.err;
+  EXPECT_TRUE(has(r.err, "--pue")) << r.err;
   r = run_gpuplan("cost --cost-of-capital 3");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--cost-of-capital")) << r.err;
+  EXPECT_TRUE(has(r.err, "--cost-of-capital")) << r.err;
   r = run_gpuplan("cost --system hgx-h1000");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--system")) << r.err;
+  EXPECT_TRUE(has(r.err, "--system")) << r.err;
   const std::string path = testing::TempDir() + "/bad_cost.yaml";
   std::ofstream(path) << "schema: gpuplan.cost/v1\noperating:\n  colocation_usd_per_kw_mnth: 100\n";
   r = run_gpuplan("cost --cost-profile " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "colocation_usd_per_kw_mnth")) << r.err;
+  EXPECT_TRUE(has(r.err, "colocation_usd_per_kw_mnth")) << r.err;
 }
 
 TEST(CliSearchCost, RanksByDollarsPerMillionTokens) {
@@ -82,7 +80,7 @@ TEST(CliSearchCost, RanksByDollarsPerMillionTokens) {
   // A system with no price cannot be ranked by cost: exit 2 naming the option and the way out.
   const auto u = run_gpuplan(job + "--system mi300x-platform --objective cost");
   EXPECT_EQ(u.exit_code, 2);
-  EXPECT_TRUE(contains(u.err, "--objective") && contains(u.err, "price_usd")) << u.err;
+  EXPECT_TRUE(has(u.err, "--objective") && has(u.err, "price_usd")) << u.err;
 }
 
 TEST(CliCompare, DefaultsAnswerTheHeadline) {
@@ -92,7 +90,7 @@ TEST(CliCompare, DefaultsAnswerTheHeadline) {
                         "Memory bandwidth", "NVLink", "training tokens/s", "serving, 50 tok/s/user", "/system", "/$",
                         "/kW", "Which headline uses which yardstick", "along the throughput/interactivity curve",
                         "llama3.1-70b", "deepseek-r1"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, s)) << s << "\n" << r.out;
 }
 
 TEST(CliCompare, JsonRatiosAreConsistent) {
@@ -120,12 +118,12 @@ TEST(CliCompare, JsonRatiosAreConsistent) {
 TEST(CliCompare, SaysWhenASideIsNotCalibrated) {
   const auto r = run_gpuplan("compare mi300x-platform hgx-h100 --model llama3.1-8b --task train --gpus 8");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "rough estimates")) << r.out;
+  EXPECT_TRUE(has(r.out, "rough estimates")) << r.out;
   const auto j = run_gpuplan("compare mi300x-platform hgx-h100 --model llama3.1-8b --task train --gpus 8 --json").json();
   EXPECT_EQ(j["a"]["training_efficiency_fitted_on"], "");
   EXPECT_NE(j["b"]["training_efficiency_fitted_on"], "");
   const auto d = run_gpuplan("compare");
-  EXPECT_FALSE(contains(d.out, "rough estimates")) << d.out;  // both defaults are fitted
+  EXPECT_FALSE(has(d.out, "rough estimates")) << d.out;  // both defaults are fitted
 }
 
 TEST(CliCompare, ClaimsReplayed) {
@@ -138,21 +136,21 @@ TEST(CliCompare, ClaimsReplayed) {
   const auto t = run_gpuplan("compare --claim builtin");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   for (const char* s : {"claimed 30x", "claimed 4x", "claimed 1.9x", "per watt", "source:"})
-    EXPECT_TRUE(contains(t.out, s)) << s << "\n" << t.out;
+    EXPECT_TRUE(has(t.out, s)) << s << "\n" << t.out;
 }
 
 TEST(CliCompare, BadInputNamesTheOption) {
   auto r = run_gpuplan("compare --per furlong");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--per")) << r.err;
+  EXPECT_TRUE(has(r.err, "--per")) << r.err;
   r = run_gpuplan("compare gb300-nvl72");
   EXPECT_EQ(r.exit_code, 2);
   r = run_gpuplan("compare --claim no-such-claim");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--claim")) << r.err;
+  EXPECT_TRUE(has(r.err, "--claim")) << r.err;
   r = run_gpuplan("compare --tokens-per-user 0");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--tokens-per-user")) << r.err;
+  EXPECT_TRUE(has(r.err, "--tokens-per-user")) << r.err;
 }
 
 TEST(CliRecommend, ServingAndTraining) {
@@ -166,21 +164,21 @@ TEST(CliRecommend, ServingAndTraining) {
   EXPECT_FALSE(j["ranked"][0]["reasons"].empty());
   r = run_gpuplan("recommend --model llama3.1-70b --task finetune --system hgx-h100 --system hgx-h200 --system a10");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* s : {"#1", "GPUs", "days", "J/token", "a10", "no power figure"}) EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+  for (const char* s : {"#1", "GPUs", "days", "J/token", "a10", "no power figure"}) EXPECT_TRUE(has(r.out, s)) << s << "\n" << r.out;
 }
 
 TEST(CliRecommend, BadInputNamesTheOption) {
   auto r = run_gpuplan("recommend --model llama3.1-8b --task deploy");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--task")) << r.err;
+  EXPECT_TRUE(has(r.err, "--task")) << r.err;
   r = run_gpuplan("recommend --model llama3.1-8b --users 0");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--users")) << r.err;
+  EXPECT_TRUE(has(r.err, "--users")) << r.err;
   r = run_gpuplan("recommend --model llama3.1-8b --task infer --tokens 1e12");
   EXPECT_EQ(r.exit_code, 2);
   r = run_gpuplan("recommend --model llama3.1-8b --system nope");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--system")) << r.err;
+  EXPECT_TRUE(has(r.err, "--system")) << r.err;
 }
 
 }  // namespace

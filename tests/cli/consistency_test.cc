@@ -9,8 +9,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 TEST(ConsistencyCli, InterleavingWithTooFewMicrobatchesIsRejectedWithTheReason) {
   // One micro-batch through 8 stages cannot be interleaved (Megatron needs a multiple of pp).
   auto r = run_gpuplan("train --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 1 --seq 8192 "

@@ -8,8 +8,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 const std::string kPoint =
     "infer --model deepseek-r1 --system gb200-nvl72 --precision fp8 --isl 922 --osl 922 --concurrency 1127 "
     "--arrival closed_loop --engine dynamo+tensorrt-llm --disagg --prefill-gpus 8 --prefill-tp 1 --prefill-ep 8 "

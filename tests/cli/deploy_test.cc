@@ -9,9 +9,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-const std::string kSrc = GPUPLAN_SOURCE_DIR;
-
 TEST(SiteCli, MixedClusterOnAirAndLiquidHall) {
   auto r = run_gpuplan("site --cluster " + kSrc + "/examples/clusters/gb300-h200-mixed.yaml --site " + kSrc +
                        "/examples/sites/hall-air-liquid.yaml");

@@ -7,8 +7,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 TEST(FabricCli, DgxH100FourScalableUnits) {
   auto r = run_gpuplan("fabric --system hgx-h100 --gpus 1016 --node-optics twin-port");
   ASSERT_EQ(r.exit_code, 0) << r.err;

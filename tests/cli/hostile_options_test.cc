@@ -17,7 +17,6 @@ struct Command {
   const char* base;  // arguments that make it run with defaults
 };
 
-const std::string kSrc = GPUPLAN_SOURCE_DIR;
 const std::string kCluster = kSrc + "/examples/clusters/hgx-h100-256.yaml";
 
 std::vector<Command> commands() {

@@ -6,8 +6,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 TEST(InferCli, OperatingPointText) {
   auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --gpus 8 --isl 1024 --osl 1024 --concurrency 64");
   ASSERT_EQ(r.exit_code, 0) << r.err;

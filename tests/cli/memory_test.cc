@@ -5,22 +5,20 @@
 
 namespace {
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
 TEST(CliMemory, QuickStartInferenceH200) {
   const auto r = run_gpuplan("memory --model llama3-70b --system hgx-h200 --inference --precision bf16 --context 8192");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "weights")) << r.out;
-  EXPECT_TRUE(contains(r.out, "KV cache")) << r.out;
-  EXPECT_TRUE(contains(r.out, "% of capacity")) << r.out;
-  EXPECT_TRUE(contains(r.out, "FITS")) << r.out;
-  EXPECT_TRUE(contains(r.out, "concurrent sequences")) << r.out;
+  EXPECT_TRUE(has(r.out, "weights")) << r.out;
+  EXPECT_TRUE(has(r.out, "KV cache")) << r.out;
+  EXPECT_TRUE(has(r.out, "% of capacity")) << r.out;
+  EXPECT_TRUE(has(r.out, "FITS")) << r.out;
+  EXPECT_TRUE(has(r.out, "concurrent sequences")) << r.out;
 }
 
 TEST(CliMemory, QuickStartInferenceGb300) {
   const auto r = run_gpuplan("memory --model llama3-70b --system gb300-nvl72 --inference --precision bf16 --context 8192");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "FITS")) << r.out;
+  EXPECT_TRUE(has(r.out, "FITS")) << r.out;
 }
 
 TEST(CliMemory, InferenceJson) {
@@ -57,9 +55,9 @@ TEST(CliMemory, TrainingText) {
       "--plan tp=8,pp=4,vp=5,recompute=selective");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* part : {"weights", "gradients", "optimizer", "activations", "reserve", "total", "capacity"})
-    EXPECT_TRUE(contains(r.out, part)) << part << "\n" << r.out;
-  EXPECT_TRUE(contains(r.out, "FIT")) << r.out;
-  EXPECT_TRUE(contains(r.out, "stage 0 (first)")) << r.out;
+    EXPECT_TRUE(has(r.out, part)) << part << "\n" << r.out;
+  EXPECT_TRUE(has(r.out, "FIT")) << r.out;
+  EXPECT_TRUE(has(r.out, "stage 0 (first)")) << r.out;
 }
 
 TEST(CliMemory, TrainingJson) {
@@ -115,14 +113,14 @@ TEST(CliMemory, BadInputExitsTwoNamingTheOption) {
   for (const auto& c : cases) {
     const auto r = run_gpuplan(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, c.names)) << c.args << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.names)) << c.args << "\n" << r.err;
   }
 }
 
 TEST(CliMemory, TpErrorListsAllowedValues) {
   const auto r = run_gpuplan("memory --model llama3-70b --gpu h100-sxm --gpus 24 --plan tp=3");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "allowed: 1, 2, 4, 8")) << r.err;
+  EXPECT_TRUE(has(r.err, "allowed: 1, 2, 4, 8")) << r.err;
 }
 
 }  // namespace

@@ -15,3 +15,9 @@ struct CliResult {
 CliResult run_gpuplan(const std::string& args);
 // The same under `timeout -s KILL timeout_s`: a run that hangs ends with exit code 137.
 CliResult run_gpuplan(const std::string& args, int timeout_s);
+
+// Whether `text` contains `what` (the CLI tests' check on what a command printed).
+inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// The repository's root (sample files under examples/, data/).
+inline const std::string kSrc = GPUPLAN_SOURCE_DIR;

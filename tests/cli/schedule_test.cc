@@ -10,7 +10,6 @@
 
 namespace {
 
-const std::string kSrc = GPUPLAN_SOURCE_DIR;
 const std::string kPhilly = std::string(GPUPLAN_SHARED_DATA_DIR) + "/traces/philly.csv";
 
 // A cluster file with explicit shapes, so these tests do not depend on catalog entries.

@@ -5,16 +5,14 @@
 
 namespace {
 
-bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
 TEST(CliSearch, Text) {
   const auto r = run_gpuplan(
       "search --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 128 --seq 4096 --precision bf16 --top 3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"enumerated", "dropped", "divisibility", "memory", "evaluated", "#1", "#3", "tokens/s/GPU",
                         "MFU", "compute", "exposed comm", "bubble", "optimizer", "tp=", "of 85.5 GB"})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
-  EXPECT_FALSE(contains(r.out, "#4")) << r.out;
+    EXPECT_TRUE(has(r.out, s)) << s << "\n" << r.out;
+  EXPECT_FALSE(has(r.out, "#4")) << r.out;
 }
 
 TEST(CliSearch, Json) {
@@ -49,7 +47,7 @@ TEST(CliSearch, NothingFitsIsDataNotAnError) {
   EXPECT_GT(j["dropped"]["memory"].get<long long>(), 0);
   EXPECT_FALSE(j["closest"]["memory"]["fits"].get<bool>());
   const auto t = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192");
-  EXPECT_TRUE(contains(t.out, "No plan fits in memory")) << t.out;
+  EXPECT_TRUE(has(t.out, "No plan fits in memory")) << t.out;
 }
 
 TEST(CliSearch, BadInputExits2NamingTheOption) {
@@ -69,7 +67,7 @@ TEST(CliSearch, BadInputExits2NamingTheOption) {
   for (const auto& c : cases) {
     const auto r = run_gpuplan(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, c.option)) << c.args << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.option)) << c.args << "\n" << r.err;
   }
   EXPECT_EQ(run_gpuplan("search --system hgx-h100 --gpus 8 --global-batch 8").exit_code, 2);
 }
@@ -79,7 +77,7 @@ TEST(CliScale, WeakText) {
       "scale --model llama3.1-8b --system hgx-h100 --gpus 8,16,32 --mode weak --batch-per-gpu 2 --seq 4096");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"weak scaling", "GPUs", "tokens/s/GPU", "MFU", "step s", "tp="})
-    EXPECT_TRUE(contains(r.out, s)) << s << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, s)) << s << "\n" << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;  // no progress when stderr is not a terminal
 }
 
@@ -99,7 +97,7 @@ TEST(CliScale, StrongJsonWithFixedPlan) {
   EXPECT_EQ(j["points"][1]["global_batch"], 512);
   EXPECT_GT(j["points"][0]["mfu_6n"].get<double>(), 0.0);
   EXPECT_FALSE(j["points"][2]["found"].get<bool>());
-  EXPECT_TRUE(contains(j["points"][2]["reason"].get<std::string>(), "divisibility"));
+  EXPECT_TRUE(has(j["points"][2]["reason"].get<std::string>(), "divisibility"));
 }
 
 TEST(CliScale, BadInputExits2NamingTheOption) {
@@ -123,7 +121,7 @@ TEST(CliScale, BadInputExits2NamingTheOption) {
   for (const auto& c : cases) {
     const auto r = run_gpuplan(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, c.option)) << c.args << "\n" << r.err;
+    EXPECT_TRUE(has(r.err, c.option)) << c.args << "\n" << r.err;
   }
 }
 

@@ -12,8 +12,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 TEST(ServingFrontierCli, DisaggregatedPointTextAndJson) {
   const std::string args =
       "infer --model deepseek-r1 --system gb200-nvl72 --precision fp4 --isl 8192 --osl 1024 --concurrency 512 "

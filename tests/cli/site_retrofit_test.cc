@@ -7,9 +7,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-const std::string kSrc = GPUPLAN_SOURCE_DIR;
-
 TEST(SiteRetrofitCli, AirOnlySiteListsTheLiquidRetrofit) {
   auto r = run_gpuplan("site --json --cluster " + kSrc + "/examples/clusters/gb300-h200-mixed.yaml --site " + kSrc +
                        "/examples/sites/air-only.yaml");

@@ -14,7 +14,6 @@ namespace {
 
 const std::string kData = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/";
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 TEST(ValidateCli, TrainingRowsCarryBandsCoverageAndSkipReasons) {
   auto r = run_gpuplan("validate --dataset " + kData + "training.csv --json");

@@ -6,8 +6,6 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
-
 TEST(WeightOnlyCli, InferAcceptsEachSpellingAsOnePrecision) {
   double tpot = 0;
   for (const char* name : {"w4a16", "int4_wo", "int4-awq", "awq", "gptq-int4"}) {
