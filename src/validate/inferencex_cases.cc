@@ -147,18 +147,22 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // quantizes it to FP8 with FP8/FP4 checkpoints; SGLang on Blackwell runs the trtllm_mla attention
     // backend with --kv-cache-dtype fp8_e4m3 (InferenceX's B200/B300 SGLang scripts since Sep 2025 and
     // every Blackwell Dynamo + SGLang recipe of NVIDIA/srt-slurm); SGLang on Hopper (flashinfer MLA)
-    // and ATOM/AMD keep the default ("auto", BF16).
+    // and ATOM/AMD single-node keep the default ("auto", BF16).
     c.precision_name = t.cell(i, "precision");
     const std::string prec = lower(c.precision_name);
     w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
     const bool trt = has(fw, "tensorrt");
     const bool blackwell = c.generation == "blackwell" || c.generation == "blackwell_ultra";
     const bool sglang_fp8_kv = has(fw, "sglang") && !has(fw, "mori") && blackwell;
-    const bool fp8_kv = (trt || sglang_fp8_kv) && w.weight_precision != Precision::bf16;
+    // SGLang + MoRI (MI355X): --kv-cache-dtype fp8_e4m3 in every recipe the runs used
+    // (billishyahao/sglang_disagg's server script since Jan 2026, InferenceX's amd_utils/models.yaml).
+    const bool mori_fp8_kv = has(fw, "mori");
+    const bool fp8_kv = (trt || sglang_fp8_kv || mori_fp8_kv) && w.weight_precision != Precision::bf16;
     w.kv_bytes_per_element = fp8_kv ? 1.0 : 2.0;
     c.assumptions.push_back(fmt::format("KV cache {} ({} with {} weights)", fp8_kv ? "FP8" : "BF16",
                                         trt             ? "TensorRT-LLM's default"
                                         : sglang_fp8_kv ? "SGLang's trtllm_mla recipes on Blackwell"
+                                        : mori_fp8_kv   ? "SGLang + MoRI recipes' --kv-cache-dtype fp8_e4m3"
                                                         : "SGLang/ATOM's default",
                                         c.precision_name));
     // InferenceX client: --max-concurrency C, 10 C prompts, --request-rate inf, lengths uniform in

@@ -120,6 +120,9 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     if (fw == "Dynamo + SGLang" && blackwell) {
       EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
     }
+    if (fw.find("MoRI") != std::string::npos) {  // the recipes' --kv-cache-dtype fp8_e4m3
+      EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
+    }
     if (c.spec_decode == "mtp") {
       const bool sglang_nvidia =
           fw.find("SGLang") != std::string::npos && fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0;
