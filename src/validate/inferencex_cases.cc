@@ -13,6 +13,7 @@
 #include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/inference_cases.h"
+#include "validate/inferencex_cases.h"
 
 namespace gpuplan {
 
@@ -73,6 +74,23 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
 
 }  // namespace
 
+long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep) {
+  // InferenceX's in-tree AMD disaggregation recipe (benchmarks/multi_node/amd_utils, models.yaml +
+  // server.sh, from 2026-02-19; the FP8 script pinned the same sglang_disagg commit 14606ff from
+  // 2026-02-16): decode --max-running-requests is the cuda-graph end (160) x TP with attention-DP
+  // (SGLang divides it by dp_size: 160 per rank), 256 with EP only, 128 without either. From
+  // 2026-05-07 (PR #1236) the MXFP4 runs serve the model entry DeepSeek-R1-0528-MXFP4-v2, whose
+  // attention-DP decode captures CUDA graphs to 512: 512 per rank. From 2026-05-31 (PR #1584) a
+  // decode worker with attention-DP and EP takes the sweep's largest concurrency instead: no cap
+  // below the clients. Runs before those dates used pinned commits of billishyahao/sglang_disagg
+  // that are not stored (its Jan 2026 branches: 8192 with attention-DP, 256 without): no cap.
+  const bool fp8 = weights == Precision::fp8;
+  if (date.size() != 10 || date < (fp8 ? "2026-02-16" : "2026-02-19")) return 0;
+  if (attention_dp && ep && date >= "2026-05-31") return 0;
+  if (attention_dp) return !fp8 && date >= "2026-05-07" ? 512 : 160;
+  return ep ? 256 : 128;
+}
+
 bool is_inferencex_schema(const CsvTable& t) {
   for (const char* c : {"disaggregated", "decode_tp", "decode_ep", "decode_attention_dp", "output_tok_s_per_gpu",
                         "median_tpot_ms", "median_ttft_ms", "median_tok_s_per_user", "concurrency", "isl", "osl", "gpus"})
@@ -129,18 +147,22 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // quantizes it to FP8 with FP8/FP4 checkpoints; SGLang on Blackwell runs the trtllm_mla attention
     // backend with --kv-cache-dtype fp8_e4m3 (InferenceX's B200/B300 SGLang scripts since Sep 2025 and
     // every Blackwell Dynamo + SGLang recipe of NVIDIA/srt-slurm); SGLang on Hopper (flashinfer MLA)
-    // and ATOM/AMD keep the default ("auto", BF16).
+    // and ATOM/AMD single-node keep the default ("auto", BF16).
     c.precision_name = t.cell(i, "precision");
     const std::string prec = lower(c.precision_name);
     w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
     const bool trt = has(fw, "tensorrt");
     const bool blackwell = c.generation == "blackwell" || c.generation == "blackwell_ultra";
     const bool sglang_fp8_kv = has(fw, "sglang") && !has(fw, "mori") && blackwell;
-    const bool fp8_kv = (trt || sglang_fp8_kv) && w.weight_precision != Precision::bf16;
+    // SGLang + MoRI (MI355X): --kv-cache-dtype fp8_e4m3 in every recipe the runs used
+    // (billishyahao/sglang_disagg's server script since Jan 2026, InferenceX's amd_utils/models.yaml).
+    const bool mori_fp8_kv = has(fw, "mori");
+    const bool fp8_kv = (trt || sglang_fp8_kv || mori_fp8_kv) && w.weight_precision != Precision::bf16;
     w.kv_bytes_per_element = fp8_kv ? 1.0 : 2.0;
     c.assumptions.push_back(fmt::format("KV cache {} ({} with {} weights)", fp8_kv ? "FP8" : "BF16",
                                         trt             ? "TensorRT-LLM's default"
                                         : sglang_fp8_kv ? "SGLang's trtllm_mla recipes on Blackwell"
+                                        : mori_fp8_kv   ? "SGLang + MoRI recipes' --kv-cache-dtype fp8_e4m3"
                                                         : "SGLang/ATOM's default",
                                         c.precision_name));
     // InferenceX client: --max-concurrency C, 10 C prompts, --request-rate inf, lengths uniform in
@@ -214,6 +236,23 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.mode = InferenceMode::disaggregated;
       c.deployment = "disaggregated";
       c.disagg = {pre, static_cast<int>(col("prefill_gpus")), dec, static_cast<int>(dec_gpus)};
+      if (has(fw, "mori")) {
+        const bool recipe_dp = lower(t.cell(i, "decode_attention_dp")) == "yes";
+        const long long cap = mori_decode_max_batch(t.cell(i, "date"), w.weight_precision, recipe_dp,
+                                                    col("decode_ep") > 1);
+        // The cap is per rank; a per-worker cap on a worker the model runs attention-DP splits over
+        // its ranks.
+        c.disagg.decode_max_batch = (!recipe_dp && dec.attention_dp && cap > 0) ? (cap + dec.tp - 1) / dec.tp : cap;
+        c.assumptions.push_back(
+            cap > 0 ? fmt::format("MoRI decode: at most {} sequences per {} (InferenceX amd_utils recipe: "
+                                  "--max-running-requests {})",
+                                  cap, recipe_dp ? "attention-DP rank" : "decode worker",
+                                  recipe_dp               ? "cuda-graph end x TP, / dp_size in SGLang"
+                                  : col("decode_ep") > 1 ? "256 with EP"
+                                                         : "128 without EP or DP")
+                    : "MoRI decode: no running-request cap below the clients (the run's recipe: see "
+                      "docs/inference-model.md, \"InferenceX MoRI recipes\")");
+      }
       c.parallel = dec;
       w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;
     } else {

@@ -11,6 +11,7 @@
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "validate/inference_cases.h"
+#include "validate/inferencex_cases.h"
 #include "validate/validation.h"
 
 namespace gpuplan {
@@ -119,6 +120,9 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     if (fw == "Dynamo + SGLang" && blackwell) {
       EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
     }
+    if (fw.find("MoRI") != std::string::npos) {  // the recipes' --kv-cache-dtype fp8_e4m3
+      EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
+    }
     if (c.spec_decode == "mtp") {
       const bool sglang_nvidia =
           fw.find("SGLang") != std::string::npos && fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0;
@@ -153,6 +157,93 @@ TEST(InferenceXValidation, GoldenAttentionDpBalanceTtft) {
       EXPECT_EQ(t.cell(c.row, "framework"), "TensorRT-LLM");
       EXPECT_TRUE(c.parallel.attention_dp);
     }
+}
+
+// InferenceX's SGLang + MoRI decode cap (benchmarks/multi_node/amd_utils: models.yaml + server.sh):
+// 160 per attention-DP rank, 256 per worker with EP only, 128 without either, from the in-tree recipe
+// (FP8 from 2026-02-16, MXFP4 from 2026-02-19; MXFP4 attention-DP 512 from 2026-05-07); DP + EP
+// decode takes the sweep's top concurrency from 2026-05-31; none before the in-tree recipe.
+TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
+  EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::fp8, true, true), 160);
+  EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::nvfp4, false, true), 256);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-28", Precision::nvfp4, false, false), 128);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-31", Precision::nvfp4, false, false), 128);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-06", Precision::nvfp4, true, true), 160);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-27", Precision::nvfp4, true, true), 512);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-27", Precision::fp8, true, false), 160);
+  EXPECT_EQ(mori_decode_max_batch("2026-05-31", Precision::nvfp4, true, true), 0);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::fp8, false, false), 128);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::nvfp4, false, false), 0);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-06", Precision::fp8, true, true), 0);
+  EXPECT_EQ(mori_decode_max_batch("", Precision::fp8, true, true), 0);
+  EXPECT_EQ(mori_decode_max_batch("26-3-3", Precision::fp8, true, true), 0);
+}
+
+// Only MoRI rows carry the cap; where it binds (clients above the decode slots) it lowers the
+// predicted throughput and raises the predicted TTFT against the same row uncapped, and never the
+// reverse (the clients beyond the slots wait before decode).
+TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  size_t capped = 0, binding = 0;
+  for (const auto& c : mapped().cases) {
+    const bool mori = t.cell(c.row, "framework").find("MoRI") != std::string::npos;
+    if (!mori) {
+      EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
+      continue;
+    }
+    if (c.disagg.decode_max_batch == 0) continue;
+    ++capped;
+    InferenceCase open = c;
+    open.disagg.decode_max_batch = 0;
+    const double with = predict_inference_case(c), without = predict_inference_case(open);
+    const long long ranks = c.disagg.decode.attention_dp ? c.disagg.decode.tp : 1;
+    const long long slots = c.disagg.decode_max_batch * ranks * (c.disagg.decode_gpus / c.disagg.decode.tp);
+    if (c.metric == "tokens_per_sec_per_gpu") {
+      EXPECT_LE(with, without * (1 + 1e-9)) << c.row;
+    }
+    if (c.metric == "ttft_ms") {
+      EXPECT_GE(with, without * (1 - 1e-9)) << c.row;
+    }
+    if (c.metric == "ttft_ms" && c.workload.concurrency > slots) {
+      ++binding;
+      EXPECT_GT(with, 10.0 * without) << c.row;  // a decode lifetime's wait, not a prefill's
+    }
+  }
+  EXPECT_GT(capped, 60u);
+  EXPECT_GE(binding, 1u);
+}
+
+// Golden: MI355X MXFP4 1K/1K, prefill 1 x DEP4, decode 1 x DEP8, 2,048 clients (2026-03-13): the
+// recipe's 160 per rank hold 1,280 and the rest queue before decode: median TTFT 81.4 s measured,
+// 0.25 s predicted without the cap, 16 s with it (the rest of the miss is the decode step: TPOT
+// 77.5 ms measured against 29 predicted, so each decode lifetime is 2.7x longer than the model's).
+TEST(InferenceXValidation, GoldenMoriQueuedTtft) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  const size_t row = 405;
+  ASSERT_EQ(t.cell(row, "framework"), "SGLang + MoRI (disaggregated)");
+  ASSERT_EQ(t.cell(row, "date"), "2026-03-13");
+  ASSERT_EQ(t.cell(row, "concurrency"), "2048");
+  size_t seen = 0;
+  for (const auto& c : mapped().cases) {
+    if (c.row != row) continue;
+    EXPECT_EQ(c.disagg.decode_max_batch, 160);
+    InferenceCase open = c;
+    open.disagg.decode_max_batch = 0;
+    const double with = predict_inference_case(c) / c.reported, without = predict_inference_case(open) / c.reported;
+    if (c.metric == "ttft_ms") {
+      ++seen;
+      EXPECT_GT(with, 0.15);
+      EXPECT_LT(with, 1.0);
+      EXPECT_LT(without, 0.01);
+    }
+    if (c.metric == "tokens_per_sec_per_gpu") {
+      ++seen;
+      EXPECT_LT(with, 0.85 * without);  // 1,280 decoding, not 2,048
+    }
+  }
+  EXPECT_EQ(seen, 2u);
 }
 
 // Every point maps (disaggregated and MTP ones included) and the file's accuracy holds where it is
