@@ -193,8 +193,11 @@ TEST(EngineFit, MoeGemmEffFitOnTheAicFile) {
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
   auto cases = map_inference_cases(read_csv_file(kAicFile, "--dataset"), catalog, skipped);
-  for (const auto& c : cases)
-    if (!c.model.is_moe()) EXPECT_DOUBLE_EQ(c.workload.moe_gemm_eff, 1.0) << c.model_name;
+  for (const auto& c : cases) {
+    if (!c.model.is_moe()) {
+      EXPECT_DOUBLE_EQ(c.workload.moe_gemm_eff, 1.0) << c.model_name;
+    }
+  }
   const auto fits = calibrate_engine_moe_gemm(cases, catalog);
   bool trt = false, vllm = false;
   for (const auto& f : fits) {
