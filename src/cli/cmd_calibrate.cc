@@ -335,6 +335,11 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  response handling, run during the previous step by its overlap scheduler); fitted by\n"
              "  calibrate_engine_host() on inference.csv's maximum-load rows of the engine (`calibrate --engines\n"
              "  --dataset inference.csv --fit-sources ...`); entries without it: C++ runtimes, negligible.\n"
+             "moe_gemm_eff: the share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach\n"
+             "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
+             "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
+             "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
+             "  above 8 clients held out. Per engine, never per model.\n"
              "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
