@@ -141,7 +141,7 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
   Work w;
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
   const Efficiency& e = hw.efficiency;
-  fmt = executed_format(hw.accelerator, fmt);  // FP4 weights on a chip without FP4 math run in FP8/BF16
+  fmt = executed_format(hw.accelerator, fmt);  // FP4 weights on a chip without FP4 math run in BF16
   double scale = 1.0;
   if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
   if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;

@@ -109,13 +109,16 @@ TEST(InferenceProperties, TpotFallsWithHbmBandwidth) {
   EXPECT_LT(fast, slow);
 }
 
+// FP4 weights against the weights of the format their math runs in: FP8 on a chip with FP4 tensor
+// cores (B200), BF16 on one without (H200: weight-only 4-bit kernels, BF16 math).
 TEST(InferenceProperties, Fp4WeightsNeverSlowDecode) {
   for (const char* model : {"llama3.1-70b", "mixtral-8x7b"}) {
     const auto m = resolve_model(model);
     for (const char* gpu : {"b200", "h200-sxm"}) {
       const auto hw = resolve_hardware(cat(), gpu);
+      const Precision wider = hw.accelerator.peak(MathFormat::fp4) > 0 ? Precision::fp8 : Precision::bf16;
       for (long long c : {1, 8, 64}) {
-        auto w8 = offline(Precision::fp8, 512, 512, 2);
+        auto w8 = offline(wider, 512, 512, 2);
         auto w4 = offline(Precision::nvfp4, 512, 512, 2);
         w8.concurrency = w4.concurrency = c;
         const InferenceParallel par{2, m.is_moe() ? 2 : 1, 1, false};

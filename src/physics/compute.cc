@@ -27,7 +27,7 @@ double peak_flops(const Accelerator& a, MathFormat format) {
 
 MathFormat executed_format(const Accelerator& a, MathFormat wanted) {
   if (a.peak(wanted) > 0) return wanted;
-  if ((wanted == MathFormat::fp4 || wanted == MathFormat::fp6) && a.peak(MathFormat::fp8) > 0) return MathFormat::fp8;
+  if (wanted == MathFormat::fp6 && a.peak(MathFormat::fp8) > 0) return MathFormat::fp8;
   if (a.peak(MathFormat::bf16) > 0) return MathFormat::bf16;
   return wanted;
 }

@@ -35,8 +35,10 @@ double memory_bound_time_s(const Hardware& hw, double bytes);
 double peak_flops(const Accelerator& a, MathFormat format);
 
 // The format GEMMs asked for in `wanted` really run in on this chip: `wanted` when it has tensor
-// cores for it, else the next wider one it has (FP4 -> FP8 -> BF16), as frameworks do (weights may
-// stay stored narrow and are widened before the math).
+// cores for it, else a wider one it has, as frameworks do (weights stay stored narrow and are
+// widened before the math): 4-bit weights on a chip without FP4 math run weight-only, in BF16 (the
+// Triton / Marlin MXFP4 and INT4 kernels vLLM, SGLang and TensorRT-LLM use on Hopper and Ampere:
+// 16-bit activations), FP6 in FP8 where the chip has it, else BF16.
 MathFormat executed_format(const Accelerator& a, MathFormat wanted);
 // The tensor-core formats the chip has a peak for, narrowest first ("fp4, fp8, bf16, tf32").
 std::string format_list(const Accelerator& a);
@@ -44,7 +46,7 @@ std::string format_list(const Accelerator& a);
 // not, naming the formats it has.
 std::string unsupported_precision(const Accelerator& a, Precision p);
 // Serving's fallback, stated: empty when native; otherwise "H100 SXM has no fp4 tensor cores (it has
-// fp8, bf16, ...): weights stored in fp4, math in fp8".
+// fp8, bf16, ...): weights stored in fp4, math in bf16".
 std::string serving_fallback_note(const Accelerator& a, Precision p);
 
 }  // namespace gpuplan

@@ -212,15 +212,6 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("precision_weights '{}' with the notes' Hopper TRITON MoE path: read as "
                                           "w4a16, 4-bit (MXFP4) weights dequantized to BF16 GEMMs",
                                           wp));
-    } else if (gemm_format(w.weight_precision) == MathFormat::fp4 &&
-               c.hardware.accelerator.peak(MathFormat::fp4) <= 0) {
-      // 4-bit float weights on a GPU without FP4 tensor cores (gpt-oss's MXFP4 checkpoint on Hopper):
-      // vLLM's and TensorRT-LLM's Hopper paths (Triton MoE kernels, Marlin) dequantize the weights to
-      // BF16 in the GEMM's main loop and keep BF16 activations: weight-only 4-bit.
-      w.weight_precision = Precision::w4a16;
-      c.assumptions.push_back(fmt::format("precision_weights '{}' on {} (no FP4 tensor cores): read as w4a16, 4-bit "
-                                          "weights dequantized to BF16 GEMMs (Triton/Marlin weight-only kernels)",
-                                          wp, c.gpu_name));
     }
     std::string kvp = t.cell(i, "precision_kv");
     if (kvp.empty() && !c.generation.empty() && contains(notes_l, c.generation + ": use auto")) {

@@ -106,11 +106,12 @@ TEST(ConsistencyCli, FormatsTheHardwareLacks) {
   auto c = run_gpuplan("cost --system hgx-a100 --model llama3.1-8b --precision fp8 --json");
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_TRUE(has(c.json()["systems"][0]["workload"]["why_not"].get<std::string>(), "lacks"));
-  // Serving: the real fallback (weights stored FP4, math FP8), stated; native FP4 where it exists.
+  // Serving: the real fallback (weights stored FP4, math BF16: the weight-only Triton / Marlin kernels),
+  // stated; native FP4 where it exists.
   auto h = run_gpuplan("infer --system hgx-h100 --precision fp4 --concurrency 8 --json");
   ASSERT_EQ(h.exit_code, 0) << h.err;
-  EXPECT_EQ(h.json()["math_format"], "fp8");
-  EXPECT_TRUE(has(h.json()["precision_note"].get<std::string>(), "weights stored in fp4, math in fp8"));
+  EXPECT_EQ(h.json()["math_format"], "bf16");
+  EXPECT_TRUE(has(h.json()["precision_note"].get<std::string>(), "weights stored in fp4, math in bf16"));
   auto f8 = run_gpuplan("infer --system hgx-h100 --precision fp8 --concurrency 8 --json");
   ASSERT_EQ(f8.exit_code, 0) << f8.err;
   // Same concurrency: FP4 weights halve the bytes streamed, nothing more (no FP4 tensor cores).
