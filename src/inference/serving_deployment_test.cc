@@ -354,5 +354,47 @@ TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
   }
 }
 
+
+// SGLang and ATOM alternate prefill and decode forwards: the decodes wait for every prompt's own
+// forward, which streams the weights again and pays its own step overhead. Riding the prompt in the
+// decodes' forward (TensorRT-LLM) is never slower, disaggregated decode workers carry no prompts, and
+// prompts gathered over a receive interval share one forward (the weights streamed once for all).
+TEST(ContinuousBatching, SeparatePrefillForwardsStallTheDecodes) {
+  struct Case {
+    const char* model;
+    const char* system;
+    Precision p;
+    int tp, ep;
+    long long isl, osl, conc;
+    int mtp;
+  };
+  for (const Case& c : {Case{"deepseek-r1", "hgx-b200", Precision::fp8, 8, 1, 1024, 1024, 64, 0},
+                        Case{"deepseek-r1", "hgx-b200", Precision::fp8, 8, 1, 1024, 1024, 64, 2},
+                        Case{"deepseek-r1", "mi355x", Precision::fp8, 8, 1, 8192, 1024, 64, 3},
+                        Case{"deepseek-r1", "hgx-h200", Precision::fp8, 8, 8, 8192, 1024, 16, 0},
+                        Case{"llama3.1-70b", "hgx-h200", Precision::fp8, 4, 1, 2048, 512, 32, 0}}) {
+    const auto m = resolve_model(c.model);
+    const auto hw = resolve_hardware(test_catalog(), c.system);
+    const InferenceParallel par{c.tp, c.ep, 1, false};
+    auto w = serving(c.p, c.isl, c.osl, c.conc, c.tp);
+    w.mtp_draft_tokens = c.mtp;
+    const InferenceResult mixed = evaluate_inference(m, hw, par, w);
+    w.prefill_separate = true;
+    const InferenceResult sep = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(sep.valid()) << c.model;
+    EXPECT_GE(sep.tpot_s, mixed.tpot_s * (1 - 1e-12)) << c.model << " " << c.system;
+    EXPECT_LE(sep.tokens_per_s_total, mixed.tokens_per_s_total * (1 + 1e-12)) << c.model;
+    EXPECT_NEAR(sep.decode_step.parts_sum(), sep.decode_step.total_s, 1e-12);
+    w.scheduler_recv_interval = 30;
+    const InferenceResult batched = evaluate_inference(m, hw, par, w);
+    EXPECT_LE(batched.tpot_s, sep.tpot_s * (1 + 1e-12)) << c.model;
+    w.scheduler_recv_interval = 1;
+    w.decode_only = true;
+    const InferenceResult dec_sep = evaluate_inference(m, hw, par, w);
+    w.prefill_separate = false;
+    EXPECT_DOUBLE_EQ(dec_sep.tpot_s, evaluate_inference(m, hw, par, w).tpot_s) << c.model;
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan
