@@ -276,6 +276,32 @@ TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
                             2.0 * big / (h.fabric.scaleup_bytes_per_s * h.efficiency.scaleup_eff) + 1e-3);
 }
 
+// The same TP group inside one NVLink domain and split across two (an HGX H100 pair against a
+// hypothetical 16-GPU domain of the same links): the cross-node worker's decode is never faster, at
+// any load, with or without MTP, and its all-reduces are what differ.
+TEST(CrossNode, CrossNodeTpNeverFasterThanTheSameTpInsideADomain) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto two_nodes = resolve_hardware(test_catalog(), "hgx-h100");
+  ASSERT_EQ(two_nodes.fabric.domain_gpus, 8);
+  auto one_domain = two_nodes;
+  one_domain.fabric.domain_gpus = 16;
+  const InferenceParallel par{16, 1, 1, false};
+  for (long long isl : {1024LL, 8192LL})
+    for (long long conc : {1LL, 8LL, 32LL})
+      for (int mtp : {0, 2}) {
+        auto w = serving(Precision::fp8, isl, 1024, conc, 16);
+        w.kv_bytes_per_element = 2.0;
+        w.mtp_draft_tokens = mtp;
+        const InferenceResult across = evaluate_inference(m, two_nodes, par, w);
+        const InferenceResult inside = evaluate_inference(m, one_domain, par, w);
+        ASSERT_TRUE(across.valid() && inside.valid()) << isl << " " << conc;
+        EXPECT_GE(across.tpot_s, inside.tpot_s) << isl << " " << conc << " mtp " << mtp;
+        EXPECT_GT(across.decode_step.tp_comm_s, inside.decode_step.tp_comm_s) << isl << " " << conc;
+        EXPECT_NEAR(across.decode_step.gemm_s, inside.decode_step.gemm_s, 1e-12);
+        EXPECT_LE(across.tokens_per_s_per_gpu, inside.tokens_per_s_per_gpu) << isl << " " << conc;
+      }
+}
+
 // A closed loop of C clients over a disaggregated deployment: once the prefill pool is the
 // bottleneck, more clients only lengthen its queue, so TTFT grows with concurrency (and never falls).
 TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
