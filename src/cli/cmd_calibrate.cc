@@ -144,14 +144,14 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
     throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference --prefill");
   std::vector<SkippedRow> skipped;
   auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
-  std::vector<InferenceCase> cases;
-  for (auto& c : all)
-    if (only_generations.empty() ||
-        std::find(only_generations.begin(), only_generations.end(), c.generation) != only_generations.end())
-      cases.push_back(std::move(c));
+  // Every row counts towards the front ends; --generation names the generations whose rates are fitted.
+  std::vector<InferenceCase> cases = std::move(all);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
+  for (const auto& g : only_generations)
+    if (std::none_of(cases.begin(), cases.end(), [&](const InferenceCase& c) { return c.generation == g; }))
+      throw InputError("--generation", fmt::format("no row of '{}' is of generation '{}'", dataset, g));
   constexpr long long kMaxFitClients = 8;
-  const PrefillFit fit = calibrate_prefill(cases, catalog, opts, kMaxFitClients);
+  const PrefillFit fit = calibrate_prefill(cases, catalog, opts, kMaxFitClients, 4, only_generations);
   if (fit.fit_rows == 0)
     throw InputError("--dataset", fmt::format("'{}' has no TTFT rows at 1 to {} clients to fit the prefill rates on",
                                               dataset, kMaxFitClients));
@@ -495,7 +495,7 @@ int cmd_calibrate(int argc, char** argv) {
                  "these source_ids only (comma-separated); the engine's other maximum-load rows are held out");
   app.add_option("--generation", generations,
                  "--inference: fit only these generations (comma-separated, e.g. cdna3,cdna4); the others keep "
-                 "their values");
+                 "their values (--prefill: their rows still count towards the engines' front ends)");
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");

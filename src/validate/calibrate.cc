@@ -433,7 +433,8 @@ const ServingEngine* front_end_owner(const Catalog& catalog, const InferenceCase
 }  // namespace
 
 PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts,
-                             long long max_fit_concurrency, int iterations) {
+                             long long max_fit_concurrency, int iterations,
+                             const std::vector<std::string>& fit_generations) {
   PrefillFit out;
   // By default the MLA prefill rate alone: a serving GEMM rate fitted on these rows is rejected by
   // the held-out files (docs/inference-model.md, "Prefill rate per generation").
@@ -443,9 +444,12 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
   };
   // Starting values of the fitted parameters: a generation's own prefill fit where it has one, else
   // its training values (the others keep theirs, 0: not used).
+  auto fitted_generation = [&](const std::string& g) {
+    return fit_generations.empty() || std::find(fit_generations.begin(), fit_generations.end(), g) != fit_generations.end();
+  };
   for (auto& c : cases)
     for (const auto& p : kPrefillParams)
-      if (fitted_param(p) && !(c.hardware.efficiency.*(p.field) > 0))
+      if (fitted_generation(c.generation) && fitted_param(p) && !(c.hardware.efficiency.*(p.field) > 0))
         c.hardware.efficiency.*(p.field) = c.hardware.efficiency.*(p.training);
   std::vector<InferenceCase*> fit_rows;
   std::map<const ServingEngine*, std::vector<InferenceCase*>> by_owner;  // every case, for the front ends
@@ -488,7 +492,8 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
   };
 
   std::map<std::string, std::vector<InferenceCase*>> by_gen, all_by_gen;
-  for (auto* c : fit_rows) by_gen[c->generation].push_back(c);
+  for (auto* c : fit_rows)
+    if (fitted_generation(c->generation)) by_gen[c->generation].push_back(c);
   for (auto& c : cases) all_by_gen[c.generation].push_back(&c);
   std::map<std::string, GenerationFit> gens;
   for (auto& [gen, rows] : by_gen) {

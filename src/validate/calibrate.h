@@ -93,8 +93,11 @@ struct PrefillFit {
   std::vector<EngineFit> engines;          // front ends fitted jointly (before: the catalog's)
   size_t fit_rows = 0, held_out_rows = 0, not_steady_rows = 0;
 };
+// `fit_generations` (empty: all) are the generations whose parameters are fitted; the others' rows
+// still count towards the front ends, at their catalog rates.
 PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts = {},
-                             long long max_fit_concurrency = 8, int iterations = 4);
+                             long long max_fit_concurrency = 8, int iterations = 4,
+                             const std::vector<std::string>& fit_generations = {});
 
 // Each serving engine's host work per sequence per step (host_per_seq_step_s) fitted on inference-
 // schema cases (map_inference_cases), everything else as the catalog has it: an engine's fit rows

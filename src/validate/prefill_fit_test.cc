@@ -203,6 +203,21 @@ TEST(PrefillRate, CatalogValuesAreTheFitOfTheInferenceXFile) {
     EXPECT_GE(g.after.infer_mla_prefill_eff, 0.10) << g.generation;
     EXPECT_LE(g.after.infer_mla_prefill_eff, 0.85) << g.generation;
   }
+  // The serving GEMM rate, fitted (jointly with the MLA rate) where the held-out files accept it;
+  // the other generations keep the training fit's GEMM rate.
+  CalibrationOptions both;
+  both.params = {"infer_gemm_max", "infer_mla_prefill_eff"};
+  auto again = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped);
+  const PrefillFit gemm = calibrate_prefill(again, cat(), both, 8, 4, {"blackwell_ultra", "cdna4"});
+  ASSERT_EQ(gemm.generations.size(), 2u);
+  for (const auto& g : gemm.generations) {
+    const Efficiency& e = cat().efficiency(g.generation);
+    std::printf("%-16s infer_gemm_max %.3f (catalog %.3f, training %.3f)\n", g.generation.c_str(),
+                g.after.infer_gemm_max, e.infer_gemm_max, e.gemm_max);
+    EXPECT_NEAR(g.after.infer_gemm_max, e.infer_gemm_max, 0.02) << g.generation;
+    EXPECT_LT(e.infer_gemm_max, e.gemm_max) << g.generation << ": prefill measured slower than the training fit";
+  }
+  for (const char* gen : {"hopper", "blackwell", "cdna3"}) EXPECT_EQ(cat().efficiency(gen).infer_gemm_max, 0.0) << gen;
 }
 
 }  // namespace
