@@ -34,6 +34,21 @@ void BM_OperatingPoint(benchmark::State& state) {
 }
 BENCHMARK(BM_OperatingPoint)->Unit(benchmark::kMicrosecond);
 
+// An SGLang-style point: DeepSeek-R1 FP8 on 8 B200 with MTP, prompts prefilled in forwards of their
+// own (one more step evaluation than the mixed step).
+void BM_OperatingPointSeparatePrefillMtp(benchmark::State& state) {
+  static const Catalog c = Catalog::builtin();
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(c, "hgx-b200");
+  auto w = workload();
+  w.concurrency = 64;
+  w.mtp_draft_tokens = 2;
+  w.prefill_separate = true;
+  w.scheduler_recv_interval = 30;
+  for (auto _ : state) benchmark::DoNotOptimize(evaluate_inference(m, hw, {8, 1, 1, false}, w));
+}
+BENCHMARK(BM_OperatingPointSeparatePrefillMtp)->Unit(benchmark::kMicrosecond);
+
 // The full sweep (TP, concurrency) of the same deployment and its Pareto frontier.
 void BM_Sweep70bOn8(benchmark::State& state) {
   static const Catalog c = Catalog::builtin();

@@ -423,6 +423,17 @@ StepTime blend(const StepTime& a, const StepTime& b, double f) {
   return s;
 }
 
+// One step `a` plus a share f of another kind of step `b` run beside it (the decodes wait for it).
+StepTime added(const StepTime& a, const StepTime& b, double f) {
+  StepTime s = a;
+  s.gemm_s += f * b.gemm_s, s.attention_s += f * b.attention_s, s.tp_comm_s += f * b.tp_comm_s;
+  s.ep_comm_s += f * b.ep_comm_s, s.pp_comm_s += f * b.pp_comm_s, s.overhead_s += f * b.overhead_s;
+  s.draft_s += f * b.draft_s;
+  s.weight_bytes_read += f * b.weight_bytes_read, s.kv_bytes_read += f * b.kv_bytes_read, s.flops += f * b.flops;
+  s.total_s = s.parts_sum();
+  return s;
+}
+
 StepTime scaled(StepTime s, double f) {
   s.gemm_s *= f, s.attention_s *= f, s.tp_comm_s *= f, s.ep_comm_s *= f, s.pp_comm_s *= f, s.overhead_s *= f;
   s.draft_s *= f;
@@ -681,7 +692,18 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
     const double chunk_tok = std::min(isl, double(w.max_num_tokens));
     StepTime st;
-    if (ptok > 0 && ptok < chunk_tok) {
+    if (ptok > 0 && w.prefill_separate) {
+      // Prompts in forwards of their own: the prompts that arrived over the receive interval (at least
+      // one chunk of one prompt, at most the token budget) run as one prefill forward, which the
+      // decodes wait for; per decode step, ptok / forward_tokens of those forwards.
+      const double budget = double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1);
+      const double fwd_tok = std::min(budget, std::max(chunk_tok, ptok * w.scheduler_recv_interval));
+      const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
+      StepTime pre = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, fwd_tok / pp, isl);
+      pre.overhead_s += host / pp;
+      pre.total_s = pre.parts_sum();
+      st = added(dec, pre, ptok / fwd_tok);
+    } else if (ptok > 0 && ptok < chunk_tok) {
       const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
       const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
       st = blend(dec, mixed, ptok / chunk_tok);

@@ -86,6 +86,11 @@ struct InferenceWorkload {
   // requests are held until every attention-DP rank has one to schedule, or until this many
   // iterations have passed since the last release; 0: off (the engine's default).
   int adp_balance_timeout_iters = 0;
+  // The engine runs prompts in forwards of their own that every running sequence waits for (SGLang's
+  // scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise), instead
+  // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
+  // prefill forward streams the weights again and pays its own step overhead.
+  bool prefill_separate = false;
 };
 
 // One forward step of one instance, split into named parts that add up to total_s.

@@ -276,6 +276,32 @@ TEST(CrossNode, MoreInterNodeLatencyNeverLowersTpot) {
                             2.0 * big / (h.fabric.scaleup_bytes_per_s * h.efficiency.scaleup_eff) + 1e-3);
 }
 
+// The same TP group inside one NVLink domain and split across two (an HGX H100 pair against a
+// hypothetical 16-GPU domain of the same links): the cross-node worker's decode is never faster, at
+// any load, with or without MTP, and its all-reduces are what differ.
+TEST(CrossNode, CrossNodeTpNeverFasterThanTheSameTpInsideADomain) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto two_nodes = resolve_hardware(test_catalog(), "hgx-h100");
+  ASSERT_EQ(two_nodes.fabric.domain_gpus, 8);
+  auto one_domain = two_nodes;
+  one_domain.fabric.domain_gpus = 16;
+  const InferenceParallel par{16, 1, 1, false};
+  for (long long isl : {1024LL, 8192LL})
+    for (long long conc : {1LL, 8LL, 32LL})
+      for (int mtp : {0, 2}) {
+        auto w = serving(Precision::fp8, isl, 1024, conc, 16);
+        w.kv_bytes_per_element = 2.0;
+        w.mtp_draft_tokens = mtp;
+        const InferenceResult across = evaluate_inference(m, two_nodes, par, w);
+        const InferenceResult inside = evaluate_inference(m, one_domain, par, w);
+        ASSERT_TRUE(across.valid() && inside.valid()) << isl << " " << conc;
+        EXPECT_GE(across.tpot_s, inside.tpot_s) << isl << " " << conc << " mtp " << mtp;
+        EXPECT_GT(across.decode_step.tp_comm_s, inside.decode_step.tp_comm_s) << isl << " " << conc;
+        EXPECT_NEAR(across.decode_step.gemm_s, inside.decode_step.gemm_s, 1e-12);
+        EXPECT_LE(across.tokens_per_s_per_gpu, inside.tokens_per_s_per_gpu) << isl << " " << conc;
+      }
+}
+
 // A closed loop of C clients over a disaggregated deployment: once the prefill pool is the
 // bottleneck, more clients only lengthen its queue, so TTFT grows with concurrency (and never falls).
 TEST(Disaggregated, TtftGrowsWithConcurrencyOncePrefillSaturates) {
@@ -351,6 +377,48 @@ TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("scheduler-recv-interval"), std::string::npos);
     }
+  }
+}
+
+
+// SGLang and ATOM alternate prefill and decode forwards: the decodes wait for every prompt's own
+// forward, which streams the weights again and pays its own step overhead. Riding the prompt in the
+// decodes' forward (TensorRT-LLM) is never slower, disaggregated decode workers carry no prompts, and
+// prompts gathered over a receive interval share one forward (the weights streamed once for all).
+TEST(ContinuousBatching, SeparatePrefillForwardsStallTheDecodes) {
+  struct Case {
+    const char* model;
+    const char* system;
+    Precision p;
+    int tp, ep;
+    long long isl, osl, conc;
+    int mtp;
+  };
+  for (const Case& c : {Case{"deepseek-r1", "hgx-b200", Precision::fp8, 8, 1, 1024, 1024, 64, 0},
+                        Case{"deepseek-r1", "hgx-b200", Precision::fp8, 8, 1, 1024, 1024, 64, 2},
+                        Case{"deepseek-r1", "mi355x", Precision::fp8, 8, 1, 8192, 1024, 64, 3},
+                        Case{"deepseek-r1", "hgx-h200", Precision::fp8, 8, 8, 8192, 1024, 16, 0},
+                        Case{"llama3.1-70b", "hgx-h200", Precision::fp8, 4, 1, 2048, 512, 32, 0}}) {
+    const auto m = resolve_model(c.model);
+    const auto hw = resolve_hardware(test_catalog(), c.system);
+    const InferenceParallel par{c.tp, c.ep, 1, false};
+    auto w = serving(c.p, c.isl, c.osl, c.conc, c.tp);
+    w.mtp_draft_tokens = c.mtp;
+    const InferenceResult mixed = evaluate_inference(m, hw, par, w);
+    w.prefill_separate = true;
+    const InferenceResult sep = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(sep.valid()) << c.model;
+    EXPECT_GE(sep.tpot_s, mixed.tpot_s * (1 - 1e-12)) << c.model << " " << c.system;
+    EXPECT_LE(sep.tokens_per_s_total, mixed.tokens_per_s_total * (1 + 1e-12)) << c.model;
+    EXPECT_NEAR(sep.decode_step.parts_sum(), sep.decode_step.total_s, 1e-12);
+    w.scheduler_recv_interval = 30;
+    const InferenceResult batched = evaluate_inference(m, hw, par, w);
+    EXPECT_LE(batched.tpot_s, sep.tpot_s * (1 + 1e-12)) << c.model;
+    w.scheduler_recv_interval = 1;
+    w.decode_only = true;
+    const InferenceResult dec_sep = evaluate_inference(m, hw, par, w);
+    w.prefill_separate = false;
+    EXPECT_DOUBLE_EQ(dec_sep.tpot_s, evaluate_inference(m, hw, par, w).tpot_s) << c.model;
   }
 }
 

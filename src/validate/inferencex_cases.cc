@@ -184,6 +184,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                           w.scheduler_recv_interval, conc));
     }
     const bool disaggregated_row = lower(t.cell(i, "disaggregated")) == "yes";
+    if (!disaggregated_row && (lower(c.framework) == "sglang" || lower(c.framework) == "atom")) {
+      w.prefill_separate = true;
+      c.assumptions.push_back("prompts prefill in forwards of their own that the decodes wait for (SGLang/ATOM)");
+    }
     // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
     // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
@@ -205,11 +209,18 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       // Dynamo + SGLang recipes of NVIDIA/srt-slurm); SGLang on AMD, ATOM and TensorRT-LLM draft 3.
       const bool nvidia = blackwell || c.generation == "hopper";
       const bool sglang_two = has(fw, "sglang") && !has(fw, "mori") && nvidia;
-      w.mtp_draft_tokens = sglang_two ? 2 : kMtpDraftTokensDefault;
+      // InferenceX's aggregated TensorRT-LLM MTP scripts (dsr1_*_trt_mtp.sh, since the first MTP runs
+      // of 2026-01-15) set num_nextn_predict_layers 1 with attention-DP and 3 without.
+      const bool trt_adp_one = lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
+                               lower(t.cell(i, "decode_attention_dp")) == "yes";
+      w.mtp_draft_tokens = sglang_two ? 2 : (trt_adp_one ? 1 : kMtpDraftTokensDefault);
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
-                                          w.mtp_draft_tokens, sglang_two ? "SGLang's NVIDIA recipes" : "default",
+                                          w.mtp_draft_tokens,
+                                          sglang_two    ? "SGLang's NVIDIA recipes"
+                                          : trt_adp_one ? "TensorRT-LLM's attention-DP script"
+                                                        : "default",
                                           eng.mtp_accept));
     }
     auto col = [&](const char* name) {

@@ -126,11 +126,45 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     if (c.spec_decode == "mtp") {
       const bool sglang_nvidia =
           fw.find("SGLang") != std::string::npos && fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0;
-      EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : 3) << c.row;
+      const bool trt_adp = fw == "TensorRT-LLM" && t.cell(c.row, "decode_attention_dp") == "yes";
+      EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : (trt_adp ? 1 : 3)) << c.row;
     }
+    // Aggregated SGLang and ATOM prefill in forwards of their own; TensorRT-LLM mixes, and
+    // disaggregated decode workers carry no prompts.
+    EXPECT_EQ(c.workload.prefill_separate, fw == "SGLang" || fw == "ATOM") << c.row;
     EXPECT_EQ(c.workload.requests_per_client, c.metric == "ttft_ms" ? 0 : 10) << c.row;
   }
   EXPECT_GT(checked, 100u);
+}
+
+// SGLang and ATOM run a prompt's prefill in a forward of its own, which every running sequence waits
+// for (and which streams the weights again); TensorRT-LLM rides it in the decodes' forward. MI355X
+// ATOM FP8 8192/1024, TP8, 128 clients: 57.4 ms TPOT, 1,143 tok/s/GPU (TPOT 0.89x and throughput
+// 1.11x with the prompts riding along).
+TEST(InferenceXValidation, GoldenSeparatePrefillAtom) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(327, "gpu"), "MI355X");
+  ASSERT_EQ(t.cell(327, "framework"), "ATOM");
+  ASSERT_EQ(t.cell(327, "concurrency"), "128");
+  expect_golden(327, "MI355X ATOM 8K/1K");
+  EXPECT_NEAR(ratios(327).at("tpot_ms"), 1.0, 0.10);
+}
+
+// InferenceX's aggregated TensorRT-LLM MTP scripts draft 1 token with attention-DP (3 without):
+// B200 FP8 DEP8 1024/1024, 256 clients: 21.4 ms TPOT (0.88x with 3 drafts).
+TEST(InferenceXValidation, GoldenTensorRtAttentionDpMtpDraftsOne) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(87, "framework"), "TensorRT-LLM");
+  ASSERT_EQ(t.cell(87, "decode_attention_dp"), "yes");
+  ASSERT_EQ(t.cell(87, "spec_decode"), "mtp");
+  expect_golden(87, "B200 DEP8 MTP");
+  for (const auto& c : mapped().cases) {
+    if (c.row == 87) {
+      EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
+    }
+  }
 }
 
 // TensorRT-LLM attention-DP points (InferenceX's trtllm-serve config: enable_balance, timeout_iters
