@@ -442,11 +442,11 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
     if (opts.params.empty()) return p.field == &Efficiency::infer_mla_prefill_eff;
     return std::find(opts.params.begin(), opts.params.end(), p.name) != opts.params.end();
   };
-  // Starting values of the fitted parameters: a generation's own prefill fit where it has one, else
-  // its training values (the others keep theirs, 0: not used).
   auto fitted_generation = [&](const std::string& g) {
     return fit_generations.empty() || std::find(fit_generations.begin(), fit_generations.end(), g) != fit_generations.end();
   };
+  // Starting values of the fitted parameters: a generation's own prefill fit where it has one, else
+  // its training values (the others keep theirs, 0: not used).
   for (auto& c : cases)
     for (const auto& p : kPrefillParams)
       if (fitted_generation(c.generation) && fitted_param(p) && !(c.hardware.efficiency.*(p.field) > 0))
