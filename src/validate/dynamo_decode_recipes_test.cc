@@ -1,0 +1,217 @@
+// The decode side of the Dynamo + TensorRT-LLM recipes (data/recipes/dynamo_trtllm_decode.yaml):
+// the embedded file, the match of a row to its recipe, the rows' draft tokens and decode batch caps,
+// and a published high-load MTP point.
+#include "validate/dynamo_decode_recipes.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "core/error.h"
+#include "inference/speculative.h"
+#include "validate/inference_cases.h"
+#include "validate/inferencex_cases.h"
+
+namespace gpuplan {
+namespace {
+
+const std::string kDecodeRecipeFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
+
+bool have_decode_recipe_data() { return std::filesystem::exists(kDecodeRecipeFile); }
+
+struct DecodeRecipeMapped {
+  CsvTable table;
+  std::vector<InferenceCase> cases;
+  std::vector<SkippedRow> skipped;
+};
+
+const DecodeRecipeMapped& decode_recipe_mapped() {
+  static const DecodeRecipeMapped m = [] {
+    DecodeRecipeMapped x;
+    x.table = read_csv_file(kDecodeRecipeFile, "--dataset");
+    x.cases = map_inferencex_cases(x.table, Catalog::load({}), x.skipped);
+    return x;
+  }();
+  return m;
+}
+
+const InferenceCase* case_of(size_t row, const char* metric) {
+  for (const auto& c : decode_recipe_mapped().cases)
+    if (c.row == row && c.metric == metric) return &c;
+  return nullptr;
+}
+
+bool says(const InferenceCase& c, const std::string& what) {
+  for (const auto& a : c.assumptions)
+    if (a.find(what) != std::string::npos) return true;
+  return false;
+}
+
+TEST(DynamoDecodeRecipes, EmbeddedFileNamesItsSource) {
+  const DynamoDecodeRecipes& r = builtin_dynamo_decode_recipes();
+  EXPECT_EQ(r.source, "NVIDIA/srt-slurm");
+  EXPECT_EQ(r.commit.size(), 40u);
+  EXPECT_EQ(r.valid_from, "2026-01-28");
+  EXPECT_EQ(r.valid_to, "2026-03-24");
+  ASSERT_GT(r.recipes.size(), 300u);
+  for (const auto& k : r.recipes) {
+    EXPECT_EQ(k.path.rfind("recipes/trtllm/", 0), 0u) << k.path;
+    EXPECT_GE(k.decode_max_batch_size, 1) << k.path;
+    EXPECT_FALSE(k.concurrencies.empty()) << k.path;
+  }
+}
+
+// The recipe names state what their bodies do (ctx/gen workers, dep/tep, batch, mtp): one checked.
+TEST(DynamoDecodeRecipes, ReadsTheRecipeBody) {
+  const auto& all = builtin_dynamo_decode_recipes().recipes;
+  const std::string path = "recipes/trtllm/b200-fp4/1k1k/mtp/ctx3_gen5_dep4_batch512_eplb0_mtp1.yaml";
+  const auto it = std::find_if(all.begin(), all.end(), [&](const auto& k) { return k.path == path; });
+  ASSERT_NE(it, all.end());
+  EXPECT_EQ(it->gpu, "b200");
+  EXPECT_EQ(it->precision, "fp4");
+  EXPECT_EQ(it->prefill_workers, 3);
+  EXPECT_EQ(it->prefill_gpus_per_worker, 4);
+  EXPECT_EQ(it->decode_workers, 5);
+  EXPECT_EQ(it->decode_gpus_per_worker, 4);
+  EXPECT_TRUE(it->decode_attention_dp);
+  EXPECT_EQ(it->decode_max_batch_size, 512);
+  EXPECT_EQ(it->mtp_draft_tokens, 1);
+  EXPECT_EQ(it->eplb_slots, 0);
+}
+
+TEST(DynamoDecodeRecipes, BadFieldsNameThePath) {
+  const std::string head =
+      "schema: gpuplan.dynamo_decode_recipes/v1\nsource: s\ncommit: c\nvalid_from: 2026-01-28\nvalid_to: 2026-03-24\n";
+  const std::string entry =
+      "recipes:\n  - path: p\n    gpu: b200\n    precision: fp4\n    isl: 1024\n    osl: 1024\n"
+      "    prefill_workers: 1\n    prefill_gpus_per_worker: 4\n    decode_workers: 1\n"
+      "    decode_gpus_per_worker: 8\n    decode_attention_dp: true\n    decode_max_batch_size: 64\n"
+      "    mtp_draft_tokens: 1\n    eplb_slots: 0\n    concurrencies: [64]\n";
+  EXPECT_EQ(parse_dynamo_decode_recipes(head + entry, "t").recipes.size(), 1u);
+  auto fails_naming = [&](const std::string& text, const std::string& field) {
+    try {
+      parse_dynamo_decode_recipes(text, "t");
+      ADD_FAILURE() << "accepted: " << field;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
+  auto replace = [&](std::string s, const std::string& a, const std::string& b) {
+    s.replace(s.find(a), a.size(), b);
+    return s;
+  };
+  fails_naming(head + replace(entry, "precision: fp4", "precision: int4"), "precision");
+  fails_naming(head + replace(entry, "decode_max_batch_size: 64", "decode_max_batch_size: 0"), "decode_max_batch_size");
+  fails_naming(head + replace(entry, "mtp_draft_tokens: 1", "mtp_draft_tokens: -1"), "mtp_draft_tokens");
+  fails_naming(head + replace(entry, "concurrencies: [64]", "concurrencies: [0]"), "concurrencies");
+  fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slot: 0"), "eplb_slot");
+  fails_naming(replace(head, "valid_to: 2026-03-24", "valid_to: March") + entry, "valid_to");
+}
+
+// Two recipes of one deployment: the row's concurrency picks the one it ran; without it a field is
+// known only where both agree.
+TEST(DynamoDecodeRecipes, ConcurrencyPicksAmongSameDeployments) {
+  DynamoDecodeRecipes rs;
+  rs.valid_from = "2026-01-28";
+  rs.valid_to = "2026-03-24";
+  DynamoDecodeRecipe a;
+  a.path = "a";
+  a.gpu = "gb200";
+  a.precision = "fp8";
+  a.isl = 1024;
+  a.osl = 8192;
+  a.prefill_workers = 1;
+  a.prefill_gpus_per_worker = 8;
+  a.decode_workers = 2;
+  a.decode_gpus_per_worker = 16;
+  a.decode_attention_dp = true;
+  a.decode_max_batch_size = 64;
+  a.mtp_draft_tokens = 1;
+  a.concurrencies = {2152};
+  DynamoDecodeRecipe b = a;
+  b.path = "b";
+  b.decode_max_batch_size = 256;
+  b.concurrencies = {8192};
+  rs.recipes = {a, b};
+  DynamoDecodeQuery q{"GB200", "FP8", 1024, 8192, 1, 8, 2, 16, true, true, 2152, "2026-02-05"};
+  DynamoDecodeMatch m = match_dynamo_decode_recipe(rs, q);
+  EXPECT_EQ(m.candidates, 1);
+  EXPECT_TRUE(m.batch_known);
+  EXPECT_EQ(m.decode_max_batch, 64);
+  q.concurrency = 1000;  // neither ran it: both candidates; the draft count agrees, the batch does not
+  m = match_dynamo_decode_recipe(rs, q);
+  EXPECT_EQ(m.candidates, 2);
+  EXPECT_TRUE(m.draft_known);
+  EXPECT_EQ(m.mtp_draft_tokens, 1);
+  EXPECT_FALSE(m.batch_known);
+  q.date = "2026-03-25";  // after the recipes' dates
+  EXPECT_EQ(match_dynamo_decode_recipe(rs, q).candidates, 0);
+  q.date = "2026-02-05";
+  q.mtp = false;  // MTP off never matches an MTP recipe
+  EXPECT_EQ(match_dynamo_decode_recipe(rs, q).candidates, 0);
+}
+
+// The lead's high-load MTP rows: each row's recipe, its draft tokens and decode batch per rank.
+TEST(DynamoDecodeRecipes, RowsTakeTheirRecipesDecodeSide) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  struct Want {
+    size_t row;
+    int drafts;
+    long long batch;
+    const char* recipe;
+  };
+  const Want wants[] = {
+      {29, 2, 128, "b200-fp8/8k1k/mtp/ctx4_gen1_dep8_batch128_eplb0_mtp2_1088.yaml"},
+      {37, 1, 512, "b200-fp4/1k1k/mtp/ctx3_gen5_dep4_batch512_eplb0_mtp1.yaml"},
+      {144, 1, 768, "b300-fp4/1k1k/mtp/ctx5_gen2_dep8_batch768_eplb0_mtp1.yaml"},
+      {200, 1, 64, "gb200-fp8/1k8k/mtp/ctx1_gen2_dep16_batch64_eplb0_mtp1_2152.yaml"},
+      {201, 3, 32, "gb200-fp8/8k1k/mtp/ctx5_gen1_dep16_batch32_eplb0_mtp3_666.yaml"},
+      {209, 1, 256, "gb200-fp4/8k1k/mtp/ctx11_gen1_dep16_batch256_eplb256_mtp1.yaml"},
+  };
+  for (const Want& w : wants) {
+    const InferenceCase* c = case_of(w.row, "tpot_ms");
+    ASSERT_NE(c, nullptr) << w.row;
+    EXPECT_EQ(c->workload.mtp_draft_tokens, w.drafts) << w.row;
+    EXPECT_EQ(c->disagg.decode_max_batch, w.batch) << w.row;
+    EXPECT_TRUE(says(*c, w.recipe)) << w.row;
+    EXPECT_TRUE(says(*c, "MTP: " + std::to_string(w.drafts) + " draft tokens (the decode recipe's")) << w.row;
+  }
+  // A recipe without MTP caps the batch and leaves MTP off.
+  const InferenceCase* stp = case_of(43, "tpot_ms");
+  ASSERT_NE(stp, nullptr);
+  EXPECT_EQ(stp->workload.mtp_draft_tokens, 0);
+  EXPECT_EQ(stp->disagg.decode_max_batch, 128);
+}
+
+// Property: a Dynamo + TensorRT-LLM row whose date no stored recipe covers keeps the defaults (the
+// engines' draft count, no decode batch cap) and says so; rows of other engines are untouched.
+TEST(DynamoDecodeRecipes, RowsWithoutARecipeKeepTheDefaults) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  CsvTable t = decode_recipe_mapped().table;
+  const int date = t.column("date");
+  ASSERT_GE(date, 0);
+  for (auto& r : t.rows) r[static_cast<size_t>(date)] = "2025-06-01";
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(t, Catalog::load({}), skipped);
+  size_t dynamo_trt = 0, mtp = 0;
+  for (const auto& c : cases) {
+    if (c.framework != "Dynamo + TensorRT-LLM" || c.deployment != "disaggregated") {
+      EXPECT_FALSE(says(c, "decode recipe")) << c.row;
+      continue;
+    }
+    ++dynamo_trt;
+    EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
+    EXPECT_TRUE(says(c, "decode recipe: no stored Dynamo + TensorRT-LLM recipe matches")) << c.row;
+    if (c.spec_decode == "mtp") {
+      ++mtp;
+      EXPECT_EQ(c.workload.mtp_draft_tokens, kMtpDraftTokensDefault) << c.row;
+    }
+  }
+  EXPECT_GT(dynamo_trt, 200u);
+  EXPECT_GT(mtp, 50u);
+}
+
+}  // namespace
+}  // namespace gpuplan
