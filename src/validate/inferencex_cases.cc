@@ -12,6 +12,7 @@
 #include "inference/engine.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
+#include "validate/dynamo_decode_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
 
@@ -260,6 +261,75 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
   return out;
 }
 
+namespace {
+
+// The decode side of the Dynamo + TensorRT-LLM recipe a disaggregated row ran
+// (data/recipes/dynamo_trtllm_decode.yaml, src/validate/dynamo_decode_recipes.h): the decode worker's
+// draft tokens (num_nextn_predict_layers) replace the default count, and its max_batch_size caps the
+// sequences per decode attention rank (clients beyond the slots wait before decode). Rows without a
+// matching recipe keep the defaults and say so. Only the row's stated deployment, concurrency and
+// date select the recipe.
+void apply_dynamo_trtllm_decode_recipe(const CsvTable& t, size_t i, const InferenceParallel& dec, InferenceCase& c) {
+  auto cell_int = [&](const char* name) {
+    double v = 0;
+    return parse_cell_number(t.cell(i, name), v) ? static_cast<long long>(std::llround(v)) : 0LL;
+  };
+  DynamoDecodeQuery q;
+  q.gpu = t.cell(i, "gpu");
+  q.precision = t.cell(i, "precision");
+  q.isl = cell_int("isl");
+  q.osl = cell_int("osl");
+  q.prefill_workers = static_cast<int>(std::max(1LL, cell_int("prefill_workers")));
+  q.prefill_gpus_per_worker = c.disagg.prefill.tp;
+  q.decode_workers = static_cast<int>(std::max(1LL, cell_int("decode_workers")));
+  q.decode_gpus_per_worker = dec.tp;
+  q.decode_attention_dp = lower(t.cell(i, "decode_attention_dp")) == "yes";
+  q.mtp = c.spec_decode == "mtp";
+  q.concurrency = c.workload.concurrency;
+  q.date = t.cell(i, "date");
+  const DynamoDecodeMatch m = match_dynamo_decode_recipe(builtin_dynamo_decode_recipes(), q);
+  if (m.candidates == 0) {
+    c.assumptions.push_back(fmt::format("decode recipe: no stored Dynamo + TensorRT-LLM recipe matches the row's "
+                                        "deployment and date; defaults kept ({}no decode batch cap below the clients)",
+                                        q.mtp ? fmt::format("{} draft tokens, ", c.workload.mtp_draft_tokens) : ""));
+    return;
+  }
+  std::vector<std::string> said;
+  if (q.mtp && m.draft_known && m.mtp_draft_tokens > 0) {
+    c.workload.mtp_draft_tokens = m.mtp_draft_tokens;
+    // The MTP assumption names the count the row runs.
+    for (std::string& a : c.assumptions)
+      if (a.rfind("MTP: ", 0) == 0)
+        a = fmt::format("MTP: {} draft tokens (the decode recipe's num_nextn_predict_layers), acceptance {} per draft "
+                        "(default; not recorded)",
+                        m.mtp_draft_tokens, c.workload.mtp_accept);
+    said.push_back(fmt::format("{} draft tokens", m.mtp_draft_tokens));
+  } else if (q.mtp) {
+    said.push_back(fmt::format("draft tokens differ between the candidates: default {}", c.workload.mtp_draft_tokens));
+  }
+  if (m.batch_known && m.decode_max_batch > 0) {
+    // max_batch_size is per attention rank with enable_attention_dp, per worker without; a worker the
+    // model runs attention-DP where the recipe does not splits the cap over its ranks.
+    const long long cap = (!q.decode_attention_dp && dec.attention_dp) ? (m.decode_max_batch + dec.tp - 1) / dec.tp
+                                                                        : m.decode_max_batch;
+    c.disagg.decode_max_batch = cap;
+    said.push_back(fmt::format("at most {} sequences per decode {} (max_batch_size {})", cap,
+                               dec.attention_dp ? "attention-DP rank" : "worker", m.decode_max_batch));
+  } else {
+    said.push_back("batch caps differ between the candidates: no decode batch cap");
+  }
+  std::string joined;
+  for (const std::string& x : said) joined += (joined.empty() ? "" : "; ") + x;
+  c.assumptions.push_back(fmt::format("decode recipe (NVIDIA/srt-slurm {} at {}): {}{}", m.recipes,
+                                      builtin_dynamo_decode_recipes().commit.substr(0, 8), joined,
+                                      m.eplb_slots > 0 ? fmt::format("; expert load balancer {} slots (balanced "
+                                                                     "placement: expert_skew 1, the default)",
+                                                                     m.eplb_slots)
+                                                       : std::string()));
+}
+
+}  // namespace
+
 bool is_inferencex_schema(const CsvTable& t) {
   for (const char* c : {"disaggregated", "decode_tp", "decode_ep", "decode_attention_dp", "output_tok_s_per_gpu",
                         "median_tpot_ms", "median_ttft_ms", "median_tok_s_per_user", "concurrency", "isl", "osl", "gpus"})
@@ -457,6 +527,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                       "deployment; the engine's --max-num-tokens budget per rank, no request cap"));
         }
       }
+      if (fw == "dynamo + tensorrt-llm") apply_dynamo_trtllm_decode_recipe(t, i, dec, c);
       c.parallel = dec;
       w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;
     } else {
