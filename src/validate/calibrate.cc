@@ -215,6 +215,21 @@ double abs_log(const InferenceCase& c) {
 
 }  // namespace
 
+namespace {
+
+// A disaggregated TTFT case whose decode slots (the recipe's batch cap x attention ranks x workers)
+// are fewer than its clients: its TTFT holds a wait for a decode slot, which a front end only
+// shortens (a client in the front end is one fewer in the queue) and the prefill rate does not set.
+// It says nothing about either: held out of both TTFT fits.
+bool ttft_waits_for_decode_slots(const InferenceCase& c) {
+  const DisaggregatedDeployment& d = c.disagg;
+  if (c.mode != InferenceMode::disaggregated || d.decode_max_batch <= 0 || d.decode.tp < 1) return false;
+  const long long ranks = d.decode.attention_dp ? d.decode.tp : 1;
+  return d.decode_max_batch * ranks * (d.decode_gpus / d.decode.tp) < c.workload.concurrency;
+}
+
+}  // namespace
+
 bool ttft_beyond_steady_state(double reported_s, double predicted_bare_s, long long clients) {
   return reported_s > double(std::max(1LL, clients)) * std::max(0.0, predicted_bare_s) + kFrontEndBoundS;
 }
@@ -240,7 +255,7 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
     std::vector<InferenceCase*> fitted;
     for (auto* c : mine) {
       if (c->metric != "ttft_ms") continue;
-      if (c->workload.concurrency > max_fit_concurrency) {
+      if (c->workload.concurrency > max_fit_concurrency || ttft_waits_for_decode_slots(*c)) {
         ++fit.held_out_rows;
         continue;
       }
@@ -457,7 +472,8 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
     const ServingEngine* owner = front_end_owner(catalog, c);
     if (owner) by_owner[owner].push_back(&c);
     if (c.metric != "ttft_ms") continue;
-    if (!owner || c.workload.concurrency < 1 || c.workload.concurrency > max_fit_concurrency) {
+    if (!owner || c.workload.concurrency < 1 || c.workload.concurrency > max_fit_concurrency ||
+        ttft_waits_for_decode_slots(c)) {
       ++out.held_out_rows;
       continue;
     }

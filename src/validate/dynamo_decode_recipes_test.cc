@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "catalog/catalog.h"
@@ -211,6 +213,60 @@ TEST(DynamoDecodeRecipes, RowsWithoutARecipeKeepTheDefaults) {
   }
   EXPECT_GT(dynamo_trt, 200u);
   EXPECT_GT(mtp, 50u);
+}
+
+
+// Golden, a published high-load MTP point: B300 Dynamo + TensorRT-LLM FP8 8192/1024, 512 clients on
+// 4 TP4 context workers and one DP8 generation worker
+// (recipes/trtllm/b300-fp8/8k1k/mtp/ctx4_gen1_dp8_batch64_eplb0_mtp2_512.yaml: 2 draft tokens, 64
+// sequences a rank): TPOT 41.9 ms, 365.6 output tokens/s per GPU measured. With the recipe the model
+// is within 10% on TPOT (1.05x; 1.18x with the default 3 drafts and no cap).
+TEST(DynamoDecodeRecipes, GoldenHighLoadMtpPoint) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  const size_t row = 138;
+  const auto& t = decode_recipe_mapped().table;
+  ASSERT_EQ(t.cell(row, "framework"), "Dynamo + TensorRT-LLM");
+  ASSERT_EQ(t.cell(row, "gpu"), "B300");
+  ASSERT_EQ(t.cell(row, "concurrency"), "512");
+  ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
+  size_t seen = 0;
+  for (const auto& c : decode_recipe_mapped().cases) {
+    if (c.row != row) continue;
+    EXPECT_EQ(c.workload.mtp_draft_tokens, 2);
+    EXPECT_EQ(c.disagg.decode_max_batch, 64);
+    const double r = predict_inference_case(c) / c.reported;
+    if (c.metric == "ttft_ms") continue;
+    ++seen;
+    EXPECT_NEAR(r, 1.0, 0.12) << c.metric;
+    if (c.metric == "tpot_ms") {
+      InferenceCase deflt = c;
+      deflt.workload.mtp_draft_tokens = kMtpDraftTokensDefault;
+      deflt.disagg.decode_max_batch = 0;
+      EXPECT_GT(std::fabs(std::log(predict_inference_case(deflt) / c.reported)), std::fabs(std::log(r)));
+    }
+  }
+  EXPECT_EQ(seen, 3u);
+}
+
+// The high-load MTP points that were 1.5-2.9x too slow with 3 drafts (B200, B300, GB200; 1,088-12,926
+// clients): each one's TPOT is nearer the measured one with its recipe's drafts and cap than with the
+// defaults, and none is predicted faster than measured by more than 10%.
+TEST(DynamoDecodeRecipes, HighLoadMtpTpotNearerWithTheRecipe) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  size_t seen = 0;
+  for (size_t row : {29, 36, 37, 144, 147, 200, 201, 209}) {
+    const InferenceCase* c = case_of(row, "tpot_ms");
+    ASSERT_NE(c, nullptr) << row;
+    InferenceCase deflt = *c;
+    deflt.workload.mtp_draft_tokens = kMtpDraftTokensDefault;
+    deflt.disagg.decode_max_batch = 0;
+    const double with = predict_inference_case(*c) / c->reported;
+    const double without = predict_inference_case(deflt) / c->reported;
+    EXPECT_LT(std::fabs(std::log(with)), std::fabs(std::log(without))) << row;
+    EXPECT_GT(with, 0.9) << row;
+    ++seen;
+  }
+  EXPECT_EQ(seen, 8u);
 }
 
 }  // namespace

@@ -73,6 +73,12 @@ TEST(EngineFit, FrontEndMovesTtftOnlyAndByItsValue) {
   int checked = 0;
   for (const auto& c : cases) {
     if (c.metric != "ttft_ms" || c.workload.concurrency > 8 || checked > 20) continue;
+    // Where the decode recipe's batch cap holds fewer sequences than the clients, the queue before
+    // decode absorbs the front end (a client in the front end is one fewer waiting): not this check.
+    const long long ranks = c.disagg.decode.attention_dp ? c.disagg.decode.tp : 1;
+    if (c.disagg.decode_max_batch > 0 && c.disagg.decode.tp > 0 &&
+        c.disagg.decode_gpus / c.disagg.decode.tp * ranks * c.disagg.decode_max_batch < c.workload.concurrency)
+      continue;
     const EngineParams e = engine_params(catalog, c.framework);
     ASSERT_FALSE(e.name.empty()) << c.framework;
     EXPECT_DOUBLE_EQ(c.workload.request_overhead_s, e.request_overhead_s);
@@ -150,8 +156,11 @@ TEST(EngineFit, SteadyStateBoundOfALowConcurrencyTtft) {
 }
 
 // The InferenceX file's Dynamo + TensorRT-LLM points at 3-8 clients with 4-14 s TTFT (their neighbours:
-// 0.1-1 s) are counted and left out of the front-end fit; every other engine's low-concurrency points
-// are steady. Each point left out is beyond the bound by its own figures.
+// 0.1-1 s) were beyond any steady state until the decode recipes' batch caps (data/recipes/
+// dynamo_trtllm_decode.yaml): H100 TP16 6 clients on 3 one-sequence decode workers queue before
+// decode (12.7-14.4 s measured, 11.2-11.3 s predicted). What is left beyond the bound is counted and
+// left out of the front-end fit; every other engine's low-concurrency points are steady. Each point
+// left out is beyond the bound by its own figures.
 TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
   if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
@@ -177,8 +186,8 @@ TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
     }
   }
   EXPECT_EQ(counted, not_steady);
-  EXPECT_GE(not_steady, 3u);
-  EXPECT_LE(not_steady, 6u);
+  EXPECT_GE(not_steady, 1u);
+  EXPECT_LE(not_steady, 2u);
 }
 
 // The grouped MoE GEMM efficiency fit (calibrate_engine_moe_gemm) on the AIConfigurator sample: each

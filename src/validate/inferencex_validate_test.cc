@@ -127,7 +127,16 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
       const bool sglang_nvidia =
           fw.find("SGLang") != std::string::npos && fw.find("MoRI") == std::string::npos && gpu.rfind("MI", 0) != 0;
       const bool trt_adp = fw == "TensorRT-LLM" && t.cell(c.row, "decode_attention_dp") == "yes";
-      EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : (trt_adp ? 1 : 3)) << c.row;
+      // Dynamo + TensorRT-LLM rows with a matching decode recipe take its num_nextn_predict_layers
+      // (DynamoDecodeRecipes.RowsTakeTheirRecipesDecodeSide).
+      bool from_recipe = false;
+      for (const auto& a : c.assumptions) from_recipe = from_recipe || a.find("the decode recipe's") != std::string::npos;
+      if (fw == "Dynamo + TensorRT-LLM" && from_recipe) {
+        EXPECT_GE(c.workload.mtp_draft_tokens, 1) << c.row;
+        EXPECT_LE(c.workload.mtp_draft_tokens, 3) << c.row;
+      } else {
+        EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : (trt_adp ? 1 : 3)) << c.row;
+      }
     }
     // Aggregated SGLang and ATOM prefill in forwards of their own; TensorRT-LLM mixes, and
     // disaggregated decode workers carry no prompts.
@@ -213,7 +222,7 @@ TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
   EXPECT_EQ(mori_decode_max_batch("26-3-3", Precision::fp8, true, true), 0);
 }
 
-// Only MoRI rows carry the cap; where it binds (clients above the decode slots) it lowers the
+// Only MoRI and Dynamo + TensorRT-LLM rows carry the cap; where it binds (clients above the decode slots) it lowers the
 // predicted throughput and raises the predicted TTFT against the same row uncapped, and never the
 // reverse (the clients beyond the slots wait before decode).
 TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
@@ -222,7 +231,10 @@ TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
   size_t capped = 0, binding = 0;
   for (const auto& c : mapped().cases) {
     const bool mori = t.cell(c.row, "framework").find("MoRI") != std::string::npos;
-    if (!mori) {
+    // Dynamo + TensorRT-LLM rows take their decode recipe's max_batch_size (DynamoDecodeRecipes.*):
+    // the same monotone checks, not the MoRI goldens' decode-lifetime wait.
+    const bool dynamo_trt = t.cell(c.row, "framework") == "Dynamo + TensorRT-LLM";
+    if (!mori && !dynamo_trt) {
       EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
       continue;
     }
@@ -239,7 +251,7 @@ TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
     if (c.metric == "ttft_ms") {
       EXPECT_GE(with, without * (1 - 1e-9)) << c.row;
     }
-    if (c.metric == "ttft_ms" && c.workload.concurrency > slots) {
+    if (mori && c.metric == "ttft_ms" && c.workload.concurrency > slots) {
       ++binding;
       EXPECT_GT(with, 10.0 * without) << c.row;  // a decode lifetime's wait, not a prefill's
     }
