@@ -266,6 +266,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.request_overhead_s = e.request_overhead_s;
     w.host_per_seq_step_s = e.host_per_seq_step_s;
     w.moe_gemm_eff = e.moe_gemm_eff;
+    w.prefill_separate = e.prefill_separate;
   }
   if (req.request_overhead_ms) {
     if (!(*req.request_overhead_ms >= 0 && *req.request_overhead_ms <= 60000))

@@ -40,6 +40,11 @@ struct ServingEngine {
   // dense GEMM's, as TensorRT-LLM's CUTLASS MoE kernels; vLLM's Triton fused_moe less), fitted by
   // calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at few clients.
   double moe_gemm_eff = 1.0;
+  // The engine runs prompts in forwards of their own that the running decodes wait for (SGLang's
+  // scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise), instead
+  // of riding them in the decodes' forward (inflight batching: TensorRT-LLM, vLLM). A fact of the
+  // engine's scheduler, not fitted (InferenceWorkload::prefill_separate).
+  bool prefill_separate = false;
   std::string fitted_on, fitted_date, method, origin;
 };
 

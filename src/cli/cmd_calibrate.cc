@@ -446,6 +446,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
              "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
              "  above 8 clients held out. Per engine, never per model.\n"
+             "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
+             "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
+             "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"
              "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }

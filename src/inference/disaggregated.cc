@@ -56,6 +56,19 @@ void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const 
   (void)m;
 }
 
+// The prefill pool's workload: one prompt per worker, staggered, no drafts, no front end (the
+// front end is paid before prefill, with the transfer after it).
+InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
+  InferenceWorkload wp = w;
+  wp.num_gpus = d.prefill_gpus;
+  wp.mtp_draft_tokens = 0;
+  wp.arrival = Arrival::staggered;
+  wp.requests_per_client = 0;
+  wp.concurrency = d.prefill_gpus / d.prefill.tp;
+  wp.request_overhead_s = 0;
+  return wp;
+}
+
 }  // namespace
 
 double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
@@ -76,13 +89,7 @@ double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const Disa
   if (d.prefill_max_batch > 0) per_rank = std::min(per_rank, double(d.prefill_max_batch) * isl);
   per_rank = std::max(1.0, per_rank);
   const double chunk = per_rank * ranks;
-  InferenceWorkload wp = w;
-  wp.num_gpus = d.prefill_gpus;
-  wp.mtp_draft_tokens = 0;
-  wp.arrival = Arrival::staggered;
-  wp.requests_per_client = 0;
-  wp.concurrency = d.prefill_gpus / d.prefill.tp;
-  wp.request_overhead_s = 0;
+  const InferenceWorkload wp = prefill_pool_workload(d, w);
   const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
   if (step_tokens) *step_tokens = chunk;
   double per_worker = chunk / chunk_s / isl;  // the token rate: requests per second of one worker
@@ -130,13 +137,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
 
   // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s
   // (prefill_capacity_per_s: full steps of the per-rank token budget, within the held slots).
-  InferenceWorkload wp = w;
-  wp.num_gpus = d.prefill_gpus;
-  wp.mtp_draft_tokens = 0;
-  wp.arrival = Arrival::staggered;
-  wp.requests_per_client = 0;
-  wp.concurrency = d.prefill_gpus / d.prefill.tp;
-  wp.request_overhead_s = 0;
+  const InferenceWorkload wp = prefill_pool_workload(d, w);
   const InferenceResult alone = evaluate_inference(m, hw, d.prefill, wp);
   if (!alone.valid()) {
     InferenceResult r = alone;

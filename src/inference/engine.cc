@@ -11,6 +11,7 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.request_overhead_s = e->request_overhead_s;
     p.host_per_seq_step_s = e->host_per_seq_step_s;
     p.moe_gemm_eff = e->moe_gemm_eff;
+    p.prefill_separate = e->prefill_separate;
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }
   return p;

@@ -14,6 +14,7 @@ struct EngineParams {
   double mtp_accept = 0.0;          // MTP acceptance per draft (the engine's, else the default entry's)
   double host_per_seq_step_s = 0.0; // host work per sequence per step, overlapped (see InferenceWorkload)
   double moe_gemm_eff = 1.0;        // grouped MoE GEMMs' share of the GEMM efficiency (see InferenceWorkload)
+  bool prefill_separate = false;    // prompts in forwards of their own (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",

@@ -443,10 +443,6 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                           w.scheduler_recv_interval, conc));
     }
     const bool disaggregated_row = lower(t.cell(i, "disaggregated")) == "yes";
-    if (!disaggregated_row && (lower(c.framework) == "sglang" || lower(c.framework) == "atom")) {
-      w.prefill_separate = true;
-      c.assumptions.push_back("prompts prefill in forwards of their own that the decodes wait for (SGLang/ATOM)");
-    }
     // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
     // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
@@ -459,6 +455,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
+    w.prefill_separate = eng.prefill_separate;  // the engine's scheduler (serving_engines.yaml), as in `infer --engine`
+    if (eng.prefill_separate && !disaggregated_row)
+      c.assumptions.push_back(fmt::format("prompts prefill in forwards of their own that the decodes wait for ({})",
+                                          eng.name));
     if (!eng.name.empty())
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
