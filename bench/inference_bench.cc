@@ -78,7 +78,8 @@ using namespace gpuplan;
 // One operating point of a disaggregated deployment: DeepSeek-R1 FP4 on a GB200 NVL72 rack, 16 GPUs
 // prefilling (4 workers of 4, attention-DP) and one 32-wide attention-DP/EP decode worker with MTP,
 // 2048 clients at 8K/1K (issue 19: microseconds).
-void disaggregated_point(benchmark::State& state, int decode_max_batch) {
+void disaggregated_point(benchmark::State& state, int decode_max_batch, long long prefill_max_batch = 0,
+                         long long prefill_max_tokens = 0) {
   static const Catalog c = Catalog::builtin();
   const auto m = resolve_model("deepseek-r1");
   const auto hw = resolve_hardware(c, "gb200-nvl72");
@@ -90,6 +91,8 @@ void disaggregated_point(benchmark::State& state, int decode_max_batch) {
   w.concurrency = 2048;
   w.mtp_draft_tokens = 3;
   DisaggregatedDeployment d{{4, 4, 1, true}, 16, {32, 32, 1, true}, 32, decode_max_batch};
+  d.prefill_max_batch = prefill_max_batch;
+  d.prefill_max_tokens = prefill_max_tokens;
   for (auto _ : state) benchmark::DoNotOptimize(evaluate_disaggregated(m, hw, d, w));
 }
 void BM_DisaggregatedPoint(benchmark::State& state) { disaggregated_point(state, 0); }
@@ -99,6 +102,11 @@ BENCHMARK(BM_DisaggregatedPoint)->Unit(benchmark::kMicrosecond);
 // clients: the rest queue before decode).
 void BM_DisaggregatedPointCapped(benchmark::State& state) { disaggregated_point(state, 32); }
 BENCHMARK(BM_DisaggregatedPointCapped)->Unit(benchmark::kMicrosecond);
+
+// The same point with the prefill workers' recipe limits (trtllm/gb200-fp4/8k1k context workers: 2
+// prompts, 16,640 tokens a rank and step) and a held-request cap of 2 per rank.
+void BM_DisaggregatedPointPrefillCapped(benchmark::State& state) { disaggregated_point(state, 0, 2, 16640); }
+BENCHMARK(BM_DisaggregatedPointPrefillCapped)->Unit(benchmark::kMicrosecond);
 
 // The full DeepSeek-R1 sweep over one NVL72 rack: aggregated and disaggregated deployments, EP
 // widths up to the rack, MTP on and off, concurrency (issue 19: under 200 ms).

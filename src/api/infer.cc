@@ -177,6 +177,14 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "--disagg: sequences each decode attention rank holds at most (the recipe's max batch; clients "
                  "beyond the pool's slots wait before decode); 0: only the KV cache limits it")
       ->capture_default_str();
+  app.add_option("--prefill-max-batch", req.prefill_max_batch,
+                 "--disagg: requests each prefill attention rank holds at once, from the start of their prefill "
+                 "until their KV cache has reached decode (SGLang's --max-running-requests / dp); 0: no cap")
+      ->capture_default_str();
+  app.add_option("--prefill-max-tokens", req.prefill_max_tokens,
+                 "--disagg: prompt tokens each prefill attention rank prefills per step (SGLang's chunked-prefill "
+                 "size / dp, TensorRT-LLM's context max_num_tokens); 0: --max-num-tokens")
+      ->capture_default_str();
   app.add_option("--concurrency", req.concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", req.tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user, "Highest load giving each user at least this speed");
@@ -258,6 +266,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.request_overhead_s = e.request_overhead_s;
     w.host_per_seq_step_s = e.host_per_seq_step_s;
     w.moe_gemm_eff = e.moe_gemm_eff;
+    w.prefill_separate = e.prefill_separate;
   }
   if (req.request_overhead_ms) {
     if (!(*req.request_overhead_ms >= 0 && *req.request_overhead_ms <= 60000))
@@ -266,7 +275,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   }
   // Any pool option given (whatever its value, 0 included) needs --disagg; the error names it.
   for (const char* o : {"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--prefill-attn-dp", "--decode-gpus",
-                        "--decode-tp", "--decode-ep", "--decode-attn-dp", "--decode-max-batch"})
+                        "--decode-tp", "--decode-ep", "--decode-attn-dp", "--decode-max-batch",
+                        "--prefill-max-batch", "--prefill-max-tokens"})
     if (!req.disagg && req.given(o))
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
@@ -300,6 +310,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     d.prefill_gpus = req.prefill_gpus > 0 ? req.prefill_gpus : d.prefill.tp;
     d.decode_gpus = req.decode_gpus > 0 ? req.decode_gpus : d.decode.tp;
     d.decode_max_batch = req.decode_max_batch;  // range-checked by evaluate_disaggregated (--decode-max-batch)
+    d.prefill_max_batch = req.prefill_max_batch;    // likewise (--prefill-max-batch)
+    d.prefill_max_tokens = req.prefill_max_tokens;  // likewise (--prefill-max-tokens)
     w.concurrency = req.concurrency;
     const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
     for (const auto& v : r.violations)
@@ -318,6 +330,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["prefill_parallel"] = infer_parallel_json(d.prefill);
       j["decode_parallel"] = infer_parallel_json(d.decode);
       j["decode_max_batch"] = d.decode_max_batch;
+      j["prefill_max_batch"] = d.prefill_max_batch;
+      j["prefill_max_tokens"] = d.prefill_max_tokens;
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
       output.emit("infer", std::move(j));
@@ -343,7 +357,18 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("  TTFT               {:>10.1f} ms (prefill {:.1f}, KV transfer {:.2f}, queue {:.1f} ms)\n",
                              r.ttft_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3, r.queue_wait_s * 1e3);
     output.os() << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
-    output.os() << fmt::format("  prefill pool load  {:>10.0f} %\n", r.prefill_utilization * 100);
+    output.os() << fmt::format("  prefill pool load  {:>10.0f} %{}\n", r.prefill_utilization * 100,
+                             d.prefill_max_batch > 0 || d.prefill_max_tokens > 0
+                                 ? fmt::format("   ({}{}{} per prefill rank)",
+                                               d.prefill_max_batch > 0
+                                                   ? fmt::format("at most {} requests held through the KV hand-off",
+                                                                 d.prefill_max_batch)
+                                                   : std::string(),
+                                               d.prefill_max_batch > 0 && d.prefill_max_tokens > 0 ? ", " : "",
+                                               d.prefill_max_tokens > 0
+                                                   ? fmt::format("{} prompt tokens a step", d.prefill_max_tokens)
+                                                   : std::string())
+                                 : std::string());
     for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
     return kExitOk;
   }

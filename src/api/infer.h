@@ -27,6 +27,8 @@ struct InferRequest : RequestBase {
   bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
   int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
   long long decode_max_batch = 0;  // --disagg: sequences per decode attention rank at most (0: no cap)
+  long long prefill_max_batch = 0;   // --disagg: requests per prefill attention rank, held through the KV hand-off (0: no cap)
+  long long prefill_max_tokens = 0;  // --disagg: prompt tokens per prefill attention rank and step (0: --max-num-tokens)
   double mtp_accept = 0, expert_skew = 1.0;
   std::optional<double> request_overhead_ms;  // unset: the engine's figure
   std::string engine;

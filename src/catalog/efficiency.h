@@ -37,6 +37,16 @@ struct Efficiency {
   std::string infer_fitted_on;            // dataset the serving values were fitted on
   std::string infer_fitted_date;
   std::string infer_method;
+  // Prefill-side serving parameters (docs/inference-model.md, "Prefill rate per generation"): the
+  // GEMM and attention efficiencies serving steps run at, in place of gemm_max and attention_eff
+  // (the FP8/FP4 scales and the small-dimension roll-off stay the training fit's). Fitted by
+  // `gpuplan calibrate --inference --prefill` on TTFT at low load jointly with each engine's front
+  // end. 0: not fitted, the training values apply.
+  double infer_gemm_max = 0;
+  double infer_mla_prefill_eff = 0;
+  std::string infer_prefill_fitted_on;
+  std::string infer_prefill_fitted_date;
+  std::string infer_prefill_method;
 
   std::string fitted_on;            // dataset the values were fitted on
   std::string fitted_date;          // ISO date

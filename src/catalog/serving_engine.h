@@ -48,6 +48,11 @@ struct ServingEngine {
   double mtp_host_per_seq_step_s = 0.0;
   // ... and, where its draft extend runs as eager kernels (no CUDA graph), that forward's host time a step.
   double mtp_eager_draft_extend_s = 0.0;
+  // The engine runs prompts in forwards of their own that the running decodes wait for (SGLang's
+  // scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise), instead
+  // of riding them in the decodes' forward (inflight batching: TensorRT-LLM, vLLM). A fact of the
+  // engine's scheduler, not fitted (InferenceWorkload::prefill_separate).
+  bool prefill_separate = false;
   std::string fitted_on, fitted_date, method, origin;
 };
 

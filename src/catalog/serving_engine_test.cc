@@ -24,6 +24,13 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(matched(c, "vLLM"), "vllm");  // its entry: front end 0, MoE GEMM share not kept (1)
   EXPECT_DOUBLE_EQ(c.find_serving_engine("vllm 0.19.0")->moe_gemm_eff, 1.0);
   EXPECT_EQ(matched(c, "default"), "");  // the default entry answers to no framework
+  // Scheduler facts: SGLang and ATOM run prompts in forwards of their own; inflight batching engines
+  // ride them in the decodes' forward. `infer --engine` and validation read the same entry.
+  EXPECT_TRUE(c.find_serving_engine("SGLang")->prefill_separate);
+  EXPECT_TRUE(c.find_serving_engine("ATOM")->prefill_separate);
+  EXPECT_FALSE(c.find_serving_engine("TensorRT-LLM")->prefill_separate);
+  EXPECT_FALSE(c.find_serving_engine("vLLM")->prefill_separate);
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("prefill_separate: true"), std::string::npos);
   const ServingEngine& d = c.default_serving_engine();
   ASSERT_TRUE(d.mtp_accept.has_value());
   EXPECT_GT(*d.mtp_accept, 0.3);

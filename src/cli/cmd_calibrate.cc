@@ -130,6 +130,112 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   return kExitOk;
 }
 
+// calibrate --inference --prefill: the prefill-side serving parameters (infer_gemm_max,
+// infer_mla_prefill_eff) of each generation on TTFT at low load, jointly with each engine's front end
+// (calibrate_prefill). Writes the efficiencies; the front ends are printed (calibrate --engines
+// writes them, by the same rule, at the rates written here).
+int calibrate_prefill_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
+                          CalibrationOptions opts, const std::vector<std::string>& only_generations,
+                          const std::vector<std::string>& command_args) {
+  Catalog catalog = load_catalog(common);
+  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const bool inferencex = is_inferencex_schema(table);
+  if (!inferencex && !is_inference_schema(table))
+    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference --prefill");
+  std::vector<SkippedRow> skipped;
+  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
+  // Every row counts towards the front ends; --generation names the generations whose rates are fitted.
+  std::vector<InferenceCase> cases = std::move(all);
+  if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
+  for (const auto& g : only_generations)
+    if (std::none_of(cases.begin(), cases.end(), [&](const InferenceCase& c) { return c.generation == g; }))
+      throw InputError("--generation", fmt::format("no row of '{}' is of generation '{}'", dataset, g));
+  constexpr long long kMaxFitClients = 8;
+  const PrefillFit fit = calibrate_prefill(cases, catalog, opts, kMaxFitClients, 4, only_generations);
+  if (fit.fit_rows == 0)
+    throw InputError("--dataset", fmt::format("'{}' has no TTFT rows at 1 to {} clients to fit the prefill rates on",
+                                              dataset, kMaxFitClients));
+  const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
+  std::vector<Efficiency> out = catalog.efficiencies();
+  for (const auto& g : fit.generations) {
+    if (std::none_of(out.begin(), out.end(), [&](const Efficiency& e) { return e.generation == g.generation; })) {
+      Efficiency e = catalog.efficiencies().front();
+      for (const auto& d : catalog.efficiencies())
+        if (d.generation == "default") e = d;
+      e.generation = g.generation;
+      out.push_back(e);
+    }
+    for (auto& e : out) {
+      if (e.generation != g.generation) continue;
+      // The fitted parameters (calibrate_prefill's default: the MLA prefill rate alone).
+      const auto fitted = [&](const char* name) {
+        return opts.params.empty() ? std::string(name) == "infer_mla_prefill_eff"
+                                   : std::find(opts.params.begin(), opts.params.end(), name) != opts.params.end();
+      };
+      if (fitted("infer_gemm_max")) e.infer_gemm_max = g.after.infer_gemm_max;
+      if (fitted("infer_mla_prefill_eff")) e.infer_mla_prefill_eff = g.after.infer_mla_prefill_eff;
+      e.infer_prefill_fitted_on = fmt::format(
+          "{}: {} TTFT rows at 1-{} clients, jointly with each engine's front end ({} TTFT rows above {} clients and "
+          "every other metric held out)",
+          basename, g.rows, kMaxFitClients, fit.held_out_rows, kMaxFitClients);
+      e.infer_prefill_fitted_date = today_utc();
+      e.infer_prefill_method = "gpuplan calibrate --inference --prefill: alternating fit, each engine's front end the "
+                               "median of measured - bare predicted TTFT, each generation's rates by coordinate descent "
+                               "on the weighted mean of min(2, |log(pred/reported)|), log-prior pull to the training fit";
+    }
+  }
+  if (common.json) {
+    nlohmann::json jg = nlohmann::json::array(), je = nlohmann::json::array();
+    for (const auto& g : fit.generations)
+      jg.push_back({{"generation", g.generation}, {"rows", g.rows}, {"loss_before", g.loss_before},
+                    {"loss_after", g.loss_after}, {"median_ape_before_pct", g.median_ape_before},
+                    {"median_ape_after_pct", g.median_ape_after},
+                    {"training", {{"gemm_max", g.before.gemm_max}, {"attention_eff", g.before.attention_eff}}},
+                    {"fitted", {{"infer_gemm_max", g.after.infer_gemm_max},
+                                {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff}}}});
+    for (const auto& f : fit.engines)
+      je.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows},
+                    {"request_overhead_s_before", f.before.request_overhead_s},
+                    {"request_overhead_s", f.after.request_overhead_s},
+                    {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    print_json("calibrate", {{"dataset", dataset}, {"inference", true}, {"prefill", true}, {"generations", jg},
+                             {"engines", je}, {"fit_rows", fit.fit_rows}, {"held_out_rows", fit.held_out_rows},
+                             {"not_steady_rows", fit.not_steady_rows}, {"rows_skipped", skipped.size()}});
+  } else {
+    std::cout << fmt::format("Calibrated the prefill rates on {}: {} TTFT rows at 1-{} clients ({} beyond any steady "
+                             "state counted, not fitted; {} TTFT rows above held out)\n\n",
+                             dataset, fit.fit_rows, kMaxFitClients, fit.not_steady_rows, fit.held_out_rows);
+    std::cout << fmt::format("{:<16} {:>5} {:>18} {:>22}  {}\n", "generation", "rows", "gemm_max (train)",
+                             "mla_prefill (train att)", "median APE before -> after");
+    const auto value = [](double v) { return v > 0 ? fmt::format("{:.3f}", v) : std::string("-"); };
+    for (const auto& g : fit.generations)
+      std::cout << fmt::format("{:<16} {:>5} {:>8} ({:.3f}) {:>12} ({:.3f})  {:.1f}% -> {:.1f}%\n", g.generation,
+                               g.rows, value(g.after.infer_gemm_max), g.before.gemm_max,
+                               value(g.after.infer_mla_prefill_eff), g.before.attention_eff, g.median_ape_before,
+                               g.median_ape_after);
+    std::cout << fmt::format("\n{:<22} {:>5} {:>22}  {}\n", "engine", "rows", "front end s (catalog)",
+                             "median APE before -> after");
+    for (const auto& f : fit.engines)
+      std::cout << fmt::format("{:<22} {:>5} {:>9.4f} ({:.4f})        {:.1f}% -> {:.1f}%\n", f.after.name, f.fit_rows,
+                               f.after.request_overhead_s, f.before.request_overhead_s, f.median_ape_before,
+                               f.median_ape_after);
+    std::cout << "(front ends printed, not written: `calibrate --engines` writes them at the rates written here)\n";
+  }
+  if (!write_path.empty()) {
+    check_output_file(write_path, "--write", command_args);
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+    f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
+                                   "Training values: `gpuplan calibrate --dataset training.csv --write ...`;\n"
+                                   "serving values (infer_*): `gpuplan calibrate --inference --dataset ... --write ...`;\n"
+                                   "prefill rates (infer_gemm_max, infer_mla_prefill_eff): `gpuplan calibrate --inference "
+                                   "--prefill --dataset " + basename + " --write ...`;\n"
+                                   "the `default` entry serves generations without measurements.");
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+  return kExitOk;
+}
+
 // calibrate --bands: error bands from held-out residuals (training: leave-one-source-family-out
 // fits; serving: files the serving fit never saw), written as data/catalog/error_bands.yaml.
 void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
@@ -358,6 +464,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
              "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
              "  above 8 clients held out. Per engine, never per model.\n"
+             "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
+             "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
+             "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"
              "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
@@ -377,14 +486,18 @@ int cmd_calibrate(int argc, char** argv) {
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
-  std::string bands_path, generations, fit_sources;
-  bool inference = false, bands = false, engines = false;
+  std::string bands_path, generations, fit_sources, params;
+  bool inference = false, bands = false, engines = false, prefill = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
                                        "schema with --inference)")->required();
   app.add_flag("--inference", inference,
                "Fit the serving parameters (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s) on "
                "serving rows instead of the training ones");
+  app.add_flag("--prefill", prefill,
+               "--inference: fit the prefill rates (infer_mla_prefill_eff; infer_gemm_max with --params) per "
+               "generation on TTFT rows at 1-8 clients, jointly with each engine's front end (the other rows held "
+               "out)");
   app.add_flag("--engines", engines,
                "Fit each serving engine's front-end latency and the MTP acceptance "
                "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset, or its host work per "
@@ -392,6 +505,10 @@ int cmd_calibrate(int argc, char** argv) {
   app.add_option("--metrics", metrics,
                  "--inference: comma-separated metrics whose rows the fit uses (tpot_ms, ttft_ms, "
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
+  app.add_option("--params", params,
+                 "--inference: comma-separated parameters to fit (--prefill: infer_mla_prefill_eff (default), "
+                 "infer_gemm_max; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
+                 "all three))");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
   app.add_option("--fit-sources", fit_sources,
@@ -399,7 +516,7 @@ int cmd_calibrate(int argc, char** argv) {
                  "these source_ids only (comma-separated); the engine's other maximum-load rows are held out");
   app.add_option("--generation", generations,
                  "--inference: fit only these generations (comma-separated, e.g. cdna3,cdna4); the others keep "
-                 "their values");
+                 "their values (--prefill: their rows still count towards the engines' front ends)");
   app.add_option("--write", write_path,
                  "Write the fitted parameters as catalog YAML (e.g. data/catalog/efficiency.yaml, or a file in "
                  "a --catalog directory)");
@@ -418,6 +535,26 @@ int cmd_calibrate(int argc, char** argv) {
       if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
                                    fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources));
+    }
+    if (prefill && !inference) throw InputError("--prefill", "applies with --inference");
+    if (!params.empty() && !inference) throw InputError("--params", "applies with --inference");
+    if (!params.empty()) {
+      opts.params = split_list(params);
+      static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff"},
+          kDecode{"infer_hbm_eff", "infer_step_overhead_s", "infer_kernel_overhead_s"};
+      const auto& known = prefill ? kPrefill : kDecode;
+      for (const auto& p : opts.params)
+        if (std::find(known.begin(), known.end(), p) == known.end()) {
+          std::string list;
+          for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+          throw InputError("--params", "unknown parameter '" + p + "' (" + list + ")");
+        }
+    }
+    if (inference && prefill) {
+      if (!holdouts.empty()) throw InputError("--holdout", "does not apply with --prefill (its held-out rows are fixed)");
+      return calibrate_prefill_cli(common, dataset, write_path, opts,
+                                   generations.empty() ? std::vector<std::string>{} : split_list(generations),
+                                   command_args);
     }
     if (inference) {
       if (metrics != "all") {

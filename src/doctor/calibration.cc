@@ -67,6 +67,14 @@ Calibration fit_calibration(const ProbeMeasurements& m, const Accelerator& acc, 
   if (m.copy_bytes_per_s > 0 && acc.memory_bandwidth_bytes_per_s > 0)
     c.efficiency.hbm_eff = m.copy_bytes_per_s / acc.memory_bandwidth_bytes_per_s;
 
+  // A generation's serving GEMM rate (infer_gemm_max, fitted on serving TTFTs: docs/inference-model.md)
+  // states what serving GEMMs reach against the training fit's large GEMMs. The probe measures this
+  // machine's large GEMMs, so the serving rate scales by the same ratio: the measurement reaches
+  // `infer` and `validate` too instead of being overridden by the generation's serving fit. (The
+  // serving HBM rate, infer_hbm_eff, is fitted on decode steps and kept: a copy kernel is not one.)
+  if (base.infer_gemm_max > 0 && base.gemm_max > 0)
+    c.efficiency.infer_gemm_max = std::clamp(base.infer_gemm_max * c.efficiency.gemm_max / base.gemm_max, 0.01, 1.0);
+
   for (const auto& s : m.gemms)
     c.comparisons.push_back({fmt::format("{} gemm {}x{}x{}", s.format, s.m, s.n, s.k), s.flops_per_s(),
                              peak_for(acc, s.format), "FLOP/s"});

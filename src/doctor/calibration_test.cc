@@ -60,6 +60,19 @@ TEST(Calibration, YamlIsACatalogOverlay) {
   EXPECT_NEAR(overlay.efficiency("hopper").gemm_fp8_scale, 0.8, 1e-3);
 }
 
+// The serving GEMM rate (infer_gemm_max) keeps its ratio to the training fit's gemm_max, applied to what
+// the probe measured: a faster machine is faster in `infer` too, not only in `train`.
+TEST(Calibration, MeasuredRatesReachTheServingParameters) {
+  const Catalog cat = Catalog::builtin();
+  const auto& acc = cat.accelerator("h200-sxm");
+  Efficiency base = cat.efficiency(acc.generation);
+  base.infer_gemm_max = 0.5 * base.gemm_max;
+  const auto c = fit_calibration(synthetic(acc, 0.80, 96, 0.7), acc, base, "2026-11-29");
+  EXPECT_NEAR(c.efficiency.infer_gemm_max, 0.5 * 0.80, 1e-6);
+  base.infer_gemm_max = 0;  // no serving GEMM fit: serving GEMMs use the measured gemm_max itself
+  EXPECT_EQ(fit_calibration(synthetic(acc, 0.80, 96, 0.7), acc, base, "2026-11-29").efficiency.infer_gemm_max, 0);
+}
+
 TEST(Calibration, NeedsBf16Samples) {
   const Catalog cat = Catalog::builtin();
   const auto& acc = cat.accelerator("h200-sxm");

@@ -12,6 +12,38 @@ namespace gpuplan {
 namespace {
 
 constexpr long long kMaxDecodeBatch = 1000000;  // sequences per decode rank (a cap, not a KV pool)
+constexpr long long kMaxPrefillBatch = 1000000;  // requests per prefill rank
+constexpr long long kMaxPrefillTokens = 16LL << 20;  // prompt tokens per prefill rank and step
+
+// The wire time of one request's whole KV cache from its prefill worker and the link's latency:
+// bytes (isl tokens of the model's KV layout) over the senders' links (one rank with attention-DP,
+// every TP rank otherwise), NVLink inside one scale-up domain, else each sender's RDMA share.
+struct KvWire {
+  double wire_s = 0, latency_s = 0;
+};
+
+KvWire kv_wire(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d, const InferenceWorkload& w) {
+  const double bytes = double(w.isl) * kv_cache_bytes_per_token(m, w.kv_bytes_per_element);
+  // Attention-DP: one rank holds the whole sequence's cache and sends it; otherwise each TP rank
+  // sends its own share (head shards, or for MLA's replicated latent its share of the layers).
+  const double senders = d.prefill.attention_dp ? 1.0 : d.prefill.tp;
+  const bool same_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
+  const double link = same_domain ? hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff
+                                  : hw.fabric.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
+  return {bytes / (senders * link), same_domain ? hw.fabric.scaleup_latency_s : hw.fabric.scaleout_latency_s};
+}
+
+void check_prefill_caps(const DisaggregatedDeployment& d) {
+  if (d.prefill_max_batch < 0 || d.prefill_max_batch > kMaxPrefillBatch)
+    throw InputError("--prefill-max-batch",
+                     fmt::format("must be 0 (no cap) to {} requests per prefill rank, got {}", kMaxPrefillBatch,
+                                 d.prefill_max_batch));
+  if (d.prefill_max_tokens < 0 || d.prefill_max_tokens > kMaxPrefillTokens)
+    throw InputError("--prefill-max-tokens",
+                     fmt::format("must be 0 (the --max-num-tokens budget) to {} prompt tokens per prefill rank "
+                                 "and step, got {}",
+                                 kMaxPrefillTokens, d.prefill_max_tokens));
+}
 
 void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const char* side) {
   const std::string opt = fmt::format("--{}-gpus", side);
@@ -24,21 +56,53 @@ void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const 
   (void)m;
 }
 
+// The prefill pool's workload: one prompt per worker, staggered, no drafts, no front end (the
+// front end is paid before prefill, with the transfer after it).
+InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
+  InferenceWorkload wp = w;
+  wp.num_gpus = d.prefill_gpus;
+  wp.mtp_draft_tokens = 0;
+  wp.arrival = Arrival::staggered;
+  wp.requests_per_client = 0;
+  wp.concurrency = d.prefill_gpus / d.prefill.tp;
+  wp.request_overhead_s = 0;
+  return wp;
+}
+
 }  // namespace
 
 double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                      const InferenceWorkload& w, double prefill_s) {
-  const double bytes = double(w.isl) * kv_cache_bytes_per_token(m, w.kv_bytes_per_element);
-  // Attention-DP: one rank holds the whole sequence's cache and sends it; otherwise each TP rank
-  // sends its own share (head shards, or for MLA's replicated latent its share of the layers).
-  const double senders = d.prefill.attention_dp ? 1.0 : d.prefill.tp;
-  const bool same_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
-  const double link = same_domain ? hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff
-                                  : hw.fabric.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
-  const double lat = same_domain ? hw.fabric.scaleup_latency_s : hw.fabric.scaleout_latency_s;
-  const double wire = bytes / (senders * link);
+  const KvWire k = kv_wire(m, hw, d, w);
   const double layers = std::max(1, m.layers);
-  return std::max(wire / layers, wire - prefill_s) + lat + hw.efficiency.kernel_overhead_s;
+  return std::max(k.wire_s / layers, k.wire_s - prefill_s) + k.latency_s + hw.efficiency.kernel_overhead_s;
+}
+
+double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                              const InferenceWorkload& w, double* step_tokens) {
+  check_prefill_caps(d);
+  const double isl = std::max(1.0, double(w.isl));
+  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
+  // Tokens each rank prefills per step: the recipe's per-step budget, no more than its held requests'
+  // prompts (a rank with N slots has at most N prompts to work on).
+  double per_rank = double(d.prefill_max_tokens > 0 ? d.prefill_max_tokens : w.max_num_tokens);
+  if (d.prefill_max_batch > 0) per_rank = std::min(per_rank, double(d.prefill_max_batch) * isl);
+  per_rank = std::max(1.0, per_rank);
+  const double chunk = per_rank * ranks;
+  const InferenceWorkload wp = prefill_pool_workload(d, w);
+  const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
+  if (step_tokens) *step_tokens = chunk;
+  double per_worker = chunk / chunk_s / isl;  // the token rate: requests per second of one worker
+  if (d.prefill_max_batch > 0) {
+    // Each slot is held for the steps its prompt spans and then until its KV has left: SGLang sends a
+    // request's KV after each chunk's forward (the last chunk's after the last), and frees the slot
+    // when the transfer succeeds (disaggregation/prefill.py: process_disagg_prefill_inflight_queue).
+    const KvWire k = kv_wire(m, hw, d, w);
+    const double steps = std::max(1.0, isl / per_rank);
+    const double hold_s = steps * chunk_s + k.wire_s * std::min(1.0, per_rank / isl) + k.latency_s;
+    per_worker = std::min(per_worker, ranks * double(d.prefill_max_batch) / hold_s);
+  }
+  return per_worker * double(d.prefill_gpus / d.prefill.tp);
 }
 
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
@@ -49,7 +113,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     throw InputError("--decode-max-batch",
                      fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
                                  d.decode_max_batch));
-  const double isl = double(w.isl), osl = double(w.osl);
+  check_prefill_caps(d);
+  const double osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
 
   // Decode pool: steps of decodes only; its KV cache bounds the sequences it holds.
@@ -70,15 +135,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     return top;
   }
 
-  // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s with every
-  // rank prefilling a full chunk of max_num_tokens per step.
-  InferenceWorkload wp = w;
-  wp.num_gpus = d.prefill_gpus;
-  wp.mtp_draft_tokens = 0;
-  wp.arrival = Arrival::staggered;
-  wp.requests_per_client = 0;
-  wp.concurrency = d.prefill_gpus / d.prefill.tp;
-  wp.request_overhead_s = 0;
+  // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s
+  // (prefill_capacity_per_s: full steps of the per-rank token budget, within the held slots).
+  const InferenceWorkload wp = prefill_pool_workload(d, w);
   const InferenceResult alone = evaluate_inference(m, hw, d.prefill, wp);
   if (!alone.valid()) {
     InferenceResult r = alone;
@@ -87,12 +146,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     return r;
   }
   const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
-  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
-  const double chunk = std::max(std::min(isl, double(w.max_num_tokens)), double(w.max_num_tokens)) * ranks;
-  const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
+  double chunk = 0;
   const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
-  const double mu_inst = chunk / chunk_s / isl;  // requests/s one prefill worker completes
-  const double mu_p = prefill_instances * mu_inst;
+  const double mu_p = prefill_capacity_per_s(m, hw, d, w, &chunk);
+  const double mu_inst = mu_p / prefill_instances;  // requests/s one prefill worker completes
   // The front end's per-request latency is paid before prefill, like the transfer after it.
   const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
 

@@ -19,6 +19,17 @@ struct DisaggregatedDeployment {
   // TTFT, Little's law in a closed loop; TPOT is that of the capped batch). 0 = no cap beyond the
   // workload's own limits (the KV cache, max_batch_size, the token budget).
   long long decode_max_batch = 0;
+  // The prefill workers' limits, per attention rank (a worker without attention-DP is one rank):
+  // - prefill_max_batch: requests a rank holds at once, each from the start of its prefill until its
+  //   KV cache has reached the decode worker (SGLang's --max-running-requests / dp_size: the prefill
+  //   scheduler's request slot is freed only when the KV transfer succeeds). 0 = no such cap.
+  // - prefill_max_tokens: prompt tokens a rank prefills per step (SGLang: min(--chunked-prefill-size /
+  //   dp_size, --max-prefill-tokens); TensorRT-LLM context workers: max_num_tokens, or the whole
+  //   prompts max_batch_size admits). 0 = the workload's max_num_tokens.
+  // The pool's capacity is the lower of its token rate (full steps of these tokens) and its slot rate
+  // (slots / (the steps a prompt spans + the KV hand-off)); see docs/inference-model.md.
+  long long prefill_max_batch = 0;
+  long long prefill_max_tokens = 0;
 };
 
 // One request's KV cache sent from a prefill worker to a decode worker: its bytes (the model's KV
@@ -29,15 +40,29 @@ struct DisaggregatedDeployment {
 double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                      const InferenceWorkload& w, double prefill_s);
 
+// The prefill pool's capacity in requests per second of w.isl-token prompts: per worker the lower of
+// - the token rate: ranks x B / isl requests per step of ranks x B tokens, B = prefill_max_tokens per
+//   rank (w.max_num_tokens when 0), at most prefill_max_batch x isl when that cap is set;
+// - the slot rate: ranks x prefill_max_batch / (max(1, isl / B) steps + the KV hand-off after the
+//   last chunk's forward: that chunk's share of the request's KV over the sender's link, and one
+//   latency), when prefill_max_batch > 0;
+// times the prefill workers. The step is prefill_step's for the whole worker. Throws InputError for
+// caps out of range (--prefill-max-batch, --prefill-max-tokens). `step_tokens`, when given, receives
+// the worker's tokens per step.
+double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                              const InferenceWorkload& w, double* step_tokens = nullptr);
+
 // Evaluates a disaggregated deployment at w.concurrency clients (0: as many as the decode pool's
 // slots hold: its KV cache, or d.decode_max_batch per rank). The prefill pool serves prompts at its
-// capacity (one full max_num_tokens chunk per rank per step); the decode pool's steps carry decodes
+// capacity (prefill_capacity_per_s: full steps of max_num_tokens per rank, or the recipe's
+// prefill_max_tokens, within prefill_max_batch held slots); the decode pool's steps carry decodes
 // only. The load splits so that the
 // clients fill both: decode in-flight = rate x decode time, and prompts wait in the prefill queue
 // (M/D/1) as the rate nears its capacity. TTFT = queue + prefill + KV transfer + one decode step;
 // closed-loop runs (requests_per_client > 0) open with every prompt at once. Clients beyond the decode
 // pool's slots wait for one: throughput is slots / decode time and the wait is in TTFT. Malformed
-// input -> InputError naming the option (--prefill-tp, --decode-gpus, --decode-max-batch, ...).
+// input -> InputError naming the option (--prefill-tp, --decode-gpus, --decode-max-batch,
+// --prefill-max-batch, --prefill-max-tokens, ...).
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                        const InferenceWorkload& w);
 

@@ -17,6 +17,7 @@ struct EngineParams {
   double mtp_host_step_s = 0.0;          // MTP: speculative worker's host work per step (see InferenceWorkload)
   double mtp_host_per_seq_step_s = 0.0;  // ... and per sequence of the rank's batch
   double mtp_eager_draft_extend_s = 0.0; // ... and an eager (non-graphed) draft extend's
+  bool prefill_separate = false;    // prompts in forwards of their own (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",

@@ -78,6 +78,10 @@ Hardware serving_hardware(const Hardware& hw) {
   Efficiency& e = h.efficiency;
   e.hbm_eff = e.infer_hbm_eff;
   e.kernel_overhead_s = e.infer_kernel_overhead_s;
+  // A serving GEMM rate fitted on TTFT (calibrate --inference --prefill --params infer_gemm_max)
+  // where the generation states one: serving GEMMs run at it, not at the training fit's. (The MLA
+  // prefill attention rate applies in the step, to MLA prompts only: stage_step.)
+  if (e.infer_gemm_max > 0) e.gemm_max = e.infer_gemm_max;
   return h;
 }
 
@@ -122,6 +126,17 @@ double mla_decode_row_padding(const ModelArch& m, double verify, double heads_sp
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
 };
+
+// Causal attention of prompt tokens (`flops` of them). MLA prompts run the expanded form (192-wide
+// query/key heads, 128-wide values, 128 heads) in the engines' own MLA prefill kernels (FlashInfer /
+// trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD), at the generation's fitted MLA prefill rate
+// (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load) where it has one;
+// other prompts at the training fit's flash-attention rate.
+double prefill_attention_s(const ModelArch& m, const Hardware& hw, double flops) {
+  const double eff = hw.efficiency.infer_mla_prefill_eff;
+  if (m.attention != AttentionKind::mla || !(eff > 0) || flops <= 0) return attention_time_s(hw, flops);
+  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * eff);
+}
 
 // A weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
 // tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
@@ -327,7 +342,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   const double t_dec =
       std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
                memory_bound_time_s(hw, dec_bytes));
-  st.attention_s = t_dec + attention_time_s(hw, pre_flops);
+  st.attention_s = t_dec + prefill_attention_s(m, hw, pre_flops);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
 

@@ -489,3 +489,189 @@ std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cas
 }
 
 }  // namespace gpuplan
+
+namespace gpuplan {
+
+namespace {
+
+// The prefill-side serving parameters, their plausible ranges and the training field each replaces
+// (its value is the starting point and the prior).
+struct PrefillParam {
+  const char* name;
+  double Efficiency::*field;
+  double Efficiency::*training;
+  double lo, hi;
+};
+const PrefillParam kPrefillParams[] = {
+    {"infer_gemm_max", &Efficiency::infer_gemm_max, &Efficiency::gemm_max, 0.20, 0.95},
+    {"infer_mla_prefill_eff", &Efficiency::infer_mla_prefill_eff, &Efficiency::attention_eff, 0.10, 0.85},
+};
+
+// The catalog entry whose front end a case's engine uses (front_end_of resolved), or null.
+const ServingEngine* front_end_owner(const Catalog& catalog, const InferenceCase& c) {
+  const ServingEngine* e = catalog.find_serving_engine(c.framework);
+  if (!e || e->front_end_of.empty()) return e;
+  for (const ServingEngine& o : catalog.serving_engines())
+    if (normalize_name(o.name) == normalize_name(e->front_end_of)) return &o;
+  return e;
+}
+
+}  // namespace
+
+PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts,
+                             long long max_fit_concurrency, int iterations,
+                             const std::vector<std::string>& fit_generations) {
+  PrefillFit out;
+  // By default the MLA prefill rate alone: a serving GEMM rate fitted on these rows is rejected by
+  // the held-out files (docs/inference-model.md, "Prefill rate per generation").
+  auto fitted_param = [&](const PrefillParam& p) {
+    if (opts.params.empty()) return p.field == &Efficiency::infer_mla_prefill_eff;
+    return std::find(opts.params.begin(), opts.params.end(), p.name) != opts.params.end();
+  };
+  auto fitted_generation = [&](const std::string& g) {
+    return fit_generations.empty() || std::find(fit_generations.begin(), fit_generations.end(), g) != fit_generations.end();
+  };
+  // Starting values of the fitted parameters: a generation's own prefill fit where it has one, else
+  // its training values (the others keep theirs, 0: not used).
+  for (auto& c : cases)
+    for (const auto& p : kPrefillParams)
+      if (fitted_generation(c.generation) && fitted_param(p) && !(c.hardware.efficiency.*(p.field) > 0))
+        c.hardware.efficiency.*(p.field) = c.hardware.efficiency.*(p.training);
+  std::vector<InferenceCase*> fit_rows;
+  std::map<const ServingEngine*, std::vector<InferenceCase*>> by_owner;  // every case, for the front ends
+  for (auto& c : cases) {
+    const ServingEngine* owner = front_end_owner(catalog, c);
+    if (owner) by_owner[owner].push_back(&c);
+    if (c.metric != "ttft_ms") continue;
+    if (!owner || c.workload.concurrency < 1 || c.workload.concurrency > max_fit_concurrency) {
+      ++out.held_out_rows;
+      continue;
+    }
+    InferenceCase bare = c;
+    bare.workload.request_overhead_s = 0;
+    if (ttft_beyond_steady_state(c.reported * 1e-3, predict_inference_case(bare) * 1e-3, c.workload.concurrency)) {
+      ++out.not_steady_rows;
+      continue;
+    }
+    fit_rows.push_back(&c);
+  }
+  out.fit_rows = fit_rows.size();
+  if (fit_rows.empty()) return out;
+
+  std::map<const ServingEngine*, EngineFit> engines;
+  auto fit_front_ends = [&] {
+    std::map<const ServingEngine*, std::vector<double>> residual_s;
+    for (auto* c : fit_rows) {
+      InferenceCase bare = *c;
+      bare.workload.request_overhead_s = 0;
+      residual_s[front_end_owner(catalog, *c)].push_back(c->reported * 1e-3 - predict_inference_case(bare) * 1e-3);
+    }
+    for (auto& [owner, r] : residual_s) {
+      const double o = std::max(0.0, median_of(r));
+      for (auto* c : by_owner[owner]) c->workload.request_overhead_s = o;
+      EngineFit& f = engines[owner];
+      if (f.before.name.empty()) f.before = *owner;
+      f.after = *owner;
+      f.after.request_overhead_s = o;
+      f.fit_rows = r.size();
+    }
+  };
+
+  std::map<std::string, std::vector<InferenceCase*>> by_gen, all_by_gen;
+  for (auto* c : fit_rows)
+    if (fitted_generation(c->generation)) by_gen[c->generation].push_back(c);
+  for (auto& c : cases) all_by_gen[c.generation].push_back(&c);
+  std::map<std::string, GenerationFit> gens;
+  for (auto& [gen, rows] : by_gen) {
+    GenerationFit& g = gens[gen];
+    g.generation = gen;
+    g.rows = rows.size();
+    g.before = g.after = rows.front()->hardware.efficiency;
+  }
+  auto series_weights = [](const std::vector<InferenceCase*>& rows) {
+    std::map<std::string, int> series;
+    auto key = [](const InferenceCase* c) {
+      return c->model_name + "|" + c->framework + "|" + std::to_string(c->workload.isl);
+    };
+    for (auto* c : rows) ++series[key(c)];
+    std::vector<double> w;
+    for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+    return w;
+  };
+  auto loss = [&](const std::vector<InferenceCase*>& rows, const std::vector<double>& w, const Efficiency& e,
+                  const Efficiency& prior, double* median_ape) {
+    double sum = 0, wsum = 0;
+    std::vector<double> apes;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      rows[i]->hardware.efficiency = e;
+      sum += w[i] * abs_log(*rows[i]);
+      wsum += w[i];
+      if (median_ape) apes.push_back(ape_pct(*rows[i]));
+    }
+    double reg = 0;
+    for (const auto& p : kPrefillParams) {
+      const double a = e.*(p.field), b = prior.*(p.training);
+      if (a > 0 && b > 0) reg += std::pow(std::log(a / b), 2);
+    }
+    if (median_ape) *median_ape = median_of(apes);
+    return sum / std::max(1e-12, wsum) + opts.prior_weight * reg;
+  };
+
+  // Each engine's error on its fit rows before: the catalog's front end at the training rates.
+  auto engine_apes = [&] {
+    std::map<const ServingEngine*, std::vector<double>> apes;
+    for (auto* c : fit_rows) apes[front_end_owner(catalog, *c)].push_back(ape_pct(*c));
+    return apes;
+  };
+  const auto apes_before = engine_apes();
+  fit_front_ends();
+  for (auto& [gen, rows] : by_gen) {
+    GenerationFit& g = gens[gen];
+    g.loss_before = loss(rows, series_weights(rows), g.before, g.before, &g.median_ape_before);
+  }
+  for (int it = 0; it < iterations; ++it) {
+    for (auto& [gen, rows] : by_gen) {
+      GenerationFit& g = gens[gen];
+      const std::vector<double> w = series_weights(rows);
+      Efficiency best = g.after;
+      double best_l = loss(rows, w, best, g.before, nullptr);
+      for (int round = 0; round < opts.rounds; ++round) {
+        const double span = std::pow(0.5, round);
+        for (const auto& p : kPrefillParams) {
+          if (!fitted_param(p)) continue;
+          const double cur = best.*(p.field);
+          const double lo = std::max(p.lo, cur * std::pow(p.hi / p.lo, -0.5 * span));
+          const double hi = std::min(p.hi, cur * std::pow(p.hi / p.lo, 0.5 * span));
+          for (int k = 0; k < opts.grid; ++k) {
+            Efficiency trial = best;
+            trial.*(p.field) = lo * std::pow(hi / lo, double(k) / (opts.grid - 1));
+            const double l = loss(rows, w, trial, g.before, nullptr);
+            if (l < best_l - 1e-12) {
+              best_l = l;
+              best = trial;
+            }
+          }
+        }
+      }
+      g.after = best;
+      for (auto* c : all_by_gen[gen])
+        for (const auto& p : kPrefillParams)
+          if (fitted_param(p)) c->hardware.efficiency.*(p.field) = best.*(p.field);
+    }
+    fit_front_ends();
+  }
+  for (auto& [gen, rows] : by_gen) {
+    GenerationFit& g = gens[gen];
+    g.loss_after = loss(rows, series_weights(rows), g.after, g.before, &g.median_ape_after);
+    out.generations.push_back(g);
+  }
+  const auto apes_after = engine_apes();
+  for (auto& [owner, f] : engines) {
+    f.median_ape_before = apes_before.count(owner) ? median_of(apes_before.at(owner)) : 0.0;
+    f.median_ape_after = apes_after.count(owner) ? median_of(apes_after.at(owner)) : 0.0;
+    out.engines.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace gpuplan

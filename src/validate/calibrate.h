@@ -79,6 +79,32 @@ bool ttft_beyond_steady_state(double reported_s, double predicted_bare_s, long l
 std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                          long long max_fit_concurrency = 8);
 
+// The prefill-side serving parameters of each generation (Efficiency::infer_mla_prefill_eff: MLA
+// prompt attention's rate; infer_gemm_max: the serving GEMM rate) fitted on TTFT at low load jointly
+// with each engine's front end (request_overhead_s), everything else as the catalog has it. Fit rows:
+// the TTFT cases at 1 to max_fit_concurrency clients (no queue, at most a wave of a few prompts) that
+// a steady state explains (ttft_beyond_steady_state: counted in not_steady_rows, not fitted); the
+// other TTFT cases are held out (held_out_rows). Prompts of two lengths make a constant per request
+// (the front end) and a rate per prompt token separable. Alternating: each engine's front end is the
+// median of measured - bare predicted TTFT over its fit rows (calibrate_engines' rule); each fitted
+// generation's parameters then minimise, by coordinate descent (opts.rounds, opts.grid, bounded
+// ranges, log-prior pull with opts.prior_weight to the training fit's attention_eff / gemm_max, their
+// starting values unless the catalog states a prefill fit), the weighted mean of
+// min(2, |log(pred/reported)|) over its fit rows, each (model, engine, ISL) series weighing the same;
+// `iterations` times, the front ends last. opts.params names the parameters (empty: the MLA rate
+// alone). Cases of generations without fit rows keep their values. The cases' efficiencies and front
+// ends are updated in place (held-out cases included).
+struct PrefillFit {
+  std::vector<GenerationFit> generations;  // before/after: the generation's efficiency entry
+  std::vector<EngineFit> engines;          // front ends fitted jointly (before: the catalog's)
+  size_t fit_rows = 0, held_out_rows = 0, not_steady_rows = 0;
+};
+// `fit_generations` (empty: all) are the generations whose parameters are fitted; the others' rows
+// still count towards the front ends, at their catalog rates.
+PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts = {},
+                             long long max_fit_concurrency = 8, int iterations = 4,
+                             const std::vector<std::string>& fit_generations = {});
+
 // Each serving engine's host work per sequence per step (host_per_seq_step_s) fitted on inference-
 // schema cases (map_inference_cases), everything else as the catalog has it: an engine's fit rows
 // are its throughput cases at maximum load (blank concurrency: where the batch, and so the host

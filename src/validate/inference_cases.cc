@@ -480,6 +480,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // PyTorch executor; C++ runtimes none).
       const EngineParams eng = engine_params(catalog, c.engine);
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
+      w.prefill_separate = eng.prefill_separate;  // the engine's scheduler, as in `infer --engine`
+      if (eng.prefill_separate)
+        c.assumptions.push_back(fmt::format("{}: prompts prefill in forwards of their own that the decodes wait for",
+                                            eng.name));
       if (c.model.is_moe()) {
         w.moe_gemm_eff = eng.moe_gemm_eff;
         if (eng.moe_gemm_eff < 1.0)

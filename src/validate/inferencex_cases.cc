@@ -72,6 +72,110 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
   return true;
 }
 
+
+// The prefill workers' limits of the Dynamo recipes behind InferenceX's disaggregated NVIDIA rows.
+// InferenceX's configs (.github/configs/nvidia-master.yaml) name, per deployment, a recipe of
+// ishandhanani/srt-slurm's branch sa-submission-q1-2026 (the runners check it out from 2026-01-28;
+// NVIDIA/srt-slurm keeps it as the squash merges of 2026-03-03 (5063eb43) and 2026-03-25 (4a22a181)
+// and main's B200 commits in between). Within one engine, GPU, precision, ISL and prefill worker
+// shape the recipes state the same prefill limits, except where decode attention-DP, MTP or the date
+// tells them apart (keys below). Values as the recipes state them, per attention rank:
+// SGLang max_batch = --max-running-requests / dp_size and tokens = min(--chunked-prefill-size /
+// dp_size, --max-prefill-tokens) (server_args: both divided per DP rank with attention-DP; the
+// default --max-prefill-tokens 16384 where a recipe leaves it); TensorRT-LLM the context worker's
+// max_batch_size and max_num_tokens (per rank with enable_attention_dp).
+struct PrefillRecipe {
+  bool trtllm;            // Dynamo + TensorRT-LLM (else Dynamo + SGLang)
+  const char* gpu;        // the row's gpu cell
+  bool fp4;               // NVFP4 weights (else FP8)
+  int isl;                // nominal ISL of the row
+  int prefill_tp;         // the row's prefill TP (the worker's width)
+  bool prefill_dp;        // the row's prefill attention-DP
+  int decode_dp;          // the row's decode attention-DP: 0 no, 1 yes, -1 either
+  int mtp;                // 0 off, 1 on, -1 either
+  const char* from;       // run dates the recipe was in force, inclusive
+  const char* to;
+  long long max_batch;    // per attention rank (SGLang) / max_batch_size (TensorRT-LLM)
+  long long max_tokens;   // per attention rank and step (SGLang) / max_num_tokens (TensorRT-LLM)
+  const char* recipe;     // NVIDIA/srt-slurm path (recipes/...) or the InferenceX config's setting
+};
+
+constexpr const char* kQ1From = "2026-01-28";
+constexpr const char* kQ1To = "2026-03-24";
+
+constexpr PrefillRecipe kPrefillRecipes[] = {
+    // Dynamo + SGLang (disaggregation-mode prefill; the slot is held until the KV transfer succeeds).
+    {false, "B200", false, 1024, 8, false, 0, -1, kQ1From, kQ1To, 512, 32768,
+     "b200-fp8/1k1k/{stp,mtp}/low-latency-tep8-1p{1,3}d.yaml (5063eb43; 1k1k.yaml on main to 03-23)"},
+    {false, "B200", false, 1024, 8, true, 1, 0, kQ1From, kQ1To, 1024 / 8, 32768 / 8,
+     "b200-fp8/1k1k/stp/max-tpt-dep8-{1p5d,2p5d}.yaml (5063eb43)"},
+    {false, "B200", false, 1024, 8, true, 1, 1, kQ1From, kQ1To, 512 / 8, 32768 / 8,
+     "b200-fp8/1k1k/mtp/max-tpt-dep8-*.yaml (5063eb43)"},
+    {false, "B200", false, 8192, 8, false, 0, -1, kQ1From, "2026-03-11", 512, 32768,
+     "b200-fp8/8k1k/{stp,mtp}/low-latency-tep8-1p{1,4,6}d.yaml (5063eb43)"},
+    {false, "B200", false, 8192, 8, true, 1, 0, kQ1From, "2026-03-11", 1024 / 8, 32768 / 8,
+     "b200-fp8/8k1k/stp/max-tpt-dep8-{1p1d,2p1d}.yaml (5063eb43)"},
+    {false, "B200", false, 8192, 8, true, 1, 1, kQ1From, "2026-03-11", 512 / 8, 32768 / 8,
+     "b200-fp8/8k1k/mtp/max-tpt-dep8-*.yaml (5063eb43)"},
+    {false, "B200", false, 8192, 8, true, -1, -1, "2026-03-12", "2026-03-22", 8 / 8, 8192,
+     "b200-fp8/8k1k.yaml base prefill from 9fe6c373 (2026-03-12): max-running-requests 8, DP 8, "
+     "max-prefill-tokens 8192, chunked 65536; 8k1k_{stp,mtp}_*.yaml of 4a22a181"},
+    {false, "B200", false, 8192, 8, true, -1, -1, "2026-03-23", kQ1To, 32 / 8, 8192,
+     "b200-fp8/8k1k.yaml of 535b2dc7 (2026-03-23): max-running-requests 32, DP 8"},
+    {false, "B200", true, 8192, 4, false, 0, -1, kQ1From, kQ1To, 512, 32768,
+     "b200-fp4/8k1k/{stp,mtp}/low-latency-tp4-1p-tp8-1d.yaml (5063eb43)"},
+    {false, "B200", true, 8192, 4, true, 0, -1, kQ1From, kQ1To, 512 / 4, 32768 / 4,
+     "b200-fp4/8k1k/{stp,mtp}/low-latency-dep4-*.yaml (5063eb43)"},
+    {false, "B200", true, 8192, 4, true, 1, 0, kQ1From, kQ1To, 1024 / 4, 65536 / 4,
+     "b200-fp4/8k1k/stp/max-tpt-dep4-7p-dep8-2d.yaml (5063eb43)"},
+    {false, "GB200", false, 1024, 4, false, 0, 0, kQ1From, kQ1To, 512, 8192, "gb200-fp8/1k1k/low-latency.yaml"},
+    {false, "GB200", false, 8192, 8, false, 0, 0, kQ1From, kQ1To, 512, 16384,
+     "gb200-fp8/8k1k/low-latency.yaml (chunked 24576, default max-prefill-tokens 16384)"},
+    {false, "GB200", false, 8192, 8, true, 1, 0, kQ1From, kQ1To, 30000 / 8, 16384,
+     "gb200-fp8/8k1k/{mid-curve,max_tpt}.yaml (chunked 131072 / DP 8)"},
+    {false, "GB200", true, 1024, 4, true, 1, 0, kQ1From, kQ1To, 30000 / 4, 16384,
+     "gb200-fp4/1k1k/{mid-curve,max-tpt}.yaml (chunked 65536 / DP 4)"},
+    {false, "GB200", true, 8192, 4, false, 0, 0, kQ1From, kQ1To, 512, 16384,
+     "gb200-fp4/8k1k/low-latency.yaml (chunked 24576, default max-prefill-tokens 16384)"},
+    {false, "GB200", true, 8192, 4, false, 1, 0, kQ1From, kQ1To, 30000, 131072,
+     "gb200-fp4/8k1k/{mid-curve,max-tpt}.yaml"},
+    {false, "H100-SXM", false, 1024, 16, false, 0, -1, kQ1From, kQ1To, 2, 2048,
+     "h100/1k1k/{stp,mtp}/h100-fp8-1p2d-max-tp*.yaml"},
+    {false, "H100-SXM", false, 8192, 16, false, 0, -1, kQ1From, kQ1To, 2, 2048,
+     "h100/8k1k/{stp,mtp}/h100-fp8-1p1d-max-tp*.yaml"},
+    {false, "H200-SXM", false, 1024, 8, false, 0, 0, kQ1From, kQ1To, 512, 163840, "h200/1k1k/bs256-1p6d-tp.yaml"},
+    {false, "H200-SXM", false, 1024, 8, true, 1, 0, kQ1From, kQ1To, 512 / 8, 262144 / 8,
+     "h200/1k1k/bs256-1p6d-dep.yaml (chunked 262144 / DP 8, max-prefill-tokens 65536)"},
+    {false, "H200-SXM", false, 8192, 8, false, 1, -1, kQ1From, kQ1To, 16, 163840, "h200/8k1k/bs128-1p1d-dep{,-mtp}.yaml"},
+    {false, "H200-SXM", false, 8192, 8, false, 0, -1, kQ1From, kQ1To, 16, 32768,
+     "h200/8k1k/bs{4,8,16,64}-*.yaml"},
+    // Dynamo + TensorRT-LLM context workers (trtllm_config.prefill; chunked prefill off but on H100
+    // 1k1k STP, where the two readings give the same step).
+    {true, "B200", false, 8192, 8, true, -1, -1, kQ1From, kQ1To, 1, 8320, "trtllm/b200-fp8/8k1k/*/ctx*_{dep8,tp8}_*.yaml"},
+    {true, "B200", false, 8192, 8, false, 0, 0, kQ1From, kQ1To, 64, 8320,
+     "trtllm/b200-fp8/8k1k/stp/ctx1_gen1_tp8_batch1_eplb0_mtp0_1.yaml"},
+    {true, "B200", true, 1024, 4, true, -1, -1, kQ1From, kQ1To, 8, 10240, "trtllm/b200-fp4/1k1k/*/ctx*.yaml"},
+    {true, "B200", true, 8192, 4, true, -1, -1, kQ1From, kQ1To, 2, 16896, "trtllm/b200-fp4/8k1k/*/ctx*.yaml"},
+    {true, "B300", false, 1024, 4, true, -1, -1, kQ1From, kQ1To, 8, 8320, "trtllm/b300-fp8/1k1k/*/ctx*.yaml"},
+    {true, "B300", false, 8192, 4, true, -1, -1, kQ1From, kQ1To, 8, 8320, "trtllm/b300-fp8/8k1k/*/ctx*.yaml"},
+    {true, "B300", true, 1024, 2, true, -1, -1, kQ1From, kQ1To, 8, 10240, "trtllm/b300-fp4/1k1k/*/ctx*.yaml"},
+    {true, "B300", true, 8192, 2, true, -1, -1, kQ1From, kQ1To, 2, 16896, "trtllm/b300-fp4/8k1k/*/ctx*.yaml"},
+    {true, "GB200", false, 1024, 8, true, -1, -1, kQ1From, kQ1To, 16, 16384, "trtllm/gb200-fp8/{1k1k,1k8k}/*/ctx*.yaml"},
+    {true, "GB200", false, 8192, 8, true, -1, -1, kQ1From, kQ1To, 2, 16384, "trtllm/gb200-fp8/8k1k/*/ctx*.yaml"},
+    {true, "GB200", true, 1024, 4, true, -1, -1, kQ1From, kQ1To, 16, 16384, "trtllm/gb200-fp4/{1k1k,1k8k}/*/ctx*.yaml"},
+    {true, "GB200", true, 8192, 4, true, -1, -1, kQ1From, kQ1To, 2, 16640, "trtllm/gb200-fp4/8k1k/*/ctx*.yaml"},
+    {true, "GB200", true, 1024, 4, true, -1, 0, "2025-12-01", "2026-01-27", 4, 4608,
+     "InferenceX config of 2025-12-19, dsr1-fp4-gb200-dynamo-trt 1k1k: PREFILL_MAX_BATCH_SIZE=4, "
+     "PREFILL_MAX_NUM_TOKENS=4608"},
+    {true, "GB200", true, 1024, 4, false, -1, 0, "2025-12-01", "2026-01-27", 4, 4608,
+     "InferenceX config of 2025-12-19, dsr1-fp4-gb200-dynamo-trt 1k1k: PREFILL_MAX_BATCH_SIZE=4, "
+     "PREFILL_MAX_NUM_TOKENS=4608"},
+    {true, "H100-SXM", false, 1024, 16, true, -1, -1, kQ1From, kQ1To, 2, 2048, "trtllm/h100-fp8/1k1k/*/ctx*.yaml"},
+    {true, "H100-SXM", false, 8192, 16, true, -1, -1, kQ1From, kQ1To, 1, 8224, "trtllm/h100-fp8/8k1k/*/ctx*.yaml"},
+    {true, "H200-SXM", false, 1024, 8, true, -1, -1, kQ1From, kQ1To, 8, 8192, "trtllm/h200/1k1k/*/ctx*.yaml"},
+    {true, "H200-SXM", false, 8192, 8, false, -1, -1, kQ1From, kQ1To, 2, 16640,
+     "trtllm/h200/8k1k/*/ctx*.yaml (enable_attention_dp false)"},
+};
 }  // namespace
 
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep) {
@@ -89,6 +193,71 @@ long long mori_decode_max_batch(const std::string& date, Precision weights, bool
   if (attention_dp && ep && date >= "2026-05-31") return 0;
   if (attention_dp) return !fp8 && date >= "2026-05-07" ? 512 : 160;
   return ep ? 256 : 128;
+}
+
+PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weights, bool attention_dp, int prefill_tp) {
+  // InferenceX's amd_utils/models.yaml (from 2026-02-19): prefill `dp` (attention-DP, dp_size = TP)
+  // max_running_requests 24 and chunked_prefill_size MORI_MAX_DISPATCH_TOKENS_PREFILL x TP (env.sh:
+  // 16384, 8192 from 2026-05-07; its "*mxfp4*" test never matches the upper-case model names), `no_dp`
+  // 128 and 262144; the MXFP4 entries chunk 16384 in all (DeepSeek-R1-0528-MXFP4-Preview and, until
+  // 2026-03-12, -MXFP4 with dp), and from 2026-05-07 (PR #1236, DeepSeek-R1-0528-MXFP4-v2) run
+  // max_running_requests 4096 with dp. No recipe sets --max-prefill-tokens: SGLang's 16384 applies.
+  // SGLang divides both the requests and the chunk by dp_size (server_args, pool_configurator).
+  PrefillRecipeLimits out;
+  if (date.size() != 10 || date < "2026-02-19" || prefill_tp < 1) return out;
+  const bool fp4 = weights != Precision::fp8;
+  const long long dp = attention_dp ? prefill_tp : 1;
+  constexpr long long kDefaultMaxPrefillTokens = 16384;
+  const long long dispatch = date >= "2026-05-07" ? 8192 : 16384;
+  long long requests = 0, chunk = 0;
+  if (attention_dp) {
+    requests = fp4 && date >= "2026-05-07" ? 4096 : 24;
+    chunk = fp4 && date < "2026-03-13" ? 16384 : dispatch * prefill_tp;
+  } else {
+    requests = 128;
+    chunk = fp4 ? 16384 : 262144;
+  }
+  out.found = true;
+  out.max_batch = std::max(1LL, requests / dp);
+  out.max_tokens = std::max(1LL, std::min(chunk / dp, kDefaultMaxPrefillTokens));
+  out.recipe = fmt::format("InferenceX amd_utils recipe of {}: prefill {} --max-running-requests {}, --chunked-prefill-size {}",
+                           date, attention_dp ? "dp" : "no_dp", requests, chunk);
+  return out;
+}
+
+PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, const std::string& gpu,
+                                              const std::string& precision, long long isl, long long prompt_tokens,
+                                              int prefill_tp, bool prefill_attention_dp, bool decode_attention_dp,
+                                              bool mtp, const std::string& date) {
+  PrefillRecipeLimits out;
+  const std::string fw = lower(framework), prec = lower(precision);
+  const bool dynamo = has(fw, "dynamo");
+  const bool trtllm = has(fw, "tensorrt");
+  if (!dynamo || (!trtllm && !has(fw, "sglang")) || date.size() != 10) return out;
+  const bool fp4 = has(prec, "fp4");
+  if (!fp4 && !has(prec, "fp8")) return out;
+  for (const PrefillRecipe& r : kPrefillRecipes) {
+    if (r.trtllm != trtllm || gpu != r.gpu || r.fp4 != fp4 || r.isl != isl || r.prefill_tp != prefill_tp ||
+        r.prefill_dp != prefill_attention_dp)
+      continue;
+    if (r.decode_dp >= 0 && (r.decode_dp == 1) != decode_attention_dp) continue;
+    if (r.mtp >= 0 && (r.mtp == 1) != mtp) continue;
+    if (date < r.from || date > r.to) continue;
+    out.found = true;
+    out.recipe = r.recipe;
+    if (trtllm) {
+      // Context requests run whole (no chunked prefill): as many prompts a step as max_batch_size and
+      // max_num_tokens admit, at least one; the slot is not held through the transfer.
+      const long long prompt = std::max(1LL, prompt_tokens);
+      out.max_tokens = std::max(1LL, std::min(r.max_batch, r.max_tokens / prompt)) * prompt;
+      out.max_batch = 0;
+    } else {
+      out.max_batch = r.max_batch;
+      out.max_tokens = r.max_tokens;
+    }
+    return out;
+  }
+  return out;
 }
 
 bool is_inferencex_schema(const CsvTable& t) {
@@ -184,10 +353,6 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                           w.scheduler_recv_interval, conc));
     }
     const bool disaggregated_row = lower(t.cell(i, "disaggregated")) == "yes";
-    if (!disaggregated_row && (lower(c.framework) == "sglang" || lower(c.framework) == "atom")) {
-      w.prefill_separate = true;
-      c.assumptions.push_back("prompts prefill in forwards of their own that the decodes wait for (SGLang/ATOM)");
-    }
     // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
     // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
@@ -200,6 +365,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
+    w.prefill_separate = eng.prefill_separate;  // the engine's scheduler (serving_engines.yaml), as in `infer --engine`
+    if (eng.prefill_separate && !disaggregated_row)
+      c.assumptions.push_back(fmt::format("prompts prefill in forwards of their own that the decodes wait for ({})",
+                                          eng.name));
     if (!eng.name.empty())
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
@@ -288,6 +457,30 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                                          : "128 without EP or DP")
                     : "MoRI decode: no running-request cap below the clients (the run's recipe: see "
                       "docs/inference-model.md, \"InferenceX MoRI recipes\")");
+      }
+      if (has(fw, "dynamo") || has(fw, "mori")) {
+        const bool stated_dp = lower(t.cell(i, "prefill_attention_dp")) == "yes";
+        const PrefillRecipeLimits lim =
+            has(fw, "mori")
+                ? mori_prefill_limits(t.cell(i, "date"), w.weight_precision, stated_dp, pre.tp)
+                : inferencex_prefill_limits(c.framework, c.gpu_name, c.precision_name, std::llround(isl), w.isl,
+                                            pre.tp, stated_dp, lower(t.cell(i, "decode_attention_dp")) == "yes",
+                                            lower(t.cell(i, "spec_decode")) == "mtp", t.cell(i, "date"));
+        if (lim.found && stated_dp == pre.attention_dp) {
+          c.disagg.prefill_max_batch = lim.max_batch;
+          c.disagg.prefill_max_tokens = lim.max_tokens;
+          c.assumptions.push_back(fmt::format(
+              "prefill worker limits of the run's recipe ({}{}): {} prompt tokens per {} a step{}",
+              lim.recipe.rfind("InferenceX", 0) == 0 ? "" : "NVIDIA/srt-slurm recipes/", lim.recipe, lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
+              lim.max_batch > 0 ? fmt::format(", at most {} requests held through the KV hand-off", lim.max_batch)
+                                : std::string()));
+        } else {
+          c.assumptions.push_back(
+              lim.found ? std::string("prefill worker limits: the recipe's attention-DP differs from the model's "
+                                      "worker; none applied")
+                        : std::string("prefill worker limits: no stored recipe matches the row's date and "
+                                      "deployment; the engine's --max-num-tokens budget per rank, no request cap"));
+        }
       }
       c.parallel = dec;
       w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;

@@ -14,4 +14,33 @@ namespace gpuplan {
 // not stored). Sources in inferencex_cases.cc and docs/inference-model.md.
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep);
 
+// The prefill workers' limits of the NVIDIA Dynamo recipe a row ran (NVIDIA/srt-slurm's
+// sa-submission-q1-2026 recipes that InferenceX's configs name, 2026-01-28 to 2026-03-24, and the
+// configs' own settings of December 2025), per attention rank, as DisaggregatedDeployment takes them:
+// - max_batch: requests held from the start of prefill through the KV hand-off (SGLang:
+//   --max-running-requests / dp_size; 0 for TensorRT-LLM, whose context requests leave the batch
+//   when their context step ends and keep only their KV blocks while it is sent);
+// - max_tokens: prompt tokens per step (SGLang: min(--chunked-prefill-size / dp_size,
+//   --max-prefill-tokens, default 16,384); TensorRT-LLM without chunked prefill: the whole prompts of
+//   `prompt_tokens` that max_batch_size and max_num_tokens admit, at least one).
+// `found` is false (and the limits 0) where no stored recipe matches the row's engine, GPU,
+// precision, ISL, prefill worker (TP, attention-DP), decode attention-DP, MTP and date; `recipe` names
+// the source. Sources: src/validate/inferencex_cases.cc, docs/inference-model.md.
+struct PrefillRecipeLimits {
+  bool found = false;
+  long long max_batch = 0, max_tokens = 0;
+  std::string recipe;
+};
+// SGLang + MoRI's prefill worker (MI355X) under InferenceX's in-tree AMD recipe in force on `date`
+// (benchmarks/multi_node/amd_utils: models.yaml prefill dp / no_dp, env.sh's
+// MORI_MAX_DISPATCH_TOKENS_PREFILL, SGLang's default --max-prefill-tokens 16384), per attention rank of
+// a worker `prefill_tp` wide; `found` false before the in-tree recipe (2026-02-19) or for a date that
+// does not parse.
+PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weights, bool attention_dp, int prefill_tp);
+
+PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, const std::string& gpu,
+                                              const std::string& precision, long long isl, long long prompt_tokens,
+                                              int prefill_tp, bool prefill_attention_dp, bool decode_attention_dp,
+                                              bool mtp, const std::string& date);
+
 }  // namespace gpuplan

@@ -132,6 +132,74 @@ TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// calibrate --inference --prefill fits each generation's MLA prefill rate on the InferenceX file's
+// TTFTs at 1-8 clients (the rest held out) jointly with the engines' front ends, and writes an
+// efficiency file the catalog reads back; an overlay with a slower MLA prefill lengthens DeepSeek's
+// TTFT and leaves a GQA model's alone. Misused options exit 2 naming the option.
+TEST(ValidateCli, CalibratePrefillWritesAFileTheCatalogReads) {
+  const std::string data = kData + "inferencex-deepseek-r1.csv";
+  if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_prefill_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "efficiency.yaml").string();
+  auto r = run_gpuplan("calibrate --inference --prefill --dataset " + data + " --write " + out + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_GT(j["fit_rows"].get<int>(), 100);
+  EXPECT_GT(j["held_out_rows"].get<int>(), j["fit_rows"].get<int>());
+  ASSERT_EQ(j["generations"].size(), 5u);
+  for (const auto& g : j["generations"]) {
+    EXPECT_GE(g["fitted"]["infer_mla_prefill_eff"].get<double>(), 0.10) << g.dump();
+    // The catalog already holds the fit, so the loss stays (a generation's can rise a little: the
+    // front ends it shares with other generations move with their fits).
+    EXPECT_LE(g["loss_after"].get<double>(), g["loss_before"].get<double>() + 0.01) << g.dump();
+  }
+  EXPECT_GE(j["engines"].size(), 5u);
+  auto cat = run_gpuplan("catalog list --catalog " + dir.string() + " --json");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  // An overlay with a slower MLA prefill on Hopper.
+  const std::string slow = (dir / "slow").string();
+  std::filesystem::create_directories(slow);
+  {
+    std::ofstream f(slow + "/efficiency.yaml");
+    f << "efficiencies:\n  - generation: hopper\n    gemm_max: 0.6464\n    gemm_half_dim: 156.7\n"
+         "    gemm_fp8_scale: 0.8209\n    attention_eff: 0.4678\n    hbm_eff: 0.6499\n    scaleup_eff: 0.5244\n"
+         "    scaleout_eff: 0.8257\n    kernel_overhead_s: 4.361e-06\n    infer_hbm_eff: 0.7866\n"
+         "    infer_step_overhead_s: 0.001155\n    infer_kernel_overhead_s: 5.235e-06\n"
+         "    infer_mla_prefill_eff: 0.1\n";
+  }
+  for (const char* model : {"deepseek-r1", "llama3.1-70b"}) {
+    const std::string args = std::string("infer --model ") + model +
+                             " --system hgx-h200 --tp 8 --isl 8192 --osl 256 --concurrency 1 --json";
+    auto base = run_gpuplan(args), over = run_gpuplan(args + " --catalog " + slow);
+    ASSERT_EQ(base.exit_code, 0) << base.err;
+    ASSERT_EQ(over.exit_code, 0) << over.err;
+    if (std::string(model) == "deepseek-r1")
+      EXPECT_GT(over.json()["ttft_s"].get<double>(), 1.2 * base.json()["ttft_s"].get<double>());
+    else
+      EXPECT_DOUBLE_EQ(over.json()["ttft_s"].get<double>(), base.json()["ttft_s"].get<double>());
+  }
+  auto no_inference = run_gpuplan("calibrate --prefill --dataset " + data);
+  EXPECT_EQ(no_inference.exit_code, 2);
+  EXPECT_NE(no_inference.err.find("--prefill"), std::string::npos) << no_inference.err;
+  auto bad_param = run_gpuplan("calibrate --inference --prefill --params infer_hbm_eff --dataset " + data);
+  EXPECT_EQ(bad_param.exit_code, 2);
+  EXPECT_NE(bad_param.err.find("--params"), std::string::npos) << bad_param.err;
+  auto bad_value = run_gpuplan("calibrate --inference --prefill --dataset " + data + " --catalog " + slow + "x");
+  EXPECT_EQ(bad_value.exit_code, 2);
+  {
+    const std::string badcat = (dir / "bad").string();
+    std::filesystem::create_directories(badcat);
+    std::ofstream f(badcat + "/efficiency.yaml");
+    f << "efficiencies:\n  - generation: hopper\n    infer_mla_prefill_eff: 1.5\n";
+    f.close();
+    auto bad = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --catalog " + badcat);
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("infer_mla_prefill_eff"), std::string::npos) << bad.err;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // calibrate --engines on the inference.csv schema fits each engine's host work per sequence per step
 // on the named sources' maximum-load rows; the file it writes holds the catalog's values (the
 // catalog is that fit), `infer --engine tensorrt-llm-pytorch` applies it, and --fit-sources on the

@@ -26,3 +26,22 @@ def test_a_bad_cap_names_the_option():
     with pytest.raises(gpuplan.InputError) as caught:
         gpuplan.infer(decode_max_batch=-5, **POINT)
     assert caught.value.field.lstrip("-") == "decode-max-batch"
+
+
+def test_the_prefill_limits_are_the_clis():
+    doc = gpuplan.infer(prefill_max_batch=2, prefill_max_tokens=2048, **POINT)
+    cli, code = cli_json(ARGS + " --prefill-max-batch 2 --prefill-max-tokens 2048")
+    assert code == 0
+    assert doc == cli
+    assert doc["prefill_max_batch"] == 2
+    assert doc["prefill_max_tokens"] == 2048
+    free = gpuplan.infer(**POINT)
+    assert doc["prefill_utilization"] > free["prefill_utilization"]
+    assert doc["tokens_per_s_total"] <= free["tokens_per_s_total"] * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("keyword", ["prefill_max_batch", "prefill_max_tokens"])
+def test_a_bad_prefill_limit_names_the_option(keyword):
+    with pytest.raises(gpuplan.InputError) as caught:
+        gpuplan.infer(**{keyword: -3}, **POINT)
+    assert caught.value.field.lstrip("-") == keyword.replace("_", "-")

@@ -1,0 +1,224 @@
+// The prefill rate per generation (Efficiency::infer_mla_prefill_eff, infer_gemm_max; docs/inference-model.md,
+// "Prefill rate per generation"): properties (a longer prompt never prefills faster; the serving fit
+// never changes training; the MLA rate applies to MLA prompts only), calibrate_prefill's recovery of a
+// known rate and front end, and goldens on published low-load TTFTs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "inference/inference.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+#include "plan/plan.h"
+#include "training/training_step.h"
+#include "validate/calibrate.h"
+#include "validate/inference_cases.h"
+#include "validate/inferencex_cases.h"
+#include "validate/validation.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& cat() {
+  static const Catalog c = Catalog::load({});
+  return c;
+}
+
+InferenceWorkload one_client(long long isl) {
+  InferenceWorkload w;
+  w.weight_precision = Precision::fp8;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = isl;
+  w.osl = 256;
+  w.concurrency = 1;
+  w.num_gpus = 8;
+  w.max_num_tokens = 16384;
+  return w;
+}
+
+// Property: on every generation with a fitted prefill rate, for an MLA MoE and a dense GQA model,
+// the prefill of a longer prompt never takes less time, and per prompt token never less than half as
+// long (causal attention only adds per-token work as the prompt grows).
+TEST(PrefillRate, LongerPromptNeverPrefillsFaster) {
+  int checked = 0;
+  for (const char* system : {"hgx-h200", "hgx-b200", "hgx-b300", "mi355x", "mi325x"}) {
+    const Hardware hw = resolve_hardware(cat(), system);
+    for (const char* model : {"deepseek-r1", "llama3.1-70b"}) {
+      const ModelArch m = resolve_model(model);
+      double last = 0;
+      for (long long isl : {64LL, 256LL, 1024LL, 2048LL, 4096LL, 8192LL, 16384LL, 32768LL}) {
+        const InferenceResult r = evaluate_inference(m, hw, {8, 1, 1, false}, one_client(isl));
+        ASSERT_TRUE(r.valid()) << system << " " << model << " isl " << isl;
+        EXPECT_GE(r.prefill_s, last) << system << " " << model << " isl " << isl;
+        last = r.prefill_s;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 80);
+}
+
+// Property: the serving fit's parameters never change a training step (training keeps its own fit).
+TEST(PrefillRate, ServingFitNeverChangesTraining) {
+  const ModelArch m = resolve_model("deepseek-v3");
+  TrainingPlan plan = parse_training_plan("tp=2,pp=8,ep=8,mbs=1");
+  plan.dp = 0;
+  TrainingWorkload w;
+  w.num_gpus = 256;
+  w.global_batch = 512;
+  w.seq_len = 4096;
+  w.precision = Precision::fp8;
+  for (const char* system : {"hgx-h100", "hgx-b200", "gb300-nvl72"}) {
+    Hardware hw = resolve_hardware(cat(), system);
+    const TrainingResult base = evaluate_training(m, hw, plan, w);
+    ASSERT_TRUE(base.valid()) << system;
+    hw.efficiency.infer_gemm_max = 0.21;
+    hw.efficiency.infer_mla_prefill_eff = 0.11;
+    const TrainingResult moved = evaluate_training(m, hw, plan, w);
+    EXPECT_DOUBLE_EQ(moved.step_time_s, base.step_time_s) << system;
+    EXPECT_DOUBLE_EQ(moved.parts.attention_s, base.parts.attention_s) << system;
+    EXPECT_DOUBLE_EQ(moved.parts.gemm_s, base.parts.gemm_s) << system;
+  }
+}
+
+// The MLA prefill rate slows or speeds MLA prompts only: a GQA model's prefill and a decode-only
+// step do not move with it; infer_gemm_max moves every serving GEMM.
+TEST(PrefillRate, MlaRateAppliesToMlaPromptsOnly) {
+  Hardware hw = resolve_hardware(cat(), "hgx-b200");
+  hw.efficiency.infer_mla_prefill_eff = 0.5;
+  Hardware slow = hw;
+  slow.efficiency.infer_mla_prefill_eff = 0.1;
+  const ModelArch ds = resolve_model("deepseek-r1"), llama = resolve_model("llama3.1-70b");
+  const InferenceParallel tp8{8, 1, 1, false};
+  EXPECT_GT(evaluate_inference(ds, slow, tp8, one_client(8192)).prefill_s,
+            1.2 * evaluate_inference(ds, hw, tp8, one_client(8192)).prefill_s);
+  EXPECT_DOUBLE_EQ(evaluate_inference(llama, slow, tp8, one_client(8192)).prefill_s,
+                   evaluate_inference(llama, hw, tp8, one_client(8192)).prefill_s);
+  InferenceWorkload dec = one_client(8192);
+  dec.decode_only = true;
+  dec.concurrency = 64;
+  EXPECT_DOUBLE_EQ(evaluate_inference(ds, slow, tp8, dec).tpot_s, evaluate_inference(ds, hw, tp8, dec).tpot_s);
+  Hardware gemm = hw;
+  gemm.efficiency.infer_gemm_max = 0.5 * hw.efficiency.gemm_max;
+  EXPECT_GT(evaluate_inference(llama, gemm, tp8, one_client(8192)).prefill_s,
+            1.3 * evaluate_inference(llama, hw, tp8, one_client(8192)).prefill_s);
+}
+
+// calibrate_prefill recovers a known MLA prefill rate and front end from TTFTs the model itself
+// predicts with them (two prompt lengths, one and four clients), starting from other values; the
+// TTFT at more clients is held out.
+TEST(PrefillRate, CalibrateRecoversAKnownRateAndFrontEnd) {
+  const double true_eff = 0.30, true_front_s = 0.120;
+  std::vector<InferenceCase> cases;
+  for (long long isl : {922LL, 7373LL})
+    for (long long clients : {1LL, 4LL, 64LL}) {
+      InferenceCase c;
+      c.source_id = "synthetic";
+      c.model_name = "DeepSeek-R1";
+      c.framework = c.engine = "SGLang";
+      c.generation = "blackwell";
+      c.metric = "ttft_ms";
+      c.model = resolve_model("deepseek-r1");
+      c.hardware = resolve_hardware(cat(), "hgx-b200");
+      c.parallel = {8, 1, 1, false};
+      c.workload = one_client(isl);
+      c.workload.concurrency = clients;
+      c.workload.arrival = Arrival::closed_loop;
+      c.workload.requests_per_client = 10;
+      c.hardware.efficiency.infer_mla_prefill_eff = true_eff;
+      c.workload.request_overhead_s = true_front_s;
+      c.reported = predict_inference_case(c);
+      ASSERT_GT(c.reported, 0);
+      c.hardware.efficiency.infer_mla_prefill_eff = 0.6;  // the fit starts elsewhere
+      c.workload.request_overhead_s = 0.01;
+      cases.push_back(c);
+    }
+  CalibrationOptions o;
+  o.prior_weight = 0;
+  const PrefillFit fit = calibrate_prefill(cases, cat(), o);
+  EXPECT_EQ(fit.fit_rows, 4u);
+  EXPECT_EQ(fit.held_out_rows, 2u);
+  ASSERT_EQ(fit.generations.size(), 1u);
+  EXPECT_NEAR(fit.generations[0].after.infer_mla_prefill_eff, true_eff, 0.03);
+  EXPECT_LE(fit.generations[0].loss_after, fit.generations[0].loss_before);
+  EXPECT_DOUBLE_EQ(fit.generations[0].after.gemm_max, fit.generations[0].before.gemm_max);
+  EXPECT_EQ(fit.generations[0].after.infer_gemm_max, 0.0) << "not fitted unless asked (--params)";
+  ASSERT_EQ(fit.engines.size(), 1u);
+  EXPECT_EQ(fit.engines[0].after.name, "sglang");
+  EXPECT_NEAR(fit.engines[0].after.request_overhead_s, true_front_s, 0.010);
+  for (const auto& c : cases) {  // held-out cases carry the fitted values too
+    EXPECT_DOUBLE_EQ(c.workload.request_overhead_s, fit.engines[0].after.request_overhead_s);
+    EXPECT_DOUBLE_EQ(c.hardware.efficiency.infer_mla_prefill_eff, fit.generations[0].after.infer_mla_prefill_eff);
+  }
+}
+
+const std::string kInferenceX = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
+
+// Goldens: published median TTFTs at low load (one 8K prompt at a time, a few clients) within 15%,
+// the prefill rate and front end fitted on the file's 1-8-client TTFTs (these among them):
+// H200 TensorRT-LLM FP8 TP8, 8192/1024, 4 clients: 374 ms; MI355X SGLang FP8 TP8, 4 clients: 258 ms.
+TEST(PrefillRate, GoldenLowLoadTtft) {
+  if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
+  const CsvTable t = read_csv_file(kInferenceX, "--dataset");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(t, cat(), skipped);
+  struct Golden {
+    size_t row;
+    const char* gpu;
+    double ttft_ms;
+  };
+  int checked = 0;
+  for (const Golden g : {Golden{284, "H200-SXM", 373.945}, Golden{358, "MI355X", 258.249}}) {
+    ASSERT_EQ(t.cell(g.row, "gpu"), g.gpu);
+    ASSERT_EQ(t.cell(g.row, "isl"), "8192");
+    ASSERT_EQ(t.cell(g.row, "concurrency"), "4");
+    for (const auto& c : cases) {
+      if (c.row != g.row || c.metric != "ttft_ms") continue;
+      EXPECT_DOUBLE_EQ(c.reported, g.ttft_ms);
+      EXPECT_NEAR(predict_inference_case(c) / c.reported, 1.0, 0.15) << g.gpu;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
+}
+
+// The catalog holds the fit: calibrate_prefill on the InferenceX file gives each generation's
+// infer_mla_prefill_eff within 0.02 of data/catalog/efficiency.yaml's (refit when the physics moves it).
+TEST(PrefillRate, CatalogValuesAreTheFitOfTheInferenceXFile) {
+  if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped);
+  const PrefillFit fit = calibrate_prefill(cases, cat());
+  EXPECT_GT(fit.held_out_rows, fit.fit_rows) << "the TTFTs above 8 clients are held out";
+  ASSERT_EQ(fit.generations.size(), 5u);  // hopper, blackwell, blackwell_ultra, cdna3, cdna4
+  for (const auto& g : fit.generations) {
+    const Efficiency& e = cat().efficiency(g.generation);
+    std::printf("%-16s rows %3zu  infer_mla_prefill_eff %.3f (catalog %.3f)\n", g.generation.c_str(), g.rows,
+                g.after.infer_mla_prefill_eff, e.infer_mla_prefill_eff);
+    EXPECT_NEAR(g.after.infer_mla_prefill_eff, e.infer_mla_prefill_eff, 0.02) << g.generation;
+    EXPECT_GE(g.after.infer_mla_prefill_eff, 0.10) << g.generation;
+    EXPECT_LE(g.after.infer_mla_prefill_eff, 0.85) << g.generation;
+  }
+  // The serving GEMM rate, fitted (jointly with the MLA rate) where the held-out files accept it;
+  // the other generations keep the training fit's GEMM rate.
+  CalibrationOptions both;
+  both.params = {"infer_gemm_max", "infer_mla_prefill_eff"};
+  auto again = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped);
+  const PrefillFit gemm = calibrate_prefill(again, cat(), both, 8, 4, {"blackwell_ultra", "cdna4"});
+  ASSERT_EQ(gemm.generations.size(), 2u);
+  for (const auto& g : gemm.generations) {
+    const Efficiency& e = cat().efficiency(g.generation);
+    std::printf("%-16s infer_gemm_max %.3f (catalog %.3f, training %.3f)\n", g.generation.c_str(),
+                g.after.infer_gemm_max, e.infer_gemm_max, e.gemm_max);
+    EXPECT_NEAR(g.after.infer_gemm_max, e.infer_gemm_max, 0.02) << g.generation;
+    EXPECT_LT(e.infer_gemm_max, e.gemm_max) << g.generation << ": prefill measured slower than the training fit";
+  }
+  for (const char* gen : {"hopper", "blackwell", "cdna3"}) EXPECT_EQ(cat().efficiency(gen).infer_gemm_max, 0.0) << gen;
+}
+
+}  // namespace
+}  // namespace gpuplan
