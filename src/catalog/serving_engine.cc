@@ -43,6 +43,9 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   e.mtp_accept = m.opt_num_in("mtp_accept", 0.01, 0.99);
   e.host_per_seq_step_s = m.opt_num_in("host_per_seq_step_s", 0.0, 1e-3).value_or(0.0);
   e.moe_gemm_eff = m.opt_num_in("moe_gemm_eff", 0.05, 1.0).value_or(1.0);
+  e.mtp_host_step_s = m.opt_num_in("mtp_host_step_s", 0.0, 0.1).value_or(0.0);
+  e.mtp_host_per_seq_step_s = m.opt_num_in("mtp_host_per_seq_step_s", 0.0, 1e-3).value_or(0.0);
+  e.mtp_eager_draft_extend_s = m.opt_num_in("mtp_eager_draft_extend_s", 0.0, 0.1).value_or(0.0);
   e.prefill_separate = m.opt_boolean("prefill_separate").value_or(false);
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
@@ -108,6 +111,11 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
     if (e.mtp_accept) out += fmt::format("    mtp_accept: {:.4g}\n", *e.mtp_accept);
     if (e.host_per_seq_step_s > 0) out += fmt::format("    host_per_seq_step_s: {:.4g}\n", e.host_per_seq_step_s);
     if (e.moe_gemm_eff != 1.0) out += fmt::format("    moe_gemm_eff: {:.3g}\n", e.moe_gemm_eff);
+    if (e.mtp_host_step_s > 0) out += fmt::format("    mtp_host_step_s: {:.4g}\n", e.mtp_host_step_s);
+    if (e.mtp_host_per_seq_step_s > 0)
+      out += fmt::format("    mtp_host_per_seq_step_s: {:.4g}\n", e.mtp_host_per_seq_step_s);
+    if (e.mtp_eager_draft_extend_s > 0)
+      out += fmt::format("    mtp_eager_draft_extend_s: {:.4g}\n", e.mtp_eager_draft_extend_s);
     if (e.prefill_separate) out += "    prefill_separate: true\n";
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);

@@ -40,6 +40,14 @@ struct ServingEngine {
   // dense GEMM's, as TensorRT-LLM's CUTLASS MoE kernels; vLLM's Triton fused_moe less), fitted by
   // calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at few clients.
   double moe_gemm_eff = 1.0;
+  // MTP: the speculative worker's host work per decode step (scheduling, draft/verify metadata, the
+  // accept/reject device-to-host syncs), seconds, and per sequence of the rank's batch (bookkeeping of
+  // the accepted tokens), which a step waits for where the worker runs it in series with the GPU
+  // (InferenceWorkload::mtp_host_in_series); fitted by calibrate_engines() on those points. 0: none.
+  double mtp_host_step_s = 0.0;
+  double mtp_host_per_seq_step_s = 0.0;
+  // ... and, where its draft extend runs as eager kernels (no CUDA graph), that forward's host time a step.
+  double mtp_eager_draft_extend_s = 0.0;
   // The engine runs prompts in forwards of their own that the running decodes wait for (SGLang's
   // scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise), instead
   // of riding them in the decodes' forward (inflight batching: TensorRT-LLM, vLLM). A fact of the

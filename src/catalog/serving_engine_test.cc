@@ -1,6 +1,8 @@
 // Serving engines in the catalog (data/catalog/serving_engines.yaml): matching, overlays, bad input.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "catalog/catalog.h"
 #include "core/error.h"
 
@@ -72,6 +74,14 @@ TEST(ServingEngines, BadInputNamesTheField) {
     EXPECT_NE(std::string(e.what()).find("request_overhead_s"), std::string::npos) << e.what();
   }
   EXPECT_THROW(c.merge_yaml("serving_engines:\n  - name: x\n    typo: 1\n", "bad.yaml"), InputError);
+  for (const char* field : {"mtp_host_step_s", "mtp_host_per_seq_step_s", "mtp_eager_draft_extend_s"}) {
+    try {
+      c.merge_yaml(std::string("serving_engines:\n  - name: sglang\n    ") + field + ": 0.5\n", "bad.yaml");
+      FAIL() << "accepted " << field << " 0.5 s";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  }
   try {
     c.merge_yaml("serving_engines:\n  - name: vllm\n    moe_gemm_eff: 0\n", "bad.yaml");
     FAIL() << "accepted moe_gemm_eff 0";
@@ -113,6 +123,13 @@ TEST(ServingEngines, FrontEndOfFollowsTheNamedEngine) {
   d.merge_yaml(yaml, "written.yaml");
   d.check();
   EXPECT_DOUBLE_EQ(d.find_serving_engine("TensorRT-LLM PyTorch")->request_overhead_s, 0.25);
+  // The SGLang worker's MTP host work reads back the same too.
+  const ServingEngine* sg = c.find_serving_engine("SGLang");
+  ASSERT_NE(sg, nullptr);
+  EXPECT_GT(sg->mtp_host_step_s + sg->mtp_host_per_seq_step_s + sg->mtp_eager_draft_extend_s, 0.0);
+  EXPECT_NEAR(d.find_serving_engine("SGLang")->mtp_host_step_s, sg->mtp_host_step_s, 1e-9);
+  EXPECT_NEAR(d.find_serving_engine("SGLang")->mtp_host_per_seq_step_s, sg->mtp_host_per_seq_step_s, 1e-9);
+  EXPECT_NEAR(d.find_serving_engine("SGLang")->mtp_eager_draft_extend_s, sg->mtp_eager_draft_extend_s, 1e-9);
 }
 
 TEST(ServingEngines, FrontEndOfUnknownSelfChainOrBothIsAnErrorNamingTheField) {

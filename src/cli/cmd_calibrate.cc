@@ -387,6 +387,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                  {"mtp_accept", f.after.mtp_accept ? nlohmann::json(*f.after.mtp_accept) : nlohmann::json()},
                  {"host_per_seq_step_s_before", f.before.host_per_seq_step_s},
                  {"host_per_seq_step_s", f.after.host_per_seq_step_s},
+                 {"mtp_host_step_s", f.after.mtp_host_step_s},
+                 {"mtp_host_per_seq_step_s", f.after.mtp_host_per_seq_step_s},
+                 {"mtp_eager_draft_extend_s", f.after.mtp_eager_draft_extend_s},
                  {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
     if (!common.json)
       std::cout << fmt::format("{:<22} {:>5} {:>9} {:>8.3f} -> {:<7.3f} {:>12} {:>6.1f} -> {:<6.1f} {:>6.1f}% -> {:.1f}%\n",
@@ -409,6 +412,16 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
                                f.median_ape_before, f.median_ape_after);
   }
+  if (!common.json)
+    for (const auto& f : fits)
+      if (f.mtp_host_fit)
+        std::cout << fmt::format("{}: MTP host work in series {:.2f} ms + {:.0f} us per sequence a step, eager draft "
+                                 "extend {:.2f} ms (was {:.2f} + {:.0f}, {:.2f}), on {} TPOT and tokens/s per user "
+                                 "figures, {} held out\n",
+                                 f.after.name, f.after.mtp_host_step_s * 1e3, f.after.mtp_host_per_seq_step_s * 1e6,
+                                 f.after.mtp_eager_draft_extend_s * 1e3, f.before.mtp_host_step_s * 1e3,
+                                 f.before.mtp_host_per_seq_step_s * 1e6, f.before.mtp_eager_draft_extend_s * 1e3,
+                                 f.fit_rows, f.held_out_rows);
   if (!common.json)
     for (const auto& f : fits)
       if (f.not_steady_rows > 0)
@@ -441,6 +454,11 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  response handling, run during the previous step by its overlap scheduler); fitted by\n"
              "  calibrate_engine_host() on inference.csv's maximum-load rows of the engine (`calibrate --engines\n"
              "  --dataset inference.csv --fit-sources ...`); entries without it: C++ runtimes, negligible.\n"
+             "mtp_host_step_s, mtp_host_per_seq_step_s: the SGLang worker's host work per MTP decode step and per\n"
+             "  sequence, waited for where its EAGLE worker runs in series with the GPU (spec v1 without the overlap\n"
+             "  scheduler; FlashInfer MLA on Hopper) and mtp_eager_draft_extend_s, the eager (non-graphed) draft\n"
+             "  extend's on FlashInfer, fitted by calibrate_engines() on those InferenceX points' TPOT and tokens/s\n"
+             "  per user; every other point held out.\n"
              "moe_gemm_eff: the share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach\n"
              "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
              "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"

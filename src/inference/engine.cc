@@ -11,6 +11,9 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.request_overhead_s = e->request_overhead_s;
     p.host_per_seq_step_s = e->host_per_seq_step_s;
     p.moe_gemm_eff = e->moe_gemm_eff;
+    p.mtp_host_step_s = e->mtp_host_step_s;
+    p.mtp_host_per_seq_step_s = e->mtp_host_per_seq_step_s;
+    p.mtp_eager_draft_extend_s = e->mtp_eager_draft_extend_s;
     p.prefill_separate = e->prefill_separate;
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }

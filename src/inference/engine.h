@@ -14,6 +14,9 @@ struct EngineParams {
   double mtp_accept = 0.0;          // MTP acceptance per draft (the engine's, else the default entry's)
   double host_per_seq_step_s = 0.0; // host work per sequence per step, overlapped (see InferenceWorkload)
   double moe_gemm_eff = 1.0;        // grouped MoE GEMMs' share of the GEMM efficiency (see InferenceWorkload)
+  double mtp_host_step_s = 0.0;          // MTP: speculative worker's host work per step (see InferenceWorkload)
+  double mtp_host_per_seq_step_s = 0.0;  // ... and per sequence of the rank's batch
+  double mtp_eager_draft_extend_s = 0.0; // ... and an eager (non-graphed) draft extend's
   bool prefill_separate = false;    // prompts in forwards of their own (see InferenceWorkload)
 };
 

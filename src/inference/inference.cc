@@ -488,6 +488,15 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", w.mtp_draft_tokens));
   if (!(w.mtp_accept >= 0.0 && w.mtp_accept < 1.0))
     throw InputError("--mtp-accept", fmt::format("must be in (0, 1) (0: the default), got {}", w.mtp_accept));
+  if (!(w.mtp_host_step_s >= 0.0 && w.mtp_host_step_s <= 0.1))
+    throw InputError("mtp_host_step_s",
+                     fmt::format("must be 0 to 100 ms per decode step, got {} ms", w.mtp_host_step_s * 1e3));
+  if (!(w.mtp_eager_draft_extend_s >= 0.0 && w.mtp_eager_draft_extend_s <= 0.1))
+    throw InputError("mtp_eager_draft_extend_s", fmt::format("must be 0 to 100 ms per decode step, got {} ms",
+                                                             w.mtp_eager_draft_extend_s * 1e3));
+  if (!(w.mtp_host_per_seq_step_s >= 0.0 && w.mtp_host_per_seq_step_s <= 1e-3))
+    throw InputError("mtp_host_per_seq_step_s", fmt::format("must be 0 to 1000 us per sequence per step, got {} us",
+                                                            w.mtp_host_per_seq_step_s * 1e6));
   if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
     throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
   if (w.scheduler_recv_interval < 1 || w.scheduler_recv_interval > 1000)
@@ -672,6 +681,13 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
     expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
+    if (k > 0 && w.mtp_host_in_series) {
+      r.decode_step.overhead_s +=
+          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
+                             w.mtp_host_per_seq_step_s,
+                             rank_sequences(par, B));
+      r.decode_step.total_s = r.decode_step.parts_sum();
+    }
     // Requests get their first token as their chunk completes: mean over the wave.
     r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
     const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
@@ -716,6 +732,13 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
     r.decode_step.total_s = r.decode_step.parts_sum();
     expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
+    if (k > 0 && w.mtp_host_in_series) {
+      r.decode_step.overhead_s +=
+          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
+                             w.mtp_host_per_seq_step_s,
+                             rank_sequences(par, B));
+      r.decode_step.total_s = r.decode_step.parts_sum();
+    }
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive

@@ -58,6 +58,20 @@ struct InferenceWorkload {
   int mtp_draft_tokens = 0;
   double mtp_accept = 0.0;  // 0: mtp_accept_default() (the built-in catalog's default engine), for callers without a
                             // catalog; the API fills its session catalog's (src/api/serving_engine.h)
+  // The speculative worker's host work per MTP decode step: mtp_host_step_s plus mtp_host_per_seq_step_s
+  // per sequence of the rank's batch (from the serving engine). Where the worker runs it in series with
+  // the GPU (mtp_host_in_series: SGLang's EAGLE worker without its overlap scheduler, or with a draft
+  // extend that cannot run as a CUDA graph) each step waits for it; otherwise the engine overlaps it with
+  // the GPU's step and it is not modelled (src/inference/speculative.h, docs/inference-model.md
+  // "SGLang's speculative step").
+  double mtp_host_step_s = 0.0;
+  double mtp_host_per_seq_step_s = 0.0;
+  bool mtp_host_in_series = false;
+  // With the host work in series, a draft extend the worker runs as eager kernels (no CUDA graph:
+  // SGLang's EAGLEWorkerV2 with the FlashInfer attention backend, mtp_draft_extend_eager) adds
+  // mtp_eager_draft_extend_s a step: one forward of the MTP module launched op by op from Python.
+  double mtp_eager_draft_extend_s = 0.0;
+  bool mtp_draft_extend_eager = false;
   // Expert load skew of real routing over the busiest EP rank, beyond the statistical spread of
   // uniform routing that the model computes itself (1 = uniform; EPLB-style balanced placement
   // brings real routing near it).

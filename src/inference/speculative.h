@@ -23,6 +23,14 @@ double mtp_accept_default();
 // and TensorRT-LLM's DeepSeek-R1 MTP recipes (speculative-num-steps 3 / num_nextn_predict_layers 3).
 constexpr int kMtpDraftTokensDefault = 3;
 
+// Host time an MTP decode step waits for beyond the GPU's work when the engine's speculative worker
+// runs its host work in series with the GPU: `step_s` per step (the scheduler's batch preparation and
+// result processing, the draft/verify metadata planning and the device-to-host syncs of accept/reject)
+// plus `per_seq_s` for each of the `rank_sequences` sequences the rank's process steps through
+// (per-request bookkeeping of the accepted tokens). SGLang's EAGLE worker on NVIDIA GPUs in the
+// InferenceX runs (docs/inference-model.md, "SGLang's speculative step"); 0 for engines that overlap it.
+double mtp_exposed_host_s(double step_s, double per_seq_s, double rank_sequences);
+
 // Expected tokens per sequence per decode step with k drafts each accepted with probability a
 // given the previous was: 1 + a + a^2 + ... + a^k (the verify pass always yields one token).
 double mtp_accepted_length(int draft_tokens, double accept);

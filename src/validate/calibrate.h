@@ -50,11 +50,17 @@ std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases
 // - the default entry's mtp_accept: the value on a grid over [0.30, 0.90] (step 0.01) minimising the
 //   median |log(pred/reported)| of the MTP cases' TPOT and tokens/s per user (with the fitted front
 //   ends); the non-MTP cases are held out.
+// - the SGLang worker's mtp_host_step_s and mtp_host_per_seq_step_s (the `sglang` entry, also serving
+//   Dynamo + SGLang rows): a grid of 0-10 ms (0.25 ms) by 0-200 us (5 us) minimising the mean
+//   min(2, |log(pred/reported)|) of the TPOT and tokens/s per user of the MTP cases whose speculative
+//   worker runs in series with the GPU (InferenceWorkload::mtp_host_in_series); every other case is held
+//   out. Returned as a second fit of that entry (mtp_host_fit), after its front end.
 // Engines without cases keep their values. The cases' workloads are updated in place.
 struct EngineFit {
   ServingEngine before, after;
   size_t fit_rows = 0, held_out_rows = 0;
   size_t not_steady_rows = 0;  // low-concurrency TTFT cases left out by ttft_beyond_steady_state
+  bool mtp_host_fit = false;   // the fit of the SGLang worker's MTP host work (rows: those MTP figures)
   double median_ape_before = 0, median_ape_after = 0;  // on the fit rows
 };
 

@@ -35,6 +35,12 @@ TEST(EngineFit, CatalogValuesAreTheFitOfTheInferenceXFile) {
     // The catalog holds the fitted figures (refit when the physics moves them by more than 10 ms /
     // 0.02: `calibrate_engines`, then data/catalog/serving_engines.yaml).
     EXPECT_NEAR(f.after.request_overhead_s, f.before.request_overhead_s, 0.01) << f.before.name;
+    if (f.mtp_host_fit) {  // the SGLang worker's MTP host work: the catalog holds the fit
+      EXPECT_NEAR(f.after.mtp_host_step_s, f.before.mtp_host_step_s, 0.5e-3) << f.before.name;
+      EXPECT_NEAR(f.after.mtp_host_per_seq_step_s, f.before.mtp_host_per_seq_step_s, 10e-6) << f.before.name;
+      EXPECT_NEAR(f.after.mtp_eager_draft_extend_s, f.before.mtp_eager_draft_extend_s, 0.5e-3) << f.before.name;
+      EXPECT_LE(f.median_ape_after, 25.0) << "the fit rows' median error";
+    }
     if (f.before.mtp_accept) {
       EXPECT_NEAR(*f.after.mtp_accept, *f.before.mtp_accept, 0.02) << f.before.name;
       EXPECT_LE(f.median_ape_after, f.median_ape_before + 1e-9) << "the grid includes the starting value";

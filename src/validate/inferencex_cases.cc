@@ -475,6 +475,31 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       w.mtp_draft_tokens = sglang_two ? 2 : (trt_adp_one ? 1 : kMtpDraftTokensDefault);
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
+      // SGLang's EAGLE worker runs its host work per step in series with the GPU (docs/inference-model.md,
+      // "SGLang's speculative step") where the InferenceX scripts leave SGLANG_ENABLE_SPEC_V2 unexported
+      // (dsr1_fp8_b200_mtp.sh since 2026-02-05, dsr1_fp8_b300_mtp.sh: spec v1 turns the overlap
+      // scheduler off) and where the attention backend is FlashInfer (every Hopper SGLang MTP script and
+      // recipe: EAGLEWorkerV2 captures its draft extend as a CUDA graph only for the Triton, TRTLLM-MLA,
+      // FA3/FlashMLA and AMD aiter backends, and FlashInfer's MLA plan copies the batch's lengths to the
+      // host each step). The B200 FP4 script, the Blackwell Dynamo + SGLang recipes (trtllm_mla, spec v2)
+      // and AMD (aiter, spec v2) overlap it. The figures are the SGLang worker's, whatever front end.
+      if (has(fw, "sglang") && !has(fw, "mori") && nvidia) {
+        const bool spec_v1 = lower(c.framework) == "sglang" && blackwell && !disaggregated_row &&
+                             w.weight_precision == Precision::fp8;
+        const bool flashinfer = c.generation == "hopper";
+        const EngineParams worker = engine_params(catalog, "sglang");
+        w.mtp_host_step_s = worker.mtp_host_step_s;
+        w.mtp_host_per_seq_step_s = worker.mtp_host_per_seq_step_s;
+        w.mtp_host_in_series = spec_v1 || flashinfer;
+        w.mtp_eager_draft_extend_s = worker.mtp_eager_draft_extend_s;
+        w.mtp_draft_extend_eager = flashinfer;
+        if (w.mtp_host_in_series)
+          c.assumptions.push_back(fmt::format(
+              "SGLang's speculative worker in series with the GPU ({}): {:.1f} ms + {:.0f} us per sequence a step",
+              spec_v1 ? "spec v1, no overlap scheduler" : "FlashInfer MLA: eager draft extend",
+              (w.mtp_host_step_s + (flashinfer ? w.mtp_eager_draft_extend_s : 0.0)) * 1e3,
+              w.mtp_host_per_seq_step_s * 1e6));
+      }
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
                                           w.mtp_draft_tokens,
                                           sglang_two    ? "SGLang's NVIDIA recipes"

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "inference/speculative.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
 #include "validate/validation.h"
@@ -158,6 +159,35 @@ TEST(InferenceXValidation, GoldenSeparatePrefillAtom) {
   ASSERT_EQ(t.cell(327, "concurrency"), "128");
   expect_golden(327, "MI355X ATOM 8K/1K");
   EXPECT_NEAR(ratios(327).at("tpot_ms"), 1.0, 0.10);
+}
+
+// A published point whose inter-token latency is the decode step: H100 Dynamo + SGLang TP16 MTP decode
+// workers stream every step (srt-slurm recipes/h100/1k1k/mtp: stream-interval 1), 1024/1024, 8 clients
+// over two workers: median ITL 25.49 ms, TPOT 11.46 ms (2.22 tokens a step). SGLang's EAGLE worker on
+// FlashInfer runs its draft extend eagerly and its host work in series with the GPU: the predicted
+// step (TPOT x the accepted length) was 15.2 ms without it (0.60x of the ITL).
+TEST(InferenceXValidation, GoldenSglangHopperMtpStepIsTheItl) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(218, "gpu"), "H100-SXM");
+  ASSERT_EQ(t.cell(218, "framework"), "Dynamo + SGLang");
+  ASSERT_EQ(t.cell(218, "spec_decode"), "mtp");
+  ASSERT_EQ(t.cell(218, "median_itl_ms"), "25.4893");
+  bool seen = false;
+  for (const auto& c : mapped().cases) {
+    if (c.row != 218 || c.metric != "tpot_ms") continue;
+    seen = true;
+    EXPECT_TRUE(c.workload.mtp_host_in_series);
+    EXPECT_TRUE(c.workload.mtp_draft_extend_eager);
+    const double tpot_ms = predict_inference_case(c);
+    EXPECT_NEAR(tpot_ms / 11.4648, 1.0, 0.20);
+    const double step_ms = tpot_ms * mtp_accepted_length(c.workload.mtp_draft_tokens, c.workload.mtp_accept);
+    EXPECT_NEAR(step_ms / 25.4893, 1.0, 0.25) << step_ms;
+    InferenceCase overlapped = c;
+    overlapped.workload.mtp_host_in_series = false;
+    EXPECT_LT(predict_inference_case(overlapped), 0.8 * tpot_ms);
+  }
+  EXPECT_TRUE(seen);
 }
 
 // InferenceX's aggregated TensorRT-LLM MTP scripts draft 1 token with attention-DP (3 without):
