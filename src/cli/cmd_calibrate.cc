@@ -38,6 +38,24 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// The header of data/catalog/efficiency.yaml, the same whichever fit writes the file (each fit writes
+// every generation's entry, so the header documents all of them).
+std::string efficiency_file_header() {
+  return "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
+         "Training values: `gpuplan calibrate --dataset training.csv --write ...`;\n"
+         "serving values (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s): `gpuplan calibrate\n"
+         "  --inference --dataset FILE [--generation G] --write ...` (each entry's infer_fitted_on names its file);\n"
+         "prefill rates (infer_mla_prefill_eff, every generation with InferenceX TTFTs; infer_gemm_max, blackwell_ultra\n"
+         "  and cdna4 only: the held-out files reject it elsewhere): `gpuplan calibrate --inference --prefill --dataset\n"
+         "  inferencex-deepseek-r1.csv` (TTFT at 1-8 clients jointly with the engines' front ends, then\n"
+         "  `--generation blackwell_ultra,cdna4 --params infer_gemm_max,infer_mla_prefill_eff`; docs/inference-model.md,\n"
+         "  \"Prefill rate per generation\");\n"
+         "the `default` entry serves generations without measurements.\n"
+         "expert_gemm_overhead_s (fine-grained MoE, docs/training-model.md): the value `gpuplan calibrate` fitted on\n"
+         "training.csv (2026-11-30) with the other training values held at this file's fit (a full refit moved the\n"
+         "shared GEMM values and worsened the serving files); generations without MoE rows keep the 20 us prior.";
+}
+
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                             const std::vector<std::string>& holdouts, CalibrationOptions opts,
@@ -121,10 +139,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
     check_output_file(write_path, "--write", command_args);
     std::ofstream f(write_path);
     if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
-                                   "Training values: `gpuplan calibrate --dataset training.csv --write ...`;\n"
-                                   "serving values (infer_*): `gpuplan calibrate --inference --dataset " + basename +
-                                   " --write ...`;\nthe `default` entry serves generations without measurements.");
+    f << efficiencies_to_yaml(out, efficiency_file_header());
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
   return kExitOk;
@@ -225,12 +240,7 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
     check_output_file(write_path, "--write", command_args);
     std::ofstream f(write_path);
     if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
-                                   "Training values: `gpuplan calibrate --dataset training.csv --write ...`;\n"
-                                   "serving values (infer_*): `gpuplan calibrate --inference --dataset ... --write ...`;\n"
-                                   "prefill rates (infer_gemm_max, infer_mla_prefill_eff): `gpuplan calibrate --inference "
-                                   "--prefill --dataset " + basename + " --write ...`;\n"
-                                   "the `default` entry serves generations without measurements.");
+    f << efficiencies_to_yaml(out, efficiency_file_header());
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
   return kExitOk;
@@ -635,9 +645,7 @@ int cmd_calibrate(int argc, char** argv) {
       check_output_file(write_path, "--write", command_args);
       std::ofstream f(write_path);
       if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-      f << efficiencies_to_yaml(out, "Efficiency parameters per accelerator generation (src/catalog/efficiency.h).\n"
-                                     "Written by `gpuplan calibrate --dataset " + basename + " --write ...`; the\n"
-                                     "`default` entry serves generations without measurements.");
+      f << efficiencies_to_yaml(out, efficiency_file_header());
       if (!common.json) std::cout << "Wrote " << write_path << "\n";
     }
     return kExitOk;
