@@ -220,7 +220,7 @@ TEST(DynamoDecodeRecipes, RowsWithoutARecipeKeepTheDefaults) {
 // 4 TP4 context workers and one DP8 generation worker
 // (recipes/trtllm/b300-fp8/8k1k/mtp/ctx4_gen1_dp8_batch64_eplb0_mtp2_512.yaml: 2 draft tokens, 64
 // sequences a rank): TPOT 26.7 ms, 717.1 output tokens/s per GPU measured. With the recipe the model
-// is within 10% on TPOT (1.05x; 1.18x with the default 3 drafts and no cap).
+// is within 10% on TPOT (1.01x; 1.12x with the default 3 drafts and no cap).
 TEST(DynamoDecodeRecipes, GoldenHighLoadMtpPoint) {
   if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
   const size_t row = 138;
