@@ -666,6 +666,23 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
     r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
   }
+  // The decode step of one instance from one stage's step: the MTP draft, the pipeline, the
+  // framework's host time per step and per sequence, and the MTP worker's host work where it runs in
+  // series with the GPU.
+  auto set_decode_step = [&](StepTime st) {
+    if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+    st.total_s = st.parts_sum();
+    r.decode_step = scaled(st, pp);
+    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
+    r.decode_step.total_s = r.decode_step.parts_sum();
+    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
+    if (k > 0 && w.mtp_host_in_series) {
+      r.decode_step.overhead_s +=
+          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
+                             w.mtp_host_per_seq_step_s, rank_sequences(par, B));
+      r.decode_step.total_s = r.decode_step.parts_sum();
+    }
+  };
   if (w.arrival == Arrival::synchronized) {
     // Waves: all B prompts prefill together (chunked), then B sequences decode together.
     const double ptok = B * isl;
@@ -674,20 +691,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
     const double chunk_s = r.prefill_chunk.total_s + host;
     const double wave_prefill_s = (nch + pp - 1) * chunk_s;
-    StepTime d = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0, verify);
-    if (k > 0) d.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
-    d.total_s = d.parts_sum();
-    r.decode_step = scaled(d, pp);
-    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
-    r.decode_step.total_s = r.decode_step.parts_sum();
-    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
-    if (k > 0 && w.mtp_host_in_series) {
-      r.decode_step.overhead_s +=
-          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
-                             w.mtp_host_per_seq_step_s,
-                             rank_sequences(par, B));
-      r.decode_step.total_s = r.decode_step.parts_sum();
-    }
+    set_decode_step(stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0, verify));
     // Requests get their first token as their chunk completes: mean over the wave.
     r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
     const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
@@ -726,19 +730,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     } else {
       st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
     }
-    if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
-    st.total_s = st.parts_sum();
-    r.decode_step = scaled(st, pp);
-    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
-    r.decode_step.total_s = r.decode_step.parts_sum();
-    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
-    if (k > 0 && w.mtp_host_in_series) {
-      r.decode_step.overhead_s +=
-          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
-                             w.mtp_host_per_seq_step_s,
-                             rank_sequences(par, B));
-      r.decode_step.total_s = r.decode_step.parts_sum();
-    }
+    set_decode_step(st);
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
