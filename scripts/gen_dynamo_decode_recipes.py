@@ -2,7 +2,13 @@
 """Writes data/recipes/dynamo_trtllm_decode.yaml: the decode side of every Dynamo + TensorRT-LLM
 recipe of NVIDIA/srt-slurm's squash merge of the sa-submission-q1-2026 branch (the recipes InferenceX's
 configs name for runs of 2026-01-28 to 2026-03-24), read from the recipe bodies (resources,
-trtllm_config.decode, benchmark). Usage: gen_dynamo_decode_recipes.py SRT_SLURM_GIT_DIR > FILE."""
+trtllm_config.decode, benchmark). Usage: gen_dynamo_decode_recipes.py SRT_SLURM_GIT_DIR > FILE.
+
+With --sglang, writes data/recipes/dynamo_sglang_decode.yaml: the decode side of the Dynamo + SGLang
+DeepSeek-R1 recipes (sglang_config.decode) of the commits the same runs used, by date (SGLANG_SOURCES),
+base + override files resolved as srtctl resolves them (src/srtctl/core/config.py at 4a22a181:
+deep_merge, zip_override_* sliced element-wise with length-1 lists broadcast, override_* merged whole).
+Usage: gen_dynamo_decode_recipes.py SRT_SLURM_GIT_DIR --sglang > FILE."""
 import subprocess
 import sys
 
@@ -35,6 +41,8 @@ def precision(path, doc):
 
 def main():
     repo = sys.argv[1]
+    if sys.argv[2:] == ["--sglang"]:
+        return main_sglang(repo)
     full = git(repo, "rev-parse", COMMIT).strip()
     paths = sorted(p for p in git(repo, "ls-tree", "-r", "--name-only", full, "recipes/trtllm").split()
                    if p.endswith(".yaml"))
@@ -88,6 +96,157 @@ def main():
         for k in ("gpu", "precision", "isl", "osl", "prefill_workers", "prefill_gpus_per_worker", "decode_workers",
                   "decode_gpus_per_worker", "decode_attention_dp", "decode_max_batch_size", "mtp_draft_tokens",
                   "eplb_slots"):
+            v = r[k]
+            print(f"    {k}: {str(v).lower() if isinstance(v, bool) else v}")
+        print(f"    concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}]")
+
+
+# (commit, path prefix, first run date, last run date): which Dynamo + SGLang recipes were in force
+# when (docs/inference-model.md, "The prefill workers' limits"): sa-submission-q1-2026 as the squash
+# merge 5063eb43 (2026-03-03) for the quarter, but for the B200 FP8 8K/1K recipes, which main replaced by
+# the base file recipes/b200-fp8/8k1k.yaml from 9fe6c373 (2026-03-12) and 535b2dc7 (2026-03-23).
+SGLANG_SOURCES = [
+    ("5063eb43", "recipes/", "2026-01-28", "2026-03-24"),
+    ("9fe6c373", "recipes/b200-fp8/8k1k.yaml", "2026-03-12", "2026-03-22"),
+    ("535b2dc7", "recipes/b200-fp8/8k1k.yaml", "2026-03-23", "2026-03-24"),
+]
+SGLANG_B200_FP8_8K1K_DIR = ("recipes/b200-fp8/8k1k/", "2026-03-11")  # 5063eb43's, until 9fe6c373
+
+
+def deep_merge(base, override):
+    """srtctl's deep_merge: dicts merge recursively, lists and scalars replace, None deletes."""
+    out = dict(base)
+    for k, v in override.items():
+        if v is None:
+            out.pop(k, None)
+        elif isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def zip_lengths(d):
+    n = []
+    for v in d.values():
+        if isinstance(v, list):
+            n.append(len(v))
+        elif isinstance(v, dict):
+            n.extend(zip_lengths(v))
+    return n
+
+
+def zip_slice(d, i):
+    return {k: (v[0 if len(v) == 1 else i] if isinstance(v, list) else zip_slice(v, i) if isinstance(v, dict) else v)
+            for k, v in d.items()}
+
+
+def resolve(doc):
+    """The recipes one file states: its body, or each variant of a base + override file (srtctl's
+    generate_override_configs with no selector: every override_* and zip_override_* variant, base
+    excluded), as (suffix, body)."""
+    if "base" not in doc:
+        return [("", doc)]
+    base, out = doc["base"], []
+    for key in sorted(k for k in doc if k.startswith("override_") or k.startswith("zip_override_")):
+        if key.startswith("zip_override_"):
+            lengths = [n for n in zip_lengths(doc[key]) if n != 1]
+            if len(set(lengths)) > 1:
+                raise ValueError(f"{key}: incompatible zip lengths {sorted(set(lengths))}")
+            for i in range(lengths[0] if lengths else 1):
+                out.append((f"{key}[{i}]", deep_merge(base, zip_slice(doc[key], i))))
+        else:
+            out.append((key, deep_merge(base, doc[key])))
+    return out
+
+
+def first(d, *keys, default=None):
+    for k in keys:
+        if k in d and d[k] is not None:
+            return d[k]
+    return default
+
+
+def sglang_width(worker, nodes, workers, gpus_per_node):
+    """GPUs of one SGLang worker: its TP (SGLang's tp-size spans the worker, attention-DP or not),
+    else its nodes' GPUs over its workers."""
+    tp = first(worker, "tensor-parallel-size", "tp-size")
+    if tp is not None:
+        return int(tp)
+    return int(nodes) * int(gpus_per_node) // int(workers)
+
+
+def sglang_recipe(path, commit, frm, to, body):
+    res, be, bench = body.get("resources") or {}, body.get("backend") or {}, body.get("benchmark") or {}
+    model = str((body.get("model") or {}).get("path", "")).lower()
+    cfg = be.get("sglang_config") or {}
+    dec, pre = cfg.get("decode"), cfg.get("prefill") or {}
+    if ("dsr1" not in model and "deepseek-r1" not in model) or not dec or "isl" not in bench:
+        return None
+    if "prefill_workers" not in res or "decode_workers" not in res:
+        return None
+    gpn = res.get("gpus_per_node", 8)
+    dp_attn = bool(dec.get("enable-dp-attention", False))
+    dp = int(first(dec, "data-parallel-size", "dp-size", default=1)) if dp_attn else 1
+    mrr = first(dec, "max-running-requests")
+    raw = bench.get("concurrencies", "")
+    raw = " ".join(str(c) for c in raw) if isinstance(raw, list) else str(raw)
+    conc = raw.replace("x", " ").replace(",", " ").split()
+    folder = path.split("/")[1]
+    prec = next((p for p in ("fp4", "fp8") if folder.endswith("-" + p)), str((body.get("model") or {}).get("precision")))
+    return {
+        "path": path, "commit": commit, "valid_from": frm, "valid_to": to,
+        "gpu": str(res["gpu_type"]).split("-")[0],
+        "precision": prec,
+        "isl": int(bench["isl"]), "osl": int(bench["osl"]),
+        "prefill_workers": int(res["prefill_workers"]),
+        "prefill_gpus_per_worker": sglang_width(pre, res.get("prefill_nodes", 1), res["prefill_workers"], gpn),
+        "decode_workers": int(res["decode_workers"]),
+        "decode_gpus_per_worker": sglang_width(dec, res.get("decode_nodes", 1), res["decode_workers"], gpn),
+        "decode_attention_dp": dp_attn,
+        # SGLang divides --max-running-requests by dp_size with enable-dp-attention (per attention rank).
+        "decode_max_batch_size": int(mrr) // dp if mrr is not None else 0,
+        "mtp_draft_tokens": int(dec.get("speculative-num-steps", 0)) if dec.get("speculative-algorithm") else 0,
+        "eplb_slots": 0,
+        "concurrencies": [int(c) for c in conc if c.isdigit()],
+    }
+
+
+def main_sglang(repo):
+    out = []
+    for commit, prefix, frm, to in SGLANG_SOURCES:
+        full = git(repo, "rev-parse", commit).strip()
+        paths = sorted(p for p in git(repo, "ls-tree", "-r", "--name-only", full, "recipes").split()
+                       if p.startswith(prefix) and p.endswith(".yaml") and not p.startswith("recipes/trtllm/"))
+        for p in paths:
+            last = SGLANG_B200_FP8_8K1K_DIR[1] if p.startswith(SGLANG_B200_FP8_8K1K_DIR[0]) else to
+            doc = yaml.safe_load(git(repo, "show", f"{full}:{p}"))
+            if not isinstance(doc, dict):
+                continue
+            for suffix, body in resolve(doc):
+                r = sglang_recipe(p + (":" + suffix if suffix else ""), full, frm, last, body)
+                if r:
+                    out.append(r)
+    print("# Generated by scripts/gen_dynamo_decode_recipes.py --sglang: do not edit by hand.")
+    print("# The decode side of NVIDIA/srt-slurm's Dynamo + SGLang recipes (DeepSeek-R1), as their bodies state")
+    print("# it (base + override files resolved as srtctl does; path:zip_override_x[i] names the variant):")
+    print("# resources (workers), sglang_config.decode (tp-size: the worker's GPUs; max-running-requests,")
+    print("# divided by data-parallel-size with enable-dp-attention as SGLang does: per attention rank, 0 where")
+    print("# unstated; speculative-num-steps: the draft tokens; no load-balancer slots read: 0) and benchmark")
+    print("# (isl, osl, concurrencies). Each entry names its commit and the run dates it was in force: the")
+    print("# squash merge 5063eb43 of sa-submission-q1-2026 for runs of 2026-01-28 to 2026-03-24, but the B200")
+    print("# FP8 8K/1K base file of main's 9fe6c373 (2026-03-12 to 03-22) and 535b2dc7 (from 2026-03-23).")
+    print("schema: gpuplan.dynamo_decode_recipes/v1")
+    print("source: NVIDIA/srt-slurm")
+    print("commit: several (each entry's)")
+    print("valid_from: 2026-01-28")
+    print("valid_to: 2026-03-24")
+    print("recipes:")
+    for r in out:
+        print(f"  - path: {r['path']}")
+        for k in ("commit", "valid_from", "valid_to", "gpu", "precision", "isl", "osl", "prefill_workers",
+                  "prefill_gpus_per_worker", "decode_workers", "decode_gpus_per_worker", "decode_attention_dp",
+                  "decode_max_batch_size", "mtp_draft_tokens", "eplb_slots"):
             v = r[k]
             print(f"    {k}: {str(v).lower() if isinstance(v, bool) else v}")
         print(f"    concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}]")

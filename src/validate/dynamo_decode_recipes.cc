@@ -46,6 +46,11 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
   for (YamlMap r : root.map_list("recipes")) {
     DynamoDecodeRecipe k;
     k.path = r.str("path");
+    k.commit = r.has("commit") ? r.str("commit") : out.commit;
+    k.valid_from = r.has("valid_from") ? r.str("valid_from") : out.valid_from;
+    k.valid_to = r.has("valid_to") ? r.str("valid_to") : out.valid_to;
+    for (const std::string* d : {&k.valid_from, &k.valid_to})
+      if (!decode_recipe_date(*d)) throw InputError(r.path() + ".valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
     k.gpu = r.str("gpu");
     k.precision = r.str("precision");
     if (k.precision != "fp4" && k.precision != "fp8")
@@ -57,7 +62,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.decode_workers = static_cast<int>(r.integer_in("decode_workers", 1, 4096));
     k.decode_gpus_per_worker = static_cast<int>(r.integer_in("decode_gpus_per_worker", 1, 4096));
     k.decode_attention_dp = r.boolean("decode_attention_dp");
-    k.decode_max_batch_size = r.integer_in("decode_max_batch_size", 1, 1'000'000);
+    k.decode_max_batch_size = r.integer_in("decode_max_batch_size", 0, 1'000'000);
     k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 0, 16));
     k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
     const YAML::Node c = r.raw("concurrencies");
@@ -79,19 +84,29 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
   return out;
 }
 
+namespace {
+
+DynamoDecodeRecipes embedded_decode_recipes(const char* path) {
+  for (const auto& f : embedded_data_files())
+    if (f.path == path) return parse_dynamo_decode_recipes(std::string(f.text), path);
+  throw InputError(path, "not embedded in this build");
+}
+
+}  // namespace
+
 const DynamoDecodeRecipes& builtin_dynamo_decode_recipes() {
-  static const DynamoDecodeRecipes recipes = [] {
-    constexpr const char* kPath = "recipes/dynamo_trtllm_decode.yaml";
-    for (const auto& f : embedded_data_files())
-      if (f.path == kPath) return parse_dynamo_decode_recipes(std::string(f.text), kPath);
-    throw InputError(kPath, "not embedded in this build");
-  }();
+  static const DynamoDecodeRecipes recipes = embedded_decode_recipes("recipes/dynamo_trtllm_decode.yaml");
+  return recipes;
+}
+
+const DynamoDecodeRecipes& builtin_dynamo_sglang_decode_recipes() {
+  static const DynamoDecodeRecipes recipes = embedded_decode_recipes("recipes/dynamo_sglang_decode.yaml");
   return recipes;
 }
 
 DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes, const DynamoDecodeQuery& q) {
   DynamoDecodeMatch out;
-  if (!decode_recipe_date(q.date) || q.date < recipes.valid_from || q.date > recipes.valid_to) return out;
+  if (!decode_recipe_date(q.date)) return out;
   const std::string gpu = decode_recipe_gpu(q.gpu), prec = decode_recipe_lower(q.precision);
   const std::string want = prec.find("fp4") != std::string::npos   ? "fp4"
                            : prec.find("fp8") != std::string::npos ? "fp8"
@@ -101,7 +116,9 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
     if (r.gpu == gpu && r.precision == want && r.isl == q.isl && r.osl == q.osl &&
         r.prefill_workers == q.prefill_workers && r.prefill_gpus_per_worker == q.prefill_gpus_per_worker &&
         r.decode_workers == q.decode_workers && r.decode_gpus_per_worker == q.decode_gpus_per_worker &&
-        r.decode_attention_dp == q.decode_attention_dp && (r.mtp_draft_tokens > 0) == q.mtp)
+        r.decode_attention_dp == q.decode_attention_dp && (r.mtp_draft_tokens > 0) == q.mtp &&
+        q.date >= (r.valid_from.empty() ? recipes.valid_from : r.valid_from) &&
+        q.date <= (r.valid_to.empty() ? recipes.valid_to : r.valid_to))
       same.push_back(&r);
   std::vector<const DynamoDecodeRecipe*> ran;
   for (const DynamoDecodeRecipe* r : same)
@@ -118,6 +135,8 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
     out.draft_known = out.draft_known && r->mtp_draft_tokens == out.mtp_draft_tokens;
     out.batch_known = out.batch_known && r->decode_max_batch_size == out.decode_max_batch;
     out.recipes += (out.recipes.empty() ? "" : ", ") + r->path;
+    const std::string c = r->commit.substr(0, 8);
+    if (out.commits.find(c) == std::string::npos) out.commits += (out.commits.empty() ? "" : ", ") + c;
   }
   return out;
 }

@@ -1,6 +1,6 @@
-// The decode side of the Dynamo + TensorRT-LLM recipes (data/recipes/dynamo_trtllm_decode.yaml):
-// the embedded file, the match of a row to its recipe, the rows' draft tokens and decode batch caps,
-// and a published high-load MTP point.
+// The decode side of the Dynamo recipes (data/recipes/dynamo_trtllm_decode.yaml,
+// dynamo_sglang_decode.yaml): the embedded files, the match of a row to its recipe, the rows' draft
+// tokens and decode batch caps, and published points.
 #include "validate/dynamo_decode_recipes.h"
 
 #include <gtest/gtest.h>
@@ -105,7 +105,8 @@ TEST(DynamoDecodeRecipes, BadFieldsNameThePath) {
     return s;
   };
   fails_naming(head + replace(entry, "precision: fp4", "precision: int4"), "precision");
-  fails_naming(head + replace(entry, "decode_max_batch_size: 64", "decode_max_batch_size: 0"), "decode_max_batch_size");
+  fails_naming(head + replace(entry, "decode_max_batch_size: 64", "decode_max_batch_size: -1"), "decode_max_batch_size");
+  fails_naming(head + replace(entry, "path: p\n", "path: p\n    valid_from: soon\n"), "valid_from");
   fails_naming(head + replace(entry, "mtp_draft_tokens: 1", "mtp_draft_tokens: -1"), "mtp_draft_tokens");
   fails_naming(head + replace(entry, "concurrencies: [64]", "concurrencies: [0]"), "concurrencies");
   fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slot: 0"), "eplb_slot");
@@ -199,6 +200,7 @@ TEST(DynamoDecodeRecipes, RowsWithoutARecipeKeepTheDefaults) {
   const auto cases = map_inferencex_cases(t, Catalog::load({}), skipped);
   size_t dynamo_trt = 0, mtp = 0;
   for (const auto& c : cases) {
+    if (c.framework == "Dynamo + SGLang") continue;  // RowsWithoutASglangRecipeKeepTheDefaults
     if (c.framework != "Dynamo + TensorRT-LLM" || c.deployment != "disaggregated") {
       EXPECT_FALSE(says(c, "decode recipe")) << c.row;
       continue;
@@ -267,6 +269,156 @@ TEST(DynamoDecodeRecipes, HighLoadMtpTpotNearerWithTheRecipe) {
     ++seen;
   }
   EXPECT_EQ(seen, 8u);
+}
+
+// The Dynamo + SGLang file: every entry names its commit and run dates, and none is a TensorRT-LLM one.
+TEST(DynamoDecodeRecipes, SglangFileNamesEachEntrysCommit) {
+  const DynamoDecodeRecipes& r = builtin_dynamo_sglang_decode_recipes();
+  EXPECT_EQ(r.source, "NVIDIA/srt-slurm");
+  ASSERT_GT(r.recipes.size(), 100u);
+  for (const auto& k : r.recipes) {
+    EXPECT_EQ(k.path.rfind("recipes/", 0), 0u) << k.path;
+    EXPECT_EQ(k.path.rfind("recipes/trtllm/", 0), std::string::npos) << k.path;
+    EXPECT_EQ(k.commit.size(), 40u) << k.path;
+    EXPECT_LE(k.valid_from, k.valid_to) << k.path;
+    EXPECT_GE(k.valid_from, r.valid_from) << k.path;
+    EXPECT_LE(k.valid_to, r.valid_to) << k.path;
+  }
+}
+
+// A base + override file resolved as srtctl resolves it: recipes/b200-fp8/8k1k.yaml of 9fe6c373,
+// zip_override_mtp_maxtpt[1] ("b200-fp8-mtp-max-tpt-dep8-1p-2d"): the zip's workers (1 prefill, 2
+// decode) and attention-DP (data-parallel-size 8) over the base's max-running-requests 512, per
+// attention rank 512 / 8 = 64, and EAGLE's speculative-num-steps 2; the same variant of 535b2dc7
+// (2026-03-23) is another deployment (1p1d, 192 / 8 = 24).
+TEST(DynamoDecodeRecipes, SglangReadsABaseAndOverrideFile) {
+  const auto& all = builtin_dynamo_sglang_decode_recipes().recipes;
+  const std::string path = "recipes/b200-fp8/8k1k.yaml:zip_override_mtp_maxtpt[1]";
+  const DynamoDecodeRecipe* a = nullptr;
+  const DynamoDecodeRecipe* b = nullptr;
+  for (const auto& k : all) {
+    if (k.path != path) continue;
+    if (k.commit.rfind("9fe6c373", 0) == 0) a = &k;
+    if (k.commit.rfind("535b2dc7", 0) == 0) b = &k;
+  }
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->valid_from, "2026-03-12");
+  EXPECT_EQ(a->valid_to, "2026-03-22");
+  EXPECT_EQ(a->gpu, "b200");
+  EXPECT_EQ(a->precision, "fp8");
+  EXPECT_EQ(a->isl, 8192);
+  EXPECT_EQ(a->prefill_workers, 1);
+  EXPECT_EQ(a->prefill_gpus_per_worker, 8);
+  EXPECT_EQ(a->decode_workers, 2);
+  EXPECT_EQ(a->decode_gpus_per_worker, 8);
+  EXPECT_TRUE(a->decode_attention_dp);
+  EXPECT_EQ(a->decode_max_batch_size, 64);
+  EXPECT_EQ(a->mtp_draft_tokens, 2);
+  EXPECT_EQ(b->valid_from, "2026-03-23");
+  EXPECT_EQ(b->decode_workers, 1);
+  EXPECT_EQ(b->decode_max_batch_size, 24);
+  // The 5063eb43 directory recipes of the same deployment end where the base file begins.
+  for (const auto& k : all)
+    if (k.path.rfind("recipes/b200-fp8/8k1k/", 0) == 0) {
+      EXPECT_EQ(k.valid_to, "2026-03-11") << k.path;
+    }
+}
+
+// Dynamo + SGLang rows: each row's recipe (by deployment and date), its draft tokens and decode
+// batch per attention rank (max-running-requests / data-parallel-size) or per worker.
+TEST(DynamoDecodeRecipes, SglangRowsTakeTheirRecipesDecodeSide) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  struct Want {
+    size_t row;
+    int drafts;
+    long long batch;
+    const char* recipe;
+  };
+  const Want wants[] = {
+      {3, 2, 64, "b200-fp8/1k1k/mtp/max-tpt-dep8-1p5d.yaml at 5063eb43"},
+      {8, 2, 512, "b200-fp8/8k1k.yaml:zip_override_mtp_lowlat[2] at 9fe6c373"},
+      {13, 0, 128, "b200-fp8/1k1k/stp/max-tpt-dep8-2p5d.yaml at 5063eb43"},
+      {196, 0, 16384 / 48, "gb200-fp4/8k1k/mid-curve.yaml at 5063eb43"},
+      {218, 2, 128, "h100/1k1k/mtp/h100-fp8-1p2d-max-tp-mtp.yaml at 5063eb43"},
+      {231, 2, 192 / 8, "h200/8k1k/bs128-1p1d-dep-mtp.yaml at 5063eb43"},
+  };
+  for (const Want& w : wants) {
+    const InferenceCase* c = case_of(w.row, "tpot_ms");
+    ASSERT_NE(c, nullptr) << w.row;
+    ASSERT_EQ(c->framework, "Dynamo + SGLang") << w.row;
+    EXPECT_EQ(c->workload.mtp_draft_tokens, w.drafts) << w.row;
+    EXPECT_EQ(c->disagg.decode_max_batch, w.batch) << w.row;
+    EXPECT_TRUE(says(*c, w.recipe)) << w.row;
+    if (w.drafts > 0) {
+      EXPECT_TRUE(says(*c, "MTP: 2 draft tokens (the decode recipe's speculative-num-steps)")) << w.row;
+    }
+  }
+  // A recipe without --max-running-requests leaves the batch uncapped and says so.
+  const InferenceCase* open = case_of(193, "tpot_ms");
+  ASSERT_NE(open, nullptr);
+  EXPECT_EQ(open->disagg.decode_max_batch, 0);
+  EXPECT_TRUE(says(*open, "the recipe states no decode batch cap"));
+}
+
+// Property: a Dynamo + SGLang row whose date no stored recipe covers keeps the defaults (SGLang's 2
+// draft tokens on NVIDIA GPUs, no decode batch cap) and says so; rows of other engines never name a
+// Dynamo + SGLang recipe. The file's own rows before 2026-01-28 (GB200, Dec 2025) and after
+// 2026-03-24 (B200 NVFP4, Jun 2026) are such rows.
+TEST(DynamoDecodeRecipes, RowsWithoutASglangRecipeKeepTheDefaults) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  size_t own = 0;
+  for (const auto& c : decode_recipe_mapped().cases)
+    if (c.framework == "Dynamo + SGLang" && c.metric == "tpot_ms" && says(c, "no stored Dynamo + SGLang recipe")) {
+      ++own;
+      EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
+    }
+  EXPECT_GE(own, 10u);
+  CsvTable t = decode_recipe_mapped().table;
+  const int date = t.column("date");
+  ASSERT_GE(date, 0);
+  for (auto& r : t.rows) r[static_cast<size_t>(date)] = "2026-04-15";
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(t, Catalog::load({}), skipped);
+  size_t sglang = 0, mtp = 0;
+  for (const auto& c : cases) {
+    if (c.framework != "Dynamo + SGLang" || c.deployment != "disaggregated") {
+      EXPECT_FALSE(says(c, "Dynamo + SGLang recipe")) << c.row;
+      continue;
+    }
+    ++sglang;
+    EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
+    EXPECT_TRUE(says(c, "decode recipe: no stored Dynamo + SGLang recipe matches")) << c.row;
+    if (c.spec_decode == "mtp") {
+      ++mtp;
+      EXPECT_EQ(c.workload.mtp_draft_tokens, 2) << c.row;
+    }
+  }
+  EXPECT_GT(sglang, 100u);
+  EXPECT_GT(mtp, 40u);
+}
+
+// Golden, a published Dynamo + SGLang MTP point: H200 FP8 8192/1024, 8 clients on one TP8 prefill
+// and six TP8 decode workers (recipes/h200/8k1k/bs8-1p6d-mtp.yaml at 5063eb43: 2 draft tokens, 16
+// sequences a worker): TPOT 8.04 ms, 15.8 output tokens/s per GPU, 124 tokens/s per user measured;
+// the model 8.03 ms, 16.7, 125 (within 6%).
+TEST(DynamoDecodeRecipes, GoldenSglangMtpPoint) {
+  if (!have_decode_recipe_data()) GTEST_SKIP() << "shared data not present";
+  const size_t row = 232;
+  const auto& t = decode_recipe_mapped().table;
+  ASSERT_EQ(t.cell(row, "framework"), "Dynamo + SGLang");
+  ASSERT_EQ(t.cell(row, "gpu"), "H200-SXM");
+  ASSERT_EQ(t.cell(row, "concurrency"), "8");
+  ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
+  size_t seen = 0;
+  for (const auto& c : decode_recipe_mapped().cases) {
+    if (c.row != row || c.metric == "ttft_ms") continue;
+    ++seen;
+    EXPECT_EQ(c.workload.mtp_draft_tokens, 2);
+    EXPECT_EQ(c.disagg.decode_max_batch, 16);
+    EXPECT_NEAR(predict_inference_case(c) / c.reported, 1.0, 0.1) << c.metric;
+  }
+  EXPECT_EQ(seen, 3u);
 }
 
 }  // namespace

@@ -263,13 +263,27 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
 
 namespace {
 
-// The decode side of the Dynamo + TensorRT-LLM recipe a disaggregated row ran
-// (data/recipes/dynamo_trtllm_decode.yaml, src/validate/dynamo_decode_recipes.h): the decode worker's
-// draft tokens (num_nextn_predict_layers) replace the default count, and its max_batch_size caps the
-// sequences per decode attention rank (clients beyond the slots wait before decode). Rows without a
-// matching recipe keep the defaults and say so. Only the row's stated deployment, concurrency and
-// date select the recipe.
-void apply_dynamo_trtllm_decode_recipe(const CsvTable& t, size_t i, const InferenceParallel& dec, InferenceCase& c) {
+// The decode side of the Dynamo recipe a disaggregated row ran (src/validate/dynamo_decode_recipes.h):
+// data/recipes/dynamo_trtllm_decode.yaml for Dynamo + TensorRT-LLM, dynamo_sglang_decode.yaml for
+// Dynamo + SGLang. The decode worker's draft tokens (TensorRT-LLM's num_nextn_predict_layers,
+// SGLang's speculative-num-steps) replace the default count, and its batch cap (max_batch_size;
+// SGLang's max-running-requests / data-parallel-size) caps the sequences per decode attention rank
+// (clients beyond the slots wait before decode). Rows without a matching recipe keep the defaults
+// and say so. Only the row's stated deployment, concurrency and date select the recipe.
+struct DecodeRecipeEngine {
+  const char* name;        // the row's framework
+  const char* draft_key;   // the recipe setting the draft count comes from
+  const char* batch_key;   // the recipe setting the batch cap comes from
+  const DynamoDecodeRecipes& (*recipes)();
+};
+constexpr DecodeRecipeEngine kDynamoTrtllmDecode{"Dynamo + TensorRT-LLM", "num_nextn_predict_layers", "max_batch_size",
+                                                 builtin_dynamo_decode_recipes};
+constexpr DecodeRecipeEngine kDynamoSglangDecode{"Dynamo + SGLang", "speculative-num-steps",
+                                                 "max-running-requests / data-parallel-size",
+                                                 builtin_dynamo_sglang_decode_recipes};
+
+void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable& t, size_t i,
+                                const InferenceParallel& dec, InferenceCase& c) {
   auto cell_int = [&](const char* name) {
     double v = 0;
     return parse_cell_number(t.cell(i, name), v) ? static_cast<long long>(std::llround(v)) : 0LL;
@@ -287,10 +301,11 @@ void apply_dynamo_trtllm_decode_recipe(const CsvTable& t, size_t i, const Infere
   q.mtp = c.spec_decode == "mtp";
   q.concurrency = c.workload.concurrency;
   q.date = t.cell(i, "date");
-  const DynamoDecodeMatch m = match_dynamo_decode_recipe(builtin_dynamo_decode_recipes(), q);
+  const DynamoDecodeMatch m = match_dynamo_decode_recipe(engine.recipes(), q);
   if (m.candidates == 0) {
-    c.assumptions.push_back(fmt::format("decode recipe: no stored Dynamo + TensorRT-LLM recipe matches the row's "
+    c.assumptions.push_back(fmt::format("decode recipe: no stored {} recipe matches the row's "
                                         "deployment and date; defaults kept ({}no decode batch cap below the clients)",
+                                        engine.name,
                                         q.mtp ? fmt::format("{} draft tokens, ", c.workload.mtp_draft_tokens) : ""));
     return;
   }
@@ -300,28 +315,29 @@ void apply_dynamo_trtllm_decode_recipe(const CsvTable& t, size_t i, const Infere
     // The MTP assumption names the count the row runs.
     for (std::string& a : c.assumptions)
       if (a.rfind("MTP: ", 0) == 0)
-        a = fmt::format("MTP: {} draft tokens (the decode recipe's num_nextn_predict_layers), acceptance {} per draft "
+        a = fmt::format("MTP: {} draft tokens (the decode recipe's {}), acceptance {} per draft "
                         "(default; not recorded)",
-                        m.mtp_draft_tokens, c.workload.mtp_accept);
+                        m.mtp_draft_tokens, engine.draft_key, c.workload.mtp_accept);
     said.push_back(fmt::format("{} draft tokens", m.mtp_draft_tokens));
   } else if (q.mtp) {
     said.push_back(fmt::format("draft tokens differ between the candidates: default {}", c.workload.mtp_draft_tokens));
   }
   if (m.batch_known && m.decode_max_batch > 0) {
-    // max_batch_size is per attention rank with enable_attention_dp, per worker without; a worker the
-    // model runs attention-DP where the recipe does not splits the cap over its ranks.
+    // The cap is per attention rank with attention-DP, per worker without; a worker the model runs
+    // attention-DP where the recipe does not splits the cap over its ranks.
     const long long cap = (!q.decode_attention_dp && dec.attention_dp) ? (m.decode_max_batch + dec.tp - 1) / dec.tp
                                                                         : m.decode_max_batch;
     c.disagg.decode_max_batch = cap;
-    said.push_back(fmt::format("at most {} sequences per decode {} (max_batch_size {})", cap,
-                               dec.attention_dp ? "attention-DP rank" : "worker", m.decode_max_batch));
+    said.push_back(fmt::format("at most {} sequences per decode {} ({} {})", cap,
+                               dec.attention_dp ? "attention-DP rank" : "worker", engine.batch_key, m.decode_max_batch));
+  } else if (m.batch_known) {
+    said.push_back("the recipe states no decode batch cap: none");
   } else {
     said.push_back("batch caps differ between the candidates: no decode batch cap");
   }
   std::string joined;
   for (const std::string& x : said) joined += (joined.empty() ? "" : "; ") + x;
-  c.assumptions.push_back(fmt::format("decode recipe (NVIDIA/srt-slurm {} at {}): {}{}", m.recipes,
-                                      builtin_dynamo_decode_recipes().commit.substr(0, 8), joined,
+  c.assumptions.push_back(fmt::format("decode recipe (NVIDIA/srt-slurm {} at {}): {}{}", m.recipes, m.commits, joined,
                                       m.eplb_slots > 0 ? fmt::format("; expert load balancer {} slots (balanced "
                                                                      "placement: expert_skew 1, the default)",
                                                                      m.eplb_slots)
@@ -572,7 +588,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                       "deployment; the engine's --max-num-tokens budget per rank, no request cap"));
         }
       }
-      if (fw == "dynamo + tensorrt-llm") apply_dynamo_trtllm_decode_recipe(t, i, dec, c);
+      if (fw == "dynamo + tensorrt-llm") apply_dynamo_decode_recipe(kDynamoTrtllmDecode, t, i, dec, c);
+      if (fw == "dynamo + sglang") apply_dynamo_decode_recipe(kDynamoSglangDecode, t, i, dec, c);
       c.parallel = dec;
       w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;
     } else {

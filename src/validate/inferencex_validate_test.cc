@@ -252,7 +252,7 @@ TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
   EXPECT_EQ(mori_decode_max_batch("26-3-3", Precision::fp8, true, true), 0);
 }
 
-// Only MoRI and Dynamo + TensorRT-LLM rows carry the cap; where it binds (clients above the decode slots) it lowers the
+// Only MoRI and Dynamo (TensorRT-LLM, SGLang) rows carry the cap; where it binds (clients above the decode slots) it lowers the
 // predicted throughput and raises the predicted TTFT against the same row uncapped, and never the
 // reverse (the clients beyond the slots wait before decode).
 TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
@@ -261,10 +261,11 @@ TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
   size_t capped = 0, binding = 0;
   for (const auto& c : mapped().cases) {
     const bool mori = t.cell(c.row, "framework").find("MoRI") != std::string::npos;
-    // Dynamo + TensorRT-LLM rows take their decode recipe's max_batch_size (DynamoDecodeRecipes.*):
-    // the same monotone checks, not the MoRI goldens' decode-lifetime wait.
-    const bool dynamo_trt = t.cell(c.row, "framework") == "Dynamo + TensorRT-LLM";
-    if (!mori && !dynamo_trt) {
+    // Dynamo rows take their decode recipe's batch cap (DynamoDecodeRecipes.*): the same monotone
+    // checks, not the MoRI goldens' decode-lifetime wait.
+    const bool dynamo = t.cell(c.row, "framework") == "Dynamo + TensorRT-LLM" ||
+                        t.cell(c.row, "framework") == "Dynamo + SGLang";
+    if (!mori && !dynamo) {
       EXPECT_EQ(c.disagg.decode_max_batch, 0) << c.row;
       continue;
     }
