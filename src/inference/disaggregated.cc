@@ -79,7 +79,7 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 }
 
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
-                              const InferenceWorkload& w, double* step_tokens) {
+                              const InferenceWorkload& w, StepTime* step) {
   check_prefill_caps(d);
   const double isl = std::max(1.0, double(w.isl));
   const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
@@ -90,8 +90,9 @@ double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const Disa
   per_rank = std::max(1.0, per_rank);
   const double chunk = per_rank * ranks;
   const InferenceWorkload wp = prefill_pool_workload(d, w);
-  const double chunk_s = prefill_step(m, hw, d.prefill, wp, chunk).total_s;
-  if (step_tokens) *step_tokens = chunk;
+  const StepTime st = prefill_step(m, hw, d.prefill, wp, chunk);
+  const double chunk_s = st.total_s;
+  if (step) *step = st;
   double per_worker = chunk / chunk_s / isl;  // the token rate: requests per second of one worker
   if (d.prefill_max_batch > 0) {
     // Each slot is held for the steps its prompt spans and then until its KV has left: SGLang sends a
@@ -146,9 +147,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     return r;
   }
   const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
-  double chunk = 0;
+  StepTime chunk_step;
   const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
-  const double mu_p = prefill_capacity_per_s(m, hw, d, w, &chunk);
+  const double mu_p = prefill_capacity_per_s(m, hw, d, w, &chunk_step);
   const double mu_inst = mu_p / prefill_instances;  // requests/s one prefill worker completes
   // The front end's per-request latency is paid before prefill, like the transfer after it.
   const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
@@ -234,7 +235,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   r.concurrency = clients;
   r.max_concurrency = slots;
   r.prefill_s = prefill_alone_s;
-  r.prefill_chunk = prefill_step(m, hw, d.prefill, wp, chunk);
+  r.prefill_chunk = chunk_step;
   r.kv_transfer_s = transfer_s - w.request_overhead_s;
   r.prefill_utilization = std::min(1.0, best.rate / mu_p);
   // Little's law over the whole loop: clients beyond what both pools hold wait before prefill.

@@ -47,10 +47,10 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 //   last chunk's forward: that chunk's share of the request's KV over the sender's link, and one
 //   latency), when prefill_max_batch > 0;
 // times the prefill workers. The step is prefill_step's for the whole worker. Throws InputError for
-// caps out of range (--prefill-max-batch, --prefill-max-tokens). `step_tokens`, when given, receives
-// the worker's tokens per step.
+// caps out of range (--prefill-max-batch, --prefill-max-tokens). `step`, when given, receives the
+// worker's full prefill step (the one the capacity is made of).
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
-                              const InferenceWorkload& w, double* step_tokens = nullptr);
+                              const InferenceWorkload& w, StepTime* step = nullptr);
 
 // Evaluates a disaggregated deployment at w.concurrency clients (0: as many as the decode pool's
 // slots hold: its KV cache, or d.decode_max_batch per rank). The prefill pool serves prompts at its
