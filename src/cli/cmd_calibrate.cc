@@ -38,6 +38,16 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// The entry of `generation` in `out`; a generation without its own (it used `default`) gets one, a copy
+// of `base` (the values it was predicted with), for the fitted values to be written into.
+Efficiency& generation_entry(std::vector<Efficiency>& out, const std::string& generation, const Efficiency& base) {
+  for (auto& e : out)
+    if (e.generation == generation) return e;
+  out.push_back(base);
+  out.back().generation = generation;
+  return out.back();
+}
+
 // The header of data/catalog/efficiency.yaml, the same whichever fit writes the file (each fit writes
 // every generation's entry, so the header documents all of them).
 std::string efficiency_file_header() {
@@ -93,15 +103,8 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   }
   std::vector<Efficiency> out = catalog.efficiencies();
   for (const auto& f : fits) {
-    // A generation without its own entry (it used `default`) gets one: default's training values,
-    // its fitted serving values.
-    if (std::none_of(out.begin(), out.end(), [&](const Efficiency& e) { return e.generation == f.generation; })) {
-      Efficiency e = f.before;
-      e.generation = f.generation;
-      out.push_back(e);
-    }
-    for (auto& e : out) {
-      if (e.generation != f.generation) continue;
+    {
+      Efficiency& e = generation_entry(out, f.generation, f.before);
       e.infer_hbm_eff = f.after.infer_hbm_eff;
       e.infer_step_overhead_s = f.after.infer_step_overhead_s;
       e.infer_kernel_overhead_s = f.after.infer_kernel_overhead_s;
@@ -173,22 +176,10 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
   const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
   std::vector<Efficiency> out = catalog.efficiencies();
   for (const auto& g : fit.generations) {
-    if (std::none_of(out.begin(), out.end(), [&](const Efficiency& e) { return e.generation == g.generation; })) {
-      Efficiency e = catalog.efficiencies().front();
-      for (const auto& d : catalog.efficiencies())
-        if (d.generation == "default") e = d;
-      e.generation = g.generation;
-      out.push_back(e);
-    }
-    for (auto& e : out) {
-      if (e.generation != g.generation) continue;
-      // The fitted parameters (calibrate_prefill's default: the MLA prefill rate alone).
-      const auto fitted = [&](const char* name) {
-        return opts.params.empty() ? std::string(name) == "infer_mla_prefill_eff"
-                                   : std::find(opts.params.begin(), opts.params.end(), name) != opts.params.end();
-      };
-      if (fitted("infer_gemm_max")) e.infer_gemm_max = g.after.infer_gemm_max;
-      if (fitted("infer_mla_prefill_eff")) e.infer_mla_prefill_eff = g.after.infer_mla_prefill_eff;
+    {
+      Efficiency& e = generation_entry(out, g.generation, catalog.efficiency(g.generation));
+      if (prefill_param_fitted(opts, "infer_gemm_max")) e.infer_gemm_max = g.after.infer_gemm_max;
+      if (prefill_param_fitted(opts, "infer_mla_prefill_eff")) e.infer_mla_prefill_eff = g.after.infer_mla_prefill_eff;
       e.infer_prefill_fitted_on = fmt::format(
           "{}: {} TTFT rows at 1-{} clients, jointly with each engine's front end ({} TTFT rows above {} clients and "
           "every other metric held out)",

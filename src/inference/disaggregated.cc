@@ -71,6 +71,12 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
 
 }  // namespace
 
+long long decode_cap_slots(const DisaggregatedDeployment& d) {
+  if (d.decode_max_batch <= 0 || d.decode.tp < 1) return 0;
+  const long long ranks = d.decode.attention_dp ? d.decode.tp : 1;
+  return d.decode_max_batch * ranks * (d.decode_gpus / d.decode.tp);
+}
+
 double kv_transfer_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                      const InferenceWorkload& w, double prefill_s) {
   const KvWire k = kv_wire(m, hw, d, w);
@@ -156,11 +162,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
 
   // The decode pool's slots: what its KV cache holds, or the recipe's batch cap per attention rank
   // when that is lower. Clients beyond the slots wait for one (below: Little's law over the loop).
-  const long long decode_ranks = d.decode.attention_dp ? d.decode.tp : 1;
-  const long long decode_workers = d.decode_gpus / d.decode.tp;
-  const long long cap_slots =
-      d.decode_max_batch > 0 ? d.decode_max_batch * decode_ranks * decode_workers : top.max_concurrency;
-  const long long slots = std::min(top.max_concurrency, cap_slots);
+  const long long cap_slots = decode_cap_slots(d);
+  const long long slots = cap_slots > 0 ? std::min(top.max_concurrency, cap_slots) : top.max_concurrency;
 
   // Split the clients between the pools: decode holds c_d sequences (rate X = c_d / decode time);
   // the rest are in prefill, queueing M/D/1 as X nears the prefill capacity. The largest c_d whose

@@ -32,6 +32,10 @@ struct DisaggregatedDeployment {
   long long prefill_max_tokens = 0;
 };
 
+// The decode pool's slots under its batch cap: decode_max_batch x attention ranks per worker (1
+// without attention-DP) x decode workers; 0 when there is no cap (d.decode_max_batch == 0).
+long long decode_cap_slots(const DisaggregatedDeployment& d);
+
 // One request's KV cache sent from a prefill worker to a decode worker: its bytes (the model's KV
 // layout at the KV precision, isl tokens) split over the sending worker's GPUs, each on its own
 // link (NVLink when both pools sit in one scale-up domain, else its RDMA NIC share), sent layer by

@@ -218,15 +218,23 @@ double abs_log(const InferenceCase& c) {
 
 namespace {
 
+// The catalog entry whose front end a case's engine uses (front_end_of resolved), or null.
+const ServingEngine* front_end_owner(const Catalog& catalog, const InferenceCase& c) {
+  const ServingEngine* e = catalog.find_serving_engine(c.framework);
+  if (!e || e->front_end_of.empty()) return e;
+  for (const ServingEngine& o : catalog.serving_engines())
+    if (normalize_name(o.name) == normalize_name(e->front_end_of)) return &o;
+  return e;
+}
+
 // A disaggregated TTFT case whose decode slots (the recipe's batch cap x attention ranks x workers)
 // are fewer than its clients: its TTFT holds a wait for a decode slot, which a front end only
 // shortens (a client in the front end is one fewer in the queue) and the prefill rate does not set.
 // It says nothing about either: held out of both TTFT fits.
 bool ttft_waits_for_decode_slots(const InferenceCase& c) {
-  const DisaggregatedDeployment& d = c.disagg;
-  if (c.mode != InferenceMode::disaggregated || d.decode_max_batch <= 0 || d.decode.tp < 1) return false;
-  const long long ranks = d.decode.attention_dp ? d.decode.tp : 1;
-  return d.decode_max_batch * ranks * (d.decode_gpus / d.decode.tp) < c.workload.concurrency;
+  if (c.mode != InferenceMode::disaggregated) return false;
+  const long long slots = decode_cap_slots(c.disagg);
+  return slots > 0 && slots < c.workload.concurrency;
 }
 
 }  // namespace
@@ -327,9 +335,7 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
     if (!e.front_end_of.empty()) continue;
     std::vector<InferenceCase*> mine;
     for (auto& c : cases) {
-      const ServingEngine* ce = catalog.find_serving_engine(c.framework);
-      if (ce == &e || (ce && !ce->front_end_of.empty() && normalize_name(ce->front_end_of) == normalize_name(e.name)))
-        mine.push_back(&c);
+      if (front_end_owner(catalog, c) == &e) mine.push_back(&c);
     }
     if (mine.empty()) continue;
     EngineFit fit;
@@ -503,10 +509,6 @@ std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cas
   return fits;
 }
 
-}  // namespace gpuplan
-
-namespace gpuplan {
-
 namespace {
 
 // The prefill-side serving parameters, their plausible ranges and the training field each replaces
@@ -522,16 +524,12 @@ const PrefillParam kPrefillParams[] = {
     {"infer_mla_prefill_eff", &Efficiency::infer_mla_prefill_eff, &Efficiency::attention_eff, 0.10, 0.85},
 };
 
-// The catalog entry whose front end a case's engine uses (front_end_of resolved), or null.
-const ServingEngine* front_end_owner(const Catalog& catalog, const InferenceCase& c) {
-  const ServingEngine* e = catalog.find_serving_engine(c.framework);
-  if (!e || e->front_end_of.empty()) return e;
-  for (const ServingEngine& o : catalog.serving_engines())
-    if (normalize_name(o.name) == normalize_name(e->front_end_of)) return &o;
-  return e;
-}
-
 }  // namespace
+
+bool prefill_param_fitted(const CalibrationOptions& opts, const std::string& name) {
+  if (opts.params.empty()) return name == "infer_mla_prefill_eff";
+  return std::find(opts.params.begin(), opts.params.end(), name) != opts.params.end();
+}
 
 PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts,
                              long long max_fit_concurrency, int iterations,
@@ -539,10 +537,7 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
   PrefillFit out;
   // By default the MLA prefill rate alone: a serving GEMM rate fitted on these rows is rejected by
   // the held-out files (docs/inference-model.md, "Prefill rate per generation").
-  auto fitted_param = [&](const PrefillParam& p) {
-    if (opts.params.empty()) return p.field == &Efficiency::infer_mla_prefill_eff;
-    return std::find(opts.params.begin(), opts.params.end(), p.name) != opts.params.end();
-  };
+  auto fitted_param = [&](const PrefillParam& p) { return prefill_param_fitted(opts, p.name); };
   auto fitted_generation = [&](const std::string& g) {
     return fit_generations.empty() || std::find(fit_generations.begin(), fit_generations.end(), g) != fit_generations.end();
   };

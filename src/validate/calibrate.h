@@ -99,6 +99,10 @@ struct PrefillFit {
   std::vector<EngineFit> engines;          // front ends fitted jointly (before: the catalog's)
   size_t fit_rows = 0, held_out_rows = 0, not_steady_rows = 0;
 };
+// Whether calibrate_prefill fits the parameter `name` (infer_gemm_max, infer_mla_prefill_eff) under
+// `opts.params`: the named ones, or by default the MLA prefill rate alone (a serving GEMM rate fitted
+// on these rows is rejected by the held-out files: docs/inference-model.md, "Prefill rate per generation").
+bool prefill_param_fitted(const CalibrationOptions& opts, const std::string& name);
 // `fit_generations` (empty: all) are the generations whose parameters are fitted; the others' rows
 // still count towards the front ends, at their catalog rates.
 PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& catalog, const CalibrationOptions& opts = {},

@@ -353,11 +353,8 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
 // decode lifetime: 12.7-14.4 s). The median case then runs without the cap's queue; the mean (in
 // the throughput and TPOT cases) keeps it.
 void dynamo_trtllm_median_ttft_slots(InferenceCase& k) {
-  const DisaggregatedDeployment& d = k.disagg;
-  if (d.decode_max_batch <= 0 || d.decode.tp < 1) return;
-  const long long ranks = d.decode.attention_dp ? d.decode.tp : 1;
-  const long long slots = d.decode_max_batch * ranks * (d.decode_gpus / d.decode.tp);
-  if (k.workload.concurrency <= slots || k.workload.concurrency >= 2 * slots) return;
+  const long long slots = decode_cap_slots(k.disagg);
+  if (slots <= 0 || k.workload.concurrency <= slots || k.workload.concurrency >= 2 * slots) return;
   k.disagg.decode_max_batch = 0;
   k.assumptions.push_back(fmt::format("median TTFT: {} clients on {} decode slots, fewer than half the requests "
                                       "wait in a full decode worker's queue: the median request waits for none",
@@ -463,8 +460,9 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
     // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
     // iterations.
-    if (lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
-        lower(t.cell(i, "decode_attention_dp")) == "yes") {
+    const bool trt_aggregated_adp = lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
+                                    lower(t.cell(i, "decode_attention_dp")) == "yes";
+    if (trt_aggregated_adp) {
       w.adp_balance_timeout_iters = 60;
       c.assumptions.push_back("TensorRT-LLM attention-DP balance: context requests held up to 60 iterations "
                               "until every rank has one (InferenceX's trtllm-serve config)");
@@ -486,9 +484,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       const bool sglang_two = has(fw, "sglang") && !has(fw, "mori") && nvidia;
       // InferenceX's aggregated TensorRT-LLM MTP scripts (dsr1_*_trt_mtp.sh, since the first MTP runs
       // of 2026-01-15) set num_nextn_predict_layers 1 with attention-DP and 3 without.
-      const bool trt_adp_one = lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
-                               lower(t.cell(i, "decode_attention_dp")) == "yes";
-      w.mtp_draft_tokens = sglang_two ? 2 : (trt_adp_one ? 1 : kMtpDraftTokensDefault);
+      w.mtp_draft_tokens = sglang_two ? 2 : (trt_aggregated_adp ? 1 : kMtpDraftTokensDefault);
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
       // SGLang's EAGLE worker runs its host work per step in series with the GPU (docs/inference-model.md,
@@ -519,7 +515,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
                                           w.mtp_draft_tokens,
                                           sglang_two    ? "SGLang's NVIDIA recipes"
-                                          : trt_adp_one ? "TensorRT-LLM's attention-DP script"
+                                          : trt_aggregated_adp ? "TensorRT-LLM's attention-DP script"
                                                         : "default",
                                           eng.mtp_accept));
     }
