@@ -160,8 +160,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
       ->capture_default_str();
   app.add_option("--engine", req.engine,
-                 "Serving engine whose front-end latency per request applies (sglang, tensorrt-llm, atom, "
-                 "dynamo+sglang, dynamo+tensorrt-llm, sglang+mori)");
+                 "Serving engine whose parameters apply (data/catalog/serving_engines.yaml: front-end latency "
+                 "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
+                 "their own): sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, sglang+mori, "
+                 "tensorrt-llm-pytorch or vllm");
   app.add_option("--request-overhead-ms", req.request_overhead_ms,
                  "Front-end latency per request before prefill, ms (default: the --engine's, else 0)");
   app.add_flag("--disagg", req.disagg, "Disaggregated serving: a prefill pool and a decode pool (--prefill-*, --decode-*)");
