@@ -296,6 +296,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     apply_fabric_options(catalog, *shaped, req.gpus > 0 ? req.gpus : shaped->fabric.domain_gpus, req.fabric_opts);
   }
   const Hardware& hw = shaped ? *shaped : *resolved;
+  // SGLang's speculative worker (SGLang, Dynamo + SGLang; not MoRI's AMD build): its host work in series
+  // with the GPU where SGLang runs it so (Hopper's FlashInfer MLA), as validation applies it.
+  if (w.mtp_draft_tokens > 0) {
+    const std::string name = engine_params(catalog, req.engine).name;
+    if (name == "sglang" || name == "dynamo+sglang")
+      apply_sglang_mtp_host(catalog, hw.accelerator.generation, /*spec_v1=*/false, w);
+  }
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
   const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));

@@ -20,4 +20,15 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
   return p;
 }
 
+bool apply_sglang_mtp_host(const Catalog& catalog, const std::string& generation, bool spec_v1, InferenceWorkload& w) {
+  const bool flashinfer = generation == "hopper";
+  const EngineParams worker = engine_params(catalog, "sglang");
+  w.mtp_host_step_s = worker.mtp_host_step_s;
+  w.mtp_host_per_seq_step_s = worker.mtp_host_per_seq_step_s;
+  w.mtp_eager_draft_extend_s = worker.mtp_eager_draft_extend_s;
+  w.mtp_host_in_series = spec_v1 || flashinfer;
+  w.mtp_draft_extend_eager = flashinfer;
+  return w.mtp_host_in_series;
+}
+
 }  // namespace gpuplan

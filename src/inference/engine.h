@@ -5,6 +5,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "inference/inference.h"
 
 namespace gpuplan {
 
@@ -24,5 +25,13 @@ struct EngineParams {
 // "SGLang + MoRI (disaggregated)", "ATOM"; case-insensitive) in `catalog`; an unknown engine gets no
 // front-end latency and the default MTP acceptance.
 EngineParams engine_params(const Catalog& catalog, const std::string& framework);
+
+// SGLang's speculative (EAGLE/MTP) worker on NVIDIA GPUs (docs/inference-model.md, "SGLang's speculative
+// step"): on Hopper its MLA attention backend is FlashInfer, whose draft extend runs as eager kernels
+// and whose planning copies the batch's lengths to the host, so the worker's host work runs in series
+// with the GPU; `spec_v1` (SGLang's speculative v1, which turns the overlap scheduler off) puts it in
+// series on any generation. Sets w's MTP host fields from the catalog's sglang entry and returns
+// whether the work is in series. Call for SGLang-worker engines (SGLang, Dynamo + SGLang) running MTP.
+bool apply_sglang_mtp_host(const Catalog& catalog, const std::string& generation, bool spec_v1, InferenceWorkload& w);
 
 }  // namespace gpuplan

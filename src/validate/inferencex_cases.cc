@@ -498,18 +498,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       if (has(fw, "sglang") && !has(fw, "mori") && nvidia) {
         const bool spec_v1 = lower(c.framework) == "sglang" && blackwell && !disaggregated_row &&
                              w.weight_precision == Precision::fp8;
-        const bool flashinfer = c.generation == "hopper";
-        const EngineParams worker = engine_params(catalog, "sglang");
-        w.mtp_host_step_s = worker.mtp_host_step_s;
-        w.mtp_host_per_seq_step_s = worker.mtp_host_per_seq_step_s;
-        w.mtp_host_in_series = spec_v1 || flashinfer;
-        w.mtp_eager_draft_extend_s = worker.mtp_eager_draft_extend_s;
-        w.mtp_draft_extend_eager = flashinfer;
-        if (w.mtp_host_in_series)
+        if (apply_sglang_mtp_host(catalog, c.generation, spec_v1, w))
           c.assumptions.push_back(fmt::format(
               "SGLang's speculative worker in series with the GPU ({}): {:.1f} ms + {:.0f} us per sequence a step",
               spec_v1 ? "spec v1, no overlap scheduler" : "FlashInfer MLA: eager draft extend",
-              (w.mtp_host_step_s + (flashinfer ? w.mtp_eager_draft_extend_s : 0.0)) * 1e3,
+              (w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0)) * 1e3,
               w.mtp_host_per_seq_step_s * 1e6));
       }
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
