@@ -13,6 +13,7 @@
 #include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/dynamo_decode_recipes.h"
+#include "validate/dynamo_prefill_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
 
@@ -73,110 +74,6 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
   return true;
 }
 
-
-// The prefill workers' limits of the Dynamo recipes behind InferenceX's disaggregated NVIDIA rows.
-// InferenceX's configs (.github/configs/nvidia-master.yaml) name, per deployment, a recipe of
-// ishandhanani/srt-slurm's branch sa-submission-q1-2026 (the runners check it out from 2026-01-28;
-// NVIDIA/srt-slurm keeps it as the squash merges of 2026-03-03 (5063eb43) and 2026-03-25 (4a22a181)
-// and main's B200 commits in between). Within one engine, GPU, precision, ISL and prefill worker
-// shape the recipes state the same prefill limits, except where decode attention-DP, MTP or the date
-// tells them apart (keys below). Values as the recipes state them, per attention rank:
-// SGLang max_batch = --max-running-requests / dp_size and tokens = min(--chunked-prefill-size /
-// dp_size, --max-prefill-tokens) (server_args: both divided per DP rank with attention-DP; the
-// default --max-prefill-tokens 16384 where a recipe leaves it); TensorRT-LLM the context worker's
-// max_batch_size and max_num_tokens (per rank with enable_attention_dp).
-struct PrefillRecipe {
-  bool trtllm;            // Dynamo + TensorRT-LLM (else Dynamo + SGLang)
-  const char* gpu;        // the row's gpu cell
-  bool fp4;               // NVFP4 weights (else FP8)
-  int isl;                // nominal ISL of the row
-  int prefill_tp;         // the row's prefill TP (the worker's width)
-  bool prefill_dp;        // the row's prefill attention-DP
-  int decode_dp;          // the row's decode attention-DP: 0 no, 1 yes, -1 either
-  int mtp;                // 0 off, 1 on, -1 either
-  const char* from;       // run dates the recipe was in force, inclusive
-  const char* to;
-  long long max_batch;    // per attention rank (SGLang) / max_batch_size (TensorRT-LLM)
-  long long max_tokens;   // per attention rank and step (SGLang) / max_num_tokens (TensorRT-LLM)
-  const char* recipe;     // NVIDIA/srt-slurm path (recipes/...) or the InferenceX config's setting
-};
-
-constexpr const char* kQ1From = "2026-01-28";
-constexpr const char* kQ1To = "2026-03-24";
-
-constexpr PrefillRecipe kPrefillRecipes[] = {
-    // Dynamo + SGLang (disaggregation-mode prefill; the slot is held until the KV transfer succeeds).
-    {false, "B200", false, 1024, 8, false, 0, -1, kQ1From, kQ1To, 512, 32768,
-     "b200-fp8/1k1k/{stp,mtp}/low-latency-tep8-1p{1,3}d.yaml (5063eb43; 1k1k.yaml on main to 03-23)"},
-    {false, "B200", false, 1024, 8, true, 1, 0, kQ1From, kQ1To, 1024 / 8, 32768 / 8,
-     "b200-fp8/1k1k/stp/max-tpt-dep8-{1p5d,2p5d}.yaml (5063eb43)"},
-    {false, "B200", false, 1024, 8, true, 1, 1, kQ1From, kQ1To, 512 / 8, 32768 / 8,
-     "b200-fp8/1k1k/mtp/max-tpt-dep8-*.yaml (5063eb43)"},
-    {false, "B200", false, 8192, 8, false, 0, -1, kQ1From, "2026-03-11", 512, 32768,
-     "b200-fp8/8k1k/{stp,mtp}/low-latency-tep8-1p{1,4,6}d.yaml (5063eb43)"},
-    {false, "B200", false, 8192, 8, true, 1, 0, kQ1From, "2026-03-11", 1024 / 8, 32768 / 8,
-     "b200-fp8/8k1k/stp/max-tpt-dep8-{1p1d,2p1d}.yaml (5063eb43)"},
-    {false, "B200", false, 8192, 8, true, 1, 1, kQ1From, "2026-03-11", 512 / 8, 32768 / 8,
-     "b200-fp8/8k1k/mtp/max-tpt-dep8-*.yaml (5063eb43)"},
-    {false, "B200", false, 8192, 8, true, -1, -1, "2026-03-12", "2026-03-22", 8 / 8, 8192,
-     "b200-fp8/8k1k.yaml base prefill from 9fe6c373 (2026-03-12): max-running-requests 8, DP 8, "
-     "max-prefill-tokens 8192, chunked 65536; 8k1k_{stp,mtp}_*.yaml of 4a22a181"},
-    {false, "B200", false, 8192, 8, true, -1, -1, "2026-03-23", kQ1To, 32 / 8, 8192,
-     "b200-fp8/8k1k.yaml of 535b2dc7 (2026-03-23): max-running-requests 32, DP 8"},
-    {false, "B200", true, 8192, 4, false, 0, -1, kQ1From, kQ1To, 512, 32768,
-     "b200-fp4/8k1k/{stp,mtp}/low-latency-tp4-1p-tp8-1d.yaml (5063eb43)"},
-    {false, "B200", true, 8192, 4, true, 0, -1, kQ1From, kQ1To, 512 / 4, 32768 / 4,
-     "b200-fp4/8k1k/{stp,mtp}/low-latency-dep4-*.yaml (5063eb43)"},
-    {false, "B200", true, 8192, 4, true, 1, 0, kQ1From, kQ1To, 1024 / 4, 65536 / 4,
-     "b200-fp4/8k1k/stp/max-tpt-dep4-7p-dep8-2d.yaml (5063eb43)"},
-    {false, "GB200", false, 1024, 4, false, 0, 0, kQ1From, kQ1To, 512, 8192, "gb200-fp8/1k1k/low-latency.yaml"},
-    {false, "GB200", false, 8192, 8, false, 0, 0, kQ1From, kQ1To, 512, 16384,
-     "gb200-fp8/8k1k/low-latency.yaml (chunked 24576, default max-prefill-tokens 16384)"},
-    {false, "GB200", false, 8192, 8, true, 1, 0, kQ1From, kQ1To, 30000 / 8, 16384,
-     "gb200-fp8/8k1k/{mid-curve,max_tpt}.yaml (chunked 131072 / DP 8)"},
-    {false, "GB200", true, 1024, 4, true, 1, 0, kQ1From, kQ1To, 30000 / 4, 16384,
-     "gb200-fp4/1k1k/{mid-curve,max-tpt}.yaml (chunked 65536 / DP 4)"},
-    {false, "GB200", true, 8192, 4, false, 0, 0, kQ1From, kQ1To, 512, 16384,
-     "gb200-fp4/8k1k/low-latency.yaml (chunked 24576, default max-prefill-tokens 16384)"},
-    {false, "GB200", true, 8192, 4, false, 1, 0, kQ1From, kQ1To, 30000, 131072,
-     "gb200-fp4/8k1k/{mid-curve,max-tpt}.yaml"},
-    {false, "H100-SXM", false, 1024, 16, false, 0, -1, kQ1From, kQ1To, 2, 2048,
-     "h100/1k1k/{stp,mtp}/h100-fp8-1p2d-max-tp*.yaml"},
-    {false, "H100-SXM", false, 8192, 16, false, 0, -1, kQ1From, kQ1To, 2, 2048,
-     "h100/8k1k/{stp,mtp}/h100-fp8-1p1d-max-tp*.yaml"},
-    {false, "H200-SXM", false, 1024, 8, false, 0, 0, kQ1From, kQ1To, 512, 163840, "h200/1k1k/bs256-1p6d-tp.yaml"},
-    {false, "H200-SXM", false, 1024, 8, true, 1, 0, kQ1From, kQ1To, 512 / 8, 262144 / 8,
-     "h200/1k1k/bs256-1p6d-dep.yaml (chunked 262144 / DP 8, max-prefill-tokens 65536)"},
-    {false, "H200-SXM", false, 8192, 8, false, 1, -1, kQ1From, kQ1To, 16, 163840, "h200/8k1k/bs128-1p1d-dep{,-mtp}.yaml"},
-    {false, "H200-SXM", false, 8192, 8, false, 0, -1, kQ1From, kQ1To, 16, 32768,
-     "h200/8k1k/bs{4,8,16,64}-*.yaml"},
-    // Dynamo + TensorRT-LLM context workers (trtllm_config.prefill; chunked prefill off but on H100
-    // 1k1k STP, where the two readings give the same step).
-    {true, "B200", false, 8192, 8, true, -1, -1, kQ1From, kQ1To, 1, 8320, "trtllm/b200-fp8/8k1k/*/ctx*_{dep8,tp8}_*.yaml"},
-    {true, "B200", false, 8192, 8, false, 0, 0, kQ1From, kQ1To, 64, 8320,
-     "trtllm/b200-fp8/8k1k/stp/ctx1_gen1_tp8_batch1_eplb0_mtp0_1.yaml"},
-    {true, "B200", true, 1024, 4, true, -1, -1, kQ1From, kQ1To, 8, 10240, "trtllm/b200-fp4/1k1k/*/ctx*.yaml"},
-    {true, "B200", true, 8192, 4, true, -1, -1, kQ1From, kQ1To, 2, 16896, "trtllm/b200-fp4/8k1k/*/ctx*.yaml"},
-    {true, "B300", false, 1024, 4, true, -1, -1, kQ1From, kQ1To, 8, 8320, "trtllm/b300-fp8/1k1k/*/ctx*.yaml"},
-    {true, "B300", false, 8192, 4, true, -1, -1, kQ1From, kQ1To, 8, 8320, "trtllm/b300-fp8/8k1k/*/ctx*.yaml"},
-    {true, "B300", true, 1024, 2, true, -1, -1, kQ1From, kQ1To, 8, 10240, "trtllm/b300-fp4/1k1k/*/ctx*.yaml"},
-    {true, "B300", true, 8192, 2, true, -1, -1, kQ1From, kQ1To, 2, 16896, "trtllm/b300-fp4/8k1k/*/ctx*.yaml"},
-    {true, "GB200", false, 1024, 8, true, -1, -1, kQ1From, kQ1To, 16, 16384, "trtllm/gb200-fp8/{1k1k,1k8k}/*/ctx*.yaml"},
-    {true, "GB200", false, 8192, 8, true, -1, -1, kQ1From, kQ1To, 2, 16384, "trtllm/gb200-fp8/8k1k/*/ctx*.yaml"},
-    {true, "GB200", true, 1024, 4, true, -1, -1, kQ1From, kQ1To, 16, 16384, "trtllm/gb200-fp4/{1k1k,1k8k}/*/ctx*.yaml"},
-    {true, "GB200", true, 8192, 4, true, -1, -1, kQ1From, kQ1To, 2, 16640, "trtllm/gb200-fp4/8k1k/*/ctx*.yaml"},
-    {true, "GB200", true, 1024, 4, true, -1, 0, "2025-12-01", "2026-01-27", 4, 4608,
-     "InferenceX config of 2025-12-19, dsr1-fp4-gb200-dynamo-trt 1k1k: PREFILL_MAX_BATCH_SIZE=4, "
-     "PREFILL_MAX_NUM_TOKENS=4608"},
-    {true, "GB200", true, 1024, 4, false, -1, 0, "2025-12-01", "2026-01-27", 4, 4608,
-     "InferenceX config of 2025-12-19, dsr1-fp4-gb200-dynamo-trt 1k1k: PREFILL_MAX_BATCH_SIZE=4, "
-     "PREFILL_MAX_NUM_TOKENS=4608"},
-    {true, "H100-SXM", false, 1024, 16, true, -1, -1, kQ1From, kQ1To, 2, 2048, "trtllm/h100-fp8/1k1k/*/ctx*.yaml"},
-    {true, "H100-SXM", false, 8192, 16, true, -1, -1, kQ1From, kQ1To, 1, 8224, "trtllm/h100-fp8/8k1k/*/ctx*.yaml"},
-    {true, "H200-SXM", false, 1024, 8, true, -1, -1, kQ1From, kQ1To, 8, 8192, "trtllm/h200/1k1k/*/ctx*.yaml"},
-    {true, "H200-SXM", false, 8192, 8, false, -1, -1, kQ1From, kQ1To, 2, 16640,
-     "trtllm/h200/8k1k/*/ctx*.yaml (enable_attention_dp false)"},
-};
 }  // namespace
 
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep) {
@@ -237,13 +134,21 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
   if (!dynamo || (!trtllm && !has(fw, "sglang")) || date.size() != 10) return out;
   const bool fp4 = has(prec, "fp4");
   if (!fp4 && !has(prec, "fp8")) return out;
-  for (const PrefillRecipe& r : kPrefillRecipes) {
-    if (r.trtllm != trtllm || gpu != r.gpu || r.fp4 != fp4 || r.isl != isl || r.prefill_tp != prefill_tp ||
-        r.prefill_dp != prefill_attention_dp)
-      continue;
-    if (r.decode_dp >= 0 && (r.decode_dp == 1) != decode_attention_dp) continue;
-    if (r.mtp >= 0 && (r.mtp == 1) != mtp) continue;
-    if (date < r.from || date > r.to) continue;
+  // The recipe a row ran: data/recipes/dynamo_prefill.yaml (validate/dynamo_prefill_recipes.h), keyed
+  // by the row's engine, GPU, precision, ISL, prefill worker (TP, attention-DP), decode attention-DP,
+  // MTP and date.
+  DynamoPrefillQuery q;
+  q.trtllm = trtllm;
+  q.gpu = gpu;
+  q.fp4 = fp4;
+  q.isl = isl;
+  q.prefill_tp = prefill_tp;
+  q.prefill_attention_dp = prefill_attention_dp;
+  q.decode_attention_dp = decode_attention_dp;
+  q.mtp = mtp;
+  q.date = date;
+  if (const DynamoPrefillRecipe* found = match_dynamo_prefill_recipe(builtin_dynamo_prefill_recipes(), q)) {
+    const DynamoPrefillRecipe& r = *found;
     out.found = true;
     out.recipe = r.recipe;
     if (trtllm) {
@@ -256,7 +161,6 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
       out.max_batch = r.max_batch;
       out.max_tokens = r.max_tokens;
     }
-    return out;
   }
   return out;
 }

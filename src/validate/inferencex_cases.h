@@ -25,7 +25,8 @@ long long mori_decode_max_batch(const std::string& date, Precision weights, bool
 //   `prompt_tokens` that max_batch_size and max_num_tokens admit, at least one).
 // `found` is false (and the limits 0) where no stored recipe matches the row's engine, GPU,
 // precision, ISL, prefill worker (TP, attention-DP), decode attention-DP, MTP and date; `recipe` names
-// the source. Sources: src/validate/inferencex_cases.cc, docs/inference-model.md.
+// the source. Sources: data/recipes/dynamo_prefill.yaml (each entry's recipe path and commit),
+// docs/inference-model.md.
 struct PrefillRecipeLimits {
   bool found = false;
   long long max_batch = 0, max_tokens = 0;
