@@ -16,6 +16,7 @@
 #include "validate/dynamo_prefill_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
+#include "validate/mori_recipes.h"
 
 namespace gpuplan {
 
@@ -77,47 +78,30 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
 }  // namespace
 
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep) {
-  // InferenceX's in-tree AMD disaggregation recipe (benchmarks/multi_node/amd_utils, models.yaml +
-  // server.sh, from 2026-02-19; the FP8 script pinned the same sglang_disagg commit 14606ff from
-  // 2026-02-16): decode --max-running-requests is the cuda-graph end (160) x TP with attention-DP
-  // (SGLang divides it by dp_size: 160 per rank), 256 with EP only, 128 without either. From
-  // 2026-05-07 (PR #1236) the MXFP4 runs serve the model entry DeepSeek-R1-0528-MXFP4-v2, whose
-  // attention-DP decode captures CUDA graphs to 512: 512 per rank. From 2026-05-31 (PR #1584) a
-  // decode worker with attention-DP and EP takes the sweep's largest concurrency instead: no cap
-  // below the clients. Runs before those dates used pinned commits of billishyahao/sglang_disagg
-  // that are not stored (its Jan 2026 branches: 8192 with attention-DP, 256 without): no cap.
-  const bool fp8 = weights == Precision::fp8;
-  if (date.size() != 10 || date < (fp8 ? "2026-02-16" : "2026-02-19")) return 0;
-  if (attention_dp && ep && date >= "2026-05-31") return 0;
-  if (attention_dp) return !fp8 && date >= "2026-05-07" ? 512 : 160;
-  return ep ? 256 : 128;
+  // InferenceX's in-tree AMD disaggregation recipe by run date: data/recipes/inferencex_mori.yaml
+  // (validate/mori_recipes.h; decode --max-running-requests per attention-DP rank, per worker
+  // without). No entry before the recipe (the pinned sglang_disagg commits are not stored): no cap.
+  const MoriDecodeRecipe* r =
+      match_mori_decode_recipe(builtin_mori_recipes(), date, weights == Precision::fp8, attention_dp, ep);
+  return r ? r->max_running_requests : 0;
 }
 
 PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weights, bool attention_dp, int prefill_tp) {
-  // InferenceX's amd_utils/models.yaml (from 2026-02-19): prefill `dp` (attention-DP, dp_size = TP)
-  // max_running_requests 24 and chunked_prefill_size MORI_MAX_DISPATCH_TOKENS_PREFILL x TP (env.sh:
-  // 16384, 8192 from 2026-05-07; its "*mxfp4*" test never matches the upper-case model names), `no_dp`
-  // 128 and 262144; the MXFP4 entries chunk 16384 in all (DeepSeek-R1-0528-MXFP4-Preview and, until
-  // 2026-03-12, -MXFP4 with dp), and from 2026-05-07 (PR #1236, DeepSeek-R1-0528-MXFP4-v2) run
-  // max_running_requests 4096 with dp. No recipe sets --max-prefill-tokens: SGLang's 16384 applies.
-  // SGLang divides both the requests and the chunk by dp_size (server_args, pool_configurator).
+  // InferenceX's amd_utils prefill worker by run date: data/recipes/inferencex_mori.yaml. SGLang
+  // divides both the requests and the chunk by dp_size (= TP with attention-DP; server_args,
+  // pool_configurator) and caps a rank's step at --max-prefill-tokens.
   PrefillRecipeLimits out;
-  if (date.size() != 10 || date < "2026-02-19" || prefill_tp < 1) return out;
-  const bool fp4 = weights != Precision::fp8;
+  if (prefill_tp < 1) return out;
+  const MoriPrefillRecipe* r =
+      match_mori_prefill_recipe(builtin_mori_recipes(), date, weights == Precision::fp8, attention_dp);
+  if (!r) return out;
   const long long dp = attention_dp ? prefill_tp : 1;
-  constexpr long long kDefaultMaxPrefillTokens = 16384;
-  const long long dispatch = date >= "2026-05-07" ? 8192 : 16384;
-  long long requests = 0, chunk = 0;
-  if (attention_dp) {
-    requests = fp4 && date >= "2026-05-07" ? 4096 : 24;
-    chunk = fp4 && date < "2026-03-13" ? 16384 : dispatch * prefill_tp;
-  } else {
-    requests = 128;
-    chunk = fp4 ? 16384 : 262144;
-  }
+  const long long requests = r->max_running_requests;
+  const long long chunk =
+      r->chunked_prefill_size > 0 ? r->chunked_prefill_size : r->dispatch_tokens_per_rank * prefill_tp;
   out.found = true;
   out.max_batch = std::max(1LL, requests / dp);
-  out.max_tokens = std::max(1LL, std::min(chunk / dp, kDefaultMaxPrefillTokens));
+  out.max_tokens = std::max(1LL, std::min(chunk / dp, r->max_prefill_tokens));
   out.recipe = fmt::format("InferenceX amd_utils recipe of {}: prefill {} --max-running-requests {}, --chunked-prefill-size {}",
                            date, attention_dp ? "dp" : "no_dp", requests, chunk);
   return out;

@@ -11,7 +11,7 @@ namespace gpuplan {
 // `date` (YYYY-MM-DD), for a decode worker with or without attention-DP and expert parallelism:
 // sequences per attention-DP rank (per worker without attention-DP); 0 = no cap below the clients,
 // which is also the answer before the in-tree recipe (the external commits the runs pinned then are
-// not stored). Sources in inferencex_cases.cc and docs/inference-model.md.
+// not stored). Sources: data/recipes/inferencex_mori.yaml, docs/inference-model.md.
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep);
 
 // The prefill workers' limits of the NVIDIA Dynamo recipe a row ran (NVIDIA/srt-slurm's
