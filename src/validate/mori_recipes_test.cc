@@ -1,0 +1,146 @@
+// InferenceX's SGLang + MoRI recipe limits (data/recipes/inferencex_mori.yaml): the embedded file,
+// the checks on a malformed entry, and the match by run date.
+#include "validate/mori_recipes.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr const char* kMoriDecodeEntry =
+    "  - precision: fp8\n"
+    "    attention_dp: true\n"
+    "    ep: true\n"
+    "    valid_from: 2026-02-16\n"
+    "    valid_to: 2026-05-30\n"
+    "    max_running_requests: 160\n"
+    "    source: SemiAnalysisAI/InferenceX\n"
+    "    recipe: \"amd_utils server.sh\"\n";
+constexpr const char* kMoriPrefillEntry =
+    "  - precision: fp4\n"
+    "    attention_dp: true\n"
+    "    valid_from: 2026-03-13\n"
+    "    max_running_requests: 24\n"
+    "    dispatch_tokens_per_rank: 16384\n"
+    "    max_prefill_tokens: 16384\n"
+    "    source: SemiAnalysisAI/InferenceX\n"
+    "    recipe: \"amd_utils models.yaml prefill dp\"\n";
+
+// The two entries, with `from` replaced by `to` once (in the decode entry first, else the prefill one).
+std::string mori_recipe_text(const std::string& from = "", const std::string& to = "") {
+  std::string decode = kMoriDecodeEntry, prefill = kMoriPrefillEntry;
+  if (!from.empty()) {
+    if (const auto at = decode.find(from); at != std::string::npos) {
+      decode.replace(at, from.size(), to);
+    } else if (const auto pat = prefill.find(from); pat != std::string::npos) {
+      prefill.replace(pat, from.size(), to);
+    } else {
+      ADD_FAILURE() << "no '" << from << "' in the entries";
+    }
+  }
+  return "schema: gpuplan.inferencex_mori_recipes/v1\ndecode:\n" + decode + "prefill:\n" + prefill;
+}
+
+TEST(MoriRecipes, EmbeddedFileLoadsWithSources) {
+  const MoriRecipes& r = builtin_mori_recipes();
+  EXPECT_EQ(r.decode.size(), 12u);
+  EXPECT_EQ(r.prefill.size(), 7u);
+  for (const auto& k : r.decode) EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
+  for (const auto& k : r.prefill) {
+    EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
+    EXPECT_NE(k.chunked_prefill_size > 0, k.dispatch_tokens_per_rank > 0) << k.recipe;
+    EXPECT_EQ(k.max_prefill_tokens, 16384) << k.recipe;  // SGLang's default: no recipe sets it
+  }
+}
+
+TEST(MoriRecipes, ReadsAndMatchesByDate) {
+  const MoriRecipes r = parse_mori_recipes(mori_recipe_text(), "t.yaml");
+  ASSERT_EQ(r.decode.size(), 1u);
+  ASSERT_EQ(r.prefill.size(), 1u);
+  EXPECT_EQ(r.prefill.front().dispatch_tokens_per_rank, 16384);
+  EXPECT_EQ(r.prefill.front().chunked_prefill_size, 0);
+  EXPECT_TRUE(r.prefill.front().valid_to.empty());  // still in force
+  ASSERT_NE(match_mori_decode_recipe(r, "2026-02-16", true, true, true), nullptr);
+  EXPECT_NE(match_mori_decode_recipe(r, "2026-05-30", true, true, true), nullptr);  // inclusive
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-05-31", true, true, true), nullptr);
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-02-15", true, true, true), nullptr);
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-03-01", false, true, true), nullptr);
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-03-01", true, false, true), nullptr);
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-03-01", true, true, false), nullptr);
+  EXPECT_EQ(match_mori_decode_recipe(r, "2026-3-01", true, true, true), nullptr);
+  EXPECT_NE(match_mori_prefill_recipe(r, "2027-01-01", false, true), nullptr);  // open end
+  EXPECT_EQ(match_mori_prefill_recipe(r, "2026-03-12", false, true), nullptr);
+  EXPECT_EQ(match_mori_prefill_recipe(r, "", false, true), nullptr);
+}
+
+// Each malformed field is an InputError naming its path and what is allowed, never a crash.
+TEST(MoriRecipes, BadEntryNamesTheField) {
+  struct Bad {
+    const char* from;
+    const char* to;
+    const char* names;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {"precision: fp8", "precision: bf16", "decode[0].precision", "must be fp4 or fp8"},
+      {"attention_dp: true\n    ep", "attention_dp: perhaps\n    ep", "decode[0].attention_dp", "true or false"},
+      {"ep: true", "ep: 8", "decode[0].ep", "true or false"},
+      {"valid_from: 2026-02-16", "valid_from: 16/02/2026", "decode[0].valid_from", "YYYY-MM-DD"},
+      {"valid_to: 2026-05-30", "valid_to: 2026-01-01", "decode[0].valid_to", "must not be before"},
+      {"max_running_requests: 160", "max_running_requests: -1", "decode[0].max_running_requests", "between 0 and"},
+      {"source: SemiAnalysisAI/InferenceX\n    recipe: \"amd_utils server.sh\"",
+       "source: InferenceX\n    recipe: \"amd_utils server.sh\"", "decode[0].source", "owner/name"},
+      {"    recipe: \"amd_utils server.sh\"\n", "", "decode[0].recipe", "is required"},
+      {"max_running_requests: 24", "max_running_requests: 0", "prefill[0].max_running_requests", "between 1 and"},
+      {"dispatch_tokens_per_rank: 16384", "dispatch_tokens_per_rank: 0", "prefill[0].dispatch_tokens_per_rank",
+       "between 1 and"},
+      {"    dispatch_tokens_per_rank: 16384\n", "", "prefill[0].chunked_prefill_size", "exactly one of"},
+      {"dispatch_tokens_per_rank: 16384", "dispatch_tokens_per_rank: 16384\n    chunked_prefill_size: 16384",
+       "prefill[0].chunked_prefill_size", "exactly one of"},
+      {"max_prefill_tokens: 16384", "max_prefill_tokens: 1e9", "prefill[0].max_prefill_tokens", "between 1 and"},
+      {"max_prefill_tokens: 16384", "max_prefill_token: 16384", "prefill[0].max_prefill_tokens", "is required"},
+      {"max_prefill_tokens: 16384", "max_prefill_tokens: 16384\n    max_batch: 4", "prefill[0].max_batch",
+       "unknown key"},
+  };
+  for (const Bad& b : bad) {
+    try {
+      parse_mori_recipes(mori_recipe_text(b.from, b.to), "t.yaml");
+      ADD_FAILURE() << "'" << b.to << "' was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(b.names), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_mori_recipes("schema: gpuplan.inferencex_mori_recipes/v1\ndecode: []\nprefill: []\n", "t.yaml"),
+               InputError);
+  EXPECT_THROW(parse_mori_recipes("schema: gpuplan.dynamo_prefill_recipes/v1\n", "t.yaml"), InputError);
+}
+
+// Two entries in force for one deployment on one day are refused, naming both.
+TEST(MoriRecipes, OverlappingEntriesAreRefused) {
+  const std::string text = mori_recipe_text();
+  const std::string twice = text.substr(0, text.find("prefill:")) + kMoriDecodeEntry + text.substr(text.find("prefill:"));
+  try {
+    parse_mori_recipes(twice, "t.yaml");
+    ADD_FAILURE() << "a duplicate entry was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("decode[1]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("decode[0]"), std::string::npos) << e.what();
+  }
+  // The same shape from the day after: accepted; an open-ended one overlapping: refused.
+  std::string later = kMoriDecodeEntry;
+  later.replace(later.find("valid_from: 2026-02-16\n    valid_to: 2026-05-30"), 47, "valid_from: 2026-05-31");
+  const std::string ok = text.substr(0, text.find("prefill:")) + later + text.substr(text.find("prefill:"));
+  EXPECT_EQ(parse_mori_recipes(ok, "t.yaml").decode.size(), 2u);
+  std::string open = kMoriDecodeEntry;
+  open.replace(open.find("valid_from: 2026-02-16\n    valid_to: 2026-05-30"), 47, "valid_from: 2026-05-30");
+  const std::string bad = text.substr(0, text.find("prefill:")) + open + text.substr(text.find("prefill:"));
+  EXPECT_THROW(parse_mori_recipes(bad, "t.yaml"), InputError);
+}
+
+}  // namespace
+}  // namespace gpuplan
