@@ -159,6 +159,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--expert-skew", req.expert_skew,
                  "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
       ->capture_default_str();
+  app.add_option("--fp8-weight-block", req.fp8_weight_block,
+                 "FP8 weights' scaling block: 128 for block-scaled weights (DeepSeek-V3/R1 and Kimi K2 checkpoints: "
+                 "their FP8 GEMMs run at the generation's fitted block-scaled rate), 0 for per-tensor scales "
+                 "(default: the model's checkpoint)");
   app.add_option("--engine", req.engine,
                  "Serving engine whose parameters apply (data/catalog/serving_engines.yaml: front-end latency "
                  "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
@@ -260,6 +264,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   w.mtp_draft_tokens = req.mtp;
   w.mtp_accept = req.mtp_accept > 0 ? req.mtp_accept : catalog_mtp_accept(catalog, req.engine);
   w.expert_skew = req.expert_skew;
+  if (req.fp8_weight_block) {
+    if (*req.fp8_weight_block < 0 || *req.fp8_weight_block > 4096)
+      throw InputError("--fp8-weight-block",
+                       fmt::format("must be 0 (per-tensor scales) to 4096, got {}", *req.fp8_weight_block));
+    w.fp8_weight_block = w.fp8_moe_weight_block = *req.fp8_weight_block;
+  }
   if (!req.engine.empty()) {
     const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())

@@ -31,6 +31,7 @@ struct InferRequest : RequestBase {
   long long prefill_max_tokens = 0;  // --disagg: prompt tokens per prefill attention rank and step (0: --max-num-tokens)
   double mtp_accept = 0, expert_skew = 1.0;
   std::optional<double> request_overhead_ms;  // unset: the engine's figure
+  std::optional<int> fp8_weight_block;        // unset: the model's checkpoint (ModelArch::fp8_weight_block)
   std::string engine;
   FabricOptions fabric_opts;
 };

@@ -44,6 +44,11 @@ struct Efficiency {
   // end. 0: not fitted, the training values apply.
   double infer_gemm_max = 0;
   double infer_mla_prefill_eff = 0;
+  // The share of the FP8 GEMM efficiency that block-scaled FP8 GEMMs reach in serving (weights with
+  // one scale per block, ModelArch::fp8_weight_block, activations quantized per 1 x 128 group at run
+  // time: DeepSeek-V3/R1's published checkpoint), fitted by `calibrate --inference --prefill` on the
+  // prefill pools' throughput in the opening wave of closed-loop runs (p99 TTFT); 0: not fitted, 1.
+  double infer_fp8_block_share = 0;
   std::string infer_prefill_fitted_on;
   std::string infer_prefill_fitted_date;
   std::string infer_prefill_method;

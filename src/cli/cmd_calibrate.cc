@@ -161,7 +161,9 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
   if (!inferencex && !is_inference_schema(table))
     throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference --prefill");
   std::vector<SkippedRow> skipped;
-  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
+  // InferenceX: the disaggregated rows' p99 TTFTs too (the opening wave's tail: the prefill pools' throughput).
+  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true)
+                        : map_inference_cases(table, catalog, skipped);
   // Every row counts towards the front ends; --generation names the generations whose rates are fitted.
   std::vector<InferenceCase> cases = std::move(all);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
@@ -180,10 +182,14 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
       Efficiency& e = generation_entry(out, g.generation, catalog.efficiency(g.generation));
       if (prefill_param_fitted(opts, "infer_gemm_max")) e.infer_gemm_max = g.after.infer_gemm_max;
       if (prefill_param_fitted(opts, "infer_mla_prefill_eff")) e.infer_mla_prefill_eff = g.after.infer_mla_prefill_eff;
+      // The block-scaled FP8 share is fitted only where opening waves measure it (calibrate_prefill).
+      if (prefill_param_fitted(opts, "infer_fp8_block_share") && g.wave_rows > 0)
+        e.infer_fp8_block_share = g.after.infer_fp8_block_share;
       e.infer_prefill_fitted_on = fmt::format(
-          "{}: {} TTFT rows at 1-{} clients, jointly with each engine's front end ({} TTFT rows above {} clients and "
-          "every other metric held out)",
-          basename, g.rows, kMaxFitClients, fit.held_out_rows, kMaxFitClients);
+          "{}: {} TTFT rows at 1-{} clients, jointly with each engine's front end, and {} p99 TTFTs of disaggregated "
+          "runs whose opening wave measures the prefill pool ({} other TTFT figures and every median above {} clients "
+          "held out)",
+          basename, g.rows - g.wave_rows, kMaxFitClients, g.wave_rows, fit.held_out_rows, kMaxFitClients);
       e.infer_prefill_fitted_date = today_utc();
       e.infer_prefill_method = "gpuplan calibrate --inference --prefill: alternating fit, each engine's front end the "
                                "median of measured - bare predicted TTFT, each generation's rates by coordinate descent "
@@ -197,8 +203,10 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
                     {"loss_after", g.loss_after}, {"median_ape_before_pct", g.median_ape_before},
                     {"median_ape_after_pct", g.median_ape_after},
                     {"training", {{"gemm_max", g.before.gemm_max}, {"attention_eff", g.before.attention_eff}}},
+                    {"wave_rows", g.wave_rows},
                     {"fitted", {{"infer_gemm_max", g.after.infer_gemm_max},
-                                {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff}}}});
+                                {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff},
+                                {"infer_fp8_block_share", g.after.infer_fp8_block_share}}}});
     for (const auto& f : fit.engines)
       je.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows},
                     {"request_overhead_s_before", f.before.request_overhead_s},
@@ -209,16 +217,17 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
                              {"not_steady_rows", fit.not_steady_rows}, {"rows_skipped", skipped.size()}});
   } else {
     std::cout << fmt::format("Calibrated the prefill rates on {}: {} TTFT rows at 1-{} clients ({} beyond any steady "
-                             "state counted, not fitted; {} TTFT rows above held out)\n\n",
-                             dataset, fit.fit_rows, kMaxFitClients, fit.not_steady_rows, fit.held_out_rows);
-    std::cout << fmt::format("{:<16} {:>5} {:>18} {:>22}  {}\n", "generation", "rows", "gemm_max (train)",
-                             "mla_prefill (train att)", "median APE before -> after");
+                             "state counted, not fitted) and {} p99 TTFTs of opening waves; {} TTFT figures held out\n\n",
+                             dataset, fit.fit_rows, kMaxFitClients, fit.not_steady_rows, fit.wave_rows,
+                             fit.held_out_rows);
+    std::cout << fmt::format("{:<16} {:>5} {:>18} {:>22} {:>10}  {}\n", "generation", "rows", "gemm_max (train)",
+                             "mla_prefill (train att)", "fp8_block", "median APE before -> after");
     const auto value = [](double v) { return v > 0 ? fmt::format("{:.3f}", v) : std::string("-"); };
     for (const auto& g : fit.generations)
-      std::cout << fmt::format("{:<16} {:>5} {:>8} ({:.3f}) {:>12} ({:.3f})  {:.1f}% -> {:.1f}%\n", g.generation,
+      std::cout << fmt::format("{:<16} {:>5} {:>8} ({:.3f}) {:>12} ({:.3f}) {:>10}  {:.1f}% -> {:.1f}%\n", g.generation,
                                g.rows, value(g.after.infer_gemm_max), g.before.gemm_max,
-                               value(g.after.infer_mla_prefill_eff), g.before.attention_eff, g.median_ape_before,
-                               g.median_ape_after);
+                               value(g.after.infer_mla_prefill_eff), g.before.attention_eff,
+                               value(g.after.infer_fp8_block_share), g.median_ape_before, g.median_ape_after);
     std::cout << fmt::format("\n{:<22} {:>5} {:>22}  {}\n", "engine", "rows", "front end s (catalog)",
                              "median APE before -> after");
     for (const auto& f : fit.engines)
@@ -496,9 +505,10 @@ int cmd_calibrate(int argc, char** argv) {
                "Fit the serving parameters (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s) on "
                "serving rows instead of the training ones");
   app.add_flag("--prefill", prefill,
-               "--inference: fit the prefill rates (infer_mla_prefill_eff; infer_gemm_max with --params) per "
-               "generation on TTFT rows at 1-8 clients, jointly with each engine's front end (the other rows held "
-               "out)");
+               "--inference: fit the prefill rates (infer_mla_prefill_eff; infer_gemm_max, infer_fp8_block_share "
+               "with --params) per generation on TTFT rows at 1-8 clients, jointly with each engine's front end, "
+               "and on an InferenceX file also on the p99 TTFT of disaggregated runs whose opening wave measures "
+               "the prefill pool (every median held out)");
   app.add_flag("--engines", engines,
                "Fit each serving engine's front-end latency and the MTP acceptance "
                "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset, or its host work per "
@@ -508,7 +518,7 @@ int cmd_calibrate(int argc, char** argv) {
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
   app.add_option("--params", params,
                  "--inference: comma-separated parameters to fit (--prefill: infer_mla_prefill_eff (default), "
-                 "infer_gemm_max; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
+                 "infer_gemm_max, infer_fp8_block_share; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
                  "all three))");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
@@ -541,7 +551,7 @@ int cmd_calibrate(int argc, char** argv) {
     if (!params.empty() && !inference) throw InputError("--params", "applies with --inference");
     if (!params.empty()) {
       opts.params = split_list(params);
-      static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff"},
+      static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff", "infer_fp8_block_share"},
           kDecode{"infer_hbm_eff", "infer_step_overhead_s", "infer_kernel_overhead_s"};
       const auto& known = prefill ? kPrefill : kDecode;
       for (const auto& p : opts.params)

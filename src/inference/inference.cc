@@ -170,6 +170,17 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
   return w;
 }
 
+// The share of the FP8 GEMM rate a weight GEMM reaches given its weights' scaling block (`block`: 0
+// per-tensor, -1 the model's checkpoint): block-scaled FP8 (DeepSeek's 128 x 128 weight blocks and
+// 1 x 128 activation groups quantized at run time) at the generation's fitted infer_fp8_block_share
+// (1 where it states none), anything else, or GEMMs that do not run in FP8 on this chip, 1.
+double fp8_block_share(const ModelArch& m, const Hardware& hw, MathFormat fmt, int block) {
+  const int b = block >= 0 ? block : m.fp8_weight_block;
+  const double share = hw.efficiency.infer_fp8_block_share;
+  if (b <= 0 || !(share > 0) || executed_format(hw.accelerator, fmt) != MathFormat::fp8) return 1.0;
+  return share;
+}
+
 struct Shape {
   // Per stage (the largest), per layer kind.
   int layers = 0, moe_layers = 0, dense_layers = 0;
@@ -265,6 +276,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   if (tokens <= 0) return st;
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
+  const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block);
+  const double moe_share = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
   const double tp = par.tp;
   const double h = m.hidden;
   const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
@@ -279,11 +292,11 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   auto layer_gemms = [&](const LayerParams& lp, bool moe_layer) {
     Work acc;
     const double attn_p = lp.attention / attn_split;
-    const Work a = linear(hw, fmt, attn_tokens, attn_p / h, h, wb);
+    const Work a = linear(hw, fmt, attn_tokens, attn_p / h, h, wb, 1, false, dense_share);
     acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
     const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
     if (mlp_p > 0) {
-      const Work d = linear(hw, fmt, tokens, mlp_p / h, h, wb);
+      const Work d = linear(hw, fmt, tokens, mlp_p / h, h, wb, 1, false, dense_share);
       acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
     }
     if (moe_layer && m.is_moe()) {
@@ -299,7 +312,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
       const double rows = tokens * k / ep * imb / per_gpu_experts;
       const double ep_p = lp.moe_expert / moe_tp;
-      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, w.moe_gemm_eff);
+      const Work x =
+          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, w.moe_gemm_eff * moe_share);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.
@@ -509,6 +523,10 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     throw InputError("moe_gemm_eff", fmt::format("must be 0.05 to 1 (a share of the GEMM efficiency), got {}", w.moe_gemm_eff));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))
     throw InputError("--expert-skew", fmt::format("must be 1 to 8, got {}", w.expert_skew));
+  for (const auto& [name, b] : {std::pair{"--fp8-weight-block", w.fp8_weight_block},
+                                 std::pair{"--fp8-moe-weight-block", w.fp8_moe_weight_block}})
+    if (b < -1 || b > 4096)
+      throw InputError(name, fmt::format("must be 0 (per-tensor scales) to 4096, or -1 (the model's checkpoint), got {}", b));
   if (w.adp_balance_timeout_iters < 0 || w.adp_balance_timeout_iters > 100000)
     throw InputError("adp_balance_timeout_iters",
                      fmt::format("must be 0 (off) to 100000 iterations, got {}", w.adp_balance_timeout_iters));

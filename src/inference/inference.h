@@ -96,6 +96,12 @@ struct InferenceWorkload {
   // fused_moe less. Matters where the experts' math shows: prefill's hundreds of rows per expert.
   // From the serving engine (data/catalog/serving_engines.yaml, `moe_gemm_eff`).
   double moe_gemm_eff = 1.0;
+  // The FP8 weights' scaling block (0: per-tensor scales; -1: the model's published checkpoint,
+  // ModelArch::fp8_weight_block) of the attention, dense and shared-expert GEMMs and of the routed
+  // experts' (AIConfigurator's "gemm=fp8; moe=fp8_block" quantizes the two differently). Block-scaled
+  // FP8 GEMMs run at the generation's infer_fp8_block_share of the FP8 rate.
+  int fp8_weight_block = -1;
+  int fp8_moe_weight_block = -1;
   // TensorRT-LLM attention-DP balancing (attention_dp_config enable_balance, timeout_iters): context
   // requests are held until every attention-DP rank has one to schedule, or until this many
   // iterations have passed since the last release; 0: off (the engine's default).
@@ -154,6 +160,10 @@ struct InferenceResult {
   int prefill_gpus = 0, decode_gpus = 0;
   double kv_transfer_s = 0;          // one request's KV cache from prefill to decode, exposed part
   double prefill_utilization = 0;    // prefill pool's load (arrivals / capacity)
+  // Closed-loop runs of a disaggregated deployment: the run's 99th-percentile TTFT where the opening
+  // wave holds it (the wave's request with 1 - requests_per_client / 100 of the wave ahead of it:
+  // the prefill pool's capacity shows in it), else the steady state's mean; 0 when not modelled.
+  double ttft_p99_s = 0;
 };
 
 // Evaluates one operating point. Malformed input (tp not dividing heads, gpus not a multiple of

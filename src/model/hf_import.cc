@@ -190,6 +190,20 @@ void check_depth(const std::string& text, const std::string& origin) {
   }
 }
 
+// The FP8 checkpoint's weight scaling block: quantization_config {quant_method: "fp8",
+// weight_block_size: [128, 128]} (DeepSeek-V3/R1, Kimi K2, Qwen3 -FP8 releases); 0 without one
+// (a BF16 checkpoint, or FP8 with per-tensor scales).
+int fp8_weight_block(const json& root, const std::string& origin) {
+  if (!root.contains("quantization_config") || !root["quantization_config"].is_object()) return 0;
+  const json& q = root["quantization_config"];
+  if (!q.contains("quant_method") || q["quant_method"] != "fp8" || !q.contains("weight_block_size")) return 0;
+  const json& b = q["weight_block_size"];
+  if (!b.is_array() || b.empty() || !b[0].is_number_integer() || b[0].get<long long>() < 1 || b[0].get<long long>() > 4096)
+    throw InputError("quantization_config.weight_block_size",
+                     "must be a list of block sizes, each 1 to 4096 (e.g. [128, 128]), in " + origin);
+  return static_cast<int>(b[0].get<long long>());
+}
+
 }  // namespace
 
 ModelArch import_hf_config(const std::string& json_text, const std::string& origin) {
@@ -326,6 +340,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
   if (m.is_moe() && (m.moe.top_k < 1 || m.moe.top_k > m.moe.num_experts))
     throw InputError("num_experts_per_tok", "must be in [1, " + std::to_string(m.moe.num_experts) +
                                                 "] in " + origin);
+  m.fp8_weight_block = fp8_weight_block(root, origin);
   return m;
 }
 

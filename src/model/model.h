@@ -90,6 +90,12 @@ struct ModelArch {
   LinearAttentionDims linear;          // hybrid models: the linear-attention layers
   SparseAttentionDims sparse;          // sparse top-k attention in every full-attention layer
   int max_seq_len = 0;
+  // The scaling block of the published FP8 checkpoint's weights: DeepSeek-V3/R1 and Kimi K2 ship FP8
+  // weights with one scale per 128 x 128 block (config.json quantization_config.weight_block_size),
+  // their activations quantized in 1 x 128 groups at run time, so FP8 GEMMs run block-scaled kernels
+  // (DeepGEMM, CUTLASS / trtllm-gen block-scale, AITER); 0: per-tensor scales (ModelOpt / TensorRT-LLM
+  // FP8 of a BF16 checkpoint). Serving's FP8 GEMM rate depends on it (Efficiency::infer_fp8_block_share).
+  int fp8_weight_block = 0;
 
   std::optional<double> published_total_params;   // as the model card states
   std::optional<double> published_active_params;

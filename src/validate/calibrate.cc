@@ -516,13 +516,32 @@ namespace {
 struct PrefillParam {
   const char* name;
   double Efficiency::*field;
-  double Efficiency::*training;
+  double Efficiency::*training;  // nullptr: the prior is `prior`
   double lo, hi;
+  double prior = 0;
+  double start(const Efficiency& e) const { return training ? e.*training : prior; }
 };
 const PrefillParam kPrefillParams[] = {
     {"infer_gemm_max", &Efficiency::infer_gemm_max, &Efficiency::gemm_max, 0.20, 0.95},
     {"infer_mla_prefill_eff", &Efficiency::infer_mla_prefill_eff, &Efficiency::attention_eff, 0.10, 0.85},
+    // Block-scaled FP8 GEMMs' share of the FP8 rate: prior 1 (as fast as per-tensor FP8).
+    {"infer_fp8_block_share", &Efficiency::infer_fp8_block_share, nullptr, 0.20, 1.0, 1.0},
 };
+
+// Whether a disaggregated run's p99 TTFT measures its prefill pool: the opening wave's tail waits at
+// least kWaveDepth of its own prefill-and-hand-off times for the pool (the wave is several steps deep,
+// so the pool's throughput, not one prompt's latency, sets it) and no request waits for a decode slot.
+constexpr double kWaveDepth = 3.0;
+bool wave_measures_pool(const InferenceCase& c) {
+  if (c.metric != "p99_ttft_ms" || c.mode != InferenceMode::disaggregated || ttft_waits_for_decode_slots(c)) return false;
+  try {
+    const InferenceResult r = evaluate_case(c);
+    const double one_s = r.prefill_s + r.kv_transfer_s + c.workload.request_overhead_s + r.decode_step.total_s;
+    return r.ttft_p99_s > kWaveDepth * one_s;
+  } catch (const InputError&) {
+    return false;
+  }
+}
 
 }  // namespace
 
@@ -546,12 +565,17 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
   for (auto& c : cases)
     for (const auto& p : kPrefillParams)
       if (fitted_generation(c.generation) && fitted_param(p) && !(c.hardware.efficiency.*(p.field) > 0))
-        c.hardware.efficiency.*(p.field) = c.hardware.efficiency.*(p.training);
-  std::vector<InferenceCase*> fit_rows;
+        c.hardware.efficiency.*(p.field) = p.start(c.hardware.efficiency);
+  std::vector<InferenceCase*> fit_rows, wave_rows;
   std::map<const ServingEngine*, std::vector<InferenceCase*>> by_owner;  // every case, for the front ends
   for (auto& c : cases) {
     const ServingEngine* owner = front_end_owner(catalog, c);
     if (owner) by_owner[owner].push_back(&c);
+    if (c.metric == "p99_ttft_ms") {
+      if (owner && wave_measures_pool(c)) wave_rows.push_back(&c);
+      else ++out.held_out_rows;
+      continue;
+    }
     if (c.metric != "ttft_ms") continue;
     if (!owner || c.workload.concurrency < 1 || c.workload.concurrency > max_fit_concurrency ||
         ttft_waits_for_decode_slots(c)) {
@@ -567,6 +591,7 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
     fit_rows.push_back(&c);
   }
   out.fit_rows = fit_rows.size();
+  out.wave_rows = wave_rows.size();
   if (fit_rows.empty()) return out;
 
   std::map<const ServingEngine*, EngineFit> engines;
@@ -591,18 +616,21 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
   std::map<std::string, std::vector<InferenceCase*>> by_gen, all_by_gen;
   for (auto* c : fit_rows)
     if (fitted_generation(c->generation)) by_gen[c->generation].push_back(c);
+  for (auto* c : wave_rows)
+    if (fitted_generation(c->generation) && by_gen.count(c->generation)) by_gen[c->generation].push_back(c);
   for (auto& c : cases) all_by_gen[c.generation].push_back(&c);
   std::map<std::string, GenerationFit> gens;
   for (auto& [gen, rows] : by_gen) {
     GenerationFit& g = gens[gen];
     g.generation = gen;
     g.rows = rows.size();
+    g.wave_rows = std::count_if(rows.begin(), rows.end(), [](const InferenceCase* c) { return c->metric == "p99_ttft_ms"; });
     g.before = g.after = rows.front()->hardware.efficiency;
   }
   auto series_weights = [](const std::vector<InferenceCase*>& rows) {
     std::map<std::string, int> series;
     auto key = [](const InferenceCase* c) {
-      return c->model_name + "|" + c->framework + "|" + std::to_string(c->workload.isl);
+      return c->metric + "|" + c->model_name + "|" + c->framework + "|" + std::to_string(c->workload.isl);
     };
     for (auto* c : rows) ++series[key(c)];
     std::vector<double> w;
@@ -621,7 +649,7 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
     }
     double reg = 0;
     for (const auto& p : kPrefillParams) {
-      const double a = e.*(p.field), b = prior.*(p.training);
+      const double a = e.*(p.field), b = p.start(prior);
       if (a > 0 && b > 0) reg += std::pow(std::log(a / b), 2);
     }
     if (median_ape) *median_ape = median_of(apes);
@@ -650,6 +678,9 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
         const double span = std::pow(0.5, round);
         for (const auto& p : kPrefillParams) {
           if (!fitted_param(p)) continue;
+          // The block-scaled FP8 share shows at the prefill pools' throughput: fitted where opening
+          // waves measure it (jointly with the rates, on the low-load TTFTs and the waves), else left.
+          if (p.field == &Efficiency::infer_fp8_block_share && g.wave_rows == 0) continue;
           const double cur = best.*(p.field);
           const double lo = std::max(p.lo, cur * std::pow(p.hi / p.lo, -0.5 * span));
           const double hi = std::min(p.hi, cur * std::pow(p.hi / p.lo, 0.5 * span));

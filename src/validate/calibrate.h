@@ -24,6 +24,7 @@ struct CalibrationOptions {
 struct GenerationFit {
   std::string generation;
   size_t rows = 0;
+  size_t wave_rows = 0;  // of them, calibrate_prefill's p99 TTFT (opening wave) rows
   Efficiency before, after;
   double loss_before = 0, loss_after = 0;        // weighted mean |log(pred/reported)|
   double median_ape_before = 0, median_ape_after = 0;
@@ -98,6 +99,7 @@ struct PrefillFit {
   std::vector<GenerationFit> generations;  // before/after: the generation's efficiency entry
   std::vector<EngineFit> engines;          // front ends fitted jointly (before: the catalog's)
   size_t fit_rows = 0, held_out_rows = 0, not_steady_rows = 0;
+  size_t wave_rows = 0;  // p99 TTFT cases whose opening wave measures the prefill pool (wave_measures_pool)
 };
 // Whether calibrate_prefill fits the parameter `name` (infer_gemm_max, infer_mla_prefill_eff) under
 // `opts.params`: the named ones, or by default the MLA prefill rate alone (a serving GEMM rate fitted

@@ -95,6 +95,22 @@ Precision weights_precision(const std::string& s) {
   return Precision::bf16;
 }
 
+// AIConfigurator's quantization modes name the FP8 scaling of the attention/dense GEMMs ("gemm=") and
+// the routed experts ("moe="): "fp8" per-tensor, "fp8_block" block-scaled (128 x 128 weight blocks);
+// a plain "FP8" leaves it to the model's checkpoint (InferenceWorkload::fp8_weight_block = -1).
+void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
+  const std::string l = to_lower(text);
+  auto mode = [&](const std::string& key) {
+    const size_t at = l.find(key + "=");
+    if (at == std::string::npos) return -1;
+    const std::string v = l.substr(at + key.size() + 1, l.find(';', at) - (at + key.size() + 1));
+    if (v.rfind("fp8_block", 0) == 0) return 128;
+    return v.rfind("fp8", 0) == 0 ? 0 : -1;
+  };
+  w.fp8_weight_block = mode("gemm");
+  w.fp8_moe_weight_block = mode("moe");
+}
+
 // Smallest power-of-two TP dividing the GPUs whose weights leave at least 30% of memory for KV.
 int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus) {
   const auto ok = valid_inference_tp(m, std::min(gpus, 64));
@@ -201,6 +217,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     c.precision_name = wp;
     w.weight_precision = weights_precision(wp);
+    read_fp8_scaling(wp, w);
     if (w.weight_precision == Precision::w4a16) {
       c.assumptions.push_back(fmt::format("precision_weights '{}' read as w4a16: 4-bit weights ({:.3f} bytes with "
                                           "group-128 scales), GEMMs in BF16, activations 16-bit",
@@ -619,6 +636,7 @@ double inference_metric(const InferenceCase& c, const InferenceResult& r) {
   if (c.metric == "tokens_per_sec_per_gpu") return r.tokens_per_s_per_gpu * c.total_over_output;
   if (c.metric == "tokens_per_sec_per_user") return r.tokens_per_s_per_user;
   if (c.metric == "ttft_ms") return r.ttft_s * 1e3;
+  if (c.metric == "p99_ttft_ms") return r.ttft_p99_s * 1e3;
   if (c.metric == "tpot_ms") return r.tpot_s * 1e3;
   return 0.0;
 }

@@ -60,8 +60,11 @@ bool is_inferencex_schema(const CsvTable& t);
 
 // Maps every InferenceX row to up to four cases (output tokens/s per GPU, median tokens/s per user,
 // median TTFT, median TPOT) with the deployment the row states (src/validate/inferencex_cases.cc).
+// `p99_ttft`: each disaggregated row also gives a "p99_ttft_ms" case (the p99_ttft_ms column, the
+// run's opening wave included: InferenceResult::ttft_p99_s), the prefill pools' throughput signal
+// calibrate --inference --prefill fits on; validation scores the four medians only.
 std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog& catalog,
-                                                std::vector<SkippedRow>& skipped);
+                                                std::vector<SkippedRow>& skipped, bool p99_ttft = false);
 
 // Evaluates the case at its operating point (with its hardware's current efficiencies).
 InferenceResult evaluate_case(const InferenceCase& c);

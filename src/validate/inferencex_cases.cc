@@ -259,7 +259,7 @@ bool is_inferencex_schema(const CsvTable& t) {
 }
 
 std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog& catalog,
-                                                std::vector<SkippedRow>& skipped) {
+                                                std::vector<SkippedRow>& skipped, bool p99_ttft) {
   std::vector<InferenceCase> out;
   struct Metric {
     const char* column;
@@ -492,6 +492,15 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests)");
         if (fw == "dynamo + tensorrt-llm") dynamo_trtllm_median_ttft_slots(k);
       }
+      out.push_back(std::move(k));
+    }
+    double p99 = 0;
+    if (p99_ttft && c.mode == InferenceMode::disaggregated && t.column("p99_ttft_ms") >= 0 &&
+        number(t.cell(i, "p99_ttft_ms"), p99) && p99 > 0) {
+      InferenceCase k = c;
+      k.metric = "p99_ttft_ms";
+      k.reported = p99;
+      k.assumptions.push_back("p99 TTFT: the opening wave's tail (every client's first prompt at once)");
       out.push_back(std::move(k));
     }
   }
