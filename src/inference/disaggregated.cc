@@ -71,6 +71,61 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
 
 }  // namespace
 
+double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
+  // Tokens each rank prefills per step: the recipe's per-step budget, no more than its held requests'
+  // prompts (a rank with N slots has at most N prompts to work on).
+  const double isl = std::max(1.0, double(w.isl));
+  double per_rank = double(d.prefill_max_tokens > 0 ? d.prefill_max_tokens : w.max_num_tokens);
+  if (d.prefill_max_batch > 0) per_rank = std::min(per_rank, double(d.prefill_max_batch) * isl);
+  return std::max(1.0, per_rank);
+}
+
+double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s) {
+  const double lambda = std::max(0.0, arrivals_per_s);
+  const double alone_s = std::max(0.0, b.alone_s);
+  const double rho = b.capacity_per_s > 0 ? lambda / b.capacity_per_s : INFINITY;
+  if (rho >= 1.0) return INFINITY;
+  // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
+  const double overflow_s = rho / (2.0 * b.capacity_per_s * (1.0 - rho));
+  const double k = std::max(1.0, b.steps_per_prompt);
+  const double n_min = 1.0 / k;  // one rank's chunk of one prompt
+  if (!(b.budget_prompts > n_min) || !(b.max_prompts > n_min)) return alone_s + overflow_s;
+  // The step against the prompts it holds (in prompts' worth of tokens), piecewise linear through
+  // one chunk alone, the knot (one prompt on every attention-DP rank) and the token budget's step.
+  double pts_n[3], pts_s[3];
+  int np = 0;
+  pts_n[np] = n_min, pts_s[np++] = alone_s / k;
+  if (b.knot_prompts > n_min && b.knot_prompts < b.budget_prompts) pts_n[np] = b.knot_prompts, pts_s[np++] = b.knot_step_s;
+  pts_n[np] = b.budget_prompts, pts_s[np] = b.budget_step_s;
+  ++np;
+  for (int i = 1; i < np; ++i) pts_s[i] = std::max(pts_s[i], pts_s[i - 1]);
+  auto step_at = [&](double n) {
+    for (int i = 1; i < np; ++i)
+      if (n <= pts_n[i] || i == np - 1)
+        return pts_s[i - 1] + (pts_s[i] - pts_s[i - 1]) * (n - pts_n[i - 1]) / (pts_n[i] - pts_n[i - 1]);
+    return pts_s[0];
+  };
+  // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
+  // solved on the segment where lambda S(n) crosses n (beyond the last: the largest step).
+  const double n_cap = std::min(b.max_prompts, b.budget_prompts);
+  double n = n_min;
+  if (lambda * pts_s[0] > n_min) {
+    n = n_cap;
+    for (int i = 1; i < np; ++i) {
+      if (lambda * pts_s[i] > pts_n[i]) continue;
+      const double slope = (pts_s[i] - pts_s[i - 1]) / (pts_n[i] - pts_n[i - 1]);
+      n = lambda * (pts_s[i - 1] - slope * pts_n[i - 1]) / (1.0 - lambda * slope);
+      break;
+    }
+    n = std::clamp(n, n_min, n_cap);
+  }
+  const double step_s = step_at(n);
+  const double busy = std::min(1.0, lambda * step_s / n);  // share of the time a step is running
+  // An arriving prompt waits for the running step (half of it, when one runs), then rides its own
+  // steps; alone (no arrivals) that is alone_s.
+  return busy * step_s / 2.0 + k * step_s + overflow_s;
+}
+
 long long decode_cap_slots(const DisaggregatedDeployment& d) {
   if (d.decode_max_batch <= 0 || d.decode.tp < 1) return 0;
   const long long ranks = d.decode.attention_dp ? d.decode.tp : 1;
@@ -89,11 +144,7 @@ double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const Disa
   check_prefill_caps(d);
   const double isl = std::max(1.0, double(w.isl));
   const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
-  // Tokens each rank prefills per step: the recipe's per-step budget, no more than its held requests'
-  // prompts (a rank with N slots has at most N prompts to work on).
-  double per_rank = double(d.prefill_max_tokens > 0 ? d.prefill_max_tokens : w.max_num_tokens);
-  if (d.prefill_max_batch > 0) per_rank = std::min(per_rank, double(d.prefill_max_batch) * isl);
-  per_rank = std::max(1.0, per_rank);
+  const double per_rank = prefill_rank_step_tokens(d, w);
   const double chunk = per_rank * ranks;
   const InferenceWorkload wp = prefill_pool_workload(d, w);
   const StepTime st = prefill_step(m, hw, d.prefill, wp, chunk);
@@ -157,6 +208,27 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
   const double mu_p = prefill_capacity_per_s(m, hw, d, w, &chunk_step);
   const double mu_inst = mu_p / prefill_instances;  // requests/s one prefill worker completes
+  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
+  // The step's length against the prompts it holds is the worker's, from its one-prompt step (on
+  // one rank), a step of one prompt on every attention-DP rank and a step of its token budget (the
+  // recipe's per-step tokens); the request cap only bounds the prompts a step takes.
+  const double isl = std::max(1.0, double(w.isl));
+  DisaggregatedDeployment uncapped = d;
+  uncapped.prefill_max_batch = 0;
+  const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;
+  const double rank_tokens = prefill_rank_step_tokens(d, w);
+  PrefillBatching batching;
+  batching.alone_s = prefill_alone_s;
+  batching.steps_per_prompt = std::max(1.0, isl / rank_tokens);
+  batching.budget_prompts = budget_tokens / isl;
+  batching.budget_step_s =
+      d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s : chunk_step.total_s;
+  if (d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && batching.budget_prompts > ranks) {
+    batching.knot_prompts = ranks;
+    batching.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
+  }
+  batching.max_prompts = rank_tokens * ranks / isl;
+  batching.capacity_per_s = mu_inst;
   // The front end's per-request latency is paid before prefill, like the transfer after it.
   const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
 
@@ -179,13 +251,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     p.r = evaluate_inference(m, hw, d.decode, wd);
     const double t_dec = std::max(0.0, osl - 1) * p.r.tpot_s + p.r.decode_step.total_s;
     p.rate = double(p.r.concurrency) / t_dec;
-    const double rho = p.rate / mu_p;
-    if (rho >= 1.0) {
+    const double sojourn_s = prefill_pool_sojourn_s(batching, p.rate / prefill_instances);
+    if (!std::isfinite(sojourn_s)) {
       p.in_system = INFINITY;
       return p;
     }
-    const double wq = rho / (2.0 * mu_inst * (1.0 - rho));
-    p.prefill_time_s = wq + prefill_alone_s + transfer_s;
+    p.prefill_time_s = sojourn_s + transfer_s;
     p.in_system = p.rate * (p.prefill_time_s + t_dec);
     return p;
   };
@@ -215,10 +286,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
   const double t_dec_best = std::max(0.0, osl - 1) * best.r.tpot_s + best.r.decode_step.total_s;
   if (!kv_bound) {
-    auto prefill_time = [&](double x) {
-      const double rho = x / mu_p;
-      return rho / (2.0 * mu_inst * (1.0 - rho)) + prefill_alone_s + transfer_s;
-    };
+    auto prefill_time = [&](double x) { return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s; };
     double a = 0.0, b = mu_p * (1.0 - 1e-9);
     for (int it = 0; it < 60; ++it) {
       const double x = 0.5 * (a + b);

@@ -56,6 +56,37 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                               const InferenceWorkload& w, StepTime* step = nullptr);
 
+// Prompt tokens one prefill attention rank (a worker without attention-DP is one rank) takes in a
+// step: d.prefill_max_tokens (w.max_num_tokens when 0), at most d.prefill_max_batch whole prompts.
+double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const InferenceWorkload& w);
+
+// One prefill worker's batched steps (see prefill_pool_sojourn_s). Prompts are counted in prompts'
+// worth of tokens (tokens / isl).
+struct PrefillBatching {
+  double alone_s = 0;           // one prompt alone (on one attention-DP rank), all its steps
+  double steps_per_prompt = 1;  // steps one prompt spans on its rank (isl / the rank's step tokens, >= 1)
+  double knot_prompts = 0;      // optional middle point of the step law (0: none): one prompt per
+  double knot_step_s = 0;       //   attention-DP rank, whose attention runs side by side
+  double budget_prompts = 0;    // a step of the worker's token budget (prefill_max_tokens per rank) ...
+  double budget_step_s = 0;     //   ... and its time
+  double max_prompts = 0;       // prompts a step may take (fewer than budget_prompts under prefill_max_batch)
+  double capacity_per_s = 0;    // requests/s the worker completes (prefill_capacity_per_s / workers)
+};
+
+// Mean time from a prompt's arrival at a prefill worker to the end of its prefill (the worker's
+// batched steps), prompts arriving at `arrivals_per_s` to that worker. Engines start a step with the
+// prompts that wait (TensorRT-LLM's context worker: whole prompts within max_batch_size and
+// max_num_tokens; SGLang's prefill server: its waiting queue within the chunked-prefill budget), and
+// an attention-DP worker's ranks run each step together (the MoE all-to-all), so a prompt that
+// arrives while a step runs waits for it to end, then rides steps holding the prompts that arrived
+// meanwhile. The step S(n) of n prompts is piecewise linear through (1/k, alone_s/k) (one chunk of
+// one prompt, k = steps_per_prompt), the knot and the budget's step; a busy worker's steps hold
+// n = arrivals x S(n) (at most max_prompts); the sojourn is busy x S / 2 (the running step's rest,
+// busy = arrivals x S / n) + k S (its own steps) + the M/D/1 wait at capacity_per_s (prompts the next
+// step cannot take). Alone it is alone_s; it grows with the arrivals and is infinite at
+// capacity_per_s. See docs/inference-model.md ("The prefill pool's batched steps").
+double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s);
+
 // Evaluates a disaggregated deployment at w.concurrency clients (0: as many as the decode pool's
 // slots hold: its KV cache, or d.decode_max_batch per rank). The prefill pool serves prompts at its
 // capacity (prefill_capacity_per_s: full steps of max_num_tokens per rank, or the recipe's

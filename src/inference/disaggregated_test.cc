@@ -3,6 +3,7 @@
 // range check, and a golden on a published point whose recipe states the cap.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "catalog/test_catalog.h"
@@ -155,6 +156,93 @@ TEST(DecodeBatchCap, GoldenGb200Dep32Batch32At1127Clients) {
               "(19.44), %.0f tok/s/GPU (1199)\n",
               r.ttft_s * 1e3, free.ttft_s * 1e3, r.tpot_s * 1e3, r.tokens_per_s_per_gpu);
   EXPECT_LT(free.ttft_s, 0.5 * 1.773);  // the queue the cap makes is the measured TTFT
+}
+
+
+// The prefill pool's batched steps (prefill_pool_sojourn_s): a worker's step carries the prompts that
+// arrived during the one before it, so at load a prompt waits for the running step and rides a
+// longer one. Unit figures on a made-up worker: one prompt alone 0.2 s, a full step of 8 prompts
+// 1.0 s (0.114 s a prompt more), capacity 8 prompts/s.
+PrefillBatching pb(double alone_s, double budget_step_s, double budget_prompts, double max_prompts,
+                   double capacity_per_s, double steps_per_prompt = 1.0) {
+  PrefillBatching b;
+  b.alone_s = alone_s;
+  b.budget_step_s = budget_step_s;
+  b.budget_prompts = budget_prompts;
+  b.max_prompts = max_prompts;
+  b.capacity_per_s = capacity_per_s;
+  b.steps_per_prompt = steps_per_prompt;
+  return b;
+}
+
+TEST(PrefillPoolSojourn, BatchedStepsOfAWorker) {
+  const PrefillBatching b = pb(0.2, 1.0, 8.0, 8.0, 8.0);
+  EXPECT_DOUBLE_EQ(prefill_pool_sojourn_s(b, 0.0), 0.2);  // alone
+  // 4 prompts/s: fewer than one arrives during a one-prompt step, so steps hold one prompt; a prompt
+  // finds one running 80% of the time and waits half of it, plus the M/D/1 wait at rho 0.5 (1/16 s).
+  EXPECT_NEAR(prefill_pool_sojourn_s(b, 4.0), 0.8 * 0.1 + 0.2 + 0.5 / (2.0 * 8.0 * 0.5), 1e-12);
+  // 6 prompts/s: a busy step of n = 6 S(n) prompts, S(n) = 0.2 + (n - 1) 0.8 / 7 -> n = 1.64, S = 0.27 s,
+  // running all the time: half a step waited, the own step, the M/D/1 wait at rho 0.75 (3/16 s).
+  const double slope = 0.8 / 7.0, n = (6.0 * (0.2 - slope)) / (1.0 - 6.0 * slope), s = 0.2 + slope * (n - 1.0);
+  EXPECT_NEAR(prefill_pool_sojourn_s(b, 6.0), 1.5 * s + 0.75 / (2.0 * 8.0 * 0.25), 1e-12);
+  EXPECT_TRUE(std::isinf(prefill_pool_sojourn_s(b, 8.0)));  // at capacity
+  // A request cap bounds the step's prompts, not its slope: below the cap's capacity the same steps.
+  const PrefillBatching capped = pb(0.2, 1.0, 8.0, 2.0, 2.0 / (0.2 + slope));
+  EXPECT_GE(prefill_pool_sojourn_s(capped, 6.0), prefill_pool_sojourn_s(b, 6.0));
+  // A prompt four times a rank's step spans four steps: alone, four chunks of 0.15 s; at load, four
+  // of the busy steps.
+  const PrefillBatching chunked = pb(0.6, 0.5, 2.0, 2.0, 1.0, 4.0);
+  EXPECT_DOUBLE_EQ(prefill_pool_sojourn_s(chunked, 0.0), 0.6);
+  EXPECT_GT(prefill_pool_sojourn_s(chunked, 0.5), 0.6 + 0.5 / (2.0 * 1.0 * 0.5));
+  // A middle point (one prompt per attention-DP rank side by side) below the chord shortens the
+  // busy steps at moderate load.
+  PrefillBatching knot = pb(0.2, 2.0, 16.0, 16.0, 8.0);
+  const double chord = prefill_pool_sojourn_s(knot, 5.5);
+  knot.knot_prompts = 8.0;
+  knot.knot_step_s = 0.6;
+  EXPECT_LT(prefill_pool_sojourn_s(knot, 5.5), chord);
+}
+
+TEST(PrefillPoolSojourn, NeverBelowAlonePromptAndNonDecreasingInArrivals) {
+  for (const PrefillBatching& b :
+       {pb(0.2, 1.0, 8.0, 8.0, 8.0), pb(0.05, 0.4, 16.0, 16.0, 40.0), pb(0.3, 0.3, 2.0, 2.0, 6.0),
+        pb(0.5, 0.45, 1.2, 1.2, 2.5), pb(0.2, 1.0, 8.0, 3.0, 2.5), pb(0.6, 0.5, 2.0, 2.0, 1.0, 4.0)}) {
+    double prev = 0;
+    for (double x = 0; x < b.capacity_per_s; x += b.capacity_per_s / 200) {
+      const double t = prefill_pool_sojourn_s(b, x);
+      EXPECT_GE(t, b.alone_s) << x;
+      EXPECT_GE(t, prev * (1 - 1e-12)) << x;
+      prev = t;
+    }
+  }
+}
+
+// The whole deployment: TTFT at any load is at least one prompt alone (plus its hand-off and first
+// decode step), and more clients never lower it. B200 FP8 8K/1K, one DEP8 context worker, one DEP8
+// decode worker (InferenceX's Dynamo + TensorRT-LLM shape), and the GB200 pools above.
+TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
+  Gb200Pools g;
+  Gb200Pools b;
+  b.hw = resolve_hardware(test_catalog(), "hgx-b200");
+  b.d.prefill = {8, 8, 1, true};
+  b.d.decode = {8, 8, 1, true};
+  b.d.decode_gpus = 8;
+  b.d.prefill_max_tokens = 7373;
+  b.w.weight_precision = Precision::fp8;
+  b.w.isl = 7373;
+  b.w.osl = 922;
+  b.w.num_gpus = 16;
+  for (Gb200Pools* s : {&g, &b})
+    for (int rpc : {0, 10}) {
+      double prev = 0;
+      for (long long clients : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL, 64LL, 128LL, 256LL, 512LL}) {
+        const InferenceResult r = s->at(clients, 0, rpc);
+        ASSERT_TRUE(r.valid()) << clients;
+        EXPECT_GE(r.ttft_s, r.prefill_s + r.kv_transfer_s + r.decode_step.total_s) << clients;
+        EXPECT_GE(r.ttft_s, prev * (1 - 1e-9)) << clients << " clients, " << rpc << " requests per client";
+        prev = r.ttft_s;
+      }
+    }
 }
 
 }  // namespace

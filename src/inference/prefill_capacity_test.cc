@@ -117,9 +117,11 @@ TEST(PrefillCapacity, AHeldSlotWaitsForTheKvHandOff) {
 
 TEST(PrefillCapacity, ACapThatBindsQueuesPromptsInTtft) {
   // A 2-request cap on 2048-token steps (H100 Dynamo + SGLang's recipe) on these pools: at a load
-  // the free pool serves with a short queue the capped one saturates, and TTFT grows.
+  // the free pool serves with a short queue the capped one saturates, and TTFT grows. (At moderate
+  // load, 256 clients, the capped pool's shorter steps give the lower TTFT: a prompt waits for a
+  // shorter running step, prefill_pool_sojourn_s.)
   const B200Pools s;
-  const InferenceResult free = s.at(s.d, 256), capped = s.at(s.with(2, 2048), 256);
+  const InferenceResult free = s.at(s.d, 512), capped = s.at(s.with(2, 2048), 512);
   EXPECT_GT(capped.ttft_s, free.ttft_s);
   EXPECT_GT(capped.prefill_utilization, free.prefill_utilization);
   EXPECT_LE(capped.tokens_per_s_total, free.tokens_per_s_total * (1 + 1e-9));

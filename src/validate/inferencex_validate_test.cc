@@ -481,5 +481,29 @@ TEST(InferenceXValidation, FileAccuracy) {
   EXPECT_TRUE(rep.groups.at("spec_decode").count("mtp"));
 }
 
+
+// Golden on a moderate-load published point (the prefill pool's batched steps): B200 Dynamo +
+// TensorRT-LLM FP8 8K/1K, one DEP8 context worker, one DEP8 generation worker, 128 clients
+// (2026-02-12): median TTFT 1,165 ms with the pool at about half its capacity, several times one
+// prompt alone (~0.35 s at 1 client, row 31). A prompt waits for the running step and rides a step
+// of the prompts that arrived during it (prefill_pool_sojourn_s); the single-prompt M/D/1 pool gave
+// 806 ms (0.69x).
+TEST(InferenceXValidation, GoldenModerateLoadPrefillPoolTtft) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  const size_t row = 32;
+  ASSERT_EQ(t.cell(row, "framework"), "Dynamo + TensorRT-LLM");
+  ASSERT_EQ(t.cell(row, "gpu"), "B200");
+  ASSERT_EQ(t.cell(row, "isl"), "8192");
+  ASSERT_EQ(t.cell(row, "concurrency"), "128");
+  size_t seen = 0;
+  for (const auto& c : mapped().cases) {
+    if (c.row != row || c.metric != "ttft_ms") continue;
+    ++seen;
+    EXPECT_NEAR(predict_inference_case(c) / c.reported, 1.0, 0.2);
+  }
+  EXPECT_EQ(seen, 1u);
+}
+
 }  // namespace
 }  // namespace gpuplan
