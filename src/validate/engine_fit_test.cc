@@ -90,9 +90,10 @@ TEST(EngineFit, FrontEndMovesTtftOnlyAndByItsValue) {
     EXPECT_DOUBLE_EQ(c.workload.request_overhead_s, e.request_overhead_s);
     InferenceCase bare = c;
     bare.workload.request_overhead_s = 0;
-    // (closed loop: the longer cycle lowers the load a little, so nearly, not exactly, the value)
+    // (closed loop: the longer cycle lowers the load a little, so nearly, not exactly, the value; the
+    // prefill pool's batched steps, prefill_pool_sojourn_s, make its time follow the load more: 3%)
     EXPECT_NEAR(predict_inference_case(c) - predict_inference_case(bare), e.request_overhead_s * 1e3,
-                0.01 * e.request_overhead_s * 1e3);
+                0.03 * e.request_overhead_s * 1e3);
     ++checked;
   }
   EXPECT_GT(checked, 0);

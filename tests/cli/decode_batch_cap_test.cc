@@ -22,7 +22,9 @@ TEST(DecodeBatchCapCli, TheCapQueuesClientsBeforeDecode) {
   EXPECT_EQ(capped["decode_max_batch"], 32);
   EXPECT_EQ(free["decode_max_batch"], 0);
   EXPECT_EQ(capped["max_concurrency"], 1024);
-  EXPECT_GT(capped["ttft_s"].get<double>(), 3 * free["ttft_s"].get<double>());
+  // (2x: without the cap the prefill pool's batched steps already hold the prompts ~0.6 s at this
+  // load, prefill_pool_sojourn_s; the cap's queue adds a decode lifetime's wait for the clients beyond)
+  EXPECT_GT(capped["ttft_s"].get<double>(), 2 * free["ttft_s"].get<double>());
   EXPECT_GT(capped["queue_wait_s"].get<double>(), 0);
   EXPECT_LE(capped["tokens_per_s_total"].get<double>(), free["tokens_per_s_total"].get<double>());
   EXPECT_TRUE(capped["violations"].empty()) << capped["violations"].dump();  // a recipe's queue, not a full cache
