@@ -376,11 +376,20 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   if (!host_fit && !fit_sources.empty())
     throw InputError("--fit-sources", "applies to an inference.csv-schema --dataset (the host-work fit)");
   std::vector<SkippedRow> skipped;
-  auto cases = host_fit ? map_inference_cases(table, catalog, skipped) : map_inferencex_cases(table, catalog, skipped);
+  // InferenceX schema: with the disaggregated rows' p99 TTFT cases (the opening waves the MoE GEMM
+  // shares are fitted on).
+  auto cases = host_fit ? map_inference_cases(table, catalog, skipped)
+                        : map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
-  const auto fits = host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
-  // Inference schema: also the engines' grouped MoE GEMM efficiency, on their MoE TTFT rows at few clients.
-  const auto moe_fits = host_fit ? calibrate_engine_moe_gemm(cases, catalog) : std::vector<EngineFit>{};
+  // InferenceX schema: first each non-reference engine's grouped MoE GEMM share on its prefill pools'
+  // opening waves (at the catalog's front ends; written), then the front ends and MTP figures at those
+  // shares (the low-load TTFTs hold MoE prefill); alternate with the generation fit until both hold.
+  // Inference schema: the shares on the MoE TTFT rows at few clients (reported, not written).
+  std::vector<EngineFit> wave_fits, moe_fits;
+  if (!host_fit) wave_fits = calibrate_engine_moe_gemm_waves(cases, catalog);
+  const std::vector<EngineFit> fits =
+      host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
+  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, catalog);
   std::vector<ServingEngine> out = catalog.serving_engines();
   nlohmann::json j = nlohmann::json::array();
   if (!common.json)
@@ -409,9 +418,22 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
+  nlohmann::json moe_j = nlohmann::json::array();
+  for (const auto& f : wave_fits) {
+    for (auto& e : out)
+      if (e.name == f.after.name) e.moe_gemm_eff = f.after.moe_gemm_eff;
+    moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                     {"fit_on", "p99_ttft_ms opening waves"}, {"moe_gemm_eff_before", f.before.moe_gemm_eff},
+                     {"moe_gemm_eff", f.after.moe_gemm_eff}, {"median_error_before", f.median_ape_before / 100},
+                     {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (p99 TTFT of the "
+                               "prefill pools' opening waves)  {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                               f.median_ape_before, f.median_ape_after);
+  }
   // Reported, not written: the fits absorb the closed-loop runs' warm-up tail and over-predict TPOT,
   // so the catalog keeps every engine at 1 (docs/inference-model.md, "Closed-loop bursts").
-  nlohmann::json moe_j = nlohmann::json::array();
   for (const auto& f : moe_fits) {
     moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
                  {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},

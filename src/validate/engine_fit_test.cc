@@ -263,5 +263,84 @@ TEST(EngineFit, GoldenVllmQwen3MoePrefillTtft) {
   EXPECT_NEAR(pred / row->reported, 1.0, 0.15);
 }
 
+// The prefill pools' opening waves (the p99 TTFT cases wave_measures_pool selects) recover a planted
+// MoE GEMM share: every Dynamo + SGLang case's figure replaced by the model's own prediction at 0.6,
+// the engine's share reset to 1, calibrate_engine_moe_gemm_waves finds 0.6 again; TensorRT-LLM's
+// engines are the reference and are not fitted.
+TEST(EngineFit, MoeGemmWaveFitRecoversAPlantedShare) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  const ServingEngine* sg = catalog.find_serving_engine("Dynamo + SGLang");
+  ASSERT_TRUE(sg);
+  std::vector<InferenceCase> mine;
+  for (auto& c : cases) {
+    if (catalog.find_serving_engine(c.framework) != sg) continue;
+    c.workload.moe_gemm_eff = 0.6;
+    c.reported = predict_inference_case(c);
+    c.workload.moe_gemm_eff = 1.0;
+    if (c.reported > 0) mine.push_back(c);
+  }
+  ASSERT_GT(mine.size(), 50u);
+  const auto fits = calibrate_engine_moe_gemm_waves(mine, catalog);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0].after.name, sg->name);
+  EXPECT_GE(fits[0].fit_rows, 5u);
+  EXPECT_GT(fits[0].held_out_rows, 0u);
+  EXPECT_NEAR(fits[0].after.moe_gemm_eff, 0.6, 0.011);
+  EXPECT_LT(fits[0].median_ape_after, 1.0);
+  for (const auto& c : mine) EXPECT_DOUBLE_EQ(c.workload.moe_gemm_eff, fits[0].after.moe_gemm_eff);
+  EXPECT_TRUE(moe_gemm_reference_engine("dynamo+tensorrt-llm"));
+  EXPECT_TRUE(moe_gemm_reference_engine("tensorrt-llm"));
+  EXPECT_FALSE(moe_gemm_reference_engine("dynamo+sglang"));
+}
+
+// The catalog holds the engines' MoE GEMM shares fitted on the InferenceX file's opening waves the way
+// `calibrate --engines` fits them (front ends, then the shares): refit when the physics moves them by
+// more than 0.02 (`calibrate --engines --dataset inferencex-deepseek-r1.csv --write ...`).
+TEST(EngineFit, CatalogValuesHoldTheMoeGemmWaveFit) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  calibrate_engines(cases, catalog);
+  const auto fits = calibrate_engine_moe_gemm_waves(cases, catalog);
+  ASSERT_GE(fits.size(), 1u);
+  for (const auto& f : fits) {
+    std::printf("%-22s waves %3zu held out %4zu  moe_gemm_eff %.2f -> %.2f  median APE %.1f%% -> %.1f%%\n",
+                f.before.name.c_str(), f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                f.median_ape_before, f.median_ape_after);
+    EXPECT_FALSE(moe_gemm_reference_engine(f.before.name));
+    EXPECT_GT(f.held_out_rows, 0u) << f.before.name;
+    EXPECT_NEAR(f.after.moe_gemm_eff, f.before.moe_gemm_eff, 0.02) << f.before.name;
+  }
+}
+
+// Property: a lower MoE GEMM share never speeds a prefill: on the file's MoE cases, the median and
+// p99 TTFT never fall as moe_gemm_eff falls.
+TEST(EngineFit, LowerMoeGemmShareNeverSpeedsAPrefill) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases =
+      map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  int checked = 0;
+  for (size_t i = 0; i < cases.size(); i += 7) {
+    const InferenceCase& c = cases[i];
+    if ((c.metric != "ttft_ms" && c.metric != "p99_ttft_ms") || !c.model.is_moe()) continue;
+    InferenceCase t = c;
+    double prev = 0;
+    for (double eff : {1.0, 0.8, 0.6, 0.4, 0.2, 0.1}) {
+      t.workload.moe_gemm_eff = eff;
+      const double ttft = predict_inference_case(t);
+      EXPECT_GE(ttft, prev * (1 - 1e-9)) << c.framework << " row " << c.row << " at " << eff;
+      prev = ttft;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
 }  // namespace
 }  // namespace gpuplan
