@@ -93,6 +93,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
       .add("tokens_per_s_total", r.tokens_per_s_total)
       .add("tokens_per_step", r.tokens_per_step)
       .add("tpot_s", r.tpot_s)
+      .add("ttft_p99_s", r.ttft_p99_s)
       .add("ttft_s", r.ttft_s)
       .add("valid", r.valid())
       .add("violations", std::move(v));
@@ -375,6 +376,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
     output.os() << fmt::format("  TTFT               {:>10.1f} ms (prefill {:.1f}, KV transfer {:.2f}, queue {:.1f} ms)\n",
                              r.ttft_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3, r.queue_wait_s * 1e3);
+    if (r.ttft_p99_s > 0)
+      output.os() << fmt::format("  TTFT p99           {:>10.1f} ms (the opening wave: every client's first prompt at once)\n",
+                                 r.ttft_p99_s * 1e3);
     output.os() << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
     output.os() << fmt::format("  prefill pool load  {:>10.0f} %{}\n", r.prefill_utilization * 100,
                              d.prefill_max_batch > 0 || d.prefill_max_tokens > 0

@@ -300,6 +300,7 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_EQ(a.linear.layers, b.linear.layers) << what;
   EXPECT_EQ(a.sparse.index_topk, b.sparse.index_topk) << what;
   EXPECT_EQ(a.attention_output_gate, b.attention_output_gate) << what;
+  EXPECT_EQ(a.fp8_weight_block, b.fp8_weight_block) << what;  // the checkpoint's FP8 scaling block
   EXPECT_DOUBLE_EQ(recurrent_state_bytes_per_sequence(a), recurrent_state_bytes_per_sequence(b)) << what;
   EXPECT_DOUBLE_EQ(total_params(a), total_params(b)) << what;
   EXPECT_DOUBLE_EQ(active_params(a), active_params(b)) << what;
@@ -348,6 +349,28 @@ TEST(ModelImport, EverySharedConfigMatchesBuiltin) {
     ++imported;
   }
   EXPECT_EQ(imported, 20);
+}
+
+// The FP8 checkpoint's weight scaling block: quantization_config.weight_block_size (DeepSeek's [128,
+// 128]); none for a BF16 checkpoint or per-tensor FP8; a malformed one names the field.
+TEST(ModelImport, Fp8WeightBlock) {
+  const std::string base = R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2,
+      "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000)";
+  EXPECT_EQ(import_hf_config(base + "}", "x.json").fp8_weight_block, 0);
+  EXPECT_EQ(import_hf_config(base + R"(, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}})",
+                             "x.json")
+                .fp8_weight_block,
+            128);
+  EXPECT_EQ(import_hf_config(base + R"(, "quantization_config": {"quant_method": "fp8"}})", "x.json").fp8_weight_block, 0);
+  for (const char* bad : {R"([0, 128])", R"("128")", R"([])", R"([100000, 1])"}) {
+    try {
+      import_hf_config(base + R"(, "quantization_config": {"quant_method": "fp8", "weight_block_size": )" + bad + "}}",
+                       "x.json");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "quantization_config.weight_block_size") << bad;
+    }
+  }
 }
 
 TEST(ModelImport, Errors) {

@@ -188,6 +188,31 @@ TEST(PrefillRate, GoldenLowLoadTtft) {
   EXPECT_EQ(checked, 2);
 }
 
+// The opening waves identify the block-scaled FP8 share: the InferenceX file's hopper rows with every
+// TTFT (low-load and p99) replaced by the model's own at a planted share of 0.5, fitted from no share
+// (1): the fit finds the planted share, and only the rows whose wave measures the pool count.
+TEST(PrefillRate, WavesRecoverAPlantedBlockShare) {
+  if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
+  std::vector<SkippedRow> skipped;
+  auto all = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped, /*p99_ttft=*/true);
+  std::vector<InferenceCase> cases;
+  for (auto& c : all) {
+    if (c.generation != "hopper" || (c.metric != "ttft_ms" && c.metric != "p99_ttft_ms")) continue;
+    c.hardware.efficiency.infer_fp8_block_share = 0.5;
+    c.reported = predict_inference_case(c);
+    c.hardware.efficiency.infer_fp8_block_share = 0;
+    if (c.reported > 0) cases.push_back(c);
+  }
+  CalibrationOptions opts;
+  opts.params = {"infer_fp8_block_share"};
+  opts.prior_weight = 0;
+  const PrefillFit fit = calibrate_prefill(cases, cat(), opts, 8, 4, {"hopper"});
+  ASSERT_EQ(fit.generations.size(), 1u);
+  EXPECT_GT(fit.wave_rows, 5u);
+  EXPECT_LT(fit.wave_rows, cases.size() / 2);
+  EXPECT_NEAR(fit.generations[0].after.infer_fp8_block_share, 0.5, 0.05);
+}
+
 // The catalog holds the fit: calibrate_prefill on the InferenceX file (its p99 TTFTs included:
 // `calibrate --inference --prefill --params infer_mla_prefill_eff,infer_fp8_block_share`) gives each
 // generation's infer_mla_prefill_eff within 0.02 and, where opening waves measure it, its

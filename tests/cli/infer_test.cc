@@ -73,4 +73,32 @@ TEST(InferCli, ValidateInferenceSchema) {
   EXPECT_TRUE(j["rows"][0].contains("ape_pct"));
 }
 
+// DeepSeek-R1's checkpoint is block-scaled FP8: its prompts run at the generation's block-scaled FP8
+// rate; --fp8-weight-block 0 asks for per-tensor scales (the same weights requantized), whose prefill is
+// faster on a generation whose block share is below 1 (hopper), and the same one answer through
+// --json and text.
+TEST(InferCli, Fp8WeightBlock) {
+  const std::string base = "infer --model deepseek-r1 --system hgx-h200 --tp 8 --isl 8192 --osl 64 --concurrency 1 --json";
+  auto block = run_gpuplan(base);
+  auto tensor = run_gpuplan(base + " --fp8-weight-block 0");
+  auto stated = run_gpuplan(base + " --fp8-weight-block 128");
+  ASSERT_EQ(block.exit_code, 0) << block.err;
+  ASSERT_EQ(tensor.exit_code, 0) << tensor.err;
+  ASSERT_EQ(stated.exit_code, 0) << stated.err;
+  EXPECT_LT(tensor.json()["prefill_s"].get<double>(), block.json()["prefill_s"].get<double>());
+  EXPECT_DOUBLE_EQ(stated.json()["prefill_s"].get<double>(), block.json()["prefill_s"].get<double>());
+}
+
+// A disaggregated closed loop reports the opening wave's p99 TTFT beside the median-load TTFT.
+TEST(InferCli, OpeningWaveP99Ttft) {
+  auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --disagg --prefill-tp 8 --decode-tp 8 "
+                       "--isl 7373 --osl 922 --concurrency 128 --arrival closed_loop --requests-per-client 10 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_GT(j["ttft_p99_s"].get<double>(), j["ttft_s"].get<double>());
+  auto t = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --disagg --prefill-tp 8 --decode-tp 8 "
+                       "--isl 7373 --osl 922 --concurrency 128 --arrival closed_loop --requests-per-client 10");
+  EXPECT_TRUE(has(t.out, "TTFT p99")) << t.out;
+}
+
 }  // namespace

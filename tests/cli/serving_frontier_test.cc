@@ -76,6 +76,8 @@ TEST(ServingFrontierCli, BadInputNamesTheOption) {
            {"--mtp 1 --mtp-accept 1.5", "--mtp-accept"},
            {"--mtp-accept 0.5", "--mtp-accept"},
            {"--expert-skew 0.5", "--expert-skew"},
+           {"--fp8-weight-block -1", "--fp8-weight-block"},
+           {"--fp8-weight-block 5000", "--fp8-weight-block"},
            {"--engine foo", "--engine"},
            {"--request-overhead-ms -3", "--request-overhead-ms"},
            {"--prefill-gpus 8", "--disagg"},
