@@ -550,13 +550,22 @@ bool moe_gemm_reference_engine(const std::string& name) {
   return name.find("tensorrt-llm") != std::string::npos;
 }
 
+const ServingEngine* moe_kernels_owner(const Catalog& catalog, const ServingEngine* e) {
+  if (!e) return e;
+  const std::string prefix = "dynamo+";
+  if (e->name.rfind(prefix, 0) != 0) return e;
+  for (const ServingEngine& o : catalog.serving_engines())
+    if (o.name == e->name.substr(prefix.size())) return &o;
+  return e;
+}
+
 std::vector<EngineFit> calibrate_engine_moe_gemm_waves(std::vector<InferenceCase>& cases, const Catalog& catalog) {
   std::vector<EngineFit> fits;
   for (const ServingEngine& e : catalog.serving_engines()) {
-    if (moe_gemm_reference_engine(e.name)) continue;
+    if (moe_gemm_reference_engine(e.name) || moe_kernels_owner(catalog, &e) != &e) continue;
     std::vector<InferenceCase*> mine, rows;
     for (auto& c : cases) {
-      if (catalog.find_serving_engine(c.framework) != &e) continue;
+      if (moe_kernels_owner(catalog, catalog.find_serving_engine(c.framework)) != &e) continue;
       mine.push_back(&c);
       if (c.model.is_moe() && wave_measures_pool(c)) rows.push_back(&c);
     }

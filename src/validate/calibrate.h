@@ -141,6 +141,11 @@ bool wave_measures_pool(const InferenceCase& c);
 // with (moe_gemm_eff 1 by definition): TensorRT-LLM's (trtllm-gen / CUTLASS), aggregated or under Dynamo.
 bool moe_gemm_reference_engine(const std::string& name);
 
+// The catalog entry whose grouped MoE kernels an engine runs: a Dynamo deployment's (name
+// "dynamo+X") are its workers' engine X where the catalog has it (Dynamo routes requests and hands
+// off the KV cache; the forwards are X's); any other engine its own. Null for null.
+const ServingEngine* moe_kernels_owner(const Catalog& catalog, const ServingEngine* e);
+
 // Each non-reference serving engine's grouped MoE GEMM efficiency share (moe_gemm_eff) fitted on
 // InferenceX-schema cases (map_inferencex_cases with p99 TTFT) where the disaggregated prefill pool's
 // throughput is measured: the engine's MoE p99 TTFT cases whose opening wave measures the pool

@@ -265,8 +265,9 @@ TEST(EngineFit, GoldenVllmQwen3MoePrefillTtft) {
 
 // The prefill pools' opening waves (the p99 TTFT cases wave_measures_pool selects) recover a planted
 // MoE GEMM share: every Dynamo + SGLang case's figure replaced by the model's own prediction at 0.6,
-// the engine's share reset to 1, calibrate_engine_moe_gemm_waves finds 0.6 again; TensorRT-LLM's
-// engines are the reference and are not fitted.
+// the engine's share reset to 1, calibrate_engine_moe_gemm_waves finds 0.6 again for SGLang's kernels
+// (the `sglang` entry: Dynamo runs SGLang workers); TensorRT-LLM's engines are the reference and are
+// not fitted.
 TEST(EngineFit, MoeGemmWaveFitRecoversAPlantedShare) {
   if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
@@ -285,7 +286,10 @@ TEST(EngineFit, MoeGemmWaveFitRecoversAPlantedShare) {
   ASSERT_GT(mine.size(), 50u);
   const auto fits = calibrate_engine_moe_gemm_waves(mine, catalog);
   ASSERT_EQ(fits.size(), 1u);
-  EXPECT_EQ(fits[0].after.name, sg->name);
+  EXPECT_EQ(fits[0].after.name, "sglang");
+  EXPECT_EQ(moe_kernels_owner(catalog, sg), catalog.find_serving_engine("SGLang"));
+  EXPECT_EQ(moe_kernels_owner(catalog, catalog.find_serving_engine("SGLang + MoRI")),
+            catalog.find_serving_engine("SGLang + MoRI"));
   EXPECT_GE(fits[0].fit_rows, 5u);
   EXPECT_GT(fits[0].held_out_rows, 0u);
   EXPECT_NEAR(fits[0].after.moe_gemm_eff, 0.6, 0.011);
@@ -296,10 +300,14 @@ TEST(EngineFit, MoeGemmWaveFitRecoversAPlantedShare) {
   EXPECT_FALSE(moe_gemm_reference_engine("dynamo+sglang"));
 }
 
-// The catalog holds the engines' MoE GEMM shares fitted on the InferenceX file's opening waves the way
-// `calibrate --engines` fits them (front ends, then the shares): refit when the physics moves them by
-// more than 0.02 (`calibrate --engines --dataset inferencex-deepseek-r1.csv --write ...`).
-TEST(EngineFit, CatalogValuesHoldTheMoeGemmWaveFit) {
+// The engines' MoE GEMM shares fitted on the InferenceX file's opening waves (`calibrate --engines`,
+// at the catalog's front ends) come out well below TensorRT-LLM's for SGLang's kernels on NVIDIA
+// (0.40 on the first pass, 0.31 at the fixed point of the chain with the generation fit) and at the
+// grid's floor for SGLang + MoRI; the catalog does not keep them (every engine at 1: with them the
+// held-out inference.csv latency p90 and the InferenceX TTFT median get worse,
+// docs/inference-model.md, "Each engine's MoE GEMM share"). Refit, and revisit, when the physics moves
+// the fits out of these ranges.
+TEST(EngineFit, MoeGemmWaveFitIsReportedNotKept) {
   if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
   std::vector<SkippedRow> skipped;
@@ -313,8 +321,34 @@ TEST(EngineFit, CatalogValuesHoldTheMoeGemmWaveFit) {
                 f.median_ape_before, f.median_ape_after);
     EXPECT_FALSE(moe_gemm_reference_engine(f.before.name));
     EXPECT_GT(f.held_out_rows, 0u) << f.before.name;
-    EXPECT_NEAR(f.after.moe_gemm_eff, f.before.moe_gemm_eff, 0.02) << f.before.name;
+    EXPECT_GE(f.fit_rows, 20u) << f.before.name;
+    EXPECT_DOUBLE_EQ(f.before.moe_gemm_eff, 1.0) << f.before.name << ": not kept in the catalog";
+    EXPECT_LT(f.median_ape_after, f.median_ape_before + 10.0) << f.before.name;
+    if (f.before.name == "sglang") {
+      EXPECT_GE(f.after.moe_gemm_eff, 0.25);
+      EXPECT_LE(f.after.moe_gemm_eff, 0.55);
+    }
   }
+  for (const auto& e : catalog.serving_engines()) EXPECT_DOUBLE_EQ(e.moe_gemm_eff, 1.0) << e.name;
+}
+
+// The engine's MoE GEMM share is its prefill kernels': a decode step without prompt rows runs at the
+// reference's, so TPOT with one client (nothing else prefills between its steps) does not move with it.
+TEST(EngineFit, MoeGemmShareLeavesPureDecodeSteps) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
+  int checked = 0;
+  for (const auto& c : cases) {
+    if (c.metric != "tpot_ms" || c.workload.concurrency != 1 || c.mode == InferenceMode::disaggregated) continue;
+    InferenceCase t = c;
+    t.workload.moe_gemm_eff = 0.3;
+    EXPECT_NEAR(predict_inference_case(t), predict_inference_case(c), 1e-6 * predict_inference_case(c))
+        << c.framework << " row " << c.row;
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
 }
 
 // Property: a lower MoE GEMM share never speeds a prefill: on the file's MoE cases, the median and
