@@ -333,7 +333,8 @@ TEST(EngineFit, MoeGemmWaveFitIsReportedNotKept) {
 }
 
 // The engine's MoE GEMM share is its prefill kernels': a decode step without prompt rows runs at the
-// reference's, so TPOT with one client (nothing else prefills between its steps) does not move with it.
+// reference's, so TPOT with one client (nothing else prefills between its steps) barely moves with it
+// (within 3%: the request's own prompt shows in its cycle), while its TTFT (the prompt) moves more.
 TEST(EngineFit, MoeGemmShareLeavesPureDecodeSteps) {
   if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
   const Catalog catalog = Catalog::load({});
@@ -344,8 +345,11 @@ TEST(EngineFit, MoeGemmShareLeavesPureDecodeSteps) {
     if (c.metric != "tpot_ms" || c.workload.concurrency != 1 || c.mode == InferenceMode::disaggregated) continue;
     InferenceCase t = c;
     t.workload.moe_gemm_eff = 0.3;
-    EXPECT_NEAR(predict_inference_case(t), predict_inference_case(c), 1e-6 * predict_inference_case(c))
+    EXPECT_NEAR(predict_inference_case(t), predict_inference_case(c), 0.03 * predict_inference_case(c))
         << c.framework << " row " << c.row;
+    InferenceCase ttft = c, ttft_slow = t;
+    ttft.metric = ttft_slow.metric = "ttft_ms";
+    EXPECT_GT(predict_inference_case(ttft_slow), 1.03 * predict_inference_case(ttft)) << c.framework << " row " << c.row;
     ++checked;
   }
   EXPECT_GT(checked, 5);
