@@ -199,8 +199,8 @@ TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
 // The grouped MoE GEMM efficiency fit (calibrate_engine_moe_gemm) on the AIConfigurator sample: each
 // engine's MoE rows at <= 8 clients fitted, the rows above held out; dense rows never carry it.
 // TensorRT-LLM's MoE kernels (CUTLASS / trtllm-gen) are what the generation's GEMM efficiencies were
-// fitted with, so its fit stays near 1; vLLM's comes out far below it (0.28), which the catalog does
-// not keep (it over-predicts TPOT; docs/inference-model.md, Closed-loop bursts).
+// fitted with, so its fit stays near 1; vLLM's comes out far below it (0.28 with the share on every
+// row; 0.16 with it on the prompt rows only, h19p), which the catalog does not keep (it over-predicts TPOT; docs/inference-model.md, Closed-loop bursts).
 const std::string kAicFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/aiconfigurator-silicon-sample-ttft-tpot.csv";
 
 TEST(EngineFit, MoeGemmEffFitOnTheAicFile) {
