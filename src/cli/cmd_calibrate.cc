@@ -368,7 +368,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
 // (data/catalog/serving_engines.yaml) on an InferenceX-schema file (calibrate_engines: low-concurrency
 // TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
-                          const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources) {
+                          const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources,
+                          bool moe_gemm_waves) {
   const Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
   const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
@@ -378,11 +379,30 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   if (!host_fit && !fit_sources.empty())
     throw InputError("--fit-sources", "applies to an inference.csv-schema --dataset (the host-work fit)");
   std::vector<SkippedRow> skipped;
-  auto cases = host_fit ? map_inference_cases(table, catalog, skipped) : map_inferencex_cases(table, catalog, skipped);
+  // InferenceX schema: with the disaggregated rows' p99 TTFT cases (the opening waves the MoE GEMM
+  // shares are fitted on).
+  auto cases = host_fit ? map_inference_cases(table, catalog, skipped)
+                        : map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
-  const auto fits = host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
-  // Inference schema: also the engines' grouped MoE GEMM efficiency, on their MoE TTFT rows at few clients.
-  const auto moe_fits = host_fit ? calibrate_engine_moe_gemm(cases, catalog) : std::vector<EngineFit>{};
+  if (moe_gemm_waves && host_fit) throw InputError("--moe-gemm-waves", "applies to an InferenceX-schema --dataset");
+  // InferenceX schema: each non-reference engine's grouped MoE GEMM share on its prefill pools' opening
+  // waves (at the catalog's front ends). Reported, not written, unless --moe-gemm-waves: the held-out
+  // files reject it (docs/inference-model.md, "Each engine's MoE GEMM share"); with it, the front ends
+  // and MTP figures are fitted at those shares (the low-load TTFTs hold MoE prefill), to alternate
+  // with the generation fit. Inference schema: the shares on the MoE TTFT rows at few clients
+  // (reported, not written).
+  std::vector<EngineFit> wave_fits, moe_fits;
+  if (!host_fit) {
+    if (moe_gemm_waves) {
+      wave_fits = calibrate_engine_moe_gemm_waves(cases, catalog);
+    } else {
+      std::vector<InferenceCase> trial = cases;  // the front ends below stay at the catalog's shares
+      wave_fits = calibrate_engine_moe_gemm_waves(trial, catalog);
+    }
+  }
+  const std::vector<EngineFit> fits =
+      host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
+  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, catalog);
   std::vector<ServingEngine> out = catalog.serving_engines();
   nlohmann::json j = nlohmann::json::array();
   if (!common.json)
@@ -411,9 +431,24 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
+  nlohmann::json moe_j = nlohmann::json::array();
+  for (const auto& f : wave_fits) {
+    // The engine and the Dynamo deployments of its workers (moe_kernels_owner); `out` is the catalog's list.
+    for (size_t i = 0; moe_gemm_waves && i < out.size(); ++i)
+      if (moe_kernels_owner(catalog, &catalog.serving_engines()[i])->name == f.after.name)
+        out[i].moe_gemm_eff = f.after.moe_gemm_eff;
+    moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                     {"fit_on", "p99_ttft_ms opening waves"}, {"moe_gemm_eff_before", f.before.moe_gemm_eff},
+                     {"moe_gemm_eff", f.after.moe_gemm_eff}, {"median_error_before", f.median_ape_before / 100},
+                     {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (p99 TTFT of the "
+                               "prefill pools' opening waves)  {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                               f.median_ape_before, f.median_ape_after);
+  }
   // Reported, not written: the fits absorb the closed-loop runs' warm-up tail and over-predict TPOT,
   // so the catalog keeps every engine at 1 (docs/inference-model.md, "Closed-loop bursts").
-  nlohmann::json moe_j = nlohmann::json::array();
   for (const auto& f : moe_fits) {
     moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
                  {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
@@ -442,6 +477,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                  f.after.name, f.not_steady_rows, kFrontEndBoundS);
   if (!common.json && !moe_fits.empty())
     std::cout << "(MoE GEMM efficiency shares reported, not written: docs/inference-model.md, Closed-loop bursts)\n";
+  if (!common.json && !wave_fits.empty() && !moe_gemm_waves)
+    std::cout << "(MoE GEMM efficiency shares on the opening waves reported, not written: --moe-gemm-waves writes "
+                 "them; docs/inference-model.md, Each engine's MoE GEMM share)\n";
   if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}, {"moe_gemm_eff_fits", moe_j}});
   if (!write_path.empty()) {
     check_output_file(write_path, "--write", command_args);
@@ -475,7 +513,10 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
              "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
              "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
-             "  above 8 clients held out. Per engine, never per model.\n"
+             "  above 8 clients held out. Per engine, never per model. It applies to a step's prompt rows (decode\n"
+             "  rows at the reference's). On an InferenceX file `calibrate --engines` also fits it on each non-\n"
+             "  TensorRT-LLM engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported\n"
+             "  and written only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
              "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
              "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
              "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"
@@ -499,7 +540,7 @@ int cmd_calibrate(int argc, char** argv) {
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
   std::string bands_path, generations, fit_sources, params;
-  bool inference = false, bands = false, engines = false, prefill = false;
+  bool inference = false, bands = false, engines = false, prefill = false, moe_gemm_waves = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
                                        "schema with --inference)")->required();
@@ -515,6 +556,10 @@ int cmd_calibrate(int argc, char** argv) {
                "Fit each serving engine's front-end latency and the MTP acceptance "
                "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset, or its host work per "
                "sequence per step on an inference.csv-schema one (maximum-load rows)");
+  app.add_flag("--moe-gemm-waves", moe_gemm_waves,
+               "--engines on an InferenceX-schema --dataset: also write each non-reference engine's MoE GEMM "
+               "share (moe_gemm_eff) fitted on its prefill pools' opening waves, and fit the front ends at it "
+               "(not kept in the built-in catalog: docs/inference-model.md)");
   app.add_option("--metrics", metrics,
                  "--inference: comma-separated metrics whose rows the fit uses (tpot_ms, ttft_ms, "
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
@@ -547,8 +592,10 @@ int cmd_calibrate(int argc, char** argv) {
     if (engines) {
       if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
-                                   fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources));
+                                   fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources),
+                                   moe_gemm_waves);
     }
+    if (moe_gemm_waves) throw InputError("--moe-gemm-waves", "applies with --engines");
     if (prefill && !inference) throw InputError("--prefill", "applies with --inference");
     if (!params.empty() && !inference) throw InputError("--params", "applies with --inference");
     if (!params.empty()) {

@@ -312,8 +312,14 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
       const double rows = tokens * k / ep * imb / per_gpu_experts;
       const double ep_p = lp.moe_expert / moe_tp;
+      // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
+      // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
+      // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
+      // a mixed step's grouped GEMM runs at the rows' harmonic blend.
+      const double prompt_rows = prefill / tokens;
+      const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
       const Work x =
-          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, w.moe_gemm_eff * moe_share);
+          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.

@@ -532,6 +532,9 @@ const PrefillParam kPrefillParams[] = {
 // least kWaveDepth of its own prefill-and-hand-off times for the pool (the wave is several steps deep,
 // so the pool's throughput, not one prompt's latency, sets it) and no request waits for a decode slot.
 constexpr double kWaveDepth = 3.0;
+
+}  // namespace
+
 bool wave_measures_pool(const InferenceCase& c) {
   if (c.metric != "p99_ttft_ms" || c.mode != InferenceMode::disaggregated || ttft_waits_for_decode_slots(c)) return false;
   try {
@@ -543,7 +546,71 @@ bool wave_measures_pool(const InferenceCase& c) {
   }
 }
 
-}  // namespace
+bool moe_gemm_reference_engine(const std::string& name) {
+  return name.find("tensorrt-llm") != std::string::npos;
+}
+
+const ServingEngine* moe_kernels_owner(const Catalog& catalog, const ServingEngine* e) {
+  if (!e) return e;
+  const std::string prefix = "dynamo+";
+  if (e->name.rfind(prefix, 0) != 0) return e;
+  for (const ServingEngine& o : catalog.serving_engines())
+    if (o.name == e->name.substr(prefix.size())) return &o;
+  return e;
+}
+
+std::vector<EngineFit> calibrate_engine_moe_gemm_waves(std::vector<InferenceCase>& cases, const Catalog& catalog) {
+  std::vector<EngineFit> fits;
+  for (const ServingEngine& e : catalog.serving_engines()) {
+    if (moe_gemm_reference_engine(e.name) || moe_kernels_owner(catalog, &e) != &e) continue;
+    std::vector<InferenceCase*> mine, rows;
+    for (auto& c : cases) {
+      if (moe_kernels_owner(catalog, catalog.find_serving_engine(c.framework)) != &e) continue;
+      mine.push_back(&c);
+      if (c.model.is_moe() && wave_measures_pool(c)) rows.push_back(&c);
+    }
+    if (rows.empty()) continue;
+    EngineFit fit;
+    fit.before = fit.after = e;
+    fit.fit_rows = rows.size();
+    fit.held_out_rows = mine.size() - rows.size();
+    // Every (model, GPU, precision, ISL) series weighs the same, whatever its count of points.
+    std::map<std::string, int> series;
+    auto key = [](const InferenceCase* c) {
+      return c->model_name + "|" + c->gpu_name + "|" + c->precision_name + "|" + std::to_string(c->workload.isl);
+    };
+    for (auto* c : rows) ++series[key(c)];
+    auto loss = [&](double eff, std::vector<double>* apes) {
+      double sum = 0, wsum = 0;
+      for (auto* c : rows) {
+        c->workload.moe_gemm_eff = eff;
+        const double w = 1.0 / series[key(c)];
+        sum += w * abs_log(*c);
+        wsum += w;
+        if (apes) apes->push_back(ape_pct(*c));
+      }
+      return sum / wsum;
+    };
+    std::vector<double> apes;
+    loss(e.moe_gemm_eff, &apes);
+    fit.median_ape_before = median_of(apes);
+    double best_eff = 1.0, best = loss(1.0, nullptr);
+    for (int i = 99; i >= 10; --i) {
+      const double l = loss(i / 100.0, nullptr);
+      if (l < best - 1e-12) {
+        best = l;
+        best_eff = i / 100.0;
+      }
+    }
+    apes.clear();
+    loss(best_eff, &apes);
+    fit.after.moe_gemm_eff = best_eff;
+    fit.median_ape_after = median_of(apes);
+    for (auto* c : mine) c->workload.moe_gemm_eff = best_eff;
+    fits.push_back(fit);
+  }
+  return fits;
+}
 
 bool prefill_param_fitted(const CalibrationOptions& opts, const std::string& name) {
   if (opts.params.empty()) return name == "infer_mla_prefill_eff";

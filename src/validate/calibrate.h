@@ -132,4 +132,28 @@ std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, 
 std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                                  long long max_fit_concurrency = 8);
 
+// Whether a disaggregated run's p99 TTFT case measures its prefill pool (calibrate_prefill's wave
+// rows): the opening wave's tail waits at least three of its own prefill-and-hand-off times for the
+// pool, and no request waits for a decode slot.
+bool wave_measures_pool(const InferenceCase& c);
+
+// Whether an engine's grouped MoE kernels are the reference the generation's efficiencies were fitted
+// with (moe_gemm_eff 1 by definition): TensorRT-LLM's (trtllm-gen / CUTLASS), aggregated or under Dynamo.
+bool moe_gemm_reference_engine(const std::string& name);
+
+// The catalog entry whose grouped MoE kernels an engine runs: a Dynamo deployment's (name
+// "dynamo+X") are its workers' engine X where the catalog has it (Dynamo routes requests and hands
+// off the KV cache; the forwards are X's); any other engine its own. Null for null.
+const ServingEngine* moe_kernels_owner(const Catalog& catalog, const ServingEngine* e);
+
+// Each non-reference serving engine's grouped MoE GEMM efficiency share (moe_gemm_eff) fitted on
+// InferenceX-schema cases (map_inferencex_cases with p99 TTFT) where the disaggregated prefill pool's
+// throughput is measured: the engine's MoE p99 TTFT cases whose opening wave measures the pool
+// (wave_measures_pool, selected at the catalog's values), everything else as the catalog has it. The
+// value is the one on a 0.10-1.00 grid (0.01) minimising the mean min(2, |log(pred/reported)|), each
+// (model, GPU, precision, ISL) series weighing the same; every other case of the engine is held out
+// (held_out_rows; median_ape_* are on the fit rows). TensorRT-LLM's engines are the reference (1, not
+// fitted); engines without wave rows are not returned. The engine's cases carry the fitted value.
+std::vector<EngineFit> calibrate_engine_moe_gemm_waves(std::vector<InferenceCase>& cases, const Catalog& catalog);
+
 }  // namespace gpuplan

@@ -200,8 +200,8 @@ TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
 // The grouped MoE GEMM efficiency fit (calibrate_engine_moe_gemm) on the AIConfigurator sample: each
 // engine's MoE rows at <= 8 clients fitted, the rows above held out; dense rows never carry it.
 // TensorRT-LLM's MoE kernels (CUTLASS / trtllm-gen) are what the generation's GEMM efficiencies were
-// fitted with, so its fit stays near 1; vLLM's comes out far below it (0.28), which the catalog does
-// not keep (it over-predicts TPOT; docs/inference-model.md, Closed-loop bursts).
+// fitted with, so its fit stays near 1; vLLM's comes out far below it (0.28 with the share on every
+// row; 0.16 with it on the prompt rows only, h19p), which the catalog does not keep (it over-predicts TPOT; docs/inference-model.md, Closed-loop bursts).
 const std::string kAicFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/aiconfigurator-silicon-sample-ttft-tpot.csv";
 
 TEST(EngineFit, MoeGemmEffFitOnTheAicFile) {
@@ -262,6 +262,123 @@ TEST(EngineFit, GoldenVllmQwen3MoePrefillTtft) {
   std::printf("row 3384 TTFT: measured %.1f ms, predicted %.1f at moe_gemm_eff 1, %.1f at 0.28\n", row->reported, base, pred);
   EXPECT_LT(base / row->reported, 0.65);
   EXPECT_NEAR(pred / row->reported, 1.0, 0.15);
+}
+
+// The prefill pools' opening waves (the p99 TTFT cases wave_measures_pool selects) recover a planted
+// MoE GEMM share: every Dynamo + SGLang case's figure replaced by the model's own prediction at 0.6,
+// the engine's share reset to 1, calibrate_engine_moe_gemm_waves finds 0.6 again for SGLang's kernels
+// (the `sglang` entry: Dynamo runs SGLang workers); TensorRT-LLM's engines are the reference and are
+// not fitted.
+TEST(EngineFit, MoeGemmWaveFitRecoversAPlantedShare) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  const ServingEngine* sg = catalog.find_serving_engine("Dynamo + SGLang");
+  ASSERT_TRUE(sg);
+  std::vector<InferenceCase> mine;
+  for (auto& c : cases) {
+    if (catalog.find_serving_engine(c.framework) != sg) continue;
+    c.workload.moe_gemm_eff = 0.6;
+    c.reported = predict_inference_case(c);
+    c.workload.moe_gemm_eff = 1.0;
+    if (c.reported > 0) mine.push_back(c);
+  }
+  ASSERT_GT(mine.size(), 50u);
+  const auto fits = calibrate_engine_moe_gemm_waves(mine, catalog);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0].after.name, "sglang");
+  EXPECT_EQ(moe_kernels_owner(catalog, sg), catalog.find_serving_engine("SGLang"));
+  EXPECT_EQ(moe_kernels_owner(catalog, catalog.find_serving_engine("SGLang + MoRI")),
+            catalog.find_serving_engine("SGLang + MoRI"));
+  EXPECT_GE(fits[0].fit_rows, 5u);
+  EXPECT_GT(fits[0].held_out_rows, 0u);
+  EXPECT_NEAR(fits[0].after.moe_gemm_eff, 0.6, 0.011);
+  EXPECT_LT(fits[0].median_ape_after, 1.0);
+  for (const auto& c : mine) EXPECT_DOUBLE_EQ(c.workload.moe_gemm_eff, fits[0].after.moe_gemm_eff);
+  EXPECT_TRUE(moe_gemm_reference_engine("dynamo+tensorrt-llm"));
+  EXPECT_TRUE(moe_gemm_reference_engine("tensorrt-llm"));
+  EXPECT_FALSE(moe_gemm_reference_engine("dynamo+sglang"));
+}
+
+// The engines' MoE GEMM shares fitted on the InferenceX file's opening waves (`calibrate --engines`,
+// at the catalog's front ends) come out well below TensorRT-LLM's for SGLang's kernels on NVIDIA
+// (0.40 on the first pass, 0.31 at the fixed point of the chain with the generation fit) and at the
+// grid's floor for SGLang + MoRI; the catalog does not keep them (every engine at 1: with them the
+// held-out inference.csv latency p90 and the InferenceX TTFT median get worse,
+// docs/inference-model.md, "Each engine's MoE GEMM share"). Refit, and revisit, when the physics moves
+// the fits out of these ranges.
+TEST(EngineFit, MoeGemmWaveFitIsReportedNotKept) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  calibrate_engines(cases, catalog);
+  const auto fits = calibrate_engine_moe_gemm_waves(cases, catalog);
+  ASSERT_GE(fits.size(), 1u);
+  for (const auto& f : fits) {
+    std::printf("%-22s waves %3zu held out %4zu  moe_gemm_eff %.2f -> %.2f  median APE %.1f%% -> %.1f%%\n",
+                f.before.name.c_str(), f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                f.median_ape_before, f.median_ape_after);
+    EXPECT_FALSE(moe_gemm_reference_engine(f.before.name));
+    EXPECT_GT(f.held_out_rows, 0u) << f.before.name;
+    EXPECT_GE(f.fit_rows, 20u) << f.before.name;
+    EXPECT_DOUBLE_EQ(f.before.moe_gemm_eff, 1.0) << f.before.name << ": not kept in the catalog";
+    EXPECT_LT(f.median_ape_after, f.median_ape_before + 10.0) << f.before.name;
+    if (f.before.name == "sglang") {
+      EXPECT_GE(f.after.moe_gemm_eff, 0.25);
+      EXPECT_LE(f.after.moe_gemm_eff, 0.55);
+    }
+  }
+  for (const auto& e : catalog.serving_engines()) EXPECT_DOUBLE_EQ(e.moe_gemm_eff, 1.0) << e.name;
+}
+
+// The engine's MoE GEMM share is its prefill kernels': a decode step without prompt rows runs at the
+// reference's, so TPOT with one client (nothing else prefills between its steps) barely moves with it
+// (within 3%: the request's own prompt shows in its cycle), while its TTFT (the prompt) moves more.
+TEST(EngineFit, MoeGemmShareLeavesPureDecodeSteps) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
+  int checked = 0;
+  for (const auto& c : cases) {
+    if (c.metric != "tpot_ms" || c.workload.concurrency != 1 || c.mode == InferenceMode::disaggregated) continue;
+    InferenceCase t = c;
+    t.workload.moe_gemm_eff = 0.3;
+    EXPECT_NEAR(predict_inference_case(t), predict_inference_case(c), 0.03 * predict_inference_case(c))
+        << c.framework << " row " << c.row;
+    InferenceCase ttft = c, ttft_slow = t;
+    ttft.metric = ttft_slow.metric = "ttft_ms";
+    EXPECT_GT(predict_inference_case(ttft_slow), 1.03 * predict_inference_case(ttft)) << c.framework << " row " << c.row;
+    ++checked;
+  }
+  EXPECT_GT(checked, 5);
+}
+
+// Property: a lower MoE GEMM share never speeds a prefill: on the file's MoE cases, the median and
+// p99 TTFT never fall as moe_gemm_eff falls.
+TEST(EngineFit, LowerMoeGemmShareNeverSpeedsAPrefill) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases =
+      map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped, /*p99_ttft=*/true);
+  int checked = 0;
+  for (size_t i = 0; i < cases.size(); i += 7) {
+    const InferenceCase& c = cases[i];
+    if ((c.metric != "ttft_ms" && c.metric != "p99_ttft_ms") || !c.model.is_moe()) continue;
+    InferenceCase t = c;
+    double prev = 0;
+    for (double eff : {1.0, 0.8, 0.6, 0.4, 0.2, 0.1}) {
+      t.workload.moe_gemm_eff = eff;
+      const double ttft = predict_inference_case(t);
+      EXPECT_GE(ttft, prev * (1 - 1e-9)) << c.framework << " row " << c.row << " at " << eff;
+      prev = ttft;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
 }
 
 }  // namespace

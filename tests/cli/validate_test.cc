@@ -132,6 +132,45 @@ TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// calibrate --engines on the InferenceX file reports each non-TensorRT-LLM engine's MoE GEMM share
+// fitted on its prefill pools' opening waves without writing it; --moe-gemm-waves writes it, for SGLang
+// and the Dynamo deployment of its workers alike; the flag is refused elsewhere (exit 2, named).
+TEST(ValidateCli, CalibrateEnginesMoeGemmWaves) {
+  const std::string data = kData + "inferencex-deepseek-r1.csv";
+  if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_moe_waves_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto entry_of = [](const std::string& file, const std::string& name) {
+    std::ifstream f(file);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto at = text.find("- name: " + name + "\n");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find("- name:", at + 1) - at);
+  };
+  const std::string kept = (dir / "kept.yaml").string(), written = (dir / "written.yaml").string();
+  auto r = run_gpuplan("calibrate --engines --dataset " + data + " --write " + kept + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  bool sglang = false;
+  const auto j = r.json();
+  for (const auto& f : j["moe_gemm_eff_fits"])
+    if (f["engine"] == "sglang") {
+      sglang = true;
+      EXPECT_LT(f["moe_gemm_eff"].get<double>(), 0.9) << f.dump();
+      EXPECT_GT(f["fit_rows"].get<int>(), 0) << f.dump();
+    }
+  EXPECT_TRUE(sglang) << j["moe_gemm_eff_fits"].dump();
+  EXPECT_EQ(entry_of(kept, "sglang").find("moe_gemm_eff"), std::string::npos) << entry_of(kept, "sglang");
+  auto w = run_gpuplan("calibrate --engines --moe-gemm-waves --dataset " + data + " --write " + written);
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  const std::string sg = entry_of(written, "sglang"), dyn = entry_of(written, "dynamo+sglang");
+  ASSERT_NE(sg.find("moe_gemm_eff"), std::string::npos) << sg;
+  EXPECT_EQ(sg.substr(sg.find("moe_gemm_eff"), 20), dyn.substr(dyn.find("moe_gemm_eff"), 20)) << dyn;
+  EXPECT_EQ(entry_of(written, "dynamo+tensorrt-llm").find("moe_gemm_eff"), std::string::npos);
+  auto wrong = run_gpuplan("calibrate --engines --moe-gemm-waves --dataset " + kData + "inference.csv");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_TRUE(has(wrong.err, "--moe-gemm-waves")) << wrong.err;
+  std::filesystem::remove_all(dir);
+}
+
 // calibrate --inference --prefill fits each generation's MLA prefill rate on the InferenceX file's
 // TTFTs at 1-8 clients (the rest held out) jointly with the engines' front ends, and writes an
 // efficiency file the catalog reads back; an overlay with a slower MLA prefill lengthens DeepSeek's
