@@ -238,7 +238,7 @@ TEST(NotesDeployment, InferenceRowsBecomeDisaggregatedCases) {
   EXPECT_EQ(c.workload.requests_per_client, 10);  // AIConfigurator's TTFT is the run's mean (wave included)
   EXPECT_EQ(c.workload.isl, 922);
   EXPECT_DOUBLE_EQ(c.workload.request_overhead_s, engine_params(catalog, "Dynamo + TensorRT-LLM").request_overhead_s);
-  EXPECT_GT(c.workload.request_overhead_s, engine_params(catalog, "trtllm").request_overhead_s);
+  EXPECT_GT(c.workload.request_overhead_s, 0.0);  // a fitted front end (its size against trtllm's is the fit's)
   const InferenceResult r = evaluate_case(c);
   EXPECT_TRUE(r.disaggregated);
   EXPECT_EQ(r.max_concurrency, 2192);  // 2 workers x 8 ranks x 137: the row's clients
