@@ -238,7 +238,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const long long slots = cap_slots > 0 ? std::min(top.max_concurrency, cap_slots) : top.max_concurrency;
 
   // Split the clients between the pools: decode holds c_d sequences (rate X = c_d / decode time);
-  // the rest are in prefill, queueing M/D/1 as X nears the prefill capacity. The largest c_d whose
+  // the rest are in prefill (prefill_pool_sojourn_s: its batched steps, queueing as X nears the
+  // prefill capacity). The largest c_d whose
   // total X (T_prefill + T_decode) stays within the clients is the operating point.
   const long long clients = w.concurrency > 0 ? w.concurrency : slots;
   struct Point {

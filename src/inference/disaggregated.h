@@ -92,8 +92,9 @@ double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s);
 // capacity (prefill_capacity_per_s: full steps of max_num_tokens per rank, or the recipe's
 // prefill_max_tokens, within prefill_max_batch held slots); the decode pool's steps carry decodes
 // only. The load splits so that the
-// clients fill both: decode in-flight = rate x decode time, and prompts wait in the prefill queue
-// (M/D/1) as the rate nears its capacity. TTFT = queue + prefill + KV transfer + one decode step;
+// clients fill both: decode in-flight = rate x decode time, and a prompt spends
+// prefill_pool_sojourn_s in the prefill pool (its batched steps, and the queue as the rate nears the
+// capacity). TTFT = that sojourn + front end + KV transfer + one decode step;
 // closed-loop runs (requests_per_client > 0) open with every prompt at once. Clients beyond the decode
 // pool's slots wait for one: throughput is slots / decode time and the wait is in TTFT. Malformed
 // input -> InputError naming the option (--prefill-tp, --decode-gpus, --decode-max-batch,
