@@ -324,15 +324,15 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     const double n = double(clients), sl = double(std::max(1LL, slots));
     const double q = std::floor(n / sl), rem = n - q * sl;
     const double slot_wait = clients > slots ? t_dec_best * (sl * q * (q - 1.0) / 2.0 + rem * q) / n : 0.0;
-    const double wave = std::max(n / mu_p / 2.0, slot_wait) + prefill_alone_s + transfer_s + r.decode_step.total_s;
+    const double own_s = prefill_alone_s + transfer_s + r.decode_step.total_s;  // its prefill to its first token
+    const double wave = std::max(n / mu_p / 2.0, slot_wait) + own_s;
     const double R = w.requests_per_client;
     // The slowest 1% of the run's R x n requests: the wave's last n R / 100 (R <= 100), the one
     // with k = n (1 - R / 100) ahead of it waiting k / mu for the pool, or its slot.
     if (R <= 100) {
       const double k = n * (1.0 - R / 100.0);
       const double k_slot_wait = clients > slots ? std::floor(k / sl) * t_dec_best : 0.0;
-      r.ttft_p99_s = std::max(ttft, std::max(k / mu_p, k_slot_wait) + prefill_alone_s + transfer_s +
-                                        r.decode_step.total_s);
+      r.ttft_p99_s = std::max(ttft, std::max(k / mu_p, k_slot_wait) + own_s);
     }
     ttft = (wave + (R - 1) * ttft) / R;
   }

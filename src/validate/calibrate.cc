@@ -258,7 +258,7 @@ void fit_mtp_host(std::vector<InferenceCase>& cases, const Catalog& catalog, std
     if (c.workload.mtp_draft_tokens > 0 && c.workload.mtp_host_in_series &&
         (c.metric == "tpot_ms" || c.metric == "tokens_per_sec_per_user"))
       rows.push_back(&c);
-    else
+    else if (c.metric != "p99_ttft_ms")  // the opening waves' p99s are a fit signal, not a figure held out
       ++held;
   }
   if (rows.empty()) return;
@@ -375,7 +375,7 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
   for (auto& c : cases) {
     if (c.workload.mtp_draft_tokens > 0 && (c.metric == "tpot_ms" || c.metric == "tokens_per_sec_per_user"))
       mtp.push_back(&c);
-    else
+    else if (c.metric != "p99_ttft_ms")  // the opening waves' p99s are a fit signal, not a figure held out
       ++held;
   }
   if (!mtp.empty()) {
@@ -464,6 +464,33 @@ std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, 
   return fits;
 }
 
+namespace {
+
+// An engine's MoE GEMM share on the grid 1.00, 0.99, ..., 0.10 minimising `loss(share, apes)` (`apes`,
+// when given, receives each fit row's error at that share); sets the fit's share and its fit rows'
+// median errors before (at the catalog's share) and after. Returns the share.
+template <class Loss>
+double fit_moe_gemm_share(EngineFit& fit, Loss&& loss) {
+  std::vector<double> apes;
+  loss(fit.before.moe_gemm_eff, &apes);
+  fit.median_ape_before = median_of(apes);
+  double best_eff = 1.0, best = loss(1.0, nullptr);
+  for (int i = 99; i >= 10; --i) {
+    const double l = loss(i / 100.0, nullptr);
+    if (l < best - 1e-12) {
+      best = l;
+      best_eff = i / 100.0;
+    }
+  }
+  apes.clear();
+  loss(best_eff, &apes);
+  fit.after.moe_gemm_eff = best_eff;
+  fit.median_ape_after = median_of(apes);
+  return best_eff;
+}
+
+}  // namespace
+
 std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                                  long long max_fit_concurrency) {
   std::vector<EngineFit> fits;
@@ -488,21 +515,7 @@ std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cas
       }
       return median_of(errs);
     };
-    std::vector<double> apes;
-    loss(e.moe_gemm_eff, &apes);
-    fit.median_ape_before = median_of(apes);
-    double best_eff = 1.0, best = loss(1.0, nullptr);
-    for (int i = 99; i >= 10; --i) {
-      const double l = loss(i / 100.0, nullptr);
-      if (l < best - 1e-12) {
-        best = l;
-        best_eff = i / 100.0;
-      }
-    }
-    apes.clear();
-    loss(best_eff, &apes);
-    fit.after.moe_gemm_eff = best_eff;
-    fit.median_ape_after = median_of(apes);
+    const double best_eff = fit_moe_gemm_share(fit, loss);
     for (auto* c : held) c->workload.moe_gemm_eff = best_eff;
     fits.push_back(fit);
   }
@@ -591,21 +604,7 @@ std::vector<EngineFit> calibrate_engine_moe_gemm_waves(std::vector<InferenceCase
       }
       return sum / wsum;
     };
-    std::vector<double> apes;
-    loss(e.moe_gemm_eff, &apes);
-    fit.median_ape_before = median_of(apes);
-    double best_eff = 1.0, best = loss(1.0, nullptr);
-    for (int i = 99; i >= 10; --i) {
-      const double l = loss(i / 100.0, nullptr);
-      if (l < best - 1e-12) {
-        best = l;
-        best_eff = i / 100.0;
-      }
-    }
-    apes.clear();
-    loss(best_eff, &apes);
-    fit.after.moe_gemm_eff = best_eff;
-    fit.median_ape_after = median_of(apes);
+    const double best_eff = fit_moe_gemm_share(fit, loss);
     for (auto* c : mine) c->workload.moe_gemm_eff = best_eff;
     fits.push_back(fit);
   }
