@@ -32,6 +32,12 @@ Efficiency parse_efficiency(YamlMap& m, const std::string& origin) {
   e.infer_prefill_fitted_on = m.opt_str("infer_prefill_fitted_on").value_or("");
   e.infer_prefill_fitted_date = m.opt_str("infer_prefill_fitted_date").value_or("");
   e.infer_prefill_method = m.opt_str("infer_prefill_method").value_or("");
+  e.mla_decode_tile_rows =
+      static_cast<int>(m.opt_integer_in("mla_decode_tile_rows", 1, 256).value_or(e.mla_decode_tile_rows));
+  e.infer_mla_decode_eff = m.opt_num_in("infer_mla_decode_eff", 0.01, 1.0).value_or(e.infer_mla_decode_eff);
+  e.infer_mla_decode_fitted_on = m.opt_str("infer_mla_decode_fitted_on").value_or("");
+  e.infer_mla_decode_fitted_date = m.opt_str("infer_mla_decode_fitted_date").value_or("");
+  e.infer_mla_decode_method = m.opt_str("infer_mla_decode_method").value_or("");
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -58,6 +64,8 @@ std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const s
     out += fmt::format("    scaleup_eff: {:.4g}\n    scaleout_eff: {:.4g}\n", e.scaleup_eff, e.scaleout_eff);
     out += fmt::format("    kernel_overhead_s: {:.4g}\n    overlap_eff: {:.4g}\n", e.kernel_overhead_s, e.overlap_eff);
     out += fmt::format("    expert_gemm_overhead_s: {:.4g}\n", e.expert_gemm_overhead_s);
+    if (e.mla_decode_tile_rows != Efficiency{}.mla_decode_tile_rows)
+      out += fmt::format("    mla_decode_tile_rows: {}\n", e.mla_decode_tile_rows);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);
@@ -79,6 +87,15 @@ std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const s
         out += fmt::format("    infer_prefill_fitted_date: \"{}\"\n", e.infer_prefill_fitted_date);
       if (!e.infer_prefill_method.empty())
         out += fmt::format("    infer_prefill_method: \"{}\"\n", e.infer_prefill_method);
+    }
+    if (e.infer_mla_decode_eff > 0) {  // MLA decode attention rate (calibrate --inference --params infer_mla_decode_eff)
+      out += fmt::format("    infer_mla_decode_eff: {:.4g}\n", e.infer_mla_decode_eff);
+      if (!e.infer_mla_decode_fitted_on.empty())
+        out += fmt::format("    infer_mla_decode_fitted_on: \"{}\"\n", e.infer_mla_decode_fitted_on);
+      if (!e.infer_mla_decode_fitted_date.empty())
+        out += fmt::format("    infer_mla_decode_fitted_date: \"{}\"\n", e.infer_mla_decode_fitted_date);
+      if (!e.infer_mla_decode_method.empty())
+        out += fmt::format("    infer_mla_decode_method: \"{}\"\n", e.infer_mla_decode_method);
     }
   }
   return out;

@@ -52,6 +52,21 @@ struct Efficiency {
   std::string infer_prefill_fitted_on;
   std::string infer_prefill_fitted_date;
   std::string infer_prefill_method;
+  // The rate of absorbed-MLA decode attention (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA
+  // decode) as a fraction of the bf16 peak, in place of attention_eff (the training fit's flash-
+  // attention rate) for MLA decode rows. Fitted by `gpuplan calibrate --inference --params
+  // infer_mla_decode_eff` on TPOT (docs/inference-model.md, "MLA decode attention rate"); 0: not
+  // fitted, attention_eff applies.
+  double infer_mla_decode_eff = 0;
+  // Query rows per MMA tile of the generation's absorbed-MLA decode kernels: a rank's heads x the
+  // query tokens it verifies pad up to it (a fact of the kernels, not fitted). FlashMLA and the
+  // Blackwell MLA kernels tile 64 rows (FlashMLA kBlockM = 64 over seqlen_q x heads); AITER's MLA
+  // decode on CDNA has kernels for 16 query heads (DeepSeek's 128 heads over TP8) on 16-row MFMA
+  // tiles.
+  int mla_decode_tile_rows = 64;
+  std::string infer_mla_decode_fitted_on;
+  std::string infer_mla_decode_fitted_date;
+  std::string infer_mla_decode_method;
 
   std::string fitted_on;            // dataset the values were fitted on
   std::string fitted_date;          // ISO date

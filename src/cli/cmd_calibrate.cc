@@ -62,6 +62,10 @@ std::string efficiency_file_header() {
          "  the p99 TTFT of the opening waves; docs/inference-model.md, \"Prefill rate per generation\" and \"Block-scaled\n"
          "  FP8 and the opening waves\"); infer_gemm_max (a serving GEMM rate) is fitted by none of them (the held-out\n"
          "  files reject it);\n"
+         "MLA decode attention rate (infer_mla_decode_eff, cdna4 only: the NVIDIA fits are rejected by the held-out\n"
+         "  files): `gpuplan calibrate --inference --params infer_mla_decode_eff --generation cdna4 --dataset\n"
+         "  inferencex-deepseek-r1.csv` (TPOT of MLA models); mla_decode_tile_rows (cdna3, cdna4: 16) is a fact of\n"
+         "  the MLA decode kernels, not fitted (AITER's 16-head kernels; NVIDIA's tile 64 rows: the default);\n"
          "the `default` entry serves generations without measurements.\n"
          "expert_gemm_overhead_s (fine-grained MoE, docs/training-model.md): the value `gpuplan calibrate` fitted on\n"
          "training.csv (2026-11-30) with the other training values held at this file's fit (a full refit moved the\n"
@@ -139,6 +143,74 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
       std::cout << fmt::format("{:<16} {:>6} {:>9.3f} {:>10.3f} {:>10.2f}  {:.1f}% -> {:.1f}%\n", f.generation, f.rows,
                                f.after.infer_hbm_eff, f.after.infer_step_overhead_s * 1e3,
                                f.after.infer_kernel_overhead_s * 1e6, f.median_ape_before, f.median_ape_after);
+  }
+  if (!write_path.empty()) {
+    check_output_file(write_path, "--write", command_args);
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+    f << efficiencies_to_yaml(out, efficiency_file_header());
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+  return kExitOk;
+}
+
+// calibrate --inference --params infer_mla_decode_eff: each generation's absorbed-MLA decode
+// attention rate on the TPOT of the dataset's MLA-model rows (calibrate_mla_decode), everything else
+// as the catalog has it; every other figure held out. Writes the efficiencies.
+int calibrate_mla_decode_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
+                             const CalibrationOptions& opts, const std::vector<std::string>& only_generations,
+                             const std::vector<std::string>& command_args) {
+  Catalog catalog = load_catalog(common);
+  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const bool inferencex = is_inferencex_schema(table);
+  if (!inferencex && !is_inference_schema(table))
+    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference");
+  std::vector<SkippedRow> skipped;
+  auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
+  std::vector<InferenceCase> cases;
+  for (auto& c : all)
+    if (only_generations.empty() ||
+        std::find(only_generations.begin(), only_generations.end(), c.generation) != only_generations.end())
+      cases.push_back(std::move(c));
+  for (const auto& g : only_generations)
+    if (std::none_of(cases.begin(), cases.end(), [&](const InferenceCase& c) { return c.generation == g; }))
+      throw InputError("--generation", fmt::format("no row of '{}' is of generation '{}'", dataset, g));
+  const auto fits = calibrate_mla_decode(cases, opts);
+  if (fits.empty()) throw InputError("--dataset", "'" + dataset + "' has no TPOT row of an MLA model to fit on");
+  const size_t total = cases.size();
+  const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
+  std::vector<Efficiency> out = catalog.efficiencies();
+  for (const auto& f : fits) {
+    Efficiency& e = generation_entry(out, f.generation, f.before);
+    e.infer_mla_decode_eff = f.after.infer_mla_decode_eff;
+    e.infer_mla_decode_fitted_on =
+        fmt::format("{}: the {} TPOT points of MLA models on {} (calibrate --inference --params "
+                    "infer_mla_decode_eff); its other figures and every other file held out",
+                    basename, f.rows, f.generation);
+    e.infer_mla_decode_fitted_date = today_utc();
+    e.infer_mla_decode_method =
+        "calibrate_mla_decode: shrinking log-spaced grids over [0.05, 0.95] minimising the weighted mean of "
+        "min(2, |log(pred/reported)|), each (source, model, engine) series weighted equally, log-prior pull to "
+        "attention_eff";
+  }
+  if (common.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& f : fits)
+      j.push_back({{"generation", f.generation}, {"rows", f.rows}, {"loss_before", f.loss_before},
+                   {"loss_after", f.loss_after}, {"median_ape_before_pct", f.median_ape_before},
+                   {"median_ape_after_pct", f.median_ape_after},
+                   {"fitted", {{"infer_mla_decode_eff", f.after.infer_mla_decode_eff}}}});
+    print_json("calibrate", {{"dataset", dataset}, {"inference", true}, {"generations", j},
+                             {"rows_skipped", skipped.size()}, {"cases", total}});
+  } else {
+    std::cout << fmt::format("Calibrated the MLA decode attention rate on the TPOT of {} ({} cases, {} rows skipped)\n\n",
+                             dataset, total, skipped.size());
+    std::cout << fmt::format("{:<16} {:>6} {:>14} {:>14}  {}\n", "generation", "rows", "attention_eff",
+                             "mla_decode_eff", "median APE before -> after");
+    for (const auto& f : fits)
+      std::cout << fmt::format("{:<16} {:>6} {:>14.3f} {:>14.3f}  {:.1f}% -> {:.1f}%\n", f.generation, f.rows,
+                               f.before.attention_eff, f.after.infer_mla_decode_eff, f.median_ape_before,
+                               f.median_ape_after);
   }
   if (!write_path.empty()) {
     check_output_file(write_path, "--write", command_args);
@@ -566,7 +638,7 @@ int cmd_calibrate(int argc, char** argv) {
   app.add_option("--params", params,
                  "--inference: comma-separated parameters to fit (--prefill: infer_mla_prefill_eff (default), "
                  "infer_gemm_max, infer_fp8_block_share; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
-                 "all three))");
+                 "all three), or infer_mla_decode_eff alone: the MLA decode attention rate on the TPOT of MLA models)");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
   app.add_option("--fit-sources", fit_sources,
@@ -601,7 +673,7 @@ int cmd_calibrate(int argc, char** argv) {
     if (!params.empty()) {
       opts.params = split_list(params);
       static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff", "infer_fp8_block_share"},
-          kDecode{"infer_hbm_eff", "infer_step_overhead_s", "infer_kernel_overhead_s"};
+          kDecode{"infer_hbm_eff", "infer_step_overhead_s", "infer_kernel_overhead_s", "infer_mla_decode_eff"};
       const auto& known = prefill ? kPrefill : kDecode;
       for (const auto& p : opts.params)
         if (std::find(known.begin(), known.end(), p) == known.end()) {
@@ -615,6 +687,14 @@ int cmd_calibrate(int argc, char** argv) {
       return calibrate_prefill_cli(common, dataset, write_path, opts,
                                    generations.empty() ? std::vector<std::string>{} : split_list(generations),
                                    command_args);
+    }
+    if (inference && std::find(opts.params.begin(), opts.params.end(), "infer_mla_decode_eff") != opts.params.end()) {
+      if (opts.params.size() > 1)
+        throw InputError("--params", "infer_mla_decode_eff is fitted on its own (the TPOT of MLA models)");
+      if (!holdouts.empty()) throw InputError("--holdout", "does not apply with --params infer_mla_decode_eff");
+      return calibrate_mla_decode_cli(common, dataset, write_path, opts,
+                                      generations.empty() ? std::vector<std::string>{} : split_list(generations),
+                                      command_args);
     }
     if (inference) {
       if (metrics != "all") {

@@ -117,15 +117,27 @@ double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 // dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
 // heads split by TP (DeepSeek's 128 heads / TP16 = 8 per rank) a tile is partly empty and its math
 // costs the full tile. Attention-DP keeps all heads on one rank (128 rows: no padding).
-double mla_decode_row_padding(const ModelArch& m, double verify, double heads_split) {
+double mla_decode_row_padding(const ModelArch& m, const Hardware& hw, double verify, double heads_split) {
   if (m.attention != AttentionKind::mla) return 1.0;
   const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
-  return pad(rows, 64) / rows;
+  const double tile = std::max(1, hw.efficiency.mla_decode_tile_rows);
+  return pad(rows, tile) / rows;
 }
 
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
 };
+
+// Decode attention of `flops` (padded rows included). Absorbed-MLA decode runs in the engines' own
+// MLA decode kernels (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode), whose rate is not
+// the training fit's flash-attention rate: the generation's fitted MLA decode rate
+// (infer_mla_decode_eff, calibrate --inference --params infer_mla_decode_eff on TPOT) where it has
+// one; other decodes at attention_eff.
+double decode_attention_s(const ModelArch& m, const Hardware& hw, double flops) {
+  const double eff = hw.efficiency.infer_mla_decode_eff;
+  if (m.attention != AttentionKind::mla || !(eff > 0) || flops <= 0) return attention_time_s(hw, flops);
+  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * eff);
+}
 
 // Causal attention of prompt tokens (`flops` of them). MLA prompts run the expanded form (192-wide
 // query/key heads, 128-wide values, 128 heads) in the engines' own MLA prefill kernels (FlashInfer /
@@ -360,7 +372,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
                            (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
                            heads_split * s.layers;
   const double t_dec =
-      std::max(attention_time_s(hw, dec_flops * mla_decode_row_padding(m, verify, heads_split)),
+      std::max(decode_attention_s(m, hw, dec_flops * mla_decode_row_padding(m, hw, verify, heads_split)),
                memory_bound_time_s(hw, dec_bytes));
   st.attention_s = t_dec + prefill_attention_s(m, hw, pre_flops);
   st.kv_bytes_read = dec_bytes;

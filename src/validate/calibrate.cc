@@ -140,6 +140,62 @@ std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases
   return fits;
 }
 
+std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& cases, const CalibrationOptions& opts) {
+  constexpr double kLo = 0.05, kHi = 0.95;  // plausible rates of an attention kernel against the bf16 peak
+  std::map<std::string, std::vector<InferenceCase*>> by_gen;
+  for (auto& c : cases)
+    if (c.metric == "tpot_ms" && c.model.attention == AttentionKind::mla) by_gen[c.generation].push_back(&c);
+  std::vector<GenerationFit> fits;
+  for (auto& [gen, rows] : by_gen) {
+    std::map<std::string, int> series;
+    auto key = [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->engine; };
+    for (auto* c : rows) ++series[key(c)];
+    std::vector<double> w;
+    for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+    GenerationFit fit;
+    fit.generation = gen;
+    fit.rows = rows.size();
+    fit.before = rows.front()->hardware.efficiency;
+    const double prior = fit.before.attention_eff;  // the training fit's flash-attention rate
+    auto loss_at = [&](double x, double* median_ape) {
+      Efficiency e = fit.before;
+      e.infer_mla_decode_eff = x;
+      double sum = 0, wsum = 0;
+      std::vector<double> apes;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        rows[i]->hardware.efficiency = e;
+        const double pred = predict_inference_case(*rows[i]);
+        sum += w[i] * (pred > 0 ? std::min(2.0, std::abs(std::log(pred / rows[i]->reported))) : 2.0);
+        wsum += w[i];
+        apes.push_back(pred > 0 ? 100.0 * std::abs(pred - rows[i]->reported) / rows[i]->reported : 500.0);
+      }
+      if (median_ape) *median_ape = summarize(apes).median_ape_pct;
+      return sum / std::max(1e-12, wsum) + opts.prior_weight * std::pow(std::log(x / prior), 2);
+    };
+    double best = fit.before.infer_mla_decode_eff > 0 ? fit.before.infer_mla_decode_eff : prior;
+    fit.loss_before = loss_at(best, &fit.median_ape_before);
+    double best_loss = fit.loss_before, best_ape = fit.median_ape_before;
+    for (int round = 0; round < opts.rounds; ++round) {
+      const double span = std::pow(0.5, round);
+      const double lo = std::max(kLo, best * std::pow(kHi / kLo, -0.5 * span));
+      const double hi = std::min(kHi, best * std::pow(kHi / kLo, 0.5 * span));
+      for (int g = 0; g < opts.grid; ++g) {
+        const double x = lo * std::pow(hi / lo, double(g) / (opts.grid - 1));
+        double ape = 0;
+        const double l = loss_at(x, &ape);
+        if (l < best_loss - 1e-12) best_loss = l, best_ape = ape, best = x;
+      }
+    }
+    fit.after = fit.before;
+    fit.after.infer_mla_decode_eff = best;
+    fit.loss_after = best_loss;
+    fit.median_ape_after = best_ape;
+    for (auto* c : rows) c->hardware.efficiency = fit.after;
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
 std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const CalibrationOptions& opts) {
   std::map<std::string, std::vector<TrainingCase*>> by_gen;
   for (auto& c : cases) by_gen[c.generation].push_back(&c);

@@ -42,6 +42,15 @@ std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const Cal
 // metrics than opts.metrics keep their efficiencies untouched but are not scored.
 std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases, const CalibrationOptions& opts = {});
 
+// The absorbed-MLA decode attention rate of each generation (Efficiency::infer_mla_decode_eff) fitted
+// on the TPOT cases of MLA models in `cases`, everything else as the catalog has it: a 1-D search
+// (opts.rounds shrinking log-spaced grids of opts.grid points over [0.05, 0.95]) minimising the
+// weighted mean of min(2, |log(pred/reported)|), each (source, model, engine) series weighing the
+// same, plus opts.prior_weight x log(rate / attention_eff)^2 (a pull to the training fit's flash-
+// attention rate, where rows say little). Cases of other metrics and models are held out (not
+// scored, efficiencies untouched). Returns the fits and updates the fitted cases in place.
+std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& cases, const CalibrationOptions& opts = {});
+
 // The per-engine serving parameters (data/catalog/serving_engines.yaml) fitted on InferenceX-schema
 // cases (map_inferencex_cases), with everything else as the catalog has it:
 // - each engine's request_overhead_s: the median of measured - predicted TTFT (predicted without a

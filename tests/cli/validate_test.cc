@@ -243,6 +243,34 @@ TEST(ValidateCli, CalibratePrefillWritesAFileTheCatalogReads) {
 // on the named sources' maximum-load rows; the file it writes holds the catalog's values (the
 // catalog is that fit), `infer --engine tensorrt-llm-pytorch` applies it, and --fit-sources on the
 // InferenceX schema is an error naming the option.
+// calibrate --inference --params infer_mla_decode_eff: the MLA decode attention rate of the named
+// generations on the TPOT of MLA models, written to a file the catalog reads; it is fitted on its own.
+TEST(ValidateCli, CalibrateMlaDecodeRate) {
+  const std::string data = kData + "inferencex-deepseek-r1.csv";
+  if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_mla_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "efficiency.yaml").string();
+  auto r = run_gpuplan("calibrate --inference --params infer_mla_decode_eff --generation cdna4 --json --dataset " +
+                       data + " --write " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["generations"].size(), 1u);
+  EXPECT_GT(j["generations"][0]["rows"].get<int>(), 100);
+  const double rate = j["generations"][0]["fitted"]["infer_mla_decode_eff"].get<double>();
+  EXPECT_GE(rate, 0.05);
+  EXPECT_LE(rate, 0.95);
+  auto cat = run_gpuplan("catalog list --catalog " + dir.string() + " --json");
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  auto both = run_gpuplan("calibrate --inference --params infer_mla_decode_eff,infer_hbm_eff --dataset " + data);
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--params"), std::string::npos) << both.err;
+  auto gen = run_gpuplan("calibrate --inference --params infer_mla_decode_eff --generation ampere --dataset " + data);
+  EXPECT_EQ(gen.exit_code, 2);
+  EXPECT_NE(gen.err.find("--generation"), std::string::npos) << gen.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ValidateCli, CalibrateEnginesFitsHostWorkOnMaximumLoadRows) {
   const std::string data = kData + "inference.csv";
   if (!std::filesystem::exists(data)) GTEST_SKIP() << data << " not present";
