@@ -72,16 +72,43 @@ std::string efficiency_file_header() {
          "shared GEMM values and worsened the serving files); generations without MoE rows keep the 20 us prior.";
 }
 
+// Writes the efficiency entries `out` as the catalog's efficiency file to --write (nothing when empty).
+void write_efficiency_file(const std::string& write_path, const std::vector<Efficiency>& out,
+                           const std::vector<std::string>& command_args, bool json) {
+  if (write_path.empty()) return;
+  check_output_file(write_path, "--write", command_args);
+  std::ofstream f(write_path);
+  if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+  f << efficiencies_to_yaml(out, efficiency_file_header());
+  if (!json) std::cout << "Wrote " << write_path << "\n";
+}
+
+// One generation's fit in the JSON output: its rows, loss and median error before and after, and the
+// fitted values.
+nlohmann::json generation_fit_json(const GenerationFit& f, nlohmann::json fitted) {
+  return {{"generation", f.generation},       {"rows", f.rows},
+          {"loss_before", f.loss_before},     {"loss_after", f.loss_after},
+          {"median_ape_before_pct", f.median_ape_before}, {"median_ape_after_pct", f.median_ape_after},
+          {"fitted", std::move(fitted)}};
+}
+
+// The --dataset of a serving fit: the inference.csv or the InferenceX schema (`mode`: the options
+// that asked for it, for the error).
+CsvTable read_serving_table(const std::string& dataset, const std::string& mode) {
+  CsvTable table = read_csv_file(dataset, "--dataset");
+  if (!is_inferencex_schema(table) && !is_inference_schema(table))
+    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with " + mode);
+  return table;
+}
+
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                             const std::vector<std::string>& holdouts, CalibrationOptions opts,
                             const std::vector<std::string>& only_generations,
                             const std::vector<std::string>& command_args) {
   Catalog catalog = load_catalog(common);
-  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const CsvTable table = read_serving_table(dataset, "--inference");
   const bool inferencex = is_inferencex_schema(table);
-  if (!inferencex && !is_inference_schema(table))
-    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference");
   std::set<std::string> held;
   for (const auto& h : holdouts) {
     const CsvTable ht = read_csv_file(h, "--holdout");
@@ -125,12 +152,9 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   if (common.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& f : fits)
-      j.push_back({{"generation", f.generation}, {"rows", f.rows}, {"loss_before", f.loss_before},
-                   {"loss_after", f.loss_after}, {"median_ape_before_pct", f.median_ape_before},
-                   {"median_ape_after_pct", f.median_ape_after},
-                   {"fitted", {{"infer_hbm_eff", f.after.infer_hbm_eff},
-                               {"infer_step_overhead_s", f.after.infer_step_overhead_s},
-                               {"infer_kernel_overhead_s", f.after.infer_kernel_overhead_s}}}});
+      j.push_back(generation_fit_json(f, {{"infer_hbm_eff", f.after.infer_hbm_eff},
+                                          {"infer_step_overhead_s", f.after.infer_step_overhead_s},
+                                          {"infer_kernel_overhead_s", f.after.infer_kernel_overhead_s}}));
     print_json("calibrate", {{"dataset", dataset}, {"inference", true}, {"generations", j},
                              {"rows_left_out_for_holdout", left_out}, {"rows_skipped", skipped.size()}});
   } else {
@@ -144,13 +168,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
                                f.after.infer_hbm_eff, f.after.infer_step_overhead_s * 1e3,
                                f.after.infer_kernel_overhead_s * 1e6, f.median_ape_before, f.median_ape_after);
   }
-  if (!write_path.empty()) {
-    check_output_file(write_path, "--write", command_args);
-    std::ofstream f(write_path);
-    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    f << efficiencies_to_yaml(out, efficiency_file_header());
-    if (!common.json) std::cout << "Wrote " << write_path << "\n";
-  }
+  write_efficiency_file(write_path, out, command_args, common.json);
   return kExitOk;
 }
 
@@ -161,10 +179,8 @@ int calibrate_mla_decode_cli(const CommonOptions& common, const std::string& dat
                              const CalibrationOptions& opts, const std::vector<std::string>& only_generations,
                              const std::vector<std::string>& command_args) {
   Catalog catalog = load_catalog(common);
-  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const CsvTable table = read_serving_table(dataset, "--inference");
   const bool inferencex = is_inferencex_schema(table);
-  if (!inferencex && !is_inference_schema(table))
-    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference");
   std::vector<SkippedRow> skipped;
   auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
   std::vector<InferenceCase> cases;
@@ -196,10 +212,7 @@ int calibrate_mla_decode_cli(const CommonOptions& common, const std::string& dat
   if (common.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& f : fits)
-      j.push_back({{"generation", f.generation}, {"rows", f.rows}, {"loss_before", f.loss_before},
-                   {"loss_after", f.loss_after}, {"median_ape_before_pct", f.median_ape_before},
-                   {"median_ape_after_pct", f.median_ape_after},
-                   {"fitted", {{"infer_mla_decode_eff", f.after.infer_mla_decode_eff}}}});
+      j.push_back(generation_fit_json(f, {{"infer_mla_decode_eff", f.after.infer_mla_decode_eff}}));
     print_json("calibrate", {{"dataset", dataset}, {"inference", true}, {"generations", j},
                              {"rows_skipped", skipped.size()}, {"cases", total}});
   } else {
@@ -212,13 +225,7 @@ int calibrate_mla_decode_cli(const CommonOptions& common, const std::string& dat
                                f.before.attention_eff, f.after.infer_mla_decode_eff, f.median_ape_before,
                                f.median_ape_after);
   }
-  if (!write_path.empty()) {
-    check_output_file(write_path, "--write", command_args);
-    std::ofstream f(write_path);
-    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    f << efficiencies_to_yaml(out, efficiency_file_header());
-    if (!common.json) std::cout << "Wrote " << write_path << "\n";
-  }
+  write_efficiency_file(write_path, out, command_args, common.json);
   return kExitOk;
 }
 
@@ -230,10 +237,8 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
                           CalibrationOptions opts, const std::vector<std::string>& only_generations,
                           const std::vector<std::string>& command_args) {
   Catalog catalog = load_catalog(common);
-  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const CsvTable table = read_serving_table(dataset, "--inference --prefill");
   const bool inferencex = is_inferencex_schema(table);
-  if (!inferencex && !is_inference_schema(table))
-    throw InputError("--dataset", "expected the inference.csv or InferenceX schema with --inference --prefill");
   std::vector<SkippedRow> skipped;
   // InferenceX: the disaggregated rows' p99 TTFTs too (the opening wave's tail: the prefill pools' throughput).
   auto all = inferencex ? map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true)
@@ -272,15 +277,14 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
   }
   if (common.json) {
     nlohmann::json jg = nlohmann::json::array(), je = nlohmann::json::array();
-    for (const auto& g : fit.generations)
-      jg.push_back({{"generation", g.generation}, {"rows", g.rows}, {"loss_before", g.loss_before},
-                    {"loss_after", g.loss_after}, {"median_ape_before_pct", g.median_ape_before},
-                    {"median_ape_after_pct", g.median_ape_after},
-                    {"training", {{"gemm_max", g.before.gemm_max}, {"attention_eff", g.before.attention_eff}}},
-                    {"wave_rows", g.wave_rows},
-                    {"fitted", {{"infer_gemm_max", g.after.infer_gemm_max},
-                                {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff},
-                                {"infer_fp8_block_share", g.after.infer_fp8_block_share}}}});
+    for (const auto& g : fit.generations) {
+      nlohmann::json one = generation_fit_json(g, {{"infer_gemm_max", g.after.infer_gemm_max},
+                                                   {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff},
+                                                   {"infer_fp8_block_share", g.after.infer_fp8_block_share}});
+      one["training"] = {{"gemm_max", g.before.gemm_max}, {"attention_eff", g.before.attention_eff}};
+      one["wave_rows"] = g.wave_rows;
+      jg.push_back(std::move(one));
+    }
     for (const auto& f : fit.engines)
       je.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows},
                     {"request_overhead_s_before", f.before.request_overhead_s},
@@ -310,13 +314,7 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
                                f.median_ape_after);
     std::cout << "(front ends printed, not written: `calibrate --engines` writes them at the rates written here)\n";
   }
-  if (!write_path.empty()) {
-    check_output_file(write_path, "--write", command_args);
-    std::ofstream f(write_path);
-    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    f << efficiencies_to_yaml(out, efficiency_file_header());
-    if (!common.json) std::cout << "Wrote " << write_path << "\n";
-  }
+  write_efficiency_file(write_path, out, command_args, common.json);
   return kExitOk;
 }
 
@@ -744,14 +742,12 @@ int cmd_calibrate(int argc, char** argv) {
     if (common.json) {
       nlohmann::json j = nlohmann::json::array();
       for (const auto& f : fits)
-        j.push_back({{"generation", f.generation}, {"rows", f.rows}, {"loss_before", f.loss_before},
-                     {"loss_after", f.loss_after}, {"median_ape_before_pct", f.median_ape_before},
-                     {"median_ape_after_pct", f.median_ape_after},
-                     {"fitted", {{"gemm_max", f.after.gemm_max}, {"gemm_half_dim", f.after.gemm_half_dim},
-                                 {"gemm_fp8_scale", f.after.gemm_fp8_scale}, {"gemm_fp4_scale", f.after.gemm_fp4_scale},
-                                 {"attention_eff", f.after.attention_eff}, {"hbm_eff", f.after.hbm_eff},
-                                 {"scaleup_eff", f.after.scaleup_eff}, {"scaleout_eff", f.after.scaleout_eff},
-                                 {"overlap_eff", f.after.overlap_eff}, {"kernel_overhead_s", f.after.kernel_overhead_s}}}});
+        j.push_back(generation_fit_json(
+            f, {{"gemm_max", f.after.gemm_max}, {"gemm_half_dim", f.after.gemm_half_dim},
+                {"gemm_fp8_scale", f.after.gemm_fp8_scale}, {"gemm_fp4_scale", f.after.gemm_fp4_scale},
+                {"attention_eff", f.after.attention_eff}, {"hbm_eff", f.after.hbm_eff},
+                {"scaleup_eff", f.after.scaleup_eff}, {"scaleout_eff", f.after.scaleout_eff},
+                {"overlap_eff", f.after.overlap_eff}, {"kernel_overhead_s", f.after.kernel_overhead_s}}));
       print_json("calibrate", {{"dataset", dataset}, {"generations", j},
                                {"median_ape_pct", rep.overall.median_ape_pct}, {"p90_ape_pct", rep.overall.p90_ape_pct},
                                {"rows_scored", rep.rows.size()}, {"rows_skipped", rep.skipped.size()}});
@@ -771,13 +767,7 @@ int cmd_calibrate(int argc, char** argv) {
       std::cout << fmt::format("\nAll rows: median APE {:.1f}%, p90 APE {:.1f}%, {} scored, {} skipped\n",
                                rep.overall.median_ape_pct, rep.overall.p90_ape_pct, rep.rows.size(), rep.skipped.size());
     }
-    if (!write_path.empty()) {
-      check_output_file(write_path, "--write", command_args);
-      std::ofstream f(write_path);
-      if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-      f << efficiencies_to_yaml(out, efficiency_file_header());
-      if (!common.json) std::cout << "Wrote " << write_path << "\n";
-    }
+    write_efficiency_file(write_path, out, command_args, common.json);
     return kExitOk;
   });
 }

@@ -66,6 +66,17 @@ const Param kInferParams[] = {
     {"infer_kernel_overhead_s", &Efficiency::infer_kernel_overhead_s, 5e-7, 2e-5},
 };
 
+// Weights that make each series (the rows sharing key(row)) count once, whatever its row count.
+template <class Key>
+std::vector<double> series_weights(const std::vector<InferenceCase*>& rows, Key key) {
+  std::map<std::string, int> series;
+  for (auto* c : rows) ++series[key(c)];
+  std::vector<double> w;
+  w.reserve(rows.size());
+  for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+  return w;
+}
+
 Scored score_inference(std::vector<InferenceCase*>& rows, const std::vector<double>& weights, const Efficiency& e,
                        const Efficiency& prior, double prior_weight) {
   double sum = 0, wsum = 0;
@@ -96,11 +107,8 @@ std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases
       by_gen[c.generation].push_back(&c);
   std::vector<GenerationFit> fits;
   for (auto& [gen, rows] : by_gen) {
-    std::map<std::string, int> series;
-    auto key = [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->metric; };
-    for (auto* c : rows) ++series[key(c)];
-    std::vector<double> w;
-    for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+    const std::vector<double> w = series_weights(
+        rows, [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->metric; });
     GenerationFit fit;
     fit.generation = gen;
     fit.rows = rows.size();
@@ -147,11 +155,8 @@ std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& case
     if (c.metric == "tpot_ms" && c.model.attention == AttentionKind::mla) by_gen[c.generation].push_back(&c);
   std::vector<GenerationFit> fits;
   for (auto& [gen, rows] : by_gen) {
-    std::map<std::string, int> series;
-    auto key = [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->engine; };
-    for (auto* c : rows) ++series[key(c)];
-    std::vector<double> w;
-    for (auto* c : rows) w.push_back(1.0 / series[key(c)]);
+    const std::vector<double> w = series_weights(
+        rows, [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->engine; });
     GenerationFit fit;
     fit.generation = gen;
     fit.rows = rows.size();
@@ -160,17 +165,9 @@ std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& case
     auto loss_at = [&](double x, double* median_ape) {
       Efficiency e = fit.before;
       e.infer_mla_decode_eff = x;
-      double sum = 0, wsum = 0;
-      std::vector<double> apes;
-      for (size_t i = 0; i < rows.size(); ++i) {
-        rows[i]->hardware.efficiency = e;
-        const double pred = predict_inference_case(*rows[i]);
-        sum += w[i] * (pred > 0 ? std::min(2.0, std::abs(std::log(pred / rows[i]->reported))) : 2.0);
-        wsum += w[i];
-        apes.push_back(pred > 0 ? 100.0 * std::abs(pred - rows[i]->reported) / rows[i]->reported : 500.0);
-      }
-      if (median_ape) *median_ape = summarize(apes).median_ape_pct;
-      return sum / std::max(1e-12, wsum) + opts.prior_weight * std::pow(std::log(x / prior), 2);
+      const Scored sc = score_inference(rows, w, e, fit.before, /*prior_weight=*/0.0);
+      if (median_ape) *median_ape = sc.median_ape;
+      return sc.loss + opts.prior_weight * std::pow(std::log(x / prior), 2);
     };
     double best = fit.before.infer_mla_decode_eff > 0 ? fit.before.infer_mla_decode_eff : prior;
     fit.loss_before = loss_at(best, &fit.median_ape_before);
