@@ -5,6 +5,7 @@
 # engines' front ends, MTP acceptance and SGLang's MTP host work; the catalog is embedded in the
 # binary, so gpuplan is rebuilt after each write. Repeats until a round leaves the data files as
 # they were (at most ROUNDS, default 4). Run after any change to the serving physics, then
+# build everything (the Python module and the tests embed the catalog too) and run
 # `ctest -R "CatalogValues"`.
 # Usage: scripts/refit-serving.sh [ROUNDS]   (SHARED_DATA overrides ../shared/data)
 set -euo pipefail
