@@ -11,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-4}
+# The generations whose MLA decode rate is kept (docs/inference-model.md, "MLA decode attention rate").
+mla_gens=cdna4,blackwell_ultra
 data=${SHARED_DATA:-../shared/data}/benchmarks/inferencex-deepseek-r1.csv
 [ -f "$data" ] || { echo "refit-serving: $data not found (set SHARED_DATA)" >&2; exit 2; }
 files=(data/catalog/efficiency.yaml data/catalog/serving_engines.yaml)
@@ -18,7 +20,7 @@ build() { cmake --build build --target gpuplan >/dev/null; }
 build
 for ((r = 1; r <= rounds; r++)); do
   before=$(cat "${files[@]}" | grep -v fitted_date | sha1sum)
-  ./build/gpuplan calibrate --inference --params infer_mla_decode_eff --generation cdna4 --dataset "$data" \
+  ./build/gpuplan calibrate --inference --params infer_mla_decode_eff --generation "$mla_gens" --dataset "$data" \
     --write data/catalog/efficiency.yaml >/dev/null 2>&1
   build
   ./build/gpuplan calibrate --inference --prefill --params infer_mla_prefill_eff,infer_fp8_block_share \

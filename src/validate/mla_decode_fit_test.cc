@@ -158,9 +158,10 @@ TEST(MlaDecode, CalibrateRecoversAPlantedRate) {
 const std::string kInferenceX = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
 
 // The built-in catalog's MLA decode rates are the fit of the InferenceX file's TPOTs where kept:
-// cdna4 (MI355X: `calibrate --inference --params infer_mla_decode_eff --generation cdna4`); the other
-// generations' fits were measured and not kept (the held-out inference.csv's long-output DeepSeek
-// rows worsen), so they keep attention_eff (docs/inference-model.md).
+// cdna4 and blackwell_ultra (MI355X, B300: `calibrate --inference --params infer_mla_decode_eff
+// --generation cdna4,blackwell_ultra`); hopper's and blackwell's fits were measured and not kept (the
+// held-out inference.csv's long-output DeepSeek rows worsen) and cdna3's stays at its prior, so they
+// keep attention_eff (docs/inference-model.md).
 TEST(MlaDecode, CatalogValuesAreTheFitOfTheInferenceXFile) {
   if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
   std::vector<SkippedRow> skipped;
@@ -173,7 +174,7 @@ TEST(MlaDecode, CatalogValuesAreTheFitOfTheInferenceXFile) {
                 f.generation.c_str(), f.rows, f.after.infer_mla_decode_eff, e.infer_mla_decode_eff, e.attention_eff);
     EXPECT_GE(f.after.infer_mla_decode_eff, 0.05);
     EXPECT_LE(f.after.infer_mla_decode_eff, 0.95);
-    if (f.generation == "cdna4") {
+    if (f.generation == "cdna4" || f.generation == "blackwell_ultra") {
       EXPECT_NEAR(f.after.infer_mla_decode_eff, e.infer_mla_decode_eff, 0.02);
     } else {
       EXPECT_EQ(e.infer_mla_decode_eff, 0.0) << f.generation << ": not kept";
