@@ -154,7 +154,9 @@ std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& case
   for (auto& c : cases)
     if (c.metric == "tpot_ms" && c.model.attention == AttentionKind::mla) by_gen[c.generation].push_back(&c);
   std::vector<GenerationFit> fits;
-  for (auto& [gen, rows] : by_gen) {
+  for (auto& entry : by_gen) {
+    const std::string& gen = entry.first;
+    std::vector<InferenceCase*>& rows = entry.second;  // a named reference: the loss lambda captures it
     const std::vector<double> w = series_weights(
         rows, [](const InferenceCase* c) { return c->source_id + "|" + c->model_name + "|" + c->engine; });
     GenerationFit fit;
