@@ -128,26 +128,17 @@ struct Work {
   double time_s = 0, flops = 0, bytes = 0;
 };
 
-// Decode attention of `flops` (padded rows included). Absorbed-MLA decode runs in the engines' own
-// MLA decode kernels (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode), whose rate is not
-// the training fit's flash-attention rate: the generation's fitted MLA decode rate
-// (infer_mla_decode_eff, calibrate --inference --params infer_mla_decode_eff on TPOT) where it has
-// one; other decodes at attention_eff.
-double decode_attention_s(const ModelArch& m, const Hardware& hw, double flops) {
-  const double eff = hw.efficiency.infer_mla_decode_eff;
-  if (m.attention != AttentionKind::mla || !(eff > 0) || flops <= 0) return attention_time_s(hw, flops);
-  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * eff);
-}
-
-// Causal attention of prompt tokens (`flops` of them). MLA prompts run the expanded form (192-wide
-// query/key heads, 128-wide values, 128 heads) in the engines' own MLA prefill kernels (FlashInfer /
-// trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD), at the generation's fitted MLA prefill rate
-// (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load) where it has one;
-// other prompts at the training fit's flash-attention rate.
-double prefill_attention_s(const ModelArch& m, const Hardware& hw, double flops) {
-  const double eff = hw.efficiency.infer_mla_prefill_eff;
-  if (m.attention != AttentionKind::mla || !(eff > 0) || flops <= 0) return attention_time_s(hw, flops);
-  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * eff);
+// Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
+// attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
+// heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
+// prefill rate (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load), MLA
+// decodes the absorbed form (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode; padded rows
+// included) at its fitted MLA decode rate (infer_mla_decode_eff, calibrate --inference --params
+// infer_mla_decode_eff on TPOT). `mla_eff` is the one that applies; where it is unset (0), and for
+// other attention, the training fit's attention_eff.
+double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, double mla_eff) {
+  if (m.attention != AttentionKind::mla || !(mla_eff > 0) || flops <= 0) return attention_time_s(hw, flops);
+  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * mla_eff);
 }
 
 // A weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
@@ -372,9 +363,10 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
                            (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
                            heads_split * s.layers;
   const double t_dec =
-      std::max(decode_attention_s(m, hw, dec_flops * mla_decode_row_padding(m, hw, verify, heads_split)),
+      std::max(mla_attention_s(m, hw, dec_flops * mla_decode_row_padding(m, hw, verify, heads_split),
+                               hw.efficiency.infer_mla_decode_eff),
                memory_bound_time_s(hw, dec_bytes));
-  st.attention_s = t_dec + prefill_attention_s(m, hw, pre_flops);
+  st.attention_s = t_dec + mla_attention_s(m, hw, pre_flops, hw.efficiency.infer_mla_prefill_eff);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
 

@@ -8,6 +8,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "validate/recipe_dates.h"
 
 namespace gpuplan {
 
@@ -25,11 +26,6 @@ std::string decode_recipe_gpu(const std::string& cell) {
   return g;
 }
 
-bool decode_recipe_date(const std::string& d) {
-  return d.size() == 10 && d[4] == '-' && d[7] == '-' &&
-         std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
-}
-
 }  // namespace
 
 DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const std::string& origin) {
@@ -42,7 +38,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
   out.valid_from = root.str("valid_from");
   out.valid_to = root.str("valid_to");
   for (const std::string* d : {&out.valid_from, &out.valid_to})
-    if (!decode_recipe_date(*d)) throw InputError(origin + ": valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
+    if (!is_recipe_date(*d)) throw InputError(origin + ": valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
   for (YamlMap r : root.map_list("recipes")) {
     DynamoDecodeRecipe k;
     k.path = r.str("path");
@@ -50,7 +46,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.valid_from = r.has("valid_from") ? r.str("valid_from") : out.valid_from;
     k.valid_to = r.has("valid_to") ? r.str("valid_to") : out.valid_to;
     for (const std::string* d : {&k.valid_from, &k.valid_to})
-      if (!decode_recipe_date(*d)) throw InputError(r.path() + ".valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
+      if (!is_recipe_date(*d)) throw InputError(r.path() + ".valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
     k.gpu = r.str("gpu");
     k.precision = r.str("precision");
     if (k.precision != "fp4" && k.precision != "fp8")
@@ -106,7 +102,7 @@ const DynamoDecodeRecipes& builtin_dynamo_sglang_decode_recipes() {
 
 DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes, const DynamoDecodeQuery& q) {
   DynamoDecodeMatch out;
-  if (!decode_recipe_date(q.date)) return out;
+  if (!is_recipe_date(q.date)) return out;
   const std::string gpu = decode_recipe_gpu(q.gpu), prec = decode_recipe_lower(q.precision);
   const std::string want = prec.find("fp4") != std::string::npos   ? "fp4"
                            : prec.find("fp8") != std::string::npos ? "fp8"
@@ -117,8 +113,8 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
         r.prefill_workers == q.prefill_workers && r.prefill_gpus_per_worker == q.prefill_gpus_per_worker &&
         r.decode_workers == q.decode_workers && r.decode_gpus_per_worker == q.decode_gpus_per_worker &&
         r.decode_attention_dp == q.decode_attention_dp && (r.mtp_draft_tokens > 0) == q.mtp &&
-        q.date >= (r.valid_from.empty() ? recipes.valid_from : r.valid_from) &&
-        q.date <= (r.valid_to.empty() ? recipes.valid_to : r.valid_to))
+        recipe_date_in_range(q.date, r.valid_from.empty() ? recipes.valid_from : r.valid_from,
+                             r.valid_to.empty() ? recipes.valid_to : r.valid_to))
       same.push_back(&r);
   std::vector<const DynamoDecodeRecipe*> ran;
   for (const DynamoDecodeRecipe* r : same)

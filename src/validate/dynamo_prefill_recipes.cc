@@ -8,15 +8,11 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "validate/recipe_dates.h"
 
 namespace gpuplan {
 
 namespace {
-
-bool prefill_recipe_date(const std::string& d) {
-  return d.size() == 10 && d[4] == '-' && d[7] == '-' &&
-         std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
-}
 
 // true / false / any -> 1 / 0 / -1.
 int prefill_recipe_either(YamlMap& r, const char* key) {
@@ -58,7 +54,7 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
     k.valid_from = r.str("valid_from");
     k.valid_to = r.str("valid_to");
     for (const auto& [key, d] : {std::pair{"valid_from", &k.valid_from}, std::pair{"valid_to", &k.valid_to}})
-      if (!prefill_recipe_date(*d)) throw InputError(r.path() + "." + key, "must be YYYY-MM-DD, got '" + *d + "'");
+      if (!is_recipe_date(*d)) throw InputError(r.path() + "." + key, "must be YYYY-MM-DD, got '" + *d + "'");
     if (k.valid_to < k.valid_from)
       throw InputError(r.path() + ".valid_to", "must not be before valid_from " + k.valid_from + ", got " + k.valid_to);
     k.max_batch = r.integer_in("max_batch", 1, 1'000'000);
@@ -83,7 +79,7 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
       if (o.trtllm == k.trtllm && o.gpu == k.gpu && o.fp4 == k.fp4 && o.isl == k.isl && o.prefill_tp == k.prefill_tp &&
           o.prefill_attention_dp == k.prefill_attention_dp &&
           prefill_recipe_keys_meet(o.decode_attention_dp, k.decode_attention_dp) && prefill_recipe_keys_meet(o.mtp, k.mtp) &&
-          !(k.valid_to < o.valid_from || o.valid_to < k.valid_from))
+          recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
         throw InputError(r.path(), fmt::format("matches the same rows as {} (engine, gpu, precision, isl, prefill_tp, "
                                                "attention-DP, mtp and dates meet): one row, one entry",
                                                where[j]));
@@ -108,14 +104,14 @@ const DynamoPrefillRecipes& builtin_dynamo_prefill_recipes() {
 
 const DynamoPrefillRecipe* match_dynamo_prefill_recipe(const DynamoPrefillRecipes& recipes,
                                                        const DynamoPrefillQuery& q) {
-  if (!prefill_recipe_date(q.date)) return nullptr;
+  if (!is_recipe_date(q.date)) return nullptr;
   for (const DynamoPrefillRecipe& r : recipes.recipes) {
     if (r.trtllm != q.trtllm || r.gpu != q.gpu || r.fp4 != q.fp4 || r.isl != q.isl || r.prefill_tp != q.prefill_tp ||
         r.prefill_attention_dp != q.prefill_attention_dp)
       continue;
     if (r.decode_attention_dp >= 0 && (r.decode_attention_dp == 1) != q.decode_attention_dp) continue;
     if (r.mtp >= 0 && (r.mtp == 1) != q.mtp) continue;
-    if (q.date < r.valid_from || q.date > r.valid_to) continue;
+    if (!recipe_date_in_range(q.date, r.valid_from, r.valid_to)) continue;
     return &r;
   }
   return nullptr;

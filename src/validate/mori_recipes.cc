@@ -2,21 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "validate/recipe_dates.h"
 
 namespace gpuplan {
 
 namespace {
-
-bool mori_recipe_date(const std::string& d) {
-  return d.size() == 10 && d[4] == '-' && d[7] == '-' &&
-         std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
-}
 
 // The fields decode and prefill entries share: precision, attention_dp, dates, source, recipe.
 struct MoriRecipeCommon {
@@ -32,11 +26,11 @@ MoriRecipeCommon mori_recipe_common(YamlMap& r) {
   c.fp8 = precision == "fp8";
   c.attention_dp = r.boolean("attention_dp");
   c.valid_from = r.str("valid_from");
-  if (!mori_recipe_date(c.valid_from))
+  if (!is_recipe_date(c.valid_from))
     throw InputError(r.path() + ".valid_from", "must be YYYY-MM-DD, got '" + c.valid_from + "'");
   if (r.has("valid_to")) {
     c.valid_to = r.str("valid_to");
-    if (!mori_recipe_date(c.valid_to))
+    if (!is_recipe_date(c.valid_to))
       throw InputError(r.path() + ".valid_to", "must be YYYY-MM-DD, got '" + c.valid_to + "'");
     if (c.valid_to < c.valid_from)
       throw InputError(r.path() + ".valid_to", "must not be before valid_from " + c.valid_from + ", got " + c.valid_to);
@@ -47,16 +41,6 @@ MoriRecipeCommon mori_recipe_common(YamlMap& r) {
   c.recipe = r.str("recipe");
   if (c.recipe.empty()) throw InputError(r.path() + ".recipe", "must name the files or pull request, got ''");
   return c;
-}
-
-bool mori_recipe_in_force(const std::string& date, const std::string& from, const std::string& to) {
-  return date >= from && (to.empty() || date <= to);
-}
-
-// Date ranges [a_from, a_to] and [b_from, b_to] (an empty end: open) share a day.
-bool mori_recipe_dates_meet(const std::string& a_from, const std::string& a_to, const std::string& b_from,
-                            const std::string& b_to) {
-  return (a_to.empty() || b_from <= a_to) && (b_to.empty() || a_from <= b_to);
 }
 
 }  // namespace
@@ -82,7 +66,7 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
     for (size_t j = 0; j < out.decode.size(); ++j) {
       const MoriDecodeRecipe& o = out.decode[j];
       if (o.fp8 == k.fp8 && o.attention_dp == k.attention_dp && o.ep == k.ep &&
-          mori_recipe_dates_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
+          recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
         throw InputError(r.path(), fmt::format("matches the same rows as {} (precision, attention_dp, ep and dates "
                                                "meet): one row, one entry",
                                                where[j]));
@@ -112,7 +96,7 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
     for (size_t j = 0; j < out.prefill.size(); ++j) {
       const MoriPrefillRecipe& o = out.prefill[j];
       if (o.fp8 == k.fp8 && o.attention_dp == k.attention_dp &&
-          mori_recipe_dates_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
+          recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
         throw InputError(r.path(), fmt::format("matches the same rows as {} (precision, attention_dp and dates "
                                                "meet): one row, one entry",
                                                where[j]));
@@ -138,19 +122,19 @@ const MoriRecipes& builtin_mori_recipes() {
 
 const MoriDecodeRecipe* match_mori_decode_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8,
                                                  bool attention_dp, bool ep) {
-  if (!mori_recipe_date(date)) return nullptr;
+  if (!is_recipe_date(date)) return nullptr;
   for (const MoriDecodeRecipe& r : recipes.decode)
     if (r.fp8 == fp8 && r.attention_dp == attention_dp && r.ep == ep &&
-        mori_recipe_in_force(date, r.valid_from, r.valid_to))
+        recipe_date_in_range(date, r.valid_from, r.valid_to))
       return &r;
   return nullptr;
 }
 
 const MoriPrefillRecipe* match_mori_prefill_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8,
                                                    bool attention_dp) {
-  if (!mori_recipe_date(date)) return nullptr;
+  if (!is_recipe_date(date)) return nullptr;
   for (const MoriPrefillRecipe& r : recipes.prefill)
-    if (r.fp8 == fp8 && r.attention_dp == attention_dp && mori_recipe_in_force(date, r.valid_from, r.valid_to))
+    if (r.fp8 == fp8 && r.attention_dp == attention_dp && recipe_date_in_range(date, r.valid_from, r.valid_to))
       return &r;
   return nullptr;
 }
