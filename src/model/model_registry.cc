@@ -149,14 +149,30 @@ const ModelArch* find_exact(const std::string& typed) {
   return nullptr;
 }
 
+// A release stamp of four digits closing a name ("DeepSeek-R1-0528", "DeepSeek-V3-0324",
+// "Qwen3-235B-A22B-Instruct-2507"): its length without "-dddd", or npos.
+size_t release_stamp_start(const std::string& s) {
+  if (s.size() < 6 || s[s.size() - 5] != '-') return std::string::npos;
+  for (size_t k = s.size() - 4; k < s.size(); ++k)
+    if (s[k] < '0' || s[k] > '9') return std::string::npos;
+  return s.size() - 5;
+}
+
 // Rule 2: trailing variant tokens that do not change the architecture: a weight format
-// ("-FP8", "-NVFP4", ...) or a fine-tuning label ("-Instruct", "-Chat", "-Base", "-hf").
+// ("-FP8", "-NVFP4", ...), a fine-tuning label ("-Instruct", "-Chat", "-Base", "-hf") or a release
+// stamp ("-0528").
 const ModelArch* find_without_variant_suffix(std::string typed) {
   static const std::vector<std::string> kSuffixes = {"fp8", "nvfp4", "fp4", "mxfp4", "bf16", "fp16",
                                                      "int8", "int4", "awq", "gptq", "instruct",
                                                      "chat", "base", "hf"};
   for (bool stripped = true; stripped;) {
     stripped = false;
+    if (const size_t cut = release_stamp_start(typed); cut != std::string::npos) {
+      typed.resize(cut);
+      if (const ModelArch* m = find_exact(typed)) return m;
+      stripped = true;
+      continue;
+    }
     const std::string low = lower(typed);
     for (const auto& s : kSuffixes) {
       for (char sep : {'-', '_', ' '}) {
@@ -299,6 +315,17 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
     m.published_total_params.reset();
     m.published_active_params.reset();
     return m;
+  }
+  // Rule 4: a Hugging Face repository id "ORG/NAME" that is no file here: NAME, by the rules above
+  // ("deepseek-ai/DeepSeek-R1", "meta-llama/Llama-3.1-70B-Instruct").
+  if (const size_t slash = name_or_path.find('/');
+      slash != std::string::npos && slash > 0 && name_or_path.find('/', slash + 1) == std::string::npos &&
+      slash + 1 < name_or_path.size() && !json_name) {
+    try {
+      return resolve_model(name_or_path.substr(slash + 1), field);
+    } catch (const InputError&) {
+      // reported below under the name the user gave
+    }
   }
   throw InputError(field, "unknown model '" + echo_name(name_or_path) + "'" +
                               did_you_mean(name_or_path, builtin_model_names(true)) +

@@ -236,6 +236,13 @@ TEST(Model, ResolveRules) {
   EXPECT_EQ(resolve_model("DeepSeekV3").name, "deepseek-v3");
   EXPECT_EQ(resolve_model("Qwen3-32B-NVFP4").name, "qwen3-32b");
   EXPECT_EQ(resolve_model("Llama-3.1-8B-Instruct-FP8").name, "llama3.1-8b");
+  // A release stamp and a Hugging Face repository id name the same architecture.
+  EXPECT_EQ(resolve_model("DeepSeek-V3-0324").name, "deepseek-v3");
+  EXPECT_EQ(resolve_model("deepseek-ai/DeepSeek-R1").name, resolve_model("DeepSeek-R1").name);
+  EXPECT_EQ(resolve_model("meta-llama/Llama-3.1-70B-Instruct").name, "llama3.1-70b");
+  EXPECT_THROW(resolve_model("some-org/no-such-model"), InputError);
+  EXPECT_THROW(resolve_model("a/b/llama3-8b"), InputError);  // a path, not a repository id
+  EXPECT_THROW(resolve_model("llama3-8b-12345"), InputError);  // five digits: no release stamp
   const ModelArch proxy = resolve_model("Llama3.1-405B (proxy 8L)");
   EXPECT_EQ(proxy.layers, 8);
   EXPECT_EQ(proxy.hidden, 16384);

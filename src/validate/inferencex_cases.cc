@@ -16,6 +16,7 @@
 #include "validate/dynamo_prefill_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
+#include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
 
 namespace gpuplan {
@@ -32,16 +33,15 @@ std::string lower(std::string s) {
 
 bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
+// The row's model by the registry's rules (release stamps such as "-0528" and Hugging Face
+// repository ids included); a name it does not know skips the row, never a stand-in model.
 bool resolve_model_name(const std::string& name, ModelArch& m) {
-  std::string base = name;
-  for (const std::string& tryname : {name, base.substr(0, base.rfind("-0528")), std::string("deepseek-r1")}) {
-    try {
-      m = resolve_model(tryname, "model");
-      return true;
-    } catch (const InputError&) {
-    }
+  try {
+    m = resolve_model(name, "model");
+    return true;
+  } catch (const InputError&) {
+    return false;
   }
-  return false;
 }
 
 // One side's worker: `gpus` over `workers` workers. A worker spans max(TP, EP) GPUs, and where the
@@ -171,7 +171,7 @@ constexpr DecodeRecipeEngine kDynamoSglangDecode{"Dynamo + SGLang", "speculative
                                                  builtin_dynamo_sglang_decode_recipes};
 
 void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable& t, size_t i,
-                                const InferenceParallel& dec, InferenceCase& c) {
+                                const InferenceXDeployment& dep, const InferenceParallel& dec, InferenceCase& c) {
   auto cell_int = [&](const char* name) {
     double v = 0;
     return parse_cell_number(t.cell(i, name), v) ? static_cast<long long>(std::llround(v)) : 0LL;
@@ -181,11 +181,11 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   q.precision = t.cell(i, "precision");
   q.isl = cell_int("isl");
   q.osl = cell_int("osl");
-  q.prefill_workers = static_cast<int>(std::max(1LL, cell_int("prefill_workers")));
+  q.prefill_workers = static_cast<int>(std::llround(dep.prefill_workers));
   q.prefill_gpus_per_worker = c.disagg.prefill.tp;
-  q.decode_workers = static_cast<int>(std::max(1LL, cell_int("decode_workers")));
+  q.decode_workers = static_cast<int>(std::llround(dep.decode_workers));
   q.decode_gpus_per_worker = dec.tp;
-  q.decode_attention_dp = lower(t.cell(i, "decode_attention_dp")) == "yes";
+  q.decode_attention_dp = dep.decode_attention_dp;
   q.mtp = c.spec_decode == "mtp";
   q.concurrency = c.workload.concurrency;
   q.date = t.cell(i, "date");
@@ -289,7 +289,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     c.family = c.model.family;
     const std::string fw = lower(c.framework);
-    double isl = 0, osl = 0, conc = 0, gpus = 0;
+    double isl = 0, osl = 0, conc = 0;
     if (!number(t.cell(i, "isl"), isl) || isl < 1 || !number(t.cell(i, "osl"), osl) || osl < 1) {
       skip("isl/osl blank or below 1");
       continue;
@@ -298,10 +298,13 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       skip("concurrency blank or below 1");
       continue;
     }
-    if (!number(t.cell(i, "gpus"), gpus) || gpus < 1) {
-      skip("gpus blank or below 1");
+    InferenceXDeployment dep;
+    if (auto why = read_inferencex_deployment(t, i, dep)) {
+      skip(*why);
       continue;
     }
+    const double gpus = dep.gpus;
+    c.assumptions.insert(c.assumptions.end(), dep.notes.begin(), dep.notes.end());
     InferenceWorkload& w = c.workload;
     // Precision: FP8 (block-scaled), NVFP4, MXFP4 weights; the KV format is not recorded: TensorRT-LLM
     // quantizes it to FP8 with FP8/FP4 checkpoints; SGLang on Blackwell runs the trtllm_mla attention
@@ -310,6 +313,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // and ATOM/AMD single-node keep the default ("auto", BF16).
     c.precision_name = t.cell(i, "precision");
     const std::string prec = lower(c.precision_name);
+    if (!has(prec, "fp4") && !has(prec, "fp8") && !has(prec, "bf16") && !has(prec, "fp16")) {
+      skip(fmt::format("precision '{}' names no weight format of the schema (FP8, NVFP4, MXFP4, BF16)",
+                       c.precision_name.substr(0, 40)));
+      continue;
+    }
     w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
     const bool trt = has(fw, "tensorrt");
     const bool blackwell = c.generation == "blackwell" || c.generation == "blackwell_ultra";
@@ -337,19 +345,18 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // InferenceX's aggregated SGLang scripts for B200/B300 set --scheduler-recv-interval 30 at
     // concurrency >= 16 and 10 below (benchmarks/single_node/dsr1_*_b200.sh, _b300.sh, since Sep 2025;
     // 1 with attention-DP, which the receive skipper does not support); other scripts keep SGLang's 1.
-    if (lower(c.framework) == "sglang" && blackwell && lower(t.cell(i, "decode_attention_dp")) != "yes") {
+    if (lower(c.framework) == "sglang" && blackwell && !dep.decode_attention_dp) {
       w.scheduler_recv_interval = conc >= 16 ? 30 : 10;
       c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's B200/B300 script at "
                                           "concurrency {})",
                                           w.scheduler_recv_interval, conc));
     }
-    const bool disaggregated_row = lower(t.cell(i, "disaggregated")) == "yes";
+    const bool disaggregated_row = dep.disaggregated;
     // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
     // batching_wait_iters: 0}: context requests are held until every rank has one, at most 60
     // iterations.
-    const bool trt_aggregated_adp = lower(c.framework) == "tensorrt-llm" && !disaggregated_row &&
-                                    lower(t.cell(i, "decode_attention_dp")) == "yes";
+    const bool trt_aggregated_adp = lower(c.framework) == "tensorrt-llm" && !disaggregated_row && dep.decode_attention_dp;
     if (trt_aggregated_adp) {
       w.adp_balance_timeout_iters = 60;
       c.assumptions.push_back("TensorRT-LLM attention-DP balance: context requests held up to 60 iterations "
@@ -365,7 +372,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     if (!eng.name.empty())
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
-    if (lower(t.cell(i, "spec_decode")) == "mtp") {
+    if (dep.mtp) {
       // SGLang on NVIDIA GPUs drafts 2 tokens a step (EAGLE --speculative-num-steps 2,
       // --speculative-num-draft-tokens 3: InferenceX's B200/B300/H200 SGLang MTP scripts and the
       // Dynamo + SGLang recipes of NVIDIA/srt-slurm); SGLang on AMD, ATOM and TensorRT-LLM draft 3.
@@ -405,28 +412,27 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       double v = 0;
       return number(t.cell(i, name), v) ? v : 0.0;
     };
-    const bool disagg = lower(t.cell(i, "disaggregated")) == "yes";
+    const bool disagg = dep.disaggregated;
     InferenceParallel dec;
-    const double dec_gpus = disagg ? col("decode_gpus") : gpus;
-    const double dec_workers = disagg ? std::max(1.0, col("decode_workers")) : 1.0;
-    if (!side_parallel(c.model, dec_gpus, dec_workers, col("decode_tp"), col("decode_ep"),
-                       lower(t.cell(i, "decode_attention_dp")) == "yes", dec, c.assumptions, "decode")) {
+    const double dec_gpus = dep.decode_gpus;
+    const double dec_workers = disagg ? dep.decode_workers : 1.0;
+    if (!side_parallel(c.model, dec_gpus, dec_workers, col("decode_tp"), col("decode_ep"), dep.decode_attention_dp,
+                       dec, c.assumptions, "decode")) {
       skip("decode_gpus / decode_workers is not a whole worker width");
       continue;
     }
     if (disagg) {
       InferenceParallel pre;
-      if (!side_parallel(c.model, col("prefill_gpus"), std::max(1.0, col("prefill_workers")), col("prefill_tp"),
-                         col("prefill_ep"), lower(t.cell(i, "prefill_attention_dp")) == "yes", pre, c.assumptions,
-                         "prefill")) {
+      if (!side_parallel(c.model, dep.prefill_gpus, dep.prefill_workers, col("prefill_tp"), col("prefill_ep"),
+                         dep.prefill_attention_dp, pre, c.assumptions, "prefill")) {
         skip("prefill_gpus / prefill_workers is not a whole worker width");
         continue;
       }
       c.mode = InferenceMode::disaggregated;
       c.deployment = "disaggregated";
-      c.disagg = {pre, static_cast<int>(col("prefill_gpus")), dec, static_cast<int>(dec_gpus)};
+      c.disagg = {pre, static_cast<int>(std::lround(dep.prefill_gpus)), dec, static_cast<int>(std::lround(dec_gpus))};
       if (has(fw, "mori")) {
-        const bool recipe_dp = lower(t.cell(i, "decode_attention_dp")) == "yes";
+        const bool recipe_dp = dep.decode_attention_dp;
         const long long cap = mori_decode_max_batch(t.cell(i, "date"), w.weight_precision, recipe_dp,
                                                     col("decode_ep") > 1);
         // The cap is per rank; a per-worker cap on a worker the model runs attention-DP splits over
@@ -443,13 +449,12 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                       "docs/inference-model.md, \"InferenceX MoRI recipes\")");
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
-        const bool stated_dp = lower(t.cell(i, "prefill_attention_dp")) == "yes";
+        const bool stated_dp = dep.prefill_attention_dp;
         const PrefillRecipeLimits lim =
             has(fw, "mori")
                 ? mori_prefill_limits(t.cell(i, "date"), w.weight_precision, stated_dp, pre.tp)
                 : inferencex_prefill_limits(c.framework, c.gpu_name, c.precision_name, std::llround(isl), w.isl,
-                                            pre.tp, stated_dp, lower(t.cell(i, "decode_attention_dp")) == "yes",
-                                            lower(t.cell(i, "spec_decode")) == "mtp", t.cell(i, "date"));
+                                            pre.tp, stated_dp, dep.decode_attention_dp, dep.mtp, t.cell(i, "date"));
         if (lim.found && stated_dp == pre.attention_dp) {
           c.disagg.prefill_max_batch = lim.max_batch;
           c.disagg.prefill_max_tokens = lim.max_tokens;
@@ -466,13 +471,13 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                       "deployment; the engine's --max-num-tokens budget per rank, no request cap"));
         }
       }
-      if (fw == "dynamo + tensorrt-llm") apply_dynamo_decode_recipe(kDynamoTrtllmDecode, t, i, dec, c);
-      if (fw == "dynamo + sglang") apply_dynamo_decode_recipe(kDynamoSglangDecode, t, i, dec, c);
+      if (fw == "dynamo + tensorrt-llm") apply_dynamo_decode_recipe(kDynamoTrtllmDecode, t, i, dep, dec, c);
+      if (fw == "dynamo + sglang") apply_dynamo_decode_recipe(kDynamoSglangDecode, t, i, dep, dec, c);
       c.parallel = dec;
       w.num_gpus = c.disagg.prefill_gpus + c.disagg.decode_gpus;
     } else {
       c.parallel = dec;
-      w.num_gpus = static_cast<int>(gpus);
+      w.num_gpus = static_cast<int>(std::lround(gpus));
       if (w.num_gpus % dec.tp) {
         skip(fmt::format("gpus {} is not a multiple of the worker's {}", w.num_gpus, dec.tp));
         continue;

@@ -61,6 +61,48 @@ TEST(ValidateCli, SkipReasonsAreCounted) {
   std::remove(path.c_str());
 }
 
+// An InferenceX-schema table with its cells in other forms: flags as True/1, blank disaggregated and
+// gpus columns, a Hugging Face model id; an unreadable flag, a GPU total that contradicts its pools and
+// an unknown model are skipped with the column named, never read as a default.
+TEST(ValidateCli, InferenceXCellFormsAndSkipReasons) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("gpuplan_validate_ix_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream f(path);
+    const std::string head =
+        "date,gpu,framework,model,precision,spec_decode,disaggregated,prefill_workers,prefill_tp,prefill_ep,"
+        "prefill_attention_dp,decode_workers,decode_tp,decode_ep,decode_attention_dp,prefill_gpus,decode_gpus,gpus,"
+        "isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,median_tpot_ms\n";
+    const std::string tail = ",1024,1024,64,400,40,300,20\n";
+    f << head
+      << "2026-02-05,H200-SXM,Dynamo + SGLang,deepseek-ai/DeepSeek-R1,FP8,None,,1,8,8,1,1,8,8,0,8,8," << tail
+      << "2026-02-05,H200-SXM,SGLang,DeepSeek-R1-0528,FP8,MTP,False,,,,,1,8,1,no,,,8" << tail
+      << "2026-02-05,H200-SXM,SGLang,DeepSeek-R1-0528,FP8,none,sometimes,,,,,1,8,1,no,,,8" << tail
+      << "2026-02-05,H200-SXM,Dynamo + SGLang,DeepSeek-R1-0528,FP8,none,yes,1,8,8,no,1,8,8,no,8,8,24" << tail
+      << "2026-02-05,H200-SXM,SGLang,NoSuchModel-7B,FP8,none,no,,,,,1,8,1,no,,,8" << tail;
+  }
+  auto r = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["rows_scored"].get<int>(), 8);  // two rows, four figures each
+  EXPECT_EQ(j["rows_skipped"].get<int>(), 3);
+  std::string reasons;  // grouped: numbers read N, quoted cells '*'
+
+  for (const auto& [why, n] : j["skip_reasons"].items()) reasons += why + "\n";
+  EXPECT_TRUE(has(reasons, "disaggregated '*' is not yes or no")) << reasons;
+  EXPECT_TRUE(has(reasons, "gpus N differs from prefill_gpus N + decode_gpus N")) << reasons;
+  EXPECT_TRUE(has(reasons, "model '*' is not a built-in model")) << reasons;
+  bool disaggregated_row = false, mtp_row = false;
+  for (const auto& row : j["rows"]) {
+    const std::string plan = row["plan"].get<std::string>();
+    if (row["row"].get<int>() == 0) disaggregated_row = has(plan, "disagg prefill 1x");
+    if (row["row"].get<int>() == 1) mtp_row = has(plan, "mtp=");
+  }
+  EXPECT_TRUE(disaggregated_row);
+  EXPECT_TRUE(mtp_row);
+  std::remove(path.c_str());
+}
+
 TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
   const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_bands_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
