@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -126,6 +127,16 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
+// The name without a leading vendor word ("NVIDIA H200-SXM", "AMD Instinct MI300X", "NVIDIA DGX
+// B200"), as tables and nvidia-smi write them; empty when it has none.
+std::string without_vendor(const std::string& name) {
+  std::string low = name;
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* v : {"nvidia ", "amd instinct ", "amd ", "instinct "})
+    if (low.rfind(v, 0) == 0) return name.substr(std::string(v).size());
+  return {};
+}
+
 }  // namespace
 
 void Catalog::merge_yaml(const std::string& text, const std::string& origin) {
@@ -237,8 +248,16 @@ void Catalog::check() const {
   }
 }
 
-const Accelerator* Catalog::find_accelerator(const std::string& name) const { return find_entry(accelerators_, name); }
-const System* Catalog::find_system(const std::string& name) const { return find_entry(systems_, name); }
+const Accelerator* Catalog::find_accelerator(const std::string& name) const {
+  if (const Accelerator* a = find_entry(accelerators_, name)) return a;
+  const std::string bare = without_vendor(name);
+  return bare.empty() ? nullptr : find_accelerator(bare);
+}
+const System* Catalog::find_system(const std::string& name) const {
+  if (const System* s = find_entry(systems_, name)) return s;
+  const std::string bare = without_vendor(name);
+  return bare.empty() ? nullptr : find_system(bare);
+}
 const Network* Catalog::find_network(const std::string& name) const { return find_entry(networks_, name); }
 
 const Accelerator& Catalog::accelerator(const std::string& name, const std::string& field) const {

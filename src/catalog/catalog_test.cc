@@ -225,12 +225,19 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
       {"GB200", "gb200"},            {"GB300", "gb300"},         {"B300", "b300"},
       {"MI325X", "mi325x"},          {"MI300X", "mi300x"},       {"H800", "h800-sxm"},
       {"H20", "h20"},                {"H100-NVL", "h100-nvl"},   {"H100-PCIe", "h100-pcie"},
-      {"GH200", "gh200"},            {"L40S", "l40s"},           {"A100", "a100-80gb"}};
+      {"GH200", "gh200"},            {"L40S", "l40s"},           {"A100", "a100-80gb"},
+      // A leading vendor word, as tables and nvidia-smi write them.
+      {"NVIDIA H200-SXM", "h200-sxm"}, {"nvidia B200", "b200"},  {"AMD Instinct MI300X", "mi300x"},
+      {"AMD MI355X", "mi355x"},      {"Instinct MI325X", "mi325x"}};
   for (const auto& [typed, key] : expected) {
     const Accelerator* a = c.find_accelerator(typed);
     ASSERT_NE(a, nullptr) << typed;
     EXPECT_EQ(a->name, key) << typed;
   }
+  EXPECT_EQ(c.find_accelerator("NVIDIA"), nullptr);
+  EXPECT_EQ(c.find_accelerator("NVIDIA NoSuchGPU"), nullptr);
+  ASSERT_NE(c.find_system("NVIDIA DGX H100"), nullptr);
+  EXPECT_EQ(c.find_system("NVIDIA DGX H100")->name, c.find_system("DGX H100")->name);
 }
 
 // One convention for capacity: memory_mib (the driver's binary total) or memory_gb (datasheet, decimal),

@@ -155,7 +155,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.source_id = t.cell(i, "source_id");
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
-    c.metric = t.cell(i, "metric");
+    c.metric = to_lower(t.cell(i, "metric"));  // "TTFT_MS" and "ttft_ms" are one metric
     c.scenario = to_lower(t.cell(i, "scenario"));
     c.framework = framework_group(t.cell(i, "framework"));
     c.engine = t.cell(i, "framework");
@@ -191,8 +191,24 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       }
     }
     double v = 0;
-    if (!parse_number(t.cell(i, "num_gpus"), v) || v < 1) {
-      skip("num_gpus blank");
+    if (!parse_number(t.cell(i, "num_gpus"), v)) {
+      // Blank: the notes' disaggregated pools, or one instance of the row's TP x PP.
+      double tp_cell = 0, pp_cell = 1;
+      const bool tp_stated = parse_number(t.cell(i, "tp"), tp_cell) && tp_cell >= 1 && tp_cell <= 4096;
+      if (!parse_number(t.cell(i, "pp"), pp_cell) || pp_cell < 1 || pp_cell > 4096) pp_cell = 1;
+      if (disagg) {
+        v = notes_deployment.gpus();
+        c.assumptions.push_back(fmt::format("num_gpus blank: {} (the notes' disaggregated pools)", v));
+      } else if (tp_stated) {
+        v = std::round(tp_cell) * std::round(pp_cell);
+        c.assumptions.push_back(fmt::format("num_gpus blank: {} (one instance of tp {} x pp {})", v, tp_cell, pp_cell));
+      } else {
+        skip("num_gpus and tp blank: the deployment's size is unknown");
+        continue;
+      }
+    }
+    if (v < 1) {
+      skip(fmt::format("num_gpus {} is below 1", v));
       continue;
     }
     int gpus = static_cast<int>(v);

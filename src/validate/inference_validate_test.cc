@@ -92,6 +92,36 @@ TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
   EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
 
+// Cells in the forms real tables write: a vendor word before the GPU, an upper-case metric, a blank
+// num_gpus (one instance of TP x PP, said), and a row whose size nothing states (skipped, saying so).
+TEST(InferenceValidation, TableFormsOfTheSameRow) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string tail = ",1,FP8,,trt,128,128,8,offline,tokens_per_sec_total,100,\n";
+  const CsvTable t = parse_csv(head + "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2," + tail +
+                                   "X,y,meta-llama/Llama-3.1-70B,70,70,NVIDIA H100-SXM,,2," + tail +
+                                   "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2,,1,FP8,,trt,128,128,8,offline,"
+                                   "TOKENS_PER_SEC_TOTAL,100,\n" +
+                                   "X,y,Llama-3.1-70B,70,70,H100-SXM,,," + tail,
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].row, 3u);
+  EXPECT_NE(skipped[0].reason.find("num_gpus and tp blank"), std::string::npos) << skipped[0].reason;
+  const double first = predict_inference_case(cases[0]);
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.workload.num_gpus, 2);
+    EXPECT_EQ(c.metric, "tokens_per_sec_total");
+    EXPECT_DOUBLE_EQ(predict_inference_case(c), first) << c.row;
+  }
+  bool said = false;
+  for (const auto& a : cases[1].assumptions) said = said || a.find("num_gpus blank: 2") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 // MLPerf rows whose concurrency column is NVIDIA's engine batch limit, Triton runs at an unbounded
 // request rate (all requests at once: they queue), and disaggregated AIConfigurator rows.
 TEST(InferenceValidation, ScenarioSemantics) {
