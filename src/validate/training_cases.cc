@@ -119,7 +119,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.source_id = t.cell(i, "source_id");
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
-    c.metric = t.cell(i, "reported_metric");
+    c.metric = to_lower(t.cell(i, "reported_metric"));  // "MFU" and "mfu" are one metric
     c.precision_name = t.cell(i, "precision");
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = to_lower(notes);

@@ -53,6 +53,26 @@ TEST(Validate, BlanksAreFilledAndSaid) {
   EXPECT_NE(skipped[0].reason.find("NoSuchGPU"), std::string::npos);
 }
 
+// The metric and GPU as other tables write them: "STEP_TIME_S", "NVIDIA A100 (Ampere)".
+TEST(Validate, MetricAndGpuSpellingsOfRealTables) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+      "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
+      "reported_value,notes\n";
+  const CsvTable t = parse_csv(head +
+                                   "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,BF16,1,1,,,,,1,64,,"
+                                   "step_time_s,3.0,\n"
+                                   "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,NVIDIA A100 (Ampere),8,BF16,1,1,,,,,1,64,,"
+                                   "STEP_TIME_S,3.0,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_EQ(cases[1].metric, "step_time_s");
+  EXPECT_EQ(cases[1].accelerator, cases[0].accelerator);
+}
+
 const char* kHeader =
     "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
     "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
