@@ -134,7 +134,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                "limited by the KV cache. Prints tokens/s per GPU and total, tokens/s per user, TTFT, TPOT and "
                "end-to-end latency; --sweep prints the Pareto frontier of throughput per GPU against tokens/s "
                "per user over TP/EP/attention-DP and concurrency.");
-  app.add_option("--model", req.model_name, "Built-in model name or path to a Hugging Face config.json")
+  app.add_option("--model", req.model_name, kModelOptionHelp)
       ->capture_default_str();
   app.add_option("--system", req.system, "Catalog system (hgx-h200, gb200-nvl72, ...) or accelerator")
       ->capture_default_str();

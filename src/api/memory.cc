@@ -285,7 +285,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
 void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.description("Per-GPU memory: weights, gradients, optimizer state, activations (training under --plan), or "
                "weights, KV cache, activations (--inference); parts in GB and % of capacity, FITS or not");
-  app.add_option("--model", o.model, "Built-in model name or path to a Hugging Face config.json")->required();
+  app.add_option("--model", o.model, kModelOptionHelp)->required();
   app.add_option("--system", o.system, "System from the catalog (its accelerator sets the capacity)");
   app.add_option("--gpu", o.gpu, "Accelerator from the catalog");
   app.add_option("--precision", o.precision, "bf16, fp8, mxfp8, nvfp4, fp4 (training recipe or inference weights) or w4a16 "

@@ -51,7 +51,7 @@ std::vector<int> parse_gpu_list(const std::string& text) {
 void add_scale_options(CLI::App& app, ScaleRequest& a) {
   app.description("Scaling sweep over GPU counts: weak (batch grows with GPUs) or strong (batch fixed); the best plan "
                "(or --plan) at each N with tokens/s per GPU, MFU and step time");
-  app.add_option("--model", a.model, "Built-in model name or path to a Hugging Face config.json")->required();
+  app.add_option("--model", a.model, kModelOptionHelp)->required();
   app.add_option("--system", a.system, "System from the catalog (e.g. hgx-h100, gb200-nvl72)")->required();
   app.add_option("--gpus", a.gpus, "GPU counts, comma-separated: 64,128,256")->required();
   app.add_option("--mode", a.mode, "weak (global batch = batch-per-gpu x N) or strong (global batch fixed)")

@@ -46,7 +46,7 @@ void add_search_options(CLI::App& app, SearchRequest& req) {
   app.description("Search training plans (TP, PP, VP, CP, EP, micro-batch, recompute, ZeRO/FSDP, sequence parallel; "
                "full recompute and activation offload of the fewest layers that fit): "
                "drop those that do not divide or fit memory, rank by tokens/s, print the top K with breakdowns");
-  app.add_option("--model", req.model, "Built-in model name or path to a Hugging Face config.json")->required();
+  app.add_option("--model", req.model, kModelOptionHelp)->required();
   app.add_option("--system", req.system, "System from the catalog (e.g. hgx-h100, gb200-nvl72)")->required();
   app.add_option("--gpus", req.gpus, "GPUs in the job")->required();
   app.add_option("--global-batch", req.global_batch, "Sequences per optimizer step")->required();

@@ -20,7 +20,7 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
   app.description("Predict one training step: time, tokens/s, MFU (6N-style and with attention, against the "
                "precision's peak and the BF16 peak), per-GPU memory, and a breakdown of where the time goes "
                "(compute by op class, exposed communication by kind, pipeline bubble, optimizer).");
-  app.add_option("--model", req.model_name, "Built-in model name or path to a Hugging Face config.json")
+  app.add_option("--model", req.model_name, kModelOptionHelp)
       ->capture_default_str();
   app.add_option("--system", req.system, "Catalog system (e.g. hgx-h100, gb200-nvl72) or accelerator")
       ->capture_default_str();
