@@ -740,6 +740,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
     const double chunk_tok = std::min(isl, double(w.max_num_tokens));
     StepTime st;
+    double received_prefill_s = 0.0;  // prefill_separate: a prompt's share of its received batch's forwards
     if (ptok > 0 && w.prefill_separate) {
       // Prompts in forwards of their own: the prompts that arrived over the receive interval (at least
       // one chunk of one prompt, at most the token budget) run as one prefill forward, which the
@@ -751,6 +752,11 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
       pre.overhead_s += host / pp;
       pre.total_s = pre.parts_sum();
       st = added(dec, pre, ptok / fwd_tok);
+      // The prompts received together (one receive interval's) prefill as forwards of fwd_tok tokens,
+      // first come first: a prompt's first token comes with its last chunk, on average after
+      // (n + 1) / 2 of the n prompts' tokens (one prompt alone: its own prefill, as before).
+      const double n = std::max(1.0, ptok * double(w.scheduler_recv_interval) / isl);
+      received_prefill_s = pp * pre.total_s * (n * isl / fwd_tok) * (n + 1.0) / (2.0 * n);
     } else if (ptok > 0 && ptok < chunk_tok) {
       const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
       const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
@@ -767,7 +773,8 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl / budget);
     const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
-    r.ttft_s = B > 1 ? r.prefill_s + (recv_wait_steps + steps) * r.decode_step.total_s : r.prefill_s;
+    r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
+                     : r.prefill_s;
     if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;

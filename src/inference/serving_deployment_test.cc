@@ -520,5 +520,38 @@ TEST(ContinuousBatching, SeparatePrefillForwardsStallTheDecodes) {
   }
 }
 
+// Prompts received together over SGLang's receive interval prefill in forwards of their own, first
+// come first: a prompt's first token waits for its share of the batch ((n + 1) / 2 of the n prompts'
+// tokens), so TTFT grows with the prompts a window gathers (longer prompts, more clients) and never
+// falls below one prompt alone; with one prompt per window, or inflight batching, nothing changes.
+TEST(ContinuousBatching, PromptsReceivedTogetherWaitForTheirShareOfTheBatch) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
+  const InferenceParallel par{8, 1, 1, false};
+  auto ttft = [&](long long isl, long long conc, int recv, bool separate) {
+    auto w = serving(Precision::fp8, isl, 1024, conc, 8);
+    w.scheduler_recv_interval = recv;
+    w.prefill_separate = separate;
+    const InferenceResult r = evaluate_inference(m, hw, par, w);
+    EXPECT_TRUE(r.valid());
+    return r;
+  };
+  // 8K prompts at 128 clients: about four prompts a 30-step window.
+  const InferenceResult one = ttft(8192, 128, 1, true), thirty = ttft(8192, 128, 30, true);
+  const double n = 128.0 * 8192 / 1024 * 30 / 8192;  // prompts per window (no MTP: one token a step)
+  ASSERT_GT(n, 2.0);
+  const double waited_steps = 14.5 * thirty.decode_step.total_s;  // the receive wait, as before
+  EXPECT_GT(thirty.ttft_s - waited_steps, one.ttft_s - 0.5 * one.decode_step.total_s + 0.5 * one.prefill_s)
+      << "a prompt waits for part of the others' prefill";
+  // More clients gather more prompts a window: TTFT grows.
+  EXPECT_GT(ttft(8192, 256, 30, true).ttft_s, thirty.ttft_s);
+  // Few prompts a window (1K prompts, 16 clients: under one): one prompt alone, as before.
+  const InferenceResult few = ttft(1024, 16, 30, true), few_one = ttft(1024, 16, 1, true);
+  EXPECT_NEAR(few.ttft_s - few_one.ttft_s, 14.5 * few.decode_step.total_s, 1e-9);
+  // Inflight batching (TensorRT-LLM) is untouched: the receive wait only.
+  const InferenceResult in1 = ttft(8192, 128, 1, false), in30 = ttft(8192, 128, 30, false);
+  EXPECT_NEAR(in30.ttft_s - in1.ttft_s, 14.5 * in1.decode_step.total_s, 1e-9);
+}
+
 }  // namespace
 }  // namespace gpuplan
