@@ -38,8 +38,23 @@ TEST(AdpBalance, WaitIsHalfTheReleaseCycle) {
   EXPECT_LT(adp_balance_wait_steps(4, 8, 1.0 / 1000, 60), 0.05);  // (1 - e^-0.5)^8 of 30 steps
 }
 
-// In the evaluator: TTFT gains the wait in decode steps; TPOT and (staggered) throughput do not move;
-// it needs attention-DP; the timeout is checked.
+// The prompts released at once are those arriving over a cycle: 60 steps x 256 x 1/922 = 16.7 at the
+// timeout; none held (1) without a balancer, with one rank or without arrivals.
+TEST(AdpBalance, ReleasesTheCyclesArrivalsTogether) {
+  EXPECT_NEAR(adp_balance_released_prompts(256, 8, 1.0 / 922, 60), 60.0 * 256 / 922, 1e-3);
+  // Fast arrivals: the ranks fill first, n H_n prompts a release.
+  const double h4 = 1 + 1.0 / 2 + 1.0 / 3 + 1.0 / 4;
+  EXPECT_NEAR(adp_balance_released_prompts(1024, 4, 0.01, 1000), 4 * h4, 1e-6);
+  EXPECT_EQ(adp_balance_released_prompts(256, 8, 0.01, 0), 1.0);
+  EXPECT_EQ(adp_balance_released_prompts(256, 1, 0.01, 60), 1.0);
+  EXPECT_EQ(adp_balance_released_prompts(256, 8, 0.0, 60), 1.0);
+  EXPECT_EQ(adp_balance_released_prompts(2, 8, 1.0 / 1000, 60), 1.0);  // ranks idle: nothing held
+}
+
+// In the evaluator: TTFT gains the wait in decode steps and the released prompts' shared prefill
+// (their expert GEMMs and dispatch carry every rank's prompt: never less than one prompt alone, and
+// more with longer prompts); TPOT and (staggered) throughput do not move; it needs
+// attention-DP; the timeout is checked.
 TEST(AdpBalance, DelaysFirstTokenOnlyWithAttentionDp) {
   const auto m = resolve_model("deepseek-r1");
   const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
@@ -54,7 +69,16 @@ TEST(AdpBalance, DelaysFirstTokenOnlyWithAttentionDp) {
   const InferenceResult on = evaluate_inference(m, hw, dep, w);
   const double steps = adp_balance_wait_steps(256, 8, 1.0 / 1024, 60);
   EXPECT_GT(steps, 10.0);
-  EXPECT_NEAR(on.ttft_s - off.ttft_s, steps * on.decode_step.total_s, 1e-9);
+  const double released_extra_s = on.ttft_s - off.ttft_s - steps * on.decode_step.total_s;
+  EXPECT_GT(released_extra_s, 0.0);
+  EXPECT_LT(released_extra_s, 2.0 * on.prefill_s * adp_balance_released_prompts(256, 8, 1.0 / 1024, 60) / 8);
+  auto longer = w;  // the same release, prompts 4x longer: more tokens shared
+  longer.isl = 4096;
+  auto longer_off = longer;
+  longer_off.adp_balance_timeout_iters = 0;
+  const InferenceResult l_on = evaluate_inference(m, hw, dep, longer), l_off = evaluate_inference(m, hw, dep, longer_off);
+  EXPECT_GT(l_on.ttft_s - l_off.ttft_s - adp_balance_wait_steps(256, 8, 1.0 / 1024, 60) * l_on.decode_step.total_s,
+            released_extra_s);
   EXPECT_DOUBLE_EQ(on.tpot_s, off.tpot_s);
   EXPECT_DOUBLE_EQ(on.tokens_per_s_total, off.tokens_per_s_total);
   const InferenceParallel tp{8, 8, 1, false};

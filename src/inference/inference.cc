@@ -562,8 +562,15 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   return E * (1.0 - std::pow(1.0 - k / E, tokens));
 }
 
-double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
-  if (ranks <= 1 || timeout_iters <= 0 || batch <= 0 || arrivals_per_seq_step <= 0) return 0.0;
+namespace {
+
+struct AdpHold {
+  double cycle_steps = 0;  // steps between releases
+  double all_busy = 0;     // share of the time every rank has a generation request (the balancer holds)
+};
+
+AdpHold adp_hold(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
+  if (ranks <= 1 || timeout_iters <= 0 || batch <= 0 || arrivals_per_seq_step <= 0) return {};
   const double n = ranks;
   // New requests go to the ranks whose sequences finished, at random: every rank holds a context
   // request after n H_n arrivals (coupon collector), at batch x arrivals_per_seq_step per step.
@@ -571,12 +578,22 @@ double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_s
   for (int i = 1; i <= ranks; ++i) harmonic += 1.0 / i;
   const double fill_steps = n * harmonic / (batch * arrivals_per_seq_step);
   // The hold counter runs every iteration not all ranks have a context request and releases them at
-  // the timeout, so the release comes every min(fill, timeout) steps; a request arriving at a random
-  // phase waits half of it. The balancer holds nothing while a rank has no generation request
-  // (Poisson occupancy of batch / ranks sequences per rank).
-  const double cycle = std::min(fill_steps, double(timeout_iters));
-  const double all_busy = std::pow(1.0 - std::exp(-batch / n), n);
-  return 0.5 * cycle * all_busy;
+  // the timeout, so the release comes every min(fill, timeout) steps. The balancer holds nothing
+  // while a rank has no generation request (Poisson occupancy of batch / ranks sequences per rank).
+  return {std::min(fill_steps, double(timeout_iters)), std::pow(1.0 - std::exp(-batch / n), n)};
+}
+
+}  // namespace
+
+double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
+  // A request arriving at a random phase of the cycle waits half of it.
+  const AdpHold h = adp_hold(batch, ranks, arrivals_per_seq_step, timeout_iters);
+  return 0.5 * h.cycle_steps * h.all_busy;
+}
+
+double adp_balance_released_prompts(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
+  const AdpHold h = adp_hold(batch, ranks, arrivals_per_seq_step, timeout_iters);
+  return std::max(1.0, h.all_busy * h.cycle_steps * batch * std::max(0.0, arrivals_per_seq_step));
 }
 
 namespace {
@@ -778,6 +795,21 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;
+      // The released requests prefill together, one per rank a round (the balancer's purpose): each
+      // rank's attention is its own prompt's, but the expert GEMMs and the dispatch/combine of a
+      // round carry its k = min(released, ranks) prompts' tokens; a request waits on average for
+      // (rounds + 1) / 2 of the rounds its release needs (one prompt alone: its own prefill).
+      const double released =
+          adp_balance_released_prompts(B, par.tp, accepted / osl, w.adp_balance_timeout_iters);
+      if (released > 1.0) {
+        const double together = std::min(released, double(par.tp));
+        const double rounds = released / double(par.tp);
+        const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
+        const StepTime all = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, together * chunk_tok / pp, isl);
+        const double shared_s = std::max(0.0, (all.gemm_s + all.ep_comm_s) - (one.gemm_s + one.ep_comm_s));
+        const double round_s = r.prefill_s + pp * shared_s * std::ceil(isl / chunk_tok);
+        r.ttft_s += round_s * std::max(1.0, (rounds + 1.0) / 2.0) - r.prefill_s;
+      }
     }
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in

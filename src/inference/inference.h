@@ -195,5 +195,9 @@ double expected_active_experts(int experts, int top_k, double tokens);
 // with timeout_iters) at `batch` sequences over `ranks` attention-DP ranks, new requests arriving at
 // `arrivals_per_seq_step` per sequence per step (accepted tokens / osl).
 double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters);
+// The context requests the balancer releases at once: those arriving over one hold cycle (the ranks
+// fill, or the timeout), at least 1; 1 when nothing is held (no balancer, or a rank with no generation
+// request holds nothing back).
+double adp_balance_released_prompts(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters);
 
 }  // namespace gpuplan
