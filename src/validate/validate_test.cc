@@ -53,13 +53,14 @@ TEST(Validate, BlanksAreFilledAndSaid) {
   EXPECT_NE(skipped[0].reason.find("NoSuchGPU"), std::string::npos);
 }
 
+const char* kHeader =
+    "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+    "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
+    "reported_value,notes,mfu_basis\n";
+
 // The metric and GPU as other tables write them: "STEP_TIME_S", "NVIDIA A100 (Ampere)".
 TEST(Validate, MetricAndGpuSpellingsOfRealTables) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-      "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
-      "reported_value,notes\n";
-  const CsvTable t = parse_csv(head +
+  const CsvTable t = parse_csv(std::string(kHeader) +
                                    "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,A100 (Ampere),8,BF16,1,1,,,,,1,64,,"
                                    "step_time_s,3.0,\n"
                                    "X,u,GPT-7B,7,32,4096,,32,,50257,2048,,,NVIDIA A100 (Ampere),8,BF16,1,1,,,,,1,64,,"
@@ -72,11 +73,6 @@ TEST(Validate, MetricAndGpuSpellingsOfRealTables) {
   EXPECT_EQ(cases[1].metric, "step_time_s");
   EXPECT_EQ(cases[1].accelerator, cases[0].accelerator);
 }
-
-const char* kHeader =
-    "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-    "moe_experts,moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,"
-    "reported_value,notes,mfu_basis\n";
 
 TEST(Validate, PrecisionSpellingsOfRealTables) {
   struct Case {
