@@ -169,6 +169,16 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
                  "their own): sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, sglang+mori, "
                  "tensorrt-llm-pytorch or vllm");
+  app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
+                 "SGLang's --scheduler-recv-interval: new requests are received every N decode steps, and the "
+                 "prompts gathered prefill together (InferenceX's B200/B300 SGLang scripts: 30 at 16+ clients); "
+                 "1 to 1000")
+      ->capture_default_str();
+  app.add_option("--adp-balance-timeout-iters", req.adp_balance_timeout_iters,
+                 "TensorRT-LLM's attention-DP balancer (attention_dp_config enable_balance, timeout_iters; "
+                 "InferenceX's attention-DP scripts: 60): context requests held until every attention-DP rank "
+                 "has one, at most N steps, then prefilled together; 0: off")
+      ->capture_default_str();
   app.add_option("--request-overhead-ms", req.request_overhead_ms,
                  "Front-end latency per request before prefill, ms (default: the --engine's, else 0)");
   app.add_flag("--disagg", req.disagg, "Disaggregated serving: a prefill pool and a decode pool (--prefill-*, --decode-*)");
@@ -294,6 +304,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
   w.max_batch_size = req.max_batch;
+  w.scheduler_recv_interval = req.scheduler_recv_interval;  // ranges checked with the workload
+  w.adp_balance_timeout_iters = req.adp_balance_timeout_iters;
   const double tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   const double ttft_limit_s = req.ttft_ms / 1e3;
 

@@ -91,7 +91,7 @@ TEST(AdpBalance, DelaysFirstTokenOnlyWithAttentionDp) {
       evaluate_inference(m, hw, dep, w);
       ADD_FAILURE() << bad;
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("adp_balance_timeout_iters"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("--adp-balance-timeout-iters"), std::string::npos);
     }
   }
 }

@@ -538,7 +538,7 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
     if (b < -1 || b > 4096)
       throw InputError(name, fmt::format("must be 0 (per-tensor scales) to 4096, or -1 (the model's checkpoint), got {}", b));
   if (w.adp_balance_timeout_iters < 0 || w.adp_balance_timeout_iters > 100000)
-    throw InputError("adp_balance_timeout_iters",
+    throw InputError("--adp-balance-timeout-iters",
                      fmt::format("must be 0 (off) to 100000 iterations, got {}", w.adp_balance_timeout_iters));
   const int inst = par.tp * par.pp;
   if (gpus < 1 || gpus % inst != 0)

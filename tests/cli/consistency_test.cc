@@ -2,7 +2,11 @@
 // formats the hardware lacks and errors in JSON, checked end to end on the binary.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "run_cli.h"
@@ -332,6 +336,47 @@ TEST(ConsistencyCli, SglangMtpOnHopperInInferAsInValidation) {
                        "--kv-precision bf16 --json");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_LT(t.json()["tpot_s"].get<double>() * 1e3, tpot_ms);
+}
+
+// The same serving point through validate (an InferenceX-schema row) and infer (its deployment as
+// flags: SGLang's receive interval, TensorRT-LLM's attention-DP balancer) gives one median TTFT.
+TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("gpuplan_consistency_ix_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream f(path);
+    f << "date,gpu,framework,model,precision,spec_decode,disaggregated,decode_workers,decode_tp,decode_ep,"
+         "decode_attention_dp,gpus,isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,"
+         "median_tpot_ms\n"
+         "2026-05-22,B200,SGLang,DeepSeek-R1-0528,NVFP4,none,no,1,4,4,no,4,8192,1024,128,587,18,1683,53\n"
+         "2026-05-19,B200,TensorRT-LLM,DeepSeek-R1-0528,NVFP4,mtp,no,1,4,4,yes,4,8192,1024,256,1190,15,2192,50\n";
+  }
+  auto v = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  double ttft_ms[2] = {0, 0};
+  const auto doc = v.json();
+  for (const auto& row : doc["rows"])
+    if (row["metric"] == "ttft_ms") ttft_ms[row["row"].get<int>()] = row["predicted"].get<double>();
+  std::remove(path.c_str());
+  const std::string common = "infer --model deepseek-r1 --system hgx-b200 --gpus 4 --tp 4 --isl 7373 --osl 922 "
+                             "--precision nvfp4 --kv-precision fp8 --arrival closed_loop --json ";
+  auto sg = run_gpuplan(common + "--engine sglang --concurrency 128 --scheduler-recv-interval 30");
+  ASSERT_EQ(sg.exit_code, 0) << sg.err;
+  EXPECT_NEAR(sg.json()["ttft_s"].get<double>() * 1e3, ttft_ms[0], 1e-6 * ttft_ms[0]);
+  auto trt = run_gpuplan(common + "--engine tensorrt-llm --attention-dp --mtp 1 --concurrency 256 "
+                                  "--adp-balance-timeout-iters 60");
+  ASSERT_EQ(trt.exit_code, 0) << trt.err;
+  EXPECT_NEAR(trt.json()["ttft_s"].get<double>() * 1e3, ttft_ms[1], 1e-6 * ttft_ms[1]);
+  // Without the settings the answer differs (they are what the rows' recipes run), and bad values
+  // exit 2 naming the flag.
+  auto plain = run_gpuplan(common + "--engine sglang --concurrency 128");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_LT(plain.json()["ttft_s"].get<double>() * 1e3, 0.9 * ttft_ms[0]);
+  for (const char* bad : {"--scheduler-recv-interval 0", "--adp-balance-timeout-iters -1"}) {
+    auto r = run_gpuplan(common + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, std::string(bad).substr(0, std::string(bad).find(' ')))) << r.err;
+  }
 }
 
 }  // namespace
