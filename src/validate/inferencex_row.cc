@@ -26,15 +26,16 @@ bool one_of(const std::string& s, std::initializer_list<std::string_view> words)
 // What a cell holds, for an error: at most 40 characters.
 std::string echo(const std::string& cell) { return cell.size() > 40 ? cell.substr(0, 40) + "..." : cell; }
 
-// A count cell: blank is `blank_value` (blank_out true); otherwise a number >= 1.
+// A count cell: blank leaves `out` (blank_out true); otherwise a number >= 0 (0: none, as tables write
+// an aggregated row's prefill pool).
 std::optional<std::string> count_cell(const CsvTable& t, size_t i, const char* column, double& out,
                                       bool& blank_out) {
   const std::string& cell = t.cell(i, column);
   blank_out = trimmed_lower(cell).empty();
   if (blank_out) return std::nullopt;
   double v = 0;
-  if (!parse_cell_number(cell, v) || v < 1)
-    return fmt::format("{} '{}' is not a count (a number >= 1, or blank)", column, echo(cell));
+  if (!parse_cell_number(cell, v) || v < 0)
+    return fmt::format("{} '{}' is not a count (a number >= 0, or blank)", column, echo(cell));
   out = v;
   return std::nullopt;
 }
@@ -99,8 +100,9 @@ std::optional<std::string> read_inferencex_deployment(const CsvTable& t, size_t 
   if (auto e = count_cell(t, i, "decode_gpus", out.decode_gpus, dg_blank)) return e;
   if (auto e = count_cell(t, i, "gpus", out.gpus, g_blank)) return e;
 
+  if (!g_blank && out.gpus < 1) return fmt::format("gpus {} is below 1", out.gpus);
   if (dis_blank) {
-    out.disaggregated = !pw_blank || !pg_blank;
+    out.disaggregated = (!pw_blank && out.prefill_workers >= 1) || (!pg_blank && out.prefill_gpus >= 1);
     out.notes.push_back(out.disaggregated ? "disaggregated blank: read as yes (the row states a prefill pool)"
                                           : "disaggregated blank: read as no (no prefill pool stated)");
   }

@@ -38,7 +38,7 @@ struct InferenceXDeployment {
 // unreadable, the GPU counts contradict one another (gpus != prefill_gpus + decode_gpus), or a
 // blank count cannot be derived (no TP/EP width stated either); nullopt when `out` holds it.
 // Blank cells: disaggregated is yes when the row states a prefill pool (prefill_workers or
-// prefill_gpus), no otherwise; attention-DP no; spec_decode none; workers 1; a pool's GPUs its
+// prefill_gpus of 1 or more; 0 is none), no otherwise; attention-DP no; spec_decode none; workers 1; a pool's GPUs its
 // workers x max(TP, EP); gpus the pools' sum (aggregated: decode workers x width).
 std::optional<std::string> read_inferencex_deployment(const CsvTable& t, size_t i, InferenceXDeployment& out);
 

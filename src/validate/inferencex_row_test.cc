@@ -96,6 +96,12 @@ TEST(InferenceXRow, BlankCellsAreDerivedAndSaid) {
   EXPECT_EQ(d.gpus, 8);
   EXPECT_EQ(d.decode_gpus, 8);
   EXPECT_EQ(d.notes.size(), 3u);  // disaggregated, spec_decode and gpus read by a rule
+  // An aggregated row whose table writes its (absent) prefill pool as 0.
+  ASSERT_FALSE(read_inferencex_deployment(one_row({{"disaggregated", ""}, {"prefill_workers", "0"}, {"prefill_gpus", "0"},
+                                                   {"decode_workers", "1"}, {"decode_tp", "8"}, {"gpus", "8"}}),
+                                          0, d));
+  EXPECT_FALSE(d.disaggregated);
+  EXPECT_EQ(d.gpus, 8);
 }
 
 TEST(InferenceXRow, UnreadableOrContradictoryCellsNameTheColumn) {
@@ -110,7 +116,8 @@ TEST(InferenceXRow, UnreadableOrContradictoryCellsNameTheColumn) {
   EXPECT_NE(reason("spec_decode", "ngram").find("spec_decode 'ngram'"), std::string::npos);
   EXPECT_NE(reason("gpus", "32").find("gpus 32 differs from prefill_gpus 8 + decode_gpus 16"), std::string::npos);
   EXPECT_NE(reason("decode_workers", "two").find("decode_workers 'two' is not a count"), std::string::npos);
-  EXPECT_NE(reason("prefill_gpus", "0").find("prefill_gpus '0'"), std::string::npos);
+  EXPECT_NE(reason("prefill_gpus", "-8").find("prefill_gpus '-8'"), std::string::npos);
+  EXPECT_NE(reason("gpus", "0").find("gpus 0 is below 1"), std::string::npos);
   auto cells = disaggregated_cells();
   cells["gpus"] = "";
   cells["decode_gpus"] = "";
