@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +12,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan {
@@ -130,8 +130,7 @@ std::string read_file(const fs::path& p) {
 // The name without a leading vendor word ("NVIDIA H200-SXM", "AMD Instinct MI300X", "NVIDIA DGX
 // B200"), as tables and nvidia-smi write them; empty when it has none.
 std::string without_vendor(const std::string& name) {
-  std::string low = name;
-  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string low = to_lower(name);
   for (const char* v : {"nvidia ", "amd instinct ", "amd ", "instinct "})
     if (low.rfind(v, 0) == 0) return name.substr(std::string(v).size());
   return {};

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/text.h"
+
 namespace gpuplan {
 
 namespace {
@@ -14,9 +16,7 @@ std::string trimmed_lower(std::string_view text) {
   size_t a = 0, b = text.size();
   while (a < b && std::isspace(static_cast<unsigned char>(text[a]))) ++a;
   while (b > a && std::isspace(static_cast<unsigned char>(text[b - 1]))) --b;
-  std::string s(text.substr(a, b - a));
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+  return to_lower(std::string(text.substr(a, b - a)));
 }
 
 bool one_of(const std::string& s, std::initializer_list<std::string_view> words) {
@@ -26,13 +26,14 @@ bool one_of(const std::string& s, std::initializer_list<std::string_view> words)
 // What a cell holds, for an error: at most 40 characters.
 std::string echo(const std::string& cell) { return cell.size() > 40 ? cell.substr(0, 40) + "..." : cell; }
 
-// A count cell: blank leaves `out` (blank_out true); otherwise a number >= 0 (0: none, as tables write
-// an aggregated row's prefill pool).
+// A count cell: blank leaves `out` (and sets *blank); otherwise a number >= 0 (0: none, as tables
+// write an aggregated row's prefill pool).
 std::optional<std::string> count_cell(const CsvTable& t, size_t i, const char* column, double& out,
-                                      bool& blank_out) {
+                                      bool* blank = nullptr) {
   const std::string& cell = t.cell(i, column);
-  blank_out = trimmed_lower(cell).empty();
-  if (blank_out) return std::nullopt;
+  const bool is_blank = trimmed_lower(cell).empty();
+  if (blank) *blank = is_blank;
+  if (is_blank) return std::nullopt;
   double v = 0;
   if (!parse_cell_number(cell, v) || v < 0)
     return fmt::format("{} '{}' is not a count (a number >= 0, or blank)", column, echo(cell));
@@ -67,20 +68,21 @@ SpecDecodeCell read_spec_decode_cell(std::string_view text) {
 
 std::optional<std::string> read_inferencex_deployment(const CsvTable& t, size_t i, InferenceXDeployment& out) {
   out = {};
-  auto flag = [&](const char* column, bool& value, bool& blank) -> std::optional<std::string> {
+  // A yes/no cell into `value` (blank: no, and *blank set).
+  auto flag = [&](const char* column, bool& value, bool* blank = nullptr) -> std::optional<std::string> {
     const std::string& cell = t.cell(i, column);
     const YesNoCell v = read_yes_no_cell(cell);
     if (v == YesNoCell::unreadable)
       return fmt::format("{} '{}' is not yes or no (yes/no, true/false, y/n, 1/0, on/off, or blank)", column,
                          echo(cell));
-    blank = v == YesNoCell::blank;
+    if (blank) *blank = v == YesNoCell::blank;
     value = v == YesNoCell::yes;
     return std::nullopt;
   };
-  bool dis_blank = true, pdp_blank = true, ddp_blank = true;
-  if (auto e = flag("disaggregated", out.disaggregated, dis_blank)) return e;
-  if (auto e = flag("prefill_attention_dp", out.prefill_attention_dp, pdp_blank)) return e;
-  if (auto e = flag("decode_attention_dp", out.decode_attention_dp, ddp_blank)) return e;
+  bool dis_blank = true;
+  if (auto e = flag("disaggregated", out.disaggregated, &dis_blank)) return e;
+  if (auto e = flag("prefill_attention_dp", out.prefill_attention_dp)) return e;
+  if (auto e = flag("decode_attention_dp", out.decode_attention_dp)) return e;
 
   const std::string& spec = t.cell(i, "spec_decode");
   switch (read_spec_decode_cell(spec)) {
@@ -93,12 +95,12 @@ std::optional<std::string> read_inferencex_deployment(const CsvTable& t, size_t 
                          echo(spec));
   }
 
-  bool pw_blank = true, dw_blank = true, pg_blank = true, dg_blank = true, g_blank = true;
-  if (auto e = count_cell(t, i, "prefill_workers", out.prefill_workers, pw_blank)) return e;
-  if (auto e = count_cell(t, i, "decode_workers", out.decode_workers, dw_blank)) return e;
-  if (auto e = count_cell(t, i, "prefill_gpus", out.prefill_gpus, pg_blank)) return e;
-  if (auto e = count_cell(t, i, "decode_gpus", out.decode_gpus, dg_blank)) return e;
-  if (auto e = count_cell(t, i, "gpus", out.gpus, g_blank)) return e;
+  bool pw_blank = true, pg_blank = true, dg_blank = true, g_blank = true;
+  if (auto e = count_cell(t, i, "prefill_workers", out.prefill_workers, &pw_blank)) return e;
+  if (auto e = count_cell(t, i, "decode_workers", out.decode_workers)) return e;
+  if (auto e = count_cell(t, i, "prefill_gpus", out.prefill_gpus, &pg_blank)) return e;
+  if (auto e = count_cell(t, i, "decode_gpus", out.decode_gpus, &dg_blank)) return e;
+  if (auto e = count_cell(t, i, "gpus", out.gpus, &g_blank)) return e;
 
   if (!g_blank && out.gpus < 1) return fmt::format("gpus {} is below 1", out.gpus);
   if (dis_blank) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "inference/inference.h"
@@ -20,11 +21,6 @@
 
 namespace gpuplan {
 namespace {
-
-const Catalog& mla_catalog() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
 
 // Decodes only, a long context and a large batch: the step where attention weighs most.
 InferenceWorkload decodes(long long batch) {
@@ -42,7 +38,7 @@ InferenceWorkload decodes(long long batch) {
 // A lower MLA decode rate slows MLA decodes only: a dense GQA model's TPOT and an MLA model's
 // prefill do not move, and the rate costs at most its own share of the step.
 TEST(MlaDecode, RateAppliesToMlaDecodesOnly) {
-  Hardware fast = resolve_hardware(mla_catalog(), "hgx-b200");
+  Hardware fast = resolve_hardware(test_catalog(), "hgx-b200");
   fast.efficiency.infer_mla_decode_eff = 0.6;
   Hardware slow = fast;
   slow.efficiency.infer_mla_decode_eff = 0.06;
@@ -67,7 +63,7 @@ TEST(MlaDecode, RateAppliesToMlaDecodesOnly) {
 // tile and a whole 16-row one, so a compute-bound decode attention costs 4x less at 16; attention-DP
 // keeps all 128 heads on a rank (two whole tiles either way) and does not care.
 TEST(MlaDecode, TileRowsPadTheRanksQueryRows) {
-  Hardware t64 = resolve_hardware(mla_catalog(), "hgx-b200");
+  Hardware t64 = resolve_hardware(test_catalog(), "hgx-b200");
   t64.efficiency.infer_mla_decode_eff = 0.02;  // compute-bound: the padded math shows
   t64.efficiency.mla_decode_tile_rows = 64;
   Hardware t16 = t64;
@@ -80,10 +76,10 @@ TEST(MlaDecode, TileRowsPadTheRanksQueryRows) {
   EXPECT_DOUBLE_EQ(evaluate_inference(ds, t64, adp, decodes(1024)).decode_step.attention_s,
                    evaluate_inference(ds, t16, adp, decodes(1024)).decode_step.attention_s);
   // The built-in catalog: NVIDIA's MLA decode kernels tile 64 rows, AITER's on CDNA 16.
-  EXPECT_EQ(mla_catalog().efficiency("hopper").mla_decode_tile_rows, 64);
-  EXPECT_EQ(mla_catalog().efficiency("blackwell").mla_decode_tile_rows, 64);
-  EXPECT_EQ(mla_catalog().efficiency("cdna3").mla_decode_tile_rows, 16);
-  EXPECT_EQ(mla_catalog().efficiency("cdna4").mla_decode_tile_rows, 16);
+  EXPECT_EQ(test_catalog().efficiency("hopper").mla_decode_tile_rows, 64);
+  EXPECT_EQ(test_catalog().efficiency("blackwell").mla_decode_tile_rows, 64);
+  EXPECT_EQ(test_catalog().efficiency("cdna3").mla_decode_tile_rows, 16);
+  EXPECT_EQ(test_catalog().efficiency("cdna4").mla_decode_tile_rows, 16);
 }
 
 // The catalog reads both fields within their ranges and refuses others, naming the key.
@@ -134,7 +130,7 @@ TEST(MlaDecode, CalibrateRecoversAPlantedRate) {
       c.generation = "cdna4";
       c.metric = metric;
       c.model = resolve_model("deepseek-r1");
-      c.hardware = resolve_hardware(mla_catalog(), "mi355x");
+      c.hardware = resolve_hardware(test_catalog(), "mi355x");
       c.parallel = {8, 8, 1, true};
       c.workload = decodes(batch);
       c.workload.decode_only = false;
@@ -165,11 +161,11 @@ const std::string kMlaInferenceXFile = std::string(GPUPLAN_SHARED_DATA_DIR) + "/
 TEST(MlaDecode, CatalogValuesAreTheFitOfTheInferenceXFile) {
   if (!std::filesystem::exists(kMlaInferenceXFile)) GTEST_SKIP() << kMlaInferenceXFile << " not present";
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(read_csv_file(kMlaInferenceXFile, "--dataset"), mla_catalog(), skipped);
+  auto cases = map_inferencex_cases(read_csv_file(kMlaInferenceXFile, "--dataset"), test_catalog(), skipped);
   const auto fits = calibrate_mla_decode(cases);
   ASSERT_EQ(fits.size(), 5u);  // hopper, blackwell, blackwell_ultra, cdna3, cdna4
   for (const auto& f : fits) {
-    const Efficiency& e = mla_catalog().efficiency(f.generation);
+    const Efficiency& e = test_catalog().efficiency(f.generation);
     std::printf("%-16s rows %3zu  infer_mla_decode_eff %.3f (catalog %.3f, attention_eff %.3f)\n",
                 f.generation.c_str(), f.rows, f.after.infer_mla_decode_eff, e.infer_mla_decode_eff, e.attention_eff);
     EXPECT_GE(f.after.infer_mla_decode_eff, 0.05);

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "catalog/catalog.h"
+#include "catalog/test_catalog.h"
 #include "core/csv.h"
 #include "inference/inference.h"
 #include "model/model_registry.h"
@@ -22,11 +23,6 @@
 
 namespace gpuplan {
 namespace {
-
-const Catalog& cat() {
-  static const Catalog c = Catalog::load({});
-  return c;
-}
 
 InferenceWorkload one_client(long long isl) {
   InferenceWorkload w;
@@ -46,7 +42,7 @@ InferenceWorkload one_client(long long isl) {
 TEST(PrefillRate, LongerPromptNeverPrefillsFaster) {
   int checked = 0;
   for (const char* system : {"hgx-h200", "hgx-b200", "hgx-b300", "mi355x", "mi325x"}) {
-    const Hardware hw = resolve_hardware(cat(), system);
+    const Hardware hw = resolve_hardware(test_catalog(), system);
     for (const char* model : {"deepseek-r1", "llama3.1-70b"}) {
       const ModelArch m = resolve_model(model);
       double last = 0;
@@ -73,7 +69,7 @@ TEST(PrefillRate, ServingFitNeverChangesTraining) {
   w.seq_len = 4096;
   w.precision = Precision::fp8;
   for (const char* system : {"hgx-h100", "hgx-b200", "gb300-nvl72"}) {
-    Hardware hw = resolve_hardware(cat(), system);
+    Hardware hw = resolve_hardware(test_catalog(), system);
     const TrainingResult base = evaluate_training(m, hw, plan, w);
     ASSERT_TRUE(base.valid()) << system;
     hw.efficiency.infer_gemm_max = 0.21;
@@ -88,7 +84,7 @@ TEST(PrefillRate, ServingFitNeverChangesTraining) {
 // The MLA prefill rate slows or speeds MLA prompts only: a GQA model's prefill and a decode-only
 // step do not move with it; infer_gemm_max moves every serving GEMM.
 TEST(PrefillRate, MlaRateAppliesToMlaPromptsOnly) {
-  Hardware hw = resolve_hardware(cat(), "hgx-b200");
+  Hardware hw = resolve_hardware(test_catalog(), "hgx-b200");
   hw.efficiency.infer_mla_prefill_eff = 0.5;
   Hardware slow = hw;
   slow.efficiency.infer_mla_prefill_eff = 0.1;
@@ -123,7 +119,7 @@ TEST(PrefillRate, CalibrateRecoversAKnownRateAndFrontEnd) {
       c.generation = "blackwell";
       c.metric = "ttft_ms";
       c.model = resolve_model("deepseek-r1");
-      c.hardware = resolve_hardware(cat(), "hgx-b200");
+      c.hardware = resolve_hardware(test_catalog(), "hgx-b200");
       c.parallel = {8, 1, 1, false};
       c.workload = one_client(isl);
       c.workload.concurrency = clients;
@@ -139,7 +135,7 @@ TEST(PrefillRate, CalibrateRecoversAKnownRateAndFrontEnd) {
     }
   CalibrationOptions o;
   o.prior_weight = 0;
-  const PrefillFit fit = calibrate_prefill(cases, cat(), o);
+  const PrefillFit fit = calibrate_prefill(cases, test_catalog(), o);
   EXPECT_EQ(fit.fit_rows, 4u);
   EXPECT_EQ(fit.held_out_rows, 2u);
   ASSERT_EQ(fit.generations.size(), 1u);
@@ -167,7 +163,7 @@ TEST(PrefillRate, GoldenLowLoadTtft) {
   if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
   const CsvTable t = read_csv_file(kInferenceX, "--dataset");
   std::vector<SkippedRow> skipped;
-  const auto cases = map_inferencex_cases(t, cat(), skipped);
+  const auto cases = map_inferencex_cases(t, test_catalog(), skipped);
   struct Golden {
     size_t row;
     const char* gpu;
@@ -194,7 +190,7 @@ TEST(PrefillRate, GoldenLowLoadTtft) {
 TEST(PrefillRate, WavesRecoverAPlantedBlockShare) {
   if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
   std::vector<SkippedRow> skipped;
-  auto all = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped, /*p99_ttft=*/true);
+  auto all = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), test_catalog(), skipped, /*p99_ttft=*/true);
   std::vector<InferenceCase> cases;
   for (auto& c : all) {
     if (c.generation != "hopper" || (c.metric != "ttft_ms" && c.metric != "p99_ttft_ms")) continue;
@@ -206,7 +202,7 @@ TEST(PrefillRate, WavesRecoverAPlantedBlockShare) {
   CalibrationOptions opts;
   opts.params = {"infer_fp8_block_share"};
   opts.prior_weight = 0;
-  const PrefillFit fit = calibrate_prefill(cases, cat(), opts, 8, 4, {"hopper"});
+  const PrefillFit fit = calibrate_prefill(cases, test_catalog(), opts, 8, 4, {"hopper"});
   ASSERT_EQ(fit.generations.size(), 1u);
   EXPECT_GT(fit.wave_rows, 5u);
   EXPECT_LT(fit.wave_rows, cases.size() / 2);
@@ -222,15 +218,15 @@ TEST(PrefillRate, WavesRecoverAPlantedBlockShare) {
 TEST(PrefillRate, CatalogValuesAreTheFitOfTheInferenceXFile) {
   if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
   std::vector<SkippedRow> skipped;
-  auto cases = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), cat(), skipped, /*p99_ttft=*/true);
+  auto cases = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), test_catalog(), skipped, /*p99_ttft=*/true);
   CalibrationOptions opts;
   opts.params = {"infer_mla_prefill_eff", "infer_fp8_block_share"};
-  const PrefillFit fit = calibrate_prefill(cases, cat(), opts);
+  const PrefillFit fit = calibrate_prefill(cases, test_catalog(), opts);
   EXPECT_GT(fit.held_out_rows, fit.fit_rows) << "the TTFTs above 8 clients are held out";
   EXPECT_GT(fit.wave_rows, 50u) << "opening waves that measure the prefill pools";
   ASSERT_EQ(fit.generations.size(), 5u);  // hopper, blackwell, blackwell_ultra, cdna3, cdna4
   for (const auto& g : fit.generations) {
-    const Efficiency& e = cat().efficiency(g.generation);
+    const Efficiency& e = test_catalog().efficiency(g.generation);
     std::printf("%-16s rows %3zu (waves %3zu)  infer_mla_prefill_eff %.3f (catalog %.3f)  infer_fp8_block_share "
                 "%.3f (catalog %.3f)\n",
                 g.generation.c_str(), g.rows, g.wave_rows, g.after.infer_mla_prefill_eff, e.infer_mla_prefill_eff,
