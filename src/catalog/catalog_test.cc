@@ -167,12 +167,14 @@ TEST(Catalog, SpotValues) {
   EXPECT_DOUBLE_EQ(b200.scaleup_bandwidth_bytes_per_s, 900e9);
 
   const auto& gb300 = c.accelerator("GB300");
-  EXPECT_DOUBLE_EQ(gb300.memory_bytes, 279e9);  // Blackwell Ultra datasheet (blog: 288 max)
+  EXPECT_DOUBLE_EQ(gb300.memory_bytes, 284208.0 * 1048576);  // nvidia-smi on GB300 (datasheet 279 GB, blog 288 max)
+  EXPECT_EQ(gb300.memory_basis, "driver");
   EXPECT_DOUBLE_EQ(gb300.peak(MathFormat::fp4), 15000e12);
   EXPECT_EQ(gb300.generation, "blackwell_ultra");
 
   EXPECT_DOUBLE_EQ(c.accelerator("a100-80gb").peak(MathFormat::bf16), 312e12);
-  EXPECT_DOUBLE_EQ(c.accelerator("mi300x").memory_bytes, 192e9);
+  EXPECT_DOUBLE_EQ(c.accelerator("mi300x").memory_bytes, 206141652992.0);  // rocm-smi bytes = amd-smi 196592 MiB
+  EXPECT_DOUBLE_EQ(c.accelerator("b300").memory_bytes, 275040.0 * 1048576);  // nvidia-smi, B300 SXM6 AC
   EXPECT_DOUBLE_EQ(c.accelerator("h800").scaleup_bandwidth_bytes_per_s, 200e9);
 
   const auto& nvl72 = c.system("GB200 NVL72");

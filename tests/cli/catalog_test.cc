@@ -90,7 +90,7 @@ TEST(CatalogCli, ShowJson) {
   EXPECT_EQ(j["schema"], "gpuplan.catalog/v1");
   EXPECT_EQ(j["kind"], "accelerator");
   EXPECT_EQ(j["entry"]["name"], "gb300");
-  EXPECT_DOUBLE_EQ(j["entry"]["memory_bytes"].get<double>(), 279e9);
+  EXPECT_DOUBLE_EQ(j["entry"]["memory_bytes"].get<double>(), 284208.0 * 1048576);  // driver-reported MiB
   EXPECT_TRUE(j["entry"]["sources"].contains("*"));
   auto s = run_gpuplan("catalog show hgx-b200 --json").json();
   EXPECT_EQ(s["kind"], "system");
