@@ -654,10 +654,13 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // prompts of the requests that replace the finished ones (isl x accepted / osl tokens per
   // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
   // requests beyond it wait for admission (TTFT grows, TPOT does not), as the KV-full ones do.
+  // Engines that prefill in forwards of their own (prefill_separate: SGLang, ATOM) spend the budget
+  // on those forwards, not on the decodes' step: their running batch is bounded by the KV cache and
+  // the request limit only (SGLang's max-running-requests), and the prompts' forwards slow its steps.
   {
     const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
     const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
-    if (w.arrival != Arrival::synchronized) {
+    if (w.arrival != Arrival::synchronized && !w.prefill_separate) {
       long long budget_batch =
           static_cast<long long>(std::floor(double(w.max_num_tokens) * double(ranks) / per_seq));
       if (par.attention_dp) budget_batch = budget_batch / par.tp * par.tp;

@@ -346,6 +346,29 @@ TEST(Overload, MoreRequestsQueueInsteadOfSlowingDecode) {
   EXPECT_GT(over.queue_wait_s, 0.0);
 }
 
+// An engine that prefills in forwards of its own (SGLang) does not put the prompts in the decodes'
+// step, so the step's token budget does not cap its running batch: the KV cache and the request limit
+// do, and a load beyond the inflight engine's cap decodes (TPOT grows) instead of queueing.
+TEST(Overload, SeparatePrefillForwardsLeaveTheBatchToTheKvCache) {
+  const auto m = resolve_model("llama3.1-8b");
+  const auto hw = resolve_hardware(test_catalog(), "h100-sxm");
+  const InferenceParallel par{1, 1, 1, false};
+  auto w = serving(Precision::fp8, 467, 16, 0, 1);
+  const InferenceResult inflight = evaluate_inference(m, hw, par, w);
+  w.prefill_separate = true;
+  const InferenceResult sep = evaluate_inference(m, hw, par, w);
+  ASSERT_TRUE(inflight.valid());
+  ASSERT_TRUE(sep.valid());
+  EXPECT_LE(inflight.max_concurrency, 8192 / (1 + 467 / 16));
+  EXPECT_GT(sep.max_concurrency, 2 * inflight.max_concurrency);
+  w.concurrency = 2 * inflight.max_concurrency;
+  const InferenceResult busy = evaluate_inference(m, hw, par, w);
+  EXPECT_EQ(busy.concurrency, w.concurrency);
+  EXPECT_DOUBLE_EQ(busy.queue_wait_s, 0.0);
+  w.max_batch_size = 100;  // the request limit still binds
+  EXPECT_EQ(evaluate_inference(m, hw, par, w).max_concurrency, 100);
+}
+
 // Two-node TP16 workers (SGLang on HGX H100): every decode all-reduce crosses InfiniBand. A slower
 // inter-node hop never makes a step faster, and the cross-node all-reduce costs at least its two IB
 // hops plus NCCL's per-call base latency over the one-node TP8 of the same bytes.
