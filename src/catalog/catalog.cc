@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -136,6 +139,24 @@ std::string without_vendor(const std::string& name) {
   return {};
 }
 
+// A trailing memory size, as tables and product names write it ("B200-SXM-180GB", "H200 SXM 141GB",
+// "MI300X 192 GB"): the name before it and the size in GB (decimal or binary, as printed).
+std::optional<std::pair<std::string, double>> memory_suffix(const std::string& name) {
+  static const std::regex re(R"(^(.*?[^\s_-])[\s_-]*([0-9]+(?:\.[0-9]+)?)\s*(?:gb|gib|g)$)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_match(name, m, re)) return std::nullopt;
+  return std::make_pair(m[1].str(), std::stod(m[2].str()));
+}
+
+// The stated size names this part: vendors print decimal GB, binary GiB or a rounded figure of
+// either ("180 GB" B200 = 179 GiB = 192 GB), so within 8% of one of them; an "A100 40GB" is never
+// the 80 GB part.
+bool capacity_matches(const Accelerator& a, double stated_gb) {
+  if (a.memory_bytes <= 0 || stated_gb <= 0) return false;
+  auto near = [&](double gb) { return std::abs(stated_gb / gb - 1.0) <= 0.08; };
+  return near(a.memory_bytes / 1e9) || near(a.memory_bytes / 1073741824.0);
+}
+
 }  // namespace
 
 void Catalog::merge_yaml(const std::string& text, const std::string& origin) {
@@ -250,7 +271,13 @@ void Catalog::check() const {
 const Accelerator* Catalog::find_accelerator(const std::string& name) const {
   if (const Accelerator* a = find_entry(accelerators_, name)) return a;
   const std::string bare = without_vendor(name);
-  return bare.empty() ? nullptr : find_accelerator(bare);
+  if (!bare.empty()) return find_accelerator(bare);
+  // A memory size the aliases do not spell: the part without it, when that part has this capacity.
+  if (const auto split = memory_suffix(name)) {
+    const Accelerator* a = find_entry(accelerators_, split->first);
+    if (a && capacity_matches(*a, split->second)) return a;
+  }
+  return nullptr;
 }
 const System* Catalog::find_system(const std::string& name) const {
   if (const System* s = find_entry(systems_, name)) return s;

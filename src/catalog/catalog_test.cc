@@ -238,6 +238,18 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
   }
   EXPECT_EQ(c.find_accelerator("NVIDIA"), nullptr);
   EXPECT_EQ(c.find_accelerator("NVIDIA NoSuchGPU"), nullptr);
+  // A memory size no alias spells resolves to the part of that capacity (decimal GB, GiB or the
+  // rounded figure), never to a part of another capacity.
+  for (const auto& [typed, key] : std::vector<std::pair<std::string, std::string>>{
+           {"B200-SXM-180GB", "b200"}, {"NVIDIA B200 SXM 192GB", "b200"}, {"H100 SXM5 80 GB", "h100-sxm"},
+           {"GB300_288GB", "gb300"}, {"MI355X 288 GiB", "mi355x"}, {"AMD Instinct MI300X 192G", "mi300x"}}) {
+    const Accelerator* a = c.find_accelerator(typed);
+    ASSERT_NE(a, nullptr) << typed;
+    EXPECT_EQ(a->name, key) << typed;
+  }
+  EXPECT_EQ(c.find_accelerator("B200-SXM-80GB"), nullptr);
+  EXPECT_EQ(c.find_accelerator("A100 SXM 48GB"), nullptr);  // "A100 SXM" is the 80 GB part's alias
+  EXPECT_EQ(c.find_accelerator("H100 141GB"), nullptr);
   ASSERT_NE(c.find_system("NVIDIA DGX H100"), nullptr);
   EXPECT_EQ(c.find_system("NVIDIA DGX H100")->name, c.find_system("DGX H100")->name);
 }
