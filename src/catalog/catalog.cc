@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -142,10 +142,25 @@ std::string without_vendor(const std::string& name) {
 // A trailing memory size, as tables and product names write it ("B200-SXM-180GB", "H200 SXM 141GB",
 // "MI300X 192 GB"): the name before it and the size in GB (decimal or binary, as printed).
 std::optional<std::pair<std::string, double>> memory_suffix(const std::string& name) {
-  static const std::regex re(R"(^(.*?[^\s_-])[\s_-]*([0-9]+(?:\.[0-9]+)?)\s*(?:gb|gib|g)$)", std::regex::icase);
-  std::smatch m;
-  if (!std::regex_match(name, m, re)) return std::nullopt;
-  return std::make_pair(m[1].str(), std::stod(m[2].str()));
+  if (name.size() > 200) return std::nullopt;  // no product name is longer; never scan a huge input
+  const std::string low = to_lower(name);
+  size_t end = low.size();
+  for (const char* unit : {"gib", "gb", "g"}) {
+    const size_t n = std::char_traits<char>::length(unit);
+    if (end >= n && low.compare(end - n, n, unit) == 0) {
+      end -= n;
+      break;
+    }
+  }
+  if (end == low.size()) return std::nullopt;
+  while (end > 0 && low[end - 1] == ' ') --end;
+  size_t begin = end;
+  while (begin > 0 && (std::isdigit(static_cast<unsigned char>(low[begin - 1])) || low[begin - 1] == '.')) --begin;
+  if (begin == end || !std::isdigit(static_cast<unsigned char>(low[begin]))) return std::nullopt;
+  size_t stem = begin;
+  while (stem > 0 && (low[stem - 1] == ' ' || low[stem - 1] == '-' || low[stem - 1] == '_')) --stem;
+  if (stem == 0 || stem == begin) return std::nullopt;  // a size alone, or glued to the name ("H20096GB")
+  return std::make_pair(name.substr(0, stem), std::stod(low.substr(begin, end - begin)));
 }
 
 // The stated size names this part: vendors print decimal GB, binary GiB or a rounded figure of
