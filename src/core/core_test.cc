@@ -36,6 +36,25 @@ TEST(Csv, CellNumbersAreFiniteAndInIntRange) {
     EXPECT_FALSE(parse_cell_number(bad, v)) << bad;
 }
 
+// What a real table writes is read as the number it means, or not at all: thousands groups are one
+// number, a magnitude suffix is never dropped ("8k" is not 8), and token lengths read "8k" as 8192.
+TEST(Csv, ThousandsGroupsAndSuffixesAreNeverMisread) {
+  double v = 0;
+  for (const auto& [cell, want] : std::vector<std::pair<const char*, double>>{
+           {"23,406", 23406}, {" 1,234,567.5 ", 1234567.5}, {"-1,024", -1024}, {"8, 16", 8}, {"8,16", 8},
+           {"1,0240", 1}, {"12,345 (est.)", 12345}, {"64.0", 64}}) {
+    ASSERT_TRUE(parse_cell_number(cell, v)) << cell;
+    EXPECT_EQ(v, want) << cell;
+  }
+  for (const char* bad : {"8k", "23.4K", "8k (est.)"}) EXPECT_FALSE(parse_cell_number(bad, v)) << bad;
+  for (const auto& [cell, want] : std::vector<std::pair<const char*, double>>{
+           {"8k", 8192}, {" 1K ", 1024}, {"128k", 131072}, {"7373", 7373}, {"8,192", 8192}}) {
+    ASSERT_TRUE(parse_token_count_cell(cell, v)) << cell;
+    EXPECT_EQ(v, want) << cell;
+  }
+  for (const char* bad : {"k", "1.5k", "-8k", "8kk", "x8k"}) EXPECT_FALSE(parse_token_count_cell(bad, v)) << bad;
+}
+
 TEST(Suggest, LongNamesAreCappedInEchoAndSearch) {
   const std::string huge(5'000'000, 'x');
   const std::string echo = echo_name(huge);

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "core/csv.h"
+#include "core/suggest.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "inference/engine.h"
@@ -275,8 +276,11 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       else if (contains(ml, "405b")) bench = &kMlperf[3];
       else if (contains(ml, "gpt-j")) bench = &kMlperf[6];
     }
-    if (parse_number(t.cell(i, "isl"), v)) {
+    if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
+    } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
+      skip(fmt::format("isl '{}' is not a token count (a number >= 1, or 8k for 8192)", echo_name(t.cell(i, "isl"))));
+      continue;
     } else if (bench) {
       w.isl = static_cast<long long>(bench->isl);
       c.assumptions.push_back(fmt::format("isl blank: {} (dataset mean input tokens)", w.isl));
@@ -284,8 +288,11 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip("isl blank and no MLPerf benchmark to take it from");
       continue;
     }
-    if (parse_number(t.cell(i, "osl"), v)) {
+    if (parse_token_count_cell(t.cell(i, "osl"), v) && v >= 1) {
       w.osl = static_cast<long long>(v);
+    } else if (t.cell(i, "osl").find_first_not_of(" \t") != std::string::npos) {
+      skip(fmt::format("osl '{}' is not a token count (a number >= 1, or 8k for 8192)", echo_name(t.cell(i, "osl"))));
+      continue;
     } else if (bench) {
       double implied = 0;
       w.osl = static_cast<long long>(std::lround(note_number(notes, "(implies ", implied) ? implied : bench->osl));

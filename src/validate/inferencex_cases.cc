@@ -174,7 +174,7 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
                                 const InferenceXDeployment& dep, const InferenceParallel& dec, InferenceCase& c) {
   auto cell_int = [&](const char* name) {
     double v = 0;
-    return parse_cell_number(t.cell(i, name), v) ? static_cast<long long>(std::llround(v)) : 0LL;
+    return parse_token_count_cell(t.cell(i, name), v) ? static_cast<long long>(std::llround(v)) : 0LL;
   };
   DynamoDecodeQuery q;
   q.gpu = t.cell(i, "gpu");
@@ -290,7 +290,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     c.family = c.model.family;
     const std::string fw = lower(c.framework);
     double isl = 0, osl = 0, conc = 0;
-    if (!number(t.cell(i, "isl"), isl) || isl < 1 || !number(t.cell(i, "osl"), osl) || osl < 1) {
+    if (!parse_token_count_cell(t.cell(i, "isl"), isl) || isl < 1 || !parse_token_count_cell(t.cell(i, "osl"), osl) ||
+        osl < 1) {
       skip("isl/osl blank or below 1");
       continue;
     }

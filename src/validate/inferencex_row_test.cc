@@ -3,6 +3,7 @@
 // column named; and the whole file gives the same predictions whichever form its cells take.
 #include "validate/inferencex_row.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,7 +129,7 @@ TEST(InferenceXRow, UnreadableOrContradictoryCellsNameTheColumn) {
 }
 
 // The file with its cells in other forms (flags as true/false and 1/0, the disaggregated and gpus
-// columns blank, another model id and spelling of MTP) maps to the same cases and predictions.
+// columns blank, another model id and spelling of MTP, lengths as 1k/8K, counts as 4,096) maps to the same cases and predictions.
 TEST(InferenceXRow, CellFormsGiveTheSamePredictions) {
   const std::string file = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
@@ -150,6 +151,12 @@ TEST(InferenceXRow, CellFormsGiveTheSamePredictions) {
       set(i, "prefill_gpus", "");
     set(i, "spec_decode", t.cell(i, "spec_decode") == "mtp" ? "MTP" : "None");
     set(i, "model", "deepseek-ai/DeepSeek-R1-0528");
+    // Nominal lengths as the runs name them ("8k/1k"), counts with thousands groups.
+    for (const char* c : {"isl", "osl"})
+      if (t.cell(i, c) == "1024" || t.cell(i, c) == "8192") set(i, c, t.cell(i, c) == "1024" ? "1k" : "8K");
+    double conc = 0;
+    if (parse_cell_number(t.cell(i, "concurrency"), conc) && conc >= 1000)
+      set(i, "concurrency", fmt::format("{},{:03d}", int(conc) / 1000, int(conc) % 1000));
   }
   const Catalog cat = Catalog::load({});
   std::vector<SkippedRow> sa, sb;

@@ -74,6 +74,34 @@ TEST(Validate, MetricAndGpuSpellingsOfRealTables) {
   EXPECT_EQ(cases[1].accelerator, cases[0].accelerator);
 }
 
+// Metric names in words and units, and a value or sequence length as tables print them ("23,406",
+// "2k"): read as what they mean, or the row is skipped naming the cell, never misread.
+TEST(Validate, MetricWordsAndPrintedNumbersOfRealTables) {
+  const std::string row = "X,u,GPT-7B,7,32,4096,,32,,50257,";
+  const std::string mid = ",,,A100 (Ampere),8,BF16,1,1,,,,,1,64,,";
+  const CsvTable t = parse_csv(std::string(kHeader) +
+                                   row + "2048" + mid + "Step time (s),3.0,\n" +
+                                   row + "2k" + mid + "tokens/s/GPU,\"2,731\",\n" +
+                                   row + "2048" + mid + "TFLOP/s per GPU,120,\n" +
+                                   row + "2048" + mid + "MFU (%),39%,\n" +
+                                   row + "2048" + mid + "tokens,100,\n" +
+                                   row + "2kk" + mid + "step_time_s,3.0,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].metric, "step_time_s");
+  EXPECT_EQ(cases[1].metric, "tokens_per_sec_per_gpu");
+  EXPECT_EQ(cases[1].reported, 2731);
+  EXPECT_EQ(cases[1].workload.seq_len, 2048);
+  EXPECT_EQ(cases[2].metric, "tflops_per_gpu");
+  EXPECT_EQ(cases[3].metric, "mfu");
+  EXPECT_EQ(cases[3].reported, 39);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_NE(skipped[0].reason.find("reported_metric 'tokens'"), std::string::npos) << skipped[0].reason;
+  EXPECT_NE(skipped[1].reason.find("seq_len '2kk'"), std::string::npos) << skipped[1].reason;
+}
+
 TEST(Validate, PrecisionSpellingsOfRealTables) {
   struct Case {
     const char* text;
