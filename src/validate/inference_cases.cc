@@ -9,12 +9,13 @@
 #include <regex>
 
 #include "core/csv.h"
-#include "core/suggest.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
+#include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
 
 namespace gpuplan {
@@ -156,7 +157,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     c.source_id = t.cell(i, "source_id");
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
-    c.metric = to_lower(t.cell(i, "metric"));  // "TTFT_MS" and "ttft_ms" are one metric
+    c.metric = canonical_metric_name(t.cell(i, "metric"));  // "TTFT_MS", "TTFT (ms)" and "ttft_ms" are one metric
     c.scenario = to_lower(t.cell(i, "scenario"));
     c.framework = framework_group(t.cell(i, "framework"));
     c.engine = t.cell(i, "framework");
@@ -170,7 +171,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     if (c.metric != "tokens_per_sec_total" && c.metric != "tokens_per_sec_per_gpu" &&
         c.metric != "tokens_per_sec_per_user" && c.metric != "ttft_ms" && c.metric != "tpot_ms") {
-      skip(fmt::format("unknown metric '{}'", c.metric));
+      skip(fmt::format("unknown metric '{}' (tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user, "
+                       "ttft_ms or tpot_ms)",
+                       echo_name(t.cell(i, "metric"))));
       continue;
     }
     if (auto why = resolve_row_hardware(catalog, c)) {

@@ -15,6 +15,7 @@
 #include "core/text.h"
 #include "model/model_registry.h"
 #include "validate/blank_plan.h"
+#include "validate/metric_name.h"
 #include "validate/precision_text.h"
 
 namespace gpuplan {
@@ -110,30 +111,6 @@ bool is_training_schema(const CsvTable& t) {
   return t.column("reported_metric") >= 0 && t.column("tp") >= 0 && t.column("gbs") >= 0;
 }
 
-namespace {
-
-// The four metrics as tables spell them: any case, words or units in place of the underscores
-// ("Step time (s)", "tokens/s/GPU", "tok/s/gpu", "TFLOP/s per GPU", "MFU (%)"); "" for anything else.
-std::string canonical_training_metric(const std::string& cell) {
-  std::string k;
-  for (char ch : to_lower(cell)) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) k += ch;
-    else if (ch == '/') k += "per";
-  }
-  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"seconds", "s"}, {"second", "s"}, {"sec", "s"}, {"tokens", "tok"}, {"tflops", "tflop"}}) {
-    for (size_t at = k.find(from); at != std::string::npos; at = k.find(from, at + to.size())) k.replace(at, from.size(), to);
-  }
-  if (k == "steptimes" || k == "steptime" || k == "iterationtimes" || k == "iterationtime") return "step_time_s";
-  if (k == "tokperspergpu" || k == "throughputtokperspergpu") return "tokens_per_sec_per_gpu";
-  if (k == "tfloppergpu" || k == "tflopperspergpu" || k == "modeltfloppergpu" || k == "modeltflopperspergpu")
-    return "tflops_per_gpu";
-  if (k == "mfu" || k == "mfupct" || k == "mfupercent") return "mfu";
-  return "";
-}
-
-}  // namespace
-
 std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& catalog,
                                              std::vector<SkippedRow>& skipped) {
   std::vector<TrainingCase> out;
@@ -143,7 +120,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.source_id = t.cell(i, "source_id");
     c.model_name = t.cell(i, "model");
     c.gpu_name = t.cell(i, "gpu");
-    c.metric = canonical_training_metric(t.cell(i, "reported_metric"));
+    c.metric = canonical_metric_name(t.cell(i, "reported_metric"));
     c.precision_name = t.cell(i, "precision");
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = to_lower(notes);
@@ -152,7 +129,8 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       skip("reported_value is blank or not a positive number");
       continue;
     }
-    if (c.metric.empty()) {
+    if (c.metric != "step_time_s" && c.metric != "tokens_per_sec_per_gpu" && c.metric != "tflops_per_gpu" &&
+        c.metric != "mfu") {
       skip(fmt::format("unknown reported_metric '{}' (step_time_s, tokens_per_sec_per_gpu, tflops_per_gpu or mfu)",
                        echo_name(t.cell(i, "reported_metric"))));
       continue;
