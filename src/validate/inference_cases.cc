@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <regex>
 
 #include "core/csv.h"
@@ -17,6 +18,7 @@
 #include "model/model_registry.h"
 #include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
+#include "validate/precision_text.h"
 
 namespace gpuplan {
 
@@ -87,15 +89,6 @@ const MlperfBench kMlperf[] = {
 // logs themselves (the rows' notes give both: TPOT p99/mean ~1.2-1.3, TTFT ~2).
 constexpr double kTpotP99OverMean = 1.25;
 constexpr double kTtftP99OverMean = 2.0;
-
-Precision weights_precision(const std::string& s) {
-  const std::string l = to_lower(s);
-  // Weight-only INT4 (AIConfigurator's "int4_wo", AWQ, GPTQ, W4A16): 4-bit weights, BF16 GEMM math.
-  if (contains(l, "int4_wo") || contains(l, "w4a16") || contains(l, "awq") || contains(l, "gptq")) return Precision::w4a16;
-  if (contains(l, "fp4")) return Precision::nvfp4;
-  if (contains(l, "fp8")) return Precision::fp8;
-  return Precision::bf16;
-}
 
 // AIConfigurator's quantization modes name the FP8 scaling of the attention/dense GEMMs ("gemm=") and
 // the routed experts ("moe="): "fp8" per-tensor, "fp8_block" block-scaled (128 x 128 weight blocks);
@@ -223,10 +216,16 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
     // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
     std::string wp = t.cell(i, "precision_weights");
-    if (contains(to_lower(wp), "int4") && weights_precision(wp) != Precision::w4a16) {
+    if (contains(to_lower(wp), "int4") && read_serving_weights(wp) != Precision::w4a16) {
       skip(fmt::format("precision_weights '{}': INT4 that does not say weight-only (int4_wo, AWQ, GPTQ, W4A16) "
                        "is not modelled",
-                       wp));
+                       echo_name(wp)));
+      continue;
+    }
+    if (!wp.empty() && !read_serving_weights(wp)) {
+      skip(fmt::format("precision_weights '{}' names no format the serving model runs (BF16/FP16, FP8, FP4/NVFP4/"
+                       "MXFP4, weight-only INT4: W4A16, AWQ, GPTQ, int4_wo); INT8 GEMMs are not modelled",
+                       echo_name(wp)));
       continue;
     }
     if (wp.empty()) {
@@ -236,7 +235,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("precision_weights blank: {} (the framework's default on {})", wp, g));
     }
     c.precision_name = wp;
-    w.weight_precision = weights_precision(wp);
+    w.weight_precision = *read_serving_weights(wp);
     read_fp8_scaling(wp, w);
     if (w.weight_precision == Precision::w4a16) {
       c.assumptions.push_back(fmt::format("precision_weights '{}' read as w4a16: 4-bit weights ({:.3f} bytes with "
@@ -263,7 +262,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       kvp = default_kv_bytes(w.weight_precision) == 2.0 ? "BF16" : "FP8";
       c.assumptions.push_back(fmt::format("precision_kv blank: {}", kvp));
     }
-    w.kv_bytes_per_element = contains(to_lower(kvp), "fp8") || contains(to_lower(kvp), "fp4") ? 1.0 : 2.0;
+    const std::optional<double> kv_bytes = read_kv_cache_bytes(kvp);
+    if (!kv_bytes) {
+      skip(fmt::format("precision_kv '{}' names no KV-cache format (BF16/FP16, FP8, INT8)", echo_name(kvp)));
+      continue;
+    }
+    w.kv_bytes_per_element = *kv_bytes;
 
     // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
     const MlperfBench* bench = nullptr;

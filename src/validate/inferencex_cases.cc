@@ -18,6 +18,7 @@
 #include "validate/inferencex_cases.h"
 #include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
+#include "validate/precision_text.h"
 
 namespace gpuplan {
 
@@ -313,13 +314,13 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // every Blackwell Dynamo + SGLang recipe of NVIDIA/srt-slurm); SGLang on Hopper (flashinfer MLA)
     // and ATOM/AMD single-node keep the default ("auto", BF16).
     c.precision_name = t.cell(i, "precision");
-    const std::string prec = lower(c.precision_name);
-    if (!has(prec, "fp4") && !has(prec, "fp8") && !has(prec, "bf16") && !has(prec, "fp16")) {
+    const std::optional<Precision> weights = read_serving_weights(c.precision_name);
+    if (!weights) {
       skip(fmt::format("precision '{}' names no weight format of the schema (FP8, NVFP4, MXFP4, BF16)",
                        c.precision_name.substr(0, 40)));
       continue;
     }
-    w.weight_precision = has(prec, "fp4") ? Precision::nvfp4 : (has(prec, "fp8") ? Precision::fp8 : Precision::bf16);
+    w.weight_precision = *weights;
     const bool trt = has(fw, "tensorrt");
     const bool blackwell = c.generation == "blackwell" || c.generation == "blackwell_ultra";
     const bool sglang_fp8_kv = has(fw, "sglang") && !has(fw, "mori") && blackwell;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <optional>
 #include <vector>
 
 namespace gpuplan {
@@ -116,6 +117,46 @@ PrecisionReading read_gemm_precision(std::string_view text) {
       break;
   }
   return r;
+}
+
+std::optional<Precision> read_serving_weights(std::string_view text) {
+  bool w4a16 = false, int4 = false, weight_only = false, int_gemm = false, f32 = false;
+  bool fp4 = false, fp8 = false, b16 = false;
+  for (const auto& t : tokens(text)) {
+    if (t == "w4a16" || t == "awq" || t == "gptq" || t == "int4wo") w4a16 = true;
+    else if (t == "int4") int4 = true;
+    else if (t == "wo" || t == "only") weight_only = true;  // "int4_wo", "INT4 weight-only"
+    else if (t == "int8" || t == "w8a8int8") int_gemm = true;
+    else switch (classify(t)) {
+        case Named::nvfp4: case Named::mxfp4: case Named::fp4: fp4 = true; break;
+        case Named::mxfp8: case Named::fp8: fp8 = true; break;
+        case Named::bf16: case Named::fp16: b16 = true; break;
+        case Named::tf32: case Named::fp32: f32 = true; break;
+        default: break;
+      }
+  }
+  if (w4a16 || (int4 && weight_only)) return Precision::w4a16;
+  if (int4 || int_gemm) return std::nullopt;
+  if (fp4) return Precision::nvfp4;
+  if (fp8) return Precision::fp8;
+  if (b16) return Precision::bf16;
+  (void)f32;  // FP32 serving is not modelled
+  return std::nullopt;
+}
+
+std::optional<double> read_kv_cache_bytes(std::string_view text) {
+  bool one = false, two = false;
+  for (const auto& t : tokens(text)) {
+    if (t == "int8") one = true;
+    switch (classify(t)) {
+      case Named::nvfp4: case Named::mxfp4: case Named::fp4: case Named::mxfp8: case Named::fp8: one = true; break;
+      case Named::bf16: case Named::fp16: two = true; break;
+      default: break;
+    }
+  }
+  if (one) return 1.0;
+  if (two) return 2.0;
+  return std::nullopt;
 }
 
 }  // namespace gpuplan
