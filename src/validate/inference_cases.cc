@@ -479,6 +479,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (!eng.name.empty())
           c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                               eng.request_overhead_s * 1e3));
+        else
+          c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
+                                              "serving_engines.yaml): no front-end latency per request",
+                                              echo_name(t.cell(i, "framework"))));
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;

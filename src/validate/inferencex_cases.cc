@@ -374,6 +374,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     if (!eng.name.empty())
       c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
                                           eng.request_overhead_s * 1e3));
+    else
+      c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
+                                          "serving_engines.yaml): no front-end latency per request",
+                                          c.framework.substr(0, 60)));
     if (dep.mtp) {
       // SGLang on NVIDIA GPUs drafts 2 tokens a step (EAGLE --speculative-num-steps 2,
       // --speculative-num-draft-tokens 3: InferenceX's B200/B300/H200 SGLang MTP scripts and the
