@@ -247,6 +247,14 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
     ASSERT_NE(a, nullptr) << typed;
     EXPECT_EQ(a->name, key) << typed;
   }
+  // The names nvidia-smi and amd-smi print.
+  for (const auto& [typed, key] : std::vector<std::pair<std::string, std::string>>{
+           {"NVIDIA H100 80GB HBM3", "h100-sxm"}, {"NVIDIA B300 SXM6 AC", "b300"}, {"NVIDIA GH200 480GB", "gh200"},
+           {"AMD Instinct MI300X OAM", "mi300x"}, {"NVIDIA H200", "h200-sxm"}, {"NVIDIA A100-SXM4-80GB", "a100-80gb"}}) {
+    const Accelerator* a = c.find_accelerator(typed);
+    ASSERT_NE(a, nullptr) << typed;
+    EXPECT_EQ(a->name, key) << typed;
+  }
   EXPECT_EQ(c.find_accelerator("B200-SXM-80GB"), nullptr);
   EXPECT_EQ(c.find_accelerator("A100 SXM 48GB"), nullptr);  // "A100 SXM" is the 80 GB part's alias
   EXPECT_EQ(c.find_accelerator("H100 141GB"), nullptr);
