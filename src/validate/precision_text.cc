@@ -148,6 +148,8 @@ std::optional<double> read_kv_cache_bytes(std::string_view text) {
   bool one = false, two = false;
   for (const auto& t : tokens(text)) {
     if (t == "int8") one = true;
+    // "auto": the engines' default, the activations' dtype (vLLM/SGLang --kv-cache-dtype auto), 16-bit.
+    if (t == "auto") two = true;
     switch (classify(t)) {
       case Named::nvfp4: case Named::mxfp4: case Named::fp4: case Named::mxfp8: case Named::fp8: one = true; break;
       case Named::bf16: case Named::fp16: two = true; break;

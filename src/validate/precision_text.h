@@ -27,8 +27,8 @@ PrecisionReading read_gemm_precision(std::string_view text);
 // GEMMs, 32-bit serving and text naming no format ("8-bit"): not modelled, never read as BF16.
 std::optional<Precision> read_serving_weights(std::string_view text);
 
-// Bytes per element of a KV-cache precision cell: FP8 / INT8 / FP4 formats 1, 16-bit formats 2; nullopt
-// for text naming none.
+// Bytes per element of a KV-cache precision cell: FP8 / INT8 / FP4 formats 1, 16-bit formats and "auto"
+// (the engines' default: the activations' 16-bit dtype) 2; nullopt for text naming none.
 std::optional<double> read_kv_cache_bytes(std::string_view text);
 
 }  // namespace gpuplan

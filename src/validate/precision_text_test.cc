@@ -37,12 +37,12 @@ TEST(ServingPrecisionText, WeightsSpellingsAreReadOrRefused) {
 
 TEST(ServingPrecisionText, KvCacheBytes) {
   for (const auto& [cell, want] : std::vector<std::pair<const char*, double>>{
-           {"FP8", 1.0}, {"fp8_e4m3", 1.0}, {"INT8", 1.0}, {"BF16", 2.0}, {"FP16", 2.0}, {"float16", 2.0}}) {
+           {"FP8", 1.0}, {"fp8_e4m3", 1.0}, {"INT8", 1.0}, {"BF16", 2.0}, {"FP16", 2.0}, {"float16", 2.0}, {"auto", 2.0}}) {
     const auto got = read_kv_cache_bytes(cell);
     ASSERT_TRUE(got.has_value()) << cell;
     EXPECT_EQ(*got, want) << cell;
   }
-  for (const char* cell : {"", "auto", "8-bit"}) EXPECT_FALSE(read_kv_cache_bytes(cell).has_value()) << cell;
+  for (const char* cell : {"", "8-bit", "x"}) EXPECT_FALSE(read_kv_cache_bytes(cell).has_value()) << cell;
 }
 
 }  // namespace
