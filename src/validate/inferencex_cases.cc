@@ -19,6 +19,7 @@
 #include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
 #include "validate/precision_text.h"
+#include "validate/recipe_dates.h"
 
 namespace gpuplan {
 
@@ -189,7 +190,7 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   q.decode_attention_dp = dep.decode_attention_dp;
   q.mtp = c.spec_decode == "mtp";
   q.concurrency = c.workload.concurrency;
-  q.date = t.cell(i, "date");
+  q.date = read_row_date(t.cell(i, "date")).value_or("");
   const DynamoDecodeMatch m = match_dynamo_decode_recipe(engine.recipes(), q);
   if (m.candidates == 0) {
     c.assumptions.push_back(fmt::format("decode recipe: no stored {} recipe matches the row's "
@@ -307,6 +308,19 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     const double gpus = dep.gpus;
     c.assumptions.insert(c.assumptions.end(), dep.notes.begin(), dep.notes.end());
+    // The run's day selects its recipes (data/recipes): ISO or another unambiguous form, said when read
+    // from another form; unreadable, no recipe is chosen by date and the row says so.
+    const std::string& date_cell = t.cell(i, "date");
+    const std::string row_date = read_row_date(date_cell).value_or("");
+    if (row_date.empty())
+      c.assumptions.push_back(
+          date_cell.find_first_not_of(" \t") == std::string::npos
+              ? std::string("date blank: no recipe is chosen by date")
+              : fmt::format("date '{}' is not a day gpuplan reads (YYYY-MM-DD, or a form whose day and month "
+                            "order is unambiguous): no recipe is chosen by date",
+                            date_cell.substr(0, 40)));
+    else if (!row_date.empty() && row_date != date_cell)
+      c.assumptions.push_back(fmt::format("date '{}' read as {}", date_cell.substr(0, 40), row_date));
     InferenceWorkload& w = c.workload;
     // Precision: FP8 (block-scaled), NVFP4, MXFP4 weights; the KV format is not recorded: TensorRT-LLM
     // quantizes it to FP8 with FP8/FP4 checkpoints; SGLang on Blackwell runs the trtllm_mla attention
@@ -439,7 +453,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.disagg = {pre, static_cast<int>(std::lround(dep.prefill_gpus)), dec, static_cast<int>(std::lround(dec_gpus))};
       if (has(fw, "mori")) {
         const bool recipe_dp = dep.decode_attention_dp;
-        const long long cap = mori_decode_max_batch(t.cell(i, "date"), w.weight_precision, recipe_dp,
+        const long long cap = mori_decode_max_batch(row_date, w.weight_precision, recipe_dp,
                                                     col("decode_ep") > 1);
         // The cap is per rank; a per-worker cap on a worker the model runs attention-DP splits over
         // its ranks.
@@ -458,9 +472,9 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         const bool stated_dp = dep.prefill_attention_dp;
         const PrefillRecipeLimits lim =
             has(fw, "mori")
-                ? mori_prefill_limits(t.cell(i, "date"), w.weight_precision, stated_dp, pre.tp)
+                ? mori_prefill_limits(row_date, w.weight_precision, stated_dp, pre.tp)
                 : inferencex_prefill_limits(c.framework, c.gpu_name, c.precision_name, std::llround(isl), w.isl,
-                                            pre.tp, stated_dp, dep.decode_attention_dp, dep.mtp, t.cell(i, "date"));
+                                            pre.tp, stated_dp, dep.decode_attention_dp, dep.mtp, row_date);
         if (lim.found && stated_dp == pre.attention_dp) {
           c.disagg.prefill_max_batch = lim.max_batch;
           c.disagg.prefill_max_tokens = lim.max_tokens;

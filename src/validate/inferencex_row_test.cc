@@ -129,7 +129,8 @@ TEST(InferenceXRow, UnreadableOrContradictoryCellsNameTheColumn) {
 }
 
 // The file with its cells in other forms (flags as true/false and 1/0, the disaggregated and gpus
-// columns blank, another model id and spelling of MTP, lengths as 1k/8K, counts as 4,096) maps to the same cases and predictions.
+// columns blank, another model id and spelling of MTP, lengths as 1k/8K, counts as 4,096, days as
+// "Feb 13, 2026") maps to the same cases and predictions.
 TEST(InferenceXRow, CellFormsGiveTheSamePredictions) {
   const std::string file = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inferencex-deepseek-r1.csv";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
@@ -154,6 +155,12 @@ TEST(InferenceXRow, CellFormsGiveTheSamePredictions) {
     // Nominal lengths as the runs name them ("8k/1k"), counts with thousands groups.
     for (const char* c : {"isl", "osl"})
       if (t.cell(i, c) == "1024" || t.cell(i, c) == "8192") set(i, c, t.cell(i, c) == "1024" ? "1k" : "8K");
+    // Run days as "Feb 13, 2026".
+    static const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const std::string day = t.cell(i, "date");
+    if (day.size() == 10)
+      set(i, "date", fmt::format("{} {}, {}", kMonths[std::stoi(day.substr(5, 2)) - 1], std::stoi(day.substr(8, 2)),
+                                 day.substr(0, 4)));
     double conc = 0;
     if (parse_cell_number(t.cell(i, "concurrency"), conc) && conc >= 1000)
       set(i, "concurrency", fmt::format("{},{:03d}", int(conc) / 1000, int(conc) % 1000));
