@@ -162,6 +162,23 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip("value is blank or not a positive number");
       continue;
     }
+    {
+      // The scenario's first word ("Server", "server (interactive)"): MLPerf's offline, server and
+      // interactive, the benchmark tools' throughput and latency runs; anything else is refused.
+      std::string sc;
+      for (char ch : c.scenario) {
+        if (std::isalpha(static_cast<unsigned char>(ch))) sc += ch;
+        else if (!sc.empty()) break;
+      }
+      if (contains(c.scenario, "interactive")) sc = "interactive";
+      if (!sc.empty() && sc != "offline" && sc != "server" && sc != "interactive" && sc != "throughput" &&
+          sc != "latency") {
+        skip(fmt::format("scenario '{}' is not offline, server, interactive, throughput or latency",
+                         echo_name(t.cell(i, "scenario"))));
+        continue;
+      }
+      c.scenario = sc;
+    }
     if (c.metric != "tokens_per_sec_total" && c.metric != "tokens_per_sec_per_gpu" &&
         c.metric != "tokens_per_sec_per_user" && c.metric != "ttft_ms" && c.metric != "tpot_ms") {
       skip(fmt::format("unknown metric '{}' (tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user, "
@@ -276,6 +293,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         bench = &b;
         break;
       }
+    // MLPerf's interactive scenario is the server scenario at the tighter limits of its own benchmark
+    // (llama2-70b-interactive: TTFT 450 ms, TPOT 40 ms p99).
+    if (c.scenario == "interactive" && (bench == &kMlperf[1] || (!bench && contains(to_lower(c.model_name), "llama-2-70b"))))
+      bench = &kMlperf[0];
     if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
       const std::string ml = to_lower(c.model_name);
       if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
@@ -495,16 +516,16 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (open != std::string::npos && parse_number(fw_l.substr(open + 1, rq - open - 1), n) && n >= 1)
           c.requests_in_run = static_cast<long long>(n);
       }
-    } else if (c.scenario == "server" && bench && bench->tpot_ms > 0) {
+    } else if ((c.scenario == "server" || c.scenario == "interactive") && bench && bench->tpot_ms > 0) {
       c.mode = InferenceMode::under_limits;
       double ttft = bench->ttft_ms, tpot = bench->tpot_ms;
       note_number(notes, "TTFT<= ", ttft);
       note_number(notes, "TPOT<= ", tpot);
       c.ttft_limit_s = ttft / kTtftP99OverMean / 1e3;
       c.tpot_limit_s = tpot / kTpotP99OverMean / 1e3;
-      c.assumptions.push_back(fmt::format("MLPerf server: highest load with mean TTFT <= {:.0f} ms and TPOT <= "
+      c.assumptions.push_back(fmt::format("MLPerf {}: highest load with mean TTFT <= {:.0f} ms and TPOT <= "
                                           "{:.0f} ms (p99 limits {:.0f} / {:.0f} ms over p99/mean ratios)",
-                                          c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
+                                          c.scenario, c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
       if (contains(to_lower(c.engine), "trtllm-bench")) {

@@ -73,6 +73,30 @@ TEST(InferenceValidation, MlperfRounds) {
   EXPECT_LE(s.latency.median_ape_pct, 16.0);
 }
 
+// MLPerf's interactive scenario is the server scenario at its own benchmark's tighter limits (llama2-70b-
+// interactive: 450 ms TTFT, 40 ms TPOT p99), so it never serves more than the server row; a scenario
+// that is none of the known ones is refused naming it.
+TEST(InferenceValidation, InteractiveScenarioHasItsLimitsAndUnknownOnesAreRefused) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string row = "MLPerf-v5.0,x,Llama-2-70B,70,70,H100-SXM,8,1,,1,FP8,,TensorRT-LLM,,,,";
+  const CsvTable t = parse_csv(head + row + "Server,tokens_per_sec_total,20000,\n" + row +
+                                   "Interactive,tokens_per_sec_total,20000,\n" + row +
+                                   "server (interactive),tokens_per_sec_total,20000,\n" + row +
+                                   "SingleStream,tokens_per_sec_total,20000,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_DOUBLE_EQ(cases[1].tpot_limit_s, 0.040 / 1.25);
+  EXPECT_DOUBLE_EQ(cases[2].ttft_limit_s, 0.450 / 2.0);
+  EXPECT_LT(cases[1].tpot_limit_s, cases[0].tpot_limit_s);
+  EXPECT_LT(predict_inference_case(cases[1]), predict_inference_case(cases[0]));
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("scenario 'SingleStream'"), std::string::npos) << skipped[0].reason;
+}
+
 TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
   const CsvTable t = parse_csv(
       "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
