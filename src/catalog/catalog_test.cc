@@ -230,7 +230,13 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
       {"GH200", "gh200"},            {"L40S", "l40s"},           {"A100", "a100-80gb"},
       // A leading vendor word, as tables and nvidia-smi write them.
       {"NVIDIA H200-SXM", "h200-sxm"}, {"nvidia B200", "b200"},  {"AMD Instinct MI300X", "mi300x"},
-      {"AMD MI355X", "mi355x"},      {"Instinct MI325X", "mi325x"}};
+      {"AMD MI355X", "mi355x"},      {"Instinct MI325X", "mi325x"},
+      // A memory size no alias spells: the part of that capacity (decimal GB, GiB or the rounded figure).
+      {"B200-SXM-180GB", "b200"}, {"NVIDIA B200 SXM 192GB", "b200"}, {"H100 SXM5 80 GB", "h100-sxm"},
+      {"GB300_288GB", "gb300"}, {"MI355X 288 GiB", "mi355x"}, {"AMD Instinct MI300X 192G", "mi300x"},
+      // The names nvidia-smi and amd-smi print.
+      {"NVIDIA H100 80GB HBM3", "h100-sxm"}, {"NVIDIA B300 SXM6 AC", "b300"}, {"NVIDIA GH200 480GB", "gh200"},
+      {"AMD Instinct MI300X OAM", "mi300x"}, {"NVIDIA A100-SXM4-80GB", "a100-80gb"}};
   for (const auto& [typed, key] : expected) {
     const Accelerator* a = c.find_accelerator(typed);
     ASSERT_NE(a, nullptr) << typed;
@@ -238,23 +244,7 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
   }
   EXPECT_EQ(c.find_accelerator("NVIDIA"), nullptr);
   EXPECT_EQ(c.find_accelerator("NVIDIA NoSuchGPU"), nullptr);
-  // A memory size no alias spells resolves to the part of that capacity (decimal GB, GiB or the
-  // rounded figure), never to a part of another capacity.
-  for (const auto& [typed, key] : std::vector<std::pair<std::string, std::string>>{
-           {"B200-SXM-180GB", "b200"}, {"NVIDIA B200 SXM 192GB", "b200"}, {"H100 SXM5 80 GB", "h100-sxm"},
-           {"GB300_288GB", "gb300"}, {"MI355X 288 GiB", "mi355x"}, {"AMD Instinct MI300X 192G", "mi300x"}}) {
-    const Accelerator* a = c.find_accelerator(typed);
-    ASSERT_NE(a, nullptr) << typed;
-    EXPECT_EQ(a->name, key) << typed;
-  }
-  // The names nvidia-smi and amd-smi print.
-  for (const auto& [typed, key] : std::vector<std::pair<std::string, std::string>>{
-           {"NVIDIA H100 80GB HBM3", "h100-sxm"}, {"NVIDIA B300 SXM6 AC", "b300"}, {"NVIDIA GH200 480GB", "gh200"},
-           {"AMD Instinct MI300X OAM", "mi300x"}, {"NVIDIA H200", "h200-sxm"}, {"NVIDIA A100-SXM4-80GB", "a100-80gb"}}) {
-    const Accelerator* a = c.find_accelerator(typed);
-    ASSERT_NE(a, nullptr) << typed;
-    EXPECT_EQ(a->name, key) << typed;
-  }
+  // A memory size no alias spells never resolves to a part of another capacity.
   EXPECT_EQ(c.find_accelerator("B200-SXM-80GB"), nullptr);
   EXPECT_EQ(c.find_accelerator("A100 SXM 48GB"), nullptr);  // "A100 SXM" is the 80 GB part's alias
   EXPECT_EQ(c.find_accelerator("H100 141GB"), nullptr);

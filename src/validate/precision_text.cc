@@ -120,7 +120,7 @@ PrecisionReading read_gemm_precision(std::string_view text) {
 }
 
 std::optional<Precision> read_serving_weights(std::string_view text) {
-  bool w4a16 = false, int4 = false, weight_only = false, int_gemm = false, f32 = false;
+  bool w4a16 = false, int4 = false, weight_only = false, int_gemm = false;
   bool fp4 = false, fp8 = false, b16 = false;
   for (const auto& t : tokens(text)) {
     if (t == "w4a16" || t == "awq" || t == "gptq" || t == "int4wo") w4a16 = true;
@@ -131,7 +131,6 @@ std::optional<Precision> read_serving_weights(std::string_view text) {
         case Named::nvfp4: case Named::mxfp4: case Named::fp4: fp4 = true; break;
         case Named::mxfp8: case Named::fp8: fp8 = true; break;
         case Named::bf16: case Named::fp16: b16 = true; break;
-        case Named::tf32: case Named::fp32: f32 = true; break;
         default: break;
       }
   }
@@ -140,8 +139,7 @@ std::optional<Precision> read_serving_weights(std::string_view text) {
   if (fp4) return Precision::nvfp4;
   if (fp8) return Precision::fp8;
   if (b16) return Precision::bf16;
-  (void)f32;  // FP32 serving is not modelled
-  return std::nullopt;
+  return std::nullopt;  // FP32 / TF32 serving and text naming no format are not modelled
 }
 
 std::optional<double> read_kv_cache_bytes(std::string_view text) {
