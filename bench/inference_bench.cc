@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "catalog/catalog.h"
+#include "inference/closed_loop_replay.h"
 #include "inference/disaggregated.h"
 #include "inference/inference.h"
 #include "inference/sweep.h"
@@ -107,6 +108,22 @@ BENCHMARK(BM_DisaggregatedPointCapped)->Unit(benchmark::kMicrosecond);
 // prompts, 16,640 tokens a rank and step) and a held-request cap of 2 per rank.
 void BM_DisaggregatedPointPrefillCapped(benchmark::State& state) { disaggregated_point(state, 0, 2, 16640); }
 BENCHMARK(BM_DisaggregatedPointPrefillCapped)->Unit(benchmark::kMicrosecond);
+
+// The median TTFT replay of a closed-loop run beyond its decode slots (src/inference/closed_loop_replay.h):
+// InferenceX-sized runs, 10 requests per client.
+void BM_ClosedLoopReplay(benchmark::State& state) {
+  gpuplan::ClosedLoopReplayInput in;
+  in.clients = state.range(0);
+  in.decode_workers = 3;
+  in.slots_per_worker = std::max<long long>(1, in.clients * 8 / 27);
+  in.prefill_per_prompt_s = 1.0 / 70;
+  in.first_token_s = 0.15;
+  in.decode_step_s = 0.011;
+  in.decode_life_s = 10.5;
+  in.length_low_fraction = 0.8;
+  for (auto _ : state) benchmark::DoNotOptimize(gpuplan::replay_closed_loop(in));
+}
+BENCHMARK(BM_ClosedLoopReplay)->Arg(30)->Arg(1000)->Arg(12926)->Unit(benchmark::kMillisecond);
 
 // The full DeepSeek-R1 sweep over one NVL72 rack: aggregated and disaggregated deployments, EP
 // widths up to the rack, MTP on and off, concurrency (issue 19: under 200 ms).

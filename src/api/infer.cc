@@ -93,6 +93,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
       .add("tokens_per_s_total", r.tokens_per_s_total)
       .add("tokens_per_step", r.tokens_per_step)
       .add("tpot_s", r.tpot_s)
+      .add("ttft_median_s", r.ttft_median_s)
       .add("ttft_p99_s", r.ttft_p99_s)
       .add("ttft_s", r.ttft_s)
       .add("valid", r.valid())
@@ -212,6 +213,11 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "closed_loop: requests each client sends in the measured run (the first round arrives as one "
                  "wave); 0: steady state only")
       ->capture_default_str();
+  app.add_option("--length-low", req.length_low,
+                 "closed_loop: the clients' lengths are uniform in [this, 1] x the longest, --isl/--osl their means "
+                 "(InferenceX's client: 0.8); a disaggregated run with more clients than decode slots is "
+                 "replayed request by request for its median TTFT")
+      ->capture_default_str();
   app.add_option("--max-num-tokens", req.max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
@@ -264,6 +270,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (req.requests_per_client < 0 || req.requests_per_client > 1000000)
     throw InputError("--requests-per-client", fmt::format("must be 0 to 1000000, got {}", req.requests_per_client));
   w.requests_per_client = req.requests_per_client;
+  if (!(req.length_low > 0 && req.length_low <= 1))
+    throw InputError("--length-low", fmt::format("must be in (0, 1], got {}", req.length_low));
+  if (req.length_low != 1.0 && (w.arrival != Arrival::closed_loop || req.requests_per_client < 1))
+    throw InputError("--length-low", "applies to --arrival closed_loop with --requests-per-client >= 1");
+  w.length_low_fraction = req.length_low;
   w.isl = req.isl;
   w.osl = req.osl;
   if (req.mtp < 0 || req.mtp > 16) throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", req.mtp));
@@ -388,6 +399,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
     output.os() << fmt::format("  TTFT               {:>10.1f} ms (prefill {:.1f}, KV transfer {:.2f}, queue {:.1f} ms)\n",
                              r.ttft_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3, r.queue_wait_s * 1e3);
+    if (r.ttft_median_s > 0)
+      output.os() << fmt::format("  TTFT median        {:>10.1f} ms (the run's median request{})\n", r.ttft_median_s * 1e3,
+                                 r.concurrency > r.max_concurrency ? ": replayed, clients beyond the decode slots" : "");
     if (r.ttft_p99_s > 0)
       output.os() << fmt::format("  TTFT p99           {:>10.1f} ms (the opening wave: every client's first prompt at once)\n",
                                  r.ttft_p99_s * 1e3);

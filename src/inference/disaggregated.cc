@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "inference/closed_loop_replay.h"
 
 namespace gpuplan {
 
@@ -316,6 +317,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const double t_dec = std::max(0.0, osl - 1) * r.tpot_s;
   double ttft = std::max(best.prefill_time_s, cycle_s - t_dec - r.decode_step.total_s) + r.decode_step.total_s;
   r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + r.decode_step.total_s));
+  // The median request (closed loop): within the slots a steady-state one (the opening wave is 1 in
+  // requests_per_client requests); with more clients than slots, the run replayed (below).
+  if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0) r.ttft_median_s = ttft;
   if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0 && clients > 1) {
     // The run opens with every client's prompt at once: the prefill pool works through them at its
     // capacity, the k-th first token at k / mu (mean: half the wave), then the staggered state. With
@@ -326,6 +330,21 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     const double slot_wait = clients > slots ? t_dec_best * (sl * q * (q - 1.0) / 2.0 + rem * q) / n : 0.0;
     const double own_s = prefill_alone_s + transfer_s + r.decode_step.total_s;  // its prefill to its first token
     const double wave = std::max(n / mu_p / 2.0, slot_wait) + own_s;
+    // With more clients than slots, which requests wait depends on when the slots free.
+    if (clients > slots) {
+      ClosedLoopReplayInput rin;
+      rin.clients = clients;
+      rin.requests_per_client = w.requests_per_client;
+      rin.decode_workers = std::max(1, d.decode_gpus / d.decode.tp);
+      rin.slots_per_worker = std::max(1LL, slots / rin.decode_workers);
+      rin.prefill_per_prompt_s = 1.0 / mu_p;
+      rin.first_token_s = own_s;
+      rin.decode_step_s = r.decode_step.total_s;
+      rin.decode_life_s = std::max(0.0, osl - 1) * r.tpot_s;
+      rin.length_low_fraction = w.length_low_fraction;
+      const ClosedLoopReplay rep = replay_closed_loop(rin);
+      if (rep.requests > 0) r.ttft_median_s = rep.ttft_median_s;
+    }
     const double R = w.requests_per_client;
     // The slowest 1% of the run's R x n requests: the wave's last n R / 100 (R <= 100), the one
     // with k = n (1 - R / 100) ahead of it waiting k / mu for the pool, or its slot.

@@ -106,6 +106,27 @@ TEST(DecodeBatchCap, AboveTheSlotsTtftGrowsAndTpotDoesNot) {
   }
 }
 
+// The median request of a closed-loop run (InferenceResult::ttft_median_s): within the decode slots
+// the steady state's; with more clients than slots the run replayed, which puts it above one
+// request's own path (some requests wait for a slot) and below the mean (most do not).
+TEST(ClosedLoopMedian, WithinTheSlotsItIsTheSteadyState) {
+  Gb200Pools s;
+  const InferenceResult run = s.at(256, 32, 10), steady = s.at(256, 32, 0);
+  EXPECT_DOUBLE_EQ(run.ttft_median_s, steady.ttft_s);
+  EXPECT_EQ(steady.ttft_median_s, 0.0);  // no run, no median
+}
+
+TEST(ClosedLoopMedian, BeyondTheSlotsTheRunIsReplayed) {
+  Gb200Pools s;
+  s.w.length_low_fraction = 0.8;
+  const InferenceResult r = s.at(600, 32, 10);  // 512 slots
+  const double own_s = r.prefill_s + r.kv_transfer_s + r.decode_step.total_s;
+  EXPECT_GT(r.ttft_median_s, own_s);
+  EXPECT_LT(r.ttft_median_s, r.ttft_s);
+  s.w.length_low_fraction = 0;
+  EXPECT_THROW(s.at(600, 32, 10), InputError);
+}
+
 TEST(DecodeBatchCap, OutOfRangeNamesTheField) {
   Gb200Pools s;
   for (long long bad : {-1LL, 1000001LL}) {

@@ -52,6 +52,10 @@ struct InferenceWorkload {
   // --max-concurrency). The run starts with every client sending at once, so the first of these
   // rounds prefills as one wave; 0 = steady state only.
   int requests_per_client = 0;
+  // Closed loop: the clients' lengths vary uniformly over [length_low_fraction, 1] x the longest
+  // (isl and osl above are the means; InferenceX's client 0.8); 1 = every request the same. Used where
+  // the run is replayed request by request (src/inference/closed_loop_replay.h).
+  double length_low_fraction = 1.0;
   // Multi-token prediction / speculative decoding: draft tokens proposed per decode step (0 = off)
   // and the conditional acceptance of each draft given the previous one was accepted, so a step
   // yields mtp_accepted_length() tokens per sequence (src/inference/speculative.h).
@@ -164,6 +168,11 @@ struct InferenceResult {
   // wave holds it (the wave's request with 1 - requests_per_client / 100 of the wave ahead of it:
   // the prefill pool's capacity shows in it), else the steady state's mean; 0 when not modelled.
   double ttft_p99_s = 0;
+  // Closed-loop runs of a disaggregated deployment (requests_per_client > 0): the median request's
+  // TTFT. Within the decode slots, the steady state's (the opening wave is 1 in requests_per_client
+  // requests); with more clients than slots, from the run replayed (replay_closed_loop): which
+  // requests wait for a slot is set by the burst the run opens with. 0 when not modelled.
+  double ttft_median_s = 0;
 };
 
 // Evaluates one operating point. Malformed input (tp not dividing heads, gpus not a multiple of

@@ -285,11 +285,16 @@ const ServingEngine* front_end_owner(const Catalog& catalog, const InferenceCase
 // A disaggregated TTFT case whose decode slots (the recipe's batch cap x attention ranks x workers)
 // are fewer than its clients: its TTFT holds a wait for a decode slot, which a front end only
 // shortens (a client in the front end is one fewer in the queue) and the prefill rate does not set.
-// It says nothing about either: held out of both TTFT fits.
+// It says nothing about either: held out of both TTFT fits. The tail (p99) waits as soon as the
+// clients exceed the slots; the median only once at least half the clients are beyond them at any
+// moment (clients >= 2 x slots): with fewer, fewer than half the requests meet a full worker, and the
+// median request's TTFT is its prefill's (InferenceX B300 Dynamo + TensorRT-LLM 8K/1K, 4 clients on 3
+// slots: median 598 ms, mean 2,038 ms; 5 on 4: 1,025 ms, mean 1,215 ms).
 bool ttft_waits_for_decode_slots(const InferenceCase& c) {
   if (c.mode != InferenceMode::disaggregated) return false;
   const long long slots = decode_cap_slots(c.disagg);
-  return slots > 0 && slots < c.workload.concurrency;
+  if (slots <= 0) return false;
+  return c.metric == "ttft_ms" ? c.workload.concurrency >= 2 * slots : slots < c.workload.concurrency;
 }
 
 }  // namespace

@@ -234,23 +234,6 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
                                                        : std::string()));
 }
 
-// The median TTFT of a Dynamo + TensorRT-LLM row whose decode recipe caps the batch: Dynamo hands
-// each request to one decode worker (its KV goes there) when its prefill ends, and it waits in that
-// worker's queue if the worker's slots are full: per-worker queues, not one first-come queue. With
-// fewer clients than twice the slots, fewer than half the requests meet a full worker, so the median
-// request waits for none (H100 TP16 1K/1K, 231 clients on 192 slots: median TTFT 0.52 s, mean 10.5 s;
-// B300 NVFP4 8K/1K, 4 clients on 3: 0.60 s, mean 2.0 s; with 6 clients on 3 slots the median waits a
-// decode lifetime: 12.7-14.4 s). The median case then runs without the cap's queue; the mean (in
-// the throughput and TPOT cases) keeps it.
-void dynamo_trtllm_median_ttft_slots(InferenceCase& k) {
-  const long long slots = decode_cap_slots(k.disagg);
-  if (slots <= 0 || k.workload.concurrency <= slots || k.workload.concurrency >= 2 * slots) return;
-  k.disagg.decode_max_batch = 0;
-  k.assumptions.push_back(fmt::format("median TTFT: {} clients on {} decode slots, fewer than half the requests "
-                                      "wait in a full decode worker's queue: the median request waits for none",
-                                      k.workload.concurrency, slots));
-}
-
 }  // namespace
 
 bool is_inferencex_schema(const CsvTable& t) {
@@ -353,6 +336,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     // [0.8, 1] x nominal.
     w.arrival = Arrival::closed_loop;
     w.requests_per_client = 10;
+    w.length_low_fraction = 0.8;
     w.isl = std::max(1LL, std::llround(0.9 * isl));
     w.osl = std::max(1LL, std::llround(0.9 * osl));
     w.concurrency = static_cast<long long>(conc);
@@ -513,10 +497,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         // The file's TTFT is the median request's. The run's opening wave (every client's first
         // prompt at once) holds 1 / requests_per_client of the requests, all slower than the steady
         // state, so the median request is a steady-state one: the wave weighs in the mean (and in
-        // the throughput, which keeps it), not in the median.
-        k.workload.requests_per_client = 0;
-        k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests)");
-        if (fw == "dynamo + tensorrt-llm") dynamo_trtllm_median_ttft_slots(k);
+        // the throughput, which keeps it), not in the median. A disaggregated run with more clients
+        // than decode slots is replayed (InferenceResult::ttft_median_s): which requests wait for a
+        // slot is set by the burst the run opens with.
+        if (k.mode == InferenceMode::disaggregated) {
+          k.median_ttft = true;
+          k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests); with "
+                                  "more clients than decode slots, the run replayed (round-robin decode workers)");
+        } else {
+          k.workload.requests_per_client = 0;
+          k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests)");
+        }
       }
       out.push_back(std::move(k));
     }

@@ -142,7 +142,12 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     // Aggregated SGLang and ATOM prefill in forwards of their own; TensorRT-LLM mixes, and
     // disaggregated decode workers carry no prompts.
     EXPECT_EQ(c.workload.prefill_separate, fw == "SGLang" || fw == "ATOM") << c.row;
-    EXPECT_EQ(c.workload.requests_per_client, c.metric == "ttft_ms" ? 0 : 10) << c.row;
+    // The median TTFT: an aggregated row's is the steady state's (no opening wave); a disaggregated
+    // row's is the run's median request (the whole run, replayed where clients exceed the slots).
+    const bool disagg = c.mode == InferenceMode::disaggregated;
+    EXPECT_EQ(c.workload.requests_per_client, c.metric == "ttft_ms" && !disagg ? 0 : 10) << c.row;
+    EXPECT_EQ(c.median_ttft, c.metric == "ttft_ms" && disagg) << c.row;
+    EXPECT_DOUBLE_EQ(c.workload.length_low_fraction, 0.8) << c.row;
   }
   EXPECT_GT(checked, 100u);
 }
@@ -284,7 +289,11 @@ TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
       EXPECT_LE(with, without * 1.03) << c.row;
     }
     if (c.metric == "ttft_ms") {
-      EXPECT_GE(with, without * (1 - 1e-9)) << c.row;
+      // The mean: the queue only adds to it. (The median can fall: the cap throttles the prefill
+      // pool's load too, and which requests wait is the run's burst, ClosedLoopReplay.*.)
+      InferenceCase mean = c, open_mean = open;
+      mean.median_ttft = open_mean.median_ttft = false;
+      EXPECT_GE(predict_inference_case(mean), predict_inference_case(open_mean) * (1 - 1e-9)) << c.row;
     }
     if (mori && c.metric == "ttft_ms" && c.workload.concurrency > slots) {
       ++binding;
@@ -419,7 +428,9 @@ TEST(InferenceXValidation, PrefillRequestCapNeverRaisesThroughput) {
       EXPECT_LE(with, without * (1 + 1e-9)) << c.row;
     }
     if (c.metric == "ttft_ms") {
-      EXPECT_GE(with, without * (1 - 1e-9)) << c.row;
+      InferenceCase mean = c, open_mean = open;  // the mean (the median: see MoriDecodeCapQueuesClients)
+      mean.median_ttft = open_mean.median_ttft = false;
+      EXPECT_GE(predict_inference_case(mean), predict_inference_case(open_mean) * (1 - 1e-9)) << c.row;
     }
   }
   EXPECT_GT(capped, 150u);   // SGLang and MoRI rows (four metrics each)
@@ -502,6 +513,28 @@ TEST(InferenceXValidation, GoldenModerateLoadPrefillPoolTtft) {
     if (c.row != row || c.metric != "ttft_ms") continue;
     ++seen;
     EXPECT_NEAR(predict_inference_case(c) / c.reported, 1.0, 0.2);
+  }
+  EXPECT_EQ(seen, 1u);
+}
+
+// Golden on a published point with a few clients more than the decode slots: H100 Dynamo +
+// TensorRT-LLM FP8 1K/1K, one TEP16 context worker, three TEP16 generation workers of 8 sequences
+// (max_batch_size 8: 24 slots), 30 clients (2026-02-08): median TTFT 2,191 ms, mean 5,052 ms. The
+// run replayed (round-robin workers, each queueing as its sequences finish) puts the median within
+// 40%; taking it as one request's own path (no wait: 0.2 s) missed it by 91%.
+TEST(InferenceXValidation, GoldenMedianTtftBeyondTheDecodeSlots) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  const size_t row = 228;
+  ASSERT_EQ(t.cell(row, "framework"), "Dynamo + TensorRT-LLM");
+  ASSERT_EQ(t.cell(row, "gpu"), "H100-SXM");
+  ASSERT_EQ(t.cell(row, "concurrency"), "30");
+  size_t seen = 0;
+  for (const auto& c : mapped().cases) {
+    if (c.row != row || c.metric != "ttft_ms") continue;
+    ++seen;
+    ASSERT_TRUE(c.median_ttft);
+    EXPECT_NEAR(predict_inference_case(c) / c.reported, 1.0, 0.4);
   }
   EXPECT_EQ(seen, 1u);
 }
