@@ -331,7 +331,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     const double own_s = prefill_alone_s + transfer_s + r.decode_step.total_s;  // its prefill to its first token
     const double wave = std::max(n / mu_p / 2.0, slot_wait) + own_s;
     // With more clients than slots, which requests wait depends on when the slots free.
-    if (clients > slots && mu_p > 0) {
+    if (w.ttft_median && clients > slots && mu_p > 0) {
       ClosedLoopReplayInput rin;
       rin.clients = clients;
       rin.requests_per_client = w.requests_per_client;

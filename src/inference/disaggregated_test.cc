@@ -119,10 +119,17 @@ TEST(ClosedLoopMedian, WithinTheSlotsItIsTheSteadyState) {
 TEST(ClosedLoopMedian, BeyondTheSlotsTheRunIsReplayed) {
   Gb200Pools s;
   s.w.length_low_fraction = 0.8;
-  const InferenceResult r = s.at(600, 32, 10);  // 512 slots
+  const InferenceResult steady = s.at(600, 32, 10);  // 512 slots; the replay not asked for
+  s.w.ttft_median = true;
+  const InferenceResult r = s.at(600, 32, 10);
   const double own_s = r.prefill_s + r.kv_transfer_s + r.decode_step.total_s;
   EXPECT_GT(r.ttft_median_s, own_s);
   EXPECT_LT(r.ttft_median_s, r.ttft_s);
+  EXPECT_NE(r.ttft_median_s, steady.ttft_median_s);
+  // The replay changes the median only: the mean, the throughput and TPOT are the same.
+  EXPECT_DOUBLE_EQ(r.ttft_s, steady.ttft_s);
+  EXPECT_DOUBLE_EQ(r.tokens_per_s_total, steady.tokens_per_s_total);
+  EXPECT_DOUBLE_EQ(r.tpot_s, steady.tpot_s);
   s.w.length_low_fraction = 0;
   EXPECT_THROW(s.at(600, 32, 10), InputError);
 }

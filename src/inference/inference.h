@@ -56,6 +56,10 @@ struct InferenceWorkload {
   // (isl and osl above are the means; InferenceX's client 0.8); 1 = every request the same. Used where
   // the run is replayed request by request (src/inference/closed_loop_replay.h).
   double length_low_fraction = 1.0;
+  // Closed loop (requests_per_client > 0), disaggregated: also the median request's TTFT
+  // (InferenceResult::ttft_median_s), replaying the run where the clients exceed the decode slots,
+  // which costs O(clients x requests_per_client x log clients); off, only the steady state's.
+  bool ttft_median = false;
   // Multi-token prediction / speculative decoding: draft tokens proposed per decode step (0 = off)
   // and the conditional acceptance of each draft given the previous one was accepted, so a step
   // yields mtp_accepted_length() tokens per sequence (src/inference/speculative.h).
@@ -170,8 +174,9 @@ struct InferenceResult {
   double ttft_p99_s = 0;
   // Closed-loop runs of a disaggregated deployment (requests_per_client > 0): the median request's
   // TTFT. Within the decode slots, the steady state's (the opening wave is 1 in requests_per_client
-  // requests); with more clients than slots, from the run replayed (replay_closed_loop): which
-  // requests wait for a slot is set by the burst the run opens with. 0 when not modelled.
+  // requests); with more clients than slots, from the run replayed (replay_closed_loop, when
+  // InferenceWorkload::ttft_median asks for it; else the steady state's): which requests wait for a
+  // slot is set by the burst the run opens with. 0 when not modelled.
   double ttft_median_s = 0;
 };
 
