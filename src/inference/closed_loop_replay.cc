@@ -62,8 +62,8 @@ void check(const ClosedLoopReplayInput& in) {
 ClosedLoopReplay replay_closed_loop(const ClosedLoopReplayInput& in) {
   check(in);
   ClosedLoopReplay out;
+  if (in.clients > kClosedLoopReplayMaxRequests / in.requests_per_client) return out;  // no overflow
   const long long total = in.clients * static_cast<long long>(in.requests_per_client);
-  if (in.clients > kClosedLoopReplayMaxRequests || total > kClosedLoopReplayMaxRequests) return out;
 
   Draws draws{in.seed};
   const double low = in.length_low_fraction, mean = 0.5 * (1.0 + low);

@@ -340,7 +340,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       rin.prefill_per_prompt_s = 1.0 / mu_p;
       rin.first_token_s = own_s;
       rin.decode_step_s = r.decode_step.total_s;
-      rin.decode_life_s = std::max(0.0, osl - 1) * r.tpot_s;
+      rin.decode_life_s = t_dec;
       rin.length_low_fraction = w.length_low_fraction;
       const ClosedLoopReplay rep = replay_closed_loop(rin);
       if (rep.requests > 0) r.ttft_median_s = rep.ttft_median_s;

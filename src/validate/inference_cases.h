@@ -39,7 +39,6 @@ struct InferenceCase {
   DisaggregatedDeployment disagg;  // mode disaggregated
   std::string deployment = "aggregated";  // or "disaggregated" (grouping)
   std::string spec_decode = "off";        // "mtp" when the row drafts tokens (grouping)
-  bool median_ttft = false;  // metric ttft_ms is the run's median request's (InferenceResult::ttft_median_s)
   std::vector<std::string> assumptions;
 };
 

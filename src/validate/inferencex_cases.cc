@@ -501,8 +501,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         // than decode slots is replayed (InferenceResult::ttft_median_s): which requests wait for a
         // slot is set by the burst the run opens with.
         if (k.mode == InferenceMode::disaggregated) {
-          k.median_ttft = true;
-          k.workload.ttft_median = true;  // the replay, for this case only (the others do not read it)
+          k.workload.ttft_median = true;  // read by this case only: the others do not pay the replay
           k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests); with "
                                   "more clients than decode slots, the run replayed (round-robin decode workers)");
         } else {
