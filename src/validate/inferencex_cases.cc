@@ -451,6 +451,36 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                                          : "128 without EP or DP")
                     : "MoRI decode: no running-request cap below the clients (the run's recipe: see "
                       "docs/inference-model.md, \"InferenceX MoRI recipes\")");
+        if (dep.mtp) {
+          // The run's draft tokens: InferenceX's sweep config (DECODE_MTP_SIZE) for this deployment,
+          // concurrency and date (data/recipes/inferencex_mori_mtp.yaml).
+          auto shape = [&](double side_gpus, double workers, const char* ep_col, bool dp) {
+            MoriWorkerShape s;
+            s.workers = static_cast<int>(std::lround(workers));
+            s.width = workers > 0 ? static_cast<int>(std::lround(side_gpus / workers)) : 0;
+            s.ep = col(ep_col) > 1;
+            s.attention_dp = dp;
+            return s;
+          };
+          std::vector<const MoriMtpRecipe*> matched;
+          const int drafts = match_mori_mtp_draft_tokens(
+              builtin_mori_recipes(), row_date, w.weight_precision == Precision::fp8, std::llround(isl),
+              std::llround(osl), shape(dep.prefill_gpus, dep.prefill_workers, "prefill_ep", dep.prefill_attention_dp),
+              shape(dep.decode_gpus, dep.decode_workers, "decode_ep", dep.decode_attention_dp), w.concurrency,
+              &matched);
+          for (std::string& a : c.assumptions) {
+            if (a.rfind("MTP: ", 0) != 0) continue;
+            if (drafts > 0) {
+              w.mtp_draft_tokens = drafts;
+              a = fmt::format("MTP: {} draft tokens (InferenceX's sweep config DECODE_MTP_SIZE, {} at {}), "
+                              "acceptance {} per draft (default; not recorded)",
+                              drafts, matched.front()->recipe.substr(0, 80), matched.front()->commit, w.mtp_accept);
+            } else {
+              a += matched.empty() ? "; no InferenceX sweep config entry states the run's DECODE_MTP_SIZE"
+                                   : "; the InferenceX sweep config's entries for the run disagree";
+            }
+          }
+        }
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
         const bool stated_dp = dep.prefill_attention_dp;

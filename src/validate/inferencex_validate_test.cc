@@ -132,7 +132,11 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
       // (DynamoDecodeRecipes.RowsTakeTheirRecipesDecodeSide).
       bool from_recipe = false;
       for (const auto& a : c.assumptions) from_recipe = from_recipe || a.find("the decode recipe's") != std::string::npos;
-      if (fw == "Dynamo + TensorRT-LLM" && from_recipe) {
+      // SGLang + MoRI rows take InferenceX's sweep config's DECODE_MTP_SIZE where it states one
+      // (MoriMtpRecipes.*), the default 3 where it does not.
+      bool from_sweep = false;
+      for (const auto& a : c.assumptions) from_sweep = from_sweep || a.find("DECODE_MTP_SIZE,") != std::string::npos;
+      if ((fw == "Dynamo + TensorRT-LLM" && from_recipe) || (fw.find("MoRI") != std::string::npos && from_sweep)) {
         EXPECT_GE(c.workload.mtp_draft_tokens, 1) << c.row;
         EXPECT_LE(c.workload.mtp_draft_tokens, 3) << c.row;
       } else {
@@ -530,6 +534,24 @@ TEST(InferenceXValidation, GoldenMedianTtftBeyondTheDecodeSlots) {
   ASSERT_EQ(t.cell(row, "gpu"), "H100-SXM");
   ASSERT_EQ(t.cell(row, "concurrency"), "30");
   EXPECT_NEAR(ratios(row).at("ttft_ms"), 1.0, 0.4);
+}
+
+// An SGLang + MoRI MTP point whose run drafted 1 token a step (InferenceX's sweep config, DECODE_MTP_SIZE=1
+// for the DEP8 decode of 2026-02-12; data/recipes/inferencex_mori_mtp.yaml): MI355X FP8 1K/1K, one DEP8
+// prefill and two DEP8 decode workers, 256 clients. At the former default of 3 drafts the model's TPOT
+// was 0.75x of measured and its tokens/s per GPU 1.6x.
+TEST(InferenceXValidation, GoldenMoriMtpDraftsOfTheSweepConfig) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  const size_t row = 384;
+  ASSERT_EQ(t.cell(row, "framework"), "SGLang + MoRI (disaggregated)");
+  ASSERT_EQ(t.cell(row, "concurrency"), "256");
+  ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
+  for (const auto& c : mapped().cases) {
+    if (c.row == row) EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
+  }
+  EXPECT_NEAR(ratios(row).at("tpot_ms"), 1.0, 0.15);
+  EXPECT_NEAR(ratios(row).at("tokens_per_sec_per_gpu"), 1.0, 0.4);
 }
 
 }  // namespace

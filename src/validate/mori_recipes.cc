@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <exception>
+
 
 #include "core/embedded_data.h"
 #include "core/error.h"
@@ -110,14 +113,103 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
   return out;
 }
 
+namespace {
+
+MoriWorkerShape mori_worker_shape(YamlMap m) {
+  MoriWorkerShape w;
+  w.workers = static_cast<int>(m.integer_in("workers", 1, 4096));
+  w.width = static_cast<int>(m.integer_in("width", 1, 4096));
+  w.ep = m.boolean("ep");
+  w.attention_dp = m.boolean("attention_dp");
+  m.reject_unknown_keys();
+  return w;
+}
+
+std::string embedded_text(const char* path) {
+  for (const auto& f : embedded_data_files())
+    if (f.path == path) return std::string(f.text);
+  throw InputError(path, "not embedded in this build");
+}
+
+}  // namespace
+
+void parse_mori_mtp_recipes(const std::string& text, const std::string& origin, MoriRecipes& recipes) {
+  YamlMap root(parse_yaml(text, origin), origin);
+  if (const std::string s = root.str("schema"); s != "gpuplan.inferencex_mori_mtp/v1")
+    throw InputError(origin + ": schema", "must be gpuplan.inferencex_mori_mtp/v1, got '" + s + "'");
+  const std::string source = root.str("source");
+  if (source.find('/') == std::string::npos)
+    throw InputError(origin + ": source", "must name a repository as owner/name, got '" + source + "'");
+  for (YamlMap r : root.map_list("entries")) {
+    MoriMtpRecipe k;
+    const std::string precision = r.str("precision");
+    if (precision != "fp4" && precision != "fp8")
+      throw InputError(r.path() + ".precision", "must be fp4 or fp8, got '" + precision + "'");
+    k.fp8 = precision == "fp8";
+    k.isl = r.integer_in("isl", 1, 16'777'216);
+    k.osl = r.integer_in("osl", 1, 16'777'216);
+    k.prefill = mori_worker_shape(r.map("prefill"));
+    k.decode = mori_worker_shape(r.map("decode"));
+    for (const std::string& c : r.str_list("concurrencies")) {
+      long long v = 0;
+      try {
+        size_t used = 0;
+        v = std::stoll(c, &used);
+        if (used != c.size()) v = 0;
+      } catch (const std::exception&) {
+        v = 0;
+      }
+      if (v < 1 || v > 1'000'000)
+        throw InputError(r.path() + ".concurrencies", "must list whole numbers 1 to 1,000,000, got '" + c + "'");
+      k.concurrencies.push_back(v);
+    }
+    if (k.concurrencies.empty()) throw InputError(r.path() + ".concurrencies", "must list at least one");
+    k.valid_from = r.str("valid_from");
+    if (!is_recipe_date(k.valid_from))
+      throw InputError(r.path() + ".valid_from", "must be YYYY-MM-DD, got '" + k.valid_from + "'");
+    if (r.has("valid_to")) {
+      k.valid_to = r.str("valid_to");
+      if (!is_recipe_date(k.valid_to) || k.valid_to < k.valid_from)
+        throw InputError(r.path() + ".valid_to", "must be YYYY-MM-DD, not before valid_from " + k.valid_from +
+                                                     ", got '" + k.valid_to + "'");
+    }
+    k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 1, 16));
+    k.commit = r.str("commit");
+    k.recipe = r.str("recipe");
+    r.reject_unknown_keys();
+    recipes.mtp.push_back(std::move(k));
+  }
+  root.reject_unknown_keys();
+}
+
 const MoriRecipes& builtin_mori_recipes() {
   static const MoriRecipes recipes = [] {
     constexpr const char* kPath = "recipes/inferencex_mori.yaml";
-    for (const auto& f : embedded_data_files())
-      if (f.path == kPath) return parse_mori_recipes(std::string(f.text), kPath);
-    throw InputError(kPath, "not embedded in this build");
+    constexpr const char* kMtpPath = "recipes/inferencex_mori_mtp.yaml";
+    MoriRecipes r = parse_mori_recipes(embedded_text(kPath), kPath);
+    parse_mori_mtp_recipes(embedded_text(kMtpPath), kMtpPath, r);
+    return r;
   }();
   return recipes;
+}
+
+int match_mori_mtp_draft_tokens(const MoriRecipes& recipes, const std::string& date, bool fp8, long long isl,
+                                long long osl, const MoriWorkerShape& prefill, const MoriWorkerShape& decode,
+                                long long concurrency, std::vector<const MoriMtpRecipe*>* matched) {
+  if (matched) matched->clear();
+  if (!is_recipe_date(date)) return 0;
+  int found = 0;
+  bool disagree = false;
+  for (const MoriMtpRecipe& r : recipes.mtp) {
+    if (r.fp8 != fp8 || r.isl != isl || r.osl != osl || !(r.prefill == prefill) || !(r.decode == decode) ||
+        !recipe_date_in_range(date, r.valid_from, r.valid_to) ||
+        std::find(r.concurrencies.begin(), r.concurrencies.end(), concurrency) == r.concurrencies.end())
+      continue;
+    if (matched) matched->push_back(&r);
+    if (found && found != r.mtp_draft_tokens) disagree = true;
+    found = r.mtp_draft_tokens;
+  }
+  return disagree ? 0 : found;
 }
 
 const MoriDecodeRecipe* match_mori_decode_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8,

@@ -142,5 +142,91 @@ TEST(MoriRecipes, OverlappingEntriesAreRefused) {
   EXPECT_THROW(parse_mori_recipes(bad, "t.yaml"), InputError);
 }
 
+// data/recipes/inferencex_mori_mtp.yaml: the MTP draft tokens of InferenceX's sweep config
+// (DECODE_MTP_SIZE) by deployment, concurrency and date.
+constexpr const char* kMoriMtpEntry =
+    "  - precision: fp8\n"
+    "    isl: 1024\n"
+    "    osl: 1024\n"
+    "    prefill: {workers: 1, width: 8, ep: true, attention_dp: true}\n"
+    "    decode: {workers: 2, width: 8, ep: true, attention_dp: true}\n"
+    "    concurrencies: [256, 512]\n"
+    "    valid_from: 2026-02-12\n"
+    "    valid_to: 2026-03-03\n"
+    "    mtp_draft_tokens: 1\n"
+    "    commit: d0fda0134c1e\n"
+    "    recipe: \"[AMD] example (#1)\"\n";
+
+std::string mori_mtp_text(const std::string& entries) {
+  return "schema: gpuplan.inferencex_mori_mtp/v1\nsource: SemiAnalysisAI/InferenceX\nentries:\n" + entries;
+}
+
+TEST(MoriMtpRecipes, EmbeddedFileLoads) {
+  const MoriRecipes& r = builtin_mori_recipes();
+  ASSERT_GE(r.mtp.size(), 20u);
+  for (const auto& k : r.mtp) {
+    EXPECT_GE(k.mtp_draft_tokens, 1) << k.recipe;
+    EXPECT_LE(k.mtp_draft_tokens, 3) << k.recipe;  // the config's DECODE_MTP_SIZE values
+    EXPECT_FALSE(k.concurrencies.empty()) << k.recipe;
+    EXPECT_EQ(k.commit.size(), 12u) << k.recipe;
+  }
+}
+
+TEST(MoriMtpRecipes, MatchesDeploymentConcurrencyAndDate) {
+  MoriRecipes r;
+  parse_mori_mtp_recipes(mori_mtp_text(kMoriMtpEntry), "t.yaml", r);
+  ASSERT_EQ(r.mtp.size(), 1u);
+  const MoriWorkerShape pre{1, 8, true, true}, dec{2, 8, true, true};
+  std::vector<const MoriMtpRecipe*> matched;
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-12", true, 1024, 1024, pre, dec, 256, &matched), 1);
+  EXPECT_EQ(matched.size(), 1u);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-03-03", true, 1024, 1024, pre, dec, 512), 1);
+  // Outside the dates, another concurrency, precision, length or shape: none.
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-11", true, 1024, 1024, pre, dec, 256), 0);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-03-04", true, 1024, 1024, pre, dec, 256), 0);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-20", true, 1024, 1024, pre, dec, 128, &matched), 0);
+  EXPECT_TRUE(matched.empty());
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-20", false, 1024, 1024, pre, dec, 256), 0);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-20", true, 8192, 1024, pre, dec, 256), 0);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-20", true, 1024, 1024, pre, MoriWorkerShape{1, 16, true, true}, 256), 0);
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "not a date", true, 1024, 1024, pre, dec, 256), 0);
+}
+
+TEST(MoriMtpRecipes, EntriesThatDisagreeGiveNone) {
+  std::string second = kMoriMtpEntry;
+  second.replace(second.find("mtp_draft_tokens: 1"), 19, "mtp_draft_tokens: 2");
+  MoriRecipes r;
+  parse_mori_mtp_recipes(mori_mtp_text(std::string(kMoriMtpEntry) + second), "t.yaml", r);
+  const MoriWorkerShape pre{1, 8, true, true}, dec{2, 8, true, true};
+  std::vector<const MoriMtpRecipe*> matched;
+  EXPECT_EQ(match_mori_mtp_draft_tokens(r, "2026-02-20", true, 1024, 1024, pre, dec, 256, &matched), 0);
+  EXPECT_EQ(matched.size(), 2u);  // both named in the row's note
+}
+
+TEST(MoriMtpRecipes, MalformedEntriesNameTheField) {
+  auto error_of = [](const std::string& from, const std::string& to) {
+    std::string e = kMoriMtpEntry;
+    e.replace(e.find(from), from.size(), to);
+    MoriRecipes r;
+    try {
+      parse_mori_mtp_recipes(mori_mtp_text(e), "t.yaml", r);
+    } catch (const InputError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("precision: fp8", "precision: int8").find("precision"), std::string::npos);
+  EXPECT_NE(error_of("mtp_draft_tokens: 1", "mtp_draft_tokens: 0").find("mtp_draft_tokens"), std::string::npos);
+  EXPECT_NE(error_of("[256, 512]", "[256, x]").find("concurrencies"), std::string::npos);
+  EXPECT_NE(error_of("[256, 512]", "[]").find("concurrencies"), std::string::npos);
+  EXPECT_NE(error_of("valid_to: 2026-03-03", "valid_to: 2026-01-01").find("valid_to"), std::string::npos);
+  EXPECT_NE(error_of("width: 8, ep: true, attention_dp: true}\n    concurrencies",
+                     "width: 8, ep: true, attention_dp: true, tp: 8}\n    concurrencies")
+                .find("tp"),
+            std::string::npos);
+  MoriRecipes r;
+  EXPECT_THROW(parse_mori_mtp_recipes("schema: other/v1\nsource: a/b\nentries: []\n", "t.yaml", r), InputError);
+}
+
 }  // namespace
 }  // namespace gpuplan
