@@ -385,6 +385,14 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       // InferenceX's aggregated TensorRT-LLM MTP scripts (dsr1_*_trt_mtp.sh, since the first MTP runs
       // of 2026-01-15) set num_nextn_predict_layers 1 with attention-DP and 3 without.
       w.mtp_draft_tokens = sglang_two ? 2 : (trt_aggregated_adp ? 1 : kMtpDraftTokensDefault);
+      // InferenceX's ATOM MTP scripts (benchmarks/single_node/dsr1_{fp4,fp8}_mi355x_atom_mtp.sh) pass
+      // `--method mtp` and, only the FP8 one from 2026-04-02, `--num-speculative-tokens 3`; without it
+      // ATOM drafts its default, 1 (ROCm/ATOM atom/model_engine/arg_utils.py: num_speculative_tokens = 1
+      // from 2025-12-10 through v0.1.6).
+      const bool atom = has(fw, "atom") && !disaggregated_row;
+      const bool atom_default_drafts =
+          atom && !(w.weight_precision == Precision::fp8 && !row_date.empty() && row_date >= "2026-04-02");
+      if (atom_default_drafts) w.mtp_draft_tokens = 1;
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
       // SGLang's EAGLE worker runs its host work per step in series with the GPU (docs/inference-model.md,
@@ -407,9 +415,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       }
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
                                           w.mtp_draft_tokens,
-                                          sglang_two    ? "SGLang's NVIDIA recipes"
-                                          : trt_aggregated_adp ? "TensorRT-LLM's attention-DP script"
-                                                        : "default",
+                                          sglang_two            ? "SGLang's NVIDIA recipes"
+                                          : trt_aggregated_adp  ? "TensorRT-LLM's attention-DP script"
+                                          : atom_default_drafts ? "ATOM's default: the script sets no count"
+                                          : atom                ? "the ATOM script's --num-speculative-tokens"
+                                                                : "default",
                                           eng.mtp_accept));
     }
     auto col = [&](const char* name) {

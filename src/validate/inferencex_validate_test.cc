@@ -139,6 +139,11 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
       if ((fw == "Dynamo + TensorRT-LLM" && from_recipe) || (fw.find("MoRI") != std::string::npos && from_sweep)) {
         EXPECT_GE(c.workload.mtp_draft_tokens, 1) << c.row;
         EXPECT_LE(c.workload.mtp_draft_tokens, 3) << c.row;
+      } else if (fw == "ATOM") {
+        // The ATOM scripts pass --num-speculative-tokens 3 only for FP8 from 2026-04-02; ATOM's default
+        // is 1.
+        const bool fp8_count = c.precision_name == "FP8" && t.cell(c.row, "date") >= "2026-04-02";
+        EXPECT_EQ(c.workload.mtp_draft_tokens, fp8_count ? 3 : 1) << c.row;
       } else {
         EXPECT_EQ(c.workload.mtp_draft_tokens, sglang_nvidia ? 2 : (trt_adp ? 1 : 3)) << c.row;
       }
@@ -548,10 +553,30 @@ TEST(InferenceXValidation, GoldenMoriMtpDraftsOfTheSweepConfig) {
   ASSERT_EQ(t.cell(row, "concurrency"), "256");
   ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
   for (const auto& c : mapped().cases) {
-    if (c.row == row) EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
+    if (c.row == row) {
+      EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
+    }
   }
   EXPECT_NEAR(ratios(row).at("tpot_ms"), 1.0, 0.15);
   EXPECT_NEAR(ratios(row).at("tokens_per_sec_per_gpu"), 1.0, 0.4);
+}
+
+// An ATOM MTP point whose script sets no draft count (benchmarks/single_node/dsr1_fp4_mi355x_atom_mtp.sh:
+// `--method mtp` alone), so ATOM drafts its default, 1: MI355X MXFP4 TP8 8K/1K, 4 clients. At 3 drafts
+// the model's TPOT was 0.83x of measured.
+TEST(InferenceXValidation, GoldenAtomMtpAtItsDefaultDraftCount) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  const size_t row = 333;
+  ASSERT_EQ(t.cell(row, "framework"), "ATOM");
+  ASSERT_EQ(t.cell(row, "precision"), "MXFP4");
+  ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
+  for (const auto& c : mapped().cases) {
+    if (c.row == row) {
+      EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
+    }
+  }
+  EXPECT_NEAR(ratios(row).at("tpot_ms"), 1.0, 0.12);
 }
 
 }  // namespace
