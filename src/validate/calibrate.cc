@@ -456,8 +456,10 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
     loss(*fit.before.mtp_accept, &apes);
     fit.median_ape_before = median_of(apes);
     double best_a = *fit.before.mtp_accept, best = loss(best_a, nullptr);
-    for (int i = 30; i <= 90; ++i) {
-      const double a = i / 100.0, l = loss(a, nullptr);
+    // Steps of 0.005: at 0.01 the median's flat steps left the serving chain (scripts/refit-serving.sh)
+    // alternating between 0.63 and 0.64 with blackwell_ultra's prefill fit following.
+    for (int i = 60; i <= 180; ++i) {
+      const double a = i / 200.0, l = loss(a, nullptr);
       if (l < best - 1e-12) {
         best = l;
         best_a = a;

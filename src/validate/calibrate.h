@@ -57,7 +57,7 @@ std::vector<GenerationFit> calibrate_mla_decode(std::vector<InferenceCase>& case
 //   front end) over its TTFT cases at concurrency <= max_fit_concurrency, where neither a queue nor a
 //   wave contributes; the cases above are held out (fit_rows / held_out_rows), and so are the cases
 //   no steady state explains (ttft_beyond_steady_state: not_steady_rows, counted, not fitted);
-// - the default entry's mtp_accept: the value on a grid over [0.30, 0.90] (step 0.01) minimising the
+// - the default entry's mtp_accept: the value on a grid over [0.30, 0.90] (step 0.005) minimising the
 //   median |log(pred/reported)| of the MTP cases' TPOT and tokens/s per user (with the fitted front
 //   ends); the non-MTP cases are held out.
 // - the SGLang worker's mtp_host_step_s and mtp_host_per_seq_step_s (the `sglang` entry, also serving

@@ -369,11 +369,17 @@ TEST(EngineFit, LowerMoeGemmShareNeverSpeedsAPrefill) {
     const InferenceCase& c = cases[i];
     if ((c.metric != "ttft_ms" && c.metric != "p99_ttft_ms") || !c.model.is_moe()) continue;
     InferenceCase t = c;
+    // The mean TTFT (a replayed median may fall as prompts slow: a slower prefill pool also spreads
+    // the arrivals at full decode slots; the cap properties hold on the mean too, DecodeBatchCap*).
+    // The closed loop holds a whole number of sequences in decode: where slower prompts leave it one
+    // fewer, its shorter steps move a wait by parts in 1e4 (row 141's p99: 15 -> 14 sequences at 0.8,
+    // 5,362.87 -> 5,362.55 ms), hence the tolerance.
+    t.workload.ttft_median = false;
     double prev = 0;
     for (double eff : {1.0, 0.8, 0.6, 0.4, 0.2, 0.1}) {
       t.workload.moe_gemm_eff = eff;
       const double ttft = predict_inference_case(t);
-      EXPECT_GE(ttft, prev * (1 - 1e-9)) << c.framework << " row " << c.row << " at " << eff;
+      EXPECT_GE(ttft, prev * (1 - 1e-4)) << c.framework << " row " << c.row << " at " << eff;
       prev = ttft;
     }
     ++checked;
