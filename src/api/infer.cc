@@ -275,7 +275,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (req.length_low != 1.0 && (w.arrival != Arrival::closed_loop || req.requests_per_client < 1))
     throw InputError("--length-low", "applies to --arrival closed_loop with --requests-per-client >= 1");
   w.length_low_fraction = req.length_low;
-  w.ttft_median = w.arrival == Arrival::closed_loop && req.requests_per_client > 0;  // one point: the replay is affordable
+  // The median request's TTFT, replayed where clients exceed the decode slots: affordable for one point,
+  // and a sweep's points sit within their slots (they never pay it).
+  w.ttft_median = w.arrival == Arrival::closed_loop && req.requests_per_client > 0;
   w.isl = req.isl;
   w.osl = req.osl;
   if (req.mtp < 0 || req.mtp > 16) throw InputError("--mtp", fmt::format("must be 0 to 16 draft tokens, got {}", req.mtp));

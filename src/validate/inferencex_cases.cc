@@ -376,6 +376,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
                                           "serving_engines.yaml): no front-end latency per request",
                                           c.framework.substr(0, 60)));
+    auto col = [&](const char* name) {
+      double v = 0;
+      return number(t.cell(i, name), v) ? v : 0.0;
+    };
     if (dep.mtp) {
       // SGLang on NVIDIA GPUs drafts 2 tokens a step (EAGLE --speculative-num-steps 2,
       // --speculative-num-draft-tokens 3: InferenceX's B200/B300/H200 SGLang MTP scripts and the
@@ -393,6 +397,36 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       const bool atom_default_drafts =
           atom && !(w.weight_precision == Precision::fp8 && !row_date.empty() && row_date >= "2026-04-02");
       if (atom_default_drafts) w.mtp_draft_tokens = 1;
+      std::string drafts_from = sglang_two            ? "SGLang's NVIDIA recipes"
+                                : trt_aggregated_adp  ? "TensorRT-LLM's attention-DP script"
+                                : atom_default_drafts ? "ATOM's default: the script sets no count"
+                                : atom                ? "the ATOM script's --num-speculative-tokens"
+                                                      : "default";
+      if (has(fw, "mori") && disaggregated_row) {
+        // The run's draft tokens: InferenceX's sweep config (DECODE_MTP_SIZE) for this deployment,
+        // concurrency and date (data/recipes/inferencex_mori_mtp.yaml).
+        auto shape = [&](double side_gpus, double workers, const char* ep_col, bool dp) {
+          MoriWorkerShape sh;
+          sh.workers = static_cast<int>(std::lround(workers));
+          sh.width = workers > 0 ? static_cast<int>(std::lround(side_gpus / workers)) : 0;
+          sh.ep = col(ep_col) > 1;
+          sh.attention_dp = dp;
+          return sh;
+        };
+        std::vector<const MoriMtpRecipe*> matched;
+        const int drafts = match_mori_mtp_draft_tokens(
+            builtin_mori_recipes(), row_date, w.weight_precision == Precision::fp8, std::llround(isl),
+            std::llround(osl), shape(dep.prefill_gpus, dep.prefill_workers, "prefill_ep", dep.prefill_attention_dp),
+            shape(dep.decode_gpus, dep.decode_workers, "decode_ep", dep.decode_attention_dp), w.concurrency, &matched);
+        if (drafts > 0) {
+          w.mtp_draft_tokens = drafts;
+          drafts_from = fmt::format("InferenceX's sweep config DECODE_MTP_SIZE, {} at {}",
+                                    matched.front()->recipe.substr(0, 80), matched.front()->commit);
+        } else {
+          drafts_from += matched.empty() ? "; no InferenceX sweep config entry states the run's DECODE_MTP_SIZE"
+                                         : "; the InferenceX sweep config's entries for the run disagree";
+        }
+      }
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
       // SGLang's EAGLE worker runs its host work per step in series with the GPU (docs/inference-model.md,
@@ -414,18 +448,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
               w.mtp_host_per_seq_step_s * 1e6));
       }
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
-                                          w.mtp_draft_tokens,
-                                          sglang_two            ? "SGLang's NVIDIA recipes"
-                                          : trt_aggregated_adp  ? "TensorRT-LLM's attention-DP script"
-                                          : atom_default_drafts ? "ATOM's default: the script sets no count"
-                                          : atom                ? "the ATOM script's --num-speculative-tokens"
-                                                                : "default",
-                                          eng.mtp_accept));
+                                          w.mtp_draft_tokens, drafts_from, eng.mtp_accept));
     }
-    auto col = [&](const char* name) {
-      double v = 0;
-      return number(t.cell(i, name), v) ? v : 0.0;
-    };
     const bool disagg = dep.disaggregated;
     InferenceParallel dec;
     const double dec_gpus = dep.decode_gpus;
@@ -461,36 +485,6 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                                          : "128 without EP or DP")
                     : "MoRI decode: no running-request cap below the clients (the run's recipe: see "
                       "docs/inference-model.md, \"InferenceX MoRI recipes\")");
-        if (dep.mtp) {
-          // The run's draft tokens: InferenceX's sweep config (DECODE_MTP_SIZE) for this deployment,
-          // concurrency and date (data/recipes/inferencex_mori_mtp.yaml).
-          auto shape = [&](double side_gpus, double workers, const char* ep_col, bool dp) {
-            MoriWorkerShape s;
-            s.workers = static_cast<int>(std::lround(workers));
-            s.width = workers > 0 ? static_cast<int>(std::lround(side_gpus / workers)) : 0;
-            s.ep = col(ep_col) > 1;
-            s.attention_dp = dp;
-            return s;
-          };
-          std::vector<const MoriMtpRecipe*> matched;
-          const int drafts = match_mori_mtp_draft_tokens(
-              builtin_mori_recipes(), row_date, w.weight_precision == Precision::fp8, std::llround(isl),
-              std::llround(osl), shape(dep.prefill_gpus, dep.prefill_workers, "prefill_ep", dep.prefill_attention_dp),
-              shape(dep.decode_gpus, dep.decode_workers, "decode_ep", dep.decode_attention_dp), w.concurrency,
-              &matched);
-          for (std::string& a : c.assumptions) {
-            if (a.rfind("MTP: ", 0) != 0) continue;
-            if (drafts > 0) {
-              w.mtp_draft_tokens = drafts;
-              a = fmt::format("MTP: {} draft tokens (InferenceX's sweep config DECODE_MTP_SIZE, {} at {}), "
-                              "acceptance {} per draft (default; not recorded)",
-                              drafts, matched.front()->recipe.substr(0, 80), matched.front()->commit, w.mtp_accept);
-            } else {
-              a += matched.empty() ? "; no InferenceX sweep config entry states the run's DECODE_MTP_SIZE"
-                                   : "; the InferenceX sweep config's entries for the run disagree";
-            }
-          }
-        }
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
         const bool stated_dp = dep.prefill_attention_dp;
