@@ -9,6 +9,7 @@
 #include "api/site.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
+#include "compare/operating_point.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "deploy/retrofit.h"
@@ -17,6 +18,7 @@
 #include "inference/inference.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 #include "physics/hardware.h"
 #include "schedule/cluster_yaml.h"
 #include "search/search.h"
@@ -78,47 +80,49 @@ Throughput training_throughput(const Catalog& catalog, const ModelArch& model, c
 // The serving operating point a budget is judged at.
 struct InferencePoint {
   ModelArch model;
-  InferenceWorkload workload;   // precision, KV bytes, ISL/OSL
-  double tpot_limit_s = 0;      // 0: none (the highest throughput the KV cache allows)
+  Precision weights = Precision::fp8;
+  long long isl = 1024, osl = 1024;
+  double tokens_per_s_per_user = 0;  // 0: none (the highest throughput the KV cache allows)
+  double tpot_limit_s = 0;           // 0: none
   double ttft_limit_s = 0;
+  double mtp_accept = 0;             // the session catalog's MTP acceptance (0: the built-in default)
 };
 
-// Best serving throughput per GPU of one system unit (HGX node, NVL72 rack) at the operating point:
-// the sweep's Pareto frontier over TP/EP/attention-DP and concurrency on the unit's GPUs, the point of
-// highest tokens/s per GPU within the limits. Instances are data-parallel, so the per-GPU rate holds
-// for any whole number of units.
+// Best serving throughput per GPU of a system at the operating point: the serving setup compare,
+// the claims replay, recommend and cost share (compare/operating_point.h), so `site` and `cost` give
+// one figure for one workload. The sweep's Pareto frontier over aggregated and (MoE models)
+// disaggregated deployments, EP widths and MTP on the smallest multiple of the unit (1, 2, 4 or 8:
+// DeepSeek-R1 FP8 does not fit one 8 x 80 GB node) that reaches the interactivity, the point of most
+// tokens/s per GPU at it. Instances are data-parallel, so the per-GPU rate holds for any whole number
+// of units.
 struct ServingThroughput {
   bool feasible = false;
   std::string why_not;          // when not feasible
   int swept_gpus = 0;
-  InferenceParallel parallel;
-  long long concurrency = 0;    // per unit
-  double tokens_per_s_per_gpu = 0, tokens_per_s_per_user = 0, ttft_s = 0, tpot_s = 0;
+  std::optional<SweepPoint> point;
 };
 ServingThroughput serving_throughput(const Catalog& catalog, const System& s, const InferencePoint& ip) {
   ServingThroughput t;
-  t.swept_gpus = s.gpus_per_unit();
-  InferenceWorkload w = ip.workload;
-  w.num_gpus = t.swept_gpus;
-  const SweepResult r = sweep_inference(ip.model, resolve_hardware(catalog, s.name), w,
-                                        SweepOptions{ip.ttft_limit_s, ip.tpot_limit_s, 1});
-  if (r.frontier.empty()) {
-    t.why_not = r.evaluated == 0 || r.feasible == 0
-                    ? (ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
-                           ? "no plan on one unit meets the TTFT/TPOT limits"
-                           : "the model does not fit on one unit at this precision")
-                    : "no feasible plan";
+  const Hardware hw = resolve_hardware(catalog, s.name);
+  if (hw.accelerator.peak(gemm_format(ip.weights)) <= 0) {
+    t.swept_gpus = s.gpus_per_unit();
+    t.why_not = unsupported_precision(hw.accelerator, ip.weights);
     return t;
   }
-  // The frontier is by ascending tokens/s per user, so descending throughput: the first is the best.
-  const SweepPoint& p = r.frontier.front();
+  const compare::ScaledCurve sc =
+      compare::serving_curve_scaled(ip.model, hw, ip.weights, ip.isl, ip.osl, s.gpus_per_unit(), ip.tokens_per_s_per_user,
+                                    ip.ttft_limit_s, ip.tpot_limit_s, ip.mtp_accept);
+  t.swept_gpus = sc.gpus;
+  if (!sc.point) {
+    t.why_not = sc.curve.frontier.empty() && sc.fastest_tokens_per_s_per_user == 0
+                    ? (ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
+                           ? fmt::format("no plan on up to {} GPUs meets the TTFT/TPOT limits", sc.gpus)
+                           : fmt::format("the model does not fit on up to {} GPUs at this precision", sc.gpus))
+                    : "never that fast per user";
+    return t;
+  }
   t.feasible = true;
-  t.parallel = p.parallel;
-  t.concurrency = p.concurrency;
-  t.tokens_per_s_per_gpu = p.result.tokens_per_s_per_gpu;
-  t.tokens_per_s_per_user = p.result.tokens_per_s_per_user;
-  t.ttft_s = p.result.ttft_s;
-  t.tpot_s = p.result.tpot_s;
+  t.point = *sc.point;
   return t;
 }
 
@@ -137,9 +141,9 @@ std::string compact_plan(const std::string& plan) {
 
 std::string serving_plan_text(const ServingThroughput& t) {
   if (!t.feasible) return "-";
-  return fmt::format("tp={}{}{}, {} seqs, {:.0f} tok/s/user, TTFT {:.2g} s", t.parallel.tp,
-                     t.parallel.ep > 1 ? fmt::format(",ep={}", t.parallel.ep) : "",
-                     t.parallel.attention_dp ? ",attention-dp" : "", t.concurrency, t.tokens_per_s_per_user, t.ttft_s);
+  const SweepPoint& p = *t.point;
+  return fmt::format("{}: {}, {} seqs, {:.0f} tok/s/user, TTFT {:.2g} s (at {} GPUs)", p.kind(), p.plan(), p.concurrency,
+                     p.result.tokens_per_s_per_user, p.result.ttft_s, t.swept_gpus);
 }
 
 }  // namespace site_detail
@@ -206,7 +210,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
   if (req.given("--tokens-per-user-per-s") && !(req.tokens_per_user > 0))
     throw InputError("--tokens-per-user-per-s", fmt::format("must be more than 0, got {}", req.tokens_per_user));
   if (req.tpot_ms > 0 && req.tokens_per_user > 0)
-    throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the TPOT limit)");
+    throw InputError("--tpot-ms", "give --tpot-ms or --tokens-per-user-per-s, not both (each sets the interactivity the budget is judged at)");
   if (req.pue && !(*req.pue >= 1 && *req.pue <= 3)) throw InputError("--pue", fmt::format("must be 1 to 3, got {}", *req.pue));
   if (req.headroom && !(*req.headroom >= 0 && *req.headroom <= 0.9))
     throw InputError("--headroom", fmt::format("must be a fraction from 0 to 0.9 (fractions throughout, as "
@@ -366,24 +370,25 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
     if (const std::string why = training_refusal(*p); !why.empty()) throw InputError("--precision", why);
     const ModelArch model = resolve_model(req.model_name, "--model");
-    InferencePoint ip{resolve_model(req.infer_model_name, "--infer-model"), {}, 0, req.ttft_ms / 1e3};
+    InferencePoint ip;
+    ip.model = resolve_model(req.infer_model_name, "--infer-model");
     auto ipp = parse_precision(req.infer_precision);
     if (!ipp || *ipp == Precision::mxfp8)
       throw InputError("--infer-precision", fmt::format("must be bf16, fp8, fp4 or w4a16, got '{}'", req.infer_precision));
-    ip.workload.weight_precision = *ipp;
-    ip.workload.kv_bytes_per_element = default_kv_bytes(*ipp);
-    ip.workload.isl = req.isl;
-    ip.workload.osl = req.osl;
-    ip.workload.mtp_accept = catalog_mtp_accept(catalog);
-    ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
-    const std::string limits =
-        ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
-            ? fmt::format("{}{}{}", ip.tpot_limit_s > 0 ? fmt::format("TPOT <= {:.3g} ms ({:.3g} tokens/s per user)",
-                                                                       ip.tpot_limit_s * 1e3, 1 / ip.tpot_limit_s)
-                                                         : "",
-                          ip.tpot_limit_s > 0 && ip.ttft_limit_s > 0 ? ", " : "",
-                          ip.ttft_limit_s > 0 ? fmt::format("TTFT <= {:.3g} ms", ip.ttft_limit_s * 1e3) : "")
-            : "no latency limit (highest throughput)";
+    ip.weights = *ipp;
+    ip.isl = req.isl;
+    ip.osl = req.osl;
+    ip.mtp_accept = catalog_mtp_accept(catalog);
+    ip.tokens_per_s_per_user = req.tokens_per_user > 0 ? req.tokens_per_user : 0.0;
+    ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : 0.0;
+    ip.ttft_limit_s = req.ttft_ms / 1e3;
+    std::vector<std::string> limit_parts;
+    if (ip.tokens_per_s_per_user > 0)
+      limit_parts.push_back(fmt::format(">= {:.3g} tokens/s per user", ip.tokens_per_s_per_user));
+    if (ip.tpot_limit_s > 0) limit_parts.push_back(fmt::format("TPOT <= {:.3g} ms", ip.tpot_limit_s * 1e3));
+    if (ip.ttft_limit_s > 0) limit_parts.push_back(fmt::format("TTFT <= {:.3g} ms", ip.ttft_limit_s * 1e3));
+    std::string limits = limit_parts.empty() ? "no latency limit (highest throughput)" : "";
+    for (const std::string& part : limit_parts) limits += (limits.empty() ? "" : ", ") + part;
     const double budget_w = req.power_mw * 1e6;
     nlohmann::json bj = nlohmann::json::array();
     if (!output.json())
@@ -396,7 +401,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                                "", "training", "", "", "serving", "", "")
                 << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
                                "units", "GPUs", "IT/unit", "tokens/s", "tok/s/MW", "plan (at GPUs)",
-                               "tokens/s", "tok/s/MW", "plan, sequences per unit, at");
+                               "tokens/s", "tok/s/MW", "deployment, sequences, at");
     std::string band_lines;
     for (std::size_t i = 0; i < budget_systems.size(); ++i) {
       const System& s = catalog.system(budget_systems[i], "--systems");
@@ -408,22 +413,28 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       const Throughput t = training_throughput(catalog, model, s, gpus, req.seq, *p);
       const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
       const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
-      const double serve_tps = sv.tokens_per_s_per_gpu * gpus;
+      const double per_gpu = sv.feasible ? sv.point->result.tokens_per_s_per_gpu : 0.0;
+      const double serve_tps = per_gpu * gpus;
       nlohmann::json serving = {{"feasible", sv.feasible}, {"output_tokens_per_s", serve_tps},
                                 {"output_tokens_per_s_per_mw", serve_tps / part_mw},
-                                {"tokens_per_s_per_gpu", sv.tokens_per_s_per_gpu}, {"swept_gpus", sv.swept_gpus}};
-      if (sv.feasible)
-        serving.update({{"parallel", {{"tp", sv.parallel.tp}, {"ep", sv.parallel.ep}, {"pp", sv.parallel.pp},
-                                      {"attention_dp", sv.parallel.attention_dp}}},
-                        {"concurrency_per_unit", sv.concurrency}, {"tokens_per_s_per_user", sv.tokens_per_s_per_user},
-                        {"ttft_s", sv.ttft_s}, {"tpot_s", sv.tpot_s}});
-      else
+                                {"tokens_per_s_per_gpu", per_gpu}, {"swept_gpus", sv.swept_gpus}};
+      if (sv.feasible) {
+        const SweepPoint& pt = *sv.point;
+        serving.update({{"parallel", {{"tp", pt.parallel.tp}, {"ep", pt.parallel.ep}, {"pp", pt.parallel.pp},
+                                      {"attention_dp", pt.parallel.attention_dp}}},
+                        {"kind", pt.kind()}, {"disaggregated", pt.disaggregated}, {"mtp_draft_tokens", pt.mtp_draft_tokens},
+                        {"plan", pt.plan()}, {"concurrency", pt.concurrency},
+                        {"tokens_per_s_per_user", pt.result.tokens_per_s_per_user}, {"ttft_s", pt.result.ttft_s},
+                        {"tpot_s", pt.result.tpot_s}});
+      } else {
         serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
+      }
       // Error bands of the two throughputs: the held-out band of each kind on this system's generation.
       const std::string& gen = catalog.accelerator(s.accelerator).generation;
       const BandedFigure tband =
           with_band(tps, find_band(catalog.error_bands(), training_band_kind(model.is_moe()), gen));
-      const BandedFigure sband = with_band(serve_tps, find_band(catalog.error_bands(), serving_band_kind(false, false), gen));
+      const bool disagg = sv.feasible && sv.point->disaggregated;
+      const BandedFigure sband = with_band(serve_tps, find_band(catalog.error_bands(), serving_band_kind(disagg, false), gen));
       if (sv.feasible) serving["band"] = band_json(sband);
       band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
                                 sv.feasible ? band_text(sband) : std::string("-"));
@@ -443,12 +454,14 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     }
     j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", req.seq}, {"precision", req.precision},
                    {"serving", {{"model", ip.model.name}, {"precision", req.infer_precision}, {"isl", req.isl}, {"osl", req.osl},
+                                {"tokens_per_s_per_user", ip.tokens_per_s_per_user},
                                 {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
                    {"systems", bj}, {"mixed_fleet", !shares.empty()}};
     if (!output.json())
       output.os() << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
-                   "buys (no scale-out loss beyond that). Serving: output tokens/s of the best plan and concurrency "
-                   "on one unit (inference model sweep), times the units. Per MW of the facility budget (of its part, with --mix).\n"
+                   "buys (no scale-out loss beyond that). Serving: output tokens/s per GPU of the best deployment "
+                   "(aggregated or, for MoE models, disaggregated, EP widths, MTP) and concurrency on the fewest units "
+                   "that serve the model at the interactivity (as cost and compare), times the GPUs. Per MW of the facility budget (of its part, with --mix).\n"
                 << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
   }
   if (output.json()) output.emit("site", std::move(j));

@@ -160,6 +160,7 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   const long long instances = static_cast<long long>(std::ceil(static_cast<double>(spec.users) / users_per_instance));
   r.gpus = static_cast<int>(instances * gpi);
   r.units = (r.gpus + c.unit - 1) / c.unit;
+  r.disaggregated = pt->disaggregated;
   r.plan = pt->disaggregated || pt->mtp_draft_tokens > 0
                ? pt->kind() + ": " + pt->plan()
                : fmt::format("tp={} ep={} pp={}{}", pt->parallel.tp, pt->parallel.ep, pt->parallel.pp,

@@ -49,6 +49,7 @@ struct Recommendation {
   std::string why_not;
   int gpus = 0, units = 0, gpus_per_unit = 0;
   std::string plan;
+  bool disaggregated = false;    // serving: the plan is a disaggregated deployment (its error band's kind)
   // training
   double wall_s = 0, tokens_per_s_per_gpu = 0, mfu = 0;
   // serving

@@ -322,6 +322,36 @@ namespace {
 // on Hopper (FlashInfer MLA: host work in series with the GPU) applies in both. The published point:
 // InferenceX H200 Dynamo + SGLang FP8 8K/1K, 8 clients, one TP8 prefill and six TP8 decode workers
 // (16 sequences each), MTP 2: TPOT 8.04 ms, 124 tokens/s per user measured.
+TEST(ConsistencyCli, SiteServesTheWorkloadCostDoes) {
+  // One serving question through `site --power-mw` and `cost`: the same deployment (aggregated or
+  // disaggregated, EP width, MTP) on the same number of GPUs, so the same tokens/s per GPU. DeepSeek-R1
+  // FP8 does not fit one 8 x 80 GB H100 node: both serve it on two.
+  auto site = run_gpuplan("site --power-mw 10 --systems gb300-nvl72,hgx-h100 --infer-model deepseek-r1 "
+                          "--tokens-per-user-per-s 50 --json");
+  ASSERT_EQ(site.exit_code, 0) << site.err;
+  auto cost = run_gpuplan("cost --model deepseek-r1 --task infer --system gb300-nvl72 --system hgx-h100 "
+                          "--tokens-per-user-per-s 50 --json");
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  const auto sj = site.json(), cj = cost.json();
+  for (const std::string sys : {"gb300-nvl72", "hgx-h100"}) {
+    nlohmann::json sv, cw;
+    for (const auto& s : sj["budget"]["systems"])
+      if (s["system"] == sys) sv = s["serving"];
+    for (const auto& s : cj["systems"])
+      if (s["name"] == sys || s["system"] == sys) cw = s["workload"];
+    ASSERT_FALSE(sv.is_null()) << sj.dump();
+    ASSERT_FALSE(cw.is_null()) << cj.dump();
+    ASSERT_TRUE(sv["feasible"].get<bool>()) << sv.dump();
+    EXPECT_GE(sv["tokens_per_s_per_user"].get<double>(), 50.0 * 0.999) << sys;
+    EXPECT_DOUBLE_EQ(sv["tokens_per_s_per_gpu"].get<double>(), cw["tokens_per_s_per_gpu"].get<double>()) << sys;
+    EXPECT_EQ(sv["swept_gpus"], cw["gpus"]) << sys;
+    EXPECT_EQ(sv["plan"], cw["plan"]["text"]) << sys;
+    EXPECT_EQ(sv["kind"], cw["plan"]["kind"]) << sys;
+    // The error band is the deployment kind's, in both.
+    EXPECT_EQ(sv["band"]["basis"]["kind"], cw["band"]["tokens_per_s_per_gpu"]["basis"]["kind"]) << sys;
+  }
+}
+
 TEST(ConsistencyCli, SglangMtpOnHopperInInferAsInValidation) {
   auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --precision fp8 --disagg --prefill-gpus 8 "
                        "--prefill-tp 8 --prefill-ep 1 --decode-gpus 48 --decode-tp 8 --decode-ep 1 --decode-max-batch 16 "

@@ -67,7 +67,8 @@ TEST(SiteCli, PowerBudgetServing) {
   auto limited = run_gpuplan("site --power-mw 10 --systems hgx-h200,gb300-nvl72 --tokens-per-user-per-s 100 --json");
   ASSERT_EQ(limited.exit_code, 0) << limited.err;
   auto lj = limited.json();
-  EXPECT_NEAR(lj["budget"]["serving"]["tpot_limit_s"].get<double>(), 0.01, 1e-12);
+  EXPECT_EQ(lj["budget"]["serving"]["tokens_per_s_per_user"].get<double>(), 100.0);
+  EXPECT_EQ(lj["budget"]["serving"]["tpot_limit_s"].get<double>(), 0.0);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto& sv = lj["budget"]["systems"][i]["serving"];
     ASSERT_TRUE(sv["feasible"].get<bool>()) << sv.dump();
