@@ -139,7 +139,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   app.add_option("--system", req.system, "Catalog system (hgx-h200, gb200-nvl72, ...) or accelerator")
       ->capture_default_str();
-  app.add_option("--gpus", req.gpus, "GPUs of the deployment (default: tp x pp, one instance)");
+  app.add_option("--gpus", req.gpus, "GPUs of the deployment (default: tp x pp, one instance; with --sweep the "
+                                     "system's unit, one node or NVL72 rack, or the fewest units the model fits)");
   app.add_option("--isl", req.isl, "Input tokens per request")->capture_default_str();
   app.add_option("--osl", req.osl, "Output tokens per request")->capture_default_str();
   app.add_option("--precision", req.precision, "Weights and GEMMs: bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 "
@@ -427,10 +428,27 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (req.sweep) {
     if (req.tp || req.ep || req.concurrency)
       throw InputError("--sweep", "explores tp, ep and concurrency itself; drop --tp/--ep/--concurrency");
-    w.num_gpus = req.gpus > 0 ? req.gpus : std::min(8, hw.fabric.domain_gpus);
-    SweepOptions so{ttft_limit_s, tpot_limit_s, req.max_pp};
-    so.mtp = so.disaggregated = model.is_moe() && !req.aggregated_only;
-    const SweepResult s = sweep_inference(model, hw, w, so);
+    // Without --gpus: the system's unit (one HGX node, one NVL72 rack), or the fewest units (2, 4, 8)
+    // on which the model has a frontier, with pipeline stages up to 8 beyond one unit unless --max-pp
+    // says otherwise: the serving setup of compare, cost, recommend and site (compare/operating_point.h).
+    const System* unit_system = catalog.find_system(req.system);
+    const int unit = unit_system ? unit_system->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
+    SweepResult s;
+    int units = 1;
+    for (int k = 1; k <= (req.gpus > 0 ? 1 : 8); k *= 2) {
+      units = k;
+      w.num_gpus = req.gpus > 0 ? req.gpus : unit * k;
+      SweepOptions so{ttft_limit_s, tpot_limit_s, k == 1 || req.given("--max-pp") ? req.max_pp : 8};
+      so.mtp = so.disaggregated = model.is_moe() && !req.aggregated_only;
+      s = sweep_inference(model, hw, w, so);
+      if (!s.frontier.empty()) break;
+    }
+    const std::string why_empty =
+        !s.frontier.empty() ? std::string()
+        : s.evaluated > 0 && ttft_limit_s == 0 && tpot_limit_s == 0
+            ? fmt::format("no plan fits in memory on {} GPUs{}", w.num_gpus,
+                          req.gpus > 0 ? " (give more --gpus)" : fmt::format(" ({} units)", units))
+            : fmt::format("no plan on {} GPUs meets the TTFT/TPOT limits", w.num_gpus);
     if (output.json()) {
       nlohmann::json pts = nlohmann::json::array();
       for (const auto& p : s.frontier) {
@@ -452,7 +470,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                            {"precision", std::string(to_string(w.weight_precision))},
                            {"ttft_limit_s", ttft_limit_s}, {"tpot_limit_s", tpot_limit_s},
                            {"math_format", math}, {"precision_note", fallback},
-                           {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts}});
+                           {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts},
+                           {"units", req.gpus > 0 ? nlohmann::json(nullptr) : nlohmann::json(units)},
+                           {"why_empty", why_empty}});
       return kExitOk;
     }
     output.os() << fmt::format("{} on {} x {} ({}), ISL {} / OSL {}, {}: {} points evaluated, {} feasible\n",
@@ -460,6 +480,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                              hw.accelerator.name, hw.system_name, req.isl, req.osl, to_string(w.weight_precision),
                              s.evaluated, s.feasible);
     if (!fallback.empty()) output.os() << "Note: " << fallback << "\n";
+    if (req.gpus <= 0 && units > 1 && !s.frontier.empty())
+      output.os() << fmt::format("Note: the model has no plan on one {}-GPU unit of {}; swept on {} units\n", unit,
+                                 hw.system_name, units);
+    if (!why_empty.empty()) {
+      output.os() << "No frontier: " << why_empty << "\n";
+      return kExitOk;
+    }
     output.os() << "Pareto frontier (throughput per GPU against tokens/s per user):\n";
     output.os() << fmt::format("  {:<24} {:<62} {:>11} {:>12} {:>12} {:>10} {:>10}\n", "kind", "plan", "concurrency",
                              "tok/s/user", "tok/s/GPU", "TTFT ms", "TPOT ms");

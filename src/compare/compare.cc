@@ -72,11 +72,36 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-InferenceWorkload serving_workload(const CompareSpec& spec, Precision p, int gpus) {
-  return compare::serving_workload(p, spec.isl, spec.osl, gpus, spec.mtp_accept);  // the shared setup (operating_point.h)
-}
-
 bool supports(const Accelerator& a, Precision p) { return a.peak(gemm_format(p)) > 0; }
+
+// A side's serving curve on the fewest of its units that hold the model, and the point at the
+// interactivity `cost` and `recommend` pick (the fewest units that reach it; usually the same units).
+struct SideServing {
+  ServingCurve curve;
+  int gpus = 0;
+  std::optional<SweepPoint> at;
+  int at_gpus = 0;
+};
+SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p) {
+  SideServing out;
+  ScaledCurve fit = serving_curve_scaled(m, S.hw, p, spec.isl, spec.osl, S.gpus_per_unit, 0, spec.ttft_limit_s,
+                                         spec.tpot_limit_s, spec.mtp_accept);
+  out.gpus = fit.gpus;
+  const double x = spec.tokens_per_s_per_user;
+  if (const SweepPoint* pt = at_interactivity(fit.curve, x * 0.999)) {
+    out.at = *pt;  // the first units with a frontier reach it: what serving_curve_scaled(x) returns
+    out.at_gpus = fit.gpus;
+  } else if (fit.point && fit.gpus < 8 * S.gpus_per_unit) {
+    const ScaledCurve more = serving_curve_scaled(m, S.hw, p, spec.isl, spec.osl, S.gpus_per_unit, x, spec.ttft_limit_s,
+                                                  spec.tpot_limit_s, spec.mtp_accept);
+    if (more.point) {
+      out.at = *more.point;
+      out.at_gpus = more.gpus;
+    }
+  }
+  out.curve = std::move(fit.curve);
+  return out;
+}
 
 void add(std::vector<Yardstick>& ys, Yardstick y) { ys.push_back(std::move(y)); }
 
@@ -158,17 +183,19 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
                mc.train_b.found ? mc.train_cost_b.joules_per_token : NAN, false, false, "", "facility energy (x PUE)"});
     }
     if (spec.infer) {
-      const SweepOptions so = serving_sweep(m, spec.ttft_limit_s, spec.tpot_limit_s);
       const Precision common = spec.infer_precision;
       mc.infer_precision_common = common;
-      if (supports(aa, common)) mc.curve_a = serving_curve(m, A.hw, serving_workload(spec, common, A.gpus_per_unit), so);
-      if (supports(ab, common)) mc.curve_b = serving_curve(m, B.hw, serving_workload(spec, common, B.gpus_per_unit), so);
+      SideServing sa, sb;
+      if (supports(aa, common)) sa = side_serving(m, A, spec, common);
+      if (supports(ab, common)) sb = side_serving(m, B, spec, common);
       mc.best_precision_a = best_inference_precision(aa);
       mc.best_precision_b = best_inference_precision(ab);
-      mc.best_curve_a = mc.best_precision_a == common ? mc.curve_a
-                                                      : serving_curve(m, A.hw, serving_workload(spec, mc.best_precision_a, A.gpus_per_unit), so);
-      mc.best_curve_b = mc.best_precision_b == common ? mc.curve_b
-                                                      : serving_curve(m, B.hw, serving_workload(spec, mc.best_precision_b, B.gpus_per_unit), so);
+      const SideServing ba = mc.best_precision_a == common ? sa : side_serving(m, A, spec, mc.best_precision_a);
+      const SideServing bb = mc.best_precision_b == common ? sb : side_serving(m, B, spec, mc.best_precision_b);
+      mc.curve_a = sa.curve, mc.gpus_a = sa.gpus, mc.at_a = sa.at, mc.at_gpus_a = sa.at_gpus;
+      mc.curve_b = sb.curve, mc.gpus_b = sb.gpus, mc.at_b = sb.at, mc.at_gpus_b = sb.at_gpus;
+      mc.best_curve_a = ba.curve, mc.best_gpus_a = ba.gpus, mc.best_at_a = ba.at;
+      mc.best_curve_b = bb.curve, mc.best_gpus_b = bb.gpus, mc.best_at_b = bb.at;
       for (double x : spec.curve_grid) {
         CurveRow row{x, NAN, NAN};
         if (const SweepPoint* p = at_interactivity(mc.curve_a, x)) row.a = p->result.tokens_per_s_per_gpu;
@@ -176,17 +203,19 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
         mc.curve.push_back(row);
       }
       const double x = spec.tokens_per_s_per_user;
-      const auto at = [x](const ServingCurve& cv) {
-        const SweepPoint* p = at_interactivity(cv, x);
-        return p ? p->result.tokens_per_s_per_gpu : NAN;
-      };
+      const auto at = [](const std::optional<SweepPoint>& p) { return p ? p->result.tokens_per_s_per_gpu : NAN; };
       const std::string io = fmt::format("ISL/OSL {}/{}", spec.isl, spec.osl);
+      // Where a side needs more than one unit, the condition says on how many GPUs.
+      const auto on = [](int gpus, int unit) { return gpus > unit ? fmt::format("{} GPUs", gpus) : "one unit"; };
       add(ys, {"inference", "infer_at_interactivity:" + m.name,
-               fmt::format("{} serving, {:g} tok/s/user", m.name, x), "tokens/s", at(mc.curve_a),
-               at(mc.curve_b), true, true, "", fmt::format("{}, {} both, one system unit each", io, upper(to_string(common)))});
+               fmt::format("{} serving, {:g} tok/s/user", m.name, x), "tokens/s", at(mc.at_a),
+               at(mc.at_b), true, true, "",
+               fmt::format("{}, {} both, the fewest units that serve it: A {}, B {}", io, upper(to_string(common)),
+                           on(mc.at_a ? mc.at_gpus_a : mc.gpus_a, A.gpus_per_unit),
+                           on(mc.at_b ? mc.at_gpus_b : mc.gpus_b, B.gpus_per_unit))});
       add(ys, {"inference", "infer_best_format:" + m.name,
                fmt::format("{} serving, {:g} tok/s/user, best formats", m.name, x),
-               "tokens/s", at(mc.best_curve_a), at(mc.best_curve_b), true, true,
+               "tokens/s", at(mc.best_at_a), at(mc.best_at_b), true, true,
                "vendors' inference 'x' (FP4 against FP8)",
                fmt::format("{}, {} vs {}", io, upper(to_string(mc.best_precision_a)), upper(to_string(mc.best_precision_b)))});
       const auto offline = [](const ServingCurve& cv) {
@@ -203,18 +232,17 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       add(ys, {"inference", "infer_max_interactivity:" + m.name, fmt::format("{} serving, fastest per user", m.name),
                "tokens/s/user", fastest(mc.curve_a), fastest(mc.curve_b), false, true, "'user responsiveness' claims",
                fmt::format("{}, {} both", io, upper(to_string(common)))});
-      const auto cost_at = [x](const ServingCurve& cv, const cost::Tco& t, bool usd) {
-        const SweepPoint* p = at_interactivity(cv, x);
+      const auto cost_at = [](const std::optional<SweepPoint>& p, const cost::Tco& t, bool usd) {
         if (!p || (usd && !t.priced)) return double(NAN);
         const cost::TokenCost tc = cost::token_cost(t, 1, p->result.tokens_per_s_per_gpu);
         return usd ? tc.usd_per_million_tokens : tc.joules_per_token;
       };
       add(ys, {"inference", "infer_usd_per_mtok:" + m.name,
                fmt::format("{} serving $/M tokens, {:g} tok/s/user", m.name, x), "$",
-               cost_at(mc.curve_a, A.tco, true), cost_at(mc.curve_b, B.tco, true), false, false, "", upper(to_string(common))});
+               cost_at(mc.at_a, A.tco, true), cost_at(mc.at_b, B.tco, true), false, false, "", upper(to_string(common))});
       add(ys, {"inference", "infer_j_per_token:" + m.name,
                fmt::format("{} serving J/token, {:g} tok/s/user", m.name, x), "J",
-               cost_at(mc.curve_a, A.tco, false), cost_at(mc.curve_b, B.tco, false), false, false, "",
+               cost_at(mc.at_a, A.tco, false), cost_at(mc.at_b, B.tco, false), false, false, "",
                "facility energy (x PUE)"});
     }
     c.models.push_back(std::move(mc));

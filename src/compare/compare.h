@@ -5,6 +5,7 @@
 // throughput/interactivity curve, cost and energy per token; each per GPU, per system unit, per
 // dollar (TCO per hour) and per watt. Pure function of the catalog entries, models and cost profile.
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,12 +71,21 @@ struct ModelComparison {
   TrainingPick train_a, train_b;
   cost::TokenCost train_cost_a, train_cost_b;
   // serving, the common format
+  // Each side's curve is on the fewest of its units (1, 2, 4 or 8) that hold the model (DeepSeek-R1
+  // FP8 on two 8 x 80 GB H100 nodes): gpus_a / gpus_b. The figures at the interactivity are the
+  // points `cost` and `recommend` pick (serving_curve_scaled: the fewest units that reach it), on
+  // at_gpus_a / at_gpus_b GPUs; NaN-valued (no point) when no multiple up to 8 reaches it.
   Precision infer_precision_common = Precision::fp8;
   ServingCurve curve_a, curve_b;
+  int gpus_a = 0, gpus_b = 0;
+  std::optional<SweepPoint> at_a, at_b;
+  int at_gpus_a = 0, at_gpus_b = 0;
   std::vector<CurveRow> curve;  // along the grid
   // serving, each side's best format
   Precision best_precision_a = Precision::fp8, best_precision_b = Precision::fp8;
   ServingCurve best_curve_a, best_curve_b;
+  int best_gpus_a = 0, best_gpus_b = 0;
+  std::optional<SweepPoint> best_at_a, best_at_b;
 };
 
 struct Comparison {

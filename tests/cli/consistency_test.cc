@@ -350,6 +350,19 @@ TEST(ConsistencyCli, SiteServesTheWorkloadCostDoes) {
     // The error band is the deployment kind's, in both.
     EXPECT_EQ(sv["band"]["basis"]["kind"], cw["band"]["tokens_per_s_per_gpu"]["basis"]["kind"]) << sys;
   }
+  // compare puts the same figures side by side (H100 on two nodes, not "does not fit").
+  auto cmp = run_gpuplan("compare gb300-nvl72 hgx-h100 --model deepseek-r1 --json");
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const auto cj2 = cmp.json();
+  nlohmann::json y;
+  for (const auto& ys : cj2["yardsticks"])
+    if (ys["key"] == "infer_at_interactivity:deepseek-r1") y = ys;
+  ASSERT_FALSE(y.is_null()) << cj2.dump();
+  for (const auto& s : sj["budget"]["systems"]) {
+    const double v = y[s["system"] == "gb300-nvl72" ? "a" : "b"].get<double>();
+    EXPECT_DOUBLE_EQ(v, s["serving"]["tokens_per_s_per_gpu"].get<double>()) << s["system"];
+  }
+  EXPECT_EQ(cj2["models"][0]["inference"]["at_interactivity_gpus_b"], 16);
 }
 
 TEST(ConsistencyCli, SglangMtpOnHopperInInferAsInValidation) {

@@ -2,6 +2,10 @@
 // and bad input -> exit 2 naming the option; validate on the inference schema.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "run_cli.h"
 
 namespace {
@@ -41,6 +45,32 @@ TEST(InferCli, SweepFrontier) {
   auto t = run_gpuplan("infer --model mixtral-8x7b --system hgx-h100 --gpus 8 --sweep --ttft-ms 500");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_TRUE(has(t.out, "Pareto frontier")) << t.out;
+}
+
+TEST(InferCli, SweepDefaultsToTheSystemsUnitOrTheFewestUnitsThatHoldTheModel) {
+  // Without --gpus a sweep covers the system's unit: one HGX node, one NVL72 rack.
+  for (const auto& [sys, gpus] : std::vector<std::pair<std::string, int>>{{"hgx-h200", 8}, {"gb300-nvl72", 72}}) {
+    auto r = run_gpuplan("infer --model llama3.1-70b --system " + sys + " --sweep --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.json()["gpus"], gpus) << sys;
+    EXPECT_EQ(r.json()["units"], 1) << sys;
+  }
+  // DeepSeek-R1 FP8 (~700 GB) does not fit one 8 x 80 GB H100 node: the sweep says so on 8 GPUs given,
+  // and without --gpus runs on two nodes (as compare, cost and recommend serve it) and says why.
+  auto one = run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep --gpus 8 --json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(one.json()["frontier"].empty());
+  EXPECT_TRUE(has(one.json()["why_empty"].get<std::string>(), "fits in memory on 8 GPUs")) << one.out;
+  EXPECT_TRUE(one.json()["units"].is_null());
+  auto text = run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep --gpus 8");
+  EXPECT_TRUE(has(text.out, "No frontier: no plan fits in memory on 8 GPUs")) << text.out;
+  auto two = run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep --json");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(two.json()["gpus"], 16);
+  EXPECT_EQ(two.json()["units"], 2);
+  EXPECT_FALSE(two.json()["frontier"].empty());
+  EXPECT_EQ(two.json()["why_empty"], "");
+  EXPECT_TRUE(has(run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep").out, "swept on 2 units"));
 }
 
 TEST(InferCli, BadInputNamesTheOption) {
