@@ -363,6 +363,11 @@ TEST(ConsistencyCli, SiteServesTheWorkloadCostDoes) {
     EXPECT_DOUBLE_EQ(v, s["serving"]["tokens_per_s_per_gpu"].get<double>()) << s["system"];
   }
   EXPECT_EQ(cj2["models"][0]["inference"]["at_interactivity_gpus_b"], 16);
+  // The ratio's band at the interactivity is of those two points.
+  const auto& rb = cj2["models"][0]["band"]["serving_ratio_at_interactivity"];
+  EXPECT_NEAR(rb["value"].get<double>(), y["a"].get<double>() / y["b"].get<double>(), 1e-9 * rb["value"].get<double>());
+  EXPECT_LT(rb["low"].get<double>(), rb["value"].get<double>());
+  EXPECT_GT(rb["high"].get<double>(), rb["value"].get<double>());
 }
 
 TEST(ConsistencyCli, SglangMtpOnHopperInInferAsInValidation) {
