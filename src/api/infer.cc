@@ -443,12 +443,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       s = sweep_inference(model, hw, w, so);
       if (!s.frontier.empty()) break;
     }
+    const std::string where = req.gpus > 0 ? fmt::format("{} GPUs", w.num_gpus)
+                                           : fmt::format("{} GPUs ({} units)", w.num_gpus, units);
     const std::string why_empty =
         !s.frontier.empty() ? std::string()
-        : s.evaluated > 0 && ttft_limit_s == 0 && tpot_limit_s == 0
-            ? fmt::format("no plan fits in memory on {} GPUs{}", w.num_gpus,
-                          req.gpus > 0 ? " (give more --gpus)" : fmt::format(" ({} units)", units))
-            : fmt::format("no plan on {} GPUs meets the TTFT/TPOT limits", w.num_gpus);
+        : ttft_limit_s > 0 || tpot_limit_s > 0
+            ? fmt::format("no plan on {} fits in memory and meets the TTFT/TPOT limits", where)
+            : fmt::format("no plan fits in memory on {}{}", where, req.gpus > 0 ? " (give more --gpus)" : "");
     if (output.json()) {
       nlohmann::json pts = nlohmann::json::array();
       for (const auto& p : s.frontier) {
