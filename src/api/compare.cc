@@ -114,7 +114,9 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
       nlohmann::json curve = nlohmann::json::array();
       for (const auto& r : m.curve)
         curve.push_back({{"tokens_per_s_per_user", r.tokens_per_s_per_user}, {"a", num_or_null(r.a)},
-                         {"b", num_or_null(r.b)}, {"ratio", num_or_null(r.ratio())}});
+                         {"b", num_or_null(r.b)}, {"ratio", num_or_null(r.ratio())},
+                         {"kind_a", r.kind_a.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_a)},
+                         {"kind_b", r.kind_b.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_b)}});
       mj["inference"] = {{"isl", c.spec.isl},
                          {"osl", c.spec.osl},
                          {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
@@ -242,11 +244,14 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
     os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve ({} both, "
                       "ISL/OSL {}/{})\n",
                       m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl);
-    os << fmt::format("  {:>16} {:>12} {:>12} {:>8}\n", "tokens/s/user", "A", "B", "A/B");
+    // Which kind of deployment serves each side there (aggregated / disaggregated, + MTP).
+    os << fmt::format("  {:>16} {:>12} {:>12} {:>8}  {:<22} {}\n", "tokens/s/user", "A", "B", "A/B", "A deployment",
+                      "B deployment");
     double lo = INFINITY, hi = 0, lo_x = 0, hi_x = 0;
     for (const auto& r : m.curve) {
-      os << fmt::format("  {:>16g} {:>12} {:>12} {:>8}\n", r.tokens_per_s_per_user, fmt_num(r.a), fmt_num(r.b),
-                        std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()));
+      os << fmt::format("  {:>16g} {:>12} {:>12} {:>8}  {:<22} {}\n", r.tokens_per_s_per_user, fmt_num(r.a),
+                        fmt_num(r.b), std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()),
+                        r.kind_a.empty() ? "-" : r.kind_a, r.kind_b.empty() ? "-" : r.kind_b);
       if (std::isfinite(r.ratio())) {
         if (r.ratio() < lo) lo = r.ratio(), lo_x = r.tokens_per_s_per_user;
         if (r.ratio() > hi) hi = r.ratio(), hi_x = r.tokens_per_s_per_user;

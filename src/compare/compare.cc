@@ -197,9 +197,9 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       mc.best_curve_a = ba.curve, mc.best_gpus_a = ba.gpus, mc.best_at_a = ba.at;
       mc.best_curve_b = bb.curve, mc.best_gpus_b = bb.gpus, mc.best_at_b = bb.at;
       for (double x : spec.curve_grid) {
-        CurveRow row{x, NAN, NAN};
-        if (const SweepPoint* p = at_interactivity(mc.curve_a, x)) row.a = p->result.tokens_per_s_per_gpu;
-        if (const SweepPoint* p = at_interactivity(mc.curve_b, x)) row.b = p->result.tokens_per_s_per_gpu;
+        CurveRow row{x, NAN, NAN, {}, {}};
+        if (const SweepPoint* p = at_interactivity(mc.curve_a, x)) row.a = p->result.tokens_per_s_per_gpu, row.kind_a = p->kind();
+        if (const SweepPoint* p = at_interactivity(mc.curve_b, x)) row.b = p->result.tokens_per_s_per_gpu, row.kind_b = p->kind();
         mc.curve.push_back(row);
       }
       const double x = spec.tokens_per_s_per_user;

@@ -62,6 +62,7 @@ struct CompareSpec {
 struct CurveRow {
   double tokens_per_s_per_user = 0;
   double a = NAN, b = NAN;  // tokens/s per GPU, NaN when that side never gets that fast
+  std::string kind_a, kind_b;  // the deployment of each side's point (SweepPoint::kind()), empty with NaN
   double ratio() const { return a / b; }
 };
 

@@ -363,6 +363,16 @@ TEST(ConsistencyCli, SiteServesTheWorkloadCostDoes) {
     EXPECT_DOUBLE_EQ(v, s["serving"]["tokens_per_s_per_gpu"].get<double>()) << s["system"];
   }
   EXPECT_EQ(cj2["models"][0]["inference"]["at_interactivity_gpus_b"], 16);
+  // Along the curve each side says which deployment serves it there; at 50 tokens/s per user the one
+  // site and cost chose.
+  for (const auto& r : cj2["models"][0]["inference"]["curve"]) {
+    EXPECT_EQ(r["a"].is_null(), r["kind_a"].is_null()) << r.dump();
+    EXPECT_EQ(r["b"].is_null(), r["kind_b"].is_null()) << r.dump();
+    if (r["tokens_per_s_per_user"] == 50) {
+      for (const auto& s : sj["budget"]["systems"])
+        EXPECT_EQ(r[s["system"] == "gb300-nvl72" ? "kind_a" : "kind_b"], s["serving"]["kind"]) << s["system"];
+    }
+  }
   // The ratio's band at the interactivity is of those two points.
   const auto& rb = cj2["models"][0]["band"]["serving_ratio_at_interactivity"];
   EXPECT_NEAR(rb["value"].get<double>(), y["a"].get<double>() / y["b"].get<double>(), 1e-9 * rb["value"].get<double>());
