@@ -166,7 +166,7 @@ Page compare_report(const Source& cmp) {
       ratio.y_label = "A/B tokens/s per GPU";
       Series rr{"A/B", {}, {}, false, false};
       Table ct{fmt::format("{}: tokens/s per GPU at each interactivity", name),
-               {"tokens/s per user", a, b, "A/B"}, {}};
+               {"tokens/s per user", a, b, "A/B", a + " deployment", b + " deployment"}, {}};
       const auto& curve = inf.value("curve", nlohmann::json::array());
       for (std::size_t i = 0; i < curve.size(); ++i) {
         const std::string cb = fmt::format("{}/inference/curve/{}", mb, i);
@@ -182,6 +182,9 @@ Page compare_report(const Source& cmp) {
         } else {
           row.push_back(Cell{"-", {}, 1});
         }
+        for (const char* kind : {"kind_a", "kind_b"})  // aggregated / disaggregated, + MTP
+          row.push_back(Cell{curve[i].value(kind, nlohmann::json()).is_string() ? curve[i][kind].get<std::string>() : "-",
+                             {}, 1});
         ct.rows.push_back(std::move(row));
       }
       if (!rr.x.empty()) {
