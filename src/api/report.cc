@@ -147,17 +147,19 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
   }
   const Source sweep = run_json(session, "sweep", "the Pareto frontier of the sweep", sweep_args);
 
-  // The KV-cache ladder: the configuration asked for, or the frontier's highest throughput per GPU.
+  // The KV-cache ladder: the configuration asked for, or the frontier's highest throughput per GPU
+  // (as the frontier has it: its MTP drafts, two-batch overlap, and for a disaggregated point its
+  // prefill and decode pools).
   nlohmann::json parallel;
   int gpus = 0;
   long long max_concurrency = 0;
+  const nlohmann::json* best = nullptr;
+  const nlohmann::json frontier = sweep.doc.value("frontier", nlohmann::json::array());
   if (point) {
     parallel = point->doc["parallel"];
     gpus = point->doc.value("gpus", 0);
     max_concurrency = point->doc.value("max_concurrency", 0LL);
   } else {
-    const nlohmann::json frontier = sweep.doc.value("frontier", nlohmann::json::array());
-    const nlohmann::json* best = nullptr;
     for (const auto& p : frontier)
       if (!best || p.value("tokens_per_s_per_gpu", 0.0) > best->value("tokens_per_s_per_gpu", 0.0)) best = &p;
     if (best) {
@@ -169,16 +171,40 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
   std::vector<Source> ladder;
   if (max_concurrency > 0) {
     const Args base = without(args, {"--tp", "--ep", "--pp", "--concurrency", "--tpot-ms", "--tokens-per-user-per-s",
-                                     "--ttft-ms", "--gpus", "--max-pp"},
-                              {"--sweep", "--attention-dp"});
+                                     "--ttft-ms", "--gpus", "--max-pp", "--mtp"},
+                              {"--sweep", "--attention-dp", "--two-batch-overlap", "--aggregated-only"});
+    Args config;
+    if (best && best->value("disaggregated", false)) {
+      const nlohmann::json& pre = (*best)["prefill_parallel"];
+      config = {"--disagg", "--prefill-gpus", number(best->value("prefill_gpus", 0)), "--prefill-tp",
+                number(pre.value("tp", 1)), "--prefill-ep", number(pre.value("ep", 1)), "--decode-gpus",
+                number(best->value("decode_gpus", 0)), "--decode-tp", number(parallel.value("tp", 1)), "--decode-ep",
+                number(parallel.value("ep", 1))};
+      if (pre.value("attention_dp", false)) config.push_back("--prefill-attn-dp");
+      if (parallel.value("attention_dp", false)) config.push_back("--decode-attn-dp");
+    } else {
+      config = {"--tp", number(parallel.value("tp", 1)), "--ep", number(parallel.value("ep", 1)), "--pp",
+                number(parallel.value("pp", 1)), "--gpus", std::to_string(gpus)};
+      if (parallel.value("attention_dp", false)) config.push_back("--attention-dp");
+    }
+    if (best) {
+      // `infer --two-batch-overlap` sets it on both pools of a disaggregated deployment; the sweep's
+      // prefill workers run without it (its decode pool's own overlap follows from its parallel).
+      const nlohmann::json& overlap_of =
+          best->value("disaggregated", false) ? (*best)["prefill_parallel"] : parallel;
+      if (overlap_of.value("two_batch_overlap", false)) config.push_back("--two-batch-overlap");
+      if (const int k = best->value("mtp_draft_tokens", 0); k > 0) config.insert(config.end(), {"--mtp", number(k)});
+    } else {
+      // The configuration asked for keeps the user's own MTP and overlap options.
+      for (const char* o : {"--mtp"})
+        if (const auto v = option_value(args, o)) config.insert(config.end(), {o, *v});
+      if (has_flag(args, "--two-batch-overlap")) config.push_back("--two-batch-overlap");
+    }
     std::set<long long> cs;
     for (int i = 1; i <= 8; ++i) cs.insert(std::max(1LL, std::llround(static_cast<double>(max_concurrency) * i / 8.0)));
     cs.insert(std::max(1LL, std::llround(static_cast<double>(max_concurrency) / 16.0)));
     for (long long c : cs) {
-      Args a = concat(concat({"infer"}, base),
-                      {"--tp", number(parallel.value("tp", 1)), "--ep", number(parallel.value("ep", 1)), "--pp",
-                       number(parallel.value("pp", 1)), "--gpus", std::to_string(gpus), "--concurrency", std::to_string(c)});
-      if (parallel.value("attention_dp", false)) a.push_back("--attention-dp");
+      Args a = concat(concat(concat({"infer"}, base), config), {"--concurrency", std::to_string(c)});
       ladder.push_back(run_json(session, fmt::format("kv-{}", c), fmt::format("one configuration at concurrency {}", c), a));
     }
   }

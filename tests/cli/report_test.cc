@@ -87,6 +87,47 @@ TEST(ReportCli, InferSweepLaddersTheFrontiersBestPlan) {
   EXPECT_GE(ladder, 5);
 }
 
+TEST(ReportCli, InferSweepLaddersADisaggregatedBestPointAsTheFrontierHasIt) {
+  // DeepSeek-R1 on a GB300 NVL72 rack at 50 tokens/s per user: the frontier's best tokens/s per GPU is a
+  // disaggregated deployment with MTP; the KV ladder runs that deployment (its pools, drafts), not an
+  // aggregated plan on the rack's GPUs (which `infer` rejects).
+  const std::string out = "/tmp/gpuplan_report_cli_infer_disagg.html";
+  auto r = run_gpuplan("report infer --model deepseek-r1 --system gb300-nvl72 --sweep --tokens-per-user-per-s 50 --out " +
+                       out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto src = sources(read(out));
+  ASSERT_TRUE(src.is_array());
+  ASSERT_EQ(src[0]["id"], "sweep");
+  const nlohmann::json* best = nullptr;
+  for (const auto& p : src[0]["doc"]["frontier"])
+    if (!best || p["tokens_per_s_per_gpu"].get<double>() > (*best)["tokens_per_s_per_gpu"].get<double>()) best = &p;
+  ASSERT_NE(best, nullptr);
+  ASSERT_TRUE((*best)["disaggregated"].get<bool>()) << best->dump();
+  int ladder = 0;
+  for (const auto& s : src)
+    if (s["id"].get<std::string>().rfind("kv-", 0) == 0) {
+      ++ladder;
+      EXPECT_EQ(s["doc"]["mode"], "disaggregated");
+      EXPECT_EQ(s["doc"]["prefill_gpus"], (*best)["prefill_gpus"]);
+      EXPECT_EQ(s["doc"]["decode_gpus"], (*best)["decode_gpus"]);
+      EXPECT_EQ(s["doc"]["mtp_draft_tokens"], (*best)["mtp_draft_tokens"]);
+    }
+  EXPECT_GE(ladder, 5);
+  // The same deployment through `infer` at the frontier point's concurrency gives its figure.
+  const auto& pre = (*best)["prefill_parallel"];
+  const auto& dec = (*best)["parallel"];
+  std::string args = "infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus " +
+                     (*best)["prefill_gpus"].dump() + " --prefill-tp " + pre["tp"].dump() + " --prefill-ep " +
+                     pre["ep"].dump() + " --decode-gpus " + (*best)["decode_gpus"].dump() + " --decode-tp " +
+                     dec["tp"].dump() + " --decode-ep " + dec["ep"].dump() + " --mtp " +
+                     (*best)["mtp_draft_tokens"].dump() + " --concurrency " + (*best)["concurrency"].dump() + " --json";
+  if (pre["attention_dp"].get<bool>()) args += " --prefill-attn-dp";
+  if (dec["attention_dp"].get<bool>()) args += " --decode-attn-dp";
+  auto point = run_gpuplan(args);
+  ASSERT_EQ(point.exit_code, 0) << point.err;
+  EXPECT_DOUBLE_EQ(point.json()["tokens_per_s_per_gpu"].get<double>(), (*best)["tokens_per_s_per_gpu"].get<double>());
+}
+
 TEST(ReportCli, ScheduleTimelineAveragesToUtilisation) {
   const std::string cluster = std::string(GPUPLAN_SOURCE_DIR) + "/examples/clusters/hgx-h100-256.yaml";
   auto r = run_gpuplan("schedule --cluster " + cluster + " --jobs 300 --policy fifo --timeline 20 --json");
