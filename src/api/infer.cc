@@ -381,6 +381,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["prefill_max_tokens"] = d.prefill_max_tokens;
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
+      j["band"] = serving_bands_json(catalog, hw, r, true);  // the disaggregated kinds' held-out bands
       output.emit("infer", std::move(j));
       return kExitOk;
     }
@@ -422,6 +423,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                    ? fmt::format("{} prompt tokens a step", d.prefill_max_tokens)
                                                    : std::string())
                                  : std::string());
+    output.os() << serving_bands_text(catalog, hw, r, true);
     for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
     return kExitOk;
   }

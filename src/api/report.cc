@@ -143,7 +143,13 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
   Args sweep_args = concat({"infer"}, args);
   if (!has_flag(args, "--sweep")) {
     point = run_json(session, "infer", "the configuration asked for", concat({"infer"}, args));
-    sweep_args = concat(concat({"infer"}, without(args, plan_options, {"--attention-dp"})), {"--sweep"});
+    // The sweep explores the deployments itself: without the point's plan or disaggregated pools.
+    std::set<std::string> point_options = plan_options;
+    point_options.insert({"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--decode-gpus", "--decode-tp", "--decode-ep",
+                          "--decode-max-batch", "--prefill-max-batch", "--prefill-max-tokens"});
+    sweep_args = concat(concat({"infer"}, without(args, point_options,
+                                                  {"--attention-dp", "--disagg", "--prefill-attn-dp", "--decode-attn-dp"})),
+                        {"--sweep"});
   }
   const Source sweep = run_json(session, "sweep", "the Pareto frontier of the sweep", sweep_args);
 
@@ -156,7 +162,8 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
   const nlohmann::json* best = nullptr;
   const nlohmann::json frontier = sweep.doc.value("frontier", nlohmann::json::array());
   if (point) {
-    parallel = point->doc["parallel"];
+    parallel = point->doc.value("mode", std::string()) == "disaggregated" ? point->doc["decode_parallel"]
+                                                                          : point->doc["parallel"];
     gpus = point->doc.value("gpus", 0);
     max_concurrency = point->doc.value("max_concurrency", 0LL);
   } else {
@@ -174,7 +181,10 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
                                      "--ttft-ms", "--gpus", "--max-pp", "--mtp"},
                               {"--sweep", "--attention-dp", "--two-batch-overlap", "--aggregated-only"});
     Args config;
-    if (best && best->value("disaggregated", false)) {
+    const bool user_disagg = point && point->doc.value("mode", std::string()) == "disaggregated";
+    if (user_disagg) {
+      // The user's disaggregated deployment: its --disagg/--prefill-*/--decode-* options stay in `base`.
+    } else if (best && best->value("disaggregated", false)) {
       const nlohmann::json& pre = (*best)["prefill_parallel"];
       config = {"--disagg", "--prefill-gpus", number(best->value("prefill_gpus", 0)), "--prefill-tp",
                 number(pre.value("tp", 1)), "--prefill-ep", number(pre.value("ep", 1)), "--decode-gpus",

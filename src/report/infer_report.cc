@@ -11,6 +11,22 @@ std::string parallel_text(const nlohmann::json& p) {
                      p.value("attention_dp", false) ? " attention-dp" : "");
 }
 
+// The plan of an infer document (a point or a frontier entry): the sweep's own words where it gives
+// them (kind and plan: aggregated or disaggregated, MTP), a disaggregated point's two pools, else the
+// engine's parallel layout.
+std::string plan_text(const nlohmann::json& d) {
+  if (d.contains("plan") && d["plan"].is_string())
+    return d.value("kind", std::string()).empty() ? d["plan"].get<std::string>()
+                                                   : d.value("kind", std::string()) + ": " + d["plan"].get<std::string>();
+  const int mtp = d.value("mtp_draft_tokens", 0);
+  const std::string drafts = mtp > 0 ? fmt::format(" mtp={}", mtp) : std::string();
+  if (d.value("mode", std::string()) == "disaggregated")
+    return fmt::format("prefill {} GPUs ({}) + decode {} GPUs ({}){}", d.value("prefill_gpus", 0),
+                       parallel_text(d.value("prefill_parallel", nlohmann::json::object())), d.value("decode_gpus", 0),
+                       parallel_text(d.value("decode_parallel", nlohmann::json::object())), drafts);
+  return parallel_text(d.value("parallel", nlohmann::json::object())) + drafts;
+}
+
 }  // namespace
 
 Page infer_report(const Source& sweep, const std::optional<Source>& point, const std::vector<Source>& ladder) {
@@ -64,7 +80,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
     band_of(fr_band, b + "/band/tokens_per_s_per_gpu");
     band_of(ttft_band, b + "/band/ttft_s");
     band_of(tpot_band, b + "/band/tpot_s");
-    ft.rows.push_back({Cell{parallel_text(frontier[i].value("parallel", nlohmann::json::object())), {}, 1},
+    ft.rows.push_back({Cell{plan_text(frontier[i]), {}, 1},
                        num(ref(sweep, b + "/concurrency"), "{:.0f}"), num(user, "{:.1f}"), num(gpu, "{:.1f}"),
                        num(tf, "{:.1f}", 1e3, " ms"), num(tp, "{:.2f}", 1e3, " ms")});
   }
@@ -78,7 +94,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
   if (point) {
     fc.bands.push_back(SeriesBand{1, {BandPoint{ref(*point, "/band/tokens_per_s_per_gpu/low"),
                                                 ref(*point, "/band/tokens_per_s_per_gpu/high"), false}}});
-    const std::string conf = parallel_text(point->doc.value("parallel", nlohmann::json::object()));
+    const std::string conf = plan_text(point->doc);
     fc.series.push_back(Series{"the configuration asked for (" + conf + ")",
                                {ref(*point, "/tokens_per_s_per_user")},
                                {ref(*point, "/tokens_per_s_per_gpu")},
@@ -126,7 +142,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
     Section ps{"point", "The configuration asked for", {}};
     Table t{"Serving one configuration", {"figure", "value"}, {}};
     const Source& p = *point;
-    t.rows.push_back({Cell{"plan", {}, 1}, Cell{parallel_text(p.doc.value("parallel", nlohmann::json::object())), {}, 1}});
+    t.rows.push_back({Cell{"plan", {}, 1}, Cell{plan_text(p.doc), {}, 1}});
     t.rows.push_back({Cell{"GPUs", {}, 1}, num(ref(p, "/gpus"), "{:.0f}")});
     t.rows.push_back({Cell{"concurrency", {}, 1}, num(ref(p, "/concurrency"), "{:.0f}")});
     t.rows.push_back({Cell{"KV cache holds (sequences)", {}, 1}, num(ref(p, "/max_concurrency"), "{:.0f}")});
@@ -143,7 +159,7 @@ Page infer_report(const Source& sweep, const std::optional<Source>& point, const
   if (!ladder.empty()) {
     Section ks{"kv-cache", "KV cache against concurrency", {}};
     const nlohmann::json& l0 = ladder.front().doc;
-    const std::string conf = parallel_text(l0.value("parallel", nlohmann::json::object()));
+    const std::string conf = plan_text(l0);
     Series kv{"KV cache per GPU", {}, {}, false, false};
     Series total{"total memory per GPU", {}, {}, true, false};
     Table kt{"Memory per GPU at each concurrency (" + conf + ")",

@@ -73,6 +73,20 @@ TEST(InferCli, SweepDefaultsToTheSystemsUnitOrTheFewestUnitsThatHoldTheModel) {
   EXPECT_TRUE(has(run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep").out, "swept on 2 units"));
 }
 
+TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
+  auto r = run_gpuplan("infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
+                       "--decode-ep 16 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_TRUE(j.contains("band")) << j.dump();
+  EXPECT_EQ(j["band"]["tokens_per_s_per_gpu"]["basis"]["kind"], "serving_disaggregated_throughput");
+  EXPECT_EQ(j["band"]["ttft_s"]["basis"]["kind"], "serving_disaggregated_latency");
+  EXPECT_DOUBLE_EQ(j["band"]["tokens_per_s_per_gpu"]["value"].get<double>(), j["tokens_per_s_per_gpu"].get<double>());
+  auto text = run_gpuplan("infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
+                          "--decode-ep 16");
+  EXPECT_TRUE(has(text.out, "Error bands")) << text.out;
+}
+
 TEST(InferCli, BadInputNamesTheOption) {
   for (const auto& [args, option] : std::vector<std::pair<std::string, std::string>>{
            {"--isl 0", "--isl"},

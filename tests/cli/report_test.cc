@@ -128,6 +128,34 @@ TEST(ReportCli, InferSweepLaddersADisaggregatedBestPointAsTheFrontierHasIt) {
   EXPECT_DOUBLE_EQ(point.json()["tokens_per_s_per_gpu"].get<double>(), (*best)["tokens_per_s_per_gpu"].get<double>());
 }
 
+TEST(ReportCli, InferOfADisaggregatedPointSweepsWithoutItsPoolsAndLaddersThem) {
+  // The user's disaggregated deployment: the sweep explores deployments itself (no --disagg, which it
+  // refuses), the point and the KV ladder keep the pools.
+  const std::string out = "/tmp/gpuplan_report_cli_infer_user_disagg.html";
+  auto r = run_gpuplan("report infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
+                       "--decode-ep 16 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto src = sources(read(out));
+  ASSERT_TRUE(src.is_array());
+  int ladder = 0;
+  for (const auto& s : src) {
+    const std::string id = s["id"];
+    if (id == "sweep") {
+      EXPECT_EQ(s["doc"]["mode"], "sweep");
+    }
+    if (id == "infer") {
+      EXPECT_EQ(s["doc"]["mode"], "disaggregated");
+    }
+    if (id.rfind("kv-", 0) == 0) {
+      ++ladder;
+      EXPECT_EQ(s["doc"]["mode"], "disaggregated");
+      EXPECT_EQ(s["doc"]["decode_gpus"], 16);
+    }
+  }
+  EXPECT_GE(ladder, 5);
+  EXPECT_TRUE(read(out).find("prefill 8 GPUs") != std::string::npos);
+}
+
 TEST(ReportCli, ScheduleTimelineAveragesToUtilisation) {
   const std::string cluster = std::string(GPUPLAN_SOURCE_DIR) + "/examples/clusters/hgx-h100-256.yaml";
   auto r = run_gpuplan("schedule --cluster " + cluster + " --jobs 300 --policy fifo --timeline 20 --json");
