@@ -12,6 +12,7 @@
 #include "api/sorted_object.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
+#include "compare/operating_point.h"
 #include "core/error.h"
 #include "inference/disaggregated.h"
 #include "inference/engine.h"
@@ -434,17 +435,15 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     // on which the model has a frontier, with pipeline stages up to 8 beyond one unit unless --max-pp
     // says otherwise: the serving setup of compare, cost, recommend and site (compare/operating_point.h).
     const System* unit_system = catalog.find_system(req.system);
-    const int unit = unit_system ? unit_system->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
-    SweepResult s;
-    int units = 1;
-    for (int k = 1; k <= (req.gpus > 0 ? 1 : 8); k *= 2) {
-      units = k;
-      w.num_gpus = req.gpus > 0 ? req.gpus : unit * k;
-      SweepOptions so{ttft_limit_s, tpot_limit_s, k == 1 || req.given("--max-pp") ? req.max_pp : 8};
-      so.mtp = so.disaggregated = model.is_moe() && !req.aggregated_only;
-      s = sweep_inference(model, hw, w, so);
-      if (!s.frontier.empty()) break;
-    }
+    const int unit = req.gpus > 0 ? req.gpus
+                                  : unit_system ? unit_system->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
+    SweepOptions so{ttft_limit_s, tpot_limit_s, req.max_pp};
+    so.mtp = so.disaggregated = model.is_moe() && !req.aggregated_only;
+    const compare::ScaledCurve sc = compare::serving_curve_scaled(
+        model, hw, w, unit, 0, so, req.given("--max-pp") ? req.max_pp : 8, 1, req.gpus > 0 ? 1 : 8);
+    const compare::ServingCurve& s = sc.curve;
+    const int units = sc.gpus / unit;
+    w.num_gpus = sc.gpus;
     const std::string where = req.gpus > 0 ? fmt::format("{} GPUs", w.num_gpus)
                                            : fmt::format("{} GPUs ({} units)", w.num_gpus, units);
     const std::string why_empty =

@@ -84,16 +84,17 @@ struct SideServing {
 };
 SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p) {
   SideServing out;
-  ScaledCurve fit = serving_curve_scaled(m, S.hw, p, spec.isl, spec.osl, S.gpus_per_unit, 0, spec.ttft_limit_s,
-                                         spec.tpot_limit_s, spec.mtp_accept);
+  const InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
+  const SweepOptions so = serving_sweep(m, spec.ttft_limit_s, spec.tpot_limit_s);
+  ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
   out.gpus = fit.gpus;
   const double x = spec.tokens_per_s_per_user;
   if (const SweepPoint* pt = at_interactivity(fit.curve, x * 0.999)) {
     out.at = *pt;  // the first units with a frontier reach it: what serving_curve_scaled(x) returns
     out.at_gpus = fit.gpus;
   } else if (fit.point && fit.gpus < 8 * S.gpus_per_unit) {
-    const ScaledCurve more = serving_curve_scaled(m, S.hw, p, spec.isl, spec.osl, S.gpus_per_unit, x, spec.ttft_limit_s,
-                                                  spec.tpot_limit_s, spec.mtp_accept);
+    // The units beyond those already swept (none smaller reaches it: they hold no frontier).
+    const ScaledCurve more = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, x, so, 8, 2 * fit.gpus / S.gpus_per_unit);
     if (more.point) {
       out.at = *more.point;
       out.at_gpus = more.gpus;

@@ -42,6 +42,7 @@ ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const Inf
   ServingCurve c;
   SweepResult r = sweep_inference(model, hw, w, options);
   c.evaluated = r.evaluated;
+  c.feasible = r.feasible;
   c.frontier = std::move(r.frontier);
   return c;
 }
@@ -69,11 +70,20 @@ SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double t
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
                                  long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s,
                                  double tpot_limit_s, double mtp_accept) {
+  return serving_curve_scaled(model, hw, serving_workload(weights, isl, osl, unit_gpus, mtp_accept), unit_gpus,
+                              tokens_per_s_per_user, serving_sweep(model, ttft_limit_s, tpot_limit_s, 1));
+}
+
+ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, InferenceWorkload w, int unit_gpus,
+                                 double tokens_per_s_per_user, SweepOptions options, int max_pp_beyond_one,
+                                 int first_units, int max_units) {
   ScaledCurve sc;
-  for (int k = 1; k <= 8 && !sc.point; k *= 2) {
+  const int one_unit_pp = options.max_pp;
+  for (int k = std::max(1, first_units); k <= max_units && !sc.point; k *= 2) {
     sc.gpus = unit_gpus * k;
-    sc.curve = serving_curve(model, hw, serving_workload(weights, isl, osl, sc.gpus, mtp_accept),
-                             serving_sweep(model, ttft_limit_s, tpot_limit_s, k == 1 ? 1 : 8));
+    w.num_gpus = sc.gpus;
+    options.max_pp = k == 1 ? one_unit_pp : max_pp_beyond_one;
+    sc.curve = serving_curve(model, hw, w, options);
     sc.point = tokens_per_s_per_user > 0 ? at_interactivity(sc.curve, tokens_per_s_per_user * 0.999)
                                          : max_throughput(sc.curve);
     if (const SweepPoint* f = max_interactivity(sc.curve))

@@ -24,6 +24,7 @@ TrainingPick best_training(const ModelArch& model, const Hardware& hw, const Tra
 
 struct ServingCurve {
   std::size_t evaluated = 0;
+  std::size_t feasible = 0;          // of those, fitting in memory and within the limits
   std::vector<SweepPoint> frontier;  // ascending tokens/s per user
 };
 ServingCurve serving_curve(const ModelArch& model, const Hardware& hw, const InferenceWorkload& workload,
@@ -49,6 +50,12 @@ struct ScaledCurve {
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
                                  long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s = 0,
                                  double tpot_limit_s = 0, double mtp_accept = 0);
+// The same rule for a caller's own workload and sweep options (`infer --sweep`): units of `unit_gpus`
+// from `first_units` up to `max_units` in x2 steps, until a point reaches the target (0: any frontier);
+// options.max_pp on one unit, `max_pp_beyond_one` on more. `w.num_gpus` is set per multiple.
+ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, InferenceWorkload w, int unit_gpus,
+                                 double tokens_per_s_per_user, SweepOptions options, int max_pp_beyond_one = 8,
+                                 int first_units = 1, int max_units = 8);
 
 // The frontier point with the most throughput per GPU among those at least `tokens_per_s_per_user`
 // fast; nullptr when the curve never gets that fast.

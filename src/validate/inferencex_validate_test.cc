@@ -541,6 +541,15 @@ TEST(InferenceXValidation, GoldenMedianTtftBeyondTheDecodeSlots) {
   EXPECT_NEAR(ratios(row).at("ttft_ms"), 1.0, 0.4);
 }
 
+// Every case the validation maps from `row` runs `drafts` MTP draft tokens a step.
+void expect_draft_tokens(size_t row, int drafts) {
+  for (const auto& c : mapped().cases) {
+    if (c.row == row) {
+      EXPECT_EQ(c.workload.mtp_draft_tokens, drafts) << "row " << row;
+    }
+  }
+}
+
 // An SGLang + MoRI MTP point whose run drafted 1 token a step (InferenceX's sweep config, DECODE_MTP_SIZE=1
 // for the DEP8 decode of 2026-02-12; data/recipes/inferencex_mori_mtp.yaml): MI355X FP8 1K/1K, one DEP8
 // prefill and two DEP8 decode workers, 256 clients. At the former default of 3 drafts the model's TPOT
@@ -552,11 +561,7 @@ TEST(InferenceXValidation, GoldenMoriMtpDraftsOfTheSweepConfig) {
   ASSERT_EQ(t.cell(row, "framework"), "SGLang + MoRI (disaggregated)");
   ASSERT_EQ(t.cell(row, "concurrency"), "256");
   ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
-  for (const auto& c : mapped().cases) {
-    if (c.row == row) {
-      EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
-    }
-  }
+  expect_draft_tokens(row, 1);
   EXPECT_NEAR(ratios(row).at("tpot_ms"), 1.0, 0.15);
   EXPECT_NEAR(ratios(row).at("tokens_per_sec_per_gpu"), 1.0, 0.4);
 }
@@ -571,11 +576,7 @@ TEST(InferenceXValidation, GoldenAtomMtpAtItsDefaultDraftCount) {
   ASSERT_EQ(t.cell(row, "framework"), "ATOM");
   ASSERT_EQ(t.cell(row, "precision"), "MXFP4");
   ASSERT_EQ(t.cell(row, "spec_decode"), "mtp");
-  for (const auto& c : mapped().cases) {
-    if (c.row == row) {
-      EXPECT_EQ(c.workload.mtp_draft_tokens, 1);
-    }
-  }
+  expect_draft_tokens(row, 1);
   EXPECT_NEAR(ratios(row).at("tpot_ms"), 1.0, 0.12);
 }
 
