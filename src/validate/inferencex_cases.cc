@@ -88,6 +88,17 @@ long long mori_decode_max_batch(const std::string& date, Precision weights, bool
   return r ? r->max_running_requests : 0;
 }
 
+MoriLaunch mori_launch(const std::string& date, Precision weights) {
+  MoriLaunch out;
+  if (const MoriLaunchRecipe* r = match_mori_launch_recipe(builtin_mori_recipes(), date, weights == Precision::fp8)) {
+    out.found = true;
+    out.tp_is_worker = r->tp_is_worker;
+    out.ep_is_worker = r->ep_is_worker;
+    out.recipe = r->recipe;
+  }
+  return out;
+}
+
 PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weights, bool attention_dp, int prefill_tp) {
   // InferenceX's amd_utils prefill worker by run date: data/recipes/inferencex_mori.yaml. SGLang
   // divides both the requests and the chunk by dp_size (= TP with attention-DP; server_args,
@@ -104,8 +115,8 @@ PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weigh
   out.found = true;
   out.max_batch = std::max(1LL, requests / dp);
   out.max_tokens = std::max(1LL, std::min(chunk / dp, r->max_prefill_tokens));
-  out.recipe = fmt::format("InferenceX amd_utils recipe of {}: prefill {} --max-running-requests {}, --chunked-prefill-size {}",
-                           date, attention_dp ? "dp" : "no_dp", requests, chunk);
+  out.recipe = fmt::format("{}, {} in force on {}: prefill {} --max-running-requests {}, --chunked-prefill-size {}",
+                           r->source, r->recipe, date, attention_dp ? "dp" : "no_dp", requests, chunk);
   return out;
 }
 
@@ -451,18 +462,38 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                           w.mtp_draft_tokens, drafts_from, eng.mtp_accept));
     }
     const bool disagg = dep.disaggregated;
+    // SGLang + MoRI: the launch script of the run's date built each worker from the sweep config
+    // (data/recipes/inferencex_mori.yaml `launch`): until 2026-03-02 TP over the whole worker (the
+    // config's tp a label) and, for a while, EP over it whatever the config's ep.
+    const MoriLaunch mori =
+        has(fw, "mori") && disaggregated_row ? mori_launch(row_date, w.weight_precision) : MoriLaunch{};
+    auto side_tp = [&](const char* tp_col, double side_gpus, double workers) {
+      return mori.tp_is_worker && workers > 0 ? side_gpus / workers : col(tp_col);
+    };
+    auto side_ep = [&](const char* ep_col, double side_gpus, double workers) {
+      return mori.ep_is_worker && workers > 0 ? side_gpus / workers : col(ep_col);
+    };
+    if (mori.found && (mori.tp_is_worker || mori.ep_is_worker))
+      c.assumptions.push_back(fmt::format("MoRI workers as the run's launch script built them ({}): {}{}", mori.recipe,
+                                          mori.tp_is_worker ? "TP over each worker's GPUs, attention-DP only where "
+                                                              "the row says so"
+                                                            : "the row's TP",
+                                          mori.ep_is_worker ? ", EP over each worker's GPUs" : ", the row's EP"));
     InferenceParallel dec;
     const double dec_gpus = dep.decode_gpus;
     const double dec_workers = disagg ? dep.decode_workers : 1.0;
-    if (!side_parallel(c.model, dec_gpus, dec_workers, col("decode_tp"), col("decode_ep"), dep.decode_attention_dp,
-                       dec, c.assumptions, "decode")) {
+    if (!side_parallel(c.model, dec_gpus, dec_workers, side_tp("decode_tp", dec_gpus, dec_workers),
+                       side_ep("decode_ep", dec_gpus, dec_workers), dep.decode_attention_dp, dec, c.assumptions,
+                       "decode")) {
       skip("decode_gpus / decode_workers is not a whole worker width");
       continue;
     }
     if (disagg) {
       InferenceParallel pre;
-      if (!side_parallel(c.model, dep.prefill_gpus, dep.prefill_workers, col("prefill_tp"), col("prefill_ep"),
-                         dep.prefill_attention_dp, pre, c.assumptions, "prefill")) {
+      if (!side_parallel(c.model, dep.prefill_gpus, dep.prefill_workers,
+                         side_tp("prefill_tp", dep.prefill_gpus, dep.prefill_workers),
+                         side_ep("prefill_ep", dep.prefill_gpus, dep.prefill_workers), dep.prefill_attention_dp, pre,
+                         c.assumptions, "prefill")) {
         skip("prefill_gpus / prefill_workers is not a whole worker width");
         continue;
       }
@@ -471,20 +502,20 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.disagg = {pre, static_cast<int>(std::lround(dep.prefill_gpus)), dec, static_cast<int>(std::lround(dec_gpus))};
       if (has(fw, "mori")) {
         const bool recipe_dp = dep.decode_attention_dp;
-        const long long cap = mori_decode_max_batch(row_date, w.weight_precision, recipe_dp,
-                                                    col("decode_ep") > 1);
+        const bool recipe_ep = side_ep("decode_ep", dec_gpus, dec_workers) > 1;
+        const long long cap = mori_decode_max_batch(row_date, w.weight_precision, recipe_dp, recipe_ep);
         // The cap is per rank; a per-worker cap on a worker the model runs attention-DP splits over
         // its ranks.
         c.disagg.decode_max_batch = (!recipe_dp && dec.attention_dp && cap > 0) ? (cap + dec.tp - 1) / dec.tp : cap;
+        const MoriDecodeRecipe* rec = match_mori_decode_recipe(builtin_mori_recipes(), row_date,
+                                                               w.weight_precision == Precision::fp8, recipe_dp, recipe_ep);
         c.assumptions.push_back(
-            cap > 0 ? fmt::format("MoRI decode: at most {} sequences per {} (InferenceX amd_utils recipe: "
-                                  "--max-running-requests {})",
-                                  cap, recipe_dp ? "attention-DP rank" : "decode worker",
-                                  recipe_dp               ? "cuda-graph end x TP, / dp_size in SGLang"
-                                  : col("decode_ep") > 1 ? "256 with EP"
-                                                         : "128 without EP or DP")
-                    : "MoRI decode: no running-request cap below the clients (the run's recipe: see "
-                      "docs/inference-model.md, \"InferenceX MoRI recipes\")");
+            cap > 0 ? fmt::format("MoRI decode: at most {} sequences per {} ({}: {})", cap,
+                                  recipe_dp ? "attention-DP rank" : "decode worker", rec->source, rec->recipe)
+            : rec   ? fmt::format("MoRI decode: no running-request cap below the clients ({}: {})", rec->source,
+                                  rec->recipe)
+                    : std::string("MoRI decode: no stored recipe for the run's date and worker; no running-request "
+                                  "cap (docs/inference-model.md, \"InferenceX recipes' scheduler limits\")"));
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
         const bool stated_dp = dep.prefill_attention_dp;
@@ -498,7 +529,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
           c.disagg.prefill_max_tokens = lim.max_tokens;
           c.assumptions.push_back(fmt::format(
               "prefill worker limits of the run's recipe ({}{}): {} prompt tokens per {} a step{}",
-              lim.recipe.rfind("InferenceX", 0) == 0 ? "" : "NVIDIA/srt-slurm recipes/", lim.recipe, lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
+              has(fw, "mori") ? "" : "NVIDIA/srt-slurm recipes/", lim.recipe, lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
               lim.max_batch > 0 ? fmt::format(", at most {} requests held through the KV hand-off", lim.max_batch)
                                 : std::string()));
         } else {

@@ -9,10 +9,21 @@ namespace gpuplan {
 
 // The decode pool's running-request cap of InferenceX's SGLang + MoRI recipe (MI355X) in force on
 // `date` (YYYY-MM-DD), for a decode worker with or without attention-DP and expert parallelism:
-// sequences per attention-DP rank (per worker without attention-DP); 0 = no cap below the clients,
-// which is also the answer before the in-tree recipe (the external commits the runs pinned then are
-// not stored). Sources: data/recipes/inferencex_mori.yaml, docs/inference-model.md.
+// sequences per attention-DP rank (per worker without attention-DP); 0 = no cap below the clients or
+// no recipe for the date. Before the in-tree recipe the runs cloned billishyahao/sglang_disagg, whose
+// stored branches state the limits taken for the unstored commits pinned later. Sources:
+// data/recipes/inferencex_mori.yaml, docs/inference-model.md.
 long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep);
+
+// How InferenceX's SGLang + MoRI launch script in force on `date` built a worker from the sweep
+// config: until 2026-03-02 it passed no TP (the worker ran TP over all its GPUs; the config's tp is a
+// label, attention-DP only where dp-attn is set), and it set EP over the worker whatever the config's
+// ep (FP8 until 2026-02-11, MXFP4 until 2026-03-02). `found` false: the config's values hold.
+struct MoriLaunch {
+  bool found = false, tp_is_worker = false, ep_is_worker = false;
+  std::string recipe;
+};
+MoriLaunch mori_launch(const std::string& date, Precision weights);
 
 // The prefill workers' limits of the NVIDIA Dynamo recipe a row ran (NVIDIA/srt-slurm's
 // sa-submission-q1-2026 recipes that InferenceX's configs name, 2026-01-28 to 2026-03-24, and the
@@ -35,8 +46,8 @@ struct PrefillRecipeLimits {
 // SGLang + MoRI's prefill worker (MI355X) under InferenceX's in-tree AMD recipe in force on `date`
 // (benchmarks/multi_node/amd_utils: models.yaml prefill dp / no_dp, env.sh's
 // MORI_MAX_DISPATCH_TOKENS_PREFILL, SGLang's default --max-prefill-tokens 16384), per attention rank of
-// a worker `prefill_tp` wide; `found` false before the in-tree recipe (2026-02-19) or for a date that
-// does not parse.
+// a worker `prefill_tp` wide (before it, the stored sglang_disagg branches' limits); `found` false
+// for a date no entry covers or one that does not parse.
 PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weights, bool attention_dp, int prefill_tp);
 
 PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, const std::string& gpu,

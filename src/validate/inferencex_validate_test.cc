@@ -250,7 +250,9 @@ TEST(InferenceXValidation, GoldenAttentionDpBalanceTtft) {
 // InferenceX's SGLang + MoRI decode cap (benchmarks/multi_node/amd_utils: models.yaml + server.sh):
 // 160 per attention-DP rank, 256 per worker with EP only, 128 without either, from the in-tree recipe
 // (FP8 from 2026-02-16, MXFP4 from 2026-02-19; MXFP4 attention-DP 512 from 2026-05-07); DP + EP
-// decode takes the sweep's top concurrency from 2026-05-31; none before the in-tree recipe.
+// decode takes the sweep's top concurrency from 2026-05-31. Before the in-tree recipe, the stored
+// sglang_disagg branches: 256 a worker without attention-DP, 8192 a worker with it (no cap below the
+// clients); none before the first MoRI run (2026-01-08).
 TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
   EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::fp8, true, true), 160);
   EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::nvfp4, false, true), 256);
@@ -261,8 +263,11 @@ TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
   EXPECT_EQ(mori_decode_max_batch("2026-05-27", Precision::fp8, true, false), 160);
   EXPECT_EQ(mori_decode_max_batch("2026-05-31", Precision::nvfp4, true, true), 0);
   EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::fp8, false, false), 128);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::nvfp4, false, false), 0);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::nvfp4, false, false), 256);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-13", Precision::nvfp4, false, true), 256);
+  EXPECT_EQ(mori_decode_max_batch("2026-02-15", Precision::fp8, false, true), 256);
   EXPECT_EQ(mori_decode_max_batch("2026-02-06", Precision::fp8, true, true), 0);
+  EXPECT_EQ(mori_decode_max_batch("2026-01-07", Precision::fp8, false, true), 0);
   EXPECT_EQ(mori_decode_max_batch("", Precision::fp8, true, true), 0);
   EXPECT_EQ(mori_decode_max_batch("26-3-3", Precision::fp8, true, true), 0);
 }
@@ -305,8 +310,21 @@ TEST(InferenceXValidation, MoriDecodeCapQueuesClients) {
       EXPECT_GE(predict_inference_case(mean), predict_inference_case(open_mean) * (1 - 1e-9)) << c.row;
     }
     if (mori && c.metric == "ttft_ms" && c.workload.concurrency > slots) {
-      ++binding;
-      EXPECT_GT(with, 10.0 * without) << c.row;  // a decode lifetime's wait, not a prefill's
+      // Clients the uncapped run decodes at once (Little's law over its mean TTFT and decode
+      // lifetime): a run its prefill pool limits (8K prompts on one worker) never fills the slots,
+      // and the cap changes nothing there.
+      InferenceCase tpot = open, mean_open = open;
+      tpot.metric = "tpot_ms";
+      mean_open.workload.ttft_median = false;
+      const double life_ms = predict_inference_case(tpot) * static_cast<double>(c.workload.osl);
+      const double decoding =
+          static_cast<double>(c.workload.concurrency) * life_ms / (predict_inference_case(mean_open) + life_ms);
+      if (decoding > static_cast<double>(slots)) {
+        ++binding;
+        EXPECT_GT(with, 10.0 * without) << c.row;  // a decode lifetime's wait, not a prefill's
+      } else {
+        EXPECT_NEAR(with, without, 0.05 * without) << c.row;
+      }
     }
   }
   EXPECT_GT(capped, 60u);
@@ -343,6 +361,49 @@ TEST(InferenceXValidation, GoldenMoriQueuedTtft) {
     }
   }
   EXPECT_EQ(seen, 2u);
+}
+
+// Golden: MI355X MXFP4 1K/1K, the sweep config's "DEP8" (tp 1, ep 8, dp-attn false) of 1 prefill and
+// 2 decode workers at 1,024 clients (2026-02-13). The FP4 script of that date passed no TP and set EP
+// on: each worker ran TP8 + EP8 without attention-DP, and the sglang_disagg decode server held 256 a
+// worker. 512 slots for 1,024 clients: half wait a decode lifetime. Median TTFT 27.6 s measured
+// (0.21 s when the row was read as attention-DP without a cap), throughput 224 tokens/s per GPU
+// measured (2.5x over then). The config's "TEP8" with ep 1 (row 408, 4 clients) ran EP8 as well.
+TEST(InferenceXValidation, GoldenMoriWorkersAsTheLaunchScriptBuiltThem) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  ASSERT_EQ(t.cell(413, "framework"), "SGLang + MoRI (disaggregated)");
+  ASSERT_EQ(t.cell(413, "date"), "2026-02-13");
+  ASSERT_EQ(t.cell(413, "decode_tp"), "1");
+  ASSERT_EQ(t.cell(413, "decode_attention_dp"), "no");
+  ASSERT_EQ(t.cell(408, "decode_ep"), "1");
+  size_t seen = 0;
+  for (const auto& c : mapped().cases) {
+    if (c.row != 413 && c.row != 408) continue;
+    for (const InferenceParallel& side : {c.disagg.prefill, c.disagg.decode}) {
+      EXPECT_EQ(side.tp, 8) << c.row;
+      EXPECT_EQ(side.ep, 8) << c.row;
+      EXPECT_FALSE(side.attention_dp) << c.row;
+    }
+    EXPECT_EQ(c.disagg.decode_max_batch, 256) << c.row;
+    if (c.row != 413) continue;
+    const double ratio = predict_inference_case(c) / c.reported;
+    if (c.metric == "ttft_ms") {
+      ++seen;
+      EXPECT_GT(ratio, 0.6);  // a decode lifetime's wait: 20 s predicted
+      EXPECT_LT(ratio, 1.4);
+    }
+    if (c.metric == "tokens_per_sec_per_gpu") {
+      ++seen;
+      EXPECT_LT(ratio, 1.5);  // 512 decoding, not 1,024
+    }
+  }
+  EXPECT_EQ(seen, 2u);
+  EXPECT_TRUE(mori_launch("2026-02-13", Precision::nvfp4).ep_is_worker);
+  EXPECT_FALSE(mori_launch("2026-02-13", Precision::fp8).ep_is_worker);  // PR #674: the config's ep
+  EXPECT_TRUE(mori_launch("2026-02-13", Precision::fp8).tp_is_worker);
+  EXPECT_TRUE(mori_launch("2026-02-11", Precision::fp8).ep_is_worker);
+  EXPECT_FALSE(mori_launch("2026-03-03", Precision::nvfp4).found);  // PR #823: the config's tp and ep
 }
 
 // The prefill workers' limits of the recipes behind the rows (NVIDIA/srt-slurm's
@@ -410,7 +471,19 @@ TEST(InferenceXValidation, PrefillLimitsByRecipe) {
   auto v2 = mori_prefill_limits("2026-05-27", Precision::nvfp4, true, 8);
   EXPECT_EQ(v2.max_batch, 512);
   EXPECT_EQ(v2.max_tokens, 8192);
-  EXPECT_FALSE(mori_prefill_limits("2026-02-13", Precision::nvfp4, false, 8).found);
+  // Before it, the stored sglang_disagg branches: 128 requests without attention-DP, 8 a worker
+  // with it (one a rank at DP8), chunk 262144 under SGLang's 16384 a step; FP8's in-tree prefill
+  // starts 2026-02-19, the branch's ends 2026-02-15 (the pinned 14606ff between: not stored).
+  auto branch = mori_prefill_limits("2026-02-13", Precision::nvfp4, false, 8);
+  EXPECT_TRUE(branch.found);
+  EXPECT_EQ(branch.max_batch, 128);
+  EXPECT_EQ(branch.max_tokens, 16384);
+  auto branch_dp = mori_prefill_limits("2026-02-12", Precision::fp8, true, 8);
+  EXPECT_EQ(branch_dp.max_batch, 1);
+  EXPECT_EQ(branch_dp.max_tokens, 16384);
+  EXPECT_NE(branch_dp.recipe.find("billishyahao/sglang_disagg"), std::string::npos) << branch_dp.recipe;
+  EXPECT_FALSE(mori_prefill_limits("2026-02-17", Precision::fp8, false, 8).found);
+  EXPECT_FALSE(mori_prefill_limits("2026-01-07", Precision::nvfp4, false, 8).found);
   EXPECT_FALSE(mori_prefill_limits("", Precision::fp8, false, 8).found);
 }
 

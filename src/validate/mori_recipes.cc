@@ -15,19 +15,20 @@ namespace gpuplan {
 
 namespace {
 
-// The fields decode and prefill entries share: precision, attention_dp, dates, source, recipe.
+// The fields launch, decode and prefill entries share: precision, attention_dp (not in launch),
+// dates, source, recipe.
 struct MoriRecipeCommon {
   bool fp8 = false, attention_dp = false;
   std::string valid_from, valid_to, source, recipe;
 };
 
-MoriRecipeCommon mori_recipe_common(YamlMap& r) {
+MoriRecipeCommon mori_recipe_common(YamlMap& r, bool with_attention_dp = true) {
   MoriRecipeCommon c;
   const std::string precision = r.str("precision");
   if (precision != "fp4" && precision != "fp8")
     throw InputError(r.path() + ".precision", "must be fp4 or fp8, got '" + precision + "'");
   c.fp8 = precision == "fp8";
-  c.attention_dp = r.boolean("attention_dp");
+  if (with_attention_dp) c.attention_dp = r.boolean("attention_dp");
   c.valid_from = r.str("valid_from");
   if (!is_recipe_date(c.valid_from))
     throw InputError(r.path() + ".valid_from", "must be YYYY-MM-DD, got '" + c.valid_from + "'");
@@ -54,6 +55,36 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
     throw InputError(origin + ": schema", "must be gpuplan.inferencex_mori_recipes/v1, got '" + s + "'");
   MoriRecipes out;
   std::vector<std::string> where;
+  if (root.has("launch")) {
+    for (YamlMap r : root.map_list("launch")) {
+      const MoriRecipeCommon c = mori_recipe_common(r, false);
+      MoriLaunchRecipe k;
+      k.fp8 = c.fp8;
+      k.valid_from = c.valid_from;
+      k.valid_to = c.valid_to;
+      auto whole_worker = [&](const char* key) {
+        const std::string v = r.str(key);
+        if (v != "worker" && v != "config")
+          throw InputError(r.path() + "." + key, "must be worker or config, got '" + v + "'");
+        return v == "worker";
+      };
+      k.tp_is_worker = whole_worker("tp");
+      k.ep_is_worker = whole_worker("ep");
+      k.source = c.source;
+      k.recipe = c.recipe;
+      r.reject_unknown_keys();
+      for (size_t j = 0; j < out.launch.size(); ++j) {
+        const MoriLaunchRecipe& o = out.launch[j];
+        if (o.fp8 == k.fp8 && recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
+          throw InputError(r.path(), fmt::format("matches the same rows as {} (precision and dates meet): one row, "
+                                                 "one entry",
+                                                 where[j]));
+      }
+      where.push_back(r.path());
+      out.launch.push_back(std::move(k));
+    }
+    where.clear();
+  }
   for (YamlMap r : root.map_list("decode")) {
     const MoriRecipeCommon c = mori_recipe_common(r);
     MoriDecodeRecipe k;
@@ -219,6 +250,13 @@ const MoriDecodeRecipe* match_mori_decode_recipe(const MoriRecipes& recipes, con
     if (r.fp8 == fp8 && r.attention_dp == attention_dp && r.ep == ep &&
         recipe_date_in_range(date, r.valid_from, r.valid_to))
       return &r;
+  return nullptr;
+}
+
+const MoriLaunchRecipe* match_mori_launch_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8) {
+  if (!is_recipe_date(date)) return nullptr;
+  for (const MoriLaunchRecipe& r : recipes.launch)
+    if (r.fp8 == fp8 && recipe_date_in_range(date, r.valid_from, r.valid_to)) return &r;
   return nullptr;
 }
 

@@ -9,6 +9,16 @@
 namespace gpuplan {
 
 // The decode worker's --max-running-requests in force for one deployment shape and date range.
+// How the run's launch script made the sweep config's worker into server flags (the `launch`
+// section): tp_is_worker: --tp-size over all the worker's GPUs, the config's tp a label;
+// ep_is_worker: --ep-size = that TP whatever the config's ep. Attention-DP follows the config.
+struct MoriLaunchRecipe {
+  bool fp8 = false;
+  std::string valid_from, valid_to;
+  bool tp_is_worker = false, ep_is_worker = false;
+  std::string source, recipe;
+};
+
 struct MoriDecodeRecipe {
   bool fp8 = false;  // FP8 weights (else MXFP4: any weights but FP8)
   bool attention_dp = false, ep = false;
@@ -51,6 +61,7 @@ struct MoriMtpRecipe {
 };
 
 struct MoriRecipes {
+  std::vector<MoriLaunchRecipe> launch;  // optional section; none: the config's values
   std::vector<MoriDecodeRecipe> decode;
   std::vector<MoriPrefillRecipe> prefill;
   std::vector<MoriMtpRecipe> mtp;  // from inferencex_mori_mtp.yaml (builtin_mori_recipes)
@@ -68,6 +79,7 @@ const MoriRecipes& builtin_mori_recipes();
 // or a date that does not parse).
 const MoriDecodeRecipe* match_mori_decode_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8,
                                                  bool attention_dp, bool ep);
+const MoriLaunchRecipe* match_mori_launch_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8);
 const MoriPrefillRecipe* match_mori_prefill_recipe(const MoriRecipes& recipes, const std::string& date, bool fp8,
                                                    bool attention_dp);
 

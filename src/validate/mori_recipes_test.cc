@@ -45,13 +45,26 @@ std::string mori_recipe_text(const std::string& from = "", const std::string& to
   return "schema: gpuplan.inferencex_mori_recipes/v1\ndecode:\n" + decode + "prefill:\n" + prefill;
 }
 
+// The in-tree recipe's entries name InferenceX; the earlier ones the sglang_disagg repository the
+// runs cloned (its stored branches), and none of those outlasts the in-tree recipe's start.
+bool mori_source(const std::string& source, const std::string& valid_to) {
+  return source == "SemiAnalysisAI/InferenceX" ||
+         (source == "billishyahao/sglang_disagg" && !valid_to.empty() && valid_to <= "2026-02-18");
+}
+
 TEST(MoriRecipes, EmbeddedFileLoadsWithSources) {
   const MoriRecipes& r = builtin_mori_recipes();
-  EXPECT_EQ(r.decode.size(), 12u);
-  EXPECT_EQ(r.prefill.size(), 7u);
-  for (const auto& k : r.decode) EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
-  for (const auto& k : r.prefill) {
+  EXPECT_EQ(r.launch.size(), 3u);
+  EXPECT_EQ(r.decode.size(), 20u);
+  EXPECT_EQ(r.prefill.size(), 11u);
+  for (const auto& k : r.launch) {
     EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
+    EXPECT_TRUE(k.tp_is_worker) << k.recipe;  // no script passed the config's TP before PR #823
+    EXPECT_LE(k.valid_to, "2026-03-02") << k.recipe;
+  }
+  for (const auto& k : r.decode) EXPECT_TRUE(mori_source(k.source, k.valid_to)) << k.recipe;
+  for (const auto& k : r.prefill) {
+    EXPECT_TRUE(mori_source(k.source, k.valid_to)) << k.recipe;
     EXPECT_NE(k.chunked_prefill_size > 0, k.dispatch_tokens_per_rank > 0) << k.recipe;
     EXPECT_EQ(k.max_prefill_tokens, 16384) << k.recipe;  // SGLang's default: no recipe sets it
   }
@@ -140,6 +153,82 @@ TEST(MoriRecipes, OverlappingEntriesAreRefused) {
   open.replace(open.find("valid_from: 2026-02-16\n    valid_to: 2026-05-30"), 47, "valid_from: 2026-05-30");
   const std::string bad = text.substr(0, text.find("prefill:")) + open + text.substr(text.find("prefill:"));
   EXPECT_THROW(parse_mori_recipes(bad, "t.yaml"), InputError);
+}
+
+// The launch section: how the script of a date built a worker from the sweep config.
+constexpr const char* kMoriLaunchEntries =
+    "launch:\n"
+    "  - precision: fp4\n"
+    "    valid_from: 2026-01-08\n"
+    "    valid_to: 2026-03-02\n"
+    "    tp: worker\n"
+    "    ep: worker\n"
+    "    source: SemiAnalysisAI/InferenceX\n"
+    "    recipe: \"dsr1_fp4_mi355x_sglang-disagg.sh\"\n"
+    "  - precision: fp8\n"
+    "    valid_from: 2026-02-12\n"
+    "    valid_to: 2026-03-02\n"
+    "    tp: worker\n"
+    "    ep: config\n"
+    "    source: SemiAnalysisAI/InferenceX\n"
+    "    recipe: \"PR #674\"\n";
+
+std::string with_launch(const std::string& launch) {
+  std::string text = mori_recipe_text();
+  return text.insert(text.find("decode:"), launch);
+}
+
+TEST(MoriRecipes, LaunchSectionMatchesByDateAndPrecision) {
+  const MoriRecipes r = parse_mori_recipes(with_launch(kMoriLaunchEntries), "t.yaml");
+  ASSERT_EQ(r.launch.size(), 2u);
+  const MoriLaunchRecipe* fp4 = match_mori_launch_recipe(r, "2026-02-13", false);
+  ASSERT_NE(fp4, nullptr);
+  EXPECT_TRUE(fp4->tp_is_worker);
+  EXPECT_TRUE(fp4->ep_is_worker);
+  const MoriLaunchRecipe* fp8 = match_mori_launch_recipe(r, "2026-03-02", true);  // inclusive
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_TRUE(fp8->tp_is_worker);
+  EXPECT_FALSE(fp8->ep_is_worker);
+  EXPECT_EQ(match_mori_launch_recipe(r, "2026-03-03", false), nullptr);  // the config's values
+  EXPECT_EQ(match_mori_launch_recipe(r, "2026-02-11", true), nullptr);
+  EXPECT_EQ(match_mori_launch_recipe(r, "13/02/2026", false), nullptr);
+  // The section is optional: a file without it applies the configs' values.
+  EXPECT_TRUE(parse_mori_recipes(mori_recipe_text(), "t.yaml").launch.empty());
+}
+
+TEST(MoriRecipes, BadLaunchEntryNamesTheField) {
+  const std::string entries = kMoriLaunchEntries;
+  auto swap = [&](const std::string& from, const std::string& to) {
+    std::string t = entries;
+    t.replace(t.find(from), from.size(), to);
+    return with_launch(t);
+  };
+  const std::pair<std::string, std::string> bad[] = {
+      {"tp: worker\n    ep: worker", "tp: 8\n    ep: worker"},
+      {"ep: config", "ep: row"},
+      {"precision: fp4", "precision: mxfp4"},
+      {"valid_to: 2026-03-02\n    tp: worker\n    ep: worker", "valid_to: 2025-01-01\n    tp: worker\n    ep: worker"},
+      {"ep: config", "ep: config\n    attention_dp: true"},
+  };
+  const char* names[] = {"launch[0].tp", "launch[1].ep", "launch[0].precision", "launch[0].valid_to",
+                         "launch[1].attention_dp"};
+  for (size_t i = 0; i < std::size(bad); ++i) {
+    try {
+      parse_mori_recipes(swap(bad[i].first, bad[i].second), "t.yaml");
+      ADD_FAILURE() << "'" << bad[i].second << "' was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names[i]), std::string::npos) << e.what();
+    }
+  }
+  // Two entries of one precision on one day: refused, naming both.
+  const std::string twice = swap("precision: fp8", "precision: fp4");
+  try {
+    parse_mori_recipes(twice, "t.yaml");
+    ADD_FAILURE() << "overlapping launch entries were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("launch[1]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("launch[0]"), std::string::npos) << e.what();
+  }
 }
 
 // data/recipes/inferencex_mori_mtp.yaml: the MTP draft tokens of InferenceX's sweep config
