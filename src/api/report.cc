@@ -206,8 +206,7 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
       if (const int k = best->value("mtp_draft_tokens", 0); k > 0) config.insert(config.end(), {"--mtp", number(k)});
     } else {
       // The configuration asked for keeps the user's own MTP and overlap options.
-      for (const char* o : {"--mtp"})
-        if (const auto v = option_value(args, o)) config.insert(config.end(), {o, *v});
+      if (const auto v = option_value(args, "--mtp")) config.insert(config.end(), {"--mtp", *v});
       if (has_flag(args, "--two-batch-overlap")) config.push_back("--two-batch-overlap");
     }
     std::set<long long> cs;

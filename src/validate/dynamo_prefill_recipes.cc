@@ -9,24 +9,9 @@
 #include "core/error.h"
 #include "core/yaml_reader.h"
 #include "validate/recipe_dates.h"
+#include "validate/recipe_keys.h"
 
 namespace gpuplan {
-
-namespace {
-
-// true / false / any -> 1 / 0 / -1.
-int prefill_recipe_either(YamlMap& r, const char* key) {
-  const std::string v = r.str(key);
-  if (v == "true") return 1;
-  if (v == "false") return 0;
-  if (v == "any") return -1;
-  throw InputError(r.path() + "." + key, "must be true, false or any, got '" + v + "'");
-}
-
-// A key that is -1 (either) is compatible with any value.
-bool prefill_recipe_keys_meet(int a, int b) { return a < 0 || b < 0 || a == b; }
-
-}  // namespace
 
 DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const std::string& origin) {
   YamlMap root(parse_yaml(text, origin), origin);
@@ -49,8 +34,8 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
     k.isl = r.integer_in("isl", 1, 10'000'000);
     k.prefill_tp = static_cast<int>(r.integer_in("prefill_tp", 1, 4096));
     k.prefill_attention_dp = r.boolean("prefill_attention_dp");
-    k.decode_attention_dp = prefill_recipe_either(r, "decode_attention_dp");
-    k.mtp = prefill_recipe_either(r, "mtp");
+    k.decode_attention_dp = read_recipe_either(r, "decode_attention_dp");
+    k.mtp = read_recipe_either(r, "mtp");
     k.valid_from = r.str("valid_from");
     k.valid_to = r.str("valid_to");
     for (const auto& [key, d] : {std::pair{"valid_from", &k.valid_from}, std::pair{"valid_to", &k.valid_to}})
@@ -78,7 +63,7 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
       const DynamoPrefillRecipe& o = out.recipes[j];
       if (o.trtllm == k.trtllm && o.gpu == k.gpu && o.fp4 == k.fp4 && o.isl == k.isl && o.prefill_tp == k.prefill_tp &&
           o.prefill_attention_dp == k.prefill_attention_dp &&
-          prefill_recipe_keys_meet(o.decode_attention_dp, k.decode_attention_dp) && prefill_recipe_keys_meet(o.mtp, k.mtp) &&
+          recipe_keys_meet(o.decode_attention_dp, k.decode_attention_dp) && recipe_keys_meet(o.mtp, k.mtp) &&
           recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
         throw InputError(r.path(), fmt::format("matches the same rows as {} (engine, gpu, precision, isl, prefill_tp, "
                                                "attention-DP, mtp and dates meet): one row, one entry",
@@ -109,8 +94,7 @@ const DynamoPrefillRecipe* match_dynamo_prefill_recipe(const DynamoPrefillRecipe
     if (r.trtllm != q.trtllm || r.gpu != q.gpu || r.fp4 != q.fp4 || r.isl != q.isl || r.prefill_tp != q.prefill_tp ||
         r.prefill_attention_dp != q.prefill_attention_dp)
       continue;
-    if (r.decode_attention_dp >= 0 && (r.decode_attention_dp == 1) != q.decode_attention_dp) continue;
-    if (r.mtp >= 0 && (r.mtp == 1) != q.mtp) continue;
+    if (!recipe_key_matches(r.decode_attention_dp, q.decode_attention_dp) || !recipe_key_matches(r.mtp, q.mtp)) continue;
     if (!recipe_date_in_range(q.date, r.valid_from, r.valid_to)) continue;
     return &r;
   }

@@ -79,13 +79,17 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
 
 }  // namespace
 
-long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep) {
-  // InferenceX's in-tree AMD disaggregation recipe by run date: data/recipes/inferencex_mori.yaml
-  // (validate/mori_recipes.h; decode --max-running-requests per attention-DP rank, per worker
-  // without). No entry before the recipe (the pinned sglang_disagg commits are not stored): no cap.
-  const MoriDecodeRecipe* r =
-      match_mori_decode_recipe(builtin_mori_recipes(), date, weights == Precision::fp8, attention_dp, ep);
-  return r ? r->max_running_requests : 0;
+MoriDecodeCap mori_decode_cap(const std::string& date, Precision weights, bool attention_dp, bool ep) {
+  // InferenceX's SGLang + MoRI decode worker by run date: data/recipes/inferencex_mori.yaml
+  // (validate/mori_recipes.h; --max-running-requests per attention-DP rank, per worker without).
+  MoriDecodeCap out;
+  if (const MoriDecodeRecipe* r =
+          match_mori_decode_recipe(builtin_mori_recipes(), date, weights == Precision::fp8, attention_dp, ep)) {
+    out.found = true;
+    out.max_batch = r->max_running_requests;
+    out.recipe = r->source + ": " + r->recipe;
+  }
+  return out;
 }
 
 MoriLaunch mori_launch(const std::string& date, Precision weights) {
@@ -115,8 +119,8 @@ PrefillRecipeLimits mori_prefill_limits(const std::string& date, Precision weigh
   out.found = true;
   out.max_batch = std::max(1LL, requests / dp);
   out.max_tokens = std::max(1LL, std::min(chunk / dp, r->max_prefill_tokens));
-  out.recipe = fmt::format("{}, {} in force on {}: prefill {} --max-running-requests {}, --chunked-prefill-size {}",
-                           r->source, r->recipe, date, attention_dp ? "dp" : "no_dp", requests, chunk);
+  out.recipe = fmt::format("{}: {}; in force on {}: --max-running-requests {}, --chunked-prefill-size {}", r->source,
+                           r->recipe, date, requests, chunk);
   return out;
 }
 
@@ -503,19 +507,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       if (has(fw, "mori")) {
         const bool recipe_dp = dep.decode_attention_dp;
         const bool recipe_ep = side_ep("decode_ep", dec_gpus, dec_workers) > 1;
-        const long long cap = mori_decode_max_batch(row_date, w.weight_precision, recipe_dp, recipe_ep);
+        const MoriDecodeCap dc = mori_decode_cap(row_date, w.weight_precision, recipe_dp, recipe_ep);
+        const long long cap = dc.max_batch;
         // The cap is per rank; a per-worker cap on a worker the model runs attention-DP splits over
         // its ranks.
         c.disagg.decode_max_batch = (!recipe_dp && dec.attention_dp && cap > 0) ? (cap + dec.tp - 1) / dec.tp : cap;
-        const MoriDecodeRecipe* rec = match_mori_decode_recipe(builtin_mori_recipes(), row_date,
-                                                               w.weight_precision == Precision::fp8, recipe_dp, recipe_ep);
         c.assumptions.push_back(
-            cap > 0 ? fmt::format("MoRI decode: at most {} sequences per {} ({}: {})", cap,
-                                  recipe_dp ? "attention-DP rank" : "decode worker", rec->source, rec->recipe)
-            : rec   ? fmt::format("MoRI decode: no running-request cap below the clients ({}: {})", rec->source,
-                                  rec->recipe)
-                    : std::string("MoRI decode: no stored recipe for the run's date and worker; no running-request "
-                                  "cap (docs/inference-model.md, \"InferenceX recipes' scheduler limits\")"));
+            cap > 0    ? fmt::format("MoRI decode: at most {} sequences per {} ({})", cap,
+                                     recipe_dp ? "attention-DP rank" : "decode worker", dc.recipe)
+            : dc.found ? fmt::format("MoRI decode: no running-request cap below the clients ({})", dc.recipe)
+                       : std::string("MoRI decode: no stored recipe for the run's date and worker; no running-request "
+                                     "cap (docs/inference-model.md, \"InferenceX recipes' scheduler limits\")"));
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
         const bool stated_dp = dep.prefill_attention_dp;
@@ -530,7 +532,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
           c.assumptions.push_back(fmt::format(
               "prefill worker limits of the run's recipe ({}{}): {} prompt tokens per {} a step{}",
               has(fw, "mori") ? "" : "NVIDIA/srt-slurm recipes/", lim.recipe, lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
-              lim.max_batch > 0 ? fmt::format(", at most {} requests held through the KV hand-off", lim.max_batch)
+              lim.max_batch > 0 ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch,
+                                              lim.max_batch == 1 ? "" : "s")
                                 : std::string()));
         } else {
           c.assumptions.push_back(

@@ -13,7 +13,13 @@ namespace gpuplan {
 // no recipe for the date. Before the in-tree recipe the runs cloned billishyahao/sglang_disagg, whose
 // stored branches state the limits taken for the unstored commits pinned later. Sources:
 // data/recipes/inferencex_mori.yaml, docs/inference-model.md.
-long long mori_decode_max_batch(const std::string& date, Precision weights, bool attention_dp, bool ep);
+// `recipe` names the entry (its source and files); `found` false where none is in force.
+struct MoriDecodeCap {
+  bool found = false;
+  long long max_batch = 0;
+  std::string recipe;
+};
+MoriDecodeCap mori_decode_cap(const std::string& date, Precision weights, bool attention_dp, bool ep);
 
 // How InferenceX's SGLang + MoRI launch script in force on `date` built a worker from the sweep
 // config: until 2026-03-02 it passed no TP (the worker ran TP over all its GPUs; the config's tp is a

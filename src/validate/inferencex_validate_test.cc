@@ -254,22 +254,22 @@ TEST(InferenceXValidation, GoldenAttentionDpBalanceTtft) {
 // sglang_disagg branches: 256 a worker without attention-DP, 8192 a worker with it (no cap below the
 // clients); none before the first MoRI run (2026-01-08).
 TEST(InferenceXValidation, MoriDecodeCapByRecipeDate) {
-  EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::fp8, true, true), 160);
-  EXPECT_EQ(mori_decode_max_batch("2026-03-03", Precision::nvfp4, false, true), 256);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-28", Precision::nvfp4, false, false), 128);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-31", Precision::nvfp4, false, false), 128);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-06", Precision::nvfp4, true, true), 160);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-27", Precision::nvfp4, true, true), 512);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-27", Precision::fp8, true, false), 160);
-  EXPECT_EQ(mori_decode_max_batch("2026-05-31", Precision::nvfp4, true, true), 0);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::fp8, false, false), 128);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-16", Precision::nvfp4, false, false), 256);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-13", Precision::nvfp4, false, true), 256);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-15", Precision::fp8, false, true), 256);
-  EXPECT_EQ(mori_decode_max_batch("2026-02-06", Precision::fp8, true, true), 0);
-  EXPECT_EQ(mori_decode_max_batch("2026-01-07", Precision::fp8, false, true), 0);
-  EXPECT_EQ(mori_decode_max_batch("", Precision::fp8, true, true), 0);
-  EXPECT_EQ(mori_decode_max_batch("26-3-3", Precision::fp8, true, true), 0);
+  EXPECT_EQ(mori_decode_cap("2026-03-03", Precision::fp8, true, true).max_batch, 160);
+  EXPECT_EQ(mori_decode_cap("2026-03-03", Precision::nvfp4, false, true).max_batch, 256);
+  EXPECT_EQ(mori_decode_cap("2026-05-28", Precision::nvfp4, false, false).max_batch, 128);
+  EXPECT_EQ(mori_decode_cap("2026-05-31", Precision::nvfp4, false, false).max_batch, 128);
+  EXPECT_EQ(mori_decode_cap("2026-05-06", Precision::nvfp4, true, true).max_batch, 160);
+  EXPECT_EQ(mori_decode_cap("2026-05-27", Precision::nvfp4, true, true).max_batch, 512);
+  EXPECT_EQ(mori_decode_cap("2026-05-27", Precision::fp8, true, false).max_batch, 160);
+  EXPECT_EQ(mori_decode_cap("2026-05-31", Precision::nvfp4, true, true).max_batch, 0);
+  EXPECT_EQ(mori_decode_cap("2026-02-16", Precision::fp8, false, false).max_batch, 128);
+  EXPECT_EQ(mori_decode_cap("2026-02-16", Precision::nvfp4, false, false).max_batch, 256);
+  EXPECT_EQ(mori_decode_cap("2026-02-13", Precision::nvfp4, false, true).max_batch, 256);
+  EXPECT_EQ(mori_decode_cap("2026-02-15", Precision::fp8, false, true).max_batch, 256);
+  EXPECT_EQ(mori_decode_cap("2026-02-06", Precision::fp8, true, true).max_batch, 0);
+  EXPECT_EQ(mori_decode_cap("2026-01-07", Precision::fp8, false, true).max_batch, 0);
+  EXPECT_EQ(mori_decode_cap("", Precision::fp8, true, true).max_batch, 0);
+  EXPECT_EQ(mori_decode_cap("26-3-3", Precision::fp8, true, true).max_batch, 0);
 }
 
 // Only MoRI and Dynamo (TensorRT-LLM, SGLang) rows carry the cap; where it binds (clients above the decode slots) it lowers the

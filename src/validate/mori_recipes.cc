@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/yaml_reader.h"
 #include "validate/recipe_dates.h"
+#include "validate/recipe_keys.h"
 
 namespace gpuplan {
 
@@ -90,7 +91,7 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
     MoriDecodeRecipe k;
     k.fp8 = c.fp8;
     k.attention_dp = c.attention_dp;
-    k.ep = r.boolean("ep");
+    k.ep = read_recipe_either(r, "ep");
     k.valid_from = c.valid_from;
     k.valid_to = c.valid_to;
     k.max_running_requests = r.integer_in("max_running_requests", 0, 1'000'000);
@@ -99,7 +100,7 @@ MoriRecipes parse_mori_recipes(const std::string& text, const std::string& origi
     r.reject_unknown_keys();
     for (size_t j = 0; j < out.decode.size(); ++j) {
       const MoriDecodeRecipe& o = out.decode[j];
-      if (o.fp8 == k.fp8 && o.attention_dp == k.attention_dp && o.ep == k.ep &&
+      if (o.fp8 == k.fp8 && o.attention_dp == k.attention_dp && recipe_keys_meet(o.ep, k.ep) &&
           recipe_date_ranges_meet(o.valid_from, o.valid_to, k.valid_from, k.valid_to))
         throw InputError(r.path(), fmt::format("matches the same rows as {} (precision, attention_dp, ep and dates "
                                                "meet): one row, one entry",
@@ -247,7 +248,7 @@ const MoriDecodeRecipe* match_mori_decode_recipe(const MoriRecipes& recipes, con
                                                  bool attention_dp, bool ep) {
   if (!is_recipe_date(date)) return nullptr;
   for (const MoriDecodeRecipe& r : recipes.decode)
-    if (r.fp8 == fp8 && r.attention_dp == attention_dp && r.ep == ep &&
+    if (r.fp8 == fp8 && r.attention_dp == attention_dp && recipe_key_matches(r.ep, ep) &&
         recipe_date_in_range(date, r.valid_from, r.valid_to))
       return &r;
   return nullptr;

@@ -1,8 +1,9 @@
 #pragma once
-// The scheduler limits of InferenceX's in-tree SGLang + MoRI disaggregation recipe (MI355X) by run
-// date: data/recipes/inferencex_mori.yaml (hand-curated from SemiAnalysisAI/InferenceX's amd_utils
-// and its pull requests, each entry with its source), read and checked here.
-// mori_decode_max_batch and mori_prefill_limits (validate/inferencex_cases.h) apply them.
+// The SGLang + MoRI disaggregation recipes (MI355X) by run date: data/recipes/inferencex_mori.yaml
+// (hand-curated from SemiAnalysisAI/InferenceX's launch scripts, its in-tree amd_utils recipe and
+// the billishyahao/sglang_disagg branches the runs cloned before it, each entry with its source),
+// read and checked here. mori_launch, mori_decode_cap and mori_prefill_limits
+// (validate/inferencex_cases.h) apply them.
 #include <string>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct MoriLaunchRecipe {
 
 struct MoriDecodeRecipe {
   bool fp8 = false;  // FP8 weights (else MXFP4: any weights but FP8)
-  bool attention_dp = false, ep = false;
+  bool attention_dp = false;
+  int ep = -1;  // the row's decode EP wider than 1: 1 yes, 0 no, -1 either
   std::string valid_from, valid_to;  // YYYY-MM-DD, inclusive; valid_to empty: still in force
   long long max_running_requests = 0;  // per attention-DP rank with attention-DP, per worker without; 0: no cap
   std::string source, recipe;

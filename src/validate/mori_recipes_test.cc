@@ -55,7 +55,7 @@ bool mori_source(const std::string& source, const std::string& valid_to) {
 TEST(MoriRecipes, EmbeddedFileLoadsWithSources) {
   const MoriRecipes& r = builtin_mori_recipes();
   EXPECT_EQ(r.launch.size(), 3u);
-  EXPECT_EQ(r.decode.size(), 20u);
+  EXPECT_EQ(r.decode.size(), 16u);
   EXPECT_EQ(r.prefill.size(), 11u);
   for (const auto& k : r.launch) {
     EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
@@ -85,6 +85,10 @@ TEST(MoriRecipes, ReadsAndMatchesByDate) {
   EXPECT_EQ(match_mori_decode_recipe(r, "2026-03-01", true, false, true), nullptr);
   EXPECT_EQ(match_mori_decode_recipe(r, "2026-03-01", true, true, false), nullptr);
   EXPECT_EQ(match_mori_decode_recipe(r, "2026-3-01", true, true, true), nullptr);
+  // `ep: any` matches a worker with or without EP.
+  const MoriRecipes any = parse_mori_recipes(mori_recipe_text("ep: true", "ep: any"), "t.yaml");
+  EXPECT_NE(match_mori_decode_recipe(any, "2026-03-01", true, true, true), nullptr);
+  EXPECT_NE(match_mori_decode_recipe(any, "2026-03-01", true, true, false), nullptr);
   EXPECT_NE(match_mori_prefill_recipe(r, "2027-01-01", false, true), nullptr);  // open end
   EXPECT_EQ(match_mori_prefill_recipe(r, "2026-03-12", false, true), nullptr);
   EXPECT_EQ(match_mori_prefill_recipe(r, "", false, true), nullptr);
@@ -101,7 +105,7 @@ TEST(MoriRecipes, BadEntryNamesTheField) {
   const Bad bad[] = {
       {"precision: fp8", "precision: bf16", "decode[0].precision", "must be fp4 or fp8"},
       {"attention_dp: true\n    ep", "attention_dp: perhaps\n    ep", "decode[0].attention_dp", "true or false"},
-      {"ep: true", "ep: 8", "decode[0].ep", "true or false"},
+      {"ep: true", "ep: 8", "decode[0].ep", "true, false or any"},
       {"valid_from: 2026-02-16", "valid_from: 16/02/2026", "decode[0].valid_from", "YYYY-MM-DD"},
       {"valid_to: 2026-05-30", "valid_to: 2026-01-01", "decode[0].valid_to", "must not be before"},
       {"max_running_requests: 160", "max_running_requests: -1", "decode[0].max_running_requests", "between 0 and"},
@@ -144,6 +148,15 @@ TEST(MoriRecipes, OverlappingEntriesAreRefused) {
     EXPECT_NE(std::string(e.what()).find("decode[1]"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("decode[0]"), std::string::npos) << e.what();
   }
+  // The other EP on the same days: accepted; `ep: any` meets both: refused.
+  auto with_second = [&](const std::string& entry) {
+    return text.substr(0, text.find("prefill:")) + entry + text.substr(text.find("prefill:"));
+  };
+  std::string other_ep = kMoriDecodeEntry, any_ep = kMoriDecodeEntry;
+  other_ep.replace(other_ep.find("ep: true"), 8, "ep: false");
+  any_ep.replace(any_ep.find("ep: true"), 8, "ep: any");
+  EXPECT_EQ(parse_mori_recipes(with_second(other_ep), "t.yaml").decode.size(), 2u);
+  EXPECT_THROW(parse_mori_recipes(with_second(any_ep), "t.yaml"), InputError);
   // The same shape from the day after: accepted; an open-ended one overlapping: refused.
   std::string later = kMoriDecodeEntry;
   later.replace(later.find("valid_from: 2026-02-16\n    valid_to: 2026-05-30"), 47, "valid_from: 2026-05-31");

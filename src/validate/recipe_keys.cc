@@ -1,0 +1,21 @@
+#include "validate/recipe_keys.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+int read_recipe_either(YamlMap& entry, const char* key) {
+  const std::string v = entry.str(key);
+  if (v == "true") return 1;
+  if (v == "false") return 0;
+  if (v == "any") return -1;
+  throw InputError(entry.path() + "." + key, "must be true, false or any, got '" + v + "'");
+}
+
+bool recipe_keys_meet(int a, int b) { return a < 0 || b < 0 || a == b; }
+
+bool recipe_key_matches(int entry, bool row) { return entry < 0 || entry == (row ? 1 : 0); }
+
+}  // namespace gpuplan
