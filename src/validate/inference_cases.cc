@@ -1,4 +1,5 @@
 #include "validate/inference_cases.h"
+#include "validate/inferencex_scripts.h"
 
 #include <fmt/format.h>
 
@@ -491,6 +492,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         w.osl = std::max(1LL, std::llround(0.9 * double(w.osl)));
         c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                                 "[0.8, 1] x ISL/OSL (means 0.9 x)");
+        // The run's script: InferenceX's SGLang scripts pass a receive interval on B200/B300, read as
+        // for the InferenceX file's own rows of the same runs.
+        if (!disagg && to_lower(t.cell(i, "framework")).rfind("sglang", 0) == 0) {
+          const SglangScriptRecvInterval ri = inferencex_sglang_recv_interval(
+              c.model.name, c.generation, w.weight_precision, p.tp, p.attention_dp, w.concurrency);
+          if (ri.interval > 1) {
+            w.scheduler_recv_interval = ri.interval;
+            c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})",
+                                                ri.interval, ri.script, w.concurrency));
+          }
+        }
         // The same client through the engine's HTTP server: its front end's latency per request,
         // fitted on the InferenceX file (these rows are held out of that fit). Disaggregated rows are
         // Dynamo deployments (ai-dynamo runtime images; InferenceX's records of the same runs say

@@ -208,6 +208,35 @@ TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
   EXPECT_NEAR(with.ttft_s - evaluate_case(bare).ttft_s, trt, 1e-9);
 }
 
+// AIConfigurator's silicon rows are InferenceX runs, so an SGLang row on B200/B300 runs with the
+// receive interval its InferenceX script passed, the same reading the InferenceX file's rows of those
+// runs get (validate/inferencex_scripts.h): DeepSeek-R1 TP8 FP8 at 64 clients 30, at 4 clients 10;
+// the same run on H200 (no such script) and with attention-DP keep SGLang's 1.
+TEST(InferenceValidation, AiConfiguratorSglangRowsTakeTheirScriptsReceiveInterval) {
+  const std::string head =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string agg = "agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=64";
+  const CsvTable t = parse_csv(
+      head + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
+          agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,4,server,ttft_ms,180," +
+          agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,H200-SXM,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
+          agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,trtllm,1024,1024,64,server,ttft_ms,300," +
+          agg + "\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].workload.scheduler_recv_interval, 30);
+  EXPECT_EQ(cases[1].workload.scheduler_recv_interval, 10);
+  EXPECT_EQ(cases[2].workload.scheduler_recv_interval, 1);
+  EXPECT_EQ(cases[3].workload.scheduler_recv_interval, 1);  // TensorRT-LLM: no such flag
+  // The interval delays the first token only: the TTFT grows, nothing else is read from it.
+  auto plain = cases[0];
+  plain.workload.scheduler_recv_interval = 1;
+  EXPECT_GT(evaluate_case(cases[0]).ttft_s, evaluate_case(plain).ttft_s);
+}
+
 // Maximum-load rows of trtllm-bench runs (blank concurrency) carry the engine's own batch limits
 // (tuning.py's heuristic) and, on the PyTorch backend, its host work per sequence per step; goldens on
 // two published small-active MoE figures (TensorRT-LLM perf overview: Qwen3-30B-A3B FP4 on one B200,

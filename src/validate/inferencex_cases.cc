@@ -16,6 +16,7 @@
 #include "validate/dynamo_prefill_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
+#include "validate/inferencex_scripts.h"
 #include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
 #include "validate/precision_text.h"
@@ -357,15 +358,6 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     w.concurrency = static_cast<long long>(conc);
     c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
                             "[0.8, 1] x ISL/OSL (means 0.9 x)");
-    // InferenceX's aggregated SGLang scripts for B200/B300 set --scheduler-recv-interval 30 at
-    // concurrency >= 16 and 10 below (benchmarks/single_node/dsr1_*_b200.sh, _b300.sh, since Sep 2025;
-    // 1 with attention-DP, which the receive skipper does not support); other scripts keep SGLang's 1.
-    if (lower(c.framework) == "sglang" && blackwell && !dep.decode_attention_dp) {
-      w.scheduler_recv_interval = conc >= 16 ? 30 : 10;
-      c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's B200/B300 script at "
-                                          "concurrency {})",
-                                          w.scheduler_recv_interval, conc));
-    }
     const bool disaggregated_row = dep.disaggregated;
     // InferenceX's TensorRT-LLM scripts (benchmarks/single_node/fixed_seq_len/dsr1_*_trt*.sh) run
     // attention-DP with attention_dp_config {enable_balance: true, timeout_iters: 60,
@@ -491,6 +483,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                        "decode")) {
       skip("decode_gpus / decode_workers is not a whole worker width");
       continue;
+    }
+    if (lower(c.framework) == "sglang") {
+      // InferenceX's aggregated SGLang scripts for B200/B300 pass --scheduler-recv-interval
+      // (validate/inferencex_scripts.h), the same reading as for AIConfigurator's dump of these runs.
+      const SglangScriptRecvInterval ri = inferencex_sglang_recv_interval(
+          c.model.name, c.generation, w.weight_precision, dec.tp, dep.decode_attention_dp, std::llround(conc));
+      if (ri.interval > 1) {
+        w.scheduler_recv_interval = ri.interval;
+        c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})",
+                                            ri.interval, ri.script, conc));
+      }
     }
     if (disagg) {
       InferenceParallel pre;

@@ -98,7 +98,8 @@ TEST(InferenceXValidation, GoldenMtpPoint) {
 }
 
 // The run configuration each row gets from the engine's InferenceX scripts / srt-slurm recipes:
-// SGLang's receive interval on B200/B300 (30 at concurrency >= 16, 10 below, 1 elsewhere), its FP8
+// SGLang's receive interval on B200/B300 (30 at concurrency >= 16, 10 below; 10 for FP8 at TP 4, the
+// scripts' TP 4 branch; 1 elsewhere), its FP8
 // KV cache on Blackwell (BF16 on Hopper), 2 MTP drafts for SGLang on NVIDIA (3 elsewhere), and the
 // TTFT figure taken at the steady state (the file's medians).
 TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
@@ -109,7 +110,8 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
     const std::string fw = t.cell(c.row, "framework"), gpu = t.cell(c.row, "gpu");
     const bool blackwell = gpu == "B200" || gpu == "B300" || gpu == "GB200";
     if (fw == "SGLang" && (gpu == "B200" || gpu == "B300")) {
-      EXPECT_EQ(c.workload.scheduler_recv_interval, c.workload.concurrency >= 16 ? 30 : 10) << c.row;
+      const bool fp8_tp4 = t.cell(c.row, "precision") == "FP8" && c.parallel.tp == 4;
+      EXPECT_EQ(c.workload.scheduler_recv_interval, fp8_tp4 ? 10 : c.workload.concurrency >= 16 ? 30 : 10) << c.row;
       EXPECT_DOUBLE_EQ(c.workload.kv_bytes_per_element, 1.0) << c.row;
       ++checked;
     } else {

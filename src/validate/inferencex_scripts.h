@@ -1,0 +1,28 @@
+#pragma once
+// What InferenceX's single-node SGLang scripts pass to the server beyond the sweep's config, shared by
+// every validation file whose rows are InferenceX runs: the InferenceX file itself and
+// AIConfigurator's silicon sample (a dump of the same runs' benchmark database). One run, one
+// deployment, whichever file it is read from. See docs/inference-model.md ("SGLang's receive
+// interval").
+#include <string>
+
+#include "core/precision.h"
+
+namespace gpuplan {
+
+struct SglangScriptRecvInterval {
+  int interval = 1;    // --scheduler-recv-interval; 1: SGLang's default (the script passes none)
+  std::string script;  // the script (and branch) that sets it; empty where none does
+};
+
+// The receive interval InferenceX's SGLang script for `model` (catalog name: deepseek-r1,
+// deepseek-v3, qwen3.5-397b-a17b, glm-5, ...) passes on a `generation` GPU (blackwell: B200,
+// blackwell_ultra: B300) at `clients` concurrency: SemiAnalysisAI/InferenceX
+// benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh, unchanged from 2025-09 through 2026-05
+// for these branches. Attention-DP runs keep SGLang's default (the scripts' DP branch passes 1), as
+// does every other model, generation or engine.
+SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
+                                                         Precision weights, int tp, bool attention_dp,
+                                                         long long clients);
+
+}  // namespace gpuplan

@@ -1,0 +1,37 @@
+// InferenceX's SGLang scripts' receive interval (validate/inferencex_scripts.h), branch by branch.
+#include "validate/inferencex_scripts.h"
+
+#include <gtest/gtest.h>
+
+namespace gpuplan {
+
+TEST(InferenceXScripts, SglangReceiveIntervalByScriptBranch) {
+  auto ri = [](const char* model, const char* gen, Precision p, int tp, bool dp, long long clients) {
+    return inferencex_sglang_recv_interval(model, gen, p, tp, dp, clients).interval;
+  };
+  // dsr1_*_b200/b300.sh: 30 at 16+ clients, 10 below; the FP8 scripts' TP 4 branch 10 at any load.
+  EXPECT_EQ(ri("deepseek-r1", "blackwell", Precision::fp8, 8, false, 16), 30);
+  EXPECT_EQ(ri("deepseek-r1", "blackwell", Precision::fp8, 8, false, 15), 10);
+  EXPECT_EQ(ri("deepseek-v3", "blackwell_ultra", Precision::nvfp4, 4, false, 64), 30);
+  EXPECT_EQ(ri("deepseek-r1", "blackwell", Precision::fp8, 4, false, 64), 10);
+  EXPECT_EQ(ri("deepseek-r1", "blackwell_ultra", Precision::fp8, 4, false, 4), 10);
+  // Attention-DP runs and other generations keep SGLang's default.
+  EXPECT_EQ(ri("deepseek-r1", "blackwell", Precision::fp8, 8, true, 64), 1);
+  EXPECT_EQ(ri("deepseek-r1", "hopper", Precision::fp8, 8, false, 64), 1);
+  EXPECT_EQ(ri("deepseek-r1", "cdna4", Precision::fp8, 8, false, 64), 1);
+  // qwen3.5_*: the common branch, but qwen3.5_fp8_b300.sh passes 10.
+  EXPECT_EQ(ri("qwen3.5-397b-a17b", "blackwell", Precision::fp8, 4, false, 32), 30);
+  EXPECT_EQ(ri("qwen3.5-397b-a17b", "blackwell_ultra", Precision::bf16, 8, false, 32), 30);
+  EXPECT_EQ(ri("qwen3.5-397b-a17b", "blackwell_ultra", Precision::fp8, 4, false, 32), 10);
+  // glm5_fp4_*.sh pass 10; the FP8 scripts none; models without a script none.
+  EXPECT_EQ(ri("glm-5", "blackwell", Precision::nvfp4, 8, false, 64), 10);
+  EXPECT_EQ(ri("glm-5", "blackwell", Precision::fp8, 8, false, 64), 1);
+  EXPECT_EQ(ri("llama3.1-70b", "blackwell", Precision::fp8, 8, false, 64), 1);
+  // Each interval names the script branch it comes from.
+  EXPECT_NE(inferencex_sglang_recv_interval("deepseek-r1", "blackwell", Precision::fp8, 4, false, 64).script.find(
+                "TP 4"),
+            std::string::npos);
+  EXPECT_TRUE(inferencex_sglang_recv_interval("glm-5", "hopper", Precision::fp8, 8, false, 64).script.empty());
+}
+
+}  // namespace gpuplan
