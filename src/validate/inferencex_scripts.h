@@ -20,7 +20,9 @@ struct SglangScriptRecvInterval {
 // blackwell_ultra: B300) at `clients` concurrency: SemiAnalysisAI/InferenceX
 // benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh, unchanged from 2025-09 through 2026-05
 // for these branches. Attention-DP runs keep SGLang's default (the scripts' DP branch passes 1), as
-// does every other model, generation or engine.
+// do the DeepSeek scripts on Hopper and CDNA and every other model. Not covered: the AMD Qwen3.5 and
+// GLM-5 scripts' 30 (qwen3.5_*_mi3xx.sh from 2026-04-15, glm5_fp8_mi325x.sh from 2026-05-20), which
+// no stored row runs; a row of them reads 1.
 SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
                                                          Precision weights, int tp, bool attention_dp,
                                                          long long clients);

@@ -1,6 +1,7 @@
 // The serving model against InferenceX's DeepSeek-R1 points (shared/data/benchmarks/
 // inferencex-deepseek-r1.csv): goldens on three published points (aggregated H200 FP8, disaggregated
 // GB200 FP4, an MTP point), and the whole file's accuracy as score.py splits it.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -95,6 +96,41 @@ TEST(InferenceXValidation, GoldenMtpPoint) {
     if (c.row == 89) {
       EXPECT_GT(c.workload.mtp_draft_tokens, 0);
     }
+}
+
+// One run, one deployment: every aggregated SGLang row of the file, written as AIConfigurator's
+// silicon sample writes the same run (the inference schema, "agg: tp= ..." notes), maps to the same
+// receive interval through the inference-schema mapping.
+TEST(InferenceXValidation, AiConfiguratorFormOfARunTakesTheSameReceiveInterval) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  const auto& t = mapped().table;
+  std::string csv =
+      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  std::vector<const InferenceCase*> own;
+  for (const auto& c : mapped().cases) {
+    if (t.cell(c.row, "framework") != "SGLang" || c.metric != "ttft_ms") continue;
+    const bool dp = t.cell(c.row, "decode_attention_dp") == "yes";
+    const std::string prec = t.cell(c.row, "precision");
+    const std::string w = prec == "FP8" ? "gemm=fp8; moe=fp8_block" : prec == "NVFP4" ? "gemm=nvfp4; moe=nvfp4" : prec;
+    csv += fmt::format("AIC-x,z,DeepSeek-R1,671,37,{},{},{},{},1,{},,sglang,{},{},{},server,ttft_ms,{},"
+                       "agg: tp={} pp=1 attn_dp={} moe_tp={} moe_ep={} batch={}\n",
+                       t.cell(c.row, "gpu"), c.parallel.tp, c.parallel.tp, c.parallel.ep, w, t.cell(c.row, "isl"),
+                       t.cell(c.row, "osl"), t.cell(c.row, "concurrency"), c.reported,
+                       dp ? 1 : c.parallel.tp, dp ? c.parallel.tp : 1, dp ? 1 : c.parallel.tp / c.parallel.ep,
+                       c.parallel.ep, t.cell(c.row, "concurrency"));
+    own.push_back(&c);
+  }
+  ASSERT_GT(own.size(), 20u);
+  std::vector<SkippedRow> skipped;
+  const auto aic = map_inference_cases(parse_csv(csv, "inline"), Catalog::load({}), skipped);
+  ASSERT_EQ(aic.size(), own.size());
+  size_t blackwell = 0;
+  for (size_t k = 0; k < own.size(); ++k) {
+    EXPECT_EQ(aic[k].workload.scheduler_recv_interval, own[k]->workload.scheduler_recv_interval) << own[k]->row;
+    if (own[k]->workload.scheduler_recv_interval > 1) ++blackwell;
+  }
+  EXPECT_GT(blackwell, 10u);
 }
 
 // The run configuration each row gets from the engine's InferenceX scripts / srt-slurm recipes:
