@@ -43,6 +43,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     DynamoDecodeRecipe k;
     k.path = r.str("path");
     k.commit = r.has("commit") ? r.str("commit") : out.commit;
+    k.source = r.has("source") ? r.str("source") : out.source;
     k.valid_from = r.has("valid_from") ? r.str("valid_from") : out.valid_from;
     k.valid_to = r.has("valid_to") ? r.str("valid_to") : out.valid_to;
     for (const std::string* d : {&k.valid_from, &k.valid_to})
@@ -133,6 +134,8 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
     out.recipes += (out.recipes.empty() ? "" : ", ") + r->path;
     const std::string c = r->commit.substr(0, 8);
     if (out.commits.find(c) == std::string::npos) out.commits += (out.commits.empty() ? "" : ", ") + c;
+    if (out.sources.find(r->source) == std::string::npos)
+      out.sources += (out.sources.empty() ? "" : ", ") + r->source;
   }
   return out;
 }

@@ -13,6 +13,7 @@ namespace gpuplan {
 struct DynamoDecodeRecipe {
   std::string path;       // recipes/... in NVIDIA/srt-slurm (path:zip_override_x[i]: a resolved variant)
   std::string commit;     // the entry's commit, else the file's
+  std::string source;     // the entry's repository (owner/name), else the file's
   std::string valid_from, valid_to;  // run dates the entry was in force (empty: the file's)
   std::string gpu;        // the recipe folder's GPU (b200, b300, gb200, gb300, h100, h200)
   std::string precision;  // fp4 or fp8
@@ -66,6 +67,7 @@ struct DynamoDecodeMatch {
   int eplb_slots = 0;  // the first candidate's
   std::string recipes;  // the candidates' paths, comma-separated
   std::string commits;  // the candidates' distinct commits (8 digits), comma-separated
+  std::string sources;  // the candidates' distinct repositories, comma-separated
 };
 DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes, const DynamoDecodeQuery& q);
 

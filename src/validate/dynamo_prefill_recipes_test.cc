@@ -46,9 +46,10 @@ std::string prefill_recipe_text(const std::string& replace_key = "", const std::
 
 TEST(DynamoPrefillRecipes, EmbeddedFileLoadsEveryEntryWithItsSource) {
   const DynamoPrefillRecipes& r = builtin_dynamo_prefill_recipes();
-  // One entry per row of the former C++ table (kPrefillRecipes, h19j).
-  ASSERT_EQ(r.recipes.size(), 41u);
-  size_t sglang = 0, trtllm = 0, configs = 0;
+  // One entry per row of the former C++ table (kPrefillRecipes, h19j), and InferenceX's in-tree
+  // B200 FP4 MTP recipes of June 2026 (3).
+  ASSERT_EQ(r.recipes.size(), 44u);
+  size_t sglang = 0, trtllm = 0, configs = 0, in_tree = 0;
   std::set<std::string> commits;
   for (const DynamoPrefillRecipe& k : r.recipes) {
     (k.trtllm ? trtllm : sglang) += 1;
@@ -57,14 +58,21 @@ TEST(DynamoPrefillRecipes, EmbeddedFileLoadsEveryEntryWithItsSource) {
       commits.insert(k.commit.substr(0, 8));
     } else {
       EXPECT_EQ(k.source, "SemiAnalysisAI/InferenceX") << k.recipe;
-      EXPECT_EQ(k.recipe.rfind("InferenceX config", 0), 0u) << k.recipe;  // the assumptions print it bare
-      ++configs;
+      // A config's own settings (Dec 2025), or a recipe file of InferenceX's tree read at its commit.
+      if (k.recipe.rfind("InferenceX config", 0) == 0)
+        ++configs;
+      else {
+        EXPECT_EQ(k.recipe.rfind("benchmarks/multi_node/srt-slurm-recipes/", 0), 0u) << k.recipe;
+        EXPECT_EQ(k.commit.size(), 40u) << k.recipe;
+        ++in_tree;
+      }
     }
     EXPECT_LE(k.valid_from, k.valid_to) << k.recipe;
   }
-  EXPECT_EQ(sglang, 23u);
+  EXPECT_EQ(sglang, 26u);
   EXPECT_EQ(trtllm, 18u);
   EXPECT_EQ(configs, 2u);
+  EXPECT_EQ(in_tree, 3u);
   EXPECT_EQ(commits, (std::set<std::string>{"5063eb43", "4a22a181", "9fe6c373", "535b2dc7"}));
 }
 
@@ -213,7 +221,7 @@ TEST(DynamoPrefillRecipes, InferenceXLimitsComeFromTheFile) {
   ASSERT_TRUE(sglang.found);
   const DynamoPrefillRecipe* e = nullptr;
   for (const auto& k : builtin_dynamo_prefill_recipes().recipes)
-    if (k.recipe == sglang.recipe) e = &k;
+    if (sglang.recipe == "NVIDIA/srt-slurm recipes/" + k.recipe) e = &k;
   ASSERT_NE(e, nullptr) << sglang.recipe;
   EXPECT_EQ(e->commit.substr(0, 8), "9fe6c373");
   EXPECT_EQ(sglang.max_batch, e->max_batch);

@@ -152,7 +152,11 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
   if (const DynamoPrefillRecipe* found = match_dynamo_prefill_recipe(builtin_dynamo_prefill_recipes(), q)) {
     const DynamoPrefillRecipe& r = *found;
     out.found = true;
-    out.recipe = r.recipe;
+    // srt-slurm's recipes are named by their path under recipes/, InferenceX's in-tree recipe files by
+    // their source first; an InferenceX config's own settings name themselves ("InferenceX config ...").
+    out.recipe = r.source == "NVIDIA/srt-slurm"                ? "NVIDIA/srt-slurm recipes/" + r.recipe
+                 : r.recipe.rfind("InferenceX config", 0) == 0 ? r.recipe
+                                                               : r.source + " " + r.recipe;
     if (trtllm) {
       // Context requests run whole (no chunked prefill): as many prompts a step as max_batch_size and
       // max_num_tokens admit, at least one; the slot is not held through the transfer.
@@ -243,7 +247,7 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   }
   std::string joined;
   for (const std::string& x : said) joined += (joined.empty() ? "" : "; ") + x;
-  c.assumptions.push_back(fmt::format("decode recipe (NVIDIA/srt-slurm {} at {}): {}{}", m.recipes, m.commits, joined,
+  c.assumptions.push_back(fmt::format("decode recipe ({} {} at {}): {}{}", m.sources, m.recipes, m.commits, joined,
                                       m.eplb_slots > 0 ? fmt::format("; expert load balancer {} slots (balanced "
                                                                      "placement: expert_skew 1, the default)",
                                                                      m.eplb_slots)
@@ -533,8 +537,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
           c.disagg.prefill_max_batch = lim.max_batch;
           c.disagg.prefill_max_tokens = lim.max_tokens;
           c.assumptions.push_back(fmt::format(
-              "prefill worker limits of the run's recipe ({}{}): {} prompt tokens per {} a step{}",
-              has(fw, "mori") ? "" : "NVIDIA/srt-slurm recipes/", lim.recipe, lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
+              "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}", lim.recipe,
+              lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
               lim.max_batch > 0 ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch,
                                               lim.max_batch == 1 ? "" : "s")
                                 : std::string()));

@@ -174,7 +174,10 @@ TEST(InferenceXValidation, RecipeSettingsPerEngineAndGpu) {
       // (MoriMtpRecipes.*), the default 3 where it does not.
       bool from_sweep = false;
       for (const auto& a : c.assumptions) from_sweep = from_sweep || a.find("DECODE_MTP_SIZE,") != std::string::npos;
-      if ((fw == "Dynamo + TensorRT-LLM" && from_recipe) || (fw.find("MoRI") != std::string::npos && from_sweep)) {
+      // InferenceX's in-tree B200 FP4 8K/1K low-latency recipes (June 2026) run EAGLE with 3 steps.
+      const bool sglang_recipe = fw == "Dynamo + SGLang" && from_recipe;
+      if ((fw == "Dynamo + TensorRT-LLM" && from_recipe) || (fw.find("MoRI") != std::string::npos && from_sweep) ||
+          sglang_recipe) {
         EXPECT_GE(c.workload.mtp_draft_tokens, 1) << c.row;
         EXPECT_LE(c.workload.mtp_draft_tokens, 3) << c.row;
       } else if (fw == "ATOM") {
@@ -487,10 +490,25 @@ TEST(InferenceXValidation, PrefillLimitsByRecipe) {
   EXPECT_TRUE(inferencex_prefill_limits("Dynamo + TensorRT-LLM", "H200-SXM", "FP8", 8192, 7373, 8, false, true,
                                         false, "2026-03-23")
                   .found);
-  // Outside the branch's dates, other engines, malformed dates: nothing.
+  // Outside the branches' dates (after srt-slurm's to 2026-03-24, before InferenceX's in-tree recipes
+  // of 2026-06-11), other engines, malformed dates: nothing.
   EXPECT_FALSE(inferencex_prefill_limits("Dynamo + SGLang", "B200", "NVFP4", 8192, 7373, 4, false, false, true,
-                                         "2026-06-11")
+                                         "2026-05-11")
                    .found);
+  // InferenceX's in-tree B200 FP4 MTP recipes (PR #1688): the 8K/1K low-latency prefill worker,
+  // --chunked-prefill-size 24576 under SGLang's default --max-prefill-tokens 16384, 512 requests; the
+  // throughput one, 24576 / DP 4 tokens and 2048 / DP 4 requests a rank.
+  const auto june = inferencex_prefill_limits("Dynamo + SGLang", "B200", "NVFP4", 8192, 7373, 4, false, false, true,
+                                              "2026-06-11");
+  ASSERT_TRUE(june.found);
+  EXPECT_EQ(june.max_tokens, 16384);
+  EXPECT_EQ(june.max_batch, 512);
+  EXPECT_EQ(june.recipe.rfind("SemiAnalysisAI/InferenceX benchmarks/multi_node/", 0), 0u) << june.recipe;
+  const auto june_dp = inferencex_prefill_limits("Dynamo + SGLang", "B200", "NVFP4", 8192, 7373, 4, true, true, true,
+                                                 "2026-06-11");
+  ASSERT_TRUE(june_dp.found);
+  EXPECT_EQ(june_dp.max_tokens, 6144);
+  EXPECT_EQ(june_dp.max_batch, 512);
   EXPECT_FALSE(inferencex_prefill_limits("SGLang", "B200", "FP8", 8192, 7373, 8, false, false, false, "2026-02-07")
                    .found);
   EXPECT_FALSE(inferencex_prefill_limits("Dynamo + SGLang", "H100-SXM", "FP8", 8192, 7373, 16, false, false, true,
