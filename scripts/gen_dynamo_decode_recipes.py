@@ -217,6 +217,7 @@ def sglang_recipe(path, commit, frm, to, body):
         # SGLang divides --max-running-requests by dp_size with enable-dp-attention (per attention rank).
         "decode_max_batch_size": int(mrr) // dp if mrr is not None else 0,
         "mtp_draft_tokens": int(dec.get("speculative-num-steps", 0)) if dec.get("speculative-algorithm") else 0,
+        "scheduler_recv_interval": int(dec.get("scheduler-recv-interval", 1)),
         "eplb_slots": 0,
         "concurrencies": [int(c) for c in conc if c.isdigit()],
     }
@@ -252,7 +253,8 @@ def main_sglang(repo, inferencex=None):
     print("# (isl, osl, concurrencies). Each entry names its commit and the run dates it was in force: the")
     print("# squash merge 5063eb43 of sa-submission-q1-2026 for runs of 2026-01-28 to 2026-03-24, but the B200")
     print("# FP8 8K/1K base file of main's 9fe6c373 (2026-03-12 to 03-22) and 535b2dc7 (from 2026-03-23).")
-    print("# Entries with a source of their own are InferenceX's in-tree recipes (B200 FP4 MTP from 2026-06-11).")
+    print("# Entries with a source of their own are InferenceX's in-tree recipes (B200 FP4 MTP from 2026-06-11);")
+    print("# scheduler_recv_interval: the decode workers' --scheduler-recv-interval where a recipe sets one.")
     print("schema: gpuplan.dynamo_decode_recipes/v1")
     print("source: NVIDIA/srt-slurm")
     print("commit: several (each entry's)")
@@ -268,6 +270,8 @@ def main_sglang(repo, inferencex=None):
                   "decode_max_batch_size", "mtp_draft_tokens", "eplb_slots"):
             v = r[k]
             print(f"    {k}: {str(v).lower() if isinstance(v, bool) else v}")
+        if r["scheduler_recv_interval"] > 1:
+            print(f"    scheduler_recv_interval: {r['scheduler_recv_interval']}")
         print(f"    concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}]")
 
 

@@ -175,7 +175,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
                  "SGLang's --scheduler-recv-interval: new requests are received every N decode steps, and the "
                  "prompts gathered prefill together (InferenceX's B200/B300 SGLang scripts: 30 at 16+ clients); "
-                 "1 to 1000")
+                 "with --disagg the decode workers', whose requests wait (N - 1) / 2 steps more for their KV "
+                 "preallocation (Dynamo low-latency recipes: 10); 1 to 1000")
       ->capture_default_str();
   app.add_option("--adp-balance-timeout-iters", req.adp_balance_timeout_iters,
                  "TensorRT-LLM's attention-DP balancer (attention_dp_config enable_balance, timeout_iters; "

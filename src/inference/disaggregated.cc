@@ -247,6 +247,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     InferenceResult r;
     double rate = 0, prefill_time_s = 0, in_system = 0;
   };
+  // A decode worker with a receive interval of N steps (SGLang's --scheduler-recv-interval) takes in
+  // new requests every N decode steps, and the prefill waits for its KV preallocation (the bootstrap
+  // hand-shake): (N - 1) / 2 steps more than a worker that polls every step.
+  auto recv_wait_s = [&](const InferenceResult& dr) {
+    return 0.5 * double(w.scheduler_recv_interval - 1) * dr.decode_step.total_s;
+  };
   auto at = [&](long long c_d) {
     Point p;
     wd.concurrency = c_d;
@@ -258,7 +264,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       p.in_system = INFINITY;
       return p;
     }
-    p.prefill_time_s = sojourn_s + transfer_s;
+    p.prefill_time_s = sojourn_s + transfer_s + recv_wait_s(p.r);
     p.in_system = p.rate * (p.prefill_time_s + t_dec);
     return p;
   };
@@ -288,7 +294,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
   const double t_dec_best = std::max(0.0, osl - 1) * best.r.tpot_s + best.r.decode_step.total_s;
   if (!kv_bound) {
-    auto prefill_time = [&](double x) { return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s; };
+    const double recv_s = recv_wait_s(best.r);
+    auto prefill_time = [&](double x) {
+      return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s + recv_s;
+    };
     double a = 0.0, b = mu_p * (1.0 - 1e-9);
     for (int it = 0; it < 60; ++it) {
       const double x = 0.5 * (a + b);
@@ -315,8 +324,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const double rate = best.rate;
   const double cycle_s = double(clients) / rate;
   const double t_dec = std::max(0.0, osl - 1) * r.tpot_s;
+  const double recv_s = recv_wait_s(r);
   double ttft = std::max(best.prefill_time_s, cycle_s - t_dec - r.decode_step.total_s) + r.decode_step.total_s;
-  r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + r.decode_step.total_s));
+  r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + recv_s + r.decode_step.total_s));
   // The median request (closed loop): within the slots a steady-state one (the opening wave is 1 in
   // requests_per_client requests); with more clients than slots, the run replayed (below).
   if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0) r.ttft_median_s = ttft;
@@ -328,7 +338,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     const double n = double(clients), sl = double(std::max(1LL, slots));
     const double q = std::floor(n / sl), rem = n - q * sl;
     const double slot_wait = clients > slots ? t_dec_best * (sl * q * (q - 1.0) / 2.0 + rem * q) / n : 0.0;
-    const double own_s = prefill_alone_s + transfer_s + r.decode_step.total_s;  // its prefill to its first token
+    const double own_s = prefill_alone_s + transfer_s + recv_s + r.decode_step.total_s;  // its prefill to its first token
     const double wave = std::max(n / mu_p / 2.0, slot_wait) + own_s;
     // With more clients than slots, which requests wait depends on when the slots free.
     if (w.ttft_median && clients > slots && mu_p > 0) {

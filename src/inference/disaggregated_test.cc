@@ -273,5 +273,32 @@ TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
     }
 }
 
+// The decode workers' receive interval (SGLang's --scheduler-recv-interval N on a decode worker): a
+// request waits (N - 1) / 2 decode steps more for its KV preallocation before its prefill, so at low
+// load TTFT grows by that and nothing else does; at a saturated prefill pool the closed loop's queue
+// absorbs it (TTFT and throughput within a step); N = 1 is the model without it.
+TEST(DecodeReceiveInterval, DelaysTheFirstTokenByHalfTheIntervalInDecodeSteps) {
+  Gb200Pools g;
+  for (long long clients : {1LL, 4LL, 16LL}) {
+    const InferenceResult one = g.at(clients, 0);
+    g.w.scheduler_recv_interval = 10;
+    const InferenceResult ten = g.at(clients, 0);
+    g.w.scheduler_recv_interval = 1;
+    ASSERT_TRUE(one.valid() && ten.valid()) << clients;
+    EXPECT_NEAR(ten.ttft_s - one.ttft_s, 4.5 * ten.decode_step.total_s, 0.05 * ten.decode_step.total_s) << clients;
+    EXPECT_NEAR(ten.tpot_s, one.tpot_s, 1e-3 * one.tpot_s) << clients;
+    EXPECT_LE(ten.tokens_per_s_total, one.tokens_per_s_total * (1 + 1e-9)) << clients;
+    EXPECT_NEAR(ten.queue_wait_s, one.queue_wait_s, 0.05 * ten.decode_step.total_s) << clients;
+  }
+  // Out of range: the field is named.
+  g.w.scheduler_recv_interval = 0;
+  try {
+    (void)g.at(4, 0);
+    ADD_FAILURE() << "scheduler_recv_interval 0 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("scheduler-recv-interval"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan

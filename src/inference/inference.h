@@ -92,6 +92,8 @@ struct InferenceWorkload {
   // How often the scheduler takes in new requests: SGLang's --scheduler-recv-interval N polls its
   // request queue only once every N decode steps (a prefill step makes it poll at once), so a request
   // arriving while the batch decodes waits N/2 steps on average before its prefill (1: every step).
+  // Disaggregated: the decode workers' (a prefill worker polls after every prefill forward): a
+  // request waits (N - 1) / 2 decode steps more for its KV preallocation, which its prefill awaits.
   int scheduler_recv_interval = 1;
   // The engine's host work per sequence per step on each rank's process (building the batch,
   // sampling, per-request bookkeeping and responses), seconds. Engines with an overlap scheduler

@@ -62,6 +62,8 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.decode_max_batch_size = r.integer_in("decode_max_batch_size", 0, 1'000'000);
     k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 0, 16));
     k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
+    if (r.has("scheduler_recv_interval"))
+      k.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 1, 1000));
     const YAML::Node c = r.raw("concurrencies");
     if (!c.IsSequence()) throw InputError(r.path() + ".concurrencies", "must be a list of client counts");
     for (const auto& v : c) {
@@ -124,13 +126,15 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
   const std::vector<const DynamoDecodeRecipe*>& pick = ran.empty() ? same : ran;
   out.candidates = static_cast<int>(pick.size());
   if (pick.empty()) return out;
-  out.draft_known = out.batch_known = true;
+  out.draft_known = out.batch_known = out.recv_known = true;
   out.mtp_draft_tokens = pick.front()->mtp_draft_tokens;
+  out.scheduler_recv_interval = pick.front()->scheduler_recv_interval;
   out.decode_max_batch = pick.front()->decode_max_batch_size;
   out.eplb_slots = pick.front()->eplb_slots;
   for (const DynamoDecodeRecipe* r : pick) {
     out.draft_known = out.draft_known && r->mtp_draft_tokens == out.mtp_draft_tokens;
     out.batch_known = out.batch_known && r->decode_max_batch_size == out.decode_max_batch;
+    out.recv_known = out.recv_known && r->scheduler_recv_interval == out.scheduler_recv_interval;
     out.recipes += (out.recipes.empty() ? "" : ", ") + r->path;
     const std::string c = r->commit.substr(0, 8);
     if (out.commits.find(c) == std::string::npos) out.commits += (out.commits.empty() ? "" : ", ") + c;

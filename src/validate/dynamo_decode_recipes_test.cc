@@ -110,6 +110,12 @@ TEST(DynamoDecodeRecipes, BadFieldsNameThePath) {
   fails_naming(head + replace(entry, "mtp_draft_tokens: 1", "mtp_draft_tokens: -1"), "mtp_draft_tokens");
   fails_naming(head + replace(entry, "concurrencies: [64]", "concurrencies: [0]"), "concurrencies");
   fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slot: 0"), "eplb_slot");
+  fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    scheduler_recv_interval: 0"),
+               "scheduler_recv_interval");
+  const auto ten = parse_dynamo_decode_recipes(
+      head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    scheduler_recv_interval: 10"), "t");
+  EXPECT_EQ(ten.recipes.at(0).scheduler_recv_interval, 10);
+  EXPECT_EQ(parse_dynamo_decode_recipes(head + entry, "t").recipes.at(0).scheduler_recv_interval, 1);
   fails_naming(replace(head, "valid_to: 2026-03-24", "valid_to: March") + entry, "valid_to");
 }
 
@@ -365,6 +371,16 @@ TEST(DynamoDecodeRecipes, SglangRowsTakeTheirRecipesDecodeSide) {
       EXPECT_TRUE(says(*c, "MTP: 2 draft tokens (the decode recipe's speculative-num-steps)")) << w.row;
     }
   }
+  // The low-latency recipes whose decode workers set --scheduler-recv-interval 10 (srt-slurm's GB200
+  // low-latency files; InferenceX's in-tree B200 FP4 8K/1K ones): the rows run it; the others poll
+  // every step.
+  for (size_t row : {184u, 187u, 193u, 22u}) {
+    const InferenceCase* c = case_of(row, "ttft_ms");
+    ASSERT_NE(c, nullptr) << row;
+    EXPECT_EQ(c->workload.scheduler_recv_interval, 10) << row;
+    EXPECT_TRUE(says(*c, "decode workers receive requests every 10 steps")) << row;
+  }
+  for (const Want& w : wants) EXPECT_EQ(case_of(w.row, "ttft_ms")->workload.scheduler_recv_interval, 1) << w.row;
   // A recipe without --max-running-requests leaves the batch uncapped and says so.
   const InferenceCase* open = case_of(193, "tpot_ms");
   ASSERT_NE(open, nullptr);

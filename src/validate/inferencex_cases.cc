@@ -245,6 +245,15 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   } else {
     said.push_back("batch caps differ between the candidates: no decode batch cap");
   }
+  if (m.recv_known && m.scheduler_recv_interval > 1) {
+    // The decode workers take in new requests every N steps (the prefill awaits their KV
+    // preallocation): InferenceWorkload::scheduler_recv_interval is the decode workers' here.
+    c.workload.scheduler_recv_interval = m.scheduler_recv_interval;
+    said.push_back(fmt::format("decode workers receive requests every {} steps (--scheduler-recv-interval)",
+                               m.scheduler_recv_interval));
+  } else if (!m.recv_known) {
+    said.push_back("receive intervals differ between the candidates: 1");
+  }
   std::string joined;
   for (const std::string& x : said) joined += (joined.empty() ? "" : "; ") + x;
   c.assumptions.push_back(fmt::format("decode recipe ({} {} at {}): {}{}", m.sources, m.recipes, m.commits, joined,

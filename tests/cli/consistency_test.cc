@@ -437,4 +437,40 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
   }
 }
 
+// The same for a disaggregated run whose decode recipe sets a receive interval: row 184's deployment
+// (GB200 FP8 Dynamo + SGLang, one TP4 prefill and one TP4 decode worker, 1K/1K at 4 clients, the
+// srt-slurm low-latency recipe: 128 sequences, 512 prefill requests and 8,192 tokens, decode workers
+// polling every 10 steps) gives one median TTFT through validate and through infer's flags.
+TEST(ConsistencyCli, InferAndValidateGiveOneTtftForADecodeReceiveInterval) {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("gpuplan_consistency_disagg_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream f(path);
+    f << "date,gpu,framework,model,precision,spec_decode,disaggregated,prefill_workers,prefill_tp,prefill_ep,"
+         "prefill_attention_dp,decode_workers,decode_tp,decode_ep,decode_attention_dp,prefill_gpus,decode_gpus,gpus,"
+         "isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,median_tpot_ms\n"
+         "2026-02-09,GB200,Dynamo + SGLang,DeepSeek-R1-0528,FP8,none,yes,1,4,1,no,1,4,1,no,4,4,8,1024,1024,4,48.2,"
+         "101.5,237.7,9.85\n";
+  }
+  auto v = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  double ttft_ms = 0;
+  const auto doc = v.json();
+  for (const auto& row : doc["rows"])
+    if (row["metric"] == "ttft_ms") ttft_ms = row["predicted"].get<double>();
+  std::remove(path.c_str());
+  ASSERT_GT(ttft_ms, 0);
+  const std::string common =
+      "infer --model deepseek-r1 --system gb200-nvl72 --precision fp8 --kv-precision fp8 --engine dynamo+sglang "
+      "--disagg --prefill-gpus 4 --prefill-tp 4 --prefill-ep 1 --decode-gpus 4 --decode-tp 4 --decode-ep 1 "
+      "--decode-max-batch 128 --prefill-max-batch 512 --prefill-max-tokens 8192 --isl 922 --osl 922 --concurrency 4 "
+      "--arrival closed_loop --requests-per-client 10 --length-low 0.8 --json ";
+  auto ten = run_gpuplan(common + "--scheduler-recv-interval 10");
+  ASSERT_EQ(ten.exit_code, 0) << ten.err;
+  EXPECT_NEAR(ten.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms, 1e-6 * ttft_ms);
+  auto one = run_gpuplan(common);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_LT(one.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms - 20.0);  // 4.5 decode steps of ~9 ms
+}
+
 }  // namespace
