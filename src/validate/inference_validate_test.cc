@@ -17,6 +17,11 @@
 namespace gpuplan {
 namespace {
 
+// The inference schema's header (shared/data/benchmarks/inference.csv), for rows written inline.
+const std::string kInferenceHeader =
+    "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+    "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+
 struct Split {
   ErrorSummary throughput, latency;
   size_t scored = 0, total = 0;
@@ -77,9 +82,7 @@ TEST(InferenceValidation, MlperfRounds) {
 // interactive: 450 ms TTFT, 40 ms TPOT p99), so it never serves more than the server row; a scenario
 // that is none of the known ones is refused naming it.
 TEST(InferenceValidation, InteractiveScenarioHasItsLimitsAndUnknownOnesAreRefused) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const std::string row = "MLPerf-v5.0,x,Llama-2-70B,70,70,H100-SXM,8,1,,1,FP8,,TensorRT-LLM,,,,";
   const CsvTable t = parse_csv(head + row + "Server,tokens_per_sec_total,20000,\n" + row +
                                    "Interactive,tokens_per_sec_total,20000,\n" + row +
@@ -119,9 +122,7 @@ TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
 // Cells in the forms real tables write: a vendor word before the GPU, an upper-case metric, a blank
 // num_gpus (one instance of TP x PP, said), and a row whose size nothing states (skipped, saying so).
 TEST(InferenceValidation, TableFormsOfTheSameRow) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const std::string tail = ",1,FP8,,trt,128,128,8,offline,tokens_per_sec_total,100,\n";
   const CsvTable t = parse_csv(head + "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2," + tail +
                                    "X,y,meta-llama/Llama-3.1-70B,70,70,NVIDIA H100-SXM,,2," + tail +
@@ -149,9 +150,7 @@ TEST(InferenceValidation, TableFormsOfTheSameRow) {
 // MLPerf rows whose concurrency column is NVIDIA's engine batch limit, Triton runs at an unbounded
 // request rate (all requests at once: they queue), and disaggregated AIConfigurator rows.
 TEST(InferenceValidation, ScenarioSemantics) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(
       head +
           "MLPerf-v4.1,x/llama2-70b-99/Server,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,FP8,TensorRT 10.2.0,,,896,server,"
@@ -185,9 +184,7 @@ TEST(InferenceValidation, ScenarioSemantics) {
 // carry the engine's front end fitted on the InferenceX file (these rows are held out of that fit);
 // an engine without a fitted entry (vLLM) gets none.
 TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(head +
                                    "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,trtllm 1.0.0rc3,1024,128,8,"
                                    "server,ttft_ms,190,\n"
@@ -213,9 +210,7 @@ TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
 // runs get (validate/inferencex_scripts.h): DeepSeek-R1 TP8 FP8 at 64 clients 30, at 4 clients 10;
 // the same run on H200 (no such script) and with attention-DP keep SGLang's 1.
 TEST(InferenceValidation, AiConfiguratorSglangRowsTakeTheirScriptsReceiveInterval) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const std::string agg = "agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=64";
   const CsvTable t = parse_csv(
       head + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
@@ -242,9 +237,7 @@ TEST(InferenceValidation, AiConfiguratorSglangRowsTakeTheirScriptsReceiveInterva
 // two published small-active MoE figures (TensorRT-LLM perf overview: Qwen3-30B-A3B FP4 on one B200,
 // 1000/1000, 25,828 tok/s, v1.0; gpt-oss-120b on one GB200, 1000/1000, 27,198 tok/s, 1.x).
 TEST(InferenceValidation, MaximumLoadRowsUseTheEnginesLimitsAndHostWork) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(
       head +
           "P,x,Qwen3-30B-A3B,30.5,3.3,B200,1,1,,1,FP4,,\"TensorRT-LLM v1.0 (PyTorch backend, trtllm-bench "
@@ -279,9 +272,7 @@ TEST(InferenceValidation, MaximumLoadRowsUseTheEnginesLimitsAndHostWork) {
 // EP wider than the attention group is modelled as stated (attention-DP over the EP ranks) when
 // attention is not also tensor-parallel, else skipped with the reason (never clamped to tp).
 TEST(InferenceValidation, ExpertParallelAsStated) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(head +
                                    "E,x,Qwen3-235B-A22B,235,22,B200,8,1,8,1,FP4,FP8,sglang,1024,1024,64,server,"
                                    "tpot_ms,20,\n"
@@ -303,9 +294,7 @@ TEST(InferenceValidation, ExpertParallelAsStated) {
 // "auto" on Hopper, the checkpoint's BF16) is read from the notes where precision_kv is blank; twice the
 // KV bytes hold half the sequences, so the Hopper row's maximum load serves fewer tokens.
 TEST(InferenceValidation, NotesKvDtypePerGeneration) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const std::string fw = "\"TensorRT-LLM 1.x (PyTorch backend, trtllm-bench throughput)\"";
   const std::string notes = "\"GPT-OSS: KV fp8 on Blackwell (\"\"Hopper: use auto\"\"), MoE CUTLASS (Hopper TRITON)\"";
   const CsvTable t = parse_csv(head + "P,x,gpt-oss-20b,21,3.6,H100-SXM,1,1,,1,FP8,," + fw +
@@ -332,9 +321,7 @@ TEST(InferenceValidation, NotesKvDtypePerGeneration) {
 // TensorRT-LLM perf overview (v0.17 page, v0.14 Triton table), Llama 3.1 70B BF16 on 4 H100, 202/214,
 // 32 requests/s offered: 3,003 output tokens/s achieved (14 requests/s).
 TEST(InferenceValidation, FiniteRunThroughput) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(head +
                                    "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
                                    "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
@@ -370,9 +357,7 @@ TEST(InferenceValidation, FiniteRunThroughput) {
 // its num_gpus formula imply, stated in the row's assumptions; layouts no engine runs as stated (a TP
 // that does not divide the heads) is skipped with that reason; int4 weight-only rows read as w4a16.
 TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
-  const std::string head =
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+  const std::string head = kInferenceHeader;
   const CsvTable t = parse_csv(
       head +
           "AIC-x,z,Qwen3-235B-A22B-FP8,,,H200-SXM,1,1,1,1,gemm=fp8; moe=fp8,,vllm 0.12.0,1800,450,9,server,tpot_ms,"

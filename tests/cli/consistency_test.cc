@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "run_cli.h"
 
@@ -396,26 +398,32 @@ TEST(ConsistencyCli, SglangMtpOnHopperInInferAsInValidation) {
   EXPECT_LT(t.json()["tpot_s"].get<double>() * 1e3, tpot_ms);
 }
 
+// validate's predicted TTFT (ms) of each data row of an InferenceX-schema CSV `text`, by row (0: none).
+std::vector<double> validated_ttft_ms(const std::string& text, const std::string& tag) {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("gpuplan_consistency_" + tag + "_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(path) << text;
+  auto v = run_gpuplan("validate --dataset " + path + " --json");
+  std::remove(path.c_str());
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  std::vector<double> out(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), 0.0);
+  if (v.exit_code != 0) return out;
+  const auto doc = v.json();
+  for (const auto& row : doc["rows"])
+    if (row["metric"] == "ttft_ms") out.at(row["row"].get<size_t>()) = row["predicted"].get<double>();
+  return out;
+}
+
 // The same serving point through validate (an InferenceX-schema row) and infer (its deployment as
 // flags: SGLang's receive interval, TensorRT-LLM's attention-DP balancer) gives one median TTFT.
 TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
-  const std::string path = std::filesystem::temp_directory_path() /
-                           ("gpuplan_consistency_ix_" + std::to_string(::getpid()) + ".csv");
-  {
-    std::ofstream f(path);
-    f << "date,gpu,framework,model,precision,spec_decode,disaggregated,decode_workers,decode_tp,decode_ep,"
-         "decode_attention_dp,gpus,isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,"
-         "median_tpot_ms\n"
-         "2026-05-22,B200,SGLang,DeepSeek-R1-0528,NVFP4,none,no,1,4,4,no,4,8192,1024,128,587,18,1683,53\n"
-         "2026-05-19,B200,TensorRT-LLM,DeepSeek-R1-0528,NVFP4,mtp,no,1,4,4,yes,4,8192,1024,256,1190,15,2192,50\n";
-  }
-  auto v = run_gpuplan("validate --dataset " + path + " --json");
-  ASSERT_EQ(v.exit_code, 0) << v.err;
-  double ttft_ms[2] = {0, 0};
-  const auto doc = v.json();
-  for (const auto& row : doc["rows"])
-    if (row["metric"] == "ttft_ms") ttft_ms[row["row"].get<int>()] = row["predicted"].get<double>();
-  std::remove(path.c_str());
+  const std::vector<double> ttft_ms = validated_ttft_ms(
+      "date,gpu,framework,model,precision,spec_decode,disaggregated,decode_workers,decode_tp,decode_ep,"
+      "decode_attention_dp,gpus,isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,"
+      "median_tpot_ms\n"
+      "2026-05-22,B200,SGLang,DeepSeek-R1-0528,NVFP4,none,no,1,4,4,no,4,8192,1024,128,587,18,1683,53\n"
+      "2026-05-19,B200,TensorRT-LLM,DeepSeek-R1-0528,NVFP4,mtp,no,1,4,4,yes,4,8192,1024,256,1190,15,2192,50\n",
+      "ix");
   const std::string common = "infer --model deepseek-r1 --system hgx-b200 --gpus 4 --tp 4 --isl 7373 --osl 922 "
                              "--precision nvfp4 --kv-precision fp8 --arrival closed_loop --json ";
   auto sg = run_gpuplan(common + "--engine sglang --concurrency 128 --scheduler-recv-interval 30");
@@ -442,23 +450,13 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
 // srt-slurm low-latency recipe: 128 sequences, 512 prefill requests and 8,192 tokens, decode workers
 // polling every 10 steps) gives one median TTFT through validate and through infer's flags.
 TEST(ConsistencyCli, InferAndValidateGiveOneTtftForADecodeReceiveInterval) {
-  const std::string path = std::filesystem::temp_directory_path() /
-                           ("gpuplan_consistency_disagg_" + std::to_string(::getpid()) + ".csv");
-  {
-    std::ofstream f(path);
-    f << "date,gpu,framework,model,precision,spec_decode,disaggregated,prefill_workers,prefill_tp,prefill_ep,"
-         "prefill_attention_dp,decode_workers,decode_tp,decode_ep,decode_attention_dp,prefill_gpus,decode_gpus,gpus,"
-         "isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,median_tpot_ms\n"
-         "2026-02-09,GB200,Dynamo + SGLang,DeepSeek-R1-0528,FP8,none,yes,1,4,1,no,1,4,1,no,4,4,8,1024,1024,4,48.2,"
-         "101.5,237.7,9.85\n";
-  }
-  auto v = run_gpuplan("validate --dataset " + path + " --json");
-  ASSERT_EQ(v.exit_code, 0) << v.err;
-  double ttft_ms = 0;
-  const auto doc = v.json();
-  for (const auto& row : doc["rows"])
-    if (row["metric"] == "ttft_ms") ttft_ms = row["predicted"].get<double>();
-  std::remove(path.c_str());
+  const double ttft_ms = validated_ttft_ms(
+      "date,gpu,framework,model,precision,spec_decode,disaggregated,prefill_workers,prefill_tp,prefill_ep,"
+      "prefill_attention_dp,decode_workers,decode_tp,decode_ep,decode_attention_dp,prefill_gpus,decode_gpus,gpus,"
+      "isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,median_tpot_ms\n"
+      "2026-02-09,GB200,Dynamo + SGLang,DeepSeek-R1-0528,FP8,none,yes,1,4,1,no,1,4,1,no,4,4,8,1024,1024,4,48.2,"
+      "101.5,237.7,9.85\n",
+      "disagg").at(0);
   ASSERT_GT(ttft_ms, 0);
   const std::string common =
       "infer --model deepseek-r1 --system gb200-nvl72 --precision fp8 --kv-precision fp8 --engine dynamo+sglang "
