@@ -537,12 +537,34 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       }
       if (has(fw, "dynamo") || has(fw, "mori")) {
         const bool stated_dp = dep.prefill_attention_dp;
-        const PrefillRecipeLimits lim =
-            has(fw, "mori")
-                ? mori_prefill_limits(row_date, w.weight_precision, stated_dp, pre.tp)
-                : inferencex_prefill_limits(c.framework, c.gpu_name, c.precision_name, std::llround(isl), w.isl,
-                                            pre.tp, stated_dp, dep.decode_attention_dp, dep.mtp, row_date);
-        if (lim.found && stated_dp == pre.attention_dp) {
+        auto dynamo_limits = [&](bool attention_dp) {
+          return inferencex_prefill_limits(c.framework, c.gpu_name, c.precision_name, std::llround(isl), w.isl,
+                                           pre.tp, attention_dp, dep.decode_attention_dp, dep.mtp, row_date);
+        };
+        PrefillRecipeLimits lim = has(fw, "mori") ? mori_prefill_limits(row_date, w.weight_precision, stated_dp, pre.tp)
+                                                  : dynamo_limits(stated_dp);
+        bool recipe_worker = false;  // the worker rebuilt as the recipe states it
+        if (!lim.found && has(fw, "dynamo") && pre.attention_dp == stated_dp) {
+          // The recipe in force states the context worker's attention-DP the other way round (the
+          // H200 TensorRT-LLM 8K/1K context workers: enable_attention_dp false, where the Feb 2026
+          // rows say "yes"; their measured figures equal the March rows that say "no"): the run
+          // ran the recipe's worker.
+          InferenceParallel flipped;
+          const PrefillRecipeLimits other = dynamo_limits(!stated_dp);
+          if (other.found && side_parallel(c.model, dep.prefill_gpus, dep.prefill_workers, pre.tp, pre.ep, !stated_dp,
+                                           flipped, c.assumptions, "prefill") &&
+              flipped.attention_dp == !stated_dp) {
+            pre = flipped;
+            c.disagg.prefill = pre;
+            lim = other;
+            recipe_worker = true;
+            c.assumptions.push_back(fmt::format("prefill worker {} attention-DP as the run's recipe states it, where the "
+                                                "row says {} ({})",
+                                                stated_dp ? "without" : "with", stated_dp ? "with" : "without",
+                                                lim.recipe));
+          }
+        }
+        if (lim.found && (recipe_worker || stated_dp == pre.attention_dp)) {
           c.disagg.prefill_max_batch = lim.max_batch;
           c.disagg.prefill_max_tokens = lim.max_tokens;
           c.assumptions.push_back(fmt::format(

@@ -452,6 +452,33 @@ TEST(InferenceXValidation, GoldenMoriWorkersAsTheLaunchScriptBuiltThem) {
   EXPECT_FALSE(mori_launch("2026-03-03", Precision::nvfp4).found);  // PR #823: the config's tp and ep
 }
 
+// A row whose prefill attention-DP contradicts the recipe in force runs the recipe's worker: the H200
+// TensorRT-LLM 8K/1K context workers (recipes/trtllm/h200/8k1k: enable_attention_dp false) of the
+// 2026-02-14 rows 247 and 250, which say "yes" and measure what the 2026-03-23 rows 246 and 249 that
+// say "no" measure (TTFT 6.27 / 6.27 s, 6.89 / 6.87 s). The workers, the limits and the sentence; the
+// pairs then predict alike, and the Feb rows' TTFT within 25% (0.44x and 0.42x with the label's).
+TEST(InferenceXValidation, PrefillWorkerAsTheRecipeStatesIt) {
+  if (!have_data()) GTEST_SKIP() << "shared data not present";
+  for (const auto& [feb, mar] : {std::pair<size_t, size_t>{247, 246}, {250, 249}}) {
+    const InferenceCase* f = nullptr;
+    const InferenceCase* m = nullptr;
+    for (const auto& c : mapped().cases) {
+      if (c.metric != "ttft_ms") continue;
+      if (c.row == feb) f = &c;
+      if (c.row == mar) m = &c;
+    }
+    ASSERT_NE(f, nullptr);
+    ASSERT_NE(m, nullptr);
+    EXPECT_FALSE(f->disagg.prefill.attention_dp) << feb;
+    EXPECT_EQ(f->disagg.prefill_max_tokens, m->disagg.prefill_max_tokens) << feb;
+    bool said = false;
+    for (const auto& a : f->assumptions)
+      said = said || a.find("prefill worker without attention-DP as the run's recipe states it") != std::string::npos;
+    EXPECT_TRUE(said) << feb;
+    EXPECT_NEAR(predict_inference_case(*f) / f->reported, 1.0, 0.25) << feb;
+  }
+}
+
 // The prefill workers' limits of the recipes behind the rows (NVIDIA/srt-slurm's
 // sa-submission-q1-2026 recipes InferenceX's configs name; InferenceX's amd_utils for MoRI): values
 // as the recipes state them per attention rank, chosen by engine, GPU, precision, ISL, worker shape
