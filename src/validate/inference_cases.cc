@@ -499,8 +499,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
               c.model.name, c.generation, w.weight_precision, p.tp, p.attention_dp, w.concurrency);
           if (ri.interval > 1) {
             w.scheduler_recv_interval = ri.interval;
-            c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})",
-                                                ri.interval, ri.script, w.concurrency));
+            c.assumptions.push_back(ri.assumption(w.concurrency));
           }
         }
         // The same client through the engine's HTTP server: its front end's latency per request,

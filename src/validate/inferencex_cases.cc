@@ -504,8 +504,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
           c.model.name, c.generation, w.weight_precision, dec.tp, dep.decode_attention_dp, std::llround(conc));
       if (ri.interval > 1) {
         w.scheduler_recv_interval = ri.interval;
-        c.assumptions.push_back(fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})",
-                                            ri.interval, ri.script, conc));
+        c.assumptions.push_back(ri.assumption(std::llround(conc)));
       }
     }
     if (disagg) {

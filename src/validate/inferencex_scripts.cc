@@ -1,6 +1,13 @@
 #include "validate/inferencex_scripts.h"
 
+#include <fmt/format.h>
+
 namespace gpuplan {
+
+std::string SglangScriptRecvInterval::assumption(long long clients) const {
+  return fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})", interval, script,
+                     clients);
+}
 
 SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
                                                          Precision weights, int tp, bool attention_dp,

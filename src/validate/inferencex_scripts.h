@@ -13,6 +13,8 @@ namespace gpuplan {
 struct SglangScriptRecvInterval {
   int interval = 1;    // --scheduler-recv-interval; 1: SGLang's default (the script passes none)
   std::string script;  // the script (and branch) that sets it; empty where none does
+  // The row's assumption, one wording for every mapping that applies it.
+  std::string assumption(long long clients) const;
 };
 
 // The receive interval InferenceX's SGLang script for `model` (catalog name: deepseek-r1,
