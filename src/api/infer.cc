@@ -88,6 +88,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
       .add("prefill_s", r.prefill_s)
       .add("prefill_utilization", r.prefill_utilization)
       .add("queue_wait_s", r.queue_wait_s)
+      .add("receive_wait_s", r.receive_wait_s)
       .add("requests_per_s", r.requests_per_s)
       .add("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu)
       .add("tokens_per_s_per_user", r.tokens_per_s_per_user)
@@ -404,8 +405,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}   (all {} GPUs)\n", r.tokens_per_s_per_gpu,
                              d.prefill_gpus + d.decode_gpus);
     output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
-    output.os() << fmt::format("  TTFT               {:>10.1f} ms (prefill {:.1f}, KV transfer {:.2f}, queue {:.1f} ms)\n",
-                             r.ttft_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3, r.queue_wait_s * 1e3);
+    output.os() << fmt::format(
+        "  TTFT               {:>10.1f} ms (front end {:.1f}, prefill {:.1f}, KV transfer {:.2f}{}, first step {:.1f}, "
+        "queue {:.1f} ms)\n",
+        r.ttft_s * 1e3, w.request_overhead_s * 1e3, r.prefill_s * 1e3, r.kv_transfer_s * 1e3,
+        r.receive_wait_s > 0 ? fmt::format(", decode receive interval {:.1f}", r.receive_wait_s * 1e3) : std::string(),
+        r.decode_step.total_s * 1e3, r.queue_wait_s * 1e3);
     if (r.ttft_median_s > 0)
       output.os() << fmt::format("  TTFT median        {:>10.1f} ms (the run's median request{})\n", r.ttft_median_s * 1e3,
                                  r.concurrency > r.max_concurrency ? ": replayed, clients beyond the decode slots" : "");

@@ -319,12 +319,13 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   r.prefill_s = prefill_alone_s;
   r.prefill_chunk = chunk_step;
   r.kv_transfer_s = transfer_s - w.request_overhead_s;
+  r.receive_wait_s = recv_wait_s(r);
   r.prefill_utilization = std::min(1.0, best.rate / mu_p);
   // Little's law over the whole loop: clients beyond what both pools hold wait before prefill.
   const double rate = best.rate;
   const double cycle_s = double(clients) / rate;
   const double t_dec = std::max(0.0, osl - 1) * r.tpot_s;
-  const double recv_s = recv_wait_s(r);
+  const double recv_s = r.receive_wait_s;
   double ttft = std::max(best.prefill_time_s, cycle_s - t_dec - r.decode_step.total_s) + r.decode_step.total_s;
   r.queue_wait_s = std::max(0.0, ttft - (prefill_alone_s + transfer_s + recv_s + r.decode_step.total_s));
   // The median request (closed loop): within the slots a steady-state one (the opening wave is 1 in

@@ -289,6 +289,9 @@ TEST(DecodeReceiveInterval, DelaysTheFirstTokenByHalfTheIntervalInDecodeSteps) {
     EXPECT_NEAR(ten.tpot_s, one.tpot_s, 1e-3 * one.tpot_s) << clients;
     EXPECT_LE(ten.tokens_per_s_total, one.tokens_per_s_total * (1 + 1e-9)) << clients;
     EXPECT_NEAR(ten.queue_wait_s, one.queue_wait_s, 0.05 * ten.decode_step.total_s) << clients;
+    // The result names the wait (not as queue): (10 - 1) / 2 of its decode steps, none at interval 1.
+    EXPECT_DOUBLE_EQ(ten.receive_wait_s, 4.5 * ten.decode_step.total_s) << clients;
+    EXPECT_EQ(one.receive_wait_s, 0.0) << clients;
   }
   // Out of range: the field is named.
   g.w.scheduler_recv_interval = 0;

@@ -614,7 +614,8 @@ bool wave_measures_pool(const InferenceCase& c) {
   if (c.metric != "p99_ttft_ms" || c.mode != InferenceMode::disaggregated || ttft_waits_for_decode_slots(c)) return false;
   try {
     const InferenceResult r = evaluate_case(c);
-    const double one_s = r.prefill_s + r.kv_transfer_s + c.workload.request_overhead_s + r.decode_step.total_s;
+    const double one_s =
+        r.prefill_s + r.kv_transfer_s + c.workload.request_overhead_s + r.receive_wait_s + r.decode_step.total_s;
     return r.ttft_p99_s > kWaveDepth * one_s;
   } catch (const InputError&) {
     return false;

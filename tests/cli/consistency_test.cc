@@ -469,6 +469,20 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForADecodeReceiveInterval) {
   auto one = run_gpuplan(common);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   EXPECT_LT(one.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms - 20.0);  // 4.5 decode steps of ~9 ms
+  // The result names the wait: 4.5 decode steps with the interval, none without; the text breakdown
+  // of TTFT lists it beside the front end, prefill, hand-off, first step and queue.
+  const double step_s = ten.json()["decode_step"]["total_s"].get<double>();
+  EXPECT_NEAR(ten.json()["receive_wait_s"].get<double>(), 4.5 * step_s, 1e-9);
+  EXPECT_EQ(one.json()["receive_wait_s"].get<double>(), 0.0);
+  std::string text_cmd = common.substr(0, common.rfind("--json"));
+  auto text = run_gpuplan(text_cmd + "--scheduler-recv-interval 10");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "decode receive interval")) << text.out;
+  char front_end[32];
+  std::snprintf(front_end, sizeof front_end, "front end %.1f,", ten.json()["request_overhead_s"].get<double>() * 1e3);
+  EXPECT_TRUE(has(text.out, front_end)) << text.out;  // the engine's front end, as the JSON states it
+  auto plain_text = run_gpuplan(text_cmd);
+  EXPECT_FALSE(has(plain_text.out, "decode receive interval")) << plain_text.out;
 }
 
 }  // namespace
