@@ -797,6 +797,8 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
     r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
                      : r.prefill_s;
+    // Of that wait, what the receive interval adds to the half step any prompt waits for.
+    r.receive_wait_s = B > 1 ? 0.5 * double(w.scheduler_recv_interval - 1) * r.decode_step.total_s : 0.0;
     if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;

@@ -169,9 +169,10 @@ struct InferenceResult {
   bool disaggregated = false;
   int prefill_gpus = 0, decode_gpus = 0;
   double kv_transfer_s = 0;          // one request's KV cache from prefill to decode, exposed part
-  // The decode worker's receive interval (SGLang's --scheduler-recv-interval N): it takes in new
-  // requests every N decode steps, so a request waits (N - 1) / 2 steps for its KV preallocation; in
-  // ttft_s, not in queue_wait_s. 0 when the worker polls every step.
+  // The receive interval (SGLang's --scheduler-recv-interval N): the worker takes in new requests
+  // every N decode steps, so a request waits (N - 1) / 2 steps more than with one polling every step
+  // (a disaggregated deployment's decode workers: for its KV preallocation; an aggregated worker
+  // under load: before its prefill). In ttft_s, not in queue_wait_s; 0 when it polls every step.
   double receive_wait_s = 0;
   double prefill_utilization = 0;    // prefill pool's load (arrivals / capacity)
   // Closed-loop runs of a disaggregated deployment: the run's 99th-percentile TTFT where the opening

@@ -483,6 +483,9 @@ TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
   w.scheduler_recv_interval = 30;
   const InferenceResult thirty = evaluate_inference(m, hw, par, w);
   EXPECT_NEAR(thirty.ttft_s - every.ttft_s, 14.5 * every.decode_step.total_s, 1e-9);
+  // The result names that wait: all of the difference, none at interval 1.
+  EXPECT_NEAR(thirty.receive_wait_s, thirty.ttft_s - every.ttft_s, 1e-12);
+  EXPECT_EQ(every.receive_wait_s, 0.0);
   EXPECT_DOUBLE_EQ(thirty.tpot_s, every.tpot_s);
   EXPECT_DOUBLE_EQ(thirty.tokens_per_s_total, every.tokens_per_s_total);
   auto one = w;
@@ -490,6 +493,7 @@ TEST(ContinuousBatching, ReceiveIntervalDelaysFirstTokenOnly) {
   const InferenceResult alone = evaluate_inference(m, hw, par, one);
   one.scheduler_recv_interval = 1;
   EXPECT_DOUBLE_EQ(alone.ttft_s, evaluate_inference(m, hw, par, one).ttft_s);
+  EXPECT_EQ(alone.receive_wait_s, 0.0);
   for (int bad : {0, -3, 1001}) {
     w.scheduler_recv_interval = bad;
     try {

@@ -438,6 +438,15 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
   auto plain = run_gpuplan(common + "--engine sglang --concurrency 128");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_LT(plain.json()["ttft_s"].get<double>() * 1e3, 0.9 * ttft_ms[0]);
+  // The result names the receive interval's part of that TTFT (14.5 decode steps at 30), and the
+  // text says it.
+  EXPECT_NEAR(sg.json()["receive_wait_s"].get<double>(), 14.5 * sg.json()["decode_step"]["total_s"].get<double>(),
+              1e-9);
+  EXPECT_EQ(plain.json()["receive_wait_s"].get<double>(), 0.0);
+  auto text = run_gpuplan(common.substr(0, common.rfind("--json")) +
+                          "--engine sglang --concurrency 128 --scheduler-recv-interval 30");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "of which receive interval")) << text.out;
   for (const char* bad : {"--scheduler-recv-interval 0", "--adp-balance-timeout-iters -1"}) {
     auto r = run_gpuplan(common + bad);
     EXPECT_EQ(r.exit_code, 2) << bad;
