@@ -103,6 +103,14 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
   return j;
 }
 
+// Where one decode step's time goes (the text form of infer_step_json).
+std::string decode_step_text(const char* label, const StepTime& d) {
+  return fmt::format("{} {:.2f} ms: GEMMs {:.2f}, attention {:.2f}, TP {:.2f}, EP {:.2f}, PP {:.2f}, "
+                     "overhead {:.2f} ms; per GPU {:.1f} GB weights + {:.1f} GB KV read\n",
+                     label, d.total_s * 1e3, d.gemm_s * 1e3, d.attention_s * 1e3, d.tp_comm_s * 1e3, d.ep_comm_s * 1e3,
+                     d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9, d.kv_bytes_read / 1e9);
+}
+
 std::string infer_plan_text(const InferenceParallel& p) {
   return fmt::format("tp={} ep={} pp={}{}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "",
                      p.two_batch_overlap ? " tbo" : "");
@@ -430,6 +438,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                    ? fmt::format("{} prompt tokens a step", d.prefill_max_tokens)
                                                    : std::string())
                                  : std::string());
+    output.os() << decode_step_text("Decode-pool step", r.decode_step);
     output.os() << serving_bands_text(catalog, hw, r, true);
     for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
     return kExitOk;
@@ -644,12 +653,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                              r.queue_wait_s * 1e3);
   output.os() << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
-  const StepTime& d = r.decode_step;
-  output.os() << fmt::format("Decode step {:.2f} ms: GEMMs {:.2f}, attention {:.2f}, TP {:.2f}, EP {:.2f}, PP {:.2f}, "
-                           "overhead {:.2f} ms; per GPU {:.1f} GB weights + {:.1f} GB KV read\n",
-                           d.total_s * 1e3, d.gemm_s * 1e3, d.attention_s * 1e3, d.tp_comm_s * 1e3,
-                           d.ep_comm_s * 1e3, d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9,
-                           d.kv_bytes_read / 1e9);
+  output.os() << decode_step_text("Decode step", r.decode_step);
   for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
   output.os() << serving_bands_text(catalog, hw, r);
   return kExitOk;

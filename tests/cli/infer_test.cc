@@ -2,6 +2,7 @@
 // and bad input -> exit 2 naming the option; validate on the inference schema.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,11 @@ TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
   auto text = run_gpuplan("infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
                           "--decode-ep 16");
   EXPECT_TRUE(has(text.out, "Error bands")) << text.out;
+  // Where the decode pool's step goes, as for an aggregated point; the JSON's decode_step is the same step.
+  EXPECT_TRUE(has(text.out, "Decode-pool step")) << text.out;
+  char step[48];
+  std::snprintf(step, sizeof step, "Decode-pool step %.2f ms", j["decode_step"]["total_s"].get<double>() * 1e3);
+  EXPECT_TRUE(has(text.out, step)) << text.out;
 }
 
 TEST(InferCli, BadInputNamesTheOption) {
