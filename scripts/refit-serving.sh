@@ -6,7 +6,10 @@
 # binary, so gpuplan is rebuilt after each write. Repeats until a round leaves the data files as
 # they were (at most ROUNDS, default 4). Run after any change to the serving physics, then
 # build everything (the Python module and the tests embed the catalog too) and run
-# `ctest -R "CatalogValues"`.
+# `ctest -R "CatalogValues|Golden"`. The fits start from the catalog's values, and the chain has
+# more than one fixed point (docs/inference-model.md, "Eighteenth session": from the committed
+# catalog it reaches, in one round, one that breaks PrefillRate.GoldenLowLoadTtft), so compare the
+# validation figures before writing a new one.
 # Usage: scripts/refit-serving.sh [ROUNDS]   (SHARED_DATA overrides ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
