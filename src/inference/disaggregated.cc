@@ -251,7 +251,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // new requests every N decode steps, and the prefill waits for its KV preallocation (the bootstrap
   // hand-shake): (N - 1) / 2 steps more than a worker that polls every step.
   auto recv_wait_s = [&](const InferenceResult& dr) {
-    return 0.5 * double(w.scheduler_recv_interval - 1) * dr.decode_step.total_s;
+    return receive_interval_wait_s(w.scheduler_recv_interval, dr.decode_step.total_s);
   };
   auto at = [&](long long c_d) {
     Point p;

@@ -587,6 +587,10 @@ AdpHold adp_hold(double batch, int ranks, double arrivals_per_seq_step, int time
 
 }  // namespace
 
+double receive_interval_wait_s(int interval, double decode_step_s) {
+  return 0.5 * double(std::max(1, interval) - 1) * decode_step_s;
+}
+
 double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
   // A request arriving at a random phase of the cycle waits half of it.
   const AdpHold h = adp_hold(batch, ranks, arrivals_per_seq_step, timeout_iters);
@@ -798,7 +802,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
                      : r.prefill_s;
     // Of that wait, what the receive interval adds to the half step any prompt waits for.
-    r.receive_wait_s = B > 1 ? 0.5 * double(w.scheduler_recv_interval - 1) * r.decode_step.total_s : 0.0;
+    r.receive_wait_s = B > 1 ? receive_interval_wait_s(w.scheduler_recv_interval, r.decode_step.total_s) : 0.0;
     if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;

@@ -212,6 +212,11 @@ Hardware serving_hardware(const Hardware& hw);
 // uniformly: E (1 - (1 - k/E)^tokens).
 double expected_active_experts(int experts, int top_k, double tokens);
 
+// What a receive interval of N decode steps (SGLang's --scheduler-recv-interval) adds to a request's
+// wait beyond a worker's that polls every step: (N - 1) / 2 steps on average (aggregated workers
+// under load, before the prefill; disaggregated decode workers, before the KV preallocation).
+double receive_interval_wait_s(int interval, double decode_step_s);
+
 // Mean decode steps a context request waits in TensorRT-LLM's attention-DP balancer (enable_balance
 // with timeout_iters) at `batch` sequences over `ranks` attention-DP ranks, new requests arriving at
 // `arrivals_per_seq_step` per sequence per step (accepted tokens / osl).
