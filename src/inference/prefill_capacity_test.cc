@@ -56,7 +56,9 @@ TEST(PrefillCapacity, ALowerRequestCapNeverRaisesCapacityOrThroughput) {
       const double cap = prefill_capacity_per_s(s.m, s.hw, s.with(batch, tokens), s.w);
       const double thr = s.at(s.with(batch, tokens), 512).tokens_per_s_total;
       EXPECT_LE(cap, cap_prev * (1 + 1e-12)) << tokens << " tokens, " << batch << " requests";
-      EXPECT_LE(thr, thr_prev * (1 + 1e-9)) << tokens << " tokens, " << batch << " requests";
+      // Throughput within one sequence of the decode batch: the pool holds whole sequences, so a slower
+      // prefill can leave one fewer in decode at a step a hair shorter (482 -> 481 of 512: +0.014%).
+      EXPECT_LE(thr, thr_prev * (1 + 1.0 / 512)) << tokens << " tokens, " << batch << " requests";
       cap_prev = cap;
       thr_prev = thr;
     }
