@@ -185,6 +185,16 @@ def sglang_width(worker, nodes, workers, gpus_per_node):
     return int(nodes) * int(gpus_per_node) // int(workers)
 
 
+def triton_block_fp8(res, env):
+    """Whether SGLang runs the dense block-FP8 GEMMs on its Triton kernel: on Blackwell with JIT
+    DeepGEMM disabled and FlashInfer's FP8 GEMM not enabled, the builds of these recipes fall back to
+    w8a8_block_fp8_matmul in Triton (sgl-project/sglang#13608, #13773)."""
+    off = str(env.get("SGLANG_ENABLE_JIT_DEEPGEMM", "")).lower() in ("false", "0")
+    flashinfer = str(env.get("SGLANG_ENABLE_FLASHINFER_GEMM", "")).lower() in ("true", "1")
+    blackwell = str(res.get("gpu_type", "")).split("-")[0] in ("b200", "gb200", "b300", "gb300")
+    return off and not flashinfer and blackwell
+
+
 def sglang_recipe(path, commit, frm, to, body):
     res, be, bench = body.get("resources") or {}, body.get("backend") or {}, body.get("benchmark") or {}
     model = str((body.get("model") or {}).get("path", "")).lower()
@@ -218,6 +228,7 @@ def sglang_recipe(path, commit, frm, to, body):
         "decode_max_batch_size": int(mrr) // dp if mrr is not None else 0,
         "mtp_draft_tokens": int(dec.get("speculative-num-steps", 0)) if dec.get("speculative-algorithm") else 0,
         "scheduler_recv_interval": int(dec.get("scheduler-recv-interval", 1)),
+        "fp8_gemm_triton": prec == "fp8" and triton_block_fp8(res, be.get("decode_environment") or {}),
         "eplb_slots": 0,
         "concurrencies": [int(c) for c in conc if c.isdigit()],
     }
@@ -254,7 +265,9 @@ def main_sglang(repo, inferencex=None):
     print("# squash merge 5063eb43 of sa-submission-q1-2026 for runs of 2026-01-28 to 2026-03-24, but the B200")
     print("# FP8 8K/1K base file of main's 9fe6c373 (2026-03-12 to 03-22) and 535b2dc7 (from 2026-03-23).")
     print("# Entries with a source of their own are InferenceX's in-tree recipes (B200 FP4 MTP from 2026-06-11);")
-    print("# scheduler_recv_interval: the decode workers' --scheduler-recv-interval where a recipe sets one.")
+    print("# scheduler_recv_interval: the decode workers' --scheduler-recv-interval where a recipe sets one;")
+    print("# fp8_gemm: triton where the decode environment leaves SGLang's dense block-FP8 GEMMs on its Triton")
+    print("# kernel (Blackwell, SGLANG_ENABLE_JIT_DEEPGEMM false, SGLANG_ENABLE_FLASHINFER_GEMM not set).")
     print("schema: gpuplan.dynamo_decode_recipes/v1")
     print("source: NVIDIA/srt-slurm")
     print("commit: several (each entry's)")
@@ -272,6 +285,8 @@ def main_sglang(repo, inferencex=None):
             print(f"    {k}: {str(v).lower() if isinstance(v, bool) else v}")
         if r["scheduler_recv_interval"] > 1:
             print(f"    scheduler_recv_interval: {r['scheduler_recv_interval']}")
+        if r["fp8_gemm_triton"]:
+            print("    fp8_gemm: triton")
         print(f"    concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}]")
 
 

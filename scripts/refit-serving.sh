@@ -26,7 +26,7 @@ for ((r = 1; r <= rounds; r++)); do
   ./build/gpuplan calibrate --inference --params infer_mla_decode_eff --generation "$mla_gens" --dataset "$data" \
     --write data/catalog/efficiency.yaml >/dev/null 2>&1
   build
-  ./build/gpuplan calibrate --inference --prefill --params infer_mla_prefill_eff,infer_fp8_block_share \
+  ./build/gpuplan calibrate --inference --prefill --params infer_mla_prefill_eff,infer_fp8_block_share,infer_fp8_block_triton_share \
     --dataset "$data" --write data/catalog/efficiency.yaml >/dev/null 2>&1
   build
   ./build/gpuplan calibrate --engines --dataset "$data" --write data/catalog/serving_engines.yaml >/dev/null 2>&1

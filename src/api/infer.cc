@@ -176,6 +176,13 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "FP8 weights' scaling block: 128 for block-scaled weights (DeepSeek-V3/R1 and Kimi K2 checkpoints: "
                  "their FP8 GEMMs run at the generation's fitted block-scaled rate), 0 for per-tensor scales "
                  "(default: the model's checkpoint)");
+  app.add_option("--fp8-gemm-backend", req.fp8_gemm_backend,
+                 "Kernel of the dense block-scaled FP8 GEMMs (attention, dense MLP, shared experts): auto (the "
+                 "generation's fitted block-scaled rate: DeepGEMM, FlashInfer / TensorRT-LLM, CUTLASS) or triton "
+                 "(SGLang's Triton fallback, which Blackwell runs take with JIT DeepGEMM disabled and FlashInfer's "
+                 "FP8 GEMM not enabled: the generation's fitted infer_fp8_block_triton_share); with --disagg, both "
+                 "pools unless --prefill-fp8-gemm-backend")
+      ->capture_default_str();
   app.add_option("--engine", req.engine,
                  "Serving engine whose parameters apply (data/catalog/serving_engines.yaml: front-end latency "
                  "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
@@ -215,6 +222,9 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "--disagg: prompt tokens each prefill attention rank prefills per step (SGLang's chunked-prefill "
                  "size / dp, TensorRT-LLM's context max_num_tokens); 0: --max-num-tokens")
       ->capture_default_str();
+  app.add_option("--prefill-fp8-gemm-backend", req.prefill_fp8_gemm_backend,
+                 "--disagg: the prefill pool's --fp8-gemm-backend (auto or triton), where its workers' environment "
+                 "differs from the decode workers' (default: --fp8-gemm-backend)");
   app.add_option("--concurrency", req.concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
   app.add_option("--tpot-ms", req.tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user, "Highest load giving each user at least this speed");
@@ -307,6 +317,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                        fmt::format("must be 0 (per-tensor scales) to 4096, got {}", *req.fp8_weight_block));
     w.fp8_weight_block = w.fp8_moe_weight_block = *req.fp8_weight_block;
   }
+  if (req.fp8_gemm_backend != "auto" && req.fp8_gemm_backend != "triton")
+    throw InputError("--fp8-gemm-backend", fmt::format("must be auto or triton, got '{}'", req.fp8_gemm_backend));
+  w.fp8_block_gemm_triton = req.fp8_gemm_backend == "triton";
+  if (!req.prefill_fp8_gemm_backend.empty()) {
+    if (req.prefill_fp8_gemm_backend != "auto" && req.prefill_fp8_gemm_backend != "triton")
+      throw InputError("--prefill-fp8-gemm-backend",
+                       fmt::format("must be auto or triton, got '{}'", req.prefill_fp8_gemm_backend));
+  }
   if (!req.engine.empty()) {
     const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())
@@ -325,7 +343,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   // Any pool option given (whatever its value, 0 included) needs --disagg; the error names it.
   for (const char* o : {"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--prefill-attn-dp", "--decode-gpus",
                         "--decode-tp", "--decode-ep", "--decode-attn-dp", "--decode-max-batch",
-                        "--prefill-max-batch", "--prefill-max-tokens"})
+                        "--prefill-max-batch", "--prefill-max-tokens", "--prefill-fp8-gemm-backend"})
     if (!req.disagg && req.given(o))
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
@@ -370,6 +388,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     d.decode_max_batch = req.decode_max_batch;  // range-checked by evaluate_disaggregated (--decode-max-batch)
     d.prefill_max_batch = req.prefill_max_batch;    // likewise (--prefill-max-batch)
     d.prefill_max_tokens = req.prefill_max_tokens;  // likewise (--prefill-max-tokens)
+    d.prefill_fp8_block_gemm_triton = req.prefill_fp8_gemm_backend.empty() ? w.fp8_block_gemm_triton
+                                                                            : req.prefill_fp8_gemm_backend == "triton";
     w.concurrency = req.concurrency;
     const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
     for (const auto& v : r.violations)
@@ -390,6 +410,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["decode_max_batch"] = d.decode_max_batch;
       j["prefill_max_batch"] = d.prefill_max_batch;
       j["prefill_max_tokens"] = d.prefill_max_tokens;
+      j["fp8_gemm_backend"] = w.fp8_block_gemm_triton ? "triton" : "auto";
+      j["prefill_fp8_gemm_backend"] = d.prefill_fp8_block_gemm_triton ? "triton" : "auto";
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
       j["band"] = serving_bands_json(catalog, hw, r, true);  // the disaggregated kinds' held-out bands
@@ -624,6 +646,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("max_batch_size", w.max_batch_size);
     o.emplace("math_format", math);
     o.emplace("precision_note", fallback);
+    o.emplace("fp8_gemm_backend", w.fp8_block_gemm_triton ? "triton" : "auto");
     o.emplace("arrival", to_string(w.arrival));
     o.emplace("parallel", infer_parallel_json(par));
     o.emplace("parallel_chosen", std::move(chosen));

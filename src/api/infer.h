@@ -34,6 +34,8 @@ struct InferRequest : RequestBase {
   double mtp_accept = 0, expert_skew = 1.0;
   std::optional<double> request_overhead_ms;  // unset: the engine's figure
   std::optional<int> fp8_weight_block;        // unset: the model's checkpoint (ModelArch::fp8_weight_block)
+  std::string fp8_gemm_backend = "auto";      // auto or triton (InferenceWorkload::fp8_block_gemm_triton)
+  std::string prefill_fp8_gemm_backend;       // --disagg: the prefill pool's (empty: fp8_gemm_backend)
   std::string engine;
   FabricOptions fabric_opts;
 };

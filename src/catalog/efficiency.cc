@@ -29,6 +29,8 @@ Efficiency parse_efficiency(YamlMap& m, const std::string& origin) {
   e.infer_gemm_max = m.opt_num_in("infer_gemm_max", 0.01, 1.0).value_or(e.infer_gemm_max);
   e.infer_mla_prefill_eff = m.opt_num_in("infer_mla_prefill_eff", 0.01, 1.0).value_or(e.infer_mla_prefill_eff);
   e.infer_fp8_block_share = m.opt_num_in("infer_fp8_block_share", 0.01, 1.0).value_or(e.infer_fp8_block_share);
+  e.infer_fp8_block_triton_share =
+      m.opt_num_in("infer_fp8_block_triton_share", 0.01, 1.0).value_or(e.infer_fp8_block_triton_share);
   e.infer_prefill_fitted_on = m.opt_str("infer_prefill_fitted_on").value_or("");
   e.infer_prefill_fitted_date = m.opt_str("infer_prefill_fitted_date").value_or("");
   e.infer_prefill_method = m.opt_str("infer_prefill_method").value_or("");
@@ -77,10 +79,13 @@ std::string efficiencies_to_yaml(const std::vector<Efficiency>& entries, const s
       if (!e.infer_fitted_date.empty()) out += fmt::format("    infer_fitted_date: \"{}\"\n", e.infer_fitted_date);
       out += fmt::format("    infer_method: \"{}\"\n", e.infer_method);
     }
-    if (e.infer_gemm_max > 0 || e.infer_mla_prefill_eff > 0 || e.infer_fp8_block_share > 0) {  // prefill side (calibrate --inference --prefill)
+    if (e.infer_gemm_max > 0 || e.infer_mla_prefill_eff > 0 || e.infer_fp8_block_share > 0 ||
+        e.infer_fp8_block_triton_share > 0) {  // prefill side (calibrate --inference --prefill)
       if (e.infer_gemm_max > 0) out += fmt::format("    infer_gemm_max: {:.4g}\n", e.infer_gemm_max);
       if (e.infer_mla_prefill_eff > 0) out += fmt::format("    infer_mla_prefill_eff: {:.4g}\n", e.infer_mla_prefill_eff);
       if (e.infer_fp8_block_share > 0) out += fmt::format("    infer_fp8_block_share: {:.4g}\n", e.infer_fp8_block_share);
+      if (e.infer_fp8_block_triton_share > 0)
+        out += fmt::format("    infer_fp8_block_triton_share: {:.4g}\n", e.infer_fp8_block_triton_share);
       if (!e.infer_prefill_fitted_on.empty())
         out += fmt::format("    infer_prefill_fitted_on: \"{}\"\n", e.infer_prefill_fitted_on);
       if (!e.infer_prefill_fitted_date.empty())

@@ -49,6 +49,11 @@ struct Efficiency {
   // time: DeepSeek-V3/R1's published checkpoint), fitted by `calibrate --inference --prefill` on the
   // prefill pools' throughput in the opening wave of closed-loop runs (p99 TTFT); 0: not fitted, 1.
   double infer_fp8_block_share = 0;
+  // The same share for the dense block-scaled FP8 GEMMs of a deployment that runs them on the
+  // engine's Triton fallback kernel (InferenceWorkload::fp8_block_gemm_triton: SGLang on Blackwell
+  // with JIT DeepGEMM disabled and FlashInfer's FP8 GEMM not enabled), fitted by `calibrate --inference
+  // --prefill` on the rows whose recipes run it; 0: not fitted, infer_fp8_block_share applies.
+  double infer_fp8_block_triton_share = 0;
   std::string infer_prefill_fitted_on;
   std::string infer_prefill_fitted_date;
   std::string infer_prefill_method;

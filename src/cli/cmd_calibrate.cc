@@ -58,9 +58,11 @@ std::string efficiency_file_header() {
          "prefill rates (infer_mla_prefill_eff, every generation with InferenceX TTFTs; infer_fp8_block_share, the\n"
          "  block-scaled FP8 GEMMs' share of the FP8 rate, where disaggregated opening waves measure the prefill pools):\n"
          "  `gpuplan calibrate --inference --prefill --dataset inferencex-deepseek-r1.csv --params\n"
-         "  infer_mla_prefill_eff,infer_fp8_block_share` (TTFT at 1-8 clients jointly with the engines' front ends, and\n"
-         "  the p99 TTFT of the opening waves; docs/inference-model.md, \"Prefill rate per generation\" and \"Block-scaled\n"
-         "  FP8 and the opening waves\"); infer_gemm_max (a serving GEMM rate) is fitted by none of them (the held-out\n"
+         "  infer_mla_prefill_eff,infer_fp8_block_share,infer_fp8_block_triton_share` (TTFT at 1-8 clients jointly\n"
+         "  with the engines' front ends, and the p99 TTFT of the opening waves; infer_fp8_block_triton_share, the same\n"
+         "  share on SGLang's Triton kernel, on the rows whose recipes run it; docs/inference-model.md, \"Prefill rate\n"
+         "  per generation\", \"Block-scaled FP8 and the opening waves\" and \"SGLang's Triton block-FP8 kernel\");\n"
+         "  infer_gemm_max (a serving GEMM rate) is fitted by none of them (the held-out\n"
          "  files reject it);\n"
          "MLA decode attention rate (infer_mla_decode_eff, cdna4 and blackwell_ultra: hopper's and blackwell's fits\n"
          "  are rejected by the held-out files): `gpuplan calibrate --inference --params infer_mla_decode_eff\n"
@@ -265,11 +267,18 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
       // The block-scaled FP8 share is fitted only where opening waves measure it (calibrate_prefill).
       if (prefill_param_fitted(opts, "infer_fp8_block_share") && g.wave_rows > 0)
         e.infer_fp8_block_share = g.after.infer_fp8_block_share;
+      if (prefill_param_fitted(opts, "infer_fp8_block_triton_share") && g.triton_rows > 0)
+        e.infer_fp8_block_triton_share = g.after.infer_fp8_block_triton_share;
       e.infer_prefill_fitted_on = fmt::format(
           "{}: {} TTFT rows at 1-{} clients, jointly with each engine's front end, and {} p99 TTFTs of disaggregated "
           "runs whose opening wave measures the prefill pool ({} other TTFT figures and every median above {} clients "
-          "held out)",
-          basename, g.rows - g.wave_rows, kMaxFitClients, g.wave_rows, fit.held_out_rows, kMaxFitClients);
+          "held out){}",
+          basename, g.rows - g.wave_rows, kMaxFitClients, g.wave_rows, fit.held_out_rows, kMaxFitClients,
+          g.triton_rows > 0 && prefill_param_fitted(opts, "infer_fp8_block_triton_share")
+              ? fmt::format("; infer_fp8_block_triton_share on the {} of them whose recipes run SGLang's Triton "
+                            "block-FP8 kernel",
+                            g.triton_rows)
+              : std::string());
       e.infer_prefill_fitted_date = today_utc();
       e.infer_prefill_method = "gpuplan calibrate --inference --prefill: alternating fit, each engine's front end the "
                                "median of measured - bare predicted TTFT, each generation's rates by coordinate descent "
@@ -281,9 +290,11 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
     for (const auto& g : fit.generations) {
       nlohmann::json one = generation_fit_json(g, {{"infer_gemm_max", g.after.infer_gemm_max},
                                                    {"infer_mla_prefill_eff", g.after.infer_mla_prefill_eff},
-                                                   {"infer_fp8_block_share", g.after.infer_fp8_block_share}});
+                                                   {"infer_fp8_block_share", g.after.infer_fp8_block_share},
+                                                   {"infer_fp8_block_triton_share", g.after.infer_fp8_block_triton_share}});
       one["training"] = {{"gemm_max", g.before.gemm_max}, {"attention_eff", g.before.attention_eff}};
       one["wave_rows"] = g.wave_rows;
+      one["triton_rows"] = g.triton_rows;
       jg.push_back(std::move(one));
     }
     for (const auto& f : fit.engines)
@@ -299,14 +310,17 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
                              "state counted, not fitted) and {} p99 TTFTs of opening waves; {} TTFT figures held out\n\n",
                              dataset, fit.fit_rows, kMaxFitClients, fit.not_steady_rows, fit.wave_rows,
                              fit.held_out_rows);
-    std::cout << fmt::format("{:<16} {:>5} {:>18} {:>22} {:>10}  {}\n", "generation", "rows", "gemm_max (train)",
-                             "mla_prefill (train att)", "fp8_block", "median APE before -> after");
+    std::cout << fmt::format("{:<16} {:>5} {:>18} {:>22} {:>10} {:>13}  {}\n", "generation", "rows",
+                             "gemm_max (train)", "mla_prefill (train att)", "fp8_block", "fp8_b. triton",
+                             "median APE before -> after");
     const auto value = [](double v) { return v > 0 ? fmt::format("{:.3f}", v) : std::string("-"); };
     for (const auto& g : fit.generations)
-      std::cout << fmt::format("{:<16} {:>5} {:>8} ({:.3f}) {:>12} ({:.3f}) {:>10}  {:.1f}% -> {:.1f}%\n", g.generation,
-                               g.rows, value(g.after.infer_gemm_max), g.before.gemm_max,
+      std::cout << fmt::format("{:<16} {:>5} {:>8} ({:.3f}) {:>12} ({:.3f}) {:>10} {:>13}  {:.1f}% -> {:.1f}%\n",
+                               g.generation, g.rows, value(g.after.infer_gemm_max), g.before.gemm_max,
                                value(g.after.infer_mla_prefill_eff), g.before.attention_eff,
-                               value(g.after.infer_fp8_block_share), g.median_ape_before, g.median_ape_after);
+                               value(g.after.infer_fp8_block_share),
+                               g.triton_rows > 0 ? value(g.after.infer_fp8_block_triton_share) : std::string("-"),
+                               g.median_ape_before, g.median_ape_after);
     std::cout << fmt::format("\n{:<22} {:>5} {:>22}  {}\n", "engine", "rows", "front end s (catalog)",
                              "median APE before -> after");
     for (const auto& f : fit.engines)
@@ -619,8 +633,8 @@ int cmd_calibrate(int argc, char** argv) {
                "Fit the serving parameters (infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s) on "
                "serving rows instead of the training ones");
   app.add_flag("--prefill", prefill,
-               "--inference: fit the prefill rates (infer_mla_prefill_eff; infer_gemm_max, infer_fp8_block_share "
-               "with --params) per generation on TTFT rows at 1-8 clients, jointly with each engine's front end, "
+               "--inference: fit the prefill rates (infer_mla_prefill_eff; infer_gemm_max, infer_fp8_block_share, "
+               "infer_fp8_block_triton_share with --params) per generation on TTFT rows at 1-8 clients, jointly with each engine's front end, "
                "and on an InferenceX file also on the p99 TTFT of disaggregated runs whose opening wave measures "
                "the prefill pool (every median held out)");
   app.add_flag("--engines", engines,
@@ -636,7 +650,7 @@ int cmd_calibrate(int argc, char** argv) {
                  "tokens_per_sec_total, tokens_per_sec_per_gpu, tokens_per_sec_per_user; 'all')");
   app.add_option("--params", params,
                  "--inference: comma-separated parameters to fit (--prefill: infer_mla_prefill_eff (default), "
-                 "infer_gemm_max, infer_fp8_block_share; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
+                 "infer_gemm_max, infer_fp8_block_share, infer_fp8_block_triton_share; otherwise infer_hbm_eff, infer_step_overhead_s, infer_kernel_overhead_s (default "
                  "all three), or infer_mla_decode_eff alone: the MLA decode attention rate on the TPOT of MLA models)");
   app.add_option("--holdout", holdouts,
                  "--inference: leave out of the fit the rows these files also hold (to check on them after)");
@@ -671,7 +685,8 @@ int cmd_calibrate(int argc, char** argv) {
     if (!params.empty() && !inference) throw InputError("--params", "applies with --inference");
     if (!params.empty()) {
       opts.params = split_list(params);
-      static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff", "infer_fp8_block_share"},
+      static const std::vector<std::string> kPrefill{"infer_gemm_max", "infer_mla_prefill_eff", "infer_fp8_block_share",
+                                                     "infer_fp8_block_triton_share"},
           kDecode{"infer_hbm_eff", "infer_step_overhead_s", "infer_kernel_overhead_s", "infer_mla_decode_eff"};
       const auto& known = prefill ? kPrefill : kDecode;
       for (const auto& p : opts.params)

@@ -67,6 +67,7 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
   wp.requests_per_client = 0;
   wp.concurrency = d.prefill_gpus / d.prefill.tp;
   wp.request_overhead_s = 0;
+  wp.fp8_block_gemm_triton = d.prefill_fp8_block_gemm_triton;
   return wp;
 }
 

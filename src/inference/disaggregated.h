@@ -30,6 +30,10 @@ struct DisaggregatedDeployment {
   // (slots / (the steps a prompt spans + the KV hand-off)); see docs/inference-model.md.
   long long prefill_max_batch = 0;
   long long prefill_max_tokens = 0;
+  // The prefill workers run their dense block-scaled FP8 GEMMs on the engine's Triton fallback
+  // (InferenceWorkload::fp8_block_gemm_triton, their own recipe environment's; the workload's flag is
+  // the decode workers').
+  bool prefill_fp8_block_gemm_triton = false;
 };
 
 // The decode pool's slots under its batch cap: decode_max_batch x attention ranks per worker (1

@@ -62,6 +62,60 @@ TEST(Fp8Block, ShareSlowsOnlyBlockScaledFp8Gemms) {
                    evaluate_inference(llama, none, tp8, prompt_only(Precision::fp8, -1)).prefill_s);
 }
 
+// SGLang's Triton block-FP8 kernel (InferenceWorkload::fp8_block_gemm_triton) runs the dense GEMMs at
+// the generation's infer_fp8_block_triton_share: a share below the block-scaled one slows a block-scaled
+// FP8 prefill, the routed experts keep the engine's kernels (so less than the dense GEMMs' ratio), and
+// without a fitted share, or for FP4 weights, the flag changes nothing.
+TEST(Fp8Block, TritonKernelSlowsTheDenseGemmsOnly) {
+  const ModelArch m = resolve_model("deepseek-r1");
+  const InferenceParallel par{8, 8, 1, false};
+  Hardware hw = with_share("hgx-b200", 0.5);
+  InferenceWorkload w = prompt_only(Precision::fp8, -1), tri = w;
+  tri.fp8_block_gemm_triton = true;
+  const double fast = evaluate_inference(m, hw, par, w).prefill_s;
+  hw.efficiency.infer_fp8_block_triton_share = 0;
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, par, tri).prefill_s, fast);  // no Triton share fitted
+  hw.efficiency.infer_fp8_block_triton_share = 0.1;
+  const double slow = evaluate_inference(m, hw, par, tri).prefill_s;
+  EXPECT_GT(slow, 1.2 * fast);
+  EXPECT_LT(slow, 5.0 * fast);  // the experts' GEMMs and the attention keep their rates
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, par, w).prefill_s, fast);  // the flag off: unchanged
+  InferenceWorkload fp4 = prompt_only(Precision::fp4, -1), fp4_tri = fp4;
+  fp4_tri.fp8_block_gemm_triton = true;
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, par, fp4_tri).prefill_s, evaluate_inference(m, hw, par, fp4).prefill_s);
+  // A lower Triton share is never faster.
+  hw.efficiency.infer_fp8_block_triton_share = 0.05;
+  EXPECT_GT(evaluate_inference(m, hw, par, tri).prefill_s, slow);
+}
+
+// In a disaggregated deployment the prefill workers' kernel is their own: the prefill pool's flag slows
+// one prompt's prefill (TTFT), the decode workers' slows nothing there.
+TEST(Fp8Block, TritonKernelPerPool) {
+  const ModelArch m = resolve_model("deepseek-r1");
+  Hardware hw = with_share("hgx-b200", 0.5);
+  hw.efficiency.infer_fp8_block_triton_share = 0.1;
+  DisaggregatedDeployment d;
+  d.prefill = {8, 8, 1, false};
+  d.prefill_gpus = 8;
+  d.decode = {8, 8, 1, false};
+  d.decode_gpus = 8;
+  InferenceWorkload w = prompt_only(Precision::fp8, -1);
+  w.osl = 256;
+  w.num_gpus = 16;
+  w.concurrency = 4;
+  const InferenceResult base = evaluate_disaggregated(m, hw, d, w);
+  DisaggregatedDeployment dp = d;
+  dp.prefill_fp8_block_gemm_triton = true;
+  const InferenceResult pre = evaluate_disaggregated(m, hw, dp, w);
+  EXPECT_GT(pre.prefill_s, 1.2 * base.prefill_s);
+  EXPECT_DOUBLE_EQ(pre.tpot_s, base.tpot_s);
+  InferenceWorkload wd = w;
+  wd.fp8_block_gemm_triton = true;
+  const InferenceResult dec = evaluate_disaggregated(m, hw, d, wd);
+  EXPECT_DOUBLE_EQ(dec.prefill_s, base.prefill_s);
+  EXPECT_GE(dec.tpot_s, base.tpot_s);
+}
+
 // A chip without FP8 tensor cores runs FP8 weights' GEMMs in BF16: the block share does not apply.
 TEST(Fp8Block, NoFp8TensorCoresNoShare) {
   const ModelArch m = resolve_model("llama3.1-70b");

@@ -177,9 +177,13 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
 // per-tensor, -1 the model's checkpoint): block-scaled FP8 (DeepSeek's 128 x 128 weight blocks and
 // 1 x 128 activation groups quantized at run time) at the generation's fitted infer_fp8_block_share
 // (1 where it states none), anything else, or GEMMs that do not run in FP8 on this chip, 1.
-double fp8_block_share(const ModelArch& m, const Hardware& hw, MathFormat fmt, int block) {
+// With `triton` (InferenceWorkload::fp8_block_gemm_triton) the generation's fitted share of the
+// Triton fallback kernel where it has one.
+double fp8_block_share(const ModelArch& m, const Hardware& hw, MathFormat fmt, int block, bool triton = false) {
   const int b = block >= 0 ? block : m.fp8_weight_block;
-  const double share = hw.efficiency.infer_fp8_block_share;
+  const Efficiency& e = hw.efficiency;
+  const double share = triton && e.infer_fp8_block_triton_share > 0 ? e.infer_fp8_block_triton_share
+                                                                     : e.infer_fp8_block_share;
   if (b <= 0 || !(share > 0) || executed_format(hw.accelerator, fmt) != MathFormat::fp8) return 1.0;
   return share;
 }
@@ -279,7 +283,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   if (tokens <= 0) return st;
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
-  const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block);
+  const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
   const double moe_share = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
   const double tp = par.tp;
   const double h = m.hidden;

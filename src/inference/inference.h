@@ -112,6 +112,12 @@ struct InferenceWorkload {
   // FP8 GEMMs run at the generation's infer_fp8_block_share of the FP8 rate.
   int fp8_weight_block = -1;
   int fp8_moe_weight_block = -1;
+  // The dense block-scaled FP8 GEMMs (attention projections, dense MLPs, shared experts) run the
+  // engine's Triton fallback kernel (SGLang's w8a8_block_fp8_matmul: on Blackwell where JIT DeepGEMM
+  // is disabled and FlashInfer's FP8 GEMM is not enabled) at the generation's
+  // infer_fp8_block_triton_share of the FP8 rate; the routed experts keep the engine's MoE kernels.
+  // false: the generation's block-scaled kernels (DeepGEMM, FlashInfer / TensorRT-LLM, CUTLASS).
+  bool fp8_block_gemm_triton = false;
   // TensorRT-LLM attention-DP balancing (attention_dp_config enable_balance, timeout_iters): context
   // requests are held until every attention-DP rank has one to schedule, or until this many
   // iterations have passed since the last release; 0: off (the engine's default).

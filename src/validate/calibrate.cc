@@ -601,7 +601,18 @@ const PrefillParam kPrefillParams[] = {
     {"infer_mla_prefill_eff", &Efficiency::infer_mla_prefill_eff, &Efficiency::attention_eff, 0.10, 0.85},
     // Block-scaled FP8 GEMMs' share of the FP8 rate: prior 1 (as fast as per-tensor FP8).
     {"infer_fp8_block_share", &Efficiency::infer_fp8_block_share, nullptr, 0.20, 1.0, 1.0},
+    // The same share on SGLang's Triton kernel: starts at, and is pulled towards, the generation's
+    // block-scaled share (a kernel as fast as the others).
+    {"infer_fp8_block_triton_share", &Efficiency::infer_fp8_block_triton_share, &Efficiency::infer_fp8_block_share,
+     0.02, 1.0},
 };
+
+// Whether a case's dense block-FP8 GEMMs run SGLang's Triton kernel in either pool.
+bool runs_triton_fp8(const InferenceCase& c) {
+  return c.workload.weight_precision == Precision::fp8 &&
+         (c.workload.fp8_block_gemm_triton ||
+          (c.mode == InferenceMode::disaggregated && c.disagg.prefill_fp8_block_gemm_triton));
+}
 
 // Whether a disaggregated run's p99 TTFT measures its prefill pool: the opening wave's tail waits at
 // least kWaveDepth of its own prefill-and-hand-off times for the pool (the wave is several steps deep,
@@ -754,6 +765,7 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
     g.generation = gen;
     g.rows = rows.size();
     g.wave_rows = std::count_if(rows.begin(), rows.end(), [](const InferenceCase* c) { return c->metric == "p99_ttft_ms"; });
+    g.triton_rows = std::count_if(rows.begin(), rows.end(), [](const InferenceCase* c) { return runs_triton_fp8(*c); });
     g.before = g.after = rows.front()->hardware.efficiency;
   }
   auto series_weights = [](const std::vector<InferenceCase*>& rows) {
@@ -810,6 +822,8 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
           // The block-scaled FP8 share shows at the prefill pools' throughput: fitted where opening
           // waves measure it (jointly with the rates, on the low-load TTFTs and the waves), else left.
           if (p.field == &Efficiency::infer_fp8_block_share && g.wave_rows == 0) continue;
+          // The Triton kernel's share: fitted where rows run it.
+          if (p.field == &Efficiency::infer_fp8_block_triton_share && g.triton_rows == 0) continue;
           const double cur = best.*(p.field);
           const double lo = std::max(p.lo, cur * std::pow(p.hi / p.lo, -0.5 * span));
           const double hi = std::min(p.hi, cur * std::pow(p.hi / p.lo, 0.5 * span));

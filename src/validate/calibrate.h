@@ -25,6 +25,7 @@ struct GenerationFit {
   std::string generation;
   size_t rows = 0;
   size_t wave_rows = 0;  // of them, calibrate_prefill's p99 TTFT (opening wave) rows
+  size_t triton_rows = 0;  // of them, rows whose FP8 GEMMs run SGLang's Triton kernel (fp8_block_gemm_triton)
   Efficiency before, after;
   double loss_before = 0, loss_after = 0;        // weighted mean |log(pred/reported)|
   double median_ape_before = 0, median_ape_after = 0;

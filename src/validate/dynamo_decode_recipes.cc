@@ -64,6 +64,11 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
     if (r.has("scheduler_recv_interval"))
       k.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 1, 1000));
+    if (r.has("fp8_gemm")) {
+      const std::string g = r.str("fp8_gemm");
+      if (g != "auto" && g != "triton") throw InputError(r.path() + ".fp8_gemm", "must be auto or triton, got '" + g + "'");
+      k.fp8_gemm_triton = g == "triton";
+    }
     const YAML::Node c = r.raw("concurrencies");
     if (!c.IsSequence()) throw InputError(r.path() + ".concurrencies", "must be a list of client counts");
     for (const auto& v : c) {
@@ -126,7 +131,8 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
   const std::vector<const DynamoDecodeRecipe*>& pick = ran.empty() ? same : ran;
   out.candidates = static_cast<int>(pick.size());
   if (pick.empty()) return out;
-  out.draft_known = out.batch_known = out.recv_known = true;
+  out.draft_known = out.batch_known = out.recv_known = out.fp8_gemm_known = true;
+  out.fp8_gemm_triton = pick.front()->fp8_gemm_triton;
   out.mtp_draft_tokens = pick.front()->mtp_draft_tokens;
   out.scheduler_recv_interval = pick.front()->scheduler_recv_interval;
   out.decode_max_batch = pick.front()->decode_max_batch_size;
@@ -135,6 +141,7 @@ DynamoDecodeMatch match_dynamo_decode_recipe(const DynamoDecodeRecipes& recipes,
     out.draft_known = out.draft_known && r->mtp_draft_tokens == out.mtp_draft_tokens;
     out.batch_known = out.batch_known && r->decode_max_batch_size == out.decode_max_batch;
     out.recv_known = out.recv_known && r->scheduler_recv_interval == out.scheduler_recv_interval;
+    out.fp8_gemm_known = out.fp8_gemm_known && r->fp8_gemm_triton == out.fp8_gemm_triton;
     out.recipes += (out.recipes.empty() ? "" : ", ") + r->path;
     const std::string c = r->commit.substr(0, 8);
     if (out.commits.find(c) == std::string::npos) out.commits += (out.commits.empty() ? "" : ", ") + c;

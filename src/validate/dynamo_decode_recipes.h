@@ -27,6 +27,7 @@ struct DynamoDecodeRecipe {
   int mtp_draft_tokens = 0;  // num_nextn_predict_layers / SGLang's speculative-num-steps (0: no MTP)
   int eplb_slots = 0;                   // moe_config.load_balancer.num_slots (0: no load balancer)
   int scheduler_recv_interval = 1;      // SGLang's --scheduler-recv-interval (1: the default, absent)
+  bool fp8_gemm_triton = false;         // the decode environment runs SGLang's Triton block-FP8 GEMMs (fp8_gemm)
   std::vector<long long> concurrencies; // benchmark.concurrencies
 };
 
@@ -59,10 +60,12 @@ struct DynamoDecodeQuery {
 // The recipes whose deployment equals the query's (GPU, precision, ISL/OSL, both pools' workers and
 // widths, decode attention-DP, MTP on/off) within each recipe's dates; of several, those whose
 // benchmark ran the row's concurrency (all of them when none did). A field is known when every
-// candidate states the same value: draft tokens, batch cap and receive interval are read independently.
+// candidate states the same value: draft tokens, batch cap, receive interval and FP8 GEMM kernel are read
+// independently.
 struct DynamoDecodeMatch {
   int candidates = 0;
-  bool draft_known = false, batch_known = false, recv_known = false;
+  bool draft_known = false, batch_known = false, recv_known = false, fp8_gemm_known = false;
+  bool fp8_gemm_triton = false;
   int mtp_draft_tokens = 0;
   int scheduler_recv_interval = 1;
   long long decode_max_batch = 0;

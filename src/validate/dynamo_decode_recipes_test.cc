@@ -116,6 +116,12 @@ TEST(DynamoDecodeRecipes, BadFieldsNameThePath) {
       head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    scheduler_recv_interval: 10"), "t");
   EXPECT_EQ(ten.recipes.at(0).scheduler_recv_interval, 10);
   EXPECT_EQ(parse_dynamo_decode_recipes(head + entry, "t").recipes.at(0).scheduler_recv_interval, 1);
+  fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: cutlass"), "fp8_gemm");
+  EXPECT_TRUE(parse_dynamo_decode_recipes(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: triton"),
+                                          "t")
+                  .recipes.at(0)
+                  .fp8_gemm_triton);
+  EXPECT_FALSE(parse_dynamo_decode_recipes(head + entry, "t").recipes.at(0).fp8_gemm_triton);
   fails_naming(replace(head, "valid_to: 2026-03-24", "valid_to: March") + entry, "valid_to");
 }
 
@@ -381,6 +387,25 @@ TEST(DynamoDecodeRecipes, SglangRowsTakeTheirRecipesDecodeSide) {
     EXPECT_TRUE(says(*c, "decode workers receive requests every 10 steps")) << row;
   }
   for (const Want& w : wants) EXPECT_EQ(case_of(w.row, "ttft_ms")->workload.scheduler_recv_interval, 1) << w.row;
+  // SGLang's Triton block-FP8 kernel, each pool as its recipe environment states it: the B200 FP8
+  // recipes of 5063eb43 (JIT DeepGEMM disabled in both pools, FlashInfer's FP8 GEMM not enabled: rows
+  // 3, 13; 1k1k.yaml keeps the setting in March: row 10); the 8k1k.yaml base file of 9fe6c373 drops
+  // it (row 8: neither pool); GB200's 1k1k/low-latency.yaml enables FlashInfer's FP8 GEMM in its
+  // decode environment only (row 184: the prefill pool alone); FP4 and Hopper rows never.
+  struct Kernel {
+    size_t row;
+    bool prefill, decode;
+  };
+  for (const Kernel& k : {Kernel{3, true, true}, Kernel{13, true, true}, Kernel{10, true, true},
+                          Kernel{8, false, false}, Kernel{184, true, false}, Kernel{187, true, true},
+                          Kernel{196, false, false}, Kernel{231, false, false}}) {
+    const InferenceCase* c = case_of(k.row, "ttft_ms");
+    ASSERT_NE(c, nullptr) << k.row;
+    EXPECT_EQ(c->disagg.prefill_fp8_block_gemm_triton, k.prefill) << k.row;
+    EXPECT_EQ(c->workload.fp8_block_gemm_triton, k.decode) << k.row;
+    EXPECT_EQ(says(*c, "dense block-FP8 GEMMs on SGLang's Triton kernel (the recipe's environment"), k.prefill) << k.row;
+    EXPECT_EQ(says(*c, "dense block-FP8 GEMMs on SGLang's Triton kernel (JIT DeepGEMM disabled"), k.decode) << k.row;
+  }
   // A recipe without --max-running-requests leaves the batch uncapped and says so.
   const InferenceCase* open = case_of(193, "tpot_ms");
   ASSERT_NE(open, nullptr);

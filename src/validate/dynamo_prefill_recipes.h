@@ -22,6 +22,9 @@ struct DynamoPrefillRecipe {
   std::string valid_from, valid_to;  // run dates (YYYY-MM-DD), inclusive
   long long max_batch = 0;   // SGLang: requests held per rank; TensorRT-LLM: max_batch_size
   long long max_tokens = 0;  // SGLang: prompt tokens per rank and step; TensorRT-LLM: max_num_tokens
+  // The prefill workers' environment runs the dense block-scaled FP8 GEMMs on SGLang's Triton kernel
+  // (`fp8_gemm: triton`; absent or auto: the engine's default kernels).
+  bool fp8_gemm_triton = false;
   std::string source;        // repository the figures come from
   std::string commit;        // its commit (40 hex digits), empty where not stored
   std::string recipe;        // recipe path(s) or config settings, as the rows' assumptions name them

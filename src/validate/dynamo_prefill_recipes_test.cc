@@ -49,10 +49,20 @@ TEST(DynamoPrefillRecipes, EmbeddedFileLoadsEveryEntryWithItsSource) {
   // One entry per row of the former C++ table (kPrefillRecipes, h19j), and InferenceX's in-tree
   // B200 FP4 MTP recipes of June 2026 (3).
   ASSERT_EQ(r.recipes.size(), 44u);
-  size_t sglang = 0, trtllm = 0, configs = 0, in_tree = 0;
+  size_t sglang = 0, trtllm = 0, configs = 0, in_tree = 0, triton = 0;
   std::set<std::string> commits;
   for (const DynamoPrefillRecipe& k : r.recipes) {
     (k.trtllm ? trtllm : sglang) += 1;
+    if (k.fp8_gemm_triton) {
+      // SGLang's Triton block-FP8 kernel: Blackwell FP8 recipes of 5063eb43 whose prefill environment
+      // disables JIT DeepGEMM without enabling FlashInfer's FP8 GEMM (B200's six, GB200's two
+      // low-latency ones).
+      ++triton;
+      EXPECT_FALSE(k.trtllm) << k.recipe;
+      EXPECT_FALSE(k.fp4) << k.recipe;
+      EXPECT_TRUE(k.gpu == "B200" || k.gpu == "GB200") << k.recipe;
+      EXPECT_EQ(k.commit.substr(0, 8), "5063eb43") << k.recipe;
+    }
     if (k.source == "NVIDIA/srt-slurm") {
       EXPECT_EQ(k.commit.size(), 40u) << k.recipe;  // a recipe body is read at a commit
       commits.insert(k.commit.substr(0, 8));
@@ -73,6 +83,7 @@ TEST(DynamoPrefillRecipes, EmbeddedFileLoadsEveryEntryWithItsSource) {
   EXPECT_EQ(trtllm, 18u);
   EXPECT_EQ(configs, 2u);
   EXPECT_EQ(in_tree, 3u);
+  EXPECT_EQ(triton, 8u);
   EXPECT_EQ(commits, (std::set<std::string>{"5063eb43", "4a22a181", "9fe6c373", "535b2dc7"}));
 }
 
@@ -93,6 +104,12 @@ TEST(DynamoPrefillRecipes, ReadsOneEntry) {
   EXPECT_EQ(k.max_batch, 128);
   EXPECT_EQ(k.max_tokens, 4096);
   EXPECT_EQ(k.commit, "5063eb432640574bd93410ae2697591a7d15f57c");
+  EXPECT_FALSE(k.fp8_gemm_triton);  // absent: the engine's default kernels
+  EXPECT_TRUE(parse_dynamo_prefill_recipes(prefill_recipe_text("", "fp8_gemm: triton"), "t.yaml")
+                  .recipes.front()
+                  .fp8_gemm_triton);
+  EXPECT_FALSE(
+      parse_dynamo_prefill_recipes(prefill_recipe_text("", "fp8_gemm: auto"), "t.yaml").recipes.front().fp8_gemm_triton);
   // The commit may be left out (a config whose commit is not stored).
   EXPECT_TRUE(parse_dynamo_prefill_recipes(prefill_recipe_text("commit", ""), "t.yaml").recipes.front().commit.empty());
 }
@@ -123,6 +140,7 @@ TEST(DynamoPrefillRecipes, BadEntryNamesTheFieldAndTheAllowedValues) {
       {"source", "source: srt-slurm", "owner/name"},
       {"commit", "commit: 5063eb43", "40 hex digits"},
       {"recipe", "", "is required"},
+      {"fp8_gemm", "fp8_gemm: deepgemm", "must be auto or triton"},
   };
   for (const Bad& b : bad) {
     try {

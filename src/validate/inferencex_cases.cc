@@ -166,6 +166,7 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
     } else {
       out.max_batch = r.max_batch;
       out.max_tokens = r.max_tokens;
+      out.fp8_gemm_triton = r.fp8_gemm_triton && !fp4;
     }
   }
   return out;
@@ -253,6 +254,16 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
                                m.scheduler_recv_interval));
   } else if (!m.recv_known) {
     said.push_back("receive intervals differ between the candidates: 1");
+  }
+  if (m.fp8_gemm_known && m.fp8_gemm_triton && c.workload.weight_precision == Precision::fp8) {
+    // The decode workers' environment (JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled):
+    // InferenceWorkload::fp8_block_gemm_triton is the decode workers' here (the prefill workers' is
+    // DisaggregatedDeployment::prefill_fp8_block_gemm_triton, from their recipe).
+    c.workload.fp8_block_gemm_triton = true;
+    said.push_back("dense block-FP8 GEMMs on SGLang's Triton kernel (JIT DeepGEMM disabled, FlashInfer's FP8 GEMM "
+                   "not enabled)");
+  } else if (!m.fp8_gemm_known) {
+    said.push_back("FP8 GEMM kernels differ between the candidates: the default");
   }
   std::string joined;
   for (const std::string& x : said) joined += (joined.empty() ? "" : "; ") + x;
@@ -563,19 +574,25 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
                                                 lim.recipe));
           }
         }
+        // The recipe's environment picks the prefill workers' FP8 GEMM kernel whatever their limits.
+        const char* kTritonNote = "; dense block-FP8 GEMMs on SGLang's Triton kernel (the recipe's environment: "
+                                  "JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled)";
+        c.disagg.prefill_fp8_block_gemm_triton = lim.found && lim.fp8_gemm_triton;
+        const std::string triton_note = c.disagg.prefill_fp8_block_gemm_triton ? kTritonNote : "";
         if (lim.found && (recipe_worker || stated_dp == pre.attention_dp)) {
           c.disagg.prefill_max_batch = lim.max_batch;
           c.disagg.prefill_max_tokens = lim.max_tokens;
           c.assumptions.push_back(fmt::format(
-              "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}", lim.recipe,
+              "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}{}", lim.recipe,
               lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
               lim.max_batch > 0 ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch,
                                               lim.max_batch == 1 ? "" : "s")
-                                : std::string()));
+                                : std::string(),
+              triton_note));
         } else {
           c.assumptions.push_back(
-              lim.found ? std::string("prefill worker limits: the recipe's attention-DP differs from the model's "
-                                      "worker; none applied")
+              lim.found ? "prefill worker limits: the recipe's attention-DP differs from the model's worker; none "
+                          "applied" + triton_note
                         : std::string("prefill worker limits: no stored recipe matches the row's date and "
                                       "deployment; the engine's --max-num-tokens budget per rank, no request cap"));
         }

@@ -47,6 +47,7 @@ MoriLaunch mori_launch(const std::string& date, Precision weights);
 struct PrefillRecipeLimits {
   bool found = false;
   long long max_batch = 0, max_tokens = 0;
+  bool fp8_gemm_triton = false;  // the prefill workers' dense block-FP8 GEMMs on SGLang's Triton kernel
   std::string recipe;
 };
 // SGLang + MoRI's prefill worker (MI355X) under InferenceX's in-tree AMD recipe in force on `date`

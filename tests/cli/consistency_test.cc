@@ -471,7 +471,9 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForADecodeReceiveInterval) {
       "infer --model deepseek-r1 --system gb200-nvl72 --precision fp8 --kv-precision fp8 --engine dynamo+sglang "
       "--disagg --prefill-gpus 4 --prefill-tp 4 --prefill-ep 1 --decode-gpus 4 --decode-tp 4 --decode-ep 1 "
       "--decode-max-batch 128 --prefill-max-batch 512 --prefill-max-tokens 8192 --isl 922 --osl 922 --concurrency 4 "
-      "--arrival closed_loop --requests-per-client 10 --length-low 0.8 --json ";
+      "--arrival closed_loop --requests-per-client 10 --length-low 0.8 --prefill-fp8-gemm-backend triton --json ";
+  // (the row's recipe, gb200-fp8/1k1k/low-latency.yaml, runs its prefill workers' block-FP8 GEMMs on
+  // SGLang's Triton kernel and its decode workers' on FlashInfer's)
   auto ten = run_gpuplan(common + "--scheduler-recv-interval 10");
   ASSERT_EQ(ten.exit_code, 0) << ten.err;
   EXPECT_NEAR(ten.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms, 1e-6 * ttft_ms);

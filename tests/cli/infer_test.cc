@@ -139,6 +139,38 @@ TEST(InferCli, Fp8WeightBlock) {
   EXPECT_DOUBLE_EQ(stated.json()["prefill_s"].get<double>(), block.json()["prefill_s"].get<double>());
 }
 
+// --fp8-gemm-backend triton runs the dense block-FP8 GEMMs on SGLang's Triton kernel: slower B200
+// prompts (Blackwell's fitted share is below its block-scaled one), also in --disagg's prefill pool;
+// anything but auto or triton is refused naming the option (exit 2).
+TEST(InferCli, Fp8GemmBackend) {
+  const std::string base = "infer --model deepseek-r1 --system hgx-b200 --tp 8 --isl 8192 --osl 64 --concurrency 1 --json";
+  auto fast = run_gpuplan(base);
+  auto triton = run_gpuplan(base + " --fp8-gemm-backend triton");
+  auto stated = run_gpuplan(base + " --fp8-gemm-backend auto");
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  ASSERT_EQ(triton.exit_code, 0) << triton.err;
+  EXPECT_GT(triton.json()["prefill_s"].get<double>(), fast.json()["prefill_s"].get<double>());
+  EXPECT_DOUBLE_EQ(stated.json()["prefill_s"].get<double>(), fast.json()["prefill_s"].get<double>());
+  const std::string disagg = "infer --model deepseek-r1 --system hgx-b200 --disagg --prefill-tp 8 --decode-tp 8 "
+                             "--isl 8192 --osl 64 --concurrency 4 --json";
+  auto d_fast = run_gpuplan(disagg);
+  auto d_triton = run_gpuplan(disagg + " --fp8-gemm-backend triton");
+  ASSERT_EQ(d_triton.exit_code, 0) << d_triton.err;
+  EXPECT_GT(d_triton.json()["prefill_s"].get<double>(), d_fast.json()["prefill_s"].get<double>());
+  // The prefill pool's own kernel (its workers' environment): the same prompt as both pools on Triton.
+  auto d_prefill = run_gpuplan(disagg + " --prefill-fp8-gemm-backend triton");
+  ASSERT_EQ(d_prefill.exit_code, 0) << d_prefill.err;
+  EXPECT_DOUBLE_EQ(d_prefill.json()["prefill_s"].get<double>(), d_triton.json()["prefill_s"].get<double>());
+  EXPECT_EQ(run_gpuplan(disagg + " --prefill-fp8-gemm-backend cutlass").exit_code, 2);
+  auto aggregated = run_gpuplan(base + " --prefill-fp8-gemm-backend triton");
+  EXPECT_EQ(aggregated.exit_code, 2);
+  EXPECT_TRUE(has(aggregated.err, "add --disagg")) << aggregated.err;
+  auto bad = run_gpuplan(base + " --fp8-gemm-backend deepgemm");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "--fp8-gemm-backend")) << bad.err;
+  EXPECT_TRUE(has(bad.err, "auto or triton")) << bad.err;
+}
+
 // A disaggregated closed loop reports the opening wave's p99 TTFT beside the median-load TTFT.
 TEST(InferCli, OpeningWaveP99Ttft) {
   auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --disagg --prefill-tp 8 --decode-tp 8 "
