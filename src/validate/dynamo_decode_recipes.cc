@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/yaml_reader.h"
 #include "validate/recipe_dates.h"
+#include "validate/recipe_keys.h"
 
 namespace gpuplan {
 
@@ -64,11 +65,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
     if (r.has("scheduler_recv_interval"))
       k.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 1, 1000));
-    if (r.has("fp8_gemm")) {
-      const std::string g = r.str("fp8_gemm");
-      if (g != "auto" && g != "triton") throw InputError(r.path() + ".fp8_gemm", "must be auto or triton, got '" + g + "'");
-      k.fp8_gemm_triton = g == "triton";
-    }
+    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r);
     const YAML::Node c = r.raw("concurrencies");
     if (!c.IsSequence()) throw InputError(r.path() + ".concurrencies", "must be a list of client counts");
     for (const auto& v : c) {

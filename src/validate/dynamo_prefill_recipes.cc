@@ -44,11 +44,7 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
       throw InputError(r.path() + ".valid_to", "must not be before valid_from " + k.valid_from + ", got " + k.valid_to);
     k.max_batch = r.integer_in("max_batch", 1, 1'000'000);
     k.max_tokens = r.integer_in("max_tokens", 1, 16'777'216);
-    if (r.has("fp8_gemm")) {
-      const std::string g = r.str("fp8_gemm");
-      if (g != "auto" && g != "triton") throw InputError(r.path() + ".fp8_gemm", "must be auto or triton, got '" + g + "'");
-      k.fp8_gemm_triton = g == "triton";
-    }
+    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r);
     k.source = r.str("source");
     if (k.source.find('/') == std::string::npos)
       throw InputError(r.path() + ".source", "must name a repository as owner/name, got '" + k.source + "'");

@@ -14,6 +14,13 @@ int read_recipe_either(YamlMap& entry, const char* key) {
   throw InputError(entry.path() + "." + key, "must be true, false or any, got '" + v + "'");
 }
 
+bool read_recipe_fp8_gemm_triton(YamlMap& entry) {
+  if (!entry.has("fp8_gemm")) return false;
+  const std::string v = entry.str("fp8_gemm");
+  if (v != "auto" && v != "triton") throw InputError(entry.path() + ".fp8_gemm", "must be auto or triton, got '" + v + "'");
+  return v == "triton";
+}
+
 bool recipe_keys_meet(int a, int b) { return a < 0 || b < 0 || a == b; }
 
 bool recipe_key_matches(int entry, bool row) { return entry < 0 || entry == (row ? 1 : 0); }
