@@ -354,6 +354,18 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
+  // The Triton kernel is a path of block-scaled FP8 weights only: asked for elsewhere it would change
+  // nothing, so it is refused rather than ignored.
+  for (const auto& [option, value] : {std::pair{"--fp8-gemm-backend", req.fp8_gemm_backend},
+                                      std::pair{"--prefill-fp8-gemm-backend", req.prefill_fp8_gemm_backend}}) {
+    const int block = w.fp8_weight_block >= 0 ? w.fp8_weight_block : model.fp8_weight_block;
+    if (value == "triton" && (w.weight_precision != Precision::fp8 || block <= 0))
+      throw InputError(option, fmt::format("triton applies to block-scaled FP8 weights (--precision fp8 with a "
+                                           "block-scaled checkpoint such as DeepSeek-R1's, or --fp8-weight-block "
+                                           "128); got {} {}",
+                                           to_string(w.weight_precision),
+                                           w.weight_precision == Precision::fp8 ? "with per-tensor scales" : "weights"));
+  }
   // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
   // options reshape it or the session does not hold this spelling.
   const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
@@ -427,6 +439,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                              w.mtp_draft_tokens ? fmt::format(", MTP {} drafts ({:.2f} tokens/step)",
                                                               w.mtp_draft_tokens, r.tokens_per_step)
                                                 : std::string());
+    if (d.prefill_fp8_block_gemm_triton || w.fp8_block_gemm_triton)
+      output.os() << fmt::format("  dense block-FP8 GEMMs on SGLang's Triton kernel: {}\n",
+                                 d.prefill_fp8_block_gemm_triton && w.fp8_block_gemm_triton ? "both pools"
+                                 : d.prefill_fp8_block_gemm_triton                         ? "prefill pool"
+                                                                                           : "decode pool");
     output.os() << fmt::format("  concurrency        {:>10}   (decode pool holds {}{})\n", r.concurrency,
                              r.max_concurrency,
                              d.decode_max_batch > 0 ? fmt::format(", at most {} per rank", d.decode_max_batch)
@@ -660,6 +677,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                            hw.accelerator.name, hw.system_name, infer_plan_text(par), to_string(w.weight_precision),
                            req.isl, req.osl, to_string(w.arrival));
   if (!fallback.empty()) output.os() << "Note: " << fallback << "\n";
+  if (w.fp8_block_gemm_triton) output.os() << "  dense block-FP8 GEMMs on SGLang's Triton kernel\n";
   if (!chosen.empty()) output.os() << "  " << chosen << "\n";
   if (w.mtp_draft_tokens > 0)
     output.os() << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", w.mtp_draft_tokens, r.tokens_per_step);

@@ -165,6 +165,15 @@ TEST(InferCli, Fp8GemmBackend) {
   auto aggregated = run_gpuplan(base + " --prefill-fp8-gemm-backend triton");
   EXPECT_EQ(aggregated.exit_code, 2);
   EXPECT_TRUE(has(aggregated.err, "add --disagg")) << aggregated.err;
+  // The text says which pools run it.
+  auto text = run_gpuplan(disagg.substr(0, disagg.rfind(" --json")) + " --prefill-fp8-gemm-backend triton");
+  EXPECT_TRUE(has(text.out, "dense block-FP8 GEMMs on SGLang's Triton kernel: prefill pool")) << text.out;
+  // Where it would change nothing it is refused, not ignored: FP4 weights, per-tensor FP8 scales.
+  for (const char* other : {" --precision fp4", " --fp8-weight-block 0"}) {
+    auto none = run_gpuplan(base + other + " --fp8-gemm-backend triton");
+    EXPECT_EQ(none.exit_code, 2) << other;
+    EXPECT_TRUE(has(none.err, "block-scaled FP8 weights")) << none.err;
+  }
   auto bad = run_gpuplan(base + " --fp8-gemm-backend deepgemm");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--fp8-gemm-backend")) << bad.err;
