@@ -317,14 +317,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                        fmt::format("must be 0 (per-tensor scales) to 4096, got {}", *req.fp8_weight_block));
     w.fp8_weight_block = w.fp8_moe_weight_block = *req.fp8_weight_block;
   }
-  if (req.fp8_gemm_backend != "auto" && req.fp8_gemm_backend != "triton")
-    throw InputError("--fp8-gemm-backend", fmt::format("must be auto or triton, got '{}'", req.fp8_gemm_backend));
-  w.fp8_block_gemm_triton = req.fp8_gemm_backend == "triton";
-  if (!req.prefill_fp8_gemm_backend.empty()) {
-    if (req.prefill_fp8_gemm_backend != "auto" && req.prefill_fp8_gemm_backend != "triton")
-      throw InputError("--prefill-fp8-gemm-backend",
-                       fmt::format("must be auto or triton, got '{}'", req.prefill_fp8_gemm_backend));
-  }
+  w.fp8_block_gemm_triton = req.fp8_gemm_backend == "triton";  // checked with the hardware below
   if (!req.engine.empty()) {
     const EngineParams e = engine_params(catalog, req.engine);
     if (e.name.empty())
@@ -354,18 +347,6 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
-  // The Triton kernel is a path of block-scaled FP8 weights only: asked for elsewhere it would change
-  // nothing, so it is refused rather than ignored.
-  for (const auto& [option, value] : {std::pair{"--fp8-gemm-backend", req.fp8_gemm_backend},
-                                      std::pair{"--prefill-fp8-gemm-backend", req.prefill_fp8_gemm_backend}}) {
-    const int block = w.fp8_weight_block >= 0 ? w.fp8_weight_block : model.fp8_weight_block;
-    if (value == "triton" && (w.weight_precision != Precision::fp8 || block <= 0))
-      throw InputError(option, fmt::format("triton applies to block-scaled FP8 weights (--precision fp8 with a "
-                                           "block-scaled checkpoint such as DeepSeek-R1's, or --fp8-weight-block "
-                                           "128); got {} {}",
-                                           to_string(w.weight_precision),
-                                           w.weight_precision == Precision::fp8 ? "with per-tensor scales" : "weights"));
-  }
   // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
   // options reshape it or the session does not hold this spelling.
   const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
@@ -385,6 +366,20 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
   const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));
+  // The Triton kernel is a path of block-scaled FP8 GEMMs only: asked for where none run (FP4 or BF16
+  // weights, per-tensor FP8 scales, a chip without FP8 math) it would change nothing, so it is refused.
+  for (const auto& [option, value] : {std::pair{"--fp8-gemm-backend", req.fp8_gemm_backend},
+                                      std::pair{"--prefill-fp8-gemm-backend", req.prefill_fp8_gemm_backend}}) {
+    if (value.empty() || value == "auto") continue;
+    if (value != "triton") throw InputError(option, fmt::format("must be auto or triton, got '{}'", value));
+    const int block = w.fp8_weight_block >= 0 ? w.fp8_weight_block : model.fp8_weight_block;
+    if (w.weight_precision != Precision::fp8 || block <= 0 || math != "fp8")
+      throw InputError(option, fmt::format("triton applies to block-scaled FP8 GEMMs (--precision fp8 with a "
+                                           "block-scaled checkpoint such as DeepSeek-R1's, or --fp8-weight-block "
+                                           "128, on a chip with FP8 math); got {} weights{}, {} math",
+                                           to_string(w.weight_precision), block <= 0 ? " with per-tensor scales" : "",
+                                           math));
+  }
 
   if (req.disagg) {
     if (req.sweep || req.tp || req.ep || req.gpus || req.pp != 1 || req.attention_dp)

@@ -609,9 +609,7 @@ const PrefillParam kPrefillParams[] = {
 
 // Whether a case's dense block-FP8 GEMMs run SGLang's Triton kernel in either pool.
 bool runs_triton_fp8(const InferenceCase& c) {
-  return c.workload.weight_precision == Precision::fp8 &&
-         (c.workload.fp8_block_gemm_triton ||
-          (c.mode == InferenceMode::disaggregated && c.disagg.prefill_fp8_block_gemm_triton));
+  return c.workload.fp8_block_gemm_triton || c.disagg.prefill_fp8_block_gemm_triton;
 }
 
 // Whether a disaggregated run's p99 TTFT measures its prefill pool: the opening wave's tail waits at

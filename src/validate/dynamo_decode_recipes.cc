@@ -65,7 +65,7 @@ DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const s
     k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
     if (r.has("scheduler_recv_interval"))
       k.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 1, 1000));
-    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r);
+    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r, k.precision == "fp4");
     const YAML::Node c = r.raw("concurrencies");
     if (!c.IsSequence()) throw InputError(r.path() + ".concurrencies", "must be a list of client counts");
     for (const auto& v : c) {

@@ -117,7 +117,10 @@ TEST(DynamoDecodeRecipes, BadFieldsNameThePath) {
   EXPECT_EQ(ten.recipes.at(0).scheduler_recv_interval, 10);
   EXPECT_EQ(parse_dynamo_decode_recipes(head + entry, "t").recipes.at(0).scheduler_recv_interval, 1);
   fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: cutlass"), "fp8_gemm");
-  EXPECT_TRUE(parse_dynamo_decode_recipes(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: triton"),
+  // The entry is FP4: no block-FP8 GEMMs to run on Triton.
+  fails_naming(head + replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: triton"), "fp8_gemm");
+  EXPECT_TRUE(parse_dynamo_decode_recipes(head + replace(replace(entry, "eplb_slots: 0", "eplb_slots: 0\n    fp8_gemm: triton"),
+                                                         "precision: fp4", "precision: fp8"),
                                           "t")
                   .recipes.at(0)
                   .fp8_gemm_triton);

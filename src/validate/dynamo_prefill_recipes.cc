@@ -44,7 +44,7 @@ DynamoPrefillRecipes parse_dynamo_prefill_recipes(const std::string& text, const
       throw InputError(r.path() + ".valid_to", "must not be before valid_from " + k.valid_from + ", got " + k.valid_to);
     k.max_batch = r.integer_in("max_batch", 1, 1'000'000);
     k.max_tokens = r.integer_in("max_tokens", 1, 16'777'216);
-    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r);
+    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r, k.fp4);
     k.source = r.str("source");
     if (k.source.find('/') == std::string::npos)
       throw InputError(r.path() + ".source", "must name a repository as owner/name, got '" + k.source + "'");

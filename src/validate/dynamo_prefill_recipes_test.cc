@@ -151,6 +151,14 @@ TEST(DynamoPrefillRecipes, BadEntryNamesTheFieldAndTheAllowedValues) {
       EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
     }
   }
+  // FP4 weights run no block-FP8 GEMMs: a Triton kernel there is an error naming the key.
+  try {
+    parse_dynamo_prefill_recipes(prefill_recipe_text("precision", "precision: fp4\n    fp8_gemm: triton"), "t.yaml");
+    ADD_FAILURE() << "fp8_gemm: triton accepted on an fp4 entry";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("recipes[0].fp8_gemm"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("triton applies to fp8 entries"), std::string::npos) << e.what();
+  }
   // An unknown (misspelt) key names itself; a wrong schema and an empty list are errors too.
   try {
     parse_dynamo_prefill_recipes(prefill_recipe_text("", "max_batchs: 4"), "t.yaml");

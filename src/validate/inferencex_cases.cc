@@ -166,7 +166,7 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
     } else {
       out.max_batch = r.max_batch;
       out.max_tokens = r.max_tokens;
-      out.fp8_gemm_triton = r.fp8_gemm_triton && !fp4;
+      out.fp8_gemm_triton = r.fp8_gemm_triton;
     }
   }
   return out;
@@ -255,7 +255,7 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   } else if (!m.recv_known) {
     said.push_back("receive intervals differ between the candidates: 1");
   }
-  if (m.fp8_gemm_known && m.fp8_gemm_triton && c.workload.weight_precision == Precision::fp8) {
+  if (m.fp8_gemm_known && m.fp8_gemm_triton) {
     // The decode workers' environment (JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled):
     // InferenceWorkload::fp8_block_gemm_triton is the decode workers' here (the prefill workers' is
     // DisaggregatedDeployment::prefill_fp8_block_gemm_triton, from their recipe).
@@ -577,7 +577,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         // The recipe's environment picks the prefill workers' FP8 GEMM kernel whatever their limits.
         const char* kTritonNote = "; dense block-FP8 GEMMs on SGLang's Triton kernel (the recipe's environment: "
                                   "JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled)";
-        c.disagg.prefill_fp8_block_gemm_triton = lim.found && lim.fp8_gemm_triton;
+        c.disagg.prefill_fp8_block_gemm_triton = lim.fp8_gemm_triton;
         const std::string triton_note = c.disagg.prefill_fp8_block_gemm_triton ? kTritonNote : "";
         if (lim.found && (recipe_worker || stated_dp == pre.attention_dp)) {
           c.disagg.prefill_max_batch = lim.max_batch;

@@ -14,10 +14,12 @@ int read_recipe_either(YamlMap& entry, const char* key) {
   throw InputError(entry.path() + "." + key, "must be true, false or any, got '" + v + "'");
 }
 
-bool read_recipe_fp8_gemm_triton(YamlMap& entry) {
+bool read_recipe_fp8_gemm_triton(YamlMap& entry, bool fp4) {
   if (!entry.has("fp8_gemm")) return false;
   const std::string v = entry.str("fp8_gemm");
   if (v != "auto" && v != "triton") throw InputError(entry.path() + ".fp8_gemm", "must be auto or triton, got '" + v + "'");
+  if (v == "triton" && fp4)
+    throw InputError(entry.path() + ".fp8_gemm", "triton applies to fp8 entries (FP4 weights run no block-FP8 GEMMs)");
   return v == "triton";
 }
 

@@ -12,7 +12,8 @@ int read_recipe_either(YamlMap& entry, const char* key);
 // The optional `fp8_gemm` key of a Dynamo + SGLang recipe entry (dynamo_prefill, dynamo_sglang_decode):
 // true for `triton` (the environment leaves the dense block-FP8 GEMMs on SGLang's Triton kernel), false
 // for `auto` or absent; an InputError naming the key otherwise.
-bool read_recipe_fp8_gemm_triton(YamlMap& entry);
+// `fp4`: the entry's weights are FP4, which run no block-FP8 GEMMs: triton is then an error too.
+bool read_recipe_fp8_gemm_triton(YamlMap& entry, bool fp4);
 
 // True when two entries' values of such a key can match one row (-1 meets both values).
 bool recipe_keys_meet(int a, int b);

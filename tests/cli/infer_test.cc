@@ -168,12 +168,18 @@ TEST(InferCli, Fp8GemmBackend) {
   // The text says which pools run it.
   auto text = run_gpuplan(disagg.substr(0, disagg.rfind(" --json")) + " --prefill-fp8-gemm-backend triton");
   EXPECT_TRUE(has(text.out, "dense block-FP8 GEMMs on SGLang's Triton kernel: prefill pool")) << text.out;
-  // Where it would change nothing it is refused, not ignored: FP4 weights, per-tensor FP8 scales.
-  for (const char* other : {" --precision fp4", " --fp8-weight-block 0"}) {
-    auto none = run_gpuplan(base + other + " --fp8-gemm-backend triton");
+  // Where it would change nothing it is refused, not ignored: FP4 weights, per-tensor FP8 scales, a chip
+  // without FP8 math (A100), and the prefill pool's option alike.
+  for (const std::string& other : {base + " --precision fp4", base + " --fp8-weight-block 0",
+                                    std::string("infer --model deepseek-r1 --system hgx-a100 --tp 8 --pp 2 --isl 1024 --osl 64 "
+                                                "--concurrency 1")}) {
+    auto none = run_gpuplan(other + " --fp8-gemm-backend triton");
     EXPECT_EQ(none.exit_code, 2) << other;
-    EXPECT_TRUE(has(none.err, "block-scaled FP8 weights")) << none.err;
+    EXPECT_TRUE(has(none.err, "block-scaled FP8 GEMMs")) << none.err;
   }
+  auto fp4_prefill = run_gpuplan(disagg + " --precision fp4 --prefill-fp8-gemm-backend triton");
+  EXPECT_EQ(fp4_prefill.exit_code, 2);
+  EXPECT_TRUE(has(fp4_prefill.err, "--prefill-fp8-gemm-backend")) << fp4_prefill.err;
   auto bad = run_gpuplan(base + " --fp8-gemm-backend deepgemm");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--fp8-gemm-backend")) << bad.err;
