@@ -680,13 +680,17 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
   output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
-  output.os() << fmt::format("  TTFT               {:>10.1f} ms\n", r.ttft_s * 1e3);
+  output.os() << fmt::format("  TTFT               {:>10.1f} ms{}\n", r.ttft_s * 1e3,
+                             r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "");
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);
   if (r.queue_wait_s > 0)
     output.os() << fmt::format("    of which queueing{:>10.1f} ms (more requests than the KV cache holds)\n",
                              r.queue_wait_s * 1e3);
+  if (r.ttft_median_s > 0)
+    output.os() << fmt::format("  TTFT median        {:>10.1f} ms (the run's median request: a steady-state one)\n",
+                               r.ttft_median_s * 1e3);
   output.os() << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
   output.os() << decode_step_text("Decode step", r.decode_step);

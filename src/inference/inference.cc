@@ -635,6 +635,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
   check_input(m, par, w, gpus);
   InferenceResult r;
+  double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
   r.gpus_per_instance = par.tp * par.pp;
   r.instances = gpus / r.gpus_per_instance;
 
@@ -826,6 +827,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
         r.ttft_s += round_s * std::max(1.0, (rounds + 1.0) / 2.0) - r.prefill_s;
       }
     }
+    steady_ttft_s = r.ttft_s;
     if (w.arrival == Arrival::closed_loop && B > 1 && w.requests_per_client > 0) {
       // The run opens with all B clients sending at once: that first round prefills as one wave in
       // chunks of the token budget, each request getting its first token as its chunk completes
@@ -844,13 +846,21 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   }
   r.ttft_s += w.request_overhead_s;
   r.e2e_latency_s = r.ttft_s + std::max(0.0, osl - 1) * r.tpot_s;
-  if (w.concurrency > r.concurrency && r.concurrency > 0) {
-    // More requests in flight than the KV cache holds: the rest queue for a slot. Little's law:
-    // requests leave at concurrency / e2e, so each spends requested / served times as long in the
-    // system; the difference is waited before the first token.
-    r.queue_wait_s = r.e2e_latency_s * (double(w.concurrency) / double(r.concurrency) - 1.0);
+  // More requests in flight than the KV cache holds: the rest queue for a slot. Little's law:
+  // requests leave at concurrency / e2e, so each spends requested / served times as long in the
+  // system; the difference is waited before the first token.
+  const double queue_factor =
+      w.concurrency > r.concurrency && r.concurrency > 0 ? double(w.concurrency) / double(r.concurrency) - 1.0 : 0.0;
+  if (queue_factor > 0) {
+    r.queue_wait_s = r.e2e_latency_s * queue_factor;
     r.ttft_s += r.queue_wait_s;
     r.e2e_latency_s += r.queue_wait_s;
+  }
+  if (w.arrival == Arrival::closed_loop && w.requests_per_client > 0 && steady_ttft_s >= 0) {
+    // The median request of a closed-loop run is a steady-state one: the opening wave (every
+    // client's first prompt at once) is 1 in requests_per_client requests, in the mean above only.
+    const double ttft = steady_ttft_s + w.request_overhead_s;
+    r.ttft_median_s = ttft + (ttft + std::max(0.0, osl - 1) * r.tpot_s) * queue_factor;
   }
   if (w.arrival == Arrival::closed_loop && !w.decode_only) {
     // Closed loop: each client's request cycle is its whole end-to-end latency, first token

@@ -185,11 +185,12 @@ struct InferenceResult {
   // wave holds it (the wave's request with 1 - requests_per_client / 100 of the wave ahead of it:
   // the prefill pool's capacity shows in it), else the steady state's mean; 0 when not modelled.
   double ttft_p99_s = 0;
-  // Closed-loop runs of a disaggregated deployment (requests_per_client > 0): the median request's
-  // TTFT. Within the decode slots, the steady state's (the opening wave is 1 in requests_per_client
-  // requests); with more clients than slots, from the run replayed (replay_closed_loop, when
-  // InferenceWorkload::ttft_median asks for it; else the steady state's): which requests wait for a
-  // slot is set by the burst the run opens with. 0 when not modelled.
+  // Closed-loop runs (requests_per_client > 0): the median request's TTFT. An aggregated run's, and
+  // a disaggregated run's within the decode slots, is the steady state's (the opening wave is 1 in
+  // requests_per_client requests: in ttft_s, the mean, not here); a disaggregated run with more
+  // clients than slots is replayed (replay_closed_loop, when InferenceWorkload::ttft_median asks for
+  // it; else the steady state's): which requests wait for a slot is set by the burst the run opens
+  // with. 0 when not modelled (no run described).
   double ttft_median_s = 0;
 };
 

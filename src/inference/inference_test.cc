@@ -183,6 +183,30 @@ TEST(InferenceProperties, ClosedLoopFirstRoundIsOneWave) {
   EXPECT_DOUBLE_EQ(alone, evaluate_inference(m, hw, {1, 1, 1, false}, w).ttft_s);
 }
 
+// The median request of an aggregated closed-loop run is a steady-state one (the opening wave is
+// 1 in requests_per_client requests): ttft_median_s is the steady state's TTFT, queueing for the KV
+// cache included, whatever the wave does to the mean; 0 when no run is described.
+TEST(InferenceProperties, ClosedLoopMedianTtftIsTheSteadyState) {
+  const auto m = resolve_model("llama3.1-8b");
+  const auto hw = resolve_hardware(cat(), "h100-sxm");
+  auto w = offline(Precision::fp8, 4096, 512, 1);
+  w.arrival = Arrival::closed_loop;
+  w.request_overhead_s = 0.05;
+  for (long long clients : {1LL, 64LL, 100000LL}) {  // the last: more than the KV cache holds
+    w.concurrency = clients;
+    w.requests_per_client = 0;
+    const auto steady = evaluate_inference(m, hw, {1, 1, 1, false}, w);
+    EXPECT_EQ(steady.ttft_median_s, 0.0) << clients;
+    w.requests_per_client = 10;
+    const auto run = evaluate_inference(m, hw, {1, 1, 1, false}, w);
+    EXPECT_NEAR(run.ttft_median_s, steady.ttft_s, 1e-12 * steady.ttft_s) << clients;
+    EXPECT_GE(run.ttft_s, run.ttft_median_s * (1 - 1e-12)) << clients;
+    if (clients == 100000) {
+      EXPECT_GT(steady.queue_wait_s, 0.0);
+    }
+  }
+}
+
 // Decode all-reduces are small: one-shot over NVLink costs one link latency, far below the ring's
 // 2 (k - 1) latencies per all-reduce.
 TEST(InferenceProperties, SmallTpAllReducesAreOneShot) {

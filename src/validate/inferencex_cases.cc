@@ -622,14 +622,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         // the throughput, which keeps it), not in the median. A disaggregated run with more clients
         // than decode slots is replayed (InferenceResult::ttft_median_s): which requests wait for a
         // slot is set by the burst the run opens with.
-        if (k.mode == InferenceMode::disaggregated) {
-          k.workload.ttft_median = true;  // read by this case only: the others do not pay the replay
-          k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests); with "
-                                  "more clients than decode slots, the run replayed (round-robin decode workers)");
-        } else {
-          k.workload.requests_per_client = 0;
-          k.assumptions.push_back("median TTFT: the steady state's (the opening wave is 1 in 10 requests)");
-        }
+        k.workload.ttft_median = true;  // read by this case only: the others do not pay the replay
+        k.assumptions.push_back(k.mode == InferenceMode::disaggregated
+                                    ? "median TTFT: the steady state's (the opening wave is 1 in 10 requests); with "
+                                      "more clients than decode slots, the run replayed (round-robin decode workers)"
+                                    : "median TTFT: the steady state's (the opening wave is 1 in 10 requests)");
       }
       out.push_back(std::move(k));
     }

@@ -433,6 +433,20 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
                                   "--adp-balance-timeout-iters 60");
   ASSERT_EQ(trt.exit_code, 0) << trt.err;
   EXPECT_NEAR(trt.json()["ttft_s"].get<double>() * 1e3, ttft_ms[1], 1e-6 * ttft_ms[1]);
+  // The run as the row states it (10 requests a client, lengths in [0.8, 1] x nominal): its median
+  // request is a steady-state one, the figure validate scores; the mean carries the opening wave,
+  // and the text names both.
+  const std::string run_flags = "--engine sglang --concurrency 128 --scheduler-recv-interval 30 "
+                                "--requests-per-client 10 --length-low 0.8 ";
+  auto run = run_gpuplan(common + run_flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NEAR(run.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms[0], 1e-6 * ttft_ms[0]);
+  EXPECT_GT(run.json()["ttft_s"].get<double>(), 1.1 * run.json()["ttft_median_s"].get<double>());
+  EXPECT_EQ(sg.json()["ttft_median_s"].get<double>(), 0.0);  // no run described: no median modelled
+  auto run_text = run_gpuplan(common.substr(0, common.rfind("--json")) + run_flags);
+  ASSERT_EQ(run_text.exit_code, 0) << run_text.err;
+  EXPECT_TRUE(has(run_text.out, "TTFT median")) << run_text.out;
+  EXPECT_TRUE(has(run_text.out, "the opening wave included")) << run_text.out;
   // Without the settings the answer differs (they are what the rows' recipes run), and bad values
   // exit 2 naming the flag.
   auto plain = run_gpuplan(common + "--engine sglang --concurrency 128");
