@@ -96,6 +96,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
       .add("tokens_per_step", r.tokens_per_step)
       .add("tpot_s", r.tpot_s)
       .add("ttft_median_s", r.ttft_median_s)
+      .add("batch_wait_s", r.batch_wait_s)
       .add("ttft_p99_s", r.ttft_p99_s)
       .add("ttft_s", r.ttft_s)
       .add("valid", r.valid())
@@ -198,6 +199,16 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "TensorRT-LLM's attention-DP balancer (attention_dp_config enable_balance, timeout_iters; "
                  "InferenceX's attention-DP scripts: 60): context requests held until every attention-DP rank "
                  "has one, at most N steps, then prefilled together; 0: off")
+      ->capture_default_str();
+  app.add_option("--batch-wait-iters", req.batch_wait_iters,
+                 "TensorRT-LLM batch waiting (batch_wait_timeout_iters; InferenceX's B200 FP8 script at 1K/1K "
+                 "and 64+ clients: 40): while decodes run, context requests are held until the step's tokens "
+                 "reach --batch-wait-tokens-ratio x --max-num-tokens or N iterations have passed, then "
+                 "prefilled together; with the ratio, not with attention-DP or --disagg; 0: off")
+      ->capture_default_str();
+  app.add_option("--batch-wait-tokens-ratio", req.batch_wait_tokens_ratio,
+                 "TensorRT-LLM batch waiting's token threshold (batch_wait_max_tokens_ratio, a share of "
+                 "--max-num-tokens; InferenceX: 0.8), with --batch-wait-iters; 0: off")
       ->capture_default_str();
   app.add_option("--request-overhead-ms", req.request_overhead_ms,
                  "Front-end latency per request before prefill, ms (default: the --engine's, else 0)");
@@ -343,6 +354,31 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   w.max_batch_size = req.max_batch;
   w.scheduler_recv_interval = req.scheduler_recv_interval;  // ranges checked with the workload
   w.adp_balance_timeout_iters = req.adp_balance_timeout_iters;
+  w.batch_wait_iters = req.batch_wait_iters;  // ranges checked with the workload
+  w.batch_wait_tokens_ratio = req.batch_wait_tokens_ratio;
+  // The engine schedulers' settings apply where the engine applies them; elsewhere they are refused,
+  // not ignored.
+  if (req.adp_balance_timeout_iters != 0 && !req.attention_dp && !req.sweep && !(req.ep > req.tp && req.tp > 0))
+    throw InputError("--adp-balance-timeout-iters",
+                     "balances attention-DP ranks: add --attention-dp (or an --ep wider than --tp)");
+  if (req.adp_balance_timeout_iters != 0 && req.disagg)
+    throw InputError("--adp-balance-timeout-iters", "applies to an aggregated deployment, not with --disagg");
+  for (const auto& [set, name, other] :
+       {std::tuple{req.batch_wait_iters != 0, "--batch-wait-iters", "--batch-wait-tokens-ratio"},
+        std::tuple{req.batch_wait_tokens_ratio != 0, "--batch-wait-tokens-ratio", "--batch-wait-iters"}}) {
+    if (!set) continue;
+    if ((req.batch_wait_iters != 0) != (req.batch_wait_tokens_ratio != 0))
+      throw InputError(name, fmt::format("needs {} too: TensorRT-LLM holds context requests only while both are "
+                                         "set (either at 0 ends every hold at once)", other));
+    if (req.disagg) throw InputError(name, "applies to an aggregated deployment, not with --disagg");
+    if (req.attention_dp || (req.ep > req.tp && req.tp > 0))
+      throw InputError(name, "TensorRT-LLM waits only without attention-DP (its balancer is --adp-balance-timeout-iters)");
+    if (w.arrival == Arrival::synchronized)
+      throw InputError(name, "holds arriving prompts: not with --arrival synchronized (its prompts start together)");
+    if (w.prefill_separate)
+      throw InputError(name, fmt::format("is TensorRT-LLM's inflight batching; --engine {} prefills in forwards of "
+                                         "its own", req.engine));
+  }
   const double tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   const double ttft_limit_s = req.ttft_ms / 1e3;
 
@@ -631,6 +667,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     par.tp = req.ep;
     par.attention_dp = true;
   }
+  if (w.batch_wait_iters > 0 && par.attention_dp)
+    throw InputError("--batch-wait-iters", fmt::format("TensorRT-LLM waits only without attention-DP, and the {}; fix "
+                                                       "the plan with --tp/--ep", chosen.empty() ? "plan runs it" : chosen));
   w.num_gpus = req.gpus > 0 ? req.gpus : par.tp * par.pp;
   w.concurrency = req.concurrency;
   // The last probe evaluated this very point when nothing the probe left out was given (a load, a
@@ -685,6 +724,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);
+  if (r.batch_wait_s > 0)
+    output.os() << fmt::format("    of which batch waiting {:.1f} ms (context requests held up to {} iterations or "
+                               "{:g} x {} tokens a step, then prefilled together)\n",
+                               r.batch_wait_s * 1e3, w.batch_wait_iters, w.batch_wait_tokens_ratio, w.max_num_tokens);
   if (r.queue_wait_s > 0)
     output.os() << fmt::format("    of which queueing{:>10.1f} ms (more requests than the KV cache holds)\n",
                              r.queue_wait_s * 1e3);

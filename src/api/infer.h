@@ -22,6 +22,8 @@ struct InferRequest : RequestBase {
   int gpus = 0, tp = 0, ep = 0, pp = 1, max_pp = 1, requests_per_client = 0;
   double length_low = 1.0;  // closed loop: lengths uniform in [length_low, 1] x the longest
   int scheduler_recv_interval = 1, adp_balance_timeout_iters = 0;  // engine scheduler settings (SGLang, TensorRT-LLM)
+  int batch_wait_iters = 0;                                          // TensorRT-LLM batch waiting, with the ratio
+  double batch_wait_tokens_ratio = 0;
   long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
   double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   bool attention_dp = false, sweep = false;

@@ -543,6 +543,11 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
                                  std::pair{"--fp8-moe-weight-block", w.fp8_moe_weight_block}})
     if (b < -1 || b > 4096)
       throw InputError(name, fmt::format("must be 0 (per-tensor scales) to 4096, or -1 (the model's checkpoint), got {}", b));
+  if (w.batch_wait_iters < 0 || w.batch_wait_iters > 100000)
+    throw InputError("--batch-wait-iters", fmt::format("must be 0 (off) to 100000 iterations, got {}", w.batch_wait_iters));
+  if (!(w.batch_wait_tokens_ratio >= 0.0 && w.batch_wait_tokens_ratio <= 1.0))
+    throw InputError("--batch-wait-tokens-ratio",
+                     fmt::format("must be 0 (off) to 1 (a share of --max-num-tokens), got {}", w.batch_wait_tokens_ratio));
   if (w.adp_balance_timeout_iters < 0 || w.adp_balance_timeout_iters > 100000)
     throw InputError("--adp-balance-timeout-iters",
                      fmt::format("must be 0 (off) to 100000 iterations, got {}", w.adp_balance_timeout_iters));
@@ -599,6 +604,37 @@ double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_s
   // A request arriving at a random phase of the cycle waits half of it.
   const AdpHold h = adp_hold(batch, ranks, arrivals_per_seq_step, timeout_iters);
   return 0.5 * h.cycle_steps * h.all_busy;
+}
+
+TrtllmBatchWait trtllm_batch_wait(double batch, double arrivals_per_seq_step, double isl, double tokens_per_decode,
+                                  int timeout_iters, double threshold_tokens) {
+  TrtllmBatchWait out;
+  const double a = batch * std::max(0.0, arrivals_per_seq_step);  // prompts arriving per step
+  if (timeout_iters <= 0 || threshold_tokens <= 0 || !(a > 0) || !(isl > 0)) return out;
+  // The hold ends once the held prompts and the decodes reach the threshold (the first prompt and
+  // m more) or after T = timeout_iters iterations. Prompts arrive as a Poisson stream of a per step;
+  // with N the arrivals in T steps (Poisson, mean aT), integrating P(N(t) = j) over [0, T] gives
+  // P(N >= j + 1) / a, so over a window:
+  //   E[window] = sum_{j<m} P(N >= j+1) / a,  E[held behind the first] = sum_{j=1..m} P(N >= j),
+  //   E[sum of the later prompts' holds] = sum_{j<m} j P(N >= j+1) / a,
+  // and a prompt's mean hold is the window's total over the prompts it releases.
+  const double need = threshold_tokens - batch * tokens_per_decode;
+  const double m = std::max(0.0, std::ceil(need / isl) - 1.0);
+  if (m < 1) return out;  // one prompt with the decodes meets the threshold: no hold
+  const double lambda = a * double(timeout_iters);
+  double cdf = 0, window = 0, later = 0, held = 0;
+  for (double j = 0; j < m; ++j) {
+    cdf += std::exp(-lambda + j * std::log(lambda) - std::lgamma(j + 1.0));  // P(N <= j)
+    const double tail = std::max(0.0, 1.0 - cdf);                              // P(N >= j + 1)
+    if (tail < 1e-15) break;  // the remaining terms vanish
+    window += tail / a;
+    later += j * tail / a;
+    held += tail;
+  }
+  out.window_steps = window;
+  out.released = 1.0 + held;
+  out.mean_wait_steps = (window + later) / out.released;
+  return out;
 }
 
 double adp_balance_released_prompts(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters) {
@@ -808,6 +844,20 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
                      : r.prefill_s;
     // Of that wait, what the receive interval adds to the half step any prompt waits for.
     r.receive_wait_s = B > 1 ? receive_interval_wait_s(w.scheduler_recv_interval, r.decode_step.total_s) : 0.0;
+    if (!par.attention_dp && !w.prefill_separate && B > 1 && w.batch_wait_iters > 0 &&
+        w.batch_wait_tokens_ratio > 0 && !w.decode_only) {
+      const TrtllmBatchWait bw = trtllm_batch_wait(B, accepted / osl, isl, 1.0 + w.mtp_draft_tokens,
+                                                   w.batch_wait_iters, w.batch_wait_tokens_ratio * double(w.max_num_tokens));
+      if (bw.window_steps > 0) {
+        // The released prompts ride one step together (within the token budget the decodes leave):
+        // that step carries their tokens where it carried one prompt's.
+        const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
+        const StepTime all =
+            stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(budget, bw.released * isl) / pp, isl);
+        r.batch_wait_s = bw.mean_wait_steps * r.decode_step.total_s + pp * std::max(0.0, all.total_s - one.total_s);
+        r.ttft_s += r.batch_wait_s;
+      }
+    }
     if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;

@@ -122,6 +122,13 @@ struct InferenceWorkload {
   // requests are held until every attention-DP rank has one to schedule, or until this many
   // iterations have passed since the last release; 0: off (the engine's default).
   int adp_balance_timeout_iters = 0;
+  // TensorRT-LLM batch waiting (batch_wait_timeout_iters, batch_wait_max_tokens_ratio; not with
+  // attention-DP): while decodes run, context requests are held until the step's tokens (their
+  // prompts plus the decodes' 1 + draft tokens each) reach ratio x max_num_tokens or this many
+  // iterations have passed, then prefilled together. Waits only with both set (TensorRT-LLM's test is
+  // count >= iters or tokens >= ratio x budget: either at 0 is always met); 0: off.
+  int batch_wait_iters = 0;
+  double batch_wait_tokens_ratio = 0.0;
   // The engine runs prompts in forwards of their own that every running sequence waits for (SGLang's
   // scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise), instead
   // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
@@ -180,6 +187,9 @@ struct InferenceResult {
   // (a disaggregated deployment's decode workers: for its KV preallocation; an aggregated worker
   // under load: before its prefill). In ttft_s, not in queue_wait_s; 0 when it polls every step.
   double receive_wait_s = 0;
+  // TensorRT-LLM batch waiting (InferenceWorkload::batch_wait_iters): the mean hold of a context
+  // request and the longer step of the prompts released together. In ttft_s; 0 when off.
+  double batch_wait_s = 0;
   double prefill_utilization = 0;    // prefill pool's load (arrivals / capacity)
   // Closed-loop runs of a disaggregated deployment: the run's 99th-percentile TTFT where the opening
   // wave holds it (the wave's request with 1 - requests_per_client / 100 of the wave ahead of it:
@@ -232,5 +242,18 @@ double adp_balance_wait_steps(double batch, int ranks, double arrivals_per_seq_s
 // fill, or the timeout), at least 1; 1 when nothing is held (no balancer, or a rank with no generation
 // request holds nothing back).
 double adp_balance_released_prompts(double batch, int ranks, double arrivals_per_seq_step, int timeout_iters);
+
+// TensorRT-LLM's batch waiting (InferenceWorkload::batch_wait_iters) in the steady state: `batch`
+// sequences decoding `tokens_per_decode` tokens a step each (1 + MTP drafts), prompts `isl` long
+// arriving as a Poisson stream of `arrivals_per_seq_step` per sequence per step. The first held prompt
+// opens a window that ends when the held prompts and the decodes reach `threshold_tokens` (ratio x
+// max_num_tokens) or after `timeout_iters` iterations; the window's prompts are released together.
+struct TrtllmBatchWait {
+  double window_steps = 0;     // expected hold of the window's first prompt (0: the threshold is met at once)
+  double released = 1;         // expected prompts released together (the first and those arriving in the window)
+  double mean_wait_steps = 0;  // a prompt's mean hold over the prompts released
+};
+TrtllmBatchWait trtllm_batch_wait(double batch, double arrivals_per_seq_step, double isl, double tokens_per_decode,
+                                  int timeout_iters, double threshold_tokens);
 
 }  // namespace gpuplan

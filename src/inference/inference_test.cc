@@ -207,6 +207,83 @@ TEST(InferenceProperties, ClosedLoopMedianTtftIsTheSteadyState) {
   }
 }
 
+// TensorRT-LLM's batch waiting in closed form against the process it models: prompts arriving as a
+// Poisson stream, a step counter that opens with the first held prompt and releases them all after
+// `iters` steps or once `m + 1` are held. The mean hold and the prompts released agree with a
+// simulation of that process (a fixed stream: the same draws on every platform).
+TEST(InferenceProperties, BatchWaitingMatchesTheHoldItModels) {
+  struct Case {
+    double a;  // prompts per step
+    int iters, m;
+  };
+  for (const Case k : {Case{0.139, 40, 6}, Case{0.05, 40, 7}, Case{0.4, 40, 6}, Case{0.3, 10, 2}}) {
+    const double isl = 1000, batch = 100, threshold = 100 + isl * (k.m + 1);  // m + 1 prompts meet it
+    const TrtllmBatchWait bw = trtllm_batch_wait(batch, k.a / batch, isl, 1.0, k.iters, threshold);
+    // The simulated hold: arrivals in continuous time, the counter checked at every step's end.
+    std::uint64_t state = 42;
+    auto unit = [&state] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return (double(state >> 11) + 0.5) * 0x1.0p-53;
+    };
+    double next = -std::log(unit()) / k.a, waited = 0, released = 0, windows = 0;
+    std::vector<double> held;
+    int count = 0;
+    for (int step = 1; released < 400000; ++step) {
+      while (next <= step) held.push_back(next), next += -std::log(unit()) / k.a;
+      if (held.empty()) continue;
+      if (count >= k.iters || static_cast<int>(held.size()) >= k.m + 1) {
+        for (double t : held) waited += step - t;
+        released += double(held.size()), windows += 1, held.clear(), count = 0;
+      } else {
+        ++count;
+      }
+    }
+    // The simulation's holds end on whole steps (half a step more on average than the continuous form).
+    EXPECT_NEAR(bw.mean_wait_steps + 0.5, waited / released, 0.06 * (bw.mean_wait_steps + 0.5)) << k.a;
+    EXPECT_NEAR(bw.released, released / windows, 0.06 * bw.released) << k.a;
+  }
+  // Prompts arriving far faster than the timeout: the threshold ends every window, after m arrivals.
+  const TrtllmBatchWait fast = trtllm_batch_wait(100, 0.05, 1000, 1.0, 40, 100 + 1000 * 7);  // 5 a step, m = 6
+  EXPECT_NEAR(fast.window_steps, 6 / 5.0, 1e-9);
+  EXPECT_NEAR(fast.released, 7.0, 1e-9);
+  // The threshold met by one prompt with the decodes: no hold; no arrivals or no timeout: none either.
+  EXPECT_EQ(trtllm_batch_wait(100, 0.001, 1000, 1.0, 40, 1000).mean_wait_steps, 0.0);
+  EXPECT_EQ(trtllm_batch_wait(100, 0.0, 1000, 1.0, 40, 8000).mean_wait_steps, 0.0);
+  EXPECT_EQ(trtllm_batch_wait(100, 0.001, 1000, 1.0, 0, 8000).mean_wait_steps, 0.0);
+}
+
+// Batch waiting holds prompts, not decodes: TTFT grows, TPOT does not; with attention-DP or an
+// engine that prefills in forwards of its own TensorRT-LLM's hold does not apply.
+TEST(InferenceProperties, BatchWaitingDelaysFirstTokensOnly) {
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(cat(), "hgx-b200");
+  auto w = offline(Precision::fp8, 922, 922, 128);
+  w.arrival = Arrival::closed_loop;
+  w.concurrency = 128;
+  const InferenceParallel par{8, 1, 1, false};
+  const auto plain = evaluate_inference(m, hw, par, w);
+  w.batch_wait_iters = 40;
+  w.batch_wait_tokens_ratio = 0.8;
+  const auto held = evaluate_inference(m, hw, par, w);
+  EXPECT_GT(held.batch_wait_s, 10 * plain.decode_step.total_s);
+  EXPECT_NEAR(held.ttft_s, plain.ttft_s + held.batch_wait_s, 1e-12);
+  EXPECT_DOUBLE_EQ(held.tpot_s, plain.tpot_s);
+  EXPECT_EQ(plain.batch_wait_s, 0.0);
+  // A longer timeout never holds less.
+  w.batch_wait_iters = 80;
+  EXPECT_GE(evaluate_inference(m, hw, par, w).batch_wait_s, held.batch_wait_s);
+  InferenceParallel adp = par;
+  adp.ep = 8, adp.attention_dp = true;
+  auto off = w;
+  off.batch_wait_iters = 0, off.batch_wait_tokens_ratio = 0;
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, adp, w).ttft_s, evaluate_inference(m, hw, adp, off).ttft_s);
+  w.prefill_separate = off.prefill_separate = true;
+  EXPECT_DOUBLE_EQ(evaluate_inference(m, hw, par, w).ttft_s, evaluate_inference(m, hw, par, off).ttft_s);
+  // Out of range: an error naming the option.
+  w.batch_wait_tokens_ratio = 1.5;
+  EXPECT_THROW(evaluate_inference(m, hw, par, w), InputError);
+}
+
 // Decode all-reduces are small: one-shot over NVLink costs one link latency, far below the ring's
 // 2 (k - 1) latencies per all-reduce.
 TEST(InferenceProperties, SmallTpAllReducesAreOneShot) {

@@ -393,6 +393,17 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       c.assumptions.push_back("TensorRT-LLM attention-DP balance: context requests held up to 60 iterations "
                               "until every rank has one (InferenceX's trtllm-serve config)");
     }
+    if (lower(c.framework) == "tensorrt-llm" && !disaggregated_row) {
+      // The script's batch waiting (validate/inferencex_scripts.h).
+      const TrtllmScriptBatchWait bw =
+          inferencex_trtllm_batch_wait(c.model.name, c.gpu_name, w.weight_precision, std::llround(isl),
+                                       std::llround(osl), std::llround(conc), dep.decode_attention_dp, row_date);
+      if (bw.iters > 0) {
+        w.batch_wait_iters = bw.iters;
+        w.batch_wait_tokens_ratio = bw.tokens_ratio;
+        c.assumptions.push_back(bw.assumption(std::llround(conc)));
+      }
+    }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
     w.prefill_separate = eng.prefill_separate;  // the engine's scheduler (serving_engines.yaml), as in `infer --engine`

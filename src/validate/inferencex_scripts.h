@@ -1,5 +1,5 @@
 #pragma once
-// What InferenceX's single-node SGLang scripts pass to the server beyond the sweep's config, shared by
+// What InferenceX's single-node SGLang and TensorRT-LLM scripts pass to the server beyond the sweep's config, shared by
 // every validation file whose rows are InferenceX runs: the InferenceX file itself and
 // AIConfigurator's silicon sample (a dump of the same runs' benchmark database). One run, one
 // deployment, whichever file it is read from. See docs/inference-model.md ("SGLang's receive
@@ -28,5 +28,23 @@ struct SglangScriptRecvInterval {
 SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
                                                          Precision weights, int tp, bool attention_dp,
                                                          long long clients);
+
+// TensorRT-LLM batch waiting (InferenceWorkload::batch_wait_iters) an InferenceX single-node script set.
+struct TrtllmScriptBatchWait {
+  int iters = 0;             // batch_wait_timeout_iters; 0: none set
+  double tokens_ratio = 0;   // batch_wait_max_tokens_ratio
+  std::string script;        // the script and branch that set it; empty where none does
+  std::string assumption(long long clients) const;
+};
+
+// What InferenceX's TensorRT-LLM script for `model` on `gpu` (the row's name: B200, ...) set at `isl` /
+// `osl` and `clients` on `date` (YYYY-MM-DD; empty: unknown, none applied):
+// benchmarks/single_node/(fixed_seq_len/)dsr1_fp8_b200_trt.sh from PR #594 (merged 2026-01-29,
+// TensorRT-LLM 1.2.0rc6.post2), whose 1K/1K branch at 64+ clients writes batch_wait_timeout_iters 40
+// and batch_wait_max_tokens_ratio 0.8 (DELAY_BATCHING), without attention-DP (TensorRT-LLM applies it
+// only there). No other DeepSeek script of the repository sets it (git log -S, to 2026-07).
+TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, const std::string& gpu, Precision weights,
+                                                   long long isl, long long osl, long long clients, bool attention_dp,
+                                                   const std::string& date);
 
 }  // namespace gpuplan

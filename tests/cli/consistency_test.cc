@@ -468,6 +468,53 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
   }
 }
 
+// TensorRT-LLM's batch waiting as InferenceX's B200 FP8 script sets it (1K/1K at 64+ clients from
+// 2026-01-29: 40 iterations, 0.8 x max_num_tokens): validate's row and infer's flags give one median
+// TTFT, the text names the hold, and the flags are refused where TensorRT-LLM would not hold.
+TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTrtllmBatchWaiting) {
+  const std::vector<double> ttft_ms = validated_ttft_ms(
+      "date,gpu,framework,model,precision,spec_decode,disaggregated,decode_workers,decode_tp,decode_ep,"
+      "decode_attention_dp,gpus,isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,"
+      "median_tpot_ms\n"
+      "2026-01-29,B200,TensorRT-LLM,DeepSeek-R1-0528,FP8,none,no,1,8,1,no,8,1024,1024,128,557.7,36.7,532.1,27.2\n"
+      "2026-01-28,B200,TensorRT-LLM,DeepSeek-R1-0528,FP8,none,no,1,8,1,no,8,1024,1024,128,557.7,36.7,532.1,27.2\n",
+      "batchwait");
+  const std::string point = "infer --model deepseek-r1 --system hgx-b200 --gpus 8 --tp 8 --ep 1 --isl 922 --osl 922 "
+                            "--precision fp8 --kv-precision fp8 --concurrency 128 ";
+  const std::string run = "--arrival closed_loop --requests-per-client 10 --length-low 0.8 ";
+  const std::string common = point + run + "--engine tensorrt-llm ";
+  const std::string wait = "--batch-wait-iters 40 --batch-wait-tokens-ratio 0.8 ";
+  auto held = run_gpuplan(common + wait + "--json");
+  ASSERT_EQ(held.exit_code, 0) << held.err;
+  EXPECT_NEAR(held.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms[0], 1e-6 * ttft_ms[0]);
+  EXPECT_GT(held.json()["batch_wait_s"].get<double>(), 0.0);
+  auto plain = run_gpuplan(common + "--json");  // the day before the script set it
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NEAR(plain.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms[1], 1e-6 * ttft_ms[1]);
+  EXPECT_EQ(plain.json()["batch_wait_s"].get<double>(), 0.0);
+  auto text = run_gpuplan(common + wait);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "of which batch waiting")) << text.out;
+  for (const std::string& bad : {std::string("--batch-wait-iters 40"), std::string("--batch-wait-tokens-ratio 0.8"),
+                                wait + "--attention-dp",
+                                std::string("--batch-wait-iters 40 --batch-wait-tokens-ratio 2"),
+                                std::string("--batch-wait-iters -1")}) {
+    auto r = run_gpuplan(common + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "--batch-wait-")) << bad << ": " << r.err;
+  }
+  auto sync = run_gpuplan(point + wait + "--engine tensorrt-llm --arrival synchronized");
+  EXPECT_EQ(sync.exit_code, 2);
+  EXPECT_TRUE(has(sync.err, "--batch-wait-iters")) << sync.err;
+  auto sglang = run_gpuplan(point + run + wait + "--engine sglang");
+  EXPECT_EQ(sglang.exit_code, 2);
+  EXPECT_TRUE(has(sglang.err, "forwards of its own")) << sglang.err;
+  // The attention-DP balancer needs attention-DP.
+  auto adp = run_gpuplan(common + "--adp-balance-timeout-iters 60");
+  EXPECT_EQ(adp.exit_code, 2);
+  EXPECT_TRUE(has(adp.err, "--adp-balance-timeout-iters")) << adp.err;
+}
+
 // The same for a disaggregated run whose decode recipe sets a receive interval: row 184's deployment
 // (GB200 FP8 Dynamo + SGLang, one TP4 prefill and one TP4 decode worker, 1K/1K at 4 clients, the
 // srt-slurm low-latency recipe: 128 sequences, 512 prefill requests and 8,192 tokens, decode workers
