@@ -363,13 +363,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                      "balances attention-DP ranks: add --attention-dp (or an --ep wider than --tp)");
   if (req.adp_balance_timeout_iters != 0 && req.disagg)
     throw InputError("--adp-balance-timeout-iters", "applies to an aggregated deployment, not with --disagg");
-  for (const auto& [set, name, other] :
-       {std::tuple{req.batch_wait_iters != 0, "--batch-wait-iters", "--batch-wait-tokens-ratio"},
-        std::tuple{req.batch_wait_tokens_ratio != 0, "--batch-wait-tokens-ratio", "--batch-wait-iters"}}) {
-    if (!set) continue;
-    if ((req.batch_wait_iters != 0) != (req.batch_wait_tokens_ratio != 0))
-      throw InputError(name, fmt::format("needs {} too: TensorRT-LLM holds context requests only while both are "
-                                         "set (either at 0 ends every hold at once)", other));
+  if (req.batch_wait_iters != 0 || req.batch_wait_tokens_ratio != 0) {
+    const bool iters = req.batch_wait_iters != 0;
+    const char* name = iters ? "--batch-wait-iters" : "--batch-wait-tokens-ratio";
+    if (iters != (req.batch_wait_tokens_ratio != 0))
+      throw InputError(name, fmt::format("needs {} too: TensorRT-LLM holds context requests only while both are set "
+                                         "(either at 0 ends every hold at once)",
+                                         iters ? "--batch-wait-tokens-ratio" : "--batch-wait-iters"));
     if (req.disagg) throw InputError(name, "applies to an aggregated deployment, not with --disagg");
     if (req.attention_dp || (req.ep > req.tp && req.tp > 0))
       throw InputError(name, "TensorRT-LLM waits only without attention-DP (its balancer is --adp-balance-timeout-iters)");

@@ -68,6 +68,8 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
   wp.concurrency = d.prefill_gpus / d.prefill.tp;
   wp.request_overhead_s = 0;
   wp.fp8_block_gemm_triton = d.prefill_fp8_block_gemm_triton;
+  wp.batch_wait_iters = 0;  // context workers run no decodes: TensorRT-LLM's batch waiting needs them
+  wp.batch_wait_tokens_ratio = 0;
   return wp;
 }
 
