@@ -50,6 +50,20 @@ void BM_OperatingPointSeparatePrefillMtp(benchmark::State& state) {
 }
 BENCHMARK(BM_OperatingPointSeparatePrefillMtp)->Unit(benchmark::kMicrosecond);
 
+// A TensorRT-LLM point with batch waiting (InferenceX's B200 FP8 1K/1K script: 40 iterations, 0.8):
+// the Poisson hold and one more step evaluation for the prompts released together.
+void BM_OperatingPointBatchWaiting(benchmark::State& state) {
+  static const Catalog c = Catalog::builtin();
+  const auto m = resolve_model("deepseek-r1");
+  const auto hw = resolve_hardware(c, "hgx-b200");
+  auto w = workload();
+  w.concurrency = 128;
+  w.batch_wait_iters = 40;
+  w.batch_wait_tokens_ratio = 0.8;
+  for (auto _ : state) benchmark::DoNotOptimize(evaluate_inference(m, hw, {8, 1, 1, false}, w));
+}
+BENCHMARK(BM_OperatingPointBatchWaiting)->Unit(benchmark::kMicrosecond);
+
 // The full sweep (TP, concurrency) of the same deployment and its Pareto frontier.
 void BM_Sweep70bOn8(benchmark::State& state) {
   static const Catalog c = Catalog::builtin();
