@@ -357,10 +357,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   w.batch_wait_iters = req.batch_wait_iters;  // ranges checked with the workload
   w.batch_wait_tokens_ratio = req.batch_wait_tokens_ratio;
   // The engine schedulers' settings apply where the engine applies them; elsewhere they are refused,
-  // not ignored.
-  if (req.adp_balance_timeout_iters != 0 && !req.attention_dp && !req.sweep && !(req.ep > req.tp && req.tp > 0))
-    throw InputError("--adp-balance-timeout-iters",
-                     "balances attention-DP ranks: add --attention-dp (or an --ep wider than --tp)");
+  // not ignored (attention-DP or not: once the plan is known, below).
   if (req.adp_balance_timeout_iters != 0 && req.disagg)
     throw InputError("--adp-balance-timeout-iters", "applies to an aggregated deployment, not with --disagg");
   if (req.batch_wait_iters != 0 || req.batch_wait_tokens_ratio != 0) {
@@ -371,8 +368,6 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                          "(either at 0 ends every hold at once)",
                                          iters ? "--batch-wait-tokens-ratio" : "--batch-wait-iters"));
     if (req.disagg) throw InputError(name, "applies to an aggregated deployment, not with --disagg");
-    if (req.attention_dp || (req.ep > req.tp && req.tp > 0))
-      throw InputError(name, "TensorRT-LLM waits only without attention-DP (its balancer is --adp-balance-timeout-iters)");
     if (w.arrival == Arrival::synchronized)
       throw InputError(name, "holds arriving prompts: not with --arrival synchronized (its prompts start together)");
     if (w.prefill_separate)
@@ -667,9 +662,17 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     par.tp = req.ep;
     par.attention_dp = true;
   }
+  // The plan's attention-DP (given, implied by an --ep wider than --tp, or chosen) decides which of
+  // TensorRT-LLM's holds applies: the balancer with it, batch waiting without.
+  const std::string plan_said = chosen.empty() ? "the plan" : chosen;
   if (w.batch_wait_iters > 0 && par.attention_dp)
-    throw InputError("--batch-wait-iters", fmt::format("TensorRT-LLM waits only without attention-DP, and the {}; fix "
-                                                       "the plan with --tp/--ep", chosen.empty() ? "plan runs it" : chosen));
+    throw InputError("--batch-wait-iters", fmt::format("TensorRT-LLM waits only without attention-DP (its balancer is "
+                                                       "--adp-balance-timeout-iters), and {} runs it; fix the plan "
+                                                       "with --tp/--ep", plan_said));
+  if (w.adp_balance_timeout_iters > 0 && !par.attention_dp)
+    throw InputError("--adp-balance-timeout-iters",
+                     fmt::format("balances attention-DP ranks, and {} runs none: add --attention-dp (or an --ep wider "
+                                 "than --tp)", plan_said));
   w.num_gpus = req.gpus > 0 ? req.gpus : par.tp * par.pp;
   w.concurrency = req.concurrency;
   // The last probe evaluated this very point when nothing the probe left out was given (a load, a

@@ -396,7 +396,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     if (lower(c.framework) == "tensorrt-llm" && !disaggregated_row) {
       // The script's batch waiting (validate/inferencex_scripts.h).
       const TrtllmScriptBatchWait bw =
-          inferencex_trtllm_batch_wait(c.model.name, c.gpu_name, w.weight_precision, std::llround(isl),
+          inferencex_trtllm_batch_wait(c.model.name, c.hardware.accelerator.name, w.weight_precision, std::llround(isl),
                                        std::llround(osl), std::llround(conc), dep.decode_attention_dp, row_date);
       if (bw.iters > 0) {
         w.batch_wait_iters = bw.iters;

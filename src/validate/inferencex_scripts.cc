@@ -40,13 +40,14 @@ std::string TrtllmScriptBatchWait::assumption(long long clients) const {
                      iters, tokens_ratio, script, clients);
 }
 
-TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, const std::string& gpu, Precision weights,
+TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, const std::string& accelerator,
+                                                   Precision weights,
                                                    long long isl, long long osl, long long clients, bool attention_dp,
                                                    const std::string& date) {
   const bool deepseek = model == "deepseek-r1" || model == "deepseek-v3";
   const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
   if (!deepseek || !fp8 || attention_dp || date.empty() || date < "2026-01-29") return {};
-  if (gpu != "B200" && gpu != "b200") return {};
+  if (accelerator != "b200") return {};
   if (isl != 1024 || osl != 1024 || clients < 64) return {};
   return {40, 0.8, "dsr1_fp8_b200_trt.sh (1K/1K at 64+ clients, from 2026-01-29)"};
 }

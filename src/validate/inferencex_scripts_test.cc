@@ -41,21 +41,21 @@ TEST(InferenceXScripts, TrtllmBatchWaitingByScriptBranch) {
     return inferencex_trtllm_batch_wait(model, gpu, p, isl, osl, clients, dp, date);
   };
   // dsr1_fp8_b200_trt.sh from PR #594 (2026-01-29): 1K/1K at 64+ clients, 40 iterations, 0.8.
-  const TrtllmScriptBatchWait on = bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 128, false, "2026-01-29");
+  const TrtllmScriptBatchWait on = bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 128, false, "2026-01-29");
   EXPECT_EQ(on.iters, 40);
   EXPECT_DOUBLE_EQ(on.tokens_ratio, 0.8);
   EXPECT_NE(on.script.find("dsr1_fp8_b200_trt.sh"), std::string::npos);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 64, false, "2026-05-18").iters, 40);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 64, false, "2026-05-18").iters, 40);
   // Not before the script set it, below 64 clients, at other lengths, with attention-DP (TensorRT-LLM
   // ignores it there), on other GPUs or precisions, or for a row without a date.
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 128, false, "2026-01-28").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 32, false, "2026-02-01").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 8192, 1024, 128, false, "2026-02-01").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 256, true, "2026-02-01").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "H200-SXM", Precision::fp8, 1024, 1024, 128, false, "2026-02-01").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::nvfp4, 1024, 1024, 128, false, "2026-02-01").iters, 0);
-  EXPECT_EQ(bw("deepseek-r1", "B200", Precision::fp8, 1024, 1024, 128, false, "").iters, 0);
-  EXPECT_EQ(bw("qwen3.5-397b-a17b", "B200", Precision::fp8, 1024, 1024, 128, false, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 128, false, "2026-01-28").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 32, false, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 8192, 1024, 128, false, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 256, true, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "h200-sxm", Precision::fp8, 1024, 1024, 128, false, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::nvfp4, 1024, 1024, 128, false, "2026-02-01").iters, 0);
+  EXPECT_EQ(bw("deepseek-r1", "b200", Precision::fp8, 1024, 1024, 128, false, "").iters, 0);
+  EXPECT_EQ(bw("qwen3.5-397b-a17b", "b200", Precision::fp8, 1024, 1024, 128, false, "2026-02-01").iters, 0);
 }
 
 }  // namespace gpuplan
