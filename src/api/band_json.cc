@@ -37,10 +37,11 @@ struct ServingBands {
 ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const InferenceResult& r, bool disagg) {
   const auto& bands = catalog.error_bands();
   const std::string& gen = hw.accelerator.generation;
-  const ErrorBand& t = find_band(bands, serving_band_kind(disagg, false), gen);
-  const ErrorBand& l = find_band(bands, serving_band_kind(disagg, true), gen);
-  return {with_band(r.tokens_per_s_per_gpu, t), with_band(r.tokens_per_s_per_user, l, true), with_band(r.ttft_s, l),
-          with_band(r.tpot_s, l)};
+  const ErrorBand& t = find_band(bands, serving_band_kind(disagg, ServingFigure::throughput), gen);
+  const ErrorBand& d = find_band(bands, serving_band_kind(disagg, ServingFigure::tpot), gen);
+  const ErrorBand& f = find_band(bands, serving_band_kind(disagg, ServingFigure::ttft), gen);
+  return {with_band(r.tokens_per_s_per_gpu, t), with_band(r.tokens_per_s_per_user, d, true), with_band(r.ttft_s, f),
+          with_band(r.tpot_s, d)};
 }
 
 }  // namespace
@@ -60,10 +61,10 @@ nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, co
 std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
                                bool disaggregated) {
   const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
-  return fmt::format("Error bands: tokens/s per GPU {:.1f} to {:.1f} {}; TPOT {:.2f} to {:.2f} ms, TTFT {:.1f} to "
+  return fmt::format("Error bands: tokens/s per GPU {:.1f} to {:.1f} {}; TPOT {:.2f} to {:.2f} ms {}; TTFT {:.1f} to "
                      "{:.1f} ms {}\n",
-                     b.tput.low, b.tput.high, band_text(b.tput), b.tpot.low * 1e3, b.tpot.high * 1e3, b.ttft.low * 1e3,
-                     b.ttft.high * 1e3, band_text(b.tpot));
+                     b.tput.low, b.tput.high, band_text(b.tput), b.tpot.low * 1e3, b.tpot.high * 1e3, band_text(b.tpot),
+                     b.ttft.low * 1e3, b.ttft.high * 1e3, band_text(b.ttft));
 }
 
 }  // namespace gpuplan::api

@@ -19,7 +19,8 @@ nlohmann::json band_json(const BandedFigure& f);
 std::string band_text(const BandedFigure& f);
 
 // The bands of one serving point (aggregated, or disaggregated prefill/decode pools): tokens/s per GPU
-// (throughput band), TTFT and TPOT (latency band), tokens/s per user (the reciprocal of TPOT).
+// (throughput band), TPOT and tokens/s per user (TPOT band; the user rate is its reciprocal), TTFT
+// (TTFT band).
 nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
                                   bool disaggregated = false);
 std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,

@@ -431,16 +431,16 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       // The same relative band holds at every aggregated point of the curve (one kind, one generation
       // per side); at the interactivity, each side's band is its point's kind (a disaggregated
       // deployment carries the disaggregated band).
-      const BandedFigure r = ratio_of(serving_band_kind(false, false), 1.0, 1.0);
+      const BandedFigure r = ratio_of(serving_band_kind(false, ServingFigure::throughput), 1.0, 1.0);
       mb["serving_ratio_relative"] = band_json(r);
       band_lines += fmt::format("  {} serving A/B at any aggregated point of the curve: x{:.2f} to x{:.2f} of the ratio "
                                 "shown ({})\n", m.model, r.low, r.high, band_text(r));
       if (m.at_a && m.at_b) {
         const BandedFigure at = ratio_band(
             with_band(m.at_a->result.tokens_per_s_per_gpu,
-                      find_band(bands, serving_band_kind(m.at_a->disaggregated, false), gen_a)),
+                      find_band(bands, serving_band_kind(m.at_a->disaggregated, ServingFigure::throughput), gen_a)),
             with_band(m.at_b->result.tokens_per_s_per_gpu,
-                      find_band(bands, serving_band_kind(m.at_b->disaggregated, false), gen_b)));
+                      find_band(bands, serving_band_kind(m.at_b->disaggregated, ServingFigure::throughput), gen_b)));
         mb["serving_ratio_at_interactivity"] = band_json(at);
         band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({})\n",
                                   m.model, req.spec.tokens_per_s_per_user, m.at_a->kind(), m.at_b->kind(), at.value,

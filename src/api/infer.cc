@@ -590,12 +590,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       for (const auto& p : s.frontier) any_disagg |= p.disaggregated;
       for (bool d : {false, true}) {
         if (d && !any_disagg) continue;
-        const BandedFigure t = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, false),
-                                                        hw.accelerator.generation));
-        const BandedFigure l = with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, true),
-                                                        hw.accelerator.generation));
-        output.os() << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TTFT/TPOT {}\n",
-                                 d ? "disaggregated" : "aggregated", band_text(t), band_text(l));
+        const auto band = [&](ServingFigure f) {
+          return with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, f), hw.accelerator.generation));
+        };
+        output.os() << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TPOT {}; TTFT {}\n",
+                                 d ? "disaggregated" : "aggregated", band_text(band(ServingFigure::throughput)),
+                                 band_text(band(ServingFigure::tpot)), band_text(band(ServingFigure::ttft)));
       }
     }
     return kExitOk;

@@ -1,6 +1,7 @@
 #include "catalog/error_band.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,10 @@ namespace gpuplan {
 
 const std::vector<std::string>& band_kinds() {
   static const std::vector<std::string> k = {
-      std::string(kBandTrainingDense),           std::string(kBandTrainingMoe),
-      std::string(kBandServingAggThroughput),    std::string(kBandServingAggLatency),
-      std::string(kBandServingDisaggThroughput), std::string(kBandServingDisaggLatency)};
+      std::string(kBandTrainingDense),        std::string(kBandTrainingMoe),
+      std::string(kBandServingAggThroughput), std::string(kBandServingAggTpot),
+      std::string(kBandServingAggTtft),       std::string(kBandServingDisaggThroughput),
+      std::string(kBandServingDisaggTpot),    std::string(kBandServingDisaggTtft)};
   return k;
 }
 
@@ -27,9 +29,16 @@ void ErrorBand::set_edges(double low, double high) {
 
 std::string_view training_band_kind(bool moe) { return moe ? kBandTrainingMoe : kBandTrainingDense; }
 
-std::string_view serving_band_kind(bool disaggregated, bool latency) {
-  if (disaggregated) return latency ? kBandServingDisaggLatency : kBandServingDisaggThroughput;
-  return latency ? kBandServingAggLatency : kBandServingAggThroughput;
+std::string_view serving_band_kind(bool disaggregated, ServingFigure figure) {
+  switch (figure) {
+    case ServingFigure::tpot:
+      return disaggregated ? kBandServingDisaggTpot : kBandServingAggTpot;
+    case ServingFigure::ttft:
+      return disaggregated ? kBandServingDisaggTtft : kBandServingAggTtft;
+    case ServingFigure::throughput:
+      break;
+  }
+  return disaggregated ? kBandServingDisaggThroughput : kBandServingAggThroughput;
 }
 
 double BandedFigure::plus_minus_pct() const {
@@ -97,9 +106,8 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   ErrorBand b;
   b.kind = m.str("kind");
   if (std::find(band_kinds().begin(), band_kinds().end(), b.kind) == band_kinds().end())
-    throw InputError(m.path() + ".kind", fmt::format("'{}' is not a band kind (training_dense, training_moe, "
-                                                     "serving_{{aggregated,disaggregated}}_{{throughput,latency}})",
-                                                     b.kind));
+    throw InputError(m.path() + ".kind", fmt::format("'{}' is not a band kind ({})", b.kind,
+                                                     fmt::join(band_kinds(), ", ")));
   b.generation = m.str("generation");
   const double low = m.num_in("low_log", -5.0, 0.0);
   b.set_edges(low, m.num_in("high_log", 0.0, 5.0));

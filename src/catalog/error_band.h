@@ -10,13 +10,18 @@
 namespace gpuplan {
 
 // Kinds of prediction that earn separate bands. Training bands describe a rate (tokens/s, TFLOP/s,
-// MFU; step times are their reciprocal); serving throughput bands a rate; serving latency bands a time.
+// MFU; step times are their reciprocal); serving throughput bands a rate (tokens/s per GPU or in
+// all); serving TPOT bands the decode interval (TPOT; tokens/s per user is its reciprocal); serving
+// TTFT bands the time to first token, whose queueing for the prefill and the KV cache makes its
+// errors spread about twice as wide as the decode interval's (docs/training-model.md, Error bands).
 inline constexpr std::string_view kBandTrainingDense = "training_dense";
 inline constexpr std::string_view kBandTrainingMoe = "training_moe";
 inline constexpr std::string_view kBandServingAggThroughput = "serving_aggregated_throughput";
-inline constexpr std::string_view kBandServingAggLatency = "serving_aggregated_latency";
+inline constexpr std::string_view kBandServingAggTpot = "serving_aggregated_tpot";
+inline constexpr std::string_view kBandServingAggTtft = "serving_aggregated_ttft";
 inline constexpr std::string_view kBandServingDisaggThroughput = "serving_disaggregated_throughput";
-inline constexpr std::string_view kBandServingDisaggLatency = "serving_disaggregated_latency";
+inline constexpr std::string_view kBandServingDisaggTpot = "serving_disaggregated_tpot";
+inline constexpr std::string_view kBandServingDisaggTtft = "serving_disaggregated_ttft";
 const std::vector<std::string>& band_kinds();
 
 // Generation name of the band that serves generations without measurements of the kind.
@@ -49,12 +54,19 @@ struct BandedFigure {
 // rule (+/-60%, no rows). Pure; a linear scan of a few dozen entries.
 const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation);
 
+// The serving figures that earn separate bands.
+enum class ServingFigure {
+  throughput,  // tokens/s per GPU, or in all
+  tpot,        // time per output token; tokens/s per user through the reciprocal
+  ttft,        // time to first token
+};
+
 // The band kind of a training prediction (MoE or dense) and of a serving one.
 std::string_view training_band_kind(bool moe);
-std::string_view serving_band_kind(bool disaggregated, bool latency);
+std::string_view serving_band_kind(bool disaggregated, ServingFigure figure);
 
 // `value` with its band. `reciprocal`: the figure is the inverse of what the band measures (a step time or
-// a $/token under a throughput band; a token rate under a latency band), so the band flips.
+// a $/token under a throughput band; a token rate under a TPOT band), so the band flips.
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal = false);
 
 // The ratio a/b of two banded figures: the log-offsets' centres subtract and half-widths add in

@@ -14,8 +14,10 @@ std::string band_kind_of(const TrainingCase& c) {
 }
 
 std::string band_kind_of(const InferenceCase& c) {
-  const bool latency = c.metric == "ttft_ms" || c.metric == "tpot_ms" || c.metric == "tokens_per_sec_per_user";
-  return std::string(serving_band_kind(c.deployment == "disaggregated", latency));
+  const ServingFigure f = c.metric == "ttft_ms"                                           ? ServingFigure::ttft
+                          : c.metric == "tpot_ms" || c.metric == "tokens_per_sec_per_user" ? ServingFigure::tpot
+                                                                                           : ServingFigure::throughput;
+  return std::string(serving_band_kind(c.deployment == "disaggregated", f));
 }
 
 bool band_reciprocal_of(const TrainingCase& c) { return c.metric == "step_time_s"; }

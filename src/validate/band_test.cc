@@ -185,7 +185,7 @@ TEST(ErrorBand, UnfittedGenerationHasTheWidestBand) {
     EXPECT_GT(unfitted.high_log, b.high_log) << b.generation;
   }
   // A kind nobody measured gets a band as wide as the widest unfitted one.
-  const ErrorBand& none = find_band(bands, kBandServingDisaggLatency, "hopper");
+  const ErrorBand& none = find_band(bands, kBandServingDisaggTtft, "hopper");
   EXPECT_EQ(none.rows, 0);
   EXPECT_LE(none.low_log, unfitted.low_log);
   EXPECT_GE(none.high_log, unfitted.high_log);
@@ -208,6 +208,34 @@ TEST(ErrorBand, BuiltinBandsCoverEveryKindAndTheUnfittedIsWidest) {
   EXPECT_EQ(h.generation, "hopper");
   EXPECT_GT(h.rows, 10);
   EXPECT_GE(h.families, 2);
+}
+
+TEST(ErrorBand, EachServingFigureHasItsOwnKind) {
+  InferenceCase c;
+  const auto kind = [&](const char* metric, const char* deployment) {
+    c.metric = metric;
+    c.deployment = deployment;
+    return band_kind_of(c);
+  };
+  EXPECT_EQ(kind("ttft_ms", "aggregated"), kBandServingAggTtft);
+  EXPECT_EQ(kind("tpot_ms", "aggregated"), kBandServingAggTpot);
+  EXPECT_EQ(kind("tokens_per_sec_per_user", "aggregated"), kBandServingAggTpot);
+  EXPECT_TRUE(band_reciprocal_of(c));  // tokens/s per user under the TPOT band
+  EXPECT_EQ(kind("tokens_per_sec_per_gpu", "aggregated"), kBandServingAggThroughput);
+  EXPECT_EQ(kind("tokens_per_sec_total", "aggregated"), kBandServingAggThroughput);
+  EXPECT_EQ(kind("ttft_ms", "disaggregated"), kBandServingDisaggTtft);
+  EXPECT_EQ(kind("tpot_ms", "disaggregated"), kBandServingDisaggTpot);
+  EXPECT_EQ(kind("tokens_per_sec_per_gpu", "disaggregated"), kBandServingDisaggThroughput);
+  // The shipped bands, fitted on held-out rows: TTFT's errors spread wider than the decode interval's
+  // on every generation measured on both (the reason they are separate kinds).
+  const Catalog catalog = Catalog::builtin();
+  for (const char* gen : {"hopper", "blackwell"})
+    for (bool disagg : {false, true}) {
+      const ErrorBand& tpot = find_band(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::tpot), gen);
+      const ErrorBand& ttft = find_band(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::ttft), gen);
+      EXPECT_GT(ttft.rows, 0) << gen << disagg;
+      EXPECT_GT(ttft.high_log - ttft.low_log, tpot.high_log - tpot.low_log) << gen << " disaggregated " << disagg;
+    }
 }
 
 TEST(ErrorBand, ReciprocalRatioAndOverlap) {

@@ -81,7 +81,8 @@ TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
   const auto j = r.json();
   ASSERT_TRUE(j.contains("band")) << j.dump();
   EXPECT_EQ(j["band"]["tokens_per_s_per_gpu"]["basis"]["kind"], "serving_disaggregated_throughput");
-  EXPECT_EQ(j["band"]["ttft_s"]["basis"]["kind"], "serving_disaggregated_latency");
+  EXPECT_EQ(j["band"]["ttft_s"]["basis"]["kind"], "serving_disaggregated_ttft");
+  EXPECT_EQ(j["band"]["tpot_s"]["basis"]["kind"], "serving_disaggregated_tpot");
   EXPECT_DOUBLE_EQ(j["band"]["tokens_per_s_per_gpu"]["value"].get<double>(), j["tokens_per_s_per_gpu"].get<double>());
   auto text = run_gpuplan("infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
                           "--decode-ep 16");
