@@ -187,7 +187,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
             w["joules_per_token"] = tc.joules_per_token;
             if (t.priced) w["usd_per_million_tokens"] = tc.usd_per_million_tokens;
             const ErrorBand& eb =
-                find_band(catalog.error_bands(), serving_band_kind(pt->disaggregated, ServingFigure::throughput), side.hw.accelerator.generation);
+                find_band(catalog.error_bands(), serving_band_kind(pt->disaggregated, ServingFigure::throughput),
+                          side.hw.accelerator.generation);
             w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(pt->result.tokens_per_s_per_gpu, eb))},
                          {"joules_per_token", band_json(with_band(tc.joules_per_token, eb, true))}};
             if (t.priced) w["band"]["usd_per_million_tokens"] = band_json(with_band(tc.usd_per_million_tokens, eb, true));

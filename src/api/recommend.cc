@@ -136,7 +136,8 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     if (!r.feasible) continue;
     const Accelerator* acc = catalog.find_accelerator(r.accelerator);
     const std::string gen = acc ? acc->generation : std::string(kBandUnfitted);
-    const std::string_view kind = train ? training_band_kind(m.is_moe()) : serving_band_kind(r.disaggregated, ServingFigure::throughput);
+    const std::string_view kind = train ? training_band_kind(m.is_moe())
+                                        : serving_band_kind(r.disaggregated, ServingFigure::throughput);
     const ErrorBand& eb = find_band(catalog.error_bands(), kind, gen);
     figure[i] = r.priced ? with_band(r.usd_per_million_tokens, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);
     for (std::size_t k = i; k-- > 0;)

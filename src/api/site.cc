@@ -434,7 +434,8 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       const BandedFigure tband =
           with_band(tps, find_band(catalog.error_bands(), training_band_kind(model.is_moe()), gen));
       const bool disagg = sv.feasible && sv.point->disaggregated;
-      const BandedFigure sband = with_band(serve_tps, find_band(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::throughput), gen));
+      const BandedFigure sband = with_band(
+          serve_tps, find_band(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::throughput), gen));
       if (sv.feasible) serving["band"] = band_json(sband);
       band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
                                 sv.feasible ? band_text(sband) : std::string("-"));
