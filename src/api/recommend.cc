@@ -76,6 +76,7 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   app.add_option("--gpus-available", req.spec.gpus_available, "At most this many GPUs (0: no limit)");
   app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable)");
   add_fabric_options(app, req.fabric_opts);
+  add_finetune_options(app, req.finetune);
   app.add_option("--top", req.top, "Print only the first N (0: all)");
 }
 
@@ -85,6 +86,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   else if (req.task == "infer") req.spec.task = compare::Task::infer;
   else throw InputError("--task", fmt::format("must be train, finetune or infer, got '{}'", req.task));
   const bool train = req.spec.task != compare::Task::infer;
+  req.spec.finetune = finetune_spec(req.finetune, req);
+  if (!req.spec.finetune.is_full() && req.spec.task != compare::Task::finetune)
+    throw InputError("--method", "lora and qlora apply to --task finetune");
   if (!req.precision.empty()) {
     auto p = parse_precision(req.precision);
     if (!p) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
