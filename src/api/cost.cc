@@ -131,6 +131,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
         const compare::TrainingPick p = compare::best_training(*model, side.hw, tw);
         w = {{"task", "train"}, {"gpus", tw.num_gpus}, {"global_batch", tw.global_batch}, {"seq_len", req.seq},
              {"precision", req.precision}};
+        if (!finetune.is_full()) w["finetune"] = finetune_json(*model, finetune);
         if (!p.found) {
           w["why_not"] = p.why_not;
           if (!output.json()) output.os() << fmt::format("               {}: {}\n", model->name, p.why_not);

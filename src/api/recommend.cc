@@ -168,6 +168,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     if (train) {
       spec_j.update({{"tokens", s.tokens}, {"seq_len", s.seq_len}, {"tokens_per_step", s.tokens_per_step},
                      {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
+      if (!s.finetune.is_full()) spec_j["finetune"] = finetune_json(m, s.finetune);
     } else {
       spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s}, {"ttft_s", s.ttft_s},
                      {"precision", std::string(to_string(s.infer_precision))}});
@@ -177,9 +178,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   }
   const auto& s = res.spec;
   if (train)
-    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}\n\n", req.task, m.name,
+    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}{}\n\n", req.task, m.name,
                              count_text(s.tokens, "tokens"), s.seq_len, to_string(s.train_precision), s.deadline_days,
-                             s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "");
+                             s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "",
+                             s.finetune.is_full() ? "" : ", " + describe(s.finetune));
   else
     output.os() << fmt::format("serve {}: {} users, ISL/OSL {}/{}, {}{}{}\n\n", m.name, s.users, s.isl, s.osl,
                              to_string(s.infer_precision),

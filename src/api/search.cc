@@ -126,6 +126,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
   output.os() << fmt::format("{} on {} x {} ({}), global batch {}, seq {}, {}\n", name, w.num_gpus, req.system,
                            hw.accelerator.name, w.global_batch, w.seq_len, to_string(w.precision));
+  if (!w.finetune.is_full()) output.os() << fmt::format("fine-tuning: {}\n", describe(w.finetune));
   output.os() << fmt::format("Plans: {} enumerated, {} dropped ({} divisibility, {} memory), {} evaluated\n\n",
                            r.stats.enumerated, r.stats.dropped(), r.stats.dropped_divisibility,
                            r.stats.dropped_memory, r.stats.evaluated);
