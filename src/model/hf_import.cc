@@ -2,7 +2,8 @@
 // Key names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
 // Qwen2Config, Qwen2MoeConfig, Qwen3Config, Qwen3MoeConfig, DeepseekV2/V3Config, GptOssConfig,
 // Llama4TextConfig, Qwen3NextConfig, Qwen3_5MoeConfig (its text_config), GlmMoeDsaConfig,
-// DeepseekV32Config); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2".
+// DeepseekV32Config); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2". Any other
+// model_type goes to the generic decoder reader (hf_generic.cc).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
