@@ -55,6 +55,7 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
                "per million tokens and joules per token for training (best plan) or serving (at an interactivity), "
                "and with --tokens the cost, energy and time of the whole run.");
   add_cost_options(app, req.cost_opts);
+  add_finetune_options(app, req.finetune);
   app.add_option("--system", req.systems, "System(s) to cost (repeatable; default: every system in the catalog)");
   app.add_option("--reference", req.reference, "System the capex and TCO ratios are taken against")->capture_default_str();
   app.add_option("--model", req.model_name, "Model for $ per million tokens and joules per token");
@@ -77,6 +78,9 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   if (req.task != "train" && req.task != "infer")
     throw InputError("--task", fmt::format("must be train or infer, got '{}'", req.task));
+  const FinetuneSpec finetune = finetune_spec(req.finetune, req);  // checked once, before any system
+  if (req.task != "train" && (req.given("--method") || !finetune.is_full()))
+    throw InputError("--method", "applies to --task train (full, lora or qlora fine-tuning)");
   if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
@@ -123,9 +127,11 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
         tw.seq_len = req.seq;
         tw.global_batch = req.global_batch > 0 ? req.global_batch : 4LL * tw.num_gpus;
         tw.precision = *prec;
+        tw.finetune = finetune;
         const compare::TrainingPick p = compare::best_training(*model, side.hw, tw);
         w = {{"task", "train"}, {"gpus", tw.num_gpus}, {"global_batch", tw.global_batch}, {"seq_len", req.seq},
              {"precision", req.precision}};
+        if (!finetune.is_full()) w["finetune"] = finetune_json(*model, finetune);
         if (!p.found) {
           w["why_not"] = p.why_not;
           if (!output.json()) output.os() << fmt::format("               {}: {}\n", model->name, p.why_not);

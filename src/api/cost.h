@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "api/finetune_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -22,6 +23,7 @@ struct CostRequest : RequestBase {
   int gpus = 0, seq = 8192;
   long long global_batch = 0, isl = 1024, osl = 1024;
   double tokens = 0, tokens_per_user = 50;
+  FinetuneOptions finetune;  // --task train: --method full|lora|qlora and the adapters
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

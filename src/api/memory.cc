@@ -8,6 +8,7 @@
 #include "api/memory.h"
 #include "api/text.h"
 #include "core/error.h"
+#include "memory/lora_memory.h"
 #include "memory/inference_memory.h"
 #include "memory/training_memory.h"
 #include "model/model_registry.h"
@@ -215,6 +216,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
   w.precision = parse_precision_option(o.precision, "--precision");
   if (const std::string why = training_refusal(w.precision); !why.empty()) throw InputError("--precision", why);
   w.seq_len = o.seq;
+  w.finetune = finetune_spec(o.finetune, o);
   w.num_gpus = o.given("--gpus") ? o.gpus : plan.tp * plan.pp * plan.cp * std::max(1, plan.dp);
   // Default global batch: 1024 sequences, rounded up to a multiple of mbs * dp.
   const long long per_step = 1LL * plan.mbs * derived_dp(plan, w.num_gpus);
@@ -259,6 +261,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"stage_role", r.stage_role},
                      {"activation_bytes_per_layer", r.activation_bytes_per_layer},
                      {"stages", stages}};
+    if (!w.finetune.is_full()) j["training"]["finetune"] = finetune_json(m, w.finetune);
     output.emit("memory", std::move(j));
     return kExitOk;
   }
@@ -267,6 +270,10 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
   output.os() << fmt::format("{} training on {}, per GPU\n", name, hw.describe());
   output.os() << fmt::format("  {} GPUs, {}, seq {}, global batch {} ({} micro-batches per step)\n", w.num_gpus,
                            to_string(w.precision), w.seq_len, w.global_batch, r.num_microbatches);
+  if (!w.finetune.is_full())
+    output.os() << fmt::format("  fine-tuning {}: {:.3g} B adapter parameters, frozen base at {:.3g} bytes/param\n",
+                               describe(w.finetune), lora_adapter_params(m, w.finetune) / 1e9,
+                               frozen_bytes_per_param(w.finetune));
   output.os() << fmt::format("  plan {}{}\n", to_string(plan),
                            m.is_moe() ? fmt::format(" (expert dp {})", r.expert_dp) : std::string());
   output.os() << fmt::format("  reported: pipeline stage {} ({}), the most loaded\n\n", r.stage, r.stage_role);
@@ -298,6 +305,7 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.add_option("--global-batch", o.global_batch,
                  "Training: sequences per optimizer step (default 1024, rounded up to a multiple of mbs*dp)");
   app.add_option("--plan", o.plan, "Training plan, e.g. \"tp=8,pp=4,vp=2,cp=1,ep=1,mbs=1,recompute=selective,zero=1\"");
+  add_finetune_options(app, o.finetune);
   // Inference
   app.add_option("--context", o.context, "Inference: tokens per sequence in the KV cache")->capture_default_str();
   app.add_option("--concurrency", o.concurrency, "Inference: sequences at once (default: the most that fit)");
@@ -315,6 +323,9 @@ int memory(const Catalog& catalog, MemoryRequest o, Output& output) {
     throw InputError("--reserve-gb", fmt::format("must be from 0 to 10000 GB, got {}", o.reserve_gb));
   const ModelArch m = resolve_model(o.model, "--model");
   const Hardware hw = resolve_hardware(catalog, o);
+  if (o.inference)
+    for (const char* name : {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits"})
+      if (o.given(name)) throw InputError(name, "is a training option (leave out --inference)");
   return o.inference ? run_inference(o, output, m, hw) : run_training(o, output, m, hw);
 }
 

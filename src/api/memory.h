@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/finetune_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -19,6 +20,7 @@ struct MemoryRequest : RequestBase {
   long long global_batch = 1024, context = 8192, concurrency = 0;
   double reserve_gb = 5.0;
   bool inference = false;
+  FinetuneOptions finetune;  // training: --method full|lora|qlora and the adapters
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

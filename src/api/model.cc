@@ -78,6 +78,11 @@ json arch_json(const ModelArch& m) {
     j["sparse_attention"] = {{"index_topk", m.sparse.index_topk},
                              {"index_heads", m.sparse.index_heads},
                              {"index_head_dim", m.sparse.index_head_dim}};
+  if (!m.unmapped.empty()) {  // a config.json's keys the import did not map, or read under an assumption
+    json u = json::array();
+    for (const auto& n : m.unmapped) u.push_back({{"field", n.field}, {"note", n.note}});
+    j["unmapped_fields"] = u;
+  }
   return j;
 }
 
@@ -195,6 +200,10 @@ int run_show(const std::string& name, int seq, Output& output) {
     output.os() << fmt::format("  MoE: {} experts, top-{}, expert ffn {}, {} shared, {} MoE layers of {}\n",
                              m.moe.num_experts, m.moe.top_k, m.moe.expert_ffn_hidden, m.moe.shared_experts,
                              m.moe_layers(), m.layers);
+  if (!m.unmapped.empty()) {
+    output.os() << fmt::format("  config keys not mapped ({}):\n", m.unmapped.size());
+    for (const auto& n : m.unmapped) output.os() << fmt::format("    {}: {}\n", n.field, n.note);
+  }
   output.os() << "\nParameters\n";
   output.os() << "  total:          " << vs_published(total, m.published_total_params) << "\n";
   output.os() << "  active/token:   " << vs_published(active_as_published(m), m.published_active_params)
@@ -225,8 +234,9 @@ void add_model_options(CLI::App& app, ModelRequest& req) {
       "  gpuplan model list\n"
       "  gpuplan model show llama3.1-70b           any name or alias, case and punctuation ignored\n"
       "  gpuplan model show DeepSeek-V3 --seq 8192 --json\n"
-      "  gpuplan model show ./config.json          a Hugging Face config.json (llama, mistral, mixtral,\n"
-      "                                            qwen2/3(_moe), deepseek_v2/v3, kimi_k2, gpt_oss, llama4, gptj)");
+      "  gpuplan model show ./config.json          a Hugging Face config.json of any decoder (llama, mistral,\n"
+      "                                            qwen, deepseek, gpt_oss, gemma2/3, phi3, cohere, granite...);\n"
+      "                                            keys it cannot map are listed by name");
   app.require_subcommand(1, 1);
   CLI::App* list = app.add_subcommand("list", "Table of the built-in models");
   list->fallthrough();

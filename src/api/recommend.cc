@@ -76,6 +76,7 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   app.add_option("--gpus-available", req.spec.gpus_available, "At most this many GPUs (0: no limit)");
   app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable)");
   add_fabric_options(app, req.fabric_opts);
+  add_finetune_options(app, req.finetune);
   app.add_option("--top", req.top, "Print only the first N (0: all)");
 }
 
@@ -85,6 +86,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   else if (req.task == "infer") req.spec.task = compare::Task::infer;
   else throw InputError("--task", fmt::format("must be train, finetune or infer, got '{}'", req.task));
   const bool train = req.spec.task != compare::Task::infer;
+  req.spec.finetune = finetune_spec(req.finetune, req);
+  if (!req.spec.finetune.is_full() && req.spec.task != compare::Task::finetune)
+    throw InputError("--method", "lora and qlora apply to --task finetune");
   if (!req.precision.empty()) {
     auto p = parse_precision(req.precision);
     if (!p) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
@@ -164,6 +168,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     if (train) {
       spec_j.update({{"tokens", s.tokens}, {"seq_len", s.seq_len}, {"tokens_per_step", s.tokens_per_step},
                      {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
+      if (!s.finetune.is_full()) spec_j["finetune"] = finetune_json(m, s.finetune);
     } else {
       spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s}, {"ttft_s", s.ttft_s},
                      {"precision", std::string(to_string(s.infer_precision))}});
@@ -173,9 +178,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   }
   const auto& s = res.spec;
   if (train)
-    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}\n\n", req.task, m.name,
+    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}{}\n\n", req.task, m.name,
                              count_text(s.tokens, "tokens"), s.seq_len, to_string(s.train_precision), s.deadline_days,
-                             s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "");
+                             s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "",
+                             s.finetune.is_full() ? "" : ", " + describe(s.finetune));
   else
     output.os() << fmt::format("serve {}: {} users, ISL/OSL {}/{}, {}{}{}\n\n", m.name, s.users, s.isl, s.osl,
                              to_string(s.infer_precision),

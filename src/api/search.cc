@@ -58,6 +58,7 @@ void add_search_options(CLI::App& app, SearchRequest& req) {
                  "with the system and GPU count fixed it ranks as tokens does)")
       ->capture_default_str();
   add_cost_options(app, req.cost_opts);
+  add_finetune_options(app, req.finetune);
 }
 
 int search(const Catalog& catalog, SearchRequest req, Output& output) {
@@ -71,6 +72,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   w.num_gpus = req.gpus;
   w.global_batch = req.global_batch;
   w.seq_len = req.seq;
+  w.finetune = finetune_spec(req.finetune, req);
   if (auto p = parse_precision(req.precision)) w.precision = *p;
   else throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4",
                                                    req.precision));
@@ -102,6 +104,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
     j["global_batch"] = w.global_batch;
     j["seq_len"] = w.seq_len;
     j["precision"] = std::string(to_string(w.precision));
+    if (!w.finetune.is_full()) j["finetune"] = finetune_json(m, w.finetune);
     j["objective"] = std::string(to_string(so.objective));
     if (usd_per_gpu_hour > 0) j["usd_per_gpu_hour"] = usd_per_gpu_hour;
     j.update(stats_json(r.stats));
@@ -123,6 +126,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
   output.os() << fmt::format("{} on {} x {} ({}), global batch {}, seq {}, {}\n", name, w.num_gpus, req.system,
                            hw.accelerator.name, w.global_batch, w.seq_len, to_string(w.precision));
+  if (!w.finetune.is_full()) output.os() << fmt::format("fine-tuning: {}\n", describe(w.finetune));
   output.os() << fmt::format("Plans: {} enumerated, {} dropped ({} divisibility, {} memory), {} evaluated\n\n",
                            r.stats.enumerated, r.stats.dropped(), r.stats.dropped_divisibility,
                            r.stats.dropped_memory, r.stats.evaluated);

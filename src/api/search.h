@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/finetune_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -19,6 +20,7 @@ struct SearchRequest : RequestBase {
   int gpus = 0, seq = 8192, top = 5;
   long long global_batch = 0;
   CostOptions cost_opts;
+  FinetuneOptions finetune;  // --method full|lora|qlora and the adapters
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

@@ -33,6 +33,7 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                  "--gpus; if given it must agree). Without --plan: the fastest plan that fits, as `search` finds it. "
                  "A plan that does not fit in memory is reported first and exits with code 3");
   add_fabric_options(app, req.fabric_opts);
+  add_finetune_options(app, req.finetune);
 }
 
 int train(const Catalog& catalog, TrainRequest req, Output& output) {
@@ -42,6 +43,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   auto p = parse_precision(req.precision);
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
   req.w.precision = *p;
+  req.w.finetune = finetune_spec(req.finetune, req);
   const ModelArch model = resolve_model(req.model_name, "--model");
   Hardware hw = resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.w.num_gpus, req.fabric_opts);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api/finetune_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -25,6 +26,7 @@ struct TrainRequest : RequestBase {
     return x;
   }();
   FabricOptions fabric_opts;
+  FinetuneOptions finetune;  // --method full|lora|qlora and the adapters
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

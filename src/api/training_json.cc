@@ -1,5 +1,7 @@
 #include "api/training_json.h"
 
+#include "api/finetune_options.h"
+
 #include <fmt/format.h>
 
 #include "api/text.h"
@@ -25,7 +27,7 @@ nlohmann::json memory_json(const TrainingMemory& m) {
 
 nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                              const TrainingWorkload& w, const TrainingResult& r) {
-  return {{"model", model.name},
+  nlohmann::json j = {{"model", model.name},
           {"system", hw.system_name},
           {"accelerator", hw.accelerator.name},
           {"num_gpus", w.num_gpus},
@@ -47,6 +49,8 @@ nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const T
                    {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
           {"breakdown", breakdown_json(r.parts)},
           {"memory", memory_json(r.memory)}};
+  if (!w.finetune.is_full()) j["finetune"] = finetune_json(model, w.finetune);  // LoRA / QLoRA
+  return j;
 }
 
 void throw_plan_violations(const std::vector<Violation>& violations) {
@@ -105,6 +109,8 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
   shown.dp = r.dp;
   os << fmt::format("{} on {} x {} ({}), {} precision, global batch {} x {} tokens\n", model.display_name.empty() ? model.name : model.display_name,
                     w.num_gpus, hw.accelerator.name, hw.system_name, to_string(w.precision), w.global_batch, w.seq_len);
+  if (!w.finetune.is_full())
+    os << fmt::format("fine-tuning: {} (adapters only trained; the base frozen)\n", describe(w.finetune));
   os << fmt::format("plan: {}  ({} micro-batches per step)\n\n", to_string(shown), r.microbatches);
   os << fmt::format("  step time            {:>10.3f} s\n", r.step_time_s);
   os << fmt::format("  tokens/s             {:>10.0f}   ({:.0f} per GPU)\n", r.tokens_per_s, r.tokens_per_s_per_gpu);

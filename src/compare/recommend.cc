@@ -61,7 +61,9 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   // No GPU count below what the peak rate alone would need (6 x active parameters FLOPs per token at 100% of
   // peak) can meet the deadline: start the doubling just below it.
   const double peak = c.hw.accelerator.peak(gemm_format(p));
-  const double gpus_at_peak = peak > 0 ? spec.tokens * 6.0 * active_params(m) / (peak * deadline_s) : 0.0;
+  // (LoRA / QLoRA: 4 x, the frozen weights' gradients are never computed.)
+  const double flops_per_param = spec.finetune.is_full() ? 6.0 : 4.0;
+  const double gpus_at_peak = peak > 0 ? spec.tokens * flops_per_param * active_params(m) / (peak * deadline_s) : 0.0;
   long long start = c.unit;
   while (double(start) * 2 <= gpus_at_peak && start * 2 <= cap) start *= 2;
   for (long long g = start; g <= cap; g *= 2) {
@@ -70,6 +72,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     w.seq_len = spec.seq_len;
     w.global_batch = g * static_cast<long long>(std::ceil(target_seqs / double(g)));
     w.precision = p;
+    w.finetune = spec.finetune;
     TrainingPick t = best_training(m, c.hw, w);
     if (!t.found) {
       last_why = t.why_not;

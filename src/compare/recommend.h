@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compare/compare.h"
+#include "plan/finetune.h"
 
 namespace gpuplan::compare {
 
@@ -22,6 +23,7 @@ struct RecommendSpec {
   double tokens_per_step = 0;    // 0: train 4M, finetune 1M (global batch, rounded to the data-parallel size)
   Precision train_precision = Precision::bf16;
   double deadline_days = 0;      // 0: train 90, finetune 2
+  FinetuneSpec finetune;         // finetune: full (default), lora or qlora
   int max_gpus = 16384;          // largest job tried
   // infer
   long long isl = 1024, osl = 1024;

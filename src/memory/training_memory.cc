@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "memory/activations.h"
+#include "memory/lora_memory.h"
 
 namespace gpuplan {
 
@@ -104,6 +105,7 @@ int derived_dp(const TrainingPlan& plan, int num_gpus) {
 TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload& w,
                                const MemoryOptions& opt) {
   validate(m, p, w);
+  check_finetune(m, w);
   TrainingMemory r;
   r.dp = derived_dp(p, w.num_gpus);
   r.expert_dp = w.num_gpus / (p.pp * p.ep * p.etp);
@@ -154,8 +156,14 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     }
   }
 
+  // LoRA / QLoRA (w.finetune): the adapters of each kind of layer, this GPU's share (lora_memory.h).
+  const bool lora = !w.finetune.is_full();
+  const LoraLayerAdapters lora_of[2] = {lora_layer_adapters(m, w.finetune, false),
+                                        lora_layer_adapters(m, w.finetune, true)};
+
   for (int rank = 0; rank < p.pp; ++rank) {
     StageMemory s;
+    double adapter_p = 0, adapter_inter = 0, adapter_inter_layer = 0;
     s.stage = rank;
     s.role = p.pp == 1 ? "only" : rank == 0 ? "first" : rank == p.pp - 1 ? "last" : "middle";
     double dense_p = 0, expert_p = 0, largest_layer_p = 0;
@@ -190,6 +198,12 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
           const double el = moe ? m.moe.num_experts * lp.moe_expert / (p.ep * p.etp) : 0.0;
           dense_p += count * dl;
           expert_p += count * el;
+          if (lora) {
+            const LoraLayerAdapters& la_adapt = lora_of[moe];
+            adapter_p += count * (la_adapt.dense / t + la_adapt.experts / (p.ep * p.etp));
+            adapter_inter += count * la_adapt.intermediate_elems_per_token / t;
+            adapter_inter_layer = std::max(adapter_inter_layer, la_adapt.intermediate_elems_per_token / t);
+          }
           largest_layer_p = std::max(largest_layer_p, dl + el);
           const LayerActs& la = acts_of[moe];
           const double kept = full ? la.full : la.kept;
@@ -211,8 +225,10 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     }
     // Input embedding on the first stage, output head on the last, both split over TP (vocab-parallel).
     // With pp > 1 and tied embeddings Megatron keeps a copy of the table on the last stage.
-    if (p.pp == 1) dense_p += embedding_params(m) / t;
-    else if (rank == 0 || rank == p.pp - 1) dense_p += one_table / t;
+    double emb_p = 0;
+    if (p.pp == 1) emb_p = embedding_params(m) / t;
+    else if (rank == 0 || rank == p.pp - 1) emb_p = one_table / t;
+    dense_p += emb_p;
 
     // Micro-batches in flight (Korthikanti §4.2.3; Megatron's schedules). 1F1B: rank r holds pp - r.
     // Interleaved: rank r runs (vp-1)*pp + 2*(pp-r-1) warm-up chunk passes plus one, i.e. rank 0 holds
@@ -251,6 +267,11 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     s.gradients_bytes = kGradBytes * (shard_grads ? sharded : s.params);
     s.optimizer_bytes = kAdamBytes * (shard_optimizer ? sharded : s.params);
     s.total_bytes = s.weights_bytes + s.gradients_bytes + s.optimizer_bytes + s.activations_bytes + opt.reserve_bytes;
+    if (lora)
+      apply_lora_to_stage(m, p, w.finetune,
+                          {adapter_p, emb_p, largest_layer_p, adapter_inter, adapter_inter_layer, tokens, dense_shard,
+                           opt.reserve_bytes},
+                          s);
     r.stages.push_back(s);
   }
 

@@ -2,16 +2,30 @@
 // Key names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
 // Qwen2Config, Qwen2MoeConfig, Qwen3Config, Qwen3MoeConfig, DeepseekV2/V3Config, GptOssConfig,
 // Llama4TextConfig, Qwen3NextConfig, Qwen3_5MoeConfig (its text_config), GlmMoeDsaConfig,
-// DeepseekV32Config); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2".
+// DeepseekV32Config); Kimi K2 ships a DeepseekV3 config under model_type "kimi_k2". Any other
+// model_type goes to the generic decoder reader (hf_generic.cc).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 
 #include "core/error.h"
+#include "model/hf_config.h"
 #include "model/model_registry.h"
 
 namespace gpuplan {
+
+namespace hf {
+
+const std::vector<std::string>& dedicated_model_types() {
+  static const std::vector<std::string> types = {
+      "llama",       "mistral",     "mixtral",   "qwen2",      "qwen2_moe",   "qwen3",
+      "qwen3_moe",   "deepseek_v2", "deepseek_v3", "kimi_k2",  "gpt_oss",     "llama4",
+      "gptj",        "qwen3_next",  "qwen3_5_moe", "qwen3_5_moe_text", "deepseek_v32", "glm_moe_dsa"};
+  return types;
+}
+
+}  // namespace hf
 
 namespace {
 
@@ -21,55 +35,14 @@ using model_limits::kMaxExperts;  // bounds on config values (model/model.h)
 using model_limits::kMaxLayers;
 using model_limits::kMaxWidth;
 
-const std::vector<std::string> kSupported = {"llama",     "mistral",     "mixtral",     "qwen2",
-                                             "qwen2_moe", "qwen3",       "qwen3_moe",   "deepseek_v2",
-                                             "deepseek_v3", "kimi_k2",   "gpt_oss",     "llama4",
-                                             "gptj",      "qwen3_next",  "qwen3_5_moe", "qwen3_5_moe_text",
-                                             "deepseek_v32", "glm_moe_dsa"};
+using hf::Config;
 
 std::string supported_list() {
   std::string s;
-  for (const auto& t : kSupported) s += (s.empty() ? "" : ", ") + t;
-  return s;
+  for (const auto* list : {&hf::dedicated_model_types(), &hf::generic_model_types()})
+    for (const auto& t : *list) s += (s.empty() ? "" : ", ") + t;
+  return s + ", or any other decoder-only config (read as a Llama-style decoder)";
 }
-
-class Config {
- public:
-  Config(const json& j, std::string origin) : j_(j), origin_(std::move(origin)) {}
-  bool has(const std::string& k) const { return j_.contains(k) && !j_[k].is_null(); }
-  int req(const std::string& k) const {
-    if (!has(k)) throw InputError(k, "missing required key '" + k + "' in " + origin_);
-    return num(k);
-  }
-  int opt(const std::string& k, int fallback) const { return has(k) ? num(k) : fallback; }
-  // A required key whose value must lie in [lo, hi] (a 0 head count or FFN width is not a model).
-  int req_in(const std::string& k, int lo, int hi) const { return in_range(k, req(k), lo, hi); }
-  int opt_in(const std::string& k, int fallback, int lo, int hi) const {
-    return has(k) ? in_range(k, num(k), lo, hi) : fallback;
-  }
-  bool flag(const std::string& k, bool fallback) const {
-    if (!has(k)) return fallback;
-    if (!j_[k].is_boolean()) throw InputError(k, "must be true or false in " + origin_);
-    return j_[k].get<bool>();
-  }
-  const json& raw() const { return j_; }
-
- private:
-  int num(const std::string& k) const {
-    const json& v = j_[k];
-    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > (1LL << 31) - 1)
-      throw InputError(k, "must be a non-negative integer in " + origin_);
-    return v.get<int>();
-  }
-  int in_range(const std::string& k, int v, int lo, int hi) const {
-    if (v < lo || v > hi)
-      throw InputError(k, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                              std::to_string(v) + " in " + origin_);
-    return v;
-  }
-  const json& j_;
-  std::string origin_;
-};
 
 std::string stem_of(const std::string& origin) {
   std::filesystem::path p(origin);
@@ -219,10 +192,24 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     throw InputError("model_type", "missing required key 'model_type' in " + origin +
                                        "; supported: " + supported_list());
   const std::string type = root["model_type"].get<std::string>();
-  if (std::find(kSupported.begin(), kSupported.end(), type) == kSupported.end())
-    throw InputError("model_type", "unsupported model_type '" + type + "'; supported: " + supported_list());
+  const auto& dedicated = hf::dedicated_model_types();
+  if (std::find(dedicated.begin(), dedicated.end(), type) == dedicated.end()) {
+    // Any other decoder: the generic reader; a multimodal config's decoder sits in text_config.
+    const bool nested = root.contains("text_config") && root["text_config"].is_object() &&
+                        !root.contains("num_hidden_layers");
+    const json& body = nested ? root["text_config"] : root;
+    ModelArch m = hf::import_generic(root, body, type, origin);
+    m.name = m.display_name = name_of(root, origin);
+    m.fp8_weight_block = fp8_weight_block(root, origin);
+    hf::note_unmapped_keys(root, body, nested, m);
+    return m;
+  }
 
-  if (type == "gptj") return import_gptj(Config(root, origin), root, origin);
+  if (type == "gptj") {
+    ModelArch m = import_gptj(Config(root, origin), root, origin);
+    hf::note_unmapped_keys(root, root, false, m);
+    return m;
+  }
   const bool nested = type == "llama4" || type == "qwen3_5_moe";  // the decoder's keys sit in text_config
   const json& body = nested ? root.value("text_config", json::object()) : root;
   if (nested && (!root.contains("text_config") || !root["text_config"].is_object()))
@@ -341,6 +328,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     throw InputError("num_experts_per_tok", "must be in [1, " + std::to_string(m.moe.num_experts) +
                                                 "] in " + origin);
   m.fp8_weight_block = fp8_weight_block(root, origin);
+  hf::note_unmapped_keys(root, body, nested, m);
   return m;
 }
 

@@ -103,6 +103,14 @@ struct ModelArch {
   bool published_active_excludes_embedding = false;
   std::map<std::string, std::string> sources;
   std::string origin;  // "built-in" or the config file path
+  // What a Hugging Face config import could not map, each named by its key: unknown keys (not read),
+  // parts not modelled (a vision encoder), values assumed where the config leaves them out. Empty for
+  // the built-in models.
+  struct ImportNote {
+    std::string field;  // the config key, e.g. "vision_config" or "text_config.foo"
+    std::string note;   // what was done with it
+  };
+  std::vector<ImportNote> unmapped;
 
   bool is_moe() const { return moe.num_experts > 0; }
   int moe_layers() const;      // layers with routed experts

@@ -23,8 +23,11 @@ inline constexpr const char* kModelOptionHelp =
     "Built-in model name (also as a Hugging Face repository id, e.g. deepseek-ai/DeepSeek-R1) or path to a "
     "Hugging Face config.json";
 
-// Imports a Hugging Face config.json text (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3,
-// qwen3_moe, deepseek_v3, gpt_oss). Unsupported model_type -> InputError naming it.
+// Imports a Hugging Face config.json text: dedicated readers for llama, mistral, mixtral, the Qwen,
+// DeepSeek, Kimi, gpt-oss, Llama 4, GPT-J and GLM types; the generic decoder reader (hf_generic.cc)
+// for any other decoder (Gemma 2/3, Phi-3/4, Cohere, Granite, ...). Keys it cannot map are listed in
+// ModelArch::unmapped; one that changes the counts and cannot be mapped, or an encoder model_type ->
+// InputError naming it.
 ModelArch import_hf_config(const std::string& json_text, const std::string& origin);
 
 }  // namespace gpuplan

@@ -386,7 +386,7 @@ TEST(ModelImport, Errors) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "model_type");
-    EXPECT_NE(std::string(e.what()).find("unsupported model_type 'bert'; supported: llama"),
+    EXPECT_NE(std::string(e.what()).find("unsupported model_type 'bert': an encoder"),
               std::string::npos)
         << e.what();
   }

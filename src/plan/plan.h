@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/precision.h"
+#include "plan/finetune.h"
 
 namespace gpuplan {
 
@@ -66,6 +67,7 @@ struct TrainingWorkload {
   long long global_batch = 1024;  // sequences per optimizer step
   int seq_len = 4096;
   Precision precision = Precision::bf16;
+  FinetuneSpec finetune;  // full (default): every weight trained; lora / qlora: adapters only
 };
 
 }  // namespace gpuplan

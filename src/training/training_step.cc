@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "core/error.h"
+#include "training/lora_step.h"
+#include "memory/lora_memory.h"
 #include "physics/collective.h"
 #include "physics/compute.h"
 
@@ -234,6 +236,11 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   TrainingResult r;
   TrainingPlan p = plan_in;
   r.violations = check_plan(m, p, w);
+  try {
+    check_finetune(m, w);
+  } catch (const InputError& err) {
+    r.violations.push_back({"finetune.invalid", err.field(), err.what()});
+  }
   // Training recipes need their GEMM format's tensor cores (NVFP4 training is a Blackwell recipe; FP8
   // needs Hopper or later): no framework trains in FP4 on FP8 units, so this is an error, not a fallback.
   if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty())
@@ -291,11 +298,20 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double f_mem = n * lm + head_mem / p.pp;
   double f_compute = f_gemm + f_attn + f_mem;
   double b_compute = 2.0 * f_gemm + 2.5 * f_attn + 2.0 * f_mem;
+  // LoRA / QLoRA (lora_step.h): the frozen GEMMs' backward is the data gradient alone; the adapters'
+  // GEMMs and QLoRA's dequantize passes come on top.
+  const bool lora = !w.finetune.is_full();
+  const LoraStepCost lc = lora_step_cost(m, hw, p, w, T, n);
+  if (lora) {
+    f_compute += lc.adapter_forward_s + lc.dequantize_pass_s;
+    b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.dequantize_pass_s;
+  }
   double recompute = 0;
   if (p.recompute == Recompute::full) {
     // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
     const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
     recompute = share * n * (lg + la + lm);
+    if (lora) recompute += share * (lc.adapter_forward_s + lc.dequantize_pass_s);
   } else if (p.recompute == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward
   } else if (p.recompute == Recompute::modules) {
@@ -352,8 +368,9 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
                                    frac_moe * (moe_lp.attention + moe_lp.moe_shared + moe_lp.moe_router)) / p.tp;
   const double expert_per_layer = frac_moe * m.moe.num_experts * moe_lp.moe_expert / (double(p.ep) * p.etp);
   const double emb = embedding_params(m) / p.tp / p.pp;
-  const double dense_params = n * shared_per_layer + emb;
-  const double expert_params = n * expert_per_layer;
+  // Fine-tuning with adapters: gradients, their all-reduce and the optimizer cover the adapters only.
+  const double dense_params = lora ? lc.adapter_params : n * shared_per_layer + emb;
+  const double expert_params = lora ? 0.0 : n * expert_per_layer;
 
   // Data-parallel traffic: gradients reduce-scattered and parameters all-gathered (distributed
   // optimizer), in bf16; dense weights over dp*cp ranks, expert weights over the expert-DP group.
@@ -373,7 +390,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     // pass's compute up to overlap_eff. Gather bytes per micro-batch are fixed while compute grows
     // with mbs, so the exposed time has a knee where the compute window covers the gathers (see
     // docs/training-model.md).
-    const double ag = dp_time(Collective::all_gather, dense_params, expert_params);
+    // Under LoRA the gathered weights are the frozen base in its format (bytes / 2 bf16-equivalents).
+    const double frozen_scale = lora ? frozen_bytes_per_param(w.finetune) / 2.0 : 1.0;
+    const double ag = lora ? dp_time(Collective::all_gather, (n * shared_per_layer) * frozen_scale + emb,
+                                     n * expert_per_layer * frozen_scale) +
+                                 dp_time(Collective::all_gather, dense_params, 0.0)
+                           : dp_time(Collective::all_gather, dense_params, expert_params);
     const double rs = dp_time(Collective::reduce_scatter, dense_params, expert_params);
     const double fill = 1.0 / std::max(1.0, n / p.vp);  // one layer of a model chunk
     auto exposed = [&](double comm, double window) {
@@ -408,9 +430,9 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   StepBreakdown& s = r.parts;
   const double k = static_cast<double>(nmb);
-  s.gemm_s = k * 3.0 * f_gemm;
+  s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
   s.attention_s = k * 3.5 * f_attn;
-  s.memory_bound_s = k * 3.0 * f_mem;
+  s.memory_bound_s = lora ? k * (3.0 * f_mem + 2.0 * lc.dequantize_pass_s) : k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
   s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;
@@ -428,6 +450,11 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const TokenFlops tf = forward_flops_per_token(m, w.seq_len, true);
   r.model_flops_per_token_6n = 3.0 * tf.dense_matmul;
   r.model_flops_per_token_attn = 3.0 * tf.total();
+  if (lora) {  // forward + data gradients of the base (4N), the adapters forward and backward (3x)
+    const double adapters = 3.0 * lora_forward_flops_per_token(m, w.finetune);
+    r.model_flops_per_token_6n = 2.0 * tf.dense_matmul + adapters;
+    r.model_flops_per_token_attn = 2.0 * tf.dense_matmul + 3.0 * tf.attention + adapters;
+  }
   r.model_tflops_per_gpu = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / 1e12;
   const double peak = peak_flops(hw.accelerator, fmt);
   const double peak_bf16 = peak_flops(hw.accelerator, MathFormat::bf16);

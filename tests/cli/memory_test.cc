@@ -124,3 +124,66 @@ TEST(CliMemory, TpErrorListsAllowedValues) {
 }
 
 }  // namespace
+
+// LoRA / QLoRA fine-tuning end to end (memory, train) and the generic config reader (model show).
+namespace cli_finetune {
+
+const std::string kMem70b =
+    "memory --model llama3.1-70b --gpu h100-sxm --gpus 1 --seq 4096 --global-batch 1 "
+    "--plan tp=1,pp=1,mbs=1,recompute=full";
+
+TEST(CliFinetune, Llama70bQloraFitsOneGpuFullDoesNot) {
+  const auto q = run_gpuplan(kMem70b + " --method qlora --lora-rank 16 --lora-targets all-linear");
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_TRUE(has(q.out, "fine-tuning qlora r=16 all-linear")) << q.out;
+  EXPECT_TRUE(has(q.out, "FITS")) << q.out;
+  const auto f = run_gpuplan(kMem70b);
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  EXPECT_TRUE(has(f.out, "DOES NOT FIT")) << f.out;
+  const auto j = run_gpuplan(kMem70b + " --method qlora --json").json();
+  EXPECT_EQ(j["training"]["finetune"]["method"], "qlora");
+  EXPECT_DOUBLE_EQ(j["training"]["finetune"]["adapter_params"].get<double>(), 80.0 * 2588672);
+  EXPECT_TRUE(j["fits"].get<bool>());
+}
+
+// One question, one answer: the same fine-tuning job through memory and train.
+TEST(CliFinetune, MemoryAndTrainAgree) {
+  const auto m = run_gpuplan(
+      "memory --model llama3.1-8b --system hgx-h100 --gpus 8 --seq 4096 --global-batch 64 "
+      "--plan tp=1,pp=1,mbs=1,recompute=full --method lora --lora-rank 32 --lora-targets q,v --json");
+  const auto t = run_gpuplan(
+      "train --model llama3.1-8b --system hgx-h100 --gpus 8 --seq 4096 --global-batch 64 "
+      "--plan tp=1,pp=1,mbs=1,recompute=full --method lora --lora-rank 32 --lora-targets q,v --json");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_DOUBLE_EQ(m.json()["total_bytes"].get<double>(), t.json()["memory"]["total_bytes"].get<double>());
+  EXPECT_EQ(t.json()["finetune"]["lora_targets"], "q,v");
+}
+
+TEST(CliFinetune, BadOptionsNameTheOption) {
+  const std::pair<std::string, std::string> cases[] = {
+      {" --lora-rank 8", "--lora-rank"},
+      {" --method dora", "--method"},
+      {" --method lora --lora-targets qkvo", "--lora-targets"},
+      {" --method qlora --precision fp8", "--precision"},
+      {" --method lora --lora-rank 0", "--lora-rank"},
+  };
+  for (const auto& [tail, option] : cases) {
+    const auto r = run_gpuplan(kMem70b + tail);
+    EXPECT_EQ(r.exit_code, 2) << tail << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, option)) << tail << "\n" << r.err;
+  }
+}
+
+TEST(CliFinetune, GenericConfigNamesWhatItCannotMap) {
+  const auto r = run_gpuplan(std::string("model show ") + GPUPLAN_SOURCE_DIR +
+                             "/src/model/fixtures/google--gemma-3-27b-it.json --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["model"]["sliding_window_layers"], 52);
+  bool vision = false;
+  for (const auto& n : j["model"]["unmapped_fields"]) vision = vision || n["field"] == "vision_config";
+  EXPECT_TRUE(vision);
+}
+
+}  // namespace cli_finetune

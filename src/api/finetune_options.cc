@@ -1,0 +1,53 @@
+#include "api/finetune_options.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "memory/lora_memory.h"
+
+namespace gpuplan::api {
+
+void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
+  app.add_option("--method", o.method,
+                 "Fine-tuning method: full (every weight trained), lora (frozen bf16 base, low-rank adapters) or "
+                 "qlora (frozen NF4 base with double quantization, bf16 compute, adapters)")
+      ->capture_default_str();
+  app.add_option("--lora-rank", o.rank, "LoRA/QLoRA: adapter rank r (1 to the hidden size)")->capture_default_str();
+  app.add_option("--lora-targets", o.targets,
+                 "LoRA/QLoRA: linear layers with adapters: all-linear, attention, mlp, qkv, or a comma list of q, k, "
+                 "v, o, gate, up, down")
+      ->capture_default_str();
+  app.add_option("--lora-optimizer-bits", o.optimizer_bits,
+                 "LoRA/QLoRA: the adapters' Adam moments, 32 or 8 bits (bitsandbytes paged AdamW)")
+      ->capture_default_str();
+}
+
+FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
+  FinetuneSpec f;
+  f.method = parse_finetune_method(o.method);
+  if (f.is_full()) {
+    for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits"})
+      if (req.given(name)) throw InputError(name, "applies to --method lora or qlora, not full fine-tuning");
+    return f;
+  }
+  if (o.rank < 1 || o.rank > 65536) throw InputError("--lora-rank", fmt::format("must be 1 to 65536, got {}", o.rank));
+  f.rank = o.rank;
+  f.targets = parse_lora_targets(o.targets);
+  if (o.optimizer_bits != 8 && o.optimizer_bits != 32)
+    throw InputError("--lora-optimizer-bits", fmt::format("must be 8 or 32, got {}", o.optimizer_bits));
+  f.optimizer_bits = o.optimizer_bits;
+  return f;
+}
+
+nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f) {
+  nlohmann::json j = {{"method", to_string(f.method)}};
+  if (f.is_full()) return j;
+  j["lora_rank"] = f.rank;
+  j["lora_targets"] = to_string(f.targets);
+  j["optimizer_bits"] = f.optimizer_bits;
+  j["adapter_params"] = lora_adapter_params(m, f);
+  j["frozen_bytes_per_param"] = frozen_bytes_per_param(f);
+  return j;
+}
+
+}  // namespace gpuplan::api

@@ -1,0 +1,81 @@
+#include "plan/finetune.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+FinetuneMethod parse_finetune_method(const std::string& text) {
+  if (text == "full") return FinetuneMethod::full;
+  if (text == "lora") return FinetuneMethod::lora;
+  if (text == "qlora") return FinetuneMethod::qlora;
+  throw InputError("--method", fmt::format("must be full, lora or qlora, got '{}'", text.substr(0, 40)));
+}
+
+LoraTargets parse_lora_targets(const std::string& text) {
+  if (text == "all-linear" || text == "all_linear" || text == "all") return LoraTargets{};
+  LoraTargets t{false, false, false, false, false, false, false};
+  if (text == "attention") {
+    t.q = t.k = t.v = t.o = true;
+    return t;
+  }
+  if (text == "mlp") {
+    t.gate = t.up = t.down = true;
+    return t;
+  }
+  if (text == "qkv") {
+    t.q = t.k = t.v = true;
+    return t;
+  }
+  std::stringstream in(text);
+  std::string item;
+  int n = 0;
+  while (std::getline(in, item, ',')) {
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    if (item.size() > 5 && item.substr(item.size() - 5) == "_proj") item.resize(item.size() - 5);
+    bool* slot = item == "q" ? &t.q : item == "k" ? &t.k : item == "v" ? &t.v : item == "o" ? &t.o
+               : item == "gate" ? &t.gate : item == "up" ? &t.up : item == "down" ? &t.down : nullptr;
+    if (!slot)
+      throw InputError("--lora-targets",
+                       fmt::format("unknown target '{}'; allowed: all-linear, attention, mlp, qkv, or a comma list of "
+                                   "q, k, v, o, gate, up, down (q_proj ... down_proj)",
+                                   item.substr(0, 40)));
+    *slot = true;
+    ++n;
+  }
+  if (n == 0) throw InputError("--lora-targets", "must name at least one linear layer (e.g. all-linear or q,v)");
+  return t;
+}
+
+std::string to_string(FinetuneMethod m) {
+  switch (m) {
+    case FinetuneMethod::full: return "full";
+    case FinetuneMethod::lora: return "lora";
+    case FinetuneMethod::qlora: return "qlora";
+  }
+  return "?";
+}
+
+std::string to_string(const LoraTargets& t) {
+  if (t == LoraTargets{}) return "all-linear";
+  if (t == LoraTargets{true, true, true, true, false, false, false}) return "attention";
+  if (t == LoraTargets{false, false, false, false, true, true, true}) return "mlp";
+  std::string s;
+  const std::pair<bool, const char*> parts[] = {{t.q, "q"},       {t.k, "k"},   {t.v, "v"},      {t.o, "o"},
+                                                {t.gate, "gate"}, {t.up, "up"}, {t.down, "down"}};
+  for (const auto& [on, name] : parts)
+    if (on) s += (s.empty() ? "" : ",") + std::string(name);
+  return s;
+}
+
+std::string describe(const FinetuneSpec& f) {
+  if (f.is_full()) return "full";
+  return fmt::format("{} r={} {}{}", to_string(f.method), f.rank, to_string(f.targets),
+                     f.optimizer_bits == 8 ? " 8-bit optimizer" : "");
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,42 @@
+#pragma once
+// How a training job updates the model: full fine-tuning (every weight trained, the default), LoRA
+// (frozen base weights in bf16, low-rank adapters A (r x in) and B (out x r) on the targeted linear
+// layers trained; Hu et al. 2021, arXiv:2106.09685) or QLoRA (the frozen base in 4-bit NormalFloat
+// with double-quantized constants, bf16 compute, paged optimizer for the adapters; Dettmers et al.
+// 2023, arXiv:2305.14314). The method, the adapters' rank and which linear layers carry adapters.
+#include <string>
+
+namespace gpuplan {
+
+enum class FinetuneMethod { full, lora, qlora };
+
+// The linear layers of a transformer block an adapter may sit on (PEFT target_modules by the
+// Llama names; MLA, linear-attention and expert layers map onto them: see lora_memory.h).
+struct LoraTargets {
+  bool q = true, k = true, v = true, o = true;   // attention projections
+  bool gate = true, up = true, down = true;      // MLP (dense, shared and routed experts)
+  bool any() const { return q || k || v || o || gate || up || down; }
+  bool operator==(const LoraTargets&) const = default;
+};
+
+struct FinetuneSpec {
+  FinetuneMethod method = FinetuneMethod::full;
+  int rank = 16;            // LoRA rank r
+  LoraTargets targets;      // all-linear by default (QLoRA paper: adapters on every linear layer)
+  int optimizer_bits = 32;  // the adapters' Adam moments: 32-bit or 8-bit (bitsandbytes paged AdamW)
+  bool is_full() const { return method == FinetuneMethod::full; }
+  bool quantized_base() const { return method == FinetuneMethod::qlora; }
+};
+
+// Parsers for the options; bad values -> InputError naming the option and the allowed values.
+FinetuneMethod parse_finetune_method(const std::string& text);  // "--method": full | lora | qlora
+// "--lora-targets": all-linear | attention | mlp | qkv | a comma list of q, k, v, o, gate, up, down
+// (PEFT's names q_proj, ..., down_proj are accepted too).
+LoraTargets parse_lora_targets(const std::string& text);
+
+std::string to_string(FinetuneMethod m);
+std::string to_string(const LoraTargets& t);  // "all-linear", "attention", "mlp" or "q,v"
+// "full", or "qlora r=16 all-linear" (with "8-bit optimizer" when so).
+std::string describe(const FinetuneSpec& f);
+
+}  // namespace gpuplan
