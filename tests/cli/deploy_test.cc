@@ -176,7 +176,7 @@ TEST(GoodputCli, MtbfAndBadInput) {
     EXPECT_TRUE(has(bad.err, opt.substr(0, opt.find(' ')))) << bad.err;
   }
   auto bad = run_gpuplan("goodput --mtbf 0.5");
-  bad = run_gpuplan("goodput --system gb300-nvl72 --compare hgx-h20 --gpus 72 --plan tp=8 --global-batch 72");
+  bad = run_gpuplan("goodput --system gb300-nvl72 --compare hgx-h900 --gpus 72 --plan tp=8 --global-batch 72");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--compare")) << bad.err;
 }
