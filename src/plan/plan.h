@@ -42,6 +42,10 @@ struct TrainingPlan {
   bool dp_overlap = true;        // gradient reduce-scatter / param all-gather overlapped
   bool ep_overlap = false;       // MoE dispatch/combine overlapped with compute
   bool distributed_optimizer = true;  // ZeRO-1 style sharding of optimizer state over DP
+  // Adam's first and second moments in BF16 instead of FP32 (DeepSeek-V3 report, sec. 3.3.3: "BF16
+  // ... to track the first and second moments in the AdamW optimizer"; master weights and gradients
+  // stay FP32): 8 bytes of optimizer state per parameter instead of 12.
+  bool bf16_moments = false;
   // Rank order, innermost first (Megatron's default: TP, then CP, EP, DP, PP). EP folds inside DP:
   // dense weights see the grid tp x cp x dp x pp, experts the grid etp x ep x edp x pp in this order.
   RankOrder order = kDefaultRankOrder;
