@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "api/text.h"
+#include "catalog/error_band.h"
 #include "core/error.h"
 #include "physics/compute.h"
+#include "training/default_batch.h"
 
 namespace gpuplan::api {
 
@@ -20,7 +22,11 @@ nlohmann::json memory_json(const TrainingMemory& m) {
           {"optimizer_bytes", m.optimizer_bytes}, {"activations_bytes", m.activations_bytes},
           {"reserve_bytes", m.reserve_bytes},     {"total_bytes", m.total_bytes},
           {"capacity_bytes", m.capacity_bytes},   {"fits", m.fits},
-          {"headroom_bytes", m.headroom_bytes},   {"stage", m.stage_role}};
+          {"headroom_bytes", m.headroom_bytes},   {"stage", m.stage_role},
+          {"host_bytes_per_gpu", m.host_bytes_per_gpu},
+          {"host_capacity_bytes_per_gpu", m.host_capacity_bytes_per_gpu},
+          {"host_offload_bytes", m.host_offload_bytes},
+          {"fits_host", m.fits_host}};
 }
 
 nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
@@ -65,6 +71,11 @@ void require_training_precision(const Hardware& hw, Precision p, const std::stri
 }
 
 std::string does_not_fit_line(const TrainingMemory& m) {
+  if (!m.fits_host && m.total_bytes <= m.capacity_bytes)
+    return fmt::format("DOES NOT FIT: the plan needs {} of host memory per GPU, its share of the node's DRAM is {}, {} "
+                       "short; the times below are what it would run at with the memory it lacks",
+                       human_bytes(m.host_bytes_per_gpu), human_bytes(m.host_capacity_bytes_per_gpu),
+                       human_bytes(m.host_bytes_per_gpu - m.host_capacity_bytes_per_gpu));
   return fmt::format("DOES NOT FIT: the plan needs {} per GPU ({} stage, with a {} reserve) of the {} the GPU "
                      "exposes, {} short; the times below are what it would run at with the memory it lacks",
                      human_bytes(m.total_bytes), m.stage_role, human_bytes(m.reserve_bytes),
@@ -97,6 +108,46 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
     out.os() << "\n";
   }
   return kExitDoesNotFit;
+}
+
+BatchChoice choose_global_batch(const ModelArch& model, int seq_len, long long given) {
+  BatchChoice b;
+  if (given > 0) {
+    b.sequences = given;
+    b.given = true;
+    b.basis = "given (--global-batch)";
+    return b;
+  }
+  const DefaultBatch d = default_global_batch(model, seq_len);
+  b.sequences = d.sequences;
+  b.basis = d.basis;
+  return b;
+}
+
+std::string batch_line(const BatchChoice& b, int seq_len) {
+  const double tokens = static_cast<double>(b.sequences) * seq_len;
+  return fmt::format("global batch {} x {} tokens = {:.3g}M tokens ({}{})", b.sequences, seq_len, tokens / 1e6, b.basis,
+                     b.given ? "" : "; --global-batch to change");
+}
+
+nlohmann::json batch_json(const BatchChoice& b, int seq_len) {
+  return {{"sequences", b.sequences},
+          {"tokens", static_cast<double>(b.sequences) * seq_len},
+          {"source", b.given ? "given" : "default"},
+          {"basis", b.basis}};
+}
+
+std::vector<std::string> fit_notes(const Hardware& hw, const ModelArch& model, const std::string& band_generation) {
+  std::vector<std::string> notes;
+  const std::string& gen = hw.accelerator.generation;
+  if (hw.efficiency.fitted_on.empty() || hw.efficiency.generation != gen)
+    notes.push_back(fmt::format("{} ({}): its training efficiencies were never fitted on measurements (prior values, "
+                                "data/catalog/efficiency.yaml); the figures are a projection, not a fit",
+                                hw.accelerator.name, gen));
+  if (band_generation == kBandUnfitted)
+    notes.push_back(fmt::format("no held-out {} training rows on {}: the wider band of unmeasured generations applies",
+                                model.is_moe() ? "MoE" : "dense", gen));
+  return notes;
 }
 
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
@@ -136,6 +187,9 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
   os << fmt::format("  weights {}, gradients {}, optimizer {}, activations {}, reserve {}\n", human_bytes(m.weights_bytes),
                     human_bytes(m.gradients_bytes), human_bytes(m.optimizer_bytes), human_bytes(m.activations_bytes),
                     human_bytes(m.reserve_bytes));
+  os << fmt::format("Host memory per GPU: {} of {}{}  (offloaded activations {})\n", human_bytes(m.host_bytes_per_gpu),
+                    m.host_capacity_bytes_per_gpu > 0 ? human_bytes(m.host_capacity_bytes_per_gpu) : std::string("unknown"),
+                    m.fits_host ? "" : "  DOES NOT FIT", human_bytes(m.host_offload_bytes));
 }
 
 }  // namespace gpuplan::api
