@@ -124,6 +124,8 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
   ctx.flash_attention = opt.flash_attention;
   ctx.gemm_input_bytes = weight_bytes(w.precision);
+  ctx.moe_act_input_fp8 = p.moe_act_fp8;
+  ctx.keep_expert_outputs = !p.combine_from_act;
   const double tokens = 1.0 * ctx.seq_local * p.mbs;
   const double h = m.hidden;
 
