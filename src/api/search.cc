@@ -114,6 +114,8 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
       nlohmann::json c = candidate_json(r.top[i].plan, r.top[i].result);
       c["rank"] = i + 1;
       c["band"] = band_json(with_band(r.top[i].result.tokens_per_s_per_gpu, eb));
+      std::string mfu_note;
+      c["published_mfu"] = published_mfu_check(hw, w.precision, r.top[i].result, mfu_note);
       if (usd_per_gpu_hour > 0) c["usd_per_million_tokens"] = usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour);
       top.push_back(std::move(c));
     }
@@ -149,6 +151,9 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   for (const std::string& note : fit_notes(hw, m, eb.generation)) output.os() << "note: " << note << "\n";
   for (std::size_t i = 0; i < r.top.size(); ++i) {
     print_candidate(output.os(), i + 1, r.top[i].plan, r.top[i].result);
+    std::string mfu_note;
+    const nlohmann::json check = published_mfu_check(hw, w.precision, r.top[i].result, mfu_note);
+    if (check["above"].get<bool>()) output.os() << "     note: " << mfu_note << "\n";
     if (usd_per_gpu_hour > 0)
       output.os() << fmt::format("     ${:.3f} per million tokens\n",
                                usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour));

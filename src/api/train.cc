@@ -27,7 +27,8 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
   app.add_option("--gpus", req.w.num_gpus, "Number of GPUs")->capture_default_str();
   app.add_option("--global-batch", req.w.global_batch,
                  "Sequences per optimizer step (default: follows the model, as published pre-training schedules "
-                 "chose it: about 16M tokens for a 405B model, 8M for 70B, 3M for 8B; a power-of-two sequence count)");
+                 "chose it: about 12.6M tokens for a 405B model, 6.3M for 70B, 3.1M for 8B; a round sequence "
+                 "count, 2^a x 3^b)");
   app.add_option("--seq", req.w.seq_len, "Sequence length, tokens")->capture_default_str();
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--plan", req.plan_text,
@@ -78,6 +79,9 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     if (!fits) j["status"] = does_not_fit_status(r.memory);
     j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
     j["fit_notes"] = fit_notes(hw, model, tput.generation);
+    std::string mfu_note;
+    j["published_mfu"] = published_mfu_check(hw, req.w.precision, r, mfu_note);
+    if (!mfu_note.empty()) j["fit_notes"].push_back(mfu_note);
     output.emit("train", std::move(j));
     return fits ? kExitOk : kExitDoesNotFit;
   }
@@ -88,6 +92,9 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   output.os() << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
                            tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
   for (const std::string& note : fit_notes(hw, model, tput.generation)) output.os() << "  note: " << note << "\n";
+  std::string mfu_note;
+  published_mfu_check(hw, req.w.precision, r, mfu_note);
+  if (!mfu_note.empty()) output.os() << "  note: " << mfu_note << "\n";
   return fits ? kExitOk : kExitDoesNotFit;
 }
 

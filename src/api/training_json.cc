@@ -7,6 +7,8 @@
 #include "core/error.h"
 #include "physics/compute.h"
 #include "training/default_batch.h"
+#include "core/embedded_data.h"
+#include "core/yaml_reader.h"
 
 namespace gpuplan::api {
 
@@ -148,6 +150,59 @@ std::vector<std::string> fit_notes(const Hardware& hw, const ModelArch& model, c
     notes.push_back(fmt::format("no held-out {} training rows on {}: the wider band of unmeasured generations applies",
                                 model.is_moe() ? "MoE" : "dense", gen));
   return notes;
+}
+
+namespace {
+
+struct PublishedMfu {
+  std::string generation, precision, source;
+  double mfu = 0;
+};
+
+const std::vector<PublishedMfu>& published_mfu() {
+  static const std::vector<PublishedMfu> all = [] {
+    std::vector<PublishedMfu> out;
+    constexpr const char* kFile = "training/published_mfu.yaml";
+    for (const EmbeddedFile& f : embedded_data_files()) {
+      if (f.path != kFile) continue;
+      YamlMap top(parse_yaml(std::string(f.text), kFile), kFile);
+      for (YamlMap& e : top.map_list("published_mfu")) {
+        PublishedMfu p;
+        p.generation = e.str("generation");
+        p.precision = e.str("precision");
+        p.mfu = e.num_in("mfu_6n_bf16_peak", 0.01, 5.0);
+        p.source = e.str("source");
+        e.reject_unknown_keys();
+        out.push_back(std::move(p));
+      }
+      top.reject_unknown_keys();
+    }
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+nlohmann::json published_mfu_check(const Hardware& hw, Precision precision, const TrainingResult& r,
+                                   std::string& note) {
+  const std::string prec(to_string(precision));
+  nlohmann::json j = {
+      {"mfu_6n_bf16_peak", r.mfu_6n_bf16}, {"best_published", nullptr}, {"source", nullptr}, {"above", false}};
+  note.clear();
+  for (const PublishedMfu& p : published_mfu()) {
+    if (p.generation != hw.accelerator.generation || p.precision != prec) continue;
+    j["best_published"] = p.mfu;
+    j["source"] = p.source;
+    j["above"] = r.mfu_6n_bf16 > p.mfu;
+    if (r.mfu_6n_bf16 > p.mfu)
+      note = fmt::format("MFU {:.1f}% (6N, against the BF16 peak) is above the best published for {} {} training, "
+                         "{:.1f}% ({}): more than has been measured on this hardware",
+                         100 * r.mfu_6n_bf16, hw.accelerator.generation, prec, 100 * p.mfu, p.source);
+    return j;
+  }
+  note = fmt::format("no published {} training run on {} to compare its MFU with", prec, hw.accelerator.generation);
+  return j;
 }
 
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,

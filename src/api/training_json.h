@@ -47,6 +47,11 @@ nlohmann::json batch_json(const BatchChoice& b, int seq_len);
 // measurements and the kind (dense or MoE) has a band of its own there; otherwise one sentence each
 // ("the cdna3 generation's training efficiencies were never fitted ...: the wider unfitted band applies").
 std::vector<std::string> fit_notes(const Hardware& hw, const ModelArch& model, const std::string& band_generation);
+// The MFU check against the best published for the generation and precision
+// (data/training/published_mfu.yaml): {"mfu_6n_bf16_peak", "best_published", "source", "above"}; best_published
+// null where nothing of that generation and precision is published. `note` gets a sentence when above
+// or when nothing is published, empty otherwise.
+nlohmann::json published_mfu_check(const Hardware& hw, Precision precision, const TrainingResult& r, std::string& note);
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                          const TrainingWorkload& w, const TrainingResult& r);
 
