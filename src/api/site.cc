@@ -61,7 +61,9 @@ Throughput training_throughput(const Catalog& catalog, const ModelArch& model, c
                                int seq, long long global_batch, Precision precision) {
   Throughput t;
   const int unit = s.gpus_per_unit();
-  const int units = std::max(1, std::min(max_gpus, 1024) / unit);
+  // A power-of-two count of whole units: a GPU count the model's batch (2^a x 3^b sequences) splits over.
+  int units = 1;
+  while (2 * units * unit <= std::min(max_gpus, 1024)) units *= 2;
   t.ref_gpus = units * unit;
   if (max_gpus < unit) return t;
   TrainingWorkload w;

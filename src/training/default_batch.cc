@@ -54,12 +54,21 @@ DefaultBatch default_global_batch(const ModelArch& m, int seq_len) {
   const double params = std::max(1.0, total_params(m));
   DefaultBatch d;
   d.fitted_tokens = law.a * std::pow(params, law.b);
-  const double seqs = d.fitted_tokens / std::max(1, seq_len);
-  const double log2_seqs = std::max(0.0, std::round(std::log2(std::max(1.0, seqs))));
-  d.sequences = 1LL << static_cast<int>(std::min(40.0, log2_seqs));
+  // The nearest (in log) count of the form 2^a x 3^b, b <= 2: the round counts published runs use
+  // (GPT-3's 1536, DeepSeek LLM's 2304 and 4608, Llama 3's 2048), and one that still splits over GPU
+  // counts with a factor 3 or 9 in them (an NVL72 rack: 8 x 9).
+  const double seqs = std::max(1.0, d.fitted_tokens / std::max(1, seq_len));
+  double best = 1, best_dist = 1e300;
+  for (double three : {1.0, 3.0, 9.0})
+    for (int a = 0; a <= 40; ++a) {
+      const double c = three * std::ldexp(1.0, a);
+      const double dist = std::abs(std::log(c / seqs));
+      if (dist < best_dist - 1e-12) best = c, best_dist = dist;
+    }
+  d.sequences = static_cast<long long>(best);
   d.tokens = static_cast<double>(d.sequences) * seq_len;
   d.basis = fmt::format("default for a {:.3g}B-parameter model: {:.3g}M tokens per step from {} published "
-                        "pre-training schedules (tokens ~ params^{:.2f}), as a power-of-two sequence count",
+                        "pre-training schedules (tokens ~ params^{:.2f}), as a round sequence count",
                         params / 1e9, d.tokens / 1e6, law.schedules, law.b);
   return d;
 }

@@ -167,7 +167,7 @@ TEST(GoodputCli, CompareTextAndJson) {
 
 TEST(GoodputCli, MtbfAndBadInput) {
   auto j = run_gpuplan("goodput --model llama3.1-70b --system hgx-h100 --gpus 16384 --plan tp=8,pp=4 "
-                       "--mtbf 50000 --checkpoint 60 --json").json();
+                       "--global-batch 2048 --mtbf 50000 --checkpoint 60 --json").json();
   EXPECT_NEAR(j["systems"][0]["failures_per_hour"].get<double>(), 16384.0 / 50000, 1e-9);
   EXPECT_DOUBLE_EQ(j["systems"][0]["checkpoint_s"].get<double>(), 60);
   for (const std::string opt : {"--mtbf 0.5", "--mtbf 0", "--checkpoint 0", "--checkpoint -4"}) {
