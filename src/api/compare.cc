@@ -311,7 +311,7 @@ void add_compare_options(CLI::App& app, CompareRequest& req) {
       ->capture_default_str();
   app.add_option("--gpus", req.spec.train_gpus, "Training: GPUs for both (default: smallest multiple of both units >= 512)");
   app.add_option("--seq", req.spec.seq_len, "Training sequence length")->capture_default_str();
-  app.add_option("--global-batch", req.global_batch, "Training global batch, sequences (default: one per GPU)");
+  app.add_option("--global-batch", req.global_batch, "Training global batch, sequences (default: follows the model, as published pre-training schedules chose it; see `train --help`)");
   app.add_option("--train-precision", req.train_precision, "Training precision for both")->capture_default_str();
   app.add_option("--isl", req.spec.isl, "Serving input tokens")->capture_default_str();
   app.add_option("--osl", req.spec.osl, "Serving output tokens")->capture_default_str();

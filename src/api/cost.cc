@@ -9,12 +9,15 @@
 #include "api/cost.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
+#include "api/training_json.h"
 #include "api/cost_options.h"
 #include "core/numbers.h"
 #include "compare/compare.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 #include "physics/compute.h"
+#include "plan/plan.h"
+#include "training/training_step.h"
 
 namespace gpuplan::api {
 
@@ -49,6 +52,40 @@ void print_tco(std::ostream& os, const cost::Tco& t, const cost::Tco* ref) {
 
 }  // namespace
 
+namespace {
+
+// cost --plan: the user's plan on this system, judged as the search judges its own (it must divide
+// and fit, host memory included).
+compare::TrainingPick fixed_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                                     const TrainingWorkload& w) {
+  compare::TrainingPick p;
+  p.workload = w;
+  if (std::string why = training_refusal(w.precision); !why.empty()) {
+    p.why_not = why;
+    return p;
+  }
+  if (const std::string why = unsupported_precision(hw.accelerator, w.precision); !why.empty()) {
+    p.why_not = why;
+    return p;
+  }
+  TrainingResult r = evaluate_training(model, hw, plan, w);
+  if (!r.valid()) {
+    p.why_not = "the plan does not divide: " + r.violations.front().message;
+    return p;
+  }
+  if (!r.memory.fits) {
+    p.why_not = does_not_fit_line(r.memory);
+    return p;
+  }
+  p.found = true;
+  p.plan = plan;
+  p.plan.dp = r.dp;
+  p.result = std::move(r);
+  return p;
+}
+
+}  // namespace
+
 void add_cost_options(CLI::App& app, CostRequest& req) {
   app.description("Total cost of ownership per GPU-hour (capital with depreciation and cost of capital, network and "
                "storage share, liquid-cooling facility, electricity x PUE, colocation, maintenance). With --model: $ "
@@ -63,7 +100,12 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4, fp4 or w4a16 (serving only) (default: train bf16, infer fp8, as in "
                                           "train, infer, compare and recommend)");
   app.add_option("--gpus", req.gpus, "Training: GPUs (default: 16 units' worth, at least 128)");
-  app.add_option("--global-batch", req.global_batch, "Training: sequences per step (default: 4 per GPU)");
+  app.add_option("--global-batch", req.global_batch,
+                 "Training: sequences per step (default: follows the model, as published pre-training schedules "
+                 "chose it; see `train --help`)");
+  app.add_option("--plan", req.plan_text,
+                 "Training: a fixed parallel plan, e.g. tp=8,pp=9,cp=2,mbs=1 (dp derived from --gpus); default: the "
+                 "fastest plan that fits, as `search` finds it");
   app.add_option("--seq", req.seq, "Training: sequence length")->capture_default_str();
   app.add_option("--tokens", req.tokens, "Training: tokens of the whole run (e.g. 15e12)");
   app.add_option("--isl", req.isl, "Serving: input tokens")->capture_default_str();
@@ -88,7 +130,9 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
     if (const std::string why = training_refusal(*prec); !why.empty()) throw InputError("--precision", why);
   if (req.gpus < 0 || req.gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
   if (req.seq < 1 || req.seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
-  if (req.global_batch < 0) throw InputError("--global-batch", "must be at least 1");
+  if (req.global_batch < 0 || (req.given("--global-batch") && req.global_batch < 1))
+    throw InputError("--global-batch", "must be at least 1");
+  if (req.given("--plan") && req.task != "train") throw InputError("--plan", "is a training plan: use it with --task train");
   if (req.tokens < 0 || req.tokens > 1e16) throw InputError("--tokens", fmt::format("must be 0 to 1e16, got {}", req.tokens));
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
@@ -101,6 +145,16 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   const cost::Tco ref = system_tco(catalog, req.reference, profile);
   std::optional<ModelArch> model;
   if (!req.model_name.empty()) model = resolve_model(req.model_name, "--model");
+  if (req.given("--plan") && !model) throw InputError("--plan", "needs a model (--model)");
+  std::optional<TrainingPlan> fixed_plan;
+  if (req.given("--plan")) {
+    TrainingPlan base;
+    base.dp = 0;  // derived from --gpus
+    fixed_plan = parse_training_plan(req.plan_text, base);
+  }
+  BatchChoice batch;
+  if (model && req.task == "train") batch = choose_global_batch(*model, req.seq, req.given("--global-batch") ? req.global_batch : 0);
+  if (model && req.task == "train" && !output.json()) output.os() << batch_line(batch, req.seq) << "\n";
 
   nlohmann::json rows = nlohmann::json::array();
   if (!output.json())
@@ -125,12 +179,14 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
         TrainingWorkload tw;
         tw.num_gpus = req.gpus > 0 ? req.gpus : std::max(128, 16 * side.gpus_per_unit) / side.gpus_per_unit * side.gpus_per_unit;
         tw.seq_len = req.seq;
-        tw.global_batch = req.global_batch > 0 ? req.global_batch : 4LL * tw.num_gpus;
+        tw.global_batch = batch.sequences;
         tw.precision = *prec;
         tw.finetune = finetune;
-        const compare::TrainingPick p = compare::best_training(*model, side.hw, tw);
+        const compare::TrainingPick p = fixed_plan ? fixed_training(*model, side.hw, *fixed_plan, tw)
+                                                   : compare::best_training(*model, side.hw, tw);
         w = {{"task", "train"}, {"gpus", tw.num_gpus}, {"global_batch", tw.global_batch}, {"seq_len", req.seq},
-             {"precision", req.precision}};
+             {"precision", req.precision}, {"global_batch_basis", batch_json(batch, req.seq)},
+             {"plan_source", fixed_plan ? "user" : "search"}};
         if (!finetune.is_full()) w["finetune"] = finetune_json(*model, finetune);
         if (!p.found) {
           w["why_not"] = p.why_not;

@@ -19,7 +19,7 @@ namespace gpuplan::api {
 struct CostRequest : RequestBase {
   CostOptions cost_opts;
   std::vector<std::string> systems;
-  std::string model_name, task = "train", precision, reference = "hgx-h100";
+  std::string model_name, task = "train", precision, reference = "hgx-h100", plan_text;
   int gpus = 0, seq = 8192;
   long long global_batch = 0, isl = 1024, osl = 1024;
   double tokens = 0, tokens_per_user = 50;

@@ -143,7 +143,10 @@ void add_goodput_options(CLI::App& app, GoodputRequest& req) {
   app.add_option("--plan", req.plan_text,
                  "Parallel plan (tp, pp, cp, ep ...; dp derived). Default: the fastest plan that fits on each "
                  "system, as `search` finds it. A plan that does not fit is reported first and exits with code 3");
-  app.add_option("--global-batch", req.w.global_batch, "Sequences per step")->capture_default_str()->check(CLI::Range(1LL, 1LL << 40));
+  app.add_option("--global-batch", req.w.global_batch,
+                 "Sequences per step (default: follows the model, as published pre-training schedules chose it; "
+                 "see `train --help`)")
+      ->check(CLI::Range(1LL, 1LL << 40));
   app.add_option("--seq", req.w.seq_len, "Sequence length")->capture_default_str()->check(CLI::Range(1, 1 << 24));
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--mtbf", req.mtbf_h, "Per-GPU MTBF in hours, all causes (default: Llama 3 rates, 16,384 x 1,296 h / 419 = 50,677 h)");
@@ -168,6 +171,8 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
   req.w.precision = *p;
   const ModelArch model = resolve_model(req.model_name, "--model");
+  const BatchChoice batch = choose_global_batch(model, req.w.seq_len, req.given("--global-batch") ? req.w.global_batch : 0);
+  req.w.global_batch = batch.sequences;
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   deploy::FailureModel failures = deploy::builtin_failure_model();
   if (req.mtbf_h > 0) failures = failures.with_gpu_mtbf_hours(req.mtbf_h);
@@ -219,7 +224,8 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
     for (const auto& x : sides) arr.push_back(side_json(x));
     nlohmann::json out = {{"model", model.name}, {"gpus", req.w.num_gpus}, {"plan", req.plan_text.empty() ? "search" : req.plan_text}, {"tokens", req.tokens},
                           {"usd_per_gpu_hour_given", req.usd}, {"failure_source", failures.source},
-                          {"restart_s", failures.restart_s}, {"systems", arr}};
+                          {"restart_s", failures.restart_s}, {"systems", arr},
+                          {"global_batch", req.w.global_batch}, {"global_batch_basis", batch_json(batch, req.w.seq_len)}};
     if (sides.size() == 2) out["comparison"] = comparison_json(sides[0], sides[1]);
     output.emit("goodput", std::move(out));
     return all_fit(sides) ? kExitOk : kExitDoesNotFit;
@@ -228,6 +234,7 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
                            model.name, req.w.num_gpus, req.w.global_batch, req.w.seq_len, to_string(req.w.precision),
                            req.plan_text.empty() ? "the fastest that fits (search)" : req.plan_text,
                            count_text(req.tokens, "tokens"), failures.source);
+  output.os() << batch_line(batch, req.w.seq_len) << "\n\n";
   for (const auto& x : sides) {
     print_side(output.os(), x);
     output.os() << "\n";

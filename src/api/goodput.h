@@ -21,7 +21,7 @@ struct GoodputRequest : RequestBase {
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 16384;
-    x.global_batch = 2048;
+    x.global_batch = 0;  // 0: the model's default (training/default_batch.h)
     x.seq_len = 8192;
     return x;
   }();

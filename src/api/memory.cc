@@ -12,6 +12,7 @@
 #include "memory/inference_memory.h"
 #include "memory/training_memory.h"
 #include "model/model_registry.h"
+#include "training/default_batch.h"
 
 namespace gpuplan::api {
 
@@ -218,13 +219,15 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
   w.seq_len = o.seq;
   w.finetune = finetune_spec(o.finetune, o);
   w.num_gpus = o.given("--gpus") ? o.gpus : plan.tp * plan.pp * plan.cp * std::max(1, plan.dp);
-  // Default global batch: 1024 sequences, rounded up to a multiple of mbs * dp.
+  // Default global batch: the model's (training/default_batch.h), rounded up to a multiple of mbs * dp.
   const long long per_step = 1LL * plan.mbs * derived_dp(plan, w.num_gpus);
-  w.global_batch = o.given("--global-batch") ? o.global_batch : (1024 + per_step - 1) / per_step * per_step;
+  const long long model_default = default_global_batch(m, w.seq_len).sequences;
+  w.global_batch = o.given("--global-batch") ? o.global_batch : (model_default + per_step - 1) / per_step * per_step;
 
   MemoryOptions opt;
   opt.reserve_bytes = o.reserve_gb * 1e9;
   opt.capacity_bytes = hw.capacity_bytes();
+  if (hw.system) opt.host_capacity_bytes = hw.system->host_memory_bytes_per_gpu();  // this GPU's share of the node's DRAM
   const TrainingMemory r = training_memory(m, plan, w, opt);
   plan.dp = r.dp;  // shown as derived from the GPU count
   const bool known = opt.capacity_bytes > 0;
@@ -260,6 +263,9 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"stage", r.stage},
                      {"stage_role", r.stage_role},
                      {"activation_bytes_per_layer", r.activation_bytes_per_layer},
+                     {"host_bytes_per_gpu", r.host_bytes_per_gpu},
+                     {"host_capacity_bytes_per_gpu", r.host_capacity_bytes_per_gpu},
+                     {"fits_host", r.fits_host},
                      {"stages", stages}};
     if (!w.finetune.is_full()) j["training"]["finetune"] = finetune_json(m, w.finetune);
     output.emit("memory", std::move(j));
@@ -283,6 +289,10 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                {"activations", r.activations_bytes},
                {"reserve", r.reserve_bytes}},
               r.total_bytes, r.capacity_bytes);
+  output.os() << fmt::format("  host memory {} of {} per GPU (offloaded activations {} + process and pinned buffers){}\n",
+                           human_bytes(r.host_bytes_per_gpu),
+                           r.host_capacity_bytes_per_gpu > 0 ? human_bytes(r.host_capacity_bytes_per_gpu) : "unknown",
+                           human_bytes(r.host_offload_bytes), r.fits_host ? "" : "  DOES NOT FIT");
   print_verdict(output.os(), known, r.fits, r.headroom_bytes);
   return kExitOk;
 }
@@ -303,7 +313,8 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.add_option("--gpus", o.gpus, "Training: GPUs in the job (default tp*pp*cp*dp of --plan)");
   app.add_option("--seq", o.seq, "Training: sequence length, tokens")->capture_default_str();
   app.add_option("--global-batch", o.global_batch,
-                 "Training: sequences per optimizer step (default 1024, rounded up to a multiple of mbs*dp)");
+                 "Training: sequences per optimizer step (default: the model's, as `train --help` says, rounded up to a "
+                 "multiple of mbs*dp)");
   app.add_option("--plan", o.plan, "Training plan, e.g. \"tp=8,pp=4,vp=2,cp=1,ep=1,mbs=1,recompute=selective,zero=1\"");
   add_finetune_options(app, o.finetune);
   // Inference

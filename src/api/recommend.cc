@@ -58,6 +58,9 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   app.add_option("--task", req.task, "train, finetune or infer")->capture_default_str();
   app.add_option("--tokens", req.spec.tokens, "train/finetune: tokens to train on (default: 20 x parameters; finetune 1e9)");
   app.add_option("--seq", req.spec.seq_len, "train/finetune: sequence length (default 8192; finetune 4096)");
+  app.add_option("--global-batch", req.spec.global_batch,
+                 "train/finetune: sequences per step, the same at every GPU count (default: train, follows the model "
+                 "as published pre-training schedules chose it, see `train --help`; finetune, 1M tokens)");
   app.add_option("--deadline-days", req.spec.deadline_days, "train/finetune: time to result (default 90; finetune 2)");
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4 or fp4 (default: train bf16, infer fp8)");
   app.add_option("--isl", req.spec.isl, "infer: input tokens")->capture_default_str();
@@ -112,7 +115,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   if (req.spec.gpus_available < 0 || req.spec.gpus_available > (1 << 24))
     throw InputError("--gpus-available", "must be 0 (no limit) to 16777216");
   if (req.top < 0) throw InputError("--top", "must be 0 (all) or positive");
-  if (!train && (req.spec.tokens > 0 || req.spec.seq_len > 0 || req.spec.deadline_days > 0))
+  if (req.given("--global-batch") && (req.spec.global_batch < 1 || req.spec.global_batch > 1'000'000'000))
+    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000, got {}", req.spec.global_batch));
+  if (!train && (req.spec.tokens > 0 || req.spec.seq_len > 0 || req.spec.deadline_days > 0 || req.spec.global_batch > 0))
     throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
   req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   req.spec.unfitted_last = !req.rank_unfitted;
@@ -167,6 +172,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                              {"gpus_available", s.gpus_available}};
     if (train) {
       spec_j.update({{"tokens", s.tokens}, {"seq_len", s.seq_len}, {"tokens_per_step", s.tokens_per_step},
+                     {"global_batch", s.global_batch},
                      {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
       if (!s.finetune.is_full()) spec_j["finetune"] = finetune_json(m, s.finetune);
     } else {
@@ -178,8 +184,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   }
   const auto& s = res.spec;
   if (train)
-    output.os() << fmt::format("{} {}: {}, seq {}, {}, deadline {:g} days{}{}\n\n", req.task, m.name,
-                             count_text(s.tokens, "tokens"), s.seq_len, to_string(s.train_precision), s.deadline_days,
+    output.os() << fmt::format("{} {}: {}, seq {}, global batch {} ({:.3g}M tokens{}), {}, deadline {:g} days{}{}\n\n",
+                             req.task, m.name, count_text(s.tokens, "tokens"), s.seq_len, s.global_batch,
+                             s.tokens_per_step / 1e6, req.given("--global-batch") ? "" : ", the model's default",
+                             to_string(s.train_precision), s.deadline_days,
                              s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "",
                              s.finetune.is_full() ? "" : ", " + describe(s.finetune));
   else

@@ -56,7 +56,9 @@ void add_scale_options(CLI::App& app, ScaleRequest& a) {
   app.add_option("--gpus", a.gpus, "GPU counts, comma-separated: 64,128,256")->required();
   app.add_option("--mode", a.mode, "weak (global batch = batch-per-gpu x N) or strong (global batch fixed)")
       ->required();
-  app.add_option("--global-batch", a.global_batch, "Strong scaling: sequences per optimizer step");
+  app.add_option("--global-batch", a.global_batch,
+                 "Strong scaling: sequences per optimizer step (default: follows the model, as published "
+                 "pre-training schedules chose it; see `train --help`)");
   app.add_option("--batch-per-gpu", a.batch_per_gpu,
                  "Weak scaling: sequences per GPU per step (may be fractional; global batch rounds to whole)");
   app.add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();
@@ -80,8 +82,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
     o.mode = ScalingMode::strong;
     if (a.given("--batch-per-gpu"))
       throw InputError("--batch-per-gpu", "is for --mode weak; strong scaling takes --global-batch");
-    if (!a.given("--global-batch")) throw InputError("--global-batch", "is required with --mode strong");
-    if (a.global_batch < 1 || a.global_batch > 1'000'000'000)
+    if (a.given("--global-batch") && (a.global_batch < 1 || a.global_batch > 1'000'000'000))
       throw InputError("--global-batch", fmt::format("must be a whole number from 1 to 1000000000, got {}",
                                                      a.global_batch));
     o.global_batch = a.global_batch;
@@ -100,6 +101,11 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
     o.fixed_plan = p;
   }
   const ModelArch m = resolve_model(a.model, "--model");
+  BatchChoice batch;
+  if (o.mode == ScalingMode::strong) {
+    batch = choose_global_batch(m, o.seq_len, a.given("--global-batch") ? a.global_batch : 0);
+    o.global_batch = batch.sequences;
+  }
   catalog.system(a.system, "--system");
   const Hardware hw = resolve_hardware(catalog, a.system);
   require_training_precision(hw, o.precision);
@@ -135,7 +141,10 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
                         {"plan_source", o.fixed_plan ? "fixed" : "search"},
                         {"points", std::move(rows)}};
     if (o.mode == ScalingMode::weak) j["batch_per_gpu"] = o.batch_per_gpu;
-    else j["global_batch"] = o.global_batch;
+    else {
+      j["global_batch"] = o.global_batch;
+      j["global_batch_basis"] = batch_json(batch, o.seq_len);
+    }
     output.emit("scale", std::move(j));
     return kExitOk;
   }
@@ -145,6 +154,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
                            to_string(o.mode), o.seq_len, to_string(o.precision),
                            o.mode == ScalingMode::weak ? fmt::format("{} sequences per GPU", o.batch_per_gpu)
                                                        : fmt::format("global batch {}", o.global_batch));
+  if (o.mode == ScalingMode::strong) output.os() << batch_line(batch, o.seq_len) << "\n";
   output.os() << fmt::format("{:>7} {:>7}  {:<64} {:>12} {:>6} {:>9}\n", "GPUs", "batch",
                            o.fixed_plan ? "plan (fixed)" : "plan (best found)", "tokens/s/GPU", "MFU", "step s");
   for (const auto& pt : pts) {

@@ -49,7 +49,9 @@ void add_search_options(CLI::App& app, SearchRequest& req) {
   app.add_option("--model", req.model, kModelOptionHelp)->required();
   app.add_option("--system", req.system, "System from the catalog (e.g. hgx-h100, gb200-nvl72)")->required();
   app.add_option("--gpus", req.gpus, "GPUs in the job")->required();
-  app.add_option("--global-batch", req.global_batch, "Sequences per optimizer step")->required();
+  app.add_option("--global-batch", req.global_batch,
+                 "Sequences per optimizer step (default: follows the model, as published pre-training schedules "
+                 "chose it; see `train --help`)");
   app.add_option("--seq", req.seq, "Sequence length, tokens")->capture_default_str();
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8, nvfp4 or fp4")->capture_default_str();
   app.add_option("--top", req.top, "How many plans to print")->capture_default_str();
@@ -63,20 +65,21 @@ void add_search_options(CLI::App& app, SearchRequest& req) {
 
 int search(const Catalog& catalog, SearchRequest req, Output& output) {
   check_range("--gpus", req.gpus, 1, 1 << 20);
-  check_range("--global-batch", req.global_batch, 1, 1'000'000'000);
+  if (req.given("--global-batch")) check_range("--global-batch", req.global_batch, 1, 1'000'000'000);
   check_range("--seq", req.seq, 1, 10'000'000);
   check_range("--top", req.top, 1, 1000);
   if (req.objective != "tokens" && req.objective != "cost")
     throw InputError("--objective", fmt::format("unknown objective '{}'; allowed: tokens, cost", req.objective));
   TrainingWorkload w;
   w.num_gpus = req.gpus;
-  w.global_batch = req.global_batch;
   w.seq_len = req.seq;
   w.finetune = finetune_spec(req.finetune, req);
   if (auto p = parse_precision(req.precision)) w.precision = *p;
   else throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4",
                                                    req.precision));
   const ModelArch m = resolve_model(req.model, "--model");
+  const BatchChoice batch = choose_global_batch(m, w.seq_len, req.given("--global-batch") ? req.global_batch : 0);
+  w.global_batch = batch.sequences;
   catalog.system(req.system, "--system");  // a system, not a bare accelerator: its NVLink domain matters
   const Hardware hw = resolve_hardware(catalog, req.system);
   require_training_precision(hw, w.precision);
@@ -102,6 +105,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
     j["accelerator"] = hw.accelerator.name;
     j["gpus"] = w.num_gpus;
     j["global_batch"] = w.global_batch;
+    j["global_batch_basis"] = batch_json(batch, w.seq_len);
     j["seq_len"] = w.seq_len;
     j["precision"] = std::string(to_string(w.precision));
     if (!w.finetune.is_full()) j["finetune"] = finetune_json(m, w.finetune);
@@ -113,10 +117,13 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
       nlohmann::json c = candidate_json(r.top[i].plan, r.top[i].result);
       c["rank"] = i + 1;
       c["band"] = band_json(with_band(r.top[i].result.tokens_per_s_per_gpu, eb));
+      std::string mfu_note;
+      c["published_mfu"] = published_mfu_check(hw, w.precision, r.top[i].result, mfu_note);
       if (usd_per_gpu_hour > 0) c["usd_per_million_tokens"] = usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour);
       top.push_back(std::move(c));
     }
     j["top"] = std::move(top);
+    j["fit_notes"] = fit_notes(hw, m, eb.generation);
     if (r.has_closest)
       j["closest"] = {{"plan", plan_json(r.closest_plan)}, {"memory", memory_summary_json(r.closest_memory)}};
     output.emit("search", std::move(j));
@@ -126,6 +133,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
   output.os() << fmt::format("{} on {} x {} ({}), global batch {}, seq {}, {}\n", name, w.num_gpus, req.system,
                            hw.accelerator.name, w.global_batch, w.seq_len, to_string(w.precision));
+  output.os() << batch_line(batch, w.seq_len) << "\n";
   if (!w.finetune.is_full()) output.os() << fmt::format("fine-tuning: {}\n", describe(w.finetune));
   output.os() << fmt::format("Plans: {} enumerated, {} dropped ({} divisibility, {} memory), {} evaluated\n\n",
                            r.stats.enumerated, r.stats.dropped(), r.stats.dropped_divisibility,
@@ -144,8 +152,12 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
                                                 : std::string("tokens/s"));
   output.os() << fmt::format("(tokens/s/GPU {}; plans closer than that are within the model's error)\n",
                            band_text(with_band(r.top.front().result.tokens_per_s_per_gpu, eb)));
+  for (const std::string& note : fit_notes(hw, m, eb.generation)) output.os() << "note: " << note << "\n";
   for (std::size_t i = 0; i < r.top.size(); ++i) {
     print_candidate(output.os(), i + 1, r.top[i].plan, r.top[i].result);
+    std::string mfu_note;
+    const nlohmann::json check = published_mfu_check(hw, w.precision, r.top[i].result, mfu_note);
+    if (check["above"].get<bool>()) output.os() << "     note: " << mfu_note << "\n";
     if (usd_per_gpu_hour > 0)
       output.os() << fmt::format("     ${:.3f} per million tokens\n",
                                usd_per_million_tokens(r.top[i].result, usd_per_gpu_hour));

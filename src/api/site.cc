@@ -9,6 +9,7 @@
 #include "api/site.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
+#include "api/training_json.h"
 #include "compare/operating_point.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -57,15 +58,17 @@ struct Throughput {
   std::string plan;
 };
 Throughput training_throughput(const Catalog& catalog, const ModelArch& model, const System& s, int max_gpus,
-                               int seq, Precision precision) {
+                               int seq, long long global_batch, Precision precision) {
   Throughput t;
   const int unit = s.gpus_per_unit();
-  const int units = std::max(1, std::min(max_gpus, 1024) / unit);
+  // A power-of-two count of whole units: a GPU count the model's batch (2^a x 3^b sequences) splits over.
+  int units = 1;
+  while (2 * units * unit <= std::min(max_gpus, 1024)) units *= 2;
   t.ref_gpus = units * unit;
   if (max_gpus < unit) return t;
   TrainingWorkload w;
   w.num_gpus = t.ref_gpus;
-  w.global_batch = 2LL * t.ref_gpus;
+  w.global_batch = global_batch;
   w.seq_len = seq;
   w.precision = precision;
   SearchOptions so;
@@ -167,6 +170,9 @@ void add_site_options(CLI::App& app, SiteRequest& req) {
                                             "hgx-h100,hgx-h200,hgx-b200,hgx-b300,gb200-nvl72,gb300-nvl72)");
   app.add_option("--model", req.model_name, "Model for the throughput a budget buys")->capture_default_str();
   app.add_option("--seq", req.seq, "Sequence length for the throughput")->capture_default_str();
+  app.add_option("--global-batch", req.global_batch,
+                 "Training: sequences per step (default: follows the model, as published pre-training schedules "
+                 "chose it; see `train --help`)");
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--infer-model", req.infer_model_name, "Model for the serving throughput a budget buys")
       ->capture_default_str();
@@ -197,10 +203,12 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
   if (req.given("--power-mw") && (req.power_mw <= 0 || req.power_mw > 1e5))
     throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", req.power_mw));
   if (req.power_mw <= 0 && req.it_mw <= 0)
-    for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--precision", "--infer-model", "--infer-precision",
+    for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--global-batch", "--precision", "--infer-model", "--infer-precision",
                             "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
       if (req.given(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw or --it-mw too");
   if (req.seq < 1 || req.seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
+  if (req.given("--global-batch") && (req.global_batch < 1 || req.global_batch > 1'000'000'000))
+    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000, got {}", req.global_batch));
   if (req.isl < 1 || req.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", req.isl));
   if (req.osl < 1 || req.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", req.osl));
   if (req.given("--tpot-ms") && !(req.tpot_ms > 0))
@@ -370,6 +378,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
     if (const std::string why = training_refusal(*p); !why.empty()) throw InputError("--precision", why);
     const ModelArch model = resolve_model(req.model_name, "--model");
+    const BatchChoice batch = choose_global_batch(model, req.seq, req.given("--global-batch") ? req.global_batch : 0);
     InferencePoint ip;
     ip.model = resolve_model(req.infer_model_name, "--infer-model");
     auto ipp = parse_precision(req.infer_precision);
@@ -397,6 +406,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                                req.cluster_path.empty() ? "" : "\n", mw(budget_w), site.pue, site.headroom * 100,
                                mw(budget_w * (1 - site.headroom) / site.pue), model.name, req.seq, req.precision,
                                ip.model.name, req.infer_precision, req.isl, req.osl, limits)
+                << "training " << batch_line(batch, req.seq) << "\n"
                 << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "", "", "",
                                "", "training", "", "", "serving", "", "")
                 << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
@@ -410,7 +420,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       const double part_mw = req.power_mw * share;
       const int units = deploy::units_for_budget(u, budget_w * share, site);
       const int gpus = units * u.gpus;
-      const Throughput t = training_throughput(catalog, model, s, gpus, req.seq, *p);
+      const Throughput t = training_throughput(catalog, model, s, gpus, req.seq, batch.sequences, *p);
       const double tps = t.tokens_per_s_per_gpu * gpus;  // per-GPU rate at the reference scale, times GPUs
       const ServingThroughput sv = units > 0 ? serving_throughput(catalog, s, ip) : ServingThroughput{};
       const double per_gpu = sv.feasible ? sv.point->result.tokens_per_s_per_gpu : 0.0;
@@ -454,6 +464,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                                    sv.feasible ? serving_plan_text(sv) : "- " + serving["why_not"].get<std::string>());
     }
     j["budget"] = {{"power_w", budget_w}, {"model", model.name}, {"seq_len", req.seq}, {"precision", req.precision},
+                   {"global_batch", batch.sequences}, {"global_batch_basis", batch_json(batch, req.seq)},
                    {"serving", {{"model", ip.model.name}, {"precision", req.infer_precision}, {"isl", req.isl}, {"osl", req.osl},
                                 {"tokens_per_s_per_user", ip.tokens_per_s_per_user},
                                 {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},

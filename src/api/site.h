@@ -20,6 +20,7 @@ struct SiteRequest : RequestBase {
   double power_mw = 0, it_mw = 0, tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   long long isl = 1024, osl = 1024;
   int seq = 8192;
+  long long global_batch = 0;  // training: sequences per step; 0: the model's default (training/default_batch.h)
   std::string mix_text;
 };
 

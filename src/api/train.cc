@@ -25,7 +25,10 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
   app.add_option("--system", req.system, "Catalog system (e.g. hgx-h100, gb200-nvl72) or accelerator")
       ->capture_default_str();
   app.add_option("--gpus", req.w.num_gpus, "Number of GPUs")->capture_default_str();
-  app.add_option("--global-batch", req.w.global_batch, "Sequences per optimizer step")->capture_default_str();
+  app.add_option("--global-batch", req.w.global_batch,
+                 "Sequences per optimizer step (default: follows the model, as published pre-training schedules "
+                 "chose it: about 12.6M tokens for a 405B model, 6.3M for 70B, 3.1M for 8B; a round sequence "
+                 "count, 2^a x 3^b)");
   app.add_option("--seq", req.w.seq_len, "Sequence length, tokens")->capture_default_str();
   app.add_option("--precision", req.precision, "bf16, fp8, mxfp8 or nvfp4")->capture_default_str();
   app.add_option("--plan", req.plan_text,
@@ -38,13 +41,16 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
 
 int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (req.w.num_gpus < 1 || req.w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", req.w.num_gpus));
-  if (req.w.global_batch < 1) throw InputError("--global-batch", fmt::format("must be at least 1, got {}", req.w.global_batch));
+  if (req.given("--global-batch") && req.w.global_batch < 1)
+    throw InputError("--global-batch", fmt::format("must be at least 1, got {}", req.w.global_batch));
   if (req.w.seq_len < 1 || req.w.seq_len > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.w.seq_len));
   auto p = parse_precision(req.precision);
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
   req.w.precision = *p;
   req.w.finetune = finetune_spec(req.finetune, req);
   const ModelArch model = resolve_model(req.model_name, "--model");
+  const BatchChoice batch = choose_global_batch(model, req.w.seq_len, req.given("--global-batch") ? req.w.global_batch : 0);
+  req.w.global_batch = batch.sequences;
   Hardware hw = resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.w.num_gpus, req.fabric_opts);
   require_training_precision(hw, req.w.precision);
@@ -70,17 +76,27 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json j = training_json(model, hw, plan, req.w, r);
     j["plan_source"] = chosen_by.empty() ? "user" : "search";
+    j["global_batch_basis"] = batch_json(batch, req.w.seq_len);
     j["fits"] = fits;
     if (!fits) j["status"] = does_not_fit_status(r.memory);
     j["band"] = {{"tokens_per_s_per_gpu", band_json(tput)}, {"step_time_s", band_json(step)}};
+    j["fit_notes"] = fit_notes(hw, model, tput.generation);
+    std::string mfu_note;
+    j["published_mfu"] = published_mfu_check(hw, req.w.precision, r, mfu_note);
+    if (!mfu_note.empty()) j["fit_notes"].push_back(mfu_note);
     output.emit("train", std::move(j));
     return fits ? kExitOk : kExitDoesNotFit;
   }
   if (!fits) output.os() << does_not_fit_line(r.memory) << "\n\n";
   if (!chosen_by.empty()) output.os() << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
+  output.os() << batch_line(batch, req.w.seq_len) << "\n";
   print_training_text(output.os(), model, hw, plan, req.w, r);
   output.os() << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
                            tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));
+  for (const std::string& note : fit_notes(hw, model, tput.generation)) output.os() << "  note: " << note << "\n";
+  std::string mfu_note;
+  published_mfu_check(hw, req.w.precision, r, mfu_note);
+  if (!mfu_note.empty()) output.os() << "  note: " << mfu_note << "\n";
   return fits ? kExitOk : kExitDoesNotFit;
 }
 

@@ -21,7 +21,7 @@ struct TrainRequest : RequestBase {
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 64;
-    x.global_batch = 128;
+    x.global_batch = 0;  // 0: the model's default (training/default_batch.h)
     x.seq_len = 8192;
     return x;
   }();

@@ -5,8 +5,12 @@
 #include <fmt/format.h>
 
 #include "api/text.h"
+#include "catalog/error_band.h"
 #include "core/error.h"
 #include "physics/compute.h"
+#include "training/default_batch.h"
+#include "core/embedded_data.h"
+#include "core/yaml_reader.h"
 
 namespace gpuplan::api {
 
@@ -22,7 +26,11 @@ nlohmann::json memory_json(const TrainingMemory& m) {
           {"optimizer_bytes", m.optimizer_bytes}, {"activations_bytes", m.activations_bytes},
           {"reserve_bytes", m.reserve_bytes},     {"total_bytes", m.total_bytes},
           {"capacity_bytes", m.capacity_bytes},   {"fits", m.fits},
-          {"headroom_bytes", m.headroom_bytes},   {"stage", m.stage_role}};
+          {"headroom_bytes", m.headroom_bytes},   {"stage", m.stage_role},
+          {"host_bytes_per_gpu", m.host_bytes_per_gpu},
+          {"host_capacity_bytes_per_gpu", m.host_capacity_bytes_per_gpu},
+          {"host_offload_bytes", m.host_offload_bytes},
+          {"fits_host", m.fits_host}};
 }
 
 nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
@@ -69,6 +77,11 @@ void require_training_precision(const Hardware& hw, Precision p, const std::stri
 }
 
 std::string does_not_fit_line(const TrainingMemory& m) {
+  if (!m.fits_host && m.total_bytes <= m.capacity_bytes)
+    return fmt::format("DOES NOT FIT: the plan needs {} of host memory per GPU, its share of the node's DRAM is {}, {} "
+                       "short; the times below are what it would run at with the memory it lacks",
+                       human_bytes(m.host_bytes_per_gpu), human_bytes(m.host_capacity_bytes_per_gpu),
+                       human_bytes(m.host_bytes_per_gpu - m.host_capacity_bytes_per_gpu));
   return fmt::format("DOES NOT FIT: the plan needs {} per GPU ({} stage, with a {} reserve) of the {} the GPU "
                      "exposes, {} short; the times below are what it would run at with the memory it lacks",
                      human_bytes(m.total_bytes), m.stage_role, human_bytes(m.reserve_bytes),
@@ -101,6 +114,99 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
     out.os() << "\n";
   }
   return kExitDoesNotFit;
+}
+
+BatchChoice choose_global_batch(const ModelArch& model, int seq_len, long long given) {
+  BatchChoice b;
+  if (given > 0) {
+    b.sequences = given;
+    b.given = true;
+    b.basis = "given (--global-batch)";
+    return b;
+  }
+  const DefaultBatch d = default_global_batch(model, seq_len);
+  b.sequences = d.sequences;
+  b.basis = d.basis;
+  return b;
+}
+
+std::string batch_line(const BatchChoice& b, int seq_len) {
+  const double tokens = static_cast<double>(b.sequences) * seq_len;
+  return fmt::format("global batch {} x {} tokens = {:.3g}M tokens ({}{})", b.sequences, seq_len, tokens / 1e6, b.basis,
+                     b.given ? "" : "; --global-batch to change");
+}
+
+nlohmann::json batch_json(const BatchChoice& b, int seq_len) {
+  return {{"sequences", b.sequences},
+          {"tokens", static_cast<double>(b.sequences) * seq_len},
+          {"source", b.given ? "given" : "default"},
+          {"basis", b.basis}};
+}
+
+std::vector<std::string> fit_notes(const Hardware& hw, const ModelArch& model, const std::string& band_generation) {
+  std::vector<std::string> notes;
+  const std::string& gen = hw.accelerator.generation;
+  if (hw.efficiency.fitted_on.empty() || hw.efficiency.generation != gen)
+    notes.push_back(fmt::format("{} ({}): its training efficiencies were never fitted on measurements (prior values, "
+                                "data/catalog/efficiency.yaml); the figures are a projection, not a fit",
+                                hw.accelerator.name, gen));
+  if (band_generation == kBandUnfitted)
+    notes.push_back(fmt::format("no held-out {} training rows on {}: the wider band of unmeasured generations applies",
+                                model.is_moe() ? "MoE" : "dense", gen));
+  return notes;
+}
+
+namespace {
+
+struct PublishedMfu {
+  std::string generation, precision, source;
+  double mfu = 0;
+};
+
+const std::vector<PublishedMfu>& published_mfu() {
+  static const std::vector<PublishedMfu> all = [] {
+    std::vector<PublishedMfu> out;
+    constexpr const char* kFile = "training/published_mfu.yaml";
+    for (const EmbeddedFile& f : embedded_data_files()) {
+      if (f.path != kFile) continue;
+      YamlMap top(parse_yaml(std::string(f.text), kFile), kFile);
+      for (YamlMap& e : top.map_list("published_mfu")) {
+        PublishedMfu p;
+        p.generation = e.str("generation");
+        p.precision = e.str("precision");
+        p.mfu = e.num_in("mfu_6n_bf16_peak", 0.01, 5.0);
+        p.source = e.str("source");
+        e.reject_unknown_keys();
+        out.push_back(std::move(p));
+      }
+      top.reject_unknown_keys();
+    }
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+nlohmann::json published_mfu_check(const Hardware& hw, Precision precision, const TrainingResult& r,
+                                   std::string& note) {
+  const std::string prec(to_string(precision));
+  nlohmann::json j = {
+      {"mfu_6n_bf16_peak", r.mfu_6n_bf16}, {"best_published", nullptr}, {"source", nullptr}, {"above", false}};
+  note.clear();
+  for (const PublishedMfu& p : published_mfu()) {
+    if (p.generation != hw.accelerator.generation || p.precision != prec) continue;
+    j["best_published"] = p.mfu;
+    j["source"] = p.source;
+    j["above"] = r.mfu_6n_bf16 > p.mfu;
+    if (r.mfu_6n_bf16 > p.mfu)
+      note = fmt::format("MFU {:.1f}% (6N, against the BF16 peak) is above the best published for {} {} training, "
+                         "{:.1f}% ({}): more than has been measured on this hardware",
+                         100 * r.mfu_6n_bf16, hw.accelerator.generation, prec, 100 * p.mfu, p.source);
+    return j;
+  }
+  note = fmt::format("no published {} training run on {} to compare its MFU with", prec, hw.accelerator.generation);
+  return j;
 }
 
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
@@ -142,6 +248,9 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
   os << fmt::format("  weights {}, gradients {}, optimizer {}, activations {}, reserve {}\n", human_bytes(m.weights_bytes),
                     human_bytes(m.gradients_bytes), human_bytes(m.optimizer_bytes), human_bytes(m.activations_bytes),
                     human_bytes(m.reserve_bytes));
+  os << fmt::format("Host memory per GPU: {} of {}{}  (offloaded activations {})\n", human_bytes(m.host_bytes_per_gpu),
+                    m.host_capacity_bytes_per_gpu > 0 ? human_bytes(m.host_capacity_bytes_per_gpu) : std::string("unknown"),
+                    m.fits_host ? "" : "  DOES NOT FIT", human_bytes(m.host_offload_bytes));
 }
 
 }  // namespace gpuplan::api

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "api/output.h"
 #include "model/model.h"
@@ -30,6 +32,26 @@ nlohmann::json does_not_fit_status(const TrainingMemory& m);
 // kExitDoesNotFit.
 int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
                         const TrainingWorkload& w, const SearchResult& found);
+// The global batch a training command runs: the one given (given > 0), or the model's default
+// (training/default_batch.h), with the words that say which.
+struct BatchChoice {
+  long long sequences = 0;
+  bool given = false;
+  std::string basis;  // "given (--global-batch)" or the default's basis
+};
+BatchChoice choose_global_batch(const ModelArch& model, int seq_len, long long given);
+// "global batch 2048 x 8192 tokens = 16.8M tokens (default for a 406B-parameter model: ...; --global-batch to change)"
+std::string batch_line(const BatchChoice& b, int seq_len);
+nlohmann::json batch_json(const BatchChoice& b, int seq_len);
+// What the prediction rests on: empty when the generation's training efficiencies were fitted on
+// measurements and the kind (dense or MoE) has a band of its own there; otherwise one sentence each
+// ("the cdna3 generation's training efficiencies were never fitted ...: the wider unfitted band applies").
+std::vector<std::string> fit_notes(const Hardware& hw, const ModelArch& model, const std::string& band_generation);
+// The MFU check against the best published for the generation and precision
+// (data/training/published_mfu.yaml): {"mfu_6n_bf16_peak", "best_published", "source", "above"}; best_published
+// null where nothing of that generation and precision is published. `note` gets a sentence when above
+// or when nothing is published, empty otherwise.
+nlohmann::json published_mfu_check(const Hardware& hw, Precision precision, const TrainingResult& r, std::string& note);
 void print_training_text(std::ostream& os, const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                          const TrainingWorkload& w, const TrainingResult& r);
 

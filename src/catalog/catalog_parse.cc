@@ -143,13 +143,15 @@ System parse_system(YamlMap& m, const std::string& origin) {
     throw InputError(key_path(m, "cooling"),
                      fmt::format("must be air or liquid, got '{}'", cooling) + did_you_mean(cooling, {"air", "liquid"}));
   }
+  s.host_memory_bytes = opt_positive(m, "host_memory_gb", 1e6).value_or(0.0) * kGiga;
+  s.host_memory_bandwidth_bytes_per_s = opt_positive(m, "host_memory_bandwidth_gb_per_s", 1e6).value_or(0.0) * kGiga;
   if (auto ru = m.opt_integer_in("rack_units", 1, 100)) s.rack_units = static_cast<int>(*ru);
   s.price_usd = opt_positive(m, "price_usd", 1e10);
   s.claims = m.str_list("claims");
   s.sources = parse_sources(m, {"name", "display_name", "aliases", "accelerator", "gpus_per_node", "nodes",
                                 "nvlink_domain_gpus", "scaleup_network", "scaleout_network",
-                                "scaleout_gb_per_s_per_gpu", "power_kw", "cooling", "rack_units", "price_usd",
-                                "claims"});
+                                "scaleout_gb_per_s_per_gpu", "power_kw", "cooling", "host_memory_gb",
+                                "host_memory_bandwidth_gb_per_s", "rack_units", "price_usd", "claims"});
   s.origin = origin;
   m.reject_unknown_keys();
   return s;

@@ -513,3 +513,48 @@ TEST(Catalog, EmptyDocumentAddsNothing) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The host side of a node, sourced: DRAM per node (the 8-GPU server, or the NVL72 compute tray of two
+// Grace CPUs) and the bandwidth the node's GPUs share to it.
+TEST(Catalog, SystemsCarryTheirHostSide) {
+  const Catalog c = Catalog::builtin();
+  EXPECT_DOUBLE_EQ(c.system("hgx-h100").host_memory_bytes, 2e12);  // DGX H100: 2 TB
+  EXPECT_DOUBLE_EQ(c.system("hgx-h100").host_memory_bytes_per_gpu(), 250e9);
+  EXPECT_DOUBLE_EQ(c.system("gb200-nvl72").host_memory_bytes, 960e9);  // 2 Grace x 480 GB per tray
+  EXPECT_DOUBLE_EQ(c.system("gb200-nvl72").host_memory_bytes_per_gpu(), 240e9);
+  EXPECT_DOUBLE_EQ(c.system("gb300-nvl72").host_memory_bytes_per_gpu(), 240e9);
+  for (const System& s : c.systems()) {
+    EXPECT_GT(s.host_memory_bytes, 0) << s.name;
+    EXPECT_GT(s.host_memory_bandwidth_bytes_per_s, 0) << s.name;
+    EXPECT_TRUE(s.sources.count("host_memory_gb")) << s.name;
+    EXPECT_TRUE(s.sources.count("host_memory_bandwidth_gb_per_s")) << s.name;
+  }
+}
+
+TEST(Catalog, H800AndH20SystemsExist) {
+  const Catalog c = Catalog::builtin();
+  const System& h800 = c.system("hgx-h800");
+  EXPECT_EQ(h800.accelerator, "h800-sxm");
+  EXPECT_EQ(h800.gpus_per_unit(), 8);
+  EXPECT_EQ(c.system("DGX H800").name, "hgx-h800");
+  const System& h20 = c.system("hgx-h20");
+  EXPECT_EQ(h20.accelerator, "h20");
+  EXPECT_EQ(h20.nvlink_domain_gpus, 8);
+  EXPECT_GT(c.accelerator("h800-sxm").host_link_bytes_per_s, 0);
+}
+
+TEST(Catalog, UnknownSystemNameListsTheSystems) {
+  const Catalog c = Catalog::builtin();
+  try {
+    c.system("hgx-h900", "--system");
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("hgx-h100"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -22,6 +22,11 @@ struct System {
   double scaleout_bandwidth_bytes_per_s_per_gpu = 0;  // one direction, per GPU (NIC share)
   double power_w = 0;                        // whole system unit at full load (node or rack)
   Cooling cooling = Cooling::air;
+  // The host side of a node (the CPUs and their DRAM that the node's gpus_per_node GPUs share): what
+  // CPU-resident training state (offloaded activations, pinned buffers) must fit in, and the bandwidth
+  // offload traffic of all the node's GPUs shares. 0: not published (host memory is then not checked).
+  double host_memory_bytes = 0;               // per node (HGX/DGX: the server; NVL72: one compute tray)
+  double host_memory_bandwidth_bytes_per_s = 0;  // per node, one direction, shared by its GPUs
   std::optional<int> rack_units;
   std::optional<double> price_usd;           // system unit price where published
   std::vector<std::string> claims;           // vendors' headline claims with their conditions, verbatim
@@ -29,6 +34,7 @@ struct System {
   std::string origin;
 
   int gpus_per_unit() const { return gpus_per_node * nodes; }
+  double host_memory_bytes_per_gpu() const { return gpus_per_node > 0 ? host_memory_bytes / gpus_per_node : 0.0; }
 };
 
 }  // namespace gpuplan

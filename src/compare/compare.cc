@@ -6,6 +6,8 @@
 #include <cctype>
 #include <numeric>
 
+#include "training/default_batch.h"
+
 namespace gpuplan::compare {
 
 const char* to_string(Per p) {
@@ -156,7 +158,6 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
     const int unit = std::lcm(A.gpus_per_unit, B.gpus_per_unit);
     tw.num_gpus = spec.train_gpus > 0 ? spec.train_gpus : unit * std::max(1, (512 + unit - 1) / unit);
     tw.seq_len = spec.seq_len;
-    tw.global_batch = spec.global_batch > 0 ? spec.global_batch : tw.num_gpus;
     tw.precision = spec.train_precision;
   }
 
@@ -164,6 +165,8 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
     ModelComparison mc;
     mc.model = m.name;
     if (spec.train) {
+      // The model's default batch (training/default_batch.h) unless one is given: the same on both sides.
+      tw.global_batch = spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, tw.seq_len).sequences;
       mc.train_a = best_training(m, A.hw, tw);
       mc.train_b = best_training(m, B.hw, tw);
       const auto tps = [](const TrainingPick& p) { return p.found ? p.result.tokens_per_s_per_gpu : NAN; };

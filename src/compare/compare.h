@@ -48,7 +48,7 @@ struct CompareSpec {
   // training: both systems run the same job on the same GPU count and global batch
   int train_gpus = 0;            // 0: the smallest multiple of both units' GPUs that is at least 512
   int seq_len = 8192;
-  long long global_batch = 0;    // sequences; 0: one per GPU
+  long long global_batch = 0;    // sequences; 0: the model's default (training/default_batch.h)
   Precision train_precision = Precision::bf16;  // as train, search, cost and recommend
   // serving: one system unit each
   long long isl = 1024, osl = 1024;  // the defaults of infer, cost and recommend too

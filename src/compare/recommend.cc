@@ -9,6 +9,7 @@
 #include "core/numbers.h"
 #include "deploy/goodput.h"
 #include "fabric/system_fabric.h"
+#include "training/default_batch.h"
 
 namespace gpuplan::compare {
 
@@ -54,7 +55,6 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     r.reasons.push_back(fmt::format("{} has no {} tensor path: trains in {}", c.accelerator,
                                     to_string(spec.train_precision), to_string(p)));
   const double deadline_s = spec.deadline_days * 86400.0;
-  const double target_seqs = std::max(1.0, spec.tokens_per_step / spec.seq_len);
   const int cap = spec.gpus_available > 0 ? std::min(spec.gpus_available, spec.max_gpus) : spec.max_gpus;
   TrainingPick best;
   std::string last_why = fmt::format("needs more than {} GPUs", cap);
@@ -70,7 +70,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     TrainingWorkload w;
     w.num_gpus = static_cast<int>(g);
     w.seq_len = spec.seq_len;
-    w.global_batch = g * static_cast<long long>(std::ceil(target_seqs / double(g)));
+    w.global_batch = spec.global_batch;  // the job's batch does not grow with the GPUs bought
     w.precision = p;
     w.finetune = spec.finetune;
     TrainingPick t = best_training(m, c.hw, w);
@@ -213,7 +213,15 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
   if (train) {
     if (spec.tokens <= 0) spec.tokens = spec.task == Task::train ? 20.0 * total_params(m) : 1e9;
     if (spec.seq_len <= 0) spec.seq_len = spec.task == Task::train ? 8192 : 4096;
-    if (spec.tokens_per_step <= 0) spec.tokens_per_step = spec.task == Task::train ? 4.0 * 1048576 : 1048576;
+    if (spec.global_batch <= 0) {
+      if (spec.task == Task::train) {
+        spec.global_batch = default_global_batch(m, spec.seq_len).sequences;
+      } else {
+        const double seqs = std::max(1.0, 1048576.0 / spec.seq_len);
+        spec.global_batch = 1LL << static_cast<int>(std::round(std::log2(seqs)));
+      }
+    }
+    spec.tokens_per_step = static_cast<double>(spec.global_batch) * spec.seq_len;
     if (spec.deadline_days <= 0) spec.deadline_days = spec.task == Task::train ? 90 : 2;
   }
   std::vector<Candidate> cands;

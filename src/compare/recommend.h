@@ -20,7 +20,10 @@ struct RecommendSpec {
   // train / finetune
   double tokens = 0;             // 0: train 20 x parameters (Chinchilla), finetune 1e9
   int seq_len = 0;               // 0: train 8192, finetune 4096
-  double tokens_per_step = 0;    // 0: train 4M, finetune 1M (global batch, rounded to the data-parallel size)
+  double tokens_per_step = 0;    // set from global_batch x seq_len
+  // Sequences per optimizer step, the same at every GPU count tried; 0: train, the model's default
+  // (training/default_batch.h); finetune, 1M tokens as a power-of-two sequence count.
+  long long global_batch = 0;
   Precision train_precision = Precision::bf16;
   double deadline_days = 0;      // 0: train 90, finetune 2
   FinetuneSpec finetune;         // finetune: full (default), lora or qlora

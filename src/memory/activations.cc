@@ -115,8 +115,10 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     // the permuted expert input 2h, the activation function terms (split by etp), and the expert
     // output 2h kept for the probability-weighted combine.
     // moe_act recompute drops the activation output (the down projection's input, g per element).
-    const double act = act_fn_bytes(m, e.expert_ffn_hidden, modules ? 0.0 : g);
-    const double per_copy = g * h + act / std::max(1, c.etp) + 2.0 * h;
+    double act = act_fn_bytes(m, e.expert_ffn_hidden, modules ? 0.0 : g);
+    // FP8 activation-function inputs: 1 byte, not 2, per element.
+    if (c.moe_act_input_fp8) act -= (m.gated_mlp ? 2.0 : 1.0) * e.expert_ffn_hidden;
+    const double per_copy = g * h + act / std::max(1, c.etp) + (c.keep_expert_outputs ? 2.0 * h : 0.0);
     per_token += e.top_k * per_copy / seq_div;
     if (e.shared_experts > 0) {
       const double fs = 1.0 * e.shared_experts * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden);

@@ -20,6 +20,12 @@ struct ActivationContext {
   // weight_bytes of the recipe). Norm inputs, Q/K/V (flash attention runs in BF16), the pre-activation
   // MLP outputs, router inputs and expert outputs stay BF16.
   double gemm_input_bytes = 2.0;
+  // Routed experts (TrainingPlan::moe_act_fp8, combine_from_act): their activation function's input
+  // (the up-projection output) cached in FP8 instead of BF16; and the combine keeping no expert outputs
+  // (the routing weights' gradient taken from the down-projection's input gradient and the recomputed
+  // activation instead of from saved expert outputs).
+  bool moe_act_input_fp8 = false;
+  bool keep_expert_outputs = true;
 };
 
 // Bytes of activations one layer stores per micro-batch under `mode`. Recompute::full returns what a

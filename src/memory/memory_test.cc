@@ -555,3 +555,48 @@ TEST(MemoryActivations, MoeLayersBeforeCountsAsIsMoeLayer) {
 
 }  // namespace
 }  // namespace gpuplan
+
+#include "catalog/catalog.h"
+#include "model/model_registry.h"
+
+namespace gpuplan {
+namespace {
+
+// DeepSeek-V3's published plan (report sec. 3: 2,048 H800, pp16, ep64 over 8 nodes, ZeRO-1 over DP,
+// FP8 GEMMs with FP32 master weights and gradients and BF16 Adam moments, RMSNorm and MLA
+// up-projections recomputed, SwiGLU inputs cached in FP8) fits the H800's 80 GB, as it ran. With
+// Megatron's activation memory (BF16 SwiGLU inputs, expert outputs kept for the combine) it does not.
+TEST(TrainingMemory, DeepSeekV3PublishedPlanFitsOnH800) {
+  const Catalog catalog = Catalog::builtin();
+  const ModelArch m = resolve_model("deepseek-v3");
+  TrainingWorkload w;
+  w.num_gpus = 2048;
+  w.seq_len = 4096;
+  w.global_batch = 15360;
+  w.precision = Precision::fp8;
+  MemoryOptions o;
+  o.capacity_bytes = catalog.accelerator(catalog.system("hgx-h800").accelerator).memory_bytes;
+  o.host_capacity_bytes = catalog.system("hgx-h800").host_memory_bytes_per_gpu();
+  TrainingPlan p = parse_training_plan(
+      "tp=1,pp=16,ep=64,mbs=1,zero=1,recompute=modules,moments=bf16,moe_act_fp8=1,combine_from_act=1");
+  p.dp = 0;
+  const TrainingMemory r = training_memory(m, p, w, o);
+  EXPECT_TRUE(r.fits) << r.total_bytes / 1e9 << " GB of " << o.capacity_bytes / 1e9;
+  EXPECT_EQ(r.dp, 128);
+  EXPECT_EQ(r.expert_dp, 2);
+  TrainingPlan megatron = p;
+  megatron.moe_act_fp8 = false;
+  megatron.combine_from_act = false;
+  EXPECT_FALSE(training_memory(m, megatron, w, o).fits);
+  // Each saving is strict: both lower the activations, neither touches the rest.
+  TrainingPlan one = megatron;
+  one.moe_act_fp8 = true;
+  const TrainingMemory r1 = training_memory(m, one, w, o), r0 = training_memory(m, megatron, w, o);
+  EXPECT_LT(r1.activations_bytes, r0.activations_bytes);
+  EXPECT_LT(r.activations_bytes, r1.activations_bytes);
+  EXPECT_DOUBLE_EQ(r.weights_bytes + r.gradients_bytes + r.optimizer_bytes,
+                   r0.weights_bytes + r0.gradients_bytes + r0.optimizer_bytes);
+}
+
+}  // namespace
+}  // namespace gpuplan

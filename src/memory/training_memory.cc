@@ -20,6 +20,7 @@ namespace {
 constexpr double kParamBytes = 2.0;
 constexpr double kGradBytes = 4.0;
 constexpr double kAdamBytes = 12.0;
+constexpr double kAdamBf16MomentsBytes = 8.0;  // fp32 master weights + bf16 first and second moments
 
 std::string divisors_text(int n, int limit = 1 << 20) {
   std::vector<int> d;
@@ -125,6 +126,8 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
   ctx.flash_attention = opt.flash_attention;
   ctx.gemm_input_bytes = weight_bytes(w.precision);
+  ctx.moe_act_input_fp8 = p.moe_act_fp8;
+  ctx.keep_expert_outputs = !p.combine_from_act;
   const double tokens = 1.0 * ctx.seq_local * p.mbs;
   const double h = m.hidden;
 
@@ -265,7 +268,8 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     // ZeRO-3 / FSDP: weights sharded too; the current and the prefetched layer are gathered whole.
     s.weights_bytes = shard_weights ? kParamBytes * (sharded + 2.0 * largest_layer_p) : kParamBytes * s.params;
     s.gradients_bytes = kGradBytes * (shard_grads ? sharded : s.params);
-    s.optimizer_bytes = kAdamBytes * (shard_optimizer ? sharded : s.params);
+    const double adam_bytes = p.bf16_moments ? kAdamBf16MomentsBytes : kAdamBytes;
+    s.optimizer_bytes = adam_bytes * (shard_optimizer ? sharded : s.params);
     s.total_bytes = s.weights_bytes + s.gradients_bytes + s.optimizer_bytes + s.activations_bytes + opt.reserve_bytes;
     if (lora)
       apply_lora_to_stage(m, p, w.finetune,
@@ -294,6 +298,24 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
       r.violations.push_back({"memory.exceeds_capacity", fmt::format("pipeline stage {} ({})", s.stage, s.role),
                               fmt::format("needs {:.1f} GB per GPU, capacity {:.1f} GB", r.total_bytes / 1e9,
                                           opt.capacity_bytes / 1e9)});
+  }
+  // Host memory: every rank of the node holds its own offloaded activations in the node's DRAM; the
+  // most loaded stage's share decides.
+  double host_max = 0;
+  for (const StageMemory& st : r.stages) host_max = std::max(host_max, st.host_bytes);
+  r.host_bytes_per_gpu = host_max + opt.host_reserve_bytes;
+  r.host_capacity_bytes_per_gpu = opt.host_capacity_bytes;
+  if (opt.host_capacity_bytes > 0 && r.host_bytes_per_gpu > opt.host_capacity_bytes) {
+    r.fits_host = false;
+    r.fits = false;
+    // Headroom in the worst of the two memories, so that "closest to fitting" weighs both.
+    r.headroom_bytes = std::min(r.headroom_bytes, opt.host_capacity_bytes - r.host_bytes_per_gpu);
+    r.violations.push_back({"memory.exceeds_host_capacity", "host memory",
+                            fmt::format("needs {:.1f} GB of host memory per GPU (offloaded activations {:.1f} GB + "
+                                        "{:.1f} GB for the process and pinned buffers), its share of the node's "
+                                        "DRAM is {:.1f} GB",
+                                        r.host_bytes_per_gpu / 1e9, host_max / 1e9, opt.host_reserve_bytes / 1e9,
+                                        opt.host_capacity_bytes / 1e9)});
   }
   return r;
 }

@@ -16,6 +16,11 @@ struct MemoryOptions {
   // Megatron jobs on 80 GB parts typically leave unused at the edge of fitting.
   double reserve_bytes = 5e9;
   double capacity_bytes = 0;  // per GPU; 0 = unknown (fits is then true and headroom 0)
+  // Host (CPU) memory: this GPU's share of its node's DRAM (0 = unknown: not checked), and what the
+  // training process keeps there besides offloaded state: the rank's process, its data-loader workers
+  // and pinned staging buffers (a few GB to a few tens of GB per rank in practice; 16 GB assumed).
+  double host_capacity_bytes = 0;
+  double host_reserve_bytes = 16e9;
   bool flash_attention = true;  // score matrix never stored (Megatron + Transformer Engine default)
   // Dropout masks: -1 = by model (GPT-style, non-gated MLP: on, as the GPT-3 recipes; gated: off),
   // 0 = off, 1 = on.
@@ -60,6 +65,11 @@ struct TrainingMemory {
   long long num_microbatches = 1;  // per pipeline per step: global_batch / (mbs * dp)
   double activation_bytes_per_layer = 0;  // one micro-batch, one layer of the reported stage, mean
   double host_offload_bytes = 0;  // activations the reported stage holds in host memory (offload_layers)
+  // Host memory per GPU: offloaded activations of the stage that holds the most, plus the host reserve;
+  // against this GPU's share of the node's DRAM (0: unknown). Over it the plan does not fit.
+  double host_bytes_per_gpu = 0;
+  double host_capacity_bytes_per_gpu = 0;
+  bool fits_host = true;
   std::vector<Violation> violations;
 
   double parts_sum() const {

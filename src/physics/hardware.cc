@@ -33,7 +33,9 @@ const Network* pcie_link_of(const Catalog& c, const Accelerator& acc) {
 Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_gpu) {
   const System* sys = catalog.find_system(system_or_gpu);
   if (!sys) {
-    // An accelerator name: use the first system built from it, if any.
+    // An accelerator name: use the first system built from it, if any. Neither: the systems are the
+    // answer (an error listing them), not a guess.
+    if (!catalog.find_accelerator(system_or_gpu)) catalog.system(system_or_gpu, "--system");
     const Accelerator& acc = catalog.accelerator(system_or_gpu, "--system");
     for (const auto& s : catalog.systems())
       if (s.accelerator == acc.name) {
@@ -47,6 +49,7 @@ Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_g
       hw.fabric.domain_gpus = std::max(1, std::min(acc.max_scaleup_domain, 8));
       hw.fabric.scaleup_bytes_per_s = acc.scaleup_bandwidth_bytes_per_s > 0 ? acc.scaleup_bandwidth_bytes_per_s : 32e9;
       hw.system_name = acc.name;
+      hw.host.bandwidth_bytes_per_s_per_gpu = acc.host_link_bytes_per_s;
       // A card without NVLink (L40S, L4, A10, RTX): the GPUs of one PCIe server reach each other over
       // its PCIe fabric, not the scale-out network, at the card's PCIe link rate and latency.
       if (const Network* pcie = acc.max_scaleup_domain <= 1 ? pcie_link_of(catalog, acc) : nullptr) {
@@ -68,6 +71,11 @@ Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_g
       sys->scaleout_bandwidth_bytes_per_s_per_gpu > 0 ? sys->scaleout_bandwidth_bytes_per_s_per_gpu : 50e9;
   hw.fabric.scaleup_latency_s = latency_or(catalog, sys->scaleup_network, hw.fabric.scaleup_latency_s);
   hw.fabric.scaleout_latency_s = latency_or(catalog, sys->scaleout_network, hw.fabric.scaleout_latency_s);
+  hw.host.memory_bytes_per_gpu = sys->host_memory_bytes_per_gpu();
+  hw.host.bandwidth_bytes_per_s_per_gpu = hw.accelerator.host_link_bytes_per_s;
+  if (sys->host_memory_bandwidth_bytes_per_s > 0 && sys->gpus_per_node > 0 && hw.accelerator.host_link_bytes_per_s > 0)
+    hw.host.bandwidth_bytes_per_s_per_gpu = std::min(hw.accelerator.host_link_bytes_per_s,
+                                                     sys->host_memory_bandwidth_bytes_per_s / sys->gpus_per_node);
   return hw;
 }
 

@@ -20,10 +20,19 @@ struct Fabric {
   bool scaleout_rail_only = false;              // no spine: cross-rail traffic is forwarded over NVLink first
 };
 
+// The host side one GPU sees: its share of the node's host DRAM and of the bandwidth to it.
+struct HostSide {
+  double memory_bytes_per_gpu = 0;  // node's host DRAM / GPUs per node; 0: unknown (not checked)
+  // Offload traffic of one GPU when all the node's GPUs offload at once: min(its host link, the node's
+  // host-memory bandwidth / GPUs per node); the host link alone where the node's is not published.
+  double bandwidth_bytes_per_s_per_gpu = 0;
+};
+
 struct Hardware {
   Accelerator accelerator;
   Efficiency efficiency;
   Fabric fabric;
+  HostSide host;
   std::string system_name;
 };
 
@@ -33,9 +42,10 @@ struct Hardware {
 inline constexpr int kPcieServerGpus = 8;
 
 // Resolves a system (HGX node, NVL72 rack) to the hardware an evaluation needs. `system_or_gpu` may
-// name a system or, for convenience, an accelerator (then its largest scale-up domain is used with
-// the catalog's default scale-out network; a PCIe card without NVLink: kPcieServerGpus over its PCIe
-// link).
+// name a system or, for convenience, an accelerator that no catalog system is built from (then its
+// largest scale-up domain is used with the catalog's default scale-out network; a PCIe card without
+// NVLink: kPcieServerGpus over its PCIe link; host memory unknown). An accelerator some system is
+// built from resolves to that system; a name that is neither -> InputError listing the systems.
 Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_gpu);
 
 }  // namespace gpuplan

@@ -116,7 +116,8 @@ bool parse_bool(const std::string& key, const std::string& v) {
 TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
   static const std::vector<std::string> keys = {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs",
                                                 "recompute", "recompute_layers", "offload_layers", "zero", "sp",
-                                                "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order"};
+                                                "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order",
+                                                "moments", "moe_act_fp8", "combine_from_act"};
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(',', pos);
@@ -145,6 +146,13 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
     else if (k == "ep_overlap") p.ep_overlap = parse_bool(k, v);
     else if (k == "dist_opt") p.distributed_optimizer = parse_bool(k, v);
     else if (k == "order") p.order = parse_order(v);
+    else if (k == "moe_act_fp8") p.moe_act_fp8 = parse_bool(k, v);
+    else if (k == "combine_from_act") p.combine_from_act = parse_bool(k, v);
+    else if (k == "moments") {
+      if (v == "fp32") p.bf16_moments = false;
+      else if (v == "bf16") p.bf16_moments = true;
+      else throw InputError("--plan.moments", fmt::format("must be fp32 or bf16 (Adam's moments), got '{}'", v));
+    }
     else if (k == "recompute") {
       if (v == "none" || v == "0") p.recompute = Recompute::none;
       else if (v == "selective") p.recompute = Recompute::selective;
@@ -168,6 +176,9 @@ std::string to_string(const TrainingPlan& p) {
   if (p.offload_layers > 0) s += fmt::format(",offload_layers={}", p.offload_layers);
   if (p.etp != 1) s += fmt::format(",etp={}", p.etp);
   if (p.order != kDefaultRankOrder) s += ",order=" + to_string(p.order);
+  if (p.bf16_moments) s += ",moments=bf16";
+  if (p.moe_act_fp8) s += ",moe_act_fp8=1";
+  if (p.combine_from_act) s += ",combine_from_act=1";
   return s;
 }
 

@@ -43,6 +43,16 @@ struct TrainingPlan {
   bool dp_overlap = true;        // gradient reduce-scatter / param all-gather overlapped
   bool ep_overlap = false;       // MoE dispatch/combine overlapped with compute
   bool distributed_optimizer = true;  // ZeRO-1 style sharding of optimizer state over DP
+  // Adam's first and second moments in BF16 instead of FP32 (DeepSeek-V3 report, sec. 3.3.3: "BF16
+  // ... to track the first and second moments in the AdamW optimizer"; master weights and gradients
+  // stay FP32): 8 bytes of optimizer state per parameter instead of 12.
+  bool bf16_moments = false;
+  // MoE activation memory as DeepSeek-V3's framework keeps it (report sec. 3.3.3): the routed experts'
+  // SwiGLU inputs cached in FP8 (moe_act_fp8); and the combine keeping no expert outputs
+  // (combine_from_act: the routing weights' gradient from the down-projection's input gradient and the
+  // recomputed activation, which module recompute recomputes anyway). Megatron keeps both in BF16.
+  bool moe_act_fp8 = false;
+  bool combine_from_act = false;
   // Rank order, innermost first (Megatron's default: TP, then CP, EP, DP, PP). EP folds inside DP:
   // dense weights see the grid tp x cp x dp x pp, experts the grid etp x ep x edp x pp in this order.
   RankOrder order = kDefaultRankOrder;

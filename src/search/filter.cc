@@ -35,8 +35,7 @@ bool plan_divides(const ModelArch& m, TrainingPlan& p, const TrainingWorkload& w
 DropReason filter_plan(const ModelArch& m, const Hardware& hw, TrainingPlan& p, const TrainingWorkload& w,
                        const MemoryOptions& options, TrainingMemory& memory) {
   if (!plan_divides(m, p, w)) return DropReason::divisibility;
-  MemoryOptions mo = options;
-  if (mo.capacity_bytes <= 0) mo.capacity_bytes = hw.accelerator.memory_bytes;
+  const MemoryOptions mo = with_capacities(options, hw);
   memory = training_memory(m, p, w, mo);
   return memory.fits ? DropReason::none : DropReason::memory;
 }

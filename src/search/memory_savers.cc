@@ -1,5 +1,7 @@
 #include "search/memory_savers.h"
 
+#include "training/training_step.h"
+
 namespace gpuplan {
 
 namespace {
@@ -21,8 +23,7 @@ int fewest_layers(int n, Fits fits) {
 
 TrainingMemory fit_memory_savers(const ModelArch& m, const Hardware& hw, TrainingPlan& p, const TrainingWorkload& w,
                                  const MemoryOptions& options, const MemorySavers& savers) {
-  MemoryOptions mo = options;
-  if (mo.capacity_bytes <= 0) mo.capacity_bytes = hw.accelerator.memory_bytes;
+  const MemoryOptions mo = with_capacities(options, hw);
   TrainingMemory mem = training_memory(m, p, w, mo);
   const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
   if (p.recompute == Recompute::full) {
@@ -37,12 +38,16 @@ TrainingMemory fit_memory_savers(const ModelArch& m, const Hardware& hw, Trainin
     return training_memory(m, p, w, mo);
   }
   if (!savers.offload || mem.fits || p.offload_layers != 0 || hw.accelerator.host_link_bytes_per_s <= 0) return mem;
+  // Offloading more layers frees HBM and fills host memory: the fewest layers that fit HBM is also the
+  // plan's best chance in host memory, so the bisection asks HBM alone and the result is then judged
+  // whole (host included).
+  auto hbm_fits = [&](const TrainingMemory& x) { return mo.capacity_bytes <= 0 || x.total_bytes <= mo.capacity_bytes; };
   TrainingPlan q = p;
   q.offload_layers = chunk_layers;
-  if (!training_memory(m, q, w, mo).fits) return mem;
+  if (!hbm_fits(training_memory(m, q, w, mo))) return mem;
   p.offload_layers = fewest_layers(chunk_layers, [&](int n) {
     q.offload_layers = n;
-    return training_memory(m, q, w, mo).fits;
+    return hbm_fits(training_memory(m, q, w, mo));
   });
   return training_memory(m, p, w, mo);
 }

@@ -30,8 +30,10 @@ struct SpaceOptions {
   int max_vp = 8;
   // CP only for long sequences: each CP rank keeps at least this many tokens of a sequence.
   int min_tokens_per_cp_rank = 4096;
-  // TP beyond the NVLink domain: up to this multiple of the domain size.
-  int tp_domain_multiple = 2;
+  // TP beyond the NVLink domain: up to this multiple of the domain size. 1: TP stays inside the domain,
+  // as every published recipe keeps it (TP's per-layer all-gathers and reduce-scatters over the
+  // scale-out network cost more than any plan gains; the evaluator still costs a stated one over it).
+  int tp_domain_multiple = 1;
   // Module recompute (norms, the experts' activation, MLA up-projections) as a recompute choice.
   bool module_recompute = true;
   // Applied to each candidate that divides (search/memory_savers.h): full recompute of the fewest

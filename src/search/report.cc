@@ -46,7 +46,10 @@ nlohmann::json memory_summary_json(const TrainingMemory& m) {
           {"optimizer_bytes", m.optimizer_bytes},
           {"activations_bytes", m.activations_bytes},
           {"reserve_bytes", m.reserve_bytes},
-          {"stage", m.stage}};
+          {"stage", m.stage},
+          {"host_bytes_per_gpu", m.host_bytes_per_gpu},
+          {"host_capacity_bytes_per_gpu", m.host_capacity_bytes_per_gpu},
+          {"fits_host", m.fits_host}};
 }
 
 nlohmann::json candidate_json(const TrainingPlan& plan, const TrainingResult& r) {

@@ -326,3 +326,88 @@ TEST(Scaling, FixedPlanThatDoesNotDivideSaysWhy) {
 
 }  // namespace
 }  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The case: 405B on 2,304 H100 with the model's default batch. Every plan chosen must fit the
+// node's host DRAM (2 TB per 8 GPUs) as well as HBM.
+TEST(SearchHost, ChosenPlansFitHostMemory) {
+  const ModelArch m = resolve_model("llama3.1-405b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  ASSERT_NEAR(hw.host.memory_bytes_per_gpu, 250e9, 1e9);
+  const TrainingWorkload w = workload(2304, 2048, 8192);
+  SearchOptions o;
+  o.top_k = 10;
+  const SearchResult r = search_plans(m, hw, w, o);
+  ASSERT_FALSE(r.top.empty());
+  for (const SearchCandidate& c : r.top) {
+    EXPECT_TRUE(c.result.memory.fits_host) << to_string(c.plan);
+    EXPECT_LE(c.result.memory.host_bytes_per_gpu, hw.host.memory_bytes_per_gpu) << to_string(c.plan);
+  }
+}
+
+// Property: more host DRAM never makes a plan infeasible (memory fits stays true as it grows).
+TEST(SearchHost, MoreHostMemoryNeverMakesAPlanInfeasible) {
+  const ModelArch m = resolve_model("llama3-70b");
+  TrainingWorkload w = workload(64, 64, 8192);
+  TrainingPlan p = parse_training_plan("tp=1,pp=1,mbs=1,zero=3,offload_layers=80");
+  p.dp = 0;
+  bool was_fit = false;
+  for (double host_gb : {10.0, 50.0, 100.0, 200.0, 400.0, 1000.0, 4000.0}) {
+    MemoryOptions mo;
+    mo.capacity_bytes = 1e15;  // HBM never binds here
+    mo.host_capacity_bytes = host_gb * 1e9;
+    const TrainingMemory mem = training_memory(m, p, w, mo);
+    if (was_fit) {
+      EXPECT_TRUE(mem.fits) << host_gb;
+    }
+    was_fit = was_fit || mem.fits;
+    EXPECT_EQ(mem.host_capacity_bytes_per_gpu, host_gb * 1e9);
+  }
+  EXPECT_TRUE(was_fit);
+}
+
+TEST(SearchHost, OverHostCapacityIsAViolationTheFilterDrops) {
+  const ModelArch m = resolve_model("llama3-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const TrainingWorkload w = workload(64, 64, 8192);
+  TrainingPlan p = parse_training_plan("tp=1,pp=1,mbs=1,zero=3,offload_layers=80");
+  p.dp = 0;
+  MemoryOptions mo;
+  mo.capacity_bytes = 1e15;
+  mo.host_capacity_bytes = 1e9;
+  TrainingMemory mem = training_memory(m, p, w, mo);
+  EXPECT_FALSE(mem.fits);
+  EXPECT_FALSE(mem.fits_host);
+  ASSERT_FALSE(mem.violations.empty());
+  EXPECT_EQ(mem.violations.back().code, "memory.exceeds_host_capacity");
+  EXPECT_EQ(filter_plan(m, hw, p, w, mo, mem), DropReason::memory);
+}
+
+// Offload runs at the GPU's share of the node's host bandwidth: a node whose DRAM bandwidth is below
+// its GPUs' links together offloads slower than the links alone.
+TEST(SearchHost, OffloadSharesTheNodesHostBandwidth) {
+  const ModelArch m = resolve_model("llama3-70b");
+  Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const TrainingWorkload w = workload(64, 64, 8192);
+  TrainingPlan p = parse_training_plan("tp=8,pp=1,mbs=1,offload_layers=80");
+  p.dp = 0;
+  TrainingOptions to;
+  to.with_memory = false;
+  const double wide = evaluate_training(m, hw, p, w, to).parts.offload_s;
+  hw.host.bandwidth_bytes_per_s_per_gpu /= 8;
+  const double narrow = evaluate_training(m, hw, p, w, to).parts.offload_s;
+  EXPECT_GT(narrow, wide);
+}
+
+// TP stays inside the NVLink domain: the search never spreads it over the scale-out network.
+TEST(SearchHost, TensorParallelStaysInsideTheNvlinkDomain) {
+  const ModelArch m = resolve_model("llama3.1-405b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-b200");
+  const PlanSpace s = build_plan_space(m, hw, workload(16384, 2048, 8192));
+  for (int tp : s.tp) EXPECT_LE(tp, hw.fabric.domain_gpus);
+}
+
+}  // namespace
+}  // namespace gpuplan

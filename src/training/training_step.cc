@@ -231,6 +231,12 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
   return v;
 }
 
+MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw) {
+  if (o.capacity_bytes <= 0) o.capacity_bytes = hw.accelerator.memory_bytes;
+  if (o.host_capacity_bytes <= 0) o.host_capacity_bytes = hw.host.memory_bytes_per_gpu;
+  return o;
+}
+
 TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
                                  const TrainingWorkload& w, const TrainingOptions& options) {
   TrainingResult r;
@@ -269,8 +275,11 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const LayerCost moe_lin =
       (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false, true) : moe;
 
-  // Average layer composition per pipeline stage; the stages are balanced by layer count (the last
-  // also carries the output head and loss, the first the embedding).
+  // Average layer composition per pipeline stage. The stages run in lock step (1F1B), so the step
+  // follows the slowest: Megatron splits the layers evenly over the pp * vp model chunks (ceil), and
+  // where pp * vp leaves slack (layers + 1 or + 2 chunk slots) it counts the loss, then the embedding,
+  // as a layer (account_for_loss/embedding_in_pipeline_split): the last stage gives up one layer for
+  // the output head. The last stage carries the head and the loss in full, not a 1/pp share.
   const double L = m.layers;
   const double frac_moe = moe_layers / L, frac_win = windowed_layers / L, frac_lin = m.linear.layers / L;
   auto mix = [&](auto field) {
@@ -278,7 +287,6 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     const double mo = (1 - frac_win - frac_lin) * field(moe) + frac_win * field(moe_win) + frac_lin * field(moe_lin);
     return (1 - frac_moe) * d + frac_moe * mo;
   };
-  const double layers_per_stage = std::ceil(L / p.pp);
   const double lg = mix([](const LayerCost& c) { return c.gemm_s; });
   const double la = mix([](const LayerCost& c) { return c.attention_s; });
   const double lm = mix([](const LayerCost& c) { return c.memory_bound_s; });
@@ -287,15 +295,28 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
   const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
-  // Output head + loss, spread over the stages' critical path as the last stage's extra work.
+  // Output head + loss: GEMM over the vocabulary and the fp32 softmax / cross-entropy.
   const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
   const double head_mem = memory_bound_time_s(hw, 3.0 * T * m.vocab / p.tp * 4.0);
 
+  // The critical stage: a full one (vp chunks of ceil(L / (pp*vp)) layers), or the last with the head.
+  const int chunks = p.pp * p.vp;
+  const int per_chunk = (m.layers + chunks - 1) / chunks;
+  const int slack = per_chunk * chunks - m.layers;
+  double n = p.pp == 1 ? L : double(p.vp) * per_chunk;
+  double head_share = 1.0;
+  if (p.pp > 1) {
+    const double n_last = n - (slack >= 1 ? 1.0 : 0.0);
+    const double layer_t = 3.0 * (lg + lm) + 3.5 * la + 2.0 * ltp;
+    const double head_t = 3.0 * (head_gemm + head_mem);
+    if (n * layer_t >= n_last * layer_t + head_t) head_share = 0.0;  // a full stage is the slower
+    else n = n_last;
+  }
+
   // Per micro-batch, forward and backward of one stage.
-  const double n = layers_per_stage;
-  const double f_gemm = n * lg + head_gemm / p.pp;
+  const double f_gemm = n * lg + head_share * head_gemm;
   const double f_attn = n * la;
-  const double f_mem = n * lm + head_mem / p.pp;
+  const double f_mem = n * lm + head_share * head_mem;
   double f_compute = f_gemm + f_attn + f_mem;
   double b_compute = 2.0 * f_gemm + 2.5 * f_attn + 2.0 * f_mem;
   // LoRA / QLoRA (lora_step.h): the frozen GEMMs' backward is the data gradient alone; the adapters'
@@ -335,11 +356,17 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   // Activation offload (offload_layers): the offloaded layers' saved activations cross the host link
   // once each way per micro-batch, GPU to host during the forward pass and back during the backward,
-  // on copy engines beside the compute: exposed where a pass's transfer outlasts the compute it
-  // overlaps (up to overlap_eff), as Transformer Engine's CPU offload runs them.
+  // on copy engines beside the compute, layer by layer (Transformer Engine's CPU offload: a layer's
+  // copy overlaps the next layer's compute and is waited for at the layer boundary, double-buffered).
+  // So each offloaded layer's copy hides behind one layer's compute, up to overlap_eff, and what it
+  // outlasts is exposed. The copy runs at this GPU's share of the host side: its host link, or the
+  // node's host-memory bandwidth over its GPUs when all of them offload at once (HostSide).
   double offload_exposed = 0;
   if (p.offload_layers > 0) {
-    if (hw.accelerator.host_link_bytes_per_s <= 0) {
+    const double host_bw = hw.host.bandwidth_bytes_per_s_per_gpu > 0
+                               ? std::min(hw.accelerator.host_link_bytes_per_s, hw.host.bandwidth_bytes_per_s_per_gpu)
+                               : hw.accelerator.host_link_bytes_per_s;
+    if (host_bw <= 0) {
       r.violations.push_back({"offload.no_host_link", "plan.offload_layers",
                               fmt::format("activation offload needs the GPU's host link bandwidth, which the catalog "
                                           "does not give for {} (host_link_gb_per_s); use offload_layers=0",
@@ -347,16 +374,22 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
       return r;
     }
     double bytes = 0;
+    int offloaded_layers = 0;
     try {
-      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages)
+      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages) {
         bytes = std::max(bytes, sm.offloaded_bytes_per_microbatch);
+        offloaded_layers = std::max(offloaded_layers, std::min(sm.layers, p.offload_layers * p.vp));
+      }
     } catch (const InputError& err) {
       r.violations.push_back({"memory.invalid", "plan", err.what()});
       return r;
     }
-    const double t_copy = bytes / hw.accelerator.host_link_bytes_per_s;
-    offload_exposed = std::max(0.0, t_copy - e.overlap_eff * f_compute) +
-                      std::max(0.0, t_copy - e.overlap_eff * (b_compute + recompute));
+    if (offloaded_layers > 0 && bytes > 0) {
+      const double per_layer_copy = bytes / offloaded_layers / host_bw;
+      const double per_layer_f = f_compute / n, per_layer_b = (b_compute + recompute) / n;
+      offload_exposed = offloaded_layers * (std::max(0.0, per_layer_copy - e.overlap_eff * per_layer_f) +
+                                            std::max(0.0, per_layer_copy - e.overlap_eff * per_layer_b));
+    }
   }
 
   const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed + offload_exposed;
@@ -417,7 +450,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   // (read 16 B + write 14 B per parameter).
   const bool shard = p.distributed_optimizer || p.zero >= 1;
   const double opt_params = dense_params / (shard ? dense_group : 1) + expert_params / (shard ? expert_group : 1);
-  const double optimizer = memory_bound_time_s(hw, 30.0 * opt_params);
+  // (read 16 B + write 14 B per parameter; with BF16 moments 12 B + 10 B).
+  const double optimizer = memory_bound_time_s(hw, (p.bf16_moments ? 22.0 : 30.0) * opt_params);
 
   // Schedule: nmb micro-batches through pp stages. 1F1B: the last micro-batch leaves the last stage
   // (nmb + pp - 1) micro-batch times after the first entered, for any nmb >= 1, so the bubble is
@@ -463,8 +497,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   r.mfu_6n_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_6n / peak_bf16;
   r.mfu_attn_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak_bf16;
   if (options.with_memory) {
-    MemoryOptions mo = options.memory;
-    if (mo.capacity_bytes <= 0) mo.capacity_bytes = hw.accelerator.memory_bytes;
+    const MemoryOptions mo = with_capacities(options.memory, hw);
     try {
       r.memory = training_memory(m, p, w, mo);
     } catch (const InputError& err) {

@@ -65,6 +65,10 @@ struct TrainingOptions {
   MemoryOptions memory;             // capacity_bytes 0 = the accelerator's HBM
 };
 
+// `o` with what is 0 (unknown) filled from `hw`: the GPU's memory capacity and its share of the node's
+// host memory.
+MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw);
+
 // Evaluates one step. Returns violations (not exceptions) when the plan does not divide the model or
 // the GPU count.
 TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,

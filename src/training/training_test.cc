@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "catalog/catalog.h"
+#include "core/error.h"
 #include "model/model_registry.h"
 #include "physics/collective.h"
 #include "physics/hardware.h"
@@ -209,7 +210,9 @@ double microbatch_work_s(const TrainingResult& r) {
 TEST(TrainingProperties, ActivationOffloadHidesBehindComputeOnlyOverAFastHostLink) {
   // Llama 3 70B FP8 on GB200 with Megatron-FSDP, mbs=2 x 8k (the Megatron-Bridge recipe, 40 of 80
   // layers offloaded): ~3.6 GB per layer and micro-batch cross NVLink-C2C (225 GB/s per direction per
-  // GPU) beside ~1 s of forward compute: hidden. Over PCIe Gen5 (64 GB/s) the same bytes are not.
+  // GPU), 16 ms a layer, each beside one layer's compute (~12.5 ms forward, Transformer Engine waits
+  // for a layer's copy at the next layer's end): mostly hidden, a few percent of the step exposed.
+  // Over PCIe Gen5 (64 GB/s) the same bytes are not.
   auto s = make("llama3-70b", "gb200-nvl72", 64, 256, 8192, Precision::fp8, "tp=1,pp=1,mbs=2,zero=3,sp=0");
   EXPECT_DOUBLE_EQ(s.hw.accelerator.host_link_bytes_per_s, 225e9);  // accelerators.yaml host_link_gb_per_s
   const TrainingResult none = run(s);
@@ -217,13 +220,13 @@ TEST(TrainingProperties, ActivationOffloadHidesBehindComputeOnlyOverAFastHostLin
   s.plan.offload_layers = 40;
   const TrainingResult c2c = run(s);
   ASSERT_TRUE(c2c.valid());
-  EXPECT_DOUBLE_EQ(c2c.parts.offload_s, 0.0);
-  EXPECT_NEAR(c2c.step_time_s, none.step_time_s, 1e-9 * none.step_time_s);
+  EXPECT_LT(c2c.parts.offload_s, 0.03 * c2c.step_time_s);
+  EXPECT_GE(c2c.step_time_s, none.step_time_s);
   EXPECT_NEAR(c2c.parts.total_s(), c2c.step_time_s, 1e-9 * c2c.step_time_s);
   s.hw.accelerator.host_link_bytes_per_s = 64e9;
   const TrainingResult pcie = run(s);
   ASSERT_TRUE(pcie.valid());
-  EXPECT_GT(pcie.parts.offload_s, 0.0);
+  EXPECT_GT(pcie.parts.offload_s, 5.0 * c2c.parts.offload_s);
   EXPECT_NEAR(pcie.parts.total_s(), pcie.step_time_s, 1e-9 * pcie.step_time_s);
   // More layers offloaded never take less time; a slower link never less either.
   s.plan.offload_layers = 80;
@@ -338,6 +341,84 @@ TEST(FabricShape, OversubscriptionAndRailOnlyReachTheCollectives) {
             collective_time_s(Collective::all_to_all, bytes, Group{64, 1}, flat));
   EXPECT_DOUBLE_EQ(collective_time_s(Collective::all_to_all, bytes, Group{8, 1}, rail_only),
                    collective_time_s(Collective::all_to_all, bytes, Group{8, 1}, flat));
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+#include "training/default_batch.h"
+
+namespace gpuplan {
+namespace {
+
+// The default global batch follows the model, as the published schedules do, never the GPU count.
+TEST(DefaultBatch, FollowsTheModelAsPublishedSchedulesDo) {
+  const DefaultBatch b405 = default_global_batch(resolve_model("llama3.1-405b"), 8192);
+  const DefaultBatch b70 = default_global_batch(resolve_model("llama3.1-70b"), 8192);
+  const DefaultBatch b8 = default_global_batch(resolve_model("llama3.1-8b"), 8192);
+  // Llama 3 405B trained at 16M tokens (2048 x 8192): the default is that order of magnitude.
+  EXPECT_GE(b405.tokens, 8e6);
+  EXPECT_LE(b405.tokens, 32e6);
+  EXPECT_GT(b405.sequences, b70.sequences);
+  EXPECT_GE(b70.sequences, b8.sequences);
+  for (const DefaultBatch& b : {b405, b70, b8}) {
+    long long rest = b.sequences;  // a round count: 2^a x 3^b, b <= 2
+    while (rest % 2 == 0) rest /= 2;
+    EXPECT_TRUE(rest == 1 || rest == 3 || rest == 9) << b.sequences;
+    EXPECT_LE(std::abs(std::log2(b.tokens / b.fitted_tokens)), 0.5 + 1e-9);
+    EXPECT_FALSE(b.basis.empty());
+  }
+  // The law's exponent: between the constant-batch and the linear extremes, as the literature has it.
+  EXPECT_GT(default_batch_law().b, 0.1);
+  EXPECT_LT(default_batch_law().b, 0.7);
+  EXPECT_GE(default_batch_law().schedules, 10);
+}
+
+TEST(DefaultBatch, TokensStayPutAcrossSequenceLengths) {
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const DefaultBatch a = default_global_batch(m, 4096), b = default_global_batch(m, 8192);
+  EXPECT_NEAR(a.tokens, b.tokens, 0.5 * a.tokens + 1);
+}
+
+// The last pipeline stage carries the output head in full: a model whose head is large next to its
+// layers runs slower per step on a pipeline than the same layers with the head spread over stages.
+TEST(TrainingProperties, PipelineStepFollowsItsSlowestStage) {
+  auto s = make("llama3.1-8b", "hgx-h100", 64, 256, 8192, Precision::bf16, "tp=1,pp=4,mbs=1");
+  TrainingOptions o;
+  o.with_memory = false;
+  const TrainingResult r = evaluate_training(s.model, s.hw, s.plan, s.w, o);
+  ASSERT_TRUE(r.valid());
+  ModelArch no_head = s.model;
+  no_head.vocab = 1;  // the head and loss vanish; the layers stay
+  const TrainingResult r0 = evaluate_training(no_head, s.hw, s.plan, s.w, o);
+  // 32 layers over 4 stages, 8 each: the last also runs a 128K-vocabulary head, so the head's whole
+  // cost (not a quarter of it) lands on every micro-batch slot.
+  const double head_share = (r.parts.gemm_s - r0.parts.gemm_s) / r0.parts.gemm_s;
+  EXPECT_GT(head_share, 0.10);
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// An unknown name is an error listing the systems, not a bare accelerator guessed from it.
+TEST(Hardware, UnknownSystemIsAnErrorListingTheSystems) {
+  const Catalog catalog = Catalog::builtin();
+  try {
+    resolve_hardware(catalog, "hgx-h900");
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("hgx-h100"), std::string::npos) << e.what();
+  }
+  const Hardware h20 = resolve_hardware(catalog, "hgx-h20");
+  EXPECT_EQ(h20.system_name, "hgx-h20");
+  EXPECT_GT(h20.host.memory_bytes_per_gpu, 0);
+  // The host share: min(PCIe Gen5 x16 64 GB/s, 614 GB/s over 8 GPUs = 77): the link binds.
+  EXPECT_NEAR(resolve_hardware(catalog, "hgx-h100").host.bandwidth_bytes_per_s_per_gpu, 64e9, 1e6);
+  // DGX A100: 4 PCIe Gen4 switch uplinks for 8 GPUs, 16 GB/s each.
+  EXPECT_NEAR(resolve_hardware(catalog, "hgx-a100").host.bandwidth_bytes_per_s_per_gpu, 16e9, 1e6);
 }
 
 }  // namespace

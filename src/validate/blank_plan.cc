@@ -30,6 +30,7 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   // workspaces (reserve_bytes) that a plan meant to run for the first time needs.
   MemoryOptions mopt;
   mopt.reserve_bytes = 0;
+  mopt.host_reserve_bytes = 0;
   TrainingMemory mem;
   double best_s = std::numeric_limits<double>::infinity();
   double closest_headroom = -std::numeric_limits<double>::infinity();
@@ -46,8 +47,7 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
     p.dp = q.dp;
     return true;
   };
-  MemoryOptions mcap = mopt;
-  if (mcap.capacity_bytes <= 0) mcap.capacity_bytes = hw.accelerator.memory_bytes;
+  const MemoryOptions mcap = with_capacities(mopt, hw);
   auto consider = [&](TrainingPlan p) {
     if (!divides(p)) return;
     if (b.stated_dp > 0 && derived_dp(p, w.num_gpus) != b.stated_dp) return;

@@ -251,7 +251,9 @@ TEST(Validate, BlankRecomputeOnGraceBlackwellOffloadsAsTheRecipes) {
   const auto cases = map_training_cases(t, Catalog::builtin(), skipped);
   ASSERT_EQ(cases.size(), 2u) << (skipped.empty() ? "" : skipped[0].reason);
   const TrainingPlan& p = cases[0].plan;
-  EXPECT_EQ(p.recompute, Recompute::none);
+  // No whole layer is recomputed (module recompute of the cheap modules may come with the offload: it
+  // shrinks what each offloaded layer copies while a layer's compute hides it).
+  EXPECT_NE(p.recompute, Recompute::full);
   EXPECT_GT(p.offload_layers, 0);
   EXPECT_LT(p.offload_layers, cases[0].model.layers);
   bool said = false;

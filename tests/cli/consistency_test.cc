@@ -65,8 +65,8 @@ TEST(ConsistencyCli, TrainWithoutAPlanUsesTheBestPlanThatFits) {
   EXPECT_EQ(j["plan_source"], "search");
   EXPECT_TRUE(j["fits"].get<bool>());
   EXPECT_TRUE(j["memory"]["fits"].get<bool>());
-  auto s = run_gpuplan("search --model llama3.1-70b --system hgx-h100 --gpus 64 --global-batch 128 --seq 8192 "
-                       "--top 1 --json");
+  // Both without --global-batch: the model's one default batch.
+  auto s = run_gpuplan("search --model llama3.1-70b --system hgx-h100 --gpus 64 --seq 8192 --top 1 --json");
   ASSERT_EQ(s.exit_code, 0) << s.err;
   EXPECT_NEAR(j["step_time_s"].get<double>(), s.json()["top"][0]["step_time_s"].get<double>(), 1e-9);
   auto t = run_gpuplan("train");

@@ -167,7 +167,7 @@ TEST(GoodputCli, CompareTextAndJson) {
 
 TEST(GoodputCli, MtbfAndBadInput) {
   auto j = run_gpuplan("goodput --model llama3.1-70b --system hgx-h100 --gpus 16384 --plan tp=8,pp=4 "
-                       "--mtbf 50000 --checkpoint 60 --json").json();
+                       "--global-batch 2048 --mtbf 50000 --checkpoint 60 --json").json();
   EXPECT_NEAR(j["systems"][0]["failures_per_hour"].get<double>(), 16384.0 / 50000, 1e-9);
   EXPECT_DOUBLE_EQ(j["systems"][0]["checkpoint_s"].get<double>(), 60);
   for (const std::string opt : {"--mtbf 0.5", "--mtbf 0", "--checkpoint 0", "--checkpoint -4"}) {
@@ -176,7 +176,7 @@ TEST(GoodputCli, MtbfAndBadInput) {
     EXPECT_TRUE(has(bad.err, opt.substr(0, opt.find(' ')))) << bad.err;
   }
   auto bad = run_gpuplan("goodput --mtbf 0.5");
-  bad = run_gpuplan("goodput --system gb300-nvl72 --compare hgx-h20 --gpus 72 --plan tp=8 --global-batch 72");
+  bad = run_gpuplan("goodput --system gb300-nvl72 --compare hgx-h900 --gpus 72 --plan tp=8 --global-batch 72");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--compare")) << bad.err;
 }

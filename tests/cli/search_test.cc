@@ -109,7 +109,6 @@ TEST(CliScale, BadInputExits2NamingTheOption) {
       {base + "--gpus 8,0 --mode strong --global-batch 64", "--gpus"},
       {base + "--gpus 8, --mode strong --global-batch 64", "--gpus"},
       {base + "--gpus 8 --mode sideways --global-batch 64", "--mode"},
-      {base + "--gpus 8 --mode strong", "--global-batch"},
       {base + "--gpus 8 --mode strong --global-batch 0", "--global-batch"},
       {base + "--gpus 8 --mode strong --global-batch 64 --batch-per-gpu 1", "--batch-per-gpu"},
       {base + "--gpus 8 --mode weak", "--batch-per-gpu"},
@@ -123,6 +122,38 @@ TEST(CliScale, BadInputExits2NamingTheOption) {
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.out << r.err;
     EXPECT_TRUE(has(r.err, c.option)) << c.args << "\n" << r.err;
   }
+}
+
+// Without --global-batch every training command runs the model's default (published schedules), the
+// same sequence count whatever the GPU count, and says so.
+TEST(CliDefaultBatch, OneDefaultThatFollowsTheModelEverywhere) {
+  const std::string job = "--model llama3.1-70b --system hgx-h100 --seq 8192 --json";
+  const auto t = run_gpuplan("train --gpus 64 " + job);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const long long batch = t.json()["global_batch"].get<long long>();
+  EXPECT_EQ(t.json()["global_batch_basis"]["source"], "default");
+  const auto s = run_gpuplan("search --gpus 128 --top 1 " + job);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(s.json()["global_batch"].get<long long>(), batch);  // not a multiple of the GPUs
+  const auto sc = run_gpuplan("scale --gpus 64,128 --mode strong " + job);
+  ASSERT_EQ(sc.exit_code, 0) << sc.err;
+  EXPECT_EQ(sc.json()["global_batch"].get<long long>(), batch);
+  const auto c =
+      run_gpuplan("cost --system hgx-h100 --model llama3.1-70b --gpus 64 --seq 8192 --plan tp=8,pp=2,vp=5 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const nlohmann::json cost_doc = c.json();
+  const nlohmann::json& w = cost_doc["systems"][0]["workload"];
+  EXPECT_EQ(w["global_batch"].get<long long>(), batch) << w.dump();
+  EXPECT_EQ(w["plan_source"], "user") << w.dump();
+  const auto text = run_gpuplan("train --gpus 64 --model llama3.1-70b --system hgx-h100 --seq 8192");
+  EXPECT_TRUE(has(text.out, "--global-batch to change")) << text.out;
+}
+
+TEST(CliDefaultBatch, UnknownSystemListsTheSystems) {
+  const auto r = run_gpuplan("train --model llama3.1-8b --system hgx-h900 --gpus 8");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--system")) << r.err;
+  EXPECT_TRUE(has(r.err, "hgx-h100")) << r.err;
 }
 
 }  // namespace
