@@ -22,6 +22,7 @@ struct CostRequest : RequestBase {
   int gpus = 0, seq = 8192;
   long long global_batch = 0, isl = 1024, osl = 1024;
   double tokens = 0, tokens_per_user = 50;
+  double ttft_ms = 0;  // serving: the mean-TTFT limit, ms, when given (0: none); not given: the default by ISL
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.
