@@ -297,7 +297,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                            : fmt::format("{} GPUs ({} units)", w.num_gpus, units);
     const std::string why_empty =
         !s.frontier.empty() ? std::string()
-        : ttft_limit_s > 0 || tpot_limit_s > 0
+        : ttft_stated_s > 0 || tpot_limit_s > 0
             ? fmt::format("no plan on {} fits in memory and meets the TTFT/TPOT limits", where)
             : fmt::format("no plan fits in memory on {}{}", where, req.gpus > 0 ? " (give more --gpus)" : "");
     if (output.json()) {

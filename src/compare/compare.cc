@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <numeric>
 
@@ -200,6 +201,15 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
           row.a = p->result.tokens_per_s_per_gpu, row.ttft_a = p->result.ttft_s, row.kind_a = p->kind();
         if (const SweepPoint* p = at_interactivity(mc.curve_b, x))
           row.b = p->result.tokens_per_s_per_gpu, row.ttft_b = p->result.ttft_s, row.kind_b = p->kind();
+        // At the stated interactivity the row is the chooser's answer (the yardstick's, infer's).
+        if (x == spec.tokens_per_s_per_user) {
+          for (auto [at, v, t, k] : {std::tuple{&mc.at_a, &row.a, &row.ttft_a, &row.kind_a},
+                                     std::tuple{&mc.at_b, &row.b, &row.ttft_b, &row.kind_b}}) {
+            *v = *at ? (*at)->result.tokens_per_s_per_gpu : NAN;
+            *t = *at ? (*at)->result.ttft_s : NAN;
+            *k = *at ? (*at)->kind() : std::string();
+          }
+        }
         mc.curve.push_back(row);
       }
       const double x = spec.tokens_per_s_per_user;

@@ -86,7 +86,7 @@ struct ModelComparison {
   std::optional<SweepPoint> at_a, at_b;
   int at_gpus_a = 0, at_gpus_b = 0;
   ServingChoice choice_a, choice_b;
-  std::vector<CurveRow> curve;  // along the grid
+  std::vector<CurveRow> curve;  // along the grid: the curve read there; at the stated interactivity the chooser's
   // serving, each side's best format
   Precision best_precision_a = Precision::fp8, best_precision_b = Precision::fp8;
   ServingCurve best_curve_a, best_curve_b;

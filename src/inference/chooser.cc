@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "core/error.h"
@@ -32,6 +33,17 @@ struct Solver {
   // within the TTFT limit, and the lowest TTFT.
   double fastest = 0, fastest_within_ttft = 0, lowest_ttft = 0;
 
+  // How far a result is from the traffic's limits, relative: <= 0 within them (per-user speed at least
+  // the target, TTFT within the limit), 1 for a result that does not fit.
+  double shortfall(const InferenceResult& r) const {
+    if (!r.valid() || r.tokens_per_s_per_user <= 0) return 1.0;
+    double g = -1.0;
+    const double need = s.traffic.min_tokens_per_s_per_user();
+    if (need > 0) g = std::max(g, need / r.tokens_per_s_per_user - 1.0);
+    if (s.traffic.ttft_limit_s > 0) g = std::max(g, r.ttft_s / s.traffic.ttft_limit_s - 1.0);
+    return g;
+  }
+
   InferenceResult eval(const ServingDeployment& d, long long c) {
     ++evaluated;
     return evaluate_scenario(s, d, c);
@@ -53,18 +65,32 @@ struct Solver {
       return true;
     }
     if (!meets_traffic(s.traffic, at_lo)) return false;
-    // Bisection: lo meets the traffic, hi does not (per-user speed falls and TTFT grows with the load).
+    // Bracketing: lo meets the traffic, up does not (per-user speed falls and TTFT grows with the load).
+    // Each step tries where the shortfall, interpolated linearly between the two ends, crosses zero
+    // (TPOT and TTFT are near linear in the load: a few steps), falling back to the middle whenever
+    // that did not halve the bracket, so it never takes more than twice bisection's steps.
     long long lo = lo0, up = hi;
+    double g_lo = shortfall(at_lo), g_up = shortfall(top);
     InferenceResult best = std::move(at_lo);
+    bool halve = false;
     while (up - lo > 1) {
-      const long long mid = lo + (up - lo) / 2;
+      long long mid = lo + (up - lo) / 2;
+      if (!halve && g_up > g_lo) {
+        const double x = double(lo) + double(up - lo) * (-g_lo) / (g_up - g_lo);
+        mid = std::clamp(static_cast<long long>(std::floor(x)), lo + 1, up - 1);
+      }
+      const long long width = up - lo;
       InferenceResult r = eval(d, mid);
+      const double g = shortfall(r);
       if (meets_traffic(s.traffic, r)) {
         lo = mid;
+        g_lo = g;
         best = std::move(r);
       } else {
         up = mid;
+        g_up = g;
       }
+      halve = !halve && 2 * (up - lo) > width;
     }
     out = SweepPoint::of(d, lo, std::move(best));
     return true;
