@@ -77,58 +77,51 @@ void aggregated_deployments(const ModelArch& m, int gpus, int max_pp, int mtp, i
   }
 }
 
-// Disaggregated points of `d` (see sweep_inference), appended to pts.
-void sweep_disaggregated(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w0,
-                         const ServingDeployment& dep, const SweepOptions& opts, SweepResult& res,
-                         std::vector<SweepPoint>& pts) {
-  const DisaggregatedDeployment& d = dep.disagg;
-  InferenceWorkload w = w0;
-  w.concurrency = 0;
-  InferenceResult top;
-  try {
-    top = evaluate_disaggregated(m, hw, d, w);
-  } catch (const InputError&) {
-    return;
-  }
-  ++res.evaluated;
-  if (top.max_concurrency < 1) return;
-  for (long long c = std::max(1, d.decode_gpus / d.decode.tp); c <= top.max_concurrency; c *= 2) {
-    w.concurrency = c;
-    InferenceResult r = evaluate_disaggregated(m, hw, d, w);
-    ++res.evaluated;
-    if (!r.valid()) continue;
-    if (opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) continue;
-    if (opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s) continue;
-    const bool saturated = r.prefill_utilization >= 0.98;
-    pts.push_back(SweepPoint::of(dep, c, std::move(r)));
-    if (saturated) break;  // more clients only queue for the prefill pool
-  }
+// One deployment's ends: its result at the most clients it holds (the highest throughput per GPU it
+// reaches) and at the least load of its grid (the fastest per user, the lowest TTFT). Every point of its
+// grid lies within them, so a point already found that is at least as good at both ends dominates them all.
+struct Ends {
+  ServingDeployment d;
+  InferenceWorkload w;
+  InferenceResult top, first;
+  long long first_c = 0;
+};
+
+InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Ends& e, long long c) {
+  InferenceWorkload w = e.w;
+  w.concurrency = c;
+  return e.d.disaggregated ? evaluate_disaggregated(m, hw, e.d.disagg, w) : evaluate_inference(m, hw, e.d.parallel, w);
 }
 
-// Aggregated points of `d` (see sweep_inference), appended to pts.
-void sweep_aggregated(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w0, const ServingDeployment& dep,
-                      const SweepOptions& opts, SweepResult& res, std::vector<SweepPoint>& pts) {
-  const InferenceParallel& par = dep.parallel;
-  InferenceWorkload w = w0;
-  w.num_gpus = dep.gpus;
-  w.concurrency = 0;
-  InferenceResult top;
-  try {
-    top = evaluate_inference(m, hw, par, w);
-  } catch (const InputError&) {
-    return;  // a degree the model's shapes do not allow
+bool within(const SweepOptions& opts, const InferenceResult& r) {
+  return r.valid() && !(opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) &&
+         !(opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s);
+}
+
+// The grid of `e` (see sweep_inference), its first point already evaluated, appended to pts.
+void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOptions& opts, SweepResult& res,
+                std::vector<SweepPoint>& pts) {
+  const long long top_c = e.top.max_concurrency;
+  bool first = true;
+  if (e.d.disaggregated) {
+    for (long long c = e.first_c; c <= top_c; c *= 2) {
+      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, c);
+      if (!first) ++res.evaluated;
+      first = false;
+      if (!within(opts, r)) continue;
+      const bool saturated = r.prefill_utilization >= 0.98;
+      pts.push_back(SweepPoint::of(e.d, c, std::move(r)));
+      if (saturated) break;  // more clients only queue for the prefill pool
+    }
+    return;
   }
-  ++res.evaluated;
-  if (top.max_concurrency < 1) return;
-  const long long step0 = top.instances * (par.attention_dp ? par.tp : 1);
-  for (double c = double(step0); c <= double(top.max_concurrency) * 1.0001; c *= 1.5) {
-    w.concurrency = std::min(top.max_concurrency, static_cast<long long>(c));
-    InferenceResult r = evaluate_inference(m, hw, par, w);
-    ++res.evaluated;
-    if (!r.valid()) continue;
-    if (opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) continue;
-    if (opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s) continue;
-    pts.push_back(SweepPoint::of(dep, w.concurrency, std::move(r)));
+  for (double c = double(e.first_c); c <= double(top_c) * 1.0001; c *= 1.5) {
+    const long long ci = std::min(top_c, static_cast<long long>(c));
+    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, ci);
+    if (!first) ++res.evaluated;
+    first = false;
+    if (!within(opts, r)) continue;
+    pts.push_back(SweepPoint::of(e.d, ci, std::move(r)));
   }
 }
 
@@ -200,13 +193,44 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   SweepResult res;
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
+  std::vector<Ends> ends;
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;
+    wk.concurrency = 0;
     for (const ServingDeployment& d : serving_deployments(m, hw, gpus, opts, k)) {
-      if (d.disaggregated) sweep_disaggregated(m, hw, wk, d, opts, res, pts);
-      else sweep_aggregated(m, hw, wk, d, opts, res, pts);
+      Ends e{d, wk, {}, {}, 0};
+      if (!d.disaggregated) e.w.num_gpus = d.gpus;
+      try {
+        e.top = eval_at(m, hw, e, 0);
+      } catch (const InputError&) {
+        continue;  // a degree the model's shapes do not allow
+      }
+      ++res.evaluated;
+      if (e.top.max_concurrency < 1) continue;
+      // The grid's first load: one sequence per decode worker, or per instance (attention-DP rank).
+      e.first_c = d.disaggregated ? std::max(1, d.disagg.decode_gpus / d.disagg.decode.tp)
+                                  : static_cast<long long>(e.top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1);
+      if (d.disaggregated ? e.first_c > e.top.max_concurrency
+                          : double(e.first_c) > double(e.top.max_concurrency) * 1.0001)
+        continue;
+      e.first = eval_at(m, hw, e, std::min(e.first_c, e.top.max_concurrency));
+      ++res.evaluated;
+      ends.push_back(std::move(e));
     }
+  }
+  // The deployments of most throughput first; one whose ends a point already found matches or beats
+  // (at least its throughput at the most clients and its per-user speed at the least load) adds nothing
+  // to the frontier and its grid is not run.
+  std::stable_sort(ends.begin(), ends.end(), [](const Ends& a, const Ends& b) {
+    return a.top.tokens_per_s_per_gpu > b.top.tokens_per_s_per_gpu;
+  });
+  for (Ends& e : ends) {
+    const double top_gpu = e.top.tokens_per_s_per_gpu, first_user = e.first.tokens_per_s_per_user;
+    const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const SweepPoint& p) {
+      return p.result.tokens_per_s_per_gpu > top_gpu && p.result.tokens_per_s_per_user > first_user;
+    });
+    if (!dominated) sweep_grid(m, hw, e, opts, res, pts);
   }
   res.feasible = pts.size();
   std::vector<std::pair<double, double>> xy;

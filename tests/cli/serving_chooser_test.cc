@@ -76,7 +76,9 @@ TEST(ServingChooserCli, EveryServingFigureMeetsItsTtftLimit) {
   const double limit = rdoc["spec"]["ttft_limit_s"].get<double>();
   EXPECT_DOUBLE_EQ(limit, 2.0);
   for (const auto& r : rdoc["ranked"])
-    if (r["feasible"].get<bool>()) EXPECT_LE(r["ttft_s"].get<double>(), limit) << r.dump();
+    if (r["feasible"].get<bool>()) {
+      EXPECT_LE(r["ttft_s"].get<double>(), limit) << r.dump();
+    }
   auto site = run_gpuplan("site --power-mw 5 --systems hgx-h200 --infer-model llama3.1-70b --tokens-per-user-per-s 50 "
                           "--json");
   ASSERT_EQ(site.exit_code, 0) << site.err;
