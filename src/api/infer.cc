@@ -480,6 +480,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("parallel", infer_parallel_json(par));
     o.emplace("parallel_chosen", std::move(chosen));
     o.emplace("mtp_draft_tokens", w.mtp_draft_tokens);
+    o.emplace("ttft_limit_s", ttft_limit_s);
     o.emplace("band", serving_bands_json(catalog, hw, r));
     output.emit("infer", std::move(j));
     return kExitOk;
@@ -497,8 +498,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
   output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
-  output.os() << fmt::format("  TTFT               {:>10.1f} ms{}\n", r.ttft_s * 1e3,
-                             r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "");
+  output.os() << fmt::format("  TTFT               {:>10.1f} ms{}{}\n", r.ttft_s * 1e3,
+                             r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "",
+                             ttft_limit_s > 0 ? fmt::format(" (limit {:.3g} s)", ttft_limit_s) : "");
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);

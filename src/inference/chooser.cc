@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include "core/error.h"
@@ -97,6 +99,12 @@ struct Solver {
   }
 };
 
+// A disaggregated deployment's shape: its pools' GPUs, worker widths, decode attention-DP and MTP.
+std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDeployment& d) {
+  return {prefill_gpus, decode_gpus, d.disagg.prefill.tp, d.disagg.decode.tp, d.disagg.decode.attention_dp ? 1 : 0,
+          d.mtp_draft_tokens};
+}
+
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
   const std::string where = fixed ? fmt::format("{} GPUs", gpus) : fmt::format("up to {} GPUs", gpus);
   const double need = s.traffic.min_tokens_per_s_per_user();
@@ -147,13 +155,23 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   double best = -1;
   bool any_fits = false;
   int prev_gpus = 0;
+  std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
     so.max_pp = k == 1 ? o.max_pp : o.max_pp_beyond_one;
     std::vector<Candidate> cands;
+    std::set<std::array<int, 6>> pools;  // this size's disaggregated deployments
     for (int mtp : mtps) {
       for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1)) {
+        if (d.disaggregated) {
+          const auto& g = d.disagg;
+          pools.insert(pool_key(g.prefill_gpus, g.decode_gpus, d));
+          // Two copies of a deployment tried on half the GPUs give its figure per GPU: not tried again.
+          if (g.prefill_gpus % 2 == 0 && g.decode_gpus % 2 == 0 &&
+              prev_pools.count(pool_key(g.prefill_gpus / 2, g.decode_gpus / 2, d)))
+            continue;
+        }
         ++ch.deployments;
         try {
           InferenceResult top = sv.eval(d, 0);
@@ -191,6 +209,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       break;  // more units give no more per GPU: the fewer stand
     }
     prev_gpus = gpus;
+    prev_pools = std::move(pools);
   }
   if (ch.met) ch.gpus = fixed ? ch.unit_gpus : ch.unit_gpus * ch.units;
   ch.evaluated = sv.evaluated;
