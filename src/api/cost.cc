@@ -48,7 +48,7 @@ void print_tco(std::ostream& os, const cost::Tco& t, const cost::Tco* ref) {
 }
 
 // A TTFT limit in words ("3.37 s", "none").
-std::string ch_limit_text(double limit_s) { return limit_s > 0 ? fmt::format("{:.3g} s", limit_s) : "none"; }
+std::string ttft_limit_text(double limit_s) { return limit_s > 0 ? fmt::format("{:.3g} s", limit_s) : "none"; }
 
 }  // namespace
 
@@ -219,7 +219,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
                                      w["units"].get<int>(), w["units"].get<int>() == 1 ? "" : "s",
                                      w["plan"]["text"].get<std::string>(), w["tokens_per_s_per_gpu"].get<double>(),
                                      w["ttft_s"].get<double>(),
-                                     ch_limit_text(w["ttft_limit_s"].get<double>()), w["joules_per_token"].get<double>());
+                                     ttft_limit_text(w["ttft_limit_s"].get<double>()), w["joules_per_token"].get<double>());
             if (t.priced)
               output.os() << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
             output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",
