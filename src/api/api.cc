@@ -182,10 +182,13 @@ std::vector<std::string> command_tokens(std::string_view command, const nlohmann
 
 bool does_not_fit(const nlohmann::json& document) {
   if (!document.is_object()) return false;
-  // The commands whose answer is a plan the user runs (train, goodput): a shortfall is exit 3. Other
+  // The commands whose answer is a plan the user runs (train, goodput, infer at a target): a shortfall is exit 3. Other
   // documents report fits: false as a finding (memory, recommend's unfitted rows).
   const auto schema = document.find("schema");
   if (schema == document.end() || !schema->is_string()) return false;
+  // infer with a target speed: no deployment meets it (met: false).
+  if (*schema == "gpuplan.infer/v1")
+    return document.contains("met") && document["met"].is_boolean() && !document["met"].get<bool>();
   if (*schema != "gpuplan.train/v1" && *schema != "gpuplan.goodput/v1") return false;
   if (auto it = document.find("fits"); it != document.end() && it->is_boolean() && !it->get<bool>()) return true;
   if (auto it = document.find("systems"); it != document.end() && it->is_array())

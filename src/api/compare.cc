@@ -58,6 +58,19 @@ nlohmann::json point_json(const SweepPoint& p) {
                     {"attention_dp", p.parallel.attention_dp}}}};
 }
 
+// The chooser's answer at the interactivity: its point, GPUs and units, or why none meets it.
+nlohmann::json choice_json(const ServingChoice& ch) {
+  nlohmann::json j = {{"met", ch.met}, {"gpus", ch.gpus}, {"units", ch.units}, {"ttft_limit_s", ch.ttft_limit_s}};
+  if (!ch.met) {
+    j["why_not"] = ch.why_not;
+    return j;
+  }
+  j["point"] = point_json(ch.point);
+  j["kind"] = ch.point.kind();
+  j["plan_text"] = ch.point.plan();
+  return j;
+}
+
 nlohmann::json frontier_json(const compare::ServingCurve& c) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& p : c.frontier) a.push_back(point_json(p));
@@ -115,12 +128,16 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
       for (const auto& r : m.curve)
         curve.push_back({{"tokens_per_s_per_user", r.tokens_per_s_per_user}, {"a", num_or_null(r.a)},
                          {"b", num_or_null(r.b)}, {"ratio", num_or_null(r.ratio())},
+                         {"ttft_a_s", num_or_null(r.ttft_a)}, {"ttft_b_s", num_or_null(r.ttft_b)},
                          {"kind_a", r.kind_a.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_a)},
                          {"kind_b", r.kind_b.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_b)}});
       mj["inference"] = {{"isl", c.spec.isl},
                          {"osl", c.spec.osl},
                          {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
-                         {"ttft_limit_s", c.spec.ttft_limit_s},
+                         {"ttft_limit_s", m.ttft_limit_s},
+                         {"ttft_basis", ttft_limit_basis(c.spec.ttft_limit_s, c.spec.isl)},
+                         {"at_interactivity_a", choice_json(m.choice_a)},
+                         {"at_interactivity_b", choice_json(m.choice_b)},
                          {"tpot_limit_s", c.spec.tpot_limit_s},
                          {"precision", std::string(to_string(m.infer_precision_common))},
                          {"best_precision_a", std::string(to_string(m.best_precision_a))},
@@ -242,15 +259,24 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   for (const auto& m : c.models) {
     if (!c.spec.infer) break;
     os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve ({} both, "
-                      "ISL/OSL {}/{})\n",
-                      m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl);
+                      "ISL/OSL {}/{}, {})\n",
+                      m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl,
+                      m.ttft_limit_s > 0 ? fmt::format("mean TTFT within {:.3g} s", m.ttft_limit_s) : "no TTFT limit");
+    for (const auto& [side, ch] : {std::pair{"A", &m.choice_a}, std::pair{"B", &m.choice_b}})
+      if (ch->met)
+        os << fmt::format("  {} at {:g} tokens/s/user: {:.1f} tokens/s per GPU, TTFT {:.3g} s, {} on {} GPUs ({})\n", side,
+                          c.spec.tokens_per_s_per_user, ch->point.result.tokens_per_s_per_gpu, ch->point.result.ttft_s,
+                          ch->point.kind(), ch->gpus, ch->point.plan());
+      else
+        os << fmt::format("  {} at {:g} tokens/s/user: none ({})\n", side, c.spec.tokens_per_s_per_user, ch->why_not);
     // Which kind of deployment serves each side there (aggregated / disaggregated, + MTP).
-    os << fmt::format("  {:>16} {:>12} {:>12} {:>8}  {:<22} {}\n", "tokens/s/user", "A", "B", "A/B", "A deployment",
-                      "B deployment");
+    os << fmt::format("  {:>16} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<22} {}\n", "tokens/s/user", "A", "A TTFT s", "B",
+                      "B TTFT s", "A/B", "A deployment", "B deployment");
     double lo = INFINITY, hi = 0, lo_x = 0, hi_x = 0;
     for (const auto& r : m.curve) {
-      os << fmt::format("  {:>16g} {:>12} {:>12} {:>8}  {:<22} {}\n", r.tokens_per_s_per_user, fmt_num(r.a),
-                        fmt_num(r.b), std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()),
+      os << fmt::format("  {:>16g} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<22} {}\n", r.tokens_per_s_per_user,
+                        fmt_num(r.a), fmt_num(r.ttft_a), fmt_num(r.b), fmt_num(r.ttft_b),
+                        std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()),
                         r.kind_a.empty() ? "-" : r.kind_a, r.kind_b.empty() ? "-" : r.kind_b);
       if (std::isfinite(r.ratio())) {
         if (r.ratio() < lo) lo = r.ratio(), lo_x = r.tokens_per_s_per_user;
@@ -318,7 +344,9 @@ void add_compare_options(CLI::App& app, CompareRequest& req) {
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.spec.tokens_per_s_per_user,
                  "Interactivity for the serving yardstick, tokens/s per user (as in infer, cost and recommend)")
       ->capture_default_str();
-  app.add_option("--ttft-ms", req.ttft_ms, "Serving TTFT limit on the curve (0: none)");
+  app.add_option("--ttft-ms", req.ttft_ms,
+                 "Serving: limit on the mean TTFT, ms, at the interactivity and along the curve (default: MLPerf's "
+                 "Server limits scaled with the ISL, 2 s up to 2K input tokens; 0: none)");
   app.add_option("--tpot-ms", req.tpot_ms, "Serving TPOT limit on the curve (0: none)");
   app.add_option("--precision", req.infer_precision, "Common serving precision (each side's best is shown too)")
       ->capture_default_str();
@@ -391,7 +419,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   if (req.ttft_ms < 0) throw InputError("--ttft-ms", "must be 0 (none) or positive");
   if (req.tpot_ms < 0) throw InputError("--tpot-ms", "must be 0 (none) or positive");
   req.spec.global_batch = req.global_batch;
-  req.spec.ttft_limit_s = req.ttft_ms / 1e3;
+  req.spec.ttft_limit_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;  // not given: the default by ISL
   req.spec.tpot_limit_s = req.tpot_ms / 1e3;
   req.spec.train = req.task != "infer";
   req.spec.infer = req.task != "train";

@@ -50,6 +50,9 @@ void print_tco(std::ostream& os, const cost::Tco& t, const cost::Tco* ref) {
   os << "\n";
 }
 
+// A TTFT limit in words ("3.37 s", "none").
+std::string ttft_limit_text(double limit_s) { return limit_s > 0 ? fmt::format("{:.3g} s", limit_s) : "none"; }
+
 }  // namespace
 
 namespace {
@@ -113,6 +116,9 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
   app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user,
                  "Serving: interactivity, tokens/s per user (as in infer, compare and recommend)")
       ->capture_default_str();
+  app.add_option("--ttft-ms", req.ttft_ms,
+                 "Serving: limit on the mean TTFT, ms (default: MLPerf's Server limits scaled with the ISL, 2 s up to 2K "
+                 "input tokens; 0: none)");
 }
 
 int cost(const Catalog& catalog, CostRequest req, Output& output) {
@@ -138,6 +144,9 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
   if (!(req.tokens_per_user > 0 && req.tokens_per_user <= 1e5))
     throw InputError("--tokens-per-user-per-s", "must be above 0 and at most 100000");
+  if (!(req.ttft_ms >= 0 && req.ttft_ms <= 1e7)) throw InputError("--ttft-ms", "must be 0 (none) to 10000000");
+  if (req.given("--ttft-ms") && req.task != "infer") throw InputError("--ttft-ms", "applies to --task infer");
+  const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
   if (req.model_name.empty() && (req.tokens > 0 || req.gpus > 0))
     throw InputError("--model", "--tokens and --gpus need a model (--model)");
   if (req.systems.empty())
@@ -232,17 +241,17 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
         if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
           w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
         } else {
-          // The serving setup compare, the claims replay and recommend share: the smallest multiple
-          // of the system unit (up to 8) that serves the model at this speed.
-          const compare::ScaledCurve sc = compare::serving_curve_scaled(*model, side.hw, *prec, req.isl, req.osl,
-                                                                        side.gpus_per_unit, req.tokens_per_user, 0, 0,
-                                                                        catalog_mtp_accept(catalog));
-          const SweepPoint* pt = sc.point;
-          w["gpus"] = sc.gpus;
+          // The operating-point chooser infer, compare, recommend and site ask (inference/chooser.h): the
+          // deployment and whole units with the most throughput per GPU at this speed within the TTFT limit.
+          const ServingChoice ch = choose_serving(compare::serving_scenario(
+              *model, side.hw, side.gpus_per_unit, *prec, req.isl, req.osl, req.tokens_per_user, 0, ttft_stated_s,
+              catalog_mtp_accept(catalog)));
+          const SweepPoint* pt = ch.met ? &ch.point : nullptr;
+          w["gpus"] = ch.gpus;
+          w["units"] = ch.units;
+          w["ttft_limit_s"] = ch.ttft_limit_s;
           if (!pt) {
-            w["why_not"] = sc.curve.frontier.empty() && sc.fastest_tokens_per_s_per_user == 0
-                               ? fmt::format("does not fit on up to {} GPUs", sc.gpus)
-                               : "never that fast per user";
+            w["why_not"] = ch.why_not;
           } else {
             const cost::TokenCost tc = cost::token_cost(t, 1, pt->result.tokens_per_s_per_gpu);
             w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
@@ -258,6 +267,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
             w["plan"] = {{"tp", pt->parallel.tp}, {"ep", pt->parallel.ep}, {"pp", pt->parallel.pp},
                          {"attention_dp", pt->parallel.attention_dp}, {"concurrency", pt->concurrency},
                          {"kind", pt->kind()}, {"text", pt->plan()}};
+            w["ttft_s"] = pt->result.ttft_s;
+            w["tokens_per_s_per_user_at_point"] = pt->result.tokens_per_s_per_user;
           }
         }
         if (!output.json()) {
@@ -265,10 +276,12 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
             output.os() << fmt::format("               {} serving: {}\n", model->name, w["why_not"].get<std::string>());
           else {
             output.os() << fmt::format("               {} serving ({}, ISL/OSL {}/{}) at {:g} tokens/s/user on {} GPUs "
-                                     "({}): {:.0f} tokens/s/GPU, {:.2f} J/token",
+                                     "({} unit{}; {}): {:.0f} tokens/s/GPU, TTFT {:.3g} s (limit {}), {:.2f} J/token",
                                      model->name, req.precision, req.isl, req.osl, req.tokens_per_user, w["gpus"].get<int>(),
+                                     w["units"].get<int>(), w["units"].get<int>() == 1 ? "" : "s",
                                      w["plan"]["text"].get<std::string>(), w["tokens_per_s_per_gpu"].get<double>(),
-                                     w["joules_per_token"].get<double>());
+                                     w["ttft_s"].get<double>(),
+                                     ttft_limit_text(w["ttft_limit_s"].get<double>()), w["joules_per_token"].get<double>());
             if (t.priced)
               output.os() << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
             output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",

@@ -24,6 +24,7 @@ struct CostRequest : RequestBase {
   long long global_batch = 0, isl = 1024, osl = 1024;
   double tokens = 0, tokens_per_user = 50;
   FinetuneOptions finetune;  // --task train: --method full|lora|qlora and the adapters
+  double ttft_ms = 0;  // serving: the mean-TTFT limit, ms, when given (0: none); not given: the default by ISL
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

@@ -8,6 +8,8 @@
 #include "api/api.h"
 #include "api/band_json.h"
 #include "api/infer.h"
+#include "api/infer_chosen.h"
+#include "api/infer_json.h"
 #include "api/serving_engine.h"
 #include "api/sorted_object.h"
 #include "api/text.h"
@@ -24,243 +26,6 @@
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
-
-namespace {
-
-// The documents' objects are filled field by field in sorted key order (SortedObject): nlohmann's
-// initializer lists build a two-element array per field before moving it in, and a map insertion
-// out of order descends the tree; both cost more than the evaluation of a point.
-nlohmann::json infer_step_json(const StepTime& s) {
-  nlohmann::json j = nlohmann::json::object();
-  SortedObject(j)
-      .add("attention_s", s.attention_s)
-      .add("draft_s", s.draft_s)
-      .add("ep_comm_s", s.ep_comm_s)
-      .add("flops", s.flops)
-      .add("gemm_s", s.gemm_s)
-      .add("kv_bytes_read", s.kv_bytes_read)
-      .add("overhead_s", s.overhead_s)
-      .add("pp_comm_s", s.pp_comm_s)
-      .add("total_s", s.total_s)
-      .add("tp_comm_s", s.tp_comm_s)
-      .add("weight_bytes_read", s.weight_bytes_read);
-  return j;
-}
-
-nlohmann::json infer_parallel_json(const InferenceParallel& p) {
-  nlohmann::json j = nlohmann::json::object();
-  SortedObject(j)
-      .add("attention_dp", p.attention_dp)
-      .add("ep", p.ep)
-      .add("pp", p.pp)
-      .add("tp", p.tp)
-      .add("two_batch_overlap", p.two_batch_overlap);
-  return j;
-}
-
-nlohmann::json infer_result_json(const InferenceResult& r) {
-  nlohmann::json v = nlohmann::json::array();
-  for (const auto& x : r.violations) v.push_back({{"code", x.code}, {"subject", x.subject}, {"message", x.message}});
-  nlohmann::json mem = nlohmann::json::object();
-  SortedObject(mem)
-      .add("activations_bytes", r.memory.activations_bytes)
-      .add("capacity_bytes", r.memory.capacity_bytes)
-      .add("kv_cache_bytes", r.memory.kv_cache_bytes)
-      .add("reserve_bytes", r.memory.reserve_bytes)
-      .add("total_bytes", r.memory.total_bytes)
-      .add("weights_bytes", r.memory.weights_bytes);
-  nlohmann::json j = nlohmann::json::object();
-  SortedObject(j)
-      .add("batch_per_instance", r.batch_per_instance)
-      .add("concurrency", r.concurrency)
-      .add("decode_gpus", r.decode_gpus)
-      .add("decode_step", infer_step_json(r.decode_step))
-      .add("disaggregated", r.disaggregated)
-      .add("e2e_latency_s", r.e2e_latency_s)
-      .add("expected_active_experts", r.expected_active_experts)
-      .add("gpus_per_instance", r.gpus_per_instance)
-      .add("instances", r.instances)
-      .add("kv_transfer_s", r.kv_transfer_s)
-      .add("max_concurrency", r.max_concurrency)
-      .add("memory", std::move(mem))
-      .add("prefill_chunk", infer_step_json(r.prefill_chunk))
-      .add("prefill_gpus", r.prefill_gpus)
-      .add("prefill_s", r.prefill_s)
-      .add("prefill_utilization", r.prefill_utilization)
-      .add("queue_wait_s", r.queue_wait_s)
-      .add("receive_wait_s", r.receive_wait_s)
-      .add("requests_per_s", r.requests_per_s)
-      .add("tokens_per_s_per_gpu", r.tokens_per_s_per_gpu)
-      .add("tokens_per_s_per_user", r.tokens_per_s_per_user)
-      .add("tokens_per_s_total", r.tokens_per_s_total)
-      .add("tokens_per_step", r.tokens_per_step)
-      .add("tpot_s", r.tpot_s)
-      .add("ttft_median_s", r.ttft_median_s)
-      .add("batch_wait_s", r.batch_wait_s)
-      .add("ttft_p99_s", r.ttft_p99_s)
-      .add("ttft_s", r.ttft_s)
-      .add("valid", r.valid())
-      .add("violations", std::move(v));
-  return j;
-}
-
-// Where one decode step's time goes (the text form of infer_step_json).
-std::string decode_step_text(const char* label, const StepTime& d) {
-  return fmt::format("{} {:.2f} ms: GEMMs {:.2f}, attention {:.2f}, TP {:.2f}, EP {:.2f}, PP {:.2f}, "
-                     "overhead {:.2f} ms; per GPU {:.1f} GB weights + {:.1f} GB KV read\n",
-                     label, d.total_s * 1e3, d.gemm_s * 1e3, d.attention_s * 1e3, d.tp_comm_s * 1e3, d.ep_comm_s * 1e3,
-                     d.pp_comm_s * 1e3, d.overhead_s * 1e3, d.weight_bytes_read / 1e9, d.kv_bytes_read / 1e9);
-}
-
-std::string infer_plan_text(const InferenceParallel& p) {
-  return fmt::format("tp={} ep={} pp={}{}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "",
-                     p.two_batch_overlap ? " tbo" : "");
-}
-
-// One pool's worker from its options: `ep` wider than `tp` makes the worker ep GPUs wide with
-// attention data-parallel over them (SGLang --tp N --dp N --enable-dp-attention --ep N, TensorRT-LLM
-// enable_attention_dp with moe_ep N).
-InferenceParallel pool_parallel(const ModelArch& m, int tp, int ep, bool attention_dp, bool tbo, const char* side) {
-  if (tp < 1 || tp > 1024) throw InputError(fmt::format("--{}-tp", side), fmt::format("must be 1 to 1024, got {}", tp));
-  if (ep < 0 || ep > 1024) throw InputError(fmt::format("--{}-ep", side), fmt::format("must be 1 to 1024, got {}", ep));
-  InferenceParallel p;
-  p.tp = std::max(tp, ep);
-  p.ep = m.is_moe() ? (ep > 0 ? ep : p.tp) : 1;
-  p.attention_dp = m.is_moe() && (attention_dp || ep > tp);
-  p.two_batch_overlap = tbo;
-  return p;
-}
-
-// True when apply_fabric_options() would change the hardware (not the default 1:1 rail-optimized
-// fabric); bad options: its InputErrors.
-bool reshapes_fabric(const FabricOptions& opts) {
-  const double r = parse_oversubscription(opts.oversubscription, "--fabric-oversubscription");
-  return !(r == 1 && parse_fabric_topology(opts.topology) == fabric::Topology::rail_optimized);
-}
-
-}  // namespace
-
-void add_infer_options(CLI::App& app, InferRequest& req) {
-  app.description("Predict serving performance: prefill (GEMMs + causal attention), decode steps (weights and KV "
-               "cache read against the FLOPs, TP/EP/PP communication on their link tiers), continuous batching "
-               "limited by the KV cache. Prints tokens/s per GPU and total, tokens/s per user, TTFT, TPOT and "
-               "end-to-end latency; --sweep prints the Pareto frontier of throughput per GPU against tokens/s "
-               "per user over TP/EP/attention-DP and concurrency.");
-  app.add_option("--model", req.model_name, kModelOptionHelp)
-      ->capture_default_str();
-  app.add_option("--system", req.system, "Catalog system (hgx-h200, gb200-nvl72, ...) or accelerator")
-      ->capture_default_str();
-  app.add_option("--gpus", req.gpus, "GPUs of the deployment (default: tp x pp, one instance; with --sweep the "
-                                     "system's unit, one node or NVL72 rack, or the fewest units the model fits)");
-  app.add_option("--isl", req.isl, "Input tokens per request")->capture_default_str();
-  app.add_option("--osl", req.osl, "Output tokens per request")->capture_default_str();
-  app.add_option("--precision", req.precision, "Weights and GEMMs: bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 "
-                                                           "(4-bit weight-only INT4 with BF16 math; also int4_wo, awq, gptq)")->capture_default_str();
-  app.add_option("--kv-precision", req.kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights, bf16 with bf16/w4a16)");
-  app.add_option("--tp", req.tp, "Tensor parallel (default: smallest that fits, or --gpus)");
-  app.add_option("--ep", req.ep, "Expert parallel (MoE; default tp). Wider than --tp: the worker spans ep GPUs with "
-                             "attention data-parallel over them (up to the NVLink domain, or across nodes)");
-  app.add_option("--pp", req.pp, "Pipeline stages")->capture_default_str();
-  app.add_flag("--attention-dp,--attn-dp", req.attention_dp, "Attention data-parallel over the TP ranks (MoE)");
-  app.add_flag("--two-batch-overlap", req.tbo,
-               "Overlap EP dispatch/combine with a second micro-batch's compute where it pays (SGLang TBO)");
-  app.add_option("--mtp", req.mtp, fmt::format("Multi-token prediction / speculative decoding: draft tokens per step "
-                                           "(0 = off; engines' DeepSeek recipes use {})", kMtpDraftTokensDefault))
-      ->capture_default_str();
-  app.add_option("--mtp-accept", req.mtp_accept,
-                 fmt::format("Acceptance of each draft given the previous one was accepted (default {})",
-                             mtp_accept_default()));
-  app.add_option("--expert-skew", req.expert_skew,
-                 "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
-      ->capture_default_str();
-  app.add_option("--fp8-weight-block", req.fp8_weight_block,
-                 "FP8 weights' scaling block: 128 for block-scaled weights (DeepSeek-V3/R1 and Kimi K2 checkpoints: "
-                 "their FP8 GEMMs run at the generation's fitted block-scaled rate), 0 for per-tensor scales "
-                 "(default: the model's checkpoint)");
-  app.add_option("--fp8-gemm-backend", req.fp8_gemm_backend,
-                 "Kernel of the dense block-scaled FP8 GEMMs (attention, dense MLP, shared experts): auto (the "
-                 "generation's fitted block-scaled rate: DeepGEMM, FlashInfer / TensorRT-LLM, CUTLASS) or triton "
-                 "(SGLang's Triton fallback, which Blackwell runs take with JIT DeepGEMM disabled and FlashInfer's "
-                 "FP8 GEMM not enabled: the generation's fitted infer_fp8_block_triton_share); with --disagg, both "
-                 "pools unless --prefill-fp8-gemm-backend")
-      ->capture_default_str();
-  app.add_option("--engine", req.engine,
-                 "Serving engine whose parameters apply (data/catalog/serving_engines.yaml: front-end latency "
-                 "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
-                 "their own): sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, sglang+mori, "
-                 "tensorrt-llm-pytorch or vllm");
-  app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
-                 "SGLang's --scheduler-recv-interval: new requests are received every N decode steps, and the "
-                 "prompts gathered prefill together (InferenceX's B200/B300 SGLang scripts: 30 at 16+ clients); "
-                 "with --disagg the decode workers', whose requests wait (N - 1) / 2 steps more for their KV "
-                 "preallocation (Dynamo low-latency recipes: 10); 1 to 1000")
-      ->capture_default_str();
-  app.add_option("--adp-balance-timeout-iters", req.adp_balance_timeout_iters,
-                 "TensorRT-LLM's attention-DP balancer (attention_dp_config enable_balance, timeout_iters; "
-                 "InferenceX's attention-DP scripts: 60): context requests held until every attention-DP rank "
-                 "has one, at most N steps, then prefilled together; 0: off")
-      ->capture_default_str();
-  app.add_option("--batch-wait-iters", req.batch_wait_iters,
-                 "TensorRT-LLM batch waiting (batch_wait_timeout_iters; InferenceX's B200 FP8 script at 1K/1K "
-                 "and 64+ clients: 40): while decodes run, context requests are held until the step's tokens "
-                 "reach --batch-wait-tokens-ratio x --max-num-tokens or N iterations have passed, then "
-                 "prefilled together; with the ratio, not with attention-DP or --disagg; 0: off")
-      ->capture_default_str();
-  app.add_option("--batch-wait-tokens-ratio", req.batch_wait_tokens_ratio,
-                 "TensorRT-LLM batch waiting's token threshold (batch_wait_max_tokens_ratio, a share of "
-                 "--max-num-tokens; InferenceX: 0.8), with --batch-wait-iters; 0: off")
-      ->capture_default_str();
-  app.add_option("--request-overhead-ms", req.request_overhead_ms,
-                 "Front-end latency per request before prefill, ms (default: the --engine's, else 0)");
-  app.add_flag("--disagg", req.disagg, "Disaggregated serving: a prefill pool and a decode pool (--prefill-*, --decode-*)");
-  app.add_option("--prefill-gpus", req.prefill_gpus, "--disagg: GPUs of the prefill pool (default one worker)");
-  app.add_option("--prefill-tp", req.prefill_tp, "--disagg: TP of a prefill worker")->capture_default_str();
-  app.add_option("--prefill-ep", req.prefill_ep, "--disagg: EP of a prefill worker (default its width)");
-  app.add_flag("--prefill-attn-dp", req.prefill_attn_dp, "--disagg: attention data-parallel in prefill workers");
-  app.add_option("--decode-gpus", req.decode_gpus, "--disagg: GPUs of the decode pool (default one worker)");
-  app.add_option("--decode-tp", req.decode_tp, "--disagg: TP of a decode worker")->capture_default_str();
-  app.add_option("--decode-ep", req.decode_ep, "--disagg: EP of a decode worker (default its width)");
-  app.add_flag("--decode-attn-dp", req.decode_attn_dp, "--disagg: attention data-parallel in decode workers");
-  app.add_option("--decode-max-batch", req.decode_max_batch,
-                 "--disagg: sequences each decode attention rank holds at most (the recipe's max batch; clients "
-                 "beyond the pool's slots wait before decode); 0: only the KV cache limits it")
-      ->capture_default_str();
-  app.add_option("--prefill-max-batch", req.prefill_max_batch,
-                 "--disagg: requests each prefill attention rank holds at once, from the start of their prefill "
-                 "until their KV cache has reached decode (SGLang's --max-running-requests / dp); 0: no cap")
-      ->capture_default_str();
-  app.add_option("--prefill-max-tokens", req.prefill_max_tokens,
-                 "--disagg: prompt tokens each prefill attention rank prefills per step (SGLang's chunked-prefill "
-                 "size / dp, TensorRT-LLM's context max_num_tokens); 0: --max-num-tokens")
-      ->capture_default_str();
-  app.add_option("--prefill-fp8-gemm-backend", req.prefill_fp8_gemm_backend,
-                 "--disagg: the prefill pool's --fp8-gemm-backend (auto or triton), where its workers' environment "
-                 "differs from the decode workers' (default: --fp8-gemm-backend)");
-  app.add_option("--concurrency", req.concurrency, "Sequences in flight, whole deployment (default: as many as fit)");
-  app.add_option("--tpot-ms", req.tpot_ms, "Highest load whose mean TPOT stays at or under this (ms)");
-  app.add_option("--tokens-per-user-per-s,--tokens-per-user", req.tokens_per_user, "Highest load giving each user at least this speed");
-  app.add_option("--ttft-ms", req.ttft_ms, "Limit on the mean TTFT (ms), with the above or --sweep");
-  app.add_option("--arrival", req.arrival, "staggered (continuous batching), closed_loop (clients resending) or synchronized (static batches)")
-      ->capture_default_str();
-  app.add_option("--requests-per-client", req.requests_per_client,
-                 "closed_loop: requests each client sends in the measured run (the first round arrives as one "
-                 "wave); 0: steady state only")
-      ->capture_default_str();
-  app.add_option("--length-low", req.length_low,
-                 "closed_loop: the clients' lengths are uniform in [this, 1] x the longest, --isl/--osl their means "
-                 "(InferenceX's client: 0.8); a disaggregated run with more clients than decode slots is "
-                 "replayed request by request for its median TTFT")
-      ->capture_default_str();
-  app.add_option("--max-num-tokens", req.max_num_tokens, "Tokens per forward step (prefill chunk budget)")
-      ->capture_default_str();
-  app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
-  app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
-  app.add_option("--max-pp", req.max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
-  add_fabric_options(app, req.fabric_opts);
-  app.add_flag("--aggregated-only", req.aggregated_only,
-               "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
-               "pools, wide EP and MTP on/off)");
-}
 
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   auto prec = parse_precision(req.precision);
@@ -375,7 +140,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                          "its own", req.engine));
   }
   const double tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
-  const double ttft_limit_s = req.ttft_ms / 1e3;
+  // The mean-TTFT limit: as given; else, where a load is chosen (a target speed, --sweep), the default
+  // by ISL (default_ttft_limit_s: MLPerf's Server limits); else none (a stated plan and load).
+  const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
+  const bool chooses_load = tpot_limit_s > 0 || req.sweep;
+  const double ttft_limit_s = chooses_load ? resolve_ttft_limit_s(ttft_stated_s, req.isl) : req.ttft_ms / 1e3;
 
   const ModelArch model = resolve_model(req.model_name, "--model");
   // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
@@ -416,7 +185,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     if (req.sweep || req.tp || req.ep || req.gpus || req.pp != 1 || req.attention_dp)
       throw InputError("--disagg", "describes its pools with --prefill-*/--decode-*; drop --sweep/--tp/--ep/--gpus/--pp/"
                                    "--attention-dp");
-    if (tpot_limit_s > 0 || ttft_limit_s > 0)
+    if (tpot_limit_s > 0 || req.ttft_ms > 0)
       throw InputError("--disagg", "evaluates a given --concurrency; latency limits apply to aggregated runs");
     DisaggregatedDeployment d;
     d.prefill = pool_parallel(model, req.prefill_tp, req.prefill_ep, req.prefill_attn_dp, req.tbo, "prefill");
@@ -528,7 +297,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                            : fmt::format("{} GPUs ({} units)", w.num_gpus, units);
     const std::string why_empty =
         !s.frontier.empty() ? std::string()
-        : ttft_limit_s > 0 || tpot_limit_s > 0
+        : ttft_stated_s > 0 || tpot_limit_s > 0
             ? fmt::format("no plan on {} fits in memory and meets the TTFT/TPOT limits", where)
             : fmt::format("no plan fits in memory on {}{}", where, req.gpus > 0 ? " (give more --gpus)" : "");
     if (output.json()) {
@@ -550,7 +319,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       output.emit("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
                            {"gpus", w.num_gpus}, {"isl", req.isl}, {"osl", req.osl},
                            {"precision", std::string(to_string(w.weight_precision))},
-                           {"ttft_limit_s", ttft_limit_s}, {"tpot_limit_s", tpot_limit_s},
+                           {"ttft_limit_s", ttft_limit_s}, {"ttft_basis", ttft_limit_basis(ttft_stated_s, req.isl)},
+                           {"tpot_limit_s", tpot_limit_s},
                            {"math_format", math}, {"precision_note", fallback},
                            {"evaluated", s.evaluated}, {"feasible", s.feasible}, {"frontier", pts},
                            {"units", req.gpus > 0 ? nlohmann::json(nullptr) : nlohmann::json(units)},
@@ -600,6 +370,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     }
     return kExitOk;
   }
+
+  // A target speed with the deployment left open (no --tp/--ep/--attention-dp/--pp/--concurrency): the
+  // operating-point chooser, as compare, cost, recommend and site ask it (on --gpus, or whole units).
+  if (tpot_limit_s > 0 && !req.tp && !req.ep && !req.attention_dp && !req.given("--pp") && !req.tbo)
+    return infer_chosen(catalog, req, model, hw, w, {tpot_limit_s, ttft_stated_s, math, fallback}, output);
 
   InferenceParallel par;
   par.pp = req.pp;
@@ -705,6 +480,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("parallel", infer_parallel_json(par));
     o.emplace("parallel_chosen", std::move(chosen));
     o.emplace("mtp_draft_tokens", w.mtp_draft_tokens);
+    o.emplace("ttft_limit_s", ttft_limit_s);
     o.emplace("band", serving_bands_json(catalog, hw, r));
     output.emit("infer", std::move(j));
     return kExitOk;
@@ -722,8 +498,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
   output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
-  output.os() << fmt::format("  TTFT               {:>10.1f} ms{}\n", r.ttft_s * 1e3,
-                             r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "");
+  output.os() << fmt::format("  TTFT               {:>10.1f} ms{}{}\n", r.ttft_s * 1e3,
+                             r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "",
+                             ttft_limit_s > 0 ? fmt::format(" (limit {:.3g} s)", ttft_limit_s) : "");
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);

@@ -130,7 +130,8 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
   in.ep = o.ep;
   in.pp = o.pp;
   in.context_tokens = o.context;
-  in.reserve_bytes = o.reserve_gb * 1e9;
+  // The serving engine's reserve (the one infer's evaluator holds) unless --reserve-gb says otherwise.
+  in.reserve_bytes = o.given("--reserve-gb") ? o.reserve_gb * 1e9 : kServingEngineReserveBytes;
   in.capacity_bytes = hw.capacity_bytes();
   const bool conc_given = o.given("--concurrency") > 0;
   in.concurrency = conc_given ? o.concurrency : 1;
@@ -325,7 +326,8 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.add_option("--ep", o.ep, "Inference: expert parallel")->capture_default_str();
   app.add_option("--pp", o.pp, "Inference: pipeline stages")->capture_default_str();
   app.add_option("--reserve-gb", o.reserve_gb,
-                 "CUDA context, communication buffers, allocator slack per GPU, GB")
+                 "CUDA context, communication buffers, allocator slack per GPU, GB (default: training 5; "
+                 "--inference the serving engine's 1, as infer)")
       ->capture_default_str();
 }
 

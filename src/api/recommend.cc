@@ -74,7 +74,8 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   app.add_flag("--rank-unfitted", req.rank_unfitted,
                "Rank generations whose efficiencies were never fitted on measurements together with fitted ones "
                "(default: after them; always marked *)");
-  app.add_option("--ttft-ms", req.ttft_ms, "infer: time to first token limit, ms (0: none)");
+  app.add_option("--ttft-ms", req.ttft_ms, "infer: limit on the mean time to first token, ms (default: MLPerf's Server limits scaled with the "
+                                     "ISL, 2 s up to 2K input tokens; 0: none)");
   app.add_option("--budget-usd", req.spec.budget_usd, "Budget: train the whole run; infer one year of TCO (0: none)");
   app.add_option("--gpus-available", req.spec.gpus_available, "At most this many GPUs (0: no limit)");
   app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable)");
@@ -121,7 +122,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
   req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   req.spec.unfitted_last = !req.rank_unfitted;
-  req.spec.ttft_s = req.ttft_ms / 1e3;
+  req.spec.ttft_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;  // not given: the default by ISL
   for (const auto& s : req.spec.systems)
     if (!catalog.find_system(s) && !catalog.find_accelerator(s)) catalog.system(s, "--system");  // names the error
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
@@ -176,7 +177,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                      {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
       if (!s.finetune.is_full()) spec_j["finetune"] = finetune_json(m, s.finetune);
     } else {
-      spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s}, {"ttft_s", s.ttft_s},
+      spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s},
+                     {"ttft_limit_s", resolve_ttft_limit_s(s.ttft_s, s.isl)},
+                     {"ttft_basis", ttft_limit_basis(s.ttft_s, s.isl)},
                      {"precision", std::string(to_string(s.infer_precision))}});
     }
     output.emit("recommend", {{"spec", spec_j}, {"ranked", arr}, {"cost_profile", cost_profile_json(profile)}});
@@ -195,7 +198,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                              to_string(s.infer_precision),
                              s.tpot_s > 0 ? fmt::format(", {:g} ms per token ({:.0f} tokens/s per user)",
                                                         s.tpot_s * 1e3, 1 / s.tpot_s) : "",
-                             s.ttft_s > 0 ? fmt::format(", TTFT {:g} ms", s.ttft_s * 1e3) : "");
+                             resolve_ttft_limit_s(s.ttft_s, s.isl) > 0
+                                 ? fmt::format(", mean TTFT within {:.3g} s ({})", resolve_ttft_limit_s(s.ttft_s, s.isl),
+                                               ttft_limit_basis(s.ttft_s, s.isl))
+                                 : ", no TTFT limit");
   for (std::size_t i = 0; i < n; ++i) {
     const auto& r = res.ranked[i];
     std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name + (r.calibrated ? "" : "*"));

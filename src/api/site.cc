@@ -87,21 +87,20 @@ struct InferencePoint {
   long long isl = 1024, osl = 1024;
   double tokens_per_s_per_user = 0;  // 0: none (the highest throughput the KV cache allows)
   double tpot_limit_s = 0;           // 0: none
-  double ttft_limit_s = 0;
+  double ttft_limit_s = -1;          // as stated (negative: the default by ISL; 0: none)
   double mtp_accept = 0;             // the session catalog's MTP acceptance (0: the built-in default)
 };
 
-// Best serving throughput per GPU of a system at the operating point: the serving setup compare,
-// the claims replay, recommend and cost share (compare/operating_point.h), so `site` and `cost` give
-// one figure for one workload. The sweep's Pareto frontier over aggregated and (MoE models)
-// disaggregated deployments, EP widths and MTP on the smallest multiple of the unit (1, 2, 4 or 8:
-// DeepSeek-R1 FP8 does not fit one 8 x 80 GB node) that reaches the interactivity, the point of most
-// tokens/s per GPU at it. Instances are data-parallel, so the per-GPU rate holds for any whole number
-// of units.
+// Best serving throughput per GPU of a system at the operating point: the operating-point chooser infer,
+// compare, cost and recommend ask (inference/chooser.h), so they give one figure for one workload: the
+// deployment (aggregated or, MoE models, disaggregated pools, EP widths, MTP) and the whole units (1, 2,
+// 4 or 8) with the most tokens/s per GPU at the interactivity within the TTFT limit. Instances are
+// data-parallel, so the per-GPU rate holds for any whole number of deployment copies.
 struct ServingThroughput {
   bool feasible = false;
   std::string why_not;          // when not feasible
   int swept_gpus = 0;
+  double ttft_limit_s = 0;
   std::optional<SweepPoint> point;
 };
 ServingThroughput serving_throughput(const Catalog& catalog, const System& s, const InferencePoint& ip) {
@@ -112,20 +111,17 @@ ServingThroughput serving_throughput(const Catalog& catalog, const System& s, co
     t.why_not = unsupported_precision(hw.accelerator, ip.weights);
     return t;
   }
-  const compare::ScaledCurve sc =
-      compare::serving_curve_scaled(ip.model, hw, ip.weights, ip.isl, ip.osl, s.gpus_per_unit(), ip.tokens_per_s_per_user,
-                                    ip.ttft_limit_s, ip.tpot_limit_s, ip.mtp_accept);
-  t.swept_gpus = sc.gpus;
-  if (!sc.point) {
-    t.why_not = sc.curve.frontier.empty() && sc.fastest_tokens_per_s_per_user == 0
-                    ? (ip.tpot_limit_s > 0 || ip.ttft_limit_s > 0
-                           ? fmt::format("no plan on up to {} GPUs meets the TTFT/TPOT limits", sc.gpus)
-                           : fmt::format("the model does not fit on up to {} GPUs at this precision", sc.gpus))
-                    : "never that fast per user";
+  const ServingChoice ch = choose_serving(compare::serving_scenario(ip.model, hw, s.gpus_per_unit(), ip.weights, ip.isl,
+                                                                    ip.osl, ip.tokens_per_s_per_user, ip.tpot_limit_s,
+                                                                    ip.ttft_limit_s, ip.mtp_accept));
+  t.swept_gpus = ch.gpus;
+  t.ttft_limit_s = ch.ttft_limit_s;
+  if (!ch.met) {
+    t.why_not = ch.why_not;
     return t;
   }
   t.feasible = true;
-  t.point = *sc.point;
+  t.point = ch.point;
   return t;
 }
 
@@ -185,7 +181,9 @@ void add_site_options(CLI::App& app, SiteRequest& req) {
                  "Serving: interactivity, the least output tokens/s each user gets (default: no limit, the "
                  "highest throughput the KV cache allows)");
   app.add_option("--tpot-ms", req.tpot_ms, "Serving: limit on the mean time per output token (ms)");
-  app.add_option("--ttft-ms", req.ttft_ms, "Serving: limit on the mean time to first token (ms)");
+  app.add_option("--ttft-ms", req.ttft_ms,
+                 "Serving: limit on the mean time to first token (ms; default: MLPerf's Server limits scaled with the "
+                 "ISL, 2 s up to 2K input tokens)");
   app.add_option("--pue", req.pue, "Power usage effectiveness (overrides the site file and the 1.3 default)");
   app.add_option("--headroom", req.headroom,
                  "Share of the feed kept unused, a fraction like --cost-of-capital (0.25 = 25%; default 0.25, or the "
@@ -213,8 +211,8 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
   if (req.osl < 1 || req.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", req.osl));
   if (req.given("--tpot-ms") && !(req.tpot_ms > 0))
     throw InputError("--tpot-ms", fmt::format("must be more than 0 ms, got {}", req.tpot_ms));
-  if (req.given("--ttft-ms") && !(req.ttft_ms > 0))
-    throw InputError("--ttft-ms", fmt::format("must be more than 0 ms, got {}", req.ttft_ms));
+  if (req.given("--ttft-ms") && !(req.ttft_ms >= 0 && req.ttft_ms <= 1e7))
+    throw InputError("--ttft-ms", fmt::format("must be 0 (no limit) to 10000000 ms, got {}", req.ttft_ms));
   if (req.given("--tokens-per-user-per-s") && !(req.tokens_per_user > 0))
     throw InputError("--tokens-per-user-per-s", fmt::format("must be more than 0, got {}", req.tokens_per_user));
   if (req.tpot_ms > 0 && req.tokens_per_user > 0)
@@ -390,13 +388,17 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     ip.mtp_accept = catalog_mtp_accept(catalog);
     ip.tokens_per_s_per_user = req.tokens_per_user > 0 ? req.tokens_per_user : 0.0;
     ip.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : 0.0;
-    ip.ttft_limit_s = req.ttft_ms / 1e3;
+    ip.ttft_limit_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
+    const double ttft_limit_s = resolve_ttft_limit_s(ip.ttft_limit_s, ip.isl);
     std::vector<std::string> limit_parts;
     if (ip.tokens_per_s_per_user > 0)
       limit_parts.push_back(fmt::format(">= {:.3g} tokens/s per user", ip.tokens_per_s_per_user));
     if (ip.tpot_limit_s > 0) limit_parts.push_back(fmt::format("TPOT <= {:.3g} ms", ip.tpot_limit_s * 1e3));
-    if (ip.ttft_limit_s > 0) limit_parts.push_back(fmt::format("TTFT <= {:.3g} ms", ip.ttft_limit_s * 1e3));
-    std::string limits = limit_parts.empty() ? "no latency limit (highest throughput)" : "";
+    if (ttft_limit_s > 0)
+      limit_parts.push_back(fmt::format("TTFT <= {:.3g} ms{}", ttft_limit_s * 1e3,
+                                        req.given("--ttft-ms") ? "" : " (default: MLPerf Server limits by ISL)"));
+    if (ip.tokens_per_s_per_user == 0 && ip.tpot_limit_s == 0) limit_parts.push_back("highest throughput");
+    std::string limits;
     for (const std::string& part : limit_parts) limits += (limits.empty() ? "" : ", ") + part;
     const double budget_w = req.power_mw * 1e6;
     nlohmann::json bj = nlohmann::json::array();
@@ -467,13 +469,14 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                    {"global_batch", batch.sequences}, {"global_batch_basis", batch_json(batch, req.seq)},
                    {"serving", {{"model", ip.model.name}, {"precision", req.infer_precision}, {"isl", req.isl}, {"osl", req.osl},
                                 {"tokens_per_s_per_user", ip.tokens_per_s_per_user},
-                                {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ip.ttft_limit_s}}},
+                                {"tpot_limit_s", ip.tpot_limit_s}, {"ttft_limit_s", ttft_limit_s},
+                                {"ttft_basis", ttft_limit_basis(ip.ttft_limit_s, ip.isl)}}},
                    {"systems", bj}, {"mixed_fleet", !shares.empty()}};
     if (!output.json())
       output.os() << "\nTraining: best searched plan's tokens/s per GPU at up to 1,024 GPUs, times the GPUs the budget "
                    "buys (no scale-out loss beyond that). Serving: output tokens/s per GPU of the best deployment "
-                   "(aggregated or, for MoE models, disaggregated, EP widths, MTP) and concurrency on the fewest units "
-                   "that serve the model at the interactivity (as cost and compare), times the GPUs. Per MW of the facility budget (of its part, with --mix).\n"
+                   "(aggregated or, for MoE models, disaggregated, EP widths, MTP), its load solved for the interactivity "
+                   "within the TTFT limit, on the units it needs (the chooser of infer, cost and compare), times the GPUs. Per MW of the facility budget (of its part, with --mix).\n"
                 << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
   }
   if (output.json()) output.emit("site", std::move(j));

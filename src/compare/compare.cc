@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <numeric>
 
@@ -76,33 +77,29 @@ std::string upper(std::string_view s) {
 
 bool supports(const Accelerator& a, Precision p) { return a.peak(gemm_format(p)) > 0; }
 
-// A side's serving curve on the fewest of its units that hold the model, and the point at the
-// interactivity `cost` and `recommend` pick (the fewest units that reach it; usually the same units).
+// A side's serving curve on the fewest of its units that hold the model, and the operating-point
+// chooser's point at the interactivity (the units the best deployment needs).
 struct SideServing {
   ServingCurve curve;
   int gpus = 0;
   std::optional<SweepPoint> at;
   int at_gpus = 0;
+  ServingChoice choice;
 };
 SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p) {
   SideServing out;
   const InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
-  const SweepOptions so = serving_sweep(m, spec.ttft_limit_s, spec.tpot_limit_s);
+  const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
   ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
   out.gpus = fit.gpus;
-  const double x = spec.tokens_per_s_per_user;
-  if (const SweepPoint* pt = at_interactivity(fit.curve, x * 0.999)) {
-    out.at = *pt;  // the first units with a frontier reach it: what serving_curve_scaled(x) returns
-    out.at_gpus = fit.gpus;
-  } else if (fit.point && fit.gpus < 8 * S.gpus_per_unit) {
-    // The units beyond those already swept (none smaller reaches it: they hold no frontier).
-    const ScaledCurve more = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, x, so, 8, 2 * fit.gpus / S.gpus_per_unit);
-    if (more.point) {
-      out.at = *more.point;
-      out.at_gpus = more.gpus;
-    }
-  }
   out.curve = std::move(fit.curve);
+  out.choice = choose_serving(serving_scenario(m, S.hw, S.gpus_per_unit, p, spec.isl, spec.osl,
+                                               spec.tokens_per_s_per_user, spec.tpot_limit_s, spec.ttft_limit_s,
+                                               spec.mtp_accept));
+  if (out.choice.met) {
+    out.at = out.choice.point;
+    out.at_gpus = out.choice.gpus;
+  }
   return out;
 }
 
@@ -196,46 +193,71 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       mc.best_precision_b = best_inference_precision(ab);
       const SideServing ba = mc.best_precision_a == common ? sa : side_serving(m, A, spec, mc.best_precision_a);
       const SideServing bb = mc.best_precision_b == common ? sb : side_serving(m, B, spec, mc.best_precision_b);
-      mc.curve_a = sa.curve, mc.gpus_a = sa.gpus, mc.at_a = sa.at, mc.at_gpus_a = sa.at_gpus;
-      mc.curve_b = sb.curve, mc.gpus_b = sb.gpus, mc.at_b = sb.at, mc.at_gpus_b = sb.at_gpus;
+      mc.ttft_limit_s = resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl);
+      mc.curve_a = sa.curve, mc.gpus_a = sa.gpus, mc.at_a = sa.at, mc.at_gpus_a = sa.at_gpus, mc.choice_a = sa.choice;
+      mc.curve_b = sb.curve, mc.gpus_b = sb.gpus, mc.at_b = sb.at, mc.at_gpus_b = sb.at_gpus, mc.choice_b = sb.choice;
       mc.best_curve_a = ba.curve, mc.best_gpus_a = ba.gpus, mc.best_at_a = ba.at;
       mc.best_curve_b = bb.curve, mc.best_gpus_b = bb.gpus, mc.best_at_b = bb.at;
       for (double x : spec.curve_grid) {
-        CurveRow row{x, NAN, NAN, {}, {}};
-        if (const SweepPoint* p = at_interactivity(mc.curve_a, x)) row.a = p->result.tokens_per_s_per_gpu, row.kind_a = p->kind();
-        if (const SweepPoint* p = at_interactivity(mc.curve_b, x)) row.b = p->result.tokens_per_s_per_gpu, row.kind_b = p->kind();
+        CurveRow row{x, NAN, NAN, NAN, NAN, {}, {}};
+        if (const SweepPoint* p = at_interactivity(mc.curve_a, x))
+          row.a = p->result.tokens_per_s_per_gpu, row.ttft_a = p->result.ttft_s, row.kind_a = p->kind();
+        if (const SweepPoint* p = at_interactivity(mc.curve_b, x))
+          row.b = p->result.tokens_per_s_per_gpu, row.ttft_b = p->result.ttft_s, row.kind_b = p->kind();
+        // At the stated interactivity the row is the chooser's answer (the yardstick's, infer's).
+        if (x == spec.tokens_per_s_per_user) {
+          for (auto [at, v, t, k] : {std::tuple{&mc.at_a, &row.a, &row.ttft_a, &row.kind_a},
+                                     std::tuple{&mc.at_b, &row.b, &row.ttft_b, &row.kind_b}}) {
+            *v = *at ? (*at)->result.tokens_per_s_per_gpu : NAN;
+            *t = *at ? (*at)->result.ttft_s : NAN;
+            *k = *at ? (*at)->kind() : std::string();
+          }
+        }
         mc.curve.push_back(row);
       }
       const double x = spec.tokens_per_s_per_user;
       const auto at = [](const std::optional<SweepPoint>& p) { return p ? p->result.tokens_per_s_per_gpu : NAN; };
+      const auto ttft_text = [](const std::optional<SweepPoint>& p) {
+        return p ? fmt::format("{:.3g} s", p->result.ttft_s) : std::string("-");
+      };
       const std::string io = fmt::format("ISL/OSL {}/{}", spec.isl, spec.osl);
       // Where a side needs more than one unit, the condition says on how many GPUs.
       const auto on = [](int gpus, int unit) { return gpus > unit ? fmt::format("{} GPUs", gpus) : "one unit"; };
       add(ys, {"inference", "infer_at_interactivity:" + m.name,
                fmt::format("{} serving, {:g} tok/s/user", m.name, x), "tokens/s", at(mc.at_a),
                at(mc.at_b), true, true, "",
-               fmt::format("{}, {} both, the fewest units that serve it: A {}, B {}", io, upper(to_string(common)),
+               fmt::format("{}, {} both, TTFT A {}, B {} ({}); on the units the best deployment needs: A {}, B {}",
+                           io, upper(to_string(common)), ttft_text(mc.at_a), ttft_text(mc.at_b),
+                           mc.ttft_limit_s > 0 ? fmt::format("limit {:.3g} s", mc.ttft_limit_s) : "no limit",
                            on(mc.at_a ? mc.at_gpus_a : mc.gpus_a, A.gpus_per_unit),
                            on(mc.at_b ? mc.at_gpus_b : mc.gpus_b, B.gpus_per_unit))});
       add(ys, {"inference", "infer_best_format:" + m.name,
                fmt::format("{} serving, {:g} tok/s/user, best formats", m.name, x),
                "tokens/s", at(mc.best_at_a), at(mc.best_at_b), true, true,
                "vendors' inference 'x' (FP4 against FP8)",
-               fmt::format("{}, {} vs {}", io, upper(to_string(mc.best_precision_a)), upper(to_string(mc.best_precision_b)))});
+               fmt::format("{}, {} vs {}, TTFT A {}, B {}", io, upper(to_string(mc.best_precision_a)),
+                           upper(to_string(mc.best_precision_b)), ttft_text(mc.best_at_a), ttft_text(mc.best_at_b))});
+      const auto curve_ttft = [](const SweepPoint* p) {
+        return p ? fmt::format("{:.3g} s", p->result.ttft_s) : std::string("-");
+      };
+      const std::string limit_text =
+          mc.ttft_limit_s > 0 ? fmt::format("TTFT within {:.3g} s", mc.ttft_limit_s) : std::string("no TTFT limit");
       const auto offline = [](const ServingCurve& cv) {
         const SweepPoint* p = max_throughput(cv);
         return p ? p->result.tokens_per_s_per_gpu : NAN;
       };
       add(ys, {"inference", "infer_max_throughput:" + m.name, fmt::format("{} serving, maximum throughput", m.name),
                "tokens/s", offline(mc.curve_a), offline(mc.curve_b), true, true, "offline / max-throughput charts",
-               fmt::format("{}, {} both, any latency", io, upper(to_string(common)))});
+               fmt::format("{}, {} both, any speed per user, {}: TTFT A {}, B {}", io, upper(to_string(common)),
+                           limit_text, curve_ttft(max_throughput(mc.curve_a)), curve_ttft(max_throughput(mc.curve_b)))});
       const auto fastest = [](const ServingCurve& cv) {
         const SweepPoint* p = max_interactivity(cv);
         return p ? p->result.tokens_per_s_per_user : NAN;
       };
       add(ys, {"inference", "infer_max_interactivity:" + m.name, fmt::format("{} serving, fastest per user", m.name),
                "tokens/s/user", fastest(mc.curve_a), fastest(mc.curve_b), false, true, "'user responsiveness' claims",
-               fmt::format("{}, {} both", io, upper(to_string(common)))});
+               fmt::format("{}, {} both, {}: TTFT A {}, B {}", io, upper(to_string(common)), limit_text,
+                           curve_ttft(max_interactivity(mc.curve_a)), curve_ttft(max_interactivity(mc.curve_b)))});
       const auto cost_at = [](const std::optional<SweepPoint>& p, const cost::Tco& t, bool usd) {
         if (!p || (usd && !t.priced)) return double(NAN);
         const cost::TokenCost tc = cost::token_cost(t, 1, p->result.tokens_per_s_per_gpu);
@@ -243,11 +265,12 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       };
       add(ys, {"inference", "infer_usd_per_mtok:" + m.name,
                fmt::format("{} serving $/M tokens, {:g} tok/s/user", m.name, x), "$",
-               cost_at(mc.at_a, A.tco, true), cost_at(mc.at_b, B.tco, true), false, false, "", upper(to_string(common))});
+               cost_at(mc.at_a, A.tco, true), cost_at(mc.at_b, B.tco, true), false, false, "",
+               fmt::format("{}, TTFT A {}, B {}", upper(to_string(common)), ttft_text(mc.at_a), ttft_text(mc.at_b))});
       add(ys, {"inference", "infer_j_per_token:" + m.name,
                fmt::format("{} serving J/token, {:g} tok/s/user", m.name, x), "J",
                cost_at(mc.at_a, A.tco, false), cost_at(mc.at_b, B.tco, false), false, false, "",
-               "facility energy (x PUE)"});
+               fmt::format("facility energy (x PUE), TTFT A {}, B {}", ttft_text(mc.at_a), ttft_text(mc.at_b))});
     }
     c.models.push_back(std::move(mc));
   }

@@ -53,7 +53,8 @@ struct CompareSpec {
   // serving: one system unit each
   long long isl = 1024, osl = 1024;  // the defaults of infer, cost and recommend too
   double tokens_per_s_per_user = 50;  // the stated interactivity
-  double ttft_limit_s = 0, tpot_limit_s = 0;
+  // The mean-TTFT limit (negative: the default by ISL, default_ttft_limit_s; 0: none) and TPOT limit (0: none).
+  double ttft_limit_s = -1, tpot_limit_s = 0;
   Precision infer_precision = Precision::fp8;  // the common format; each side's best is shown too
   double mtp_accept = 0;  // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   std::vector<double> curve_grid = {5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500};
@@ -62,6 +63,7 @@ struct CompareSpec {
 struct CurveRow {
   double tokens_per_s_per_user = 0;
   double a = NAN, b = NAN;  // tokens/s per GPU, NaN when that side never gets that fast
+  double ttft_a = NAN, ttft_b = NAN;  // the points' mean TTFT, s
   std::string kind_a, kind_b;  // the deployment of each side's point (SweepPoint::kind()), empty with NaN
   double ratio() const { return a / b; }
 };
@@ -74,14 +76,17 @@ struct ModelComparison {
   // serving, the common format
   // Each side's curve is on the fewest of its units (1, 2, 4 or 8) that hold the model (DeepSeek-R1
   // FP8 on two 8 x 80 GB H100 nodes): gpus_a / gpus_b. The figures at the interactivity are the
-  // points `cost` and `recommend` pick (serving_curve_scaled: the fewest units that reach it), on
-  // at_gpus_a / at_gpus_b GPUs; NaN-valued (no point) when no multiple up to 8 reaches it.
+  // operating-point chooser's (inference/chooser.h), as infer, cost, recommend and site give them, on
+  // at_gpus_a / at_gpus_b GPUs (the units the best deployment needs); no point when none meets it
+  // (choice_a / choice_b say why).
   Precision infer_precision_common = Precision::fp8;
+  double ttft_limit_s = 0;  // the limit applied (the stated one, or the default by ISL; 0: none)
   ServingCurve curve_a, curve_b;
   int gpus_a = 0, gpus_b = 0;
   std::optional<SweepPoint> at_a, at_b;
   int at_gpus_a = 0, at_gpus_b = 0;
-  std::vector<CurveRow> curve;  // along the grid
+  ServingChoice choice_a, choice_b;
+  std::vector<CurveRow> curve;  // along the grid: the curve read there; at the stated interactivity the chooser's
   // serving, each side's best format
   Precision best_precision_a = Precision::fp8, best_precision_b = Precision::fp8;
   ServingCurve best_curve_a, best_curve_b;

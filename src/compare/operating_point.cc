@@ -67,11 +67,22 @@ SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double t
   return so;
 }
 
-ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
-                                 long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s,
-                                 double tpot_limit_s, double mtp_accept) {
-  return serving_curve_scaled(model, hw, serving_workload(weights, isl, osl, unit_gpus, mtp_accept), unit_gpus,
-                              tokens_per_s_per_user, serving_sweep(model, ttft_limit_s, tpot_limit_s, 1));
+ServingScenario serving_scenario(const ModelArch& model, const Hardware& hw, int unit_gpus, Precision weights,
+                                 long long isl, long long osl, double tokens_per_s_per_user, double tpot_limit_s,
+                                 double ttft_limit_s, double mtp_accept) {
+  ServingScenario s;
+  s.model = model;
+  s.hw = hw;
+  s.system = hw.system_name;
+  s.unit_gpus = unit_gpus;
+  s.workload = serving_workload(weights, isl, osl, unit_gpus, mtp_accept);
+  s.traffic.isl = isl;
+  s.traffic.osl = osl;
+  s.traffic.tokens_per_s_per_user = tokens_per_s_per_user;
+  s.traffic.tpot_limit_s = tpot_limit_s;
+  s.traffic.ttft_limit_s = resolve_ttft_limit_s(ttft_limit_s, isl);
+  s.traffic.ttft_basis = ttft_limit_basis(ttft_limit_s, isl);
+  return s;
 }
 
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, InferenceWorkload w, int unit_gpus,

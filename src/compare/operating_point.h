@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "inference/chooser.h"
 #include "inference/sweep.h"
 #include "search/search.h"
 
@@ -38,21 +39,26 @@ InferenceWorkload serving_workload(Precision weights, long long isl, long long o
 // and MTP (models with an MTP module), which is how frontier MoE models are served.
 SweepOptions serving_sweep(const ModelArch& model, double ttft_limit_s, double tpot_limit_s, int max_pp = 1);
 
-// The serving curve on the smallest multiple of `unit_gpus` (1, 2, 4 or 8 units) on which the model
-// reaches `tokens_per_s_per_user` (0: any speed): a model whose weights do not fit one unit (DeepSeek-R1
-// FP8 on one 8 x 80 GB node) is served on two, as recommend does. `gpus` says how many it used.
+// The serving scenario compare, cost, recommend and site ask of a system (inference/serving_scenario.h):
+// serving_workload's format, KV cache and MTP acceptance, whole units of `unit_gpus`, the target speed
+// per user (tokens_per_s_per_user, or 1 / tpot_limit_s; 0 both: the most throughput), and the TTFT limit
+// as stated (negative: the default by ISL, default_ttft_limit_s; 0: none). Its answer is
+// choose_serving(scenario) (inference/chooser.h), the chooser infer's point mode calls too.
+ServingScenario serving_scenario(const ModelArch& model, const Hardware& hw, int unit_gpus, Precision weights,
+                                 long long isl, long long osl, double tokens_per_s_per_user, double tpot_limit_s,
+                                 double ttft_limit_s, double mtp_accept = 0);
+
+// The serving curve (the sweep's frontier) on the smallest multiple of `unit_gpus` on which the model
+// has one, or reaches `tokens_per_s_per_user` (0: any frontier): units from `first_units` up to
+// `max_units` in x2 steps; options.max_pp on one unit, `max_pp_beyond_one` on more; `w.num_gpus` is set
+// per multiple. A model whose weights do not fit one unit (DeepSeek-R1 FP8 on one 8 x 80 GB node) is
+// swept on two. The curve compare and `infer --sweep` show; the figure at a target is the chooser's.
 struct ScaledCurve {
   ServingCurve curve;
   const SweepPoint* point = nullptr;  // into curve; nullptr when no multiple reaches the target
   int gpus = 0;
   double fastest_tokens_per_s_per_user = 0;
 };
-ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, Precision weights, long long isl,
-                                 long long osl, int unit_gpus, double tokens_per_s_per_user, double ttft_limit_s = 0,
-                                 double tpot_limit_s = 0, double mtp_accept = 0);
-// The same rule for a caller's own workload and sweep options (`infer --sweep`): units of `unit_gpus`
-// from `first_units` up to `max_units` in x2 steps, until a point reaches the target (0: any frontier);
-// options.max_pp on one unit, `max_pp_beyond_one` on more. `w.num_gpus` is set per multiple.
 ScaledCurve serving_curve_scaled(const ModelArch& model, const Hardware& hw, InferenceWorkload w, int unit_gpus,
                                  double tokens_per_s_per_user, SweepOptions options, int max_pp_beyond_one = 8,
                                  int first_units = 1, int max_units = 8);

@@ -142,18 +142,15 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   if (p != spec.infer_precision)
     r.reasons.push_back(fmt::format("{} has no {} tensor path: serves in {}", c.accelerator,
                                     to_string(spec.infer_precision), to_string(p)));
-  const double target = spec.tpot_s > 0 ? 1.0 / spec.tpot_s : 0.0;
-  // The shared serving setup (operating_point.h): the smallest multiple of the pool that reaches the target.
-  const ScaledCurve sc = serving_curve_scaled(m, c.hw, p, spec.isl, spec.osl, c.pool, target, spec.ttft_s, spec.tpot_s,
-                                              spec.mtp_accept);
-  const SweepPoint* pt = sc.point;
-  const double fastest = sc.fastest_tokens_per_s_per_user;
-  if (!pt) {
-    r.why_not = sc.curve.frontier.empty() && fastest == 0
-                    ? fmt::format("the weights and one sequence's KV cache do not fit on {} GPUs", sc.gpus)
-                    : fmt::format("fastest {:.0f} tokens/s per user, below the {:.0f} asked", fastest, target);
+  // The operating-point chooser (inference/chooser.h), as infer, compare, cost and site ask it: the
+  // deployment and units with the most throughput per GPU that give every user the speed within the TTFT limit.
+  const ServingChoice ch = choose_serving(serving_scenario(m, c.hw, c.pool, p, spec.isl, spec.osl, 0, spec.tpot_s,
+                                                           spec.ttft_s, spec.mtp_accept));
+  if (!ch.met) {
+    r.why_not = ch.why_not;
     return;
   }
+  const SweepPoint* pt = &ch.point;
   const InferenceResult& res = pt->result;
   // The unit that is replicated for more users: one engine instance, or a whole disaggregated
   // deployment (its prefill and decode pools together).
@@ -178,6 +175,11 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
     r.usd_per_million_tokens = r.usd / (r.tokens_per_s * 3600.0) * 1e6;
   }
   r.feasible = true;
+  r.reasons.push_back(fmt::format("{} per deployment copy of {} GPUs at {} users: {:.1f} tokens/s per user, TTFT "
+                                  "{:.3g} s{}",
+                                  pt->kind(), gpi, pt->disaggregated ? res.concurrency : res.concurrency / res.instances,
+                                  res.tokens_per_s_per_user, res.ttft_s,
+                                  ch.ttft_limit_s > 0 ? fmt::format(" (limit {:.3g} s)", ch.ttft_limit_s) : ""));
   const double weights = res.memory.weights_bytes;
   if (gpi == 1)
     r.reasons.push_back(fmt::format("the weights ({} at {}) and KV cache fit on one {} ({}): no tensor-parallel "

@@ -33,7 +33,7 @@ struct RecommendSpec {
   double mtp_accept = 0;         // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   long long users = 64;          // concurrent users to serve
   double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user
-  double ttft_s = 0;             // first-token limit (0: none)
+  double ttft_s = -1;            // mean first-token limit (negative: the default by ISL, default_ttft_limit_s; 0: none)
   Precision infer_precision = Precision::fp8;  // where an accelerator lacks it: its best format below
   // constraints
   double budget_usd = 0;         // 0: none (train: the run; infer: one year of TCO)

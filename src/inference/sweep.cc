@@ -12,22 +12,17 @@ namespace gpuplan {
 
 namespace {
 
-std::string parallel_text(const InferenceParallel& p) {
-  return fmt::format("tp={} ep={} pp={}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "");
-}
-
-// Disaggregated deployments over `gpus` GPUs (see sweep_inference), appended to pts.
-void sweep_disaggregated(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w0, int gpus,
-                         const SweepOptions& opts, SweepResult& res, std::vector<SweepPoint>& pts) {
+// Disaggregated deployments over `gpus` GPUs (see serving_deployments), appended to out. Decode
+// workers from one node up to the NVLink domain, and beyond it over the scale-out network (EP across
+// nodes) where the model needs more GPUs than one domain holds; prefill workers of 4 up to 32 GPUs.
+void disaggregated_deployments(const ModelArch& m, const Hardware& hw, int gpus, int mtp,
+                               std::vector<ServingDeployment>& out) {
   if (!m.is_moe() || gpus < 8) return;
   const int domain = std::max(8, hw.fabric.domain_gpus);
   struct Worker {
     int width;
     bool dep;  // attention-DP with EP = width; else TP = width with EP = width
   };
-  // Decode workers from one node up to the NVLink domain, and beyond it over the scale-out network
-  // (EP across nodes) where the model needs more GPUs than one domain holds; prefill workers of 4 up
-  // to 32 GPUs.
   std::vector<Worker> decodes;
   for (int wd = 8; wd <= gpus && wd <= std::max(domain, 64); wd *= 2) decodes.push_back({wd, true});
   decodes.push_back({8, false});
@@ -39,106 +34,138 @@ void sweep_disaggregated(const ModelArch& m, const Hardware& hw, const Inference
         if (pg < pw) pg = pw;
         const int dg = (gpus - pg) / dw.width * dw.width;
         if (dg < dw.width) continue;
-        DisaggregatedDeployment d;
-        d.prefill = {pw, pw, 1, true};
-        d.prefill_gpus = pg;
-        d.decode = {dw.width, dw.width, 1, dw.dep};
-        d.decode.two_batch_overlap = dw.dep;
-        d.decode_gpus = dg;
         if (m.moe.num_experts % pw || m.moe.num_experts % dw.width) continue;
-        InferenceWorkload w = w0;
-        w.concurrency = 0;
-        InferenceResult top;
-        try {
-          top = evaluate_disaggregated(m, hw, d, w);
-        } catch (const InputError&) {
-          continue;
-        }
-        ++res.evaluated;
-        if (top.max_concurrency < 1) continue;
-        for (long long c = std::max(1, dg / dw.width); c <= top.max_concurrency; c *= 2) {
-          w.concurrency = c;
-          InferenceResult r = evaluate_disaggregated(m, hw, d, w);
-          ++res.evaluated;
-          if (!r.valid()) continue;
-          if (opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) continue;
-          if (opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s) continue;
-          SweepPoint p;
-          p.parallel = d.decode;
-          p.concurrency = c;
-          p.result = std::move(r);
-          p.disaggregated = true;
-          p.disagg = d;
-          p.mtp_draft_tokens = w.mtp_draft_tokens;
-          const bool saturated = p.result.prefill_utilization >= 0.98;
-          pts.push_back(std::move(p));
-          if (saturated) break;  // more clients only queue for the prefill pool
-        }
+        ServingDeployment d;
+        d.disaggregated = true;
+        d.disagg.prefill = {pw, pw, 1, true};
+        d.disagg.prefill_gpus = pg;
+        d.disagg.decode = {dw.width, dw.width, 1, dw.dep};
+        d.disagg.decode.two_batch_overlap = dw.dep;
+        d.disagg.decode_gpus = dg;
+        d.parallel = d.disagg.decode;
+        d.gpus = pg + dg;
+        d.mtp_draft_tokens = mtp;
+        out.push_back(d);
       }
     }
   }
 }
 
-// Aggregated engines over `gpus` GPUs (see sweep_inference), appended to pts.
-void sweep_aggregated(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w0, int gpus,
-                      const SweepOptions& opts, SweepResult& res, std::vector<SweepPoint>& pts) {
-  for (int pp = 1; pp <= std::max(1, opts.max_pp) && pp <= m.layers; pp *= 2) {
+// Aggregated engines over `gpus` GPUs (see serving_deployments), appended to out.
+void aggregated_deployments(const ModelArch& m, int gpus, int max_pp, int mtp, int min_instance_gpus,
+                            std::vector<ServingDeployment>& out) {
+  for (int pp = 1; pp <= std::max(1, max_pp) && pp <= m.layers; pp *= 2) {
     if (gpus % pp) continue;
     for (int tp : valid_inference_tp(m, gpus / pp)) {
       if ((gpus / pp) % tp) continue;
+      if (tp * pp < min_instance_gpus) continue;
       std::vector<int> eps{1};
       if (m.is_moe())
         for (int ep = 2; ep <= tp; ep *= 2)
           if (tp % ep == 0 && m.moe.num_experts % ep == 0) eps.push_back(ep);
       for (int ep : eps) {
         for (int adp = 0; adp <= (m.is_moe() && tp > 1 ? 1 : 0); ++adp) {
-          InferenceParallel par{tp, ep, pp, adp == 1};
-          par.two_batch_overlap = adp == 1 && ep > 1;
-          InferenceWorkload w = w0;
-          w.num_gpus = gpus;
-          w.concurrency = 0;
-          InferenceResult top;
-          try {
-            top = evaluate_inference(m, hw, par, w);
-          } catch (const InputError&) {
-            continue;  // a degree the model's shapes do not allow
-          }
-          ++res.evaluated;
-          if (top.max_concurrency < 1) continue;
-          const long long step0 = top.instances * (adp ? tp : 1);
-          for (double c = double(step0); c <= double(top.max_concurrency) * 1.0001; c *= 1.5) {
-            w.concurrency = std::min(top.max_concurrency, static_cast<long long>(c));
-            InferenceResult r = evaluate_inference(m, hw, par, w);
-            ++res.evaluated;
-            if (!r.valid()) continue;
-            if (opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) continue;
-            if (opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s) continue;
-            SweepPoint p;
-            p.parallel = par;
-            p.concurrency = w.concurrency;
-            p.result = std::move(r);
-            p.mtp_draft_tokens = w.mtp_draft_tokens;
-            pts.push_back(std::move(p));
-          }
+          ServingDeployment d;
+          d.parallel = {tp, ep, pp, adp == 1};
+          d.parallel.two_batch_overlap = adp == 1 && ep > 1;
+          d.gpus = gpus;
+          d.mtp_draft_tokens = mtp;
+          out.push_back(d);
         }
       }
     }
   }
 }
 
-}  // namespace
+// One deployment's ends: its result at the most clients it holds (the highest throughput per GPU it
+// reaches) and at the least load of its grid (the fastest per user, the lowest TTFT). Every point of its
+// grid lies within them, so a point already found that is at least as good at both ends dominates them all.
+struct Ends {
+  ServingDeployment d;
+  InferenceWorkload w;
+  InferenceResult top, first;
+  long long first_c = 0;
+};
 
-std::string SweepPoint::kind() const {
-  return std::string(disaggregated ? "disaggregated" : "aggregated") + (mtp_draft_tokens > 0 ? " + MTP" : "");
+InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Ends& e, long long c) {
+  InferenceWorkload w = e.w;
+  w.concurrency = c;
+  return e.d.disaggregated ? evaluate_disaggregated(m, hw, e.d.disagg, w) : evaluate_inference(m, hw, e.d.parallel, w);
 }
 
-std::string SweepPoint::plan() const {
-  std::string s = disaggregated ? fmt::format("prefill {}x({}) + decode {}x({})", disagg.prefill_gpus / disagg.prefill.tp,
-                                              parallel_text(disagg.prefill), disagg.decode_gpus / disagg.decode.tp,
-                                              parallel_text(disagg.decode))
-                                : parallel_text(parallel);
-  if (mtp_draft_tokens > 0) s += fmt::format(" mtp={}", mtp_draft_tokens);
-  return s;
+bool within(const SweepOptions& opts, const InferenceResult& r) {
+  return r.valid() && !(opts.ttft_limit_s > 0 && r.ttft_s > opts.ttft_limit_s) &&
+         !(opts.tpot_limit_s > 0 && r.tpot_s > opts.tpot_limit_s);
+}
+
+// The grid of `e` (see sweep_inference), its first point already evaluated, appended to pts.
+void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOptions& opts, SweepResult& res,
+                std::vector<SweepPoint>& pts) {
+  const long long top_c = e.top.max_concurrency;
+  bool first = true;
+  if (e.d.disaggregated) {
+    for (long long c = e.first_c; c <= top_c; c *= 2) {
+      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, c);
+      if (!first) ++res.evaluated;
+      first = false;
+      if (!within(opts, r)) continue;
+      const bool saturated = r.prefill_utilization >= 0.98;
+      pts.push_back(SweepPoint::of(e.d, c, std::move(r)));
+      if (saturated) break;  // more clients only queue for the prefill pool
+    }
+    return;
+  }
+  for (double c = double(e.first_c); c <= double(top_c) * 1.0001; c *= 1.5) {
+    const long long ci = std::min(top_c, static_cast<long long>(c));
+    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, ci);
+    if (!first) ++res.evaluated;
+    first = false;
+    if (!within(opts, r)) continue;
+    pts.push_back(SweepPoint::of(e.d, ci, std::move(r)));
+  }
+}
+
+}  // namespace
+
+std::string SweepPoint::kind() const { return deployment().kind(); }
+
+std::string SweepPoint::plan() const { return deployment().plan(); }
+
+ServingDeployment SweepPoint::deployment() const {
+  ServingDeployment d;
+  d.disaggregated = disaggregated;
+  d.parallel = parallel;
+  d.disagg = disagg;
+  d.mtp_draft_tokens = mtp_draft_tokens;
+  d.gpus = disaggregated ? disagg.prefill_gpus + disagg.decode_gpus : result.instances * result.gpus_per_instance;
+  return d;
+}
+
+SweepPoint SweepPoint::of(const ServingDeployment& d, long long concurrency, InferenceResult r) {
+  SweepPoint p;
+  p.parallel = d.parallel;
+  p.concurrency = concurrency;
+  p.result = std::move(r);
+  p.disaggregated = d.disaggregated;
+  if (d.disaggregated) p.disagg = d.disagg;
+  p.mtp_draft_tokens = d.mtp_draft_tokens;
+  return p;
+}
+
+std::vector<ServingDeployment> serving_deployments(const ModelArch& m, const Hardware& hw, int gpus,
+                                                   const SweepOptions& opts, int mtp_draft_tokens,
+                                                   int min_instance_gpus) {
+  std::vector<ServingDeployment> out;
+  if (opts.disaggregated) disaggregated_deployments(m, hw, gpus, mtp_draft_tokens, out);
+  aggregated_deployments(m, gpus, opts.max_pp, mtp_draft_tokens, min_instance_gpus, out);
+  return out;
+}
+
+std::vector<int> sweep_mtp_drafts(const ModelArch& m, const InferenceWorkload& w, const SweepOptions& opts) {
+  std::vector<int> mtps{w.mtp_draft_tokens};
+  if (opts.mtp && w.mtp_draft_tokens == 0 && has_mtp_module(m)) mtps.push_back(kMtpDraftTokensDefault);
+  if (opts.mtp && w.mtp_draft_tokens > 0) mtps.push_back(0);
+  return mtps;
 }
 
 std::vector<size_t> pareto_front(const std::vector<std::pair<double, double>>& pts) {
@@ -166,14 +193,44 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   SweepResult res;
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
-  std::vector<int> mtps{w0.mtp_draft_tokens};
-  if (opts.mtp && w0.mtp_draft_tokens == 0 && has_mtp_module(m)) mtps.push_back(kMtpDraftTokensDefault);
-  if (opts.mtp && w0.mtp_draft_tokens > 0) mtps.push_back(0);
-  for (int k : mtps) {
+  std::vector<Ends> ends;
+  for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;
-    if (opts.disaggregated) sweep_disaggregated(m, hw, wk, gpus, opts, res, pts);
-    sweep_aggregated(m, hw, wk, gpus, opts, res, pts);
+    wk.concurrency = 0;
+    for (const ServingDeployment& d : serving_deployments(m, hw, gpus, opts, k)) {
+      Ends e{d, wk, {}, {}, 0};
+      if (!d.disaggregated) e.w.num_gpus = d.gpus;
+      try {
+        e.top = eval_at(m, hw, e, 0);
+      } catch (const InputError&) {
+        continue;  // a degree the model's shapes do not allow
+      }
+      ++res.evaluated;
+      if (e.top.max_concurrency < 1) continue;
+      // The grid's first load: one sequence per decode worker, or per instance (attention-DP rank).
+      e.first_c = d.disaggregated ? std::max(1, d.disagg.decode_gpus / d.disagg.decode.tp)
+                                  : static_cast<long long>(e.top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1);
+      if (d.disaggregated ? e.first_c > e.top.max_concurrency
+                          : double(e.first_c) > double(e.top.max_concurrency) * 1.0001)
+        continue;
+      e.first = eval_at(m, hw, e, std::min(e.first_c, e.top.max_concurrency));
+      ++res.evaluated;
+      ends.push_back(std::move(e));
+    }
+  }
+  // The deployments of most throughput first; one whose ends a point already found matches or beats
+  // (at least its throughput at the most clients and its per-user speed at the least load) adds nothing
+  // to the frontier and its grid is not run.
+  std::stable_sort(ends.begin(), ends.end(), [](const Ends& a, const Ends& b) {
+    return a.top.tokens_per_s_per_gpu > b.top.tokens_per_s_per_gpu;
+  });
+  for (Ends& e : ends) {
+    const double top_gpu = e.top.tokens_per_s_per_gpu, first_user = e.first.tokens_per_s_per_user;
+    const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const SweepPoint& p) {
+      return p.result.tokens_per_s_per_gpu > top_gpu && p.result.tokens_per_s_per_user > first_user;
+    });
+    if (!dominated) sweep_grid(m, hw, e, opts, res, pts);
   }
   res.feasible = pts.size();
   std::vector<std::pair<double, double>> xy;

@@ -1,12 +1,12 @@
 #pragma once
 // Sweeps the serving plan space (TP, EP, attention-DP, PP and concurrency) of one deployment and keeps
 // the Pareto frontier of throughput per GPU against tokens/s per user: the curve vendors quote.
-#include <vector>
-
 #include <string>
+#include <vector>
 
 #include "inference/disaggregated.h"
 #include "inference/inference.h"
+#include "inference/serving_scenario.h"
 
 namespace gpuplan {
 
@@ -32,6 +32,10 @@ struct SweepPoint {
   std::string kind() const;
   // The plan in words: "tp=8 ep=8 pp=1 attention-dp" or "prefill 2x(tp=8 ...) + decode 1x(...)".
   std::string plan() const;
+  // The deployment this point runs (its GPUs: the result's instances x GPUs per instance, or the pools).
+  ServingDeployment deployment() const;
+  // The point of deployment `d` at `concurrency` clients with result `r`.
+  static SweepPoint of(const ServingDeployment& d, long long concurrency, InferenceResult r);
 };
 
 struct SweepResult {
@@ -49,6 +53,19 @@ struct SweepResult {
 // GPUs prefilling, concurrency in x2 steps.
 SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w,
                             const SweepOptions& opts = {});
+
+// The deployments sweep_inference evaluates on `gpus` GPUs with `mtp_draft_tokens` drafts, in its
+// order: with opts.disaggregated the disaggregated ones (MoE models, 8 GPUs or more), then the
+// aggregated engines (tp x ep x attention-DP x pp). Shapes the model does not allow are included (the
+// evaluators refuse them with InputError); `min_instance_gpus` drops aggregated engines whose
+// instance spans fewer GPUs (the operating-point chooser has seen them on fewer GPUs already).
+std::vector<ServingDeployment> serving_deployments(const ModelArch& m, const Hardware& hw, int gpus,
+                                                   const SweepOptions& opts, int mtp_draft_tokens,
+                                                   int min_instance_gpus = 0);
+
+// The MTP draft counts a sweep tries: w.mtp_draft_tokens, and with opts.mtp also the engines' default
+// count on a model with an MTP module (when none is stated) or none (when one is).
+std::vector<int> sweep_mtp_drafts(const ModelArch& m, const InferenceWorkload& w, const SweepOptions& opts);
 
 // Indices of the points not dominated in (tokens/s per GPU, tokens/s per user), both higher-better.
 std::vector<size_t> pareto_front(const std::vector<std::pair<double, double>>& points);

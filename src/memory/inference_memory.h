@@ -9,6 +9,12 @@
 
 namespace gpuplan {
 
+// What a serving engine holds per GPU outside weights, activation workspace and KV pool: the CUDA context
+// and the engines' communication buffers (NCCL, custom all-reduce), about 1 GB on Hopper. The serving
+// model (evaluate_inference) reserves it, its KV pool then taking kv_mem_fraction (0.9, TensorRT-LLM's
+// kv_cache_free_gpu_mem_fraction) of what is left; `memory --inference` reserves it by default too.
+inline constexpr double kServingEngineReserveBytes = 1e9;
+
 struct InferenceMemoryInput {
   Precision weight_precision = Precision::bf16;  // linear weights at weight_bytes(); embeddings stay bf16
   double kv_bytes_per_element = 2.0;             // bf16 2, fp8 1

@@ -138,8 +138,19 @@ const PAGES = {
       { name: 'model', label: 'Models (comma-separated)', value: 'llama3.1-70b', list: 'models' },
       { name: 'task', label: 'Task', value: 'both', choices: ['both', 'train', 'infer'] },
       { name: 'per', label: 'Values per', value: 'gpu', choices: ['gpu', 'system', 'usd', 'watt'] },
+      { name: 'isl', label: 'Serving input tokens (ISL)', value: '1024', type: 'number' },
+      { name: 'osl', label: 'Serving output tokens (OSL)', value: '1024', type: 'number' },
+      { name: 'precision', label: 'Serving precision (common)', value: 'fp8', choices: ['fp8', 'fp4', 'bf16', 'w4a16'] },
+      { name: 'tokens-per-user-per-s', label: 'Serving tokens/s per user', value: '50', type: 'number' },
+      { name: 'ttft-ms', label: 'Serving TTFT limit (ms; empty: MLPerf Server limit by ISL, 0: none)', value: '', type: 'number' },
     ],
-    calls: (v) => [['compare', { positional: [v.a, v.b], model: list(v.model), task: v.task, per: v.per }]],
+    calls: (v) => {
+      const o = { positional: [v.a, v.b], model: list(v.model), task: v.task, per: v.per };
+      if (v.task !== 'train')
+        Object.assign(o, { isl: v.isl, osl: v.osl, precision: v.precision,
+                           'tokens-per-user-per-s': v['tokens-per-user-per-s'], 'ttft-ms': v['ttft-ms'] });
+      return [['compare', o]];
+    },
     render: ([c], v) => {
       const d = c.doc, per = v.per;
       const rows = d.yardsticks.map((y, i) => el('tr', {},
@@ -166,6 +177,15 @@ const PAGES = {
       (d.models || []).forEach((m, k) => {
         const inf = m.inference;
         if (!inf || !inf.frontier_a) return;
+        const chosen = ['a', 'b'].map((side) => {
+          const base = `models.${k}.inference.at_interactivity_${side}`;
+          return el('tr', {}, el('th', { scope: 'row', text: side === 'a' ? d.a.display_name : d.b.display_name }),
+            cell(d, c.url, `${base}.point.tokens_per_s_per_gpu`), cell(d, c.url, `${base}.point.ttft_s`),
+            cell(d, c.url, `${base}.gpus`), cell(d, c.url, `${base}.kind`), cell(d, c.url, `${base}.plan_text`),
+            cell(d, c.url, `${base}.why_not`));
+        });
+        out.push(table(`${m.model} at ${inf.tokens_per_s_per_user} tokens/s per user, ISL/OSL ${inf.isl}/${inf.osl}, TTFT limit ${inf.ttft_limit_s} s (the chooser of infer, cost, recommend)`,
+                       ['system', 'tokens/s per GPU', 'TTFT (s)', 'GPUs', 'deployment', 'plan', 'why none'], chosen));
         out.push(chart(`frontier-${k}`, `${m.model}: serving frontiers, tokens/s per GPU against tokens/s per user`, {
           type: 'scatter',
           data: { datasets: [frontierSeries(inf.frontier_a, d.a.display_name, PALETTE[0]),
@@ -186,21 +206,24 @@ const PAGES = {
       { name: 'isl', label: 'Input tokens (ISL)', value: '1024', type: 'number' },
       { name: 'osl', label: 'Output tokens (OSL)', value: '1024', type: 'number' },
       { name: 'precision', label: 'Precision', value: 'fp8', choices: ['fp8', 'fp4', 'bf16'] },
-      { name: 'gpus', label: 'GPUs', value: '8', type: 'number' },
+      { name: 'gpus', label: 'GPUs (empty: whole units, as many as the best deployment needs)', value: '', type: 'number' },
       { name: 'target', label: 'Operating point', value: 'interactivity', choices: ['interactivity', 'concurrency'] },
       { name: 'target_value', label: 'tokens/s per user, or sequences in flight', value: '50', type: 'number' },
-      { name: 'deployment', label: 'Deployment', value: 'aggregated', choices: ['aggregated', 'disaggregated'] },
+      { name: 'ttft-ms', label: 'TTFT limit (ms; empty: MLPerf Server limit by ISL, 0: none)', value: '', type: 'number' },
+      { name: 'deployment', label: 'Deployment', value: 'any', choices: ['any', 'aggregated', 'disaggregated'] },
     ],
     defaults: { model: 'llama3.1-70b', system: 'hgx-h200' },
     options: (v) => {
       const o = { model: v.model, system: v.system, isl: v.isl, osl: v.osl, precision: v.precision, gpus: v.gpus };
       if (v.target === 'concurrency') o.concurrency = v.target_value;
-      else o['tokens-per-user-per-s'] = v.target_value;
+      else Object.assign(o, { 'tokens-per-user-per-s': v.target_value, 'ttft-ms': v['ttft-ms'] });
       if (v.deployment === 'disaggregated') o.disagg = true;
+      if (v.deployment === 'aggregated' && v.target !== 'concurrency') o['aggregated-only'] = true;
       return o;
     },
     calls: (v) => {
-      const sweep = { model: v.model, system: v.system, isl: v.isl, osl: v.osl, precision: v.precision, gpus: v.gpus, sweep: true };
+      const sweep = { model: v.model, system: v.system, isl: v.isl, osl: v.osl, precision: v.precision, gpus: v.gpus,
+                      'ttft-ms': v['ttft-ms'], sweep: true };
       if (v.deployment === 'aggregated') sweep['aggregated-only'] = true;
       return [['infer', PAGES.infer.options(v)], ['infer', sweep]];
     },
@@ -209,7 +232,8 @@ const PAGES = {
       const point = [
         ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s per user', 'tokens_per_s_per_user'],
         ['TTFT (ms)', 'ttft_s', 1000], ['TPOT (ms)', 'tpot_s', 1000], ['concurrency', 'concurrency'],
-        ['GPUs', 'gpus'], ['memory per GPU (GB)', 'memory.total_bytes', 1e-9], ['fits and meets the limits', 'valid'],
+        ['GPUs', 'gpus'], ['units', 'units'], ['deployment', 'plan'], ['TTFT limit (s)', 'ttft_limit_s'],
+        ['memory per GPU (GB)', 'memory.total_bytes', 1e-9], ['fits and meets the limits', 'valid'],
       ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, p.url, path, scale)));
       const frows = f.map((q, i) => el('tr', {},
         cell(s.doc, s.url, `frontier.${i}.tokens_per_s_per_user`), cell(s.doc, s.url, `frontier.${i}.tokens_per_s_per_gpu`),
@@ -251,7 +275,8 @@ const PAGES = {
       const parts = Object.entries(d.breakdown || {}).filter(([k, x]) => k.endsWith('_s') && k !== 'total_s' && k !== 'step_time_s' && typeof x === 'number' && x > 0);
       const rows = [
         ['step time (s)', 'step_time_s'], ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s', 'tokens_per_s'],
-        ['MFU', 'mfu'], ['model TFLOP/s per GPU', 'model_tflops_per_gpu'], ['memory per GPU (GB)', 'memory.total_bytes', 1e-9],
+        ['MFU (6N, %)', 'mfu.6n', 100], ['MFU with attention (%)', 'mfu.with_attention', 100],
+        ['model TFLOP/s per GPU', 'model_tflops_per_gpu'], ['memory per GPU (GB)', 'memory.total_bytes', 1e-9],
         ['fits', 'fits'], ['plan', 'plan.text'], ['plan from', 'plan_source'],
       ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, t.url, path, scale)));
       return [
@@ -284,14 +309,14 @@ const PAGES = {
       const d = r.doc, top = d.top || [];
       const rows = top.map((p, i) => el('tr', {},
         cell(d, r.url, `top.${i}.rank`), cell(d, r.url, `top.${i}.plan.text`), cell(d, r.url, `top.${i}.tokens_per_s_per_gpu`),
-        cell(d, r.url, `top.${i}.mfu_6n`), cell(d, r.url, `top.${i}.step_time_s`), cell(d, r.url, `top.${i}.memory.total_bytes`, 1e-9)));
+        cell(d, r.url, `top.${i}.mfu_6n`, 100), cell(d, r.url, `top.${i}.step_time_s`), cell(d, r.url, `top.${i}.memory.total_bytes`, 1e-9)));
       return [
         chart('plans', 'Tokens/s per GPU of the best plans', {
           type: 'bar',
           data: { labels: top.map((p) => '#' + p.rank), datasets: [{ label: 'tokens/s per GPU', backgroundColor: PALETTE[2], data: top.map((p) => p.tokens_per_s_per_gpu) }] },
           options: { scales: { y: axis('tokens/s per GPU') } },
         }),
-        table(`Best plans of ${d.evaluated} evaluated (${d.enumerated} enumerated)`, ['rank', 'plan', 'tokens/s per GPU', 'MFU (6N)', 'step (s)', 'memory per GPU (GB)'], rows),
+        table(`Best plans of ${d.evaluated} evaluated (${d.enumerated} enumerated)`, ['rank', 'plan', 'tokens/s per GPU', 'MFU (6N, %)', 'step (s)', 'memory per GPU (GB)'], rows),
       ];
     },
   },

@@ -1,0 +1,222 @@
+#include "inference/chooser.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "core/error.h"
+
+namespace gpuplan {
+
+namespace {
+
+// A deployment with its result at the most clients it holds (the KV cache's or the decode slots'
+// limit): its throughput there bounds what it gives at any target.
+struct Candidate {
+  ServingDeployment d;
+  InferenceResult top;
+};
+
+// The least load that puts one sequence on every rank: one per instance (per attention-DP rank), or one
+// per decode worker of a disaggregated deployment (as the sweep starts).
+long long min_load(const ServingDeployment& d, const InferenceResult& top) {
+  if (d.disaggregated) return std::max(1, d.disagg.decode_gpus / std::max(1, d.disagg.decode.tp));
+  return std::max(1LL, static_cast<long long>(top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1));
+}
+
+struct Solver {
+  const ServingScenario& s;
+  std::size_t evaluated = 0;
+  // At one sequence per rank (the fastest a deployment gets): the best per-user speed seen, the best
+  // within the TTFT limit, and the lowest TTFT.
+  double fastest = 0, fastest_within_ttft = 0, lowest_ttft = 0;
+
+  // How far a result is from the traffic's limits, relative: <= 0 within them (per-user speed at least
+  // the target, TTFT within the limit), 1 for a result that does not fit.
+  double shortfall(const InferenceResult& r) const {
+    if (!r.valid() || r.tokens_per_s_per_user <= 0) return 1.0;
+    double g = -1.0;
+    const double need = s.traffic.min_tokens_per_s_per_user();
+    if (need > 0) g = std::max(g, need / r.tokens_per_s_per_user - 1.0);
+    if (s.traffic.ttft_limit_s > 0) g = std::max(g, r.ttft_s / s.traffic.ttft_limit_s - 1.0);
+    return g;
+  }
+
+  InferenceResult eval(const ServingDeployment& d, long long c) {
+    ++evaluated;
+    return evaluate_scenario(s, d, c);
+  }
+
+  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out) {
+    if (!top.valid() || top.max_concurrency < 1) return false;
+    const long long hi = top.max_concurrency;
+    const long long lo0 = std::min(min_load(d, top), hi);
+    InferenceResult at_lo = lo0 == top.concurrency ? top : eval(d, lo0);
+    if (at_lo.valid()) {
+      fastest = std::max(fastest, at_lo.tokens_per_s_per_user);
+      lowest_ttft = lowest_ttft > 0 ? std::min(lowest_ttft, at_lo.ttft_s) : at_lo.ttft_s;
+      if (!(s.traffic.ttft_limit_s > 0 && at_lo.ttft_s > s.traffic.ttft_limit_s))
+        fastest_within_ttft = std::max(fastest_within_ttft, at_lo.tokens_per_s_per_user);
+    }
+    if (meets_traffic(s.traffic, top)) {  // the most clients it holds meet it: no bisection
+      out = SweepPoint::of(d, top.concurrency, top);
+      return true;
+    }
+    if (!meets_traffic(s.traffic, at_lo)) return false;
+    // Bracketing: lo meets the traffic, up does not (per-user speed falls and TTFT grows with the load).
+    // Each step tries where the shortfall, interpolated linearly between the two ends, crosses zero
+    // (TPOT and TTFT are near linear in the load: a few steps), falling back to the middle whenever
+    // that did not halve the bracket, so it never takes more than twice bisection's steps.
+    long long lo = lo0, up = hi;
+    double g_lo = shortfall(at_lo), g_up = shortfall(top);
+    InferenceResult best = std::move(at_lo);
+    bool halve = false;
+    while (up - lo > 1) {
+      long long mid = lo + (up - lo) / 2;
+      if (!halve && g_up > g_lo) {
+        const double x = double(lo) + double(up - lo) * (-g_lo) / (g_up - g_lo);
+        mid = std::clamp(static_cast<long long>(std::floor(x)), lo + 1, up - 1);
+      }
+      const long long width = up - lo;
+      InferenceResult r = eval(d, mid);
+      const double g = shortfall(r);
+      if (meets_traffic(s.traffic, r)) {
+        lo = mid;
+        g_lo = g;
+        best = std::move(r);
+      } else {
+        up = mid;
+        g_up = g;
+      }
+      halve = !halve && 2 * (up - lo) > width;
+    }
+    out = SweepPoint::of(d, lo, std::move(best));
+    return true;
+  }
+};
+
+// A disaggregated deployment's shape: its pools' GPUs, worker widths, decode attention-DP and MTP.
+std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDeployment& d) {
+  return {prefill_gpus, decode_gpus, d.disagg.prefill.tp, d.disagg.decode.tp, d.disagg.decode.attention_dp ? 1 : 0,
+          d.mtp_draft_tokens};
+}
+
+std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
+  const std::string where = fixed ? fmt::format("{} GPUs", gpus) : fmt::format("up to {} GPUs", gpus);
+  const double need = s.traffic.min_tokens_per_s_per_user();
+  const double limit = s.traffic.ttft_limit_s;
+  if (!any_fits)
+    return fmt::format("the weights and one sequence's KV cache ({} + {} tokens) do not fit on {}", s.traffic.isl,
+                       s.traffic.osl, where);
+  if (need > 0 && sv.fastest < need * (1 - 1e-9))
+    return fmt::format("the fastest deployment on {} gives {:.1f} tokens/s per user, below the {:g} asked", where,
+                       sv.fastest, need);
+  if (limit > 0 && sv.lowest_ttft > limit)
+    return fmt::format("no deployment on {} keeps the TTFT within its {:.3g} s limit (the lowest is {:.3g} s)", where,
+                       limit, sv.lowest_ttft);
+  return fmt::format("no deployment on {} gives {:g} tokens/s per user within the {:.3g} s TTFT limit (the fastest "
+                     "within it: {:.1f})",
+                     where, need, limit, sv.fastest_within_ttft);
+}
+
+}  // namespace
+
+bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated) {
+  Solver sv{s};
+  bool ok = false;
+  try {
+    const InferenceResult top = sv.eval(d, 0);
+    ok = sv.solve(d, top, out);
+  } catch (const InputError&) {
+    ok = false;
+  }
+  if (evaluated) *evaluated += sv.evaluated;
+  return ok;
+}
+
+ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) {
+  if (s.traffic.isl < 1 || s.traffic.isl > 10000000)
+    throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", s.traffic.isl));
+  if (s.traffic.osl < 1 || s.traffic.osl > 10000000)
+    throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", s.traffic.osl));
+  ServingChoice ch;
+  const bool fixed = o.gpus > 0;
+  ch.unit_gpus = fixed ? o.gpus : std::max(1, s.unit_gpus);
+  ch.target_tokens_per_s_per_user = s.traffic.min_tokens_per_s_per_user();
+  ch.ttft_limit_s = s.traffic.ttft_limit_s;
+  SweepOptions so;
+  so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
+  const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
+  Solver sv{s};
+  double best = -1;
+  bool any_fits = false;
+  int prev_gpus = 0;
+  std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
+  const int max_units = fixed ? 1 : std::max(1, o.max_units);
+  for (int k = 1; k <= max_units; k *= 2) {
+    const int gpus = ch.unit_gpus * k;
+    so.max_pp = k == 1 ? o.max_pp : o.max_pp_beyond_one;
+    std::vector<Candidate> cands;
+    std::set<std::array<int, 6>> pools;  // this size's disaggregated deployments
+    for (int mtp : mtps) {
+      for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1)) {
+        if (d.disaggregated) {
+          const auto& g = d.disagg;
+          pools.insert(pool_key(g.prefill_gpus, g.decode_gpus, d));
+          // Two copies of a deployment tried on half the GPUs give its figure per GPU: not tried again.
+          if (g.prefill_gpus % 2 == 0 && g.decode_gpus % 2 == 0 &&
+              prev_pools.count(pool_key(g.prefill_gpus / 2, g.decode_gpus / 2, d)))
+            continue;
+        }
+        ++ch.deployments;
+        try {
+          InferenceResult top = sv.eval(d, 0);
+          if (!top.valid() || top.max_concurrency < 1) continue;
+          cands.push_back({std::move(d), std::move(top)});
+        } catch (const InputError&) {
+          // a width the model's shapes do not allow
+        }
+      }
+    }
+    ch.gpus = gpus;
+    any_fits = any_fits || !cands.empty();
+    // The most throughput first: a deployment whose throughput at its most clients is no better than
+    // the best found cannot beat it at the target.
+    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+      return a.top.tokens_per_s_per_gpu > b.top.tokens_per_s_per_gpu;
+    });
+    const double to_beat = best < 0 ? -1 : best * (1 + o.more_units_margin);
+    double level = -1;
+    SweepPoint level_point;
+    for (const Candidate& c : cands) {
+      if (c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
+      SweepPoint p;
+      if (sv.solve(c.d, c.top, p) && p.result.tokens_per_s_per_gpu > level) {
+        level = p.result.tokens_per_s_per_gpu;
+        level_point = std::move(p);
+      }
+    }
+    if (level > to_beat) {
+      best = level;
+      ch.met = true;
+      ch.point = std::move(level_point);
+      ch.units = fixed ? 0 : k;
+    } else if (best >= 0) {
+      break;  // more units give no more per GPU: the fewer stand
+    }
+    prev_gpus = gpus;
+    prev_pools = std::move(pools);
+  }
+  if (ch.met) ch.gpus = fixed ? ch.unit_gpus : ch.unit_gpus * ch.units;
+  ch.evaluated = sv.evaluated;
+  ch.fastest_tokens_per_s_per_user = sv.fastest;
+  ch.lowest_ttft_s = sv.lowest_ttft;
+  if (!ch.met) ch.why_not = why_none(s, sv, any_fits, ch.gpus, fixed);
+  return ch;
+}
+
+}  // namespace gpuplan

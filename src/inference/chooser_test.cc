@@ -1,0 +1,143 @@
+// The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
+// load is the largest that does, it is never worse than reading the sweep's grid on the same GPUs, a
+// target no deployment reaches says why; the default TTFT limit; one serving memory reserve.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "catalog/catalog.h"
+#include "inference/chooser.h"
+#include "inference/speculative.h"
+#include "model/model_registry.h"
+
+namespace gpuplan {
+namespace {
+
+const Catalog& chooser_catalog() {
+  static const Catalog c = Catalog::load({});
+  return c;
+}
+
+ServingScenario chooser_scenario(const std::string& model, const std::string& system, long long isl, long long osl,
+                         double tps_user, Precision p = Precision::fp8) {
+  ServingScenario s;
+  s.model = resolve_model(model);
+  s.hw = resolve_hardware(chooser_catalog(), system);
+  s.system = system;
+  s.unit_gpus = chooser_catalog().system(system).gpus_per_unit();
+  s.workload.weight_precision = p;
+  s.workload.kv_bytes_per_element = default_kv_bytes(p);
+  s.traffic.isl = isl;
+  s.traffic.osl = osl;
+  s.traffic.tokens_per_s_per_user = tps_user;
+  s.traffic.ttft_limit_s = default_ttft_limit_s(isl);
+  return s;
+}
+
+TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {
+  struct Case {
+    const char* model;
+    const char* system;
+    long long isl, osl;
+    double tps_user;
+  };
+  for (const Case& c : {Case{"llama3.1-70b", "hgx-h200", 8192, 1024, 50}, Case{"llama3.1-70b", "hgx-h100", 1024, 1024, 30},
+                        Case{"llama3.1-8b", "hgx-b200", 1024, 1024, 150}, Case{"deepseek-r1", "hgx-h200", 8192, 1024, 50},
+                        Case{"deepseek-r1", "gb200-nvl72", 1024, 1024, 100}, Case{"llama3.1-405b", "hgx-h100", 1024, 1024, 20}}) {
+    const ServingScenario s = chooser_scenario(c.model, c.system, c.isl, c.osl, c.tps_user);
+    const ServingChoice ch = choose_serving(s);
+    ASSERT_TRUE(ch.met) << c.model << " on " << c.system << ": " << ch.why_not;
+    const InferenceResult& r = ch.point.result;
+    EXPECT_TRUE(r.valid()) << c.model;
+    EXPECT_GE(r.tokens_per_s_per_user, c.tps_user * (1 - 1e-9)) << c.model << " on " << c.system;
+    EXPECT_LE(r.ttft_s, s.traffic.ttft_limit_s) << c.model << " on " << c.system;
+    EXPECT_EQ(ch.gpus, ch.units * s.unit_gpus);
+    // The point is the scenario's own evaluation of that deployment at that load: one function.
+    const InferenceResult again = evaluate_scenario(s, ch.point.deployment(), ch.point.concurrency);
+    EXPECT_DOUBLE_EQ(again.tokens_per_s_per_gpu, r.tokens_per_s_per_gpu) << c.model;
+    // The load is the largest that meets the target: one more client misses it (or none fits).
+    if (ch.point.concurrency < r.max_concurrency) {
+      const InferenceResult more = evaluate_scenario(s, ch.point.deployment(), ch.point.concurrency + 1);
+      EXPECT_FALSE(meets_traffic(s.traffic, more)) << c.model << " on " << c.system;
+    }
+  }
+}
+
+// Solving for the load is never worse than reading the sweep's grid of concurrencies on the same GPUs
+// (the grid's points are loads the bisection also considers), and usually better.
+TEST(ServingChooser, NeverBelowTheSweepsGridOnTheSameGpus) {
+  for (const char* model : {"llama3.1-70b", "deepseek-r1"}) {
+    const ServingScenario s = chooser_scenario(model, "hgx-h200", 8192, 1024, 50);
+    ChooserOptions o;
+    o.gpus = 8;
+    const ServingChoice ch = choose_serving(s, o);
+    ASSERT_TRUE(ch.met) << model << ": " << ch.why_not;
+    InferenceWorkload w = s.workload;
+    w.isl = 8192;
+    w.osl = 1024;
+    w.num_gpus = 8;
+    SweepOptions so;
+    so.ttft_limit_s = s.traffic.ttft_limit_s;
+    so.mtp = so.disaggregated = s.model.is_moe();
+    const SweepResult sweep = sweep_inference(s.model, s.hw, w, so);
+    double grid = 0;
+    for (const SweepPoint& p : sweep.frontier)
+      if (p.result.tokens_per_s_per_user >= 50) grid = std::max(grid, p.result.tokens_per_s_per_gpu);
+    ASSERT_GT(grid, 0) << model;
+    EXPECT_GE(ch.point.result.tokens_per_s_per_gpu, grid * (1 - 1e-9)) << model;
+  }
+}
+
+TEST(ServingChooser, ATargetNoDeploymentReachesSaysWhy) {
+  const ServingChoice ch = choose_serving(chooser_scenario("llama3.1-70b", "hgx-h100", 1024, 1024, 5000));
+  EXPECT_FALSE(ch.met);
+  EXPECT_NE(ch.why_not.find("below the 5000 asked"), std::string::npos) << ch.why_not;
+  EXPECT_GT(ch.fastest_tokens_per_s_per_user, 0);
+  EXPECT_LT(ch.fastest_tokens_per_s_per_user, 5000);
+  // A TTFT limit no prefill can meet.
+  ServingScenario s = chooser_scenario("llama3.1-70b", "hgx-h100", 100000, 1024, 10);
+  s.traffic.ttft_limit_s = 0.001;
+  const ServingChoice t = choose_serving(s);
+  EXPECT_FALSE(t.met);
+  EXPECT_NE(t.why_not.find("TTFT"), std::string::npos) << t.why_not;
+}
+
+// Whole units by default: one 8-GPU node for Llama 3.1 70B (more nodes only replicate it), the same
+// figure as on exactly 8 GPUs; more units only when the best deployment needs them.
+TEST(ServingChooser, WholeUnitsAsManyAsTheBestDeploymentNeeds) {
+  const ServingScenario s = chooser_scenario("llama3.1-70b", "hgx-h200", 8192, 1024, 50);
+  const ServingChoice whole = choose_serving(s);
+  ChooserOptions eight;
+  eight.gpus = 8;
+  const ServingChoice fixed = choose_serving(s, eight);
+  ASSERT_TRUE(whole.met && fixed.met);
+  EXPECT_EQ(whole.units, 1);
+  EXPECT_EQ(whole.gpus, 8);
+  EXPECT_GE(whole.point.result.tokens_per_s_per_gpu, 0.97 * fixed.point.result.tokens_per_s_per_gpu);
+  // DeepSeek-R1 FP8 does not fit one 8 x 80 GB H100 node: served on more.
+  const ServingChoice r1 = choose_serving(chooser_scenario("deepseek-r1", "hgx-h100", 1024, 1024, 30));
+  ASSERT_TRUE(r1.met) << r1.why_not;
+  EXPECT_GE(r1.units, 2);
+}
+
+TEST(ServingChooser, DefaultTtftLimitFollowsMlperfServerLimits) {
+  EXPECT_DOUBLE_EQ(default_ttft_limit_s(1024), 2.0);
+  EXPECT_DOUBLE_EQ(default_ttft_limit_s(2048), 2.0);
+  EXPECT_NEAR(default_ttft_limit_s(20000), 6.0, 1e-12);
+  EXPECT_GT(default_ttft_limit_s(8192), default_ttft_limit_s(4096));
+  EXPECT_DOUBLE_EQ(resolve_ttft_limit_s(-1, 1024), 2.0);
+  EXPECT_DOUBLE_EQ(resolve_ttft_limit_s(0, 1024), 0.0);
+  EXPECT_DOUBLE_EQ(resolve_ttft_limit_s(0.5, 1024), 0.5);
+  EXPECT_NE(default_ttft_basis(8192).find("MLPerf"), std::string::npos);
+}
+
+// One serving memory reserve: the evaluator's is the one `memory --inference` uses.
+TEST(ServingChooser, OneServingMemoryReserve) {
+  const auto r = evaluate_inference(resolve_model("llama3.1-8b"), resolve_hardware(chooser_catalog(), "hgx-h100"), {1, 1, 1, false},
+                                    scenario_workload(chooser_scenario("llama3.1-8b", "hgx-h100", 1024, 1024, 0), {}, 0));
+  ASSERT_TRUE(r.valid());
+  EXPECT_DOUBLE_EQ(r.memory.reserve_bytes, kServingEngineReserveBytes);
+}
+
+}  // namespace
+}  // namespace gpuplan
