@@ -74,7 +74,9 @@ TEST(Compare, TrainingAndServingOnADenseModel) {
     const SweepPoint* p = at_interactivity(mc.curve_a, row.tokens_per_s_per_user);
     if (row.tokens_per_s_per_user == spec.tokens_per_s_per_user) {
       EXPECT_DOUBLE_EQ(row.a, mc.at_a->result.tokens_per_s_per_gpu);
-      if (p) EXPECT_GE(row.a, p->result.tokens_per_s_per_gpu * (1 - 1e-9));
+      if (p) {
+        EXPECT_GE(row.a, p->result.tokens_per_s_per_gpu * (1 - 1e-9));
+      }
     } else if (p) {
       EXPECT_DOUBLE_EQ(row.a, p->result.tokens_per_s_per_gpu);
     } else {

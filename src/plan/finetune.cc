@@ -67,8 +67,11 @@ std::string to_string(const LoraTargets& t) {
   std::string s;
   const std::pair<bool, const char*> parts[] = {{t.q, "q"},       {t.k, "k"},   {t.v, "v"},      {t.o, "o"},
                                                 {t.gate, "gate"}, {t.up, "up"}, {t.down, "down"}};
-  for (const auto& [on, name] : parts)
-    if (on) s += (s.empty() ? "" : ",") + std::string(name);
+  for (const auto& [on, name] : parts) {
+    if (!on) continue;
+    if (!s.empty()) s += ',';
+    s += name;
+  }
   return s;
 }
 
