@@ -17,6 +17,7 @@
 #include "api/cost_options.h"
 #include "compare/claims.h"
 #include "compare/compare.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 
@@ -340,16 +341,13 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       for (const auto& k : compare::builtin_claims())
         if (k.id == c) todo.push_back(k), found = true;
       if (found) continue;
-      std::ifstream in(c);
-      if (!in) {
+      if (!find_input_file(c)) {
         std::string ids;
         for (const auto& k : compare::builtin_claims()) ids += (ids.empty() ? "" : ", ") + k.id;
         throw InputError("--claim", fmt::format("'{}' is neither 'builtin', a built-in claim ({}) nor a readable "
                                                 "file", c, ids));
       }
-      std::stringstream ss;
-      ss << in.rdbuf();
-      auto file = compare::parse_claims(ss.str(), c);
+      auto file = compare::parse_claims(read_input_file(*find_input_file(c), "--claim"), c);
       todo.insert(todo.end(), file.begin(), file.end());
     }
     std::vector<compare::ClaimResult> results;

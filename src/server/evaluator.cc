@@ -8,9 +8,8 @@ namespace gpuplan::server {
 namespace {
 
 // What one evaluation hands back to the request waiting for it (shared: the request may have gone).
+// Guarded by the evaluator's mutex.
 struct Slot {
-  std::mutex mutex;
-  std::condition_variable ready;
   bool done = false;
   Reply reply;
 };
@@ -30,9 +29,16 @@ std::size_t Evaluator::running() const {
   return running_;
 }
 
+void Evaluator::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  changed_.notify_all();
+}
+
 Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
   {
     std::lock_guard lock(mutex_);
+    if (stopped_) return Outcome::stopped;
     if (running_ >= max_running_) return Outcome::busy;
     ++running_;
   }
@@ -40,24 +46,24 @@ Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
   try {
     std::thread([this, slot, job = std::move(job)] {
       Reply r = job();
-      {
-        std::lock_guard lock(slot->mutex);
-        slot->reply = std::move(r);
-        slot->done = true;
-        slot->ready.notify_all();
-      }
-      std::lock_guard lock(mutex_);  // notified under the lock: the destructor cannot run before
+      // The slot is given back and the reply handed over at once, under the lock, before the
+      // request can answer; notified under the lock, so the destructor cannot run before.
+      std::lock_guard lock(mutex_);
       --running_;
-      idle_.notify_all();
+      slot->reply = std::move(r);
+      slot->done = true;
+      changed_.notify_all();
+      if (running_ == 0) idle_.notify_all();
     }).detach();
   } catch (const std::system_error&) {  // no thread to be had: as busy
     std::lock_guard lock(mutex_);
     --running_;
-    idle_.notify_all();
+    if (running_ == 0) idle_.notify_all();
     return Outcome::busy;
   }
-  std::unique_lock lock(slot->mutex);
-  if (!slot->ready.wait_for(lock, deadline_, [&] { return slot->done; })) return Outcome::timed_out;
+  std::unique_lock lock(mutex_);
+  if (!changed_.wait_for(lock, deadline_, [&] { return slot->done || stopped_; })) return Outcome::timed_out;
+  if (!slot->done) return Outcome::stopped;
   reply = std::move(slot->reply);
   return Outcome::done;
 }
