@@ -440,7 +440,8 @@ struct Server::State {
       const std::string host = req.get_header_value("Host");
       // Bound to loopback, answer only requests addressed to loopback by name or address, with this
       // server's port: a web page elsewhere cannot reach it through a DNS name rebound to 127.0.0.1.
-      if (is_loopback_host(config.host) && !is_loopback_host_header(host, port)) {
+      if (is_loopback_host(config.host) &&
+          (req.get_header_value_count("Host") != 1 || !is_loopback_host_header(host, port))) {
         send(res, error_reply(403, "Host '" + valid_utf8(host) +
                                        "' is not this server's loopback address (it answers localhost, 127.0.0.1 "
                                        "and [::1] with its port; gpuplan serve --host opens it up)",
@@ -467,7 +468,7 @@ struct Server::State {
           return httplib::Server::HandlerResponse::Handled;
         }
         res.status = 303;
-        res.set_header("Location", req.path == "/" || req.path.empty() ? "/" : header_text(req.path));
+        res.set_header("Location", "/");  // never a path from the request: "//elsewhere" would leave the server
         res.set_header("Set-Cookie", cookie_name() + "=" + config.token + "; Path=/; HttpOnly; SameSite=Strict");
         return httplib::Server::HandlerResponse::Handled;
       }
