@@ -1,5 +1,6 @@
 #include "server/evaluator.h"
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 
@@ -16,8 +17,9 @@ struct Slot {
 
 }  // namespace
 
-Evaluator::Evaluator(std::size_t max_running, std::chrono::milliseconds deadline)
-    : max_running_(max_running), deadline_(deadline) {}
+Evaluator::Evaluator(std::size_t max_running, std::chrono::milliseconds deadline,
+                     std::chrono::milliseconds admission_wait)
+    : max_running_(max_running), deadline_(deadline), admission_wait_(std::min(admission_wait, deadline)) {}
 
 Evaluator::~Evaluator() {
   std::unique_lock lock(mutex_);
@@ -37,9 +39,11 @@ void Evaluator::stop() {
 
 Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    // Every slot taken: wait a little for one (cheap evaluations end in milliseconds), not for ever.
+    if (!changed_.wait_for(lock, admission_wait_, [&] { return running_ < max_running_ || stopped_; }))
+      return Outcome::busy;
     if (stopped_) return Outcome::stopped;
-    if (running_ >= max_running_) return Outcome::busy;
     ++running_;
   }
   auto slot = std::make_shared<Slot>();

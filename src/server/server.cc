@@ -312,7 +312,8 @@ struct Server::State {
       case Evaluator::Outcome::busy: {
         Reply r = error_reply(503,
                               "the server is running as many evaluations as it runs at once (" +
-                                  std::to_string(config.threads) + "); try again shortly",
+                                  std::to_string(config.threads) +
+                                  ", gpuplan serve --threads) and none ended within a second; try again shortly",
                               "", 1);
         return r;
       }
