@@ -23,7 +23,7 @@ Evaluator::Evaluator(std::size_t max_running, std::chrono::milliseconds deadline
 
 Evaluator::~Evaluator() {
   std::unique_lock lock(mutex_);
-  idle_.wait(lock, [this] { return running_ == 0; });
+  idle_.wait(lock, [this] { return alive_ == 0; });
 }
 
 std::size_t Evaluator::running() const {
@@ -45,24 +45,32 @@ Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
       return Outcome::busy;
     if (stopped_) return Outcome::stopped;
     ++running_;
+    ++alive_;
   }
   auto slot = std::make_shared<Slot>();
   try {
-    std::thread([this, slot, job = std::move(job)] {
+    std::thread([this, slot, job = std::move(job)]() mutable {
       Reply r = job();
-      // The slot is given back and the reply handed over at once, under the lock, before the
-      // request can answer; notified under the lock, so the destructor cannot run before.
+      job = nullptr;  // what the job held (its options) goes now, not when the thread is torn down
+      {
+        // The slot is given back and the reply handed over at once, under the lock, before the
+        // request can answer.
+        std::lock_guard lock(mutex_);
+        --running_;
+        slot->reply = std::move(r);
+        slot->done = true;
+        changed_.notify_all();
+      }
+      slot.reset();
+      // Last: the destructor waits for this, so nothing of the evaluation outlives the evaluator.
       std::lock_guard lock(mutex_);
-      --running_;
-      slot->reply = std::move(r);
-      slot->done = true;
-      changed_.notify_all();
-      if (running_ == 0) idle_.notify_all();
+      if (--alive_ == 0) idle_.notify_all();
     }).detach();
   } catch (const std::system_error&) {  // no thread to be had: as busy
     std::lock_guard lock(mutex_);
     --running_;
-    if (running_ == 0) idle_.notify_all();
+    if (--alive_ == 0) idle_.notify_all();
+    changed_.notify_all();
     return Outcome::busy;
   }
   std::unique_lock lock(mutex_);

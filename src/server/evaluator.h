@@ -47,9 +47,10 @@ class Evaluator {
   std::chrono::milliseconds deadline_;
   std::chrono::milliseconds admission_wait_;
   mutable std::mutex mutex_;
-  std::condition_variable idle_;     // running_ fell to 0
+  std::condition_variable idle_;     // alive_ fell to 0
   std::condition_variable changed_;  // an evaluation ended, or stop()
-  std::size_t running_ = 0;
+  std::size_t running_ = 0;  // evaluations holding a slot
+  std::size_t alive_ = 0;    // evaluation threads not yet done with the evaluator (a little longer)
   bool stopped_ = false;
 };
 
