@@ -55,13 +55,15 @@ Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
       {
         // The slot is given back and the reply handed over at once, under the lock, before the
         // request can answer.
+        // The thread lets go of the slot before the request can see it done: what the request
+        // finds is its own from then on.
         std::lock_guard lock(mutex_);
         --running_;
         slot->reply = std::move(r);
         slot->done = true;
+        slot.reset();
         changed_.notify_all();
       }
-      slot.reset();
       // Last: the destructor waits for this, so nothing of the evaluation outlives the evaluator.
       std::lock_guard lock(mutex_);
       if (--alive_ == 0) idle_.notify_all();
