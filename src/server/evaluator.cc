@@ -50,16 +50,16 @@ Evaluator::Outcome Evaluator::run(std::function<Reply()> job, Reply& reply) {
   auto slot = std::make_shared<Slot>();
   try {
     std::thread([this, slot, job = std::move(job)]() mutable {
-      Reply r = job();
+      // Straight into the slot (the request reads it only once done is set, under the lock): no
+      // Reply of this thread's own outlives the handover.
+      slot->reply = job();
       job = nullptr;  // what the job held (its options) goes now, not when the thread is torn down
       {
         // The slot is given back and the reply handed over at once, under the lock, before the
-        // request can answer.
-        // The thread lets go of the slot before the request can see it done: what the request
-        // finds is its own from then on.
+        // request can answer; the thread lets go of the slot first, so what the request finds is
+        // its own from then on.
         std::lock_guard lock(mutex_);
         --running_;
-        slot->reply = std::move(r);
         slot->done = true;
         slot.reset();
         changed_.notify_all();
