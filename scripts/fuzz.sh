@@ -56,6 +56,16 @@ printf 'tp=4,pp=4,vp=5,cp=2' > "$build/corpus/fuzz_plan_and_names/plan"
 printf 'Llama-3.1-405B (proxy 8 L)' > "$build/corpus/fuzz_plan_and_names/proxy"
 printf 'Qwen3-32B-NVFP4' > "$build/corpus/fuzz_plan_and_names/suffix"
 
+mkdir -p "$build/corpus/fuzz_server_request"
+printf 'GET /api/v1/echo?model=llama3.1-70b&sweep&gpus=8&positional=a HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n' \
+  > "$build/corpus/fuzz_server_request/get"
+printf 'POST /api/v1/echo HTTP/1.1\r\nHost: localhost:8080\r\nOrigin: http://localhost:8080\r\nContent-Type: application/json\r\nContent-Length: 29\r\n\r\n{"model": "x", "gpus": [1,2]}' \
+  > "$build/corpus/fuzz_server_request/post"
+printf 'GET /report/train?x=%%ff HTTP/1.1\r\nHost: [::1]:8080\r\nSec-Fetch-Site: cross-site\r\n\r\nGET /%%c0 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n' \
+  > "$build/corpus/fuzz_server_request/pipelined"
+printf 'POST /api/v1/fail HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n0\r\n\r\n' \
+  > "$build/corpus/fuzz_server_request/chunked"
+
 mkdir -p "$build/findings"
 status=0
 for h in "${harnesses[@]}"; do

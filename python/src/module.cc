@@ -114,7 +114,7 @@ class KeyCache {
     trail_.resize(std::min(cursor_, trail_.size()));  // the sequence differs from here on
     auto it = keys_.find(key);
     if (it == keys_.end()) {
-      PyObject* text = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+      PyObject* text = PyUnicode_DecodeUTF8(key.data(), static_cast<Py_ssize_t>(key.size()), "replace");
       if (text == nullptr || keys_.size() >= kMaxKeys) return text;
       PyUnicode_InternInPlace(&text);
       if (PyObject_Hash(text) == -1) {
@@ -174,7 +174,8 @@ PyObject* to_python(const json& value) {
       return PyFloat_FromDouble(value.get<double>());
     case json::value_t::string: {
       const auto& s = value.get_ref<const std::string&>();
-      return PyUnicode_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
+      // A document may quote a file's bytes (a dataset row): not UTF-8 there is U+FFFD, never an error.
+      return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
     }
     case json::value_t::array: {
       const auto& items = value.get_ref<const json::array_t&>();

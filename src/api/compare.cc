@@ -17,6 +17,7 @@
 #include "api/cost_options.h"
 #include "compare/claims.h"
 #include "compare/compare.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 
@@ -368,16 +369,13 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       for (const auto& k : compare::builtin_claims())
         if (k.id == c) todo.push_back(k), found = true;
       if (found) continue;
-      std::ifstream in(c);
-      if (!in) {
+      if (!find_input_file(c)) {
         std::string ids;
         for (const auto& k : compare::builtin_claims()) ids += (ids.empty() ? "" : ", ") + k.id;
         throw InputError("--claim", fmt::format("'{}' is neither 'builtin', a built-in claim ({}) nor a readable "
                                                 "file", c, ids));
       }
-      std::stringstream ss;
-      ss << in.rdbuf();
-      auto file = compare::parse_claims(ss.str(), c);
+      auto file = compare::parse_claims(read_input_file(*find_input_file(c), "--claim"), c);
       todo.insert(todo.end(), file.begin(), file.end());
     }
     std::vector<compare::ClaimResult> results;
@@ -410,7 +408,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.spec.train_gpus));
   if (req.spec.seq_len < 1 || req.spec.seq_len > 10'000'000)
     throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.spec.seq_len));
-  if (req.global_batch < 0) throw InputError("--global-batch", "must be at least 1");
+  if (req.global_batch < 0 || req.global_batch > 1'000'000'000)
+    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000 sequences, got {}", req.global_batch));
   if (req.spec.isl < 1 || req.spec.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.spec.osl < 1 || req.spec.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
   if (!(req.spec.tokens_per_s_per_user > 0 && req.spec.tokens_per_s_per_user <= 1e5))

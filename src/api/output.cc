@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "core/output_path.h"
 
 namespace gpuplan::api {
 
@@ -18,17 +19,20 @@ nlohmann::json document(const std::string& kind, nlohmann::json payload) {
 
 void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs,
                        std::ostream* notes) {
-  namespace fs = std::filesystem;
+  std::vector<NamedInput> named;
+  for (const auto& in : inputs) named.emplace_back("input", in);
+  check_output_path(path, option, named);
   std::error_code ec;
-  if (!fs::exists(path, ec)) return;
-  if (fs::is_directory(path, ec)) throw InputError(option, "'" + path + "' is a directory, not a file");
-  for (const auto& in : inputs) {
-    if (in.empty()) continue;
-    std::error_code e2;
-    if (fs::equivalent(path, in, e2))
-      throw InputError(option, "'" + path + "' is an input of this command; it would be overwritten. Write elsewhere");
-  }
-  if (notes) *notes << "note: " << option << ": replacing the existing file '" << path << "'\n";
+  if (notes && std::filesystem::exists(path, ec))
+    *notes << "note: " << option << ": replacing the existing file '" << path << "'\n";
+}
+
+void check_output_file_of_args(const std::string& path, const std::string& option, const std::vector<std::string>& args,
+                               std::ostream* notes) {
+  check_output_path(path, option, inputs_from_args(args));
+  std::error_code ec;
+  if (notes && std::filesystem::exists(path, ec))
+    *notes << "note: " << option << ": replacing the existing file '" << path << "'\n";
 }
 
 }  // namespace gpuplan::api

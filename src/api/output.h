@@ -41,4 +41,9 @@ struct Output {
 void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs,
                        std::ostream* notes);
 
+// The same for a command line `args` (the CLI's argv, a report's tokens): every argument but the
+// values of output options is an input (core/output_path.h inputs_from_args), named by its option.
+void check_output_file_of_args(const std::string& path, const std::string& option, const std::vector<std::string>& args,
+                               std::ostream* notes);
+
 }  // namespace gpuplan::api

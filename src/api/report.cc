@@ -362,7 +362,7 @@ std::string report_html(const Session& session, std::string_view kind, const nlo
   const ReportOptions o = take_report_options(kind_name, rest, args, false);  // no --out: the HTML is the answer
   const Report r = build_report(session, kind_name, args, o, rest, GPUPLAN_VERSION);
   if (write) {
-    check_output_file(o.out, "--out", {}, nullptr);
+    check_output_file_of_args(o.out, "--out", rest, nullptr);
     std::ofstream f(o.out, std::ios::binary);
     if (!f || !(f << r.html) || !f.flush()) throw InputError("--out", "cannot write '" + o.out + "'");
   }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "api/api.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "physics/hardware.h"
 
@@ -26,11 +27,7 @@ Catalog load_catalog(const std::vector<std::string>& catalog_dirs, const std::ve
   dirs.insert(dirs.end(), catalog_dirs.begin(), catalog_dirs.end());
   Catalog catalog = Catalog::load(dirs);
   for (const auto& file : calibration_files) {
-    std::ifstream f(file, std::ios::binary);
-    if (!f) throw InputError("--calibration", "cannot read file '" + file + "'");
-    std::stringstream text;
-    text << f.rdbuf();
-    catalog.merge_yaml(text.str(), file);
+    catalog.merge_yaml(read_input_file(file, "--calibration"), file);
   }
   catalog.check();
   return catalog;

@@ -13,6 +13,7 @@
 
 #include "catalog/catalog_parse.h"
 #include "core/embedded_data.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/text.h"
@@ -122,13 +123,7 @@ auto parse_list(const YAML::Node& node, const std::string& where, const std::str
   return out;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw InputError(p.string(), "cannot be read");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read_file(const fs::path& p) { return read_input_file(p.string(), p.string()); }
 
 // The name without a leading vendor word ("NVIDIA H200-SXM", "AMD Instinct MI300X", "NVIDIA DGX
 // B200"), as tables and nvidia-smi write them; empty when it has none.

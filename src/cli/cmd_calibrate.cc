@@ -727,6 +727,7 @@ int cmd_calibrate(int argc, char** argv) {
     if (!generations.empty()) throw InputError("--generation", "applies with --inference");
     if (!bands && !serving.empty()) throw InputError("--serving", "applies with --bands");
     if (!bands && !bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
+    if (!bands_path.empty()) check_output_file(bands_path, "--write-bands", command_args);
     Catalog catalog = load_catalog(common);
     const CsvTable table = read_csv_file(dataset, "--dataset");
     if (!is_training_schema(table)) throw InputError("--dataset", "expected the training.csv schema");

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "api/schedule.h"
 #include "cli/common.h"
+#include "core/output_path.h"
 #include "core/error.h"
 #include "schedule/cluster_yaml.h"
 #include "schedule/export.h"
@@ -35,6 +36,7 @@ int cmd_export(int argc, char** argv) {
       return kExitOk;
     }
     if (!out_dir.empty()) {
+      check_output_dir(out_dir, "--output-dir");
       std::filesystem::create_directories(out_dir);
       for (const auto& f : files) {
         const auto path = std::filesystem::path(out_dir) / f.name;

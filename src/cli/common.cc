@@ -88,9 +88,7 @@ int report_exception() {
 }
 
 void check_output_file(const std::string& path, const std::string& option, const std::vector<std::string>& inputs) {
-  std::vector<std::string> others = inputs;  // the output's own argument is not an input
-  if (auto it = std::find(others.begin(), others.end(), path); it != others.end()) others.erase(it);
-  api::check_output_file(path, option, others, &std::cerr);
+  api::check_output_file_of_args(path, option, inputs, &std::cerr);
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO); }

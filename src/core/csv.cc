@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/input_file.h"
 #include "core/error.h"
 
 namespace gpuplan {
@@ -139,11 +140,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
 }
 
 CsvTable read_csv_file(const std::string& path, const std::string& field) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(field, "cannot read file '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_csv(ss.str(), path);
+  return parse_csv(read_input_file(path, field), path);
 }
 
 }  // namespace gpuplan

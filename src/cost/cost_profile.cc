@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/embedded_data.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
 #include "deploy/site.h"
@@ -90,11 +91,7 @@ CostProfile parse_cost_profile(const std::string& text, const std::string& origi
 }
 
 CostProfile read_cost_profile(const std::string& path, const CostProfile& base) {
-  std::ifstream in(path);
-  if (!in) throw InputError("--cost-profile", "cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_cost_profile(ss.str(), path, base);
+  return parse_cost_profile(read_input_file(path, "--cost-profile"), path, base);
 }
 
 const CostProfile& builtin_cost_profile() {

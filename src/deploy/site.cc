@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/embedded_data.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/text.h"
@@ -84,11 +85,7 @@ SiteSpec parse_site_yaml(const std::string& text, const std::string& origin, con
 }
 
 SiteSpec read_site_file(const std::string& path, const SiteSpec& defaults) {
-  std::ifstream in(path);
-  if (!in) throw InputError("--site", "cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_site_yaml(ss.str(), path, defaults);
+  return parse_site_yaml(read_input_file(path, "--site"), path, defaults);
 }
 
 UnitPower unit_power(const SystemPowerInput& s, const SiteSpec& site) {

@@ -5,23 +5,25 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace gpuplan::doctor {
 namespace {
 
 ToolOutput read_tool(const std::filesystem::path& dir, const std::string& stem) {
   ToolOutput t;
-  std::ifstream f(dir / (stem + ".txt"));
-  if (!f) {
+  std::error_code ec;
+  const auto text = dir / (stem + ".txt"), exit = dir / (stem + ".exit");
+  if (!std::filesystem::exists(text, ec)) {
     t.status = ToolStatus::missing;
     return t;
   }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  t.text = ss.str();
+  t.text = read_input_file(text.string(), "--replay");
   t.status = ToolStatus::ok;
-  std::ifstream e(dir / (stem + ".exit"));
-  if (e && (e >> t.exit_code) && t.exit_code != 0) t.status = ToolStatus::failed;
+  if (std::filesystem::exists(exit, ec)) {
+    std::istringstream e(read_input_file(exit.string(), "--replay"));
+    if ((e >> t.exit_code) && t.exit_code != 0) t.status = ToolStatus::failed;
+  }
   return t;
 }
 

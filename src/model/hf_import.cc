@@ -90,7 +90,7 @@ void read_qwen_experts(const Config& c, ModelArch& m) {
   m.moe.num_experts = c.req_in("num_experts", 1, kMaxExperts);
   m.moe.top_k = c.req("num_experts_per_tok");
   m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
-  m.moe.layer_freq = std::max(1, c.opt("decoder_sparse_step", 1));
+  m.moe.layer_freq = c.opt_in("decoder_sparse_step", 1, 1, std::max(1, m.layers));
   if (int shared = c.opt_in("shared_expert_intermediate_size", 0, 0, kMaxWidth); shared > 0) {
     m.moe.shared_experts = 1;
     m.moe.shared_ffn_hidden = shared;
@@ -292,7 +292,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
       m.moe.expert_ffn_hidden = c.req_in("moe_intermediate_size", 1, kMaxWidth);
       m.moe.shared_experts = c.opt_in("n_shared_experts", 0, 0, 1000);
       m.moe.first_dense_layers = c.opt_in("first_k_dense_replace", 0, 0, m.layers);
-      m.moe.layer_freq = std::max(1, c.opt("moe_layer_freq", 1));
+      m.moe.layer_freq = c.opt_in("moe_layer_freq", 1, 1, std::max(1, m.layers));
     }
     // num_nextn_predict_layers (the MTP module) is not counted: published totals exclude it.
   } else if (type == "gpt_oss") {
@@ -322,7 +322,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     m.moe.expert_ffn_hidden = c.req_in("intermediate_size", 1, kMaxWidth);
     m.moe.shared_experts = 1;  // Llama4TextMoe: one shared expert of intermediate_size
     m.moe.shared_ffn_hidden = m.moe.expert_ffn_hidden;
-    m.moe.layer_freq = std::max(1, c.opt("interleave_moe_layer_step", 1));
+    m.moe.layer_freq = c.opt_in("interleave_moe_layer_step", 1, 1, std::max(1, m.layers));
   }
   if (m.is_moe() && (m.moe.top_k < 1 || m.moe.top_k > m.moe.num_experts))
     throw InputError("num_experts_per_tok", "must be in [1, " + std::to_string(m.moe.num_experts) +

@@ -104,8 +104,8 @@ int ModelArch::moe_layers() const {
   if (moe.num_experts <= 0) return 0;
   const int rest = layers - moe.first_dense_layers;
   if (rest <= 0) return 0;
-  const int freq = std::max(1, moe.layer_freq);
-  return (rest + freq - 1) / freq;  // every freq-th layer after the leading dense ones
+  const long long freq = std::max(1, moe.layer_freq);
+  return static_cast<int>((rest + freq - 1) / freq);  // every freq-th layer after the leading dense ones
 }
 
 double attention_layer_params(const ModelArch& m, bool linear_layer) {

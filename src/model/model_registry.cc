@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/embedded_data.h"
+#include "core/input_file.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/yaml_reader.h"
@@ -270,7 +271,6 @@ std::vector<std::string> builtin_model_names(bool with_aliases) {
 }
 
 ModelArch resolve_model(const std::string& name_or_path, const std::string& field) {
-  namespace fs = std::filesystem;
   if (name_or_path.size() > kMaxModelNameChars)
     throw InputError(field, fmt::format("model name or path of {} characters; at most {} allowed ('{}')",
                                         name_or_path.size(), kMaxModelNameChars, echo_name(name_or_path)));
@@ -282,14 +282,8 @@ ModelArch resolve_model(const std::string& name_or_path, const std::string& fiel
   // Rule 1: an exact name or alias, compared by normalize_name ("LLAMA3.1_405B" == "llama3.1-405b").
   const ModelArch* exact = path_like ? nullptr : find_exact(name_or_path);
   if (exact) return *exact;
-  std::error_code ec;
-  if (json_name || fs::is_regular_file(name_or_path, ec)) {
-    std::ifstream in(name_or_path, std::ios::binary);
-    if (!in) throw InputError(field, "cannot read model config file '" + name_or_path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return import_hf_config(text.str(), name_or_path);
-  }
+  const std::optional<std::string> file = find_input_file(name_or_path);
+  if (json_name || file) return import_hf_config(read_input_file(file.value_or(name_or_path), field), name_or_path);
   if (path_like)  // a directory-looking name that is no file: rule 1 as for any name
     if (const ModelArch* m = find_exact(name_or_path)) return *m;
   // Rule 2: strip weight-format and fine-tuning suffixes ("Qwen3-32B-NVFP4", "...-Instruct-FP8").

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/input_file.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/yaml_reader.h"
@@ -99,11 +100,7 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& origi
 }
 
 ClusterSpec read_cluster_file(const std::string& path, const SystemResolver& resolve) {
-  std::ifstream f(path);
-  if (!f) throw InputError("--cluster", "cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_cluster_yaml(ss.str(), path, resolve);
+  return parse_cluster_yaml(read_input_file(path, "--cluster"), path, resolve);
 }
 
 }  // namespace gpuplan::schedule

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/input_file.h"
 #include "core/error.h"
 
 namespace gpuplan::schedule {
@@ -191,11 +192,7 @@ std::vector<Job> parse_trace_csv(const std::string& text, const std::string& ori
 }
 
 std::vector<Job> read_trace_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("--trace", "cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_trace_csv(ss.str(), path);
+  return parse_trace_csv(read_input_file(path, "--trace"), path);
 }
 
 std::string write_trace_csv(const std::vector<Job>& jobs) {

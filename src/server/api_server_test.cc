@@ -25,6 +25,7 @@ class ApiServerTest : public ::testing::Test {
     Options o;
     o.port = 0;
     o.threads = 8;
+    o.data_dirs = {GPUPLAN_SHARED_DATA_DIR, GPUPLAN_SOURCE_DIR "/examples"};
     server_ = new Server(api_backend(*session_), o);
     port_ = server_->bind();
     thread_ = new std::thread([] { server_->serve(); });
@@ -129,6 +130,27 @@ TEST_F(ApiServerTest, BadInputIs400NamingTheOption) {
   auto [status, doc] = get("/api/v1/nonesuch");
   EXPECT_EQ(status, 404);
   EXPECT_GT(doc["commands"].size(), 5u);
+}
+
+TEST_F(ApiServerTest, FilesAreReadOnlyUnderTheDataDirectoriesAndNeverEchoed) {
+  // Under a data directory, by a path relative to it: read.
+  auto [ok, doc] = get("/api/v1/schedule?cluster=clusters/hgx-h100-256.yaml&trace=generated&jobs=20");
+  EXPECT_EQ(ok, 200) << doc.dump();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const char* target :
+       {"/api/v1/validate?dataset=/dev/zero", "/api/v1/validate?dataset=/dev/stdin",
+        "/api/v1/validate?dataset=/etc/passwd", "/api/v1/schedule?cluster=/etc/passwd&trace=generated",
+        "/api/v1/schedule?cluster=clusters/hgx-h100-256.yaml&trace=/etc/passwd",
+        "/api/v1/schedule?cluster=clusters/../../../../../../etc/passwd&trace=generated",
+        "/api/v1/train?model=/etc/passwd.json&system=hgx-h100&gpus=8", "/api/v1/compare?claim=/etc/passwd",
+        "/api/v1/site?power-mw=1&site=/etc/passwd", "/api/v1/cost?system=hgx-h100&cost-profile=/etc/passwd"}) {
+    auto r = client().Get(target);
+    ASSERT_TRUE(r) << target;
+    EXPECT_EQ(r->status, 400) << target << " " << r->body;
+    EXPECT_EQ(r->body.find("root:"), std::string::npos) << target << " " << r->body;
+    EXPECT_EQ(r->body.find("/bin/"), std::string::npos) << target << " " << r->body;
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
 }
 
 TEST_F(ApiServerTest, ReportDownloads) {

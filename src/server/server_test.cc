@@ -346,7 +346,7 @@ TEST(ServerOptions, ABusyPortNamesThePort) {
   }
 }
 
-TEST(Loopback, Names) {
+TEST(Loopback, Names) {  // more in hardening_test.cc
   EXPECT_TRUE(is_loopback_host("127.0.0.1"));
   EXPECT_TRUE(is_loopback_host("localhost"));
   EXPECT_TRUE(is_loopback_host("::1"));

@@ -222,7 +222,15 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     p.dp = 0;
     static const std::regex etp_re(R"(ETP\s*=\s*(\d{1,6}))");  // longer: not an ETP (stoi would throw)
     std::smatch em;
-    if (std::regex_search(notes, em, etp_re)) p.etp = std::stoi(em[1].str());
+    if (std::regex_search(notes, em, etp_re)) {
+      const int etp = std::stoi(em[1].str());
+      if (!c.model.is_moe() && etp != 1) {  // expert tensor parallelism splits experts: a dense model has none
+        skip(fmt::format("the notes state ETP={}, but {} is a dense model (expert tensor parallelism needs experts)",
+                         etp, c.model.name));
+        continue;
+      }
+      p.etp = etp;
+    }
     const std::string rc = to_lower(t.cell(i, "recompute"));
     // A blank recompute means the authors' own memory setting, usually their best: searched like the
     // other blank fields, the fastest plan that fits among no recompute, selective and full recompute

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <regex>
 
+#include "core/error.h"
+
 namespace gpuplan {
 
 ErrorSummary summarize(std::vector<double> e) {
@@ -53,7 +55,13 @@ ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::
   ErrorGroups groups;
   std::vector<double> all;
   for (const auto& c : cases) {
-    const double pred = predict_case(c);
+    double pred = 0;
+    try {
+      pred = predict_case(c);
+    } catch (const InputError& e) {  // one row's plan the model refuses: that row is skipped, not the run
+      rep.skipped.push_back({c.row, std::string("the model refuses this row's plan: ") + e.what()});
+      continue;
+    }
     if (!(pred > 0) || !std::isfinite(pred)) {
       rep.skipped.push_back({c.row, "the model returned no prediction for this plan"});
       continue;
