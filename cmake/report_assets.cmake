@@ -28,4 +28,5 @@ add_custom_command(
   DEPENDS ${GPUPLAN_WEB_STAMP} ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
   COMMENT "Embedding chart.js ${GPUPLAN_CHARTJS_VERSION} for report pages")
 add_library(gpuplan_report_assets STATIC ${PROJECT_BINARY_DIR}/generated/chart_library.cc)
+gpuplan_pic_library(gpuplan_report_assets)
 target_include_directories(gpuplan_report_assets PUBLIC ${PROJECT_SOURCE_DIR}/src)

@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh build test
-scripts/build.sh -DGPUPLAN_BUILD_TESTS=ON -DGPUPLAN_BUILD_PYTHON=ON -DGPUPLAN_BUILD_BENCH=OFF
+scripts/build.sh -DGPUPLAN_BUILD_TESTS=ON -DGPUPLAN_BUILD_PYTHON=ON -DGPUPLAN_BUILD_BENCH=OFF -DGPUPLAN_BUILD_PROBE=AUTO
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir build --output-on-failure --parallel "$jobs"
