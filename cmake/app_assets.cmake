@@ -10,4 +10,5 @@ add_custom_command(
   DEPENDS ${GPUPLAN_APP_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_app.cmake ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
   COMMENT "Embedding the web app (web/app)")
 add_library(gpuplan_server_assets STATIC ${PROJECT_BINARY_DIR}/generated/app_assets.cc)
+gpuplan_pic_library(gpuplan_server_assets)
 target_include_directories(gpuplan_server_assets PUBLIC ${PROJECT_SOURCE_DIR}/src)

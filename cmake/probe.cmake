@@ -54,6 +54,9 @@ if(_gpuplan_probe_ok)
   target_link_libraries(gpuplan_probe PRIVATE CUDA::cublasLt CUDA::cudart ${CMAKE_DL_LIBS})
   add_dependencies(gpuplan gpuplan_probe)
   target_link_libraries(gpuplan PRIVATE ${CMAKE_DL_LIBS})
-  target_compile_definitions(gpuplan PRIVATE GPUPLAN_HAVE_PROBE=1)  # it loads libgpuplan_probe.so
+  # cmd_probe.cc loads libgpuplan_probe.so. Its definition alone (the file then builds outside the unity
+  # batches), so turning the probe on in a built tree (scripts/test.sh after scripts/quickstart.sh)
+  # recompiles that file only.
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/src/cli/cmd_probe.cc PROPERTIES COMPILE_DEFINITIONS GPUPLAN_HAVE_PROBE=1)
   message(STATUS "gpuplan probe: built with nvcc ${CMAKE_CUDA_COMPILER_VERSION}, ${_gencode}")
 endif()

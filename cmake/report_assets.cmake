@@ -27,5 +27,18 @@ add_custom_command(
           -DOUTPUT=${PROJECT_BINARY_DIR}/generated/chart_library.cc -P ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
   DEPENDS ${GPUPLAN_WEB_STAMP} ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
   COMMENT "Embedding chart.js ${GPUPLAN_CHARTJS_VERSION} for report pages")
-add_library(gpuplan_report_assets STATIC ${PROJECT_BINARY_DIR}/generated/chart_library.cc)
+# The report page's own style sheet and script (web/report), embedded the same way.
+set(GPUPLAN_REPORT_PAGE_CSS ${PROJECT_SOURCE_DIR}/web/report/page.css)
+set(GPUPLAN_REPORT_PAGE_JS ${PROJECT_SOURCE_DIR}/web/report/charts.js)
+add_custom_command(
+  OUTPUT ${PROJECT_BINARY_DIR}/generated/report_page_assets.cc
+  COMMAND ${CMAKE_COMMAND} -DCSS=${GPUPLAN_REPORT_PAGE_CSS} -DSCRIPT=${GPUPLAN_REPORT_PAGE_JS}
+          -DOUTPUT=${PROJECT_BINARY_DIR}/generated/report_page_assets.cc
+          -P ${PROJECT_SOURCE_DIR}/cmake/embed_report_page.cmake
+  DEPENDS ${GPUPLAN_REPORT_PAGE_CSS} ${GPUPLAN_REPORT_PAGE_JS} ${PROJECT_SOURCE_DIR}/cmake/embed_report_page.cmake
+          ${PROJECT_SOURCE_DIR}/cmake/embed_common.cmake
+  COMMENT "Embedding the report page's style sheet and script (web/report)")
+add_library(gpuplan_report_assets STATIC ${PROJECT_BINARY_DIR}/generated/chart_library.cc
+            ${PROJECT_BINARY_DIR}/generated/report_page_assets.cc)
+gpuplan_pic_library(gpuplan_report_assets)
 target_include_directories(gpuplan_report_assets PUBLIC ${PROJECT_SOURCE_DIR}/src)

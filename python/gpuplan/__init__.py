@@ -25,11 +25,8 @@ from . import _core
 from .errors import Error, InputError
 from .frames import tables, to_frame
 
-__all__ = [
-    "Error", "InputError", "Session", "run", "commands", "does_not_fit", "to_frame", "tables",
-    "train", "search", "infer", "compare", "recommend", "cost", "site", "goodput", "schedule", "validate",
-    "catalog", "model", "memory", "scale", "fabric", "report",
-]
+# The commands' functions are added below, one per entry of the API's table (_core.commands()).
+__all__ = ["Error", "InputError", "Session", "run", "commands", "does_not_fit", "to_frame", "tables", "report"]
 
 def _options(keywords, positional):
     """Keyword arguments as the API's options: CLI names (dashes for underscores), None left out; the
@@ -126,24 +123,13 @@ def _command(name, summary, default_positional=()):
     return function
 
 
-train = _command("train", "One training step: time, tokens/s, MFU, memory, where the time goes.")
-search = _command("search", "The fastest TP/PP/VP/CP/EP/DP/micro-batch/recompute/ZeRO plan that fits (plans under 'top').")
-infer = _command("infer", "One inference point, or with sweep=True the throughput/interactivity frontier.")
-compare = _command("compare", "Two systems side by side under each yardstick: compare('gb300-nvl72', 'hgx-h200', ...).")
-recommend = _command("recommend", "The catalog ranked for one workload (task='train', 'finetune' or 'infer').")
-cost = _command("cost", "TCO per GPU-hour by part; $ per million tokens, joules per token, cost and energy of a run.")
-site = _command("site", "Whether a site's power and cooling hold the racks; what a power budget buys.")
-goodput = _command("goodput", "Goodput under failures and checkpoints, with and without spares.")
-schedule = _command("schedule", "NVLink-domain-aware cluster scheduling replayed on a trace.")
-validate = _command("validate", "Error of the model against published measurements (dataset=PATH).")
-catalog = _command("catalog", "catalog() / catalog('list', 'accelerators') / catalog('show', NAME): entries with sources.",
-                   ("list",))
-model = _command("model", "model() / model('show', NAME or config.json path): parameters, FLOPs/token, KV cache/token.",
-                 ("list",))
-memory = _command("memory", "Per-GPU memory for training under a plan, or for inference (inference=True).")
-scale = _command("scale", "Weak and strong scaling sweeps of MFU and tokens/s per GPU.")
-fabric = _command("fabric", "Scale-out network for N GPUs: switches, NICs, optics, power, capex.")
-del _command
+# One function (and Session method) per command of the API's table, in its order, with its help.
+# catalog() and model() list by default, as `gpuplan catalog list` and `gpuplan model list`.
+_DEFAULT_POSITIONAL = {"catalog": ("list",), "model": ("list",)}
+for _name, _help in _core.commands():
+    globals()[_name] = _command(_name, _help + ".", _DEFAULT_POSITIONAL.get(_name, ()))
+    __all__.append(_name)
+del _command, _name, _help
 
 for _error in (Error, InputError):
     _error.__module__ = "gpuplan"  # shown as gpuplan.InputError, where users catch it

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "api/catalog.h"
+#include "api/command_line.h"
 #include "api/dispatch.h"
 #include "api/compare.h"
 #include "api/cost.h"
@@ -77,10 +78,35 @@ nlohmann::json run_with(const char* name, void (*add)(CLI::App&, Request&), cons
 }
 
 using Runner = nlohmann::json (*)(const Session*, const Input&);  // session null: tokens_out only
+using Binder = std::unique_ptr<BoundCommand> (*)(CLI::App&);
+
+// A command's options bound to a request that lives as long as the binding (bind_command()).
+template <typename Request, typename Eval>
+class Bound final : public BoundCommand {
+ public:
+  Bound(CLI::App& app, void (*add)(CLI::App&, Request&), bool reads_catalog, Eval eval)
+      : reads_catalog_(reads_catalog), eval_(eval) {
+    add(app, req_);
+  }
+  RequestBase& request() override { return req_; }
+  bool reads_catalog() const override { return reads_catalog_; }
+  int evaluate(const Catalog* catalog, Output& out) override { return eval_(catalog, req_, out); }
+
+ private:
+  Request req_;
+  bool reads_catalog_;
+  Eval eval_;
+};
+
+template <typename Request, typename Eval>
+std::unique_ptr<BoundCommand> bind_to(CLI::App& app, void (*add)(CLI::App&, Request&), bool reads_catalog, Eval eval) {
+  return std::make_unique<Bound<Request, Eval>>(app, add, reads_catalog, eval);
+}
 
 struct Entry {
   CommandInfo info;
   Runner run;
+  Binder bind;  // the CLI's: the same options over the face's own app
 };
 
 const std::vector<Entry>& table() {
@@ -90,6 +116,10 @@ const std::vector<Entry>& table() {
     {#NAME, HELP}, [](const Session* s, const Input& o) {                                        \
       return run_with(#NAME, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), o,                                                  \
                       [&](REQUEST req, Output& out) { return NAME(s->catalog(), std::move(req), out); }); \
+    },                                                                                                    \
+    [](CLI::App& app) {                                                                                   \
+      return bind_to(app, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), true,            \
+                  [](const Catalog* c, const REQUEST& req, Output& out) { return NAME(*c, req, out); });  \
     }                                                                                                     \
   }
 // A command that needs no catalog.
@@ -98,6 +128,10 @@ const std::vector<Entry>& table() {
     {#NAME, HELP}, [](const Session*, const Input& o) {                                          \
       return run_with(#NAME, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), o,                                                  \
                       [&](REQUEST req, Output& out) { return NAME(std::move(req), out); });               \
+    },                                                                                                    \
+    [](CLI::App& app) {                                                                                   \
+      return bind_to(app, static_cast<void (*)(CLI::App&, REQUEST&)>(add_##NAME##_options), false,           \
+                  [](const Catalog*, const REQUEST& req, Output& out) { return NAME(req, out); });        \
     }                                                                                                     \
   }
 
@@ -121,6 +155,10 @@ const std::vector<Entry>& table() {
             [](const Session* s, const Input& o) {
               return run_with("infer", static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), o,
                               [&](InferRequest req, Output& out) { return infer(s->catalog(), std::move(req), out, s); });
+            },
+            [](CLI::App& app) {
+              return bind_to(app, static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), true,
+                          [](const Catalog* c, const InferRequest& req, Output& out) { return infer(*c, req, out); });
             }},
       GPUPLAN_API_WITH_CATALOG(search, SearchRequest,
                                "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan"),
@@ -165,6 +203,8 @@ const Entry& entry(std::string_view command) {
 }
 
 }  // namespace
+
+std::unique_ptr<BoundCommand> bind_command(std::string_view command, CLI::App& app) { return entry(command).bind(app); }
 
 nlohmann::json run(const Session& session, std::string_view command, const nlohmann::json& options) {
   return entry(command).run(&session, Input{&options, nullptr, nullptr});

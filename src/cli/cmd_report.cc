@@ -16,15 +16,6 @@ namespace report_detail {  // named, not anonymous: the CLI may be built as one 
 
 using Args = std::vector<std::string>;
 
-// The command whose options each kind takes (for `gpuplan report KIND --help`).
-int (*kind_command(const std::string& kind))(int, char**) {
-  if (kind == "compare") return cmd_compare;
-  if (kind == "train") return cmd_train;
-  if (kind == "infer") return cmd_infer;
-  if (kind == "schedule") return cmd_schedule;
-  return cmd_site;
-}
-
 bool has_flag(const Args& args, const std::string& name) {
   return std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
 }
@@ -72,7 +63,7 @@ int cmd_report(int argc, char** argv) {
       std::cout << "\nOptions of `gpuplan " << kind_name << "`:\n";
       std::string label = "gpuplan " + kind_name, help = "--help";
       char* help_argv[] = {label.data(), help.data()};
-      return kind_command(kind_name)(2, help_argv);
+      return run_api_command(kind_name, 2, help_argv);  // each kind is the command of that name
     }
     Args args;
     const api::ReportOptions o = api::take_report_options(kind_name, rest, args);

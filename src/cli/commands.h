@@ -1,26 +1,16 @@
 #pragma once
-// Every sub-command of the gpuplan CLI: one function each, taking the arguments after its name
-// (argv[0] is "gpuplan NAME"). Returns the process exit code. The table lives in main.cc.
+// The sub-commands of the gpuplan CLI, each taking the arguments after its name (argv[0] is
+// "gpuplan NAME") and returning the process exit code: every API command through run_api_command(),
+// the CLI's own commands one function each (their table lives in main.cc).
+#include <string>
 
 namespace gpuplan::cli {
 
-int cmd_catalog(int argc, char** argv);
-int cmd_model(int argc, char** argv);
-int cmd_memory(int argc, char** argv);
-int cmd_train(int argc, char** argv);
-int cmd_infer(int argc, char** argv);
-int cmd_search(int argc, char** argv);
-int cmd_scale(int argc, char** argv);
-int cmd_validate(int argc, char** argv);
+// Any command of api::commands(), by name.
+int run_api_command(const std::string& command, int argc, char** argv);
+
 int cmd_calibrate(int argc, char** argv);
-int cmd_schedule(int argc, char** argv);
 int cmd_export(int argc, char** argv);
-int cmd_site(int argc, char** argv);
-int cmd_fabric(int argc, char** argv);
-int cmd_cost(int argc, char** argv);
-int cmd_compare(int argc, char** argv);
-int cmd_recommend(int argc, char** argv);
-int cmd_goodput(int argc, char** argv);
 int cmd_doctor(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
 int cmd_report(int argc, char** argv);

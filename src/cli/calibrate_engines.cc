@@ -1,0 +1,191 @@
+// gpuplan calibrate --engines: the serving engines' front ends, MTP and host work, MoE GEMM share.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "cli/commands.h"
+#include "api/validate.h"
+#include "cli/common.h"
+#include "core/csv.h"
+#include "core/error.h"
+#include "catalog/serving_engine.h"
+#include "validate/band_fit.h"
+#include "validate/calibrate.h"
+#include "validate/held_out.h"
+#include "validate/inference_cases.h"
+#include "validate/training_cases.h"
+#include "validate/validation.h"
+#include "cli/calibrate_parts.h"
+
+namespace gpuplan::cli::calibrate_detail {
+
+// calibrate --engines: each serving engine's front-end latency and the MTP acceptance
+// (data/catalog/serving_engines.yaml) on an InferenceX-schema file (calibrate_engines: low-concurrency
+// TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
+int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
+                          const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources,
+                          bool moe_gemm_waves) {
+  const Catalog catalog = load_catalog(common);
+  const CsvTable table = read_csv_file(dataset, "--dataset");
+  const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
+  if (!host_fit && !is_inferencex_schema(table))
+    throw InputError("--dataset", "expected the InferenceX schema (front ends, MTP) or the inference.csv schema "
+                                  "(host work per sequence) with --engines");
+  if (!host_fit && !fit_sources.empty())
+    throw InputError("--fit-sources", "applies to an inference.csv-schema --dataset (the host-work fit)");
+  std::vector<SkippedRow> skipped;
+  // InferenceX schema: with the disaggregated rows' p99 TTFT cases (the opening waves the MoE GEMM
+  // shares are fitted on).
+  auto cases = host_fit ? map_inference_cases(table, catalog, skipped)
+                        : map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true);
+  if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
+  if (moe_gemm_waves && host_fit) throw InputError("--moe-gemm-waves", "applies to an InferenceX-schema --dataset");
+  // InferenceX schema: each non-reference engine's grouped MoE GEMM share on its prefill pools' opening
+  // waves (at the catalog's front ends). Reported, not written, unless --moe-gemm-waves: the held-out
+  // files reject it (docs/inference-model.md, "Each engine's MoE GEMM share"); with it, the front ends
+  // and MTP figures are fitted at those shares (the low-load TTFTs hold MoE prefill), to alternate
+  // with the generation fit. Inference schema: the shares on the MoE TTFT rows at few clients
+  // (reported, not written).
+  std::vector<EngineFit> wave_fits, moe_fits;
+  if (!host_fit) {
+    if (moe_gemm_waves) {
+      wave_fits = calibrate_engine_moe_gemm_waves(cases, catalog);
+    } else {
+      std::vector<InferenceCase> trial = cases;  // the front ends below stay at the catalog's shares
+      wave_fits = calibrate_engine_moe_gemm_waves(trial, catalog);
+    }
+  }
+  const std::vector<EngineFit> fits =
+      host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
+  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, catalog);
+  std::vector<ServingEngine> out = catalog.serving_engines();
+  nlohmann::json j = nlohmann::json::array();
+  if (!common.json)
+    std::cout << fmt::format("{:<22} {:>5} {:>9} {:>18} {:>12} {:>16} {:>16}\n", "engine", "fit", "held out",
+                             "front end (s)", "mtp accept", "host/seq (us)", "median error");
+  for (const auto& f : fits) {
+    for (auto& e : out)
+      if (e.name == f.after.name) e = f.after;
+    resolve_serving_front_ends(out, "calibrate --engines");  // engines sharing a refitted front end follow it
+    j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"not_steady_rows", f.not_steady_rows},
+                 {"request_overhead_s_before", f.before.request_overhead_s},
+                 {"request_overhead_s", f.after.request_overhead_s},
+                 {"mtp_accept", f.after.mtp_accept ? nlohmann::json(*f.after.mtp_accept) : nlohmann::json()},
+                 {"host_per_seq_step_s_before", f.before.host_per_seq_step_s},
+                 {"host_per_seq_step_s", f.after.host_per_seq_step_s},
+                 {"mtp_host_step_s", f.after.mtp_host_step_s},
+                 {"mtp_host_per_seq_step_s", f.after.mtp_host_per_seq_step_s},
+                 {"mtp_eager_draft_extend_s", f.after.mtp_eager_draft_extend_s},
+                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9} {:>8.3f} -> {:<7.3f} {:>12} {:>6.1f} -> {:<6.1f} {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.request_overhead_s,
+                               f.after.request_overhead_s,
+                               f.after.mtp_accept ? fmt::format("{:.2f}", *f.after.mtp_accept) : "-",
+                               f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
+                               f.median_ape_before, f.median_ape_after);
+  }
+  nlohmann::json moe_j = nlohmann::json::array();
+  for (const auto& f : wave_fits) {
+    // The engine and the Dynamo deployments of its workers (moe_kernels_owner); `out` is the catalog's list.
+    for (size_t i = 0; moe_gemm_waves && i < out.size(); ++i)
+      if (moe_kernels_owner(catalog, &catalog.serving_engines()[i])->name == f.after.name)
+        out[i].moe_gemm_eff = f.after.moe_gemm_eff;
+    moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                     {"fit_on", "p99_ttft_ms opening waves"}, {"moe_gemm_eff_before", f.before.moe_gemm_eff},
+                     {"moe_gemm_eff", f.after.moe_gemm_eff}, {"median_error_before", f.median_ape_before / 100},
+                     {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (p99 TTFT of the "
+                               "prefill pools' opening waves)  {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                               f.median_ape_before, f.median_ape_after);
+  }
+  // Reported, not written: the fits absorb the closed-loop runs' warm-up tail and over-predict TPOT,
+  // so the catalog keeps every engine at 1 (docs/inference-model.md, "Closed-loop bursts").
+  for (const auto& f : moe_fits) {
+    moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
+                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (MoE TTFT+TPOT at <= 8 "
+                               "clients)  {:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
+                               f.median_ape_before, f.median_ape_after);
+  }
+  if (!common.json)
+    for (const auto& f : fits)
+      if (f.mtp_host_fit)
+        std::cout << fmt::format("{}: MTP host work in series {:.2f} ms + {:.0f} us per sequence a step, eager draft "
+                                 "extend {:.2f} ms (was {:.2f} + {:.0f}, {:.2f}), on {} TPOT and tokens/s per user "
+                                 "figures, {} held out\n",
+                                 f.after.name, f.after.mtp_host_step_s * 1e3, f.after.mtp_host_per_seq_step_s * 1e6,
+                                 f.after.mtp_eager_draft_extend_s * 1e3, f.before.mtp_host_step_s * 1e3,
+                                 f.before.mtp_host_per_seq_step_s * 1e6, f.before.mtp_eager_draft_extend_s * 1e3,
+                                 f.fit_rows, f.held_out_rows);
+  if (!common.json)
+    for (const auto& f : fits)
+      if (f.not_steady_rows > 0)
+        std::cout << fmt::format("{}: {} low-concurrency TTFT point(s) beyond any steady state (more than clients x "
+                                 "the predicted TTFT + {:.0f} s) counted, not fitted\n",
+                                 f.after.name, f.not_steady_rows, kFrontEndBoundS);
+  if (!common.json && !moe_fits.empty())
+    std::cout << "(MoE GEMM efficiency shares reported, not written: docs/inference-model.md, Closed-loop bursts)\n";
+  if (!common.json && !wave_fits.empty() && !moe_gemm_waves)
+    std::cout << "(MoE GEMM efficiency shares on the opening waves reported, not written: --moe-gemm-waves writes "
+                 "them; docs/inference-model.md, Each engine's MoE GEMM share)\n";
+  if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}, {"moe_gemm_eff_fits", moe_j}});
+  if (!write_path.empty()) {
+    check_output_file(write_path, "--write", command_args);
+    std::ofstream f(write_path);
+    if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
+    const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
+    f << serving_engines_to_yaml(
+        out, "Serving engines: the serving parameters kept per engine (framework) rather than per accelerator\n"
+             "generation (src/catalog/serving_engine.h; docs/inference-model.md, \"Parameters of this section\").\n"
+             "Entries are matched in this order against a framework string (each `match` alternative: words that\n"
+             "must all occur), so the specific engines come before the generic ones; `default` serves any other.\n"
+             "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"
+             "  (src/validate/calibrate.h) as the median of measured - predicted TTFT of each engine's InferenceX\n"
+             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out.\n"
+             "front_end_of: the engine whose front end (request_overhead_s) this one shares, resolved when the catalog\n"
+             "  is read (the named entry must state its own figure: no chains); its rows count towards that fit.\n"
+             "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
+             "  arXiv:2412.19437 sec. 5.4.3: 85-90% for the first draft on natural text; InferenceX prompts are\n"
+             "  random tokens, accepted less), fitted by calibrate_engines() on the file's MTP points.\n"
+             "host_per_seq_step_s: the engine's host work per sequence per decode step on each rank's process,\n"
+             "  overlapped with the GPU step (TensorRT-LLM's PyTorch executor: Python scheduling, sampling and\n"
+             "  response handling, run during the previous step by its overlap scheduler); fitted by\n"
+             "  calibrate_engine_host() on inference.csv's maximum-load rows of the engine (`calibrate --engines\n"
+             "  --dataset inference.csv --fit-sources ...`); entries without it: C++ runtimes, negligible.\n"
+             "mtp_host_step_s, mtp_host_per_seq_step_s: the SGLang worker's host work per MTP decode step and per\n"
+             "  sequence, waited for where its EAGLE worker runs in series with the GPU (spec v1 without the overlap\n"
+             "  scheduler; FlashInfer MLA on Hopper) and mtp_eager_draft_extend_s, the eager (non-graphed) draft\n"
+             "  extend's on FlashInfer, fitted by calibrate_engines() on those InferenceX points' TPOT and tokens/s\n"
+             "  per user; every other point held out.\n"
+             "moe_gemm_eff: the share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach\n"
+             "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
+             "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
+             "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
+             "  above 8 clients held out. Per engine, never per model. It applies to a step's prompt rows (decode\n"
+             "  rows at the reference's). On an InferenceX file `calibrate --engines` also fits it on each non-\n"
+             "  TensorRT-LLM engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported\n"
+             "  and written only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
+             "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
+             "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
+             "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"
+             "Written by `gpuplan calibrate --engines --dataset " + basename + " --write ...`.");
+    if (!common.json) std::cout << "Wrote " << write_path << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace gpuplan::cli::calibrate_detail

@@ -1,0 +1,415 @@
+// One forward step of a serving instance (inference/step.h).
+#include "inference/step.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "inference/speculative.h"
+#include "physics/collective.h"
+
+namespace gpuplan {
+
+double expected_active_experts(int experts, int top_k, double tokens) {
+  if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
+  const double E = experts, k = std::min(top_k, experts);
+  return E * (1.0 - std::pow(1.0 - k / E, tokens));
+}
+
+namespace step {
+
+namespace {
+
+constexpr double kActBytes = 2.0;     // bf16 activations between layers
+constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized checkpoints
+// Kernels one transformer layer launches in a decode step (norms, QKV, rotary+KV append, attention,
+// O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
+constexpr double kKernelsPerLayer = 8.0;
+// Kernels an MoE layer launches beyond a dense one's MLP, whatever its active parameters: the router
+// GEMM, top-k/softmax, the permutation of tokens to their experts and the weighted un-permutation
+// (TensorRT-LLM's and SGLang's fused MoE: routing, expand, grouped fc1 + activation, grouped fc2,
+// finalize). They do not shrink with the experts' size, which is what keeps small-active MoE steps
+// (gpt-oss, Qwen3-30B-A3B) from being as short as their FLOPs and bytes.
+constexpr double kMoeExtraKernelsPerLayer = 4.0;
+// Kernels a sparse-attention (DSA) layer's indexer adds in a step, whatever the context: its query
+// projection, the fused key / head-weight projection, the key LayerNorm with rope, the FP8 casts of
+// query and key with the index-key cache store, the paged FP8 MQA logits and the top-k selection
+// (SGLang's NSA indexer, DeepSeek-V3.2-Exp's reference inference: about six after fusion).
+constexpr double kDsaExtraKernelsPerLayer = 6.0;
+
+// TP all-reduce of one step's activations. Serving engines reduce small messages with one-shot or
+// two-shot kernels over NVLink (TensorRT-LLM customAllReduce, vLLM custom_all_reduce): one or two
+// link latencies instead of the ring's 2 (k-1); large ones use the ring. The fastest applies.
+double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
+  const Group g{tp, 1};
+  const double ring = collective_time_s(Collective::all_reduce, bytes, g, hw);
+  if (tp <= 1 || tp > hw.fabric.domain_gpus) return ring;
+  const double up = hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double lat = hw.fabric.scaleup_latency_s, k = tp;
+  const double one_shot = hw.efficiency.kernel_overhead_s + (k - 1) * bytes / up + lat;
+  const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);
+  return std::min({ring, one_shot, two_shot});
+}
+
+double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
+
+// Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
+// query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
+// dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
+// heads split by TP (DeepSeek's 128 heads / TP16 = 8 per rank) a tile is partly empty and its math
+// costs the full tile. Attention-DP keeps all heads on one rank (128 rows: no padding).
+double mla_decode_row_padding(const ModelArch& m, const Hardware& hw, double verify, double heads_split) {
+  if (m.attention != AttentionKind::mla) return 1.0;
+  const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
+  const double tile = std::max(1, hw.efficiency.mla_decode_tile_rows);
+  return pad(rows, tile) / rows;
+}
+
+struct Work {
+  double time_s = 0, flops = 0, bytes = 0;
+};
+
+// Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
+// attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
+// heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
+// prefill rate (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load), MLA
+// decodes the absorbed form (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode; padded rows
+// included) at its fitted MLA decode rate (infer_mla_decode_eff, calibrate --inference --params
+// infer_mla_decode_eff on TPOT). `mla_eff` is the one that applies; where it is unset (0), and for
+// other attention, the training fit's attention_eff.
+double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, double mla_eff) {
+  if (m.attention != AttentionKind::mla || !(mla_eff > 0) || flops <= 0) return attention_time_s(hw, flops);
+  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * mla_eff);
+}
+
+// A weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
+// tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
+// and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
+// are skinny (m = batch), so the token dimension pads to the tile instead of rolling off.
+//
+// `grouped`: a grouped MoE GEMM (TensorRT-LLM's MoE plugin, vLLM fused_moe: CUTLASS/Triton grouped
+// GEMM) walks the active experts one after another, each a few row tiles against its own weights.
+// Streaming an expert's weights overlaps only with that expert's own math, which at a few hundred
+// rows per expert is too short to hide it: the time is the weights' streaming plus the real
+// (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
+// expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
+// `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
+// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
+Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
+            bool grouped = false, double eff_share = 1.0) {
+  Work w;
+  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
+  const Efficiency& e = hw.efficiency;
+  fmt = executed_format(hw.accelerator, fmt);  // FP4 weights on a chip without FP4 math run in BF16
+  double scale = 1.0;
+  if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
+  if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
+  const double tile_use = m / pad(m, 64);
+  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use * eff_share;
+  w.flops = 2.0 * m * n * k * count;
+  w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
+  const double t_math = w.flops / (peak_flops(hw.accelerator, fmt) * eff);
+  const double t_mem = w.bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
+  w.time_s = grouped ? std::max(t_math, t_mem + t_math * tile_use) : std::max(t_math, t_mem);
+  return w;
+}
+
+// The share of the FP8 GEMM rate a weight GEMM reaches given its weights' scaling block (`block`: 0
+// per-tensor, -1 the model's checkpoint): block-scaled FP8 (DeepSeek's 128 x 128 weight blocks and
+// 1 x 128 activation groups quantized at run time) at the generation's fitted infer_fp8_block_share
+// (1 where it states none), anything else, or GEMMs that do not run in FP8 on this chip, 1.
+// With `triton` (InferenceWorkload::fp8_block_gemm_triton) the generation's fitted share of the
+// Triton fallback kernel where it has one.
+double fp8_block_share(const ModelArch& m, const Hardware& hw, MathFormat fmt, int block, bool triton = false) {
+  const int b = block >= 0 ? block : m.fp8_weight_block;
+  const Efficiency& e = hw.efficiency;
+  const double share = triton && e.infer_fp8_block_triton_share > 0 ? e.infer_fp8_block_triton_share
+                                                                     : e.infer_fp8_block_share;
+  if (b <= 0 || !(share > 0) || executed_format(hw.accelerator, fmt) != MathFormat::fp8) return 1.0;
+  return share;
+}
+
+double effective_ctx(const Shape& s, double ctx) {
+  if (s.window <= 0) return ctx;
+  return (1 - s.window_share) * ctx + s.window_share * std::min(ctx, double(s.window));
+}
+
+// Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
+// rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
+// sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
+double expert_imbalance(double rows_per_rank, int ep, double skew) {
+  if (ep <= 1 || rows_per_rank <= 0) return skew;
+  return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
+}
+
+// Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
+// each rank holding experts / ep of them: each held expert is active with p = active / experts, so a
+// rank's count is binomial (mean n p, variance n p (1 - p), n = experts / ep) and the expected
+// maximum of ep near-normal counts is the mean plus sqrt(2 ln ep) deviations, at most n. At decode's
+// few tokens per step the busiest rank streams up to twice the mean's expert weights (what makes
+// EP8 decode slower than TP8 at small batch); with every expert active (p -> 1) it is n, the mean.
+double busiest_rank_experts(double experts, double active, double ep) {
+  if (ep <= 1 || experts <= 0) return active;
+  const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
+  return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
+}
+
+}  // namespace
+
+Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes) {
+  Shape s;
+  s.layers = (m.layers + par.pp - 1) / par.pp;
+  const double moe_share = m.layers > 0 ? double(m.moe_layers()) / m.layers : 0.0;
+  s.moe_layers = static_cast<int>(std::lround(s.layers * moe_share));
+  s.dense_layers = s.layers - s.moe_layers;
+  s.dense = layer_params(m, false);
+  s.moe = m.is_moe() ? layer_params(m, true) : s.dense;
+  // Attention FLOPs per context token, per layer (averaged over the layers: linear-attention layers
+  // have no context term), and the KV bytes of the layers that keep a KV cache.
+  const double layers = std::max(1, m.layers);
+  const double full_share = m.full_attention_layers() / layers;
+  s.attn_flops_per_ctx = attention_flops_per_context_token(m) * full_share;
+  s.index_flops_per_ctx = indexer_flops_per_context_token(m) * full_share;
+  s.index_bytes_per_ctx = indexer_key_bytes_per_token(m) / layers;
+  s.kv_bytes_per_token_layer = (kv_cache_bytes_per_token(m, kv_bytes) - indexer_key_bytes_per_token(m)) / layers;
+  s.linear_flops_per_token = linear_attention_flops_per_token(m) * m.linear.layers / layers;
+  s.state_bytes_per_seq = recurrent_state_bytes_per_sequence(m, kActBytes) / layers;
+  if (m.attention == AttentionKind::mla) {
+    // Decode runs MLA in its absorbed form (DeepSeek-V2 paper, sec. 2.1.2; FlashMLA): every head
+    // scores the compressed latent plus the rope key and sums the latent values, 2 (2 c + r) FLOPs
+    // per head and context token, more than the expanded form prefill uses.
+    s.decode_flops_per_ctx = 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) * full_share;
+  } else {
+    s.decode_flops_per_ctx = s.attn_flops_per_ctx;
+  }
+  if (m.sliding_window > 0) {
+    s.window = m.sliding_window;
+    s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
+  } else if (m.is_sparse()) {
+    s.window = m.sparse.index_topk;  // each query attends at most index_topk keys, in every layer
+    s.window_share = 1.0;
+  }
+  return s;
+}
+
+// One forward step of one pipeline stage: `decode` sequences generating one token each at mean
+// context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
+// tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
+// `prefill_ranks`: with attention data-parallel, the attention ranks the prompt tokens are spread
+// over (0: all tp of them, a batch of prompts). A request's KV cache lives on one attention-DP
+// rank, so one prompt alone runs its attention (QKV/O projections, flash attention) on that rank
+// while the others wait for it at the MoE layers: prefill_ranks = 1.
+StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
+                    double verify, bool allow_overlap, double prefill_ranks) {
+  StepTime st;
+  const double dec_seq_count = decode;
+  decode *= verify;
+  const double tokens = decode + prefill;
+  if (tokens <= 0) return st;
+  const MathFormat fmt = gemm_format(w.weight_precision);
+  const double wb = weight_bytes(w.weight_precision);
+  const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
+  const double moe_share = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
+  const double tp = par.tp;
+  const double h = m.hidden;
+  const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
+  const double attn_tokens = par.attention_dp ? decode / tp + prefill / dp_prefill_ranks : tokens;
+  const double attn_split = par.attention_dp ? 1.0 : tp;
+  Work gemm;
+  auto add = [&](const Work& x, double times) {
+    gemm.time_s += x.time_s * times;
+    gemm.flops += x.flops * times;
+    gemm.bytes += x.bytes * times;
+  };
+  auto layer_gemms = [&](const LayerParams& lp, bool moe_layer) {
+    Work acc;
+    const double attn_p = lp.attention / attn_split;
+    const Work a = linear(hw, fmt, attn_tokens, attn_p / h, h, wb, 1, false, dense_share);
+    acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
+    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
+    if (mlp_p > 0) {
+      const Work d = linear(hw, fmt, tokens, mlp_p / h, h, wb, 1, false, dense_share);
+      acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
+    }
+    if (moe_layer && m.is_moe()) {
+      const double E = m.moe.num_experts, k = m.moe.top_k;
+      const double ep = par.ep;
+      const double moe_tp = std::max(1.0, tp / ep);
+      const double group = std::max(tp, ep);
+      const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
+      // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
+      // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
+      // the real skew), so the step waits for the rank with the most of both.
+      const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep));
+      const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
+      const double rows = tokens * k / ep * imb / per_gpu_experts;
+      const double ep_p = lp.moe_expert / moe_tp;
+      // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
+      // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
+      // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
+      // a mixed step's grouped GEMM runs at the rows' harmonic blend.
+      const double prompt_rows = prefill / tokens;
+      const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
+      const Work x =
+          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
+      acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
+      (void)E, (void)group;
+      // Router: tokens x hidden x experts in bf16, replicated.
+      const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
+      acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
+    }
+    return acc;
+  };
+  add(layer_gemms(s.dense, false), s.dense_layers);
+  add(layer_gemms(s.moe, true), s.moe_layers);
+  if (s.has_head) {
+    // Logits only for the tokens that sample: every decode plus the last token of each prompt.
+    const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
+    add(linear(hw, MathFormat::bf16, std::max(1.0, head_tokens), double(m.vocab) / tp, h, kHeadBytes), 1);
+  }
+  st.gemm_s = gemm.time_s;
+  st.weight_bytes_read = gemm.bytes;
+  st.flops = gemm.flops;
+
+  // Attention core: decodes read their whole KV cache; prompts run causal flash attention.
+  const double heads_split = par.attention_dp ? 1.0 : tp;
+  const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
+  const double dec_seqs = par.attention_dp ? dec_seq_count / tp : dec_seq_count;
+  const double pre_tokens = par.attention_dp ? prefill / dp_prefill_ranks : prefill;
+  const double dctx = effective_ctx(s, ctx);
+  const double pctx = effective_ctx(s, (isl + 1) / 2.0);
+  // Verify: k + 1 query tokens per sequence against one read of its KV cache.
+  // Beyond the attended keys: the DSA indexer over the whole context (its keys replicated like
+  // MLA's latent), the linear-attention layers' fixed work and their state read and written.
+  const double dec_flops =
+      dec_seqs * verify * (dctx * s.decode_flops_per_ctx + ctx * s.index_flops_per_ctx + s.linear_flops_per_token) /
+      heads_split * s.layers;
+  const double dec_bytes = dec_seqs *
+                           (dctx * s.kv_bytes_per_token_layer / kv_split_eff + ctx * s.index_bytes_per_ctx +
+                            2.0 * s.state_bytes_per_seq / heads_split) *
+                           s.layers;
+  const double pre_flops = pre_tokens *
+                           (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
+                           heads_split * s.layers;
+  const double t_dec =
+      std::max(mla_attention_s(m, hw, dec_flops * mla_decode_row_padding(m, hw, verify, heads_split),
+                               hw.efficiency.infer_mla_decode_eff),
+               memory_bound_time_s(hw, dec_bytes));
+  st.attention_s = t_dec + mla_attention_s(m, hw, pre_flops, hw.efficiency.infer_mla_prefill_eff);
+  st.kv_bytes_read = dec_bytes;
+  st.flops += dec_flops + pre_flops;
+
+  // Communication, each collective on the link tier its group spans.
+  if (par.tp > 1) {
+    const Group g{par.tp, 1};
+    if (!par.attention_dp) {
+      st.tp_comm_s = 2.0 * s.layers * tp_all_reduce_s(tokens * h * kActBytes, par.tp, hw);
+    } else {
+      // Attention-DP: tokens are dispatched to their experts and combined back (all-to-all) in
+      // MoE layers; dense layers gather and scatter the tokens.
+      // Each rank sends its own tokens' top-k copies (DeepEP: what each rank really routes, the
+      // busiest receiving the most): latency-bound at decode's few tokens, bandwidth-bound at
+      // prefill's thousands, on the link tier the group spans (NVLink domain or scale-out RDMA).
+      const double local = tokens / tp;
+      const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, w.expert_skew);
+      const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes * imb;
+      st.ep_comm_s = 2.0 * s.moe_layers * collective_time_s(Collective::all_to_all, disp, g, hw);
+      st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
+                                       collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
+    }
+  }
+  if (par.pp > 1)
+    st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
+  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
+                   (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
+                  hw.efficiency.kernel_overhead_s;
+  st.total_s = st.parts_sum();
+  if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
+    // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
+    // again) while the other's dispatch/combine is in flight; the exposed communication is what
+    // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
+    StepTime half =
+        stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false, prefill_ranks);
+    StepTime two = half;
+    const double compute = half.gemm_s + half.attention_s;
+    two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;
+    two.overhead_s *= 2;
+    two.ep_comm_s = 2.0 * std::max(0.0, half.ep_comm_s - compute);
+    two.weight_bytes_read *= 2, two.kv_bytes_read *= 2, two.flops *= 2;
+    two.total_s = two.parts_sum();
+    if (two.total_s < st.total_s) return two;
+  }
+  return st;
+}
+
+// The MTP draft head's work in one decode step: k sequential passes, each of one transformer layer
+// of the model's own kind (DeepSeek-V3's MTP module is one MoE block plus a projection) and the
+// output head, for the batch's B sequences.
+StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, int k) {
+  Shape one = s;
+  one.layers = 1;
+  one.moe_layers = m.is_moe() ? 1 : 0;
+  one.dense_layers = 1 - one.moe_layers;
+  one.has_head = true;
+  const StepTime d = stage_step(m, hw, par, w, one, kv_split, decode, ctx, 0, 0);
+  StepTime st;
+  st.draft_s = k * d.total_s;
+  st.total_s = st.draft_s;
+  st.weight_bytes_read = k * d.weight_bytes_read;
+  st.kv_bytes_read = k * d.kv_bytes_read;
+  st.flops = k * d.flops;
+  return st;
+}
+
+// The mean of two kinds of step, a share f of them `b` and the rest `a`.
+StepTime blend(const StepTime& a, const StepTime& b, double f) {
+  StepTime s;
+  auto mix = [f](double x, double y) { return (1.0 - f) * x + f * y; };
+  s.gemm_s = mix(a.gemm_s, b.gemm_s), s.attention_s = mix(a.attention_s, b.attention_s);
+  s.tp_comm_s = mix(a.tp_comm_s, b.tp_comm_s), s.ep_comm_s = mix(a.ep_comm_s, b.ep_comm_s);
+  s.pp_comm_s = mix(a.pp_comm_s, b.pp_comm_s), s.overhead_s = mix(a.overhead_s, b.overhead_s);
+  s.draft_s = mix(a.draft_s, b.draft_s);
+  s.weight_bytes_read = mix(a.weight_bytes_read, b.weight_bytes_read);
+  s.kv_bytes_read = mix(a.kv_bytes_read, b.kv_bytes_read), s.flops = mix(a.flops, b.flops);
+  s.total_s = s.parts_sum();
+  return s;
+}
+
+// One step `a` plus a share f of another kind of step `b` run beside it (the decodes wait for it).
+StepTime added(const StepTime& a, const StepTime& b, double f) {
+  StepTime s = a;
+  s.gemm_s += f * b.gemm_s, s.attention_s += f * b.attention_s, s.tp_comm_s += f * b.tp_comm_s;
+  s.ep_comm_s += f * b.ep_comm_s, s.pp_comm_s += f * b.pp_comm_s, s.overhead_s += f * b.overhead_s;
+  s.draft_s += f * b.draft_s;
+  s.weight_bytes_read += f * b.weight_bytes_read, s.kv_bytes_read += f * b.kv_bytes_read, s.flops += f * b.flops;
+  s.total_s = s.parts_sum();
+  return s;
+}
+
+StepTime scaled(StepTime s, double f) {
+  s.gemm_s *= f, s.attention_s *= f, s.tp_comm_s *= f, s.ep_comm_s *= f, s.pp_comm_s *= f, s.overhead_s *= f;
+  s.draft_s *= f;
+  s.total_s = s.parts_sum();
+  return s;
+}
+
+// Sequences one rank's process handles in a step: with attention data-parallel each rank runs its
+// own share of the batch; otherwise every rank of the instance steps through the whole batch.
+double rank_sequences(const InferenceParallel& par, double batch) {
+  return par.attention_dp ? batch / std::max(1, par.tp) : batch;
+}
+
+// An overlap scheduler prepares step n + 1 on the host (scheduling, sampling the previous step's
+// tokens, per-request bookkeeping and responses) while the GPU runs step n, so the step takes the
+// longer of the two: host work beyond the GPU step is exposed as overhead (TensorRT-LLM PyExecutor,
+// `disable_overlap_scheduler: false`, the default since v0.19).
+void expose_host_work(StepTime& st, double host_s) {
+  if (!(host_s > st.total_s)) return;
+  st.overhead_s += host_s - st.total_s;
+  st.total_s = st.parts_sum();
+}
+
+}  // namespace step
+
+}  // namespace gpuplan

@@ -1,0 +1,55 @@
+#pragma once
+// One forward step of a serving instance, from FLOPs, bytes, bandwidths and latencies: the per-stage
+// layer shape, the step of one pipeline stage (decodes and prompt tokens), the MTP draft head's work
+// and the ways steps combine. Internal to src/inference: the evaluator (inference.cc) assembles
+// decode and prefill from these.
+#include "inference/inference.h"
+#include "physics/compute.h"
+
+namespace gpuplan::step {
+
+// The scheduler's own work per iteration (batch assembly, sampling, detokenisation hand-off) on the
+// host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
+constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
+
+struct Shape {
+  // Per stage (the largest), per layer kind.
+  int layers = 0, moe_layers = 0, dense_layers = 0;
+  bool has_head = true;  // the output head runs on the last stage; the largest stage is charged with it
+  LayerParams dense, moe;
+  double attn_flops_per_ctx = 0;  // attention FLOPs per token per context token per layer (full attention)
+  double decode_flops_per_ctx = 0;  // the same for a decode token (MLA: absorbed form)
+  double kv_bytes_per_token_layer = 0;  // whole model, one layer, at the KV precision
+  double window_share = 0;  // share of layers with a sliding window (or, sparse attention: 1 of top-k)
+  int window = 0;
+  // Per layer, averaged over the model's layers: the DSA indexer scores the whole context (FLOPs and
+  // its FP8 keys per context token); linear-attention layers cost a fixed amount per token and read
+  // and write their recurrent state once per decode step.
+  double index_flops_per_ctx = 0, index_bytes_per_ctx = 0;
+  double linear_flops_per_token = 0, state_bytes_per_seq = 0;
+};
+
+Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes);
+
+// One forward step of one pipeline stage: `decode` sequences generating one token each at mean
+// context `ctx`, plus `prefill` prompt tokens of prompts `isl` long (causal attention). `verify`:
+// tokens each decoding sequence runs through the model (MTP/speculative verify: k + 1).
+// `prefill_ranks`: with attention data-parallel, the attention ranks the prompt tokens are spread
+// over (0: all tp of them, a batch of prompts).
+StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
+                    double verify = 1.0, bool allow_overlap = true, double prefill_ranks = 0);
+// The MTP draft head's work in one decode step (k sequential passes of one layer and the head).
+StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, int k);
+// The mean of two kinds of step, a share f of them `b` and the rest `a`.
+StepTime blend(const StepTime& a, const StepTime& b, double f);
+// One step `a` plus a share f of another kind of step `b` run beside it.
+StepTime added(const StepTime& a, const StepTime& b, double f);
+StepTime scaled(StepTime s, double f);
+// Sequences one rank's process handles in a step.
+double rank_sequences(const InferenceParallel& par, double batch);
+// Host work beyond the GPU step exposed as overhead (overlap scheduler).
+void expose_host_work(StepTime& st, double host_s);
+
+}  // namespace gpuplan::step
