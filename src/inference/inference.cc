@@ -46,8 +46,7 @@ namespace {
 // kv_cache_free_gpu_mem_fraction (0.9) of the memory free after loading the weights and
 // allocating the activation buffers, so the 10% it leaves is the engine's reserve; a fixed 5 GB on
 // top of it (the training default) left Llama 3.x 70B FP8 on one 80 GB H100 room for about one
-// sequence where TensorRT-LLM runs some twenty.
-constexpr double kServingReserveBytes = 1e9;
+// sequence where TensorRT-LLM runs some twenty (kServingEngineReserveBytes, one figure for every command).
 
 // The shared inference-memory model's input for one instance (no sequences yet: the KV pool is sized
 // from what the weights and workspace leave).
@@ -64,7 +63,7 @@ InferenceMemoryInput serving_memory_input(const ModelArch& m, const Hardware& hw
   mi.max_batch_tokens = w.max_num_tokens;
   mi.kv_block_tokens = w.kv_block_tokens;
   mi.capacity_bytes = hw.accelerator.memory_bytes;
-  mi.reserve_bytes = kServingReserveBytes;
+  mi.reserve_bytes = kServingEngineReserveBytes;
   return mi;
 }
 
