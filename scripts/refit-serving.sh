@@ -7,7 +7,7 @@
 # they were (at most ROUNDS, default 4). Run after any change to the serving physics, then
 # build everything (the Python module and the tests embed the catalog too) and run
 # `ctest -R "CatalogValues|Golden"`. The fits start from the catalog's values, and the chain has
-# more than one fixed point (docs/inference-model.md, "Eighteenth session": from the committed
+# more than one fixed point (docs/inference-model.md, "Parameters", the refit chain: from the committed
 # catalog it reaches, in one round, one that breaks PrefillRate.GoldenLowLoadTtft), so compare the
 # validation figures before writing a new one.
 # Usage: scripts/refit-serving.sh [ROUNDS]   (SHARED_DATA overrides ../shared/data)

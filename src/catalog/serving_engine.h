@@ -1,7 +1,7 @@
 #pragma once
 // Serving engines: the few serving parameters kept per engine (framework) rather than per accelerator
 // generation. Data: data/catalog/serving_engines.yaml; fitted by calibrate_engines()
-// (src/validate/calibrate.h); documented in docs/inference-model.md ("Parameters of this section").
+// (src/validate/calibrate.h); documented in docs/inference-model.md ("Serving engines", "Parameters").
 #include <optional>
 #include <string>
 #include <vector>

@@ -150,7 +150,7 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
     const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
     f << serving_engines_to_yaml(
         out, "Serving engines: the serving parameters kept per engine (framework) rather than per accelerator\n"
-             "generation (src/catalog/serving_engine.h; docs/inference-model.md, \"Parameters of this section\").\n"
+             "generation (src/catalog/serving_engine.h; docs/inference-model.md, \"Serving engines\", \"Parameters\").\n"
              "Entries are matched in this order against a framework string (each `match` alternative: words that\n"
              "must all occur), so the specific engines come before the generic ones; `default` serves any other.\n"
              "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"

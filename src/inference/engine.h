@@ -1,7 +1,7 @@
 #pragma once
 // Per-engine serving parameters (the few the serving model keeps per framework rather than per
 // accelerator generation), read from the catalog's serving engines (data/catalog/serving_engines.yaml).
-// See docs/inference-model.md ("Parameters of this section").
+// See docs/inference-model.md ("Serving engines", "Parameters").
 #include <string>
 
 #include "catalog/catalog.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Multi-token prediction / speculative decoding: how many tokens one decode step yields.
-// See docs/inference-model.md ("Multi-token prediction").
+// See docs/inference-model.md ("Speculative decoding (multi-token prediction)").
 
 #include "model/model.h"
 
