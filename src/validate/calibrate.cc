@@ -116,7 +116,9 @@ std::vector<GenerationFit> calibrate_inference(std::vector<InferenceCase>& cases
           return opts.params.empty() ||
                  std::find(opts.params.begin(), opts.params.end(), kInferParams[k].name) != opts.params.end();
         },
-        [&](const Efficiency& trial) { return score_inference(rows, w, trial, fit.before, opts.prior_weight); });
+        [&, &gen_rows = rows](const Efficiency& trial) {  // a named capture: clang 14 cannot capture a binding
+          return score_inference(gen_rows, w, trial, fit.before, opts.prior_weight);
+        });
     for (auto* c : rows) c->hardware.efficiency = best;
     fit.after = best;
     fit.loss_after = best_s.loss;
@@ -189,7 +191,9 @@ std::vector<GenerationFit> calibrate(std::vector<TrainingCase>& cases, const Cal
     fit.loss_before = best_s.loss;
     fit.median_ape_before = best_s.median_ape;
     fit_grid(best, best_s, kParams, opts.rounds, opts.grid, [](std::size_t) { return true; },
-             [&](const Efficiency& trial) { return score(rows, w, trial, fit.before, opts.prior_weight); });
+             [&, &gen_rows = rows](const Efficiency& trial) {  // a named capture: clang 14 cannot capture a binding
+               return score(gen_rows, w, trial, fit.before, opts.prior_weight);
+             });
     best.generation = gen;
     for (auto* c : rows) c->hardware.efficiency = best;
     fit.after = best;

@@ -191,7 +191,9 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
             if (p.field == &Efficiency::infer_fp8_block_triton_share && g.triton_rows == 0) return false;
             return true;
           },
-          [&](const Efficiency& trial) { return FitScore{loss(rows, w, trial, g.before, nullptr)}; });
+          [&, &gen_rows = rows](const Efficiency& trial) {  // a named capture: clang 14 cannot capture a binding
+            return FitScore{loss(gen_rows, w, trial, g.before, nullptr)};
+          });
       g.after = best;
       for (auto* c : all_by_gen[gen])
         for (const auto& p : kPrefillParams)
