@@ -408,8 +408,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.spec.train_gpus));
   if (req.spec.seq_len < 1 || req.spec.seq_len > 10'000'000)
     throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.spec.seq_len));
-  if (req.global_batch < 0 || req.global_batch > 1'000'000'000)
-    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000 sequences, got {}", req.global_batch));
+  req.check_global_batch(req.global_batch);
   if (req.spec.isl < 1 || req.spec.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.spec.osl < 1 || req.spec.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
   if (!(req.spec.tokens_per_s_per_user > 0 && req.spec.tokens_per_s_per_user <= 1e5))

@@ -136,8 +136,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
     if (const std::string why = training_refusal(*prec); !why.empty()) throw InputError("--precision", why);
   if (req.gpus < 0 || req.gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
   if (req.seq < 1 || req.seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
-  if (req.global_batch < 0 || (req.given("--global-batch") && (req.global_batch < 1 || req.global_batch > 1'000'000'000)))
-    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000 sequences, got {}", req.global_batch));
+  req.check_global_batch(req.global_batch);
   if (req.given("--plan") && req.task != "train") throw InputError("--plan", "is a training plan: use it with --task train");
   if (req.tokens < 0 || req.tokens > 1e16) throw InputError("--tokens", fmt::format("must be 0 to 1e16, got {}", req.tokens));
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");

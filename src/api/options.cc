@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "api/option_names.h"
 #include "core/error.h"
 #include "core/suggest.h"
@@ -12,6 +14,11 @@ namespace gpuplan::api {
 
 bool RequestBase::given(std::string_view option) const {
   return std::find(given_options.begin(), given_options.end(), option) != given_options.end();
+}
+
+void RequestBase::check_global_batch(long long sequences) const {
+  if (given("--global-batch") && (sequences < 1 || sequences > 1'000'000'000))
+    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000 sequences, got {}", sequences));
 }
 
 namespace {

@@ -16,6 +16,9 @@ namespace gpuplan::api {
 struct RequestBase {
   std::vector<std::string> given_options;
   bool given(std::string_view option) const;
+  // --global-batch, where given, is 1 to 1e9 sequences (InputError naming the option otherwise); not given,
+  // the command takes the model's default (choose_global_batch).
+  void check_global_batch(long long sequences) const;
 };
 
 // Every numeric option of `app` (and its sub-commands) must be a finite number: NaN passes every

@@ -116,8 +116,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   if (req.spec.gpus_available < 0 || req.spec.gpus_available > (1 << 24))
     throw InputError("--gpus-available", "must be 0 (no limit) to 16777216");
   if (req.top < 0) throw InputError("--top", "must be 0 (all) or positive");
-  if (req.given("--global-batch") && (req.spec.global_batch < 1 || req.spec.global_batch > 1'000'000'000))
-    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000, got {}", req.spec.global_batch));
+  req.check_global_batch(req.spec.global_batch);
   if (!train && (req.spec.tokens > 0 || req.spec.seq_len > 0 || req.spec.deadline_days > 0 || req.spec.global_batch > 0))
     throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
   req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);

@@ -82,9 +82,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
     o.mode = ScalingMode::strong;
     if (a.given("--batch-per-gpu"))
       throw InputError("--batch-per-gpu", "is for --mode weak; strong scaling takes --global-batch");
-    if (a.given("--global-batch") && (a.global_batch < 1 || a.global_batch > 1'000'000'000))
-      throw InputError("--global-batch", fmt::format("must be a whole number from 1 to 1000000000, got {}",
-                                                     a.global_batch));
+    a.check_global_batch(a.global_batch);
     o.global_batch = a.global_batch;
   } else {
     throw InputError("--mode", fmt::format("unknown mode '{}'; allowed: weak, strong", a.mode));

@@ -65,7 +65,7 @@ void add_search_options(CLI::App& app, SearchRequest& req) {
 
 int search(const Catalog& catalog, SearchRequest req, Output& output) {
   check_range("--gpus", req.gpus, 1, 1 << 20);
-  if (req.given("--global-batch")) check_range("--global-batch", req.global_batch, 1, 1'000'000'000);
+  req.check_global_batch(req.global_batch);
   check_range("--seq", req.seq, 1, 10'000'000);
   check_range("--top", req.top, 1, 1000);
   if (req.objective != "tokens" && req.objective != "cost")

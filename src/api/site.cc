@@ -205,8 +205,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                             "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
       if (req.given(opt)) throw InputError(opt, "applies to a power budget only: give --power-mw or --it-mw too");
   if (req.seq < 1 || req.seq > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
-  if (req.given("--global-batch") && (req.global_batch < 1 || req.global_batch > 1'000'000'000))
-    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000, got {}", req.global_batch));
+  req.check_global_batch(req.global_batch);
   if (req.isl < 1 || req.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", req.isl));
   if (req.osl < 1 || req.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", req.osl));
   if (req.given("--tpot-ms") && !(req.tpot_ms > 0))

@@ -41,8 +41,7 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
 
 int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (req.w.num_gpus < 1 || req.w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", req.w.num_gpus));
-  if (req.given("--global-batch") && (req.w.global_batch < 1 || req.w.global_batch > 1'000'000'000))
-    throw InputError("--global-batch", fmt::format("must be 1 to 1000000000 sequences, got {}", req.w.global_batch));
+  req.check_global_batch(req.w.global_batch);
   if (req.w.seq_len < 1 || req.w.seq_len > 10000000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.w.seq_len));
   auto p = parse_precision(req.precision);
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
