@@ -117,6 +117,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
   w.max_batch_size = req.max_batch;
+  if (!(req.prefix_hit >= 0 && req.prefix_hit < 1))
+    throw InputError("--prefix-hit", fmt::format("must be in [0, 1), got {}", req.prefix_hit));
+  w.prefix_hit_fraction = req.prefix_hit;
+  if (req.kv_offload != "none" && req.kv_offload != "host")
+    throw InputError("--kv-offload", fmt::format("must be none or host, got '{}'", req.kv_offload));
+  if (req.kv_offload == "host" && req.prefix_hit == 0)
+    throw InputError("--kv-offload", "host holds cached prefixes: give --prefix-hit (the share of prompt tokens they cover)");
+  w.kv_offload_host = req.kv_offload == "host";
   w.scheduler_recv_interval = req.scheduler_recv_interval;  // ranges checked with the workload
   w.adp_balance_timeout_iters = req.adp_balance_timeout_iters;
   w.batch_wait_iters = req.batch_wait_iters;  // ranges checked with the workload
@@ -495,6 +503,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (w.mtp_draft_tokens > 0)
     output.os() << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", w.mtp_draft_tokens, r.tokens_per_step);
   output.os() << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
+  output.os() << fmt::format("  KV per user        {:>10.2f} GB per GPU ({} tokens of context)\n",
+                             r.memory.kv_bytes_per_sequence / 1e9, req.isl + req.osl);
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
   output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);
@@ -508,6 +518,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("    of which batch waiting {:.1f} ms (context requests held up to {} iterations or "
                                "{:g} x {} tokens a step, then prefilled together)\n",
                                r.batch_wait_s * 1e3, w.batch_wait_iters, w.batch_wait_tokens_ratio, w.max_num_tokens);
+  if (w.prefix_hit_fraction > 0)
+    output.os() << fmt::format("    prefill computes {:.0f} of {} prompt tokens (prefix-cache hits {:.0f} %){}\n",
+                               prompt_compute_tokens(w), req.isl, w.prefix_hit_fraction * 100,
+                               r.prefix_load_s > 0 ? fmt::format(", hits copied from host memory in {:.1f} ms",
+                                                                 r.prefix_load_s * 1e3)
+                                                   : std::string());
   if (r.queue_wait_s > 0)
     output.os() << fmt::format("    of which queueing{:>10.1f} ms (more requests than the KV cache holds)\n",
                              r.queue_wait_s * 1e3);

@@ -39,6 +39,8 @@ struct InferRequest : RequestBase {
   std::string fp8_gemm_backend = "auto";      // auto or triton (InferenceWorkload::fp8_block_gemm_triton)
   std::string prefill_fp8_gemm_backend;       // --disagg: the prefill pool's (empty: fp8_gemm_backend)
   std::string engine;
+  double prefix_hit = 0;              // share of prompt tokens found in the prefix cache
+  std::string kv_offload = "none";    // none, or host: cached prefixes in host memory
   FabricOptions fabric_opts;
 };
 

@@ -121,6 +121,8 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
     output.os() << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", p.mtp_draft_tokens, r.tokens_per_step);
   output.os() << fmt::format("  concurrency        {:>10}   ({} holds {})\n", r.concurrency,
                              p.disaggregated ? "the decode pool" : "the KV cache", r.max_concurrency);
+  output.os() << fmt::format("  KV per user        {:>10.2f} GB per GPU ({} tokens of context)\n",
+                             r.memory.kv_bytes_per_sequence / 1e9, req.isl + req.osl);
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}   (TTFT {:.0f} ms)\n", r.tokens_per_s_per_gpu,
                              r.ttft_s * 1e3);

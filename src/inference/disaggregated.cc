@@ -78,7 +78,7 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
 double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
   // Tokens each rank prefills per step: the recipe's per-step budget, no more than its held requests'
   // prompts (a rank with N slots has at most N prompts to work on).
-  const double isl = std::max(1.0, double(w.isl));
+  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
   double per_rank = double(d.prefill_max_tokens > 0 ? d.prefill_max_tokens : w.max_num_tokens);
   if (d.prefill_max_batch > 0) per_rank = std::min(per_rank, double(d.prefill_max_batch) * isl);
   return std::max(1.0, per_rank);
@@ -146,7 +146,7 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                               const InferenceWorkload& w, StepTime* step) {
   check_prefill_caps(d);
-  const double isl = std::max(1.0, double(w.isl));
+  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
   const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
   const double per_rank = prefill_rank_step_tokens(d, w);
   const double chunk = per_rank * ranks;
@@ -216,7 +216,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // The step's length against the prompts it holds is the worker's, from its one-prompt step (on
   // one rank), a step of one prompt on every attention-DP rank and a step of its token budget (the
   // recipe's per-step tokens); the request cap only bounds the prompts a step takes.
-  const double isl = std::max(1.0, double(w.isl));
+  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
   DisaggregatedDeployment uncapped = d;
   uncapped.prefill_max_batch = 0;
   const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;

@@ -69,11 +69,18 @@ InferenceMemoryInput serving_memory_input(const ModelArch& m, const Hardware& hw
 
 }  // namespace
 
+double prompt_compute_tokens(const InferenceWorkload& w) {
+  return std::max(1.0, std::round(double(w.isl) * (1.0 - w.prefix_hit_fraction)));
+}
+
 InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
                                    const InferenceWorkload& w) {
   const Hardware hw = serving_hardware(hw_in);
   const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
   check_input(m, par, w, gpus);
+  if (w.kv_offload_host && !(hw.accelerator.host_link_bytes_per_s > 0))
+    throw InputError("--kv-offload", fmt::format("host: the catalog gives {} no host link to copy the KV back over",
+                                                 hw.accelerator.name));
   InferenceResult r;
   double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
   r.gpus_per_instance = par.tp * par.pp;
@@ -110,7 +117,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // the request limit only (SGLang's max-running-requests), and the prompts' forwards slow its steps.
   {
     const double acc = mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
-    const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : double(w.isl) * acc / double(w.osl));
+    const double per_seq = 1.0 + w.mtp_draft_tokens + (w.decode_only ? 0.0 : prompt_compute_tokens(w) * acc / double(w.osl));
     if (w.arrival != Arrival::synchronized && !w.prefill_separate) {
       long long budget_batch =
           static_cast<long long>(std::floor(double(w.max_num_tokens) * double(ranks) / per_seq));
@@ -152,6 +159,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
 
   const double pp = par.pp;
   const double isl = double(w.isl), osl = double(w.osl);
+  const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
   // MTP: each decode step verifies k + 1 tokens per sequence and yields `accepted` of them.
   const int k = w.mtp_draft_tokens;
   const double verify = 1.0 + k;
@@ -160,10 +168,16 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank).
   {
-    const double chunk = std::min(isl, double(w.max_num_tokens));
-    const double nch = std::ceil(isl / chunk);
+    const double chunk = std::min(isl_new, double(w.max_num_tokens));
+    const double nch = std::ceil(isl_new / chunk);
     const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
     r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+    if (w.kv_offload_host && isl_new < isl) {
+      // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
+      // new tokens' prefill: the longer of the two.
+      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(w.isl + w.osl) / hw.accelerator.host_link_bytes_per_s;
+      r.prefill_s = std::max(r.prefill_s, r.prefix_load_s + host);
+    }
   }
   // The decode step of one instance from one stage's step: the MTP draft, the pipeline, the
   // framework's host time per step and per sequence, and the MTP worker's host work where it runs in
@@ -184,7 +198,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   };
   if (w.arrival == Arrival::synchronized) {
     // Waves: all B prompts prefill together (chunked), then B sequences decode together.
-    const double ptok = B * isl;
+    const double ptok = B * isl_new;
     const double chunk = std::min(ptok, double(w.max_num_tokens));
     const double nch = std::ceil(ptok / chunk);
     r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
@@ -208,8 +222,8 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     // dense model that differs from spreading them only in GEMM tiles; for an MoE a chunk activates
     // (nearly) every expert in one step, where spread prompt tokens would activate more of them in
     // every step.
-    const double ptok = w.decode_only ? 0.0 : B * isl * accepted / osl;
-    const double chunk_tok = std::min(isl, double(w.max_num_tokens));
+    const double ptok = w.decode_only ? 0.0 : B * isl_new * accepted / osl;
+    const double chunk_tok = std::min(isl_new, double(w.max_num_tokens));
     StepTime st;
     double received_prefill_s = 0.0;  // prefill_separate: a prompt's share of its received batch's forwards
     if (ptok > 0 && w.prefill_separate) {
@@ -226,8 +240,8 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
       // The prompts received together (one receive interval's) prefill as forwards of fwd_tok tokens,
       // first come first: a prompt's first token comes with its last chunk, on average after
       // (n + 1) / 2 of the n prompts' tokens (one prompt alone: its own prefill, as before).
-      const double n = std::max(1.0, ptok * double(w.scheduler_recv_interval) / isl);
-      received_prefill_s = pp * pre.total_s * (n * isl / fwd_tok) * (n + 1.0) / (2.0 * n);
+      const double n = std::max(1.0, ptok * double(w.scheduler_recv_interval) / isl_new);
+      received_prefill_s = pp * pre.total_s * (n * isl_new / fwd_tok) * (n + 1.0) / (2.0 * n);
     } else if (ptok > 0 && ptok < chunk_tok) {
       const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
       const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
@@ -236,13 +250,13 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
       st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
     }
     set_decode_step(st);
-    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl, double(w.max_num_tokens)), isl);
+    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
     // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
     // shares: its own prefill plus one decode step, chunked within the token budget the decodes leave.
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
-    const double steps = std::ceil(isl / budget);
+    const double steps = std::ceil(isl_new / budget);
     const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
     r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
                      : r.prefill_s;
@@ -250,14 +264,14 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
     r.receive_wait_s = B > 1 ? receive_interval_wait_s(w.scheduler_recv_interval, r.decode_step.total_s) : 0.0;
     if (!par.attention_dp && !w.prefill_separate && B > 1 && w.batch_wait_iters > 0 &&
         w.batch_wait_tokens_ratio > 0 && !w.decode_only) {
-      const TrtllmBatchWait bw = trtllm_batch_wait(B, accepted / osl, isl, 1.0 + w.mtp_draft_tokens,
+      const TrtllmBatchWait bw = trtllm_batch_wait(B, accepted / osl, isl_new, 1.0 + w.mtp_draft_tokens,
                                                    w.batch_wait_iters, w.batch_wait_tokens_ratio * double(w.max_num_tokens));
       if (bw.window_steps > 0) {
         // The released prompts ride one step together (within the token budget the decodes leave):
         // that step carries their tokens where it carried one prompt's.
         const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
         const StepTime all =
-            stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(budget, bw.released * isl) / pp, isl);
+            stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(budget, bw.released * isl_new) / pp, isl);
         r.batch_wait_s = bw.mean_wait_steps * r.decode_step.total_s + pp * std::max(0.0, all.total_s - one.total_s);
         r.ttft_s += r.batch_wait_s;
       }
@@ -277,7 +291,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
         const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
         const StepTime all = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, together * chunk_tok / pp, isl);
         const double shared_s = std::max(0.0, (all.gemm_s + all.ep_comm_s) - (one.gemm_s + one.ep_comm_s));
-        const double round_s = r.prefill_s + pp * shared_s * std::ceil(isl / chunk_tok);
+        const double round_s = r.prefill_s + pp * shared_s * std::ceil(isl_new / chunk_tok);
         r.ttft_s += round_s * std::max(1.0, (rounds + 1.0) / 2.0) - r.prefill_s;
       }
     }
@@ -287,7 +301,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
       // chunks of the token budget, each request getting its first token as its chunk completes
       // (the synchronized mean); the clients then drift apart into the staggered steady state
       // above. The measured mean weighs the wave by 1 / requests_per_client.
-      const double wave_tok = B * isl;
+      const double wave_tok = B * isl_new;
       const double chunk = std::min(wave_tok, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1));
       const double nch = std::ceil(wave_tok / chunk);
       const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);

@@ -134,7 +134,22 @@ struct InferenceWorkload {
   // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
   // prefill forward streams the weights again and pays its own step overhead.
   bool prefill_separate = false;
+  // Prefix caching (vLLM automatic prefix caching, SGLang RadixAttention, TensorRT-LLM KV cache reuse):
+  // the share of each prompt's tokens whose KV the engine already holds from an earlier request with
+  // the same prefix (a system prompt, a chat's history, a shared document). Those tokens skip the
+  // prefill's compute; the request still attends over, and reserves KV for, its whole isl + osl (a
+  // cached prefix shared by sequences in flight is counted once per sequence: the conservative
+  // reading). 0: no reuse; below 1 (the last prompt token is always computed).
+  double prefix_hit_fraction = 0.0;
+  // Where the reused prefixes live: false, in the GPU's KV pool (free to reuse); true, offloaded to the
+  // host's memory (TensorRT-LLM's host KV cache, LMCache, SGLang HiCache): a hit is copied back over
+  // the GPU's host link before its request's prefill completes, overlapped layer by layer with the
+  // prefill of the new tokens, so the prefill takes the longer of the two.
+  bool kv_offload_host = false;
 };
+
+// Prompt tokens a request's prefill computes: isl less its prefix-cache hits, at least one token.
+double prompt_compute_tokens(const InferenceWorkload& w);
 
 // One forward step of one instance, split into named parts that add up to total_s.
 struct StepTime {
@@ -181,6 +196,7 @@ struct InferenceResult {
   // Disaggregated deployments (evaluate_disaggregated): the pools and the KV hand-off.
   bool disaggregated = false;
   int prefill_gpus = 0, decode_gpus = 0;
+  double prefix_load_s = 0;          // prefix-cache hits copied back from host memory (kv_offload_host)
   double kv_transfer_s = 0;          // one request's KV cache from prefill to decode, exposed part
   // The receive interval (SGLang's --scheduler-recv-interval N): the worker takes in new requests
   // every N decode steps, so a request waits (N - 1) / 2 steps more than with one polling every step

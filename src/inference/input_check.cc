@@ -34,6 +34,9 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
   if (w.isl < 1 || w.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", w.isl));
   if (w.osl < 1 || w.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", w.osl));
   if (w.concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", w.concurrency));
+  if (!(w.prefix_hit_fraction >= 0.0 && w.prefix_hit_fraction < 1.0))
+    throw InputError("--prefix-hit", fmt::format("must be in [0, 1) (the share of prompt tokens found in the prefix "
+                                                 "cache), got {}", w.prefix_hit_fraction));
   if (!(w.length_low_fraction > 0.0 && w.length_low_fraction <= 1.0))
     throw InputError("--length-low", fmt::format("must be in (0, 1], got {}", w.length_low_fraction));
   if (w.max_num_tokens < 1) throw InputError("--max-num-tokens", fmt::format("must be >= 1, got {}", w.max_num_tokens));
