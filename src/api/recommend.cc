@@ -43,6 +43,8 @@ nlohmann::json recommendation_json(const compare::Recommendation& r, bool train)
     if (r.priced) j["usd_per_hour"] = r.usd;
   }
   if (r.priced) j["usd_per_million_tokens"] = r.usd_per_million_tokens;
+  if (r.priced) j["capex_usd"] = r.capex_usd;
+  j["it_kw"] = r.it_kw;
   j["joules_per_token"] = r.joules_per_token;
   return j;
 }
@@ -224,6 +226,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                              overlaps_rank[i] > 0
                                  ? fmt::format("; within the model's error of #{}", overlaps_rank[i])
                                  : "");
+    if (r.is_system)
+      output.os() << fmt::format("      buys {} x {} ({} GPUs): capex {}, {:.0f} kW IT at full load\n", r.units, r.name,
+                                 r.units * r.gpus_per_unit, r.priced ? usd_text(r.capex_usd) : "no price", r.it_kw);
     for (const auto& why : r.reasons) output.os() << "      - " << why << "\n";
   }
   if (std::any_of(res.ranked.begin(), res.ranked.begin() + static_cast<std::ptrdiff_t>(n),

@@ -22,7 +22,7 @@ bool takes_list_or_show(std::string_view command) { return command == "catalog" 
 int run_api_command(const std::string& command, int argc, char** argv) {
   CLI::App app{"", "gpuplan " + command};
   CommonOptions common;
-  add_common_options(app, common);
+  add_common_options(app, common, /*csv=*/true);
   if (takes_list_or_show(command) && argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "list" &&
       std::string(argv[1]) != "show") {
     print_error("unknown " + command + " command '" + argv[1] + "'" + did_you_mean(argv[1], {"list", "show"}) +
@@ -34,9 +34,9 @@ int run_api_command(const std::string& command, int argc, char** argv) {
   if (int rc = parse_args(app, argc, argv, bound->request()); rc >= 0) return rc;
   return run_guarded([&] {
     if (!bound->reads_catalog())
-      return present(common.json, [&](Output& out) { return bound->evaluate(nullptr, out); });
+      return present(common, [&](Output& out) { return bound->evaluate(nullptr, out); });
     const Catalog catalog = load_catalog(common);
-    return present(common.json, [&](Output& out) { return bound->evaluate(&catalog, out); });
+    return present(common, [&](Output& out) { return bound->evaluate(&catalog, out); });
   });
 }
 

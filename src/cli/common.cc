@@ -19,14 +19,19 @@
 
 namespace gpuplan::cli {
 
-void add_common_options(CLI::App& app, CommonOptions& opts) {
+void add_common_options(CLI::App& app, CommonOptions& opts, bool csv) {
   app.add_option("--catalog", opts.catalog_dirs,
                  "Directory of catalog YAML files overriding or extending the built-in catalog "
                  "(repeatable; also $GPUPLAN_CATALOG, colon-separated)");
   app.add_option("--calibration", opts.calibration_files,
                  "Catalog YAML merged after everything else, e.g. the efficiencies `gpuplan probe --out` "
                  "measured on this machine (repeatable)");
-  app.add_flag("--json", opts.json, "Print the versioned JSON result instead of tables");
+  auto* json = app.add_flag("--json", opts.json, "Print the versioned JSON result instead of tables");
+  if (!csv) return;
+  app.add_flag("--csv", opts.csv,
+               "Print the result's table as CSV: one line per row, nested fields as dotted columns (e.g. "
+               "recommend's ranked systems)")
+      ->excludes(json);
 }
 
 Catalog load_catalog(const CommonOptions& opts) { return api::load_catalog(opts.catalog_dirs, opts.calibration_files); }

@@ -9,6 +9,7 @@
 
 #include "api/band_json.h"
 #include "api/cost_options.h"
+#include "api/csv_table.h"
 #include "api/fabric_options.h"
 #include "api/options.h"
 #include "api/output.h"
@@ -27,10 +28,12 @@ struct CommonOptions {
   std::vector<std::string> catalog_dirs;  // --catalog DIR (repeatable), then $GPUPLAN_CATALOG
   std::vector<std::string> calibration_files;  // --calibration FILE: catalog YAML merged last (probe output)
   bool json = false;                      // --json
+  bool csv = false;                       // --csv: the document's table (api/csv_table.h)
 };
 
-// Adds --catalog, --calibration and --json to a command.
-void add_common_options(CLI::App& app, CommonOptions& opts);
+// Adds --catalog, --calibration and --json to a command, and --csv where `csv` (the commands present()
+// prints: their document's table).
+void add_common_options(CLI::App& app, CommonOptions& opts, bool csv = false);
 // The built-in catalog overlaid by --catalog dirs and $GPUPLAN_CATALOG (colon-separated).
 Catalog load_catalog(const CommonOptions& opts);
 
@@ -70,13 +73,17 @@ void print_document(const nlohmann::json& doc);
 // Runs one API command function for the CLI: its text on stdout, or with --json its document.
 // Returns the exit code (0 or 3).
 template <typename F>
-int present(bool json, F&& command) {
+int present(const CommonOptions& common, F&& command) {
+  const bool doc = common.json || common.csv;
   Output out;
-  if (!json) out.text = &std::cout;
+  if (!doc) out.text = &std::cout;
   out.notes = &std::cerr;
   out.progress = stderr_is_terminal();
   const int rc = command(out);
-  if (json) print_document(out.doc);
+  if (common.csv)
+    std::cout << document_csv(out.doc);
+  else if (common.json)
+    print_document(out.doc);
   return rc;
 }
 

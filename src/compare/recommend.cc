@@ -66,20 +66,36 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   const double gpus_at_peak = peak > 0 ? spec.tokens * flops_per_param * active_params(m) / (peak * deadline_s) : 0.0;
   long long start = c.unit;
   while (double(start) * 2 <= gpus_at_peak && start * 2 <= cap) start *= 2;
+  TrainingWorkload w;
+  w.seq_len = spec.seq_len;
+  w.global_batch = spec.global_batch;  // the job's batch does not grow with the GPUs bought
+  w.precision = p;
+  w.finetune = spec.finetune;
   for (long long g = start; g <= cap; g *= 2) {
-    TrainingWorkload w;
     w.num_gpus = static_cast<int>(g);
-    w.seq_len = spec.seq_len;
-    w.global_batch = spec.global_batch;  // the job's batch does not grow with the GPUs bought
-    w.precision = p;
-    w.finetune = spec.finetune;
     TrainingPick t = best_training(m, c.hw, w);
     if (!t.found) {
       last_why = t.why_not;
       continue;
     }
     best = std::move(t);
-    if (spec.tokens / best.result.tokens_per_s <= deadline_s) break;
+    if (spec.tokens / best.result.tokens_per_s <= deadline_s) {
+      // The smallest purchase: the doubling overshoots by up to 2x, so bisect the whole units between
+      // the count that missed (or could not at peak rate) and this one.
+      long long lo = (g / 2) / c.unit, hi = g / c.unit;
+      while (hi - lo > 1) {
+        const long long mid = (lo + hi) / 2;
+        w.num_gpus = static_cast<int>(mid * c.unit);
+        TrainingPick u = best_training(m, c.hw, w);
+        if (u.found && spec.tokens / u.result.tokens_per_s <= deadline_s) {
+          best = std::move(u);
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      break;
+    }
   }
   if (!best.found) {
     r.why_not = last_why;
@@ -272,6 +288,11 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     r.price_basis = c.tco.price_basis;
     if (train) recommend_training(m, spec, c, r);
     else recommend_serving(m, spec, c, r);
+    if (r.gpus > 0 && c.is_system) {
+      // What is bought: whole units, their capital cost and the IT power provisioned for them.
+      r.it_kw = r.units * c.tco.it_w_full / 1e3;
+      if (c.tco.priced) r.capex_usd = r.units * c.tco.capex_usd();
+    }
     if (r.gpus > 0 && spec.gpus_available > 0 && r.units * c.unit > spec.gpus_available) {
       r.feasible = false;
       r.why_not = fmt::format("needs {} GPUs, {} available", r.units * c.unit, spec.gpus_available);

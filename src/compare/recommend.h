@@ -66,6 +66,11 @@ struct Recommendation {
   double usd_per_million_tokens = 0;
   double joules_per_token = 0;
   double energy_j = 0;           // train: the run
+  // The purchase: the whole units bought (units x gpus_per_unit GPUs), their capital cost (the TCO's
+  // capex: price, network and storage share, installation, liquid-cooling facility; 0 unpriced) and
+  // the IT power provisioned for them (full load). Training buys the fewest whole units that meet the deadline.
+  double capex_usd = 0;
+  double it_kw = 0;
   bool calibrated = true;        // its generation's efficiencies were fitted on measurements
   std::vector<std::string> reasons;
 };
