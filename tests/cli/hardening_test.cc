@@ -10,6 +10,8 @@
 #include "run_cli.h"
 
 namespace {
+// The file's helpers by name: the CLI tests build in unity batches, which join files.
+namespace hardening {
 
 const std::string kDir = "/tmp/gpuplan_cli_hardening";
 
@@ -221,4 +223,5 @@ TEST(Hardening, ScaleRefusesDuplicateGpuCountsQuickly) {
                  {"--gpus", "twice"});
 }
 
+}  // namespace hardening
 }  // namespace

@@ -11,6 +11,8 @@
 #include "run_cli.h"
 
 namespace {
+// The file's helpers by name: the CLI tests build in unity batches, which join files.
+namespace hostile_options {
 
 struct Command {
   const char* name;  // as typed after gpuplan, with a sub-command where there is one
@@ -106,4 +108,5 @@ std::string test_name(const ::testing::TestParamInfo<Command>& info) {
 
 INSTANTIATE_TEST_SUITE_P(EveryCommand, HostileOptions, ::testing::ValuesIn(commands()), test_name);
 
+}  // namespace hostile_options
 }  // namespace

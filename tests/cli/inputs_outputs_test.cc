@@ -9,6 +9,8 @@
 #include "run_cli.h"
 
 namespace {
+// The file's helpers by name: the CLI tests build in unity batches, which join files.
+namespace inputs_outputs {
 
 namespace fs = std::filesystem;
 
@@ -116,4 +118,5 @@ TEST(InputsOutputs, GlobalBatchOutOfRangeIsRefusedNotClamped) {
   }
 }
 
+}  // namespace inputs_outputs
 }  // namespace

@@ -1,0 +1,70 @@
+// Published LoRA fine-tuning step times (tests/data/finetune_throughput.csv, sources in its rows)
+// replayed as the `gpuplan train --method lora` command a user runs: each within the training error band's
+// width of the measurement.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_cli.h"
+
+namespace {
+
+// One CSV line's cells (RFC 4180 quotes).
+std::vector<std::string> finetune_csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"') {
+      if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+TEST(FinetuneThroughput, PublishedLoraStepTimes) {
+  std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/data/finetune_throughput.csv");
+  ASSERT_TRUE(in) << "tests/data/finetune_throughput.csv";
+  std::string line;
+  std::getline(in, line);
+  const auto header = finetune_csv_cells(line);
+  auto col = [&](const char* name) {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    ADD_FAILURE() << "no column " << name;
+    return size_t{0};
+  };
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto c = finetune_csv_cells(line);
+    const std::string cmd = "train --model " + c[col("model")] + " --system " + c[col("system")] + " --gpus " +
+                            c[col("num_gpus")] + " --method " + c[col("method")] + " --lora-rank " +
+                            c[col("lora_rank")] + " --lora-targets " + c[col("lora_targets")] + " --precision " +
+                            c[col("precision")] + " --seq " + c[col("seq_len")] + " --global-batch " + c[col("gbs")] +
+                            " --plan " + c[col("plan")] + " --json";
+    auto r = run_gpuplan(cmd);
+    ASSERT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
+    const double predicted = r.json()["step_time_s"].get<double>();
+    const double measured = std::stod(c[col("value")]);
+    EXPECT_LT(std::abs(predicted / measured - 1.0), 0.25) << cmd << ": predicted " << predicted << " s, measured "
+                                                          << measured << " s";
+    ++rows;
+  }
+  EXPECT_GE(rows, 3);
+}
+
+}  // namespace
