@@ -207,6 +207,12 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   else
     r.reasons.push_back(fmt::format("one copy spans {} GPUs, more than the {}-GPU scale-up domain: its traffic crosses "
                                     "the scale-out network", gpi, c.hw.fabric.domain_gpus));
+  // Long prompts: what each user's KV cache takes, which bounds the users a copy holds.
+  if (spec.isl + spec.osl >= 32768)
+    r.reasons.push_back(fmt::format("each user's KV cache takes {:.2f} GB per GPU ({} tokens of context): a copy holds "
+                                    "at most {} users",
+                                    res.memory.kv_bytes_per_sequence / 1e9, spec.isl + spec.osl,
+                                    pt->disaggregated ? res.max_concurrency : res.max_concurrency / res.instances));
   const StepTime& d = res.decode_step;
   const double hbm_s = (d.weight_bytes_read + d.kv_bytes_read) / c.hw.accelerator.memory_bandwidth_bytes_per_s;
   if (d.total_s > 0 && hbm_s > 0.5 * d.total_s)
