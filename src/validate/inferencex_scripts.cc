@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "recipe/recipe_catalog.h"
+#include "recipe/recipe_keys.h"
+
 namespace gpuplan {
 
 std::string SglangScriptRecvInterval::assumption(long long clients) const {
@@ -44,12 +47,21 @@ TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, con
                                                    Precision weights,
                                                    long long isl, long long osl, long long clients, bool attention_dp,
                                                    const std::string& date) {
-  const bool deepseek = model == "deepseek-r1" || model == "deepseek-v3";
+  // The script rows of data/recipes/inferencex_scripts.yaml that set batch waiting.
   const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
-  if (!deepseek || !fp8 || attention_dp || date.empty() || date < "2026-01-29") return {};
-  if (accelerator != "b200") return {};
-  if (isl != 1024 || osl != 1024 || clients < 64) return {};
-  return {40, 0.8, "dsr1_fp8_b200_trt.sh (1K/1K at 64+ clients, from 2026-01-29)"};
+  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
+  if (date.empty() || !(fp8 || fp4)) return {};
+  for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes) {
+    if (r.batch_wait_iters <= 0 || r.model != model || r.gpu != accelerator || r.precision != (fp8 ? "fp8" : "fp4") ||
+        (r.isl > 0 && r.isl != isl) || (r.osl > 0 && r.osl != osl) || clients < r.min_concurrency ||
+        !recipe_key_matches(r.decode.attention_dp, attention_dp) || !r.in_force(date))
+      continue;
+    auto k = [](long long n) { return n % 1024 == 0 ? fmt::format("{}K", n / 1024) : fmt::format("{}", n); };
+    return {r.batch_wait_iters, r.batch_wait_tokens_ratio,
+            fmt::format("{} ({}/{} at {}+ clients, from {})", r.recipe, k(r.isl), k(r.osl), r.min_concurrency,
+                        r.valid_from)};
+  }
+  return {};
 }
 
 }  // namespace gpuplan

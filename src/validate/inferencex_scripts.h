@@ -38,12 +38,9 @@ struct TrtllmScriptBatchWait {
 };
 
 // What InferenceX's TensorRT-LLM script for `model` on `accelerator` (the catalog's name the row's GPU
-// resolves to: b200, ...) set at `isl` /
-// `osl` and `clients` on `date` (YYYY-MM-DD; empty: unknown, none applied):
-// benchmarks/single_node/(fixed_seq_len/)dsr1_fp8_b200_trt.sh from PR #594 (merged 2026-01-29,
-// TensorRT-LLM 1.2.0rc6.post2), whose 1K/1K branch at 64+ clients writes batch_wait_timeout_iters 40
-// and batch_wait_max_tokens_ratio 0.8 (DELAY_BATCHING), without attention-DP (TensorRT-LLM applies it
-// only there). No other DeepSeek script of the repository sets it (git log -S, to 2026-07).
+// resolves to: b200, ...) set at `isl` / `osl` and `clients` on `date` (YYYY-MM-DD; empty: unknown,
+// none applied): the script rows of data/recipes/inferencex_scripts.yaml that set batch waiting
+// (dsr1_fp8_b200_trt.sh's 1K/1K branch at 64+ clients from 2026-01-29: 40 iterations, 0.8).
 TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, const std::string& accelerator,
                                                    Precision weights,
                                                    long long isl, long long osl, long long clients, bool attention_dp,
