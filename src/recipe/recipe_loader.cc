@@ -432,6 +432,9 @@ std::string default_recipe_name(const Recipe& r) {
         v.erase(std::remove_if(v.begin(), v.end(), [](char c) { return c == '[' || c == ']'; }), v.end());
         n = n.substr(0, z) + ":" + v;
       }
+      // InferenceX's in-tree copies (benchmarks/multi_node/srt-slurm-recipes/...): inferencex/...
+      if (const auto in_tree = n.find("srt-slurm-recipes/"); in_tree != std::string::npos)
+        return "inferencex/" + n.substr(in_tree + 18);
       if (r.engine == "dynamo+sglang" && n.rfind("sglang/", 0) != 0) n = "sglang/" + n;
       return n;
     }
