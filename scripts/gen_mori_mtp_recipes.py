@@ -86,6 +86,7 @@ def main():
     print("# max(TP, EP) of the config (a worker's GPUs); ep: EP wider than 1. Read by src/recipe/recipe_loader.")
     print("schema: gpuplan.inferencex_mori_mtp/v1")
     print("model: deepseek-r1")
+    print("fp4_weights: mxfp4")
     print("engine: sglang+mori")
     print("gpu: MI355X")
     print("source: SemiAnalysisAI/InferenceX")

@@ -40,6 +40,7 @@ struct InferRequest : RequestBase {
   std::string prefill_fp8_gemm_backend;       // --disagg: the prefill pool's (empty: fp8_gemm_backend)
   std::string engine;
   FabricOptions fabric_opts;
+  std::string recipe, as_of;  // --recipe NAME: a built-in deployment recipe (api/infer_recipe.h), read as of a date
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

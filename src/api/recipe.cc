@@ -29,6 +29,7 @@ json recipe_pool_json(const RecipePool& p) {
           {"ep", recipe_either_json(p.ep)},
           {"max_batch", recipe_count_or_null(p.max_batch)},
           {"max_tokens", recipe_count_or_null(p.max_tokens)},
+          {"max_running_requests", recipe_count_or_null(p.max_running_requests)},
           {"chunked_prefill_size", recipe_count_or_null(p.chunked_prefill_size)},
           {"dispatch_tokens_per_rank", recipe_count_or_null(p.dispatch_tokens_per_rank)},
           {"max_prefill_tokens", recipe_count_or_null(p.max_prefill_tokens)},
@@ -112,6 +113,7 @@ int show_recipe(const std::string& name, Output& output) {
     if (p->ep >= 0) add("EP " + recipe_either_text(p->ep));
     if (p->max_batch > 0) add(fmt::format("max batch {}", p->max_batch));
     if (p->max_tokens > 0) add(fmt::format("max tokens {}", p->max_tokens));
+    if (p->max_running_requests > 0) add(fmt::format("max running requests {} a worker", p->max_running_requests));
     if (p->chunked_prefill_size > 0) add(fmt::format("chunked prefill {}", p->chunked_prefill_size));
     if (p->dispatch_tokens_per_rank > 0) add(fmt::format("dispatch tokens a rank {}", p->dispatch_tokens_per_rank));
     if (p->max_prefill_tokens > 0) add(fmt::format("max prefill tokens {}", p->max_prefill_tokens));

@@ -30,6 +30,7 @@ struct RecipePool {
   int ep = -1;              // expert parallelism wider than 1: 1 on, 0 off, -1 either / not stated
   long long max_batch = 0;  // sequences (decode) or requests (prefill) an attention rank holds; 0: no cap stated
   long long max_tokens = 0;  // prefill: prompt tokens a rank prefills a step (0: not stated)
+  long long max_running_requests = 0;      // prefill: SGLang's flag for a worker (divided by dp with attention-DP)
   long long chunked_prefill_size = 0;      // prefill: --chunked-prefill-size of a worker (0: not stated)
   long long dispatch_tokens_per_rank = 0;  // prefill: MoRI's dispatch tokens a rank (chunk = this x TP)
   long long max_prefill_tokens = 0;        // prefill: --max-prefill-tokens a rank (0: not stated)
@@ -53,6 +54,7 @@ struct Recipe {
   std::string system;     // the catalog system or accelerator it runs on (b200, h100-sxm; empty: unknown)
   std::string engine;     // the serving engine (catalog name: dynamo+sglang, sglang+mori, tensorrt-llm)
   std::string precision;  // the weights: fp4 or fp8
+  std::string weights;    // the weights as `infer --precision` takes them: fp8, nvfp4, mxfp4 (the file's fp4_weights)
   long long isl = 0, osl = 0;       // 0: not stated
   long long min_concurrency = 0;    // script rows: in force from this many clients (0: any)
   RecipePool prefill, decode;
@@ -63,8 +65,8 @@ struct Recipe {
   double batch_wait_tokens_ratio = 0;   // and batch_wait_max_tokens_ratio
   std::vector<long long> concurrencies;  // the benchmark's client counts (empty: not stated)
 
-  // True when the recipe states a whole deployment `gpuplan infer --recipe` can evaluate: a model, a
-  // system and both pools' workers and widths.
+  // True when the recipe states a whole deployment `gpuplan infer --recipe` can evaluate (a deployment
+  // or MTP row with a model, a system, ISL/OSL and both pools' workers and widths).
   bool evaluable() const;
   // True when `date` (YYYY-MM-DD) falls within the recipe's dates.
   bool in_force(const std::string& date) const;

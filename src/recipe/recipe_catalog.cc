@@ -65,7 +65,7 @@ const Recipe* find_recipe(const std::string& name) {
   return nullptr;
 }
 
-const Recipe& recipe_by_name(const std::string& name) {
+const Recipe& recipe_by_name(const std::string& name, const std::string& field) {
   if (const Recipe* r = find_recipe(name)) return *r;
   // The closest names: those containing the name, else the nearest by edit distance.
   std::vector<std::string> close;
@@ -78,7 +78,7 @@ const Recipe& recipe_by_name(const std::string& name) {
     for (size_t i = 0; i < by.size() && i < 5; ++i) close.push_back(by[i].second);
   }
   const std::string hint = fmt::format("; close names: {} (gpuplan recipe list names them all)", fmt::join(close, ", "));
-  throw InputError("recipe", "unknown recipe '" + echo_name(name) + "'" + hint);
+  throw InputError(field, "unknown recipe '" + echo_name(name) + "'" + hint);
 }
 
 }  // namespace gpuplan

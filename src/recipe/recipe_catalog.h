@@ -19,7 +19,7 @@ const std::vector<Recipe>& builtin_recipes();
 // The built-in recipe of that name, or nullptr.
 const Recipe* find_recipe(const std::string& name);
 
-// The recipe of that name; an InputError (field `recipe`) naming the closest names otherwise.
-const Recipe& recipe_by_name(const std::string& name);
+// The recipe of that name; an InputError (naming `field`) with the closest names otherwise.
+const Recipe& recipe_by_name(const std::string& name, const std::string& field = "NAME");
 
 }  // namespace gpuplan

@@ -27,7 +27,7 @@ const char* to_string(RecipeKind k) {
 }
 
 bool Recipe::evaluable() const {
-  return kind == RecipeKind::deployment && !model.empty() && !system.empty() && prefill.workers > 0 &&
+  return (kind == RecipeKind::deployment || kind == RecipeKind::mtp) && !model.empty() && !system.empty() && prefill.workers > 0 &&
          prefill.gpus_per_worker > 0 && decode.workers > 0 && decode.gpus_per_worker > 0 && isl > 0 && osl > 0;
 }
 
@@ -45,6 +45,7 @@ std::string lower(std::string s) {
 // What every layout's file may state for all its rows.
 struct FileDefaults {
   std::string model, engine, gpu;
+  std::string fp4_weights = "fp4";  // what the table's fp4 means: nvfp4 or mxfp4 (fp4: not said)
   std::map<std::string, std::string> systems;  // gpu cell (lower case) -> catalog system or accelerator
 };
 
@@ -53,6 +54,11 @@ FileDefaults read_file_defaults(YamlMap& root) {
   if (root.has("model")) d.model = root.str("model");
   if (root.has("engine")) d.engine = root.str("engine");
   if (root.has("gpu")) d.gpu = root.str("gpu");
+  if (root.has("fp4_weights")) {
+    d.fp4_weights = root.str("fp4_weights");
+    if (d.fp4_weights != "nvfp4" && d.fp4_weights != "mxfp4")
+      throw InputError(root.path() + ": fp4_weights", "must be nvfp4 or mxfp4, got '" + d.fp4_weights + "'");
+  }
   if (root.has("systems")) {
     const YAML::Node m = root.raw("systems");
     if (!m.IsMap()) throw InputError(root.path() + ": systems", "must map gpu names to catalog systems");
@@ -124,6 +130,7 @@ Recipe start(const RecipeTable& t, const FileDefaults& d, YamlMap& r, RecipeKind
 }
 
 void finish(const FileDefaults& d, YamlMap& r, Recipe& k) {
+  k.weights = k.precision == "fp4" ? d.fp4_weights : k.precision;
   if (k.system.empty() && !k.gpu.empty()) {
     const auto it = d.systems.find(lower(k.gpu));
     k.system = it != d.systems.end() ? it->second : lower(k.gpu);
@@ -237,7 +244,7 @@ Recipe read_mori_prefill(const RecipeTable& t, const FileDefaults& d, YamlMap& r
   Recipe k = start(t, d, r, RecipeKind::prefill_limits);
   read_mori_common(r, k);
   k.prefill.attention_dp = r.boolean("attention_dp") ? 1 : 0;
-  k.prefill.max_batch = r.integer_in("max_running_requests", 1, 1'000'000);
+  k.prefill.max_running_requests = r.integer_in("max_running_requests", 1, 1'000'000);
   const bool chunk = r.has("chunked_prefill_size"), dispatch = r.has("dispatch_tokens_per_rank");
   if (chunk == dispatch)
     throw InputError(r.path() + ".chunked_prefill_size",

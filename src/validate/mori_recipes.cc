@@ -42,7 +42,7 @@ void mori_view(const RecipeTable& t, MoriRecipes& out) {
         k.attention_dp = r.prefill.attention_dp == 1;
         k.valid_from = r.valid_from;
         k.valid_to = r.valid_to;
-        k.max_running_requests = r.prefill.max_batch;
+        k.max_running_requests = r.prefill.max_running_requests;
         k.chunked_prefill_size = r.prefill.chunked_prefill_size;
         k.dispatch_tokens_per_rank = r.prefill.dispatch_tokens_per_rank;
         k.max_prefill_tokens = r.prefill.max_prefill_tokens;
