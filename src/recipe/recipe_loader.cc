@@ -310,8 +310,12 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   if (k.name.empty()) throw InputError(r.path() + ".name", "must name the row (unique over the recipes)");
   if (r.has("model")) k.model = r.str("model");
   if (r.has("engine")) k.engine = r.str("engine");
-  k.gpu = r.str("gpu");
+  if (r.has("gpu")) k.gpu = r.str("gpu");
   k.precision = read_precision(r);
+  if (r.has("mtp_draft_tokens")) {
+    k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 1, 16));
+    k.mtp = 1;
+  }
   if (r.has("isl")) k.isl = r.integer_in("isl", 1, 10'000'000);
   if (r.has("osl")) k.osl = r.integer_in("osl", 1, 10'000'000);
   if (r.has("min_concurrency")) k.min_concurrency = r.integer_in("min_concurrency", 1, 1'000'000);
@@ -321,6 +325,8 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
     k.batch_wait_tokens_ratio = r.num_in("batch_wait_tokens_ratio", 0, 1);
   if ((k.batch_wait_iters > 0) != (k.batch_wait_tokens_ratio > 0))
     throw InputError(r.path() + ".batch_wait_iters", "batch_wait_iters and batch_wait_tokens_ratio go together");
+  if (k.batch_wait_iters == 0 && k.mtp_draft_tokens == 0)
+    throw InputError(r.path(), "states no setting: give batch_wait_iters (with the ratio) or mtp_draft_tokens");
   read_dates(r, k, false);
   k.source = read_source(r);
   if (r.has("commit")) k.commit = r.str("commit");
@@ -345,7 +351,8 @@ bool same_rows(const Recipe& a, const Recipe& b) {
     case RecipeKind::launch: return true;
     case RecipeKind::script:
       return a.model == b.model && a.engine == b.engine && a.gpu == b.gpu && a.isl == b.isl && a.osl == b.osl &&
-             recipe_keys_meet(a.decode.attention_dp, b.decode.attention_dp);
+             recipe_keys_meet(a.decode.attention_dp, b.decode.attention_dp) &&
+             (a.batch_wait_iters > 0) == (b.batch_wait_iters > 0) && (a.mtp_draft_tokens > 0) == (b.mtp_draft_tokens > 0);
     case RecipeKind::deployment:
     case RecipeKind::mtp: return false;  // several may match: the readers resolve them
   }

@@ -64,4 +64,18 @@ TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, con
   return {};
 }
 
+int inferencex_script_mtp_draft_tokens(const std::string& model, const std::string& engine, Precision weights,
+                                       const std::string& date, std::string* script) {
+  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
+  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
+  if (date.empty() || !(fp8 || fp4)) return 0;
+  for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes)
+    if (r.mtp_draft_tokens > 0 && r.model == model && r.engine == engine && r.precision == (fp8 ? "fp8" : "fp4") &&
+        r.in_force(date)) {
+      if (script) *script = r.recipe;
+      return r.mtp_draft_tokens;
+    }
+  return 0;
+}
+
 }  // namespace gpuplan

@@ -46,4 +46,11 @@ TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, con
                                                    long long isl, long long osl, long long clients, bool attention_dp,
                                                    const std::string& date);
 
+// The MTP draft tokens InferenceX's single-node script for `model` on `engine` (catalog name: atom, ...)
+// passes at `weights` on `date` (YYYY-MM-DD): the script rows of data/recipes/inferencex_scripts.yaml
+// that state mtp_draft_tokens (dsr1_fp8_mi355x_atom_mtp.sh from 2026-04-02: 3); 0 where none does (the
+// engine's default applies) or the date is unknown. `script` receives the row's recipe.
+int inferencex_script_mtp_draft_tokens(const std::string& model, const std::string& engine, Precision weights,
+                                       const std::string& date, std::string* script = nullptr);
+
 }  // namespace gpuplan
