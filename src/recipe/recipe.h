@@ -52,11 +52,13 @@ struct Recipe {
   std::string model;      // catalog model name (deepseek-r1; empty: the file states none)
   std::string gpu;        // the benchmark's gpu cell or folder name (b200, H100-SXM, MI355X)
   std::string system;     // the catalog system or accelerator it runs on (b200, h100-sxm; empty: unknown)
+  std::string generation;  // script rows: the catalog generation they apply to (blackwell; empty: any)
   std::string engine;     // the serving engine (catalog name: dynamo+sglang, sglang+mori, tensorrt-llm)
-  std::string precision;  // the weights: fp4 or fp8
+  std::string precision;  // the weights: fp4 or fp8 (script rows also bf16: any weights but FP8 and FP4)
   std::string weights;    // the weights as `infer --precision` takes them: fp8, nvfp4, mxfp4 (the file's fp4_weights)
   long long isl = 0, osl = 0;       // 0: not stated
   long long min_concurrency = 0;    // script rows: in force from this many clients (0: any)
+  long long max_concurrency = 0;    // and up to this many (0: no bound)
   RecipePool prefill, decode;
   int mtp = -1;               // MTP on (1), off (0), either (-1)
   int mtp_draft_tokens = 0;   // the decode worker's draft tokens (0: none stated / no MTP)

@@ -71,9 +71,11 @@ FileDefaults read_file_defaults(YamlMap& root) {
   return d;
 }
 
-std::string read_precision(YamlMap& r) {
+std::string read_precision(YamlMap& r, bool bf16 = false) {
   const std::string p = r.str("precision");
-  if (p != "fp4" && p != "fp8") throw InputError(r.path() + ".precision", "must be fp4 or fp8, got '" + p + "'");
+  if (p != "fp4" && p != "fp8" && !(bf16 && p == "bf16"))
+    throw InputError(r.path() + ".precision",
+                     std::string(bf16 ? "must be fp4, fp8 or bf16" : "must be fp4 or fp8") + ", got '" + p + "'");
   return p;
 }
 
@@ -311,7 +313,11 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   if (r.has("model")) k.model = r.str("model");
   if (r.has("engine")) k.engine = r.str("engine");
   if (r.has("gpu")) k.gpu = r.str("gpu");
-  k.precision = read_precision(r);
+  if (r.has("generation")) k.generation = r.str("generation");
+  k.precision = read_precision(r, true);
+  if (r.has("tp")) k.decode.gpus_per_worker = static_cast<int>(r.integer_in("tp", 1, 4096));
+  if (r.has("scheduler_recv_interval"))
+    k.decode.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 2, 1000));
   if (r.has("mtp_draft_tokens")) {
     k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 1, 16));
     k.mtp = 1;
@@ -319,14 +325,16 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   if (r.has("isl")) k.isl = r.integer_in("isl", 1, 10'000'000);
   if (r.has("osl")) k.osl = r.integer_in("osl", 1, 10'000'000);
   if (r.has("min_concurrency")) k.min_concurrency = r.integer_in("min_concurrency", 1, 1'000'000);
+  if (r.has("max_concurrency")) k.max_concurrency = r.integer_in("max_concurrency", std::max(1LL, k.min_concurrency), 1'000'000);
   if (r.has("attention_dp")) k.decode.attention_dp = read_recipe_either(r, "attention_dp");
   if (r.has("batch_wait_iters")) k.batch_wait_iters = static_cast<int>(r.integer_in("batch_wait_iters", 1, 100'000));
   if (r.has("batch_wait_tokens_ratio"))
     k.batch_wait_tokens_ratio = r.num_in("batch_wait_tokens_ratio", 0, 1);
   if ((k.batch_wait_iters > 0) != (k.batch_wait_tokens_ratio > 0))
     throw InputError(r.path() + ".batch_wait_iters", "batch_wait_iters and batch_wait_tokens_ratio go together");
-  if (k.batch_wait_iters == 0 && k.mtp_draft_tokens == 0)
-    throw InputError(r.path(), "states no setting: give batch_wait_iters (with the ratio) or mtp_draft_tokens");
+  if (k.batch_wait_iters == 0 && k.mtp_draft_tokens == 0 && k.decode.scheduler_recv_interval == 1)
+    throw InputError(r.path(), "states no setting: give batch_wait_iters (with the ratio), mtp_draft_tokens or "
+                               "scheduler_recv_interval");
   read_dates(r, k, false);
   k.source = read_source(r);
   if (r.has("commit")) k.commit = r.str("commit");
@@ -352,7 +360,11 @@ bool same_rows(const Recipe& a, const Recipe& b) {
     case RecipeKind::script:
       return a.model == b.model && a.engine == b.engine && a.gpu == b.gpu && a.isl == b.isl && a.osl == b.osl &&
              recipe_keys_meet(a.decode.attention_dp, b.decode.attention_dp) &&
-             (a.batch_wait_iters > 0) == (b.batch_wait_iters > 0) && (a.mtp_draft_tokens > 0) == (b.mtp_draft_tokens > 0);
+             a.generation == b.generation && a.decode.gpus_per_worker == b.decode.gpus_per_worker &&
+             std::max(a.min_concurrency, b.min_concurrency) <=
+                 std::min(a.max_concurrency ? a.max_concurrency : 1'000'000, b.max_concurrency ? b.max_concurrency : 1'000'000) &&
+             (a.batch_wait_iters > 0) == (b.batch_wait_iters > 0) && (a.mtp_draft_tokens > 0) == (b.mtp_draft_tokens > 0) &&
+             (a.decode.scheduler_recv_interval > 1) == (b.decode.scheduler_recv_interval > 1);
     case RecipeKind::deployment:
     case RecipeKind::mtp: return false;  // several may match: the readers resolve them
   }
@@ -366,7 +378,7 @@ const char* same_rows_keys(RecipeKind k, bool dynamo) {
                     : "precision, attention_dp and dates meet";
     case RecipeKind::decode_limits: return "precision, attention_dp, ep and dates meet";
     case RecipeKind::launch: return "precision and dates meet";
-    default: return "model, engine, gpu, precision, isl, osl, attention_dp and dates meet";
+    default: return "model, engine, gpu, generation, precision, isl, osl, tp, attention_dp, concurrencies, setting and dates meet";
   }
 }
 

@@ -19,12 +19,10 @@ struct SglangScriptRecvInterval {
 
 // The receive interval InferenceX's SGLang script for `model` (catalog name: deepseek-r1,
 // deepseek-v3, qwen3.5-397b-a17b, glm-5, ...) passes on a `generation` GPU (blackwell: B200,
-// blackwell_ultra: B300) at `clients` concurrency: SemiAnalysisAI/InferenceX
-// benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh, unchanged from 2025-09 through 2026-05
-// for these branches. Attention-DP runs keep SGLang's default (the scripts' DP branch passes 1), as
-// do the DeepSeek scripts on Hopper and CDNA and every other model. Not covered: the AMD Qwen3.5 and
-// GLM-5 scripts' 30 (qwen3.5_*_mi3xx.sh from 2026-04-15, glm5_fp8_mi325x.sh from 2026-05-20), which
-// no stored row runs; a row of them reads 1.
+// blackwell_ultra: B300) with `tp` and `attention_dp` at `clients` concurrency: the script rows of
+// data/recipes/inferencex_scripts.yaml that state scheduler_recv_interval
+// (benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh; a row stating the TP wins over one that
+// does not). None matching: SGLang's default, 1 (attention-DP runs, Hopper, CDNA, other models).
 SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
                                                          Precision weights, int tp, bool attention_dp,
                                                          long long clients);
