@@ -148,6 +148,12 @@ def recipes(**options):
     return _recipe_command("list", **options)["recipes"]
 
 
+def _session_recipes(self, **options):
+    """The built-in deployment recipes under this session (`gpuplan recipe list --json`'s list)."""
+    return self.run("recipe", "list", **options)["recipes"]
+
+
+Session.recipes = _session_recipes
 __all__.append("recipes")
 
 for _error in (Error, InputError):

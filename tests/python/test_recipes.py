@@ -16,6 +16,7 @@ def test_recipes_lists_every_recipe_with_its_source():
     assert deployments and all(r["kind"] == "deployment" for r in deployments)
     assert gpuplan.recipe() == gpuplan.recipe("list")
     assert gpuplan.recipe()["schema"] == "gpuplan.recipe_list/v1"
+    assert gpuplan.Session().recipes(kind="deployment") == deployments
 
 
 def test_recipe_shows_one_as_the_cli_does():
