@@ -281,7 +281,15 @@ const PAGES = {
         ['TTFT (ms)', 'ttft_s', 1000], ['TPOT (ms)', 'tpot_s', 1000], ['concurrency', 'concurrency'], ['GPUs', 'gpus'],
       ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, p.url, path, scale)));
       const notes = [...(d.recipe.overridden || []).map((o) => 'overridden: ' + o), ...(d.recipe.notes || [])];
-      return [table('The recipe', ['', 'value'], fields), table('Its deployment, evaluated', ['', 'value'], point),
+      const parts = [['front end', 'request_overhead_s'], ['queue', 'queue_wait_s'], ['prefill', 'prefill_s'],
+        ['KV transfer', 'kv_transfer_s']].filter(([, k]) => typeof d[k] === 'number');
+      return [
+        chart('ttft', 'Where the TTFT goes (ms)', {
+          type: 'bar',
+          data: { labels: ['TTFT'], datasets: parts.map(([label, k], i) => ({ label, data: [d[k] * 1000], backgroundColor: PALETTE[i % PALETTE.length] })) },
+          options: { indexAxis: 'y', scales: { x: Object.assign(axis('ms'), { stacked: true }), y: { stacked: true } } },
+        }),
+        table('The recipe', ['', 'value'], fields), table('Its deployment, evaluated', ['', 'value'], point),
         el('ul', {}, notes.map((n) => el('li', { text: n })))];
     },
   },
