@@ -99,11 +99,14 @@ int show_recipe(const std::string& name, Output& output) {
   line("model", r.model);
   line("gpu", r.gpu);
   line("system", r.system);
+  line("generation", r.generation);
   line("engine", r.engine);
-  line("weights", r.precision);
+  line("weights", r.weights.empty() ? r.precision : r.weights);
   count("isl", r.isl);
   count("osl", r.osl);
-  count("min concurrency", r.min_concurrency);
+  if (r.min_concurrency > 0 || r.max_concurrency > 0)
+    line("clients", r.max_concurrency > 0 ? fmt::format("{} to {}", std::max(1LL, r.min_concurrency), r.max_concurrency)
+                                          : fmt::format("{} and more", r.min_concurrency));
   for (const auto& [side, p] : {std::pair{"prefill", &r.prefill}, std::pair{"decode", &r.decode}}) {
     std::string v;
     auto add = [&](const std::string& s) { v += (v.empty() ? "" : ", ") + s; };
@@ -160,6 +163,9 @@ json recipe_json(const Recipe& r) {
           {"isl", recipe_count_or_null(r.isl)},
           {"osl", recipe_count_or_null(r.osl)},
           {"min_concurrency", recipe_count_or_null(r.min_concurrency)},
+          {"max_concurrency", recipe_count_or_null(r.max_concurrency)},
+          {"generation", recipe_text_or_null(r.generation)},
+          {"weights", recipe_text_or_null(r.weights)},
           {"prefill", recipe_pool_json(r.prefill)},
           {"decode", recipe_pool_json(r.decode)},
           {"mtp", recipe_either_json(r.mtp)},
