@@ -83,8 +83,12 @@ def main():
     print("# the sweep config (configs/amd-master.yaml) states them per deployment and concurrency, in force")
     print("# from the first day whose config states them to the day before the first that does not; commit:")
     print("# that day's last commit touching the config (its config; not always the one that set them). Width:")
-    print("# max(TP, EP) of the config (a worker's GPUs); ep: EP wider than 1. Read by src/validate/mori_recipes.")
+    print("# max(TP, EP) of the config (a worker's GPUs); ep: EP wider than 1. Read by src/recipe/recipe_loader.")
     print("schema: gpuplan.inferencex_mori_mtp/v1")
+    print("model: deepseek-r1")
+    print("fp4_weights: mxfp4")
+    print("engine: sglang+mori")
+    print("gpu: MI355X")
     print("source: SemiAnalysisAI/InferenceX")
     print("entries:")
     for (key, size, concs), valid_from, commit, subject, valid_to in closed:

@@ -28,6 +28,7 @@ const PAGES = [
   { page: 'search', change: ['seq', '4096'], command: 'gpuplan search' },
   { page: 'recommend', change: ['users', '64'], command: 'gpuplan recommend' },
   { page: 'site', change: ['power-mw', '20'], command: 'gpuplan site' },
+  { page: 'recipes', change: ['concurrency', '256'], command: 'gpuplan', bad: ['as-of', '2020-01-01'] },
 ];
 
 let passed = 0, failed = 0;

@@ -124,12 +124,37 @@ def _command(name, summary, default_positional=()):
 
 
 # One function (and Session method) per command of the API's table, in its order, with its help.
-# catalog() and model() list by default, as `gpuplan catalog list` and `gpuplan model list`.
-_DEFAULT_POSITIONAL = {"catalog": ("list",), "model": ("list",)}
+# catalog(), model() and recipe() list by default, as `gpuplan catalog list` and `gpuplan model list`.
+_DEFAULT_POSITIONAL = {"catalog": ("list",), "model": ("list",), "recipe": ("list",)}
 for _name, _help in _core.commands():
     globals()[_name] = _command(_name, _help + ".", _DEFAULT_POSITIONAL.get(_name, ()))
     __all__.append(_name)
 del _command, _name, _help
+
+_recipe_command = recipe  # noqa: F821 (bound by the loop above)
+
+
+def recipe(*positional, **options):
+    """One built-in deployment recipe: recipe(NAME) is `gpuplan recipe show NAME --json` (its document, the
+    recipe under "recipe"); recipe("list") and recipe("show", NAME) as the CLI's sub-commands."""
+    if len(positional) == 1 and positional[0] not in ("list", "show"):
+        positional = ("show",) + positional
+    return _recipe_command(*(positional or ("list",)), **options)
+
+
+def recipes(**options):
+    """The built-in deployment recipes (`gpuplan recipe list --json`): a list of dicts, each with name, kind, model,
+    system, engine, pools, dates and source; kind="deployment" keeps those `infer(recipe=NAME)` evaluates."""
+    return _recipe_command("list", **options)["recipes"]
+
+
+def _session_recipes(self, **options):
+    """The built-in deployment recipes under this session (`gpuplan recipe list --json`'s list)."""
+    return self.run("recipe", "list", **options)["recipes"]
+
+
+Session.recipes = _session_recipes
+__all__.append("recipes")
 
 for _error in (Error, InputError):
     _error.__module__ = "gpuplan"  # shown as gpuplan.InputError, where users catch it

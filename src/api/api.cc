@@ -21,6 +21,7 @@
 #include "api/site.h"
 #include "api/memory.h"
 #include "api/model.h"
+#include "api/recipe.h"
 #include "api/scale.h"
 #include "api/search.h"
 #include "api/train.h"
@@ -146,6 +147,8 @@ const std::vector<Entry>& table() {
       GPUPLAN_API_WITH_CATALOG(catalog, CatalogRequest,
                                "List accelerators, systems and networks, or show one with the source of each figure"),
       GPUPLAN_API_PLAIN(model, ModelRequest, "List built-in models or show one (parameters, FLOPs, KV cache)"),
+      GPUPLAN_API_PLAIN(recipe, RecipeRequest,
+                        "List the built-in deployment recipes or show one (model, system, pools, engine settings, source)"),
       GPUPLAN_API_WITH_CATALOG(memory, MemoryRequest,
                                "Per-GPU memory for training under a plan, or for inference at a concurrency"),
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,

@@ -10,6 +10,7 @@
 #include "api/infer.h"
 #include "api/infer_chosen.h"
 #include "api/infer_json.h"
+#include "api/infer_recipe.h"
 #include "api/serving_engine.h"
 #include "api/sorted_object.h"
 #include "api/text.h"
@@ -28,6 +29,8 @@
 namespace gpuplan::api {
 
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
+  if (!req.recipe.empty()) return infer_recipe(catalog, std::move(req), output, session);
+  if (!req.as_of.empty()) throw InputError("--as-of", "applies with --recipe NAME");
   auto prec = parse_precision(req.precision);
   if (!prec || *prec == Precision::mxfp8)
     throw InputError("--precision", fmt::format("must be bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 (int4_wo, awq, "

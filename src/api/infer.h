@@ -42,6 +42,7 @@ struct InferRequest : RequestBase {
   double prefix_hit = 0;              // share of prompt tokens found in the prefix cache
   std::string kv_offload = "none";    // none, or host: cached prefixes in host memory
   FabricOptions fabric_opts;
+  std::string recipe, as_of;  // --recipe NAME: a built-in deployment recipe (api/infer_recipe.h), read as of a date
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

@@ -130,6 +130,13 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", req.max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  // A built-in deployment recipe as the options (api/infer_recipe.h).
+  app.add_option("--recipe", req.recipe,
+                 "Evaluate a built-in deployment recipe (gpuplan recipe list --kind deployment): its model, system, "
+                 "engine, pools, MTP, batch caps and concurrency; options given too override its values");
+  app.add_option("--as-of", req.as_of,
+                 "With --recipe: the run date (YYYY-MM-DD, within the recipe's dates) whose prefill limits apply "
+                 "(default: the recipe's first day)");
   add_fabric_options(app, req.fabric_opts);
   app.add_flag("--aggregated-only", req.aggregated_only,
                "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "

@@ -55,8 +55,8 @@ nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const T
           {"model_flops_per_token_attn", r.model_flops_per_token_attn},
           {"mfu", {{"6n", r.mfu_6n}, {"with_attention", r.mfu_attn}, {"6n_vs_bf16_peak", r.mfu_6n_bf16},
                    {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
-          {"breakdown", breakdown_json(r.parts)},
-          {"memory", memory_json(r.memory)}};
+          {"breakdown", api::breakdown_json(r.parts)},
+          {"memory", api::memory_json(r.memory)}};
   if (!w.finetune.is_full()) j["finetune"] = finetune_json(model, w.finetune);  // LoRA / QLoRA
   return j;
 }

@@ -15,7 +15,7 @@ namespace {
 
 // The commands whose first argument is a sub-command (list or show): an unknown one gets a suggestion
 // instead of CLI11's "not expected".
-bool takes_list_or_show(std::string_view command) { return command == "catalog" || command == "model"; }
+bool takes_list_or_show(std::string_view command) { return command == "catalog" || command == "model" || command == "recipe"; }
 
 }  // namespace
 

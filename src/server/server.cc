@@ -31,7 +31,8 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 // The pages: each is the one app shell (index.html); app.js draws the page its path names.
-const std::set<std::string, std::less<>> kPages = {"compare", "infer", "train", "search", "recommend", "site"};
+const std::set<std::string, std::less<>> kPages = {"compare", "infer", "train", "search", "recommend", "site",
+                                                    "recipes"};
 // Report kinds api::report_html makes.
 const std::set<std::string, std::less<>> kReportKinds = {"train", "infer", "schedule", "compare", "site"};
 

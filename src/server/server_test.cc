@@ -208,7 +208,7 @@ TEST_F(ServerTest, ReportIsADownload) {
 }
 
 TEST_F(ServerTest, ServesThePagesAndAssets) {
-  for (const char* path : {"/", "/compare", "/infer", "/train", "/search", "/recommend", "/site"}) {
+  for (const char* path : {"/", "/compare", "/infer", "/train", "/search", "/recommend", "/site", "/recipes"}) {
     auto r = client().Get(path);
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 200) << path;

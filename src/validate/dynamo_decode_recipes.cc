@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/embedded_data.h"
 #include "core/error.h"
-#include "core/yaml_reader.h"
-#include "validate/recipe_dates.h"
-#include "validate/recipe_keys.h"
+#include "recipe/recipe_catalog.h"
+#include "recipe/recipe_dates.h"
 
 namespace gpuplan {
 
@@ -29,79 +27,57 @@ std::string decode_recipe_gpu(const std::string& cell) {
 
 }  // namespace
 
-DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const std::string& origin) {
-  YamlMap root(parse_yaml(text, origin), origin);
-  if (const std::string s = root.str("schema"); s != "gpuplan.dynamo_decode_recipes/v1")
-    throw InputError(origin + ": schema", "must be gpuplan.dynamo_decode_recipes/v1, got '" + s + "'");
-  DynamoDecodeRecipes out;
-  out.source = root.str("source");
-  out.commit = root.str("commit");
-  out.valid_from = root.str("valid_from");
-  out.valid_to = root.str("valid_to");
-  for (const std::string* d : {&out.valid_from, &out.valid_to})
-    if (!is_recipe_date(*d)) throw InputError(origin + ": valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
-  for (YamlMap r : root.map_list("recipes")) {
-    DynamoDecodeRecipe k;
-    k.path = r.str("path");
-    k.commit = r.has("commit") ? r.str("commit") : out.commit;
-    k.source = r.has("source") ? r.str("source") : out.source;
-    k.valid_from = r.has("valid_from") ? r.str("valid_from") : out.valid_from;
-    k.valid_to = r.has("valid_to") ? r.str("valid_to") : out.valid_to;
-    for (const std::string* d : {&k.valid_from, &k.valid_to})
-      if (!is_recipe_date(*d)) throw InputError(r.path() + ".valid_from/valid_to", "must be YYYY-MM-DD, got '" + *d + "'");
-    k.gpu = r.str("gpu");
-    k.precision = r.str("precision");
-    if (k.precision != "fp4" && k.precision != "fp8")
-      throw InputError(r.path() + ".precision", "must be fp4 or fp8, got '" + k.precision + "'");
-    k.isl = r.integer_in("isl", 1, 10'000'000);
-    k.osl = r.integer_in("osl", 1, 10'000'000);
-    k.prefill_workers = static_cast<int>(r.integer_in("prefill_workers", 1, 4096));
-    k.prefill_gpus_per_worker = static_cast<int>(r.integer_in("prefill_gpus_per_worker", 1, 4096));
-    k.decode_workers = static_cast<int>(r.integer_in("decode_workers", 1, 4096));
-    k.decode_gpus_per_worker = static_cast<int>(r.integer_in("decode_gpus_per_worker", 1, 4096));
-    k.decode_attention_dp = r.boolean("decode_attention_dp");
-    k.decode_max_batch_size = r.integer_in("decode_max_batch_size", 0, 1'000'000);
-    k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 0, 16));
-    k.eplb_slots = static_cast<int>(r.integer_in("eplb_slots", 0, 100'000));
-    if (r.has("scheduler_recv_interval"))
-      k.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 1, 1000));
-    k.fp8_gemm_triton = read_recipe_fp8_gemm_triton(r, k.precision == "fp4");
-    const YAML::Node c = r.raw("concurrencies");
-    if (!c.IsSequence()) throw InputError(r.path() + ".concurrencies", "must be a list of client counts");
-    for (const auto& v : c) {
-      long long n = 0;
-      try {
-        n = v.as<long long>();
-      } catch (const YAML::Exception&) {
-        n = 0;
-      }
-      if (n < 1) throw InputError(r.path() + ".concurrencies", "must be whole client counts of at least 1");
-      k.concurrencies.push_back(n);
-    }
-    r.reject_unknown_keys();
-    out.recipes.push_back(std::move(k));
-  }
-  root.reject_unknown_keys();
-  return out;
-}
-
 namespace {
 
-DynamoDecodeRecipes embedded_decode_recipes(const char* path) {
-  for (const auto& f : embedded_data_files())
-    if (f.path == path) return parse_dynamo_decode_recipes(std::string(f.text), path);
-  throw InputError(path, "not embedded in this build");
+// The recipe table as this reader's view (recipe/recipe_loader.h reads and checks the file).
+DynamoDecodeRecipes decode_view(const RecipeTable& t) {
+  if (t.schema != kDynamoDecodeSchema)
+    throw InputError(t.origin + ": schema", std::string("must be ") + kDynamoDecodeSchema + ", got '" + t.schema + "'");
+  DynamoDecodeRecipes out;
+  out.source = t.source;
+  out.commit = t.commit;
+  out.valid_from = t.valid_from;
+  out.valid_to = t.valid_to;
+  for (const Recipe& r : t.recipes) {
+    DynamoDecodeRecipe k;
+    k.path = r.recipe;
+    k.commit = r.commit;
+    k.source = r.source;
+    k.valid_from = r.valid_from;
+    k.valid_to = r.valid_to;
+    k.gpu = r.gpu;
+    k.precision = r.precision;
+    k.isl = r.isl;
+    k.osl = r.osl;
+    k.prefill_workers = r.prefill.workers;
+    k.prefill_gpus_per_worker = r.prefill.gpus_per_worker;
+    k.decode_workers = r.decode.workers;
+    k.decode_gpus_per_worker = r.decode.gpus_per_worker;
+    k.decode_attention_dp = r.decode.attention_dp == 1;
+    k.decode_max_batch_size = r.decode.max_batch;
+    k.mtp_draft_tokens = r.mtp_draft_tokens;
+    k.eplb_slots = r.decode.eplb_slots;
+    k.scheduler_recv_interval = r.decode.scheduler_recv_interval;
+    k.fp8_gemm_triton = r.decode.fp8_gemm_triton;
+    k.concurrencies = r.concurrencies;
+    out.recipes.push_back(std::move(k));
+  }
+  return out;
 }
 
 }  // namespace
 
+DynamoDecodeRecipes parse_dynamo_decode_recipes(const std::string& text, const std::string& origin) {
+  return decode_view(load_recipe_table(text, origin));
+}
+
 const DynamoDecodeRecipes& builtin_dynamo_decode_recipes() {
-  static const DynamoDecodeRecipes recipes = embedded_decode_recipes("recipes/dynamo_trtllm_decode.yaml");
+  static const DynamoDecodeRecipes recipes = decode_view(builtin_recipe_table("recipes/dynamo_trtllm_decode.yaml"));
   return recipes;
 }
 
 const DynamoDecodeRecipes& builtin_dynamo_sglang_decode_recipes() {
-  static const DynamoDecodeRecipes recipes = embedded_decode_recipes("recipes/dynamo_sglang_decode.yaml");
+  static const DynamoDecodeRecipes recipes = decode_view(builtin_recipe_table("recipes/dynamo_sglang_decode.yaml"));
   return recipes;
 }
 

@@ -436,9 +436,11 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       // ATOM drafts its default, 1 (ROCm/ATOM atom/model_engine/arg_utils.py: num_speculative_tokens = 1
       // from 2025-12-10 through v0.1.6).
       const bool atom = has(fw, "atom") && !disaggregated_row;
-      const bool atom_default_drafts =
-          atom && !(w.weight_precision == Precision::fp8 && !row_date.empty() && row_date >= "2026-04-02");
-      if (atom_default_drafts) w.mtp_draft_tokens = 1;
+      // The script's count: data/recipes/inferencex_scripts.yaml (validate/inferencex_scripts.h).
+      const int atom_script_drafts =
+          atom ? inferencex_script_mtp_draft_tokens(c.model.name, "atom", w.weight_precision, row_date) : 0;
+      const bool atom_default_drafts = atom && atom_script_drafts == 0;
+      if (atom) w.mtp_draft_tokens = atom_default_drafts ? 1 : atom_script_drafts;
       std::string drafts_from = sglang_two            ? "SGLang's NVIDIA recipes"
                                 : trt_aggregated_adp  ? "TensorRT-LLM's attention-DP script"
                                 : atom_default_drafts ? "ATOM's default: the script sets no count"

@@ -19,12 +19,10 @@ struct SglangScriptRecvInterval {
 
 // The receive interval InferenceX's SGLang script for `model` (catalog name: deepseek-r1,
 // deepseek-v3, qwen3.5-397b-a17b, glm-5, ...) passes on a `generation` GPU (blackwell: B200,
-// blackwell_ultra: B300) at `clients` concurrency: SemiAnalysisAI/InferenceX
-// benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh, unchanged from 2025-09 through 2026-05
-// for these branches. Attention-DP runs keep SGLang's default (the scripts' DP branch passes 1), as
-// do the DeepSeek scripts on Hopper and CDNA and every other model. Not covered: the AMD Qwen3.5 and
-// GLM-5 scripts' 30 (qwen3.5_*_mi3xx.sh from 2026-04-15, glm5_fp8_mi325x.sh from 2026-05-20), which
-// no stored row runs; a row of them reads 1.
+// blackwell_ultra: B300) with `tp` and `attention_dp` at `clients` concurrency: the script rows of
+// data/recipes/inferencex_scripts.yaml that state scheduler_recv_interval
+// (benchmarks/single_node/<model>_<precision>_<gpu>(_mtp).sh; a row stating the TP wins over one that
+// does not). None matching: SGLang's default, 1 (attention-DP runs, Hopper, CDNA, other models).
 SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& model, const std::string& generation,
                                                          Precision weights, int tp, bool attention_dp,
                                                          long long clients);
@@ -38,15 +36,19 @@ struct TrtllmScriptBatchWait {
 };
 
 // What InferenceX's TensorRT-LLM script for `model` on `accelerator` (the catalog's name the row's GPU
-// resolves to: b200, ...) set at `isl` /
-// `osl` and `clients` on `date` (YYYY-MM-DD; empty: unknown, none applied):
-// benchmarks/single_node/(fixed_seq_len/)dsr1_fp8_b200_trt.sh from PR #594 (merged 2026-01-29,
-// TensorRT-LLM 1.2.0rc6.post2), whose 1K/1K branch at 64+ clients writes batch_wait_timeout_iters 40
-// and batch_wait_max_tokens_ratio 0.8 (DELAY_BATCHING), without attention-DP (TensorRT-LLM applies it
-// only there). No other DeepSeek script of the repository sets it (git log -S, to 2026-07).
+// resolves to: b200, ...) set at `isl` / `osl` and `clients` on `date` (YYYY-MM-DD; empty: unknown,
+// none applied): the script rows of data/recipes/inferencex_scripts.yaml that set batch waiting
+// (dsr1_fp8_b200_trt.sh's 1K/1K branch at 64+ clients from 2026-01-29: 40 iterations, 0.8).
 TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, const std::string& accelerator,
                                                    Precision weights,
                                                    long long isl, long long osl, long long clients, bool attention_dp,
                                                    const std::string& date);
+
+// The MTP draft tokens InferenceX's single-node script for `model` on `engine` (catalog name: atom, ...)
+// passes at `weights` on `date` (YYYY-MM-DD): the script rows of data/recipes/inferencex_scripts.yaml
+// that state mtp_draft_tokens (dsr1_fp8_mi355x_atom_mtp.sh from 2026-04-02: 3); 0 where none does (the
+// engine's default applies) or the date is unknown. `script` receives the row's recipe.
+int inferencex_script_mtp_draft_tokens(const std::string& model, const std::string& engine, Precision weights,
+                                       const std::string& date, std::string* script = nullptr);
 
 }  // namespace gpuplan

@@ -256,6 +256,44 @@ const PAGES = {
     },
   },
 
+  recipes: {
+    title: 'Deployment recipes',
+    lead: 'A published deployment (model, system, engine, pools, MTP, batch caps, with its source) evaluated as infer evaluates typed options.',
+    fields: [
+      { name: 'recipe', label: 'Recipe (gpuplan recipe list --kind deployment)', value: 'trtllm/b200-fp4/1k1k/mtp/ctx1_gen2_dep8_batch64_eplb0_mtp2', list: 'recipes' },
+      { name: 'as-of', label: 'As of (YYYY-MM-DD; empty: the recipe\'s first day)', value: '' },
+      { name: 'concurrency', label: 'Concurrency (empty: the benchmark\'s largest)', value: '', type: 'number' },
+    ],
+    calls: (v) => [['recipe', { positional: ['show', v.recipe] }],
+                   ['infer', { recipe: v.recipe, 'as-of': v['as-of'], concurrency: v.concurrency }]],
+    render: ([r, p]) => {
+      const d = p.doc;
+      const fields = [['kind', 'recipe.kind'], ['model', 'recipe.model'], ['system', 'recipe.system'],
+        ['engine', 'recipe.engine'], ['weights', 'recipe.weights'], ['ISL', 'recipe.isl'], ['OSL', 'recipe.osl'],
+        ['prefill workers', 'recipe.prefill.workers'], ['prefill GPUs a worker', 'recipe.prefill.gpus_per_worker'],
+        ['decode workers', 'recipe.decode.workers'], ['decode GPUs a worker', 'recipe.decode.gpus_per_worker'],
+        ['decode attention-DP', 'recipe.decode.attention_dp'], ['decode max batch', 'recipe.decode.max_batch'],
+        ['MTP draft tokens', 'recipe.mtp_draft_tokens'], ['dates from', 'recipe.valid_from'], ['dates to', 'recipe.valid_to'],
+        ['source', 'recipe.source'], ['commit', 'recipe.commit'], ['recipe', 'recipe.recipe'],
+      ].map(([name, path]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(r.doc, r.url, path)));
+      const point = [
+        ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s per user', 'tokens_per_s_per_user'],
+        ['TTFT (ms)', 'ttft_s', 1000], ['TPOT (ms)', 'tpot_s', 1000], ['concurrency', 'concurrency'], ['GPUs', 'gpus'],
+      ].map(([name, path, scale]) => el('tr', {}, el('th', { scope: 'row', text: name }), cell(d, p.url, path, scale)));
+      const notes = [...(d.recipe.overridden || []).map((o) => 'overridden: ' + o), ...(d.recipe.notes || [])];
+      const parts = [['front end', 'request_overhead_s'], ['queue', 'queue_wait_s'], ['prefill', 'prefill_s'],
+        ['KV transfer', 'kv_transfer_s']].filter(([, k]) => typeof d[k] === 'number');
+      return [
+        chart('ttft', 'Where the TTFT goes (ms)', {
+          type: 'bar',
+          data: { labels: ['TTFT'], datasets: parts.map(([label, k], i) => ({ label, data: [d[k] * 1000], backgroundColor: PALETTE[i % PALETTE.length] })) },
+          options: { indexAxis: 'y', scales: { x: Object.assign(axis('ms'), { stacked: true }), y: { stacked: true } } },
+        }),
+        table('The recipe', ['', 'value'], fields), table('Its deployment, evaluated', ['', 'value'], point),
+        el('ul', {}, notes.map((n) => el('li', { text: n })))];
+    },
+  },
+
   train: {
     title: 'Training step',
     lead: 'One training step under a plan (leave the plan empty for the best plan the search finds): time, throughput, MFU and where the time goes.',
@@ -392,7 +430,8 @@ function home(main) {
 }
 
 async function fillLists() {
-  const lists = { systems: ['catalog', { positional: ['list'] }, 'systems'], models: ['model', { positional: ['list'] }, 'models'] };
+  const lists = { systems: ['catalog', { positional: ['list'] }, 'systems'], models: ['model', { positional: ['list'] }, 'models'],
+    recipes: ['recipe', { positional: ['list'], kind: 'deployment' }, 'recipes'] };
   for (const [id, [command, options, key]] of Object.entries(lists)) {
     const dl = el('datalist', { id });
     document.body.append(dl);

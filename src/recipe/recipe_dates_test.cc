@@ -1,6 +1,6 @@
 // A table's date cell is read as the day it names in any unambiguous form, and never guessed: an
 // impossible day or a slashed date whose day/month order is open is unread (the row then says so).
-#include "validate/recipe_dates.h"
+#include "recipe/recipe_dates.h"
 
 #include <gtest/gtest.h>
 

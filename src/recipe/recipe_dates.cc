@@ -1,4 +1,4 @@
-#include "validate/recipe_dates.h"
+#include "recipe/recipe_dates.h"
 
 #include <fmt/format.h>
 

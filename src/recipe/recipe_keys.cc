@@ -1,4 +1,4 @@
-#include "validate/recipe_keys.h"
+#include "recipe/recipe_keys.h"
 
 #include <string>
 

@@ -1,0 +1,34 @@
+#pragma once
+// The one reader of the recipe tables (data/recipes/*.yaml; schema in docs/recipes.md): every file,
+// whatever its layout, becomes a list of Recipe values. A missing, unknown or out-of-range field is an
+// InputError naming its path and the allowed values; two rows of one table that would match the same
+// benchmark row are an error naming both.
+#include <string>
+#include <vector>
+
+#include "recipe/recipe.h"
+
+namespace gpuplan {
+
+// The layouts a recipe file may have (its `schema` key).
+inline constexpr const char* kDynamoDecodeSchema = "gpuplan.dynamo_decode_recipes/v1";
+inline constexpr const char* kDynamoPrefillSchema = "gpuplan.dynamo_prefill_recipes/v1";
+inline constexpr const char* kMoriSchema = "gpuplan.inferencex_mori_recipes/v1";
+inline constexpr const char* kMoriMtpSchema = "gpuplan.inferencex_mori_mtp/v1";
+inline constexpr const char* kScriptSchema = "gpuplan.inferencex_scripts/v1";
+
+struct RecipeTable {
+  std::string origin;  // the file's name as given
+  std::string schema;
+  // The file-level defaults its rows take where they state none (decode tables: source, commit, dates).
+  std::string source, commit, valid_from, valid_to;
+  std::vector<Recipe> recipes;  // in the file's order; names not yet unique (recipe_catalog.h makes them so)
+};
+
+// Reads one recipe file's text. `origin` names it in errors and in each recipe's `table`.
+RecipeTable load_recipe_table(const std::string& text, const std::string& origin);
+
+// A recipe's default name, from what it states (its recipe path, kind, shape and first date).
+std::string default_recipe_name(const Recipe& r);
+
+}  // namespace gpuplan

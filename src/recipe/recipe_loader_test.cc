@@ -1,0 +1,115 @@
+#include "recipe/recipe_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "core/error.h"
+#include "recipe/recipe_catalog.h"
+
+namespace gpuplan {
+namespace {
+
+const char* kDecode =
+    "schema: gpuplan.dynamo_decode_recipes/v1\n"
+    "model: deepseek-r1\nengine: dynamo+tensorrt-llm\nfp4_weights: nvfp4\nsystems: {h200: h200-sxm}\n"
+    "source: NVIDIA/srt-slurm\ncommit: abc\nvalid_from: 2026-01-28\nvalid_to: 2026-03-24\n"
+    "recipes:\n"
+    "  - path: recipes/trtllm/h200-fp8/1k1k/stp/ctx1_gen1_tep8.yaml\n"
+    "    gpu: h200\n    precision: fp4\n    isl: 1024\n    osl: 1024\n"
+    "    prefill_workers: 1\n    prefill_gpus_per_worker: 8\n    decode_workers: 2\n    decode_gpus_per_worker: 8\n"
+    "    decode_attention_dp: true\n    decode_max_batch_size: 64\n    mtp_draft_tokens: 2\n    eplb_slots: 0\n"
+    "    concurrencies: [64, 128]\n";
+
+TEST(RecipeLoader, ReadsADeploymentRowWithTheFilesDefaults) {
+  const RecipeTable t = load_recipe_table(kDecode, "t.yaml");
+  ASSERT_EQ(t.recipes.size(), 1u);
+  const Recipe& r = t.recipes[0];
+  EXPECT_EQ(r.kind, RecipeKind::deployment);
+  EXPECT_EQ(r.model, "deepseek-r1");
+  EXPECT_EQ(r.engine, "dynamo+tensorrt-llm");
+  EXPECT_EQ(r.system, "h200-sxm");  // the file's systems map
+  EXPECT_EQ(r.weights, "nvfp4");
+  EXPECT_EQ(r.source, "NVIDIA/srt-slurm");
+  EXPECT_EQ(r.commit, "abc");
+  EXPECT_EQ(r.valid_to, "2026-03-24");
+  EXPECT_EQ(r.decode.workers, 2);
+  EXPECT_EQ(r.decode.attention_dp, 1);
+  EXPECT_EQ(r.decode.max_batch, 64);
+  EXPECT_EQ(r.mtp, 1);
+  EXPECT_EQ(r.concurrencies.size(), 2u);
+  EXPECT_TRUE(r.evaluable());
+  EXPECT_TRUE(r.in_force("2026-02-01"));
+  EXPECT_FALSE(r.in_force("2026-04-01"));
+  EXPECT_EQ(default_recipe_name(r), "trtllm/h200-fp8/1k1k/stp/ctx1_gen1_tep8");
+}
+
+TEST(RecipeLoader, ErrorsNameTheFieldAndTheAllowedValues) {
+  std::string bad = kDecode;
+  bad.replace(bad.find("precision: fp4"), 14, "precision: fp6");
+  try {
+    load_recipe_table(bad, "t.yaml");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("precision"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fp4 or fp8"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_recipe_table("schema: gpuplan.other/v1\n", "t.yaml"), InputError);
+  EXPECT_THROW(load_recipe_table(std::string(kDecode) + "typo: 1\n", "t.yaml"), InputError);
+  std::string fp4 = kDecode;
+  fp4.replace(fp4.find("fp4_weights: nvfp4"), 18, "fp4_weights: fp6");
+  EXPECT_THROW(load_recipe_table(fp4, "t.yaml"), InputError);
+}
+
+TEST(RecipeLoader, ScriptRowsNeedANameAndRefuseOverlaps) {
+  const std::string row =
+      "  - name: a\n    model: m\n    engine: tensorrt-llm\n    gpu: b200\n    precision: fp8\n    isl: 1024\n"
+      "    osl: 1024\n    attention_dp: false\n    batch_wait_iters: 40\n    batch_wait_tokens_ratio: 0.8\n"
+      "    valid_from: 2026-01-29\n    source: o/r\n    recipe: s.sh\n";
+  const RecipeTable t = load_recipe_table("schema: gpuplan.inferencex_scripts/v1\nscripts:\n" + row, "s.yaml");
+  ASSERT_EQ(t.recipes.size(), 1u);
+  EXPECT_EQ(t.recipes[0].kind, RecipeKind::script);
+  EXPECT_EQ(t.recipes[0].batch_wait_iters, 40);
+  EXPECT_EQ(t.recipes[0].decode.attention_dp, 0);
+  std::string second = row;
+  second.replace(second.find("name: a"), 7, "name: b");
+  EXPECT_THROW(load_recipe_table("schema: gpuplan.inferencex_scripts/v1\nscripts:\n" + row + second, "s.yaml"),
+               InputError);
+  std::string ratio_alone = row;
+  ratio_alone.erase(ratio_alone.find("    batch_wait_iters: 40\n"), 25);
+  EXPECT_THROW(load_recipe_table("schema: gpuplan.inferencex_scripts/v1\nscripts:\n" + ratio_alone, "s.yaml"),
+               InputError);
+}
+
+TEST(RecipeCatalog, EveryBuiltinTableLoadsWithUniqueNamesAndSources) {
+  const auto& all = builtin_recipes();
+  ASSERT_GT(all.size(), 500u);
+  std::set<std::string> names, tables;
+  int evaluable = 0;
+  for (const Recipe& r : all) {
+    EXPECT_TRUE(names.insert(r.name).second) << r.name;
+    EXPECT_NE(r.source.find('/'), std::string::npos) << r.name;
+    EXPECT_FALSE(r.valid_from.empty()) << r.name;
+    EXPECT_EQ(r.model.empty(), false) << r.name;
+    tables.insert(r.table);
+    evaluable += r.evaluable();
+  }
+  EXPECT_EQ(tables.size(), 6u);  // the five tables of data/recipes and inferencex_scripts.yaml
+  EXPECT_GT(evaluable, 400);
+  const Recipe* r = find_recipe("trtllm/b200-fp4/1k1k/mtp/ctx1_gen2_dep8_batch64_eplb0_mtp2");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->system, "b200");
+  EXPECT_EQ(r->decode.max_batch, 64);
+  EXPECT_EQ(find_recipe("no such recipe"), nullptr);
+  try {
+    recipe_by_name("ctx1_gen2_dep8_batch64", "--recipe");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--recipe"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ctx1_gen2_dep8_batch64_eplb0_mtp2"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
