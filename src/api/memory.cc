@@ -29,7 +29,8 @@ Precision parse_precision_option(const std::string& text, const char* name) {
   throw InputError(name, fmt::format("unknown precision '{}'; allowed: {}", text, precision_names()));
 }
 
-struct Hardware {
+// The GPU whose memory a plan is checked against (a catalog system or a bare accelerator).
+struct MemoryTarget {
   const Accelerator* accelerator = nullptr;
   const System* system = nullptr;
   double capacity_bytes() const { return accelerator ? accelerator->memory_bytes : 0.0; }
@@ -45,8 +46,8 @@ struct Hardware {
   }
 };
 
-Hardware resolve_hardware(const Catalog& catalog, const MemoryRequest& o) {
-  Hardware hw;
+MemoryTarget resolve_memory_target(const Catalog& catalog, const MemoryRequest& o) {
+  MemoryTarget hw;
   if (!o.system.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --system or --gpu, not both");
   if (!o.system.empty()) {
     hw.system = &catalog.system(o.system, "--system");
@@ -67,7 +68,7 @@ nlohmann::json violations_json(const std::vector<Violation>& vs) {
 // capacity, the parts (the mode's own), the total, whether it fits and by how much, the violations.
 // Capacity, fit and headroom are null where the hardware's memory is unknown.
 template <typename MemoryResult>
-nlohmann::json memory_header_json(const char* mode, const std::string& model, const Hardware& hw, bool known,
+nlohmann::json memory_header_json(const char* mode, const std::string& model, const MemoryTarget& hw, bool known,
                                   const MemoryResult& r, nlohmann::json parts) {
   nlohmann::json j;
   j["mode"] = mode;
@@ -105,7 +106,7 @@ void print_verdict(std::ostream& os, bool known, bool fits, double headroom) {
     os << fmt::format("DOES NOT FIT, {:.1f} GB per GPU over capacity.\n", -headroom / 1e9);
 }
 
-int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, const Hardware& hw) {
+int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
   for (const char* name : {"--plan", "--gpus", "--global-batch", "--seq"})
     if (o.given(name))
       throw InputError(name, "is a training option; with --inference use --context, --concurrency, --tp, --ep, --pp");
@@ -205,7 +206,7 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
   return kExitOk;
 }
 
-int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, const Hardware& hw) {
+int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
   for (const char* name : {"--context", "--concurrency", "--kv-precision", "--tp", "--ep", "--pp"})
     if (o.given(name))
       throw InputError(name, "is an inference option (add --inference); for training give --plan \"tp=..,pp=..\"");
@@ -335,7 +336,7 @@ int memory(const Catalog& catalog, MemoryRequest o, Output& output) {
   if (o.given("--reserve-gb") && !(std::isfinite(o.reserve_gb) && o.reserve_gb >= 0 && o.reserve_gb <= 10000))
     throw InputError("--reserve-gb", fmt::format("must be from 0 to 10000 GB, got {}", o.reserve_gb));
   const ModelArch m = resolve_model(o.model, "--model");
-  const Hardware hw = resolve_hardware(catalog, o);
+  const MemoryTarget hw = resolve_memory_target(catalog, o);
   if (o.inference)
     for (const char* name : {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits"})
       if (o.given(name)) throw InputError(name, "is a training option (leave out --inference)");
