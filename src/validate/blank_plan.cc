@@ -84,7 +84,7 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 TrainingPlan p = base;
                 p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.ep = ep, p.mbs = mbs, p.recompute = rc;
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
-                if (p.tp <= 1) p.sequence_parallel = false;
+                if (p.tp <= 1 || !b.sequence_parallel_available) p.sequence_parallel = false;
                 p.dp = 0;
                 // A blank recompute: the candidate stands for its fastest memory saver setting, as in
                 // the search (search/memory_savers.h): full recompute of the fewest layers of each
