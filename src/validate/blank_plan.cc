@@ -29,17 +29,19 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
   // workspaces (reserve_bytes) that a plan meant to run for the first time needs.
   MemoryOptions mopt;
-  mopt.reserve_bytes = 0;
-  mopt.host_reserve_bytes = 0;
+  // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
+  // (check_plan) judge it, not the search's stricter fast rejections.
+  const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
+  if (structure_stated) {
+    mopt.reserve_bytes = 0;
+    mopt.host_reserve_bytes = 0;
+  }
   TrainingMemory mem;
   double best_s = std::numeric_limits<double>::infinity();
   double closest_headroom = -std::numeric_limits<double>::infinity();
   double closest_s = std::numeric_limits<double>::infinity();
   TrainingPlan closest;
   bool have_closest = false;
-  // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
-  // (check_plan) judge it, not the search's stricter fast rejections.
-  const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
   auto divides = [&](TrainingPlan& p) {
     if (!structure_stated) return plan_divides(m, p, w);
     TrainingPlan q = p;
