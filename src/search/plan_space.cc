@@ -14,11 +14,14 @@ std::vector<int> divisors(int n, int limit) {
   return d;
 }
 
-// Chunks split `layers` evenly or leave at most 2 short (embedding and loss counted as pipeline layers).
+// Chunks of ceil(layers / chunks) layers each hold every layer with no chunk left empty: the slots
+// left over go to the first and last stages, which hold fewer layers (Megatron
+// --decoder-first/last-pipeline-num-layers, the embedding and loss counted as layers). The step follows
+// the full stages (training_step.cc), so a split that leaves slots idle is costed as what it wastes.
 bool near_divides(int layers, int chunks) {
   if (chunks < 1 || chunks > layers) return false;
   const int per = (layers + chunks - 1) / chunks;
-  return per * chunks - layers <= 2;
+  return per * chunks - layers < per;
 }
 
 }  // namespace

@@ -26,13 +26,17 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   const std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
   TrainingOptions topt;
   topt.with_memory = false;  // the filter estimated it
-  // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
-  // workspaces (reserve_bytes) that a plan meant to run for the first time needs.
   MemoryOptions mopt;
   // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
   // (check_plan) judge it, not the search's stricter fast rejections.
   const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
-  if (structure_stated) {
+  // A published run fitted on its GPUs: where the row states the grid and micro-batch (what sets the
+  // memory; a blank vp only reorders the schedule), the filter leaves out the allowance for allocator
+  // slack and workspaces (reserve_bytes) that a plan meant to run for the first time needs. A plan
+  // the row does not state is one nobody ran: it keeps that allowance, as in the search.
+  // A blank cp is stated too where the row's tp, pp and dp leave it one value.
+  const bool cp_stated = !b.cp || (b.stated_dp > 0 && !b.tp && !b.pp);
+  if (!(b.tp || b.pp || b.ep || b.mbs) && cp_stated) {
     mopt.reserve_bytes = 0;
     mopt.host_reserve_bytes = 0;
   }
