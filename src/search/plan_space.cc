@@ -14,14 +14,15 @@ std::vector<int> divisors(int n, int limit) {
   return d;
 }
 
-// Chunks of ceil(layers / chunks) layers each hold every layer with no chunk left empty: the slots
-// left over go to the first and last stages, which hold fewer layers (Megatron
-// --decoder-first/last-pipeline-num-layers, the embedding and loss counted as layers). The step follows
-// the full stages (training_step.cc), so a split that leaves slots idle is costed as what it wastes.
+// Chunks of ceil(layers / chunks) layers each hold every layer: the slots left over are the embedding
+// and the loss counted as layers (Megatron account_for_embedding/loss_in_pipeline_split, 2 slots), or
+// go to the first and last chunks, which hold fewer layers but at least one each (Megatron
+// --decoder-first/last-pipeline-num-layers). The step follows the full stages (training_step.cc), so
+// a split that leaves slots idle is costed as what it wastes.
 bool near_divides(int layers, int chunks) {
   if (chunks < 1 || chunks > layers) return false;
   const int per = (layers + chunks - 1) / chunks;
-  return per * chunks - layers < per;
+  return per * chunks - layers <= std::max(2, 2 * (per - 1));
 }
 
 }  // namespace
