@@ -460,7 +460,16 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   // micro-batch times (Narayanan et al. 2021, Sec. 2.2.2); check_plan admits it only when nmb is a
   // multiple of pp, the schedule's precondition.
   const double bubble = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_time : 0.0;
-  const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) + 2.0 * (p.pp - 1) * p2p : 0.0;
+  // Hand-offs: in the steady state each chunk boundary's send hides behind the compute up to
+  // overlap_eff. In the warm-up the first micro-batch crosses every chunk boundary in order, pp*vp - 1
+  // of them, and nothing waits to fill those hand-offs: interleaving runs the micro-batches in groups
+  // of pp, whose pp chunk times exactly span the pp stages' compute, so each of the vp rounds' wrap from
+  // the last stage back to the first waits out pp hand-offs (Megatron's interleaved warm-up). The
+  // cool-down mirrors it in the backward: 2 (pp*vp - 1) exposed hand-offs, the extra communication
+  // interleaving costs (Narayanan et al. 2021, Sec. 2.2.2); pp - 1 each way without interleaving.
+  const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) +
+                                           2.0 * (p.pp * p.vp - 1) * p2p
+                                     : 0.0;
 
   StepBreakdown& s = r.parts;
   const double k = static_cast<double>(nmb);
