@@ -328,9 +328,15 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.dequantize_pass_s;
   }
   double recompute = 0;
+  // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
+  // the TP all-gathers/reduce-scatters, the CP ring's K/V exchange and the MoE token dispatcher's
+  // all-to-alls run again (Megatron's checkpointed TransformerLayer.forward). `recomputed_passes` is
+  // the forward passes' share of the layers that recompute: the communication below counts it.
+  double recomputed_passes = 0;
   if (p.recompute == Recompute::full) {
     // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
     const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
+    recomputed_passes = share;
     recompute = share * n * (lg + la + lm);
     if (lora) recompute += share * (lc.adapter_forward_s + lc.dequantize_pass_s);
   } else if (p.recompute == Recompute::selective) {
@@ -341,10 +347,11 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   // Exposed communication per micro-batch.
   const double ov = p.tp_comm_overlap ? e.overlap_eff : 0.0;
-  const double tp_fb = 2.0 * n * ltp;  // forward + backward move the same bytes
+  const double tp_fb = (2.0 + recomputed_passes) * n * ltp;  // forward + backward move the same bytes
   const double tp_exposed = tp_fb * (1.0 - ov);
-  const double cp_exposed = 3.0 * std::max(0.0, n * lcp - e.overlap_eff * f_attn);  // fwd KV + bwd KV,dKV
-  const double ep_fb = 2.0 * n * lep;
+  const double cp_exposed =
+      (3.0 + recomputed_passes) * std::max(0.0, n * lcp - e.overlap_eff * f_attn);  // fwd KV + bwd KV,dKV
+  const double ep_fb = (2.0 + recomputed_passes) * n * lep;
   const double ep_exposed = ep_fb * (p.ep_overlap ? 1.0 - e.overlap_eff : 1.0);
 
   // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
