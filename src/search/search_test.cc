@@ -152,6 +152,33 @@ TEST(Search, Llama405bOnOneNodeDoesNotFit) {
   EXPECT_GT(r.closest_memory.total_bytes, r.closest_memory.capacity_bytes);
 }
 
+TEST(Search, LongContextPicksContextParallelAndFits) {
+  // Llama 3.1 70B at 128K tokens on 64 H100: one sequence's activations outgrow a GPU without CP.
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  SearchOptions o;
+  o.top_k = 3;
+  const SearchResult r = search_plans(m, hw, workload(64, 48, 131072), o);
+  ASSERT_FALSE(r.top.empty());
+  EXPECT_GT(r.top.front().plan.cp, 1);
+  EXPECT_TRUE(r.top.front().result.memory.fits);
+}
+
+TEST(PlanSpace, BothContextParallelKindsOnlyWhereCpSplits) {
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const PlanSpace s = build_plan_space(m, hw, workload(64, 64, 65536));
+  EXPECT_EQ(s.kinds_for(1), (std::vector<CpKind>{CpKind::ring}));
+  EXPECT_EQ(s.kinds_for(8), (std::vector<CpKind>{CpKind::ring, CpKind::a2a}));
+  std::size_t visited = 0, a2a_no_cp = 0;
+  for_each_plan(s, [&](const TrainingPlan& p) {
+    ++visited;
+    a2a_no_cp += (p.cp == 1 && p.cp_kind == CpKind::a2a) ? 1 : 0;
+  });
+  EXPECT_EQ(visited, s.size());
+  EXPECT_EQ(a2a_no_cp, 0u);
+}
+
 TEST(Search, MoeSearchFindsExpertParallelPlans) {
   const ModelArch m = resolve_model("mixtral-8x7b");
   const Hardware hw = resolve_hardware(catalog(), "hgx-h100");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "training/context_parallel.h"
 #include "training/lora_step.h"
 #include "memory/lora_memory.h"
 #include "physics/collective.h"
@@ -25,7 +26,8 @@ struct LayerCost {
   double attention_s = 0;
   double memory_bound_s = 0;
   double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
-  double cp_comm_s = 0;
+  double cp_comm_s = 0;   // CP ring: K/V passed behind the attention kernel (forward)
+  double cp_a2a_s = 0;    // CP a2a: the head all-to-alls of the forward; backward the same, not overlapped
   double ep_comm_s = 0;
   double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
@@ -157,11 +159,18 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
                            : collective_time_s(Collective::all_reduce, buf, g, hw);
     c.tp_comm_s = blocks * one;
   }
-  // --- CP: ring exchange of K and V chunks, cp-1 steps, overlapped with the attention kernel ---
+  // --- CP: ring exchange of K/V chunks behind the attention kernel, or Ulysses all-to-alls of the
+  // heads (training/context_parallel.h) ---
   if (p.cp > 1) {
-    const double kv_bytes = T * kv_heads * (qk_dim + v_dim) / tp * kActBytes;
-    const Group g{p.cp, st.cp};
-    c.cp_comm_s = (p.cp - 1) * collective_time_s(Collective::send_recv, kv_bytes, g, hw);
+    CpAttentionShape a;
+    a.tokens = T;
+    a.q_heads = heads / tp;
+    a.kv_heads = kv_heads / tp;
+    a.qk_dim = qk_dim;
+    a.v_dim = v_dim;
+    a.bytes_per_elem = kActBytes;
+    const CpTime t = cp_time(p.cp_kind, a, p.cp, Group{p.cp, st.cp}, hw);
+    (t.overlaps_attention ? c.cp_comm_s : c.cp_a2a_s) = t.forward_s;
   }
   return c;
 }
@@ -205,6 +214,13 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
     bad("plan.vp", fmt::format("pp*vp={} exceeds {} layers (+2 for embedding and loss)", p.pp * p.vp, m.layers));
   if (w.seq_len % (2 * p.cp) != 0 && p.cp > 1)
     bad("plan.cp", fmt::format("seq {} must divide into 2*cp={} chunks", w.seq_len, 2 * p.cp));
+  if (p.cp > 1 && p.cp_kind == CpKind::a2a && m.heads % p.tp == 0) {
+    const int kvh = (m.attention == AttentionKind::gqa && m.kv_heads > 0) ? m.kv_heads : m.heads;
+    if (kvh % p.tp == 0) {
+      const std::string why = cp_kind_violation(p.cp_kind, m.heads / p.tp, kvh / p.tp, p.cp);
+      if (!why.empty()) bad("plan.cp_kind", why);
+    }
+  }
   if (m.is_moe()) {
     if (m.moe.expert_ffn_hidden % p.etp != 0)
       bad("plan.etp", fmt::format("etp={} does not divide the expert FFN size {}", p.etp, m.moe.expert_ffn_hidden));
@@ -292,6 +308,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double lm = mix([](const LayerCost& c) { return c.memory_bound_s; });
   const double ltp = mix([](const LayerCost& c) { return c.tp_comm_s; });
   const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
+  const double lcp_a2a = mix([](const LayerCost& c) { return c.cp_a2a_s; });
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
   const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
@@ -350,7 +367,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double tp_fb = (2.0 + recomputed_passes) * n * ltp;  // forward + backward move the same bytes
   const double tp_exposed = tp_fb * (1.0 - ov);
   const double cp_exposed =
-      (3.0 + recomputed_passes) * std::max(0.0, n * lcp - e.overlap_eff * f_attn);  // fwd KV + bwd KV,dKV
+      (3.0 + recomputed_passes) * std::max(0.0, n * lcp - e.overlap_eff * f_attn) +  // fwd KV + bwd KV,dKV
+      (2.0 + recomputed_passes) * n * lcp_a2a;  // a2a: forward and backward all-to-alls, on the critical path
   const double ep_fb = (2.0 + recomputed_passes) * n * lep;
   const double ep_exposed = ep_fb * (p.ep_overlap ? 1.0 - e.overlap_eff : 1.0);
 

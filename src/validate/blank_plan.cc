@@ -84,11 +84,13 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
       for (int vp : vps) {
         if (b.vp && !space.vp_allowed(pp, vp)) continue;
         for (int cp : cps)
+          for (CpKind kind : b.cp ? space.kinds_for(cp) : std::vector<CpKind>{base.cp_kind})
           for (int ep : eps)
             for (int mbs : mbss)
               for (Recompute rc : rcs) {
                 TrainingPlan p = base;
                 p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.ep = ep, p.mbs = mbs, p.recompute = rc;
+                p.cp_kind = kind;
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
                 if (p.tp <= 1 || !b.sequence_parallel_available) p.sequence_parallel = false;
                 p.dp = 0;
@@ -120,7 +122,8 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.tp, fmt::format("tp={}", out.plan.tp));
   add(b.pp, fmt::format("pp={}", out.plan.pp));
   add(b.vp, fmt::format("vp={}", out.plan.vp));
-  add(b.cp, fmt::format("cp={}", out.plan.cp));
+  add(b.cp, out.plan.cp > 1 ? fmt::format("cp={} ({})", out.plan.cp, to_string(out.plan.cp_kind))
+                             : fmt::format("cp={}", out.plan.cp));
   add(b.ep, fmt::format("ep={}", out.plan.ep));
   add(b.mbs, fmt::format("mbs={}", out.plan.mbs));
   add(b.recompute, out.plan.recompute == Recompute::full && out.plan.recompute_layers > 0
