@@ -23,8 +23,9 @@ struct PlanSpace {
   MemorySavers savers;  // applied to each candidate that divides (search/memory_savers.h)
   // Plans in the cross product (vp > 1 pairs only with pp values that interleave; see vp_allowed).
   std::size_t size() const;
-  // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and at
-  // most 2 layers short of an even split (Megatron's embedding/loss pipeline slots).
+  // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and the
+  // spare slots at most Megatron's embedding/loss pipeline slots (2) or the first and last chunks'
+  // shortfall, each keeping a layer (plan_space.cc).
   int layers = 0;
   bool vp_allowed(int pp_value, int vp_value) const;
 };
