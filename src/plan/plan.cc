@@ -73,6 +73,8 @@ std::string_view to_string(Recompute r) {
   return "?";
 }
 
+std::string_view to_string(CpKind k) { return k == CpKind::a2a ? "a2a" : "ring"; }
+
 namespace {
 
 RankOrder parse_order(const std::string& v) {
@@ -117,7 +119,7 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
   static const std::vector<std::string> keys = {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs",
                                                 "recompute", "recompute_layers", "offload_layers", "zero", "sp",
                                                 "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order",
-                                                "moments", "moe_act_fp8", "combine_from_act"};
+                                                "moments", "moe_act_fp8", "combine_from_act", "cp_kind"};
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(',', pos);
@@ -148,6 +150,11 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
     else if (k == "order") p.order = parse_order(v);
     else if (k == "moe_act_fp8") p.moe_act_fp8 = parse_bool(k, v);
     else if (k == "combine_from_act") p.combine_from_act = parse_bool(k, v);
+    else if (k == "cp_kind") {
+      if (v == "ring" || v == "p2p") p.cp_kind = CpKind::ring;
+      else if (v == "a2a" || v == "ulysses") p.cp_kind = CpKind::a2a;
+      else throw InputError("--plan.cp_kind", fmt::format("must be ring or a2a (context-parallel exchange), got '{}'", v));
+    }
     else if (k == "moments") {
       if (v == "fp32") p.bf16_moments = false;
       else if (v == "bf16") p.bf16_moments = true;
@@ -174,6 +181,7 @@ std::string to_string(const TrainingPlan& p) {
   if (p.recompute == Recompute::full && p.recompute_layers > 0)
     s += fmt::format(",recompute_layers={}", p.recompute_layers);
   if (p.offload_layers > 0) s += fmt::format(",offload_layers={}", p.offload_layers);
+  if (p.cp > 1 && p.cp_kind == CpKind::a2a) s += ",cp_kind=a2a";
   if (p.etp != 1) s += fmt::format(",etp={}", p.etp);
   if (p.order != kDefaultRankOrder) s += ",order=" + to_string(p.order);
   if (p.bf16_moments) s += ",moments=bf16";

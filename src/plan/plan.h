@@ -15,6 +15,12 @@ namespace gpuplan {
 // backward instead of kept. full: whole layers (recompute_layers of each chunk).
 enum class Recompute { none, selective, full, modules };
 
+// How context parallelism moves attention's operands (training/context_parallel.h): ring passes K/V
+// chunks around the CP group behind the attention kernel (Megatron --cp-comm-type p2p); a2a scatters
+// the heads with all-to-alls (Ulysses, --cp-comm-type a2a).
+enum class CpKind : std::uint8_t { ring, a2a };
+std::string_view to_string(CpKind k);
+
 // The parallel dimensions in rank order, innermost first (adjacent ranks differ in the first one).
 enum class Dim : std::uint8_t { tp, cp, ep, dp, pp };
 using RankOrder = std::array<Dim, 5>;
@@ -27,6 +33,7 @@ struct TrainingPlan {
   int pp = 1;    // pipeline parallel stages
   int vp = 1;    // virtual stages per pipeline rank (interleaved 1F1B); 1 = plain 1F1B
   int cp = 1;    // context parallel
+  CpKind cp_kind = CpKind::ring;
   int ep = 1;    // expert parallel (folds inside DP, as in Megatron)
   int etp = 1;   // tensor parallel inside experts (Megatron's expert-tensor-parallel)
   int dp = 1;    // data parallel; derived as gpus / (tp*pp*cp) when 0 is given

@@ -57,5 +57,20 @@ TEST(Plan, ExpertGridUsesEtpAndFoldsCpIntoExpertDp) {
   EXPECT_EQ(s.edp, 8);
 }
 
+TEST(Plan, ContextParallelKindParsesAndPrints) {
+  TrainingPlan p = parse_training_plan("cp=4,cp_kind=a2a");
+  EXPECT_EQ(p.cp_kind, CpKind::a2a);
+  EXPECT_NE(to_string(p).find("cp_kind=a2a"), std::string::npos);
+  EXPECT_EQ(parse_training_plan(to_string(p)).cp_kind, CpKind::a2a);
+  EXPECT_EQ(parse_training_plan("cp=4").cp_kind, CpKind::ring);
+  EXPECT_EQ(to_string(parse_training_plan("cp=4")).find("cp_kind"), std::string::npos);
+  try {
+    parse_training_plan("cp_kind=star");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--plan.cp_kind"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan

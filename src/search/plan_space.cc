@@ -14,11 +14,15 @@ std::vector<int> divisors(int n, int limit) {
   return d;
 }
 
-// Chunks split `layers` evenly or leave at most 2 short (embedding and loss counted as pipeline layers).
+// Chunks of ceil(layers / chunks) layers each hold every layer: the slots left over are the embedding
+// and the loss counted as layers (Megatron account_for_embedding/loss_in_pipeline_split, 2 slots), or
+// go to the first and last chunks, which hold fewer layers but at least one each (Megatron
+// --decoder-first/last-pipeline-num-layers). The step follows the full stages (training_step.cc), so
+// a split that leaves slots idle is costed as what it wastes.
 bool near_divides(int layers, int chunks) {
   if (chunks < 1 || chunks > layers) return false;
   const int per = (layers + chunks - 1) / chunks;
-  return per * chunks - layers <= 2;
+  return per * chunks - layers <= std::max(2, 2 * (per - 1));
 }
 
 }  // namespace
@@ -33,11 +37,18 @@ bool PlanSpace::vp_allowed(int pp_value, int vp_value) const {
   return pp_value > 1 && near_divides(layers, pp_value * vp_value);
 }
 
+std::vector<CpKind> PlanSpace::kinds_for(int cp_value) const {
+  if (cp_value <= 1 || cp_kinds.empty()) return {CpKind::ring};
+  return cp_kinds;
+}
+
 std::size_t PlanSpace::size() const {
   std::size_t pipeline = 0;
   for (int p : pp)
     for (int v : vp) pipeline += vp_allowed(p, v) ? 1 : 0;
-  return tp.size() * pipeline * cp.size() * ep.size() * mbs.size() * recompute.size() * zero.size();
+  std::size_t context = 0;
+  for (int c : cp) context += kinds_for(c).size();
+  return tp.size() * pipeline * context * ep.size() * mbs.size() * recompute.size() * zero.size();
 }
 
 PlanSpace build_plan_space(const ModelArch& m, const Hardware& hw, const TrainingWorkload& w,
@@ -78,15 +89,18 @@ void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPl
         p.vp = vp;
         for (int cp : s.cp) {
           p.cp = cp;
-          for (int ep : s.ep) {
-            p.ep = ep;
-            for (int mbs : s.mbs) {
-              p.mbs = mbs;
-              for (Recompute rc : s.recompute) {
-                p.recompute = rc;
-                for (int zero : s.zero) {
-                  p.zero = zero;
-                  visit(p);
+          for (CpKind kind : s.kinds_for(cp)) {
+            p.cp_kind = kind;
+            for (int ep : s.ep) {
+              p.ep = ep;
+              for (int mbs : s.mbs) {
+                p.mbs = mbs;
+                for (Recompute rc : s.recompute) {
+                  p.recompute = rc;
+                  for (int zero : s.zero) {
+                    p.zero = zero;
+                    visit(p);
+                  }
                 }
               }
             }

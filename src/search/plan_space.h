@@ -1,6 +1,6 @@
 #pragma once
-// The space of training plans a search walks: one candidate list per dimension (TP, PP, VP, CP, EP,
-// micro-batch, recompute, ZeRO), built from the model and the hardware alone. The enumerator visits
+// The space of training plans a search walks: one candidate list per dimension (TP, PP, VP, CP and
+// its exchange, EP, micro-batch, recompute, ZeRO), built from the model and the hardware alone. The enumerator visits
 // their cross product; whether a plan divides the GPU count and batch is the filter's business.
 #include <cstddef>
 #include <functional>
@@ -16,11 +16,16 @@ namespace gpuplan {
 struct PlanSpace {
   std::vector<int> tp, pp, vp, cp, ep, mbs, zero;
   std::vector<Recompute> recompute;
+  // Context-parallel exchanges tried where cp > 1 (training/context_parallel.h): ring and a2a.
+  std::vector<CpKind> cp_kinds = {CpKind::ring, CpKind::a2a};
+  // The kinds a cp value is tried with: ring alone without CP.
+  std::vector<CpKind> kinds_for(int cp_value) const;
   MemorySavers savers;  // applied to each candidate that divides (search/memory_savers.h)
   // Plans in the cross product (vp > 1 pairs only with pp values that interleave; see vp_allowed).
   std::size_t size() const;
-  // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and at
-  // most 2 layers short of an even split (Megatron's embedding/loss pipeline slots).
+  // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and the
+  // spare slots at most Megatron's embedding/loss pipeline slots (2) or the first and last chunks'
+  // shortfall, each keeping a layer (plan_space.cc).
   int layers = 0;
   bool vp_allowed(int pp_value, int vp_value) const;
 };

@@ -8,6 +8,7 @@ nlohmann::json plan_json(const TrainingPlan& p) {
           {"pp", p.pp},
           {"vp", p.vp},
           {"cp", p.cp},
+          {"cp_kind", std::string(to_string(p.cp_kind))},  // ring or a2a (training/context_parallel.h)
           {"ep", p.ep},
           {"etp", p.etp},
           {"dp", p.dp},

@@ -32,7 +32,12 @@ TEST(PlanSpace, Llama70bCandidates) {
   EXPECT_EQ(s.tp, (std::vector<int>{1, 2, 4, 8}));  // gcd(64 heads, 8 KV heads)
   EXPECT_EQ(s.cp, (std::vector<int>{1}));           // 4096 tokens: no CP
   EXPECT_EQ(s.ep, (std::vector<int>{1}));           // dense
-  for (int pp : s.pp) EXPECT_LE(((80 + pp - 1) / pp) * pp - 80, 2) << pp;
+  // Every layer placed, the spare slots at most the embedding and loss or the first and last stages'
+  // shortfall (each keeps at least one layer).
+  for (int pp : s.pp) {
+    const int per = (80 + pp - 1) / pp;
+    EXPECT_LE(per * pp - 80, std::max(2, 2 * (per - 1))) << pp;
+  }
   std::size_t visited = 0;
   for_each_plan(s, [&](const TrainingPlan& p) {
     ++visited;
@@ -40,6 +45,17 @@ TEST(PlanSpace, Llama70bCandidates) {
     EXPECT_TRUE(p.vp == 1 || p.pp > 1);
   });
   EXPECT_EQ(visited, s.size());
+}
+
+TEST(PlanSpace, UnevenFirstAndLastStages) {
+  // DeepSeek-V3's 61 layers over 16 stages (the Megatron-Bridge H100 recipe): 4 layers a stage, the
+  // first and last holding fewer; 61 over 32 chunks leaves no room for uneven ends (2 a chunk, 3 spare).
+  const ModelArch m = resolve_model("deepseek-v3");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const PlanSpace s = build_plan_space(m, hw, workload(1024, 1024, 4096));
+  EXPECT_NE(std::find(s.pp.begin(), s.pp.end(), 16), s.pp.end());
+  EXPECT_TRUE(s.vp_allowed(8, 2));
+  EXPECT_FALSE(s.vp_allowed(16, 2));
 }
 
 TEST(PlanSpace, LongSequenceAndMoe) {
@@ -134,6 +150,33 @@ TEST(Search, Llama405bOnOneNodeDoesNotFit) {
   ASSERT_TRUE(r.has_closest);
   EXPECT_FALSE(r.closest_memory.fits);
   EXPECT_GT(r.closest_memory.total_bytes, r.closest_memory.capacity_bytes);
+}
+
+TEST(Search, LongContextPicksContextParallelAndFits) {
+  // Llama 3.1 70B at 128K tokens on 64 H100: one sequence's activations outgrow a GPU without CP.
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  SearchOptions o;
+  o.top_k = 3;
+  const SearchResult r = search_plans(m, hw, workload(64, 48, 131072), o);
+  ASSERT_FALSE(r.top.empty());
+  EXPECT_GT(r.top.front().plan.cp, 1);
+  EXPECT_TRUE(r.top.front().result.memory.fits);
+}
+
+TEST(PlanSpace, BothContextParallelKindsOnlyWhereCpSplits) {
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  const PlanSpace s = build_plan_space(m, hw, workload(64, 64, 65536));
+  EXPECT_EQ(s.kinds_for(1), (std::vector<CpKind>{CpKind::ring}));
+  EXPECT_EQ(s.kinds_for(8), (std::vector<CpKind>{CpKind::ring, CpKind::a2a}));
+  std::size_t visited = 0, a2a_no_cp = 0;
+  for_each_plan(s, [&](const TrainingPlan& p) {
+    ++visited;
+    a2a_no_cp += (p.cp == 1 && p.cp_kind == CpKind::a2a) ? 1 : 0;
+  });
+  EXPECT_EQ(visited, s.size());
+  EXPECT_EQ(a2a_no_cp, 0u);
 }
 
 TEST(Search, MoeSearchFindsExpertParallelPlans) {

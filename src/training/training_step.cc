@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "training/context_parallel.h"
 #include "training/lora_step.h"
 #include "memory/lora_memory.h"
 #include "physics/collective.h"
@@ -25,7 +26,8 @@ struct LayerCost {
   double attention_s = 0;
   double memory_bound_s = 0;
   double tp_comm_s = 0;   // one direction (forward); backward moves the same bytes
-  double cp_comm_s = 0;
+  double cp_comm_s = 0;   // CP ring: K/V passed behind the attention kernel (forward)
+  double cp_a2a_s = 0;    // CP a2a: the head all-to-alls of the forward; backward the same, not overlapped
   double ep_comm_s = 0;
   double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
@@ -157,11 +159,18 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
                            : collective_time_s(Collective::all_reduce, buf, g, hw);
     c.tp_comm_s = blocks * one;
   }
-  // --- CP: ring exchange of K and V chunks, cp-1 steps, overlapped with the attention kernel ---
+  // --- CP: ring exchange of K/V chunks behind the attention kernel, or Ulysses all-to-alls of the
+  // heads (training/context_parallel.h) ---
   if (p.cp > 1) {
-    const double kv_bytes = T * kv_heads * (qk_dim + v_dim) / tp * kActBytes;
-    const Group g{p.cp, st.cp};
-    c.cp_comm_s = (p.cp - 1) * collective_time_s(Collective::send_recv, kv_bytes, g, hw);
+    CpAttentionShape a;
+    a.tokens = T;
+    a.q_heads = heads / tp;
+    a.kv_heads = kv_heads / tp;
+    a.qk_dim = qk_dim;
+    a.v_dim = v_dim;
+    a.bytes_per_elem = kActBytes;
+    const CpTime t = cp_time(p.cp_kind, a, p.cp, Group{p.cp, st.cp}, hw);
+    (t.overlaps_attention ? c.cp_comm_s : c.cp_a2a_s) = t.forward_s;
   }
   return c;
 }
@@ -205,6 +214,13 @@ std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const Tra
     bad("plan.vp", fmt::format("pp*vp={} exceeds {} layers (+2 for embedding and loss)", p.pp * p.vp, m.layers));
   if (w.seq_len % (2 * p.cp) != 0 && p.cp > 1)
     bad("plan.cp", fmt::format("seq {} must divide into 2*cp={} chunks", w.seq_len, 2 * p.cp));
+  if (p.cp > 1 && p.cp_kind == CpKind::a2a && m.heads % p.tp == 0) {
+    const int kvh = (m.attention == AttentionKind::gqa && m.kv_heads > 0) ? m.kv_heads : m.heads;
+    if (kvh % p.tp == 0) {
+      const std::string why = cp_kind_violation(p.cp_kind, m.heads / p.tp, kvh / p.tp, p.cp);
+      if (!why.empty()) bad("plan.cp_kind", why);
+    }
+  }
   if (m.is_moe()) {
     if (m.moe.expert_ffn_hidden % p.etp != 0)
       bad("plan.etp", fmt::format("etp={} does not divide the expert FFN size {}", p.etp, m.moe.expert_ffn_hidden));
@@ -292,6 +308,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double lm = mix([](const LayerCost& c) { return c.memory_bound_s; });
   const double ltp = mix([](const LayerCost& c) { return c.tp_comm_s; });
   const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
+  const double lcp_a2a = mix([](const LayerCost& c) { return c.cp_a2a_s; });
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
   const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
@@ -328,9 +345,15 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.dequantize_pass_s;
   }
   double recompute = 0;
+  // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
+  // the TP all-gathers/reduce-scatters, the CP ring's K/V exchange and the MoE token dispatcher's
+  // all-to-alls run again (Megatron's checkpointed TransformerLayer.forward). `recomputed_passes` is
+  // the forward passes' share of the layers that recompute: the communication below counts it.
+  double recomputed_passes = 0;
   if (p.recompute == Recompute::full) {
     // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
     const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
+    recomputed_passes = share;
     recompute = share * n * (lg + la + lm);
     if (lora) recompute += share * (lc.adapter_forward_s + lc.dequantize_pass_s);
   } else if (p.recompute == Recompute::selective) {
@@ -341,10 +364,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   // Exposed communication per micro-batch.
   const double ov = p.tp_comm_overlap ? e.overlap_eff : 0.0;
-  const double tp_fb = 2.0 * n * ltp;  // forward + backward move the same bytes
+  const double tp_fb = (2.0 + recomputed_passes) * n * ltp;  // forward + backward move the same bytes
   const double tp_exposed = tp_fb * (1.0 - ov);
-  const double cp_exposed = 3.0 * std::max(0.0, n * lcp - e.overlap_eff * f_attn);  // fwd KV + bwd KV,dKV
-  const double ep_fb = 2.0 * n * lep;
+  const double cp_exposed =
+      (3.0 + recomputed_passes) * std::max(0.0, n * lcp - e.overlap_eff * f_attn) +  // fwd KV + bwd KV,dKV
+      (2.0 + recomputed_passes) * n * lcp_a2a;  // a2a: forward and backward all-to-alls, on the critical path
+  const double ep_fb = (2.0 + recomputed_passes) * n * lep;
   const double ep_exposed = ep_fb * (p.ep_overlap ? 1.0 - e.overlap_eff : 1.0);
 
   // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
@@ -460,7 +485,16 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   // micro-batch times (Narayanan et al. 2021, Sec. 2.2.2); check_plan admits it only when nmb is a
   // multiple of pp, the schedule's precondition.
   const double bubble = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_time : 0.0;
-  const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) + 2.0 * (p.pp - 1) * p2p : 0.0;
+  // Hand-offs: in the steady state each chunk boundary's send hides behind the compute up to
+  // overlap_eff. In the warm-up the first micro-batch crosses every chunk boundary in order, pp*vp - 1
+  // of them, and nothing waits to fill those hand-offs: interleaving runs the micro-batches in groups
+  // of pp, whose pp chunk times exactly span the pp stages' compute, so each of the vp rounds' wrap from
+  // the last stage back to the first waits out pp hand-offs (Megatron's interleaved warm-up). The
+  // cool-down mirrors it in the backward: 2 (pp*vp - 1) exposed hand-offs, the extra communication
+  // interleaving costs (Narayanan et al. 2021, Sec. 2.2.2); pp - 1 each way without interleaving.
+  const double pp_exposed = p.pp > 1 ? 2.0 * p.vp * static_cast<double>(nmb) * p2p * (1.0 - e.overlap_eff) +
+                                           2.0 * (p.pp * p.vp - 1) * p2p
+                                     : 0.0;
 
   StepBreakdown& s = r.parts;
   const double k = static_cast<double>(nmb);

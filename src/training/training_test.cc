@@ -181,6 +181,18 @@ TEST(TrainingProperties, RankOrderDecidesWhichGroupLeavesTheDomain) {
   EXPECT_LT(run(outer).parts.pp_comm_s, run(inner).parts.pp_comm_s);
 }
 
+TEST(TrainingProperties, InterleavingExposesEveryChunkBoundaryInTheWarmUp) {
+  // Llama 3.1 405B, tp=8 pp=8 on 16,384 H100 (8 micro-batches): the warm-up and cool-down cross
+  // pp*vp - 1 chunk boundaries each, so the exposed hand-offs grow with vp beyond the steady state's
+  // vp-fold sends: vp=8 exposes 2 x 63 boundary hand-offs against 2 x 7 at vp=1.
+  auto plain = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=8,vp=1,mbs=1");
+  auto inter = make("llama3.1-405b", "hgx-h100", 16384, 2048, 8192, Precision::bf16, "tp=8,pp=8,vp=8,mbs=1");
+  const double a = run(plain).parts.pp_comm_s, b = run(inter).parts.pp_comm_s;
+  ASSERT_GT(a, 0.0);
+  EXPECT_GT(b, 8.0 * a);
+  EXPECT_LT(b, 10.0 * a);
+}
+
 TEST(TrainingProperties, MoreMicrobatchesShrinkTheBubbleShare) {
   auto small = make("llama3.1-70b", "hgx-h100", 64, 64, 8192, Precision::bf16, "tp=4,pp=8,vp=5");
   auto large = make("llama3.1-70b", "hgx-h100", 64, 512, 8192, Precision::bf16, "tp=4,pp=8,vp=5");

@@ -26,20 +26,26 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   const std::vector<Recompute> rcs = b.recompute ? space.recompute : std::vector<Recompute>{base.recompute};
   TrainingOptions topt;
   topt.with_memory = false;  // the filter estimated it
-  // A published run fitted on its GPUs: the filter leaves out the allowance for allocator slack and
-  // workspaces (reserve_bytes) that a plan meant to run for the first time needs.
   MemoryOptions mopt;
-  mopt.reserve_bytes = 0;
-  mopt.host_reserve_bytes = 0;
+  // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
+  // (check_plan) judge it, not the search's stricter fast rejections.
+  const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
+  // A published run fitted on its GPUs: where the row states the grid and micro-batch (what sets the
+  // memory; a blank vp only reorders the schedule), the filter leaves out the allowance for allocator
+  // slack and workspaces (reserve_bytes) that a plan meant to run for the first time needs. A plan
+  // the row does not state is one nobody ran: it keeps that allowance, as in the search.
+  // A blank cp is stated too where the row's tp, pp and dp leave it one value.
+  const bool cp_stated = !b.cp || (b.stated_dp > 0 && !b.tp && !b.pp);
+  if (!(b.tp || b.pp || b.ep || b.mbs) && cp_stated) {
+    mopt.reserve_bytes = 0;
+    mopt.host_reserve_bytes = 0;
+  }
   TrainingMemory mem;
   double best_s = std::numeric_limits<double>::infinity();
   double closest_headroom = -std::numeric_limits<double>::infinity();
   double closest_s = std::numeric_limits<double>::infinity();
   TrainingPlan closest;
   bool have_closest = false;
-  // Stated structure (only recompute blank): the published grid ran, so the evaluator's own rules
-  // (check_plan) judge it, not the search's stricter fast rejections.
-  const bool structure_stated = !(b.tp || b.pp || b.vp || b.cp || b.ep || b.mbs);
   auto divides = [&](TrainingPlan& p) {
     if (!structure_stated) return plan_divides(m, p, w);
     TrainingPlan q = p;
@@ -78,13 +84,15 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
       for (int vp : vps) {
         if (b.vp && !space.vp_allowed(pp, vp)) continue;
         for (int cp : cps)
+          for (CpKind kind : b.cp ? space.kinds_for(cp) : std::vector<CpKind>{base.cp_kind})
           for (int ep : eps)
             for (int mbs : mbss)
               for (Recompute rc : rcs) {
                 TrainingPlan p = base;
                 p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.ep = ep, p.mbs = mbs, p.recompute = rc;
+                p.cp_kind = kind;
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
-                if (p.tp <= 1) p.sequence_parallel = false;
+                if (p.tp <= 1 || !b.sequence_parallel_available) p.sequence_parallel = false;
                 p.dp = 0;
                 // A blank recompute: the candidate stands for its fastest memory saver setting, as in
                 // the search (search/memory_savers.h): full recompute of the fewest layers of each
@@ -114,7 +122,8 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
   add(b.tp, fmt::format("tp={}", out.plan.tp));
   add(b.pp, fmt::format("pp={}", out.plan.pp));
   add(b.vp, fmt::format("vp={}", out.plan.vp));
-  add(b.cp, fmt::format("cp={}", out.plan.cp));
+  add(b.cp, out.plan.cp > 1 ? fmt::format("cp={} ({})", out.plan.cp, to_string(out.plan.cp_kind))
+                             : fmt::format("cp={}", out.plan.cp));
   add(b.ep, fmt::format("ep={}", out.plan.ep));
   add(b.mbs, fmt::format("mbs={}", out.plan.mbs));
   add(b.recompute, out.plan.recompute == Recompute::full && out.plan.recompute_layers > 0

@@ -13,6 +13,7 @@ namespace gpuplan {
 // Which plan fields the row left blank (true = blank, to be searched).
 struct BlankFields {
   bool tp = false, pp = false, vp = false, cp = false, ep = false, mbs = false, recompute = false;
+  bool sequence_parallel_available = true;  // false: the framework of the row had none (TP alone)
   int stated_dp = 0;  // the row's dp when stated (constrains tp x pp x cp), 0 when blank
   bool any() const { return tp || pp || vp || cp || ep || mbs || recompute; }
 };

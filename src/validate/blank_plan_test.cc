@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "memory/training_memory.h"
+#include "training/training_step.h"
 #include "model/model_registry.h"
 #include "search/search.h"
 #include "validate/blank_plan.h"
@@ -51,6 +53,45 @@ TEST(BlankPlan, PartialRecomputeFillIsTheSearchsBestPlan) {
   Hardware hw = resolve_hardware(Catalog::builtin(), "gb200-nvl72");
   hw.accelerator.host_link_bytes_per_s = 0;
   same_plan_as_search(hw);
+}
+
+TEST(BlankPlan, AnUnstatedGridKeepsTheReserveOfAPlanNobodyRan) {
+  // Llama 3.1 70B BF16 on 64 H100, 8k tokens, global batch 128, every plan field blank: the fill picks
+  // among plans nobody ran, so it checks them as the search does, the first-run reserve included.
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(Catalog::builtin(), "hgx-h100");
+  TrainingWorkload w;
+  w.num_gpus = 64;
+  w.global_batch = 128;
+  w.seq_len = 8192;
+  TrainingPlan base;
+  base.dp = 0;
+  BlankFields blanks;
+  blanks.tp = blanks.pp = blanks.vp = blanks.cp = blanks.mbs = blanks.recompute = true;
+  const BlankFill fill = fill_blank_plan(m, hw, w, base, blanks);
+  ASSERT_TRUE(fill.found);
+  ASSERT_TRUE(fill.fits_memory);
+  const TrainingMemory mem = training_memory(m, fill.plan, w, with_capacities(MemoryOptions{}, hw));
+  EXPECT_TRUE(mem.fits) << to_string(fill.plan);
+}
+
+TEST(BlankPlan, SequenceParallelStaysOffWhereTheFrameworkHadNone) {
+  // A 2021 Megatron row: a blank tp fills without sequence parallelism.
+  const ModelArch m = resolve_model("gpt3-175b");
+  const Hardware hw = resolve_hardware(Catalog::builtin(), "hgx-a100");
+  TrainingWorkload w;
+  w.num_gpus = 64;
+  w.global_batch = 64;
+  w.seq_len = 2048;
+  TrainingPlan base = parse_training_plan("pp=8,mbs=1,recompute=full,zero=0,dist_opt=0,sp=0,tp_overlap=0");
+  base.dp = 0;
+  BlankFields blanks;
+  blanks.tp = blanks.vp = true;
+  blanks.sequence_parallel_available = false;
+  const BlankFill fill = fill_blank_plan(m, hw, w, base, blanks);
+  ASSERT_TRUE(fill.found);
+  EXPECT_GT(fill.plan.tp, 1);
+  EXPECT_FALSE(fill.plan.sequence_parallel);
 }
 
 }  // namespace

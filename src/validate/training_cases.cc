@@ -231,12 +231,23 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       }
       p.etp = etp;
     }
-    const std::string rc = to_lower(t.cell(i, "recompute"));
+    std::string rc = to_lower(t.cell(i, "recompute"));
     // A blank recompute means the authors' own memory setting, usually their best: searched like the
     // other blank fields, the fastest plan that fits among no recompute, selective and full recompute
     // of the fewest layers, and activation offload of the fewest layers where the GPU has a host link
     // (the recipes' choice on Grace-Blackwell: docs/training-model.md, "Blank plan fields").
     blanks.recompute = rc.empty();
+    // A blank cell whose notes state the setting ("full activation recomputation used", a FLOP count
+    // that "includes the recompute forward") is stated: the row says what ran.
+    std::string rc_notes;
+    for (const char* s : {"full activation recompute", "includes recompute forward", "includes the activation-recompute"})
+      if (notes_l.find(s) != std::string::npos) rc_notes = "full";
+    if (notes_l.find("selective recompute") != std::string::npos) rc_notes = "selective";
+    if (blanks.recompute && !rc_notes.empty()) {
+      rc = rc_notes;
+      blanks.recompute = false;
+      c.assumptions.push_back(fmt::format("recompute blank: {} recompute, as the notes state", rc_notes));
+    }
     if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
     else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
     else p.recompute = Recompute::none;
@@ -248,6 +259,14 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
     p.tp_comm_overlap = !(legacy || (year == 2022));
     if (legacy || year == 2022) c.assumptions.push_back("pre-2023 Megatron: no TP communication overlap");
+    if (legacy) {
+      // Megatron's distributed optimizer (optimizer state sharded over DP) arrived in 2022: a 2021 run
+      // kept full Adam state on every data-parallel rank.
+      p.distributed_optimizer = false;
+      p.zero = 0;
+      blanks.sequence_parallel_available = false;
+      c.assumptions.push_back("2021 Megatron: no distributed optimizer, no sequence parallelism");
+    }
     if (notes_l.find("fsdp") != std::string::npos) {
       p.zero = 3;
       c.assumptions.push_back("FSDP (ZeRO-3) per the row's notes");
