@@ -19,6 +19,7 @@
 #include "api/fabric.h"
 #include "api/infer.h"
 #include "api/site.h"
+#include "api/size.h"
 #include "api/memory.h"
 #include "api/model.h"
 #include "api/scale.h"
@@ -174,6 +175,9 @@ const std::vector<Entry>& table() {
                                "per-GPU bandwidth"),
       GPUPLAN_API_WITH_CATALOG(site, SiteRequest,
                                "Site fit: rack and facility power, cooling and positions; what a power budget buys"),
+      GPUPLAN_API_WITH_CATALOG(size, SizeRequest,
+                               "Size a serving demand on every system: units, cost, power and the odds of meeting the "
+                               "SLA (open-loop Poisson arrivals, Monte Carlo over the error bands)"),
       GPUPLAN_API_WITH_CATALOG(goodput, GoodputRequest,
                                "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with "
                                "spares"),
