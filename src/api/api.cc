@@ -18,6 +18,7 @@
 #include "api/goodput.h"
 #include "api/fabric.h"
 #include "api/infer.h"
+#include "api/infer_open_loop.h"
 #include "api/site.h"
 #include "api/size.h"
 #include "api/memory.h"
@@ -152,14 +153,20 @@ const std::vector<Entry>& table() {
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,
                                "Predict one training step: time, tokens/s, MFU and where the time goes"),
       // infer also takes the session's resolved hardware (a point costs microseconds, the lookups as much).
-      Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier"},
+      Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier; "
+                      "--requests-per-s for open-loop Poisson arrivals (p50/p99)"},
             [](const Session* s, const Input& o) {
-              return run_with("infer", static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), o,
-                              [&](InferRequest req, Output& out) { return infer(s->catalog(), std::move(req), out, s); });
+              return run_with("infer",
+                              static_cast<void (*)(CLI::App&, InferOpenLoopRequest&)>(add_infer_open_loop_options), o,
+                              [&](InferOpenLoopRequest req, Output& out) {
+                                return infer_open_loop(s->catalog(), std::move(req), out, s);
+                              });
             },
             [](CLI::App& app) {
-              return bind_to(app, static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), true,
-                          [](const Catalog* c, const InferRequest& req, Output& out) { return infer(*c, req, out); });
+              return bind_to(app, static_cast<void (*)(CLI::App&, InferOpenLoopRequest&)>(add_infer_open_loop_options),
+                             true, [](const Catalog* c, const InferOpenLoopRequest& req, Output& out) {
+                               return infer_open_loop(*c, req, out);
+                             });
             }},
       GPUPLAN_API_WITH_CATALOG(search, SearchRequest,
                                "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan"),

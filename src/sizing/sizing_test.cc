@@ -163,6 +163,25 @@ TEST(SizeCommand, TheBoughtDeploymentMeetsTheSla) {
   EXPECT_NEAR(sum, 1.0, 1e-9);
 }
 
+TEST(SizeCommand, InferOpenLoopOnThePickedDeploymentMeetsTheSla) {
+  const auto doc = buyer(20);
+  int checked = 0;
+  for (const auto& o : doc["options"]) {
+    if (!o.contains("units")) continue;
+    // One replica's share of the demand, as infer --requests-per-s evaluates it.
+    const auto r = api::run(session(), "infer",
+                            {{"model", "deepseek-r1"}, {"system", o["system"]}, {"isl", 8192}, {"osl", 1024},
+                             {"tokens_per_user_per_s", 30}, {"ttft_ms", 5000},
+                             {"requests_per_s", 20.0 / o["replicas"].get<double>()}});
+    EXPECT_EQ(r["mode"], "open_loop");
+    EXPECT_EQ(r["deployment"]["plan"], o["deployment"]);
+    EXPECT_TRUE(r["met"].get<bool>()) << o["system"];
+    EXPECT_LE(r["ttft_p99_s"].get<double>(), 5.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
   const auto one = buyer(10, "rent"), two = buyer(20, "rent");
   for (std::size_t i = 0; i < one["options"].size(); ++i)
