@@ -71,12 +71,13 @@ double capacity_requests_per_s(const OpenLoopCurve& c, long long replicas, const
 
 int size(const Catalog& catalog, SizeRequest req, Output& output) {
   if (req.model_name.empty()) throw InputError("--model", "is required: the model to serve");
-  const int demands = (req.requests_per_s > 0) + (req.users > 0) + (req.tokens_per_day > 0);
-  if (demands != 1)
-    throw InputError("--requests-per-s", "give exactly one demand: --requests-per-s, --users or --tokens-per-day (above 0)");
   if (!(req.requests_per_s >= 0 && req.requests_per_s <= 1e7)) throw InputError("--requests-per-s", "must be 0 to 1e7");
   if (!(req.users >= 0 && req.users <= 1e9)) throw InputError("--users", "must be 0 to 1e9");
   if (!(req.tokens_per_day >= 0 && req.tokens_per_day <= 1e16)) throw InputError("--tokens-per-day", "must be 0 to 1e16");
+  const int demands = (req.requests_per_s > 0) + (req.users > 0) + (req.tokens_per_day > 0);
+  if (demands != 1)
+    throw InputError(demands == 0 ? "--requests-per-s" : req.tokens_per_day > 0 ? "--tokens-per-day" : "--users",
+                     "give exactly one demand: --requests-per-s, --users or --tokens-per-day (above 0)");
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
