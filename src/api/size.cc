@@ -266,6 +266,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                     sla.tokens_per_s_per_user > 0 ? fmt::format(", >= {:g} tokens/s/user", sla.tokens_per_s_per_user) : "",
                     sla.tpot_p99_s > 0 ? fmt::format(", TPOT p99 <= {:g} ms", 1e3 * sla.tpot_p99_s) : "",
                     req.confidence, req.draws, req.price_mode);
+  os << "n/p: no price in the catalog or cost profile (own), or in data/cost/rent.yaml (rent: give "
+        "--rent-usd-per-gpu-hour SYSTEM=PRICE)\n";
   os << fmt::format("{:<16} {:>6} {:>6} {:>10} {:>10} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:>7}  {}\n", "system", "units",
                     "gpus", "capex $M", "$M/year", "$/Mtok", "IT kW", "fac MW", "P(SLA)", "P(min)", "TTFT99", "tok/s/u",
                     "deployment");
@@ -275,10 +277,12 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                         o.value("p_cheapest", 0.0) > 0 ? fmt::format(" (P(cheapest) {:.2f})", o["p_cheapest"].get<double>()) : "");
       continue;
     }
-    os << fmt::format("{:<16} {:>6} {:>6} {:>10.2f} {:>10.2f} {:>8.3f} {:>8.0f} {:>7.2f} {:>6.2f} {:>6.2f} {:>7.2f} {:>7.1f}  {}\n",
+    const bool priced = o.value("priced", false);
+    const auto money = [&](double v, const char* f) { return priced ? fmt::format(fmt::runtime(f), v) : std::string("n/p"); };
+    os << fmt::format("{:<16} {:>6} {:>6} {:>10} {:>10} {:>8} {:>8.0f} {:>7.2f} {:>6.2f} {:>6.2f} {:>7.2f} {:>7.1f}  {}\n",
                       o["system"].get<std::string>(), o["units"].get<long long>(), o["gpus"].get<long long>(),
-                      o["capex_usd"].get<double>() / 1e6, o["usd_per_year"].get<double>() / 1e6,
-                      o["usd_per_million_tokens"].get<double>(), o["it_kw"].get<double>(), o["facility_mw"].get<double>(),
+                      money(o["capex_usd"].get<double>() / 1e6, "{:.2f}"), money(o["usd_per_year"].get<double>() / 1e6, "{:.2f}"),
+                      money(o["usd_per_million_tokens"].get<double>(), "{:.3f}"), o["it_kw"].get<double>(), o["facility_mw"].get<double>(),
                       o["p_meets_sla"].get<double>(), o["p_cheapest"].get<double>(), o["ttft_p99_s"].get<double>(),
                       o["tokens_per_s_per_user"].get<double>(), o["deployment"].get<std::string>());
     if (o.contains("sensitivity"))
