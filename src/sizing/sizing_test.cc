@@ -193,6 +193,15 @@ TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
       }
 }
 
+TEST(SizeCommand, ReportPage) {
+  const std::string html = api::report_html(
+      session(), "size",
+      {{"model", "deepseek-r1"}, {"isl", 8192}, {"osl", 1024}, {"requests_per_s", 20}, {"ttft_p99_ms", 5000},
+       {"tokens_per_user_per_s", 30}, {"draws", 100}, {"systems", {"gb200-nvl72", "hgx-b200"}}});
+  EXPECT_NE(html.find("Sizing: deepseek-r1"), std::string::npos);
+  EXPECT_NE(html.find("usd-per-million-tokens"), std::string::npos);
+}
+
 TEST(SizeCommand, BadInputNamesTheOption) {
   try {
     api::run(session(), "size", {{"model", "deepseek-r1"}});
