@@ -18,7 +18,9 @@
 #include "api/goodput.h"
 #include "api/fabric.h"
 #include "api/infer.h"
+#include "api/infer_open_loop.h"
 #include "api/site.h"
+#include "api/size.h"
 #include "api/memory.h"
 #include "api/model.h"
 #include "api/recipe.h"
@@ -154,14 +156,20 @@ const std::vector<Entry>& table() {
       GPUPLAN_API_WITH_CATALOG(train, TrainRequest,
                                "Predict one training step: time, tokens/s, MFU and where the time goes"),
       // infer also takes the session's resolved hardware (a point costs microseconds, the lookups as much).
-      Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier"},
+      Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier; "
+                      "--requests-per-s for open-loop Poisson arrivals (p50/p99)"},
             [](const Session* s, const Input& o) {
-              return run_with("infer", static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), o,
-                              [&](InferRequest req, Output& out) { return infer(s->catalog(), std::move(req), out, s); });
+              return run_with("infer",
+                              static_cast<void (*)(CLI::App&, InferOpenLoopRequest&)>(add_infer_open_loop_options), o,
+                              [&](InferOpenLoopRequest req, Output& out) {
+                                return infer_open_loop(s->catalog(), std::move(req), out, s);
+                              });
             },
             [](CLI::App& app) {
-              return bind_to(app, static_cast<void (*)(CLI::App&, InferRequest&)>(add_infer_options), true,
-                          [](const Catalog* c, const InferRequest& req, Output& out) { return infer(*c, req, out); });
+              return bind_to(app, static_cast<void (*)(CLI::App&, InferOpenLoopRequest&)>(add_infer_open_loop_options),
+                             true, [](const Catalog* c, const InferOpenLoopRequest& req, Output& out) {
+                               return infer_open_loop(*c, req, out);
+                             });
             }},
       GPUPLAN_API_WITH_CATALOG(search, SearchRequest,
                                "Search TP/PP/VP/CP/EP/DP, micro-batch, recompute and ZeRO for the fastest plan"),
@@ -177,6 +185,9 @@ const std::vector<Entry>& table() {
                                "per-GPU bandwidth"),
       GPUPLAN_API_WITH_CATALOG(site, SiteRequest,
                                "Site fit: rack and facility power, cooling and positions; what a power budget buys"),
+      GPUPLAN_API_WITH_CATALOG(size, SizeRequest,
+                               "Size a serving demand on every system: units, cost, power and the odds of meeting the "
+                               "SLA (open-loop Poisson arrivals, Monte Carlo over the error bands)"),
       GPUPLAN_API_WITH_CATALOG(goodput, GoodputRequest,
                                "Goodput under failures: blast radius, checkpoints, Young/Daly, time and cost with "
                                "spares"),

@@ -258,6 +258,13 @@ struct Kind {
   Page (*build)(const Session& session, const Args& args, const ReportOptions& o, std::vector<Source>& catalog);
 };
 
+Page size_kind(const Session& session, const Args& args, const ReportOptions&, std::vector<Source>& catalog) {
+  const Source s = run_json(session, "size", "the demand sized on every system", concat({"size"}, args));
+  for (const auto& o : s.doc.value("options", nlohmann::json::array()))
+    if (o.contains("units")) add_catalog_source(session, catalog, args, o.value("system", std::string()));
+  return report::size_report(s);
+}
+
 // To add a kind: a page builder in src/report/ (a function of the command's --json documents) and one
 // row here whose function runs the command(s) with run_json. See docs/report.md.
 const Kind kKinds[] = {
@@ -269,6 +276,8 @@ const Kind kKinds[] = {
      schedule_kind},
     {"site", "power per unit, positions by cooling kind, what has to change (options of `gpuplan site`)",
      site_kind},
+    {"size", "$ per million tokens and the odds per system, units, money and power (options of `gpuplan size`)",
+     size_kind},
 };
 
 const Kind& find_kind(const std::string& name) {
@@ -277,7 +286,7 @@ const Kind& find_kind(const std::string& name) {
   std::vector<std::string> names;
   for (const auto& k : kKinds) names.emplace_back(k.name);
   throw InputError("KIND", "unknown report kind '" + name + "'" + did_you_mean(name, names) +
-                               "; allowed: compare, train, infer, schedule, site");
+                               "; allowed: compare, train, infer, schedule, site, size");
 }
 
 }  // namespace

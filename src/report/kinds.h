@@ -30,6 +30,10 @@ Page compare_report(const Source& compare);
 // the site's, and what has to change (CDUs, water, feed, network racks, floor loading, retrofit order).
 Page site_report(const Source& site);
 
+// size: `size --json`: $ per million tokens and the odds (P(meets SLA), P(cheapest)) per system, and the
+// table of units, money, power and latency.
+Page size_report(const Source& size);
+
 // The figures of a `catalog show NAME --json` document, each with its source ("*" is the entry's
 // default source).
 std::vector<Figure> catalog_figures(const Source& catalog_show);

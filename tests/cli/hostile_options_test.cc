@@ -43,6 +43,7 @@ std::vector<Command> commands() {
       {"export", export_args.c_str()},
       {"site", "--power-mw 1"},
       {"goodput", ""},
+      {"size", "--model deepseek-r1 --requests-per-s 5 --systems gb200-nvl72 --draws 50"},
       {"doctor", ""},
       {"probe", ""},
       {"report train", "--out /tmp/gpuplan_hostile_report.html"},

@@ -27,6 +27,8 @@ COMMANDS = [
     ("cost", (), {}, "cost"),
     ("site", (), {"power_mw": 1}, "site --power-mw 1"),
     ("goodput", (), {}, "goodput"),
+    ("size", (), {"model": "deepseek-r1", "requests_per_s": 5, "systems": ["gb200-nvl72"], "draws": 50},
+     "size --model deepseek-r1 --requests-per-s 5 --systems gb200-nvl72 --draws 50"),
     ("schedule", (), {"cluster": CLUSTER}, "schedule --cluster " + CLUSTER),
     ("validate", (), {"dataset": DATASET}, "validate --dataset " + DATASET),
     ("catalog", ("list",), {}, "catalog list"),

@@ -1,0 +1,71 @@
+// Sizing's core: the whole catalog's candidates (DeepSeek-R1, 8K in / 1K out, TTFT p99 5 s, 30 tokens/s
+// per user) sized with 1,000 Monte Carlo draws (target: under a second), and one open-loop point.
+// The candidates are prepared once, outside the timed loop, as `gpuplan size` prepares them.
+#include <benchmark/benchmark.h>
+
+#include "api/serving_engine.h"
+#include "catalog/catalog.h"
+#include "compare/compare.h"
+#include "compare/operating_point.h"
+#include "cost/cost_profile.h"
+#include "inference/chooser.h"
+#include "inference/open_loop.h"
+#include "model/model_registry.h"
+#include "sizing/sizing.h"
+
+namespace {
+
+using namespace gpuplan;
+
+const std::vector<sizing::Candidate>& catalog_candidates() {
+  static const std::vector<sizing::Candidate> cands = [] {
+    static const Catalog catalog = Catalog::builtin();
+    const ModelArch model = resolve_model("deepseek-r1");
+    std::vector<sizing::Candidate> out;
+    for (const auto& sys : catalog.systems()) {
+      const auto side = compare::make_side(catalog, sys.name, cost::builtin_cost_profile());
+      if (side.hw.accelerator.peak(gemm_format(Precision::fp8)) <= 0) continue;
+      const ServingScenario sc = compare::serving_scenario(model, side.hw, side.gpus_per_unit, Precision::fp8, 8192,
+                                                           1024, 30, 0, 5.0, api::catalog_mtp_accept(catalog));
+      const ServingChoice ch = choose_serving(sc);
+      if (!ch.met) continue;
+      sizing::Candidate c;
+      c.system = side.system;
+      c.generation = side.hw.accelerator.generation;
+      c.unit_gpus = side.gpus_per_unit;
+      c.replica_units = std::max(1, ch.gpus / c.unit_gpus);
+      c.curve = tabulate_open_loop(sc, ch.point.deployment());
+      const bool dis = ch.point.disaggregated;
+      c.tpot_band = find_band(catalog.error_bands(), serving_band_kind(dis, ServingFigure::tpot), c.generation);
+      c.ttft_band = find_band(catalog.error_bands(), serving_band_kind(dis, ServingFigure::ttft), c.generation);
+      c.usd_per_unit_year = side.tco.priced ? side.tco.total_usd_per_year() : 0;
+      out.push_back(std::move(c));
+    }
+    return out;
+  }();
+  return cands;
+}
+
+void BM_SizeCatalog(benchmark::State& state) {
+  const auto& cands = catalog_candidates();
+  sizing::SizingOptions o;
+  o.requests_per_s = 20;
+  o.sla.ttft_p99_s = 5;
+  o.sla.tokens_per_s_per_user = 30;
+  o.draws = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(sizing::size_candidates(cands, o));
+  state.counters["systems"] = double(cands.size());
+}
+BENCHMARK(BM_SizeCatalog)->ArgName("draws")->Arg(1000)->Unit(benchmark::kMillisecond);
+
+void BM_OpenLoopPoint(benchmark::State& state) {
+  const auto& c = catalog_candidates().front().curve;
+  double rate = 1;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(open_loop(c, rate));
+    rate = rate < 5 ? rate + 1e-3 : 1;
+  }
+}
+BENCHMARK(BM_OpenLoopPoint);
+
+}  // namespace

@@ -1,0 +1,110 @@
+// infer --requests-per-s: open-loop Poisson arrivals on the chosen deployment (see infer_open_loop.h).
+#include "api/infer_open_loop.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "api/serving_engine.h"
+#include "compare/compare.h"
+#include "compare/operating_point.h"
+#include "core/error.h"
+#include "cost/cost_profile.h"
+#include "inference/chooser.h"
+#include "inference/open_loop.h"
+#include "model/model_registry.h"
+#include "physics/compute.h"
+
+namespace gpuplan::api {
+
+void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
+  add_infer_options(app, req);
+  app.add_option("--requests-per-s", req.requests_per_s,
+                 "Open loop: Poisson arrivals at this average rate on the chosen deployment; TTFT and TPOT at p50 and "
+                 "p99 (docs/sizing.md)");
+  app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
+      ->capture_default_str();
+}
+
+int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
+  if (!req.given("--requests-per-s")) {
+    if (req.given("--peak-factor")) throw InputError("--peak-factor", "applies with --requests-per-s");
+    return infer(catalog, std::move(req), output, session);
+  }
+  if (!(req.requests_per_s > 0 && req.requests_per_s <= 1e7))
+    throw InputError("--requests-per-s", "must be above 0 and at most 1e7");
+  if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
+  for (const char* o : {"--sweep", "--concurrency", "--tp", "--disagg", "--gpus", "--tpot-ms"})
+    if (req.given(o))
+      throw InputError(o, "does not apply with --requests-per-s (the chooser picks the deployment on whole units; "
+                          "give the speed as --tokens-per-user-per-s)");
+  if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
+  if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  const auto prec = parse_precision(req.precision);
+  if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
+  const ModelArch model = resolve_model(req.model_name, "--model");
+  const auto side = compare::make_side(catalog, catalog.system(req.system, "--system").name, cost::builtin_cost_profile());
+  if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0)
+    throw InputError("--precision", unsupported_precision(side.hw.accelerator, *prec));
+  const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
+  const double ttft_limit_s = resolve_ttft_limit_s(ttft_stated_s, req.isl);
+  const ServingScenario sc = compare::serving_scenario(model, side.hw, side.gpus_per_unit, *prec, req.isl, req.osl,
+                                                       req.tokens_per_user, 0, ttft_limit_s, catalog_mtp_accept(catalog));
+  const ServingChoice ch = choose_serving(sc);
+  const double rate = req.requests_per_s * req.peak_factor;
+  nlohmann::json j = {{"mode", "open_loop"}, {"model", model.name}, {"system", side.system}, {"isl", req.isl},
+                      {"osl", req.osl}, {"precision", req.precision}, {"requests_per_s", req.requests_per_s},
+                      {"peak_factor", req.peak_factor}, {"rate_evaluated_per_s", rate},
+                      {"ttft_limit_s", ttft_limit_s}, {"ttft_limit_basis", ttft_limit_basis(ttft_stated_s, req.isl)}};
+  if (!ch.met) {
+    j["met"] = false;
+    j["why_not"] = ch.why_not;
+    if (output.json())
+      output.emit("infer", std::move(j));
+    else
+      output.os() << "no deployment: " << ch.why_not << "\n";
+    return 3;
+  }
+  const ServingDeployment d = ch.point.deployment();
+  const OpenLoopCurve curve = tabulate_open_loop(sc, d);
+  const OpenLoopResult r = open_loop(curve, rate);
+  const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
+                   (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);
+  j["deployment"] = {{"plan", d.plan()}, {"kind", d.kind()}, {"gpus", ch.gpus}, {"units", ch.units}};
+  j["stable"] = r.stable;
+  if (!r.why_not.empty()) j["why_not"] = r.why_not;
+  j["met"] = met;
+  j["prefill_utilization"] = r.prefill_utilization;
+  j["decode_batch"] = r.decode_batch;
+  j["decode_batch_p99"] = r.decode_batch_p99;
+  j["slot_utilization"] = r.slot_utilization;
+  if (r.stable) {
+    j["ttft_mean_s"] = r.ttft_mean_s;
+    j["ttft_p50_s"] = r.ttft_p50_s;
+    j["ttft_p99_s"] = r.ttft_p99_s;
+    j["tpot_p50_s"] = r.tpot_p50_s;
+    j["tpot_p99_s"] = r.tpot_p99_s;
+    j["tokens_per_s_per_user"] = r.tokens_per_s_per_user_p50;
+    j["tokens_per_s"] = r.tokens_per_s;
+    j["tokens_per_s_per_gpu"] = r.tokens_per_s / ch.gpus;
+  }
+  if (output.json()) {
+    output.emit("infer", std::move(j));
+  } else {
+    std::ostream& os = output.os();
+    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{}\n", model.name, side.system,
+                      ch.gpus, d.plan(), rate, req.isl, req.osl);
+    if (!r.stable)
+      os << "  unstable: " << r.why_not << "\n";
+    else
+      os << fmt::format("  TTFT p50 {:.3f} s, p99 {:.3f} s (limit {:.3g} s); TPOT p50 {:.2f} ms, p99 {:.2f} ms "
+                        "({:.1f} tokens/s/user); decode batch {:.1f} (p99 {:.0f}); prefill {:.0f}% busy; {:.0f} "
+                        "tokens/s/GPU\n",
+                        r.ttft_p50_s, r.ttft_p99_s, ttft_limit_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s,
+                        r.tokens_per_s_per_user_p50, r.decode_batch, r.decode_batch_p99, 100 * r.prefill_utilization,
+                        r.tokens_per_s / ch.gpus);
+  }
+  return met || req.tokens_per_user <= 0 ? 0 : 3;
+}
+
+}  // namespace gpuplan::api

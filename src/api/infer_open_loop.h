@@ -1,0 +1,23 @@
+#pragma once
+// `gpuplan infer --requests-per-s R [--peak-factor P]`: the deployment under open-loop Poisson arrivals
+// (inference/open_loop.h) in place of a closed loop of clients: TTFT and TPOT at p50 and p99. The
+// deployment is the operating-point chooser's for the stated speed and TTFT limit on whole units of
+// the system, as infer's point mode with a target picks it. Without --requests-per-s, infer as ever.
+#include <CLI/CLI.hpp>
+
+#include "api/infer.h"
+
+namespace gpuplan::api {
+
+struct InferOpenLoopRequest : InferRequest {
+  double requests_per_s = 0;  // 0: closed loop (infer as ever)
+  double peak_factor = 1;
+};
+
+// infer's options and --requests-per-s, --peak-factor.
+void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req);
+
+// The open-loop answer when --requests-per-s is given, else infer().
+int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session = nullptr);
+
+}  // namespace gpuplan::api

@@ -1,0 +1,63 @@
+#pragma once
+// Open-loop serving: a deployment under Poisson arrivals at a request rate, as against the closed loop
+// of a fixed number of clients that evaluate_scenario answers. The deployment's step-time model is
+// tabulated once (TPOT against the decode batch, the prefill pool's capacity); each rate is then
+// arithmetic, microseconds a point, so sizing can ask it thousands of times:
+// - prefill: an M/G/c queue of the prefill servers (the engine's instances, or the prefill pool's
+//   workers) with deterministic service (every prompt is ISL tokens long): Erlang C with Kingman's
+//   (1 + cs^2) / 2, its mean and 50th / 99th percentile waits added to one prompt's prefill alone;
+// - decode: the batch from Little's law, n = rate x OSL x TPOT(n), solved as a fixed point on the
+//   tabulated step-time curve; the 99th percentile batch is the Poisson quantile of n (the number in an
+//   infinite-server queue), capped by the decode slots (KV cache or batch cap); arrivals beyond the
+//   slots wait as at an M/G/c of the slots (in TTFT).
+// See docs/sizing.md ("Open-loop traffic").
+#include <string>
+#include <vector>
+
+#include "inference/serving_scenario.h"
+
+namespace gpuplan {
+
+// One deployment's response, tabulated.
+struct OpenLoopCurve {
+  ServingDeployment deployment;
+  long long osl = 1;
+  int prefill_servers = 1;        // instances (aggregated) or prefill workers (disaggregated)
+  double prefill_alone_s = 0;     // one prompt's prefill alone
+  double prefill_service_s = 0;   // a server's time per prompt at full load (1 / its capacity)
+  double prefill_service_cv2 = 0; // squared coefficient of variation of that service (fixed ISL: 0)
+  double fixed_ttft_s = 0;        // the KV hand-off and the receive interval's wait
+  long long decode_slots = 0;     // sequences the decode side holds (KV cache, batch caps)
+  std::vector<double> batch;      // tabulated decode batch (whole deployment), ascending
+  std::vector<double> tpot_s;     // TPOT at each
+  // TPOT at a decode batch of `n` (linear between the tabulated points, linear extrapolation beyond).
+  double tpot_at(double n) const;
+};
+
+// Tabulates `d` for the scenario's traffic (ISL/OSL). InputError as evaluate_scenario; a deployment
+// that fits no sequence gives decode_slots 0.
+OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployment& d);
+
+// Multipliers on the model's times (measured / predicted): the error draws of sizing's Monte Carlo.
+struct OpenLoopScale {
+  double tpot = 1;     // decode step times
+  double prefill = 1;  // prefill times
+};
+
+struct OpenLoopResult {
+  bool stable = false;          // both the prefill servers and the decode slots keep up
+  std::string why_not;          // when not
+  double requests_per_s = 0;
+  double decode_batch = 0;      // mean sequences in decode (Little's law)
+  double decode_batch_p99 = 0;
+  double prefill_utilization = 0;
+  double slot_utilization = 0;
+  double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p99_s = 0;
+  double tpot_p50_s = 0, tpot_p99_s = 0;
+  double tokens_per_s_per_user_p50 = 0;  // 1 / tpot_p50
+  double tokens_per_s = 0;               // output tokens/s of the deployment (rate x OSL)
+};
+
+OpenLoopResult open_loop(const OpenLoopCurve& c, double requests_per_s, const OpenLoopScale& scale = {});
+
+}  // namespace gpuplan

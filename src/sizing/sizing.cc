@@ -1,0 +1,144 @@
+// Sizing with the odds (see sizing.h).
+#include "sizing/sizing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.h"
+#include "inference/queueing.h"
+
+namespace gpuplan::sizing {
+
+namespace {
+
+// splitmix64: a small, portable generator, so a seed gives the same draws on every platform.
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (double(next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
+  double normal() { return normal_quantile(uniform()); }
+};
+
+}  // namespace
+
+LogNormalError band_error(const ErrorBand& b) {
+  const double z90 = 1.2815515655446004;
+  return {0.5 * (b.low_log + b.high_log), std::max(0.0, 0.5 * (b.high_log - b.low_log) / z90)};
+}
+
+bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale) {
+  const OpenLoopResult r = open_loop(c, rate, scale);
+  if (!r.stable) return false;
+  if (sla.ttft_p99_s > 0 && r.ttft_p99_s > sla.ttft_p99_s) return false;
+  if (sla.tokens_per_s_per_user > 0 && r.tokens_per_s_per_user_p50 < sla.tokens_per_s_per_user) return false;
+  if (sla.tpot_p99_s > 0 && r.tpot_p99_s > sla.tpot_p99_s) return false;
+  return true;
+}
+
+long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
+                          long long max_replicas) {
+  const auto ok = [&](long long k) { return meets_sla(c, total_rate / double(k), sla, scale); };
+  // Lower bound from the prefill and decode capacities would save steps; doubling then bisection
+  // costs log2 of the answer twice.
+  long long hi = 1;
+  while (!ok(hi)) {
+    if (hi >= max_replicas) return 0;
+    hi = std::min(max_replicas, hi * 2);
+  }
+  long long lo = hi / 2;  // fails (or 0)
+  while (hi - lo > 1) {
+    const long long mid = lo + (hi - lo) / 2;
+    (ok(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, const SizingOptions& o) {
+  if (!(o.requests_per_s > 0 && std::isfinite(o.requests_per_s))) throw InputError("--requests-per-s", "must be above 0");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
+  if (o.draws < 1 || o.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
+  const std::size_t n = cands.size();
+  std::vector<SizedOption> out(n);
+  // The band kinds and generations drawn: one normal per (kind, generation), shared.
+  std::map<std::string, std::size_t> key_index;
+  std::vector<LogNormalError> errors;
+  std::vector<std::size_t> tpot_key(n), ttft_key(n);
+  const auto key_of = [&](const ErrorBand& b, const std::string& generation) {
+    const std::string key = b.kind + "|" + generation;
+    auto [it, added] = key_index.emplace(key, errors.size());
+    if (added) errors.push_back(band_error(b));
+    return it->second;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    tpot_key[i] = key_of(cands[i].tpot_band, cands[i].generation);
+    ttft_key[i] = key_of(cands[i].ttft_band, cands[i].generation);
+    out[i].replicas_nominal =
+        fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, {}, o.max_replicas);
+    out[i].feasible = out[i].replicas_nominal > 0;
+    if (!out[i].feasible) out[i].why_not = "no number of replicas meets the SLA (one request alone misses it)";
+  }
+  // Per draw: the fewest replicas each candidate needs, and which is cheapest.
+  std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
+  std::vector<double> cheapest(n, 0.0);
+  Rng rng{o.seed};
+  std::vector<double> z(errors.size());
+  int priced_draws = 0;
+  for (int d = 0; d < o.draws; ++d) {
+    for (std::size_t k = 0; k < errors.size(); ++k) z[k] = errors[k].mean + errors[k].sd * rng.normal();
+    double best = 0;
+    std::vector<std::size_t> best_i;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!out[i].feasible) continue;
+      const OpenLoopScale scale{std::exp(z[tpot_key[i]]), std::exp(z[ttft_key[i]])};
+      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scale, o.max_replicas);
+      need[i][d] = k;
+      if (k <= 0 || cands[i].usd_per_unit_year <= 0) continue;
+      const double usd = double(k) * cands[i].replica_units * cands[i].usd_per_unit_year;
+      if (best_i.empty() || usd < best * (1 - 1e-12)) {
+        best = usd;
+        best_i = {i};
+      } else if (usd <= best * (1 + 1e-12)) {
+        best_i.push_back(i);
+      }
+    }
+    if (!best_i.empty()) {
+      ++priced_draws;
+      for (std::size_t i : best_i) cheapest[i] += 1.0 / double(best_i.size());
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    SizedOption& s = out[i];
+    s.p_cheapest = priced_draws ? cheapest[i] / priced_draws : 0;
+    if (!s.feasible) continue;
+    std::vector<long long> v;
+    for (long long k : need[i])
+      if (k > 0) v.push_back(k);
+    const double needed = std::ceil(o.confidence * o.draws - 1e-9);
+    if (double(v.size()) < needed) {
+      s.replicas = 0;  // the confidence is out of reach at any size
+      s.why_not = fmt::format("only {:.0f}% of the draws meet the SLA at any size", 100.0 * double(v.size()) / o.draws);
+    } else {
+      std::sort(v.begin(), v.end());
+      s.replicas = std::max(s.replicas_nominal, v[std::size_t(needed) - 1]);
+    }
+    long long met = 0;
+    for (long long k : need[i])
+      if (k > 0 && k <= s.replicas) ++met;
+    s.p_meets_sla = double(met) / o.draws;
+    if (s.replicas == 0) continue;
+    s.units = s.replicas * cands[i].replica_units;
+    s.gpus = s.units * cands[i].unit_gpus;
+    s.at_bought = open_loop(cands[i].curve, o.requests_per_s / double(s.replicas));
+  }
+  return out;
+}
+
+}  // namespace gpuplan::sizing

@@ -1,0 +1,74 @@
+#pragma once
+// Sizing a serving demand on candidate systems with the odds: for each system, the fewest whole units
+// whose chance of meeting the SLA under the model's error reaches the confidence, and the chance that
+// it is the cheapest. The errors are drawn from the error bands (catalog/error_band.h) as log-normal
+// ratios measured / predicted, one draw per accelerator generation and band kind, shared by every
+// candidate of that generation (a model that is 10% slow on one Blackwell system is slow on all).
+// Pure: the candidates come prepared (the deployment tabulated, the cost of a unit known); see
+// docs/sizing.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/error_band.h"
+#include "inference/open_loop.h"
+
+namespace gpuplan::sizing {
+
+// What every request must get.
+struct Sla {
+  double ttft_p99_s = 0;                 // 99th percentile TTFT (0: none)
+  double tokens_per_s_per_user = 0;      // the median request's decode speed, 1 / TPOT p50 (0: none)
+  double tpot_p99_s = 0;                 // 99th percentile TPOT (0: none)
+};
+
+// One system as sizing sees it: its deployment's open-loop curve (one replica), bought in replicas of
+// whole units.
+struct Candidate {
+  std::string system, generation;
+  int unit_gpus = 8;
+  int replica_units = 1;          // units one replica of the deployment takes
+  OpenLoopCurve curve;
+  ErrorBand tpot_band, ttft_band; // the generation's serving bands (of the deployment's kind)
+  double usd_per_unit_year = 0;   // what a unit costs a year (own or rent); 0: unpriced
+};
+
+struct SizingOptions {
+  double requests_per_s = 0;   // the peak rate to serve
+  Sla sla;
+  double confidence = 0.9;     // P(meets SLA) the purchase must reach
+  int draws = 1000;
+  std::uint64_t seed = 1;
+  long long max_replicas = 1'000'000;
+};
+
+struct SizedOption {
+  bool feasible = false;        // some number of replicas meets the SLA at the nominal model
+  std::string why_not;
+  long long replicas_nominal = 0;  // the fewest that meet it at the model's central figures
+  long long replicas = 0;          // bought: the fewest whose P(meets SLA) >= confidence
+  long long units = 0;
+  long long gpus = 0;
+  double p_meets_sla = 0;
+  double p_cheapest = 0;
+  OpenLoopResult at_bought;        // one replica's open-loop figures at the bought count, nominal model
+};
+
+// Whether one replica meets `sla` at `rate`.
+bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale = {});
+
+// The fewest replicas (1 .. max) that meet the SLA at `total_rate` split evenly; 0 when even max do not.
+long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
+                          long long max_replicas);
+
+// Sizes every candidate under the same draws. InputError for options out of range.
+std::vector<SizedOption> size_candidates(const std::vector<Candidate>& candidates, const SizingOptions& options);
+
+// A band as a normal distribution of log(measured / predicted): its centre, and its 80% half-width
+// over z(0.9) = 1.2816.
+struct LogNormalError {
+  double mean = 0, sd = 0;
+};
+LogNormalError band_error(const ErrorBand& band);
+
+}  // namespace gpuplan::sizing

@@ -1,0 +1,221 @@
+// Sizing: the queueing formulas against hand-solved cases, the open-loop model's properties, the Monte
+// Carlo's (more demand never buys fewer units; P(cheapest) sums to 1; seeds repeat), the money (rent is
+// GPUs x price x hours), and the size command end to end (the bought deployment meets the SLA).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "api/api.h"
+#include "core/error.h"
+#include "inference/open_loop.h"
+#include "inference/queueing.h"
+#include "sizing/money.h"
+#include "sizing/rent_prices.h"
+#include "sizing/sizing.h"
+
+namespace gpuplan::sizing {
+namespace {
+
+// One M/M/1-like pool: one prefill server of 1 s exponential service, a decode side far from its limits.
+OpenLoopCurve mm1_curve() {
+  OpenLoopCurve c;
+  c.osl = 2;
+  c.prefill_servers = 1;
+  c.prefill_alone_s = 1.0;
+  c.prefill_service_s = 1.0;
+  c.prefill_service_cv2 = 1.0;  // exponential: M/M/1
+  c.decode_slots = 1'000'000;
+  c.batch = {1, 1e6};
+  c.tpot_s = {0.01, 0.01};
+  return c;
+}
+
+TEST(Queueing, ErlangCMatchesHandCases) {
+  EXPECT_NEAR(erlang_c(1, 0.5), 0.5, 1e-12);  // M/M/1: P(wait) = rho
+  // M/M/2 at a = 1: C = (a^2/2 / (1 - a/2)) / (1 + a + a^2/2/(1 - a/2)) = 1 / 3.
+  EXPECT_NEAR(erlang_c(2, 1.0), 1.0 / 3.0, 1e-12);
+  EXPECT_EQ(erlang_c(4, 4.0), 1.0);
+  // Halfin-Whitt beyond 256 servers stays close to the exact recursion at the boundary.
+  EXPECT_NEAR(erlang_c(300, 280.0), erlang_c(256, 256.0 * 280.0 / 300.0), 0.15);
+}
+
+TEST(OpenLoop, GoldenMM1ByHand) {
+  // lambda = 0.5/s, S = 1 s: mean wait rho S / (1 - rho) = 1 s; P(W > t) = 0.5 exp(-0.5 t): the 99th
+  // percentile wait is ln(50) / 0.5 = 7.824 s, the median 0 (half the arrivals find the server idle).
+  const OpenLoopResult r = open_loop(mm1_curve(), 0.5);
+  ASSERT_TRUE(r.stable);
+  EXPECT_NEAR(r.prefill_utilization, 0.5, 1e-12);
+  EXPECT_NEAR(r.ttft_mean_s, 1.0 + 1.0, 1e-6);
+  EXPECT_NEAR(r.ttft_p99_s, 1.0 + 2 * std::log(50.0), 1e-6);
+  EXPECT_NEAR(r.ttft_p50_s, 1.0, 1e-6);
+  // Decode: Little's law n = lambda x (OSL - 1) x TPOT = 0.5 x 1 x 0.01.
+  EXPECT_NEAR(r.decode_batch, 0.005, 1e-6);
+  EXPECT_FALSE(open_loop(mm1_curve(), 1.0).stable);
+}
+
+TEST(OpenLoop, TtftGrowsWithTheRate) {
+  double last = 0;
+  for (double rate : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+    const double t = open_loop(mm1_curve(), rate).ttft_p99_s;
+    EXPECT_GE(t, last);
+    last = t;
+  }
+}
+
+Candidate candidate(const std::string& system, const std::string& generation, double usd_per_unit_year) {
+  Candidate c;
+  c.system = system;
+  c.generation = generation;
+  c.unit_gpus = 8;
+  c.curve = mm1_curve();
+  c.tpot_band.kind = c.ttft_band.kind = "k";
+  c.tpot_band.low_log = c.ttft_band.low_log = -0.3;
+  c.tpot_band.high_log = c.ttft_band.high_log = 0.3;
+  c.usd_per_unit_year = usd_per_unit_year;
+  return c;
+}
+
+TEST(Sizing, MoreDemandNeverBuysFewerUnits) {
+  const std::vector<Candidate> cands = {candidate("a", "g1", 1.0), candidate("b", "g2", 1.1)};
+  SizingOptions o;
+  o.sla.ttft_p99_s = 6;
+  o.draws = 400;
+  long long last_a = 0, last_b = 0;
+  for (double rate : {0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
+    o.requests_per_s = rate;
+    const auto s = size_candidates(cands, o);
+    ASSERT_GT(s[0].units, 0);
+    EXPECT_GE(s[0].units, last_a);
+    EXPECT_GE(s[1].units, last_b);
+    EXPECT_GE(s[0].p_meets_sla, o.confidence);
+    last_a = s[0].units;
+    last_b = s[1].units;
+  }
+}
+
+TEST(Sizing, PCheapestSumsToOneAndSeedsRepeat) {
+  const std::vector<Candidate> cands = {candidate("a", "g1", 1.0), candidate("b", "g2", 1.0),
+                                        candidate("c", "g1", 1.05), candidate("unpriced", "g3", 0)};
+  SizingOptions o;
+  o.requests_per_s = 5;
+  o.sla.ttft_p99_s = 5;
+  o.draws = 500;
+  o.seed = 7;
+  const auto s = size_candidates(cands, o);
+  double sum = 0;
+  for (const auto& x : s) sum += x.p_cheapest;
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  EXPECT_EQ(s[3].p_cheapest, 0.0);
+  const auto again = size_candidates(cands, o);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(s[i].units, again[i].units);
+    EXPECT_EQ(s[i].p_cheapest, again[i].p_cheapest);
+  }
+}
+
+TEST(Sizing, ConfidenceOutOfRangeIsAnInputError) {
+  SizingOptions o;
+  o.requests_per_s = 1;
+  o.confidence = 1.0;
+  EXPECT_THROW(size_candidates({}, o), InputError);
+}
+
+TEST(Money, RentIsGpusTimesPriceTimesHours) {
+  EXPECT_NEAR(rent_usd_per_year(72, 4.54), 72 * 4.54 * 8766.0, 1e-6);
+  // $/M tokens: a year's cost over a year's tokens.
+  EXPECT_NEAR(usd_per_million_tokens(8766.0 * 3600.0, 1e6), 1.0, 1e-12);
+  const auto prices = rent_prices({"hgx-h100=3.25"}, "--rent-usd-per-gpu-hour");
+  EXPECT_EQ(prices.at("hgx-h100").usd_per_gpu_hour, 3.25);
+  EXPECT_GT(prices.at("hgx-b200").usd_per_gpu_hour, 0);
+  EXPECT_FALSE(prices.at("hgx-b200").source.empty());
+  EXPECT_THROW(rent_prices({"hgx-h100"}, "--rent-usd-per-gpu-hour"), InputError);
+  EXPECT_THROW(rent_prices({"hgx-h100=-1"}, "--rent-usd-per-gpu-hour"), InputError);
+}
+
+const api::Session& session() {
+  static const api::Session s;
+  return s;
+}
+
+nlohmann::json buyer(double rps, const std::string& mode = "own") {
+  return api::run(session(), "size",
+                  {{"model", "deepseek-r1"}, {"isl", 8192}, {"osl", 1024}, {"requests_per_s", rps},
+                   {"ttft_p99_ms", 5000}, {"tokens_per_user_per_s", 30}, {"draws", 300}, {"price_mode", mode},
+                   {"systems", {"gb200-nvl72", "hgx-b200", "hgx-h200"}}, {"sensitivity", true}});
+}
+
+TEST(SizeCommand, TheBoughtDeploymentMeetsTheSla) {
+  const auto doc = buyer(20);
+  EXPECT_EQ(doc["schema"], "gpuplan.size/v1");
+  double sum = 0;
+  for (const auto& o : doc["options"]) {
+    sum += o.value("p_cheapest", 0.0);
+    if (!o.contains("units")) continue;
+    for (const char* k : {"system", "units", "gpus", "deployment", "capex_usd", "usd_per_year", "usd_per_million_tokens",
+                          "it_kw", "facility_mw", "p_meets_sla", "p_cheapest", "ttft_p99_s", "tokens_per_s_per_user"})
+      EXPECT_TRUE(o.contains(k)) << k;
+    EXPECT_LE(o["ttft_p99_s"].get<double>(), 5.0);
+    EXPECT_GE(o["tokens_per_s_per_user"].get<double>(), 30.0);
+    EXPECT_GE(o["p_meets_sla"].get<double>(), 0.9);
+    EXPECT_FALSE(o["sensitivity"].empty());
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+}
+
+TEST(SizeCommand, InferOpenLoopOnThePickedDeploymentMeetsTheSla) {
+  const auto doc = buyer(20);
+  int checked = 0;
+  for (const auto& o : doc["options"]) {
+    if (!o.contains("units")) continue;
+    // One replica's share of the demand, as infer --requests-per-s evaluates it.
+    const auto r = api::run(session(), "infer",
+                            {{"model", "deepseek-r1"}, {"system", o["system"]}, {"isl", 8192}, {"osl", 1024},
+                             {"tokens_per_user_per_s", 30}, {"ttft_ms", 5000},
+                             {"requests_per_s", 20.0 / o["replicas"].get<double>()}});
+    EXPECT_EQ(r["mode"], "open_loop");
+    EXPECT_EQ(r["deployment"]["plan"], o["deployment"]);
+    EXPECT_TRUE(r["met"].get<bool>()) << o["system"];
+    EXPECT_LE(r["ttft_p99_s"].get<double>(), 5.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
+  const auto one = buyer(10, "rent"), two = buyer(20, "rent");
+  for (std::size_t i = 0; i < one["options"].size(); ++i)
+    for (const auto& o2 : two["options"])
+      if (o2["system"] == one["options"][i]["system"] && o2.contains("units") && one["options"][i].contains("units")) {
+        EXPECT_GE(o2["units"].get<long long>(), one["options"][i]["units"].get<long long>());
+        const double price = o2["rent"]["usd_per_gpu_hour"].get<double>();
+        EXPECT_NEAR(o2["usd_per_year"].get<double>(), o2["gpus"].get<double>() * price * 8766.0, 1e-6);
+      }
+}
+
+TEST(SizeCommand, ReportPage) {
+  const std::string html = api::report_html(
+      session(), "size",
+      {{"model", "deepseek-r1"}, {"isl", 8192}, {"osl", 1024}, {"requests_per_s", 20}, {"ttft_p99_ms", 5000},
+       {"tokens_per_user_per_s", 30}, {"draws", 100}, {"systems", {"gb200-nvl72", "hgx-b200"}}});
+  EXPECT_NE(html.find("Sizing: deepseek-r1"), std::string::npos);
+  EXPECT_NE(html.find("usd-per-million-tokens"), std::string::npos);
+}
+
+TEST(SizeCommand, BadInputNamesTheOption) {
+  try {
+    api::run(session(), "size", {{"model", "deepseek-r1"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--requests-per-s");
+  }
+  try {
+    api::run(session(), "size", {{"model", "deepseek-r1"}, {"requests_per_s", 1}, {"price_mode", "lease"}});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--price-mode");
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::sizing
