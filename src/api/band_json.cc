@@ -1,6 +1,7 @@
 #include "api/band_json.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "api/sorted_object.h"
 
@@ -10,7 +11,12 @@ namespace gpuplan::api {
 // two-element array per field first, and a point's document carries four bands.
 nlohmann::json band_json(const BandedFigure& f) {
   nlohmann::json basis = nlohmann::json::object();
-  SortedObject(basis).add("families", f.families).add("generation", f.generation).add("kind", f.kind).add("rows", f.rows);
+  SortedObject(basis)
+      .add("families", f.families)
+      .add("generation", f.generation)
+      .add("kind", f.kind)
+      .add("rows", f.rows)
+      .add("widened_by", f.widened_by);
   nlohmann::json j = nlohmann::json::object();
   SortedObject(j)
       .add("basis", std::move(basis))
@@ -22,10 +28,21 @@ nlohmann::json band_json(const BandedFigure& f) {
 }
 
 std::string band_text(const BandedFigure& f) {
+  const std::string widened =
+      f.widened_by.empty() ? "" : fmt::format("; widened: {}", fmt::join(f.widened_by, "; "));
   if (f.generation == kBandUnfitted)
-    return fmt::format("+/- {:.0f}% (80% band of a generation without measurements of this kind)", f.plus_minus_pct());
-  return fmt::format("+/- {:.0f}% (80% band: {} held-out rows, {} source families)", f.plus_minus_pct(), f.rows,
-                     f.families);
+    return fmt::format("+/- {:.0f}% (80% band of a generation without measurements of this kind{})", f.plus_minus_pct(),
+                       widened);
+  return fmt::format("+/- {:.0f}% (80% band: {} held-out rows, {} source families{})", f.plus_minus_pct(), f.rows,
+                     f.families, widened);
+}
+
+BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus) {
+  BandQuestion q;
+  q.precision = std::string(to_string(w.weight_precision));
+  q.num_gpus = num_gpus;
+  q.params_b = total_params(m) / 1e9;
+  return q;
 }
 
 namespace {
@@ -34,12 +51,13 @@ struct ServingBands {
   BandedFigure tput, user, ttft, tpot;
 };
 
-ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const InferenceResult& r, bool disagg) {
+ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const InferenceResult& r, bool disagg,
+                           const BandQuestion& q) {
   const auto& bands = catalog.error_bands();
   const std::string& gen = hw.accelerator.generation;
-  const ErrorBand& t = find_band(bands, serving_band_kind(disagg, ServingFigure::throughput), gen);
-  const ErrorBand& d = find_band(bands, serving_band_kind(disagg, ServingFigure::tpot), gen);
-  const ErrorBand& f = find_band(bands, serving_band_kind(disagg, ServingFigure::ttft), gen);
+  const ErrorBand t = band_for(bands, serving_band_kind(disagg, ServingFigure::throughput), gen, q);
+  const ErrorBand d = band_for(bands, serving_band_kind(disagg, ServingFigure::tpot), gen, q);
+  const ErrorBand f = band_for(bands, serving_band_kind(disagg, ServingFigure::ttft), gen, q);
   return {with_band(r.tokens_per_s_per_gpu, t), with_band(r.tokens_per_s_per_user, d, true), with_band(r.ttft_s, f),
           with_band(r.tpot_s, d)};
 }
@@ -47,8 +65,8 @@ ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const Inf
 }  // namespace
 
 nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
-                                  bool disaggregated) {
-  const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
+                                  bool disaggregated, const BandQuestion& q) {
+  const ServingBands b = serving_bands(catalog, hw, r, disaggregated, q);
   nlohmann::json j = nlohmann::json::object();
   SortedObject(j)
       .add("tokens_per_s_per_gpu", band_json(b.tput))
@@ -59,8 +77,8 @@ nlohmann::json serving_bands_json(const Catalog& catalog, const Hardware& hw, co
 }
 
 std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const InferenceResult& r,
-                               bool disaggregated) {
-  const ServingBands b = serving_bands(catalog, hw, r, disaggregated);
+                               bool disaggregated, const BandQuestion& q) {
+  const ServingBands b = serving_bands(catalog, hw, r, disaggregated, q);
   return fmt::format("Error bands: tokens/s per GPU {:.1f} to {:.1f} {}; TPOT {:.2f} to {:.2f} ms {}; TTFT {:.1f} to "
                      "{:.1f} ms {}\n",
                      b.tput.low, b.tput.high, band_text(b.tput), b.tpot.low * 1e3, b.tpot.high * 1e3, band_text(b.tpot),

@@ -492,7 +492,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("parallel_chosen", std::move(chosen));
     o.emplace("mtp_draft_tokens", w.mtp_draft_tokens);
     o.emplace("ttft_limit_s", ttft_limit_s);
-    o.emplace("band", serving_bands_json(catalog, hw, r));
+    o.emplace("band", serving_bands_json(catalog, hw, r, false, serving_question(w, model, w.num_gpus)));
     output.emit("infer", std::move(j));
     return kExitOk;
   }
@@ -537,7 +537,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
   output.os() << decode_step_text("Decode step", r.decode_step);
   for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
-  output.os() << serving_bands_text(catalog, hw, r);
+  output.os() << serving_bands_text(catalog, hw, r, false, serving_question(w, model, w.num_gpus));
   return kExitOk;
 }
 

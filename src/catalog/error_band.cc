@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/error.h"
@@ -68,6 +69,71 @@ const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view
   return kRule;
 }
 
+namespace {
+
+// log2 of how far x lies outside [lo, hi], capped at 1; 0 inside or where the range is not recorded.
+double range_distance(double x, double lo, double hi) {
+  if (!(x > 0) || !(lo > 0) || !(hi > 0)) return 0;
+  if (x > hi) return std::min(1.0, std::log2(x / hi));
+  if (x < lo) return std::min(1.0, std::log2(lo / x));
+  return 0;
+}
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+GroundDistance ground_distance(const ErrorBand& b, const BandQuestion& q) {
+  GroundDistance d;
+  if (b.generation == kBandUnfitted) return d;  // already the band of a generation nobody measured
+  if (!q.source_fitted) {
+    d.source = 1;
+    d.why.push_back("a source the bands were not fitted on");
+  }
+  const std::string p = lower(q.precision);
+  const auto& ps = b.ground.precisions;
+  if (!p.empty() && !ps.empty() && std::find(ps.begin(), ps.end(), p) == ps.end()) {
+    d.precision = 1;
+    d.why.push_back(fmt::format("precision {} never fitted on {} (fitted: {})", p, b.generation, fmt::join(ps, ", ")));
+  }
+  d.scale = range_distance(q.num_gpus, b.ground.gpus_min, b.ground.gpus_max);
+  if (d.scale > 0)
+    d.why.push_back(q.num_gpus > b.ground.gpus_max
+                        ? fmt::format("scale {} GPUs above fitted {}", q.num_gpus, b.ground.gpus_max)
+                        : fmt::format("scale {} GPUs below fitted {}", q.num_gpus, b.ground.gpus_min));
+  d.model_size = range_distance(q.params_b, b.ground.params_b_min, b.ground.params_b_max);
+  if (d.model_size > 0)
+    d.why.push_back(q.params_b > b.ground.params_b_max
+                        ? fmt::format("model {:.3g}B parameters above fitted {:.3g}B", q.params_b, b.ground.params_b_max)
+                        : fmt::format("model {:.3g}B parameters below fitted {:.3g}B", q.params_b, b.ground.params_b_min));
+  return d;
+}
+
+double widening_multiplier(const BandWidening& w, const GroundDistance& d) {
+  auto term = [](double factor, double dist) { return 1.0 + std::max(0.0, factor - 1.0) * std::clamp(dist, 0.0, 1.0); };
+  return term(w.source, d.source) * term(w.precision, d.precision) * term(w.scale, d.scale) *
+         term(w.model_size, d.model_size);
+}
+
+ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
+  ErrorBand b = band;
+  const double m = widening_multiplier(band.widening, d);
+  if (m > 1.0) {
+    b.set_edges(std::max(-5.0, band.low_log * m), std::min(5.0, band.high_log * m));
+    b.widened_by = d.why;
+  }
+  return b;
+}
+
+ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation,
+                   const BandQuestion& q) {
+  const ErrorBand& b = find_band(bands, kind, generation);
+  return widen_band(b, ground_distance(b, q));
+}
+
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
   BandedFigure f;
   f.value = value;
@@ -79,6 +145,7 @@ BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
   f.families = band.families;
   f.kind = band.kind;
   f.generation = band.generation;
+  f.widened_by = band.widened_by;
   return f;
 }
 
@@ -97,6 +164,9 @@ BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b) {
   r.families = a_smaller ? a.families : b.families;
   r.kind = a_smaller ? a.kind : b.kind;
   r.generation = a_smaller ? a.generation : b.generation;
+  r.widened_by = a.widened_by;
+  for (const auto& w : b.widened_by)
+    if (std::find(r.widened_by.begin(), r.widened_by.end(), w) == r.widened_by.end()) r.widened_by.push_back(w);
   return r;
 }
 
@@ -117,6 +187,22 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.fitted_date = m.opt_str("fitted_date").value_or("");
   b.method = m.opt_str("method").value_or("");
   b.origin = origin;
+  if (auto p = m.opt_str("precisions")) {
+    size_t i = 0;
+    while (i < p->size()) {
+      const size_t j = std::min(p->find(',', i), p->size());
+      if (j > i) b.ground.precisions.push_back(lower(p->substr(i, j - i)));
+      i = j + 1;
+    }
+  }
+  b.ground.gpus_min = static_cast<int>(m.opt_integer_in("gpus_min", 0, 10000000).value_or(0));
+  b.ground.gpus_max = static_cast<int>(m.opt_integer_in("gpus_max", 0, 10000000).value_or(0));
+  b.ground.params_b_min = m.opt_num_in("params_b_min", 0.0, 1e6).value_or(0);
+  b.ground.params_b_max = m.opt_num_in("params_b_max", 0.0, 1e6).value_or(0);
+  b.widening.source = m.opt_num_in("widen_source", 1.0, 10.0).value_or(1);
+  b.widening.precision = m.opt_num_in("widen_precision", 1.0, 10.0).value_or(1);
+  b.widening.scale = m.opt_num_in("widen_scale", 1.0, 10.0).value_or(1);
+  b.widening.model_size = m.opt_num_in("widen_model_size", 1.0, 10.0).value_or(1);
   m.reject_unknown_keys();
   return b;
 }
@@ -137,6 +223,13 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
     if (!b.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", b.fitted_on);
     if (!b.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", b.fitted_date);
     if (!b.method.empty()) out += fmt::format("    method: \"{}\"\n", b.method);
+    if (!b.ground.precisions.empty()) out += fmt::format("    precisions: \"{}\"\n", fmt::join(b.ground.precisions, ","));
+    if (b.ground.gpus_max > 0) out += fmt::format("    gpus_min: {}\n    gpus_max: {}\n", b.ground.gpus_min, b.ground.gpus_max);
+    if (b.ground.params_b_max > 0)
+      out += fmt::format("    params_b_min: {:.4g}\n    params_b_max: {:.4g}\n", b.ground.params_b_min, b.ground.params_b_max);
+    out += fmt::format("    widen_source: {:.3f}\n    widen_precision: {:.3f}\n    widen_scale: {:.3f}\n"
+                       "    widen_model_size: {:.3f}\n",
+                       b.widening.source, b.widening.precision, b.widening.scale, b.widening.model_size);
   }
   return out;
 }

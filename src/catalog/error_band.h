@@ -27,6 +27,25 @@ const std::vector<std::string>& band_kinds();
 // Generation name of the band that serves generations without measurements of the kind.
 inline constexpr std::string_view kBandUnfitted = "unfitted";
 
+// The ground of a band: what the rows its parameters and its band were fitted on cover, per dimension
+// along which a question can lie off that ground (a source family, a precision on the generation, a
+// GPU count, a model size). Empty or 0: not recorded (no widening along that dimension).
+struct BandGround {
+  std::vector<std::string> precisions;  // precisions the generation's rows of the kind ran (lower case)
+  int gpus_min = 0, gpus_max = 0;        // GPU counts of those rows
+  double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
+};
+
+// How much wider a band is where a question lies off its ground, per dimension: the band's log-edges
+// are multiplied by 1 + (factor - 1) x distance for each dimension (distance in [0, 1]: 1 for a source
+// family or a precision never fitted; for a GPU count or a model size outside the fitted range,
+// log2 of the ratio to the nearest fitted edge, capped at 1). Fitted by `calibrate --bands` so that the
+// nominal band holds its share of the rows of each source family left out of the fit (docs/training-model.md,
+// "Error bands off the data").
+struct BandWidening {
+  double source = 1, precision = 1, scale = 1, model_size = 1;
+};
+
 struct ErrorBand {
   std::string kind;
   std::string generation;  // accelerator generation, or "unfitted"
@@ -39,6 +58,11 @@ struct ErrorBand {
   int rows = 0;      // held-out rows behind the band (0: none; a rule, not a measurement)
   int families = 0;  // source families those rows came from
   std::string fitted_on, fitted_date, method, origin;
+  BandGround ground;
+  BandWidening widening;
+  // Why the band is wider than its known-ground edges (band_for): "precision bf16 never fitted on
+  // blackwell_ultra", "scale 16384 GPUs above fitted 8192". Empty on the band file's own entries.
+  std::vector<std::string> widened_by;
 };
 
 // A figure with its band: value, low and high in the figure's own unit, and the band it came from.
@@ -46,6 +70,7 @@ struct BandedFigure {
   double value = 0, low = 0, high = 0;
   int rows = 0, families = 0;
   std::string kind, generation;  // of the band used ("unfitted" when the generation has none)
+  std::vector<std::string> widened_by;  // why the band was widened off its ground (ErrorBand::widened_by)
   // "+/- 12%": the larger of the two half-widths relative to the value.
   double plus_minus_pct() const;
 };
@@ -53,6 +78,32 @@ struct BandedFigure {
 // The band of (kind, generation): the exact entry, else the kind's "unfitted" entry, else a built-in
 // rule (+/-60%, no rows). Pure; a linear scan of a few dozen entries.
 const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation);
+
+// A question as the band sees it: what it asks, along the dimensions of BandGround. Blank or 0: not
+// known (no widening along that dimension). A planner's own cluster is a source no fit saw, so
+// source_fitted is false unless the question is a row of a source the bands were fitted on.
+struct BandQuestion {
+  bool source_fitted = false;
+  std::string precision;  // "bf16", "fp8", ... (to_string(Precision))
+  int num_gpus = 0;
+  double params_b = 0;  // total parameters, billions
+};
+
+// Distance of a question from a band's ground per dimension, each in [0, 1], and the reasons in words.
+struct GroundDistance {
+  double source = 0, precision = 0, scale = 0, model_size = 0;
+  std::vector<std::string> why;
+};
+GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);
+
+// The factor on a band's log-edges: the product over dimensions of 1 + (factor - 1) x distance; never
+// below 1, and never smaller for a larger distance along any dimension.
+double widening_multiplier(const BandWidening& w, const GroundDistance& d);
+
+// find_band's entry widened for the question: edges times widening_multiplier, widened_by the reasons.
+ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation,
+                   const BandQuestion& q);
+ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d);
 
 // The serving figures that earn separate bands.
 enum class ServingFigure {

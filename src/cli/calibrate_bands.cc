@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "catalog/serving_engine.h"
 #include "validate/band_fit.h"
+#include "validate/band_ground.h"
 #include "validate/calibrate.h"
 #include "validate/held_out.h"
 #include "validate/inference_cases.h"
@@ -70,29 +71,73 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   bo.fitted_on = fitted_on;
   bo.fitted_date = today_utc();
   const std::vector<BandCell> cells(measured.begin(), measured.end());
-  const auto bands = fit_error_bands(held, prior, bo, cells);
-  const auto in_sample = band_coverage(held, bands);
-  const auto lofo = band_coverage_lofo(held, prior, bo, cells);
+  auto bands = fit_error_bands(held, prior, bo, cells);
+  // Ground: every row the fits and bands saw (the prior residuals hold each row once, with its attributes).
+  attach_ground(bands, prior);
+  const auto in_sample = band_coverage(held, bands);  // known ground: rows of sources the bands were fitted on
+  // New ground: each source family left out of the band fit (training rows: of the efficiency fit too).
+  const std::vector<NewGroundRow> fresh = new_ground_rows(held, prior, bo, cells);
+  const auto widening = fit_widening(fresh, bo.nominal);
+  attach_widening(bands, widening);
+  const auto lofo_before = new_ground_coverage(fresh, {});
+  const auto lofo = new_ground_coverage(fresh, widening);
+  const auto off = off_ground_counts(fresh);
+  std::set<std::string> held_families;
+  for (const auto& h : held) held_families.insert(h.family);
+  const std::string held_out_how = fmt::format(
+      "each of {} source families left out in turn (training: source id up to its first '-', its rows predicted by "
+      "efficiencies fitted without it; serving: source family and framework, against bands fitted without it); the "
+      "widening per dimension fitted on those rows",
+      held_families.size());
+  auto share_of = [](const BandCoverage& c, const std::string& file, const std::string& k) {
+    if (file.empty()) return c.by_kind.count(k) ? c.by_kind.at(k).share() : 0.0;
+    const auto f = c.by_file.find(file);
+    return f != c.by_file.end() && f->second.count(k) ? f->second.at(k).share() : 0.0;
+  };
   if (common.json) {
     nlohmann::json jb = nlohmann::json::array(), jc;
     for (const auto& b : bands)
       jb.push_back({{"kind", b.kind}, {"generation", b.generation}, {"low_log", b.low_log}, {"high_log", b.high_log},
                     {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
-                    {"rows", b.rows}, {"families", b.families}});
-    auto coverage_json = [](const std::map<std::string, Coverage>& held_out, const std::map<std::string, Coverage>& in) {
+                    {"rows", b.rows}, {"families", b.families}, {"precisions", b.ground.precisions},
+                    {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
+                    {"params_b_min", b.ground.params_b_min}, {"params_b_max", b.ground.params_b_max}});
+    // New ground (widened bands), with the unwidened share and the known-ground (in-sample) share.
+    auto coverage_json = [&](const std::string& file, const std::map<std::string, Coverage>& fresh_cov) {
       nlohmann::json j = nlohmann::json::object();
-      for (const auto& [k, c] : held_out)
+      for (const auto& [k, c] : fresh_cov)
         j[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()},
-                {"in_sample_share", in.count(k) ? in.at(k).share() : 0.0}};
+                {"share_unwidened", share_of(lofo_before, file, k)}, {"in_sample_share", share_of(in_sample, file, k)}};
       return j;
     };
-    jc = coverage_json(lofo.by_kind, in_sample.by_kind);
-    nlohmann::json jf = nlohmann::json::object();
-    for (const auto& [file, m] : lofo.by_file)
-      jf[file] = coverage_json(m, in_sample.by_file.count(file) ? in_sample.by_file.at(file)
-                                                                : std::map<std::string, Coverage>{});
+    auto plain = [](const std::map<std::string, Coverage>& m) {
+      nlohmann::json j = nlohmann::json::object();
+      for (const auto& [k, c] : m) j[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
+      return j;
+    };
+    jc = coverage_json("", lofo.by_kind);
+    nlohmann::json jf = nlohmann::json::object(), known_f = nlohmann::json::object(),
+                   new_f = nlohmann::json::object(), before_f = nlohmann::json::object();
+    for (const auto& [file, m] : lofo.by_file) {
+      jf[file] = coverage_json(file, m);
+      new_f[file] = plain(m);
+    }
+    for (const auto& [file, m] : in_sample.by_file) known_f[file] = plain(m);
+    for (const auto& [file, m] : lofo_before.by_file) before_f[file] = plain(m);
+    nlohmann::json jw = nlohmann::json::object();
+    for (const auto& [d, w] : widening)
+      jw[d] = {{"source", w.source}, {"precision", w.precision}, {"scale", w.scale}, {"model_size", w.model_size}};
+    nlohmann::json joff = nlohmann::json::object();
+    for (const auto& [d, n] : off) joff[d] = n;
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
                              {"coverage_lofo_by_file", jf},
+                             {"coverage_known_ground", {{"by_kind", plain(in_sample.by_kind)}, {"by_file", known_f}}},
+                             {"coverage_new_ground", {{"held_out", held_out_how},
+                                                      {"by_kind", plain(lofo.by_kind)}, {"by_file", new_f},
+                                                      {"unwidened_by_kind", plain(lofo_before.by_kind)},
+                                                      {"unwidened_by_file", before_f},
+                                                      {"rows_off_ground", joff}}},
+                             {"widening", jw},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
                                                     {"p90_ape_pct", train_summary.p90_ape_pct}}},
@@ -106,23 +151,33 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                              "{:.1f}%, p90 {:.1f}%\n\n",
                              held.size(), train_summary.median_ape_pct, train_summary.p90_ape_pct, train_summary.rows,
                              unmeasured.size(), train_all.median_ape_pct, train_all.p90_ape_pct);
-    std::cout << fmt::format("{:<34} {:<12} {:>8} {:>8} {:>6} {:>9}\n", "kind", "generation", "low", "high", "rows",
-                             "families");
+    std::cout << fmt::format("{:<34} {:<16} {:>8} {:>8} {:>6} {:>9}  {}\n", "kind", "generation", "low", "high", "rows",
+                             "families", "ground");
     for (const auto& b : bands)
-      std::cout << fmt::format("{:<34} {:<12} {:>+7.1f}% {:>+7.1f}% {:>6} {:>9}\n", b.kind, b.generation,
-                               100 * (std::exp(b.low_log) - 1), 100 * (std::exp(b.high_log) - 1), b.rows, b.families);
-    std::cout << "\nCoverage of the bands (share of rows inside), each source family against bands fitted without it:\n";
-    for (const auto& [k, c] : lofo.by_kind)
-      std::cout << fmt::format("  {:<34} {:>5.1f}%  of {:>5} rows   (in-sample {:.1f}%)\n", k, 100 * c.share(), c.rows,
-                               in_sample.by_kind.count(k) ? 100 * in_sample.by_kind.at(k).share() : 0.0);
+      std::cout << fmt::format("{:<34} {:<16} {:>+7.1f}% {:>+7.1f}% {:>6} {:>9}  {}\n", b.kind, b.generation,
+                               100 * (std::exp(b.low_log) - 1), 100 * (std::exp(b.high_log) - 1), b.rows, b.families,
+                               b.ground.precisions.empty()
+                                   ? std::string("-")
+                                   : fmt::format("{}; {}-{} GPUs; {:.3g}-{:.3g}B", fmt::join(b.ground.precisions, ","),
+                                                 b.ground.gpus_min, b.ground.gpus_max, b.ground.params_b_min,
+                                                 b.ground.params_b_max));
+    std::cout << "\nWidening off the ground (band log-edges x (1 + (factor - 1) x distance) per dimension):\n";
+    for (const auto& [d, w] : widening)
+      std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}\n", d,
+                               w.source, w.precision, w.scale, w.model_size);
+    std::cout << fmt::format("  held out: {}\n  rows off the ground:", held_out_how);
+    for (const auto& [d, n] : off) std::cout << fmt::format(" {} {}", d, n);
+    std::cout << "\n\nCoverage of the 80% bands (share of rows inside): known ground (rows of the sources fitted, "
+                 "bands fitted on all) and new ground (each source family left out; unwidened -> widened):\n";
+    auto line = [&](const std::string& label, const std::string& file, const std::string& k, const Coverage& c) {
+      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows\n", label,
+                               100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
+                               100 * c.share(), c.rows);
+    };
+    for (const auto& [k, c] : lofo.by_kind) line(k, "", k, c);
     std::cout << "By shared file:\n";
     for (const auto& [file, m] : lofo.by_file)
-      for (const auto& [k, c] : m) {
-        const auto f = in_sample.by_file.find(file);
-        const double in = f != in_sample.by_file.end() && f->second.count(k) ? f->second.at(k).share() : 0.0;
-        std::cout << fmt::format("  {:<34} {:>5.1f}%  of {:>5} rows   (in-sample {:.1f}%)\n",
-                                 k == "all" ? file : "  " + k, 100 * c.share(), c.rows, 100 * in);
-      }
+      for (const auto& [k, c] : m) line(k == "all" ? file : "  " + k, file, k, c);
   }
   if (!write_path.empty()) {
     std::ofstream f(write_path);

@@ -26,6 +26,10 @@ struct HeldOutResidual {
   std::string kind, generation, family;
   double log_ratio = 0;
   std::string file;  // the shared file the row comes from (coverage is reported per file too)
+  // The row's ground (src/catalog/error_band.h, BandGround): its precision, GPU count, model size.
+  std::string precision;
+  int num_gpus = 0;
+  double params_b = 0;
 };
 
 // The residual of one prediction of a row's metric.

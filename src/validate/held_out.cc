@@ -8,11 +8,18 @@ namespace gpuplan {
 
 namespace {
 
+Precision precision_of(const TrainingCase& c) { return c.workload.precision; }
+Precision precision_of(const InferenceCase& c) { return c.workload.weight_precision; }
+
 template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   if (!(pred > 0) || !std::isfinite(pred)) return;
-  out.push_back({band_kind_of(c), c.generation, band_family_of(c),
-                 band_log_ratio(c.reported, pred, band_reciprocal_of(c))});
+  HeldOutResidual h(band_kind_of(c), c.generation, band_family_of(c),
+                    band_log_ratio(c.reported, pred, band_reciprocal_of(c)));
+  h.precision = std::string(to_string(precision_of(c)));
+  h.num_gpus = c.workload.num_gpus;
+  h.params_b = total_params(c.model) / 1e9;
+  out.push_back(std::move(h));
 }
 
 Efficiency prior_for(const std::string& generation) {

@@ -1,0 +1,159 @@
+#include "validate/band_ground.h"
+
+#include <algorithm>
+#include <set>
+
+namespace gpuplan {
+
+std::string band_domain(std::string_view kind) {
+  return kind.substr(0, 8) == "training" ? "training" : "serving";
+}
+
+void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows) {
+  std::map<BandCell, BandGround> ground;
+  std::map<BandCell, std::set<std::string>> precisions;
+  for (const auto& h : rows) {
+    BandGround& g = ground[{h.kind, h.generation}];
+    if (!h.precision.empty()) precisions[{h.kind, h.generation}].insert(h.precision);
+    if (h.num_gpus > 0) {
+      g.gpus_min = g.gpus_min > 0 ? std::min(g.gpus_min, h.num_gpus) : h.num_gpus;
+      g.gpus_max = std::max(g.gpus_max, h.num_gpus);
+    }
+    if (h.params_b > 0) {
+      g.params_b_min = g.params_b_min > 0 ? std::min(g.params_b_min, h.params_b) : h.params_b;
+      g.params_b_max = std::max(g.params_b_max, h.params_b);
+    }
+  }
+  for (auto& b : bands) {
+    if (b.generation == kBandUnfitted) continue;
+    const BandCell cell{b.kind, b.generation};
+    auto it = ground.find(cell);
+    if (it == ground.end()) continue;
+    b.ground = it->second;
+    const auto& p = precisions[cell];
+    b.ground.precisions.assign(p.begin(), p.end());
+  }
+}
+
+void attach_widening(std::vector<ErrorBand>& bands, const std::map<std::string, BandWidening>& by_domain) {
+  for (auto& b : bands)
+    if (auto it = by_domain.find(band_domain(b.kind)); it != by_domain.end()) b.widening = it->second;
+}
+
+BandQuestion question_of(const HeldOutResidual& h, bool source_fitted) {
+  BandQuestion q;
+  q.source_fitted = source_fitted;
+  q.precision = h.precision;
+  q.num_gpus = h.num_gpus;
+  q.params_b = h.params_b;
+  return q;
+}
+
+std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& held_out,
+                                          const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts,
+                                          const std::vector<BandCell>& measured) {
+  std::set<std::string> families;
+  for (const auto& h : held_out) families.insert(h.family);
+  std::vector<NewGroundRow> out;
+  for (const auto& f : families) {
+    std::vector<HeldOutResidual> rest, mine, rest_prior;
+    for (const auto& h : held_out) (h.family == f ? mine : rest).push_back(h);
+    for (const auto& h : unfitted)
+      if (h.family != f) rest_prior.push_back(h);
+    auto bands = fit_error_bands(rest, rest_prior, opts, measured);
+    attach_ground(bands, rest);
+    for (auto& h : mine) {
+      const ErrorBand& b = find_band(bands, h.kind, h.generation);
+      GroundDistance d = ground_distance(b, question_of(h, false));
+      out.push_back({std::move(h), b, std::move(d)});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+using Field = double BandWidening::*;
+using Dist = double GroundDistance::*;
+struct Dimension {
+  const char* name;
+  Field factor;
+  Dist distance;
+};
+constexpr Dimension kDimensions[] = {
+    {"source", &BandWidening::source, &GroundDistance::source},
+    {"precision", &BandWidening::precision, &GroundDistance::precision},
+    {"scale", &BandWidening::scale, &GroundDistance::scale},
+    {"model_size", &BandWidening::model_size, &GroundDistance::model_size},
+};
+
+bool inside(const NewGroundRow& r, const BandWidening& w) {
+  const double m = widening_multiplier(w, r.distance);
+  const double lo = std::max(-5.0, r.band.low_log * m), hi = std::min(5.0, r.band.high_log * m);
+  return r.row.log_ratio >= lo && r.row.log_ratio <= hi;
+}
+
+}  // namespace
+
+std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
+                                                 double max_factor) {
+  std::map<std::string, std::vector<const NewGroundRow*>> by_domain;
+  for (const auto& r : rows) by_domain[band_domain(r.row.kind)].push_back(&r);
+  std::map<std::string, BandWidening> out;
+  const size_t min_rows = static_cast<size_t>(min_band_rows(nominal));
+  for (const auto& [domain, rs] : by_domain) {
+    BandWidening w;
+    for (int pass = 0; pass < 3; ++pass) {
+      for (const auto& dim : kDimensions) {
+        std::vector<const NewGroundRow*> off;
+        for (const auto* r : rs)
+          if (r->distance.*(dim.distance) > 0) off.push_back(r);
+        if (off.size() < min_rows) {
+          w.*(dim.factor) = 1.0;
+          continue;
+        }
+        // Coverage grows with the factor (every band holds 0, so its edges only move out): the first
+        // factor on a fine grid that reaches the nominal share.
+        double chosen = max_factor;
+        for (double f = 1.0; f <= max_factor + 1e-9; f += 0.01) {
+          BandWidening t = w;
+          t.*(dim.factor) = f;
+          size_t in = 0;
+          for (const auto* r : off) in += inside(*r, t) ? 1 : 0;
+          if (double(in) >= nominal * double(off.size())) {
+            chosen = f;
+            break;
+          }
+        }
+        w.*(dim.factor) = chosen;
+      }
+    }
+    out[domain] = w;
+  }
+  return out;
+}
+
+BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
+                                 const std::map<std::string, BandWidening>& by_domain) {
+  BandCoverage out;
+  for (const auto& r : rows) {
+    const auto it = by_domain.find(band_domain(r.row.kind));
+    const bool in = inside(r, it != by_domain.end() ? it->second : BandWidening{});
+    for (Coverage* c : {&out.by_kind["all"], &out.by_kind[r.row.kind], &out.by_file[r.row.file]["all"],
+                        &out.by_file[r.row.file][r.row.kind]}) {
+      ++c->rows;
+      c->inside += in ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows) {
+  std::map<std::string, size_t> n;
+  for (const auto& r : rows)
+    for (const auto& dim : kDimensions)
+      if (r.distance.*(dim.distance) > 0) ++n[dim.name];
+  return n;
+}
+
+}  // namespace gpuplan

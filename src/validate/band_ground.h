@@ -1,0 +1,53 @@
+#pragma once
+// Error bands off the data: the ground each band was fitted on (BandGround), how far the rows of a
+// source family left out of the fit lie from it, and the widening per dimension (BandWidening) that
+// makes the nominal band hold its share of those rows (docs/training-model.md, "Error bands off the
+// data").
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/error_band.h"
+#include "validate/band_fit.h"
+
+namespace gpuplan {
+
+// "training" or "serving": the widening is fitted per domain (a factor per dimension and domain).
+std::string band_domain(std::string_view kind);
+
+// Sets each band's ground from the rows of its (kind, generation): their precisions, GPU counts and
+// model sizes ("unfitted" bands keep none).
+void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows);
+// Sets each band's widening to its domain's.
+void attach_widening(std::vector<ErrorBand>& bands, const std::map<std::string, BandWidening>& by_domain);
+
+// The question a residual's row asks, from a source fitted (known ground) or not (new ground).
+BandQuestion question_of(const HeldOutResidual& h, bool source_fitted);
+
+// A row of a source family left out: its residual, the band of bands fitted (with their ground)
+// without the family, and its distance from that band's ground.
+struct NewGroundRow {
+  HeldOutResidual row;
+  ErrorBand band;
+  GroundDistance distance;
+};
+// Leave-one-source-family-out: each family's rows against bands fitted on the other families.
+std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& held_out,
+                                          const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
+                                          const std::vector<BandCell>& measured = {});
+
+// The widening per domain fitted on new-ground rows: coordinate by coordinate (source, precision, scale,
+// model size; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
+// `nominal` of the domain's rows off the ground along that dimension (1 when they already do, or when
+// fewer than min_band_rows rows lie off it).
+std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
+                                                 double max_factor = 6.0);
+
+// Share of new-ground rows inside their band widened with `by_domain` (empty: the known-ground edges).
+BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
+                                 const std::map<std::string, BandWidening>& by_domain);
+
+// How many rows lie off the ground along each dimension ("source", "precision", "scale", "model_size").
+std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows);
+
+}  // namespace gpuplan
