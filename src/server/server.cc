@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "core/text.h"
+#include "api/report.h"
 #include "report/chart_library.h"
 #include "server/app_assets.h"
 #include "server/connection.h"
@@ -33,8 +34,17 @@ constexpr const char* kJson = "application/json";
 // The pages: each is the one app shell (index.html); app.js draws the page its path names.
 const std::set<std::string, std::less<>> kPages = {"compare", "infer", "train", "search", "recommend", "site",
                                                     "recipes"};
-// Report kinds api::report_html makes.
-const std::set<std::string, std::less<>> kReportKinds = {"train", "infer", "schedule", "compare", "site"};
+// Report kinds api::report_html makes: the API's table of them.
+bool is_report_kind(const std::string& kind) {
+  const auto& kinds = api::report_kinds();
+  return std::any_of(kinds.begin(), kinds.end(), [&](const api::ReportKind& k) { return k.name == kind; });
+}
+
+std::string report_kind_names() {
+  std::string names;
+  for (const auto& k : api::report_kinds()) names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
 
 std::string error_document(const std::string& message, const std::string& field, int exit_code,
                            nlohmann::json extra = nlohmann::json::object()) {
@@ -367,8 +377,8 @@ struct Server::State {
 
   void handle_report(const httplib::Request& req, httplib::Response& res) {
     const std::string kind = valid_utf8(req.matches[1].str());
-    if (!kReportKinds.contains(kind) || !backend.report_html) {
-      send(res, error_reply(404, "unknown report kind '" + kind + "'; kinds: train, infer, schedule, compare, site",
+    if (!is_report_kind(kind) || !backend.report_html) {
+      send(res, error_reply(404, "unknown report kind '" + kind + "'; kinds: " + report_kind_names(),
                             "kind"));
       return;
     }
