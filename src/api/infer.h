@@ -39,6 +39,15 @@ struct InferRequest : RequestBase {
   std::string fp8_gemm_backend = "auto";      // auto or triton (InferenceWorkload::fp8_block_gemm_triton)
   std::string prefill_fp8_gemm_backend;       // --disagg: the prefill pool's (empty: fp8_gemm_backend)
   std::string engine;
+  // Engine settings and load that a validated row states (infer_options.cc, "replaying a row").
+  std::string request_rate;                       // requests/s ("inf": all at once); empty: none
+  long long requests_in_run = 0;                  // with --request-rate: the run's requests (0: unbounded)
+  std::optional<double> host_per_seq_step_us;     // unset: the engine's
+  std::optional<double> moe_gemm_share;           // unset: the engine's
+  std::string prefill_separate;                   // on / off; empty: the engine's
+  bool sglang_spec_v1 = false;                    // SGLang's speculative worker without the overlap scheduler
+  std::optional<int> fp8_moe_weight_block;        // unset: --fp8-weight-block
+  bool full_attention_window = false;             // attend over the whole sequence, not the model's window
   FabricOptions fabric_opts;
 };
 
