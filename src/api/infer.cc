@@ -21,6 +21,7 @@
 #include "inference/engine.h"
 #include "inference/inference.h"
 #include "inference/request_rate.h"
+#include "inference/serving_scenario.h"
 #include "inference/speculative.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -28,6 +29,30 @@
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
+
+namespace {
+
+// The serving question a point of infer asks (the deployment given), as validate's rows ask theirs
+// (src/validate/row_scenario.h): both evaluate through evaluate_scenario().
+ServingScenario point_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
+                               const Hardware& hw, const InferenceWorkload& w) {
+  ServingScenario s;
+  s.model = model;
+  s.hw = hw;
+  s.system = req.system;
+  const System* sys = catalog.find_system(req.system);
+  s.unit_gpus = sys ? sys->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
+  s.workload = w;
+  s.engine = req.engine;
+  s.traffic.isl = w.isl;
+  s.traffic.osl = w.osl;
+  s.traffic.ttft_limit_s = 0;
+  s.traffic.ttft_basis = "none (stated)";
+  s.provenance = "infer";
+  return s;
+}
+
+}  // namespace
 
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   auto prec = parse_precision(req.precision);
@@ -251,7 +276,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     d.prefill_fp8_block_gemm_triton = req.prefill_fp8_gemm_backend.empty() ? w.fp8_block_gemm_triton
                                                                             : req.prefill_fp8_gemm_backend == "triton";
     w.concurrency = req.concurrency;
-    const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
+    ServingDeployment dep;
+    dep.disaggregated = true;
+    dep.disagg = d;
+    dep.parallel = d.decode;
+    dep.gpus = d.prefill_gpus + d.decode_gpus;
+    dep.mtp_draft_tokens = w.mtp_draft_tokens;
+    w.num_gpus = dep.gpus;
+    const InferenceResult r = evaluate_scenario(point_scenario(catalog, req, model, hw, w), dep, w.concurrency);
     for (const auto& v : r.violations)
       if (v.code == "memory.exceeds_capacity")
         throw InputError("--decode-tp", v.message + "; widen the pools or lower --precision");
@@ -511,7 +543,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                 ? evaluate_at_request_rate(model, hw, par, w, request_rate_qps, req.requests_in_run)
                             : (tpot_limit_s > 0 || ttft_limit_s > 0)
                                 ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
-                                : evaluate_inference(model, hw, par, w);
+                                : evaluate_scenario(point_scenario(catalog, req, model, hw, w),
+                                                    {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, w.concurrency);
   bool hard = false;
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
   if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");

@@ -17,13 +17,13 @@
 namespace gpuplan::api {
 namespace {
 
-const Session& session() {
+const Session& replay_session() {
   static const Session s;
   return s;
 }
 
 // The command's words (single-quoted words as the shell reads them).
-std::vector<std::string> words(const std::string& line) {
+std::vector<std::string> command_words(const std::string& line) {
   std::vector<std::string> out;
   std::string cur;
   bool quoted = false, any = false;
@@ -47,7 +47,7 @@ std::vector<std::string> words(const std::string& line) {
 }
 
 // `gpuplan infer --a 1 --flag ... --json` as run()'s options.
-nlohmann::json options_of(const std::vector<std::string>& w) {
+nlohmann::json replay_options(const std::vector<std::string>& w) {
   nlohmann::json o = nlohmann::json::object();
   for (size_t i = 2; i < w.size(); ++i) {
     const bool value = i + 1 < w.size() && w[i + 1].rfind("--", 0) != 0;
@@ -57,16 +57,16 @@ nlohmann::json options_of(const std::vector<std::string>& w) {
   return o;
 }
 
-struct Replayed {
+struct ReplayCount {
   size_t rows = 0, same = 0;
   std::vector<std::string> differ;
 };
 
-Replayed replay_file(const std::string& name, size_t every) {
+ReplayCount replay_rows_of(const std::string& name, size_t every) {
   const std::string path = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/" + name;
-  Replayed out;
+  ReplayCount out;
   if (!std::filesystem::exists(path)) return out;
-  const Catalog& catalog = session().catalog();
+  const Catalog& catalog = replay_session().catalog();
   const CsvTable t = read_csv_file(path, "--dataset");
   std::vector<SkippedRow> skipped;
   std::vector<InferenceCase> cases =
@@ -76,14 +76,14 @@ Replayed replay_file(const std::string& name, size_t every) {
   const ValidationReport rep = validate_inference(sample, {}, name, &catalog);
   for (const auto& r : rep.rows) {
     ++out.rows;
-    const auto w = words(r.command);
+    const auto w = command_words(r.command);
     EXPECT_GE(w.size(), 3u) << r.command;
     if (w.size() < 3) continue;
     EXPECT_EQ(w[0], "gpuplan");
     double got = -1;
     std::string why;
     try {
-      const nlohmann::json doc = run(session(), w[1], options_of(w));
+      const nlohmann::json doc = run(replay_session(), w[1], replay_options(w));
       if (doc.contains(r.command_field) && doc[r.command_field].is_number())
         got = doc[r.command_field].get<double>() * r.command_scale;
       else
@@ -101,8 +101,8 @@ Replayed replay_file(const std::string& name, size_t every) {
   return out;
 }
 
-void expect_all_replay(const std::string& name, size_t every) {
-  const Replayed r = replay_file(name, every);
+void expect_rows_replay(const std::string& name, size_t every) {
+  const ReplayCount r = replay_rows_of(name, every);
   if (r.rows == 0) GTEST_SKIP() << name << " not present";
   std::string list;
   for (size_t i = 0; i < r.differ.size() && i < 12; ++i) list += r.differ[i] + "\n";
@@ -110,10 +110,10 @@ void expect_all_replay(const std::string& name, size_t every) {
                             << list;
 }
 
-TEST(RowReplay, InferenceCsv) { expect_all_replay("inference.csv", 20); }
-TEST(RowReplay, MlperfInference) { expect_all_replay("mlperf-inference-v4.1-v5.0.csv", 20); }
-TEST(RowReplay, InferenceX) { expect_all_replay("inferencex-deepseek-r1.csv", 20); }
-TEST(RowReplay, AIConfigurator) { expect_all_replay("aiconfigurator-silicon-sample-ttft-tpot.csv", 200); }
+TEST(RowReplay, InferenceCsv) { expect_rows_replay("inference.csv", 20); }
+TEST(RowReplay, MlperfInference) { expect_rows_replay("mlperf-inference-v4.1-v5.0.csv", 20); }
+TEST(RowReplay, InferenceX) { expect_rows_replay("inferencex-deepseek-r1.csv", 20); }
+TEST(RowReplay, AIConfigurator) { expect_rows_replay("aiconfigurator-silicon-sample-ttft-tpot.csv", 200); }
 
 }  // namespace
 }  // namespace gpuplan::api

@@ -16,7 +16,6 @@
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
-#include "inference/request_rate.h"
 #include "model/model_registry.h"
 #include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
@@ -605,21 +604,6 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     out.push_back(std::move(c));
   }
   return out;
-}
-
-InferenceResult evaluate_case(const InferenceCase& c) {
-  switch (c.mode) {
-    case InferenceMode::under_limits:
-      return evaluate_under_limits(c.model, c.hardware, c.parallel, c.workload, c.ttft_limit_s, c.tpot_limit_s);
-    case InferenceMode::rate:
-      return evaluate_at_request_rate(c.model, c.hardware, c.parallel, c.workload, c.request_rate_qps,
-                                      c.requests_in_run);
-    case InferenceMode::disaggregated:
-      return evaluate_disaggregated(c.model, c.hardware, c.disagg, c.workload);
-    case InferenceMode::fixed:
-    default:
-      return evaluate_inference(c.model, c.hardware, c.parallel, c.workload);
-  }
 }
 
 double inference_metric(const InferenceCase& c, const InferenceResult& r) {
