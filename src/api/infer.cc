@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "api/api.h"
@@ -20,6 +21,8 @@
 #include "inference/disaggregated.h"
 #include "inference/engine.h"
 #include "inference/inference.h"
+#include "inference/request_rate.h"
+#include "inference/serving_scenario.h"
 #include "inference/speculative.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
@@ -27,6 +30,30 @@
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
+
+namespace {
+
+// The serving question a point of infer asks (the deployment given), as validate's rows ask theirs
+// (src/validate/row_scenario.h): both evaluate through evaluate_scenario().
+ServingScenario point_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
+                               const Hardware& hw, const InferenceWorkload& w) {
+  ServingScenario s;
+  s.model = model;
+  s.hw = hw;
+  s.system = req.system;
+  const System* sys = catalog.find_system(req.system);
+  s.unit_gpus = sys ? sys->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
+  s.workload = w;
+  s.engine = req.engine;
+  s.traffic.isl = w.isl;
+  s.traffic.osl = w.osl;
+  s.traffic.ttft_limit_s = 0;
+  s.traffic.ttft_basis = "none (stated)";
+  s.provenance = "infer";
+  return s;
+}
+
+}  // namespace
 
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   if (!req.recipe.empty()) return infer_recipe(catalog, std::move(req), output, session);
@@ -107,6 +134,49 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.moe_gemm_eff = e.moe_gemm_eff;
     w.prefill_separate = e.prefill_separate;
   }
+  if (req.host_per_seq_step_us) {
+    if (!(*req.host_per_seq_step_us >= 0 && *req.host_per_seq_step_us <= 100000))
+      throw InputError("--host-per-seq-step-us", fmt::format("must be 0 to 100000, got {}", *req.host_per_seq_step_us));
+    w.host_per_seq_step_s = *req.host_per_seq_step_us / 1e6;
+  }
+  if (req.moe_gemm_share) {
+    if (!(*req.moe_gemm_share > 0 && *req.moe_gemm_share <= 1))
+      throw InputError("--moe-gemm-share", fmt::format("must be above 0 and at most 1, got {}", *req.moe_gemm_share));
+    w.moe_gemm_eff = *req.moe_gemm_share;
+  }
+  if (!req.prefill_separate.empty()) {
+    if (req.prefill_separate != "on" && req.prefill_separate != "off")
+      throw InputError("--prefill-separate", fmt::format("must be on or off, got '{}'", req.prefill_separate));
+    w.prefill_separate = req.prefill_separate == "on";
+  }
+  if (req.fp8_moe_weight_block) {
+    if (*req.fp8_moe_weight_block < 0 || *req.fp8_moe_weight_block > 4096)
+      throw InputError("--fp8-moe-weight-block",
+                       fmt::format("must be 0 (per-tensor scales) to 4096, got {}", *req.fp8_moe_weight_block));
+    w.fp8_moe_weight_block = *req.fp8_moe_weight_block;
+  }
+  double request_rate_qps = 0;
+  if (!req.request_rate.empty()) {
+    if (req.request_rate == "inf") {
+      request_rate_qps = std::numeric_limits<double>::infinity();
+    } else {
+      try {
+        size_t used = 0;
+        request_rate_qps = std::stod(req.request_rate, &used);
+        if (used != req.request_rate.size()) request_rate_qps = -1;
+      } catch (const std::exception&) {
+        request_rate_qps = -1;
+      }
+      if (!(request_rate_qps >= 0.001 && request_rate_qps <= 1e6))
+        throw InputError("--request-rate", fmt::format("must be 0.001 to 1e6 requests/s or inf, got '{}'", req.request_rate));
+    }
+    if (req.concurrency > 0 || req.tpot_ms > 0 || req.tokens_per_user > 0 || req.ttft_ms > 0 || req.sweep || req.disagg)
+      throw InputError("--request-rate", "sets the load itself: not with --concurrency, latency targets, --sweep or --disagg");
+  }
+  if (req.requests_in_run < 0 || req.requests_in_run > 10000000)
+    throw InputError("--requests-in-run", fmt::format("must be 0 to 10000000, got {}", req.requests_in_run));
+  if (req.requests_in_run > 0 && req.request_rate.empty())
+    throw InputError("--requests-in-run", "applies with --request-rate");
   if (req.request_overhead_ms) {
     if (!(*req.request_overhead_ms >= 0 && *req.request_overhead_ms <= 60000))
       throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000, got {}", *req.request_overhead_ms));
@@ -157,7 +227,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   const bool chooses_load = tpot_limit_s > 0 || req.sweep;
   const double ttft_limit_s = chooses_load ? resolve_ttft_limit_s(ttft_stated_s, req.isl) : req.ttft_ms / 1e3;
 
-  const ModelArch model = resolve_model(req.model_name, "--model");
+  ModelArch model = resolve_model(req.model_name, "--model");
+  if (req.full_attention_window) {
+    model.sliding_window = 0;
+    model.sliding_window_layers = 0;
+  }
   // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
   // options reshape it or the session does not hold this spelling.
   const Hardware* resolved = session ? session->hardware(req.system) : nullptr;
@@ -172,7 +246,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (w.mtp_draft_tokens > 0) {
     const std::string name = engine_params(catalog, req.engine).name;
     if (name == "sglang" || name == "dynamo+sglang")
-      apply_sglang_mtp_host(catalog, hw.accelerator.generation, /*spec_v1=*/false, w);
+      apply_sglang_mtp_host(catalog, hw.accelerator.generation, req.sglang_spec_v1, w);
+    else if (req.sglang_spec_v1)
+      throw InputError("--sglang-spec-v1", fmt::format("applies to --engine sglang or dynamo+sglang, got '{}'", req.engine));
+  } else if (req.sglang_spec_v1) {
+    throw InputError("--sglang-spec-v1", "applies with --mtp K (K >= 1 draft tokens)");
   }
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
@@ -209,7 +287,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     d.prefill_fp8_block_gemm_triton = req.prefill_fp8_gemm_backend.empty() ? w.fp8_block_gemm_triton
                                                                             : req.prefill_fp8_gemm_backend == "triton";
     w.concurrency = req.concurrency;
-    const InferenceResult r = evaluate_disaggregated(model, hw, d, w);
+    ServingDeployment dep;
+    dep.disaggregated = true;
+    dep.disagg = d;
+    dep.parallel = d.decode;
+    dep.gpus = d.prefill_gpus + d.decode_gpus;
+    dep.mtp_draft_tokens = w.mtp_draft_tokens;
+    w.num_gpus = dep.gpus;
+    const InferenceResult r = evaluate_scenario(point_scenario(catalog, req, model, hw, w), dep, w.concurrency);
     for (const auto& v : r.violations)
       if (v.code == "memory.exceeds_capacity")
         throw InputError("--decode-tp", v.message + "; widen the pools or lower --precision");
@@ -463,11 +548,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   w.concurrency = req.concurrency;
   // The last probe evaluated this very point when nothing the probe left out was given (a load, a
   // latency limit, an EP): the same plan, GPUs and workload, so its result is the point's.
-  const bool probed_this = probed && req.concurrency == 0 && req.ep == 0 && tpot_limit_s == 0 && ttft_limit_s == 0;
+  const bool probed_this = probed && req.concurrency == 0 && request_rate_qps == 0 && req.ep == 0 && tpot_limit_s == 0 && ttft_limit_s == 0;
   const InferenceResult r = probed_this ? std::move(*probed)
+                            : request_rate_qps > 0
+                                ? evaluate_at_request_rate(model, hw, par, w, request_rate_qps, req.requests_in_run)
                             : (tpot_limit_s > 0 || ttft_limit_s > 0)
                                 ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
-                                : evaluate_inference(model, hw, par, w);
+                                : evaluate_scenario(point_scenario(catalog, req, model, hw, w),
+                                                    {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, w.concurrency);
   bool hard = false;
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
   if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");

@@ -41,6 +41,15 @@ struct InferRequest : RequestBase {
   std::string engine;
   double prefix_hit = 0;              // share of prompt tokens found in the prefix cache
   std::string kv_offload = "none";    // none, or host: cached prefixes in host memory
+  // Engine settings and load that a validated row states (infer_options.cc, "replaying a row").
+  std::string request_rate;                       // requests/s ("inf": all at once); empty: none
+  long long requests_in_run = 0;                  // with --request-rate: the run's requests (0: unbounded)
+  std::optional<double> host_per_seq_step_us;     // unset: the engine's
+  std::optional<double> moe_gemm_share;           // unset: the engine's
+  std::string prefill_separate;                   // on / off; empty: the engine's
+  bool sglang_spec_v1 = false;                    // SGLang's speculative worker without the overlap scheduler
+  std::optional<int> fp8_moe_weight_block;        // unset: --fp8-weight-block
+  bool full_attention_window = false;             // attend over the whole sequence, not the model's window
   FabricOptions fabric_opts;
   std::string recipe, as_of;  // --recipe NAME: a built-in deployment recipe (api/infer_recipe.h), read as of a date
 };

@@ -138,6 +138,34 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "With --recipe: the run date (YYYY-MM-DD, within the recipe's dates) whose prefill limits apply "
                  "(default: the recipe's first day)");
   add_fabric_options(app, req.fabric_opts);
+  // The settings a measured run states that the options above leave to the engine or the model: every
+  // row `gpuplan validate` scores replays as an infer line with them (its `command`).
+  app.add_option("--request-rate", req.request_rate,
+                 "Requests per second arriving (Poisson, as benchmark clients' --request-rate), or inf (every "
+                 "request at once): the load that rate sustains, or the capacity with the queue it builds; "
+                 "with --tp/--gpus, not with --concurrency or latency targets; 0.001 to 1e6 or inf");
+  app.add_option("--requests-in-run", req.requests_in_run,
+                 "With --request-rate: requests the benchmark sends (its throughput is over the run's "
+                 "makespan); 0: unbounded; 0 to 10000000")
+      ->capture_default_str();
+  app.add_option("--host-per-seq-step-us", req.host_per_seq_step_us,
+                 "Host work per sequence per decode step, us, overlapped with the GPU step (default: the "
+                 "--engine's); 0 to 100000");
+  app.add_option("--moe-gemm-share", req.moe_gemm_share,
+                 "Grouped MoE GEMMs' share of the generation's GEMM efficiency (default: the --engine's); "
+                 "above 0 to 1");
+  app.add_option("--prefill-separate", req.prefill_separate,
+                 "on: prompts prefill in forwards of their own that the decodes wait for; off: chunked into "
+                 "the decode steps (default: the --engine's scheduler)");
+  app.add_flag("--sglang-spec-v1", req.sglang_spec_v1,
+               "With --mtp and an SGLang engine: the speculative worker's host work in series with the GPU "
+               "(spec v1, overlap scheduler off), as on Hopper's FlashInfer MLA");
+  app.add_option("--fp8-moe-weight-block", req.fp8_moe_weight_block,
+                 "The routed experts' FP8 scaling block where it differs from --fp8-weight-block's (128 "
+                 "block-scaled, 0 per-tensor); 0 to 4096");
+  app.add_flag("--full-attention-window", req.full_attention_window,
+               "Attend over the whole sequence where the model has a sliding window (TensorRT-LLM's engine "
+               "flow without max_attention_window_size)");
   app.add_flag("--aggregated-only", req.aggregated_only,
                "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
                "pools, wide EP and MTP on/off)");

@@ -1,6 +1,7 @@
 // gpuplan validate: score the performance models against published measurements.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "api/validate.h"
@@ -39,6 +40,19 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
                         r.source_id.substr(0, 18), r.model.substr(0, 28), r.gpu.substr(0, 14), r.num_gpus,
                         r.metric, r.reported, r.predicted, r.ape_pct);
     os << "\n";
+  }
+  {
+    // The worst rows, each with the command that replays it.
+    std::vector<const ScoredRow*> worst;
+    for (const auto& r : rep.rows)
+      if (!r.command.empty()) worst.push_back(&r);
+    std::sort(worst.begin(), worst.end(), [](const ScoredRow* a, const ScoredRow* b) { return a->ape_pct > b->ape_pct; });
+    if (worst.size() > 5) worst.resize(5);
+    if (!worst.empty()) os << "Worst rows (each replays as its command):\n";
+    for (const ScoredRow* r : worst)
+      os << fmt::format("  row {} {} {}: reported {:.4g}, predicted {:.4g} ({:.1f}%)\n    {}\n", r->row, r->model,
+                        r->metric, r->reported, r->predicted, r->ape_pct, r->command);
+    if (!worst.empty()) os << "\n";
   }
   if (!rep.coverage.empty()) {
     os << fmt::format("Rows of {} inside their error band (nominal 80%):\n",
@@ -88,7 +102,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
   if (inference) {
     auto cases = inferencex ? map_inferencex_cases(table, catalog, skipped)
                             : map_inference_cases(table, catalog, skipped);
-    rep = validate_inference(std::move(cases), skipped, req.dataset);
+    rep = validate_inference(std::move(cases), skipped, req.dataset, &catalog);
   } else {
     auto cases = map_training_cases(table, catalog, skipped);
     rep = validate_training(std::move(cases), skipped, req.dataset);
@@ -104,6 +118,8 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                       {"precision", r.precision}, {"plan", r.plan}, {"metric", r.metric},
                       {"reported", r.reported}, {"predicted", r.predicted}, {"ape_pct", r.ape_pct},
                       {"assumptions", r.assumptions},
+                      {"command", r.command}, {"command_field", r.command_field},
+                      {"command_scale", r.command_scale},
                       {"low", r.band.low}, {"high", r.band.high}, {"in_band", r.in_band},
                       {"basis", {{"kind", r.band.kind}, {"generation", r.band.generation},
                                  {"rows", r.band.rows}, {"families", r.band.families}}}});

@@ -39,6 +39,7 @@ struct InferenceCase {
   DisaggregatedDeployment disagg;  // mode disaggregated
   std::string deployment = "aggregated";  // or "disaggregated" (grouping)
   std::string spec_decode = "off";        // "mtp" when the row drafts tokens (grouping)
+  bool full_attention_window = false;     // the model's sliding window cleared (infer --full-attention-window)
   std::vector<std::string> assumptions;
 };
 
@@ -73,7 +74,8 @@ double inference_metric(const InferenceCase& c, const InferenceResult& r);
 double predict_inference_case(const InferenceCase& c);
 
 // Predicts and scores every case; groups by accelerator, framework, source, model family, metric.
+// With `catalog`, each scored row carries the `gpuplan infer` command that replays it (row_command.h).
 ValidationReport validate_inference(const std::vector<InferenceCase>& cases, std::vector<SkippedRow> skipped,
-                                    const std::string& dataset);
+                                    const std::string& dataset, const Catalog* catalog = nullptr);
 
 }  // namespace gpuplan

@@ -304,6 +304,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     c.framework = t.cell(i, "framework");
     c.scenario = "closed_loop";
     if (c.framework.empty()) c.framework = "unknown";
+    c.engine = c.framework;  // its serving-engine entry (the replaying command's --engine)
     if (auto why = resolve_row_hardware(catalog, c)) {
       skip(*why);
       continue;

@@ -26,6 +26,10 @@ struct ScoredRow {
   int num_gpus = 0;
   double reported = 0, predicted = 0, ape_pct = 0;
   std::string plan;
+  // The command that replays the row (`gpuplan infer ...` / `gpuplan train ...`), and the field of its
+  // --json document holding `predicted` (times `command_scale`); empty where none is built.
+  std::string command, command_field;
+  double command_scale = 1.0;
   std::vector<std::string> assumptions;
   // Error band (apply_bands): its kind and generation, the row's metric's reciprocity, the band around
   // the prediction and whether the reported value lies inside it.

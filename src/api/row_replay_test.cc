@@ -1,0 +1,119 @@
+// Every validated row replays as a command: a sample of rows from every validation file (every Nth
+// scored row), each row's `command` run through the API (the same options the CLI parses) gives the
+// row's predicted figure.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "api/api.h"
+#include "core/csv.h"
+#include "core/error.h"
+#include "validate/inference_cases.h"
+#include "validate/validation.h"
+
+namespace gpuplan::api {
+namespace {
+
+const Session& replay_session() {
+  static const Session s;
+  return s;
+}
+
+// The command's words (single-quoted words as the shell reads them).
+std::vector<std::string> command_words(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false, any = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (ch == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (ch == '\\' && !quoted && i + 1 < line.size()) {
+      cur += line[++i];
+    } else if (ch == ' ' && !quoted) {
+      if (any || !cur.empty()) out.push_back(cur);
+      cur.clear();
+      any = false;
+    } else {
+      cur += ch;
+    }
+  }
+  if (any || !cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// `gpuplan infer --a 1 --flag ... --json` as run()'s options.
+nlohmann::json replay_options(const std::vector<std::string>& w) {
+  nlohmann::json o = nlohmann::json::object();
+  for (size_t i = 2; i < w.size(); ++i) {
+    const bool value = i + 1 < w.size() && w[i + 1].rfind("--", 0) != 0;
+    o[w[i]] = value ? nlohmann::json(w[i + 1]) : nlohmann::json(true);
+    if (value) ++i;
+  }
+  return o;
+}
+
+struct ReplayCount {
+  size_t rows = 0, same = 0;
+  std::vector<std::string> differ;
+};
+
+ReplayCount replay_rows_of(const std::string& name, size_t every) {
+  const std::string path = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/" + name;
+  ReplayCount out;
+  if (!std::filesystem::exists(path)) return out;
+  const Catalog& catalog = replay_session().catalog();
+  const CsvTable t = read_csv_file(path, "--dataset");
+  std::vector<SkippedRow> skipped;
+  std::vector<InferenceCase> cases =
+      is_inferencex_schema(t) ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
+  std::vector<InferenceCase> sample;
+  for (size_t i = 0; i < cases.size(); i += every) sample.push_back(cases[i]);
+  const ValidationReport rep = validate_inference(sample, {}, name, &catalog);
+  for (const auto& r : rep.rows) {
+    ++out.rows;
+    const auto w = command_words(r.command);
+    EXPECT_GE(w.size(), 3u) << r.command;
+    if (w.size() < 3) continue;
+    EXPECT_EQ(w[0], "gpuplan");
+    double got = -1;
+    std::string why;
+    try {
+      const nlohmann::json doc = run(replay_session(), w[1], replay_options(w));
+      if (doc.contains(r.command_field) && doc[r.command_field].is_number())
+        got = doc[r.command_field].get<double>() * r.command_scale;
+      else
+        why = "no field " + r.command_field;
+    } catch (const InputError& e) {
+      why = std::string(e.field()) + ": " + e.what();
+    }
+    if (std::fabs(got - r.predicted) <= 1e-6 * std::fabs(r.predicted)) {
+      ++out.same;
+    } else {
+      out.differ.push_back(fmt::format("row {} {} predicted {} replayed {} {}\n  {}", r.row, r.metric, r.predicted, got,
+                                       why, r.command));
+    }
+  }
+  return out;
+}
+
+void expect_rows_replay(const std::string& name, size_t every) {
+  const ReplayCount r = replay_rows_of(name, every);
+  if (r.rows == 0) GTEST_SKIP() << name << " not present";
+  std::string list;
+  for (size_t i = 0; i < r.differ.size() && i < 12; ++i) list += r.differ[i] + "\n";
+  EXPECT_EQ(r.same, r.rows) << name << ": " << r.differ.size() << " of " << r.rows << " rows replay differently\n"
+                            << list;
+}
+
+TEST(RowReplay, InferenceCsv) { expect_rows_replay("inference.csv", 20); }
+TEST(RowReplay, MlperfInference) { expect_rows_replay("mlperf-inference-v4.1-v5.0.csv", 20); }
+TEST(RowReplay, InferenceX) { expect_rows_replay("inferencex-deepseek-r1.csv", 20); }
+TEST(RowReplay, AIConfigurator) { expect_rows_replay("aiconfigurator-silicon-sample-ttft-tpot.csv", 200); }
+
+}  // namespace
+}  // namespace gpuplan::api

@@ -1,0 +1,132 @@
+#include "validate/row_command.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "inference/engine.h"
+
+namespace gpuplan {
+
+namespace {
+
+// A word as the shell reads it: quoted when it holds anything beyond [A-Za-z0-9._+:/=-].
+std::string shell_word(const std::string& s) {
+  bool plain = !s.empty();
+  for (char ch : s)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(ch)) || std::string("._+:/=-,").find(ch) != std::string::npos);
+  if (plain) return s;
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+// A number as the option reads it back: the shortest text that parses to the same double.
+std::string num(double v) { return fmt::format("{}", v); }
+
+struct Line {
+  std::string s;
+  void opt(const char* name, const std::string& value) { s += fmt::format(" {} {}", name, shell_word(value)); }
+  void opt(const char* name, double value) { opt(name, num(value)); }
+  void opt(const char* name, long long value) { opt(name, std::to_string(value)); }
+  void opt(const char* name, int value) { opt(name, std::to_string(value)); }
+  void flag(const char* name) { s += std::string(" ") + name; }
+};
+
+const char* kv_precision_name(double bytes) { return bytes >= 2.0 ? "bf16" : "fp8"; }
+
+}  // namespace
+
+std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) {
+  const InferenceWorkload& w = c.workload;
+  Line l;
+  l.s = "gpuplan infer";
+  l.opt("--model", c.model.name);
+  l.opt("--system", c.system);
+  l.opt("--precision", std::string(to_string(w.weight_precision)));
+  l.opt("--kv-precision", std::string(kv_precision_name(w.kv_bytes_per_element)));
+  l.opt("--isl", w.isl);
+  l.opt("--osl", w.osl);
+  if (c.mode == InferenceMode::disaggregated) {
+    const DisaggregatedDeployment& d = c.disagg;
+    l.flag("--disagg");
+    l.opt("--prefill-gpus", d.prefill_gpus);
+    l.opt("--prefill-tp", d.prefill.tp);
+    l.opt("--prefill-ep", d.prefill.ep);
+    if (d.prefill.attention_dp) l.flag("--prefill-attn-dp");
+    l.opt("--decode-gpus", d.decode_gpus);
+    l.opt("--decode-tp", d.decode.tp);
+    l.opt("--decode-ep", d.decode.ep);
+    if (d.decode.attention_dp) l.flag("--decode-attn-dp");
+    if (d.decode.two_batch_overlap || d.prefill.two_batch_overlap) l.flag("--two-batch-overlap");
+    if (d.decode_max_batch) l.opt("--decode-max-batch", d.decode_max_batch);
+    if (d.prefill_max_batch) l.opt("--prefill-max-batch", d.prefill_max_batch);
+    if (d.prefill_max_tokens) l.opt("--prefill-max-tokens", d.prefill_max_tokens);
+    if (d.prefill_fp8_block_gemm_triton != w.fp8_block_gemm_triton)
+      l.opt("--prefill-fp8-gemm-backend", std::string(d.prefill_fp8_block_gemm_triton ? "triton" : "auto"));
+  } else {
+    l.opt("--gpus", w.num_gpus);
+    l.opt("--tp", c.parallel.tp);
+    l.opt("--ep", c.parallel.ep);
+    if (c.parallel.pp != 1) l.opt("--pp", c.parallel.pp);
+    if (c.parallel.attention_dp) l.flag("--attention-dp");
+    if (c.parallel.two_batch_overlap) l.flag("--two-batch-overlap");
+  }
+  if (w.concurrency > 0) l.opt("--concurrency", w.concurrency);
+  if (c.mode == InferenceMode::rate) {
+    l.opt("--request-rate", std::isfinite(c.request_rate_qps) ? num(c.request_rate_qps) : std::string("inf"));
+    if (c.requests_in_run > 0) l.opt("--requests-in-run", c.requests_in_run);
+  }
+  if (c.mode == InferenceMode::under_limits) {
+    l.opt("--ttft-ms", c.ttft_limit_s * 1e3);
+    l.opt("--tpot-ms", c.tpot_limit_s * 1e3);
+  }
+  if (w.max_num_tokens != InferenceWorkload{}.max_num_tokens) l.opt("--max-num-tokens", w.max_num_tokens);
+  if (w.max_batch_size != InferenceWorkload{}.max_batch_size) l.opt("--max-batch-size", w.max_batch_size);
+  if (w.arrival != Arrival::staggered) l.opt("--arrival", std::string(to_string(w.arrival)));
+  if (w.requests_per_client) l.opt("--requests-per-client", w.requests_per_client);
+  if (w.length_low_fraction != 1.0) l.opt("--length-low", w.length_low_fraction);
+  // The engine: its catalog entry's settings, then the row's own where they differ.
+  const EngineParams e = engine_params(catalog, c.engine);
+  EngineParams given;  // what infer takes with no --engine
+  if (!e.name.empty()) {
+    l.opt("--engine", e.name);
+    given = e;
+  }
+  if (w.request_overhead_s != given.request_overhead_s) l.opt("--request-overhead-ms", w.request_overhead_s * 1e3);
+  if (w.host_per_seq_step_s != given.host_per_seq_step_s) l.opt("--host-per-seq-step-us", w.host_per_seq_step_s * 1e6);
+  if (c.model.is_moe() && w.moe_gemm_eff != given.moe_gemm_eff) l.opt("--moe-gemm-share", w.moe_gemm_eff);
+  if (w.prefill_separate != given.prefill_separate)
+    l.opt("--prefill-separate", std::string(w.prefill_separate ? "on" : "off"));
+  if (w.mtp_draft_tokens > 0) {
+    l.opt("--mtp", w.mtp_draft_tokens);
+    if (w.mtp_accept > 0) l.opt("--mtp-accept", w.mtp_accept);
+    // SGLang's speculative worker in series with the GPU: infer applies it for the SGLang engines on
+    // Hopper (FlashInfer MLA); spec v1 (no overlap scheduler) says it elsewhere.
+    if (w.mtp_host_in_series && c.hardware.accelerator.generation != "hopper") l.flag("--sglang-spec-v1");
+  }
+  if (w.expert_skew != 1.0) l.opt("--expert-skew", w.expert_skew);
+  if (w.scheduler_recv_interval != 1) l.opt("--scheduler-recv-interval", w.scheduler_recv_interval);
+  if (w.adp_balance_timeout_iters) l.opt("--adp-balance-timeout-iters", w.adp_balance_timeout_iters);
+  if (w.batch_wait_iters) {
+    l.opt("--batch-wait-iters", w.batch_wait_iters);
+    l.opt("--batch-wait-tokens-ratio", w.batch_wait_tokens_ratio);
+  }
+  if (w.fp8_weight_block >= 0) l.opt("--fp8-weight-block", w.fp8_weight_block);
+  if (w.fp8_moe_weight_block != w.fp8_weight_block) l.opt("--fp8-moe-weight-block", w.fp8_moe_weight_block);
+  if (w.fp8_block_gemm_triton) l.opt("--fp8-gemm-backend", std::string("triton"));
+  if (c.full_attention_window) l.flag("--full-attention-window");
+  l.flag("--json");
+  return l.s;
+}
+
+RowReading serving_row_reading(const InferenceCase& c, const InferenceResult& r) {
+  if (c.metric == "tokens_per_sec_total") return {"tokens_per_s_total", c.total_over_output};
+  if (c.metric == "tokens_per_sec_per_gpu") return {"tokens_per_s_per_gpu", c.total_over_output};
+  if (c.metric == "tokens_per_sec_per_user") return {"tokens_per_s_per_user", 1.0};
+  if (c.metric == "ttft_ms") return {c.workload.ttft_median && r.ttft_median_s > 0 ? "ttft_median_s" : "ttft_s", 1e3};
+  if (c.metric == "p99_ttft_ms") return {"ttft_p99_s", 1e3};
+  return {"tpot_s", 1e3};
+}
+
+}  // namespace gpuplan
