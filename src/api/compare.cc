@@ -260,7 +260,7 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   }
   for (const auto& m : c.models) {
     if (!c.spec.infer) break;
-    os << fmt::format("\n{}: serving tokens/s per GPU at each interactivity, the chooser's answer ({} both, "
+    os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve, the chooser's answer at each ({} both, "
                       "ISL/OSL {}/{}, {})\n",
                       m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl,
                       m.ttft_limit_s > 0 ? fmt::format("mean TTFT within {:.3g} s", m.ttft_limit_s) : "no TTFT limit");
