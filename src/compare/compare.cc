@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <tuple>
 #include <cctype>
 #include <numeric>
@@ -91,6 +96,29 @@ struct SideServing {
   std::vector<ServingChoice> grid;
   ServingChoice offline;
 };
+// Runs the jobs on up to the machine's hardware threads; the first exception a job throws is rethrown.
+void run_parallel(const std::vector<std::function<void()>>& jobs) {
+  const std::size_t n = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      try {
+        jobs[i]();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
 SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p,
                          bool grid = false) {
   SideServing out;
@@ -117,9 +145,17 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
                                              tpot_limit_s, spec.ttft_limit_s, spec.mtp_accept),
                            co);
     };
-    for (double x : spec.curve_grid)
-      out.grid.push_back(x == spec.tokens_per_s_per_user ? out.choice : choose_at(x, spec.tpot_limit_s));
-    out.offline = choose_at(0, 0);
+    // The questions are independent (the shared points are pure functions of the deployment and load):
+    // they run on the machine's threads, each answer the same as asked alone.
+    out.grid.resize(spec.curve_grid.size());
+    std::vector<std::function<void()>> jobs;
+    for (std::size_t i = 0; i < spec.curve_grid.size(); ++i) {
+      const double x = spec.curve_grid[i];
+      if (x == spec.tokens_per_s_per_user) out.grid[i] = out.choice;
+      else jobs.push_back([&, i, x] { out.grid[i] = choose_at(x, spec.tpot_limit_s); });
+    }
+    jobs.push_back([&] { out.offline = choose_at(0, 0); });
+    run_parallel(jobs);
   }
   return out;
 }

@@ -52,8 +52,12 @@ struct Solver {
     ++evaluated;
     if (!cache) return evaluate_scenario(s, d, c);
     const std::string key = fmt::format("{} {} {} {}", d.gpus, d.kind(), d.plan(), c);
-    if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
+    {
+      std::lock_guard<std::mutex> lock(cache->mutex);
+      if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
+    }
     InferenceResult r = evaluate_scenario(s, d, c);  // a deployment the shapes refuse throws: not cached
+    std::lock_guard<std::mutex> lock(cache->mutex);
     cache->points.emplace(key, r);
     return r;
   }

@@ -9,6 +9,7 @@
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -19,8 +20,10 @@ namespace gpuplan {
 
 // The operating points a chooser evaluated, by deployment and load: what several questions that differ
 // only in the traffic's targets (tokens/s per user, TPOT and TTFT limits) share, since the points do not
-// depend on them. Only for scenarios with the same model, hardware, workload, engine and ISL/OSL.
+// depend on them. Only for scenarios with the same model, hardware, workload, engine and ISL/OSL. Choosers
+// on several threads may share one.
 struct ServingEvalCache {
+  std::mutex mutex;
   std::unordered_map<std::string, InferenceResult> points;
 };
 
