@@ -26,7 +26,7 @@ const PAGES = [
   { page: 'infer', change: ['isl', '4096'], command: 'gpuplan infer', bad: ['gpus', '-3'] },
   { page: 'train', change: ['gpus', '128'], command: 'gpuplan train', bad: ['seq', '0'] },
   { page: 'search', change: ['seq', '4096'], command: 'gpuplan search' },
-  { page: 'recommend', change: ['users', '64'], command: 'gpuplan recommend' },
+  { page: 'recommend', change: ['ttft-ms', '1500'], command: 'gpuplan recommend' },
   { page: 'site', change: ['power-mw', '20'], command: 'gpuplan site' },
   { page: 'recipes', change: ['concurrency', '256'], command: 'gpuplan', bad: ['as-of', '2020-01-01'] },
 ];

@@ -58,7 +58,17 @@ json to_json(const Accelerator& a) {
   return j;
 }
 
-json to_json(const System& s) {
+// The host side of a node: its DRAM and bandwidth (per node, shared by its GPUs) and each GPU's link to
+// it (the accelerator's; nullptr where the catalog does not hold the accelerator).
+json host_json(const System& s, const Accelerator* a) {
+  const auto or_null = [](double v) { return v > 0 ? json(v) : json(nullptr); };
+  return {{"host_memory_bytes", or_null(s.host_memory_bytes)},
+          {"host_memory_bytes_per_gpu", or_null(s.host_memory_bytes_per_gpu())},
+          {"host_memory_bandwidth_bytes_per_s", or_null(s.host_memory_bandwidth_bytes_per_s)},
+          {"host_link_bytes_per_s_per_gpu", a ? or_null(a->host_link_bytes_per_s) : json(nullptr)}};
+}
+
+json to_json(const System& s, const Accelerator* a) {
   return {{"name", s.name},
           {"display_name", s.display_name},
           {"aliases", s.aliases},
@@ -71,6 +81,7 @@ json to_json(const System& s) {
           {"scaleout_network", s.scaleout_network},
           {"scaleout_bandwidth_bytes_per_s_per_gpu", s.scaleout_bandwidth_bytes_per_s_per_gpu},
           {"power_w", s.power_w},
+          {"host", host_json(s, a)},
           {"cooling", s.cooling == Cooling::liquid ? "liquid" : "air"},
           {"rack_units", s.rack_units ? json(*s.rack_units) : json(nullptr)},
           {"price_usd", s.price_usd ? json(*s.price_usd) : json(nullptr)},
@@ -203,7 +214,7 @@ void show(std::ostream& os, const Accelerator& a) {
   print_figures(os, f);
 }
 
-void show(std::ostream& os, const System& sy) {
+void show(std::ostream& os, const System& sy, const Accelerator* acc) {
   print_header(os, "system", sy);
   const auto& s = sy.sources;
   std::vector<Figure> f;
@@ -216,6 +227,20 @@ void show(std::ostream& os, const System& sy) {
   f.push_back({"scale-out bandwidth", num(sy.scaleout_bandwidth_bytes_per_s_per_gpu / 1e9) + " GB/s per GPU per direction",
                source_of(s, "scaleout_gb_per_s_per_gpu")});
   f.push_back({"power", num(sy.power_w / 1e3) + " kW", source_of(s, "power_kw")});
+  f.push_back({"host memory",
+               sy.host_memory_bytes > 0 ? fmt::format("{} GB per node ({} GB per GPU)", num(sy.host_memory_bytes / 1e9),
+                                                      num(sy.host_memory_bytes_per_gpu() / 1e9))
+                                        : "not published",
+               source_of(s, "host_memory_gb")});
+  f.push_back({"host memory bandwidth",
+               sy.host_memory_bandwidth_bytes_per_s > 0
+                   ? num(sy.host_memory_bandwidth_bytes_per_s / 1e9) + " GB/s per node per direction, shared by its GPUs"
+                   : "not published",
+               source_of(s, "host_memory_bandwidth_gb_per_s")});
+  f.push_back({"host link", acc && acc->host_link_bytes_per_s > 0
+                                ? num(acc->host_link_bytes_per_s / 1e9) + " GB/s per GPU per direction (" + acc->name + ")"
+                                : "not published",
+               acc ? source_of(acc->sources, "host_link_gb_per_s") : std::string()});
   f.push_back({"cooling", sy.cooling == Cooling::liquid ? "liquid" : "air", source_of(s, "cooling")});
   f.push_back({"rack units", sy.rack_units ? std::to_string(*sy.rack_units) + " U" : "not published",
                source_of(s, "rack_units")});
@@ -262,7 +287,7 @@ int run_list(const Catalog& c, const std::string& kind_typed, Output& output) {
     }
     if (sys) {
       j["systems"] = json::array();
-      for (const auto& s : c.systems()) j["systems"].push_back(to_json(s));
+      for (const auto& s : c.systems()) j["systems"].push_back(to_json(s, c.find_accelerator(s.accelerator)));
     }
     if (net) {
       j["networks"] = json::array();
@@ -313,9 +338,9 @@ int run_show(const Catalog& c, const std::string& name, Output& output) {
   }
   if (s) {
     if (output.json()) {
-      output.emit("catalog", {{"kind", "system"}, {"entry", to_json(*s)}});
+      output.emit("catalog", {{"kind", "system"}, {"entry", to_json(*s, c.find_accelerator(s->accelerator))}});
     } else {
-      show(output.os(), *s);
+      show(output.os(), *s, c.find_accelerator(s->accelerator));
     }
     return kExitOk;
   }

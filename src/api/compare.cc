@@ -131,7 +131,8 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
                          {"b", num_or_null(r.b)}, {"ratio", num_or_null(r.ratio())},
                          {"ttft_a_s", num_or_null(r.ttft_a)}, {"ttft_b_s", num_or_null(r.ttft_b)},
                          {"kind_a", r.kind_a.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_a)},
-                         {"kind_b", r.kind_b.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_b)}});
+                         {"kind_b", r.kind_b.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_b)},
+                         {"gpus_a", r.gpus_a}, {"gpus_b", r.gpus_b}});
       mj["inference"] = {{"isl", c.spec.isl},
                          {"osl", c.spec.osl},
                          {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
@@ -259,7 +260,7 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   }
   for (const auto& m : c.models) {
     if (!c.spec.infer) break;
-    os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve ({} both, "
+    os << fmt::format("\n{}: serving tokens/s per GPU along the throughput/interactivity curve, the chooser's answer at each ({} both, "
                       "ISL/OSL {}/{}, {})\n",
                       m.model, to_string(m.infer_precision_common), c.spec.isl, c.spec.osl,
                       m.ttft_limit_s > 0 ? fmt::format("mean TTFT within {:.3g} s", m.ttft_limit_s) : "no TTFT limit");
@@ -271,14 +272,17 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
       else
         os << fmt::format("  {} at {:g} tokens/s/user: none ({})\n", side, c.spec.tokens_per_s_per_user, ch->why_not);
     // Which kind of deployment serves each side there (aggregated / disaggregated, + MTP).
-    os << fmt::format("  {:>16} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<22} {}\n", "tokens/s/user", "A", "A TTFT s", "B",
+    os << fmt::format("  {:>16} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<32} {}\n", "tokens/s/user", "A", "A TTFT s", "B",
                       "B TTFT s", "A/B", "A deployment", "B deployment");
+    const auto dep = [](const std::string& kind, int gpus) {
+      return kind.empty() ? std::string("-") : fmt::format("{} on {} GPUs", kind, gpus);
+    };
     double lo = INFINITY, hi = 0, lo_x = 0, hi_x = 0;
     for (const auto& r : m.curve) {
-      os << fmt::format("  {:>16g} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<22} {}\n", r.tokens_per_s_per_user,
+      os << fmt::format("  {:>16g} {:>12} {:>10} {:>12} {:>10} {:>8}  {:<32} {}\n", r.tokens_per_s_per_user,
                         fmt_num(r.a), fmt_num(r.ttft_a), fmt_num(r.b), fmt_num(r.ttft_b),
                         std::isfinite(r.a) && std::isnan(r.b) ? "A only" : fmt_ratio(r.ratio()),
-                        r.kind_a.empty() ? "-" : r.kind_a, r.kind_b.empty() ? "-" : r.kind_b);
+                        dep(r.kind_a, r.gpus_a), dep(r.kind_b, r.gpus_b));
       if (std::isfinite(r.ratio())) {
         if (r.ratio() < lo) lo = r.ratio(), lo_x = r.tokens_per_s_per_user;
         if (r.ratio() > hi) hi = r.ratio(), hi_x = r.tokens_per_s_per_user;

@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <tuple>
 #include <cctype>
 #include <numeric>
@@ -85,20 +90,72 @@ struct SideServing {
   std::optional<SweepPoint> at;
   int at_gpus = 0;
   ServingChoice choice;
+  // With `grid`: the chooser's answer at each interactivity of the spec's curve grid, and at any speed
+  // per user (the most throughput within the TTFT limit): the curve rows and the maximum-throughput
+  // yardstick are the same solve as the figure at the stated interactivity.
+  std::vector<ServingChoice> grid;
+  ServingChoice offline;
 };
-SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p) {
+// Runs the jobs on up to the machine's hardware threads; the first exception a job throws is rethrown.
+void run_parallel(const std::vector<std::function<void()>>& jobs) {
+  const std::size_t n = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      try {
+        jobs[i]();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
+SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p,
+                         bool grid = false) {
   SideServing out;
   const InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
   const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
   ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
   out.gpus = fit.gpus;
   out.curve = std::move(fit.curve);
+  // One question at several targets: the operating points evaluated are shared.
+  ServingEvalCache cache;
+  ChooserOptions co;
+  co.cache = &cache;
   out.choice = choose_serving(serving_scenario(m, S.hw, S.gpus_per_unit, p, spec.isl, spec.osl,
                                                spec.tokens_per_s_per_user, spec.tpot_limit_s, spec.ttft_limit_s,
-                                               spec.mtp_accept));
+                                               spec.mtp_accept),
+                              co);
   if (out.choice.met) {
     out.at = out.choice.point;
     out.at_gpus = out.choice.gpus;
+  }
+  if (grid) {
+    const auto choose_at = [&](double tokens_per_s_per_user, double tpot_limit_s) {
+      return choose_serving(serving_scenario(m, S.hw, S.gpus_per_unit, p, spec.isl, spec.osl, tokens_per_s_per_user,
+                                             tpot_limit_s, spec.ttft_limit_s, spec.mtp_accept),
+                           co);
+    };
+    // The questions are independent (the shared points are pure functions of the deployment and load):
+    // they run on the machine's threads, each answer the same as asked alone.
+    out.grid.resize(spec.curve_grid.size());
+    std::vector<std::function<void()>> jobs;
+    for (std::size_t i = 0; i < spec.curve_grid.size(); ++i) {
+      const double x = spec.curve_grid[i];
+      if (x == spec.tokens_per_s_per_user) out.grid[i] = out.choice;
+      else jobs.push_back([&, i, x] { out.grid[i] = choose_at(x, spec.tpot_limit_s); });
+    }
+    jobs.push_back([&] { out.offline = choose_at(0, 0); });
+    run_parallel(jobs);
   }
   return out;
 }
@@ -187,8 +244,8 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       const Precision common = spec.infer_precision;
       mc.infer_precision_common = common;
       SideServing sa, sb;
-      if (supports(aa, common)) sa = side_serving(m, A, spec, common);
-      if (supports(ab, common)) sb = side_serving(m, B, spec, common);
+      if (supports(aa, common)) sa = side_serving(m, A, spec, common, true);
+      if (supports(ab, common)) sb = side_serving(m, B, spec, common, true);
       mc.best_precision_a = best_inference_precision(aa);
       mc.best_precision_b = best_inference_precision(ab);
       const SideServing ba = mc.best_precision_a == common ? sa : side_serving(m, A, spec, mc.best_precision_a);
@@ -198,20 +255,17 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       mc.curve_b = sb.curve, mc.gpus_b = sb.gpus, mc.at_b = sb.at, mc.at_gpus_b = sb.at_gpus, mc.choice_b = sb.choice;
       mc.best_curve_a = ba.curve, mc.best_gpus_a = ba.gpus, mc.best_at_a = ba.at;
       mc.best_curve_b = bb.curve, mc.best_gpus_b = bb.gpus, mc.best_at_b = bb.at;
-      for (double x : spec.curve_grid) {
-        CurveRow row{x, NAN, NAN, NAN, NAN, {}, {}};
-        if (const SweepPoint* p = at_interactivity(mc.curve_a, x))
-          row.a = p->result.tokens_per_s_per_gpu, row.ttft_a = p->result.ttft_s, row.kind_a = p->kind();
-        if (const SweepPoint* p = at_interactivity(mc.curve_b, x))
-          row.b = p->result.tokens_per_s_per_gpu, row.ttft_b = p->result.ttft_s, row.kind_b = p->kind();
-        // At the stated interactivity the row is the chooser's answer (the yardstick's, infer's).
-        if (x == spec.tokens_per_s_per_user) {
-          for (auto [at, v, t, k] : {std::tuple{&mc.at_a, &row.a, &row.ttft_a, &row.kind_a},
-                                     std::tuple{&mc.at_b, &row.b, &row.ttft_b, &row.kind_b}}) {
-            *v = *at ? (*at)->result.tokens_per_s_per_gpu : NAN;
-            *t = *at ? (*at)->result.ttft_s : NAN;
-            *k = *at ? (*at)->kind() : std::string();
-          }
+      // Each row is the chooser's answer at its interactivity (as infer, cost and recommend give it).
+      for (std::size_t i = 0; i < spec.curve_grid.size(); ++i) {
+        CurveRow row{spec.curve_grid[i], NAN, NAN, NAN, NAN, {}, {}};
+        for (auto [side, v, t, k, g] : {std::tuple{&sa, &row.a, &row.ttft_a, &row.kind_a, &row.gpus_a},
+                                        std::tuple{&sb, &row.b, &row.ttft_b, &row.kind_b, &row.gpus_b}}) {
+          if (i >= side->grid.size() || !side->grid[i].met) continue;
+          const ServingChoice& ch = side->grid[i];
+          *v = ch.point.result.tokens_per_s_per_gpu;
+          *t = ch.point.result.ttft_s;
+          *k = ch.point.kind();
+          *g = ch.gpus;
         }
         mc.curve.push_back(row);
       }
@@ -242,14 +296,19 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
       };
       const std::string limit_text =
           mc.ttft_limit_s > 0 ? fmt::format("TTFT within {:.3g} s", mc.ttft_limit_s) : std::string("no TTFT limit");
-      const auto offline = [](const ServingCurve& cv) {
-        const SweepPoint* p = max_throughput(cv);
-        return p ? p->result.tokens_per_s_per_gpu : NAN;
+      // The most throughput at any speed per user within the TTFT limit: the chooser's answer without a
+      // per-user target.
+      const auto offline = [](const SideServing& sd) {
+        return sd.offline.met ? sd.offline.point.result.tokens_per_s_per_gpu : NAN;
+      };
+      const auto offline_ttft = [](const SideServing& sd) {
+        return sd.offline.met ? fmt::format("{:.3g} s on {} GPUs", sd.offline.point.result.ttft_s, sd.offline.gpus)
+                              : std::string("-");
       };
       add(ys, {"inference", "infer_max_throughput:" + m.name, fmt::format("{} serving, maximum throughput", m.name),
-               "tokens/s", offline(mc.curve_a), offline(mc.curve_b), true, true, "offline / max-throughput charts",
+               "tokens/s", offline(sa), offline(sb), true, true, "offline / max-throughput charts",
                fmt::format("{}, {} both, any speed per user, {}: TTFT A {}, B {}", io, upper(to_string(common)),
-                           limit_text, curve_ttft(max_throughput(mc.curve_a)), curve_ttft(max_throughput(mc.curve_b)))});
+                           limit_text, offline_ttft(sa), offline_ttft(sb))});
       const auto fastest = [](const ServingCurve& cv) {
         const SweepPoint* p = max_interactivity(cv);
         return p ? p->result.tokens_per_s_per_user : NAN;

@@ -65,6 +65,7 @@ struct CurveRow {
   double a = NAN, b = NAN;  // tokens/s per GPU, NaN when that side never gets that fast
   double ttft_a = NAN, ttft_b = NAN;  // the points' mean TTFT, s
   std::string kind_a, kind_b;  // the deployment of each side's point (SweepPoint::kind()), empty with NaN
+  int gpus_a = 0, gpus_b = 0;  // the GPUs of each side's chosen deployment (0 with NaN)
   double ratio() const { return a / b; }
 };
 
@@ -86,7 +87,7 @@ struct ModelComparison {
   std::optional<SweepPoint> at_a, at_b;
   int at_gpus_a = 0, at_gpus_b = 0;
   ServingChoice choice_a, choice_b;
-  std::vector<CurveRow> curve;  // along the grid: the curve read there; at the stated interactivity the chooser's
+  std::vector<CurveRow> curve;  // along the grid: the operating-point chooser's answer at each interactivity
   // serving, each side's best format
   Precision best_precision_a = Precision::fp8, best_precision_b = Precision::fp8;
   ServingCurve best_curve_a, best_curve_b;

@@ -46,9 +46,20 @@ struct Solver {
     return g;
   }
 
+  ServingEvalCache* cache = nullptr;
+
   InferenceResult eval(const ServingDeployment& d, long long c) {
     ++evaluated;
-    return evaluate_scenario(s, d, c);
+    if (!cache) return evaluate_scenario(s, d, c);
+    const std::string key = fmt::format("{} {} {} {}", d.gpus, d.kind(), d.plan(), c);
+    {
+      std::lock_guard<std::mutex> lock(cache->mutex);
+      if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
+    }
+    InferenceResult r = evaluate_scenario(s, d, c);  // a deployment the shapes refuse throws: not cached
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    cache->points.emplace(key, r);
+    return r;
   }
 
   bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out) {
@@ -152,6 +163,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
   Solver sv{s};
+  sv.cache = o.cache;
   double best = -1;
   bool any_fits = false;
   int prev_gpus = 0;

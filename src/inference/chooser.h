@@ -8,12 +8,24 @@
 // sequence per rank and the KV cache's (or the decode slots') limit. infer's point mode, compare, cost,
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "inference/serving_scenario.h"
 #include "inference/sweep.h"
 
 namespace gpuplan {
+
+// The operating points a chooser evaluated, by deployment and load: what several questions that differ
+// only in the traffic's targets (tokens/s per user, TPOT and TTFT limits) share, since the points do not
+// depend on them. Only for scenarios with the same model, hardware, workload, engine and ISL/OSL. Choosers
+// on several threads may share one.
+struct ServingEvalCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, InferenceResult> points;
+};
 
 struct ChooserOptions {
   // A fixed GPU count (infer --gpus): deployments over exactly these GPUs; 0: whole units of the
@@ -30,6 +42,9 @@ struct ChooserOptions {
   // More units are chosen only when they give at least this much more throughput per GPU than fewer (a
   // larger purchase and failure domain for a gain inside the model's error is no gain).
   double more_units_margin = 0.01;
+  // Shared with other questions on the same scenario but for its targets (see ServingEvalCache); null:
+  // none.
+  ServingEvalCache* cache = nullptr;
 };
 
 struct ServingChoice {

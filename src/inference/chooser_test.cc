@@ -34,6 +34,30 @@ ServingScenario chooser_scenario(const std::string& model, const std::string& sy
   return s;
 }
 
+// Questions that differ only in their targets share the evaluated points (ServingEvalCache): the
+// answers are those of the chooser without it, and the later questions evaluate fewer new points.
+TEST(ServingChooser, SharedEvaluationsGiveTheSameAnswers) {
+  for (const char* model : {"llama3.1-70b", "deepseek-r1"}) {
+    ServingEvalCache cache;
+    ChooserOptions shared;
+    shared.cache = &cache;
+    for (double tps : {50.0, 10.0, 100.0, 0.0}) {
+      const ServingScenario s = chooser_scenario(model, "hgx-h200", 1024, 1024, tps);
+      const ServingChoice alone = choose_serving(s);
+      const std::size_t before = cache.points.size();
+      const ServingChoice with = choose_serving(s, shared);
+      ASSERT_EQ(alone.met, with.met) << model << " at " << tps;
+      if (tps != 50.0) EXPECT_LT(cache.points.size() - before, alone.evaluated) << model << " at " << tps;
+      if (!alone.met) continue;
+      EXPECT_EQ(alone.gpus, with.gpus);
+      EXPECT_EQ(alone.point.plan(), with.point.plan());
+      EXPECT_EQ(alone.point.concurrency, with.point.concurrency);
+      EXPECT_DOUBLE_EQ(alone.point.result.tokens_per_s_per_gpu, with.point.result.tokens_per_s_per_gpu);
+      EXPECT_DOUBLE_EQ(alone.point.result.ttft_s, with.point.result.ttft_s);
+    }
+  }
+}
+
 TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {
   struct Case {
     const char* model;

@@ -90,7 +90,11 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
   // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction), each sequence
   // reserving its whole isl + osl (guaranteed-no-evict scheduling).
   InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
-  const InferenceMemory base = inference_memory(m, mi);
+  // The figures at no load; the capacity check (a bisection over the load) is left to the figures at
+  // the load below, and to the no-room case.
+  InferenceMemoryInput mi_base = mi;
+  mi_base.capacity_bytes = 0;
+  const InferenceMemory base = inference_memory(m, mi_base);
   const Shape s = shape_of(m, par, w.kv_bytes_per_element);
   double weights = base.weights_bytes;
   double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
@@ -131,7 +135,7 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, co
                             fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                                         "{}-token sequence in {:.1f} GB per GPU",
                                         weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = base;
+    r.memory = inference_memory(m, mi);
     return r;
   }
   long long conc = w.concurrency > 0 ? w.concurrency : r.max_concurrency;
@@ -346,7 +350,9 @@ StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const Inference
                       const InferenceWorkload& w, double prompt_tokens) {
   const Hardware hw = serving_hardware(hw_in);
   check_input(m, par, w, w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp);
-  const InferenceMemory base = inference_memory(m, serving_memory_input(m, hw, par, w));
+  InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
+  mi.capacity_bytes = 0;  // only the KV split is read: no capacity check
+  const InferenceMemory base = inference_memory(m, mi);
   const Shape s = shape_of(m, par, w.kv_bytes_per_element);
   StepTime st = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, prompt_tokens, double(w.isl));
   st.overhead_s += hw.efficiency.infer_step_overhead_s;

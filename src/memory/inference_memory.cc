@@ -21,11 +21,15 @@ void validate(const ModelArch& m, const InferenceMemoryInput& in) {
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.vocab < 1)
     throw InputError("model", fmt::format("'{}' needs layers, hidden, heads and vocab >= 1", m.name));
   if (in.tp < 1) throw InputError("--tp", fmt::format("must be >= 1, got {}", in.tp));
-  const auto ok = valid_inference_tp(m, m.heads);
-  if (std::find(ok.begin(), ok.end(), in.tp) == ok.end())
+  const int kv = kv_heads_of(m);
+  const bool tp_ok = in.tp <= m.heads && m.heads % in.tp == 0 &&
+                     (m.attention == AttentionKind::mla || kv <= 0 || kv % in.tp == 0 || in.tp % kv == 0);
+  if (!tp_ok) {
+    const auto ok = valid_inference_tp(m, m.heads);
     throw InputError("--tp", fmt::format("{} must divide the {} attention heads of {} (and divide or be a multiple "
                                          "of its KV heads); allowed: {}",
                                          in.tp, m.heads, m.name, fmt::join(ok, ", ")));
+  }
   if (in.ep < 1) throw InputError("--ep", fmt::format("must be >= 1, got {}", in.ep));
   if (!m.is_moe() && in.ep != 1)
     throw InputError("--ep", fmt::format("must be 1 for the dense model {}, got {}", m.name, in.ep));

@@ -186,6 +186,15 @@ const PAGES = {
         });
         out.push(table(`${m.model} at ${inf.tokens_per_s_per_user} tokens/s per user, ISL/OSL ${inf.isl}/${inf.osl}, TTFT limit ${inf.ttft_limit_s} s (the chooser of infer, cost, recommend)`,
                        ['system', 'tokens/s per GPU', 'TTFT (s)', 'GPUs', 'deployment', 'plan', 'why none'], chosen));
+        const rows = (inf.curve || []).map((r, i) => el('tr', {},
+          cell(d, c.url, `models.${k}.inference.curve.${i}.tokens_per_s_per_user`),
+          cell(d, c.url, `models.${k}.inference.curve.${i}.a`), cell(d, c.url, `models.${k}.inference.curve.${i}.ttft_a_s`),
+          cell(d, c.url, `models.${k}.inference.curve.${i}.gpus_a`),
+          cell(d, c.url, `models.${k}.inference.curve.${i}.b`), cell(d, c.url, `models.${k}.inference.curve.${i}.ttft_b_s`),
+          cell(d, c.url, `models.${k}.inference.curve.${i}.gpus_b`),
+          cell(d, c.url, `models.${k}.inference.curve.${i}.ratio`)));
+        out.push(table(`${m.model}: the chooser's answer at each interactivity (tokens/s per GPU, with its TTFT)`,
+                       ['tokens/s per user', 'A', 'A TTFT (s)', 'A GPUs', 'B', 'B TTFT (s)', 'B GPUs', 'A / B'], rows));
         out.push(chart(`frontier-${k}`, `${m.model}: serving frontiers, tokens/s per GPU against tokens/s per user`, {
           type: 'scatter',
           data: { datasets: [frontierSeries(inf.frontier_a, d.a.display_name, PALETTE[0]),
@@ -366,15 +375,38 @@ const PAGES = {
     fields: [
       { name: 'model', label: 'Model', value: 'llama3.1-70b', list: 'models' },
       { name: 'task', label: 'Task', value: 'infer', choices: ['infer', 'train', 'finetune'] },
-      { name: 'users', label: 'Concurrent users (infer)', value: '256', type: 'number' },
-      { name: 'tpot-ms', label: 'TPOT limit (ms, infer)', value: '30', type: 'number' },
+      { name: 'isl', label: 'Input tokens (ISL, infer)', value: '1024', type: 'number' },
+      { name: 'osl', label: 'Output tokens (OSL, infer)', value: '1024', type: 'number' },
+      { name: 'users', label: 'Concurrent users (infer)', value: '64', type: 'number' },
+      { name: 'tokens-per-user-per-s', label: 'Tokens/s per user (infer; 0: none)', value: '50', type: 'number' },
+      { name: 'tpot-ms', label: 'TPOT limit (ms, infer; instead of tokens/s per user)', value: '', type: 'number' },
+      { name: 'ttft-ms', label: 'TTFT limit (ms, infer; empty: MLPerf Server limit by ISL, 0: none)', value: '', type: 'number' },
+      { name: 'precision', label: 'Precision (empty: train bf16, infer fp8)', value: '', choices: ['', 'bf16', 'fp8', 'mxfp8', 'nvfp4', 'fp4'] },
+      { name: 'tokens', label: 'Tokens to train on (train/finetune; empty: 20 x parameters, finetune 1e9)', value: '', type: 'number' },
+      { name: 'seq', label: 'Sequence length (train/finetune; empty: 8192, finetune 4096)', value: '', type: 'number' },
+      { name: 'global-batch', label: 'Global batch (sequences, train/finetune; empty: the model\'s)', value: '', type: 'number' },
+      { name: 'deadline-days', label: 'Deadline (days, train/finetune; empty: 90, finetune 2)', value: '', type: 'number' },
+      { name: 'method', label: 'Fine-tuning method (finetune)', value: 'full', choices: ['full', 'lora', 'qlora'] },
+      { name: 'lora-rank', label: 'LoRA/QLoRA rank (finetune)', value: '16', type: 'number' },
+      { name: 'budget-usd', label: 'Budget (USD; train: the run, infer: a year of TCO; empty: none)', value: '', type: 'number' },
+      { name: 'gpus-available', label: 'At most this many GPUs (empty: no limit)', value: '', type: 'number' },
     ],
-    calls: (v) => [['recommend', v.task === 'infer' ? v : { model: v.model, task: v.task }]],
+    // Each task gets the options the CLI has for it.
+    calls: (v) => {
+      const pick = (names) => Object.fromEntries(names.map((n) => [n, v[n]]));
+      const common = pick(['model', 'task', 'precision', 'budget-usd', 'gpus-available']);
+      if (v.task === 'infer')
+        return [['recommend', Object.assign(common, pick(['isl', 'osl', 'users', 'tokens-per-user-per-s', 'tpot-ms', 'ttft-ms']))]];
+      const o = Object.assign(common, pick(['tokens', 'seq', 'global-batch', 'deadline-days']));
+      if (v.task === 'finetune') Object.assign(o, pick(['method']), v.method === 'full' ? {} : pick(['lora-rank']));
+      return [['recommend', o]];
+    },
     render: ([r]) => {
       const d = r.doc, ranked = (d.ranked || []).slice(0, 15);
       const rows = ranked.map((x, i) => el('tr', {},
         cell(d, r.url, `ranked.${i}.rank`), cell(d, r.url, `ranked.${i}.name`), cell(d, r.url, `ranked.${i}.feasible`),
         cell(d, r.url, `ranked.${i}.gpus`), cell(d, r.url, `ranked.${i}.tokens_per_s`),
+        cell(d, r.url, `ranked.${i}.tokens_per_s_per_user`), cell(d, r.url, `ranked.${i}.ttft_s`),
         cell(d, r.url, `ranked.${i}.usd_per_million_tokens`), cell(d, r.url, `ranked.${i}.joules_per_token`)));
       const priced = ranked.filter((x) => typeof x.usd_per_million_tokens === 'number' && x.usd_per_million_tokens > 0);
       return [
@@ -383,7 +415,7 @@ const PAGES = {
           data: { labels: priced.map((x) => x.name), datasets: [{ label: '$ per million tokens', backgroundColor: PALETTE[0], data: priced.map((x) => x.usd_per_million_tokens) }] },
           options: { indexAxis: 'y', scales: { x: axis('$ per million tokens') } },
         }),
-        table('Ranked (first 15)', ['rank', 'system', 'fits', 'GPUs', 'tokens/s', '$ / M tokens', 'J / token'], rows),
+        table('Ranked (first 15)', ['rank', 'system', 'fits', 'GPUs', 'tokens/s', 'tokens/s per user', 'TTFT (s)', '$ / M tokens', 'J / token'], rows),
       ];
     },
   },
@@ -396,14 +428,25 @@ const PAGES = {
       { name: 'power-mw', label: 'Facility power (MW)', value: '10', type: 'number' },
       { name: 'systems', label: 'Systems (comma-separated)', value: 'hgx-h200,gb200-nvl72,gb300-nvl72', list: 'systems' },
       { name: 'model', label: 'Training model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'seq', label: 'Training sequence length', value: '8192', type: 'number' },
+      { name: 'global-batch', label: 'Training global batch (sequences; empty: the model\'s)', value: '', type: 'number' },
+      { name: 'precision', label: 'Training precision', value: 'bf16', choices: ['bf16', 'fp8', 'mxfp8', 'nvfp4'] },
       { name: 'infer-model', label: 'Serving model', value: 'llama3.1-70b', list: 'models' },
+      { name: 'infer-precision', label: 'Serving precision', value: 'fp8', choices: ['fp8', 'fp4', 'bf16', 'w4a16'] },
+      { name: 'isl', label: 'Serving input tokens (ISL)', value: '1024', type: 'number' },
+      { name: 'osl', label: 'Serving output tokens (OSL)', value: '1024', type: 'number' },
+      { name: 'tokens-per-user-per-s', label: 'Serving tokens/s per user (empty: no limit)', value: '', type: 'number' },
+      { name: 'tpot-ms', label: 'Serving TPOT limit (ms; empty: none)', value: '', type: 'number' },
+      { name: 'ttft-ms', label: 'Serving TTFT limit (ms; empty: MLPerf Server limit by ISL)', value: '', type: 'number' },
+      { name: 'pue', label: 'PUE (empty: 1.3)', value: '', type: 'number' },
     ],
     calls: (v) => [['site', v]],
     render: ([r]) => {
       const d = r.doc, sys = (d.budget && d.budget.systems) || [];
       const rows = sys.map((s, i) => el('tr', {},
         cell(d, r.url, `budget.systems.${i}.system`), cell(d, r.url, `budget.systems.${i}.units`), cell(d, r.url, `budget.systems.${i}.gpus`),
-        cell(d, r.url, `budget.systems.${i}.training_tokens_per_s_per_mw`), cell(d, r.url, `budget.systems.${i}.serving.output_tokens_per_s_per_mw`)));
+        cell(d, r.url, `budget.systems.${i}.training_tokens_per_s_per_mw`), cell(d, r.url, `budget.systems.${i}.serving.output_tokens_per_s_per_mw`),
+        cell(d, r.url, `budget.systems.${i}.serving.tokens_per_s_per_user`), cell(d, r.url, `budget.systems.${i}.serving.ttft_s`)));
       return [
         chart('per-mw', 'Tokens/s per MW of facility power', {
           type: 'bar',
@@ -413,7 +456,7 @@ const PAGES = {
           ] },
           options: { scales: { y: axis('tokens/s per MW') } },
         }),
-        table('Per system', ['system', 'units', 'GPUs', 'training tokens/s per MW', 'serving tokens/s per MW'], rows),
+        table('Per system', ['system', 'units', 'GPUs', 'training tokens/s per MW', 'serving tokens/s per MW', 'serving tokens/s per user', 'serving TTFT (s)'], rows),
       ];
     },
   },
