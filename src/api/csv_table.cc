@@ -86,8 +86,8 @@ std::string document_csv(const nlohmann::json& doc) {
     rows.push_back(std::move(cells));
   }
   // The row's identity first (nlohmann's objects iterate in key order): rank, then name or system.
-  for (const char* key : {"system", "name", "rank"}) {
-    const auto it = std::find(columns.begin(), columns.end(), key);
+  for (const char* first : {"system", "name", "rank"}) {
+    const auto it = std::find(columns.begin(), columns.end(), first);
     if (it != columns.end()) std::rotate(columns.begin(), it, it + 1);
   }
   std::ostringstream out;

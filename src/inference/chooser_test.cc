@@ -47,7 +47,9 @@ TEST(ServingChooser, SharedEvaluationsGiveTheSameAnswers) {
       const std::size_t before = cache.points.size();
       const ServingChoice with = choose_serving(s, shared);
       ASSERT_EQ(alone.met, with.met) << model << " at " << tps;
-      if (tps != 50.0) EXPECT_LT(cache.points.size() - before, alone.evaluated) << model << " at " << tps;
+      if (tps != 50.0) {
+        EXPECT_LT(cache.points.size() - before, alone.evaluated) << model << " at " << tps;
+      }
       if (!alone.met) continue;
       EXPECT_EQ(alone.gpus, with.gpus);
       EXPECT_EQ(alone.point.plan(), with.point.plan());

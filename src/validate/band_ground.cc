@@ -6,7 +6,9 @@
 namespace gpuplan {
 
 std::string band_domain(std::string_view kind) {
-  return kind.substr(0, 8) == "training" ? "training" : "serving";
+  // Training per kind: dense and MoE models stray from the fitted sizes differently (an MoE's size counts
+  // every expert); serving's kinds share one widening.
+  return kind.substr(0, 8) == "training" ? std::string(kind) : "serving";
 }
 
 void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows) {

@@ -12,7 +12,8 @@
 
 namespace gpuplan {
 
-// "training" or "serving": the widening is fitted per domain (a factor per dimension and domain).
+// The widening's domain: each training kind (training_dense, training_moe) or "serving"; a factor is
+// fitted per dimension and domain.
 std::string band_domain(std::string_view kind);
 
 // Sets each band's ground from the rows of its (kind, generation): their precisions, GPU counts and

@@ -89,9 +89,9 @@ TEST(BandGround, WideningIsFittedToHoldTheNominalShareOfLeftOutRows) {
     rows.push_back(r);
   }
   const auto w = fit_widening(rows, 0.8);
-  ASSERT_TRUE(w.count("training"));
-  EXPECT_NEAR(w.at("training").source, 1.6, 0.02);
-  EXPECT_DOUBLE_EQ(w.at("training").precision, 1.0);  // no row off the ground there: no widening
+  ASSERT_TRUE(w.count(std::string(kBandTrainingDense)));
+  EXPECT_NEAR(w.at(std::string(kBandTrainingDense)).source, 1.6, 0.02);
+  EXPECT_DOUBLE_EQ(w.at(std::string(kBandTrainingDense)).precision, 1.0);  // no row off the ground there: no widening
   const auto cov = new_ground_coverage(rows, w);
   EXPECT_NEAR(cov.by_kind.at("all").share(), 0.8, 0.011);
   EXPECT_LT(new_ground_coverage(rows, {}).by_kind.at("all").share(), 0.6);
