@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <ostream>
 
 #include "api/serving_engine.h"
@@ -34,10 +36,18 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   if (!(req.requests_per_s > 0 && req.requests_per_s <= 1e7))
     throw InputError("--requests-per-s", "must be above 0 and at most 1e7");
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
-  for (const char* o : {"--sweep", "--concurrency", "--tp", "--disagg", "--gpus", "--tpot-ms"})
-    if (req.given(o))
-      throw InputError(o, "does not apply with --requests-per-s (the chooser picks the deployment on whole units; "
-                          "give the speed as --tokens-per-user-per-s)");
+  // The open-loop answer reads these options only; any other given is refused, never ignored.
+  static const std::set<std::string, std::less<>> kUsed = {
+      "--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
+      "--ttft-ms", "--requests-per-s", "--peak-factor", "--catalog", "--calibration", "--json", "--csv"};
+  for (const auto& o : req.given_options)
+    if (!kUsed.contains(o))
+      throw InputError(o, o == "--request-rate"
+                              ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
+                                "--request-rate (a benchmark run on a stated deployment), not both"
+                              : "does not apply with --requests-per-s (the chooser picks the deployment on whole "
+                                "units from --model, --system, --isl/--osl, --precision, the speed as "
+                                "--tokens-per-user-per-s and --ttft-ms)");
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
   const auto prec = parse_precision(req.precision);

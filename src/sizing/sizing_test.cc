@@ -217,5 +217,22 @@ TEST(SizeCommand, BadInputNamesTheOption) {
   }
 }
 
+TEST(InferOpenLoop, OptionsItDoesNotReadAreRefused) {
+  // The open-loop answer reads the model, system, lengths, precision and targets only: anything else
+  // given (a stated deployment, a benchmark-run rate, prefix hits) is an error naming it.
+  for (const auto& [name, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"request_rate", "5"}, {"tp", 2}, {"prefix_hit", 0.5}, {"mtp", 1}}) {
+    try {
+      api::run(session(), "infer",
+               {{"model", "llama3.1-70b"}, {"system", "hgx-h200"}, {"requests_per_s", 2}, {name, value}});
+      FAIL() << name;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "--" + std::string(name == "request_rate" ? "request-rate"
+                                              : name == "prefix_hit" ? "prefix-hit"
+                                                                     : name)) << name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::sizing
