@@ -16,6 +16,7 @@
 #include "core/numbers.h"
 #include "api/cost_options.h"
 #include "compare/recommend.h"
+#include "sizing/rent_prices.h"
 #include "core/error.h"
 #include "model/model_registry.h"
 
@@ -84,6 +85,9 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   add_fabric_options(app, req.fabric_opts);
   add_finetune_options(app, req.finetune);
   app.add_option("--top", req.top, "Print only the first N (0: all)");
+  app.add_option("--rent-usd-per-gpu-hour", req.rent_overrides,
+                 "train/finetune: rental price SYSTEM=PRICE, USD per GPU-hour, for renting the job's GPUs against "
+                 "buying the units (repeatable; default: data/cost/rent.yaml, as in size)");
 }
 
 int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
@@ -135,7 +139,19 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   req.spec.fabric_oversubscription = parse_oversubscription(req.fabric_opts.oversubscription, "--fabric-oversubscription");
   req.spec.fabric_rail_only = parse_fabric_topology(req.fabric_opts.topology) == fabric::Topology::rail_only;
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
+  if (!train && !req.rent_overrides.empty())
+    throw InputError("--rent-usd-per-gpu-hour", "applies to --task train and finetune (a one-off job rented or bought)");
+  const auto rents = sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour");
   const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);
+  // A one-off job rented: the GPUs it uses for its wall time at the system's rental price.
+  auto rent_of = [&](const compare::Recommendation& r) -> const sizing::RentPrice* {
+    if (!train || !r.feasible || !r.is_system) return nullptr;
+    const auto it = rents.find(r.name);
+    return it == rents.end() ? nullptr : &it->second;
+  };
+  auto rent_usd = [&](const compare::Recommendation& r, const sizing::RentPrice& p) {
+    return r.gpus * r.wall_s / 3600.0 * p.usd_per_gpu_hour;
+  };
   const std::size_t n = req.top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(req.top), res.ranked.size())
                                 : res.ranked.size();
   // Each candidate's figure with its error band (the throughput's band; $/token and time are its
@@ -161,6 +177,11 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     nlohmann::json arr = nlohmann::json::array();
     for (std::size_t i = 0; i < n; ++i) {
       nlohmann::json j = recommendation_json(res.ranked[i], train);
+      if (const sizing::RentPrice* p = rent_of(res.ranked[i])) {
+        j["rent_usd"] = rent_usd(res.ranked[i], *p);
+        j["rent_usd_per_gpu_hour"] = p->usd_per_gpu_hour;
+        j["rent_source"] = p->source;
+      }
       j["rank"] = i + 1;
       if (res.ranked[i].feasible) {
         j["band"] = band_json(figure[i]);
@@ -229,6 +250,14 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     if (r.is_system)
       output.os() << fmt::format("      buys {} x {} ({} GPUs): capex {}, {:.0f} kW IT at full load\n", r.units, r.name,
                                  r.units * r.gpus_per_unit, r.priced ? usd_text(r.capex_usd) : "no price", r.it_kw);
+    if (const sizing::RentPrice* p = rent_of(r))
+      output.os() << fmt::format("      or rents {} GPUs for {}: {} at ${:.2f}/GPU-h ({}){}\n", r.gpus,
+                                 r.wall_s >= 86400 ? fmt::format("{:.1f} days", r.wall_s / 86400)
+                                                   : fmt::format("{:.1f} hours", r.wall_s / 3600),
+                                 usd_text(rent_usd(r, *p)), p->usd_per_gpu_hour, p->source,
+                                 r.priced ? fmt::format("; owning costs {} over the run, {} to buy", usd_text(r.usd),
+                                                        usd_text(r.capex_usd))
+                                          : "");
     for (const auto& why : r.reasons) output.os() << "      - " << why << "\n";
   }
   if (std::any_of(res.ranked.begin(), res.ranked.begin() + static_cast<std::ptrdiff_t>(n),

@@ -27,6 +27,7 @@ struct RecommendRequest : RequestBase {
   int top = 0;
   FabricOptions fabric_opts;
   FinetuneOptions finetune;  // --task finetune: --method full|lora|qlora and the adapters
+  std::vector<std::string> rent_overrides;  // --rent-usd-per-gpu-hour SYSTEM=PRICE (train/finetune: rent against own)
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

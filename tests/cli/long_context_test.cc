@@ -79,6 +79,22 @@ TEST(RecommendPurchaseCli, SmallestPurchaseMeetsTheDeadline) {
   }
 }
 
+TEST(RecommendPurchaseCli, RentAgainstOwnForAOneOffJob) {
+  auto r = run_gpuplan("recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100 "
+                       "--rent-usd-per-gpu-hour hgx-h100=3 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& x = j["ranked"][0];
+  ASSERT_TRUE(x["feasible"].get<bool>());
+  // Rent is the GPUs the job uses for its wall time at the price given.
+  EXPECT_NEAR(x["rent_usd"].get<double>(), x["gpus"].get<double>() * x["wall_s"].get<double>() / 3600.0 * 3.0, 1e-6);
+  EXPECT_EQ(x["rent_usd_per_gpu_hour"].get<double>(), 3.0);
+  auto t = run_gpuplan("recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100");
+  EXPECT_TRUE(has(t.out, "or rents ")) << t.out;
+  EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task infer --rent-usd-per-gpu-hour hgx-h100=3").exit_code, 2);
+  EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task train --rent-usd-per-gpu-hour hgx-h100").exit_code, 2);
+}
+
 TEST(CsvCli, RecommendTableAsCsv) {
   auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --system hgx-h100 --system hgx-h200 --csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
