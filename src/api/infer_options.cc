@@ -3,6 +3,7 @@
 
 #include "api/infer.h"
 #include "inference/speculative.h"
+#include "model/model_registry.h"
 
 namespace gpuplan::api {
 

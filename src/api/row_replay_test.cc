@@ -1,6 +1,7 @@
 // Every validated row replays as a command: a sample of rows from every validation file (every Nth
 // scored row), each row's `command` run through the API (the same options the CLI parses) gives the
 // row's predicted figure.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -15,6 +15,7 @@
 #include "inference/chooser.h"
 #include "inference/open_loop.h"
 #include "model/model_registry.h"
+#include "physics/compute.h"
 #include "sizing/money.h"
 #include "sizing/rent_prices.h"
 #include "sizing/sizing.h"
