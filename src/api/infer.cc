@@ -31,11 +31,7 @@
 
 namespace gpuplan::api {
 
-namespace {
-
-// The serving question a point of infer asks (the deployment given), as validate's rows ask theirs
-// (src/validate/row_scenario.h): both evaluate through evaluate_scenario().
-ServingScenario point_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
+ServingScenario infer_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
                                const Hardware& hw, const InferenceWorkload& w) {
   ServingScenario s;
   s.model = model;
@@ -52,8 +48,6 @@ ServingScenario point_scenario(const Catalog& catalog, const InferRequest& req, 
   s.provenance = "infer";
   return s;
 }
-
-}  // namespace
 
 int infer(const Catalog& catalog, InferRequest req, Output& output, const Session* session) {
   if (!req.recipe.empty()) return infer_recipe(catalog, std::move(req), output, session);
@@ -294,7 +288,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     dep.gpus = d.prefill_gpus + d.decode_gpus;
     dep.mtp_draft_tokens = w.mtp_draft_tokens;
     w.num_gpus = dep.gpus;
-    const InferenceResult r = evaluate_scenario(point_scenario(catalog, req, model, hw, w), dep, w.concurrency);
+    const InferenceResult r = evaluate_scenario(infer_scenario(catalog, req, model, hw, w), dep, w.concurrency);
     for (const auto& v : r.violations)
       if (v.code == "memory.exceeds_capacity")
         throw InputError("--decode-tp", v.message + "; widen the pools or lower --precision");
@@ -554,7 +548,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                 ? evaluate_at_request_rate(model, hw, par, w, request_rate_qps, req.requests_in_run)
                             : (tpot_limit_s > 0 || ttft_limit_s > 0)
                                 ? evaluate_under_limits(model, hw, par, w, ttft_limit_s, tpot_limit_s)
-                                : evaluate_scenario(point_scenario(catalog, req, model, hw, w),
+                                : evaluate_scenario(infer_scenario(catalog, req, model, hw, w),
                                                     {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, w.concurrency);
   bool hard = false;
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";

@@ -17,21 +17,11 @@ std::string limit_text(double s) { return s > 0 ? fmt::format("{:.3g} s", s) : s
 
 int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArch& model, const Hardware& hw,
                  const InferenceWorkload& w, const ChosenLimits& limits, Output& output) {
-  ServingScenario s;
-  s.model = model;
-  s.hw = hw;
-  s.system = req.system;
-  const System* sys = catalog.find_system(req.system);
-  s.unit_gpus = sys ? sys->gpus_per_unit() : std::min(8, hw.fabric.domain_gpus);
-  s.workload = w;
-  s.engine = req.engine;
-  s.traffic.isl = req.isl;
-  s.traffic.osl = req.osl;
+  ServingScenario s = infer_scenario(catalog, req, model, hw, w);
   s.traffic.tokens_per_s_per_user = req.tokens_per_user;
   s.traffic.tpot_limit_s = req.tpot_ms > 0 ? req.tpot_ms / 1e3 : 0;
   s.traffic.ttft_limit_s = resolve_ttft_limit_s(limits.ttft_stated_s, req.isl);
   s.traffic.ttft_basis = ttft_limit_basis(limits.ttft_stated_s, req.isl);
-  s.provenance = "infer";
   ChooserOptions o;
   o.gpus = req.gpus;
   o.max_pp = req.max_pp;

@@ -5,6 +5,7 @@
 
 #include "api/infer.h"
 #include "inference/inference.h"
+#include "inference/serving_scenario.h"
 
 namespace gpuplan::api {
 
@@ -13,6 +14,12 @@ struct ChosenLimits {
   double ttft_stated_s = -1;  // --ttft-ms in s when given (0: none); -1: the default by ISL
   std::string math, fallback;  // the executed math format and the fallback note
 };
+
+// The serving question infer asks, as validate's rows ask theirs (src/validate/row_scenario.h): the
+// model on the system with the request's workload and engine; no speed target and no TTFT limit (the
+// chooser's caller sets the traffic's targets).
+ServingScenario infer_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
+                               const Hardware& hw, const InferenceWorkload& w);
 
 // The chosen deployment's document or text into `output`: exit 0 when it meets the target, 3 (with
 // why) when no deployment does.

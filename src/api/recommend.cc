@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 
 #include "api/band_json.h"
 #include "api/recommend.h"
@@ -141,7 +142,8 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   if (!train && !req.rent_overrides.empty())
     throw InputError("--rent-usd-per-gpu-hour", "applies to --task train and finetune (a one-off job rented or bought)");
-  const auto rents = sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour");
+  const auto rents = train ? sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour")
+                           : std::map<std::string, sizing::RentPrice>{};
   const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);
   // A one-off job rented: the GPUs it uses for its wall time at the system's rental price.
   auto rent_of = [&](const compare::Recommendation& r) -> const sizing::RentPrice* {
