@@ -13,6 +13,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "validate/inference_cases.h"
+#include "validate/training_cases.h"
 #include "validate/validation.h"
 
 namespace gpuplan::api {
@@ -47,7 +48,7 @@ std::vector<std::string> command_words(const std::string& line) {
   return out;
 }
 
-// `gpuplan infer --a 1 --flag ... --json` as run()'s options.
+// `gpuplan infer|train --a 1 --flag ... --json` as run()'s options.
 nlohmann::json replay_options(const std::vector<std::string>& w) {
   nlohmann::json o = nlohmann::json::object();
   for (size_t i = 2; i < w.size(); ++i) {
@@ -56,6 +57,21 @@ nlohmann::json replay_options(const std::vector<std::string>& w) {
     if (value) ++i;
   }
   return o;
+}
+
+// The value at `field` ("step_time_s", or "mfu.with_attention": a path into nested objects); null when absent.
+const nlohmann::json* field_at(const nlohmann::json& doc, const std::string& field) {
+  const nlohmann::json* v = &doc;
+  size_t pos = 0;
+  while (pos <= field.size()) {
+    size_t end = field.find('.', pos);
+    if (end == std::string::npos) end = field.size();
+    const std::string key = field.substr(pos, end - pos);
+    if (!v->is_object() || !v->contains(key)) return nullptr;
+    v = &(*v)[key];
+    pos = end + 1;
+  }
+  return v;
 }
 
 struct ReplayCount {
@@ -70,11 +86,19 @@ ReplayCount replay_rows_of(const std::string& name, size_t every) {
   const Catalog& catalog = replay_session().catalog();
   const CsvTable t = read_csv_file(path, "--dataset");
   std::vector<SkippedRow> skipped;
-  std::vector<InferenceCase> cases =
-      is_inferencex_schema(t) ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
-  std::vector<InferenceCase> sample;
-  for (size_t i = 0; i < cases.size(); i += every) sample.push_back(cases[i]);
-  const ValidationReport rep = validate_inference(sample, {}, name, &catalog);
+  ValidationReport rep;
+  if (is_training_schema(t)) {
+    const std::vector<TrainingCase> cases = map_training_cases(t, catalog, skipped);
+    std::vector<TrainingCase> sample;
+    for (size_t i = 0; i < cases.size(); i += every) sample.push_back(cases[i]);
+    rep = validate_training(sample, {}, name);
+  } else {
+    std::vector<InferenceCase> cases =
+        is_inferencex_schema(t) ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
+    std::vector<InferenceCase> sample;
+    for (size_t i = 0; i < cases.size(); i += every) sample.push_back(cases[i]);
+    rep = validate_inference(sample, {}, name, &catalog);
+  }
   for (const auto& r : rep.rows) {
     ++out.rows;
     const auto w = command_words(r.command);
@@ -85,8 +109,8 @@ ReplayCount replay_rows_of(const std::string& name, size_t every) {
     std::string why;
     try {
       const nlohmann::json doc = run(replay_session(), w[1], replay_options(w));
-      if (doc.contains(r.command_field) && doc[r.command_field].is_number())
-        got = doc[r.command_field].get<double>() * r.command_scale;
+      if (const nlohmann::json* v = field_at(doc, r.command_field); v && v->is_number())
+        got = v->get<double>() * r.command_scale;
       else
         why = "no field " + r.command_field;
     } catch (const InputError& e) {
@@ -114,6 +138,7 @@ void expect_rows_replay(const std::string& name, size_t every) {
 TEST(RowReplay, InferenceCsv) { expect_rows_replay("inference.csv", 20); }
 TEST(RowReplay, MlperfInference) { expect_rows_replay("mlperf-inference-v4.1-v5.0.csv", 20); }
 TEST(RowReplay, InferenceX) { expect_rows_replay("inferencex-deepseek-r1.csv", 20); }
+TEST(RowReplay, TrainingCsv) { expect_rows_replay("training.csv", 4); }
 TEST(RowReplay, AIConfigurator) { expect_rows_replay("aiconfigurator-silicon-sample-ttft-tpot.csv", 200); }
 
 }  // namespace

@@ -9,7 +9,11 @@
 #include "api/fabric_options.h"
 #include "api/training_json.h"
 #include "core/error.h"
+#include "core/suggest.h"
+#include "model/model_dims.h"
 #include "model/model_registry.h"
+#include "training/flop_convention.h"
+#include "validate/blank_plan.h"
 #include "physics/hardware.h"
 #include "search/search.h"
 #include "training/training_step.h"
@@ -35,9 +39,41 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                  "Parallel plan, e.g. tp=4,pp=4,vp=5,cp=2,ep=1,mbs=1,recompute=none,zero=1 (dp is derived from "
                  "--gpus; if given it must agree). Without --plan: the fastest plan that fits, as `search` finds it. "
                  "A plan that does not fit in memory is reported first and exits with code 3");
+  app.add_option("--arch", req.arch_text,
+                 "Model dimensions replacing --model's, e.g. layers=126,hidden=16384,heads=128,kv_heads=8,"
+                 "vocab=128256,ffn_hidden=53248 (per expert for MoE),experts=0,topk=0. A --model no built-in "
+                 "model matches is built from them alone (layers, hidden, heads and vocab needed)");
+  app.add_option("--framework-release", req.framework_release,
+                 fmt::format("Year of the training framework's release ({} to {}): before 2022 no sequence "
+                             "parallelism and no distributed optimizer (zero=0), before 2023 no TP communication "
+                             "overlap; what the release lacks is off in the plan unless --plan states it",
+                             kOldestFrameworkRelease, kNewestFrameworkRelease))
+      ->capture_default_str();
+  app.add_option("--flop-convention", req.flop_convention,
+                 "How tflops_per_gpu counts FLOPs: model (model FLOPs with attention, recompute not counted) or "
+                 "narayanan-2021 (Narayanan et al. 2021 Eq. 3, counting the recomputed forward and the logits)")
+      ->capture_default_str();
   add_fabric_options(app, req.fabric_opts);
   add_finetune_options(app, req.finetune);
 }
+
+namespace {
+
+// --model, with --arch's dimensions replacing its own (or alone, for a name no built-in model matches).
+ModelArch train_model(const TrainRequest& req) {
+  if (!req.given("--arch")) return resolve_model(req.model_name, "--model");
+  const ModelDims dims = parse_model_dims(req.arch_text);
+  std::vector<std::string> notes;
+  bool builtin = false;
+  ModelArch m = model_with_dims(req.model_name, req.model_name, dims, notes, &builtin);
+  if (!builtin && !(dims.layers && dims.hidden && dims.heads && dims.vocab))
+    throw InputError("--arch", fmt::format("'{}' is no built-in model: --arch must give at least layers, hidden, heads "
+                                           "and vocab to build it, got '{}'",
+                                           echo_name(req.model_name), echo_name(req.arch_text)));
+  return m;
+}
+
+}  // namespace
 
 int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (req.w.num_gpus < 1 || req.w.num_gpus > 1000000) throw InputError("--gpus", fmt::format("must be 1 to 1000000, got {}", req.w.num_gpus));
@@ -47,7 +83,11 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
   req.w.precision = *p;
   req.w.finetune = finetune_spec(req.finetune, req);
-  const ModelArch model = resolve_model(req.model_name, "--model");
+  const FrameworkRelease release = framework_release(req.framework_release);
+  const auto flops = parse_flop_convention(req.flop_convention);
+  if (!flops)
+    throw InputError("--flop-convention", fmt::format("must be model or narayanan-2021, got '{}'", echo_name(req.flop_convention)));
+  const ModelArch model = train_model(req);
   const BatchChoice batch = choose_global_batch(model, req.w.seq_len, req.given("--global-batch") ? req.w.global_batch : 0);
   req.w.global_batch = batch.sequences;
   Hardware hw = resolve_hardware(catalog, req.system);
@@ -56,9 +96,22 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   TrainingPlan plan;
   std::string chosen_by;  // empty: the user's plan
   if (req.given("--plan")) {
-    TrainingPlan base;
+    TrainingPlan base = with_release_limits(TrainingPlan{}, release);
     base.dp = 0;  // derived from --gpus unless the plan names it (then the two must agree)
     plan = parse_training_plan(req.plan_text, base);
+  } else if (!release.newest_features()) {
+    // An older framework: the fastest plan that fits among those it could run (every field searched
+    // as for a row's blank plan, with what the release lacks off).
+    TrainingPlan base = with_release_limits(TrainingPlan{}, release);
+    base.dp = 0;
+    BlankFields all;
+    all.tp = all.pp = all.vp = all.cp = all.ep = all.mbs = all.recompute = true;
+    all.ep = model.is_moe();
+    all.sequence_parallel_available = release.sequence_parallel;
+    const BlankFill fill = fill_blank_plan(model, hw, req.w, base, all);
+    if (!fill.found) throw InputError("--gpus", "no plan divides the model over these GPUs: " + fill.note);
+    plan = fill.plan;
+    chosen_by = "the fastest plan the " + std::to_string(release.year) + " framework could run (" + fill.note + ")";
   } else {
     // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
     const SearchResult found = search_plans(model, hw, req.w);
@@ -76,6 +129,9 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
   if (output.json()) {
     nlohmann::json j = training_json(model, hw, plan, req.w, r);
+    j["framework_release"] = release.year;
+    j["flop_convention"] = std::string(to_string(*flops));
+    j["tflops_per_gpu"] = tflops_per_gpu(*flops, model, req.w, r);
     j["plan_source"] = chosen_by.empty() ? "user" : "search";
     j["global_batch_basis"] = batch_json(batch, req.w.seq_len);
     j["fits"] = fits;
@@ -91,6 +147,10 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!fits) output.os() << does_not_fit_line(r.memory) << "\n\n";
   if (!chosen_by.empty()) output.os() << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
   output.os() << batch_line(batch, req.w.seq_len) << "\n";
+  if (const std::string note = release_note(release); !note.empty()) output.os() << note << "\n";
+  if (*flops != FlopConvention::model)
+    output.os() << fmt::format("TFLOP/s per GPU counted as {}: {:.1f}\n", to_string(*flops),
+                               tflops_per_gpu(*flops, model, req.w, r));
   print_training_text(output.os(), model, hw, plan, req.w, r);
   output.os() << fmt::format("\n  error band: tokens/s/GPU {:.0f} ({:.0f} to {:.0f}), step {:.3f} s ({:.3f} to {:.3f}): {}\n",
                            tput.value, tput.low, tput.high, step.value, step.low, step.high, band_text(tput));

@@ -10,6 +10,7 @@
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
+#include "training/framework_release.h"
 #include "training/training_step.h"
 #include "api/fabric_options.h"
 
@@ -18,6 +19,9 @@ namespace gpuplan::api {
 // The options of `gpuplan train` (the CLI, run() and the faces over it share them).
 struct TrainRequest : RequestBase {
   std::string model_name = "llama3.1-70b", system = "hgx-h100", precision = "bf16", plan_text;
+  std::string arch_text;                         // --arch layers=..,hidden=..: dimensions replacing the model's
+  int framework_release = kNewestFrameworkRelease;  // --framework-release YEAR
+  std::string flop_convention = "model";         // --flop-convention: how tflops_per_gpu counts FLOPs
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 64;

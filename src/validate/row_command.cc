@@ -129,4 +129,42 @@ RowReading serving_row_reading(const InferenceCase& c, const InferenceResult& r)
   return {"tpot_s", 1e3};
 }
 
+std::string full_plan_text(const TrainingPlan& p) {
+  auto b = [](bool v) { return v ? 1 : 0; };
+  std::string s = fmt::format("tp={},pp={},vp={},cp={},cp_kind={},ep={},etp={},dp={},mbs={},recompute={}", p.tp, p.pp,
+                              p.vp, p.cp, to_string(p.cp_kind), p.ep, p.etp, p.dp, p.mbs, to_string(p.recompute));
+  s += fmt::format(",recompute_layers={},offload_layers={},zero={},sp={},tp_overlap={},dp_overlap={},ep_overlap={}",
+                   p.recompute_layers, p.offload_layers, p.zero, b(p.sequence_parallel), b(p.tp_comm_overlap),
+                   b(p.dp_overlap), b(p.ep_overlap));
+  s += fmt::format(",dist_opt={},order={},moments={},moe_act_fp8={},combine_from_act={}", b(p.distributed_optimizer),
+                   to_string(p.order), p.bf16_moments ? "bf16" : "fp32", b(p.moe_act_fp8), b(p.combine_from_act));
+  return s;
+}
+
+std::string training_row_command(const TrainingCase& c, const TrainingPlan& plan) {
+  const TrainingWorkload& w = c.workload;
+  Line l;
+  l.s = "gpuplan train";
+  l.opt("--model", c.model_lookup.empty() ? c.model_name : c.model_lookup);
+  if (c.dims.any()) l.opt("--arch", to_string(c.dims));
+  l.opt("--system", c.system);
+  l.opt("--gpus", w.num_gpus);
+  l.opt("--global-batch", w.global_batch);
+  l.opt("--seq", w.seq_len);
+  l.opt("--precision", std::string(to_string(w.precision)));
+  if (c.framework_release > 0) l.opt("--framework-release", c.framework_release);
+  l.opt("--plan", full_plan_text(plan));
+  if (c.metric == "tflops_per_gpu" && c.flop_convention != FlopConvention::model)
+    l.opt("--flop-convention", std::string(to_string(c.flop_convention)));
+  l.flag("--json");
+  return l.s;
+}
+
+RowReading training_row_reading(const TrainingCase& c) {
+  if (c.metric == "step_time_s") return {"step_time_s", 1.0};
+  if (c.metric == "tokens_per_sec_per_gpu") return {"tokens_per_s_per_gpu", 1.0};
+  if (c.metric == "tflops_per_gpu") return {"tflops_per_gpu", 1.0};
+  return {c.mfu_basis == "precision_peak" ? "mfu.with_attention" : "mfu.with_attention_vs_bf16_peak", 100.0};
+}
+
 }  // namespace gpuplan

@@ -14,6 +14,7 @@ namespace gpuplan {
 // Where a command's --json document holds the row's figure: `field` (a top-level key) times `scale`
 // (1000 for a latency in ms read from seconds; (isl + osl) / osl for a throughput the row counts over
 // input and output tokens).
+// A field holding a '.' is a path into nested objects ("mfu.with_attention").
 struct RowReading {
   std::string field;
   double scale = 1.0;
@@ -26,5 +27,15 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c);
 // The figure's field in that command's document; `r` is the row's evaluation (a TTFT row reads the
 // median request's TTFT where the evaluation replayed one).
 RowReading serving_row_reading(const InferenceCase& c, const InferenceResult& r);
+
+// The `gpuplan train ... --json` line that evaluates the case as validate does: the row's model (with
+// `--arch` for the dimensions it states), system, GPUs, batch, sequence, precision, framework release,
+// and `plan` (the row's plan with its blanks filled and dp derived) stated in full.
+std::string training_row_command(const TrainingCase& c, const TrainingPlan& plan);
+// Where that document holds the row's figure: step_time_s, tokens_per_s_per_gpu, tflops_per_gpu (under
+// the row's --flop-convention) or an MFU ("mfu.with_attention", a path into the `mfu` object) x 100.
+RowReading training_row_reading(const TrainingCase& c);
+// The plan as `--plan` reads it back, every key stated (plan/plan.h parse_training_plan).
+std::string full_plan_text(const TrainingPlan& p);
 
 }  // namespace gpuplan

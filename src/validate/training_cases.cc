@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <regex>
@@ -17,92 +18,44 @@
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
 #include "validate/precision_text.h"
+#include "validate/zero_spelling.h"
 
 namespace gpuplan {
 
 namespace {
 
-// The publication year in a source id ("NARAYANAN-2021-T1" -> 2021), or 0.
-int source_year(const std::string& id) {
+// The year the row's run is dated: its `date` (or `year`) column where the table has one ("2024-06",
+// "2024"), else the publication year in its source id ("NARAYANAN-2021-T1" -> 2021); 0 when neither
+// states one. Container tags ("NEMO-24.07") are not years.
+int row_year(const CsvTable& t, size_t i) {
   static const std::regex year(R"((19|20)\d\d)");
   std::smatch m;
-  if (std::regex_search(id, m, year)) {
-    const int y = std::stoi(m.str());
-    // Container tags like "25.02" are not years; only four-digit years count.
-    return y;
+  for (const char* col : {"date", "year"}) {
+    if (t.column(col) < 0) continue;
+    const std::string cell = t.cell(i, col);
+    if (std::regex_search(cell, m, year) && m.position(0) == 0) return std::stoi(m.str());
   }
+  const std::string id = t.cell(i, "source_id");
+  if (std::regex_search(id, m, year)) return std::stoi(m.str());
   return 0;
 }
 
-// Architecture from the row: the built-in model of that name when one matches (for what the columns
-// cannot say: MLA, shared experts, gating, sliding windows), with every dimension the row gives
-// taking precedence.
-ModelArch model_for_row(const CsvTable& t, size_t i, std::vector<std::string>& notes) {
-  const std::string name = t.cell(i, "model");
-  ModelArch m;
-  bool builtin = false;
-  try {
-    std::string base = name;
-    if (auto p = base.find(" ("); p != std::string::npos) base = base.substr(0, p);
-    m = resolve_model(base, "model");
-    builtin = true;
-  } catch (const InputError&) {
-  }
-  // A dimension the row gives must lie in the bounds every model input has (model/model.h); out of
-  // them the row is skipped naming the column (the arithmetic on it would overflow).
-  auto in_bounds = [&](const char* col, double v, int lo, int hi) {
-    if (v < lo || v > hi)
-      throw InputError(col, fmt::format("must be in [{}, {}], got {}", lo, hi, v));
-    return static_cast<int>(v);
-  };
-  auto set = [&](const char* col, int& field, int hi) {
+// The dimensions the row's columns state, each within the bounds every model input has (a value out
+// of them skips the row naming the column).
+ModelDims row_dims(const CsvTable& t, size_t i) {
+  ModelDims d;
+  for (auto [col, key] : {std::pair<const char*, const char*>{"layers", "layers"}, {"hidden", "hidden"},
+                          {"heads", "heads"}, {"vocab", "vocab"}, {"ffn_hidden", "ffn_hidden"},
+                          {"moe_experts", "experts"}, {"moe_topk", "topk"}, {"kv_heads", "kv_heads"}}) {
     double v = 0;
-    if (parse_cell_number(t.cell(i, col), v)) field = in_bounds(col, v, 1, hi);
-  };
-  if (!builtin) {
-    m.name = name;
-    m.family = to_lower(name).find("llama") != std::string::npos ? "llama" : "gpt";
-    notes.push_back("architecture from the row's columns (no built-in model matches the name)");
-  }
-  const int old_heads = m.heads, old_hidden = m.hidden;
-  set("layers", m.layers, model_limits::kMaxLayers);
-  set("hidden", m.hidden, model_limits::kMaxWidth);
-  set("heads", m.heads, model_limits::kMaxLayers);
-  set("vocab", m.vocab, model_limits::kMaxWidth);
-  double ffn = 0;
-  const bool has_ffn = parse_cell_number(t.cell(i, "ffn_hidden"), ffn);
-  if (has_ffn) in_bounds("ffn_hidden", ffn, 1, model_limits::kMaxWidth);
-  double experts = 0, topk = 0;
-  if (parse_cell_number(t.cell(i, "moe_experts"), experts)) in_bounds("moe_experts", experts, 0, model_limits::kMaxExperts);
-  if (parse_cell_number(t.cell(i, "moe_topk"), topk)) in_bounds("moe_topk", topk, 0, model_limits::kMaxExperts);
-  if (experts > 0) {
-    m.moe.num_experts = static_cast<int>(experts);
-    if (topk > 0) m.moe.top_k = static_cast<int>(topk);
-    if (has_ffn) m.moe.expert_ffn_hidden = static_cast<int>(ffn);
-  } else if (has_ffn) {
-    m.ffn_hidden = static_cast<int>(ffn);
-  }
-  if (!builtin) {
-    if (!has_ffn) {
-      m.ffn_hidden = 4 * m.hidden;
-      notes.push_back("ffn_hidden blank: 4 x hidden (GPT-style)");
+    if (!parse_cell_number(t.cell(i, col), v)) continue;
+    try {
+      set_model_dim(d, key, v, "");
+    } catch (const InputError& e) {
+      throw InputError(col, e.what());
     }
-    // GPT-style models use a plain 4h MLP; gated MLPs (SwiGLU) use another width.
-    m.gated_mlp = !(m.moe.num_experts == 0 && m.ffn_hidden == 4 * m.hidden);
-    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
-    m.attention = AttentionKind::mha;
   }
-  double kv = 0;
-  if (parse_cell_number(t.cell(i, "kv_heads"), kv)) {
-    m.kv_heads = in_bounds("kv_heads", kv, 1, model_limits::kMaxLayers);
-    if (m.attention != AttentionKind::mla) m.attention = m.kv_heads < m.heads ? AttentionKind::gqa : AttentionKind::mha;
-  } else if (!builtin) {
-    m.kv_heads = m.heads;
-  }
-  if (builtin && (m.heads != old_heads || m.hidden != old_hidden) && m.head_dim == old_hidden / std::max(1, old_heads))
-    m.head_dim = m.hidden / std::max(1, m.heads);
-  if (m.moe.num_experts > 0 && m.moe.first_dense_layers >= m.layers) m.moe.first_dense_layers = 0;
-  return m;
+  return d;
 }
 
 }  // namespace
@@ -147,7 +100,24 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     c.workload.precision = *prec.precision;
     if (normalize_name(c.precision_name) != to_string(*prec.precision)) c.assumptions.push_back(prec.note);
     try {
-      c.model = model_for_row(t, i, c.assumptions);
+      // The built-in model of that name when one matches (for what the columns cannot say: MLA, shared
+      // experts, gating, sliding windows), with every dimension the row gives taking precedence.
+      c.dims = row_dims(t, i);
+      // The name as written first (a built-in name or alias, "GPT-18.4B (Narayanan Table 1)"), then
+      // without its parenthesised remark ("GPT-22B (Korthikanti)").
+      std::string base = c.model_name;
+      if (auto p = base.find(" ("); p != std::string::npos) base = base.substr(0, p);
+      bool builtin = false;
+      std::vector<std::string> notes;
+      c.model = model_with_dims(c.model_name, c.model_name, c.dims, notes, &builtin);
+      c.model_lookup = c.model_name;
+      if (!builtin && base != c.model_name) {
+        notes.clear();
+        c.model = model_with_dims(base, c.model_name, c.dims, notes, &builtin);
+        c.model_lookup = base;
+      }
+      if (!builtin) c.model_lookup.clear();
+      c.assumptions.insert(c.assumptions.end(), notes.begin(), notes.end());
     } catch (const InputError& e) {
       skip(e.what());
       continue;
@@ -251,29 +221,28 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
     else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
     else p.recompute = Recompute::none;
-    // Sequence parallelism and TP communication overlap arrived in Megatron in 2022; sources from
-    // before then, or that say so, ran without them.
-    const int year = source_year(c.source_id);
-    const bool legacy = year > 0 && year <= 2021;
-    p.sequence_parallel = p.tp > 1 && !legacy && notes_l.find("no sequence parallelism") == std::string::npos;
-    if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
-    p.tp_comm_overlap = !(legacy || (year == 2022));
-    if (legacy || year == 2022) c.assumptions.push_back("pre-2023 Megatron: no TP communication overlap");
-    if (legacy) {
-      // Megatron's distributed optimizer (optimizer state sharded over DP) arrived in 2022: a 2021 run
-      // kept full Adam state on every data-parallel rank.
-      p.distributed_optimizer = false;
-      p.zero = 0;
-      blanks.sequence_parallel_available = false;
-      c.assumptions.push_back("2021 Megatron: no distributed optimizer, no sequence parallelism");
+    // The framework release the row ran, from its date (training/framework_release.h): what that
+    // release lacks (sequence parallelism, the distributed optimizer, TP overlap) the plan lacks too.
+    if (const int year = row_year(t, i); year > 0) {
+      c.framework_release = std::clamp(year, kOldestFrameworkRelease, kNewestFrameworkRelease);
+      if (c.framework_release != year)
+        c.assumptions.push_back(fmt::format("dated {}: the framework release of {}", year, c.framework_release));
     }
-    if (notes_l.find("fsdp") != std::string::npos) {
-      p.zero = 3;
-      c.assumptions.push_back("FSDP (ZeRO-3) per the row's notes");
+    const FrameworkRelease release = framework_release(c.framework_release ? c.framework_release : kNewestFrameworkRelease);
+    p.sequence_parallel = p.tp > 1 && notes_l.find("no sequence parallelism") == std::string::npos;
+    p = with_release_limits(p, release);
+    if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
+    blanks.sequence_parallel_available = release.sequence_parallel;
+    if (const std::string note = release_note(release); !note.empty()) c.assumptions.push_back(note);
+    // Sharding as the notes spell it (validate/zero_spelling.h).
+    if (const ZeroReading z = read_zero_spelling(notes); z.stage >= 0) {
+      p.zero = z.stage;
+      if (z.stage >= 1) p.distributed_optimizer = true;
+      else p.distributed_optimizer = false;
+      c.assumptions.push_back(z.note);
     }
     if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
     if (blanks.any()) {
-      if (blanks.tp && legacy) p.sequence_parallel = false;
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {
         // The row's dp may count differently (e.g. with EP folded in); the GPU count decides.
@@ -299,6 +268,9 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     if (blanks.stated_dp > 0 && check.dp != blanks.stated_dp)
       c.assumptions.push_back(fmt::format("dp {} disagrees with num_gpus / (tp x pp x cp) = {}: the GPU count decides",
                                           blanks.stated_dp, check.dp));
+    // TFLOP/s as the source counts them (shared/data README, "FLOP conventions"): Narayanan et al.
+    // 2021 count with their Eq. 3, recompute included.
+    if (c.source_id.rfind("NARAYANAN", 0) == 0) c.flop_convention = FlopConvention::narayanan_2021;
     c.mfu_basis = t.cell(i, "mfu_basis");
     if (c.metric == "mfu" && c.reported <= 1.0) {
       // MFU is in percent; a value of at most 1 is a fraction (no training run reaches only 1% MFU).
@@ -321,18 +293,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
 double metric_from_result(const TrainingCase& c, const TrainingResult& r) {
   if (c.metric == "step_time_s") return r.step_time_s;
   if (c.metric == "tokens_per_sec_per_gpu") return r.tokens_per_s_per_gpu;
-  const bool narayanan = c.source_id.rfind("NARAYANAN", 0) == 0;
-  if (c.metric == "tflops_per_gpu") {
-    if (narayanan) {
-      // Narayanan et al. 2021, Eq. 3: F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) per iteration,
-      // which counts the recomputed forward pass.
-      const double B = double(c.workload.global_batch), s = c.workload.seq_len, l = c.model.layers,
-                   h = c.model.hidden, V = c.model.vocab;
-      const double F = 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
-      return F / (r.step_time_s * c.workload.num_gpus) / 1e12;
-    }
-    return r.model_tflops_per_gpu;
-  }
+  if (c.metric == "tflops_per_gpu") return tflops_per_gpu(c.flop_convention, c.model, c.workload, r);
   // mfu in percent against the peak the row's mfu_basis names (shared/data README): the precision's
   // own dense peak, or the BF16 dense peak (also when the column is blank).
   const bool own_peak = c.mfu_basis == "precision_peak";

@@ -7,8 +7,11 @@
 #include "catalog/catalog.h"
 #include "core/csv.h"
 #include "model/model.h"
+#include "model/model_dims.h"
 #include "physics/hardware.h"
 #include "plan/plan.h"
+#include "training/flop_convention.h"
+#include "training/framework_release.h"
 #include "training/training_step.h"
 
 namespace gpuplan {
@@ -25,8 +28,16 @@ struct TrainingCase {
   std::string precision_name;
   std::string metric;         // step_time_s, tokens_per_sec_per_gpu, tflops_per_gpu, mfu
   std::string mfu_basis;      // mfu rows: precision_peak or bf16_peak ("" = BF16 peak)
+  FlopConvention flop_convention = FlopConvention::model;  // tflops rows: how the source counts FLOPs
   double reported = 0;
   ModelArch model;
+  // What `train` is told to build the same model: the built-in model's name (`model_lookup`, empty when
+  // none matches) and the dimensions the row states (`train --arch`).
+  std::string model_lookup;
+  ModelDims dims;
+  // The framework release the row ran (`train --framework-release`): from its date, 0 when it states none
+  // (the newest). The plan below already carries what that release lacks.
+  int framework_release = 0;
   Hardware hardware;
   TrainingPlan plan;
   TrainingWorkload workload;

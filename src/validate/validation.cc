@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "core/error.h"
+#include "validate/row_command.h"
 
 namespace gpuplan {
 
@@ -70,6 +71,10 @@ ValidationReport validate_training(const std::vector<TrainingCase>& cases, std::
     TrainingPlan shown = c.plan;
     check_plan(c.model, shown, c.workload);  // fills the derived dp
     r.plan = to_string(shown);
+    r.command = training_row_command(c, shown);
+    const RowReading reading = training_row_reading(c);
+    r.command_field = reading.field;
+    r.command_scale = reading.scale;
     all.push_back(r.ape_pct);
     groups["source"][r.source_id].push_back(r.ape_pct);
     groups["family"][r.family].push_back(r.ape_pct);
