@@ -18,6 +18,7 @@
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
 #include "validate/precision_text.h"
+#include "validate/row_consistency.h"
 #include "validate/zero_spelling.h"
 
 namespace gpuplan {
@@ -284,6 +285,10 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
         skip(fmt::format("mfu_basis '{}' is not precision_peak or bf16_peak", c.mfu_basis));
         continue;
       }
+    }
+    if (auto why = training_row_contradiction(c, notes)) {
+      skip(*why);
+      continue;
     }
     out.push_back(std::move(c));
   }

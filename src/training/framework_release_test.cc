@@ -1,0 +1,51 @@
+#include "training/framework_release.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+TEST(FrameworkRelease, FeaturesByYear) {
+  const FrameworkRelease r2021 = framework_release(2021), r2022 = framework_release(2022),
+                         r2023 = framework_release(2023), newest = framework_release(kNewestFrameworkRelease);
+  EXPECT_FALSE(r2021.sequence_parallel);
+  EXPECT_FALSE(r2021.distributed_optimizer);
+  EXPECT_FALSE(r2021.tp_comm_overlap);
+  EXPECT_TRUE(r2022.sequence_parallel);
+  EXPECT_TRUE(r2022.distributed_optimizer);
+  EXPECT_FALSE(r2022.tp_comm_overlap);
+  EXPECT_TRUE(r2023.newest_features());
+  EXPECT_TRUE(newest.newest_features());
+  EXPECT_TRUE(release_note(newest).empty());
+  EXPECT_EQ(release_note(r2022), "2022 framework: no TP communication overlap");
+}
+
+TEST(FrameworkRelease, PlanLosesWhatTheReleaseLacks) {
+  TrainingPlan p;
+  p.tp = 4;
+  const TrainingPlan old = with_release_limits(p, framework_release(2021));
+  EXPECT_FALSE(old.sequence_parallel);
+  EXPECT_FALSE(old.distributed_optimizer);
+  EXPECT_EQ(old.zero, 0);
+  EXPECT_FALSE(old.tp_comm_overlap);
+  const TrainingPlan same = with_release_limits(p, framework_release(kNewestFrameworkRelease));
+  EXPECT_EQ(to_string(same), to_string(p));
+  EXPECT_EQ(same.tp_comm_overlap, p.tp_comm_overlap);
+}
+
+TEST(FrameworkRelease, OutOfRangeNamesTheFieldAndRange) {
+  for (int year : {0, 2018, 2027, 20210}) {
+    try {
+      framework_release(year);
+      FAIL() << year;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.field()), "--framework-release");
+      EXPECT_NE(std::string(e.what()).find("2019 to 2026"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan

@@ -1,0 +1,120 @@
+// gpuplan train's options for what a published row states (--arch, --framework-release,
+// --flop-convention), and validate's training rows: each replays as its command; a row whose notes
+// contradict its figure is reported with the reason and not scored.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+
+TEST(CliTrainRows, BadFrameworkReleaseExits2NamingTheFieldAndRange) {
+  for (const char* year : {"2031", "2018", "0"}) {
+    const auto r = run_gpuplan(std::string("train --model llama3.1-8b --gpus 8 --framework-release ") + year);
+    EXPECT_EQ(r.exit_code, 2) << year << r.out;
+    EXPECT_TRUE(has(r.err, "--framework-release")) << r.err;
+    EXPECT_TRUE(has(r.err, "2019 to 2026")) << r.err;
+  }
+  const auto j = run_gpuplan("train --model llama3.1-8b --gpus 8 --framework-release x --json");
+  EXPECT_EQ(j.exit_code, 2);
+  EXPECT_TRUE(has(j.out + j.err, "--framework-release")) << j.out << j.err;
+}
+
+TEST(CliTrainRows, OldReleaseRunsWithoutWhatItLacked) {
+  const auto r = run_gpuplan("train --model llama3.1-8b --gpus 16 --global-batch 128 --seq 2048 --framework-release 2021 "
+                             "--plan tp=4,pp=1,mbs=1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["framework_release"], 2021);
+  EXPECT_EQ(j["plan"]["zero"], 0);
+  EXPECT_EQ(j["plan"]["sequence_parallel"], false);
+  // The newest release keeps them; a plan that states them has them in any release.
+  const auto n = run_gpuplan("train --model llama3.1-8b --gpus 16 --global-batch 128 --seq 2048 --plan tp=4,pp=1,mbs=1 --json");
+  ASSERT_EQ(n.exit_code, 0) << n.err;
+  EXPECT_EQ(n.json()["plan"]["zero"], 1);
+  EXPECT_EQ(n.json()["plan"]["sequence_parallel"], true);
+  EXPECT_GT(r.json()["step_time_s"].get<double>(), n.json()["step_time_s"].get<double>());
+  const auto s = run_gpuplan("train --model llama3.1-8b --gpus 16 --global-batch 128 --seq 2048 --framework-release 2021 "
+                             "--plan tp=4,pp=1,mbs=1,sp=1,zero=1,dist_opt=1 --json");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(s.json()["plan"]["sequence_parallel"], true);
+  EXPECT_EQ(s.json()["plan"]["zero"], 1);
+  // Without --plan, an old release's plan is chosen among those it could run.
+  const auto c = run_gpuplan("train --model llama3.1-8b --gpus 16 --global-batch 128 --seq 2048 --framework-release 2021 --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.json()["plan"]["sequence_parallel"], false);
+  EXPECT_EQ(c.json()["plan"]["zero"], 0);
+}
+
+TEST(CliTrainRows, ArchBuildsAModelNoBuiltInNames) {
+  const auto r = run_gpuplan("train --model my-gpt --arch layers=24,hidden=2048,heads=16,vocab=50257 --gpus 8 "
+                             "--global-batch 64 --seq 2048 --plan tp=1,pp=1,mbs=1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["model"], "my-gpt");
+  const auto missing = run_gpuplan("train --model my-gpt --arch layers=24,hidden=2048 --gpus 8");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(has(missing.err, "--arch")) << missing.err;
+  const auto bad_key = run_gpuplan("train --model llama3.1-8b --arch layer=24 --gpus 8");
+  EXPECT_EQ(bad_key.exit_code, 2);
+  EXPECT_TRUE(has(bad_key.err, "--arch.layer")) << bad_key.err;
+  const auto range = run_gpuplan("train --model llama3.1-8b --arch hidden=0 --gpus 8");
+  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_TRUE(has(range.err, "--arch.hidden")) << range.err;
+  // A built-in model with a dimension replaced: the same model with more layers is slower.
+  const auto base = run_gpuplan("train --model llama3.1-8b --gpus 8 --global-batch 64 --seq 4096 --plan tp=2,mbs=1 --json");
+  const auto deeper =
+      run_gpuplan("train --model llama3.1-8b --arch layers=40 --gpus 8 --global-batch 64 --seq 4096 --plan tp=2,mbs=1 --json");
+  ASSERT_EQ(base.exit_code, 0) << base.err;
+  ASSERT_EQ(deeper.exit_code, 0) << deeper.err;
+  EXPECT_GT(deeper.json()["step_time_s"].get<double>(), base.json()["step_time_s"].get<double>());
+}
+
+TEST(CliTrainRows, FlopConvention) {
+  const std::string q = "train --model llama3.1-8b --gpus 8 --global-batch 64 --seq 4096 --plan tp=1,mbs=1,recompute=full --json";
+  const auto model = run_gpuplan(q), eq3 = run_gpuplan(q + " --flop-convention narayanan-2021");
+  ASSERT_EQ(model.exit_code, 0) << model.err;
+  ASSERT_EQ(eq3.exit_code, 0) << eq3.err;
+  EXPECT_DOUBLE_EQ(model.json()["tflops_per_gpu"].get<double>(), model.json()["model_tflops_per_gpu"].get<double>());
+  EXPECT_GT(eq3.json()["tflops_per_gpu"].get<double>(), model.json()["tflops_per_gpu"].get<double>());  // counts recompute
+  EXPECT_EQ(eq3.json()["flop_convention"], "narayanan-2021");
+  const auto bad = run_gpuplan("train --model llama3.1-8b --gpus 8 --flop-convention hfu");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "--flop-convention")) << bad.err;
+}
+
+// Two rows of one run: the second's notes state 4x less TFLOP/s than its tokens/s imply.
+TEST(CliTrainRows, ContradictingRowIsReportedNotScored) {
+  const std::string path = testing::TempDir() + "/train-rows-contradiction.csv";
+  {
+    std::ofstream f(path);
+    f << "source_id,source_url_or_path,model,params_B,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,moe_experts,"
+         "moe_topk,gpu,num_gpus,precision,tp,pp,vp,cp,ep,dp,mbs,gbs,recompute,reported_metric,reported_value,notes,"
+         "mfu_basis\n";
+    const std::string row = "NEMO-24.07,x,GPT3-5B,5,24,4096,16384,32,32,50257,2048,,,H100-SXM-80GB,64,FP8,1,1,,1,,64,4,2048,,"
+                            "tokens_per_sec_per_gpu,23406,";
+    f << row << "model TFLOP/s/GPU=765,\n";
+    f << row << "model TFLOP/s/GPU=190,\n";
+  }
+  const auto r = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["rows"].size(), 1u);
+  ASSERT_EQ(j["skipped"].size(), 1u);
+  EXPECT_EQ(j["skipped"][0]["row"], 1);
+  EXPECT_TRUE(has(j["skipped"][0]["reason"].get<std::string>(), "contradicts itself")) << j["skipped"][0];
+  // The scored row replays as its command.
+  const auto& row = j["rows"][0];
+  std::string cmd = row["command"].get<std::string>();
+  ASSERT_EQ(cmd.rfind("gpuplan train ", 0), 0u) << cmd;
+  const auto replay = run_gpuplan(cmd.substr(std::string("gpuplan ").size()));
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const double got = replay.json()[row["command_field"].get<std::string>()].get<double>() * row["command_scale"].get<double>();
+  EXPECT_NEAR(got, row["predicted"].get<double>(), 1e-6 * row["predicted"].get<double>());
+  std::remove(path.c_str());
+}
+
+}  // namespace
