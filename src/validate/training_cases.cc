@@ -52,8 +52,9 @@ ModelDims row_dims(const CsvTable& t, size_t i) {
     if (!parse_cell_number(t.cell(i, col), v)) continue;
     try {
       set_model_dim(d, key, v, "");
-    } catch (const InputError& e) {
-      throw InputError(col, e.what());
+    } catch (const InputError& e) {  // the same message, naming the column
+      const std::string what = e.what();
+      throw InputError(col, what.substr(std::min(what.size(), e.field().size() + 2)));
     }
   }
   return d;
