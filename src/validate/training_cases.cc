@@ -26,7 +26,7 @@ namespace gpuplan {
 namespace {
 
 // The year the row's run is dated: its `date` (or `year`) column where the table has one ("2024-06",
-// "2024"), else the publication year in its source id ("NARAYANAN-2021-T1" -> 2021); 0 when neither
+// "2024", "Apr 2024"), else the publication year in its source id ("NARAYANAN-2021-T1" -> 2021); 0 when neither
 // states one. Container tags ("NEMO-24.07") are not years.
 int row_year(const CsvTable& t, size_t i) {
   static const std::regex year(R"((19|20)\d\d)");
@@ -34,7 +34,7 @@ int row_year(const CsvTable& t, size_t i) {
   for (const char* col : {"date", "year"}) {
     if (t.column(col) < 0) continue;
     const std::string cell = t.cell(i, col);
-    if (std::regex_search(cell, m, year) && m.position(0) == 0) return std::stoi(m.str());
+    if (std::regex_search(cell, m, year)) return std::stoi(m.str());
   }
   const std::string id = t.cell(i, "source_id");
   if (std::regex_search(id, m, year)) return std::stoi(m.str());
