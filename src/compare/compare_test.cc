@@ -281,7 +281,9 @@ TEST(Recommend, OneOffJobRankedByItsCost) {
   EXPECT_NEAR(rent.ranked[0].rent_usd, rent.ranked[0].gpus * rent.ranked[0].wall_s / 3600.0 * 2.0, 1e-6);
   EXPECT_EQ(rent.ranked[1].name, "hgx-h200");
   for (const auto& r : rent.ranked)
-    if (r.name == "gb200-nvl72") EXPECT_EQ(rank_figure(rent.spec, r), 0.0);
+    if (r.name == "gb200-nvl72") {
+      EXPECT_EQ(rank_figure(rent.spec, r), 0.0);
+    }
 }
 
 }  // namespace

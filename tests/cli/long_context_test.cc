@@ -216,7 +216,9 @@ TEST(RecommendPurchaseCli, OneOffJobRankedByItsCost) {
       EXPECT_GE(job, last) << x["name"];  // cheapest job first
       last = job;
     }
-    if (rent) EXPECT_NE(j["ranked"][0]["name"], "hgx-b200");  // the dearest rental is not first
+    if (rent) {
+      EXPECT_NE(j["ranked"][0]["name"], "hgx-b200");  // the dearest rental is not first
+    }
   }
   auto t = run_gpuplan(cmd);
   EXPECT_TRUE(has(t.out, "ranked by the job's cost owned")) << t.out;
