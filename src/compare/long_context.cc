@@ -106,10 +106,14 @@ void add_long_context(const ModelArch& m, const SystemSide& A, const SystemSide&
                     return double(c.point.result.max_concurrency) / std::max(1, c.gpus);
                   }),
                   true, true, "",
-                  fmt::format("the chosen deployment's KV pool after weights and activations, per GPU: A {}, B {} "
-                              "users in all",
-                              a.serving.met ? fmt::format("{}", a.serving.point.result.max_concurrency) : "-",
-                              b.serving.met ? fmt::format("{}", b.serving.point.result.max_concurrency) : "-")});
+                  fmt::format("users per GPU the chosen deployment's KV pool holds after weights and activations; in "
+                              "all: A {}, B {}",
+                              a.serving.met ? fmt::format("{} on {} GPUs", a.serving.point.result.max_concurrency,
+                                                          a.serving.gpus)
+                                            : "-",
+                              b.serving.met ? fmt::format("{} on {} GPUs", b.serving.point.result.max_concurrency,
+                                                          b.serving.gpus)
+                                            : "-")});
     ys.push_back({group, "long_context_ttft:" + m.name,
                   fmt::format("{} TTFT at {} input, chunked prefill", m.name, lk), "s",
                   served(a, [](const ServingChoice& c) { return c.point.result.ttft_s; }),
