@@ -273,7 +273,8 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   for (const auto& y : c.yardsticks) {
     const bool wanted = y.key == "peak_best_format" || y.key == "peak_fp8" || y.key == "hbm_bandwidth" ||
                         y.key.rfind("train_tokens_per_s:", 0) == 0 || y.key.rfind("infer_at_interactivity:", 0) == 0 ||
-                        y.key.rfind("infer_best_format:", 0) == 0;
+                        y.key.rfind("infer_best_format:", 0) == 0 || y.key.rfind("long_context_infer:", 0) == 0 ||
+                        y.key.rfind("long_context_users_held:", 0) == 0 || y.key.rfind("long_context_train:", 0) == 0;
     const double r = y.ratio(Per::gpu, c.a, c.b);
     if (wanted && std::isfinite(r)) gist.emplace_back(r, y.name);
   }
