@@ -89,6 +89,48 @@ nlohmann::json pick_json(const compare::TrainingPick& p, const cost::TokenCost& 
           {"joules_per_token", c.joules_per_token}};
 }
 
+// The long-context yardstick's figures of one model: each side's serving answer at the long ISL (KV per
+// user, users held, TTFT, throughput) and its training plan at that sequence length.
+nlohmann::json long_context_json(const compare::Comparison& c, const compare::ModelComparison& m) {
+  const auto side = [&](const compare::LongContextSide& s, const cost::Tco& tco) {
+    nlohmann::json j;
+    if (c.spec.infer) {
+      j["serving"] = choice_json(s.serving);
+      if (s.serving.met) {
+        const InferenceResult& r = s.serving.point.result;
+        j["serving"]["kv_bytes_per_user_per_gpu"] = r.memory.kv_bytes_per_sequence;
+        j["serving"]["max_concurrency"] = r.max_concurrency;
+        j["serving"]["users_held_per_gpu"] = double(r.max_concurrency) / std::max(1, s.serving.gpus);
+        j["serving"]["prefill_one_prompt_s"] = r.prefill_s;
+      }
+    }
+    if (c.spec.train) {
+      j["training"] = pick_json(s.training, s.training.found ? cost::token_cost(tco, 1, s.training.result.tokens_per_s_per_gpu)
+                                                             : cost::TokenCost{});
+      if (s.training.found) {
+        j["training"]["cp"] = s.training.plan.cp;
+        j["training"]["cp_kind"] = std::string(to_string(s.training.plan.cp_kind));
+      }
+    }
+    return j;
+  };
+  nlohmann::json j = {{"tokens", c.spec.long_context_tokens},
+                      {"isl", c.spec.long_context_tokens},
+                      {"osl", c.spec.osl},
+                      {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
+                      {"ttft_limit_s", m.long_context_ttft_limit_s},
+                      {"ttft_basis", ttft_limit_basis(c.spec.ttft_limit_s, c.spec.long_context_tokens)},
+                      {"prefix_hit", c.spec.prefix_hit},
+                      {"kv_offload", c.spec.kv_offload_host ? "host" : "none"},
+                      {"a", side(m.long_context_a, c.a.tco)},
+                      {"b", side(m.long_context_b, c.b.tco)}};
+  if (c.spec.train && m.long_context_a.training.found)
+    j["training_global_batch"] = m.long_context_a.training.workload.global_batch;
+  else if (c.spec.train && m.long_context_b.training.found)
+    j["training_global_batch"] = m.long_context_b.training.workload.global_batch;
+  return j;
+}
+
 nlohmann::json comparison_json(const compare::Comparison& c) {
   nlohmann::json j;
   j["a"] = side_json(c.a);
@@ -134,6 +176,8 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
                          {"kind_b", r.kind_b.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kind_b)},
                          {"gpus_a", r.gpus_a}, {"gpus_b", r.gpus_b}});
       mj["inference"] = {{"isl", c.spec.isl},
+                         {"prefix_hit", c.spec.prefix_hit},
+                         {"kv_offload", c.spec.kv_offload_host ? "host" : "none"},
                          {"osl", c.spec.osl},
                          {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
                          {"ttft_limit_s", m.ttft_limit_s},
@@ -154,6 +198,7 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
                          {"best_frontier_a", frontier_json(m.best_curve_a)},
                          {"best_frontier_b", frontier_json(m.best_curve_b)}};
     }
+    if (c.spec.long_context_tokens > 0) mj["long_context"] = long_context_json(c, m);
     models.push_back(mj);
   }
   j["models"] = models;
@@ -199,10 +244,17 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   os << fmt::format("Workload: {}{}{}\n",
                     sp.train ? fmt::format("training {}, seq {}", to_string(sp.train_precision), sp.seq_len) : "",
                     sp.train && sp.infer ? "; " : "",
-                    sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user",
+                    sp.infer ? fmt::format("serving {}, ISL/OSL {}/{}, {:g} tokens/s per user{}{}",
                                            to_string(sp.infer_precision), sp.isl, sp.osl,
-                                           sp.tokens_per_s_per_user)
+                                           sp.tokens_per_s_per_user,
+                                           sp.prefix_hit > 0 ? fmt::format(", prefix-cache hits {:g}%", sp.prefix_hit * 100) : "",
+                                           sp.kv_offload_host ? ", cached prefixes in host memory" : "")
                              : "");
+  if (sp.long_context_tokens > 0)
+    os << fmt::format("Long context: {} tokens, {} (the [long context] rows)\n", sp.long_context_tokens,
+                      sp.infer && sp.train ? "serving prompts of that length and training at that sequence length"
+                      : sp.infer           ? "serving prompts of that length"
+                                           : "training at that sequence length");
   os << fmt::format("Values {}; ratios A/B per GPU, per system unit, per $ of TCO per hour and per kW of IT "
                     "power. '-': not defined (no such format, no price, not reached).\n\n",
                     compare::per_unit_suffix(per));
@@ -221,7 +273,8 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   for (const auto& y : c.yardsticks) {
     const bool wanted = y.key == "peak_best_format" || y.key == "peak_fp8" || y.key == "hbm_bandwidth" ||
                         y.key.rfind("train_tokens_per_s:", 0) == 0 || y.key.rfind("infer_at_interactivity:", 0) == 0 ||
-                        y.key.rfind("infer_best_format:", 0) == 0;
+                        y.key.rfind("infer_best_format:", 0) == 0 || y.key.rfind("long_context_infer:", 0) == 0 ||
+                        y.key.rfind("long_context_users_held:", 0) == 0 || y.key.rfind("long_context_train:", 0) == 0;
     const double r = y.ratio(Per::gpu, c.a, c.b);
     if (wanted && std::isfinite(r)) gist.emplace_back(r, y.name);
   }
@@ -293,6 +346,8 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
                         "with its interactivity.\n",
                         lo, lo_x, hi, hi_x);
   }
+  if (c.spec.long_context_tokens == 0)
+    os << "\nLong context (serving 128K-token prompts, training at 128K): gpuplan compare --long-context 131072\n";
   os << "\nVendors' claims under their stated conditions: gpuplan compare --claim builtin\n";
 }
 
@@ -355,6 +410,12 @@ void add_compare_options(CLI::App& app, CompareRequest& req) {
   app.add_option("--tpot-ms", req.tpot_ms, "Serving TPOT limit on the curve (0: none)");
   app.add_option("--precision", req.infer_precision, "Common serving precision (each side's best is shown too)")
       ->capture_default_str();
+  app.add_option("--long-context", req.spec.long_context_tokens,
+                 "The long-context yardstick: serving with prompts of this many tokens (KV per user, users held, "
+                 "TTFT with chunked prefill, tokens/s per GPU at the interactivity) and training at this sequence "
+                 "length (the best plan, context parallelism where needed); 0: none")
+      ->capture_default_str();
+  add_long_context_options(app, req.long_context);
   app.add_option("--claim", req.claims, "Replay claims: 'builtin' (all built-in), a built-in claim id, or a claims YAML "
                                     "file (gpuplan.claims/v1); repeatable");
 }
@@ -363,6 +424,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
 
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   if (!req.claims.empty()) {
+    for (const char* o : {"--long-context", "--prefix-hit", "--kv-offload"})
+      if (req.given(o)) throw InputError(o, "applies to the side-by-side comparison; a claim states its own conditions");
     std::vector<compare::Claim> todo;
     for (const auto& c : req.claims) {
       if (c == "builtin") {
@@ -420,6 +483,16 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
                                                       req.spec.tokens_per_s_per_user));
   if (req.ttft_ms < 0) throw InputError("--ttft-ms", "must be 0 (none) or positive");
   if (req.tpot_ms < 0) throw InputError("--tpot-ms", "must be 0 (none) or positive");
+  if (req.spec.long_context_tokens != 0 &&
+      (req.spec.long_context_tokens < 1024 || req.spec.long_context_tokens > 10'000'000))
+    throw InputError("--long-context", fmt::format("must be 0 (none) or 1024 to 10000000 tokens, got {}",
+                                                   req.spec.long_context_tokens));
+  {
+    InferenceWorkload w;  // the same reading as infer's (api/long_context_options.h)
+    apply_long_context(req.long_context, w);
+    req.spec.prefix_hit = w.prefix_hit_fraction;
+    req.spec.kv_offload_host = w.kv_offload_host;
+  }
   req.spec.global_batch = req.global_batch;
   req.spec.ttft_limit_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;  // not given: the default by ISL
   req.spec.tpot_limit_s = req.tpot_ms / 1e3;
@@ -436,6 +509,10 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   auto b = compare::make_side(catalog, req.systems[1], profile);
   apply_fabric_options(catalog, a.hw, 0, req.fabric_opts);  // both sides on the same kind of fabric
   apply_fabric_options(catalog, b.hw, 0, req.fabric_opts);
+  if (req.spec.infer)
+    for (const auto* side : {&a, &b})
+      if (const std::string why = long_context_refusal(req.long_context, side->hw); !why.empty())
+        throw InputError("--kv-offload", fmt::format("{} ({}): {}", side->system, side->accelerator, why));
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::Comparison c = compare::compare_systems(a, b, archs, req.spec);
   // Error bands of the ratios: each side's held-out band for its generation, combined (ratio_band).

@@ -13,6 +13,7 @@
 #include "compare/compare.h"
 #include "api/fabric_options.h"
 #include "api/cost_options.h"
+#include "api/long_context_options.h"
 
 namespace gpuplan::api {
 
@@ -27,6 +28,7 @@ struct CompareRequest : RequestBase {
   compare::CompareSpec spec;
   long long global_batch = 0;
   double ttft_ms = 0, tpot_ms = 0;
+  LongContextOptions long_context;  // --prefix-hit, --kv-offload: the serving figures' long-prompt inputs
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

@@ -184,14 +184,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
   w.max_batch_size = req.max_batch;
-  if (!(req.prefix_hit >= 0 && req.prefix_hit < 1))
-    throw InputError("--prefix-hit", fmt::format("must be in [0, 1), got {}", req.prefix_hit));
-  w.prefix_hit_fraction = req.prefix_hit;
-  if (req.kv_offload != "none" && req.kv_offload != "host")
-    throw InputError("--kv-offload", fmt::format("must be none or host, got '{}'", req.kv_offload));
-  if (req.kv_offload == "host" && req.prefix_hit == 0)
-    throw InputError("--kv-offload", "host holds cached prefixes: give --prefix-hit (the share of prompt tokens they cover)");
-  w.kv_offload_host = req.kv_offload == "host";
+  apply_long_context(req.long_context, w);  // --prefix-hit, --kv-offload: as compare, recommend and size read them
   w.scheduler_recv_interval = req.scheduler_recv_interval;  // ranges checked with the workload
   w.adp_balance_timeout_iters = req.adp_balance_timeout_iters;
   w.batch_wait_iters = req.batch_wait_iters;  // ranges checked with the workload

@@ -11,6 +11,7 @@
 #include "api/output.h"
 #include "catalog/catalog.h"
 #include "api/fabric_options.h"
+#include "api/long_context_options.h"
 
 namespace gpuplan::api {
 
@@ -39,8 +40,7 @@ struct InferRequest : RequestBase {
   std::string fp8_gemm_backend = "auto";      // auto or triton (InferenceWorkload::fp8_block_gemm_triton)
   std::string prefill_fp8_gemm_backend;       // --disagg: the prefill pool's (empty: fp8_gemm_backend)
   std::string engine;
-  double prefix_hit = 0;              // share of prompt tokens found in the prefix cache
-  std::string kv_offload = "none";    // none, or host: cached prefixes in host memory
+  LongContextOptions long_context;    // --prefix-hit, --kv-offload (api/long_context_options.h)
   // Engine settings and load that a validated row states (infer_options.cc, "replaying a row").
   std::string request_rate;                       // requests/s ("inf": all at once); empty: none
   long long requests_in_run = 0;                  // with --request-rate: the run's requests (0: unbounded)

@@ -120,14 +120,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   app.add_option("--max-num-tokens", req.max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();
-  app.add_option("--prefix-hit", req.prefix_hit,
-                 "Share of each prompt's tokens already in the prefix cache (0 to <1): they skip the prefill's "
-                 "compute but still hold KV")
-      ->capture_default_str();
-  app.add_option("--kv-offload", req.kv_offload,
-                 "Where cached prefixes live: none (the GPU's KV pool) or host (host memory; a hit is copied "
-                 "back over the host link, overlapped with the prefill)")
-      ->capture_default_str();
+  add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", req.max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();

@@ -59,7 +59,7 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
                "inference and cost models.");
   add_cost_options(app, req.cost_opts);
   app.add_option("--model", req.model_name, "Built-in model or a Hugging Face config.json")->required();
-  app.add_option("--task", req.task, "train, finetune or infer")->capture_default_str();
+  app.add_option("--task", req.task, "train, finetune or infer (serve: the same as infer)")->capture_default_str();
   app.add_option("--tokens", req.spec.tokens, "train/finetune: tokens to train on (default: 20 x parameters; finetune 1e9)");
   app.add_option("--seq", req.spec.seq_len, "train/finetune: sequence length (default 8192; finetune 4096)");
   app.add_option("--global-batch", req.spec.global_batch,
@@ -89,13 +89,18 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
   app.add_option("--rent-usd-per-gpu-hour", req.rent_overrides,
                  "train/finetune: rental price SYSTEM=PRICE, USD per GPU-hour, for renting the job's GPUs against "
                  "buying the units (repeatable; default: data/cost/rent.yaml, as in size)");
+  app.add_option("--price-mode", req.price_mode,
+                 "train/finetune: rank by the one-off job's cost owned (the units bought, at their TCO per hour for "
+                 "the wall time) or rented (the GPUs used for the wall time at the rental price); as in size")
+      ->capture_default_str();
+  add_long_context_options(app, req.long_context);
 }
 
 int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   if (req.task == "train") req.spec.task = compare::Task::train;
   else if (req.task == "finetune") req.spec.task = compare::Task::finetune;
-  else if (req.task == "infer") req.spec.task = compare::Task::infer;
-  else throw InputError("--task", fmt::format("must be train, finetune or infer, got '{}'", req.task));
+  else if (req.task == "infer" || req.task == "serve") req.spec.task = compare::Task::infer, req.task = "infer";
+  else throw InputError("--task", fmt::format("must be train, finetune or infer (serve), got '{}'", req.task));
   const bool train = req.spec.task != compare::Task::infer;
   req.spec.finetune = finetune_spec(req.finetune, req);
   if (!req.spec.finetune.is_full() && req.spec.task != compare::Task::finetune)
@@ -126,6 +131,20 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   req.check_global_batch(req.spec.global_batch);
   if (!train && (req.spec.tokens > 0 || req.spec.seq_len > 0 || req.spec.deadline_days > 0 || req.spec.global_batch > 0))
     throw InputError("--task", "--tokens, --seq and --deadline-days apply to train and finetune, not infer");
+  if (req.price_mode != "own" && req.price_mode != "rent")
+    throw InputError("--price-mode", fmt::format("must be own or rent, got '{}'", req.price_mode));
+  if (!train && req.given("--price-mode"))
+    throw InputError("--price-mode", "applies to --task train and finetune (a one-off job owned or rented)");
+  req.spec.rank_by_rent = req.price_mode == "rent";
+  if (train) {
+    for (const char* o : {"--prefix-hit", "--kv-offload"})
+      if (req.given(o)) throw InputError(o, "applies to --task infer (serving long prompts)");
+  } else {
+    InferenceWorkload w;  // the same reading as infer's (api/long_context_options.h)
+    apply_long_context(req.long_context, w);
+    req.spec.prefix_hit = w.prefix_hit_fraction;
+    req.spec.kv_offload_host = w.kv_offload_host;
+  }
   req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   req.spec.unfitted_last = !req.rank_unfitted;
   req.spec.ttft_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;  // not given: the default by ISL
@@ -144,6 +163,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     throw InputError("--rent-usd-per-gpu-hour", "applies to --task train and finetune (a one-off job rented or bought)");
   const auto rents = train ? sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour")
                            : std::map<std::string, sizing::RentPrice>{};
+  for (const auto& [name, p] : rents) req.spec.rent_usd_per_gpu_hour[name] = p.usd_per_gpu_hour;
   const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);
   // A one-off job rented: the GPUs it uses for its wall time at the system's rental price.
   auto rent_of = [&](const compare::Recommendation& r) -> const sizing::RentPrice* {
@@ -151,9 +171,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     const auto it = rents.find(r.name);
     return it == rents.end() ? nullptr : &it->second;
   };
-  auto rent_usd = [&](const compare::Recommendation& r, const sizing::RentPrice& p) {
-    return r.gpus * r.wall_s / 3600.0 * p.usd_per_gpu_hour;
-  };
+  auto rent_usd = [&](const compare::Recommendation& r, const sizing::RentPrice&) { return r.rent_usd; };
   const std::size_t n = req.top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(req.top), res.ranked.size())
                                 : res.ranked.size();
   // Each candidate's figure with its error band (the throughput's band; $/token and time are its
@@ -168,9 +186,12 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     const std::string_view kind = train ? training_band_kind(m.is_moe())
                                         : serving_band_kind(r.disaggregated, ServingFigure::throughput);
     const ErrorBand& eb = find_band(catalog.error_bands(), kind, gen);
-    figure[i] = r.priced ? with_band(r.usd_per_million_tokens, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);
+    // The ranked figure (the job's cost, or the cost per hour of serving) where it has one.
+    const double ranked = compare::rank_figure(res.spec, r);
+    figure[i] = ranked > 0 ? with_band(ranked, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);
+    const auto has_figure = [&](const compare::Recommendation& x) { return compare::rank_figure(res.spec, x) > 0; };
     for (std::size_t k = i; k-- > 0;)
-      if (res.ranked[k].feasible && res.ranked[k].priced == r.priced) {
+      if (res.ranked[k].feasible && has_figure(res.ranked[k]) == has_figure(r)) {
         if (bands_overlap(figure[i], figure[k])) overlaps_rank[i] = static_cast<int>(k) + 1;
         break;
       }
@@ -185,9 +206,13 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
         j["rent_source"] = p->source;
       }
       j["rank"] = i + 1;
+      if (train && compare::rank_figure(res.spec, res.ranked[i]) > 0)
+        j["job_usd"] = compare::rank_figure(res.spec, res.ranked[i]);  // the ranked figure (rank_basis)
       if (res.ranked[i].feasible) {
         j["band"] = band_json(figure[i]);
-        j["band"]["figure"] = res.ranked[i].priced ? "usd_per_million_tokens" : "tokens_per_s_per_gpu";
+        j["band"]["figure"] = compare::rank_figure(res.spec, res.ranked[i]) > 0
+                                  ? (train ? "job_usd" : "usd_per_hour")
+                                  : "tokens_per_s_per_gpu";
         j["within_error_of_rank"] = overlaps_rank[i] > 0 ? nlohmann::json(overlaps_rank[i]) : nlohmann::json();
       }
       arr.push_back(j);
@@ -197,35 +222,40 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                              {"gpus_available", s.gpus_available}};
     if (train) {
       spec_j.update({{"tokens", s.tokens}, {"seq_len", s.seq_len}, {"tokens_per_step", s.tokens_per_step},
-                     {"global_batch", s.global_batch},
+                     {"global_batch", s.global_batch}, {"global_batch_basis", s.global_batch_basis},
+                     {"price_mode", req.price_mode},
                      {"deadline_days", s.deadline_days}, {"precision", std::string(to_string(s.train_precision))}});
       if (!s.finetune.is_full()) spec_j["finetune"] = finetune_json(m, s.finetune);
     } else {
       spec_j.update({{"isl", s.isl}, {"osl", s.osl}, {"users", s.users}, {"tpot_s", s.tpot_s},
                      {"ttft_limit_s", resolve_ttft_limit_s(s.ttft_s, s.isl)},
                      {"ttft_basis", ttft_limit_basis(s.ttft_s, s.isl)},
-                     {"precision", std::string(to_string(s.infer_precision))}});
+                     {"precision", std::string(to_string(s.infer_precision))},
+                     {"long_context", long_context_json(req.long_context)}});
     }
-    output.emit("recommend", {{"spec", spec_j}, {"ranked", arr}, {"cost_profile", cost_profile_json(profile)}});
+    output.emit("recommend", {{"spec", spec_j}, {"rank_basis", compare::rank_basis(s)},
+                              {"rank_basis_text", compare::rank_basis_text(s)}, {"ranked", arr},
+                              {"cost_profile", cost_profile_json(profile)}});
     return kExitOk;
   }
   const auto& s = res.spec;
   if (train)
-    output.os() << fmt::format("{} {}: {}, seq {}, global batch {} ({:.3g}M tokens{}), {}, deadline {:g} days{}{}\n\n",
+    output.os() << fmt::format("{} {}: {}, seq {}, global batch {} ({:.3g}M tokens), {}, deadline {:g} days{}{}\n"
+                               "  batch: {}\n",
                              req.task, m.name, count_text(s.tokens, "tokens"), s.seq_len, s.global_batch,
-                             s.tokens_per_step / 1e6, req.given("--global-batch") ? "" : ", the model's default",
-                             to_string(s.train_precision), s.deadline_days,
+                             s.tokens_per_step / 1e6, to_string(s.train_precision), s.deadline_days,
                              s.budget_usd > 0 ? ", budget " + usd_text(s.budget_usd) : "",
-                             s.finetune.is_full() ? "" : ", " + describe(s.finetune));
+                             s.finetune.is_full() ? "" : ", " + describe(s.finetune), s.global_batch_basis);
   else
-    output.os() << fmt::format("serve {}: {} users, ISL/OSL {}/{}, {}{}{}\n\n", m.name, s.users, s.isl, s.osl,
-                             to_string(s.infer_precision),
+    output.os() << fmt::format("serve {}: {} users, ISL/OSL {}/{}{}, {}{}{}\n", m.name, s.users, s.isl, s.osl,
+                             long_context_text(req.long_context), to_string(s.infer_precision),
                              s.tpot_s > 0 ? fmt::format(", {:g} ms per token ({:.0f} tokens/s per user)",
                                                         s.tpot_s * 1e3, 1 / s.tpot_s) : "",
                              resolve_ttft_limit_s(s.ttft_s, s.isl) > 0
                                  ? fmt::format(", mean TTFT within {:.3g} s ({})", resolve_ttft_limit_s(s.ttft_s, s.isl),
                                                ttft_limit_basis(s.ttft_s, s.isl))
                                  : ", no TTFT limit");
+  output.os() << "  " << compare::rank_basis_text(s) << "\n\n";
   for (std::size_t i = 0; i < n; ++i) {
     const auto& r = res.ranked[i];
     std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name + (r.calibrated ? "" : "*"));
@@ -235,17 +265,21 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     }
     std::string costs = r.priced ? fmt::format("${:.3f}/M tokens", r.usd_per_million_tokens) : "no price";
     const std::string energy = r.joules_per_token > 0 ? fmt::format("{:.2f} J/token", r.joules_per_token) : "no power figure";
+    const double job = compare::rank_figure(s, r);
     if (train)
-      output.os() << head << fmt::format(" {} GPUs ({} x {}), {:.1f} days, {}{}, {}   {}\n", r.gpus, r.units,
-                                       r.gpus_per_unit, r.wall_s / 86400, costs,
-                                       r.priced ? ", run " + usd_text(r.usd) : "", energy, r.plan);
+      output.os() << head << fmt::format(" {} GPUs ({} x {}), {:.1f} days, job {}, {}, {}   {}\n", r.gpus, r.units,
+                                       r.gpus_per_unit, r.wall_s / 86400,
+                                       job > 0 ? usd_text(job) + (s.rank_by_rent ? " rented" : " owned")
+                                               : std::string(s.rank_by_rent ? "no rental price" : "no price"),
+                                       costs, energy, r.plan);
     else
       output.os() << head << fmt::format(" {}{} uses {} GPUs of {} bought ({} x {}), {:.0f} tokens/s/user, TTFT {:.2f} s, "
                                        "{}, {}   {}\n",
                                        r.priced ? usd_text(r.usd) + "/h" : "no price", "",
                                        r.gpus, r.units * r.gpus_per_unit, r.units, r.gpus_per_unit,
                                        r.tokens_per_s_per_user, r.ttft_s, costs, energy, r.plan);
-    output.os() << fmt::format("      {} {}{}\n", r.priced ? "$/M tokens" : "tokens/s/GPU", band_text(figure[i]),
+    output.os() << fmt::format("      {} {}{}\n",
+                             job > 0 ? (train ? "job $" : "$/h") : "tokens/s/GPU", band_text(figure[i]),
                              overlaps_rank[i] > 0
                                  ? fmt::format("; within the model's error of #{}", overlaps_rank[i])
                                  : "");

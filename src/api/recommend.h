@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/finetune_options.h"
+#include "api/long_context_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -28,6 +29,8 @@ struct RecommendRequest : RequestBase {
   FabricOptions fabric_opts;
   FinetuneOptions finetune;  // --task finetune: --method full|lora|qlora and the adapters
   std::vector<std::string> rent_overrides;  // --rent-usd-per-gpu-hour SYSTEM=PRICE (train/finetune: rent against own)
+  std::string price_mode = "own";           // train/finetune: rank the job's cost owned or rented
+  LongContextOptions long_context;          // infer: --prefix-hit, --kv-offload, as infer reads them
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

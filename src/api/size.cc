@@ -53,6 +53,7 @@ void add_size_options(CLI::App& app, SizeRequest& req) {
   app.add_flag("--sensitivity", req.sensitivity,
                "Tornado of $ per million tokens over price, electricity, utilisation, lifetime and PUE, and the "
                "utilisation above which owning beats renting");
+  add_long_context_options(app, req.long_context);  // long prompts: --prefix-hit, --kv-offload, as in infer
 }
 
 namespace {
@@ -97,6 +98,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   const auto rents = sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour");
   const ModelArch model = resolve_model(req.model_name, "--model");
+  InferenceWorkload context;  // --prefix-hit, --kv-offload: checked and read as infer reads them
+  apply_long_context(req.long_context, context);
 
   sizing::Sla sla;
   sla.ttft_p99_s = req.given("--ttft-p99-ms") ? req.ttft_p99_ms / 1e3 : default_ttft_limit_s(req.isl);
@@ -141,8 +144,15 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
       prepared.push_back(std::move(p));
       continue;
     }
-    const ServingScenario sc = compare::serving_scenario(model, p.side.hw, p.side.gpus_per_unit, *prec, req.isl, req.osl,
-                                                         target_speed, 0, sla.ttft_p99_s > 0 ? sla.ttft_p99_s : 0, mtp);
+    if (const std::string why = long_context_refusal(req.long_context, p.side.hw); !why.empty()) {
+      p.why_not = why;
+      prepared.push_back(std::move(p));
+      continue;
+    }
+    ServingScenario sc = compare::serving_scenario(model, p.side.hw, p.side.gpus_per_unit, *prec, req.isl, req.osl,
+                                                   target_speed, 0, sla.ttft_p99_s > 0 ? sla.ttft_p99_s : 0, mtp);
+    sc.workload.prefix_hit_fraction = context.prefix_hit_fraction;
+    sc.workload.kv_offload_host = context.kv_offload_host;
     p.choice = choose_serving(sc);
     if (!p.choice.met) {
       p.why_not = p.choice.why_not;
@@ -256,7 +266,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                  {"tpot_p99_s", sla.tpot_p99_s},
                  {"ttft_basis", req.given("--ttft-p99-ms") ? "stated" : default_ttft_basis(req.isl)}}},
         {"confidence", req.confidence}, {"draws", req.draws}, {"seed", req.seed}, {"price_mode", req.price_mode},
-        {"options", options}};
+        {"long_context", long_context_json(req.long_context)}, {"options", options}};
     output.emit("size", std::move(doc));
     return 0;
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/cost_options.h"
+#include "api/long_context_options.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -25,6 +26,7 @@ struct SizeRequest : RequestBase {
   int draws = 1000;
   long long seed = 1;
   bool sensitivity = false;
+  LongContextOptions long_context;  // --prefix-hit, --kv-offload, as infer reads them
 };
 
 void add_size_options(CLI::App& app, SizeRequest& req);

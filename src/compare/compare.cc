@@ -12,6 +12,7 @@
 #include <cctype>
 #include <numeric>
 
+#include "compare/long_context.h"
 #include "training/default_batch.h"
 
 namespace gpuplan::compare {
@@ -122,7 +123,9 @@ void run_parallel(const std::vector<std::function<void()>>& jobs) {
 SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p,
                          bool grid = false) {
   SideServing out;
-  const InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
+  InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
+  w.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as in the chooser's scenarios
+  w.kv_offload_host = spec.kv_offload_host;
   const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
   ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
   out.gpus = fit.gpus;
@@ -131,19 +134,15 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
   ServingEvalCache cache;
   ChooserOptions co;
   co.cache = &cache;
-  out.choice = choose_serving(serving_scenario(m, S.hw, S.gpus_per_unit, p, spec.isl, spec.osl,
-                                               spec.tokens_per_s_per_user, spec.tpot_limit_s, spec.ttft_limit_s,
-                                               spec.mtp_accept),
-                              co);
+  out.choice = choose_serving(
+      spec_serving_scenario(m, S, spec, p, spec.isl, spec.tokens_per_s_per_user, spec.tpot_limit_s), co);
   if (out.choice.met) {
     out.at = out.choice.point;
     out.at_gpus = out.choice.gpus;
   }
   if (grid) {
     const auto choose_at = [&](double tokens_per_s_per_user, double tpot_limit_s) {
-      return choose_serving(serving_scenario(m, S.hw, S.gpus_per_unit, p, spec.isl, spec.osl, tokens_per_s_per_user,
-                                             tpot_limit_s, spec.ttft_limit_s, spec.mtp_accept),
-                           co);
+      return choose_serving(spec_serving_scenario(m, S, spec, p, spec.isl, tokens_per_s_per_user, tpot_limit_s), co);
     };
     // The questions are independent (the shared points are pure functions of the deployment and load):
     // they run on the machine's threads, each answer the same as asked alone.
@@ -331,6 +330,7 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
                cost_at(mc.at_a, A.tco, false), cost_at(mc.at_b, B.tco, false), false, false, "",
                fmt::format("facility energy (x PUE), TTFT A {}, B {}", ttft_text(mc.at_a), ttft_text(mc.at_b))});
     }
+    add_long_context(m, A, B, spec, tw.num_gpus, mc, ys);  // nothing unless spec.long_context_tokens
     c.models.push_back(std::move(mc));
   }
   return c;

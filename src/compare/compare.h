@@ -2,7 +2,8 @@
 // Two systems side by side under each yardstick a headline might use: peak rate per precision (and
 // the mixed FP4-against-FP8 comparison), memory, scale-up and scale-out bandwidth, training throughput
 // of the best plan on each, serving throughput at a stated interactivity and along the whole
-// throughput/interactivity curve, cost and energy per token; each per GPU, per system unit, per
+// throughput/interactivity curve, cost and energy per token, and long context (serving with long prompts:
+// KV per user, users held, TTFT, throughput; training at that sequence length); each per GPU, per system unit, per
 // dollar (TCO per hour) and per watt. Pure function of the catalog entries, models and cost profile.
 #include <cmath>
 #include <optional>
@@ -58,6 +59,21 @@ struct CompareSpec {
   Precision infer_precision = Precision::fp8;  // the common format; each side's best is shown too
   double mtp_accept = 0;  // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   std::vector<double> curve_grid = {5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500};
+  // Serving inputs of long prompts, as infer reads them (docs/long-context.md): the share of each prompt
+  // found in the prefix cache, and the cached prefixes held in host memory. They apply to every serving
+  // figure, the long-context yardstick's included.
+  double prefix_hit = 0;
+  bool kv_offload_host = false;
+  // The long-context yardstick: serving with prompts of this many tokens (OSL, interactivity and TTFT
+  // limit as above; the limit by default by this ISL) and training at this sequence length on the training
+  // yardstick's GPUs, each side on its best plan (context parallelism where it needs it); 0: none.
+  long long long_context_tokens = 0;
+};
+
+// One side's figures at long context: the chooser's serving answer and the best training plan.
+struct LongContextSide {
+  ServingChoice serving;
+  TrainingPick training;
 };
 
 struct CurveRow {
@@ -93,6 +109,9 @@ struct ModelComparison {
   ServingCurve best_curve_a, best_curve_b;
   int best_gpus_a = 0, best_gpus_b = 0;
   std::optional<SweepPoint> best_at_a, best_at_b;
+  // long context (spec.long_context_tokens > 0): the serving TTFT limit applied and each side's figures
+  double long_context_ttft_limit_s = 0;
+  LongContextSide long_context_a, long_context_b;
 };
 
 struct Comparison {

@@ -200,5 +200,91 @@ TEST(Recommend, A405BTrainingRunDoesNotGetL4s) {
   EXPECT_GE(r.ranked[0].gpus, 1024);
 }
 
+
+TEST(Compare, LongContextYardsticksServeAndTrainAt128K) {
+  CompareSpec spec;
+  spec.train_gpus = 64;
+  spec.long_context_tokens = 131072;
+  spec.curve_grid = {50};
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Comparison c = compare_systems(side("hgx-h200"), side("hgx-b200"), {m}, spec);
+  ASSERT_EQ(c.models.size(), 1u);
+  const ModelComparison& mc = c.models[0];
+  for (const LongContextSide* s : {&mc.long_context_a, &mc.long_context_b}) {
+    ASSERT_TRUE(s->serving.met) << s->serving.why_not;
+    const InferenceResult& r = s->serving.point.result;
+    // Each user reserves its whole 131,072 + 1,024 tokens: 80 layers x 8 KV heads x 128 x (K, V), FP8, over
+    // the deployment's tensor-parallel GPUs.
+    EXPECT_NEAR(r.memory.kv_bytes_per_sequence * s->serving.point.parallel.tp, 80.0 * 8 * 128 * 2 * 132096, 0.05e9);
+    EXPECT_GE(r.tokens_per_s_per_user, 50 * 0.999);
+    EXPECT_LE(r.ttft_s, mc.long_context_ttft_limit_s);
+    // Training at 128K: a plan that fits splits the sequence (context parallelism).
+    ASSERT_TRUE(s->training.found) << s->training.why_not;
+    EXPECT_GT(s->training.plan.cp, 1);
+    EXPECT_EQ(s->training.workload.seq_len, 131072);
+  }
+  EXPECT_NEAR(mc.long_context_ttft_limit_s, resolve_ttft_limit_s(-1, 131072), 1e-9);
+  const Yardstick& kv = find(c, "long_context_kv_per_user:llama3.1-70b");
+  EXPECT_FALSE(kv.higher_is_better);
+  EXPECT_NEAR(kv.a, mc.long_context_a.serving.point.result.memory.kv_bytes_per_sequence / 1e9, 1e-9);
+  const Yardstick& held = find(c, "long_context_users_held:llama3.1-70b");
+  EXPECT_NEAR(held.b, double(mc.long_context_b.serving.point.result.max_concurrency) / mc.long_context_b.serving.gpus,
+              1e-9);
+  EXPECT_GT(find(c, "long_context_infer:llama3.1-70b").a, 0);
+  EXPECT_GT(find(c, "long_context_train:llama3.1-70b").b, 0);
+  // B200's larger memory holds more 128K users per GPU than H200's.
+  EXPECT_GT(held.b, held.a);
+  // Without the option: no long-context rows.
+  spec.long_context_tokens = 0;
+  spec.train = false;
+  const Comparison none = compare_systems(side("hgx-h200"), side("hgx-b200"), {m}, spec);
+  for (const auto& y : none.yardsticks) EXPECT_NE(y.group, "long context") << y.key;
+}
+
+TEST(Compare, PrefixHitsReachEveryServingFigure) {
+  CompareSpec spec;
+  spec.train = false;
+  spec.isl = 8192;
+  spec.curve_grid = {50};
+  const ModelArch m = resolve_model("llama3.1-8b");
+  const Comparison plain = compare_systems(side("hgx-h200"), side("hgx-b200"), {m}, spec);
+  spec.prefix_hit = 0.5;
+  const Comparison hits = compare_systems(side("hgx-h200"), side("hgx-b200"), {m}, spec);
+  ASSERT_TRUE(plain.models[0].at_a && hits.models[0].at_a);
+  // Half of each prompt found in the cache: less prefill work, so more throughput at the same speed per user.
+  EXPECT_GT(hits.models[0].at_a->result.tokens_per_s_per_gpu, plain.models[0].at_a->result.tokens_per_s_per_gpu);
+}
+
+TEST(Recommend, OneOffJobRankedByItsCost) {
+  RecommendSpec spec;
+  spec.task = Task::finetune;
+  spec.systems = {"hgx-h100", "hgx-h200", "gb200-nvl72"};
+  RecommendResult own = recommend(cat(), resolve_model("llama3.1-8b"), spec, cost::builtin_cost_profile());
+  EXPECT_EQ(rank_basis(own.spec), "job_usd_owned");
+  double last = 0;
+  for (const auto& r : own.ranked) {
+    if (!r.feasible || rank_figure(own.spec, r) <= 0) continue;
+    EXPECT_NEAR(rank_figure(own.spec, r), r.usd, 1e-9);  // the run's share of owning the units bought
+    EXPECT_GE(r.usd, last) << r.name;
+    last = r.usd;
+  }
+  // The fine-tuning default batch says what it is and where it comes from.
+  EXPECT_NE(own.spec.global_batch_basis.find("2^20"), std::string::npos) << own.spec.global_batch_basis;
+  EXPECT_EQ(own.spec.global_batch, 256);  // 1,048,576 / 4,096-token sequences
+  // Rented: the GPUs used for the wall time at the rental price; a system without one is unpriced.
+  spec.rank_by_rent = true;
+  spec.rent_usd_per_gpu_hour = {{"hgx-h100", 2.0}, {"hgx-h200", 100.0}};
+  const RecommendResult rent = recommend(cat(), resolve_model("llama3.1-8b"), spec, cost::builtin_cost_profile());
+  EXPECT_EQ(rank_basis(rent.spec), "job_usd_rented");
+  ASSERT_TRUE(rent.ranked[0].feasible);
+  EXPECT_EQ(rent.ranked[0].name, "hgx-h100");
+  EXPECT_NEAR(rent.ranked[0].rent_usd, rent.ranked[0].gpus * rent.ranked[0].wall_s / 3600.0 * 2.0, 1e-6);
+  EXPECT_EQ(rent.ranked[1].name, "hgx-h200");
+  for (const auto& r : rent.ranked)
+    if (r.name == "gb200-nvl72") {
+      EXPECT_EQ(rank_figure(rent.spec, r), 0.0);
+    }
+}
+
 }  // namespace
 }  // namespace gpuplan::compare

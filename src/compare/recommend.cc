@@ -22,6 +22,25 @@ const char* to_string(Task t) {
   return "?";
 }
 
+std::string rank_basis(const RecommendSpec& spec) {
+  if (spec.task == Task::infer) return "usd_per_hour";
+  return spec.rank_by_rent ? "job_usd_rented" : "job_usd_owned";
+}
+
+std::string rank_basis_text(const RecommendSpec& spec) {
+  if (spec.task == Task::infer)
+    return "ranked by the cost per hour of serving the users (the whole units bought at their TCO per hour)";
+  return spec.rank_by_rent
+             ? "ranked by the job's cost rented: the GPUs it uses for its wall time at the system's rental price"
+             : "ranked by the job's cost owned: the whole units bought, at their TCO per hour (capital recovery, "
+               "power, colocation), for the job's wall time";
+}
+
+double rank_figure(const RecommendSpec& spec, const Recommendation& r) {
+  if (spec.task == Task::infer) return r.priced ? r.usd : 0.0;
+  return spec.rank_by_rent ? r.rent_usd : (r.priced ? r.usd : 0.0);
+}
+
 namespace {
 
 struct Candidate {
@@ -124,6 +143,11 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   r.usd_per_million_tokens = rc.per_token.usd_per_million_tokens;
   r.joules_per_token = rc.per_token.joules_per_token;
   r.energy_j = rc.facility_energy_j;
+  // The job rented: the GPUs it uses for its wall time at the system's rental price.
+  if (const auto it = spec.rent_usd_per_gpu_hour.find(c.name); c.is_system && it != spec.rent_usd_per_gpu_hour.end()) {
+    r.rent_usd_per_gpu_hour = it->second;
+    r.rent_usd = r.gpus * r.wall_s / 3600.0 * it->second;
+  }
   r.feasible = r.wall_s <= deadline_s;
   if (!r.feasible)
     r.why_not = fmt::format("{} on {} GPUs, past the {:g}-day deadline", days(r.wall_s), r.gpus, spec.deadline_days);
@@ -147,9 +171,11 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   else if (best.plan.tp * best.plan.cp <= c.hw.fabric.domain_gpus && best.plan.tp * best.plan.cp > 1 &&
            best.plan.pp == 1 && best.plan.ep == 1)
     r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the scale-up domain", best.plan.tp * best.plan.cp));
-  if (spec.budget_usd > 0 && c.tco.priced && r.usd > spec.budget_usd) {
+  // The budget bounds the job's cost on the ranking's basis (owned or rented).
+  if (const double job = rank_figure(spec, r); spec.budget_usd > 0 && job > spec.budget_usd) {
     r.feasible = false;
-    r.why_not = fmt::format("costs {}, over the {} budget", usd_text(r.usd), usd_text(spec.budget_usd));
+    r.why_not = fmt::format("costs {}{}, over the {} budget", usd_text(job), spec.rank_by_rent ? " rented" : "",
+                            usd_text(spec.budget_usd));
   }
 }
 
@@ -160,8 +186,16 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                     to_string(spec.infer_precision), to_string(p)));
   // The operating-point chooser (inference/chooser.h), as infer, compare, cost and site ask it: the
   // deployment and units with the most throughput per GPU that give every user the speed within the TTFT limit.
-  const ServingChoice ch = choose_serving(serving_scenario(m, c.hw, c.pool, p, spec.isl, spec.osl, 0, spec.tpot_s,
-                                                           spec.ttft_s, spec.mtp_accept));
+  if (spec.kv_offload_host && !(c.hw.accelerator.host_link_bytes_per_s > 0)) {
+    r.why_not = fmt::format("--kv-offload host: the catalog gives {} no host link to copy cached prefixes back over",
+                            c.accelerator);
+    return;
+  }
+  ServingScenario sc = serving_scenario(m, c.hw, c.pool, p, spec.isl, spec.osl, 0, spec.tpot_s, spec.ttft_s,
+                                        spec.mtp_accept);
+  sc.workload.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as infer reads them
+  sc.workload.kv_offload_host = spec.kv_offload_host;
+  const ServingChoice ch = choose_serving(sc);
   if (!ch.met) {
     r.why_not = ch.why_not;
     return;
@@ -237,13 +271,21 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
   if (train) {
     if (spec.tokens <= 0) spec.tokens = spec.task == Task::train ? 20.0 * total_params(m) : 1e9;
     if (spec.seq_len <= 0) spec.seq_len = spec.task == Task::train ? 8192 : 4096;
-    if (spec.global_batch <= 0) {
-      if (spec.task == Task::train) {
-        spec.global_batch = default_global_batch(m, spec.seq_len).sequences;
-      } else {
-        const double seqs = std::max(1.0, 1048576.0 / spec.seq_len);
-        spec.global_batch = 1LL << static_cast<int>(std::round(std::log2(seqs)));
-      }
+    if (spec.global_batch > 0) {
+      spec.global_batch_basis = "stated (--global-batch)";
+    } else if (spec.task == Task::train) {
+      const DefaultBatch d = default_global_batch(m, spec.seq_len);
+      spec.global_batch = d.sequences;
+      spec.global_batch_basis = d.basis;
+    } else {
+      // Fine-tuning: 2^20 tokens a step (gpuplan's default for a fine-tuning job, not the model's
+      // pre-training batch), as the power-of-two count of whole sequences nearest it.
+      const double seqs = std::max(1.0, 1048576.0 / spec.seq_len);
+      spec.global_batch = 1LL << static_cast<int>(std::round(std::log2(seqs)));
+      spec.global_batch_basis = fmt::format(
+          "fine-tuning default: 2^20 = 1,048,576 tokens a step as the nearest power-of-two count of {}-token "
+          "sequences ({} sequences); --global-batch sets it",
+          spec.seq_len, spec.global_batch);
     }
     spec.tokens_per_step = static_cast<double>(spec.global_batch) * spec.seq_len;
     if (spec.deadline_days <= 0) spec.deadline_days = spec.task == Task::train ? 90 : 2;
@@ -319,13 +361,14 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
   }
   // Feasible and priced by cost, then feasible unpriced by time (or GPUs), then the rest; within each,
   // generations never fitted on measurements after the fitted ones unless asked (spec.unfitted_last).
-  // Cost: training by the run's $/M tokens; serving by the cost per hour of meeting the users at the
-  // latency asked (the GPUs bought, whole units, at the TCO per hour), the question a planner asks.
+  // Cost (rank_basis): training and fine-tuning by the one-off job's cost, owned or rented; serving by the
+  // cost per hour of meeting the users at the latency asked (the GPUs bought, whole units, at the TCO per
+  // hour), the question a planner asks.
   auto tier = [&](const Recommendation& r) {
-    const int base = !r.feasible ? 4 : r.priced ? 0 : 2;
+    const int base = !r.feasible ? 4 : rank_figure(spec, r) > 0 ? 0 : 2;
     return base + ((r.feasible && spec.unfitted_last && !r.calibrated) ? 1 : 0);
   };
-  auto cost_key = [&](const Recommendation& r) { return train ? r.usd_per_million_tokens : r.usd; };
+  auto cost_key = [&](const Recommendation& r) { return rank_figure(spec, r); };
   std::stable_sort(out.ranked.begin(), out.ranked.end(), [&](const Recommendation& x, const Recommendation& y) {
     if (tier(x) != tier(y)) return tier(x) < tier(y);
     if (tier(x) <= 1) return cost_key(x) < cost_key(y);
@@ -337,7 +380,10 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     const double saving = 1.0 - cost_key(out.ranked[0]) / cost_key(r1);
     out.ranked[0].reasons.insert(out.ranked[0].reasons.begin(),
                                  fmt::format("{:.0f}% cheaper {} than the runner-up, {}", 100 * saving,
-                                             train ? "per million tokens" : "per hour of serving the users", r1.name));
+                                             !train             ? "per hour of serving the users"
+                                             : spec.rank_by_rent ? "for the job rented"
+                                                                 : "for the job owned",
+                                             r1.name));
   }
   out.spec = spec;
   return out;

@@ -4,6 +4,7 @@
 // takes, time to result, cost and energy, and the reasons in words, all read off the training,
 // inference and cost models (no table of rules).
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,23 @@ struct RecommendSpec {
   // Sequences per optimizer step, the same at every GPU count tried; 0: train, the model's default
   // (training/default_batch.h); finetune, 1M tokens as a power-of-two sequence count.
   long long global_batch = 0;
+  std::string global_batch_basis;  // filled in: where the batch comes from (stated, or which default and why)
   Precision train_precision = Precision::bf16;
   double deadline_days = 0;      // 0: train 90, finetune 2
   FinetuneSpec finetune;         // finetune: full (default), lora or qlora
   int max_gpus = 16384;          // largest job tried
+  // A train or fine-tune run is a one-off job of `tokens` by a deadline: ranked by what the job costs,
+  // owned (the run's share of owning the whole units bought: their TCO per hour, capital recovery, power,
+  // colocation, for its wall time) or, with rank_by_rent, rented (the GPUs it uses for its wall time at the
+  // system's rental price, rent_usd_per_gpu_hour by system name; a system without one is unpriced).
+  bool rank_by_rent = false;
+  std::map<std::string, double> rent_usd_per_gpu_hour;
   // infer
   long long isl = 1024, osl = 1024;
+  // Long prompts, as infer reads them (docs/long-context.md): the share of each prompt found in the prefix
+  // cache, and the cached prefixes held in host memory (a system without a host link cannot).
+  double prefix_hit = 0;
+  bool kv_offload_host = false;
   double mtp_accept = 0;         // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   long long users = 64;          // concurrent users to serve
   double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user
@@ -62,7 +74,9 @@ struct Recommendation {
   // cost
   bool priced = false;
   std::string price_basis;
-  double usd = 0;                // train: the run; infer: per hour
+  double usd = 0;                // train: the run owned (its share of the units' TCO); infer: per hour
+  double rent_usd = 0;           // train: the run rented (GPUs used x wall time x rental price); 0: no price
+  double rent_usd_per_gpu_hour = 0;
   double usd_per_million_tokens = 0;
   double joules_per_token = 0;
   double energy_j = 0;           // train: the run
@@ -74,6 +88,13 @@ struct Recommendation {
   bool calibrated = true;        // its generation's efficiencies were fitted on measurements
   std::vector<std::string> reasons;
 };
+
+// What the ranking compares: "job_usd_owned" or "job_usd_rented" (train, finetune: the one-off job's
+// cost), "usd_per_hour" (infer: the cost per hour of meeting the users); and the words for it.
+std::string rank_basis(const RecommendSpec& spec);
+std::string rank_basis_text(const RecommendSpec& spec);
+// The figure a recommendation is ranked by (its rank_basis); 0 when it has none (unpriced).
+double rank_figure(const RecommendSpec& spec, const Recommendation& r);
 
 struct RecommendResult {
   RecommendSpec spec;            // with defaults filled in

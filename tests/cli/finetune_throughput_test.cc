@@ -1,6 +1,7 @@
-// Published LoRA fine-tuning step times (tests/data/finetune_throughput.csv, sources in its rows)
-// replayed as the `gpuplan train --method lora` command a user runs: each within the training error band's
-// width of the measurement.
+// Published LoRA and QLoRA fine-tuning step times (tests/data/finetune_throughput.csv, sources in its rows)
+// replayed as the `gpuplan train --method lora|qlora` command a user runs: each within the training error
+// band's width of the measurement. A model given as a config file (tests/data/models) is read from the
+// source tree.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -35,7 +36,7 @@ std::vector<std::string> finetune_csv_cells(const std::string& line) {
   return cells;
 }
 
-TEST(FinetuneThroughput, PublishedLoraStepTimes) {
+TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
   std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/data/finetune_throughput.csv");
   ASSERT_TRUE(in) << "tests/data/finetune_throughput.csv";
   std::string line;
@@ -47,11 +48,14 @@ TEST(FinetuneThroughput, PublishedLoraStepTimes) {
     ADD_FAILURE() << "no column " << name;
     return size_t{0};
   };
-  int rows = 0;
+  int rows = 0, qlora = 0;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const auto c = finetune_csv_cells(line);
-    const std::string cmd = "train --model " + c[col("model")] + " --system " + c[col("system")] + " --gpus " +
+    std::string model = c[col("model")];
+    if (model.size() > 5 && model.substr(model.size() - 5) == ".json") model = std::string(GPUPLAN_SOURCE_DIR) + "/" + model;
+    qlora += c[col("method")] == "qlora";
+    const std::string cmd = "train --model " + model + " --system " + c[col("system")] + " --gpus " +
                             c[col("num_gpus")] + " --method " + c[col("method")] + " --lora-rank " +
                             c[col("lora_rank")] + " --lora-targets " + c[col("lora_targets")] + " --precision " +
                             c[col("precision")] + " --seq " + c[col("seq_len")] + " --global-batch " + c[col("gbs")] +
@@ -64,7 +68,8 @@ TEST(FinetuneThroughput, PublishedLoraStepTimes) {
                                                           << measured << " s";
     ++rows;
   }
-  EXPECT_GE(rows, 3);
+  EXPECT_GE(rows, 12);
+  EXPECT_GE(qlora, 5);
 }
 
 }  // namespace

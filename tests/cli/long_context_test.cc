@@ -1,5 +1,7 @@
 // Long-context serving end to end (KV per user, chunked prefill at 128K, prefix caching and KV offload
-// to host memory), the purchase recommend shows, and --csv: text, JSON, CSV and bad input -> exit 2.
+// to host memory; the same inputs and figures through infer, compare, recommend and size; compare's
+// long-context yardstick), the purchase recommend shows and what it ranks by, and --csv: text, JSON, CSV
+// and bad input -> exit 2.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -93,6 +95,151 @@ TEST(RecommendPurchaseCli, RentAgainstOwnForAOneOffJob) {
   EXPECT_TRUE(has(t.out, "or rents ")) << t.out;
   EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task infer --rent-usd-per-gpu-hour hgx-h100=3").exit_code, 2);
   EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task train --rent-usd-per-gpu-hour hgx-h100").exit_code, 2);
+}
+
+TEST(LongContextCli, CompareLongContextYardstick) {
+  const std::string cmd = "compare hgx-h200 hgx-b200 --model llama3.1-70b --long-context 131072 --gpus 64";
+  auto r = run_gpuplan(cmd + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  int rows = 0;
+  for (const auto& y : j["yardsticks"])
+    if (y["group"] == "long context") {
+      ++rows;
+      EXPECT_FALSE(y["a"].is_null()) << y["key"];
+      EXPECT_FALSE(y["b"].is_null()) << y["key"];
+    }
+  EXPECT_EQ(rows, 5);  // throughput, KV per user, users held, TTFT, training
+  const auto& lc = j["models"][0]["long_context"];
+  EXPECT_EQ(lc["isl"].get<long long>(), 131072);
+  for (const char* side : {"a", "b"}) {
+    EXPECT_TRUE(lc[side]["serving"]["met"].get<bool>()) << side;
+    EXPECT_TRUE(lc[side]["training"]["found"].get<bool>()) << side;
+    EXPECT_GT(lc[side]["training"]["cp"].get<int>(), 1) << side;  // the plan that fits splits the sequence
+  }
+  // The same question through infer gives the same figures (KV per user, users held, TTFT, throughput).
+  auto inf = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 131072 --tokens-per-user 50 --json");
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  const auto ij = inf.json();
+  const auto& a = lc["a"]["serving"];
+  EXPECT_DOUBLE_EQ(a["point"]["tokens_per_s_per_gpu"].get<double>(), ij["tokens_per_s_per_gpu"].get<double>());
+  EXPECT_DOUBLE_EQ(a["point"]["ttft_s"].get<double>(), ij["ttft_s"].get<double>());
+  EXPECT_DOUBLE_EQ(a["kv_bytes_per_user_per_gpu"].get<double>(), ij["memory"]["kv_bytes_per_sequence"].get<double>());
+  EXPECT_EQ(a["max_concurrency"].get<long long>(), ij["max_concurrency"].get<long long>());
+  // Text and CSV carry the rows too.
+  auto t = run_gpuplan(cmd);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "[long context]")) << t.out;
+  EXPECT_TRUE(has(t.out, "KV per user")) << t.out;
+  EXPECT_TRUE(has(t.out, "training at seq 128K")) << t.out;
+  auto c = run_gpuplan(cmd + " --csv");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_TRUE(has(c.out, "long_context_train:llama3.1-70b")) << c.out;
+  EXPECT_TRUE(has(c.out, "long_context_users_held:llama3.1-70b")) << c.out;
+  // Off by default (the footer says how to ask), and bad lengths name the option.
+  auto plain = run_gpuplan("compare hgx-h200 hgx-b200 --model llama3.1-8b --task infer");
+  EXPECT_FALSE(has(plain.out, "[long context]"));
+  EXPECT_TRUE(has(plain.out, "--long-context 131072")) << plain.out;
+  auto bad = run_gpuplan("compare --long-context 100");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "--long-context")) << bad.err;
+}
+
+TEST(LongContextCli, InferAndCompareAgreeWithPrefixHits) {
+  auto inf = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 8192 --tokens-per-user 50 "
+                         "--prefix-hit 0.5 --json");
+  auto cmp = run_gpuplan("compare hgx-h200 hgx-b200 --model llama3.1-70b --task infer --isl 8192 "
+                         "--tokens-per-user 50 --prefix-hit 0.5 --json");
+  auto none = run_gpuplan("compare hgx-h200 hgx-b200 --model llama3.1-70b --task infer --isl 8192 "
+                          "--tokens-per-user 50 --json");
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  const auto c = cmp.json()["models"][0]["inference"];
+  EXPECT_EQ(c["prefix_hit"].get<double>(), 0.5);
+  const auto& at = c["at_interactivity_a"];
+  ASSERT_TRUE(at["met"].get<bool>());
+  EXPECT_DOUBLE_EQ(at["point"]["tokens_per_s_per_gpu"].get<double>(), inf.json()["tokens_per_s_per_gpu"].get<double>());
+  EXPECT_DOUBLE_EQ(at["point"]["ttft_s"].get<double>(), inf.json()["ttft_s"].get<double>());
+  EXPECT_EQ(at["plan_text"].get<std::string>(), inf.json()["plan"].get<std::string>());
+  // The hits change the figure (half of each prompt not recomputed).
+  EXPECT_LT(at["point"]["ttft_s"].get<double>(),
+            none.json()["models"][0]["inference"]["at_interactivity_a"]["point"]["ttft_s"].get<double>());
+}
+
+TEST(LongContextCli, RecommendAndSizeTakePrefixHits) {
+  auto inf = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 8192 --tokens-per-user 50 "
+                         "--prefix-hit 0.5 --json");
+  auto rec = run_gpuplan("recommend --model llama3.1-70b --task serve --system hgx-h200 --isl 8192 "
+                         "--prefix-hit 0.5 --json");
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const auto rj = rec.json();
+  EXPECT_EQ(rj["spec"]["task"], "infer");  // serve is infer
+  EXPECT_EQ(rj["spec"]["long_context"]["prefix_hit"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(rj["ranked"][0]["ttft_s"].get<double>(), inf.json()["ttft_s"].get<double>());
+  const std::string size = "size --model llama3.1-70b --system hgx-h200 --isl 8192 --users 100 --tokens-per-user 50 "
+                           "--draws 50 --json";
+  auto hits = run_gpuplan(size + " --prefix-hit 0.5");
+  auto plain = run_gpuplan(size);
+  ASSERT_EQ(hits.exit_code, 0) << hits.err;
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(hits.json()["long_context"]["prefix_hit"].get<double>(), 0.5);
+  EXPECT_LT(hits.json()["options"][0]["units"].get<int>(), plain.json()["options"][0]["units"].get<int>());
+  // The same refusals everywhere, naming the option.
+  for (const char* args : {"compare --task infer --prefix-hit 1", "recommend --model llama3.1-8b --prefix-hit -0.1",
+                           "size --model llama3.1-8b --users 10 --prefix-hit 1.5",
+                           "compare --task infer --kv-offload host", "recommend --model llama3.1-8b --kv-offload ssd "
+                           "--prefix-hit 0.5", "recommend --model llama3.1-8b --task train --prefix-hit 0.5"}) {
+    auto r = run_gpuplan(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_TRUE(has(r.err, "--prefix-hit") || has(r.err, "--kv-offload")) << args << ": " << r.err;
+  }
+}
+
+TEST(RecommendPurchaseCli, OneOffJobRankedByItsCost) {
+  const std::string cmd = "recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100 "
+                          "--system hgx-h200 --system hgx-b200 --rent-usd-per-gpu-hour hgx-h100=2 "
+                          "--rent-usd-per-gpu-hour hgx-h200=3 --rent-usd-per-gpu-hour hgx-b200=40";
+  for (const char* mode : {"own", "rent"}) {
+    auto r = run_gpuplan(cmd + " --price-mode " + mode + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = r.json();
+    const bool rent = std::string(mode) == "rent";
+    EXPECT_EQ(j["rank_basis"], rent ? "job_usd_rented" : "job_usd_owned");
+    EXPECT_TRUE(has(j["rank_basis_text"].get<std::string>(), "job's cost"));
+    double last = 0;
+    for (const auto& x : j["ranked"]) {
+      ASSERT_TRUE(x["feasible"].get<bool>()) << x["name"];
+      const double job = x["job_usd"].get<double>();
+      EXPECT_DOUBLE_EQ(job, x[rent ? "rent_usd" : "usd"].get<double>()) << x["name"];
+      EXPECT_GE(job, last) << x["name"];  // cheapest job first
+      last = job;
+    }
+    if (rent) {
+      EXPECT_NE(j["ranked"][0]["name"], "hgx-b200");  // the dearest rental is not first
+    }
+  }
+  auto t = run_gpuplan(cmd);
+  EXPECT_TRUE(has(t.out, "ranked by the job's cost owned")) << t.out;
+  EXPECT_TRUE(has(t.out, "owned,")) << t.out;
+  auto serve = run_gpuplan("recommend --model llama3.1-8b --task infer --system hgx-h100 --json");
+  EXPECT_EQ(serve.json()["rank_basis"], "usd_per_hour");
+  EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task infer --price-mode rent").exit_code, 2);
+  EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task train --price-mode lease").exit_code, 2);
+}
+
+TEST(RecommendPurchaseCli, HeaderSaysWhatTheBatchIsAndWhereItComesFrom) {
+  auto ft = run_gpuplan("recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100");
+  ASSERT_EQ(ft.exit_code, 0) << ft.err;
+  EXPECT_FALSE(has(ft.out, "the model's default")) << ft.out;
+  EXPECT_TRUE(has(ft.out, "global batch 256 (1.05M tokens)")) << ft.out;
+  EXPECT_TRUE(has(ft.out, "fine-tuning default: 2^20 = 1,048,576 tokens a step")) << ft.out;
+  auto stated = run_gpuplan("recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100 "
+                            "--global-batch 64 --json");
+  EXPECT_EQ(stated.json()["spec"]["global_batch_basis"], "stated (--global-batch)");
+  auto tr = run_gpuplan("recommend --model llama3.1-8b --task train --system hgx-h100 --json");
+  EXPECT_TRUE(has(tr.json()["spec"]["global_batch_basis"].get<std::string>(), "pre-training schedules"));
 }
 
 TEST(CsvCli, RecommendTableAsCsv) {
