@@ -6,6 +6,7 @@
 
 #include "inference/speculative.h"
 #include "physics/collective.h"
+#include "physics/moe_routing.h"
 
 namespace gpuplan {
 
@@ -52,6 +53,10 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
+// Rows of a weight GEMM's M tile (the tokens' dimension): Hopper's WGMMA and the engines' Hopper and
+// Blackwell GEMM kernels tile it in 64s at these shapes.
+constexpr double kGemmTileRows = 64.0;
+
 // Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
 // query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
 // dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
@@ -93,9 +98,12 @@ double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, dou
 // (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
 // expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
 // `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
-// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
+// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff). `expert_rows`: a grouped GEMM's
+// mean rows per expert of the rank, active or not (tokens x top_k / experts): the rows an expert gets
+// are Poisson about it, and each active expert pads its own rows to whole 64-row tiles, so the tiles'
+// use is the expectation over that spread (physics/moe_routing.h), not the mean's padding.
 Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
-            bool grouped = false, double eff_share = 1.0) {
+            bool grouped = false, double eff_share = 1.0, double expert_rows = 0) {
   Work w;
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
   const Efficiency& e = hw.efficiency;
@@ -103,7 +111,7 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
   double scale = 1.0;
   if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
   if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
-  const double tile_use = m / pad(m, 64);
+  const double tile_use = grouped && expert_rows > 0 ? grouped_tile_use(expert_rows, kGemmTileRows) : m / pad(m, kGemmTileRows);
   const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use * eff_share;
   w.flops = 2.0 * m * n * k * count;
   w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
@@ -134,11 +142,11 @@ double effective_ctx(const Shape& s, double ctx) {
 }
 
 // Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
-// rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
-// sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
+// rows per rank as a binomial (about Poisson), and the step waits for the largest of `ep` ranks: the
+// balls-in-bins expected maximum over the mean (physics/moe_routing.h; mean + sqrt(2 ln ep x mean) at
+// many rows, up to several times the mean at decode's few); real routing adds its skew.
 double expert_imbalance(double rows_per_rank, int ep, double skew) {
-  if (ep <= 1 || rows_per_rank <= 0) return skew;
-  return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
+  return skew * expected_max_load_ratio(rows_per_rank, ep);
 }
 
 // Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
@@ -151,6 +159,27 @@ double busiest_rank_experts(double experts, double active, double ep) {
   if (ep <= 1 || experts <= 0) return active;
   const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
   return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
+}
+
+// The data movement of routing a step's tokens through an MoE layer beyond what its GEMMs read and
+// write (linear() counts the grouped GEMMs' own rows in and out): the expand (permute) kernel copies
+// each token's row to its `rows_per_token` expert slots of this rank, reading the token and writing
+// the copies at the GEMM's input precision (the FP8/FP4 quantization fused into it), and the
+// finalize (un-permute) kernel reads the expert outputs back in bf16, weights and sums them into one
+// row per token (TensorRT-LLM's expandInputRows / finalizeMoeRouting, vLLM's and SGLang's
+// moe_align / moe_sum). With attention-DP the dispatch all-to-all writes the expert layout itself
+// (DeepEP, NCCL all-to-all into the grouped layout): no expand, the combine's rows are still summed.
+// Memory-bound at the serving HBM rate; bytes scale with tokens x rows per token x hidden, the
+// per-step cost that small-active MoE (many experts per token, small experts) pays in full.
+double moe_routing_s(const Hardware& hw, MathFormat fmt, double tokens, double rows_per_token, double h,
+                     bool dispatched) {
+  if (tokens <= 0 || rows_per_token <= 0) return 0.0;
+  const MathFormat x = executed_format(hw.accelerator, fmt);
+  const double in_bytes = x == MathFormat::fp4 ? 0.5625 : (x == MathFormat::fp8 || x == MathFormat::fp6) ? 1.0 : kActBytes;
+  if (dispatched) return 0.0;
+  const double expand = tokens * h * (kActBytes + rows_per_token * in_bytes);
+  const double finalize = tokens * h * (rows_per_token * kActBytes + kActBytes);
+  return memory_bound_time_s(hw, expand + finalize);
 }
 
 }  // namespace
@@ -250,10 +279,11 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       // a mixed step's grouped GEMM runs at the rows' harmonic blend.
       const double prompt_rows = prefill / tokens;
       const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
-      const Work x =
-          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
+      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share,
+                            tokens * k * imb / E);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
-      (void)E, (void)group;
+      (void)group;
+      acc.time_s += moe_routing_s(hw, fmt, tokens, k * imb / ep, h, par.attention_dp);
       // Router: tokens x hidden x experts in bf16, replicated.
       const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
       acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
