@@ -161,27 +161,6 @@ double busiest_rank_experts(double experts, double active, double ep) {
   return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
 }
 
-// The data movement of routing a step's tokens through an MoE layer beyond what its GEMMs read and
-// write (linear() counts the grouped GEMMs' own rows in and out): the expand (permute) kernel copies
-// each token's row to its `rows_per_token` expert slots of this rank, reading the token and writing
-// the copies at the GEMM's input precision (the FP8/FP4 quantization fused into it), and the
-// finalize (un-permute) kernel reads the expert outputs back in bf16, weights and sums them into one
-// row per token (TensorRT-LLM's expandInputRows / finalizeMoeRouting, vLLM's and SGLang's
-// moe_align / moe_sum). With attention-DP the dispatch all-to-all writes the expert layout itself
-// (DeepEP, NCCL all-to-all into the grouped layout): no expand, the combine's rows are still summed.
-// Memory-bound at the serving HBM rate; bytes scale with tokens x rows per token x hidden, the
-// per-step cost that small-active MoE (many experts per token, small experts) pays in full.
-double moe_routing_s(const Hardware& hw, MathFormat fmt, double tokens, double rows_per_token, double h,
-                     bool dispatched) {
-  if (tokens <= 0 || rows_per_token <= 0) return 0.0;
-  const MathFormat x = executed_format(hw.accelerator, fmt);
-  const double in_bytes = x == MathFormat::fp4 ? 0.5625 : (x == MathFormat::fp8 || x == MathFormat::fp6) ? 1.0 : kActBytes;
-  if (dispatched) return 0.0;
-  const double expand = tokens * h * (kActBytes + rows_per_token * in_bytes);
-  const double finalize = tokens * h * (rows_per_token * kActBytes + kActBytes);
-  return memory_bound_time_s(hw, expand + finalize);
-}
-
 }  // namespace
 
 Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes) {
@@ -283,7 +262,6 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
                             tokens * k * imb / E);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)group;
-      acc.time_s += moe_routing_s(hw, fmt, tokens, k * imb / ep, h, par.attention_dp);
       // Router: tokens x hidden x experts in bf16, replicated.
       const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
       acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
