@@ -9,16 +9,18 @@ namespace gpuplan {
 
 namespace {
 
-// Calls f(x, pmf(x)) for x = 0 .. the point where the Poisson(mean) tail is below 1e-12 of the mass,
-// the probabilities computed from the mode outwards in log space (no underflow at large means).
+// Calls f(x, pmf(x)) for x = 0 .. the point where the Poisson(mean) tail is below 1e-12 of the mass:
+// the first probability in log space (no underflow at large means), the rest by p(x+1) = p(x) mean / (x+1).
 template <class F>
 void for_poisson(double mean, F&& f) {
   const double sd = std::sqrt(mean);
   const long long lo = std::max(0LL, static_cast<long long>(std::floor(mean - 12.0 * sd - 10.0)));
   const long long hi = static_cast<long long>(std::ceil(mean + 12.0 * sd + 20.0));
-  for (long long x = lo; x <= hi; ++x) {
-    const double xd = static_cast<double>(x);
-    f(xd, std::exp(xd * std::log(mean) - mean - std::lgamma(xd + 1.0)));
+  double x = static_cast<double>(lo);
+  double p = std::exp(x * std::log(mean) - mean - std::lgamma(x + 1.0));
+  for (long long i = lo; i <= hi; ++i, x += 1.0) {
+    f(x, p);
+    p *= mean / (x + 1.0);
   }
 }
 
