@@ -53,10 +53,6 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
 
 double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
 
-// Rows of a weight GEMM's M tile (the tokens' dimension): Hopper's WGMMA and the engines' Hopper and
-// Blackwell GEMM kernels tile it in 64s at these shapes.
-constexpr double kGemmTileRows = 64.0;
-
 // Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
 // query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
 // dimension in tiles of 64 rows (FlashMLA: kBlockM = 64 over seqlen_q x num_heads_q): with the
@@ -98,12 +94,9 @@ double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, dou
 // (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
 // expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
 // `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
-// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff). `expert_rows`: a grouped GEMM's
-// mean rows per expert of the rank, active or not (tokens x top_k / experts): the rows an expert gets
-// are Poisson about it, and each active expert pads its own rows to whole 64-row tiles, so the tiles'
-// use is the expectation over that spread (physics/moe_routing.h), not the mean's padding.
+// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
 Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
-            bool grouped = false, double eff_share = 1.0, double expert_rows = 0) {
+            bool grouped = false, double eff_share = 1.0) {
   Work w;
   if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
   const Efficiency& e = hw.efficiency;
@@ -111,7 +104,7 @@ Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, do
   double scale = 1.0;
   if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
   if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
-  const double tile_use = grouped && expert_rows > 0 ? grouped_tile_use(expert_rows, kGemmTileRows) : m / pad(m, kGemmTileRows);
+  const double tile_use = m / pad(m, 64);
   const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use * eff_share;
   w.flops = 2.0 * m * n * k * count;
   w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
@@ -258,10 +251,10 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       // a mixed step's grouped GEMM runs at the rows' harmonic blend.
       const double prompt_rows = prefill / tokens;
       const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
-      const Work x = linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share,
-                            tokens * k * imb / E);
+      const Work x =
+          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
-      (void)group;
+      (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.
       const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
       acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;

@@ -49,22 +49,4 @@ double expected_max_load_ratio(double mean_load, int bins) {
   return std::max(1.0, e_max / mean_load);
 }
 
-double expected_padded_rows(double mean_rows, double tile_rows) {
-  const double t = std::max(1.0, tile_rows);
-  if (!(mean_rows > 0)) return t;
-  const double p_active = -std::expm1(-mean_rows);  // P(X >= 1)
-  if (mean_rows > kExactMaxLoadMean) return mean_rows / p_active + (t - 1.0) / 2.0;
-  double padded = 0.0;
-  for_poisson(mean_rows, [&](double x, double p) {
-    if (x >= 1) padded += p * std::ceil(x / t) * t;
-  });
-  return std::max(t, padded / p_active);
-}
-
-double grouped_tile_use(double mean_rows, double tile_rows) {
-  if (!(mean_rows > 0)) return 1.0 / std::max(1.0, tile_rows);
-  const double cond_mean = mean_rows / -std::expm1(-mean_rows);
-  return std::clamp(cond_mean / expected_padded_rows(mean_rows, tile_rows), 0.0, 1.0);
-}
-
 }  // namespace gpuplan

@@ -60,31 +60,5 @@ TEST(MaxLoad, FallsWithLoadRisesWithBins) {
   EXPECT_LT(excess, std::sqrt(2.0 * std::log(64.0) / big));
 }
 
-TEST(PaddedRows, AtLeastTheRowsAndAboutHalfATileMore) {
-  for (double mean : {0.1, 1.0, 10.0, 63.0, 64.0, 100.0, 1000.0, 1e5}) {
-    const double cond = mean / -std::expm1(-mean);
-    const double padded = expected_padded_rows(mean, 64);
-    EXPECT_GE(padded, cond) << mean;
-    EXPECT_GE(padded, 64.0) << mean;
-    EXPECT_LE(padded, cond + 64.0) << mean;
-  }
-  EXPECT_NEAR(expected_padded_rows(1e5, 64) - 1e5, 31.5, 1.0);
-  EXPECT_NEAR(expected_padded_rows(10, 1), 10.0 / -std::expm1(-10.0), 1e-9);
-}
-
-TEST(PaddedRows, TileUseRisesWithRowsOverTileMultiples) {
-  // Tile quantization is a sawtooth in the mean, but its envelope (at whole tiles per expert) rises
-  // with the rows, towards 1; the spread of rows over experts keeps it below the mean's own padding.
-  double last = 0;
-  for (double tiles : {0.25, 1.0, 2.0, 4.0, 16.0, 64.0}) {
-    const double use = grouped_tile_use(64.0 * tiles, 64.0);
-    EXPECT_GT(use, last) << tiles;
-    EXPECT_LE(use, 1.0);
-    last = use;
-  }
-  EXPECT_LT(grouped_tile_use(64.0, 64.0), 1.0);  // a mean of one whole tile spills into a second
-  EXPECT_GT(grouped_tile_use(64.0 * 256, 64.0), 0.99);
-}
-
 }  // namespace
 }  // namespace gpuplan
