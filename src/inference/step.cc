@@ -6,7 +6,6 @@
 
 #include "inference/speculative.h"
 #include "physics/collective.h"
-#include "physics/moe_routing.h"
 
 namespace gpuplan {
 
@@ -135,11 +134,11 @@ double effective_ctx(const Shape& s, double ctx) {
 }
 
 // Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
-// rows per rank as a binomial (about Poisson), and the step waits for the largest of `ep` ranks: the
-// balls-in-bins expected maximum over the mean (physics/moe_routing.h; mean + sqrt(2 ln ep x mean) at
-// many rows, up to several times the mean at decode's few); real routing adds its skew.
+// rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
+// sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
 double expert_imbalance(double rows_per_rank, int ep, double skew) {
-  return skew * expected_max_load_ratio(rows_per_rank, ep);
+  if (ep <= 1 || rows_per_rank <= 0) return skew;
+  return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
 }
 
 // Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
