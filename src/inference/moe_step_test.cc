@@ -1,5 +1,5 @@
-// MoE serving steps (inference/step.cc): routing data movement, grouped GEMM tiles and the busiest
-// expert-parallel rank. Properties, not figures.
+// MoE serving steps (inference/step.cc): the grouped expert GEMM as its rows per expert and the
+// experts per token grow. Properties, not figures.
 #include <gtest/gtest.h>
 
 #include "catalog/test_catalog.h"
