@@ -1,0 +1,62 @@
+// MoE serving steps (inference/step.cc): the grouped expert GEMM as its rows per expert and the
+// experts per token grow. Properties, not figures.
+#include <gtest/gtest.h>
+
+#include "catalog/test_catalog.h"
+#include "inference/inference.h"
+#include "inference/step.h"
+#include "model/model_registry.h"
+#include "physics/hardware.h"
+
+namespace gpuplan {
+namespace {
+
+InferenceWorkload fp8_workload() {
+  InferenceWorkload w;
+  w.weight_precision = Precision::fp8;
+  w.kv_bytes_per_element = 1.0;
+  w.isl = 1024;
+  w.osl = 1024;
+  return w;
+}
+
+double step_s(const ModelArch& m, const char* system, const InferenceParallel& par, double decode, double prefill) {
+  const Hardware hw = serving_hardware(resolve_hardware(test_catalog(), system));
+  const InferenceWorkload w = fp8_workload();
+  const step::Shape s = step::shape_of(m, par, w.kv_bytes_per_element);
+  return step::stage_step(m, hw, par, w, s, 1, decode, 2048, prefill, 1024).total_s;
+}
+
+TEST(MoeStep, MoreTokensNeverFaster) {
+  // The grouped GEMM's rows per expert (M) grow with the step's tokens: tile padding may waste less
+  // per row, but the step never gets shorter.
+  const ModelArch m = resolve_model("qwen3-30b-a3b");
+  InferenceParallel par;
+  for (const char* sys : {"hgx-h100", "hgx-b200"}) {
+    double last = 0;
+    for (double tokens : {1.0, 8.0, 32.0, 64.0, 100.0, 128.0, 256.0, 1000.0, 2048.0, 8192.0}) {
+      const double t = step_s(m, sys, par, 0, tokens);
+      EXPECT_GE(t, last) << sys << " " << tokens;
+      last = t;
+    }
+  }
+}
+
+TEST(MoeStep, MoreExpertsActivePerTokenNeverFaster) {
+  // The same model routing each token to more experts (top-k up, expert size alike) moves and
+  // multiplies more rows: never a shorter step, at decode and at prefill.
+  ModelArch m = resolve_model("qwen3-30b-a3b");
+  InferenceParallel par;
+  for (double decode : {1.0, 64.0, 512.0}) {
+    double last = 0;
+    for (int k : {1, 2, 4, 8, 16}) {
+      m.moe.top_k = k;
+      const double t = step_s(m, "hgx-h100", par, decode, 0);
+      EXPECT_GE(t, last) << decode << " decodes, top-" << k;
+      last = t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
