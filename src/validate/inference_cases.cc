@@ -21,6 +21,8 @@
 #include "validate/notes_deployment.h"
 #include "validate/precision_text.h"
 #include "validate/row_command.h"
+#include "validate/row_scenario.h"
+#include "validate/scenario_rules.h"
 
 namespace gpuplan {
 
@@ -70,22 +72,6 @@ std::string framework_group(const std::string& f) {
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s.empty() ? "unknown" : s;
 }
-
-// MLPerf datasets: mean input and output tokens per sample (shared/data/models/mlperf-datasets.md;
-// input means are the task-force figures that file marks unverified) and server TTFT/TPOT limits.
-struct MlperfBench {
-  const char* key;
-  double isl, osl, ttft_ms, tpot_ms;
-};
-const MlperfBench kMlperf[] = {
-    {"llama2-70b-interactive", 300, 294.45, 450, 40},
-    {"llama2-70b", 300, 294.45, 2000, 200},
-    {"mixtral-8x7b", 400, 144.84, 2000, 200},
-    {"llama3.1-405b", 9400, 684.68, 6000, 175},
-    {"llama3_1-405b", 9400, 684.68, 6000, 175},
-    {"llama3.1-8b", 800, 100, 2000, 100},
-    {"gptj", 800, 69, 0, 0},
-};
 
 // Limits are 99th percentiles; the model predicts means. Mean-to-p99 ratios from the MLPerf server
 // logs themselves (the rows' notes give both: TPOT p99/mean ~1.2-1.3, TTFT ~2).
@@ -288,32 +274,19 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     w.kv_bytes_per_element = *kv_bytes;
 
-    // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
-    const MlperfBench* bench = nullptr;
-    for (const auto& b : kMlperf)
-      if (contains(url_l, b.key) || contains(to_lower(notes), std::string("benchmark ") + b.key)) {
-        bench = &b;
-        break;
-      }
-    // MLPerf's interactive scenario is the server scenario at the tighter limits of its own benchmark
-    // (llama2-70b-interactive: TTFT 450 ms, TPOT 40 ms p99).
-    if (c.scenario == "interactive" && (bench == &kMlperf[1] || (!bench && contains(to_lower(c.model_name), "llama-2-70b"))))
-      bench = &kMlperf[0];
-    if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
-      const std::string ml = to_lower(c.model_name);
-      if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
-      else if (contains(ml, "mixtral")) bench = &kMlperf[2];
-      else if (contains(ml, "405b")) bench = &kMlperf[3];
-      else if (contains(ml, "gpt-j")) bench = &kMlperf[6];
-    }
+    // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its scenario's limits
+    // (data/serving/mlperf_scenarios.yaml).
+    const MlperfBenchmark* bench =
+        find_mlperf_benchmark(c.source_id, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
       skip(fmt::format("isl '{}' is not a token count (a number >= 1, or 8k for 8192)", echo_name(t.cell(i, "isl"))));
       continue;
     } else if (bench) {
-      w.isl = static_cast<long long>(bench->isl);
-      c.assumptions.push_back(fmt::format("isl blank: {} (dataset mean input tokens)", w.isl));
+      w.isl = std::llround(bench->isl_mean);
+      c.assumptions.push_back(fmt::format("isl blank: {} (MLPerf {} dataset mean input tokens: {})", w.isl,
+                                          bench->name, bench->isl_basis));
     } else {
       skip("isl blank and no MLPerf benchmark to take it from");
       continue;
@@ -325,14 +298,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       continue;
     } else if (bench) {
       double implied = 0;
-      w.osl = static_cast<long long>(std::lround(note_number(notes, "(implies ", implied) ? implied : bench->osl));
-      c.assumptions.push_back(fmt::format("osl blank: {} (dataset mean output tokens)", w.osl));
+      const bool measured = note_number(notes, "(implies ", implied) && implied >= 1 && implied <= 1e7;
+      w.osl = std::llround(measured ? implied : bench->osl_mean);
+      c.assumptions.push_back(fmt::format("osl blank: {} ({})", w.osl,
+                                          measured ? "the run's output tokens per sample, from its notes"
+                                                   : fmt::format("MLPerf {} dataset mean output tokens", bench->name)));
     } else {
       skip("osl blank and no MLPerf benchmark to take it from");
       continue;
     }
 
     InferenceParallel& p = c.parallel;
+    bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
     if (disagg) {
       // The pools the notes state (src/validate/notes_deployment.h): the decode pool capped at its bs per
       // attention rank.
@@ -380,6 +357,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
       } else {
         p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
+        tp_filled = !ep_given;
         c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
       }
       if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
@@ -528,9 +506,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (open != std::string::npos && parse_number(fw_l.substr(open + 1, rq - open - 1), n) && n >= 1)
           c.requests_in_run = static_cast<long long>(n);
       }
-    } else if ((c.scenario == "server" || c.scenario == "interactive") && bench && bench->tpot_ms > 0) {
+    } else if ((c.scenario == "server" || c.scenario == "interactive") && bench &&
+               bench->limits(c.scenario).tpot_ms > 0) {
       c.mode = InferenceMode::under_limits;
-      double ttft = bench->ttft_ms, tpot = bench->tpot_ms;
+      double ttft = bench->limits(c.scenario).ttft_ms, tpot = bench->limits(c.scenario).tpot_ms;
       note_number(notes, "TTFT<= ", ttft);
       note_number(notes, "TPOT<= ", tpot);
       c.ttft_limit_s = ttft / kTtftP99OverMean / 1e3;
@@ -601,6 +580,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     if (contains(notes_l, "input+output") || contains(notes_l, "input + output"))
       c.total_over_output = double(w.isl + w.osl) / double(w.osl);
+    // A latency-limited row with its TP blank: the deployment a submitter tunes to the limits.
+    if (c.mode == InferenceMode::under_limits && tp_filled) choose_row_deployment(c);
     out.push_back(std::move(c));
   }
   return out;
