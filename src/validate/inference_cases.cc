@@ -2,11 +2,13 @@
 #include "validate/inferencex_scripts.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -16,11 +18,13 @@
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
+#include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
 #include "validate/precision_text.h"
 #include "validate/row_command.h"
+#include "validate/row_contradiction.h"
 #include "validate/row_scenario.h"
 #include "validate/scenario_rules.h"
 
@@ -115,6 +119,51 @@ int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, 
   return ok.empty() ? 1 : std::min(gpus, ok.back());
 }
 
+// The run a row reports one figure of: the rows of one source with the same model, system, layout,
+// precisions, framework, lengths, load, scenario and notes' deployment are one run's figures.
+std::string run_key(const CsvTable& t, size_t row) {
+  std::string k;
+  for (const char* col : {"source_id", "source_url_or_path", "model", "gpu", "num_gpus", "tp", "ep", "pp",
+                          "precision_weights", "precision_kv", "framework", "isl", "osl", "concurrency_or_batch",
+                          "scenario"})
+    k += t.cell(row, col) + "|";
+  const std::string notes = to_lower(t.cell(row, "notes"));
+  const auto d = notes.find("disagg:");
+  if (d != std::string::npos) k += notes.substr(d, notes.find("num_gpus", d) - d);
+  return k;
+}
+
+// Each run's figures from its rows' values; a figure two rows of the run state differently (by more
+// than 1%) is left out: those rows are not one run.
+std::map<std::string, RunFigures> run_figures(const CsvTable& t) {
+  std::map<std::string, std::pair<RunFigures, std::pair<bool, bool>>> acc;  // figures, (per-GPU, per-user) ambiguous
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    double value = 0, gpus = 0;
+    if (!parse_number(t.cell(i, "value"), value) || value <= 0) continue;
+    if (!parse_number(t.cell(i, "num_gpus"), gpus)) gpus = 0;
+    RunFigures one;
+    add_metric_figure(one, canonical_metric_name(t.cell(i, "metric")), value, gpus, fmt::format("row {}", i));
+    auto& [f, amb] = acc[run_key(t, i)];
+    const auto same = [](double a, double b) { return std::abs(a - b) <= 0.01 * std::max(a, b); };
+    if (one.per_gpu > 0) {
+      if (f.per_gpu > 0 && !same(f.per_gpu, one.per_gpu)) amb.first = true;
+      if (f.per_gpu <= 0) f.per_gpu = one.per_gpu, f.per_gpu_from = one.per_gpu_from;
+    }
+    if (one.per_user > 0) {
+      if (f.per_user > 0 && !same(f.per_user, one.per_user)) amb.second = true;
+      if (f.per_user <= 0) f.per_user = one.per_user, f.per_user_from = one.per_user_from;
+    }
+  }
+  std::map<std::string, RunFigures> out;
+  for (auto& [k, v] : acc) {
+    RunFigures f = v.first;
+    if (v.second.first) f.per_gpu = 0;
+    if (v.second.second) f.per_user = 0;
+    out.emplace(k, std::move(f));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string inference_row_key(const CsvTable& t, size_t row) {
@@ -132,6 +181,7 @@ bool is_inference_schema(const CsvTable& t) {
 std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,
                                                std::vector<SkippedRow>& skipped) {
   std::vector<InferenceCase> out;
+  const std::map<std::string, RunFigures> runs = run_figures(t);
   for (size_t i = 0; i < t.rows.size(); ++i) {
     InferenceCase c;
     c.row = i;
@@ -145,7 +195,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = to_lower(notes);
     const std::string url_l = to_lower(t.cell(i, "source_url_or_path"));
-    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
+    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why), {}}); };
+    auto flag = [&](std::string why) { skipped.push_back({i, std::move(why), "contradiction"}); };
     if (!parse_number(t.cell(i, "value"), c.reported) || c.reported <= 0) {
       skip("value is blank or not a positive number");
       continue;
@@ -291,6 +342,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip("isl blank and no MLPerf benchmark to take it from");
       continue;
     }
+    const bool isl_stated = t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos;
     if (parse_token_count_cell(t.cell(i, "osl"), v) && v >= 1) {
       w.osl = static_cast<long long>(v);
     } else if (t.cell(i, "osl").find_first_not_of(" \t") != std::string::npos) {
@@ -307,7 +359,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip("osl blank and no MLPerf benchmark to take it from");
       continue;
     }
+    if (bench) {
+      // Stated lengths beyond the benchmark's dataset maxima (row_contradiction.h).
+      const bool osl_stated = t.cell(i, "osl").find_first_not_of(" \t") != std::string::npos;
+      if (auto why = lengths_contradiction(isl_stated ? w.isl : 0, osl_stated ? w.osl : 0, *bench)) {
+        flag(*why);
+        continue;
+      }
+    }
 
+    // Attention-DP and MTP as the notes state them (validate/notes_deployment.h).
+    const NotesServing said = read_notes_serving(notes);
     InferenceParallel& p = c.parallel;
     bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
     if (disagg) {
@@ -355,6 +417,15 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         p.tp = static_cast<int>(ep);
         p.attention_dp = true;
         c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
+      } else if (c.model.is_moe() && !attn_dp_read && (said.attention_dp == 1 || said.tp_ep > 0)) {
+        // The notes name the layout: "DEP8" (attention-DP 8 + EP 8), "TEP8" (TP 8 + EP 8), or attention-DP
+        // over the instance's GPUs.
+        const bool adp = said.attention_dp == 1;
+        p.tp = adp ? (said.attention_dp_ranks > 0 ? said.attention_dp_ranks : gpus / p.pp) : said.tp_ep;
+        p.attention_dp = adp;
+        if (!ep_given) ep = p.tp;
+        c.assumptions.push_back(fmt::format("tp blank: {} {} + EP {} as the notes state ({})", adp ? "attention-DP" : "TP",
+                                            p.tp, static_cast<int>(ep), fmt::join(said.said, ", ")));
       } else {
         p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
         tp_filled = !ep_given;
@@ -419,13 +490,22 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (p.ep != ep_stated)
           c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
                                               c.model.moe.num_experts, p.tp, p.ep));
+        if (!p.attention_dp && said.attention_dp == 1 && said.tp_ep == 0 && !attn_dp_read && p.tp > 1) {
+          p.attention_dp = true;
+          c.assumptions.push_back(fmt::format("attention-DP over the tp {} ranks as the notes state ({})", p.tp,
+                                              fmt::join(said.said, ", ")));
+        }
         if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
-            attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
+            attn_dp <= 1 && said.attention_dp != 0 && contains(notes_l, "enable_attention_dp")) {
           p.attention_dp = true;
           c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
         }
       } else {
         p.ep = 1;
+        if (said.attention_dp == 1)
+          c.assumptions.push_back(fmt::format("the notes state attention-DP ({}): a dense model's attention-DP ranks "
+                                              "are instances of tp {} of their own",
+                                              fmt::join(said.said, ", "), p.tp));
       }
       if (!p.attention_dp) {
         const auto ok_tp = valid_inference_tp(c.model, p.tp);
@@ -443,6 +523,23 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       if (gpus % (p.tp * p.pp) != 0) {
         skip(fmt::format("num_gpus {} is not a multiple of tp x pp = {}", gpus, p.tp * p.pp));
         continue;
+      }
+    }
+
+    // MTP as the notes state it: the model's MTP module drafting the stated count (the engines' default
+    // when none is stated), at the engine's acceptance.
+    if (said.mtp == 1) {
+      if (has_mtp_module(c.model)) {
+        const EngineParams eng = engine_params(catalog, c.engine);
+        w.mtp_draft_tokens = said.mtp_draft_tokens > 0 ? said.mtp_draft_tokens : kMtpDraftTokensDefault;
+        w.mtp_accept = eng.mtp_accept;
+        c.spec_decode = "mtp";
+        c.assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}", fmt::join(said.said, ", "),
+                                            w.mtp_draft_tokens, said.mtp_draft_tokens > 0 ? "" : " (the engines' default)"));
+      } else {
+        c.assumptions.push_back(fmt::format("the notes state speculative decoding ({}) but {} has no MTP module: "
+                                            "drafting with another model is not modelled",
+                                            fmt::join(said.said, ", "), c.model.name));
       }
     }
 
@@ -529,6 +626,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         c.assumptions.push_back(fmt::format("trtllm-bench's own limits for {}/{}: max_batch_size {}, max_num_tokens {} "
                                             "(tuning.py heuristic, chunked prefill off)",
                                             w.isl, w.osl, w.max_batch_size, w.max_num_tokens));
+      }
+    }
+    if (w.concurrency > 0) {
+      // The run's per-user rate and per-GPU throughput (this row's, the notes', the same run's other rows')
+      // against its clients (row_contradiction.h).
+      RunFigures fig;
+      if (const auto it = runs.find(run_key(t, i)); it != runs.end()) fig = it->second;
+      add_notes_figures(fig, notes);
+      if (auto why = figures_contradiction(fig, double(w.concurrency), double(gpus))) {
+        flag(*why);
+        continue;
       }
     }
     if (disagg && c.mode != InferenceMode::disaggregated) {
