@@ -208,7 +208,7 @@ NotesServing read_notes_serving(const std::string& notes) {
   NotesServing out;
   const std::string l = to_lower(notes);
   // Attention-DP.
-  static const std::regex dep(R"(\b(t?)dep(\d{1,5})\b)");
+  static const std::regex dep(R"(\b([td])ep(\d{1,5})\b)");
   for (auto it = std::sregex_iterator(l.begin(), l.end(), dep); it != std::sregex_iterator(); ++it) {
     int n = 0;
     if (!in_range((*it)[2].str(), 1, 4096, n)) continue;

@@ -17,15 +17,15 @@
 namespace gpuplan {
 namespace {
 
-const std::string kHeader =
+const std::string kServingRowsHeader =
     "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
     "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+bool contains_text(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
-bool said(const InferenceCase& c, const std::string& what) {
+bool row_says(const InferenceCase& c, const std::string& what) {
   for (const auto& a : c.assumptions)
-    if (has(a, what)) return true;
+    if (contains_text(a, what)) return true;
   return false;
 }
 
@@ -86,8 +86,8 @@ TEST(NotesServing, MtpVocabulary) {
 TEST(NotesServing, RowsHonourTheirNotes) {
   const std::string row = "X,x,DeepSeek-R1,671,37,B200,8,,,1,FP4,FP8,TensorRT-LLM,1024,1024,64,server,"
                           "tokens_per_sec_per_gpu,1000,";
-  const CsvTable t = parse_csv(kHeader + row + "DEP8 with MTP=2\n" + row + "TEP8; no MTP\n" + row +
-                                   "attention-DP, MTP\n" +
+  const CsvTable t = parse_csv(kServingRowsHeader + row + "DEP8 with MTP=2\n" + row + "TEP8; no MTP\n" + row +
+                                   "\"attention-DP, MTP\"\n" +
                                    "X,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,TensorRT-LLM,1024,1024,64,server,"
                                    "tokens_per_sec_per_gpu,1000,attention-DP; MTP 3\n",
                                "inline");
@@ -108,8 +108,8 @@ TEST(NotesServing, RowsHonourTheirNotes) {
   // A dense model: attention-DP ranks are instances; no MTP module: said, not modelled.
   EXPECT_FALSE(cases[3].parallel.attention_dp);
   EXPECT_EQ(cases[3].workload.mtp_draft_tokens, 0);
-  EXPECT_TRUE(said(cases[3], "no MTP module"));
-  EXPECT_TRUE(said(cases[3], "dense model"));
+  EXPECT_TRUE(row_says(cases[3], "no MTP module"));
+  EXPECT_TRUE(row_says(cases[3], "dense model"));
   // The replay command states what the notes said.
   EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
@@ -145,7 +145,7 @@ TEST(ScenarioRules, TheDataFileListsTheBenchmarksWithTheirLimits) {
 
 TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {
   const CsvTable t = parse_csv(
-      kHeader +
+      kServingRowsHeader +
           "MLPerf-v5.1,x,DeepSeek-R1,671,37,B200,8,,,,FP4,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
           "MLPerf-v5.1,x,Llama-3.1-8B,8,8,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
           "MLPerf-v5.1,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,"
@@ -157,14 +157,14 @@ TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].workload.isl, 800);
   EXPECT_EQ(cases[0].workload.osl, 3886);
-  EXPECT_TRUE(said(cases[0], "deepseek-r1 dataset mean input tokens"));
+  EXPECT_TRUE(row_says(cases[0], "deepseek-r1 dataset mean input tokens"));
   EXPECT_EQ(cases[1].workload.isl, 800);
   EXPECT_EQ(cases[1].workload.osl, 100);
   EXPECT_EQ(cases[2].workload.isl, 300);
   EXPECT_EQ(cases[2].workload.osl, 291);  // the run's own output length, from its notes
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_EQ(skipped[0].row, 3u);
-  EXPECT_TRUE(has(skipped[0].reason, "isl blank")) << skipped[0].reason;
+  EXPECT_TRUE(contains_text(skipped[0].reason, "isl blank")) << skipped[0].reason;
   EXPECT_TRUE(skipped[0].flag.empty());
 }
 
@@ -177,10 +177,10 @@ TEST(RowContradiction, FiguresOfOneRun) {
   // The per-user rate implies 40x the per-GPU figure.
   const auto why = figures_contradiction(f, 320 * 40, 8);
   ASSERT_TRUE(why);
-  EXPECT_TRUE(has(*why, "40x")) << *why;
+  EXPECT_TRUE(contains_text(*why, "40x")) << *why;
   // And a per-GPU figure the users cannot receive.
   ASSERT_TRUE(figures_contradiction(f, 100, 8));
-  EXPECT_TRUE(has(*figures_contradiction(f, 100, 8), "cannot give more")) << *figures_contradiction(f, 100, 8);
+  EXPECT_TRUE(contains_text(*figures_contradiction(f, 100, 8), "cannot give more")) << *figures_contradiction(f, 100, 8);
   // TPOT stands for the per-user rate; missing figures are no contradiction.
   RunFigures g;
   add_notes_figures(g, "Mean TPOT=20 ms; 812.5 output tokens/s per GPU");
@@ -200,7 +200,7 @@ TEST(RowContradiction, FiguresOfOneRun) {
 TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
   const std::string run = "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,256,server,";
   const CsvTable t = parse_csv(
-      kHeader + run + "tokens_per_sec_per_gpu,100,\n" + run + "tokens_per_sec_per_user,125,\n" +
+      kServingRowsHeader + run + "tokens_per_sec_per_gpu,100,\n" + run + "tokens_per_sec_per_user,125,\n" +
           // per-user 125 x 256 / 8 = 4000: 40x the 100 per GPU of the same run (both rows flagged)
           "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,64,server,tokens_per_sec_per_gpu,400,"
           "each user 50 tok/s/user\n"  // 50 x 64 / 8 = 400: consistent
@@ -213,10 +213,10 @@ TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
   ASSERT_EQ(skipped.size(), 3u);
   for (const auto& s : skipped) {
     EXPECT_EQ(s.flag, "contradiction") << s.reason;
-    EXPECT_TRUE(has(s.reason, "contradicts")) << s.reason;
+    EXPECT_TRUE(contains_text(s.reason, "contradicts")) << s.reason;
   }
-  EXPECT_TRUE(has(skipped[0].reason, "40x")) << skipped[0].reason;
-  EXPECT_TRUE(has(skipped[2].reason, "input maximum")) << skipped[2].reason;
+  EXPECT_TRUE(contains_text(skipped[0].reason, "40x")) << skipped[0].reason;
+  EXPECT_TRUE(contains_text(skipped[2].reason, "input maximum")) << skipped[2].reason;
   const ValidationReport rep = validate_inference(cases, skipped, "inline");
   EXPECT_EQ(rep.rows.size(), 1u);
   EXPECT_EQ(rep.skipped.size(), 3u);
@@ -226,8 +226,8 @@ TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
 // cache misses the Interactive limits even at one sequence per instance; the row runs at a TP that
 // meets them, as `gpuplan infer --gpus 8 --ttft-ms --tpot-ms` without --tp would choose.
 TEST(ServingOperatingPoint, InteractiveRowWithBlankTpMeetsItsLimits) {
-  const CsvTable t = parse_csv(kHeader +
-                                   "MLPerf-v5.0,x,Llama-2-70B,70,70,L40S,8,,,,FP8,,TensorRT-LLM,,,,Interactive,"
+  const CsvTable t = parse_csv(kServingRowsHeader +
+                                   "MLPerf-v5.0,x,Llama-2-70B,70,70,MI300X,8,,,,FP8,,vLLM,,,,Interactive,"
                                    "tokens_per_sec_total,3000,\n",
                                "inline");
   std::vector<SkippedRow> skipped;
@@ -236,19 +236,20 @@ TEST(ServingOperatingPoint, InteractiveRowWithBlankTpMeetsItsLimits) {
   const InferenceCase& c = cases[0];
   EXPECT_EQ(c.mode, InferenceMode::under_limits);
   EXPECT_DOUBLE_EQ(c.tpot_limit_s, 0.040 / 1.25);
-  EXPECT_TRUE(said(c, "tp blank under the scenario's limits")) << c.assumptions.back();
+  EXPECT_TRUE(row_says(c, "tp blank under the scenario's limits")) << c.assumptions.back();
   const InferenceResult r = evaluate_case(c);
   ASSERT_GT(r.tokens_per_s_total, 0);
   EXPECT_LE(r.tpot_s, c.tpot_limit_s * (1 + 1e-9));
   EXPECT_LE(r.ttft_s, c.ttft_limit_s * (1 + 1e-9));
   EXPECT_GT(r.concurrency, r.instances);  // more than one sequence per instance: not the fallback
   // The filled TP alone misses the limits at one sequence per instance.
+  EXPECT_TRUE(row_says(c, "tp blank: 1 (smallest"));
   InferenceCase filled = c;
-  filled.parallel.tp = 4;
+  filled.parallel.tp = 1;
   filled.parallel.ep = 1;
   const RowScenario rs = row_scenario(filled);
   SweepPoint p;
-  EXPECT_GT(c.parallel.tp, 4);
+  EXPECT_GT(c.parallel.tp, 1);
   EXPECT_FALSE(solve_load(rs.scenario, rs.deployment, p));
 }
 
