@@ -8,7 +8,6 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <optional>
 #include <regex>
 
@@ -18,7 +17,6 @@
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
-#include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
@@ -96,72 +94,6 @@ void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
   };
   w.fp8_weight_block = mode("gemm");
   w.fp8_moe_weight_block = mode("moe");
-}
-
-// Smallest power-of-two TP dividing the GPUs whose weights leave at least 30% of memory for KV.
-int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus) {
-  const auto ok = valid_inference_tp(m, std::min(gpus, 64));
-  for (int tp : ok) {
-    if (gpus % tp) continue;
-    InferenceMemoryInput mi;
-    mi.weight_precision = w.weight_precision;
-    mi.kv_bytes_per_element = w.kv_bytes_per_element;
-    mi.tp = tp;
-    mi.ep = 1;
-    mi.context_tokens = w.isl + w.osl;
-    mi.concurrency = 0;
-    try {
-      const auto r = inference_memory(m, mi);
-      if (r.weights_bytes + r.reserve_bytes <= 0.7 * hw.accelerator.memory_bytes) return tp;
-    } catch (const InputError&) {
-    }
-  }
-  return ok.empty() ? 1 : std::min(gpus, ok.back());
-}
-
-// The run a row reports one figure of: the rows of one source with the same model, system, layout,
-// precisions, framework, lengths, load, scenario and notes' deployment are one run's figures.
-std::string run_key(const CsvTable& t, size_t row) {
-  std::string k;
-  for (const char* col : {"source_id", "source_url_or_path", "model", "gpu", "num_gpus", "tp", "ep", "pp",
-                          "precision_weights", "precision_kv", "framework", "isl", "osl", "concurrency_or_batch",
-                          "scenario"})
-    k += t.cell(row, col) + "|";
-  const std::string notes = to_lower(t.cell(row, "notes"));
-  const auto d = notes.find("disagg:");
-  if (d != std::string::npos) k += notes.substr(d, notes.find("num_gpus", d) - d);
-  return k;
-}
-
-// Each run's figures from its rows' values; a figure two rows of the run state differently (by more
-// than 1%) is left out: those rows are not one run.
-std::map<std::string, RunFigures> run_figures(const CsvTable& t) {
-  std::map<std::string, std::pair<RunFigures, std::pair<bool, bool>>> acc;  // figures, (per-GPU, per-user) ambiguous
-  for (size_t i = 0; i < t.rows.size(); ++i) {
-    double value = 0, gpus = 0;
-    if (!parse_number(t.cell(i, "value"), value) || value <= 0) continue;
-    if (!parse_number(t.cell(i, "num_gpus"), gpus)) gpus = 0;
-    RunFigures one;
-    add_metric_figure(one, canonical_metric_name(t.cell(i, "metric")), value, gpus, fmt::format("row {}", i));
-    auto& [f, amb] = acc[run_key(t, i)];
-    const auto same = [](double a, double b) { return std::abs(a - b) <= 0.01 * std::max(a, b); };
-    if (one.per_gpu > 0) {
-      if (f.per_gpu > 0 && !same(f.per_gpu, one.per_gpu)) amb.first = true;
-      if (f.per_gpu <= 0) f.per_gpu = one.per_gpu, f.per_gpu_from = one.per_gpu_from;
-    }
-    if (one.per_user > 0) {
-      if (f.per_user > 0 && !same(f.per_user, one.per_user)) amb.second = true;
-      if (f.per_user <= 0) f.per_user = one.per_user, f.per_user_from = one.per_user_from;
-    }
-  }
-  std::map<std::string, RunFigures> out;
-  for (auto& [k, v] : acc) {
-    RunFigures f = v.first;
-    if (v.second.first) f.per_gpu = 0;
-    if (v.second.second) f.per_user = 0;
-    out.emplace(k, std::move(f));
-  }
-  return out;
 }
 
 }  // namespace
@@ -427,7 +359,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         c.assumptions.push_back(fmt::format("tp blank: {} {} + EP {} as the notes state ({})", adp ? "attention-DP" : "TP",
                                             p.tp, static_cast<int>(ep), fmt::join(said.said, ", ")));
       } else {
-        p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
+        p.tp = smallest_kv_tp(c.model, c.hardware, w, gpus / p.pp);
         tp_filled = !ep_given;
         c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
       }
@@ -526,22 +458,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       }
     }
 
-    // MTP as the notes state it: the model's MTP module drafting the stated count (the engines' default
-    // when none is stated), at the engine's acceptance.
-    if (said.mtp == 1) {
-      if (has_mtp_module(c.model)) {
-        const EngineParams eng = engine_params(catalog, c.engine);
-        w.mtp_draft_tokens = said.mtp_draft_tokens > 0 ? said.mtp_draft_tokens : kMtpDraftTokensDefault;
-        w.mtp_accept = eng.mtp_accept;
-        c.spec_decode = "mtp";
-        c.assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}", fmt::join(said.said, ", "),
-                                            w.mtp_draft_tokens, said.mtp_draft_tokens > 0 ? "" : " (the engines' default)"));
-      } else {
-        c.assumptions.push_back(fmt::format("the notes state speculative decoding ({}) but {} has no MTP module: "
-                                            "drafting with another model is not modelled",
-                                            fmt::join(said.said, ", "), c.model.name));
-      }
-    }
+    // MTP as the notes state it (validate/notes_deployment.h).
+    if (notes_mtp(said, c.model, engine_params(catalog, c.engine).mtp_accept, w, c.assumptions)) c.spec_decode = "mtp";
 
     // Scenario semantics.
     const std::string conc_s = t.cell(i, "concurrency_or_batch");

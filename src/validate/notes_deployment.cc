@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "core/text.h"
+#include "inference/speculative.h"
 
 namespace gpuplan {
 
@@ -269,6 +270,24 @@ NotesServing read_notes_serving(const std::string& notes) {
       out.mtp_draft_tokens = n;
   }
   return out;
+}
+
+bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
+               std::vector<std::string>& assumptions) {
+  if (n.mtp != 1) return false;
+  std::string words;
+  for (const auto& x : n.said) words += (words.empty() ? "" : ", ") + x;
+  if (!has_mtp_module(m)) {
+    assumptions.push_back(fmt::format("the notes state speculative decoding ({}) but {} has no MTP module: drafting "
+                                      "with another model is not modelled",
+                                      words, m.name));
+    return false;
+  }
+  w.mtp_draft_tokens = n.mtp_draft_tokens > 0 ? n.mtp_draft_tokens : kMtpDraftTokensDefault;
+  w.mtp_accept = accept;
+  assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}", words, w.mtp_draft_tokens,
+                                    n.mtp_draft_tokens > 0 ? "" : " (the engines' default)"));
+  return true;
 }
 
 }  // namespace gpuplan

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "inference/disaggregated.h"
+#include "inference/inference.h"
 #include "model/model.h"
 
 namespace gpuplan {
@@ -76,5 +77,11 @@ struct NotesServing {
 // Reads `notes` in the vocabulary above. A draft count outside 1..16 or a DEP/TEP width outside
 // 1..4096 is not read (the words still say on).
 NotesServing read_notes_serving(const std::string& notes);
+
+// MTP as `n` states it on model `m`: on a model with an MTP module, the stated draft count (the
+// engines' default when none is stated) at acceptance `accept` into `w`; speculative decoding on a model
+// without one is said in `assumptions`, not modelled. True when `w` now drafts.
+bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
+               std::vector<std::string>& assumptions);
 
 }  // namespace gpuplan

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
+#include "core/csv.h"
 #include "core/text.h"
+#include "validate/metric_name.h"
 
 namespace gpuplan {
 
@@ -20,6 +23,51 @@ void set(double& slot, std::string& from, double v, const std::string& why) {
 }
 
 }  // namespace
+
+// The run a row reports one figure of: the rows of one source with the same model, system, layout,
+// precisions, framework, lengths, load, scenario and notes' deployment are one run's figures.
+std::string run_key(const CsvTable& t, size_t row) {
+  std::string k;
+  for (const char* col : {"source_id", "source_url_or_path", "model", "gpu", "num_gpus", "tp", "ep", "pp",
+                          "precision_weights", "precision_kv", "framework", "isl", "osl", "concurrency_or_batch",
+                          "scenario"})
+    k += t.cell(row, col) + "|";
+  const std::string notes = to_lower(t.cell(row, "notes"));
+  const auto d = notes.find("disagg:");
+  if (d != std::string::npos) k += notes.substr(d, notes.find("num_gpus", d) - d);
+  return k;
+}
+
+// Each run's figures from its rows' values; a figure two rows of the run state differently (by more
+// than 1%) is left out: those rows are not one run.
+std::map<std::string, RunFigures> run_figures(const CsvTable& t) {
+  std::map<std::string, std::pair<RunFigures, std::pair<bool, bool>>> acc;  // figures, (per-GPU, per-user) ambiguous
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    double value = 0, gpus = 0;
+    if (!parse_cell_number(t.cell(i, "value"), value) || value <= 0) continue;
+    if (!parse_cell_number(t.cell(i, "num_gpus"), gpus)) gpus = 0;
+    RunFigures one;
+    add_metric_figure(one, canonical_metric_name(t.cell(i, "metric")), value, gpus, fmt::format("row {}", i));
+    auto& [f, amb] = acc[run_key(t, i)];
+    const auto same = [](double a, double b) { return std::abs(a - b) <= 0.01 * std::max(a, b); };
+    if (one.per_gpu > 0) {
+      if (f.per_gpu > 0 && !same(f.per_gpu, one.per_gpu)) amb.first = true;
+      if (f.per_gpu <= 0) f.per_gpu = one.per_gpu, f.per_gpu_from = one.per_gpu_from;
+    }
+    if (one.per_user > 0) {
+      if (f.per_user > 0 && !same(f.per_user, one.per_user)) amb.second = true;
+      if (f.per_user <= 0) f.per_user = one.per_user, f.per_user_from = one.per_user_from;
+    }
+  }
+  std::map<std::string, RunFigures> out;
+  for (auto& [k, v] : acc) {
+    RunFigures f = v.first;
+    if (v.second.first) f.per_gpu = 0;
+    if (v.second.second) f.per_user = 0;
+    out.emplace(k, std::move(f));
+  }
+  return out;
+}
 
 void add_metric_figure(RunFigures& f, const std::string& metric, double value, double gpus, const std::string& from) {
   if (metric == "tokens_per_sec_per_gpu") set(f.per_gpu, f.per_gpu_from, value, from);

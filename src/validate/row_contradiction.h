@@ -3,8 +3,11 @@
 // and its per-GPU throughput, from its value, its notes and the rows of the same run), or lengths its
 // benchmark does not allow. Such a row is flagged with the reason and not scored: no model can match
 // both of its figures. See docs/validation.md ("Rows that contradict themselves").
+#include <map>
 #include <optional>
 #include <string>
+
+#include "core/csv.h"
 
 #include "validate/scenario_rules.h"
 
@@ -25,6 +28,15 @@ void add_metric_figure(RunFigures& f, const std::string& metric, double value, d
 // "<x> tok/s/user", "<x> tokens/s per user", "TPOT <x> ms" / "TPOT=<x> ms" (case-insensitive). A
 // figure already stated is kept.
 void add_notes_figures(RunFigures& f, const std::string& notes);
+
+// The run a row of the inference schema reports one figure of: the rows of one source with the same
+// model, system, layout, precisions, framework, lengths, load, scenario and notes' disaggregated
+// deployment.
+std::string run_key(const CsvTable& t, size_t row);
+
+// Each run's figures from its rows' values (keyed by run_key); a figure two rows of the run state
+// differently (by more than 1%) is left out: those rows are not one run.
+std::map<std::string, RunFigures> run_figures(const CsvTable& t);
 
 // Plausible bounds of (per-user rate x concurrency / GPUs) over the per-GPU figure. Every user
 // receives at most its per-user rate, so the deployment's output cannot exceed concurrency x that:

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "core/error.h"
 #include "inference/chooser.h"
+#include "memory/inference_memory.h"
 #include "inference/request_rate.h"
 
 namespace gpuplan {
@@ -31,6 +33,26 @@ RowScenario row_scenario(const InferenceCase& c) {
   d.mtp_draft_tokens = c.workload.mtp_draft_tokens;
   r.concurrency = c.workload.concurrency;
   return r;
+}
+
+int smallest_kv_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus) {
+  const auto ok = valid_inference_tp(m, std::min(gpus, 64));
+  for (int tp : ok) {
+    if (gpus % tp) continue;
+    InferenceMemoryInput mi;
+    mi.weight_precision = w.weight_precision;
+    mi.kv_bytes_per_element = w.kv_bytes_per_element;
+    mi.tp = tp;
+    mi.ep = 1;
+    mi.context_tokens = w.isl + w.osl;
+    mi.concurrency = 0;
+    try {
+      const auto r = inference_memory(m, mi);
+      if (r.weights_bytes + r.reserve_bytes <= 0.7 * hw.accelerator.memory_bytes) return tp;
+    } catch (const InputError&) {
+    }
+  }
+  return ok.empty() ? 1 : std::min(gpus, ok.back());
 }
 
 bool choose_row_deployment(InferenceCase& c) {

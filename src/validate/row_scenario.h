@@ -16,6 +16,10 @@ struct RowScenario {
 
 RowScenario row_scenario(const InferenceCase& c);
 
+// A row's blank TP: the smallest valid TP dividing `gpus` whose weights leave at least 30% of the
+// accelerator's memory for the KV cache (the widest valid one when none does).
+int smallest_kv_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus);
+
 // A latency-limited row (InferenceMode::under_limits) whose TP is blank: the TP a submitter tunes to
 // the scenario's limits. From the filled TP (the smallest whose KV cache has room) up to the row's
 // GPUs, each TP's largest load meeting the TTFT/TPOT limits (the operating-point chooser's
