@@ -552,7 +552,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       RunFigures fig;
       if (const auto it = runs.find(run_key(t, i)); it != runs.end()) fig = it->second;
       add_notes_figures(fig, notes);
-      if (auto why = figures_contradiction(fig, double(w.concurrency), double(gpus))) {
+      if (auto why = figures_contradiction(fig, double(w.concurrency), double(gpus), double(w.osl))) {
         flag(*why);
         continue;
       }

@@ -341,7 +341,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         add_metric_figure(fig, "tokens_per_sec_per_gpu", v, gpus, "output_tok_s_per_gpu");
       if (number(t.cell(i, "median_tok_s_per_user"), v))
         add_metric_figure(fig, "tokens_per_sec_per_user", v, gpus, "median_tok_s_per_user");
-      if (auto why = figures_contradiction(fig, conc, gpus)) {
+      if (number(t.cell(i, "median_ttft_ms"), v)) add_metric_figure(fig, "ttft_ms", v, gpus, "median_ttft_ms");
+      if (auto why = figures_contradiction(fig, conc, gpus, osl)) {
         skipped.push_back({i, *why, "contradiction"});
         continue;
       }

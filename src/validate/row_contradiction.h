@@ -17,15 +17,16 @@ namespace gpuplan {
 struct RunFigures {
   double per_gpu = 0;   // output tokens/s per GPU
   double per_user = 0;  // output tokens/s per user (1000 / TPOT ms when only a TPOT is stated)
+  double ttft_ms = 0;   // time to first token
   std::string per_gpu_from, per_user_from;
 };
 
 // Adds a row's value as its metric states it (tokens_per_sec_per_gpu, tokens_per_sec_total over
-// `gpus`, tokens_per_sec_per_user, tpot_ms); other metrics add nothing. A figure already stated is kept.
+// `gpus`, tokens_per_sec_per_user, tpot_ms, ttft_ms); other metrics add nothing. A figure already stated is kept.
 void add_metric_figure(RunFigures& f, const std::string& metric, double value, double gpus, const std::string& from);
 
 // Adds the figures the notes state: "<x> tok/s/GPU", "<x> tokens/s per GPU", "<x> output tok/s/gpu",
-// "<x> tok/s/user", "<x> tokens/s per user", "TPOT <x> ms" / "TPOT=<x> ms" (case-insensitive). A
+// "<x> tok/s/user", "<x> tokens/s per user", "TPOT <x> ms" / "TPOT=<x> ms", "TTFT <x> ms" (case-insensitive). A
 // figure already stated is kept.
 void add_notes_figures(RunFigures& f, const std::string& notes);
 
@@ -43,13 +44,16 @@ std::map<std::string, RunFigures> run_figures(const CsvTable& t);
 // below kMinImpliedOverStated (half, for the difference between a median and a mean) the per-GPU
 // figure is impossible. Above 1 the users wait for their first token: at kMaxImpliedOverStated each
 // request would wait 29 times its decode time for it (the InferenceX runs, queues of 8K-token prompts
-// included, reach 14).
+// included, reach 14); where the run's TTFT is known, at least twice the wait it explains,
+// 1 + TTFT / (OSL / per-user rate).
 constexpr double kMinImpliedOverStated = 0.5;
 constexpr double kMaxImpliedOverStated = 30.0;
 
 // The contradiction between the figures at `concurrency` clients (the offered load, not a batch
-// limit) on `gpus` GPUs, or nullopt (also when a figure is missing).
-std::optional<std::string> figures_contradiction(const RunFigures& f, double concurrency, double gpus);
+// limit) on `gpus` GPUs with `osl` output tokens a request (0: unknown), or nullopt (also when a figure
+// is missing).
+std::optional<std::string> figures_contradiction(const RunFigures& f, double concurrency, double gpus,
+                                                 double osl = 0);
 
 // Stated lengths beyond the benchmark's dataset maxima (isl_max, osl_max), or nullopt.
 std::optional<std::string> lengths_contradiction(long long isl, long long osl, const MlperfBenchmark& b);

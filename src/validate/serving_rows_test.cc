@@ -188,6 +188,12 @@ TEST(RowContradiction, FiguresOfOneRun) {
   EXPECT_DOUBLE_EQ(g.per_gpu, 812.5);
   EXPECT_FALSE(figures_contradiction(g, 130, 8));
   EXPECT_FALSE(figures_contradiction(RunFigures{}, 100, 8));
+  // A known TTFT explains a long wait: 25 tok/s/user, 1000 output tokens (40 s decode), a 30-minute
+  // queue for the first token: 46x is what that run gives.
+  RunFigures queued = f;
+  add_metric_figure(queued, "ttft_ms", 1800e3, 8, "row 2");
+  EXPECT_FALSE(figures_contradiction(queued, 320 * 40, 8, 1000));
+  EXPECT_TRUE(figures_contradiction(queued, 320 * 40, 8, 0));  // without the lengths, the bound stands
   MlperfBenchmark b;
   b.name = "llama2-70b";
   b.isl_max = 1024;
