@@ -190,9 +190,16 @@ bool negated(const std::string& l, size_t at, size_t len) {
   const std::string before = l.substr(at >= 12 ? at - 12 : 0, at >= 12 ? 12 : at);
   static const std::regex neg_before(R"((\bno|\bwithout|\bw/o|\bnon)[\s-]*$)");
   if (std::regex_search(before, neg_before)) return true;
-  const std::string after = l.substr(at + len, 12);
-  static const std::regex neg_after(R"(^\s*(\boff\b|\bdisabled\b|[=:]\s*(false|0)\b))");
+  const std::string after = l.substr(at + len, 14);
+  static const std::regex neg_after(
+      R"(^\s*(\boff\b|\bdisabled\b|\bnot\s+(used|enabled|on)\b|\bunused\b|[=:]\s*(false|0|none|no|off)\b|[=:]?\s*n/a\b))");
   return std::regex_search(after, neg_after);
+}
+
+// Whether the words at [at, at + len) of `l` say nothing: "not stated", "not given", "unknown" after them.
+bool unstated(const std::string& l, size_t at, size_t len) {
+  static const std::regex none_after(R"(^\s*(is\s+|was\s+)?(not\s+(stated|given|known|reported|specified)|unknown|unstated)\b)");
+  return std::regex_search(l.substr(at + len, 24), none_after);
 }
 
 bool in_range(const std::string& digits, long long lo, long long hi, int& out) {
@@ -228,6 +235,7 @@ NotesServing read_notes_serving(const std::string& notes) {
   for (auto it = std::sregex_iterator(l.begin(), l.end(), adp); it != std::sregex_iterator(); ++it) {
     const std::string m = it->str();
     const size_t at = static_cast<size_t>(it->position());
+    if (unstated(l, at, m.size())) continue;
     bool off = negated(l, at, m.size());
     if (m.rfind("enable_attention_dp", 0) == 0) off = m.back() == 'e' ? m.find("false") != std::string::npos : m.back() == '0';
     if (off) {
@@ -245,6 +253,7 @@ NotesServing read_notes_serving(const std::string& notes) {
   for (auto it = std::sregex_iterator(l.begin(), l.end(), mtp); it != std::sregex_iterator(); ++it) {
     const std::string m = it->str();
     const size_t at = static_cast<size_t>(it->position());
+    if (unstated(l, at, m.size())) continue;
     if (negated(l, at, m.size())) {
       out.mtp = 0;
       out.mtp_draft_tokens = 0;

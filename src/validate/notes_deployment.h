@@ -62,8 +62,10 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
 //                     MTP head drafting as EAGLE), with a draft count when stated: "MTP=3", "MTP 3",
 //                     "MTP3", "3 draft tokens", "draft_tokens=3", "num_nextn_predict_layers=3",
 //                     "nextn=3", "speculative_num_steps=3", "num_speculative_tokens=3"
-//   MTP off           "no MTP", "without MTP", "w/o MTP", "non-MTP", "MTP off", "MTP disabled", "MTP=0"
-// AIConfigurator's "attn_dp=N" key is not part of it (read with its disaggregated or aggregated
+//   MTP off           "no MTP", "without MTP", "w/o MTP", "non-MTP", "MTP off", "MTP disabled", "MTP=0",
+//                     "MTP not used", "MTP unused", "MTP: none", "MTP n/a" (and the same after attention-DP words)
+// Words followed by "not stated", "not given", "not known", "not reported", "not specified", "unknown"
+// or "unstated" say nothing. AIConfigurator's "attn_dp=N" key is not part of it (read with its disaggregated or aggregated
 // layout), nor a bare "enable_attention_dp" naming a recipe option without a value.
 struct NotesServing {
   int attention_dp = -1;   // 1 stated on, 0 stated off, -1 not stated

@@ -47,7 +47,7 @@ TEST(NotesServing, AttentionDpVocabulary) {
   EXPECT_EQ(tep.attention_dp, 0);
   EXPECT_EQ(tep.tp_ep, 4);
   // Not statements: AIConfigurator's key, a bare recipe option, words containing the letters.
-  for (const char* none : {"attn_dp=4 moe_ep=4", "doc uses --ep $ep_size and enable_attention_dp for MoE",
+  for (const char* none : {"attn_dp=4 moe_ep=4", "attention-DP not stated in table", "doc uses --ep $ep_size and enable_attention_dp for MoE",
                            "loadpoint", "adaptive batching", "dep19 is not a layout", ""})
     EXPECT_EQ(read_notes_serving(none).attention_dp, none == std::string("dep19 is not a layout") ? 1 : -1) << none;
 }
@@ -72,6 +72,10 @@ TEST(NotesServing, MtpVocabulary) {
       {"MTP off", 0, 0},
       {"mtp=0", 0, 0},
       {"non-MTP baseline", 0, 0},
+      {"MTP not used", 0, 0},
+      {"mtp: none", 0, 0},
+      {"MTP n/a", 0, 0},
+      {"MTP not stated in the table", -1, 0},  // unknown: neither on nor off
       {"dsr1_fp8_b200_mtp.sh", -1, 0},  // a script name, not a statement
       {"MTP 99", 1, 0},                 // a count beyond 16 is not read
       {"", -1, 0},
