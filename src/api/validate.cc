@@ -21,8 +21,10 @@ nlohmann::json summary_json(const ErrorSummary& s) {
 }
 
 void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
-  os << fmt::format("Validation on {}: {} rows scored, {} skipped\n", rep.dataset, rep.rows.size(),
-                    rep.skipped.size());
+  const auto flagged = std::count_if(rep.skipped.begin(), rep.skipped.end(), [](const SkippedRow& s) { return !s.flag.empty(); });
+  os << fmt::format("Validation on {}: {} rows scored, {} skipped{}\n", rep.dataset, rep.rows.size(),
+                    rep.skipped.size(),
+                    flagged ? fmt::format(" ({} flagged: the row contradicts itself)", flagged) : std::string());
   os << fmt::format("  median APE {:.1f}%   p90 APE {:.1f}%\n\n", rep.overall.median_ape_pct,
                     rep.overall.p90_ape_pct);
   for (const auto& [kind, groups] : rep.groups) {
@@ -123,7 +125,10 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                       {"low", r.band.low}, {"high", r.band.high}, {"in_band", r.in_band},
                       {"basis", {{"kind", r.band.kind}, {"generation", r.band.generation},
                                  {"rows", r.band.rows}, {"families", r.band.families}}}});
-    for (const auto& s : rep.skipped) skip.push_back({{"row", s.row}, {"reason", s.reason}});
+    for (const auto& s : rep.skipped) {
+      skip.push_back({{"row", s.row}, {"reason", s.reason}});
+      if (!s.flag.empty()) skip.back()["flag"] = s.flag;
+    }
     nlohmann::json groups, coverage = nlohmann::json::object(), reasons = nlohmann::json::object();
     for (const auto& [k, c] : rep.coverage)
       coverage[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
@@ -136,6 +141,8 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
     output.emit("validate", {{"dataset", req.dataset},
                             {"rows_scored", rep.rows.size()},
                             {"rows_skipped", rep.skipped.size()},
+                            {"rows_flagged", std::count_if(rep.skipped.begin(), rep.skipped.end(),
+                                                           [](const SkippedRow& s) { return !s.flag.empty(); })},
                             {"median_ape_pct", rep.overall.median_ape_pct},
                             {"p90_ape_pct", rep.overall.p90_ape_pct},
                             {"groups", groups},

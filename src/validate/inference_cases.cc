@@ -2,6 +2,7 @@
 #include "validate/inferencex_scripts.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -21,6 +22,9 @@
 #include "validate/notes_deployment.h"
 #include "validate/precision_text.h"
 #include "validate/row_command.h"
+#include "validate/row_contradiction.h"
+#include "validate/row_scenario.h"
+#include "validate/scenario_rules.h"
 
 namespace gpuplan {
 
@@ -71,22 +75,6 @@ std::string framework_group(const std::string& f) {
   return s.empty() ? "unknown" : s;
 }
 
-// MLPerf datasets: mean input and output tokens per sample (shared/data/models/mlperf-datasets.md;
-// input means are the task-force figures that file marks unverified) and server TTFT/TPOT limits.
-struct MlperfBench {
-  const char* key;
-  double isl, osl, ttft_ms, tpot_ms;
-};
-const MlperfBench kMlperf[] = {
-    {"llama2-70b-interactive", 300, 294.45, 450, 40},
-    {"llama2-70b", 300, 294.45, 2000, 200},
-    {"mixtral-8x7b", 400, 144.84, 2000, 200},
-    {"llama3.1-405b", 9400, 684.68, 6000, 175},
-    {"llama3_1-405b", 9400, 684.68, 6000, 175},
-    {"llama3.1-8b", 800, 100, 2000, 100},
-    {"gptj", 800, 69, 0, 0},
-};
-
 // Limits are 99th percentiles; the model predicts means. Mean-to-p99 ratios from the MLPerf server
 // logs themselves (the rows' notes give both: TPOT p99/mean ~1.2-1.3, TTFT ~2).
 constexpr double kTpotP99OverMean = 1.25;
@@ -108,27 +96,6 @@ void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
   w.fp8_moe_weight_block = mode("moe");
 }
 
-// Smallest power-of-two TP dividing the GPUs whose weights leave at least 30% of memory for KV.
-int fill_tp(const ModelArch& m, const Hardware& hw, const InferenceWorkload& w, int gpus) {
-  const auto ok = valid_inference_tp(m, std::min(gpus, 64));
-  for (int tp : ok) {
-    if (gpus % tp) continue;
-    InferenceMemoryInput mi;
-    mi.weight_precision = w.weight_precision;
-    mi.kv_bytes_per_element = w.kv_bytes_per_element;
-    mi.tp = tp;
-    mi.ep = 1;
-    mi.context_tokens = w.isl + w.osl;
-    mi.concurrency = 0;
-    try {
-      const auto r = inference_memory(m, mi);
-      if (r.weights_bytes + r.reserve_bytes <= 0.7 * hw.accelerator.memory_bytes) return tp;
-    } catch (const InputError&) {
-    }
-  }
-  return ok.empty() ? 1 : std::min(gpus, ok.back());
-}
-
 }  // namespace
 
 std::string inference_row_key(const CsvTable& t, size_t row) {
@@ -146,6 +113,7 @@ bool is_inference_schema(const CsvTable& t) {
 std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog& catalog,
                                                std::vector<SkippedRow>& skipped) {
   std::vector<InferenceCase> out;
+  const std::map<std::string, RunFigures> runs = run_figures(t);
   for (size_t i = 0; i < t.rows.size(); ++i) {
     InferenceCase c;
     c.row = i;
@@ -159,7 +127,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     const std::string notes = t.cell(i, "notes");
     const std::string notes_l = to_lower(notes);
     const std::string url_l = to_lower(t.cell(i, "source_url_or_path"));
-    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why)}); };
+    auto skip = [&](std::string why) { skipped.push_back({i, std::move(why), {}}); };
+    auto flag = [&](std::string why) { skipped.push_back({i, std::move(why), "contradiction"}); };
     if (!parse_number(t.cell(i, "value"), c.reported) || c.reported <= 0) {
       skip("value is blank or not a positive number");
       continue;
@@ -288,36 +257,24 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     w.kv_bytes_per_element = *kv_bytes;
 
-    // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its server limits.
-    const MlperfBench* bench = nullptr;
-    for (const auto& b : kMlperf)
-      if (contains(url_l, b.key) || contains(to_lower(notes), std::string("benchmark ") + b.key)) {
-        bench = &b;
-        break;
-      }
-    // MLPerf's interactive scenario is the server scenario at the tighter limits of its own benchmark
-    // (llama2-70b-interactive: TTFT 450 ms, TPOT 40 ms p99).
-    if (c.scenario == "interactive" && (bench == &kMlperf[1] || (!bench && contains(to_lower(c.model_name), "llama-2-70b"))))
-      bench = &kMlperf[0];
-    if (!bench && c.source_id.rfind("MLPerf", 0) == 0) {
-      const std::string ml = to_lower(c.model_name);
-      if (contains(ml, "llama-2-70b")) bench = &kMlperf[1];
-      else if (contains(ml, "mixtral")) bench = &kMlperf[2];
-      else if (contains(ml, "405b")) bench = &kMlperf[3];
-      else if (contains(ml, "gpt-j")) bench = &kMlperf[6];
-    }
+    // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its scenario's limits
+    // (data/serving/mlperf_scenarios.yaml).
+    const MlperfBenchmark* bench =
+        find_mlperf_benchmark(c.source_id, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
       skip(fmt::format("isl '{}' is not a token count (a number >= 1, or 8k for 8192)", echo_name(t.cell(i, "isl"))));
       continue;
     } else if (bench) {
-      w.isl = static_cast<long long>(bench->isl);
-      c.assumptions.push_back(fmt::format("isl blank: {} (dataset mean input tokens)", w.isl));
+      w.isl = std::llround(bench->isl_mean);
+      c.assumptions.push_back(fmt::format("isl blank: {} (MLPerf {} dataset mean input tokens: {})", w.isl,
+                                          bench->name, bench->isl_basis));
     } else {
       skip("isl blank and no MLPerf benchmark to take it from");
       continue;
     }
+    const bool isl_stated = t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos;
     if (parse_token_count_cell(t.cell(i, "osl"), v) && v >= 1) {
       w.osl = static_cast<long long>(v);
     } else if (t.cell(i, "osl").find_first_not_of(" \t") != std::string::npos) {
@@ -325,14 +282,28 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       continue;
     } else if (bench) {
       double implied = 0;
-      w.osl = static_cast<long long>(std::lround(note_number(notes, "(implies ", implied) ? implied : bench->osl));
-      c.assumptions.push_back(fmt::format("osl blank: {} (dataset mean output tokens)", w.osl));
+      const bool measured = note_number(notes, "(implies ", implied) && implied >= 1 && implied <= 1e7;
+      w.osl = std::llround(measured ? implied : bench->osl_mean);
+      c.assumptions.push_back(fmt::format("osl blank: {} ({})", w.osl,
+                                          measured ? "the run's output tokens per sample, from its notes"
+                                                   : fmt::format("MLPerf {} dataset mean output tokens", bench->name)));
     } else {
       skip("osl blank and no MLPerf benchmark to take it from");
       continue;
     }
+    if (bench) {
+      // Stated lengths beyond the benchmark's dataset maxima (row_contradiction.h).
+      const bool osl_stated = t.cell(i, "osl").find_first_not_of(" \t") != std::string::npos;
+      if (auto why = lengths_contradiction(isl_stated ? w.isl : 0, osl_stated ? w.osl : 0, *bench)) {
+        flag(*why);
+        continue;
+      }
+    }
 
+    // Attention-DP and MTP as the notes state them (validate/notes_deployment.h).
+    const NotesServing said = read_notes_serving(notes);
     InferenceParallel& p = c.parallel;
+    bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
     if (disagg) {
       // The pools the notes state (src/validate/notes_deployment.h): the decode pool capped at its bs per
       // attention rank.
@@ -378,8 +349,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         p.tp = static_cast<int>(ep);
         p.attention_dp = true;
         c.assumptions.push_back(fmt::format("tp blank with ep {}: attention-DP {} + EP {}", p.tp, p.tp, p.tp));
+      } else if (c.model.is_moe() && !attn_dp_read && (said.attention_dp == 1 || said.tp_ep > 0)) {
+        // The notes name the layout: "DEP8" (attention-DP 8 + EP 8), "TEP8" (TP 8 + EP 8), or attention-DP
+        // over the instance's GPUs.
+        const bool adp = said.attention_dp == 1;
+        p.tp = adp ? (said.attention_dp_ranks > 0 ? said.attention_dp_ranks : gpus / p.pp) : said.tp_ep;
+        p.attention_dp = adp;
+        if (!ep_given) ep = p.tp;
+        c.assumptions.push_back(fmt::format("tp blank: {} {} + EP {} as the notes state ({})", adp ? "attention-DP" : "TP",
+                                            p.tp, static_cast<int>(ep), fmt::join(said.said, ", ")));
       } else {
-        p.tp = fill_tp(c.model, c.hardware, w, gpus / p.pp);
+        p.tp = smallest_kv_tp(c.model, c.hardware, w, gpus / p.pp);
+        tp_filled = !ep_given;
         c.assumptions.push_back(fmt::format("tp blank: {} (smallest that leaves room for the KV cache)", p.tp));
       }
       if (p.tp < 1 || p.tp > 4096 || attn_dp > 4096) {  // 0 would divide below; the product must not overflow
@@ -441,13 +422,22 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (p.ep != ep_stated)
           c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
                                               c.model.moe.num_experts, p.tp, p.ep));
+        if (!p.attention_dp && said.attention_dp == 1 && said.tp_ep == 0 && !attn_dp_read && p.tp > 1) {
+          p.attention_dp = true;
+          c.assumptions.push_back(fmt::format("attention-DP over the tp {} ranks as the notes state ({})", p.tp,
+                                              fmt::join(said.said, ", ")));
+        }
         if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
-            attn_dp <= 1 && contains(notes_l, "enable_attention_dp")) {
+            attn_dp <= 1 && said.attention_dp != 0 && contains(notes_l, "enable_attention_dp")) {
           p.attention_dp = true;
           c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
         }
       } else {
         p.ep = 1;
+        if (said.attention_dp == 1)
+          c.assumptions.push_back(fmt::format("the notes state attention-DP ({}): a dense model's attention-DP ranks "
+                                              "are instances of tp {} of their own",
+                                              fmt::join(said.said, ", "), p.tp));
       }
       if (!p.attention_dp) {
         const auto ok_tp = valid_inference_tp(c.model, p.tp);
@@ -467,6 +457,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         continue;
       }
     }
+
+    // MTP as the notes state it (validate/notes_deployment.h).
+    if (notes_mtp(said, c.model, engine_params(catalog, c.engine).mtp_accept, w, c.assumptions)) c.spec_decode = "mtp";
 
     // Scenario semantics.
     const std::string conc_s = t.cell(i, "concurrency_or_batch");
@@ -528,9 +521,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (open != std::string::npos && parse_number(fw_l.substr(open + 1, rq - open - 1), n) && n >= 1)
           c.requests_in_run = static_cast<long long>(n);
       }
-    } else if ((c.scenario == "server" || c.scenario == "interactive") && bench && bench->tpot_ms > 0) {
+    } else if ((c.scenario == "server" || c.scenario == "interactive") && bench &&
+               bench->limits(c.scenario).tpot_ms > 0) {
       c.mode = InferenceMode::under_limits;
-      double ttft = bench->ttft_ms, tpot = bench->tpot_ms;
+      double ttft = bench->limits(c.scenario).ttft_ms, tpot = bench->limits(c.scenario).tpot_ms;
       note_number(notes, "TTFT<= ", ttft);
       note_number(notes, "TPOT<= ", tpot);
       c.ttft_limit_s = ttft / kTtftP99OverMean / 1e3;
@@ -550,6 +544,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         c.assumptions.push_back(fmt::format("trtllm-bench's own limits for {}/{}: max_batch_size {}, max_num_tokens {} "
                                             "(tuning.py heuristic, chunked prefill off)",
                                             w.isl, w.osl, w.max_batch_size, w.max_num_tokens));
+      }
+    }
+    if (w.concurrency > 0) {
+      // The run's per-user rate and per-GPU throughput (this row's, the notes', the same run's other rows')
+      // against its clients (row_contradiction.h).
+      RunFigures fig;
+      if (const auto it = runs.find(run_key(t, i)); it != runs.end()) fig = it->second;
+      add_notes_figures(fig, notes);
+      if (auto why = figures_contradiction(fig, double(w.concurrency), double(gpus), double(w.osl))) {
+        flag(*why);
+        continue;
       }
     }
     if (disagg && c.mode != InferenceMode::disaggregated) {
@@ -601,6 +606,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     if (contains(notes_l, "input+output") || contains(notes_l, "input + output"))
       c.total_over_output = double(w.isl + w.osl) / double(w.osl);
+    // A latency-limited row with its TP blank: the deployment a submitter tunes to the limits.
+    if (c.mode == InferenceMode::under_limits && tp_filled) choose_row_deployment(c);
     out.push_back(std::move(c));
   }
   return out;

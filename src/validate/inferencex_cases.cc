@@ -16,6 +16,7 @@
 #include "validate/dynamo_prefill_recipes.h"
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
+#include "validate/row_contradiction.h"
 #include "validate/inferencex_scripts.h"
 #include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
@@ -331,6 +332,21 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       continue;
     }
     const double gpus = dep.gpus;
+    {
+      // A point whose per-user rate and per-GPU throughput cannot both be true: flagged, not scored
+      // (validate/row_contradiction.h).
+      RunFigures fig;
+      double v = 0;
+      if (number(t.cell(i, "output_tok_s_per_gpu"), v))
+        add_metric_figure(fig, "tokens_per_sec_per_gpu", v, gpus, "output_tok_s_per_gpu");
+      if (number(t.cell(i, "median_tok_s_per_user"), v))
+        add_metric_figure(fig, "tokens_per_sec_per_user", v, gpus, "median_tok_s_per_user");
+      if (number(t.cell(i, "median_ttft_ms"), v)) add_metric_figure(fig, "ttft_ms", v, gpus, "median_ttft_ms");
+      if (auto why = figures_contradiction(fig, conc, gpus, osl)) {
+        skipped.push_back({i, *why, "contradiction"});
+        continue;
+      }
+    }
     c.assumptions.insert(c.assumptions.end(), dep.notes.begin(), dep.notes.end());
     // The run's day selects its recipes (data/recipes): ISO or another unambiguous form, said when read
     // from another form; unreadable, no recipe is chosen by date and the row says so.

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "core/text.h"
+#include "inference/speculative.h"
 
 namespace gpuplan {
 
@@ -178,6 +180,123 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
                                     d.decode_max_batch * (d.decode.attention_dp ? d.decode.tp : 1) *
                                         (d.decode_gpus / d.decode.tp)));
   return std::nullopt;
+}
+
+namespace {
+
+// Whether the words at [at, at + len) of `l` are negated: "no"/"without"/"w/o"/"non-" just before,
+// "off"/"disabled"/"=false"/": false"/"=0" just after.
+bool negated(const std::string& l, size_t at, size_t len) {
+  const std::string before = l.substr(at >= 12 ? at - 12 : 0, at >= 12 ? 12 : at);
+  static const std::regex neg_before(R"((\bno|\bwithout|\bw/o|\bnon)[\s-]*$)");
+  if (std::regex_search(before, neg_before)) return true;
+  const std::string after = l.substr(at + len, 14);
+  static const std::regex neg_after(
+      R"(^\s*(\boff\b|\bdisabled\b|\bnot\s+(used|enabled|on)\b|\bunused\b|[=:]\s*(false|0|none|no|off)\b|[=:]?\s*n/a\b))");
+  return std::regex_search(after, neg_after);
+}
+
+// Whether the words at [at, at + len) of `l` say nothing: "not stated", "not given", "unknown" after them.
+bool unstated(const std::string& l, size_t at, size_t len) {
+  static const std::regex none_after(R"(^\s*(is\s+|was\s+)?(not\s+(stated|given|known|reported|specified)|unknown|unstated)\b)");
+  return std::regex_search(l.substr(at + len, 24), none_after);
+}
+
+bool in_range(const std::string& digits, long long lo, long long hi, int& out) {
+  if (digits.empty() || digits.size() > 6) return false;
+  const long long v = std::stoll(digits);
+  if (v < lo || v > hi) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+}  // namespace
+
+NotesServing read_notes_serving(const std::string& notes) {
+  NotesServing out;
+  const std::string l = to_lower(notes);
+  // Attention-DP.
+  static const std::regex dep(R"(\b([td])ep(\d{1,5})\b)");
+  for (auto it = std::sregex_iterator(l.begin(), l.end(), dep); it != std::sregex_iterator(); ++it) {
+    int n = 0;
+    if (!in_range((*it)[2].str(), 1, 4096, n)) continue;
+    if ((*it)[1].str() == "t") {
+      out.tp_ep = n;
+      if (out.attention_dp < 0) out.attention_dp = 0;
+      out.said.push_back(fmt::format("TEP{}", n));
+    } else {
+      out.attention_dp_ranks = n;
+      out.attention_dp = 1;
+      out.said.push_back(fmt::format("DEP{}", n));
+    }
+  }
+  static const std::regex adp(
+      R"(\battention[\s_-]*(dp|data[\s-]*parallel(ism)?)\b|\battn[\s-]+dp\b|\battn-dp\b|\badp\b|\benable_attention_dp\s*[=:]\s*(true|false|1|0)\b)");
+  for (auto it = std::sregex_iterator(l.begin(), l.end(), adp); it != std::sregex_iterator(); ++it) {
+    const std::string m = it->str();
+    const size_t at = static_cast<size_t>(it->position());
+    if (unstated(l, at, m.size())) continue;
+    bool off = negated(l, at, m.size());
+    if (m.rfind("enable_attention_dp", 0) == 0) off = m.back() == 'e' ? m.find("false") != std::string::npos : m.back() == '0';
+    if (off) {
+      out.attention_dp = 0;
+      out.said.push_back(fmt::format("attention-DP off ('{}')", m));
+      break;  // a stated off wins over mentions
+    }
+    if (out.attention_dp < 0 || (out.attention_dp == 0 && out.tp_ep == 0)) out.attention_dp = 1;
+    if (out.said.empty() || out.said.back().rfind("attention-DP", 0) != 0)
+      out.said.push_back(fmt::format("attention-DP ('{}')", m));
+  }
+  // MTP.
+  static const std::regex mtp(
+      R"(\bmtp(\d{0,2})\b|\bmulti[\s-]*token[\s-]*prediction\b|\bnextn\b|\beagle\d?\b|\bnum_nextn_predict_layers\b|\bspeculative_num_steps\b|\bnum[_-]speculative[_-]tokens\b)");
+  for (auto it = std::sregex_iterator(l.begin(), l.end(), mtp); it != std::sregex_iterator(); ++it) {
+    const std::string m = it->str();
+    const size_t at = static_cast<size_t>(it->position());
+    if (unstated(l, at, m.size())) continue;
+    if (negated(l, at, m.size())) {
+      out.mtp = 0;
+      out.mtp_draft_tokens = 0;
+      out.said.push_back(fmt::format("MTP off ('{}')", m));
+      break;
+    }
+    out.mtp = 1;
+    int n = 0;
+    // A count glued on ("mtp3") or just after ("mtp=3", "mtp 3", "nextn: 3").
+    static const std::regex count_after(R"(^\s*[=:]?\s*(\d{1,3})\b)");
+    std::smatch cm;
+    const std::string after = l.substr(at + m.size(), 10);
+    if ((*it)[1].length() > 0 && in_range((*it)[1].str(), 1, 16, n)) out.mtp_draft_tokens = n;
+    else if (std::regex_search(after, cm, count_after) && in_range(cm[1].str(), 1, 16, n)) out.mtp_draft_tokens = n;
+    out.said.push_back(fmt::format("MTP ('{}')", l.substr(at, m.size() + (out.mtp_draft_tokens ? 3 : 0))));
+  }
+  if (out.mtp == 1 && out.mtp_draft_tokens == 0) {
+    static const std::regex drafts(R"(\b(\d{1,3})\s*(draft|speculative)[\s_-]*tokens?\b|\bdraft[\s_-]*tokens?\s*[=:]\s*(\d{1,3})\b)");
+    std::smatch dm;
+    int n = 0;
+    if (std::regex_search(l, dm, drafts) &&
+        in_range(dm[1].matched ? dm[1].str() : dm[3].str(), 1, 16, n))
+      out.mtp_draft_tokens = n;
+  }
+  return out;
+}
+
+bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
+               std::vector<std::string>& assumptions) {
+  if (n.mtp != 1) return false;
+  std::string words;
+  for (const auto& x : n.said) words += (words.empty() ? "" : ", ") + x;
+  if (!has_mtp_module(m)) {
+    assumptions.push_back(fmt::format("the notes state speculative decoding ({}) but {} has no MTP module: drafting "
+                                      "with another model is not modelled",
+                                      words, m.name));
+    return false;
+  }
+  w.mtp_draft_tokens = n.mtp_draft_tokens > 0 ? n.mtp_draft_tokens : kMtpDraftTokensDefault;
+  w.mtp_accept = accept;
+  assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}", words, w.mtp_draft_tokens,
+                                    n.mtp_draft_tokens > 0 ? "" : " (the engines' default)"));
+  return true;
 }
 
 }  // namespace gpuplan

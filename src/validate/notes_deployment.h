@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "inference/disaggregated.h"
+#include "inference/inference.h"
 #include "model/model.h"
 
 namespace gpuplan {
@@ -49,5 +50,40 @@ std::optional<std::string> parse_notes_deployment(const std::string& notes, Note
 // worker's width), or nullopt.
 std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDeployment& n, DisaggregatedDeployment& d,
                                                std::vector<std::string>& assumptions);
+
+// What an aggregated row's notes state about its engine beyond the columns. The vocabulary
+// (case-insensitive; docs/validation.md, "Notes a serving row may state"):
+//   attention-DP on   "attention-DP", "attention DP", "attention_dp", "attention data-parallel" (or
+//                     "data parallel"), "attn-DP", "attn DP", "ADP", "enable_attention_dp=true" (or
+//                     ": true"), "DEP<n>" (attention-DP over n ranks with EP n: TensorRT-LLM's name)
+//   attention-DP off  any of those words after "no", "without", "w/o" or "non-", or followed by "off",
+//                     "disabled", "=false", ": false"; "TEP<n>" (TP n with EP n, attention tensor-parallel)
+//   MTP on            "MTP", "multi-token prediction" (or "multi token"), "nextn", "EAGLE" (DeepSeek's
+//                     MTP head drafting as EAGLE), with a draft count when stated: "MTP=3", "MTP 3",
+//                     "MTP3", "3 draft tokens", "draft_tokens=3", "num_nextn_predict_layers=3",
+//                     "nextn=3", "speculative_num_steps=3", "num_speculative_tokens=3"
+//   MTP off           "no MTP", "without MTP", "w/o MTP", "non-MTP", "MTP off", "MTP disabled", "MTP=0",
+//                     "MTP not used", "MTP unused", "MTP: none", "MTP n/a" (and the same after attention-DP words)
+// Words followed by "not stated", "not given", "not known", "not reported", "not specified", "unknown"
+// or "unstated" say nothing. AIConfigurator's "attn_dp=N" key is not part of it (read with its disaggregated or aggregated
+// layout), nor a bare "enable_attention_dp" naming a recipe option without a value.
+struct NotesServing {
+  int attention_dp = -1;   // 1 stated on, 0 stated off, -1 not stated
+  int attention_dp_ranks = 0;  // "DEP<n>": n (0: not stated)
+  int tp_ep = 0;           // "TEP<n>": n (0: not stated)
+  int mtp = -1;            // 1 stated on, 0 stated off, -1 not stated
+  int mtp_draft_tokens = 0;  // the draft count stated (0: not stated: the engine's default)
+  std::vector<std::string> said;  // the words read, for the row's assumptions
+};
+
+// Reads `notes` in the vocabulary above. A draft count outside 1..16 or a DEP/TEP width outside
+// 1..4096 is not read (the words still say on).
+NotesServing read_notes_serving(const std::string& notes);
+
+// MTP as `n` states it on model `m`: on a model with an MTP module, the stated draft count (the
+// engines' default when none is stated) at acceptance `accept` into `w`; speculative decoding on a model
+// without one is said in `assumptions`, not modelled. True when `w` now drafts.
+bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
+               std::vector<std::string>& assumptions);
 
 }  // namespace gpuplan

@@ -47,6 +47,7 @@ struct TrainingCase {
 struct SkippedRow {
   size_t row = 0;
   std::string reason;
+  std::string flag;  // "contradiction": the row contradicts itself (flagged, not a gap of the model); else empty
 };
 
 // True when the CSV has the training schema (reported_metric, tp, pp, gbs ...).

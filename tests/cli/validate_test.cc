@@ -61,6 +61,33 @@ TEST(ValidateCli, SkipReasonsAreCounted) {
   std::remove(path.c_str());
 }
 
+// A serving row whose per-user rate implies 40x its per-GPU figure is flagged, not scored: listed in
+// `skipped` with its flag and reason, counted in `rows_flagged` and in the text summary.
+TEST(ValidateCli, RowsThatContradictThemselvesAreFlagged) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("gpuplan_validate_flag_" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream f(path);
+    f << "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+         "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n"
+         "B,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,256,server,tokens_per_sec_per_gpu,100,"
+         "125 tok/s/user\n"
+         "B,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,64,server,tokens_per_sec_per_gpu,400,\n";
+  }
+  auto r = run_gpuplan("validate --dataset " + path + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["rows_scored"].get<int>(), 1);
+  EXPECT_EQ(j["rows_flagged"].get<int>(), 1);
+  ASSERT_EQ(j["skipped"].size(), 1u);
+  EXPECT_EQ(j["skipped"][0]["flag"].get<std::string>(), "contradiction");
+  EXPECT_TRUE(has(j["skipped"][0]["reason"].get<std::string>(), "40x")) << j["skipped"][0]["reason"];
+  auto text = run_gpuplan("validate --dataset " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "1 skipped (1 flagged: the row contradicts itself)")) << text.out;
+  std::remove(path.c_str());
+}
+
 // An InferenceX-schema table with its cells in other forms: flags as True/1, blank disaggregated and
 // gpus columns, a Hugging Face model id; an unreadable flag, a GPU total that contradicts its pools and
 // an unknown model are skipped with the column named, never read as a default.
@@ -73,7 +100,8 @@ TEST(ValidateCli, InferenceXCellFormsAndSkipReasons) {
         "date,gpu,framework,model,precision,spec_decode,disaggregated,prefill_workers,prefill_tp,prefill_ep,"
         "prefill_attention_dp,decode_workers,decode_tp,decode_ep,decode_attention_dp,prefill_gpus,decode_gpus,gpus,"
         "isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,median_tpot_ms\n";
-    const std::string tail = ",1024,1024,64,400,40,300,20\n";
+    // One run's figures agree: 64 users at 100 tokens/s give 400 tokens/s per GPU on 16 GPUs (800 on 8).
+    const std::string tail = ",1024,1024,64,400,100,300,10\n";
     f << head
       << "2026-02-05,H200-SXM,Dynamo + SGLang,deepseek-ai/DeepSeek-R1,FP8,None,,1,8,8,1,1,8,8,0,8,8," << tail
       << "2026-02-05,H200-SXM,SGLang,DeepSeek-R1-0528,FP8,MTP,False,,,,,1,8,1,no,,,8" << tail

@@ -1,0 +1,45 @@
+#pragma once
+// The rules of the serving benchmarks a row names (data/serving/mlperf_scenarios.yaml): MLPerf
+// Inference's LLM benchmarks with their datasets' mean and maximum input and output lengths and the
+// p99 TTFT/TPOT limits of their Server and Interactive scenarios. A serving row that leaves its
+// lengths blank takes the dataset's means; a row of a Server or Interactive scenario is run at the
+// operating point that meets its limits; a row stating lengths beyond the dataset's maxima
+// contradicts its benchmark. See docs/validation.md ("MLPerf rows: the scenario's rules").
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+struct LatencyLimits {
+  double ttft_ms = 0, tpot_ms = 0;  // p99 limits; 0: none
+  bool any() const { return ttft_ms > 0 || tpot_ms > 0; }
+};
+
+struct MlperfBenchmark {
+  std::string name;                // loadgen name: "llama2-70b", "llama2-70b-interactive"
+  std::vector<std::string> match;  // texts naming it in a source URL or the notes
+  std::vector<std::string> models; // lowercase fragments of the model names that run it
+  double isl_mean = 0, osl_mean = 0;
+  std::string isl_basis;
+  long long isl_max = 0, osl_max = 0;  // 0: not published
+  LatencyLimits server, interactive;   // interactive.any() false: no Interactive scenario
+  std::string source;
+  // The limits of `scenario` ("server" or "interactive"; the Server limits for any other).
+  const LatencyLimits& limits(const std::string& scenario) const {
+    return scenario == "interactive" && interactive.any() ? interactive : server;
+  }
+};
+
+// Every benchmark of data/serving/mlperf_scenarios.yaml, in file order (read once; a malformed file is
+// an InputError naming the field).
+const std::vector<MlperfBenchmark>& mlperf_benchmarks();
+
+// The benchmark a serving row runs: named in its notes ("benchmark llama2-70b-interactive-99"), in an
+// MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of an MLPerf source
+// (source_id "MLPerf..."), by its model. A Server or Interactive row of a benchmark with an interactive
+// variant names the variant when the scenario or its texts say interactive. nullptr: none.
+const MlperfBenchmark* find_mlperf_benchmark(const std::string& source_id, const std::string& url,
+                                             const std::string& notes, const std::string& model_name,
+                                             const std::string& scenario);
+
+}  // namespace gpuplan

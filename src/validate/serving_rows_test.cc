@@ -1,0 +1,267 @@
+// Serving rows read as written: the notes' attention-DP and MTP vocabulary, lengths from the MLPerf
+// benchmark's rules when the row leaves them blank, rows that contradict themselves flagged (not
+// scored), and a latency-limited row with a blank TP run at the TP that meets its scenario's limits.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "catalog/catalog.h"
+#include "core/csv.h"
+#include "inference/chooser.h"
+#include "validate/inference_cases.h"
+#include "validate/notes_deployment.h"
+#include "validate/row_contradiction.h"
+#include "validate/row_scenario.h"
+#include "validate/scenario_rules.h"
+
+namespace gpuplan {
+namespace {
+
+const std::string kServingRowsHeader =
+    "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
+    "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+
+bool contains_text(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+bool row_says(const InferenceCase& c, const std::string& what) {
+  for (const auto& a : c.assumptions)
+    if (contains_text(a, what)) return true;
+  return false;
+}
+
+TEST(NotesServing, AttentionDpVocabulary) {
+  for (const char* on : {"attention-DP on 8 GPUs", "with attention DP", "attention_dp enabled",
+                         "attention data-parallel", "Attention data parallelism", "attn-DP", "attn DP 8", "ADP + EP8",
+                         "enable_attention_dp: true", "enable_attention_dp=true"}) {
+    const NotesServing n = read_notes_serving(on);
+    EXPECT_EQ(n.attention_dp, 1) << on;
+    EXPECT_FALSE(n.said.empty()) << on;
+  }
+  for (const char* off : {"no attention-DP", "without attention DP", "w/o ADP", "non-ADP", "attention-DP off",
+                          "attention dp disabled", "enable_attention_dp=false", "enable_attention_dp: 0"})
+    EXPECT_EQ(read_notes_serving(off).attention_dp, 0) << off;
+  const NotesServing dep = read_notes_serving("DEP8 = attention data-parallel 8 + expert-parallel 8");
+  EXPECT_EQ(dep.attention_dp, 1);
+  EXPECT_EQ(dep.attention_dp_ranks, 8);
+  const NotesServing tep = read_notes_serving("TEP4 on B200");
+  EXPECT_EQ(tep.attention_dp, 0);
+  EXPECT_EQ(tep.tp_ep, 4);
+  // Not statements: AIConfigurator's key, a bare recipe option, words containing the letters.
+  for (const char* none : {"attn_dp=4 moe_ep=4", "attention-DP not stated in table", "doc uses --ep $ep_size and enable_attention_dp for MoE",
+                           "loadpoint", "adaptive batching", "dep19 is not a layout", ""})
+    EXPECT_EQ(read_notes_serving(none).attention_dp, none == std::string("dep19 is not a layout") ? 1 : -1) << none;
+}
+
+TEST(NotesServing, MtpVocabulary) {
+  struct Case {
+    const char* notes;
+    int mtp, drafts;
+  };
+  const Case cases[] = {
+      {"MTP", 1, 0},
+      {"with MTP=3", 1, 3},
+      {"MTP 2 (spec decode)", 1, 2},
+      {"mtp3", 1, 3},
+      {"multi-token prediction, 3 draft tokens", 1, 3},
+      {"speculative decoding: EAGLE with the MTP head, draft_tokens=1", 1, 1},
+      {"num_nextn_predict_layers=3", 1, 3},
+      {"nextn: 2", 1, 2},
+      {"num_speculative_tokens=3", 1, 3},
+      {"no MTP", 0, 0},
+      {"without MTP", 0, 0},
+      {"MTP off", 0, 0},
+      {"mtp=0", 0, 0},
+      {"non-MTP baseline", 0, 0},
+      {"MTP not used", 0, 0},
+      {"mtp: none", 0, 0},
+      {"MTP n/a", 0, 0},
+      {"MTP not stated in the table", -1, 0},  // unknown: neither on nor off
+      {"dsr1_fp8_b200_mtp.sh", -1, 0},  // a script name, not a statement
+      {"MTP 99", 1, 0},                 // a count beyond 16 is not read
+      {"", -1, 0},
+  };
+  for (const Case& c : cases) {
+    const NotesServing n = read_notes_serving(c.notes);
+    EXPECT_EQ(n.mtp, c.mtp) << c.notes;
+    EXPECT_EQ(n.mtp_draft_tokens, c.drafts) << c.notes;
+  }
+}
+
+TEST(NotesServing, RowsHonourTheirNotes) {
+  const std::string row = "X,x,DeepSeek-R1,671,37,B200,8,,,1,FP4,FP8,TensorRT-LLM,1024,1024,64,server,"
+                          "tokens_per_sec_per_gpu,1000,";
+  const CsvTable t = parse_csv(kServingRowsHeader + row + "DEP8 with MTP=2\n" + row + "TEP8; no MTP\n" + row +
+                                   "\"attention-DP, MTP\"\n" +
+                                   "X,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,TensorRT-LLM,1024,1024,64,server,"
+                                   "tokens_per_sec_per_gpu,1000,attention-DP; MTP 3\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 4u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_TRUE(cases[0].parallel.attention_dp);
+  EXPECT_EQ(cases[0].parallel.tp, 8);
+  EXPECT_EQ(cases[0].parallel.ep, 8);
+  EXPECT_EQ(cases[0].workload.mtp_draft_tokens, 2);
+  EXPECT_EQ(cases[0].spec_decode, "mtp");
+  EXPECT_FALSE(cases[1].parallel.attention_dp);
+  EXPECT_EQ(cases[1].parallel.tp, 8);
+  EXPECT_EQ(cases[1].workload.mtp_draft_tokens, 0);
+  EXPECT_TRUE(cases[2].parallel.attention_dp);
+  EXPECT_EQ(cases[2].parallel.tp, 8);  // attention-DP over the row's GPUs
+  EXPECT_GT(cases[2].workload.mtp_draft_tokens, 0);
+  // A dense model: attention-DP ranks are instances; no MTP module: said, not modelled.
+  EXPECT_FALSE(cases[3].parallel.attention_dp);
+  EXPECT_EQ(cases[3].workload.mtp_draft_tokens, 0);
+  EXPECT_TRUE(row_says(cases[3], "no MTP module"));
+  EXPECT_TRUE(row_says(cases[3], "dense model"));
+  // The replay command states what the notes said.
+  EXPECT_GT(predict_inference_case(cases[0]), 0);
+}
+
+TEST(ScenarioRules, TheDataFileListsTheBenchmarksWithTheirLimits) {
+  const auto& all = mlperf_benchmarks();
+  ASSERT_GE(all.size(), 8u);
+  const MlperfBenchmark* l70 = find_mlperf_benchmark("MLPerf-v5.1", "", "", "Llama-2-70B", "server");
+  ASSERT_TRUE(l70);
+  EXPECT_EQ(l70->name, "llama2-70b");
+  EXPECT_DOUBLE_EQ(l70->server.ttft_ms, 2000);
+  EXPECT_DOUBLE_EQ(l70->server.tpot_ms, 200);
+  EXPECT_DOUBLE_EQ(l70->osl_mean, 294.45);
+  const MlperfBenchmark* l70i = find_mlperf_benchmark("MLPerf-v5.1", "", "", "Llama-2-70B", "interactive");
+  ASSERT_TRUE(l70i);
+  EXPECT_EQ(l70i->name, "llama2-70b-interactive");
+  EXPECT_DOUBLE_EQ(l70i->limits("interactive").tpot_ms, 40);
+  const MlperfBenchmark* l8 =
+      find_mlperf_benchmark("x", "", "benchmark llama3_1-8b-interactive-99", "Llama-3.1-8B", "server");
+  ASSERT_TRUE(l8);
+  EXPECT_DOUBLE_EQ(l8->limits("server").tpot_ms, 30);
+  const MlperfBenchmark* r1 = find_mlperf_benchmark("MLPerf-v5.1", "", "", "DeepSeek-R1", "server");
+  ASSERT_TRUE(r1);
+  EXPECT_DOUBLE_EQ(r1->server.tpot_ms, 80);
+  EXPECT_EQ(r1->isl_max, 3136);
+  // Mixtral has no Interactive scenario: its Server limits stand.
+  const MlperfBenchmark* mx = find_mlperf_benchmark("MLPerf-v5.0", "", "", "Mixtral-8x7B", "interactive");
+  ASSERT_TRUE(mx);
+  EXPECT_DOUBLE_EQ(mx->limits("interactive").tpot_ms, 200);
+  // Not an MLPerf row: its URL naming a model is no benchmark.
+  EXPECT_FALSE(find_mlperf_benchmark("TRTLLM-perf", "https://x/deepseek-r1/blog", "", "DeepSeek-R1", "server"));
+}
+
+TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {
+  const CsvTable t = parse_csv(
+      kServingRowsHeader +
+          "MLPerf-v5.1,x,DeepSeek-R1,671,37,B200,8,,,,FP4,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
+          "MLPerf-v5.1,x,Llama-3.1-8B,8,8,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
+          "MLPerf-v5.1,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,"
+          "samples/s 10 (implies 290.5 output tokens/sample)\n"
+          "Blog,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,vLLM,,128,,offline,tokens_per_sec_total,20000,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].workload.isl, 800);
+  EXPECT_EQ(cases[0].workload.osl, 3886);
+  EXPECT_TRUE(row_says(cases[0], "deepseek-r1 dataset mean input tokens"));
+  EXPECT_EQ(cases[1].workload.isl, 800);
+  EXPECT_EQ(cases[1].workload.osl, 100);
+  EXPECT_EQ(cases[2].workload.isl, 300);
+  EXPECT_EQ(cases[2].workload.osl, 291);  // the run's own output length, from its notes
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].row, 3u);
+  EXPECT_TRUE(contains_text(skipped[0].reason, "isl blank")) << skipped[0].reason;
+  EXPECT_TRUE(skipped[0].flag.empty());
+}
+
+TEST(RowContradiction, FiguresOfOneRun) {
+  RunFigures f;
+  add_metric_figure(f, "tokens_per_sec_per_gpu", 1000, 8, "row 1");
+  add_notes_figures(f, "interactivity 25 tok/s/user at this point");
+  EXPECT_DOUBLE_EQ(f.per_user, 25);
+  EXPECT_FALSE(figures_contradiction(f, 320, 8));  // 25 x 320 / 8 = 1000
+  // The per-user rate implies 40x the per-GPU figure.
+  const auto why = figures_contradiction(f, 320 * 40, 8);
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(contains_text(*why, "40x")) << *why;
+  // And a per-GPU figure the users cannot receive.
+  ASSERT_TRUE(figures_contradiction(f, 100, 8));
+  EXPECT_TRUE(contains_text(*figures_contradiction(f, 100, 8), "cannot give more")) << *figures_contradiction(f, 100, 8);
+  // TPOT stands for the per-user rate; missing figures are no contradiction.
+  RunFigures g;
+  add_notes_figures(g, "Mean TPOT=20 ms; 812.5 output tokens/s per GPU");
+  EXPECT_DOUBLE_EQ(g.per_user, 50);
+  EXPECT_DOUBLE_EQ(g.per_gpu, 812.5);
+  EXPECT_FALSE(figures_contradiction(g, 130, 8));
+  EXPECT_FALSE(figures_contradiction(RunFigures{}, 100, 8));
+  // A known TTFT explains a long wait: 25 tok/s/user, 1000 output tokens (40 s decode), a 30-minute
+  // queue for the first token: 46x is what that run gives.
+  RunFigures queued = f;
+  add_metric_figure(queued, "ttft_ms", 1800e3, 8, "row 2");
+  EXPECT_FALSE(figures_contradiction(queued, 320 * 40, 8, 1000));
+  EXPECT_TRUE(figures_contradiction(queued, 320 * 40, 8, 0));  // without the lengths, the bound stands
+  MlperfBenchmark b;
+  b.name = "llama2-70b";
+  b.isl_max = 1024;
+  b.osl_max = 1024;
+  EXPECT_TRUE(lengths_contradiction(8192, 128, b));
+  EXPECT_TRUE(lengths_contradiction(300, 2048, b));
+  EXPECT_FALSE(lengths_contradiction(1024, 1024, b));
+}
+
+TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
+  const std::string run = "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,256,server,";
+  const CsvTable t = parse_csv(
+      kServingRowsHeader + run + "tokens_per_sec_per_gpu,100,\n" + run + "tokens_per_sec_per_user,125,\n" +
+          // per-user 125 x 256 / 8 = 4000: 40x the 100 per GPU of the same run (both rows flagged)
+          "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,64,server,tokens_per_sec_per_gpu,400,"
+          "each user 50 tok/s/user\n"  // 50 x 64 / 8 = 400: consistent
+          "MLPerf-v5.0,x,Llama-2-70B,70,70,H100-SXM,8,1,,1,FP8,,TensorRT-LLM,8192,,,offline,tokens_per_sec_total,"
+          "20000,\n",
+      "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_EQ(skipped.size(), 3u);
+  for (const auto& s : skipped) {
+    EXPECT_EQ(s.flag, "contradiction") << s.reason;
+    EXPECT_TRUE(contains_text(s.reason, "contradicts")) << s.reason;
+  }
+  EXPECT_TRUE(contains_text(skipped[0].reason, "40x")) << skipped[0].reason;
+  EXPECT_TRUE(contains_text(skipped[2].reason, "input maximum")) << skipped[2].reason;
+  const ValidationReport rep = validate_inference(cases, skipped, "inline");
+  EXPECT_EQ(rep.rows.size(), 1u);
+  EXPECT_EQ(rep.skipped.size(), 3u);
+}
+
+// The golden: an MLPerf-like Interactive row that leaves TP blank. The smallest TP holding the KV
+// cache misses the Interactive limits even at one sequence per instance; the row runs at a TP that
+// meets them, as `gpuplan infer --gpus 8 --ttft-ms --tpot-ms` without --tp would choose.
+TEST(ServingOperatingPoint, InteractiveRowWithBlankTpMeetsItsLimits) {
+  const CsvTable t = parse_csv(kServingRowsHeader +
+                                   "MLPerf-v5.0,x,Llama-2-70B,70,70,MI300X,8,,,,FP8,,vLLM,,,,Interactive,"
+                                   "tokens_per_sec_total,3000,\n",
+                               "inline");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 1u) << (skipped.empty() ? "" : skipped[0].reason);
+  const InferenceCase& c = cases[0];
+  EXPECT_EQ(c.mode, InferenceMode::under_limits);
+  EXPECT_DOUBLE_EQ(c.tpot_limit_s, 0.040 / 1.25);
+  EXPECT_TRUE(row_says(c, "tp blank under the scenario's limits")) << c.assumptions.back();
+  const InferenceResult r = evaluate_case(c);
+  ASSERT_GT(r.tokens_per_s_total, 0);
+  EXPECT_LE(r.tpot_s, c.tpot_limit_s * (1 + 1e-9));
+  EXPECT_LE(r.ttft_s, c.ttft_limit_s * (1 + 1e-9));
+  EXPECT_GT(r.concurrency, r.instances);  // more than one sequence per instance: not the fallback
+  // The filled TP alone misses the limits at one sequence per instance.
+  EXPECT_TRUE(row_says(c, "tp blank: 1 (smallest"));
+  InferenceCase filled = c;
+  filled.parallel.tp = 1;
+  filled.parallel.ep = 1;
+  const RowScenario rs = row_scenario(filled);
+  SweepPoint p;
+  EXPECT_GT(c.parallel.tp, 1);
+  EXPECT_FALSE(solve_load(rs.scenario, rs.deployment, p));
+}
+
+}  // namespace
+}  // namespace gpuplan
