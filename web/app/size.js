@@ -33,15 +33,19 @@ PAGES.size = {
   },
   render: ([r]) => {
     const d = r.doc, opts = d.options || [];
-    const rows = opts.map((o, i) => el('tr', {},
+    // Systems that can be bought for the SLA; the others say why not, below the table. An unpriced
+    // system's money cells read n/p (not published), as the CLI's table does.
+    const sized = opts.filter((o) => typeof o.units === 'number' && o.units > 0);
+    const money = (o, i, path) => (o.priced ? cell(d, r.url, `options.${i}.${path}`) : el('td', { text: 'n/p' }));
+    const rows = opts.map((o, i) => [o, i]).filter(([o]) => sized.includes(o)).map(([o, i]) => el('tr', {},
       cell(d, r.url, `options.${i}.system`), cell(d, r.url, `options.${i}.deployment`), cell(d, r.url, `options.${i}.units`),
-      cell(d, r.url, `options.${i}.gpus`), cell(d, r.url, `options.${i}.capex_usd`), cell(d, r.url, `options.${i}.usd_per_year`),
-      cell(d, r.url, `options.${i}.usd_per_million_tokens`), cell(d, r.url, `options.${i}.it_kw`),
+      cell(d, r.url, `options.${i}.gpus`), money(o, i, 'capex_usd'), money(o, i, 'usd_per_year'),
+      money(o, i, 'usd_per_million_tokens'), cell(d, r.url, `options.${i}.it_kw`),
       cell(d, r.url, `options.${i}.facility_mw`), cell(d, r.url, `options.${i}.liquid_cooled_positions`),
       cell(d, r.url, `options.${i}.ttft_p99_s`), cell(d, r.url, `options.${i}.tokens_per_s_per_user`),
-      cell(d, r.url, `options.${i}.p_meets_sla`), cell(d, r.url, `options.${i}.p_cheapest`),
-      cell(d, r.url, `options.${i}.why_not`)));
-    const sized = opts.filter((o) => typeof o.units === 'number' && o.units > 0);
+      cell(d, r.url, `options.${i}.p_meets_sla`), cell(d, r.url, `options.${i}.p_cheapest`)));
+    const unsized = opts.map((o, i) => [o, i]).filter(([o]) => !sized.includes(o)).map(([o, i]) =>
+      el('li', {}, el('strong', { text: o.system + ': ' }), el('span', { 'data-src': r.url, 'data-path': `options.${i}.why_not`, text: o.why_not || '-' })));
     const out = [
       chart('odds', 'P(meets the SLA) with the units bought, and P(cheapest), per system', {
         type: 'bar',
@@ -52,8 +56,9 @@ PAGES.size = {
         options: { indexAxis: 'y', scales: { x: Object.assign(axis('probability'), { min: 0, max: 1 }) } },
       }, 40 + 28 * sized.length),
       table(`Options: ${d.model}, ${d.demand ? d.demand.peak_requests_per_s : '-'} requests/s at peak, ISL/OSL ${d.isl}/${d.osl}, confidence ${d.confidence}, ${d.price_mode} prices`,
-        ['system', 'deployment', 'units', 'GPUs', 'capex ($)', '$ / year', '$ / M tokens', 'IT kW', 'facility MW', 'liquid-cooled positions', 'TTFT p99 (s)', 'tokens/s per user', 'P(meets SLA)', 'P(cheapest)', 'why not'], rows),
+        ['system', 'deployment', 'units', 'GPUs', 'capex ($)', '$ / year', '$ / M tokens', 'IT kW', 'facility MW', 'liquid-cooled positions', 'TTFT p99 (s)', 'tokens/s per user', 'P(meets SLA)', 'P(cheapest)'], rows),
     ];
+    if (unsized.length) out.push(el('h2', { text: 'Not sized' }), el('ul', { class: 'why-not' }, unsized));
     // The tornado of the cheapest sized system: $ per million tokens at each parameter's low and high.
     const best = sized.filter((o) => o.priced && Array.isArray(o.sensitivity) && o.sensitivity.length)
       .sort((a, b) => a.usd_per_million_tokens - b.usd_per_million_tokens)[0];
