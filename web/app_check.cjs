@@ -27,6 +27,7 @@ const PAGES = [
   { page: 'train', change: ['gpus', '128'], command: 'gpuplan train', bad: ['seq', '0'] },
   { page: 'search', change: ['seq', '4096'], command: 'gpuplan search' },
   { page: 'recommend', change: ['ttft-ms', '1500'], command: 'gpuplan recommend' },
+  { page: 'size', change: ['isl', '2048'], command: 'gpuplan size', bad: ['confidence', '2'] },
   { page: 'site', change: ['power-mw', '20'], command: 'gpuplan site' },
   { page: 'recipes', change: ['concurrency', '256'], command: 'gpuplan', bad: ['as-of', '2020-01-01'] },
 ];

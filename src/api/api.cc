@@ -157,7 +157,7 @@ const std::vector<Entry>& table() {
                                "Predict one training step: time, tokens/s, MFU and where the time goes"),
       // infer also takes the session's resolved hardware (a point costs microseconds, the lookups as much).
       Entry{{"infer", "Predict serving: tokens/s per GPU and per user, TTFT, TPOT; --sweep for the Pareto frontier; "
-                      "--requests-per-s for open-loop Poisson arrivals (p50/p99)"},
+                      "--requests-per-s for a steady open-loop demand (p50/p99), --request-rate to replay a benchmark run"},
             [](const Session* s, const Input& o) {
               return run_with("infer",
                               static_cast<void (*)(CLI::App&, InferOpenLoopRequest&)>(add_infer_open_loop_options), o,

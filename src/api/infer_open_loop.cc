@@ -22,8 +22,9 @@ namespace gpuplan::api {
 void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
   add_infer_options(app, req);
   app.add_option("--requests-per-s", req.requests_per_s,
-                 "Open loop: Poisson arrivals at this average rate on the chosen deployment; TTFT and TPOT at p50 and "
-                 "p99 (docs/sizing.md)");
+                 "Steady-state demand (open loop, what `size` sizes): Poisson arrivals at this average rate, without "
+                 "end, on the deployment the chooser picks; TTFT and TPOT at p50 and p99 (docs/sizing.md). Not "
+                 "--request-rate, which replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
 }

@@ -135,9 +135,11 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   // The settings a measured run states that the options above leave to the engine or the model: every
   // row `gpuplan validate` scores replays as an infer line with them (its `command`).
   app.add_option("--request-rate", req.request_rate,
-                 "Requests per second arriving (Poisson, as benchmark clients' --request-rate), or inf (every "
-                 "request at once): the load that rate sustains, or the capacity with the queue it builds; "
-                 "with --tp/--gpus, not with --concurrency or latency targets; 0.001 to 1e6 or inf");
+                 "Benchmark run (what validation rows state): a client's --request-rate on the stated deployment "
+                 "(--tp/--gpus), Poisson or inf (every request at once), over --requests-in-run requests; mean "
+                 "TTFT/TPOT and the run's throughput, the queue it builds beyond capacity. For a steady demand "
+                 "with p50/p99, --requests-per-s (docs/sizing.md); not with --concurrency or latency targets; "
+                 "0.001 to 1e6 or inf");
   app.add_option("--requests-in-run", req.requests_in_run,
                  "With --request-rate: requests the benchmark sends (its throughput is over the run's "
                  "makespan); 0: unbounded; 0 to 10000000")

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 #include "api/validate.h"
@@ -9,6 +10,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "validate/inference_cases.h"
+#include "validate/open_loop_cases.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -101,9 +103,11 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
   // (an argument list's evaluation order is unspecified).
   std::vector<SkippedRow> skipped;
   ValidationReport rep;
+  std::optional<OpenLoopValidation> open_loop;  // serving rows under Poisson arrivals (open_loop_cases.h)
   if (inference) {
     auto cases = inferencex ? map_inferencex_cases(table, catalog, skipped)
                             : map_inference_cases(table, catalog, skipped);
+    if (!inferencex) open_loop = validate_open_loop(table, cases, skipped);
     rep = validate_inference(std::move(cases), skipped, req.dataset, &catalog);
   } else {
     auto cases = map_training_cases(table, catalog, skipped);
@@ -138,7 +142,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
     by_file[req.dataset.substr(req.dataset.find_last_of('/') + 1)] = coverage;
     for (const auto& [kind, m] : rep.groups)
       for (const auto& [name, s] : m) groups[kind][name] = summary_json(s);
-    output.emit("validate", {{"dataset", req.dataset},
+    nlohmann::json doc = {{"dataset", req.dataset},
                             {"rows_scored", rep.rows.size()},
                             {"rows_skipped", rep.skipped.size()},
                             {"rows_flagged", std::count_if(rep.skipped.begin(), rep.skipped.end(),
@@ -150,9 +154,12 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                             {"coverage_by_file", by_file},
                             {"skip_reasons", reasons},
                             {"rows", rows},
-                            {"skipped", skip}});
+                            {"skipped", skip}};
+    if (open_loop) doc["open_loop"] = open_loop_json(*open_loop);
+    output.emit("validate", std::move(doc));
   } else {
     print_text(output.os(), rep, req.verbose);
+    if (open_loop) print_open_loop_text(output.os(), *open_loop);
   }
   return kExitOk;
 }

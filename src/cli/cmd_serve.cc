@@ -20,7 +20,7 @@
 namespace gpuplan::cli {
 
 int cmd_serve(int argc, char** argv) {
-  CLI::App app{"The local web app: pages for compare, infer, train/search, recommend and site, and the JSON "
+  CLI::App app{"The local web app: pages for compare, infer, train/search, recommend, size and site, and the JSON "
                "API /api/v1/<command> taking the CLI's options and returning its --json document"};
   std::vector<std::string> catalog_dirs, calibration_files;
   server::Options o;

@@ -60,6 +60,7 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
     if (!r.valid()) break;
     c.batch.push_back(double(n));
     c.tpot_s.push_back(r.tpot_s);
+    if (!d.disaggregated) c.ttft_engine_s.push_back(std::max(r.ttft_s - r.queue_wait_s, one.prefill_s));
     last = n;
   }
   if (!c.batch.empty()) c.decode_slots = std::min<long long>(c.decode_slots, (long long)c.batch.back());
@@ -109,7 +110,17 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   const double slot_mean = mgc_wait_mean_s(slot_servers, rate, hold_s, 1.0);
   const double slot_p50 = mgc_wait_quantile_s(slot_servers, rate, hold_s, 1.0, 0.5);
   const double slot_p99 = mgc_wait_quantile_s(slot_servers, rate, hold_s, 1.0, 0.99);
-  const double own_s = scale.prefill * c.prefill_alone_s + c.fixed_ttft_s;
+  // One prompt's own time to its first token: an aggregated engine's TTFT at the mean batch (its mixed
+  // steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
+  double own_engine_s = c.prefill_alone_s;
+  if (c.ttft_engine_s.size() == c.batch.size() && !c.batch.empty()) {
+    const auto it = std::upper_bound(c.batch.begin(), c.batch.end(), n);
+    const std::size_t i = it == c.batch.begin() ? 0 : std::size_t(it - c.batch.begin()) - 1;
+    const std::size_t j = std::min(i + 1, c.batch.size() - 1);
+    const double f = j == i ? 0.0 : std::clamp((n - c.batch[i]) / (c.batch[j] - c.batch[i]), 0.0, 1.0);
+    own_engine_s = c.ttft_engine_s[i] + f * (c.ttft_engine_s[j] - c.ttft_engine_s[i]);
+  }
+  const double own_s = scale.prefill * own_engine_s + c.fixed_ttft_s;
   const double cv2 = c.prefill_service_cv2;
   r.ttft_mean_s = own_s + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2) + slot_mean;
   r.ttft_p50_s = own_s + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.5) + slot_p50;

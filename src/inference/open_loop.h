@@ -30,6 +30,10 @@ struct OpenLoopCurve {
   long long decode_slots = 0;     // sequences the decode side holds (KV cache, batch caps)
   std::vector<double> batch;      // tabulated decode batch (whole deployment), ascending
   std::vector<double> tpot_s;     // TPOT at each
+  // An aggregated engine's TTFT at each batch with the queue of prompts left out (the closed-loop
+  // evaluation at that many sequences: the prompt's prefill in the engine's mixed steps and the wait
+  // for the step under way); empty (disaggregated, or not tabulated): prefill_alone_s.
+  std::vector<double> ttft_engine_s;
   // TPOT at a decode batch of `n` (linear between the tabulated points, linear extrapolation beyond).
   double tpot_at(double n) const;
 };

@@ -103,6 +103,37 @@ TEST_F(ApiServerTest, EachEndpointAnswersTheApisDocument) {
   }
 }
 
+// The size page and its endpoint: the page is the app shell with its script; the query the page sends
+// (systems repeated, --sensitivity as an empty value) answers api::run's document for the same options,
+// which the CLI prints for `gpuplan size ... --json` (tests/python/test_size_faces.py runs all three).
+TEST_F(ApiServerTest, SizePageAndEndpoint) {
+  auto page = client().Get("/size");
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("/assets/size.js"), std::string::npos);
+  auto script = client().Get("/assets/size.js");
+  ASSERT_TRUE(script);
+  ASSERT_EQ(script->status, 200);
+  EXPECT_NE(script->body.find("PAGES.size"), std::string::npos);
+  auto [status, doc] = get("/api/v1/size?model=llama3.1-8b&requests-per-s=5&isl=1024&osl=256&systems=hgx-h100&"
+                           "systems=hgx-h200&draws=50&tokens-per-user-per-s=20&sensitivity=");
+  ASSERT_EQ(status, 200) << doc.dump().substr(0, 300);
+  EXPECT_EQ(doc["schema"], "gpuplan.size/v1");
+  ASSERT_EQ(doc["options"].size(), 2u);
+  for (const auto& o : doc["options"]) {
+    EXPECT_GE(o["units"].get<double>(), 1);
+    EXPECT_TRUE(o["sensitivity"].is_array() && !o["sensitivity"].empty()) << o.dump();
+  }
+  const json expected = api::run(*session_, "size",
+                                 {{"model", "llama3.1-8b"}, {"requests-per-s", "5"}, {"isl", "1024"}, {"osl", "256"},
+                                  {"systems", {"hgx-h100", "hgx-h200"}}, {"draws", "50"},
+                                  {"tokens-per-user-per-s", "20"}, {"sensitivity", true}});
+  EXPECT_EQ(doc, expected);
+  auto [bad, err] = get("/api/v1/size?model=llama3.1-8b&requests-per-s=5&confidence=2");
+  EXPECT_EQ(bad, 400);
+  EXPECT_NE(err["field"].get<std::string>().find("confidence"), std::string::npos) << err.dump();
+}
+
 TEST_F(ApiServerTest, PostEqualsGet) {
   json options = {{"model", "llama3.1-70b"}, {"system", "hgx-h200"}, {"gpus", 8}, {"isl", 2048}};
   auto post = client().Post("/api/v1/infer", options.dump(), "application/json");

@@ -32,8 +32,8 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 // The pages: each is the one app shell (index.html); app.js draws the page its path names.
-const std::set<std::string, std::less<>> kPages = {"compare", "infer", "train", "search", "recommend", "site",
-                                                    "recipes"};
+const std::set<std::string, std::less<>> kPages = {"compare", "infer", "train", "search", "recommend", "size",
+                                                    "site", "recipes"};
 // Report kinds api::report_html makes: the API's table of them.
 bool is_report_kind(const std::string& kind) {
   const auto& kinds = api::report_kinds();
@@ -530,7 +530,7 @@ struct Server::State {
         switch (res.status) {
           case 404:
             message = "no such page or API path: " + valid_utf8(req.path) +
-                      " (pages: /, /compare, /infer, /train, /search, /recommend, /site; API: /api/v1/<command>, "
+                      " (pages: /, /compare, /infer, /train, /search, /recommend, /size, /site; API: /api/v1/<command>, "
                       "/api/v1 lists them)";
             break;
           case 408:

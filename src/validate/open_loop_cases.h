@@ -1,0 +1,82 @@
+#pragma once
+// Scores the open-loop serving model (inference/open_loop.h: Poisson arrivals, TTFT and TPOT at p50
+// and p99) on the rows of a serving CSV that were measured under Poisson arrivals at a known rate:
+// - MLPerf Server and Interactive rows (loadgen sends Poisson arrivals at the submitter's target rate;
+//   the rules bound the 99th percentile TTFT and TPOT). The notes give the measured p99 TTFT / TPOT,
+//   the samples/s reached and the p99 limits: the TTFT and TPOT rows are scored as p99s at that rate;
+//   the throughput row checks whether the predicted p99s at that rate are within the limits and scores
+//   the largest rate the model predicts within them against the rate measured (submitters raise the
+//   target rate to the largest that passes, so the measured rate stands for it);
+// - rows that state a finite request rate (notes "request_rate_qps=R": a benchmark client sending
+//   Poisson arrivals): their mean TTFT and mean TPOT (inter-token latency) against the model's mean
+//   TTFT and the TPOT at the mean decode batch, and their output tokens/s against the rate times the
+//   output length (the deployment's capacity when the model says it cannot keep up).
+// The deployment is the row's own (validate/row_scenario.h), as the main validation reads it. Rows at
+// "request_rate_qps=INF" (every request at once), closed-loop rows (a stated concurrency) and rows the
+// mapping skips are held out, each with its reason. These scores are a section of their own: the
+// main validation's rows and figures are unchanged. See docs/sizing.md ("Validation").
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/csv.h"
+#include "validate/inference_cases.h"
+#include "validate/validation.h"
+
+namespace gpuplan {
+
+// One scored open-loop row.
+struct OpenLoopScoredRow {
+  size_t row = 0;
+  std::string source_id, model, gpu, metric;  // ttft_p99_ms, tpot_p99_ms, ttft_mean_ms, tpot_mean_ms,
+                                              // tokens_per_s, max_rate_per_s
+  int num_gpus = 0;
+  std::string plan;
+  double requests_per_s = 0;  // the measured rate the prediction is made at
+  double reported = 0, predicted = 0, ape_pct = 0;
+};
+
+// A throughput row measured within p99 latency limits (MLPerf Server / Interactive).
+struct OpenLoopLimitCheck {
+  size_t row = 0;
+  std::string source_id, model, gpu;
+  double measured_rate_per_s = 0;
+  double ttft_limit_s = 0, tpot_limit_s = 0;  // p99 limits
+  bool stable = false;                        // the model keeps up at the measured rate
+  double ttft_p99_s = 0, tpot_p99_s = 0;      // predicted at the measured rate (when stable)
+  bool meets = false;                         // stable and both p99s within the limits
+  double max_rate_per_s = 0;                  // the largest rate the model predicts within the limits
+  double max_rate_ape_pct = 0;                // against the measured rate
+};
+
+struct OpenLoopValidation {
+  std::vector<OpenLoopScoredRow> rows;
+  std::map<std::string, ErrorSummary> by_metric;  // metric -> errors
+  std::vector<OpenLoopLimitCheck> limits;
+  size_t limits_met = 0;
+  ErrorSummary max_rate;                          // errors of max_rate_per_s over `limits`
+  std::vector<SkippedRow> held_out;               // open-loop rows not scored, each with why
+  // Rows measured at a rate the model predicts it cannot sustain (no p99 to compare): counted, not scored.
+  std::vector<SkippedRow> unstable;
+  double share_met() const { return limits.empty() ? 0.0 : double(limits_met) / double(limits.size()); }
+};
+
+// The p99 limits and measurements MLPerf notes state ("TTFT<= 2000 ms", "p99 785.3 ms",
+// "samples/s 8.59"); <= 0 when absent.
+struct MlperfNotes {
+  double ttft_limit_ms = 0, tpot_limit_ms = 0, p99_ms = 0, samples_per_s = 0;
+};
+MlperfNotes read_mlperf_notes(const std::string& notes);
+
+// Scores the open-loop rows of `t`: `cases` are map_inference_cases' cases of it, `skipped` its skipped
+// rows (those of open-loop rows are held out with the mapping's reason).
+OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<InferenceCase>& cases,
+                                      const std::vector<SkippedRow>& skipped);
+
+// The section as `validate --json` carries it ("open_loop") and as its text prints it.
+nlohmann::json open_loop_json(const OpenLoopValidation& v);
+void print_open_loop_text(std::ostream& os, const OpenLoopValidation& v);
+
+}  // namespace gpuplan
