@@ -47,16 +47,24 @@ struct Solver {
   }
 
   ServingEvalCache* cache = nullptr;
+  // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in.
+  DisaggregatedPools pools;
+
+  // evaluate_scenario(s, d, c), the pools kept.
+  InferenceResult evaluate(const ServingDeployment& d, long long c) {
+    if (!d.disaggregated) return evaluate_scenario(s, d, c);
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), &pools);
+  }
 
   InferenceResult eval(const ServingDeployment& d, long long c) {
     ++evaluated;
-    if (!cache) return evaluate_scenario(s, d, c);
+    if (!cache) return evaluate(d, c);
     const std::string key = fmt::format("{} {} {} {}", d.gpus, d.kind(), d.plan(), c);
     {
       std::lock_guard<std::mutex> lock(cache->mutex);
       if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
     }
-    InferenceResult r = evaluate_scenario(s, d, c);  // a deployment the shapes refuse throws: not cached
+    InferenceResult r = evaluate(d, c);  // a deployment the shapes refuse throws: not cached
     std::lock_guard<std::mutex> lock(cache->mutex);
     cache->points.emplace(key, r);
     return r;
@@ -137,7 +145,7 @@ std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, 
 }  // namespace
 
 bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated) {
-  Solver sv{s};
+  Solver sv{s, 0};
   bool ok = false;
   try {
     const InferenceResult top = sv.eval(d, 0);
@@ -162,7 +170,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   SweepOptions so;
   so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
-  Solver sv{s};
+  Solver sv{s, 0};
   sv.cache = o.cache;
   double best = -1;
   bool any_fits = false;
@@ -205,7 +213,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     double level = -1;
     SweepPoint level_point;
     for (const Candidate& c : cands) {
-      if (c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
+      if (o.prune && c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
       SweepPoint p;
       if (sv.solve(c.d, c.top, p) && p.result.tokens_per_s_per_gpu > level) {
         level = p.result.tokens_per_s_per_gpu;

@@ -45,6 +45,9 @@ struct ChooserOptions {
   // Shared with other questions on the same scenario but for its targets (see ServingEvalCache); null:
   // none.
   ServingEvalCache* cache = nullptr;
+  // Skip the deployments whose bound on throughput per GPU at the target cannot beat the best found
+  // (the answer is the same); false: solve every deployment (what the pruning is checked against).
+  bool prune = true;
 };
 
 struct ServingChoice {

@@ -1,9 +1,11 @@
 // The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
-// load is the largest that does, it is never worse than reading the sweep's grid on the same GPUs, a
+// load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's grid on the same GPUs, a
 // target no deployment reaches says why; the default TTFT limit; one serving memory reserve.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "catalog/catalog.h"
 #include "inference/chooser.h"
@@ -56,6 +58,35 @@ TEST(ServingChooser, SharedEvaluationsGiveTheSameAnswers) {
       EXPECT_EQ(alone.point.concurrency, with.point.concurrency);
       EXPECT_DOUBLE_EQ(alone.point.result.tokens_per_s_per_gpu, with.point.result.tokens_per_s_per_gpu);
       EXPECT_DOUBLE_EQ(alone.point.result.ttft_s, with.point.result.ttft_s);
+    }
+  }
+}
+
+// Pruning changes no answer: the chooser's deployment, units, load and figures are those of solving
+// every deployment, on dense and MoE models, a node and a rack, at targets from offline to fast.
+TEST(ServingChooser, PruningGivesTheAnswerOfSolvingEveryDeployment) {
+  ChooserOptions every;
+  every.prune = false;
+  for (const char* model : {"llama3.1-70b", "deepseek-r1", "mixtral-8x7b"}) {
+    for (const char* system : {"hgx-h100", "hgx-h200", "gb300-nvl72"}) {
+      for (double tps : {0.0, 10.0, 30.0, 50.0, 150.0}) {
+        const ServingScenario s = chooser_scenario(model, system, 1024, 1024, tps);
+        const ServingChoice pruned = choose_serving(s);
+        const ServingChoice all = choose_serving(s, every);
+        const std::string what = fmt::format("{} on {} at {} tokens/s per user", model, system, tps);
+        ASSERT_EQ(pruned.met, all.met) << what;
+        EXPECT_EQ(pruned.why_not, all.why_not) << what;
+        EXPECT_LE(pruned.evaluated, all.evaluated) << what;
+        if (!pruned.met) continue;
+        EXPECT_EQ(pruned.gpus, all.gpus) << what;
+        EXPECT_EQ(pruned.units, all.units) << what;
+        EXPECT_EQ(pruned.point.plan(), all.point.plan()) << what;
+        EXPECT_EQ(pruned.point.concurrency, all.point.concurrency) << what;
+        const InferenceResult &a = pruned.point.result, &b = all.point.result;
+        EXPECT_NEAR(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu, 1e-9 * b.tokens_per_s_per_gpu) << what;
+        EXPECT_NEAR(a.tokens_per_s_per_user, b.tokens_per_s_per_user, 1e-9 * b.tokens_per_s_per_user) << what;
+        EXPECT_NEAR(a.ttft_s, b.ttft_s, 1e-9 * b.ttft_s) << what;
+      }
     }
   }
 }
