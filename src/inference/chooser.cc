@@ -28,7 +28,39 @@ long long min_load(const ServingDeployment& d, const InferenceResult& top) {
   return std::max(1LL, static_cast<long long>(top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1));
 }
 
+void put(ServingEvalCache::Key& k, std::size_t& i, const InferenceParallel& p) {
+  k[i++] = p.tp;
+  k[i++] = p.ep;
+  k[i++] = p.pp;
+  k[i++] = p.attention_dp;
+  k[i++] = p.two_batch_overlap;
+}
+
+// The cache's key of deployment `d` at `c` clients.
+ServingEvalCache::Key point_key(const ServingDeployment& d, long long c) {
+  ServingEvalCache::Key k{};
+  std::size_t i = 0;
+  k[i++] = d.gpus;
+  k[i++] = d.disaggregated;
+  k[i++] = d.mtp_draft_tokens;
+  k[i++] = c;
+  put(k, i, d.parallel);
+  if (d.disaggregated) {
+    const DisaggregatedDeployment& g = d.disagg;
+    put(k, i, g.prefill);
+    put(k, i, g.decode);
+    k[i++] = g.prefill_gpus;
+    k[i++] = g.decode_gpus;
+    k[i++] = g.decode_max_batch;
+    k[i++] = g.prefill_max_batch;
+    k[i++] = g.prefill_max_tokens;
+    k[i++] = g.prefill_fp8_block_gemm_triton;
+  }
+  return k;
+}
+
 struct Solver {
+  explicit Solver(const ServingScenario& scenario) : s(scenario) {}
   const ServingScenario& s;
   std::size_t evaluated = 0;
   // At one sequence per rank (the fastest a deployment gets): the best per-user speed seen, the best
@@ -59,7 +91,7 @@ struct Solver {
   InferenceResult eval(const ServingDeployment& d, long long c) {
     ++evaluated;
     if (!cache) return evaluate(d, c);
-    const std::string key = fmt::format("{} {} {} {}", d.gpus, d.kind(), d.plan(), c);
+    const ServingEvalCache::Key key = point_key(d, c);
     {
       std::lock_guard<std::mutex> lock(cache->mutex);
       if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
@@ -144,8 +176,14 @@ std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, 
 
 }  // namespace
 
+std::size_t ServingEvalCache::KeyHash::operator()(const Key& k) const {
+  std::size_t h = 0xcbf29ce484222325ULL;
+  for (long long v : k) h = (h ^ std::hash<long long>{}(v)) * 0x100000001b3ULL;
+  return h;
+}
+
 bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated) {
-  Solver sv{s, 0};
+  Solver sv(s);
   bool ok = false;
   try {
     const InferenceResult top = sv.eval(d, 0);
@@ -170,7 +208,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   SweepOptions so;
   so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
-  Solver sv{s, 0};
+  Solver sv(s);
   sv.cache = o.cache;
   double best = -1;
   bool any_fits = false;

@@ -7,6 +7,7 @@
 // speed falls and TTFT grows with the load; throughput per GPU grows with it), by bisection between one
 // sequence per rank and the KV cache's (or the decode slots') limit. infer's point mode, compare, cost,
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -23,8 +24,13 @@ namespace gpuplan {
 // depend on them. Only for scenarios with the same model, hardware, workload, engine and ISL/OSL. Choosers
 // on several threads may share one.
 struct ServingEvalCache {
+  // A point's deployment (every field of it that the evaluators read) and load.
+  using Key = std::array<long long, 26>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
   std::mutex mutex;
-  std::unordered_map<std::string, InferenceResult> points;
+  std::unordered_map<Key, InferenceResult, KeyHash> points;
 };
 
 struct ChooserOptions {

@@ -1,6 +1,7 @@
 // The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
-// load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's grid on the same GPUs, a
-// target no deployment reaches says why; the default TTFT limit; one serving memory reserve.
+// load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's
+// grid on the same GPUs, a target no deployment reaches says why; the default TTFT limit; one serving
+// memory reserve.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

@@ -74,6 +74,10 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
   return wp;
 }
 
+}  // namespace
+
+namespace disaggregated_detail {
+
 // The pools' evaluations kept (see DisaggregatedPools): a key of the fields a pool's evaluation reads
 // of the deployment and of what varies in the workload (the clients, the MTP drafts).
 struct PoolKey {
@@ -94,7 +98,7 @@ struct PoolKeyHash {
   }
 };
 
-PoolKey pool_key(const InferenceParallel& p, int gpus, int mtp, long long a, long long b = 0, int c = 0, int e = 0) {
+PoolKey key_of(const InferenceParallel& p, int gpus, int mtp, long long a, long long b = 0, int c = 0, int e = 0) {
   return {p.tp, p.ep, p.pp, p.attention_dp ? 1 : 0, p.two_batch_overlap ? 1 : 0, gpus, mtp, a, b, c, e};
 }
 
@@ -106,11 +110,13 @@ struct PrefillPool {
   double budget_step_s = 0, knot_step_s = 0;
 };
 
-}  // namespace
+}  // namespace disaggregated_detail
 
 struct DisaggregatedPools::Impl {
-  std::unordered_map<PoolKey, InferenceResult, PoolKeyHash> decode;
-  std::unordered_map<PoolKey, PrefillPool, PoolKeyHash> prefill;
+  using Key = disaggregated_detail::PoolKey;
+  using Hash = disaggregated_detail::PoolKeyHash;
+  std::unordered_map<Key, InferenceResult, Hash> decode;
+  std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
 };
 
 DisaggregatedPools::DisaggregatedPools() : impl_(std::make_unique<Impl>()) {}
@@ -237,7 +243,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.requests_per_client = 0;
   wd.concurrency = 0;
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
-    const PoolKey key = pool_key(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
+    const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
     wd.concurrency = c_d;
     InferenceResult r = evaluate_inference(m, hw, d.decode, wd);  // a shape refused throws: not kept
@@ -266,12 +272,13 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const double rank_tokens = prefill_rank_step_tokens(d, w);
   const double budget_prompts = budget_tokens / isl;
   const bool knot = d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && budget_prompts > ranks;
-  const PoolKey prefill_key =
-      pool_key(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
-               d.prefill_fp8_block_gemm_triton ? 1 : 0, d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus ? 1 : 0);
+  const bool one_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
+  const auto prefill_key =
+      disaggregated_detail::key_of(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
+                                   d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
   auto pit = memo.prefill.find(prefill_key);
   if (pit == memo.prefill.end()) {
-    PrefillPool pp;
+    disaggregated_detail::PrefillPool pp;
     pp.alone = evaluate_inference(m, hw, d.prefill, wp);
     if (pp.alone.valid()) {
       pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step);
@@ -281,7 +288,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     }
     pit = memo.prefill.emplace(prefill_key, std::move(pp)).first;
   }
-  const PrefillPool& pool = pit->second;
+  const disaggregated_detail::PrefillPool& pool = pit->second;
   const InferenceResult& alone = pool.alone;
   if (!alone.valid()) {
     InferenceResult r = alone;
