@@ -79,13 +79,15 @@ struct Solver {
   }
 
   ServingEvalCache* cache = nullptr;
-  // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in.
-  DisaggregatedPools pools;
+  // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in (the
+  // cache's when shared).
+  DisaggregatedPools own_pools;
+  DisaggregatedPools* pools = &own_pools;
 
   // evaluate_scenario(s, d, c), the pools kept.
   InferenceResult evaluate(const ServingDeployment& d, long long c) {
     if (!d.disaggregated) return evaluate_scenario(s, d, c);
-    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), &pools);
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
   }
 
   InferenceResult eval(const ServingDeployment& d, long long c) {
@@ -210,6 +212,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
   Solver sv(s);
   sv.cache = o.cache;
+  if (o.cache) sv.pools = &o.cache->pools;
   double best = -1;
   bool any_fits = false;
   int prev_gpus = 0;

@@ -31,6 +31,7 @@ struct ServingEvalCache {
   };
   std::mutex mutex;
   std::unordered_map<Key, InferenceResult, KeyHash> points;
+  DisaggregatedPools pools;  // the disaggregated deployments' pools
 };
 
 struct ChooserOptions {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -113,6 +114,7 @@ struct PrefillPool {
 }  // namespace disaggregated_detail
 
 struct DisaggregatedPools::Impl {
+  std::mutex mutex;  // guards the maps (their elements stay where they are as they grow)
   using Key = disaggregated_detail::PoolKey;
   using Hash = disaggregated_detail::PoolKeyHash;
   std::unordered_map<Key, InferenceResult, Hash> decode;
@@ -244,9 +246,13 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.concurrency = 0;
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
-    if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
+    {
+      std::lock_guard<std::mutex> lock(memo.mutex);
+      if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
+    }
     wd.concurrency = c_d;
     InferenceResult r = evaluate_inference(m, hw, d.decode, wd);  // a shape refused throws: not kept
+    std::lock_guard<std::mutex> lock(memo.mutex);
     return memo.decode.emplace(key, std::move(r)).first->second;
   };
   const InferenceResult& top = decode_at(0);
@@ -276,8 +282,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   const auto prefill_key =
       disaggregated_detail::key_of(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
                                    d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
-  auto pit = memo.prefill.find(prefill_key);
-  if (pit == memo.prefill.end()) {
+  const disaggregated_detail::PrefillPool* found = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    if (auto it = memo.prefill.find(prefill_key); it != memo.prefill.end()) found = &it->second;
+  }
+  if (!found) {
     disaggregated_detail::PrefillPool pp;
     pp.alone = evaluate_inference(m, hw, d.prefill, wp);
     if (pp.alone.valid()) {
@@ -286,9 +296,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                                                  : pp.chunk_step.total_s;
       if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
     }
-    pit = memo.prefill.emplace(prefill_key, std::move(pp)).first;
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    found = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
   }
-  const disaggregated_detail::PrefillPool& pool = pit->second;
+  const disaggregated_detail::PrefillPool& pool = *found;
   const InferenceResult& alone = pool.alone;
   if (!alone.valid()) {
     InferenceResult r = alone;

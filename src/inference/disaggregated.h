@@ -111,8 +111,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
 // The pools' evaluations of disaggregated deployments of one model, on one hardware, under one
 // workload but for its clients and MTP drafts: the decode pool's result by its workers, GPUs, drafts
 // and sequences, and the prefill pool's figures by its workers, GPUs and caps. Deployments that pair
-// the same pool with others, and one deployment at several loads, evaluate it once. Not shared
-// between threads.
+// the same pool with others, and one deployment at several loads, evaluate it once. Threads may share
+// one.
 class DisaggregatedPools {
  public:
   DisaggregatedPools();
