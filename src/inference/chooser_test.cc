@@ -1,7 +1,7 @@
 // The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
 // load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's
 // grid on the same GPUs, a target no deployment reaches says why; the default TTFT limit; one serving
-// memory reserve.
+// memory reserve; the disaggregated pools kept give the evaluator's results.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -90,6 +90,40 @@ TEST(ServingChooser, PruningGivesTheAnswerOfSolvingEveryDeployment) {
       }
     }
   }
+}
+
+// The disaggregated pools kept for every pairing and load give the evaluator's own results: the same
+// pools shared by the deployments of several sizes, MTP on and off, at loads from one client to the full
+// cache and beyond.
+TEST(ServingChooser, KeptPoolsGiveTheEvaluatorsResults) {
+  const ServingScenario s = chooser_scenario("deepseek-r1", "hgx-h200", 1024, 1024, 50);
+  SweepOptions so;
+  so.mtp = so.disaggregated = true;
+  DisaggregatedPools pools;
+  int checked = 0;
+  for (int gpus : {16, 32}) {
+    for (int mtp : sweep_mtp_drafts(s.model, s.workload, so)) {
+      for (const ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp)) {
+        if (!d.disaggregated) continue;
+        for (long long c : {0LL, 1LL, 64LL, 1000LL, 100000LL}) {
+          const InferenceWorkload w = scenario_workload(s, d, c);
+          const InferenceResult alone = evaluate_disaggregated(s.model, s.hw, d.disagg, w);
+          const InferenceResult kept = evaluate_disaggregated(s.model, s.hw, d.disagg, w, &pools);
+          const std::string what = d.plan() + fmt::format(" at {}", c);
+          ASSERT_EQ(alone.valid(), kept.valid()) << what;
+          EXPECT_EQ(alone.concurrency, kept.concurrency) << what;
+          EXPECT_EQ(alone.max_concurrency, kept.max_concurrency) << what;
+          EXPECT_DOUBLE_EQ(alone.tokens_per_s_per_gpu, kept.tokens_per_s_per_gpu) << what;
+          EXPECT_DOUBLE_EQ(alone.tpot_s, kept.tpot_s) << what;
+          EXPECT_DOUBLE_EQ(alone.ttft_s, kept.ttft_s) << what;
+          EXPECT_DOUBLE_EQ(alone.prefill_utilization, kept.prefill_utilization) << what;
+          EXPECT_EQ(alone.violations.size(), kept.violations.size()) << what;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
 }
 
 TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {
