@@ -1,5 +1,5 @@
 // Google Benchmark: the cost and compare layer. One TCO; a whole default comparison (two systems, two
-// models: two training searches and up to four serving sweeps each); one recommendation over the catalog.
+// models: two training searches and up to four serving sweeps each); recommendations over the catalog.
 #include <benchmark/benchmark.h>
 
 #include "compare/compare.h"
@@ -38,6 +38,14 @@ void BM_RecommendServing70B(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(compare::recommend(cat(), m, spec, cost::builtin_cost_profile()));
 }
 BENCHMARK(BM_RecommendServing70B)->Unit(benchmark::kMillisecond);
+
+// Serving DeepSeek-R1 (aggregated and disaggregated deployments, wide EP, MTP) over the whole catalog.
+void BM_RecommendServingDeepSeekR1(benchmark::State& state) {
+  const ModelArch m = resolve_model("deepseek-r1");
+  const compare::RecommendSpec spec;
+  for (auto _ : state) benchmark::DoNotOptimize(compare::recommend(cat(), m, spec, cost::builtin_cost_profile()));
+}
+BENCHMARK(BM_RecommendServingDeepSeekR1)->Unit(benchmark::kMillisecond);
 
 void BM_RecommendTraining405B(benchmark::State& state) {
   const ModelArch m = resolve_model("llama3.1-405b");

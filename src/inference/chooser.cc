@@ -28,7 +28,39 @@ long long min_load(const ServingDeployment& d, const InferenceResult& top) {
   return std::max(1LL, static_cast<long long>(top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1));
 }
 
+void put(ServingEvalCache::Key& k, std::size_t& i, const InferenceParallel& p) {
+  k[i++] = p.tp;
+  k[i++] = p.ep;
+  k[i++] = p.pp;
+  k[i++] = p.attention_dp;
+  k[i++] = p.two_batch_overlap;
+}
+
+// The cache's key of deployment `d` at `c` clients.
+ServingEvalCache::Key point_key(const ServingDeployment& d, long long c) {
+  ServingEvalCache::Key k{};
+  std::size_t i = 0;
+  k[i++] = d.gpus;
+  k[i++] = d.disaggregated;
+  k[i++] = d.mtp_draft_tokens;
+  k[i++] = c;
+  put(k, i, d.parallel);
+  if (d.disaggregated) {
+    const DisaggregatedDeployment& g = d.disagg;
+    put(k, i, g.prefill);
+    put(k, i, g.decode);
+    k[i++] = g.prefill_gpus;
+    k[i++] = g.decode_gpus;
+    k[i++] = g.decode_max_batch;
+    k[i++] = g.prefill_max_batch;
+    k[i++] = g.prefill_max_tokens;
+    k[i++] = g.prefill_fp8_block_gemm_triton;
+  }
+  return k;
+}
+
 struct Solver {
+  explicit Solver(const ServingScenario& scenario) : s(scenario) {}
   const ServingScenario& s;
   std::size_t evaluated = 0;
   // At one sequence per rank (the fastest a deployment gets): the best per-user speed seen, the best
@@ -47,16 +79,26 @@ struct Solver {
   }
 
   ServingEvalCache* cache = nullptr;
+  // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in (the
+  // cache's when shared).
+  DisaggregatedPools own_pools;
+  DisaggregatedPools* pools = &own_pools;
+
+  // evaluate_scenario(s, d, c), the pools kept.
+  InferenceResult evaluate(const ServingDeployment& d, long long c) {
+    if (!d.disaggregated) return evaluate_scenario(s, d, c);
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
+  }
 
   InferenceResult eval(const ServingDeployment& d, long long c) {
     ++evaluated;
-    if (!cache) return evaluate_scenario(s, d, c);
-    const std::string key = fmt::format("{} {} {} {}", d.gpus, d.kind(), d.plan(), c);
+    if (!cache) return evaluate(d, c);
+    const ServingEvalCache::Key key = point_key(d, c);
     {
       std::lock_guard<std::mutex> lock(cache->mutex);
       if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
     }
-    InferenceResult r = evaluate_scenario(s, d, c);  // a deployment the shapes refuse throws: not cached
+    InferenceResult r = evaluate(d, c);  // a deployment the shapes refuse throws: not cached
     std::lock_guard<std::mutex> lock(cache->mutex);
     cache->points.emplace(key, r);
     return r;
@@ -136,8 +178,14 @@ std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, 
 
 }  // namespace
 
+std::size_t ServingEvalCache::KeyHash::operator()(const Key& k) const {
+  std::size_t h = 0xcbf29ce484222325ULL;
+  for (long long v : k) h = (h ^ std::hash<long long>{}(v)) * 0x100000001b3ULL;
+  return h;
+}
+
 bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated) {
-  Solver sv{s};
+  Solver sv(s);
   bool ok = false;
   try {
     const InferenceResult top = sv.eval(d, 0);
@@ -162,8 +210,9 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   SweepOptions so;
   so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
-  Solver sv{s};
+  Solver sv(s);
   sv.cache = o.cache;
+  if (o.cache) sv.pools = &o.cache->pools;
   double best = -1;
   bool any_fits = false;
   int prev_gpus = 0;
@@ -205,7 +254,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     double level = -1;
     SweepPoint level_point;
     for (const Candidate& c : cands) {
-      if (c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
+      if (o.prune && c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
       SweepPoint p;
       if (sv.solve(c.d, c.top, p) && p.result.tokens_per_s_per_gpu > level) {
         level = p.result.tokens_per_s_per_gpu;

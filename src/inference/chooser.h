@@ -7,6 +7,7 @@
 // speed falls and TTFT grows with the load; throughput per GPU grows with it), by bisection between one
 // sequence per rank and the KV cache's (or the decode slots') limit. infer's point mode, compare, cost,
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -23,8 +24,14 @@ namespace gpuplan {
 // depend on them. Only for scenarios with the same model, hardware, workload, engine and ISL/OSL. Choosers
 // on several threads may share one.
 struct ServingEvalCache {
+  // A point's deployment (every field of it that the evaluators read) and load.
+  using Key = std::array<long long, 26>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
   std::mutex mutex;
-  std::unordered_map<std::string, InferenceResult> points;
+  std::unordered_map<Key, InferenceResult, KeyHash> points;
+  DisaggregatedPools pools;  // the disaggregated deployments' pools
 };
 
 struct ChooserOptions {
@@ -45,6 +52,9 @@ struct ChooserOptions {
   // Shared with other questions on the same scenario but for its targets (see ServingEvalCache); null:
   // none.
   ServingEvalCache* cache = nullptr;
+  // Skip the deployments whose bound on throughput per GPU at the target cannot beat the best found
+  // (the answer is the same); false: solve every deployment (what the pruning is checked against).
+  bool prune = true;
 };
 
 struct ServingChoice {

@@ -1,9 +1,12 @@
 // The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
-// load is the largest that does, it is never worse than reading the sweep's grid on the same GPUs, a
-// target no deployment reaches says why; the default TTFT limit; one serving memory reserve.
+// load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's
+// grid on the same GPUs, a target no deployment reaches says why; the default TTFT limit; one serving
+// memory reserve; the disaggregated pools kept give the evaluator's results.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "catalog/catalog.h"
 #include "inference/chooser.h"
@@ -58,6 +61,69 @@ TEST(ServingChooser, SharedEvaluationsGiveTheSameAnswers) {
       EXPECT_DOUBLE_EQ(alone.point.result.ttft_s, with.point.result.ttft_s);
     }
   }
+}
+
+// Pruning changes no answer: the chooser's deployment, units, load and figures are those of solving
+// every deployment, on dense and MoE models, a node and a rack, at targets from offline to fast.
+TEST(ServingChooser, PruningGivesTheAnswerOfSolvingEveryDeployment) {
+  ChooserOptions every;
+  every.prune = false;
+  for (const char* model : {"llama3.1-70b", "deepseek-r1", "mixtral-8x7b"}) {
+    for (const char* system : {"hgx-h100", "hgx-h200", "gb300-nvl72"}) {
+      for (double tps : {0.0, 10.0, 30.0, 50.0, 150.0}) {
+        const ServingScenario s = chooser_scenario(model, system, 1024, 1024, tps);
+        const ServingChoice pruned = choose_serving(s);
+        const ServingChoice all = choose_serving(s, every);
+        const std::string what = fmt::format("{} on {} at {} tokens/s per user", model, system, tps);
+        ASSERT_EQ(pruned.met, all.met) << what;
+        EXPECT_EQ(pruned.why_not, all.why_not) << what;
+        EXPECT_LE(pruned.evaluated, all.evaluated) << what;
+        if (!pruned.met) continue;
+        EXPECT_EQ(pruned.gpus, all.gpus) << what;
+        EXPECT_EQ(pruned.units, all.units) << what;
+        EXPECT_EQ(pruned.point.plan(), all.point.plan()) << what;
+        EXPECT_EQ(pruned.point.concurrency, all.point.concurrency) << what;
+        const InferenceResult &a = pruned.point.result, &b = all.point.result;
+        EXPECT_NEAR(a.tokens_per_s_per_gpu, b.tokens_per_s_per_gpu, 1e-9 * b.tokens_per_s_per_gpu) << what;
+        EXPECT_NEAR(a.tokens_per_s_per_user, b.tokens_per_s_per_user, 1e-9 * b.tokens_per_s_per_user) << what;
+        EXPECT_NEAR(a.ttft_s, b.ttft_s, 1e-9 * b.ttft_s) << what;
+      }
+    }
+  }
+}
+
+// The disaggregated pools kept for every pairing and load give the evaluator's own results: the same
+// pools shared by the deployments of several sizes, MTP on and off, at loads from one client to the full
+// cache and beyond.
+TEST(ServingChooser, KeptPoolsGiveTheEvaluatorsResults) {
+  const ServingScenario s = chooser_scenario("deepseek-r1", "hgx-h200", 1024, 1024, 50);
+  SweepOptions so;
+  so.mtp = so.disaggregated = true;
+  DisaggregatedPools pools;
+  int checked = 0;
+  for (int gpus : {16, 32}) {
+    for (int mtp : sweep_mtp_drafts(s.model, s.workload, so)) {
+      for (const ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp)) {
+        if (!d.disaggregated) continue;
+        for (long long c : {0LL, 1LL, 64LL, 1000LL, 100000LL}) {
+          const InferenceWorkload w = scenario_workload(s, d, c);
+          const InferenceResult alone = evaluate_disaggregated(s.model, s.hw, d.disagg, w);
+          const InferenceResult kept = evaluate_disaggregated(s.model, s.hw, d.disagg, w, &pools);
+          const std::string what = d.plan() + fmt::format(" at {}", c);
+          ASSERT_EQ(alone.valid(), kept.valid()) << what;
+          EXPECT_EQ(alone.concurrency, kept.concurrency) << what;
+          EXPECT_EQ(alone.max_concurrency, kept.max_concurrency) << what;
+          EXPECT_DOUBLE_EQ(alone.tokens_per_s_per_gpu, kept.tokens_per_s_per_gpu) << what;
+          EXPECT_DOUBLE_EQ(alone.tpot_s, kept.tpot_s) << what;
+          EXPECT_DOUBLE_EQ(alone.ttft_s, kept.ttft_s) << what;
+          EXPECT_DOUBLE_EQ(alone.prefill_utilization, kept.prefill_utilization) << what;
+          EXPECT_EQ(alone.violations.size(), kept.violations.size()) << what;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
 }
 
 TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {

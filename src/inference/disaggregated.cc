@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "inference/closed_loop_replay.h"
@@ -74,6 +76,53 @@ InferenceWorkload prefill_pool_workload(const DisaggregatedDeployment& d, const 
 }
 
 }  // namespace
+
+namespace disaggregated_detail {
+
+// The pools' evaluations kept (see DisaggregatedPools): a key of the fields a pool's evaluation reads
+// of the deployment and of what varies in the workload (the clients, the MTP drafts).
+struct PoolKey {
+  int tp, ep, pp, attention_dp, two_batch_overlap, gpus, mtp;
+  long long a, b;  // decode: the sequences; prefill: its caps (prefill_max_batch, prefill_max_tokens)
+  int c, e;        // prefill: the Triton fallback, and both pools in one scale-up domain
+  bool operator==(const PoolKey&) const = default;
+};
+
+struct PoolKeyHash {
+  std::size_t operator()(const PoolKey& k) const {
+    std::size_t h = 0;
+    for (long long v : {(long long)k.tp, (long long)k.ep, (long long)k.pp, (long long)k.attention_dp,
+                        (long long)k.two_batch_overlap, (long long)k.gpus, (long long)k.mtp, k.a, k.b, (long long)k.c,
+                        (long long)k.e})
+      h = (h ^ std::hash<long long>{}(v)) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    return h;
+  }
+};
+
+PoolKey key_of(const InferenceParallel& p, int gpus, int mtp, long long a, long long b = 0, int c = 0, int e = 0) {
+  return {p.tp, p.ep, p.pp, p.attention_dp ? 1 : 0, p.two_batch_overlap ? 1 : 0, gpus, mtp, a, b, c, e};
+}
+
+// The prefill pool's figures: one prompt alone, its capacity and the steps its batching law is made of.
+struct PrefillPool {
+  InferenceResult alone;
+  double capacity_per_s = 0;  // prefill_capacity_per_s
+  StepTime chunk_step;        // the full step the capacity is made of
+  double budget_step_s = 0, knot_step_s = 0;
+};
+
+}  // namespace disaggregated_detail
+
+struct DisaggregatedPools::Impl {
+  std::mutex mutex;  // guards the maps (their elements stay where they are as they grow)
+  using Key = disaggregated_detail::PoolKey;
+  using Hash = disaggregated_detail::PoolKeyHash;
+  std::unordered_map<Key, InferenceResult, Hash> decode;
+  std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
+};
+
+DisaggregatedPools::DisaggregatedPools() : impl_(std::make_unique<Impl>()) {}
+DisaggregatedPools::~DisaggregatedPools() = default;
 
 double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
   // Tokens each rank prefills per step: the recipe's per-step budget, no more than its held requests'
@@ -169,6 +218,12 @@ double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const Disa
 
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                        const InferenceWorkload& w) {
+  DisaggregatedPools pools;
+  return evaluate_disaggregated(m, hw, d, w, &pools);
+}
+
+InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                       const InferenceWorkload& w, DisaggregatedPools* pools) {
   check_pool(m, d.prefill, d.prefill_gpus, "prefill");
   check_pool(m, d.decode, d.decode_gpus, "decode");
   if (d.decode_max_batch < 0 || d.decode_max_batch > kMaxDecodeBatch)
@@ -176,31 +231,76 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                      fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
                                  d.decode_max_batch));
   check_prefill_caps(d);
+  DisaggregatedPools local;
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local)->impl_;
   const double osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
 
-  // Decode pool: steps of decodes only; its KV cache bounds the sequences it holds.
+  // Decode pool: steps of decodes only; its KV cache bounds the sequences it holds (c_d = 0: as many
+  // as it holds).
   InferenceWorkload wd = w;
   wd.decode_only = true;
   wd.num_gpus = d.decode_gpus;
   wd.arrival = Arrival::staggered;
   wd.requests_per_client = 0;
   wd.concurrency = 0;
-  InferenceResult top = evaluate_inference(m, hw, d.decode, wd);
+  auto decode_at = [&](long long c_d) -> const InferenceResult& {
+    const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
+    {
+      std::lock_guard<std::mutex> lock(memo.mutex);
+      if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
+    }
+    wd.concurrency = c_d;
+    InferenceResult r = evaluate_inference(m, hw, d.decode, wd);  // a shape refused throws: not kept
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    return memo.decode.emplace(key, std::move(r)).first->second;
+  };
+  const InferenceResult& top = decode_at(0);
   auto mark = [&](InferenceResult& r) {
     r.disaggregated = true;
     r.prefill_gpus = d.prefill_gpus;
     r.decode_gpus = d.decode_gpus;
   };
   if (!top.valid()) {
-    mark(top);
-    return top;
+    InferenceResult r = top;
+    mark(r);
+    return r;
   }
 
   // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s
   // (prefill_capacity_per_s: full steps of the per-rank token budget, within the held slots).
   const InferenceWorkload wp = prefill_pool_workload(d, w);
-  const InferenceResult alone = evaluate_inference(m, hw, d.prefill, wp);
+  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
+  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
+  DisaggregatedDeployment uncapped = d;
+  uncapped.prefill_max_batch = 0;
+  const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;
+  const double rank_tokens = prefill_rank_step_tokens(d, w);
+  const double budget_prompts = budget_tokens / isl;
+  const bool knot = d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && budget_prompts > ranks;
+  const bool one_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
+  const auto prefill_key =
+      disaggregated_detail::key_of(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
+                                   d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
+  const disaggregated_detail::PrefillPool* found = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    if (auto it = memo.prefill.find(prefill_key); it != memo.prefill.end()) found = &it->second;
+  }
+  if (!found) {
+    disaggregated_detail::PrefillPool pp;
+    pp.alone = evaluate_inference(m, hw, d.prefill, wp);
+    if (pp.alone.valid()) {
+      pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step);
+      pp.budget_step_s = d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s
+                                                 : pp.chunk_step.total_s;
+      if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
+    }
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    found = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
+  }
+  const disaggregated_detail::PrefillPool& pool = *found;
+  const InferenceResult& alone = pool.alone;
   if (!alone.valid()) {
     InferenceResult r = alone;
     for (auto& v : r.violations) v.message = "prefill pool: " + v.message;
@@ -208,28 +308,21 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     return r;
   }
   const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
-  StepTime chunk_step;
+  const StepTime& chunk_step = pool.chunk_step;
   const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
-  const double mu_p = prefill_capacity_per_s(m, hw, d, w, &chunk_step);
+  const double mu_p = pool.capacity_per_s;
   const double mu_inst = mu_p / prefill_instances;  // requests/s one prefill worker completes
-  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
   // The step's length against the prompts it holds is the worker's, from its one-prompt step (on
   // one rank), a step of one prompt on every attention-DP rank and a step of its token budget (the
   // recipe's per-step tokens); the request cap only bounds the prompts a step takes.
-  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
-  DisaggregatedDeployment uncapped = d;
-  uncapped.prefill_max_batch = 0;
-  const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;
-  const double rank_tokens = prefill_rank_step_tokens(d, w);
   PrefillBatching batching;
   batching.alone_s = prefill_alone_s;
   batching.steps_per_prompt = std::max(1.0, isl / rank_tokens);
-  batching.budget_prompts = budget_tokens / isl;
-  batching.budget_step_s =
-      d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s : chunk_step.total_s;
-  if (d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && batching.budget_prompts > ranks) {
+  batching.budget_prompts = budget_prompts;
+  batching.budget_step_s = pool.budget_step_s;
+  if (knot) {
     batching.knot_prompts = ranks;
-    batching.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
+    batching.knot_step_s = pool.knot_step_s;
   }
   batching.max_prompts = rank_tokens * ranks / isl;
   batching.capacity_per_s = mu_inst;
@@ -247,7 +340,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // total X (T_prefill + T_decode) stays within the clients is the operating point.
   const long long clients = w.concurrency > 0 ? w.concurrency : slots;
   struct Point {
-    InferenceResult r;
+    const InferenceResult* r = nullptr;  // the decode pool's, kept in memo
     double rate = 0, prefill_time_s = 0, in_system = 0;
   };
   // A decode worker with a receive interval of N steps (SGLang's --scheduler-recv-interval) takes in
@@ -258,16 +351,15 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   };
   auto at = [&](long long c_d) {
     Point p;
-    wd.concurrency = c_d;
-    p.r = evaluate_inference(m, hw, d.decode, wd);
-    const double t_dec = std::max(0.0, osl - 1) * p.r.tpot_s + p.r.decode_step.total_s;
-    p.rate = double(p.r.concurrency) / t_dec;
+    p.r = &decode_at(c_d);
+    const double t_dec = std::max(0.0, osl - 1) * p.r->tpot_s + p.r->decode_step.total_s;
+    p.rate = double(p.r->concurrency) / t_dec;
     const double sojourn_s = prefill_pool_sojourn_s(batching, p.rate / prefill_instances);
     if (!std::isfinite(sojourn_s)) {
       p.in_system = INFINITY;
       return p;
     }
-    p.prefill_time_s = sojourn_s + transfer_s + recv_wait_s(p.r);
+    p.prefill_time_s = sojourn_s + transfer_s + recv_wait_s(*p.r);
     p.in_system = p.rate * (p.prefill_time_s + t_dec);
     return p;
   };
@@ -285,7 +377,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
         Point p = at(mid);
         if (p.in_system <= double(clients)) {
           lo = mid;
-          best = std::move(p);
+          best = p;
         } else {
           hi = mid;
         }
@@ -295,9 +387,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // Between two whole decode batches the clients split continuously: with the decode time per
   // request of the batch found, solve rate x (T_prefill(rate) + T_decode) = clients for the rate
   // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
-  const double t_dec_best = std::max(0.0, osl - 1) * best.r.tpot_s + best.r.decode_step.total_s;
+  const double t_dec_best = std::max(0.0, osl - 1) * best.r->tpot_s + best.r->decode_step.total_s;
   if (!kv_bound) {
-    const double recv_s = recv_wait_s(best.r);
+    const double recv_s = recv_wait_s(*best.r);
     auto prefill_time = [&](double x) {
       return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s + recv_s;
     };
@@ -309,7 +401,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     best.rate = a;
     best.prefill_time_s = prefill_time(a);
   }
-  InferenceResult r = best.r;
+  InferenceResult r = *best.r;
   mark(r);
   r.violations.clear();
   // Beyond a batch cap the queue is the recipe's intent; beyond the KV cache it is a full cache.

@@ -3,6 +3,8 @@
 // with each request's KV cache handed from prefill to decode (NVIDIA Dynamo, SGLang PD
 // disaggregation with Mooncake/NIXL/MoRI transfer). See docs/inference-model.md ("Disaggregated
 // prefill and decode").
+#include <memory>
+
 #include "inference/inference.h"
 
 namespace gpuplan {
@@ -105,5 +107,30 @@ double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s);
 // --prefill-max-batch, --prefill-max-tokens, ...).
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                        const InferenceWorkload& w);
+
+// The pools' evaluations of disaggregated deployments of one model, on one hardware, under one
+// workload but for its clients and MTP drafts: the decode pool's result by its workers, GPUs, drafts
+// and sequences, and the prefill pool's figures by its workers, GPUs and caps. Deployments that pair
+// the same pool with others, and one deployment at several loads, evaluate it once. Threads may share
+// one.
+class DisaggregatedPools {
+ public:
+  DisaggregatedPools();
+  ~DisaggregatedPools();
+  DisaggregatedPools(const DisaggregatedPools&) = delete;
+  DisaggregatedPools& operator=(const DisaggregatedPools&) = delete;
+  struct Impl;
+
+ private:
+  friend InferenceResult evaluate_disaggregated(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
+                                                const InferenceWorkload&, DisaggregatedPools*);
+  std::unique_ptr<Impl> impl_;
+};
+
+// evaluate_disaggregated with the pools' evaluations kept in `pools` (see DisaggregatedPools; the same
+// model, hardware and workload but for w.concurrency and w.mtp_draft_tokens on every call): the same
+// result.
+InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                       const InferenceWorkload& w, DisaggregatedPools* pools);
 
 }  // namespace gpuplan

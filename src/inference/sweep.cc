@@ -87,10 +87,12 @@ struct Ends {
   long long first_c = 0;
 };
 
-InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Ends& e, long long c) {
+// The sweep's disaggregated pools, evaluated once for every pairing and load they serve in.
+InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Ends& e, long long c, DisaggregatedPools& pools) {
   InferenceWorkload w = e.w;
   w.concurrency = c;
-  return e.d.disaggregated ? evaluate_disaggregated(m, hw, e.d.disagg, w) : evaluate_inference(m, hw, e.d.parallel, w);
+  return e.d.disaggregated ? evaluate_disaggregated(m, hw, e.d.disagg, w, &pools)
+                           : evaluate_inference(m, hw, e.d.parallel, w);
 }
 
 bool within(const SweepOptions& opts, const InferenceResult& r) {
@@ -100,12 +102,12 @@ bool within(const SweepOptions& opts, const InferenceResult& r) {
 
 // The grid of `e` (see sweep_inference), its first point already evaluated, appended to pts.
 void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOptions& opts, SweepResult& res,
-                std::vector<SweepPoint>& pts) {
+                std::vector<SweepPoint>& pts, DisaggregatedPools& pools) {
   const long long top_c = e.top.max_concurrency;
   bool first = true;
   if (e.d.disaggregated) {
     for (long long c = e.first_c; c <= top_c; c *= 2) {
-      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, c);
+      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, c, pools);
       if (!first) ++res.evaluated;
       first = false;
       if (!within(opts, r)) continue;
@@ -117,7 +119,7 @@ void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOpti
   }
   for (double c = double(e.first_c); c <= double(top_c) * 1.0001; c *= 1.5) {
     const long long ci = std::min(top_c, static_cast<long long>(c));
-    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, ci);
+    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, ci, pools);
     if (!first) ++res.evaluated;
     first = false;
     if (!within(opts, r)) continue;
@@ -194,6 +196,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
   std::vector<Ends> ends;
+  DisaggregatedPools pools;
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;
@@ -202,7 +205,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
       Ends e{d, wk, {}, {}, 0};
       if (!d.disaggregated) e.w.num_gpus = d.gpus;
       try {
-        e.top = eval_at(m, hw, e, 0);
+        e.top = eval_at(m, hw, e, 0, pools);
       } catch (const InputError&) {
         continue;  // a degree the model's shapes do not allow
       }
@@ -214,7 +217,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
       if (d.disaggregated ? e.first_c > e.top.max_concurrency
                           : double(e.first_c) > double(e.top.max_concurrency) * 1.0001)
         continue;
-      e.first = eval_at(m, hw, e, std::min(e.first_c, e.top.max_concurrency));
+      e.first = eval_at(m, hw, e, std::min(e.first_c, e.top.max_concurrency), pools);
       ++res.evaluated;
       ends.push_back(std::move(e));
     }
@@ -230,7 +233,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
     const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const SweepPoint& p) {
       return p.result.tokens_per_s_per_gpu > top_gpu && p.result.tokens_per_s_per_user > first_user;
     });
-    if (!dominated) sweep_grid(m, hw, e, opts, res, pts);
+    if (!dominated) sweep_grid(m, hw, e, opts, res, pts, pools);
   }
   res.feasible = pts.size();
   std::vector<std::pair<double, double>> xy;
