@@ -12,6 +12,7 @@
 #include "core/suggest.h"
 #include "model/model_dims.h"
 #include "model/model_registry.h"
+#include "training/expert_overlap.h"
 #include "training/flop_convention.h"
 #include "validate/blank_plan.h"
 #include "physics/hardware.h"
@@ -49,6 +50,12 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                              "overlap; what the release lacks is off in the plan unless --plan states it",
                              kOldestFrameworkRelease, kNewestFrameworkRelease))
       ->capture_default_str();
+  app.add_option("--ep-overlap", req.ep_overlap,
+                 "on or off: the MoE expert all-to-all overlapped with another micro-batch's compute "
+                 "(Megatron-Core --overlap-moe-expert-parallel-comm). Default: as the newest NeMo container's "
+                 "performance recipe for the model, GPU and precision runs it (docs/training-model.md, "
+                 "\"Expert all-to-all overlap\"), off before the newest --framework-release; a --plan "
+                 "ep_overlap key states it too, and this option wins over it");
   app.add_option("--flop-convention", req.flop_convention,
                  "How tflops_per_gpu counts FLOPs: model (model FLOPs with attention, recompute not counted) or "
                  "narayanan-2021 (Narayanan et al. 2021 Eq. 3, counting the recomputed forward and the logits)")
@@ -84,6 +91,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   req.w.precision = *p;
   req.w.finetune = finetune_spec(req.finetune, req);
   const FrameworkRelease release = framework_release(req.framework_release);
+  const int ep_overlap_stated = req.given("--ep-overlap") ? (parse_on_off(req.ep_overlap, "--ep-overlap") ? 1 : 0) : -1;
   const auto flops = parse_flop_convention(req.flop_convention);
   if (!flops)
     throw InputError("--flop-convention", fmt::format("must be model or narayanan-2021, got '{}'", echo_name(req.flop_convention)));
@@ -119,6 +127,13 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     plan = found.top.front().plan;
     chosen_by = fmt::format("the fastest of {} plans that fit (search)", found.stats.evaluated);
   }
+  // The expert all-to-all overlap: as stated, else as the plan's key states it, else as the newest
+  // recipe runs this model on this GPU in this precision (training/expert_overlap.h).
+  if (ep_overlap_stated >= 0) plan.ep_overlap = ep_overlap_stated == 1;
+  else if (!(req.given("--plan") && req.plan_text.find("ep_overlap") != std::string::npos))
+    plan.ep_overlap = model.is_moe() && plan.ep > 1 && release.year == kNewestFrameworkRelease &&
+                      recipe_overlaps_expert_a2a(req.model_name, hw.accelerator.name, req.w.precision,
+                                                 newest_container_version());
   const TrainingResult r = evaluate_training(model, hw, plan, req.w);
   if (!r.valid()) throw_plan_violations(r.violations);
   const bool fits = r.memory.fits;
@@ -130,6 +145,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json j = training_json(model, hw, plan, req.w, r);
     j["framework_release"] = release.year;
+    j["ep_overlap"] = plan.ep_overlap;
     j["flop_convention"] = std::string(to_string(*flops));
     j["tflops_per_gpu"] = tflops_per_gpu(*flops, model, req.w, r);
     j["plan_source"] = chosen_by.empty() ? "user" : "search";

@@ -22,6 +22,7 @@ struct TrainRequest : RequestBase {
   std::string arch_text;                         // --arch layers=..,hidden=..: dimensions replacing the model's
   int framework_release = kNewestFrameworkRelease;  // --framework-release YEAR
   std::string flop_convention = "model";         // --flop-convention: how tflops_per_gpu counts FLOPs
+  std::string ep_overlap;                        // --ep-overlap on|off; unset: as the newest recipe
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 64;

@@ -15,6 +15,7 @@
 #include "core/suggest.h"
 #include "core/text.h"
 #include "model/model_registry.h"
+#include "training/expert_overlap.h"
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
 #include "validate/precision_text.h"
@@ -243,7 +244,11 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       else p.distributed_optimizer = false;
       c.assumptions.push_back(z.note);
     }
-    if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
+    // The expert all-to-all overlapped where the row's NeMo container's recipe overlaps it
+    // (training/expert_overlap.h); off where no container is stated.
+    const std::optional<ContainerVersion> container = nemo_container_of_source(c.source_id);
+    const bool ep_overlap = container && recipe_overlaps_expert_a2a(c.model_name, c.accelerator, c.workload.precision, *container);
+    if (c.model.is_moe() && p.ep > 1) p.ep_overlap = ep_overlap;
     if (blanks.any()) {
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {
@@ -258,8 +263,16 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
         continue;
       }
       p = fill.plan;
-      if (c.model.is_moe() && p.ep > 1) p.ep_overlap = false;
+      if (c.model.is_moe() && p.ep > 1) p.ep_overlap = ep_overlap;
       c.assumptions.push_back(fill.note);
+    }
+    if (c.model.is_moe() && p.ep > 1) {
+      c.ep_overlap = p.ep_overlap ? 1 : 0;
+      c.assumptions.push_back(
+          container ? fmt::format("expert all-to-all {}: the NeMo {} recipe for this model, GPU and precision {}",
+                                  ep_overlap ? "overlapped" : "not overlapped", to_string(*container),
+                                  ep_overlap ? "overlaps it" : "does not")
+                    : std::string("expert all-to-all not overlapped: no NeMo container stated"));
     }
     TrainingPlan check = p;
     auto violations = check_plan(c.model, check, c.workload);

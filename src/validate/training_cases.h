@@ -38,6 +38,9 @@ struct TrainingCase {
   // The framework release the row ran (`train --framework-release`): from its date, 0 when it states none
   // (the newest). The plan below already carries what that release lacks.
   int framework_release = 0;
+  // Whether the expert all-to-all is overlapped (`train --ep-overlap`), from the row's NeMo container
+  // (training/expert_overlap.h): 1 on, 0 off, -1 not a MoE plan with EP > 1 (the option is not stated).
+  int ep_overlap = -1;
   Hardware hardware;
   TrainingPlan plan;
   TrainingWorkload workload;
