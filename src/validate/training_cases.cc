@@ -111,16 +111,16 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       std::string base = c.model_name;
       if (auto p = base.find(" ("); p != std::string::npos) base = base.substr(0, p);
       bool builtin = false;
-      std::vector<std::string> notes;
-      c.model = model_with_dims(c.model_name, c.model_name, c.dims, notes, &builtin);
+      std::vector<std::string> dim_notes;
+      c.model = model_with_dims(c.model_name, c.model_name, c.dims, dim_notes, &builtin);
       c.model_lookup = c.model_name;
       if (!builtin && base != c.model_name) {
-        notes.clear();
-        c.model = model_with_dims(base, c.model_name, c.dims, notes, &builtin);
+        dim_notes.clear();
+        c.model = model_with_dims(base, c.model_name, c.dims, dim_notes, &builtin);
         c.model_lookup = base;
       }
       if (!builtin) c.model_lookup.clear();
-      c.assumptions.insert(c.assumptions.end(), notes.begin(), notes.end());
+      c.assumptions.insert(c.assumptions.end(), dim_notes.begin(), dim_notes.end());
     } catch (const InputError& e) {
       skip(e.what());
       continue;

@@ -2,6 +2,7 @@
 // Maps rows of a published-training-measurement CSV (schema of shared/data/benchmarks/training.csv)
 // to the evaluations a user would run: model, hardware, plan, workload, and the metric to compare.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -48,6 +49,9 @@ struct TrainingCase {
 };
 
 struct SkippedRow {
+  SkippedRow() = default;
+  SkippedRow(size_t row_index, std::string why, std::string flag_text = {})
+      : row(row_index), reason(std::move(why)), flag(std::move(flag_text)) {}
   size_t row = 0;
   std::string reason;
   std::string flag;  // "contradiction": the row contradicts itself (flagged, not a gap of the model); else empty
