@@ -20,13 +20,16 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
   app.add_option("--lora-optimizer-bits", o.optimizer_bits,
                  "LoRA/QLoRA: the adapters' Adam moments, 32 or 8 bits (bitsandbytes paged AdamW)")
       ->capture_default_str();
+  app.add_option("--qlora-kernel", o.qlora_kernel,
+                 "QLoRA: the 4-bit base's format and kernels: nf4-bnb (bitsandbytes NF4) or gptq (AutoGPTQ int4)")
+      ->capture_default_str();
 }
 
 FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   FinetuneSpec f;
   f.method = parse_finetune_method(o.method);
   if (f.is_full()) {
-    for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits"})
+    for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel"})
       if (req.given(name)) throw InputError(name, "applies to --method lora or qlora, not full fine-tuning");
     return f;
   }
@@ -36,6 +39,9 @@ FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   if (o.optimizer_bits != 8 && o.optimizer_bits != 32)
     throw InputError("--lora-optimizer-bits", fmt::format("must be 8 or 32, got {}", o.optimizer_bits));
   f.optimizer_bits = o.optimizer_bits;
+  f.quant_kernel = parse_quant_kernel(o.qlora_kernel);
+  if (!f.quantized_base() && req.given("--qlora-kernel"))
+    throw InputError("--qlora-kernel", "applies to --method qlora only");
   return f;
 }
 
@@ -45,6 +51,7 @@ nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f) {
   j["lora_rank"] = f.rank;
   j["lora_targets"] = to_string(f.targets);
   j["optimizer_bits"] = f.optimizer_bits;
+  if (f.quantized_base()) j["qlora_kernel"] = to_string(f.quant_kernel);
   j["adapter_params"] = lora_adapter_params(m, f);
   j["frozen_bytes_per_param"] = frozen_bytes_per_param(f);
   return j;

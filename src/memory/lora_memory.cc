@@ -61,7 +61,9 @@ double attention_adapters(const ModelArch& m, const LoraTargets& t, double r, bo
 }  // namespace
 
 double frozen_bytes_per_param(const FinetuneSpec& f) {
-  return f.quantized_base() ? kNf4BytesPerParam + kDoubleQuantBitsPerParam / 8.0 : 2.0;
+  if (!f.quantized_base()) return 2.0;
+  return f.quant_kernel == QuantKernel::gptq ? 0.5 + kGptqConstantBitsPerParam / 8.0
+                                             : kNf4BytesPerParam + kDoubleQuantBitsPerParam / 8.0;
 }
 
 LoraLayerAdapters lora_layer_adapters(const ModelArch& m, const FinetuneSpec& f, bool moe_layer) {

@@ -20,18 +20,26 @@ namespace gpuplan {
 // 8/64 + 32/(64*256) = 0.127 bits per parameter (paper: "from 0.5 bits to 0.127 bits per parameter").
 inline constexpr double kNf4BytesPerParam = 0.5;
 inline constexpr double kDoubleQuantBitsPerParam = 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+// GPTQ int4 (AutoGPTQ's QuantLinear, group size 128 as the Qwen / TheBloke Int4 checkpoints): 4-bit
+// weights packed in int32, one fp16 scale and one packed 4-bit zero point per group of 128 inputs.
+inline constexpr double kGptqGroupSize = 128.0;
+inline constexpr double kGptqConstantBitsPerParam = (16.0 + 4.0) / kGptqGroupSize;
 // Adapter weights, their gradients and Adam moments are fp32 (PEFT upcasts adapters of a bf16 / 4-bit
 // base: autocast_adapter_dtype); the adapter's fp32 weight is its own master copy.
 inline constexpr double kAdapterBytes = 4.0;
 inline constexpr double kAdapterGradBytes = 4.0;
-// Hugging Face's causal-LM loss at its peak, the backward of log-softmax, per vocabulary entry and
-// token: the fp32 logits the model output keeps (4 B: LlamaForCausalLM upcasts lm_head's bf16 logits
-// with .float()), the log-softmax cross_entropy saved (4 B), the nll_loss gradient (4 B), the
-// log-softmax input gradient (4 B) and its bf16 cast for lm_head's backward (2 B). Megatron's fused
-// vocab-parallel cross-entropy keeps 4 B (training_memory's logits_bytes).
-inline constexpr double kHfLossBytesPerLogit = 18.0;
+// Hugging Face's causal-LM loss at its peak, per vocabulary entry and token. Transformers' loss
+// (ForCausalLMLoss; LlamaForCausalLM before it) upcasts lm_head's bf16 logits to fp32 and runs
+// cross_entropy (log_softmax, then nll_loss). The forward holds the bf16 logits (2 B), their fp32 copy
+// (4 B) and the log-softmax output autograd saves (4 B): 10 B; the fp32 copy is saved by nothing and
+// the Trainer's compute_loss drops the model output before backward. The backward of log_softmax
+// holds its saved output, the nll_loss gradient and its own input gradient, fp32 each: 12 B, the peak
+// (the cast back to bf16 for lm_head's backward then holds 4 + 2 B). Megatron's fused vocab-parallel
+// cross-entropy keeps 4 B (training_memory's logits_bytes).
+inline constexpr double kHfLossBytesPerLogit = 3.0 * 4.0;
 
-// Bytes a frozen parameter of the transformer layers occupies: bf16 (lora), NF4 + constants (qlora).
+// Bytes a frozen parameter of the transformer layers occupies: bf16 (lora), NF4 or GPTQ int4 + their
+// constants (qlora).
 // Embeddings and the output head stay bf16 under QLoRA (bitsandbytes quantizes nn.Linear layers and
 // skips lm_head); norms and biases are bf16 too (under 0.01% of a layer, counted at the layer's rate).
 double frozen_bytes_per_param(const FinetuneSpec& f);

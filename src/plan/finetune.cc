@@ -16,6 +16,14 @@ FinetuneMethod parse_finetune_method(const std::string& text) {
   throw InputError("--method", fmt::format("must be full, lora or qlora, got '{}'", text.substr(0, 40)));
 }
 
+QuantKernel parse_quant_kernel(const std::string& text) {
+  if (text == "nf4-bnb" || text == "nf4") return QuantKernel::nf4_bnb;
+  if (text == "gptq") return QuantKernel::gptq;
+  throw InputError("--qlora-kernel", fmt::format("must be nf4-bnb or gptq, got '{}'", text.substr(0, 40)));
+}
+
+std::string to_string(QuantKernel k) { return k == QuantKernel::gptq ? "gptq" : "nf4-bnb"; }
+
 LoraTargets parse_lora_targets(const std::string& text) {
   if (text == "all-linear" || text == "all_linear" || text == "all") return LoraTargets{};
   LoraTargets t{false, false, false, false, false, false, false};
@@ -77,8 +85,9 @@ std::string to_string(const LoraTargets& t) {
 
 std::string describe(const FinetuneSpec& f) {
   if (f.is_full()) return "full";
-  return fmt::format("{} r={} {}{}", to_string(f.method), f.rank, to_string(f.targets),
-                     f.optimizer_bits == 8 ? " 8-bit optimizer" : "");
+  return fmt::format("{}{} r={} {}{}", to_string(f.method),
+                     f.quantized_base() && f.quant_kernel == QuantKernel::gptq ? " (gptq)" : "", f.rank,
+                     to_string(f.targets), f.optimizer_bits == 8 ? " 8-bit optimizer" : "");
 }
 
 }  // namespace gpuplan

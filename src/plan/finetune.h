@@ -10,6 +10,11 @@ namespace gpuplan {
 
 enum class FinetuneMethod { full, lora, qlora };
 
+// The 4-bit format and kernels a QLoRA base runs through: bitsandbytes NF4 with double quantization
+// (the QLoRA paper's, PEFT's default) or a GPTQ int4 checkpoint run by AutoGPTQ (group size 128, fp16
+// scales, packed 4-bit zeros).
+enum class QuantKernel { nf4_bnb, gptq };
+
 // The linear layers of a transformer block an adapter may sit on (PEFT target_modules by the
 // Llama names; MLA, linear-attention and expert layers map onto them: see lora_memory.h).
 struct LoraTargets {
@@ -24,17 +29,20 @@ struct FinetuneSpec {
   int rank = 16;            // LoRA rank r
   LoraTargets targets;      // all-linear by default (QLoRA paper: adapters on every linear layer)
   int optimizer_bits = 32;  // the adapters' Adam moments: 32-bit or 8-bit (bitsandbytes paged AdamW)
+  QuantKernel quant_kernel = QuantKernel::nf4_bnb;  // QLoRA's base format and kernels
   bool is_full() const { return method == FinetuneMethod::full; }
   bool quantized_base() const { return method == FinetuneMethod::qlora; }
 };
 
 // Parsers for the options; bad values -> InputError naming the option and the allowed values.
 FinetuneMethod parse_finetune_method(const std::string& text);  // "--method": full | lora | qlora
+QuantKernel parse_quant_kernel(const std::string& text);        // "--qlora-kernel": nf4-bnb | gptq
 // "--lora-targets": all-linear | attention | mlp | qkv | a comma list of q, k, v, o, gate, up, down
 // (PEFT's names q_proj, ..., down_proj are accepted too).
 LoraTargets parse_lora_targets(const std::string& text);
 
 std::string to_string(FinetuneMethod m);
+std::string to_string(QuantKernel k);  // "nf4-bnb" or "gptq"
 std::string to_string(const LoraTargets& t);  // "all-linear", "attention", "mlp" or "q,v"
 // "full", or "qlora r=16 all-linear" (with "8-bit optimizer" when so).
 std::string describe(const FinetuneSpec& f);

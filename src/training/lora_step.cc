@@ -7,6 +7,15 @@
 
 namespace gpuplan {
 
+DequantizeCost qlora_dequantize(const FinetuneSpec& f) {
+  if (!f.quantized_base()) return {};
+  if (f.quant_kernel == QuantKernel::gptq) {
+    // shift (0.5 + 4), to int8 (4 + 1), and (1 + 1), minus zeros (1 + 1), times scales (1 + 2)
+    return {0.5 + 4.0 + 4.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 1.0 + 2.0, false};
+  }
+  return {frozen_bytes_per_param(f) + 2.0, true};  // read NF4 and its constants, write bf16
+}
+
 LoraStepCost lora_step_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const TrainingWorkload& w,
                             double T, double n) {
   LoraStepCost c;
@@ -29,15 +38,16 @@ LoraStepCost lora_step_cost(const ModelArch& m, const Hardware& hw, const Traini
                                      2.0 * T * width * f.rank / peak_flops(hw.accelerator, MathFormat::bf16));
   c.adapter_backward_s = 2.0 * c.adapter_forward_s;
   if (f.quantized_base()) {
-    // NF4 weights and their constants read, bf16 weights written, once per pass over the stage's
-    // transformer layers (embeddings and head stay bf16).
+    // One dequantize of the stage's transformer layers (embeddings and head stay 16-bit).
     const LayerParams dl = layer_params(m, false), ml = m.is_moe() ? layer_params(m, true) : dl;
     auto per_gpu = [&](const LayerParams& lp) {
       return (lp.attention + lp.mlp_dense + lp.moe_shared) / p.tp + lp.moe_router +
              m.moe.num_experts * lp.moe_expert / (1.0 * p.ep * p.etp);
     };
     const double params = n * ((L - moe) * per_gpu(dl) + moe * per_gpu(ml)) / L;
-    c.dequantize_pass_s = memory_bound_time_s(hw, params * (frozen_bytes_per_param(f) + 2.0));
+    const DequantizeCost d = qlora_dequantize(f);
+    c.dequantize_pass_s = memory_bound_time_s(hw, params * d.bytes_per_param);
+    c.backward_dequantize_s = d.backward_repeats ? c.dequantize_pass_s : 0.0;
   }
   return c;
 }

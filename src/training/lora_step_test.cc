@@ -63,6 +63,52 @@ TEST(LoraStep, QloraPaysTheDequantize) {
   EXPECT_FALSE(lora.memory.fits);
 }
 
+TEST(LoraStep, DequantizeBytesByKernelFamily) {
+  FinetuneSpec f;
+  f.method = FinetuneMethod::lora;
+  EXPECT_EQ(qlora_dequantize(f).bytes_per_param, 0.0);  // a bf16 base is read by its GEMMs as it is
+  f.method = FinetuneMethod::full;
+  EXPECT_EQ(qlora_dequantize(f).bytes_per_param, 0.0);
+  f.method = FinetuneMethod::qlora;
+  // bitsandbytes: read NF4 and its double-quantized constants, write bf16; again in the backward.
+  EXPECT_NEAR(qlora_dequantize(f).bytes_per_param, 0.5 + 0.127 / 8 + 2.0, 1e-3);
+  EXPECT_TRUE(qlora_dequantize(f).backward_repeats);
+  // AutoGPTQ's PyTorch unpack: shift to int32, cast to int8, mask, zero points, scales to fp16.
+  f.quant_kernel = QuantKernel::gptq;
+  EXPECT_DOUBLE_EQ(qlora_dequantize(f).bytes_per_param, 16.5);
+  EXPECT_FALSE(qlora_dequantize(f).backward_repeats);
+}
+
+TEST(LoraStep, DequantizeScalesWithWeightBytesAndPasses) {
+  Job q = job("llama3.1-8b", "tp=1,mbs=1,recompute=full", 1, FinetuneMethod::qlora);
+  const Job lora = job("llama3.1-8b", "tp=1,mbs=1,recompute=full", 1, FinetuneMethod::lora);
+  const LoraStepCost none = lora_step_cost(lora.m, lora.hw, lora.p, lora.w, 4096.0, lora.m.layers);
+  EXPECT_EQ(none.dequantize_pass_s, 0.0);
+  EXPECT_EQ(none.backward_dequantize_s, 0.0);
+  // One pass moves the layers' weights times the kernel's bytes per parameter; half the layers, half the time.
+  const LoraStepCost all = lora_step_cost(q.m, q.hw, q.p, q.w, 4096.0, q.m.layers);
+  const LoraStepCost half = lora_step_cost(q.m, q.hw, q.p, q.w, 4096.0, q.m.layers / 2.0);
+  EXPECT_NEAR(half.dequantize_pass_s / all.dequantize_pass_s, 0.5, 1e-9);
+  EXPECT_EQ(all.backward_dequantize_s, all.dequantize_pass_s);
+  // The time is the bytes at HBM speed, independent of the tokens a micro-batch carries.
+  EXPECT_EQ(lora_step_cost(q.m, q.hw, q.p, q.w, 256.0, q.m.layers).dequantize_pass_s, all.dequantize_pass_s);
+  Job g = q;
+  g.w.finetune.quant_kernel = QuantKernel::gptq;
+  const LoraStepCost gptq = lora_step_cost(g.m, g.hw, g.p, g.w, 4096.0, g.m.layers);
+  EXPECT_NEAR(gptq.dequantize_pass_s / all.dequantize_pass_s, 16.5 / qlora_dequantize(q.w.finetune).bytes_per_param,
+              1e-6);
+  EXPECT_EQ(gptq.backward_dequantize_s, 0.0);
+  // Per micro-batch under full recompute: forward + recomputed forward (+ backward for bitsandbytes).
+  const TrainingResult rl = eval(lora), rq = eval(q), rg = eval(g);
+  ASSERT_TRUE(rl.valid() && rq.valid() && rg.valid());
+  const double k = 64.0;  // micro-batches a step (global batch 64, one GPU, mbs 1)
+  auto extra = [&](const TrainingResult& r) {
+    return r.parts.memory_bound_s + r.parts.recompute_s - rl.parts.memory_bound_s - rl.parts.recompute_s;
+  };
+  EXPECT_NEAR(extra(rq), k * 3.0 * all.dequantize_pass_s, 1e-6 * rq.step_time_s);
+  EXPECT_NEAR(extra(rg), k * 2.0 * gptq.dequantize_pass_s, 1e-6 * rg.step_time_s);
+}
+
 TEST(LoraStep, FullMethodIsTheDefault) {
   const Job a = job("llama3.1-70b", "tp=4,pp=4,vp=5,mbs=1,recompute=selective", 64, FinetuneMethod::full);
   Job b = a;

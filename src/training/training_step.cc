@@ -342,7 +342,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const LoraStepCost lc = lora_step_cost(m, hw, p, w, T, n);
   if (lora) {
     f_compute += lc.adapter_forward_s + lc.dequantize_pass_s;
-    b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.dequantize_pass_s;
+    b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.backward_dequantize_s;
   }
   double recompute = 0;
   // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
@@ -500,7 +500,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double k = static_cast<double>(nmb);
   s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
   s.attention_s = k * 3.5 * f_attn;
-  s.memory_bound_s = lora ? k * (3.0 * f_mem + 2.0 * lc.dequantize_pass_s) : k * 3.0 * f_mem;
+  s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
   s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;

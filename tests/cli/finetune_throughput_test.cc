@@ -1,7 +1,7 @@
 // Published LoRA and QLoRA fine-tuning step times (tests/data/finetune_throughput.csv, sources in its rows)
-// replayed as the `gpuplan train --method lora|qlora` command a user runs: each within the training error
-// band's width of the measurement. A model given as a config file (tests/data/models) is read from the
-// source tree.
+// replayed as the `gpuplan train --method lora|qlora [--qlora-kernel ...]` command a user runs: each
+// within the training error band's width of the measurement. A model given as a config file
+// (tests/data/models) is read from the source tree.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,11 +55,11 @@ TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
     std::string model = c[col("model")];
     if (model.size() > 5 && model.substr(model.size() - 5) == ".json") model = std::string(GPUPLAN_SOURCE_DIR) + "/" + model;
     qlora += c[col("method")] == "qlora";
-    const std::string cmd = "train --model " + model + " --system " + c[col("system")] + " --gpus " +
-                            c[col("num_gpus")] + " --method " + c[col("method")] + " --lora-rank " +
-                            c[col("lora_rank")] + " --lora-targets " + c[col("lora_targets")] + " --precision " +
-                            c[col("precision")] + " --seq " + c[col("seq_len")] + " --global-batch " + c[col("gbs")] +
-                            " --plan " + c[col("plan")] + " --json";
+    std::string cmd = "train --model " + model + " --system " + c[col("system")] + " --gpus " + c[col("num_gpus")] +
+                      " --method " + c[col("method")] + " --lora-rank " + c[col("lora_rank")] + " --lora-targets " +
+                      c[col("lora_targets")] + " --precision " + c[col("precision")] + " --seq " + c[col("seq_len")] +
+                      " --global-batch " + c[col("gbs")] + " --plan " + c[col("plan")] + " --json";
+    if (!c[col("qlora_kernel")].empty()) cmd += " --qlora-kernel " + c[col("qlora_kernel")];
     auto r = run_gpuplan(cmd);
     ASSERT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
     const double predicted = r.json()["step_time_s"].get<double>();
