@@ -28,16 +28,52 @@ std::vector<const Recipe*> prefill_limits_for(const Recipe& d, const std::string
   return out;
 }
 
+// The launch row in force on `date` for the recipe's deployment (how its launch script turned the sweep
+// config's workers into server flags: MoRI runs until the scripts passed the config's values), or nullptr.
+const Recipe* launch_for(const Recipe& d, const std::string& date) {
+  for (const Recipe& r : builtin_recipes())
+    if (r.kind == RecipeKind::launch && r.model == d.model && r.engine == d.engine && r.system == d.system &&
+        r.precision == d.precision && r.in_force(date))
+      return &r;
+  return nullptr;
+}
+
+// Why a row that is no whole deployment cannot be evaluated alone, and what to run instead.
+std::string not_a_deployment(const Recipe& r) {
+  std::string what;
+  switch (r.kind) {
+    case RecipeKind::launch:
+      what = fmt::format("it says how the launch script turned a sweep config's workers into server flags ({}{}) "
+                         "from {} to {}, and states no pools; infer applies it to the {} deployment and MTP "
+                         "recipes in force on their date",
+                         r.tp_is_worker ? "TP over the whole worker" : "the config's TP",
+                         r.ep_is_worker ? ", EP over the whole worker" : ", the config's EP", r.valid_from,
+                         r.valid_to.empty() ? "now" : r.valid_to, r.engine);
+      break;
+    case RecipeKind::decode_limits:
+    case RecipeKind::prefill_limits:
+      what = fmt::format("it is a {} worker's limits for a deployment shape, not the pools; infer applies it to the {} "
+                         "deployment and MTP recipes in force on their date",
+                         r.kind == RecipeKind::decode_limits ? "decode" : "prefill", r.engine);
+      break;
+    case RecipeKind::script:
+      what = "it is what a single-node launch script passes beyond the sweep config, not a deployment";
+      break;
+    default:
+      what = "it does not state a model, a system, ISL/OSL and both pools' workers and widths";
+  }
+  return fmt::format("'{}' is a {} row, not a whole deployment: {}. `gpuplan recipe list --kind deployment` (and "
+                     "--kind mtp) lists those infer evaluates",
+                     r.name, to_string(r.kind), what);
+}
+
 }  // namespace
 
 AppliedRecipe apply_infer_recipe(InferRequest& req) {
   AppliedRecipe a;
   const Recipe& r = recipe_by_name(req.recipe, "--recipe");
   a.recipe = &r;
-  if (!r.evaluable())
-    throw InputError("--recipe", fmt::format("'{}' is a {} row, not a whole deployment (model, system, both pools); "
-                                             "`gpuplan recipe list --kind deployment` lists those infer evaluates",
-                                             r.name, to_string(r.kind)));
+  if (!r.evaluable()) throw InputError("--recipe", not_a_deployment(r));
   if (!req.as_of.empty()) {
     if (!is_recipe_date(req.as_of)) throw InputError("--as-of", "must be a date YYYY-MM-DD, got '" + req.as_of + "'");
     if (!r.in_force(req.as_of))
@@ -83,9 +119,18 @@ AppliedRecipe apply_infer_recipe(InferRequest& req) {
   set("--decode-tp", req.decode_tp, r.decode.gpus_per_worker);
   if (r.decode.attention_dp >= 0) flag("--decode-attn-dp", req.decode_attn_dp, r.decode.attention_dp == 1);
   if (r.prefill.attention_dp >= 0) flag("--prefill-attn-dp", req.prefill_attn_dp, r.prefill.attention_dp == 1);
-  // EP: the worker's width where the recipe says EP (infer's default), none (1) where it says no EP.
-  if (r.decode.ep == 0) set("--decode-ep", req.decode_ep, 1);
-  if (r.prefill.ep == 0) set("--prefill-ep", req.prefill_ep, 1);
+  // EP: the worker's width where the recipe says EP (infer's default), none (1) where it says no EP, unless
+  // the run's launch script put EP over the whole worker whatever the config said (a launch row in force).
+  // TP is the worker's GPUs either way: the row's width is the worker's.
+  const Recipe* launch = launch_for(r, a.as_of);
+  if (launch)
+    a.notes.push_back(fmt::format("launch: recipe {} ({}): {}{}", launch->name, launch->recipe.substr(0, 100),
+                                  launch->tp_is_worker ? "TP over each worker's GPUs" : "the config's TP",
+                                  launch->ep_is_worker ? ", EP over each worker's GPUs" : ", the config's EP"));
+  const bool ep_is_worker = launch && launch->ep_is_worker;
+  const int decode_ep = ep_is_worker ? 1 : r.decode.ep;  // EP wider than 1: on, off, not stated
+  if (r.decode.ep == 0 && !ep_is_worker) set("--decode-ep", req.decode_ep, 1);
+  if (r.prefill.ep == 0 && !ep_is_worker) set("--prefill-ep", req.prefill_ep, 1);
   if (r.decode.max_batch > 0) set("--decode-max-batch", req.decode_max_batch, r.decode.max_batch);
   set("--mtp", req.mtp, r.mtp_draft_tokens);
   if (r.decode.scheduler_recv_interval > 1)
@@ -104,7 +149,7 @@ AppliedRecipe apply_infer_recipe(InferRequest& req) {
     for (const Recipe& c : builtin_recipes())
       if (c.kind == RecipeKind::decode_limits && c.model == r.model && c.engine == r.engine && c.system == r.system &&
           c.precision == r.precision && recipe_key_matches(c.decode.attention_dp, req.decode_attn_dp) &&
-          (r.decode.ep < 0 || recipe_key_matches(c.decode.ep, r.decode.ep == 1)) && c.in_force(a.as_of))
+          (decode_ep < 0 || recipe_key_matches(c.decode.ep, decode_ep == 1)) && c.in_force(a.as_of))
         caps.push_back(&c);
     if (caps.size() == 1 && caps.front()->decode.max_batch > 0) {
       set("--decode-max-batch", req.decode_max_batch, caps.front()->decode.max_batch);

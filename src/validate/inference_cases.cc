@@ -25,6 +25,7 @@
 #include "validate/row_contradiction.h"
 #include "validate/row_scenario.h"
 #include "validate/scenario_rules.h"
+#include "validate/source_conventions.h"
 
 namespace gpuplan {
 
@@ -200,9 +201,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     InferenceWorkload& w = c.workload;
     w.num_gpus = gpus;
 
-    // Precisions: blank weights = what the submitter's framework runs on that chip (MLPerf: FP4 on
-    // Blackwell, FP8 on Hopper/Ada/CDNA3, FP16 on Ampere); KV at FP8 with FP8/FP4 weights
-    // (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else at the weights' precision.
+    // Precisions: blank weights = what the row's source runs on that chip (data/serving/source_conventions.yaml);
+    // KV at FP8 with FP8/FP4 weights (TensorRT-LLM FP8/NVFP4 checkpoints quantize the KV cache), else BF16.
+    const SourceConvention& source = source_convention(c.source_id);
     std::string wp = t.cell(i, "precision_weights");
     if (contains(to_lower(wp), "int4") && read_serving_weights(wp) != Precision::w4a16) {
       skip(fmt::format("precision_weights '{}': INT4 that does not say weight-only (int4_wo, AWQ, GPTQ, W4A16) "
@@ -218,8 +219,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     if (wp.empty()) {
       const std::string g = c.generation;
-      wp = (g == "blackwell" || g == "blackwell_ultra") ? "FP4" : (g == "ampere" ? "BF16" : "FP8");
-      if (c.source_id.rfind("AIC", 0) == 0) wp = "BF16";
+      wp = source.blank_weights_on(g);
       c.assumptions.push_back(fmt::format("precision_weights blank: {} (the framework's default on {})", wp, g));
     }
     c.precision_name = wp;
@@ -260,7 +260,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // ISL/OSL: MLPerf rows leave them blank; use the dataset's means and its scenario's limits
     // (data/serving/mlperf_scenarios.yaml).
     const MlperfBenchmark* bench =
-        find_mlperf_benchmark(c.source_id, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
+        find_mlperf_benchmark(source.mlperf_benchmarks, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
@@ -473,22 +473,24 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
     if (!batch_limit && parse_number(conc_s, v) && v >= 1) {
       w.concurrency = static_cast<long long>(v);
-      // Static batching (gptSessionBenchmark) runs in waves; closed-loop clients (AIConfigurator's
-      // sweeps) drift apart into staggered arrivals after the first requests.
+      // Static batching (gptSessionBenchmark) runs in waves; the source's closed-loop clients (data/serving/
+      // source_conventions.yaml) drift apart into staggered arrivals after the first requests.
       if (c.scenario == "latency" || c.scenario == "throughput") w.arrival = Arrival::synchronized;
-      else if (c.source_id.rfind("AIC", 0) == 0) {
-        // AIConfigurator's silicon data are InferenceX runs: benchmark_serving with --max-concurrency
-        // C, --num-prompts 10 C, --request-rate inf, random lengths in [0.8 L, L] (--random-range-ratio
-        // 0.8), so the mean input and output are 0.9 of the nominal ISL/OSL.
+      else if (source.closed_loop_client) {
+        // Each client's requests one after another, lengths uniform in [ratio L, L]: means (1 + ratio) / 2 x L.
+        const ClosedLoopClient& client = *source.closed_loop_client;
+        const double mean_fraction = client.mean_length_fraction();
         w.arrival = Arrival::closed_loop;
-        w.requests_per_client = 10;
-        w.isl = std::max(1LL, std::llround(0.9 * double(w.isl)));
-        w.osl = std::max(1LL, std::llround(0.9 * double(w.osl)));
-        c.assumptions.push_back("InferenceX client: 10 requests per client starting together, lengths uniform in "
-                                "[0.8, 1] x ISL/OSL (means 0.9 x)");
+        w.requests_per_client = client.requests_per_client;
+        w.isl = std::max(1LL, std::llround(mean_fraction * double(w.isl)));
+        w.osl = std::max(1LL, std::llround(mean_fraction * double(w.osl)));
+        c.assumptions.push_back(fmt::format("{} client: {} requests per client starting together, lengths uniform in "
+                                            "[{:g}, 1] x ISL/OSL (means {:g} x)",
+                                            client.name, client.requests_per_client, client.random_range_ratio,
+                                            mean_fraction));
         // The run's script: InferenceX's SGLang scripts pass a receive interval on B200/B300, read as
         // for the InferenceX file's own rows of the same runs.
-        if (!disagg && to_lower(t.cell(i, "framework")).rfind("sglang", 0) == 0) {
+        if (client.inferencex_scripts && !disagg && to_lower(t.cell(i, "framework")).rfind("sglang", 0) == 0) {
           const SglangScriptRecvInterval ri = inferencex_sglang_recv_interval(
               c.model.name, c.generation, w.weight_precision, p.tp, p.attention_dp, w.concurrency);
           if (ri.interval > 1) {
@@ -497,18 +499,20 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           }
         }
         // The same client through the engine's HTTP server: its front end's latency per request,
-        // fitted on the InferenceX file (these rows are held out of that fit). Disaggregated rows are
-        // Dynamo deployments (ai-dynamo runtime images; InferenceX's records of the same runs say
-        // "Dynamo + TensorRT-LLM" / "Dynamo + SGLang"): Dynamo's router and hand-off in front.
-        const EngineParams eng = engine_params(catalog, (disagg ? "dynamo " : "") + t.cell(i, "framework"));
-        w.request_overhead_s = eng.request_overhead_s;
-        if (!eng.name.empty())
-          c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
-                                              eng.request_overhead_s * 1e3));
-        else
-          c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
-                                              "serving_engines.yaml): no front-end latency per request",
-                                              echo_name(t.cell(i, "framework"))));
+        // fitted on the InferenceX file (these rows are held out of that fit). Disaggregated rows sit
+        // behind the source's front end (AIConfigurator's: Dynamo's router and hand-off).
+        if (client.http_front_end) {
+          const EngineParams eng =
+              engine_params(catalog, (disagg ? client.disaggregated_engine_prefix : "") + t.cell(i, "framework"));
+          w.request_overhead_s = eng.request_overhead_s;
+          if (!eng.name.empty())
+            c.assumptions.push_back(fmt::format("{} front end: {:.0f} ms per request before prefill", eng.name,
+                                                eng.request_overhead_s * 1e3));
+          else
+            c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
+                                                "serving_engines.yaml): no front-end latency per request",
+                                                echo_name(t.cell(i, "framework"))));
+        }
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {
       c.mode = InferenceMode::rate;

@@ -57,11 +57,10 @@ const std::vector<MlperfBenchmark>& mlperf_benchmarks() {
   return table;
 }
 
-const MlperfBenchmark* find_mlperf_benchmark(const std::string& source_id, const std::string& url,
+const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::string& url,
                                              const std::string& notes, const std::string& model_name,
                                              const std::string& scenario) {
   const std::string u = to_lower(url), n = to_lower(notes), model = to_lower(model_name);
-  const bool mlperf_source = to_lower(source_id).rfind("mlperf", 0) == 0;
   const bool mlperf_url = contains(u, "mlcommons") || contains(u, "mlperf") || contains(u, "inference_results");
   const MlperfBenchmark* found = nullptr;
   for (const auto& b : mlperf_benchmarks()) {

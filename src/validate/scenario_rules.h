@@ -35,10 +35,11 @@ struct MlperfBenchmark {
 const std::vector<MlperfBenchmark>& mlperf_benchmarks();
 
 // The benchmark a serving row runs: named in its notes ("benchmark llama2-70b-interactive-99"), in an
-// MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of an MLPerf source
-// (source_id "MLPerf..."), by its model. A Server or Interactive row of a benchmark with an interactive
-// variant names the variant when the scenario or its texts say interactive. nullptr: none.
-const MlperfBenchmark* find_mlperf_benchmark(const std::string& source_id, const std::string& url,
+// MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of a source that runs
+// MLPerf's benchmarks (`mlperf_source`: data/serving/source_conventions.yaml mlperf_benchmarks), by its
+// URL or its model. A Server or Interactive row of a benchmark with an interactive variant names the
+// variant when the scenario or its texts say interactive. nullptr: none.
+const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::string& url,
                                              const std::string& notes, const std::string& model_name,
                                              const std::string& scenario);
 

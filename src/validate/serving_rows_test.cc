@@ -121,30 +121,30 @@ TEST(NotesServing, RowsHonourTheirNotes) {
 TEST(ScenarioRules, TheDataFileListsTheBenchmarksWithTheirLimits) {
   const auto& all = mlperf_benchmarks();
   ASSERT_GE(all.size(), 8u);
-  const MlperfBenchmark* l70 = find_mlperf_benchmark("MLPerf-v5.1", "", "", "Llama-2-70B", "server");
+  const MlperfBenchmark* l70 = find_mlperf_benchmark(true, "", "", "Llama-2-70B", "server");
   ASSERT_TRUE(l70);
   EXPECT_EQ(l70->name, "llama2-70b");
   EXPECT_DOUBLE_EQ(l70->server.ttft_ms, 2000);
   EXPECT_DOUBLE_EQ(l70->server.tpot_ms, 200);
   EXPECT_DOUBLE_EQ(l70->osl_mean, 294.45);
-  const MlperfBenchmark* l70i = find_mlperf_benchmark("MLPerf-v5.1", "", "", "Llama-2-70B", "interactive");
+  const MlperfBenchmark* l70i = find_mlperf_benchmark(true, "", "", "Llama-2-70B", "interactive");
   ASSERT_TRUE(l70i);
   EXPECT_EQ(l70i->name, "llama2-70b-interactive");
   EXPECT_DOUBLE_EQ(l70i->limits("interactive").tpot_ms, 40);
   const MlperfBenchmark* l8 =
-      find_mlperf_benchmark("x", "", "benchmark llama3_1-8b-interactive-99", "Llama-3.1-8B", "server");
+      find_mlperf_benchmark(false, "", "benchmark llama3_1-8b-interactive-99", "Llama-3.1-8B", "server");
   ASSERT_TRUE(l8);
   EXPECT_DOUBLE_EQ(l8->limits("server").tpot_ms, 30);
-  const MlperfBenchmark* r1 = find_mlperf_benchmark("MLPerf-v5.1", "", "", "DeepSeek-R1", "server");
+  const MlperfBenchmark* r1 = find_mlperf_benchmark(true, "", "", "DeepSeek-R1", "server");
   ASSERT_TRUE(r1);
   EXPECT_DOUBLE_EQ(r1->server.tpot_ms, 80);
   EXPECT_EQ(r1->isl_max, 3136);
   // Mixtral has no Interactive scenario: its Server limits stand.
-  const MlperfBenchmark* mx = find_mlperf_benchmark("MLPerf-v5.0", "", "", "Mixtral-8x7B", "interactive");
+  const MlperfBenchmark* mx = find_mlperf_benchmark(true, "", "", "Mixtral-8x7B", "interactive");
   ASSERT_TRUE(mx);
   EXPECT_DOUBLE_EQ(mx->limits("interactive").tpot_ms, 200);
   // Not an MLPerf row: its URL naming a model is no benchmark.
-  EXPECT_FALSE(find_mlperf_benchmark("TRTLLM-perf", "https://x/deepseek-r1/blog", "", "DeepSeek-R1", "server"));
+  EXPECT_FALSE(find_mlperf_benchmark(false, "https://x/deepseek-r1/blog", "", "DeepSeek-R1", "server"));
 }
 
 TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {

@@ -64,6 +64,25 @@ TEST(CliRecipe, InferEvaluatesTheRecipesDeployment) {
   EXPECT_EQ(o.json()["recipe"]["overridden"][0], "--concurrency 64 (recipe: 1214)");
 }
 
+// A MoRI run's launch script in force on the recipe's date put EP over the whole worker whatever the
+// sweep config said (data/recipes/inferencex_mori.yaml launch rows): infer applies it, as validation does.
+TEST(CliRecipe, InferAppliesTheLaunchRowInForce) {
+  auto r = run_gpuplan("infer --recipe mori/mtp/fp4/1024-1024/1ptp8-2dtp8@2026-02-13 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  bool launch_note = false;
+  for (const auto& n : doc["recipe"]["notes"]) launch_note |= has(n.get<std::string>(), "launch: recipe mori/launch/fp4");
+  EXPECT_TRUE(launch_note) << doc["recipe"].dump();
+  for (const auto& o : doc["recipe"]["options"]) EXPECT_FALSE(has(o.get<std::string>(), "-ep 1")) << o;
+  // After the scripts passed the config's values: no launch row, the config's no-EP stands.
+  auto later = run_gpuplan("infer --recipe mori/mtp/fp4/1024-1024/1ptp4-2dtp8@2026-03-04 --json");
+  ASSERT_EQ(later.exit_code, 0) << later.err;
+  const auto later_doc = later.json();
+  bool ep1 = false;
+  for (const auto& o : later_doc["recipe"]["options"]) ep1 |= has(o.get<std::string>(), "--decode-ep 1");
+  EXPECT_TRUE(ep1) << later_doc["recipe"].dump();
+}
+
 TEST(CliRecipe, InferConflictsAreErrors) {
   auto s = run_gpuplan("infer --recipe " + kRecipe + " --sweep");
   EXPECT_EQ(s.exit_code, 2);
@@ -75,6 +94,8 @@ TEST(CliRecipe, InferConflictsAreErrors) {
   auto k = run_gpuplan("infer --recipe mori/launch/fp8@2026-01-08");
   EXPECT_EQ(k.exit_code, 2);
   EXPECT_TRUE(has(k.err, "not a whole deployment")) << k.err;
+  EXPECT_TRUE(has(k.err, "TP over the whole worker")) << k.err;  // what the row says, and why it is no deployment
+  EXPECT_TRUE(has(k.err, "states no pools")) << k.err;
   auto u = run_gpuplan("infer --recipe nope");
   EXPECT_EQ(u.exit_code, 2);
   EXPECT_TRUE(has(u.err, "--recipe")) << u.err;
