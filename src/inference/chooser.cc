@@ -60,8 +60,9 @@ ServingEvalCache::Key point_key(const ServingDeployment& d, long long c) {
 }
 
 struct Solver {
-  explicit Solver(const ServingScenario& scenario) : s(scenario) {}
+  explicit Solver(const ServingScenario& scenario) : s(scenario), serving_hw(serving_hardware(scenario.hw)) {}
   const ServingScenario& s;
+  const Hardware serving_hw;  // serving_hardware(s.hw), made once for every aggregated point
   std::size_t evaluated = 0;
   // At one sequence per rank (the fastest a deployment gets): the best per-user speed seen, the best
   // within the TTFT limit, and the lowest TTFT.
@@ -86,7 +87,7 @@ struct Solver {
 
   // evaluate_scenario(s, d, c), the pools kept.
   InferenceResult evaluate(const ServingDeployment& d, long long c) {
-    if (!d.disaggregated) return evaluate_scenario(s, d, c);
+    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, scenario_workload(s, d, c));
     return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
   }
 

@@ -119,6 +119,13 @@ struct DisaggregatedPools::Impl {
   using Hash = disaggregated_detail::PoolKeyHash;
   std::unordered_map<Key, InferenceResult, Hash> decode;
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
+  std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
+
+  const Hardware& serving(const Hardware& hw) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!serving_hw) serving_hw = std::make_unique<const Hardware>(serving_hardware(hw));
+    return *serving_hw;
+  }
 };
 
 DisaggregatedPools::DisaggregatedPools() : impl_(std::make_unique<Impl>()) {}
@@ -244,6 +251,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.arrival = Arrival::staggered;
   wd.requests_per_client = 0;
   wd.concurrency = 0;
+  const Hardware& serving_hw = memo.serving(hw);
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     {
@@ -251,7 +259,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
     }
     wd.concurrency = c_d;
-    InferenceResult r = evaluate_inference(m, hw, d.decode, wd);  // a shape refused throws: not kept
+    InferenceResult r = evaluate_inference_serving(m, serving_hw, d.decode, wd);  // a shape refused throws: not kept
     std::lock_guard<std::mutex> lock(memo.mutex);
     return memo.decode.emplace(key, std::move(r)).first->second;
   };

@@ -73,9 +73,13 @@ double prompt_compute_tokens(const InferenceWorkload& w) {
   return std::max(1.0, std::round(double(w.isl) * (1.0 - w.prefix_hit_fraction)));
 }
 
-InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
+InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                                    const InferenceWorkload& w) {
-  const Hardware hw = serving_hardware(hw_in);
+  return evaluate_inference_serving(m, serving_hardware(hw), par, w);
+}
+
+InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                           const InferenceWorkload& w) {
   const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
   check_input(m, par, w, gpus);
   if (w.kv_offload_host && !(hw.accelerator.host_link_bytes_per_s > 0))

@@ -226,6 +226,11 @@ struct InferenceResult {
 InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                                    const InferenceWorkload& w);
 
+// evaluate_inference on `serving_hw`, already serving_hardware(hw): the same result, for callers that
+// evaluate many points on one hardware and make its serving form once.
+InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& serving_hw,
+                                           const InferenceParallel& par, const InferenceWorkload& w);
+
 // The largest concurrency (whole deployment) whose mean TTFT and TPOT stay within the limits
 // (0 = no limit), searched by bisection up to the KV limit; the result at that point. When even
 // concurrency = instances misses the limits, the result at that concurrency with a violation.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/error.h"
@@ -176,8 +177,15 @@ InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput&
   r.reserve_bytes = in.reserve_bytes;
   r.capacity_bytes = in.capacity_bytes;
 
-  std::vector<StageFixed> stages;
-  for (int rank = 0; rank < in.pp; ++rank) stages.push_back(stage_fixed(m, in, rank, r.kv_split));
+  // The stages' fixed figures: in place for the common few stages (no allocation per call).
+  std::array<StageFixed, 8> few;
+  std::vector<StageFixed> many;
+  StageFixed* stages = few.data();
+  if (in.pp > static_cast<int>(few.size())) {
+    many.resize(static_cast<std::size_t>(in.pp));
+    stages = many.data();
+  }
+  for (int rank = 0; rank < in.pp; ++rank) stages[rank] = stage_fixed(m, in, rank, r.kv_split);
 
   auto worst_at = [&](long long conc, int* which) {
     StageTotal best;
@@ -208,7 +216,7 @@ InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput&
       r.max_concurrency = 0;
     } else {
       double min_seq = stages[0].kv_bytes_per_sequence;
-      for (const auto& s : stages) min_seq = std::min(min_seq, s.kv_bytes_per_sequence);
+      for (int i = 1; i < in.pp; ++i) min_seq = std::min(min_seq, stages[i].kv_bytes_per_sequence);
       long long lo = 0, hi = min_seq > 0 ? static_cast<long long>(in.capacity_bytes / min_seq) + 1 : (1LL << 40);
       while (lo < hi) {
         const long long mid = lo + (hi - lo + 1) / 2;
