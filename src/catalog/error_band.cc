@@ -131,7 +131,14 @@ ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
 ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation,
                    const BandQuestion& q) {
   const ErrorBand& b = find_band(bands, kind, generation);
-  return widen_band(b, ground_distance(b, q));
+  ErrorBand w = widen_band(b, ground_distance(b, q));
+  // A generation without a fitted entry of the kind gets the band of generations nobody measured, wider
+  // than any fitted one; its basis says so.
+  if (b.generation == kBandUnfitted && generation != kBandUnfitted && !generation.empty())
+    w.widened_by.insert(w.widened_by.begin(),
+                        fmt::format("generation {} never fitted for {} (the band of unmeasured generations)",
+                                    generation, kind));
+  return w;
 }
 
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
