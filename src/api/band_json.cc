@@ -27,6 +27,19 @@ nlohmann::json band_json(const BandedFigure& f) {
   return j;
 }
 
+nlohmann::json band_basis_json(const ErrorBand& b) {
+  nlohmann::json j = nlohmann::json::object();
+  SortedObject(j)
+      .add("families", b.families)
+      .add("generation", b.generation)
+      .add("high_log", b.high_log)
+      .add("kind", b.kind)
+      .add("low_log", b.low_log)
+      .add("rows", b.rows)
+      .add("widened_by", b.widened_by);
+  return j;
+}
+
 std::string band_text(const BandedFigure& f) {
   const std::string widened =
       f.widened_by.empty() ? "" : fmt::format("; widened: {}", fmt::join(f.widened_by, "; "));
@@ -37,12 +50,34 @@ std::string band_text(const BandedFigure& f) {
                      f.families, widened);
 }
 
-BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus) {
+BandQuestion band_question(Precision precision, const ModelArch& m, int num_gpus) {
   BandQuestion q;
-  q.precision = std::string(to_string(w.weight_precision));
+  q.precision = std::string(to_string(precision));
   q.num_gpus = num_gpus;
   q.params_b = total_params(m) / 1e9;
   return q;
+}
+
+BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus) {
+  return band_question(w.weight_precision, m, num_gpus);
+}
+
+BandQuestion serving_question(const ServingScenario& s, int num_gpus) {
+  return serving_question(s.workload, s.model, num_gpus);
+}
+
+BandQuestion training_question(const ModelArch& m, const TrainingWorkload& w) {
+  return band_question(w.precision, m, w.num_gpus);
+}
+
+ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggregated, ServingFigure figure,
+                       const BandQuestion& q) {
+  return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, q);
+}
+
+ErrorBand training_band(const Catalog& catalog, const ModelArch& m, const Hardware& hw, const TrainingWorkload& w) {
+  return band_for(catalog.error_bands(), training_band_kind(m.is_moe()), hw.accelerator.generation,
+                  training_question(m, w));
 }
 
 namespace {
@@ -53,11 +88,9 @@ struct ServingBands {
 
 ServingBands serving_bands(const Catalog& catalog, const Hardware& hw, const InferenceResult& r, bool disagg,
                            const BandQuestion& q) {
-  const auto& bands = catalog.error_bands();
-  const std::string& gen = hw.accelerator.generation;
-  const ErrorBand t = band_for(bands, serving_band_kind(disagg, ServingFigure::throughput), gen, q);
-  const ErrorBand d = band_for(bands, serving_band_kind(disagg, ServingFigure::tpot), gen, q);
-  const ErrorBand f = band_for(bands, serving_band_kind(disagg, ServingFigure::ttft), gen, q);
+  const ErrorBand t = serving_band(catalog, hw, disagg, ServingFigure::throughput, q);
+  const ErrorBand d = serving_band(catalog, hw, disagg, ServingFigure::tpot, q);
+  const ErrorBand f = serving_band(catalog, hw, disagg, ServingFigure::ttft, q);
   return {with_band(r.tokens_per_s_per_gpu, t), with_band(r.tokens_per_s_per_user, d, true), with_band(r.ttft_s, f),
           with_band(r.tpot_s, d)};
 }

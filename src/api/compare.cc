@@ -515,12 +515,12 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
         throw InputError("--kv-offload", fmt::format("{} ({}): {}", side->system, side->accelerator, why));
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::Comparison c = compare::compare_systems(a, b, archs, req.spec);
-  // Error bands of the ratios: each side's held-out band for its generation, combined (ratio_band).
+  // Error bands of the ratios: each side's held-out band for its generation, widened for that side's
+  // question off the bands' ground (band_for), combined (ratio_band).
   const auto& bands = catalog.error_bands();
   const std::string &gen_a = c.a.hw.accelerator.generation, &gen_b = c.b.hw.accelerator.generation;
-  auto ratio_of = [&](std::string_view kind, double va, double vb, bool reciprocal = false) {
-    return ratio_band(with_band(va, find_band(bands, kind, gen_a), reciprocal),
-                      with_band(vb, find_band(bands, kind, gen_b), reciprocal));
+  auto ratio_of = [&](std::string_view kind, double va, const BandQuestion& qa, double vb, const BandQuestion& qb) {
+    return ratio_band(with_band(va, band_for(bands, kind, gen_a, qa)), with_band(vb, band_for(bands, kind, gen_b, qb)));
   };
   std::vector<nlohmann::json> model_bands;
   std::string band_lines;
@@ -529,7 +529,9 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     nlohmann::json mb;
     if (req.spec.train && m.train_a.found && m.train_b.found) {
       const BandedFigure r = ratio_of(training_band_kind(archs[i].is_moe()), m.train_a.result.tokens_per_s_per_gpu,
-                                      m.train_b.result.tokens_per_s_per_gpu);
+                                      training_question(archs[i], m.train_a.workload),
+                                      m.train_b.result.tokens_per_s_per_gpu,
+                                      training_question(archs[i], m.train_b.workload));
       mb["training_ratio"] = band_json(r);
       band_lines += fmt::format("  {} training A/B {:.2f}x: {:.2f}x to {:.2f}x ({})\n", m.model, r.value, r.low, r.high,
                                 band_text(r));
@@ -538,16 +540,21 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       // The same relative band holds at every aggregated point of the curve (one kind, one generation
       // per side); at the interactivity, each side's band is its point's kind (a disaggregated
       // deployment carries the disaggregated band).
-      const BandedFigure r = ratio_of(serving_band_kind(false, ServingFigure::throughput), 1.0, 1.0);
+      const Precision common = m.infer_precision_common;
+      const BandedFigure r = ratio_of(serving_band_kind(false, ServingFigure::throughput), 1.0,
+                                      band_question(common, archs[i], m.gpus_a), 1.0,
+                                      band_question(common, archs[i], m.gpus_b));
       mb["serving_ratio_relative"] = band_json(r);
       band_lines += fmt::format("  {} serving A/B at any aggregated point of the curve: x{:.2f} to x{:.2f} of the ratio "
                                 "shown ({})\n", m.model, r.low, r.high, band_text(r));
       if (m.at_a && m.at_b) {
         const BandedFigure at = ratio_band(
             with_band(m.at_a->result.tokens_per_s_per_gpu,
-                      find_band(bands, serving_band_kind(m.at_a->disaggregated, ServingFigure::throughput), gen_a)),
+                      serving_band(catalog, c.a.hw, m.at_a->disaggregated, ServingFigure::throughput,
+                                   band_question(common, archs[i], m.at_gpus_a))),
             with_band(m.at_b->result.tokens_per_s_per_gpu,
-                      find_band(bands, serving_band_kind(m.at_b->disaggregated, ServingFigure::throughput), gen_b)));
+                      serving_band(catalog, c.b.hw, m.at_b->disaggregated, ServingFigure::throughput,
+                                   band_question(common, archs[i], m.at_gpus_b))));
         mb["serving_ratio_at_interactivity"] = band_json(at);
         band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({})\n",
                                   m.model, req.spec.tokens_per_s_per_user, m.at_a->kind(), m.at_b->kind(), at.value,

@@ -212,8 +212,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
                       {"facility_energy_j", rc.facility_energy_j}};
           if (t.priced) w["run"]["usd"] = rc.usd;
           // $/token and J/token are the reciprocal of the throughput: its band, flipped.
-          const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(model->is_moe()),
-                                          side.hw.accelerator.generation);
+          const ErrorBand eb = training_band(catalog, *model, side.hw, tw);  // widened off the bands' ground
           w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(p.result.tokens_per_s_per_gpu, eb))},
                        {"joules_per_token", band_json(with_band(rc.per_token.joules_per_token, eb, true))}};
           if (t.priced)
@@ -256,9 +255,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
             w["tokens_per_s_per_gpu"] = pt->result.tokens_per_s_per_gpu;
             w["joules_per_token"] = tc.joules_per_token;
             if (t.priced) w["usd_per_million_tokens"] = tc.usd_per_million_tokens;
-            const ErrorBand& eb =
-                find_band(catalog.error_bands(), serving_band_kind(pt->disaggregated, ServingFigure::throughput),
-                          side.hw.accelerator.generation);
+            const ErrorBand eb = serving_band(catalog, side.hw, pt->disaggregated, ServingFigure::throughput,
+                                              band_question(*prec, *model, ch.gpus));
             w["band"] = {{"tokens_per_s_per_gpu", band_json(with_band(pt->result.tokens_per_s_per_gpu, eb))},
                          {"joules_per_token", band_json(with_band(tc.joules_per_token, eb, true))}};
             if (t.priced) w["band"]["usd_per_million_tokens"] = band_json(with_band(tc.usd_per_million_tokens, eb, true));

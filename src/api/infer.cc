@@ -304,7 +304,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["prefill_fp8_gemm_backend"] = d.prefill_fp8_block_gemm_triton ? "triton" : "auto";
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
-      j["band"] = serving_bands_json(catalog, hw, r, true);  // the disaggregated kinds' held-out bands
+      j["band"] = serving_bands_json(catalog, hw, r, true, serving_question(w, model, w.num_gpus));
       output.emit("infer", std::move(j));
       return kExitOk;
     }
@@ -356,7 +356,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                    : std::string())
                                  : std::string());
     output.os() << decode_step_text("Decode-pool step", r.decode_step);
-    output.os() << serving_bands_text(catalog, hw, r, true);
+    output.os() << serving_bands_text(catalog, hw, r, true, serving_question(w, model, w.num_gpus));
     for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
     return kExitOk;
   }
@@ -396,7 +396,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
           j["prefill_gpus"] = p.disagg.prefill_gpus;
           j["decode_gpus"] = p.disagg.decode_gpus;
         }
-        j["band"] = serving_bands_json(catalog, hw, p.result, p.disaggregated);
+        j["band"] = serving_bands_json(catalog, hw, p.result, p.disaggregated,
+                                       serving_question(w, model, p.deployment().gpus));
         pts.push_back(j);
       }
       output.emit("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -444,7 +445,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       for (bool d : {false, true}) {
         if (d && !any_disagg) continue;
         const auto band = [&](ServingFigure f) {
-          return with_band(1.0, find_band(catalog.error_bands(), serving_band_kind(d, f), hw.accelerator.generation));
+          return with_band(1.0, serving_band(catalog, hw, d, f, serving_question(w, model, w.num_gpus)));
         };
         output.os() << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TPOT {}; TTFT {}\n",
                                  d ? "disaggregated" : "aggregated", band_text(band(ServingFigure::throughput)),

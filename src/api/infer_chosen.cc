@@ -94,7 +94,7 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
     obj.emplace("ttft_basis", s.traffic.ttft_basis);
     obj.emplace("deployments_considered", ch.deployments);
     obj.emplace("evaluated", ch.evaluated);
-    obj.emplace("band", serving_bands_json(catalog, hw, r, p.disaggregated));
+    obj.emplace("band", serving_bands_json(catalog, hw, r, p.disaggregated, serving_question(s, ch.gpus)));
     output.emit("infer", std::move(j));
     return kExitOk;
   }
@@ -122,7 +122,7 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
   if (p.disaggregated) output.os() << fmt::format("  prefill pool load  {:>10.0f} %\n", r.prefill_utilization * 100);
   output.os() << decode_step_text(p.disaggregated ? "Decode-pool step" : "Decode step", r.decode_step);
-  output.os() << serving_bands_text(catalog, hw, r, p.disaggregated);
+  output.os() << serving_bands_text(catalog, hw, r, p.disaggregated, serving_question(s, ch.gpus));
   return kExitOk;
 }
 

@@ -185,7 +185,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     const std::string gen = acc ? acc->generation : std::string(kBandUnfitted);
     const std::string_view kind = train ? training_band_kind(m.is_moe())
                                         : serving_band_kind(r.disaggregated, ServingFigure::throughput);
-    const ErrorBand& eb = find_band(catalog.error_bands(), kind, gen);
+    // Widened where the question (precision asked, the GPUs chosen, the model) is off the band's ground.
+    const ErrorBand eb = band_for(catalog.error_bands(), kind, gen,
+                                  band_question(train ? res.spec.train_precision : res.spec.infer_precision, m, r.gpus));
     // The ranked figure (the job's cost, or the cost per hour of serving) where it has one.
     const double ranked = compare::rank_figure(res.spec, r);
     figure[i] = ranked > 0 ? with_band(ranked, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);

@@ -97,7 +97,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   }
   const SearchResult r = search_plans(m, hw, w, so);
 
-  const ErrorBand& eb = find_band(catalog.error_bands(), training_band_kind(m.is_moe()), hw.accelerator.generation);
+  const ErrorBand eb = training_band(catalog, m, hw, w);  // widened where the plan is off the bands' ground
   if (output.json()) {
     nlohmann::json j;
     j["model"] = m.name;

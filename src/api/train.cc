@@ -139,8 +139,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   const bool fits = r.memory.fits;
   // Error band of the throughput (the step time's is its reciprocal): held-out error of this kind and generation.
   // Widened where the question lies off the ground the band was fitted on (band_for).
-  const ErrorBand eb = band_for(catalog.error_bands(), training_band_kind(model.is_moe()), hw.accelerator.generation,
-                                {false, std::string(to_string(req.w.precision)), req.w.num_gpus, total_params(model) / 1e9});
+  const ErrorBand eb = training_band(catalog, model, hw, req.w);  // as search bands the same plan
   const BandedFigure tput = with_band(r.tokens_per_s_per_gpu, eb), step = with_band(r.step_time_s, eb, true);
   if (output.json()) {
     nlohmann::json j = training_json(model, hw, plan, req.w, r);

@@ -71,11 +71,16 @@ const ErrorBand& find_band(const std::vector<ErrorBand>& bands, std::string_view
 
 namespace {
 
-// log2 of how far x lies outside [lo, hi], capped at 1; 0 inside or where the range is not recorded.
+// The band file writes a range's edges to 4 significant digits: a question within that rounding of an
+// edge (DeepSeek-R1's 671.03B parameters against a fitted 671B) lies on it.
+constexpr double kEdgeRounding = 5e-4;
+
+// log2 of how far x lies outside [lo, hi], capped at 1; 0 inside (to the edges' rounding) or where the
+// range is not recorded.
 double range_distance(double x, double lo, double hi) {
   if (!(x > 0) || !(lo > 0) || !(hi > 0)) return 0;
-  if (x > hi) return std::min(1.0, std::log2(x / hi));
-  if (x < lo) return std::min(1.0, std::log2(lo / x));
+  if (x > hi * (1 + kEdgeRounding)) return std::min(1.0, std::log2(x / hi));
+  if (x < lo * (1 - kEdgeRounding)) return std::min(1.0, std::log2(lo / x));
   return 0;
 }
 
@@ -131,7 +136,13 @@ ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
 ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation,
                    const BandQuestion& q) {
   const ErrorBand& b = find_band(bands, kind, generation);
-  return widen_band(b, ground_distance(b, q));
+  ErrorBand w = widen_band(b, ground_distance(b, q));
+  // A generation without a fitted entry of the kind gets the band of generations nobody measured, wider
+  // than any fitted one; its basis says so.
+  if (b.generation == kBandUnfitted && generation != kBandUnfitted && !generation.empty())
+    w.widened_by.insert(w.widened_by.begin(),
+                        fmt::format("generation {} has no fitted {} rows", generation, kind));
+  return w;
 }
 
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {

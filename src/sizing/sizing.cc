@@ -67,19 +67,19 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
   if (o.draws < 1 || o.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
   const std::size_t n = cands.size();
   std::vector<SizedOption> out(n);
-  // The band kinds and generations drawn: one normal per (kind, generation), shared.
+  // The band kinds and generations drawn: one standard normal per (kind, generation), shared; each
+  // candidate scales it by its own band (widened for its question off the bands' ground).
   std::map<std::string, std::size_t> key_index;
-  std::vector<LogNormalError> errors;
   std::vector<std::size_t> tpot_key(n), ttft_key(n);
+  std::vector<LogNormalError> tpot_error(n), ttft_error(n);
   const auto key_of = [&](const ErrorBand& b, const std::string& generation) {
-    const std::string key = b.kind + "|" + generation;
-    auto [it, added] = key_index.emplace(key, errors.size());
-    if (added) errors.push_back(band_error(b));
-    return it->second;
+    return key_index.emplace(b.kind + "|" + generation, key_index.size()).first->second;
   };
   for (std::size_t i = 0; i < n; ++i) {
     tpot_key[i] = key_of(cands[i].tpot_band, cands[i].generation);
     ttft_key[i] = key_of(cands[i].ttft_band, cands[i].generation);
+    tpot_error[i] = band_error(cands[i].tpot_band);
+    ttft_error[i] = band_error(cands[i].ttft_band);
     out[i].replicas_nominal =
         fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, {}, o.max_replicas);
     out[i].feasible = out[i].replicas_nominal > 0;
@@ -89,15 +89,16 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
   std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
   std::vector<double> cheapest(n, 0.0);
   Rng rng{o.seed};
-  std::vector<double> z(errors.size());
+  std::vector<double> z(key_index.size());
   int priced_draws = 0;
   for (int d = 0; d < o.draws; ++d) {
-    for (std::size_t k = 0; k < errors.size(); ++k) z[k] = errors[k].mean + errors[k].sd * rng.normal();
+    for (double& zk : z) zk = rng.normal();
     double best = 0;
     std::vector<std::size_t> best_i;
     for (std::size_t i = 0; i < n; ++i) {
       if (!out[i].feasible) continue;
-      const OpenLoopScale scale{std::exp(z[tpot_key[i]]), std::exp(z[ttft_key[i]])};
+      const OpenLoopScale scale{std::exp(tpot_error[i].mean + tpot_error[i].sd * z[tpot_key[i]]),
+                                std::exp(ttft_error[i].mean + ttft_error[i].sd * z[ttft_key[i]])};
       const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scale, o.max_replicas);
       need[i][d] = k;
       if (k <= 0 || cands[i].usd_per_unit_year <= 0) continue;

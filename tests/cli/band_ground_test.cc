@@ -1,0 +1,154 @@
+// Error bands off the data, end to end: every command asks its band for the question it answers
+// (band_for), so a question off the ground the bands were fitted on never gets a narrower band than the
+// same question on it, the basis says why, and the central figures do not move.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A catalog overlay restating hopper's bands with the same edges and widening factors, fitted either on
+// ground that holds every question below (on) or on ground none of them lies on (off: bf16 only, 1000 to
+// 2000 GPUs, 5000B to 6000B parameters).
+std::string ground_overlay(bool on) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpuplan-band-ground-" + std::to_string(::getpid()) + (on ? "-on" : "-off"));
+  fs::create_directories(dir);
+  std::ofstream f(dir / "error_bands.yaml");
+  f << "error_bands:\n";
+  for (const char* kind : {"training_dense", "serving_aggregated_throughput", "serving_aggregated_tpot",
+                           "serving_aggregated_ttft", "serving_disaggregated_throughput", "serving_disaggregated_tpot",
+                           "serving_disaggregated_ttft"}) {
+    f << "  - kind: " << kind << "\n    generation: hopper\n    low_log: -0.2\n    high_log: 0.3\n"
+      << "    rows: 100\n    families: 4\n";
+    if (on)
+      f << "    precisions: \"bf16,fp8,fp4,nvfp4,mxfp8,w4a16\"\n    gpus_min: 1\n    gpus_max: 100000\n"
+        << "    params_b_min: 0.1\n    params_b_max: 100000\n";
+    else
+      f << "    precisions: \"bf16\"\n    gpus_min: 1000\n    gpus_max: 2000\n    params_b_min: 5000\n"
+        << "    params_b_max: 6000\n";
+    f << "    widen_source: 1.2\n    widen_precision: 1.5\n    widen_scale: 1.5\n    widen_model_size: 1.5\n";
+  }
+  return dir.string();
+}
+
+double log_band_width(const nlohmann::json& band) {
+  return std::log(band["high"].get<double>() / band["low"].get<double>());
+}
+
+// The off-ground band holds the on-ground one (same value), and says why it is wider.
+void expect_band_wider(const nlohmann::json& on, const nlohmann::json& off, const std::string& what) {
+  EXPECT_DOUBLE_EQ(on["value"].get<double>(), off["value"].get<double>()) << what;
+  EXPECT_GT(log_band_width(off), log_band_width(on) * 1.01) << what;
+  EXPECT_LE(off["low"].get<double>(), on["low"].get<double>() * (1 + 1e-12)) << what;
+  EXPECT_GE(off["high"].get<double>(), on["high"].get<double>() * (1 - 1e-12)) << what;
+  EXPECT_GT(off["basis"]["widened_by"].size(), on["basis"]["widened_by"].size()) << what << off.dump();
+}
+
+TEST(BandGroundCli, InferOffTheDataNeverGetsANarrowerBand) {
+  const std::string on = ground_overlay(true), off = ground_overlay(false);
+  for (const std::string args : {"infer --model llama3.1-70b --system hgx-h100 --json",
+                                 "infer --model llama3.1-70b --system hgx-h100 --tpot-ms 30 --json"}) {
+    const auto a = run_gpuplan(args + " --catalog " + on), b = run_gpuplan(args + " --catalog " + off);
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    for (const char* fig : {"tokens_per_s_per_gpu", "tokens_per_s_per_user", "tpot_s", "ttft_s"})
+      expect_band_wider(a.json()["band"][fig], b.json()["band"][fig], args + ": " + fig);
+    const auto why = b.json()["band"]["tpot_s"]["basis"]["widened_by"].dump();
+    EXPECT_TRUE(has(why, "precision fp8 never fitted on hopper")) << why;
+    EXPECT_TRUE(has(why, "GPUs below fitted 1000")) << why;
+    EXPECT_TRUE(has(why, "below fitted 5e+03B")) << why;
+  }
+  // Text prints the reasons.
+  const auto t = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --catalog " + off);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "widened: a source the bands were not fitted on; precision fp8 never fitted on hopper")) << t.out;
+}
+
+TEST(BandGroundCli, CompareOffTheDataNeverGetsANarrowerBandAndKeepsItsFigures) {
+  const std::string args = "compare gb300-nvl72 hgx-h200 --model llama3.1-70b --json --catalog ";
+  const auto a = run_gpuplan(args + ground_overlay(true)), b = run_gpuplan(args + ground_overlay(false));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  auto ja = a.json(), jb = b.json();
+  for (const char* r : {"training_ratio", "serving_ratio_relative", "serving_ratio_at_interactivity"}) {
+    ASSERT_TRUE(ja["models"][0]["band"].contains(r)) << r;
+    expect_band_wider(ja["models"][0]["band"][r], jb["models"][0]["band"][r], r);
+  }
+  // Only the bands differ: every central figure is the same.
+  ja["models"][0].erase("band");
+  jb["models"][0].erase("band");
+  EXPECT_EQ(ja, jb);
+}
+
+TEST(BandGroundCli, SizeDrawsFromTheWidenedBands) {
+  const std::string args = "size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --json --catalog ";
+  const auto a = run_gpuplan(args + ground_overlay(true)), b = run_gpuplan(args + ground_overlay(false));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto oa = a.json()["options"][0], ob = b.json()["options"][0];
+  ASSERT_TRUE(oa.contains("units")) << oa.dump();
+  ASSERT_TRUE(ob.contains("units")) << ob.dump();
+  for (const char* fig : {"tpot_s", "ttft_s"}) {
+    const auto &ba = oa["band_basis"][fig], &bb = ob["band_basis"][fig];
+    EXPECT_LE(bb["low_log"].get<double>(), ba["low_log"].get<double>()) << fig;
+    EXPECT_GT(bb["high_log"].get<double>() - bb["low_log"].get<double>(),
+              ba["high_log"].get<double>() - ba["low_log"].get<double>()) << fig;
+    EXPECT_FALSE(bb["widened_by"].empty()) << fig;
+  }
+  // On new ground the same purchase meets the SLA less often, or more is bought to hold the confidence.
+  EXPECT_GE(ob["gpus"].get<double>(), oa["gpus"].get<double>());
+  if (ob["gpus"] == oa["gpus"]) {
+    EXPECT_LE(ob["p_meets_sla"].get<double>(), oa["p_meets_sla"].get<double>());
+  }
+  EXPECT_EQ(oa["deployment"], ob["deployment"]);
+  const auto t =
+      run_gpuplan("size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --catalog " + ground_overlay(false));
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "error bands widened: a source the bands were not fitted on; precision fp8")) << t.out;
+}
+
+TEST(BandGroundCli, AGenerationWithoutFittedServingRowsGetsTheWiderBandWithItsReason) {
+  // Gaudi 3 has no fitted serving rows: the band of unmeasured generations, named as such.
+  const auto g = run_gpuplan("infer --model llama3.1-70b --system gaudi3-ubb --json");
+  const auto h = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --json");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const auto bg = g.json()["band"]["tokens_per_s_per_gpu"], bh = h.json()["band"]["tokens_per_s_per_gpu"];
+  EXPECT_EQ(bg["basis"]["generation"], "unfitted");
+  ASSERT_FALSE(bg["basis"]["widened_by"].empty());
+  EXPECT_EQ(bg["basis"]["widened_by"][0], "generation gaudi3 has no fitted serving_aggregated_throughput rows");
+  EXPECT_GT(log_band_width(bg), log_band_width(bh));
+  const auto t = run_gpuplan("infer --model llama3.1-70b --system gaudi3-ubb");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "widened: generation gaudi3 has no fitted serving_aggregated_throughput rows")) << t.out;
+}
+
+TEST(BandGroundCli, TrainAndSearchGiveTheSameBandForTheSamePlan) {
+  for (const std::string& cat : {std::string(), " --catalog " + ground_overlay(false)}) {
+    const std::string args = "--model llama3.1-70b --system hgx-h100 --gpus 64 --json" + cat;
+    const auto t = run_gpuplan("train " + args), s = run_gpuplan("search " + args);
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    const auto bt = t.json()["band"]["tokens_per_s_per_gpu"], bs = s.json()["top"][0]["band"];
+    EXPECT_EQ(bt["basis"], bs["basis"]) << cat;
+    EXPECT_NEAR(bt["low"].get<double>() / bt["value"].get<double>(),
+                bs["low"].get<double>() / bs["value"].get<double>(), 1e-12);
+    EXPECT_NEAR(bt["high"].get<double>() / bt["value"].get<double>(),
+                bs["high"].get<double>() / bs["value"].get<double>(), 1e-12);
+    if (!cat.empty()) {
+      EXPECT_FALSE(bt["basis"]["widened_by"].empty());
+    }
+  }
+}
+
+}  // namespace
