@@ -34,7 +34,9 @@ TEST(SourceConventions, EveryFamilyHasASourceAndAReason) {
   for (const auto& s : all) {
     EXPECT_FALSE(s.source.empty()) << s.family;
     EXPECT_FALSE(s.why.empty()) << s.family;
-    if (s.closed_loop_client) EXPECT_FALSE(s.closed_loop_client->name.empty()) << s.family;
+    if (s.closed_loop_client) {
+      EXPECT_FALSE(s.closed_loop_client->name.empty()) << s.family;
+    }
   }
   EXPECT_TRUE(all.back().source_id_prefixes.empty());
 }
