@@ -228,9 +228,78 @@ def measure_train(torch, cfg, seq, mbs_list, reps, compile_layers=False):
     return out
 
 
+def measure_train_memory(torch, cfg, seq, mbs_list):
+    """Where a training step's memory goes, eagerly, per micro-batch: allocated bytes with the weights and
+    optimizer state alone, after the forward (saved activations + logits), after the loss, and the peak of
+    the step (backward included). The slope over micro-batches is the activation memory per sequence."""
+    F = torch.nn.functional
+    model = build_llama(torch, cfg).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+    cos, sin = rope_tables(torch, seq, cfg.get("head_dim", cfg["hidden_size"] // cfg["num_attention_heads"]),
+                           cfg.get("rope_theta", 10000.0), "cuda")
+    vocab = cfg["vocab_size"]
+    out = {"config": cfg, "seq_len": seq, "points": []}
+    for mbs in mbs_list:
+        tokens = torch.randint(0, vocab, (mbs, seq), device="cuda")
+        labels = torch.randint(0, vocab, (mbs, seq), device="cuda")
+        for _ in range(2):  # the first step creates the optimizer state
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            m0 = torch.cuda.memory_allocated()
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                logits = model(tokens, cos, sin)
+            m1 = torch.cuda.memory_allocated()
+            loss = F.cross_entropy(logits.float().view(-1, vocab), labels.view(-1))
+            m2 = torch.cuda.memory_allocated()
+            p_fwd = torch.cuda.max_memory_allocated()
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            torch.cuda.synchronize()
+            peak = torch.cuda.max_memory_allocated()
+            del logits, loss
+        out["points"].append({"mbs": mbs, "static_bytes": m0, "after_forward_bytes": m1, "after_loss_bytes": m2,
+                              "peak_forward_bytes": p_fwd, "peak_bytes": peak,
+                              "reserved_bytes": torch.cuda.max_memory_reserved()})
+        log("train_memory", json.dumps(out["points"][-1]))
+        tokens = labels = None
+        torch.cuda.empty_cache()
+    return out
+
+
+def measure_prefill(torch, cfg, shapes, reps):
+    """The prefill of a serving engine: the layer stack's forward over whole prompts in BF16 weights (no
+    autocast casts), fused causal attention, the LM head on each sequence's last token only; one timing
+    per (sequences, tokens) shape, eagerly (prefill steps are long enough that launch cost is small)."""
+    model = build_llama(torch, cfg).cuda().to(torch.bfloat16)
+    vocab = cfg["vocab_size"]
+    hd = cfg.get("head_dim", cfg["hidden_size"] // cfg["num_attention_heads"])
+    out = {"config": cfg, "points": []}
+    with torch.no_grad():
+        for b, s in shapes:
+            cos, sin = rope_tables(torch, s, hd, cfg.get("rope_theta", 10000.0), "cuda")
+            cos, sin = cos.to(torch.bfloat16), sin.to(torch.bfloat16)
+            tokens = torch.randint(0, vocab, (b, s), device="cuda")
+
+            def fwd():
+                x = model.emb(tokens)
+                for layer in model.layers:
+                    x = layer(x, cos, sin)
+                return model.head(model.norm(x[:, -1]))
+
+            t, times = timed(torch, fwd, 2, reps)
+            out["points"].append({"sequences": b, "tokens": s, "time_s": t, "times_s": times,
+                                  "tokens_per_s": b * s / t})
+            log("prefill", json.dumps(out["points"][-1]))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------
 # Decode step of an 8B-class layer stack
-def measure_decode(torch, cfg, batch, context, reps):
+def measure_decode(torch, cfg, batch, context, reps, attention="bmm"):
+    """attention: "bmm" (batched GEMMs over the cache), "sdpa" (PyTorch's fused attention kernels on a
+    one-token query, native GQA: what serving engines' decode kernels do) or "none" (the step without
+    attention: weights, norms and the LM head alone)."""
     F = torch.nn.functional
     hidden = cfg["hidden_size"]
     heads = cfg["num_attention_heads"]
@@ -264,6 +333,8 @@ def measure_decode(torch, cfg, batch, context, reps):
     vc = [torch.rand(batch * kv, context + 1, hd, device=dev, dtype=dt) - 0.5 for _ in range(layers)]
     tokens = torch.randint(0, vocab, (batch,), device=dev)
     scale = 1.0 / math.sqrt(hd)
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    fused = [SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION]
     # Bytes a step must read: every layer's weights and the LM head; of the embedding only the batch's rows.
     weight_bytes = sum(t.numel() * 2 for L in W for t in L.values()) + head.numel() * 2 + batch * hidden * 2
     kv_bytes = sum(t.numel() * 2 for t in kc) + sum(t.numel() * 2 for t in vc)
@@ -277,17 +348,27 @@ def measure_decode(torch, cfg, batch, context, reps):
             # append this step's K and V at position `context`
             kc[i][:, context, :] = k.reshape(batch * kv, hd)
             vc[i][:, context, :] = v.reshape(batch * kv, hd)
-            qg = q.reshape(batch * kv, group, hd)
-            s = torch.bmm(qg, kc[i].transpose(1, 2)) * scale        # [b*kv, group, ctx+1]
-            p = torch.softmax(s.float(), dim=-1).to(dt)
-            a = torch.bmm(p, vc[i]).reshape(batch, heads * hd)      # [b*kv, group, hd]
+            if attention == "bmm":
+                qg = q.reshape(batch * kv, group, hd)
+                s = torch.bmm(qg, kc[i].transpose(1, 2)) * scale        # [b*kv, group, ctx+1]
+                p = torch.softmax(s.float(), dim=-1).to(dt)
+                a = torch.bmm(p, vc[i]).reshape(batch, heads * hd)      # [b*kv, group, hd]
+            elif attention == "sdpa":
+                with sdpa_kernel(fused):
+                    a = F.scaled_dot_product_attention(
+                        q.reshape(batch, heads, 1, hd), kc[i].view(batch, kv, context + 1, hd),
+                        vc[i].view(batch, kv, context + 1, hd), enable_gqa=True).reshape(batch, heads * hd)
+            else:
+                a = q
             x = x + F.linear(a, L["o"])
             g, u = F.linear(F.rms_norm(x, (hidden,), L["n2"]), L["gate_up"]).chunk(2, dim=-1)
             x = x + F.linear(F.silu(g) * u, L["down"])
         return F.linear(F.rms_norm(x, (hidden,), norm), head)
 
+    if attention == "none":
+        kv_bytes = 0
     out = {"config": cfg, "batch": batch, "context": context, "weight_bytes": weight_bytes,
-           "kv_cache_bytes": kv_bytes}
+           "kv_cache_bytes": kv_bytes, "attention": attention}
     with torch.no_grad():
         t_eager, _ = timed(torch, step, 3, reps)
         out["step_time_eager_s"] = t_eager
@@ -324,7 +405,10 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--context", type=int, default=4096)
     ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--only", default="rates,train,decode,train_compiled")
+    ap.add_argument("--only", default="rates,train,decode,train_compiled",
+                    help="parts: rates, train, train_compiled, train_memory, prefill, decode, decode_sdpa, decode_noattn")
+    ap.add_argument("--prefill-shapes", default="1x1024,1x4096,4x4096", help="prefill: SEQUENCESxTOKENS,...")
+    ap.add_argument("--memory-mbs", default="1,2,4", help="train_memory: micro-batches measured")
     args = ap.parse_args()
     import torch
     os.makedirs(args.out, exist_ok=True)
@@ -347,11 +431,20 @@ def main():
                 if "mbs" in done:  # start from what fitted eagerly: compiled steps need no more memory
                     mbs_list = [m for m in mbs_list if m <= done["mbs"]]
                 doc = measure_train(torch, cfg, args.seq, mbs_list, args.reps, compile_layers=True)
-            elif name == "decode":
+            elif name == "prefill":
                 cfg = json.load(open(args.decode_config))
-                doc = measure_decode(torch, cfg, args.batch, args.context, args.reps)
+                shapes = [tuple(int(y) for y in x.split("x")) for x in args.prefill_shapes.split(",")]
+                doc = measure_prefill(torch, cfg, shapes, args.reps)
+            elif name == "train_memory":
+                cfg = json.load(open(args.train_config))
+                doc = measure_train_memory(torch, cfg, args.seq, [int(x) for x in args.memory_mbs.split(",")])
+            elif name in ("decode", "decode_sdpa", "decode_noattn"):
+                cfg = json.load(open(args.decode_config))
+                attention = {"decode": "bmm", "decode_sdpa": "sdpa", "decode_noattn": "none"}[name]
+                doc = measure_decode(torch, cfg, args.batch, args.context, args.reps, attention)
             else:
-                raise ValueError(f"--only: unknown part {name!r} (rates, train, decode)")
+                raise ValueError(f"--only: unknown part {name!r} (rates, train, train_compiled, train_memory, "
+                                 "prefill, decode, decode_sdpa, decode_noattn)")
         except Exception as e:
             doc = {"error": repr(e), "traceback": traceback.format_exc()}
         doc["env"] = info

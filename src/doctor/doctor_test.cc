@@ -121,6 +121,17 @@ TEST(Diagnose, H200TorchNewerThanDriverIsAWarning) {
   EXPECT_EQ(count(r, Severity::warning, "uses CUDA 12.6, newer than the driver's 12.4"), 1u) << dump(r);
 }
 
+// Captured on a real one-GPU H200 machine (the topology carries nvidia-smi's ANSI underline codes).
+TEST(Diagnose, CapturedH200IsAllOk) {
+  const auto r = diagnose_fixture("h200-captured");
+  EXPECT_EQ(r.worst(), Severity::ok) << dump(r);
+  ASSERT_EQ(r.gpus.size(), 1u);
+  EXPECT_EQ(r.gpus[0].catalog_name, "h200-sxm");
+  EXPECT_EQ(r.driver_cuda, "13.0");
+  EXPECT_EQ(count(r, Severity::ok, "ships sm_90 kernels"), 1u) << dump(r);
+  EXPECT_EQ(r.findings.size(), 7u) << dump(r);
+}
+
 TEST(Diagnose, B200WithOldPyTorchIsAnError) {
   const auto r = diagnose_fixture("hgx-b200");
   EXPECT_EQ(r.worst(), Severity::error) << dump(r);
