@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "api/serving_engine.h"
 #include "api/sorted_object.h"
 
 namespace gpuplan::api {
@@ -58,12 +59,14 @@ BandQuestion band_question(Precision precision, const ModelArch& m, int num_gpus
   return q;
 }
 
-BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus) {
-  return band_question(w.weight_precision, m, num_gpus);
+BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus, const std::string& engine) {
+  BandQuestion q = band_question(w.weight_precision, m, num_gpus);
+  q.engine = engine;
+  return q;
 }
 
 BandQuestion serving_question(const ServingScenario& s, int num_gpus) {
-  return serving_question(s.workload, s.model, num_gpus);
+  return serving_question(s.workload, s.model, num_gpus, s.engine);
 }
 
 BandQuestion training_question(const ModelArch& m, const TrainingWorkload& w) {
@@ -72,7 +75,11 @@ BandQuestion training_question(const ModelArch& m, const TrainingWorkload& w) {
 
 ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggregated, ServingFigure figure,
                        const BandQuestion& q) {
-  return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, q);
+  if (q.engine.empty())
+    return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, q);
+  BandQuestion named = q;
+  named.engine = band_engine(catalog, q.engine);
+  return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, named);
 }
 
 ErrorBand training_band(const Catalog& catalog, const ModelArch& m, const Hardware& hw, const TrainingWorkload& w) {

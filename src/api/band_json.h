@@ -35,15 +35,18 @@ std::string serving_bands_text(const Catalog& catalog, const Hardware& hw, const
 // A planner's question: a source no fit saw (a cluster of one's own), the precision it runs, its GPUs and
 // the model's total parameters. The two below fill it from a serving point and a training plan.
 BandQuestion band_question(Precision precision, const ModelArch& m, int num_gpus);
-// The question of a serving point: a new source, the weights' precision, its GPUs and model size.
+// The question of a serving point: a new source, the weights' precision, its GPUs and model size, and
+// the serving engine (--engine: a framework string or entry name; blank: not stated, no engine widening).
 // Every serving command asks its bands through these (band_for), so a question off the ground the bands
 // were fitted on gets the widened band and its reasons.
-BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus);
+BandQuestion serving_question(const InferenceWorkload& w, const ModelArch& m, int num_gpus,
+                              const std::string& engine = {});
 BandQuestion serving_question(const ServingScenario& s, int num_gpus);
 // The question of a training plan: a new source, the workload's precision and GPUs, the model's size.
 BandQuestion training_question(const ModelArch& m, const TrainingWorkload& w);
 
-// The band of one serving figure on `hw`'s generation, widened for the question (band_for).
+// The band of one serving figure on `hw`'s generation, widened for the question (band_for); the
+// question's engine is read as the catalog's serving engine entry it names (band_engine).
 ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggregated, ServingFigure figure,
                        const BandQuestion& q);
 // The band of a training plan's throughput (its step time's is the reciprocal), widened for the plan.

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "api/goodput.h"
 #include "api/text.h"
@@ -29,7 +32,45 @@ struct Side {
   TrainingResult train;
   deploy::GoodputResult good;
   deploy::JobShape shape;
+  std::string mfu_warning;  // the plan's MFU is far below what its generation has reached (empty: not)
 };
+
+// Where a step goes when it is not computing: the two largest exposed parts, as shares of the step.
+std::string idle_parts(const StepBreakdown& p) {
+  std::vector<std::pair<double, const char*>> parts = {
+      {p.ep_comm_s, "expert all-to-all"}, {p.cp_comm_s, "context-parallel exchange"},
+      {p.dp_comm_s, "gradient reduce-scatter / all-gather"}, {p.tp_comm_s, "tensor-parallel communication"},
+      {p.pp_comm_s, "pipeline send/recv"}, {p.bubble_s, "pipeline bubble"}, {p.offload_s, "activation offload"},
+      {p.optimizer_s, "optimizer step"}};
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const double t = p.total_s();
+  return fmt::format("{} {:.0f}% and {} {:.0f}%", parts[0].second, 100 * parts[0].first / t, parts[1].second,
+                     100 * parts[1].first / t);
+}
+
+// A chosen plan whose MFU (6N, against the BF16 peak) is under half the best published on its generation
+// and precision (data/training/published_mfu.yaml) while computing for under half its step: the job is
+// spread too thin for its global batch (each data-parallel replica gets a few sequences, so exposed
+// communication and the pipeline's fill and drain make most of the step). A plan that computes for most
+// of its step is not flagged: its MFU is the kernels' (an MoE's expert GEMMs run below a dense model's).
+std::string mfu_warning(const Hardware& hw, Precision precision, const TrainingWorkload& w, const TrainingResult& r) {
+  std::string note;
+  const nlohmann::json pub = published_mfu_check(hw, precision, r, note);
+  if (!pub["best_published"].is_number()) return {};
+  const double best = pub["best_published"].get<double>();
+  const StepBreakdown& p = r.parts;
+  const double t = p.total_s();
+  const double compute = t > 0 ? (p.gemm_s + p.attention_s + p.memory_bound_s + p.recompute_s) / t : 1.0;
+  if (!(r.mfu_6n_bf16 < 0.5 * best) || !(compute < 0.5)) return {};
+  return fmt::format(
+      "MFU {:.1f}% (6N, against the BF16 peak) is under half the best published for {} {} training, {:.1f}% ({}): "
+      "the GPUs compute for {:.0f}% of the step; the global batch of {} sequences gives each of the {} data-parallel "
+      "replicas {:.3g} sequences ({} micro-batches per pipeline), so {} make most of the step. A larger "
+      "--global-batch or fewer --gpus keeps each GPU busier",
+      100 * r.mfu_6n_bf16, hw.accelerator.generation, to_string(precision), 100 * best, pub["source"].get<std::string>(),
+      100 * compute, w.global_batch, r.dp, r.dp > 0 ? double(w.global_batch) / r.dp : 0.0, r.microbatches,
+      idle_parts(p));
+}
 
 std::string dur(double s) {
   if (s >= 86400 * 2) return fmt::format("{:.1f} d", s / 86400);
@@ -66,6 +107,8 @@ nlohmann::json side_json(const Side& x) {
           {"mean_repair_s", g.mean_repair_s}, {"with_spares", scenario_json(g.with_spares)},
           {"without_spares", scenario_json(g.without_spares)}};
   if (!x.train.memory.fits) out["status"] = does_not_fit_status(x.train.memory);
+  out["mfu_6n_bf16"] = x.train.mfu_6n_bf16;
+  out["warnings"] = x.mfu_warning.empty() ? nlohmann::json::array() : nlohmann::json::array({x.mfu_warning});
   return out;
 }
 
@@ -200,6 +243,7 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
     x.train = evaluate_training(model, hw, plan, req.w);
     if (!x.train.valid()) throw_plan_violations(x.train.violations);
     x.plan.dp = x.train.dp;
+    x.mfu_warning = mfu_warning(hw, req.w.precision, req.w, x.train);
     x.shape = {req.w.num_gpus, s.gpus_per_node, s.nvlink_domain_gpus, s.gpus_per_unit(), plan.tp * plan.cp * plan.ep};
     deploy::GoodputInputs in;
     in.shape = x.shape;
@@ -242,6 +286,8 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
   if (sides.size() == 2) print_comparison(output.os(), sides[0], sides[1], req.tokens);
   for (const auto& x : sides)
     for (const auto& v : x.good.violations) output.os() << "Note (" << x.system << "): " << v.message << "\n";
+  for (const auto& x : sides)
+    if (!x.mfu_warning.empty()) output.os() << "Warning (" << x.system << "): " << x.mfu_warning << "\n";
   return all_fit(sides) ? kExitOk : kExitDoesNotFit;
 }
 

@@ -304,7 +304,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["prefill_fp8_gemm_backend"] = d.prefill_fp8_block_gemm_triton ? "triton" : "auto";
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
-      j["band"] = serving_bands_json(catalog, hw, r, true, serving_question(w, model, w.num_gpus));
+      j["band"] = serving_bands_json(catalog, hw, r, true, serving_question(w, model, w.num_gpus, req.engine));
       output.emit("infer", std::move(j));
       return kExitOk;
     }
@@ -356,7 +356,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                    : std::string())
                                  : std::string());
     output.os() << decode_step_text("Decode-pool step", r.decode_step);
-    output.os() << serving_bands_text(catalog, hw, r, true, serving_question(w, model, w.num_gpus));
+    output.os() << serving_bands_text(catalog, hw, r, true, serving_question(w, model, w.num_gpus, req.engine));
     for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
     return kExitOk;
   }
@@ -397,7 +397,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
           j["decode_gpus"] = p.disagg.decode_gpus;
         }
         j["band"] = serving_bands_json(catalog, hw, p.result, p.disaggregated,
-                                       serving_question(w, model, p.deployment().gpus));
+                                       serving_question(w, model, p.deployment().gpus, req.engine));
         pts.push_back(j);
       }
       output.emit("infer", {{"mode", "sweep"}, {"model", model.name}, {"system", hw.system_name},
@@ -445,7 +445,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       for (bool d : {false, true}) {
         if (d && !any_disagg) continue;
         const auto band = [&](ServingFigure f) {
-          return with_band(1.0, serving_band(catalog, hw, d, f, serving_question(w, model, w.num_gpus)));
+          return with_band(1.0, serving_band(catalog, hw, d, f, serving_question(w, model, w.num_gpus, req.engine)));
         };
         output.os() << fmt::format("Error bands at every {} point: tokens/s/GPU {}; TPOT {}; TTFT {}\n",
                                  d ? "disaggregated" : "aggregated", band_text(band(ServingFigure::throughput)),
@@ -568,7 +568,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("parallel_chosen", std::move(chosen));
     o.emplace("mtp_draft_tokens", w.mtp_draft_tokens);
     o.emplace("ttft_limit_s", ttft_limit_s);
-    o.emplace("band", serving_bands_json(catalog, hw, r, false, serving_question(w, model, w.num_gpus)));
+    o.emplace("band", serving_bands_json(catalog, hw, r, false, serving_question(w, model, w.num_gpus, req.engine)));
     output.emit("infer", std::move(j));
     return kExitOk;
   }
@@ -613,7 +613,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
   output.os() << decode_step_text("Decode step", r.decode_step);
   for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
-  output.os() << serving_bands_text(catalog, hw, r, false, serving_question(w, model, w.num_gpus));
+  output.os() << serving_bands_text(catalog, hw, r, false, serving_question(w, model, w.num_gpus, req.engine));
   return kExitOk;
 }
 

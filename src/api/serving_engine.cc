@@ -10,4 +10,10 @@ double catalog_mtp_accept(const Catalog& catalog, const std::string& engine) {
   return engine_params(catalog, engine).mtp_accept;
 }
 
+std::string band_engine(const Catalog& catalog, const std::string& framework) {
+  if (framework.empty()) return {};
+  const ServingEngine* e = catalog.find_serving_engine(framework);
+  return e ? e->name : std::string();
+}
+
 }  // namespace gpuplan::api

@@ -14,4 +14,9 @@ namespace gpuplan::api {
 // evaluator then falls back to the built-in catalog's default, src/inference/speculative.h).
 double catalog_mtp_accept(const Catalog& catalog, const std::string& engine = {});
 
+// The serving engine a framework string ("vllm 0.18.0", "Dynamo + SGLang", "trtllm") or an entry name
+// names, as the error bands record it: the catalog's serving engine entry it matches ("vllm", "sglang",
+// "dynamo+sglang", ...); blank where no entry matches (the engine is then not known to the bands).
+std::string band_engine(const Catalog& catalog, const std::string& framework);
+
 }  // namespace gpuplan::api

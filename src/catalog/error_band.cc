@@ -96,31 +96,52 @@ GroundDistance ground_distance(const ErrorBand& b, const BandQuestion& q) {
   if (b.generation == kBandUnfitted) return d;  // already the band of a generation nobody measured
   if (!q.source_fitted) {
     d.source = 1;
-    d.why.push_back("a source the bands were not fitted on");
+    d.why.push_back({"source", "a source the bands were not fitted on"});
   }
   const std::string p = lower(q.precision);
   const auto& ps = b.ground.precisions;
   if (!p.empty() && !ps.empty() && std::find(ps.begin(), ps.end(), p) == ps.end()) {
     d.precision = 1;
-    d.why.push_back(fmt::format("precision {} never fitted on {} (fitted: {})", p, b.generation, fmt::join(ps, ", ")));
+    d.why.push_back({"precision", fmt::format("precision {} never fitted on {} (fitted: {})", p, b.generation,
+                                              fmt::join(ps, ", "))});
   }
   d.scale = range_distance(q.num_gpus, b.ground.gpus_min, b.ground.gpus_max);
   if (d.scale > 0)
-    d.why.push_back(q.num_gpus > b.ground.gpus_max
-                        ? fmt::format("scale {} GPUs above fitted {}", q.num_gpus, b.ground.gpus_max)
-                        : fmt::format("scale {} GPUs below fitted {}", q.num_gpus, b.ground.gpus_min));
+    d.why.push_back({"scale", q.num_gpus > b.ground.gpus_max
+                                  ? fmt::format("scale {} GPUs above fitted {}", q.num_gpus, b.ground.gpus_max)
+                                  : fmt::format("scale {} GPUs below fitted {}", q.num_gpus, b.ground.gpus_min)});
   d.model_size = range_distance(q.params_b, b.ground.params_b_min, b.ground.params_b_max);
   if (d.model_size > 0)
-    d.why.push_back(q.params_b > b.ground.params_b_max
-                        ? fmt::format("model {:.3g}B parameters above fitted {:.3g}B", q.params_b, b.ground.params_b_max)
-                        : fmt::format("model {:.3g}B parameters below fitted {:.3g}B", q.params_b, b.ground.params_b_min));
+    d.why.push_back(
+        {"model_size", q.params_b > b.ground.params_b_max
+                           ? fmt::format("model {:.3g}B parameters above fitted {:.3g}B", q.params_b, b.ground.params_b_max)
+                           : fmt::format("model {:.3g}B parameters below fitted {:.3g}B", q.params_b,
+                                         b.ground.params_b_min)});
+  // An engine the band's rows ran too few times (or never) on the generation: its scheduler, kernels and
+  // recipe were not in the sample (a blank engine or a band without recorded engines: not known).
+  const std::string e = lower(q.engine);
+  const auto& es = b.ground.engines;
+  if (!e.empty() && !es.empty() && std::find(es.begin(), es.end(), e) == es.end()) {
+    d.engine = 1;
+    d.why.push_back({"engine", fmt::format("engine {} has too few fitted {} rows on {} (fitted: {})", e, b.kind,
+                                           b.generation, fmt::join(es, ", "))});
+  }
   return d;
 }
 
 double widening_multiplier(const BandWidening& w, const GroundDistance& d) {
   auto term = [](double factor, double dist) { return 1.0 + std::max(0.0, factor - 1.0) * std::clamp(dist, 0.0, 1.0); };
   return term(w.source, d.source) * term(w.precision, d.precision) * term(w.scale, d.scale) *
-         term(w.model_size, d.model_size);
+         term(w.model_size, d.model_size) * term(w.engine, d.engine);
+}
+
+double widening_factor(const BandWidening& w, std::string_view dimension) {
+  if (dimension == "source") return w.source;
+  if (dimension == "precision") return w.precision;
+  if (dimension == "scale") return w.scale;
+  if (dimension == "model_size") return w.model_size;
+  if (dimension == "engine") return w.engine;
+  return 1.0;
 }
 
 ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
@@ -128,7 +149,9 @@ ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
   const double m = widening_multiplier(band.widening, d);
   if (m > 1.0) {
     b.set_edges(std::max(-5.0, band.low_log * m), std::min(5.0, band.high_log * m));
-    b.widened_by = d.why;
+    // Only what widened: a dimension whose fitted factor is 1 leaves the band as it is.
+    for (const auto& r : d.why)
+      if (widening_factor(band.widening, r.dimension) > 1.0) b.widened_by.push_back(r.text);
   }
   return b;
 }
@@ -206,6 +229,14 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
       i = j + 1;
     }
   }
+  if (auto p = m.opt_str("engines")) {
+    size_t i = 0;
+    while (i < p->size()) {
+      const size_t j = std::min(p->find(',', i), p->size());
+      if (j > i) b.ground.engines.push_back(lower(p->substr(i, j - i)));
+      i = j + 1;
+    }
+  }
   b.ground.gpus_min = static_cast<int>(m.opt_integer_in("gpus_min", 0, 10000000).value_or(0));
   b.ground.gpus_max = static_cast<int>(m.opt_integer_in("gpus_max", 0, 10000000).value_or(0));
   b.ground.params_b_min = m.opt_num_in("params_b_min", 0.0, 1e6).value_or(0);
@@ -214,6 +245,7 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.widening.precision = m.opt_num_in("widen_precision", 1.0, 10.0).value_or(1);
   b.widening.scale = m.opt_num_in("widen_scale", 1.0, 10.0).value_or(1);
   b.widening.model_size = m.opt_num_in("widen_model_size", 1.0, 10.0).value_or(1);
+  b.widening.engine = m.opt_num_in("widen_engine", 1.0, 10.0).value_or(1);
   m.reject_unknown_keys();
   return b;
 }
@@ -235,12 +267,14 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
     if (!b.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", b.fitted_date);
     if (!b.method.empty()) out += fmt::format("    method: \"{}\"\n", b.method);
     if (!b.ground.precisions.empty()) out += fmt::format("    precisions: \"{}\"\n", fmt::join(b.ground.precisions, ","));
+    if (!b.ground.engines.empty()) out += fmt::format("    engines: \"{}\"\n", fmt::join(b.ground.engines, ","));
     if (b.ground.gpus_max > 0) out += fmt::format("    gpus_min: {}\n    gpus_max: {}\n", b.ground.gpus_min, b.ground.gpus_max);
     if (b.ground.params_b_max > 0)
       out += fmt::format("    params_b_min: {:.4g}\n    params_b_max: {:.4g}\n", b.ground.params_b_min, b.ground.params_b_max);
     out += fmt::format("    widen_source: {:.3f}\n    widen_precision: {:.3f}\n    widen_scale: {:.3f}\n"
-                       "    widen_model_size: {:.3f}\n",
-                       b.widening.source, b.widening.precision, b.widening.scale, b.widening.model_size);
+                       "    widen_model_size: {:.3f}\n    widen_engine: {:.3f}\n",
+                       b.widening.source, b.widening.precision, b.widening.scale, b.widening.model_size,
+                       b.widening.engine);
   }
   return out;
 }

@@ -29,21 +29,24 @@ inline constexpr std::string_view kBandUnfitted = "unfitted";
 
 // The ground of a band: what the rows its parameters and its band were fitted on cover, per dimension
 // along which a question can lie off that ground (a source family, a precision on the generation, a
-// GPU count, a model size). Empty or 0: not recorded (no widening along that dimension).
+// GPU count, a model size, a serving engine). Empty or 0: not recorded (no widening along that dimension).
 struct BandGround {
   std::vector<std::string> precisions;  // precisions the generation's rows of the kind ran (lower case)
+  // Serving engines (serving_engines.yaml entry names) with at least min_band_rows rows of the kind on
+  // the generation: an engine with fewer rows than a band needs is not on the ground.
+  std::vector<std::string> engines;
   int gpus_min = 0, gpus_max = 0;        // GPU counts of those rows
   double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
 };
 
 // How much wider a band is where a question lies off its ground, per dimension: the band's log-edges
 // are multiplied by 1 + (factor - 1) x distance for each dimension (distance in [0, 1]: 1 for a source
-// family or a precision never fitted; for a GPU count or a model size outside the fitted range,
+// family, a precision or a serving engine never fitted; for a GPU count or a model size outside the fitted range,
 // log2 of the ratio to the nearest fitted edge, capped at 1). Fitted by `calibrate --bands` so that the
 // nominal band holds its share of the rows of each source family left out of the fit (docs/training-model.md,
 // "Error bands off the data").
 struct BandWidening {
-  double source = 1, precision = 1, scale = 1, model_size = 1;
+  double source = 1, precision = 1, scale = 1, model_size = 1, engine = 1;
 };
 
 struct ErrorBand {
@@ -61,7 +64,8 @@ struct ErrorBand {
   BandGround ground;
   BandWidening widening;
   // Why the band is wider than its known-ground edges (band_for): "precision bf16 never fitted on
-  // blackwell_ultra", "scale 16384 GPUs above fitted 8192". Empty on the band file's own entries.
+  // blackwell_ultra", "scale 16384 GPUs above fitted 8192"; only dimensions whose fitted factor widens
+  // (above 1). Empty on the band file's own entries.
   std::vector<std::string> widened_by;
 };
 
@@ -87,12 +91,17 @@ struct BandQuestion {
   std::string precision;  // "bf16", "fp8", ... (to_string(Precision))
   int num_gpus = 0;
   double params_b = 0;  // total parameters, billions
+  std::string engine;   // serving engine, a serving_engines.yaml entry name ("vllm", "sglang", ...)
 };
 
-// Distance of a question from a band's ground per dimension, each in [0, 1], and the reasons in words.
+// Distance of a question from a band's ground per dimension, each in [0, 1], and the reasons in words,
+// each with its dimension ("source", "precision", "scale", "model_size", "engine").
+struct GroundReason {
+  std::string dimension, text;
+};
 struct GroundDistance {
-  double source = 0, precision = 0, scale = 0, model_size = 0;
-  std::vector<std::string> why;
+  double source = 0, precision = 0, scale = 0, model_size = 0, engine = 0;
+  std::vector<GroundReason> why;
 };
 GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);
 
@@ -100,7 +109,11 @@ GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);
 // below 1, and never smaller for a larger distance along any dimension.
 double widening_multiplier(const BandWidening& w, const GroundDistance& d);
 
-// find_band's entry widened for the question: edges times widening_multiplier, widened_by the reasons.
+// The fitted factor of one dimension ("source", ...; 1 for a name that is none).
+double widening_factor(const BandWidening& w, std::string_view dimension);
+
+// find_band's entry widened for the question: edges times widening_multiplier, widened_by the reasons
+// along dimensions whose factor is above 1 (a factor of 1 widens nothing, so its reason is not listed).
 ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, std::string_view generation,
                    const BandQuestion& q);
 ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d);

@@ -1,5 +1,6 @@
 // gpuplan calibrate --bands: error bands from held-out residuals.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -8,9 +9,11 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "cli/commands.h"
+#include "api/serving_engine.h"
 #include "api/validate.h"
 #include "cli/common.h"
 #include "core/csv.h"
@@ -67,28 +70,48 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
                              sc.size());
   }
+  // Each row's engine as the bands record it: the serving engine entry its framework names.
+  std::map<std::string, std::string> engine_names;
+  for (auto* v : {&held, &unmeasured, &prior})
+    for (auto& h : *v)
+      if (!h.engine.empty()) {
+        auto it = engine_names.find(h.engine);
+        if (it == engine_names.end()) it = engine_names.emplace(h.engine, api::band_engine(catalog, h.engine)).first;
+        h.engine = it->second;
+      }
   BandFitOptions bo;
   bo.fitted_on = fitted_on;
   bo.fitted_date = today_utc();
   const std::vector<BandCell> cells(measured.begin(), measured.end());
   auto bands = fit_error_bands(held, prior, bo, cells);
   // Ground: every row the fits and bands saw (the prior residuals hold each row once, with its attributes).
-  attach_ground(bands, prior);
+  attach_ground(bands, prior, min_band_rows(bo.nominal));
   const auto in_sample = band_coverage(held, bands);  // known ground: rows of sources the bands were fitted on
-  // New ground: each source family left out of the band fit (training rows: of the efficiency fit too).
-  const std::vector<NewGroundRow> fresh = new_ground_rows(held, prior, bo, cells);
+  // New ground: each source family left out of the band fit (training rows: of the efficiency fit too);
+  // new engine: each serving engine left out (every row it ran, from whichever source).
+  std::vector<NewGroundRow> fresh = new_ground_rows(held, prior, bo, cells);
+  const std::vector<NewGroundRow> fresh_engine = new_ground_rows(held, prior, bo, cells, BandHoldOut::engine);
+  const size_t source_rows = fresh.size();
+  fresh.insert(fresh.end(), fresh_engine.begin(), fresh_engine.end());
   const auto widening = fit_widening(fresh, bo.nominal);
+  fresh.resize(source_rows);
   attach_widening(bands, widening);
   const auto lofo_before = new_ground_coverage(fresh, {});
   const auto lofo = new_ground_coverage(fresh, widening);
-  const auto off = off_ground_counts(fresh);
+  const auto engine_before = new_ground_coverage(fresh_engine, {});
+  const auto engine_after = new_ground_coverage(fresh_engine, widening);
+  std::set<std::string> engines_left_out;
+  for (const auto& r : fresh_engine) engines_left_out.insert(r.row.engine);
+  auto off = off_ground_counts(fresh);
+  off["engine"] = off_ground_counts(fresh_engine)["engine"];
   std::set<std::string> held_families;
   for (const auto& h : held) held_families.insert(h.family);
   const std::string held_out_how = fmt::format(
       "each of {} source families left out in turn (training: source id up to its first '-', its rows predicted by "
       "efficiencies fitted without it; serving: source family and framework, against bands fitted without it); the "
-      "widening per dimension fitted on those rows",
-      held_families.size());
+      "widening per dimension fitted on those rows; the engine's on the rows of each of {} serving engines left out in "
+      "turn ({})",
+      held_families.size(), engines_left_out.size(), fmt::join(engines_left_out, ", "));
   auto share_of = [](const BandCoverage& c, const std::string& file, const std::string& k) {
     if (file.empty()) return c.by_kind.count(k) ? c.by_kind.at(k).share() : 0.0;
     const auto f = c.by_file.find(file);
@@ -100,7 +123,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       jb.push_back({{"kind", b.kind}, {"generation", b.generation}, {"low_log", b.low_log}, {"high_log", b.high_log},
                     {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
                     {"rows", b.rows}, {"families", b.families}, {"precisions", b.ground.precisions},
-                    {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
+                    {"engines", b.ground.engines}, {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
                     {"params_b_min", b.ground.params_b_min}, {"params_b_max", b.ground.params_b_max}});
     // New ground (widened bands), with the unwidened share and the known-ground (in-sample) share.
     auto coverage_json = [&](const std::string& file, const std::map<std::string, Coverage>& fresh_cov) {
@@ -126,7 +149,11 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     for (const auto& [file, m] : lofo_before.by_file) before_f[file] = plain(m);
     nlohmann::json jw = nlohmann::json::object();
     for (const auto& [d, w] : widening)
-      jw[d] = {{"source", w.source}, {"precision", w.precision}, {"scale", w.scale}, {"model_size", w.model_size}};
+      jw[d] = {{"source", w.source}, {"precision", w.precision}, {"scale", w.scale}, {"model_size", w.model_size},
+               {"engine", w.engine}};
+    nlohmann::json je_after = nlohmann::json::object(), je_before = nlohmann::json::object();
+    for (const auto& [file, m] : engine_after.by_file) je_after[file] = plain(m);
+    for (const auto& [file, m] : engine_before.by_file) je_before[file] = plain(m);
     nlohmann::json joff = nlohmann::json::object();
     for (const auto& [d, n] : off) joff[d] = n;
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
@@ -137,6 +164,10 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                       {"unwidened_by_kind", plain(lofo_before.by_kind)},
                                                       {"unwidened_by_file", before_f},
                                                       {"rows_off_ground", joff}}},
+                             {"coverage_new_engine", {{"engines", engines_left_out},
+                                                      {"by_kind", plain(engine_after.by_kind)}, {"by_file", je_after},
+                                                      {"unwidened_by_kind", plain(engine_before.by_kind)},
+                                                      {"unwidened_by_file", je_before}}},
                              {"widening", jw},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
@@ -163,16 +194,24 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                  b.ground.params_b_max));
     std::cout << "\nWidening off the ground (band log-edges x (1 + (factor - 1) x distance) per dimension):\n";
     for (const auto& [d, w] : widening)
-      std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}\n", d,
-                               w.source, w.precision, w.scale, w.model_size);
+      std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}  engine {:.2f}\n",
+                               d, w.source, w.precision, w.scale, w.model_size, w.engine);
     std::cout << fmt::format("  held out: {}\n  rows off the ground:", held_out_how);
     for (const auto& [d, n] : off) std::cout << fmt::format(" {} {}", d, n);
     std::cout << "\n\nCoverage of the 80% bands (share of rows inside): known ground (rows of the sources fitted, "
-                 "bands fitted on all) and new ground (each source family left out; unwidened -> widened):\n";
+                 "bands fitted on all), new ground (each source family left out; unwidened -> widened) and new "
+                 "engine (each serving engine left out; unwidened -> widened, of its rows):\n";
     auto line = [&](const std::string& label, const std::string& file, const std::string& k, const Coverage& c) {
-      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows\n", label,
-                               100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
-                               100 * c.share(), c.rows);
+      std::string eng = "-";
+      const auto& ek = file.empty() ? engine_after.by_kind : (engine_after.by_file.count(file)
+                                                                  ? engine_after.by_file.at(file)
+                                                                  : std::map<std::string, Coverage>{});
+      if (auto it = ek.find(k); it != ek.end())
+        eng = fmt::format("{:>5.1f}% -> {:>5.1f}% of {:>5}", 100 * share_of(engine_before, file, k),
+                          100 * it->second.share(), it->second.rows);
+      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows   engine {}\n",
+                               label, 100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
+                               100 * c.share(), c.rows, eng);
     };
     for (const auto& [k, c] : lofo.by_kind) line(k, "", k, c);
     std::cout << "By shared file:\n";

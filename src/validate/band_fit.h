@@ -30,6 +30,9 @@ struct HeldOutResidual {
   std::string precision;
   int num_gpus = 0;
   double params_b = 0;
+  // The serving engine that ran the row: its framework string as read, then (calibrate --bands) the
+  // serving_engines.yaml entry it names; blank for training rows and frameworks no entry names.
+  std::string engine;
 };
 
 // The residual of one prediction of a row's metric.

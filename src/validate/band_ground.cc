@@ -11,12 +11,14 @@ std::string band_domain(std::string_view kind) {
   return kind.substr(0, 8) == "training" ? std::string(kind) : "serving";
 }
 
-void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows) {
+void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows, int min_engine_rows) {
   std::map<BandCell, BandGround> ground;
   std::map<BandCell, std::set<std::string>> precisions;
+  std::map<BandCell, std::map<std::string, int>> engine_rows;
   for (const auto& h : rows) {
     BandGround& g = ground[{h.kind, h.generation}];
     if (!h.precision.empty()) precisions[{h.kind, h.generation}].insert(h.precision);
+    if (!h.engine.empty()) ++engine_rows[{h.kind, h.generation}][h.engine];
     if (h.num_gpus > 0) {
       g.gpus_min = g.gpus_min > 0 ? std::min(g.gpus_min, h.num_gpus) : h.num_gpus;
       g.gpus_max = std::max(g.gpus_max, h.num_gpus);
@@ -34,6 +36,9 @@ void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResid
     b.ground = it->second;
     const auto& p = precisions[cell];
     b.ground.precisions.assign(p.begin(), p.end());
+    b.ground.engines.clear();
+    for (const auto& [e, n] : engine_rows[cell])
+      if (n >= min_engine_rows) b.ground.engines.push_back(e);
   }
 }
 
@@ -48,26 +53,32 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted) {
   q.precision = h.precision;
   q.num_gpus = h.num_gpus;
   q.params_b = h.params_b;
+  q.engine = h.engine;
   return q;
 }
 
 std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& held_out,
                                           const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts,
-                                          const std::vector<BandCell>& measured) {
-  std::set<std::string> families;
-  for (const auto& h : held_out) families.insert(h.family);
+                                          const std::vector<BandCell>& measured, BandHoldOut by) {
+  const auto group_of = [by](const HeldOutResidual& h) {
+    return by == BandHoldOut::engine ? h.engine : h.family;
+  };
+  std::set<std::string> groups;
+  for (const auto& h : held_out)
+    if (!group_of(h).empty()) groups.insert(group_of(h));
+  const int min_engine_rows = min_band_rows(opts.nominal);
   std::vector<NewGroundRow> out;
-  for (const auto& f : families) {
+  for (const auto& f : groups) {
     std::vector<HeldOutResidual> rest, mine, rest_prior;
-    for (const auto& h : held_out) (h.family == f ? mine : rest).push_back(h);
+    for (const auto& h : held_out) (group_of(h) == f ? mine : rest).push_back(h);
     for (const auto& h : unfitted)
-      if (h.family != f) rest_prior.push_back(h);
+      if (group_of(h) != f) rest_prior.push_back(h);
     auto bands = fit_error_bands(rest, rest_prior, opts, measured);
-    attach_ground(bands, rest);
+    attach_ground(bands, rest, min_engine_rows);
     for (auto& h : mine) {
       const ErrorBand& b = find_band(bands, h.kind, h.generation);
       GroundDistance d = ground_distance(b, question_of(h, false));
-      out.push_back({std::move(h), b, std::move(d)});
+      out.push_back({std::move(h), b, std::move(d), by});
     }
   }
   return out;
@@ -87,7 +98,15 @@ constexpr Dimension kDimensions[] = {
     {"precision", &BandWidening::precision, &GroundDistance::precision},
     {"scale", &BandWidening::scale, &GroundDistance::scale},
     {"model_size", &BandWidening::model_size, &GroundDistance::model_size},
+    {"engine", &BandWidening::engine, &GroundDistance::engine},
 };
+
+// Whether a row counts towards a dimension's factor: the engine's from the engines left out, every
+// other dimension's from the source families left out.
+bool fits_dimension(const NewGroundRow& r, const Dimension& dim) {
+  const bool engine_dim = dim.factor == &BandWidening::engine;
+  return (r.held_out_by == BandHoldOut::engine) == engine_dim && r.distance.*(dim.distance) > 0;
+}
 
 bool inside(const NewGroundRow& r, const BandWidening& w) {
   const double m = widening_multiplier(w, r.distance);
@@ -109,7 +128,7 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
       for (const auto& dim : kDimensions) {
         std::vector<const NewGroundRow*> off;
         for (const auto* r : rs)
-          if (r->distance.*(dim.distance) > 0) off.push_back(r);
+          if (fits_dimension(*r, dim)) off.push_back(r);
         if (off.size() < min_rows) {
           w.*(dim.factor) = 1.0;
           continue;
@@ -154,7 +173,7 @@ std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>&
   std::map<std::string, size_t> n;
   for (const auto& r : rows)
     for (const auto& dim : kDimensions)
-      if (r.distance.*(dim.distance) > 0) ++n[dim.name];
+      if (fits_dimension(r, dim)) ++n[dim.name];
   return n;
 }
 

@@ -17,8 +17,9 @@ namespace gpuplan {
 std::string band_domain(std::string_view kind);
 
 // Sets each band's ground from the rows of its (kind, generation): their precisions, GPU counts and
-// model sizes ("unfitted" bands keep none).
-void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows);
+// model sizes, and the serving engines with at least `min_engine_rows` of those rows (fewer than a band
+// needs: min_band_rows) ("unfitted" bands keep none).
+void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows, int min_engine_rows = 9);
 // Sets each band's widening to its domain's.
 void attach_widening(std::vector<ErrorBand>& bands, const std::map<std::string, BandWidening>& by_domain);
 
@@ -27,20 +28,27 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted);
 
 // A row of a source family left out: its residual, the band of bands fitted (with their ground)
 // without the family, and its distance from that band's ground.
+// What a pass of new_ground_rows leaves out at a time: a source family, or a serving engine (every row
+// it ran, whichever source measured it; rows without an engine are never left out).
+enum class BandHoldOut { source_family, engine };
 struct NewGroundRow {
   HeldOutResidual row;
   ErrorBand band;
   GroundDistance distance;
+  BandHoldOut held_out_by = BandHoldOut::source_family;
 };
-// Leave-one-source-family-out: each family's rows against bands fitted on the other families.
+// Leave-one-out (by default one source family at a time): each group's rows against bands fitted, with
+// their ground, on the other groups' rows.
 std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& held_out,
                                           const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
-                                          const std::vector<BandCell>& measured = {});
+                                          const std::vector<BandCell>& measured = {},
+                                          BandHoldOut by = BandHoldOut::source_family);
 
 // The widening per domain fitted on new-ground rows: coordinate by coordinate (source, precision, scale,
-// model size; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
+// model size, engine; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
 // `nominal` of the domain's rows off the ground along that dimension (1 when they already do, or when
-// fewer than min_band_rows rows lie off it).
+// fewer than min_band_rows rows lie off it). The engine factor is fitted on the rows of engines left out
+// (BandHoldOut::engine), the others on the rows of source families left out.
 std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
                                                  double max_factor = 6.0);
 
@@ -48,7 +56,8 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
 BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
                                  const std::map<std::string, BandWidening>& by_domain);
 
-// How many rows lie off the ground along each dimension ("source", "precision", "scale", "model_size").
+// How many rows lie off the ground along each dimension ("source", "precision", "scale", "model_size",
+// "engine"), counting each row in the pass that fits that dimension's factor.
 std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows);
 
 }  // namespace gpuplan

@@ -98,11 +98,128 @@ TEST(BandGround, WideningIsFittedToHoldTheNominalShareOfLeftOutRows) {
 }
 
 TEST(BandGround, GroundAndWideningRoundTripThroughTheBandFile) {
-  const ErrorBand b = grounded_band();
+  ErrorBand b = grounded_band();
+  b.ground.engines = {"sglang", "tensorrt-llm"};
+  b.widening.engine = 1.25;
   const std::string yaml = error_bands_to_yaml({b}, "test");
   EXPECT_NE(yaml.find("precisions: \"fp8,nvfp4\""), std::string::npos);
   EXPECT_NE(yaml.find("widen_precision: 1.500"), std::string::npos);
   EXPECT_NE(yaml.find("gpus_max: 8192"), std::string::npos);
+  EXPECT_NE(yaml.find("engines: \"sglang,tensorrt-llm\""), std::string::npos);
+  EXPECT_NE(yaml.find("widen_engine: 1.250"), std::string::npos);
+}
+
+ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor) {
+  ErrorBand b;
+  b.kind = std::string(kBandServingAggTpot);
+  b.generation = "hopper";
+  b.set_edges(-0.2, 0.25);
+  b.ground.engines = std::move(engines);
+  b.widening.engine = engine_factor;
+  return b;
+}
+
+// The serving engine is a dimension: an engine with too few fitted rows of the kind on the generation
+// gets the wider band, and says which; one on the ground, or none stated, does not.
+TEST(BandGround, AnEngineOffTheGroundWidensAndSaysWhich) {
+  const ErrorBand b = serving_band_on({"sglang", "tensorrt-llm"}, 1.4);
+  BandQuestion q{true, "", 0, 0, "vllm"};
+  const GroundDistance d = ground_distance(b, q);
+  EXPECT_DOUBLE_EQ(d.engine, 1);
+  const ErrorBand w = widen_band(b, d);
+  EXPECT_NEAR(w.high_log, 0.25 * 1.4, 1e-12);
+  EXPECT_NEAR(w.low_log, -0.2 * 1.4, 1e-12);
+  ASSERT_EQ(w.widened_by.size(), 1u);
+  EXPECT_EQ(w.widened_by[0],
+            "engine vllm has too few fitted serving_aggregated_tpot rows on hopper (fitted: sglang, tensorrt-llm)");
+  for (const char* on : {"sglang", "SGLang", ""}) {
+    q.engine = on;
+    EXPECT_DOUBLE_EQ(ground_distance(b, q).engine, 0) << on;
+    EXPECT_DOUBLE_EQ(widen_band(b, ground_distance(b, q)).high_log, 0.25) << on;
+  }
+  // A band without recorded engines (a training band, an older band file): not known, no widening.
+  q.engine = "vllm";
+  EXPECT_DOUBLE_EQ(ground_distance(serving_band_on({}, 1.4), q).engine, 0);
+}
+
+// A reason is listed only where its dimension's fitted factor widens the band: a factor of 1.00 adds
+// nothing, so the basis does not name it.
+TEST(BandGround, ReasonsListOnlyTheDimensionsThatWiden) {
+  ErrorBand b = grounded_band();
+  b.ground.engines = {"sglang"};
+  b.widening = {1.0, 1.5, 1.0, 1.0, 1.0};  // only precision widens
+  const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm"}));
+  ASSERT_EQ(w.widened_by.size(), 1u);
+  EXPECT_EQ(w.widened_by[0], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
+  EXPECT_NEAR(w.high_log, 0.15 * 1.5, 1e-12);
+  // Every factor 1: the band is the fitted one, with no reasons, however far off the question lies.
+  b.widening = {};
+  const ErrorBand same = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm"}));
+  EXPECT_TRUE(same.widened_by.empty());
+  EXPECT_DOUBLE_EQ(same.high_log, b.high_log);
+  EXPECT_DOUBLE_EQ(widening_factor(b.widening, "engine"), 1.0);
+  EXPECT_DOUBLE_EQ(widening_factor({1.1, 1.2, 1.3, 1.4, 1.5}, "engine"), 1.5);
+}
+
+HeldOutResidual engine_row(const std::string& family, const std::string& engine, double log_ratio) {
+  HeldOutResidual h(std::string(kBandServingAggTpot), "hopper", family, log_ratio);
+  h.engine = engine;
+  h.precision = "fp8";
+  h.num_gpus = 8;
+  h.params_b = 70;
+  return h;
+}
+
+// The ground records an engine only with enough rows for a band of its own (min_band_rows).
+TEST(BandGround, TheGroundRecordsEnginesWithEnoughRows) {
+  std::vector<HeldOutResidual> rows;
+  for (int i = 0; i < 9; ++i) rows.push_back(engine_row("A / SGLang", "sglang", 0.01 * i));
+  for (int i = 0; i < 8; ++i) rows.push_back(engine_row("B / vLLM", "vllm", 0.01 * i));
+  std::vector<ErrorBand> bands = fit_error_bands(rows, rows);
+  attach_ground(bands, rows, min_band_rows(0.8));
+  const ErrorBand& b = find_band(bands, kBandServingAggTpot, "hopper");
+  EXPECT_EQ(b.ground.engines, std::vector<std::string>{"sglang"});
+}
+
+// Leave-one-engine-out: each engine's rows against bands fitted without any row it ran (whichever source
+// measured it); the engine factor is fitted on those rows alone, the others on the source families'.
+TEST(BandGround, TheEngineFactorIsFittedLeavingOneEngineOut) {
+  std::vector<HeldOutResidual> rows;
+  // Three engines, each measured by two sources; sglang and trtllm agree (+/-5%), vllm runs ~10% faster
+  // than predicted (its rows lie outside a band fitted on the other two).
+  for (const char* src : {"A", "B"}) {
+    for (int i = 0; i < 12; ++i) {
+      const double x = -0.05 + 0.1 * (i + 0.5) / 12;
+      rows.push_back(engine_row(std::string(src) + " / sglang", "sglang", x));
+      rows.push_back(engine_row(std::string(src) + " / trtllm", "tensorrt-llm", x));
+      rows.push_back(engine_row(std::string(src) + " / vllm", "vllm", 0.1 + x));
+    }
+  }
+  BandFitOptions o;
+  o.min_families = 2;
+  const auto by_engine = new_ground_rows(rows, rows, o, {}, BandHoldOut::engine);
+  ASSERT_EQ(by_engine.size(), rows.size());
+  size_t vllm_off = 0;
+  for (const auto& r : by_engine) {
+    EXPECT_EQ(r.held_out_by, BandHoldOut::engine);
+    EXPECT_DOUBLE_EQ(r.distance.engine, 1) << r.row.engine;  // its engine is off the others' ground
+    vllm_off += r.row.engine == "vllm" ? 1 : 0;
+  }
+  EXPECT_EQ(vllm_off, 24u);
+  // By source family every engine stays on the ground (the other source ran it): no engine distance.
+  const auto by_source = new_ground_rows(rows, rows, o, {});
+  for (const auto& r : by_source) EXPECT_DOUBLE_EQ(r.distance.engine, 0) << r.row.family;
+  std::vector<NewGroundRow> all = by_source;
+  all.insert(all.end(), by_engine.begin(), by_engine.end());
+  const auto w = fit_widening(all, 0.8);
+  ASSERT_TRUE(w.count("serving"));
+  EXPECT_GT(w.at("serving").engine, 1.05);
+  // Without the engine pass nothing is off the ground along the engine: factor 1.
+  EXPECT_DOUBLE_EQ(fit_widening(by_source, 0.8).at("serving").engine, 1.0);
+  // The widened bands hold more of the left-out engines' rows than the unwidened ones.
+  EXPECT_GT(new_ground_coverage(by_engine, w).by_kind.at("all").share(),
+            new_ground_coverage(by_engine, {}).by_kind.at("all").share());
+  EXPECT_EQ(off_ground_counts(by_engine).at("engine"), by_engine.size());
 }
 
 }  // namespace

@@ -10,6 +10,8 @@ namespace {
 
 Precision precision_of(const TrainingCase& c) { return c.workload.precision; }
 Precision precision_of(const InferenceCase& c) { return c.workload.weight_precision; }
+std::string engine_of(const TrainingCase&) { return {}; }
+std::string engine_of(const InferenceCase& c) { return c.framework; }
 
 template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
@@ -19,6 +21,7 @@ void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   h.precision = std::string(to_string(precision_of(c)));
   h.num_gpus = c.workload.num_gpus;
   h.params_b = total_params(c.model) / 1e9;
+  h.engine = engine_of(c);
   out.push_back(std::move(h));
 }
 

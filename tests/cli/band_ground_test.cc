@@ -151,4 +151,75 @@ TEST(BandGroundCli, TrainAndSearchGiveTheSameBandForTheSamePlan) {
   }
 }
 
+// Hopper's serving bands fitted on SGLang and TensorRT-LLM rows only, on ground that holds every other
+// dimension of the questions below; widen_source as given, widen_engine 1.5.
+std::string engine_overlay(const std::string& widen_source) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("gpuplan-band-engine-" + std::to_string(::getpid()) + "-" + widen_source);
+  fs::create_directories(dir);
+  std::ofstream f(dir / "error_bands.yaml");
+  f << "error_bands:\n";
+  for (const char* kind : {"serving_aggregated_throughput", "serving_aggregated_tpot", "serving_aggregated_ttft"})
+    f << "  - kind: " << kind << "\n    generation: hopper\n    low_log: -0.2\n    high_log: 0.3\n"
+      << "    rows: 100\n    families: 4\n    precisions: \"bf16,fp8,fp4,nvfp4,mxfp8,w4a16\"\n"
+      << "    engines: \"sglang,tensorrt-llm\"\n    gpus_min: 1\n    gpus_max: 100000\n"
+      << "    params_b_min: 0.1\n    params_b_max: 100000\n    widen_source: " << widen_source
+      << "\n    widen_precision: 1.5\n    widen_scale: 1.5\n    widen_model_size: 1.5\n    widen_engine: 1.5\n";
+  return dir.string();
+}
+
+TEST(BandGroundCli, AnEngineTheBandsHardlySawGetsTheWiderBandAndItsName) {
+  const std::string cat = " --catalog " + engine_overlay("1.2");
+  const std::string args = "infer --model llama3.1-70b --system hgx-h100 --json";
+  const auto on = run_gpuplan(args + " --engine sglang" + cat), off = run_gpuplan(args + " --engine vllm" + cat);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  for (const char* fig : {"tokens_per_s_per_gpu", "tpot_s", "ttft_s"}) {
+    const auto a = on.json()["band"][fig], b = off.json()["band"][fig];
+    EXPECT_NEAR(log_band_width(b), 1.5 * log_band_width(a), 1e-9 * log_band_width(a)) << fig;
+    const auto why = b["basis"]["widened_by"].dump();
+    EXPECT_TRUE(has(why, "engine vllm has too few fitted")) << why;
+    EXPECT_TRUE(has(why, "(fitted: sglang, tensorrt-llm)")) << why;
+    EXPECT_FALSE(has(a["basis"]["widened_by"].dump(), "engine")) << a.dump();
+  }
+  // A framework string names the engine as the band file does ("SGLang 0.5.9" is sglang).
+  const auto named = run_gpuplan(args + " --engine SGLang" + cat);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(named.json()["band"]["tpot_s"], on.json()["band"]["tpot_s"]);
+  // The text says it too.
+  const auto t = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --engine vllm" + cat);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "engine vllm has too few fitted")) << t.out;
+}
+
+TEST(BandGroundCli, ADimensionWhoseFactorIsOneIsNotAReason) {
+  // Every question is a new source, but a source factor of 1.00 widens nothing: not listed.
+  const auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --engine sglang --json --catalog " +
+                             engine_overlay("1.0"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* fig : {"tokens_per_s_per_gpu", "tpot_s", "ttft_s"}) {
+    const auto b = r.json()["band"][fig];
+    EXPECT_TRUE(b["basis"]["widened_by"].empty()) << b.dump();
+  }
+}
+
+TEST(BandGroundCli, GoodputWarnsWhenTheChosenPlanComputesForLittleOfItsStep) {
+  // 1,536 sequences over 16,384 GPUs: three per data-parallel replica; the step is mostly communication.
+  const auto thin = run_gpuplan("goodput --model deepseek-v3 --system hgx-b200 --gpus 16384 --json");
+  ASSERT_EQ(thin.exit_code, 0) << thin.err;
+  const auto s = thin.json()["systems"][0];
+  ASSERT_EQ(s["warnings"].size(), 1u) << s.dump();
+  const std::string w = s["warnings"][0];
+  EXPECT_TRUE(has(w, "under half the best published for blackwell bf16")) << w;
+  EXPECT_TRUE(has(w, "data-parallel replicas")) << w;
+  EXPECT_LT(s["mfu_6n_bf16"].get<double>(), 0.1);
+  const auto text = run_gpuplan("goodput --model deepseek-v3 --system hgx-b200 --gpus 16384");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "Warning (hgx-b200): MFU")) << text.out;
+  // A plan that computes for most of its step is not flagged.
+  const auto busy = run_gpuplan("goodput --model llama3.1-70b --system hgx-h100 --gpus 64 --json");
+  ASSERT_EQ(busy.exit_code, 0) << busy.err;
+  EXPECT_TRUE(busy.json()["systems"][0]["warnings"].empty());
+}
+
 }  // namespace
