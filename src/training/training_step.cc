@@ -384,7 +384,13 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   }
 
   // Exposed communication per micro-batch.
-  const double ov = p.tp_comm_overlap ? e.overlap_eff : 0.0;
+  // TP overlap on Hopper and older orders each collective ahead of the GEMM it hides behind with one CUDA
+  // device connection (CUDA_DEVICE_MAX_CONNECTIONS=1); the expert all-to-all overlap's second stream needs
+  // more, and with more the collective queues behind the GEMM (Megatron-Bridge perf_plugins.py,
+  // _set_num_cuda_device_max_connections): with both on there, the TP collectives run exposed.
+  const int cc = hw.accelerator.compute_capability;
+  const bool tp_overlap_ordered = !(p.ep_overlap && p.ep > 1 && cc > 0 && cc < 100);
+  const double ov = p.tp_comm_overlap && tp_overlap_ordered ? e.overlap_eff : 0.0;
   const double tp_fb = (2.0 + recomputed_passes) * n * ltp;  // forward + backward move the same bytes
   const double tp_exposed = tp_fb * (1.0 - ov);
   const double cp_exposed =
