@@ -143,7 +143,8 @@ int show_recipe(const std::string& name, Output& output) {
   if (!r.concurrencies.empty()) line("concurrencies", fmt::format("{}", fmt::join(r.concurrencies, ", ")));
   if (r.kind == RecipeKind::ep_overlap) {
     line("expert a2a overlap", r.ep_overlap == 1 ? "on" : "off");
-    line("containers", r.container_from + " until " + (r.container_until.empty() ? "still so" : r.container_until));
+    line("containers", r.container_until.empty() ? "from " + r.container_from + " (still so in the newest container read)"
+                                                 : "from " + r.container_from + " until " + r.container_until + " (not included)");
   } else {
     line("dates", r.valid_from + " to " + (r.valid_to.empty() ? "now" : r.valid_to));
   }
