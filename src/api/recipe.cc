@@ -16,7 +16,8 @@ namespace {
 using nlohmann::json;
 
 constexpr RecipeKind kRecipeKinds[] = {RecipeKind::deployment, RecipeKind::prefill_limits, RecipeKind::decode_limits,
-                                 RecipeKind::launch,     RecipeKind::mtp,            RecipeKind::script};
+                                 RecipeKind::launch,     RecipeKind::mtp,            RecipeKind::script,
+                                 RecipeKind::ep_overlap};
 
 json recipe_count_or_null(long long v) { return v > 0 ? json(v) : json(nullptr); }
 json recipe_either_json(int v) { return v < 0 ? json(nullptr) : json(v == 1); }
@@ -36,6 +37,11 @@ json recipe_pool_json(const RecipePool& p) {
           {"eplb_slots", p.eplb_slots},
           {"scheduler_recv_interval", p.scheduler_recv_interval},
           {"fp8_gemm_backend", p.fp8_gemm_triton ? "triton" : "auto"}};
+}
+
+// ep_overlap rows: the containers they hold for and the setting ("25.11..26.02 on").
+std::string recipe_containers_text(const Recipe& r) {
+  return fmt::format("{}..{} {}", r.container_from, r.container_until, r.ep_overlap == 1 ? "on" : "off");
 }
 
 std::string recipe_either_text(int v) { return v < 0 ? "any" : v ? "yes" : "no"; }
@@ -73,7 +79,8 @@ int list_recipes(const std::string& kind, Output& output) {
     rows.push_back({r->name, to_string(r->kind), r->model.empty() ? "-" : r->model,
                     r->system.empty() ? "-" : r->system, r->engine.empty() ? "-" : r->engine,
                     r->precision.empty() ? "-" : r->precision, recipe_pool_text(r->prefill), recipe_pool_text(r->decode),
-                    r->valid_from + ".." + r->valid_to, r->source});
+                    r->kind == RecipeKind::ep_overlap ? recipe_containers_text(*r) : r->valid_from + ".." + r->valid_to,
+                    r->source});
   print_table(output.os(),
               {"name", "kind", "model", "system", "engine", "weights", "prefill", "decode", "dates", "source"}, rows, 2);
   output.os() << fmt::format("\n{} recipes. `gpuplan recipe show NAME` for one; `gpuplan infer --recipe NAME` "
@@ -134,7 +141,13 @@ int show_recipe(const std::string& name, Output& output) {
     line("batch waiting", fmt::format("{} iterations, {:g} x max_num_tokens", r.batch_wait_iters,
                                       r.batch_wait_tokens_ratio));
   if (!r.concurrencies.empty()) line("concurrencies", fmt::format("{}", fmt::join(r.concurrencies, ", ")));
-  line("dates", r.valid_from + " to " + (r.valid_to.empty() ? "now" : r.valid_to));
+  if (r.kind == RecipeKind::ep_overlap) {
+    line("expert a2a overlap", r.ep_overlap == 1 ? "on" : "off");
+    line("containers", r.container_until.empty() ? "from " + r.container_from + " (still so in the newest container read)"
+                                                 : "from " + r.container_from + " until " + r.container_until + " (not included)");
+  } else {
+    line("dates", r.valid_from + " to " + (r.valid_to.empty() ? "now" : r.valid_to));
+  }
   line("source", r.source);
   line("commit", r.commit);
   line("recipe", r.recipe);
@@ -174,7 +187,10 @@ json recipe_json(const Recipe& r) {
           {"ep_is_worker", r.ep_is_worker},
           {"batch_wait_iters", r.batch_wait_iters},
           {"batch_wait_tokens_ratio", r.batch_wait_tokens_ratio},
-          {"concurrencies", r.concurrencies}};
+          {"concurrencies", r.concurrencies},
+          {"container_from", recipe_text_or_null(r.container_from)},
+          {"container_until", recipe_text_or_null(r.container_until)},
+          {"ep_overlap", recipe_either_json(r.ep_overlap)}};
 }
 
 void add_recipe_options(CLI::App& app, RecipeRequest& req) {
@@ -188,7 +204,7 @@ void add_recipe_options(CLI::App& app, RecipeRequest& req) {
   app.require_subcommand(1, 1);
   CLI::App* list = app.add_subcommand("list", "Table of the built-in recipes");
   list->add_option("--kind", req.kind,
-                   "Only recipes of this kind: deployment, prefill_limits, decode_limits, launch, mtp or script");
+                   "Only recipes of this kind: deployment, prefill_limits, decode_limits, launch, mtp, script or ep_overlap");
   list->fallthrough();
   list->callback([&req] { req.list = true; });
   CLI::App* show = app.add_subcommand("show", "One recipe: every field it states and its source");

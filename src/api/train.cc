@@ -45,17 +45,20 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                  "vocab=128256,ffn_hidden=53248 (per expert for MoE),experts=0,topk=0. A --model no built-in "
                  "model matches is built from them alone (layers, hidden, heads and vocab needed)");
   app.add_option("--framework-release", req.framework_release,
-                 fmt::format("Year of the training framework's release ({} to {}): before 2022 no sequence "
-                             "parallelism and no distributed optimizer (zero=0), before 2023 no TP communication "
-                             "overlap; what the release lacks is off in the plan unless --plan states it",
+                 fmt::format("The training framework's release: a year ({} to {}) or a NeMo container version "
+                             "YY.MM or YY.MM.NN (e.g. 25.09; the container implies the year). Before 2022 no "
+                             "sequence parallelism and no distributed optimizer (zero=0), before 2023 no TP "
+                             "communication overlap, before 25.09 (Megatron-Core 0.14; a year: before 2025) no "
+                             "expert all-to-all overlap; what the release lacks is off in the plan unless --plan "
+                             "states it",
                              kOldestFrameworkRelease, kNewestFrameworkRelease))
       ->capture_default_str();
   app.add_option("--ep-overlap", req.ep_overlap,
                  "on or off: the MoE expert all-to-all overlapped with another micro-batch's compute "
-                 "(Megatron-Core --overlap-moe-expert-parallel-comm). Default: as the newest NeMo container's "
-                 "performance recipe for the model, GPU and precision runs it (docs/training-model.md, "
-                 "\"Expert all-to-all overlap\"), off before the newest --framework-release; a --plan "
-                 "ep_overlap key states it too, and this option wins over it");
+                 "(Megatron-Core --overlap-moe-expert-parallel-comm). Default: on for a MoE model with ep > 1 "
+                 "where --framework-release has it (25.09 on), off otherwise (docs/training-model.md, "
+                 "\"Expert all-to-all overlap\"); a --plan ep_overlap key states it too, and this option wins "
+                 "over it");
   app.add_option("--flop-convention", req.flop_convention,
                  "How tflops_per_gpu counts FLOPs: model (model FLOPs with attention, recompute not counted) or "
                  "narayanan-2021 (Narayanan et al. 2021 Eq. 3, counting the recomputed forward and the logits)")
@@ -90,7 +93,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));
   req.w.precision = *p;
   req.w.finetune = finetune_spec(req.finetune, req);
-  const FrameworkRelease release = framework_release(req.framework_release);
+  const FrameworkRelease release = parse_framework_release(req.framework_release);
   const int ep_overlap_stated = req.given("--ep-overlap") ? (parse_on_off(req.ep_overlap, "--ep-overlap") ? 1 : 0) : -1;
   const auto flops = parse_flop_convention(req.flop_convention);
   if (!flops)
@@ -119,7 +122,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     const BlankFill fill = fill_blank_plan(model, hw, req.w, base, all);
     if (!fill.found) throw InputError("--gpus", "no plan divides the model over these GPUs: " + fill.note);
     plan = fill.plan;
-    chosen_by = "the fastest plan the " + std::to_string(release.year) + " framework could run (" + fill.note + ")";
+    chosen_by = "the fastest plan the " + release.text() + " framework could run (" + fill.note + ")";
   } else {
     // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
     const SearchResult found = search_plans(model, hw, req.w);
@@ -127,13 +130,11 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     plan = found.top.front().plan;
     chosen_by = fmt::format("the fastest of {} plans that fit (search)", found.stats.evaluated);
   }
-  // The expert all-to-all overlap: as stated, else as the plan's key states it, else as the newest
-  // recipe runs this model on this GPU in this precision (training/expert_overlap.h).
+  // The expert all-to-all overlap: as stated, else as the plan's key states it, else where the release
+  // has it for a MoE plan with EP > 1, whatever the model (training/expert_overlap.h).
   if (ep_overlap_stated >= 0) plan.ep_overlap = ep_overlap_stated == 1;
   else if (!(req.given("--plan") && req.plan_text.find("ep_overlap") != std::string::npos))
-    plan.ep_overlap = model.is_moe() && plan.ep > 1 && release.year == kNewestFrameworkRelease &&
-                      recipe_overlaps_expert_a2a(req.model_name, hw.accelerator.name, req.w.precision,
-                                                 newest_container_version());
+    plan.ep_overlap = release_overlaps_expert_a2a(model, plan, release);
   const TrainingResult r = evaluate_training(model, hw, plan, req.w);
   if (!r.valid()) throw_plan_violations(r.violations);
   const bool fits = r.memory.fits;
@@ -144,6 +145,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json j = training_json(model, hw, plan, req.w, r);
     j["framework_release"] = release.year;
+    j["framework_container"] = release.container ? nlohmann::json(to_string(*release.container)) : nlohmann::json(nullptr);
     j["ep_overlap"] = plan.ep_overlap;
     j["flop_convention"] = std::string(to_string(*flops));
     j["tflops_per_gpu"] = tflops_per_gpu(*flops, model, req.w, r);
@@ -162,7 +164,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!fits) output.os() << does_not_fit_line(r.memory) << "\n\n";
   if (!chosen_by.empty()) output.os() << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
   output.os() << batch_line(batch, req.w.seq_len) << "\n";
-  if (const std::string note = release_note(release); !note.empty()) output.os() << note << "\n";
+  if (const std::string note = release_note(release, model.is_moe()); !note.empty()) output.os() << note << "\n";
   if (*flops != FlopConvention::model)
     output.os() << fmt::format("TFLOP/s per GPU counted as {}: {:.1f}\n", to_string(*flops),
                                tflops_per_gpu(*flops, model, req.w, r));

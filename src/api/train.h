@@ -20,9 +20,9 @@ namespace gpuplan::api {
 struct TrainRequest : RequestBase {
   std::string model_name = "llama3.1-70b", system = "hgx-h100", precision = "bf16", plan_text;
   std::string arch_text;                         // --arch layers=..,hidden=..: dimensions replacing the model's
-  int framework_release = kNewestFrameworkRelease;  // --framework-release YEAR
+  std::string framework_release = std::to_string(kNewestFrameworkRelease);  // --framework-release YEAR|YY.MM
   std::string flop_convention = "model";         // --flop-convention: how tflops_per_gpu counts FLOPs
-  std::string ep_overlap;                        // --ep-overlap on|off; unset: as the newest recipe
+  std::string ep_overlap;                        // --ep-overlap on|off; unset: as the release has it
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 64;

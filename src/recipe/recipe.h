@@ -19,6 +19,7 @@ enum class RecipeKind {
   launch,          // how a launch script turned a sweep config into server flags (mori launch)
   mtp,             // the decode worker's draft tokens for a deployment (inferencex_mori_mtp.yaml)
   script,          // what a single-node launch script passes beyond the sweep config (inferencex_scripts.yaml)
+  ep_overlap,      // a training recipe's expert all-to-all overlap by container (megatron_bridge_ep_overlap.yaml)
 };
 const char* to_string(RecipeKind k);
 
@@ -66,6 +67,12 @@ struct Recipe {
   int batch_wait_iters = 0;             // script rows: TensorRT-LLM batch_wait_timeout_iters (0: none)
   double batch_wait_tokens_ratio = 0;   // and batch_wait_max_tokens_ratio
   std::vector<long long> concurrencies;  // the benchmark's client counts (empty: not stated)
+  // ep_overlap rows: the framework containers the row holds for (YY.MM or YY.MM.NN; `container_until`
+  // not included, empty: still so in the newest container the table read) and whether the recipe
+  // overlaps the expert all-to-all there (1 on, 0 off). Their `precision` is a training precision
+  // (bf16, fp8, mxfp8, nvfp4); they state no run dates.
+  std::string container_from, container_until;
+  int ep_overlap = -1;
 
   // True when the recipe states a whole deployment `gpuplan infer --recipe` can evaluate (a deployment
   // or MTP row with a model, a system, ISL/OSL and both pools' workers and widths).

@@ -57,6 +57,13 @@ const RecipeTable& builtin_recipe_table(const std::string& path) {
   throw InputError(path, "not embedded in this build");
 }
 
+std::vector<const RecipeTable*> builtin_recipe_tables(const std::string& schema) {
+  std::vector<const RecipeTable*> out;
+  for (const auto& [path, t] : builtin().tables)
+    if (t.schema == schema) out.push_back(&t);
+  return out;
+}
+
 const std::vector<Recipe>& builtin_recipes() { return builtin().all; }
 
 const Recipe* find_recipe(const std::string& name) {

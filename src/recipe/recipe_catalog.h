@@ -12,6 +12,9 @@ namespace gpuplan {
 // InputError when the build embeds no such file.
 const RecipeTable& builtin_recipe_table(const std::string& path);
 
+// Every built-in table of that schema (recipe_loader.h's k*Schema), in path order.
+std::vector<const RecipeTable*> builtin_recipe_tables(const std::string& schema);
+
 // Every built-in recipe, table by table in path order, with unique names: a recipe's `name`, else
 // default_recipe_name(); a name already taken gets its valid_from ("@2026-03-12"), then "#2", "#3".
 const std::vector<Recipe>& builtin_recipes();

@@ -6,9 +6,11 @@
 #include <cctype>
 #include <exception>
 #include <map>
+#include <optional>
 
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "recipe/container_version.h"
 #include "recipe/recipe_dates.h"
 #include "recipe/recipe_keys.h"
 
@@ -22,6 +24,7 @@ const char* to_string(RecipeKind k) {
     case RecipeKind::launch: return "launch";
     case RecipeKind::mtp: return "mtp";
     case RecipeKind::script: return "script";
+    case RecipeKind::ep_overlap: return "ep_overlap";
   }
   return "?";
 }
@@ -344,6 +347,80 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   return k;
 }
 
+// --- gpuplan.megatron_bridge_ep_overlap/v1: a training recipe's expert all-to-all overlap by container ---
+std::string read_container(YamlMap& r, const char* key, const RecipeTable& t) {
+  const std::string v = r.str(key);
+  const auto c = parse_container_version(v);
+  bool read = false;
+  for (const auto& [name, tag] : t.containers) read = read || name == v;
+  if (!c || !read)
+    throw InputError(r.path() + "." + key, fmt::format("must be one of the containers the file read (its `containers`, "
+                                                       "YY.MM or YY.MM.NN), got '{}'", v));
+  return v;
+}
+
+void read_ep_overlap(RecipeTable& t, const FileDefaults& d, YamlMap& r) {
+  Recipe k = start(t, d, r, RecipeKind::ep_overlap);
+  k.source = t.source;
+  if (r.has("model")) k.model = r.str("model");
+  if (k.model.empty()) throw InputError(r.path() + ".model", "must name the model (catalog name)");
+  k.gpu = r.str("gpu");
+  if (k.gpu.empty()) throw InputError(r.path() + ".gpu", "must name the catalog accelerator");
+  k.ep_overlap = r.boolean("ep_overlap") ? 1 : 0;
+  k.container_from = read_container(r, "from", t);
+  if (r.has("until")) {
+    k.container_until = read_container(r, "until", t);
+    if (!(*parse_container_version(k.container_from) < *parse_container_version(k.container_until)))
+      throw InputError(r.path() + ".until", "must be a container after `from` " + k.container_from + ", got " +
+                                                k.container_until);
+  }
+  k.recipe = r.str("recipe");
+  if (k.recipe.empty()) throw InputError(r.path() + ".recipe", "must name the recipe file and configs, got ''");
+  if (r.has("commit")) k.commit = r.str("commit");
+  const std::vector<std::string> precisions = r.str_list("precisions");
+  if (precisions.empty()) throw InputError(r.path() + ".precisions", "must list at least one precision");
+  for (const std::string& p : precisions) {
+    if (p != "bf16" && p != "fp8" && p != "mxfp8" && p != "nvfp4")
+      throw InputError(r.path() + ".precisions", "must list bf16, fp8, mxfp8 or nvfp4, got '" + p + "'");
+    Recipe one = k;
+    one.precision = one.weights = p;
+    one.system = lower(one.gpu);
+    for (const Recipe& o : t.recipes) {
+      const auto a_to = o.container_until.empty() ? std::nullopt : parse_container_version(o.container_until);
+      const auto b_to = one.container_until.empty() ? std::nullopt : parse_container_version(one.container_until);
+      const bool meet = (!a_to || *parse_container_version(one.container_from) < *a_to) &&
+                        (!b_to || *parse_container_version(o.container_from) < *b_to);
+      if (o.model == one.model && o.system == one.system && o.precision == p && meet)
+        throw InputError(one.where, fmt::format("matches the same rows as {} (model, gpu, precision {} and containers "
+                                                "meet): one row, one entry", o.where, p));
+    }
+    t.recipes.push_back(std::move(one));
+  }
+  r.reject_unknown_keys();
+}
+
+void read_ep_overlap_table(RecipeTable& t, const FileDefaults& d, YamlMap& root) {
+  t.source = root.str("source");
+  if (t.source.find('/') == std::string::npos)
+    throw InputError(t.origin + ": source", "must name a repository as owner/name, got '" + t.source + "'");
+  const YAML::Node m = root.raw("containers");
+  if (!m.IsMap() || m.size() == 0)
+    throw InputError(t.origin + ": containers", "must map each container read (YY.MM[.NN]) to its release tag");
+  std::optional<ContainerVersion> last;
+  for (const auto& kv : m) {
+    const std::string c = kv.first.as<std::string>(), tag = kv.second.IsScalar() ? kv.second.as<std::string>() : "";
+    const auto v = parse_container_version(c);
+    if (!v) throw InputError(t.origin + ": containers." + c, "must be a container YY.MM or YY.MM.NN");
+    if (last && !(*last < *v)) throw InputError(t.origin + ": containers." + c, "must follow the one before (ascending)");
+    if (tag.empty()) throw InputError(t.origin + ": containers." + c, "must name the release tag it runs");
+    last = v;
+    t.containers.emplace_back(c, tag);
+  }
+  t.recipe_default = root.boolean("recipe_default") ? 1 : 0;
+  for (YamlMap r : root.map_list("recipes")) read_ep_overlap(t, d, r);
+  if (t.recipes.empty()) throw InputError(t.origin + ": recipes", "must list at least one recipe");
+}
+
 // Two rows of one table that would match the same benchmark row: an error naming both.
 bool same_rows(const Recipe& a, const Recipe& b) {
   if (a.kind != b.kind || a.precision != b.precision ||
@@ -366,7 +443,8 @@ bool same_rows(const Recipe& a, const Recipe& b) {
              (a.batch_wait_iters > 0) == (b.batch_wait_iters > 0) && (a.mtp_draft_tokens > 0) == (b.mtp_draft_tokens > 0) &&
              (a.decode.scheduler_recv_interval > 1) == (b.decode.scheduler_recv_interval > 1);
     case RecipeKind::deployment:
-    case RecipeKind::mtp: return false;  // several may match: the readers resolve them
+    case RecipeKind::mtp:
+    case RecipeKind::ep_overlap: return false;  // several may match: the readers resolve them
   }
   return false;
 }
@@ -425,10 +503,12 @@ RecipeTable load_recipe_table(const std::string& text, const std::string& origin
     for (YamlMap r : root.map_list("entries")) t.recipes.push_back(read_mori_mtp(t, d, r));
   } else if (t.schema == kScriptSchema) {
     for (YamlMap r : root.map_list("scripts")) add_checked(t, read_script(t, d, r));
+  } else if (t.schema == kEpOverlapSchema) {
+    read_ep_overlap_table(t, d, root);
   } else {
-    throw InputError(origin + ": schema", fmt::format("must be one of {}, {}, {}, {} or {}, got '{}'",
+    throw InputError(origin + ": schema", fmt::format("must be one of {}, {}, {}, {}, {} or {}, got '{}'",
                                                       kDynamoDecodeSchema, kDynamoPrefillSchema, kMoriSchema,
-                                                      kMoriMtpSchema, kScriptSchema, t.schema));
+                                                      kMoriMtpSchema, kScriptSchema, kEpOverlapSchema, t.schema));
   }
   root.reject_unknown_keys();
   return t;
@@ -480,6 +560,8 @@ std::string default_recipe_name(const Recipe& r) {
                          r.decode.workers, r.decode.attention_dp ? "dep" : r.decode.ep ? "tep" : "tp",
                          r.decode.gpus_per_worker, at);
     case RecipeKind::script: return r.name;
+    case RecipeKind::ep_overlap:
+      return fmt::format("ep-overlap/{}/{}-{}@{}", lower(r.model), r.system, r.precision, r.container_from);
   }
   return r.name;
 }

@@ -4,6 +4,7 @@
 // InputError naming its path and the allowed values; two rows of one table that would match the same
 // benchmark row are an error naming both.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "recipe/recipe.h"
@@ -16,6 +17,7 @@ inline constexpr const char* kDynamoPrefillSchema = "gpuplan.dynamo_prefill_reci
 inline constexpr const char* kMoriSchema = "gpuplan.inferencex_mori_recipes/v1";
 inline constexpr const char* kMoriMtpSchema = "gpuplan.inferencex_mori_mtp/v1";
 inline constexpr const char* kScriptSchema = "gpuplan.inferencex_scripts/v1";
+inline constexpr const char* kEpOverlapSchema = "gpuplan.megatron_bridge_ep_overlap/v1";
 
 struct RecipeTable {
   std::string origin;  // the file's name as given
@@ -23,6 +25,11 @@ struct RecipeTable {
   // The file-level defaults its rows take where they state none (decode tables: source, commit, dates).
   std::string source, commit, valid_from, valid_to;
   std::vector<Recipe> recipes;  // in the file's order; names not yet unique (recipe_catalog.h makes them so)
+  // ep_overlap tables: the containers read (YY.MM[.NN], ascending; each with the framework release tag it
+  // runs) and what a model the rows name runs where no row covers its GPU, precision and container
+  // (`recipe_default`: 0 off, 1 on).
+  std::vector<std::pair<std::string, std::string>> containers;
+  int recipe_default = -1;
 };
 
 // Reads one recipe file's text. `origin` names it in errors and in each recipe's `table`.

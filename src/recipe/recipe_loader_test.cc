@@ -82,6 +82,40 @@ TEST(RecipeLoader, ScriptRowsNeedANameAndRefuseOverlaps) {
                InputError);
 }
 
+// The ep_overlap layout: one row a precision, containers among those the file read, no two rows for the
+// same model, GPU and precision whose containers meet.
+TEST(RecipeLoader, EpOverlapTable) {
+  const std::string head =
+      "schema: gpuplan.megatron_bridge_ep_overlap/v1\nsource: NVIDIA-NeMo/Megatron-Bridge\n"
+      "containers: {\"25.11\": v0.2.1, \"26.02\": v0.3.0, \"26.04\": v0.4.0}\nrecipe_default: false\nrecipes:\n";
+  const std::string row =
+      "  - {model: qwen3-30b-a3b, gpu: h100-sxm, precisions: [bf16, fp8], ep_overlap: true, from: \"25.11\", "
+      "until: \"26.02\", recipe: x.py}\n";
+  const RecipeTable t = load_recipe_table(head + row, "t.yaml");
+  ASSERT_EQ(t.recipes.size(), 2u);
+  EXPECT_EQ(t.recipes[1].precision, "fp8");
+  EXPECT_EQ(t.recipes[0].kind, RecipeKind::ep_overlap);
+  EXPECT_EQ(t.recipes[0].ep_overlap, 1);
+  EXPECT_EQ(t.recipes[0].container_until, "26.02");
+  EXPECT_EQ(t.recipe_default, 0);
+  EXPECT_EQ(default_recipe_name(t.recipes[0]), "ep-overlap/qwen3-30b-a3b/h100-sxm-bf16@25.11");
+  auto fails = [&](const std::string& text, const std::string& field) {
+    try {
+      load_recipe_table(text, "t.yaml");
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.field()).find(field), std::string::npos) << e.field() << ": " << e.what();
+    }
+  };
+  fails(head + row + row, "recipes[1]");  // the same rows twice
+  std::string bad = row;
+  bad.replace(bad.find("\"26.02\""), 7, "\"26.03\"");
+  fails(head + bad, "until");  // a container the file did not read
+  bad = row;
+  bad.replace(bad.find("fp8"), 3, "fp16");
+  fails(head + bad, "precisions");
+}
+
 TEST(RecipeCatalog, EveryBuiltinTableLoadsWithUniqueNamesAndSources) {
   const auto& all = builtin_recipes();
   ASSERT_GT(all.size(), 500u);
@@ -90,12 +124,12 @@ TEST(RecipeCatalog, EveryBuiltinTableLoadsWithUniqueNamesAndSources) {
   for (const Recipe& r : all) {
     EXPECT_TRUE(names.insert(r.name).second) << r.name;
     EXPECT_NE(r.source.find('/'), std::string::npos) << r.name;
-    EXPECT_FALSE(r.valid_from.empty()) << r.name;
+    EXPECT_FALSE(r.valid_from.empty() && r.container_from.empty()) << r.name;  // run dates, or containers
     EXPECT_EQ(r.model.empty(), false) << r.name;
     tables.insert(r.table);
     evaluable += r.evaluable();
   }
-  EXPECT_EQ(tables.size(), 6u);  // the five tables of data/recipes and inferencex_scripts.yaml
+  EXPECT_EQ(tables.size(), 7u);  // the five tables of data/recipes, inferencex_scripts.yaml, megatron_bridge_ep_overlap.yaml
   EXPECT_GT(evaluable, 400);
   const Recipe* r = find_recipe("trtllm/b200-fp4/1k1k/mtp/ctx1_gen2_dep8_batch64_eplb0_mtp2");
   ASSERT_NE(r, nullptr);

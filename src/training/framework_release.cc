@@ -2,22 +2,60 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "core/error.h"
+#include "core/suggest.h"
 
 namespace gpuplan {
 
+namespace {
+
+std::string allowed_forms() {
+  return fmt::format("a year from {} to {} or a container version YY.MM or YY.MM.NN of those years (e.g. 25.09)",
+                     kOldestFrameworkRelease, kNewestFrameworkRelease);
+}
+
+}  // namespace
+
+std::string FrameworkRelease::text() const { return container ? to_string(*container) : std::to_string(year); }
+
 FrameworkRelease framework_release(int year, const std::string& field) {
   if (year < kOldestFrameworkRelease || year > kNewestFrameworkRelease)
-    throw InputError(field, fmt::format("must be a year from {} to {} (the training framework's release), got {}",
+    throw InputError(field, fmt::format("must be a year from {} to {} (the training framework's release; or a "
+                                        "container version YY.MM such as 25.09), got {}",
                                         kOldestFrameworkRelease, kNewestFrameworkRelease, year));
   FrameworkRelease r;
   r.year = year;
   r.sequence_parallel = year >= 2022;
   r.distributed_optimizer = year >= 2022;
   r.tp_comm_overlap = year >= 2023;
+  r.ep_a2a_overlap = year >= kEpA2aOverlapContainer.full_year();  // a year: its newest release
   return r;
+}
+
+FrameworkRelease framework_release(const ContainerVersion& c, const std::string& field) {
+  if (c.full_year() < kOldestFrameworkRelease || c.full_year() > kNewestFrameworkRelease)
+    throw InputError(field, fmt::format("must be {}, got container {} (year {})", allowed_forms(), to_string(c),
+                                        c.full_year()));
+  FrameworkRelease r = framework_release(c.full_year(), field);
+  r.container = c;
+  r.ep_a2a_overlap = !(c < kEpA2aOverlapContainer);
+  return r;
+}
+
+FrameworkRelease parse_framework_release(const std::string& text, const std::string& field) {
+  if (const auto c = parse_container_version(text)) return framework_release(*c, field);
+  const bool digits = text.size() == 4 && std::all_of(text.begin(), text.end(), [](char ch) {
+                        return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+                      });
+  if (digits) {
+    const int year = std::stoi(text);
+    if (year >= kOldestFrameworkRelease && year <= kNewestFrameworkRelease) return framework_release(year, field);
+  }
+  throw InputError(field, fmt::format("must be {}, got '{}'", allowed_forms(), echo_name(text)));
 }
 
 TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r) {
@@ -27,16 +65,18 @@ TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r) {
     p.zero = 0;
   }
   if (!r.tp_comm_overlap) p.tp_comm_overlap = false;
+  if (!r.ep_a2a_overlap) p.ep_overlap = false;
   return p;
 }
 
-std::string release_note(const FrameworkRelease& r) {
+std::string release_note(const FrameworkRelease& r, bool moe) {
   std::vector<std::string> lacks;
   if (!r.distributed_optimizer) lacks.push_back("no distributed optimizer");
   if (!r.sequence_parallel) lacks.push_back("no sequence parallelism");
   if (!r.tp_comm_overlap) lacks.push_back("no TP communication overlap");
+  if (moe && !r.ep_a2a_overlap) lacks.push_back("no expert all-to-all overlap");
   if (lacks.empty()) return "";
-  return fmt::format("{} framework: {}", r.year, fmt::join(lacks, ", "));
+  return fmt::format("{} framework: {}", r.text(), fmt::join(lacks, ", "));
 }
 
 }  // namespace gpuplan

@@ -1,39 +1,64 @@
 #pragma once
-// The training framework's release, as a year: what the Megatron-LM stack of that year could run.
-// A stated input (`train --framework-release YEAR`, default the newest); `validate` states it from a
-// row's date. Sources (docs/training-model.md, "Framework release"):
+// The training framework's release: what the Megatron-LM / Megatron-Core stack of that release could run.
+// A stated input (`train --framework-release YEAR|YY.MM`, default the newest): a year (2019-2026), or a
+// NeMo container version (YY.MM or YY.MM.NN, e.g. 25.09), which implies its year and places the release
+// within it. `validate` states it from a row's container tag or date. Sources (docs/training-model.md,
+// "Framework release"):
 //  - the distributed optimizer (optimizer state sharded over data parallel, ZeRO-1 style) and sequence
 //    parallelism arrived in Megatron-LM in 2022 (Korthikanti et al. 2022, "Reducing Activation
 //    Recomputation in Large Transformer Models"; Megatron-LM v3.0); Narayanan et al. 2021 ran without both;
 //  - TP communication overlapped with the GEMMs (Transformer Engine userbuffers, Megatron
-//    --tp-comm-overlap) arrived in 2023.
+//    --tp-comm-overlap) arrived in 2023;
+//  - the MoE expert all-to-all overlapped with another micro-batch's compute (batch-level overlap,
+//    `--overlap-moe-expert-parallel-comm --delay-wgrad-compute`) arrived in Megatron-Core 0.14 (2025/09,
+//    megatron/core/transformer/moe/README.md), first in the NeMo 25.09 container. A year stands for its
+//    newest release: 2025 has it.
+#include <optional>
 #include <string>
 
 #include "plan/plan.h"
+#include "recipe/container_version.h"
 
 namespace gpuplan {
 
 inline constexpr int kOldestFrameworkRelease = 2019;  // Megatron-LM's first release (Shoeybi et al. 2019)
 inline constexpr int kNewestFrameworkRelease = 2026;
+// The first container whose Megatron-Core overlaps the expert all-to-all (Megatron-Core 0.14).
+inline constexpr ContainerVersion kEpA2aOverlapContainer{25, 9, 0};
 
 struct FrameworkRelease {
   int year = kNewestFrameworkRelease;
+  std::optional<ContainerVersion> container;  // stated as a container; nullopt: as a year
   bool sequence_parallel = true;      // Megatron SP with TP > 1 (2022)
   bool distributed_optimizer = true;  // optimizer state sharded over DP (2022)
   bool tp_comm_overlap = true;        // TP collectives behind the GEMMs (2023)
+  bool ep_a2a_overlap = true;         // MoE expert all-to-all behind another micro-batch's compute (25.09)
+  // The plan features (what an older release's plan search must do without); the expert overlap is no
+  // plan shape and does not count.
   bool newest_features() const { return sequence_parallel && distributed_optimizer && tp_comm_overlap; }
+  // As stated: "2021" or "25.11".
+  std::string text() const;
 };
 
 // The features of the release of `year`; InputError(field) naming the range outside
 // [kOldestFrameworkRelease, kNewestFrameworkRelease].
 FrameworkRelease framework_release(int year, const std::string& field = "--framework-release");
 
+// The release of a container (its year, 20YY, within the same range).
+FrameworkRelease framework_release(const ContainerVersion& c, const std::string& field = "--framework-release");
+
+// A stated release: a year ("2021") or a container version ("25.09", "25.09.01", "v25.09"); InputError(field)
+// naming both allowed forms otherwise.
+FrameworkRelease parse_framework_release(const std::string& text, const std::string& field = "--framework-release");
+
 // `p` with what the release lacks turned off: no sequence parallelism, full optimizer state on every
-// data-parallel rank (zero 0), TP collectives not overlapped. What it has is left as `p` states it.
+// data-parallel rank (zero 0), TP collectives not overlapped, the expert all-to-all not overlapped.
+// What it has is left as `p` states it.
 TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r);
 
 // What the release lacks, in words ("2021 framework: no distributed optimizer, no sequence
-// parallelism, no TP communication overlap"); empty for a release with every feature.
-std::string release_note(const FrameworkRelease& r);
+// parallelism, no TP communication overlap"; with `moe`, the expert all-to-all overlap too); empty for a
+// release with every feature.
+std::string release_note(const FrameworkRelease& r, bool moe = false);
 
 }  // namespace gpuplan

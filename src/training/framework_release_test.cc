@@ -35,6 +35,37 @@ TEST(FrameworkRelease, PlanLosesWhatTheReleaseLacks) {
   EXPECT_EQ(same.tp_comm_overlap, p.tp_comm_overlap);
 }
 
+TEST(FrameworkRelease, YearOrContainer) {
+  const FrameworkRelease c = parse_framework_release("25.09");
+  EXPECT_EQ(c.year, 2025);
+  EXPECT_EQ(c.text(), "25.09");
+  EXPECT_TRUE(c.newest_features());
+  EXPECT_TRUE(c.ep_a2a_overlap);
+  EXPECT_FALSE(parse_framework_release("25.07").ep_a2a_overlap);
+  EXPECT_TRUE(parse_framework_release("v26.04.01").ep_a2a_overlap);
+  EXPECT_EQ(parse_framework_release("2021").text(), "2021");
+  EXPECT_FALSE(parse_framework_release("21.05").sequence_parallel);  // the container's year decides the rest
+  EXPECT_EQ(release_note(parse_framework_release("25.02"), true), "25.02 framework: no expert all-to-all overlap");
+  EXPECT_TRUE(release_note(parse_framework_release("25.02")).empty());  // a dense model: nothing it lacks
+  TrainingPlan p;
+  p.ep_overlap = true;
+  EXPECT_FALSE(with_release_limits(p, parse_framework_release("24.07")).ep_overlap);
+  EXPECT_TRUE(with_release_limits(p, parse_framework_release("25.11")).ep_overlap);
+}
+
+TEST(FrameworkRelease, BadTextNamesTheFieldAndBothForms) {
+  for (const char* bad : {"", "x", "2018", "2027", "18.05", "27.01", "25.13", "25.9", "202"}) {
+    try {
+      parse_framework_release(bad);
+      FAIL() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.field()), "--framework-release");
+      EXPECT_NE(std::string(e.what()).find("2019 to 2026"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("YY.MM"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(FrameworkRelease, OutOfRangeNamesTheFieldAndRange) {
   for (int year : {0, 2018, 2027, 20210}) {
     try {

@@ -29,6 +29,10 @@ struct LayerCost {
   double cp_comm_s = 0;   // CP ring: K/V passed behind the attention kernel (forward)
   double cp_a2a_s = 0;    // CP a2a: the head all-to-alls of the forward; backward the same, not overlapped
   double ep_comm_s = 0;
+  // With the expert all-to-all overlapped (Megatron-Core's batch-level overlap, combined 1F1B): the
+  // all-to-all one micro-batch's forward and backward leave exposed, each hidden behind the one compute
+  // block of the other micro-batch it runs beside, up to overlap_eff of either.
+  double ep_overlapped_exposed_s = 0;
   double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
 
@@ -97,6 +101,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   }
 
   // --- MLP: dense, or router + routed experts + shared experts ---
+  const double gemm_before_mlp = c.gemm_s;
   const double gate = m.gated_mlp ? 2.0 : 1.0;
   double mlp_act_elems = 0;  // elements the activation function reads
   if (!moe_layer) {
@@ -131,8 +136,23 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
       const double dispatch_bytes = Tm * e.top_k * h * (fmt == MathFormat::bf16 ? 2.0 : 1.0);
       const double combine_bytes = Tm * e.top_k * h * 2.0;
       const Group g{p.ep, st.ep};
-      c.ep_comm_s = collective_time_s(Collective::all_to_all, dispatch_bytes, g, hw) +
-                    collective_time_s(Collective::all_to_all, combine_bytes, g, hw);
+      const double dispatch = collective_time_s(Collective::all_to_all, dispatch_bytes, g, hw);
+      const double combine = collective_time_s(Collective::all_to_all, combine_bytes, g, hw);
+      c.ep_comm_s = dispatch + combine;
+      // Megatron-Core's combined 1F1B (schedule_layer_1f1b) runs, layer by layer, micro-batch B's combine
+      // backward beside A's attention forward, A's dispatch beside B's MLP data gradient, B's dispatch
+      // backward beside A's MLP forward and B's delayed MLP weight gradient (delay_wgrad_compute), and A's
+      // combine beside B's attention backward. Each all-to-all hides behind that block alone: at most
+      // overlap_eff of it, and no more than overlap_eff of the block's time.
+      const double mlp_f = (c.gemm_s - gemm_before_mlp) + c.memory_bound_s +
+                           memory_bound_time_s(hw, mlp_act_elems * (1.0 + 1.0 / gate) * kActBytes);
+      const double attn_gemm = gemm_before_mlp;
+      const double ov = hw.efficiency.overlap_eff;
+      auto hidden_behind = [&](double comm, double block) { return std::max((1.0 - ov) * comm, comm - ov * block); };
+      // The attention block's memory-bound kernels (norm, residual, rotary) are left out: small beside its GEMMs.
+      const double attn_f = attn_gemm + c.attention_s, attn_b = 2.0 * attn_gemm + 2.5 * c.attention_s;
+      c.ep_overlapped_exposed_s = hidden_behind(combine, attn_f) + hidden_behind(dispatch, mlp_f) +
+                                  hidden_behind(dispatch, 2.0 * mlp_f) + hidden_behind(combine, attn_b);
     }
   }
 
@@ -310,6 +330,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double lcp = mix([](const LayerCost& c) { return c.cp_comm_s; });
   const double lcp_a2a = mix([](const LayerCost& c) { return c.cp_a2a_s; });
   const double lep = mix([](const LayerCost& c) { return c.ep_comm_s; });
+  const double lep_overlapped = mix([](const LayerCost& c) { return c.ep_overlapped_exposed_s; });
   const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
   // Output head + loss: GEMM over the vocabulary and the fp32 softmax / cross-entropy.
@@ -363,14 +384,23 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   }
 
   // Exposed communication per micro-batch.
-  const double ov = p.tp_comm_overlap ? e.overlap_eff : 0.0;
+  // TP overlap on Hopper and older orders each collective ahead of the GEMM it hides behind with one CUDA
+  // device connection (CUDA_DEVICE_MAX_CONNECTIONS=1); the expert all-to-all overlap's second stream needs
+  // more, and with more the collective queues behind the GEMM (Megatron-Bridge perf_plugins.py,
+  // _set_num_cuda_device_max_connections): with both on there, the TP collectives run exposed.
+  const int cc = hw.accelerator.compute_capability;
+  const bool tp_overlap_ordered = !(p.ep_overlap && p.ep > 1 && cc > 0 && cc < 100);
+  const double ov = p.tp_comm_overlap && tp_overlap_ordered ? e.overlap_eff : 0.0;
   const double tp_fb = (2.0 + recomputed_passes) * n * ltp;  // forward + backward move the same bytes
   const double tp_exposed = tp_fb * (1.0 - ov);
   const double cp_exposed =
       (3.0 + recomputed_passes) * std::max(0.0, n * lcp - e.overlap_eff * f_attn) +  // fwd KV + bwd KV,dKV
       (2.0 + recomputed_passes) * n * lcp_a2a;  // a2a: forward and backward all-to-alls, on the critical path
   const double ep_fb = (2.0 + recomputed_passes) * n * lep;
-  const double ep_exposed = ep_fb * (p.ep_overlap ? 1.0 - e.overlap_eff : 1.0);
+  // Overlapped: each layer's forward and backward all-to-alls behind the other micro-batch's blocks; the
+  // recomputed forward's at overlap_eff.
+  const double ep_exposed =
+      p.ep_overlap ? n * lep_overlapped + recomputed_passes * n * lep * (1.0 - e.overlap_eff) : ep_fb;
 
   // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
   double p2p = 0;

@@ -152,7 +152,8 @@ std::string training_row_command(const TrainingCase& c, const TrainingPlan& plan
   l.opt("--global-batch", w.global_batch);
   l.opt("--seq", w.seq_len);
   l.opt("--precision", std::string(to_string(w.precision)));
-  if (c.framework_release > 0) l.opt("--framework-release", c.framework_release);
+  if (!c.framework_container.empty()) l.opt("--framework-release", c.framework_container);
+  else if (c.framework_release > 0) l.opt("--framework-release", c.framework_release);
   if (c.ep_overlap >= 0) l.opt("--ep-overlap", std::string(c.ep_overlap ? "on" : "off"));
   l.opt("--plan", full_plan_text(plan));
   if (c.metric == "tflops_per_gpu" && c.flop_convention != FlopConvention::model)

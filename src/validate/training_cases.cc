@@ -226,17 +226,24 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     else p.recompute = Recompute::none;
     // The framework release the row ran, from its date (training/framework_release.h): what that
     // release lacks (sequence parallelism, the distributed optimizer, TP overlap) the plan lacks too.
+    // A source id's container tag (MBRIDGE-26.04.01, NEMO-24.07, DGXC-v25.05.04) dates it to the month.
+    FrameworkRelease release = framework_release(kNewestFrameworkRelease);
+    const std::optional<ContainerVersion> tag = release_tag_of_source(c.source_id);
     if (const int year = row_year(t, i); year > 0) {
       c.framework_release = std::clamp(year, kOldestFrameworkRelease, kNewestFrameworkRelease);
       if (c.framework_release != year)
         c.assumptions.push_back(fmt::format("dated {}: the framework release of {}", year, c.framework_release));
+      release = framework_release(c.framework_release);
+    } else if (tag && tag->full_year() >= kOldestFrameworkRelease && tag->full_year() <= kNewestFrameworkRelease) {
+      release = framework_release(*tag);
+      c.framework_release = release.year;
+      c.framework_container = to_string(*tag);
     }
-    const FrameworkRelease release = framework_release(c.framework_release ? c.framework_release : kNewestFrameworkRelease);
     p.sequence_parallel = p.tp > 1 && notes_l.find("no sequence parallelism") == std::string::npos;
     p = with_release_limits(p, release);
     if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
     blanks.sequence_parallel_available = release.sequence_parallel;
-    if (const std::string note = release_note(release); !note.empty()) c.assumptions.push_back(note);
+    if (const std::string note = release_note(release, c.model.is_moe()); !note.empty()) c.assumptions.push_back(note);
     // Sharding as the notes spell it (validate/zero_spelling.h).
     if (const ZeroReading z = read_zero_spelling(notes); z.stage >= 0) {
       p.zero = z.stage;
@@ -244,11 +251,13 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       else p.distributed_optimizer = false;
       c.assumptions.push_back(z.note);
     }
-    // The expert all-to-all overlapped where the row's NeMo container's recipe overlaps it
-    // (training/expert_overlap.h); off where no container is stated.
+    // The expert all-to-all (training/expert_overlap.h): as the recipe of the row's NeMo container sets it
+    // for this model, GPU and precision where a recipe table covers them, else as the release has it.
     const std::optional<ContainerVersion> container = nemo_container_of_source(c.source_id);
-    const bool ep_overlap = container && recipe_overlaps_expert_a2a(c.model_name, c.accelerator, c.workload.precision, *container);
-    if (c.model.is_moe() && p.ep > 1) p.ep_overlap = ep_overlap;
+    auto overlap_for = [&](const TrainingPlan& q) {
+      return expert_a2a_overlap_for_row(c.model, q, release, container, c.model_name, c.accelerator, c.workload.precision);
+    };
+    if (c.model.is_moe() && p.ep > 1) p.ep_overlap = overlap_for(p).overlap;
     if (blanks.any()) {
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {
@@ -263,16 +272,12 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
         continue;
       }
       p = fill.plan;
-      if (c.model.is_moe() && p.ep > 1) p.ep_overlap = ep_overlap;
+      if (c.model.is_moe() && p.ep > 1) p.ep_overlap = overlap_for(p).overlap;
       c.assumptions.push_back(fill.note);
     }
     if (c.model.is_moe() && p.ep > 1) {
       c.ep_overlap = p.ep_overlap ? 1 : 0;
-      c.assumptions.push_back(
-          container ? fmt::format("expert all-to-all {}: the NeMo {} recipe for this model, GPU and precision {}",
-                                  ep_overlap ? "overlapped" : "not overlapped", to_string(*container),
-                                  ep_overlap ? "overlaps it" : "does not")
-                    : std::string("expert all-to-all not overlapped: no NeMo container stated"));
+      c.assumptions.push_back(overlap_for(p).why);
     }
     TrainingPlan check = p;
     auto violations = check_plan(c.model, check, c.workload);

@@ -39,8 +39,12 @@ struct TrainingCase {
   // The framework release the row ran (`train --framework-release`): from its date, 0 when it states none
   // (the newest). The plan below already carries what that release lacks.
   int framework_release = 0;
-  // Whether the expert all-to-all is overlapped (`train --ep-overlap`), from the row's NeMo container
-  // (training/expert_overlap.h): 1 on, 0 off, -1 not a MoE plan with EP > 1 (the option is not stated).
+  // The container that release was stated as (`train --framework-release 25.11`): from the source id's
+  // tag (MBRIDGE-25.11, NEMO-24.07, DGXC-v25.05.04); empty where the row states a year or nothing.
+  std::string framework_container;
+  // Whether the expert all-to-all is overlapped (`train --ep-overlap`): the recipe of the row's NeMo
+  // container, else the release (training/expert_overlap.h): 1 on, 0 off, -1 not a MoE plan with EP > 1
+  // (the option is not stated).
   int ep_overlap = -1;
   Hardware hardware;
   TrainingPlan plan;

@@ -19,12 +19,19 @@ TEST(CliTrainRows, BadFrameworkReleaseExits2NamingTheFieldAndRange) {
     EXPECT_TRUE(has(r.err, "--framework-release")) << r.err;
     EXPECT_TRUE(has(r.err, "2019 to 2026")) << r.err;
   }
-  const auto j = run_gpuplan("train --model llama3.1-8b --gpus 8 --framework-release x --json");
-  EXPECT_EQ(j.exit_code, 2);
-  EXPECT_TRUE(has(j.out + j.err, "--framework-release")) << j.out << j.err;
+  for (const char* bad : {"x", "25.13", "18.05", "2025.09", "25.9"}) {
+    const auto j = run_gpuplan(std::string("train --model llama3.1-8b --gpus 8 --framework-release ") + bad + " --json");
+    EXPECT_EQ(j.exit_code, 2) << bad;
+    EXPECT_TRUE(has(j.out + j.err, "--framework-release")) << j.out << j.err;
+    EXPECT_TRUE(has(j.out + j.err, "YY.MM")) << j.out << j.err;  // both allowed forms named
+  }
+  const auto c = run_gpuplan("train --model llama3.1-8b --gpus 8 --framework-release 25.09 --plan tp=1,pp=1 --json");
+  ASSERT_TRUE(c.exit_code == 0 || c.exit_code == 3) << c.err;  // 3: does not fit; the document is printed either way
+  EXPECT_EQ(c.json()["framework_release"], 2025);
+  EXPECT_EQ(c.json()["framework_container"], "25.09");
 }
 
-TEST(CliTrainRows, EpOverlapIsStatedOrTheNewestRecipes) {
+TEST(CliTrainRows, EpOverlapIsStatedOrAsTheReleaseHasIt) {
   const auto bad = run_gpuplan("train --model deepseek-v3 --ep-overlap yes");
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_TRUE(has(bad.err, "--ep-overlap")) << bad.err;
@@ -33,7 +40,7 @@ TEST(CliTrainRows, EpOverlapIsStatedOrTheNewestRecipes) {
                            "--global-batch 4096 --plan tp=1,pp=4,vp=4,ep=64,mbs=1";
   // Exit 0, or 3 when the plan does not fit in memory: the document is printed either way.
   const auto ran = [](const auto& r) { return r.exit_code == 0 || r.exit_code == 3; };
-  // Unstated: as the newest NeMo recipe runs DeepSeek-V3 MXFP8 on GB200 (overlapped).
+  // Unstated: the newest release overlaps a MoE plan with EP > 1.
   const auto dflt = run_gpuplan(base + " --json");
   const auto off = run_gpuplan(base + " --ep-overlap off --json");
   const auto key_off = run_gpuplan(base + ",ep_overlap=0 --json");
@@ -44,11 +51,22 @@ TEST(CliTrainRows, EpOverlapIsStatedOrTheNewestRecipes) {
   EXPECT_EQ(off.json()["ep_overlap"], false);
   EXPECT_EQ(key_off.json()["ep_overlap"], false);
   EXPECT_LT(dflt.json()["step_time_s"].get<double>(), off.json()["step_time_s"].get<double>());
-  // BF16: the recipe does not overlap.
-  const auto bf16 = run_gpuplan("train --model deepseek-v3 --system gb200-nvl72 --gpus 256 --precision bf16 --seq 4096 "
-                                "--global-batch 4096 --plan tp=1,pp=4,vp=4,ep=64,mbs=1 --json");
-  ASSERT_TRUE(ran(bf16)) << bf16.err;
-  EXPECT_EQ(bf16.json()["ep_overlap"], false);
+  // Whatever the precision or the model's name: a custom MoE (--arch) overlaps as a built-in one does.
+  const std::string custom = "train --model my-moe --arch layers=24,hidden=2048,heads=16,kv_heads=4,vocab=32000,"
+                             "ffn_hidden=1024,experts=64,topk=8 --system gb200-nvl72 --gpus 64 --precision bf16 --seq 4096 "
+                             "--global-batch 512 --plan tp=1,pp=1,ep=8,mbs=1";
+  const auto mine = run_gpuplan(custom + " --json");
+  ASSERT_TRUE(ran(mine)) << mine.err;
+  EXPECT_EQ(mine.json()["ep_overlap"], true);
+  // Before the release that has it (Megatron-Core 0.14, the 25.09 container): off.
+  for (const char* before : {"25.07", "2024"}) {
+    const auto old = run_gpuplan(custom + " --framework-release " + before + " --json");
+    ASSERT_TRUE(ran(old)) << old.err;
+    EXPECT_EQ(old.json()["ep_overlap"], false) << before;
+  }
+  const auto from = run_gpuplan(custom + " --framework-release 25.09 --json");
+  ASSERT_TRUE(ran(from)) << from.err;
+  EXPECT_EQ(from.json()["ep_overlap"], true);
 }
 
 TEST(CliTrainRows, OldReleaseRunsWithoutWhatItLacked) {
