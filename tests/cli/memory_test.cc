@@ -189,7 +189,8 @@ TEST(CliFinetune, LossPrecisionChangesTheLossBuffersOnly) {
   const double tokens = 4096, vocab = 128256;
   EXPECT_NEAR(fp32.json()["total_bytes"].get<double>() - bf16.json()["total_bytes"].get<double>(),
               tokens * vocab * (18.0 - 6.0), 1e3);
-  EXPECT_DOUBLE_EQ(fp32.json()["weights_bytes"].get<double>(), bf16.json()["weights_bytes"].get<double>());
+  EXPECT_DOUBLE_EQ(fp32.json()["parts"]["weights_bytes"].get<double>(),
+                   bf16.json()["parts"]["weights_bytes"].get<double>());
   // recommend serves nothing with it under --task infer: refused, naming it.
   const auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --loss-precision bf16");
   EXPECT_EQ(r.exit_code, 2);
