@@ -101,11 +101,13 @@ std::string to_string(const LoraTargets& t) {
   return s;
 }
 
+// Followed by ", bf16 loss" (or fp16) when the loss does not run in fp32.
 std::string describe(const FinetuneSpec& f) {
-  if (f.is_full()) return "full";
-  return fmt::format("{}{} r={} {}{}", to_string(f.method),
+  const std::string loss = f.loss_precision == LossPrecision::fp32 ? "" : ", " + to_string(f.loss_precision) + " loss";
+  if (f.is_full()) return "full" + loss;
+  return fmt::format("{}{} r={} {}{}{}", to_string(f.method),
                      f.quantized_base() && f.quant_kernel == QuantKernel::gptq ? " (gptq)" : "", f.rank,
-                     to_string(f.targets), f.optimizer_bits == 8 ? " 8-bit optimizer" : "");
+                     to_string(f.targets), f.optimizer_bits == 8 ? " 8-bit optimizer" : "", loss);
 }
 
 }  // namespace gpuplan

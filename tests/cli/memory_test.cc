@@ -191,6 +191,8 @@ TEST(CliFinetune, LossPrecisionChangesTheLossBuffersOnly) {
               tokens * vocab * (18.0 - 6.0), 1e3);
   EXPECT_DOUBLE_EQ(fp32.json()["parts"]["weights_bytes"].get<double>(),
                    bf16.json()["parts"]["weights_bytes"].get<double>());
+  const auto text = run_gpuplan(kMem70b + " --method qlora --loss-precision bf16");
+  EXPECT_TRUE(has(text.out, "fine-tuning qlora r=16 all-linear, bf16 loss")) << text.out;
   // recommend serves nothing with it under --task infer: refused, naming it.
   const auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --loss-precision bf16");
   EXPECT_EQ(r.exit_code, 2);
