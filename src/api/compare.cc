@@ -11,6 +11,7 @@
 
 #include "api/band_json.h"
 #include "api/compare.h"
+#include "api/mode_options.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/fabric_options.h"
@@ -424,8 +425,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
 
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   if (!req.claims.empty()) {
-    for (const char* o : {"--long-context", "--prefix-hit", "--kv-offload"})
-      if (req.given(o)) throw InputError(o, "applies to the side-by-side comparison; a claim states its own conditions");
+    refuse_ignored_options(req, {"--long-context", "--prefix-hit", "--kv-offload"},
+                           "applies to the side-by-side comparison; a claim states its own conditions");
     std::vector<compare::Claim> todo;
     for (const auto& c : req.claims) {
       if (c == "builtin") {

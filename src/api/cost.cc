@@ -129,6 +129,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   const FinetuneSpec finetune = finetune_spec(req.finetune, req);  // checked once, before any system
   if (req.task != "train" && (req.given("--method") || !finetune.is_full()))
     throw InputError("--method", "applies to --task train (full, lora or qlora fine-tuning)");
+  if (req.task != "train" && req.given("--loss-precision"))
+    throw InputError("--loss-precision", "applies to --task train (the training loss)");
   if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));

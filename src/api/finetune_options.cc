@@ -23,11 +23,16 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
   app.add_option("--qlora-kernel", o.qlora_kernel,
                  "QLoRA: the 4-bit base's format and kernels: nf4-bnb (bitsandbytes NF4) or gptq (AutoGPTQ int4)")
       ->capture_default_str();
+  app.add_option("--loss-precision", o.loss_precision,
+                 "The dtype the loss (cross-entropy over the vocabulary) runs in: fp32 (logits upcast, as Transformers "
+                 "and Megatron) or bf16 / fp16 (the compute dtype, as Qwen 1's modelling code)")
+      ->capture_default_str();
 }
 
 FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   FinetuneSpec f;
   f.method = parse_finetune_method(o.method);
+  f.loss_precision = parse_loss_precision(o.loss_precision);
   if (f.is_full()) {
     for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel"})
       if (req.given(name)) throw InputError(name, "applies to --method lora or qlora, not full fine-tuning");
@@ -51,6 +56,7 @@ nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f) {
   j["lora_rank"] = f.rank;
   j["lora_targets"] = to_string(f.targets);
   j["optimizer_bits"] = f.optimizer_bits;
+  j["loss_precision"] = to_string(f.loss_precision);
   if (f.quantized_base()) j["qlora_kernel"] = to_string(f.quant_kernel);
   j["adapter_params"] = lora_adapter_params(m, f);
   j["frozen_bytes_per_param"] = frozen_bytes_per_param(f);

@@ -1,7 +1,8 @@
 #pragma once
 // The fine-tuning method options every training command shares (train, search, memory, cost,
 // recommend --task finetune): --method full|lora|qlora, --lora-rank, --lora-targets,
-// --lora-optimizer-bits, --qlora-kernel. One definition, so the same workload gives the same figure everywhere.
+// --lora-optimizer-bits, --qlora-kernel, --loss-precision. One definition, so the same workload gives
+// the same figure everywhere.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@
 namespace gpuplan::api {
 
 struct FinetuneOptions {
-  std::string method = "full", targets = "all-linear", qlora_kernel = "nf4-bnb";
+  std::string method = "full", targets = "all-linear", qlora_kernel = "nf4-bnb", loss_precision = "fp32";
   int rank = 16;
   int optimizer_bits = 32;
 };
@@ -25,7 +26,8 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o);
 // naming the option.
 FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req);
 
-// {"method", "lora_rank", "lora_targets", "optimizer_bits", "adapter_params", "frozen_bytes_per_param"}.
+// {"method", "lora_rank", "lora_targets", "optimizer_bits", "loss_precision", "adapter_params",
+// "frozen_bytes_per_param"}.
 nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f);
 
 }  // namespace gpuplan::api

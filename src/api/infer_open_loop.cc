@@ -3,10 +3,9 @@
 
 #include <fmt/format.h>
 
-#include <set>
-
 #include <ostream>
 
+#include "api/mode_options.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
 #include "compare/operating_point.h"
@@ -38,17 +37,17 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     throw InputError("--requests-per-s", "must be above 0 and at most 1e7");
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
   // The open-loop answer reads these options only; any other given is refused, never ignored.
-  static const std::set<std::string, std::less<>> kUsed = {
-      "--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-      "--ttft-ms", "--requests-per-s", "--peak-factor", "--catalog", "--calibration", "--json", "--csv"};
-  for (const auto& o : req.given_options)
-    if (!kUsed.contains(o))
-      throw InputError(o, o == "--request-rate"
-                              ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
-                                "--request-rate (a benchmark run on a stated deployment), not both"
-                              : "does not apply with --requests-per-s (the chooser picks the deployment on whole "
-                                "units from --model, --system, --isl/--osl, --precision, the speed as "
-                                "--tokens-per-user-per-s and --ttft-ms)");
+  refuse_options_not_read(
+      req,
+      {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
+       "--ttft-ms", "--requests-per-s", "--peak-factor", "--catalog", "--calibration", "--json", "--csv"},
+      [](std::string_view o) -> std::string {
+        return o == "--request-rate"
+                   ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
+                     "--request-rate (a benchmark run on a stated deployment), not both"
+                   : "does not apply with --requests-per-s (the chooser picks the deployment on whole units from "
+                     "--model, --system, --isl/--osl, --precision, the speed as --tokens-per-user-per-s and --ttft-ms)";
+      });
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
   const auto prec = parse_precision(req.precision);

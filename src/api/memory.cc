@@ -109,7 +109,7 @@ void print_verdict(std::ostream& os, bool known, bool fits, double headroom) {
 }
 
 int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
-  for (const char* name : {"--plan", "--gpus", "--global-batch", "--seq"})
+  for (const char* name : {"--plan", "--gpus", "--global-batch", "--seq", "--loss-precision"})
     if (o.given(name))
       throw InputError(name, "is a training option; with --inference use --context, --concurrency, --tp, --ep, --pp");
   check_range(o, "--context", o.context, 1, 10'000'000);

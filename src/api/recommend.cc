@@ -10,6 +10,7 @@
 #include <map>
 
 #include "api/band_json.h"
+#include "api/mode_options.h"
 #include "api/recommend.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
@@ -137,9 +138,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     throw InputError("--price-mode", "applies to --task train and finetune (a one-off job owned or rented)");
   req.spec.rank_by_rent = req.price_mode == "rent";
   if (train) {
-    for (const char* o : {"--prefix-hit", "--kv-offload"})
-      if (req.given(o)) throw InputError(o, "applies to --task infer (serving long prompts)");
+    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload"}, "applies to --task infer (serving long prompts)");
   } else {
+    refuse_ignored_options(req, {"--loss-precision"}, "applies to --task train and finetune (the training loss)");
     InferenceWorkload w;  // the same reading as infer's (api/long_context_options.h)
     apply_long_context(req.long_context, w);
     req.spec.prefix_hit = w.prefix_hit_fraction;

@@ -60,6 +60,13 @@ double attention_adapters(const ModelArch& m, const LoraTargets& t, double r, bo
 
 }  // namespace
 
+double hf_loss_bytes_per_logit(LossPrecision p) {
+  const double loss = loss_element_bytes(p);
+  const double saved_and_gradients = 3.0 * loss;  // saved log-softmax, nll gradient, log-softmax input gradient
+  return loss > kLogitsComputeBytes ? saved_and_gradients + loss + kLogitsComputeBytes  // upcast + cast back
+                                    : saved_and_gradients;
+}
+
 double frozen_bytes_per_param(const FinetuneSpec& f) {
   if (!f.quantized_base()) return 2.0;
   return f.quant_kernel == QuantKernel::gptq ? 0.5 + kGptqConstantBitsPerParam / 8.0
@@ -157,8 +164,9 @@ void apply_lora_to_stage(const ModelArch& /*m*/, const TrainingPlan& p, const Fi
                            ? in.layer_intermediate_elems_per_token
                            : in.intermediate_elems_per_token * std::max(1.0, s.in_flight_microbatches);
   double extra = in.tokens * inter * 2.0;
-  if (s.logits_bytes > 0) {  // the last stage: Hugging Face's loss in place of the fused fp32 logits
-    const double hf = s.logits_bytes / 4.0 * kHfLossBytesPerLogit;
+  if (s.logits_bytes > 0) {  // the last stage: Hugging Face's loss in place of the fused loss's logits
+    const double logits = s.logits_bytes / loss_element_bytes(f.loss_precision);
+    const double hf = logits * hf_loss_bytes_per_logit(f.loss_precision);
     extra += hf - s.logits_bytes;
     s.logits_bytes = hf;
   }

@@ -28,17 +28,23 @@ inline constexpr double kGptqConstantBitsPerParam = (16.0 + 4.0) / kGptqGroupSiz
 // base: autocast_adapter_dtype); the adapter's fp32 weight is its own master copy.
 inline constexpr double kAdapterBytes = 4.0;
 inline constexpr double kAdapterGradBytes = 4.0;
-// Hugging Face's causal-LM loss at its peak, per vocabulary entry and token: 18 B. Transformers'
-// LlamaForCausalLM upcasts lm_head's bf16 logits to fp32 and runs cross_entropy (log_softmax, then
-// nll_loss); the fp32 logits (4 B), the log-softmax cross_entropy saves (4 B), the nll_loss gradient
-// (4 B), the log-softmax input gradient (4 B) and its bf16 cast for lm_head's backward (2 B). Counted
-// tensor by tensor against the current loss code (the Trainer drops the model output before backward),
-// the allocated peak is 12 B (the saved log-softmax, its incoming and its input gradient); the
-// published capacity limits of the Hugging Face path (tests/data/finetune_memory.csv: the longest
-// context each GPU ran) agree with 18 B (+4 to +13%) and not with 12 B (down to -21%): the caching
-// allocator's blocks of the freed fp32 buffers stay reserved. Megatron's fused vocab-parallel
-// cross-entropy keeps 4 B (training_memory's logits_bytes).
-inline constexpr double kHfLossBytesPerLogit = 18.0;
+// Hugging Face's causal-LM loss at its peak, per vocabulary entry and token, by the dtype it runs in
+// (LossPrecision; lm_head's logits are bf16/fp16, kLogitsComputeBytes). With an fp32 loss, 18 B:
+// Transformers' ForCausalLMLoss upcasts lm_head's 16-bit logits to fp32 and runs cross_entropy
+// (log_softmax, then nll_loss); the fp32 logits (4 B), the log-softmax cross_entropy saves (4 B), the
+// nll_loss gradient (4 B), the log-softmax input gradient (4 B) and its 16-bit cast for lm_head's
+// backward (2 B). Counted tensor by tensor against the current loss code (the Trainer drops the model
+// output before backward), the allocated peak is 12 B (the saved log-softmax, its incoming and its input
+// gradient); the published capacity limits of the Hugging Face path (tests/data/finetune_memory.csv: the
+// longest context each GPU ran) agree with 18 B (+4 to +13%) and not with 12 B (down to -21%): the
+// caching allocator's blocks of the freed fp32 buffers stay reserved. With the loss in the compute dtype
+// (bf16 / fp16: Qwen 1's modeling_qwen.py passes lm_head's output to CrossEntropyLoss as it is) there is
+// no upcast and no cast back: the saved log-softmax, the nll gradient and the log-softmax input gradient,
+// 3 x 2 B = 6 B. In general: 3 loss-dtype tensors, plus the upcast copy and the cast back when the loss
+// dtype is wider than the logits'. Megatron's fused vocab-parallel cross-entropy keeps the logits alone
+// (training_memory's logits_bytes: 4 B, or 2 B with --fp16-lm-cross-entropy).
+inline constexpr double kLogitsComputeBytes = 2.0;
+double hf_loss_bytes_per_logit(LossPrecision p);
 
 // Bytes a frozen parameter of the transformer layers occupies: bf16 (lora), NF4 or GPTQ int4 + their
 // constants (qlora).
@@ -75,7 +81,7 @@ void check_finetune(const ModelArch& m, const TrainingWorkload& w);
 // weights in their format (sharded under ZeRO-3 / FSDP, the current and next layer gathered), fp32
 // adapters with fp32 gradients and Adam moments (32- or 8-bit, sharded by the distributed optimizer)
 // in place of the full model's, and on top of the base model's activations the adapters' r-wide
-// intermediates and Hugging Face's loss buffers (kHfLossBytesPerLogit instead of the fused 4 B).
+// intermediates and Hugging Face's loss buffers (hf_loss_bytes_per_logit instead of the fused loss's logits).
 struct LoraStageInputs {
   double adapter_params = 0;       // this GPU's share of the stage's adapters (TP / EP split)
   double embedding_params = 0;     // of s.params: input embedding / output head (kept bf16)

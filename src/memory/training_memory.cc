@@ -255,9 +255,10 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     if (rank == 0 && ctx.dropout) acts += in_flight * tokens * h / seq_div;  // embedding dropout mask
     if (rank == p.pp - 1) {
       // Final norm input and output-head input (one micro-batch: the last stage runs its backward at
-      // once), and the fp32 logits the vocab-parallel cross-entropy keeps: s*b*vocab/t * 4 bytes.
+      // once), and the logits the vocab-parallel cross-entropy keeps in the loss's dtype: s*b*vocab/t * 4
+      // bytes (fp32), 2 with the loss in 16 bits (Megatron's --fp16-lm-cross-entropy).
       acts += tokens * 4.0 * h / seq_div;
-      s.logits_bytes = tokens * m.vocab / t * 4.0;
+      s.logits_bytes = tokens * m.vocab / t * loss_element_bytes(w.finetune.loss_precision);
       acts += s.logits_bytes;
     }
     s.activations_bytes = acts;

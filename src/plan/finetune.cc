@@ -22,6 +22,24 @@ QuantKernel parse_quant_kernel(const std::string& text) {
   throw InputError("--qlora-kernel", fmt::format("must be nf4-bnb or gptq, got '{}'", text.substr(0, 40)));
 }
 
+LossPrecision parse_loss_precision(const std::string& text) {
+  if (text == "fp32") return LossPrecision::fp32;
+  if (text == "bf16") return LossPrecision::bf16;
+  if (text == "fp16") return LossPrecision::fp16;
+  throw InputError("--loss-precision", fmt::format("must be fp32, bf16 or fp16, got '{}'", text.substr(0, 40)));
+}
+
+double loss_element_bytes(LossPrecision p) { return p == LossPrecision::fp32 ? 4.0 : 2.0; }
+
+std::string to_string(LossPrecision p) {
+  switch (p) {
+    case LossPrecision::fp32: return "fp32";
+    case LossPrecision::bf16: return "bf16";
+    case LossPrecision::fp16: return "fp16";
+  }
+  return "?";
+}
+
 std::string to_string(QuantKernel k) { return k == QuantKernel::gptq ? "gptq" : "nf4-bnb"; }
 
 LoraTargets parse_lora_targets(const std::string& text) {
@@ -83,11 +101,13 @@ std::string to_string(const LoraTargets& t) {
   return s;
 }
 
+// Followed by ", bf16 loss" (or fp16) when the loss does not run in fp32.
 std::string describe(const FinetuneSpec& f) {
-  if (f.is_full()) return "full";
-  return fmt::format("{}{} r={} {}{}", to_string(f.method),
+  const std::string loss = f.loss_precision == LossPrecision::fp32 ? "" : ", " + to_string(f.loss_precision) + " loss";
+  if (f.is_full()) return "full" + loss;
+  return fmt::format("{}{} r={} {}{}{}", to_string(f.method),
                      f.quantized_base() && f.quant_kernel == QuantKernel::gptq ? " (gptq)" : "", f.rank,
-                     to_string(f.targets), f.optimizer_bits == 8 ? " 8-bit optimizer" : "");
+                     to_string(f.targets), f.optimizer_bits == 8 ? " 8-bit optimizer" : "", loss);
 }
 
 }  // namespace gpuplan

@@ -24,12 +24,20 @@ struct LoraTargets {
   bool operator==(const LoraTargets&) const = default;
 };
 
+// The dtype the causal-LM loss runs in: the logits cross-entropy reads and the log-softmax, gradient
+// buffers it makes. fp32: lm_head's 16-bit logits upcast first (Transformers' ForCausalLMLoss,
+// Megatron's default fused cross-entropy). bf16 / fp16: the loss in the compute dtype, no upcast (Qwen 1's
+// remote modeling_qwen.py; Megatron's --fp16-lm-cross-entropy).
+enum class LossPrecision { fp32, bf16, fp16 };
+double loss_element_bytes(LossPrecision p);  // 4 (fp32) or 2
+
 struct FinetuneSpec {
   FinetuneMethod method = FinetuneMethod::full;
   int rank = 16;            // LoRA rank r
   LoraTargets targets;      // all-linear by default (QLoRA paper: adapters on every linear layer)
   int optimizer_bits = 32;  // the adapters' Adam moments: 32-bit or 8-bit (bitsandbytes paged AdamW)
   QuantKernel quant_kernel = QuantKernel::nf4_bnb;  // QLoRA's base format and kernels
+  LossPrecision loss_precision = LossPrecision::fp32;  // every method: the loss's dtype
   bool is_full() const { return method == FinetuneMethod::full; }
   bool quantized_base() const { return method == FinetuneMethod::qlora; }
 };
@@ -37,12 +45,14 @@ struct FinetuneSpec {
 // Parsers for the options; bad values -> InputError naming the option and the allowed values.
 FinetuneMethod parse_finetune_method(const std::string& text);  // "--method": full | lora | qlora
 QuantKernel parse_quant_kernel(const std::string& text);        // "--qlora-kernel": nf4-bnb | gptq
+LossPrecision parse_loss_precision(const std::string& text);    // "--loss-precision": fp32 | bf16 | fp16
 // "--lora-targets": all-linear | attention | mlp | qkv | a comma list of q, k, v, o, gate, up, down
 // (PEFT's names q_proj, ..., down_proj are accepted too).
 LoraTargets parse_lora_targets(const std::string& text);
 
 std::string to_string(FinetuneMethod m);
 std::string to_string(QuantKernel k);  // "nf4-bnb" or "gptq"
+std::string to_string(LossPrecision p);  // "fp32", "bf16" or "fp16"
 std::string to_string(const LoraTargets& t);  // "all-linear", "attention", "mlp" or "q,v"
 // "full", or "qlora r=16 all-linear" (with "8-bit optimizer" when so).
 std::string describe(const FinetuneSpec& f);

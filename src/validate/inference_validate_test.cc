@@ -12,15 +12,13 @@
 #include "inference/engine.h"
 #include "validate/calibrate.h"
 #include "validate/inference_cases.h"
+#include "validate/inference_rows_testing.h"
 #include "validate/validation.h"
 
 namespace gpuplan {
 namespace {
 
-// The inference schema's header (shared/data/benchmarks/inference.csv), for rows written inline.
-const std::string kInferenceHeader =
-    "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-    "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+using inference_rows_testing::inference_rows;  // rows of inference.csv's schema written inline
 
 struct Split {
   ErrorSummary throughput, latency;
@@ -82,13 +80,11 @@ TEST(InferenceValidation, MlperfRounds) {
 // interactive: 450 ms TTFT, 40 ms TPOT p99), so it never serves more than the server row; a scenario
 // that is none of the known ones is refused naming it.
 TEST(InferenceValidation, InteractiveScenarioHasItsLimitsAndUnknownOnesAreRefused) {
-  const std::string head = kInferenceHeader;
   const std::string row = "MLPerf-v5.0,x,Llama-2-70B,70,70,H100-SXM,8,1,,1,FP8,,TensorRT-LLM,,,,";
-  const CsvTable t = parse_csv(head + row + "Server,tokens_per_sec_total,20000,\n" + row +
-                                   "Interactive,tokens_per_sec_total,20000,\n" + row +
-                                   "server (interactive),tokens_per_sec_total,20000,\n" + row +
-                                   "SingleStream,tokens_per_sec_total,20000,\n",
-                               "inline");
+  const CsvTable t = inference_rows(row + "Server,tokens_per_sec_total,20000,\n" + row +
+                                        "Interactive,tokens_per_sec_total,20000,\n" + row +
+                                        "server (interactive),tokens_per_sec_total,20000,\n" + row +
+                                        "SingleStream,tokens_per_sec_total,20000,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 3u);
@@ -101,13 +97,10 @@ TEST(InferenceValidation, InteractiveScenarioHasItsLimitsAndUnknownOnesAreRefuse
 }
 
 TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
-  const CsvTable t = parse_csv(
-      "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-      "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n"
+  const CsvTable t = inference_rows(
       "MLPerf-v4.1,x/llama2-70b-99/Offline,Llama-2-70B,70,70,H100-SXM,8,,,,,,TensorRT 10.2.0,,,,offline,"
       "tokens_per_sec_total,24000,\"samples/s 80 (implies 294.0 output tokens/sample)\"\n"
-      "X,y,No-Such-Model,1,1,H100-SXM,1,1,,1,FP8,,trt,128,128,,offline,tokens_per_sec_total,100,\n",
-      "inline");
+      "X,y,No-Such-Model,1,1,H100-SXM,1,1,,1,FP8,,trt,128,128,,offline,tokens_per_sec_total,100,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 1u);
@@ -122,14 +115,12 @@ TEST(InferenceValidation, BlanksAreFilledAndRecorded) {
 // Cells in the forms real tables write: a vendor word before the GPU, an upper-case metric, a blank
 // num_gpus (one instance of TP x PP, said), and a row whose size nothing states (skipped, saying so).
 TEST(InferenceValidation, TableFormsOfTheSameRow) {
-  const std::string head = kInferenceHeader;
   const std::string tail = ",1,FP8,,trt,128,128,8,offline,tokens_per_sec_total,100,\n";
-  const CsvTable t = parse_csv(head + "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2," + tail +
-                                   "X,y,meta-llama/Llama-3.1-70B,70,70,NVIDIA H100-SXM,,2," + tail +
-                                   "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2,,1,FP8,,trt,128,128,8,offline,"
-                                   "TOKENS_PER_SEC_TOTAL,100,\n" +
-                                   "X,y,Llama-3.1-70B,70,70,H100-SXM,,," + tail,
-                               "inline");
+  const CsvTable t = inference_rows("X,y,Llama-3.1-70B,70,70,H100-SXM,2,2," + tail +
+                                        "X,y,meta-llama/Llama-3.1-70B,70,70,NVIDIA H100-SXM,,2," + tail +
+                                        "X,y,Llama-3.1-70B,70,70,H100-SXM,2,2,,1,FP8,,trt,128,128,8,offline,"
+                                        "TOKENS_PER_SEC_TOTAL,100,\n" +
+                                        "X,y,Llama-3.1-70B,70,70,H100-SXM,,," + tail);
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 3u);
@@ -150,9 +141,7 @@ TEST(InferenceValidation, TableFormsOfTheSameRow) {
 // MLPerf rows whose concurrency column is NVIDIA's engine batch limit, Triton runs at an unbounded
 // request rate (all requests at once: they queue), and disaggregated AIConfigurator rows.
 TEST(InferenceValidation, ScenarioSemantics) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(
-      head +
+  const CsvTable t = inference_rows(
           "MLPerf-v4.1,x/llama2-70b-99/Server,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,FP8,TensorRT 10.2.0,,,896,server,"
           "tokens_per_sec_total,29000,\"samples/s 100 (implies 291.3 output tokens/sample); latency constraints "
           "TTFT<= 2000 ms, TPOT<= 200 ms (p99); concurrency column = per-engine gpu_batch_size from NVIDIA config\"\n"
@@ -161,8 +150,7 @@ TEST(InferenceValidation, ScenarioSemantics) {
           "T,y,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,,1,FP8,,TensorRT-LLM v0.14 via Triton (500 requests),467,256,,"
           "server,ttft_ms,30,request_rate_qps=1\n"
           "AIC,z,Llama-3.1-70B,70,70,B200,8,4,1,1,FP8,,trtllm,1024,1024,64,server,ttft_ms,500,"
-          "disagg: prefill: tp=4 decode: tp=4\n",
-      "inline");
+          "disagg: prefill: tp=4 decode: tp=4\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 3u);
@@ -184,13 +172,10 @@ TEST(InferenceValidation, ScenarioSemantics) {
 // carry the engine's front end fitted on the InferenceX file (these rows are held out of that fit);
 // an engine without a fitted entry (vLLM) gets none.
 TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(head +
-                                   "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,trtllm 1.0.0rc3,1024,128,8,"
-                                   "server,ttft_ms,190,\n"
-                                   "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,vllm,1024,128,8,"
-                                   "server,ttft_ms,190,\n",
-                               "inline");
+  const CsvTable t = inference_rows("AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,trtllm 1.0.0rc3,1024,128,8,"
+                                        "server,ttft_ms,190,\n"
+                                        "AIC-x,z,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,1,1,,,vllm,1024,128,8,"
+                                        "server,ttft_ms,190,\n");
   std::vector<SkippedRow> skipped;
   const Catalog cat = Catalog::load({});
   const auto cases = map_inference_cases(t, cat, skipped);
@@ -210,15 +195,13 @@ TEST(InferenceValidation, AiConfiguratorRowsCarryTheEnginesFrontEnd) {
 // runs get (validate/inferencex_scripts.h): DeepSeek-R1 TP8 FP8 at 64 clients 30, at 4 clients 10;
 // the same run on H200 (no such script) and with attention-DP keep SGLang's 1.
 TEST(InferenceValidation, AiConfiguratorSglangRowsTakeTheirScriptsReceiveInterval) {
-  const std::string head = kInferenceHeader;
   const std::string agg = "agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=64";
-  const CsvTable t = parse_csv(
-      head + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
+  const CsvTable t = inference_rows(
+          "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
           agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,4,server,ttft_ms,180," +
           agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,H200-SXM,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,1024,64,server,ttft_ms,300," +
           agg + "\n" + "AIC-x,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,trtllm,1024,1024,64,server,ttft_ms,300," +
-          agg + "\n",
-      "inline");
+          agg + "\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 4u);
@@ -237,16 +220,13 @@ TEST(InferenceValidation, AiConfiguratorSglangRowsTakeTheirScriptsReceiveInterva
 // two published small-active MoE figures (TensorRT-LLM perf overview: Qwen3-30B-A3B FP4 on one B200,
 // 1000/1000, 25,828 tok/s, v1.0; gpt-oss-120b on one GB200, 1000/1000, 27,198 tok/s, 1.x).
 TEST(InferenceValidation, MaximumLoadRowsUseTheEnginesLimitsAndHostWork) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(
-      head +
+  const CsvTable t = inference_rows(
           "P,x,Qwen3-30B-A3B,30.5,3.3,B200,1,1,,1,FP4,,\"TensorRT-LLM v1.0 (PyTorch backend, trtllm-bench "
           "throughput)\",1000,1000,,offline,tokens_per_sec_total,25828,\n"
           "P,x,gpt-oss-120b,117,5.1,GB200,1,1,,1,FP4,FP8,\"TensorRT-LLM 1.x (PyTorch backend, trtllm-bench "
           "throughput)\",1000,1000,,offline,tokens_per_sec_per_gpu,27198,\n"
           "C,x,Llama-3.1-8B-Instruct,8,8,H100-SXM,1,1,,1,FP8,FP8,\"TensorRT-LLM v0.17 (TRT engine flow, trtllm-bench)\","
-          "128,128,,offline,tokens_per_sec_total,28000,\n",
-      "inline");
+          "128,128,,offline,tokens_per_sec_total,28000,\n");
   std::vector<SkippedRow> skipped;
   const Catalog cat = Catalog::load({});
   const auto cases = map_inference_cases(t, cat, skipped);
@@ -272,13 +252,10 @@ TEST(InferenceValidation, MaximumLoadRowsUseTheEnginesLimitsAndHostWork) {
 // EP wider than the attention group is modelled as stated (attention-DP over the EP ranks) when
 // attention is not also tensor-parallel, else skipped with the reason (never clamped to tp).
 TEST(InferenceValidation, ExpertParallelAsStated) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(head +
-                                   "E,x,Qwen3-235B-A22B,235,22,B200,8,1,8,1,FP4,FP8,sglang,1024,1024,64,server,"
-                                   "tpot_ms,20,\n"
-                                   "E,x,Qwen3-235B-A22B,235,22,B200,8,2,8,1,FP4,FP8,sglang,1024,1024,64,server,"
-                                   "tpot_ms,20,\n",
-                               "inline");
+  const CsvTable t = inference_rows("E,x,Qwen3-235B-A22B,235,22,B200,8,1,8,1,FP4,FP8,sglang,1024,1024,64,server,"
+                                        "tpot_ms,20,\n"
+                                        "E,x,Qwen3-235B-A22B,235,22,B200,8,2,8,1,FP4,FP8,sglang,1024,1024,64,server,"
+                                        "tpot_ms,20,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(skipped.size(), 1u);  // tp 2 inside ep 8
@@ -294,14 +271,12 @@ TEST(InferenceValidation, ExpertParallelAsStated) {
 // "auto" on Hopper, the checkpoint's BF16) is read from the notes where precision_kv is blank; twice the
 // KV bytes hold half the sequences, so the Hopper row's maximum load serves fewer tokens.
 TEST(InferenceValidation, NotesKvDtypePerGeneration) {
-  const std::string head = kInferenceHeader;
   const std::string fw = "\"TensorRT-LLM 1.x (PyTorch backend, trtllm-bench throughput)\"";
   const std::string notes = "\"GPT-OSS: KV fp8 on Blackwell (\"\"Hopper: use auto\"\"), MoE CUTLASS (Hopper TRITON)\"";
-  const CsvTable t = parse_csv(head + "P,x,gpt-oss-20b,21,3.6,H100-SXM,1,1,,1,FP8,," + fw +
-                                   ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n" +
-                                   "P,x,gpt-oss-20b,21,3.6,B200,1,1,,1,FP4,," + fw +
-                                   ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n",
-                               "inline");
+  const CsvTable t = inference_rows("P,x,gpt-oss-20b,21,3.6,H100-SXM,1,1,,1,FP8,," + fw +
+                                        ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n" +
+                                        "P,x,gpt-oss-20b,21,3.6,B200,1,1,,1,FP4,," + fw +
+                                        ",1024,8192,,offline,tokens_per_sec_per_gpu,5000," + notes + "\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 2u);
@@ -321,15 +296,12 @@ TEST(InferenceValidation, NotesKvDtypePerGeneration) {
 // TensorRT-LLM perf overview (v0.17 page, v0.14 Triton table), Llama 3.1 70B BF16 on 4 H100, 202/214,
 // 32 requests/s offered: 3,003 output tokens/s achieved (14 requests/s).
 TEST(InferenceValidation, FiniteRunThroughput) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(head +
-                                   "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
-                                   "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
-                                   "3003,request_rate_qps=32\n"
-                                   "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
-                                   "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
-                                   "3459,request_rate_qps=INF\n",
-                               "inline");
+  const CsvTable t = inference_rows("T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
+                                        "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
+                                        "3003,request_rate_qps=32\n"
+                                        "T,y,Llama-3.1-70B-Instruct,70,70,H100-SXM,4,4,,1,BF16,,TensorRT-LLM v0.14 via "
+                                        "Triton tensorrtllm_backend (500 requests),202,214,,server,tokens_per_sec_total,"
+                                        "3459,request_rate_qps=INF\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 2u);
@@ -357,9 +329,7 @@ TEST(InferenceValidation, FiniteRunThroughput) {
 // its num_gpus formula imply, stated in the row's assumptions; layouts no engine runs as stated (a TP
 // that does not divide the heads) is skipped with that reason; int4 weight-only rows read as w4a16.
 TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
-  const std::string head = kInferenceHeader;
-  const CsvTable t = parse_csv(
-      head +
+  const CsvTable t = inference_rows(
           "AIC-x,z,Qwen3-235B-A22B-FP8,,,H200-SXM,1,1,1,1,gemm=fp8; moe=fp8,,vllm 0.12.0,1800,450,9,server,tpot_ms,"
           "40,agg: tp=1 pp=1 attn_dp= moe_tp=2 moe_ep=1 batch=9; num_gpus derived with AIC formula "
           "workers*tp*pp*attn_dp\n"
@@ -368,8 +338,7 @@ TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
           "AIC-x,z,DeepSeek-R1,671,37,GB200,36,36,1,1,gemm=nvfp4; moe=nvfp4,,trtllm,1024,1024,32,server,tpot_ms,"
           "8.4,agg: tp=36 pp=1 attn_dp=1 moe_tp=36 moe_ep=1 batch=32\n"
           "AIC-x,z,Kimi-K2.5,,,B200,8,8,1,1,gemm=int4_wo; moe=int4_wo,,trtllm,1024,1024,16,server,tpot_ms,"
-          "20,agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=16\n",
-      "inline");
+          "20,agg: tp=8 pp=1 attn_dp=1 moe_tp=8 moe_ep=1 batch=16\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 3u);

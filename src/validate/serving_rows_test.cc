@@ -9,6 +9,7 @@
 #include "core/csv.h"
 #include "inference/chooser.h"
 #include "validate/inference_cases.h"
+#include "validate/inference_rows_testing.h"
 #include "validate/notes_deployment.h"
 #include "validate/row_contradiction.h"
 #include "validate/row_scenario.h"
@@ -17,17 +18,10 @@
 namespace gpuplan {
 namespace {
 
-const std::string kServingRowsHeader =
-    "source_id,source_url_or_path,model,params_B,active_params_B,gpu,num_gpus,tp,ep,pp,precision_weights,"
-    "precision_kv,framework,isl,osl,concurrency_or_batch,scenario,metric,value,notes\n";
+using inference_rows_testing::inference_rows;  // rows of inference.csv's schema written inline
+using inference_rows_testing::row_says;
 
 bool contains_text(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
-bool row_says(const InferenceCase& c, const std::string& what) {
-  for (const auto& a : c.assumptions)
-    if (contains_text(a, what)) return true;
-  return false;
-}
 
 TEST(NotesServing, AttentionDpVocabulary) {
   for (const char* on : {"attention-DP on 8 GPUs", "with attention DP", "attention_dp enabled",
@@ -90,11 +84,10 @@ TEST(NotesServing, MtpVocabulary) {
 TEST(NotesServing, RowsHonourTheirNotes) {
   const std::string row = "X,x,DeepSeek-R1,671,37,B200,8,,,1,FP4,FP8,TensorRT-LLM,1024,1024,64,server,"
                           "tokens_per_sec_per_gpu,1000,";
-  const CsvTable t = parse_csv(kServingRowsHeader + row + "DEP8 with MTP=2\n" + row + "TEP8; no MTP\n" + row +
-                                   "\"attention-DP, MTP\"\n" +
-                                   "X,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,TensorRT-LLM,1024,1024,64,server,"
-                                   "tokens_per_sec_per_gpu,1000,attention-DP; MTP 3\n",
-                               "inline");
+  const CsvTable t = inference_rows(row + "DEP8 with MTP=2\n" + row + "TEP8; no MTP\n" + row +
+                                        "\"attention-DP, MTP\"\n" +
+                                        "X,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,TensorRT-LLM,1024,1024,64,server,"
+                                        "tokens_per_sec_per_gpu,1000,attention-DP; MTP 3\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 4u) << (skipped.empty() ? "" : skipped[0].reason);
@@ -148,14 +141,12 @@ TEST(ScenarioRules, TheDataFileListsTheBenchmarksWithTheirLimits) {
 }
 
 TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {
-  const CsvTable t = parse_csv(
-      kServingRowsHeader +
+  const CsvTable t = inference_rows(
           "MLPerf-v5.1,x,DeepSeek-R1,671,37,B200,8,,,,FP4,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
           "MLPerf-v5.1,x,Llama-3.1-8B,8,8,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,\n"
           "MLPerf-v5.1,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,TensorRT-LLM,,,,offline,tokens_per_sec_total,20000,"
           "samples/s 10 (implies 290.5 output tokens/sample)\n"
-          "Blog,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,vLLM,,128,,offline,tokens_per_sec_total,20000,\n",
-      "inline");
+          "Blog,x,Llama-2-70B,70,70,H200-SXM,8,1,,,FP8,,vLLM,,128,,offline,tokens_per_sec_total,20000,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 3u);
@@ -209,14 +200,12 @@ TEST(RowContradiction, FiguresOfOneRun) {
 
 TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
   const std::string run = "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,256,server,";
-  const CsvTable t = parse_csv(
-      kServingRowsHeader + run + "tokens_per_sec_per_gpu,100,\n" + run + "tokens_per_sec_per_user,125,\n" +
+  const CsvTable t = inference_rows(run + "tokens_per_sec_per_gpu,100,\n" + run + "tokens_per_sec_per_user,125,\n" +
           // per-user 125 x 256 / 8 = 4000: 40x the 100 per GPU of the same run (both rows flagged)
           "Blog,x,Llama-3.1-70B,70,70,H100-SXM,8,8,,1,FP8,FP8,vLLM,1024,1024,64,server,tokens_per_sec_per_gpu,400,"
           "each user 50 tok/s/user\n"  // 50 x 64 / 8 = 400: consistent
           "MLPerf-v5.0,x,Llama-2-70B,70,70,H100-SXM,8,1,,1,FP8,,TensorRT-LLM,8192,,,offline,tokens_per_sec_total,"
-          "20000,\n",
-      "inline");
+          "20000,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 1u);
@@ -236,10 +225,8 @@ TEST(RowContradiction, FlaggedRowsAreListedNotScored) {
 // cache misses the Interactive limits even at one sequence per instance; the row runs at a TP that
 // meets them, as `gpuplan infer --gpus 8 --ttft-ms --tpot-ms` without --tp would choose.
 TEST(ServingOperatingPoint, InteractiveRowWithBlankTpMeetsItsLimits) {
-  const CsvTable t = parse_csv(kServingRowsHeader +
-                                   "MLPerf-v5.0,x,Llama-2-70B,70,70,MI300X,8,,,,FP8,,vLLM,,,,Interactive,"
-                                   "tokens_per_sec_total,3000,\n",
-                               "inline");
+  const CsvTable t = inference_rows("MLPerf-v5.0,x,Llama-2-70B,70,70,MI300X,8,,,,FP8,,vLLM,,,,Interactive,"
+                                        "tokens_per_sec_total,3000,\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
   ASSERT_EQ(cases.size(), 1u) << (skipped.empty() ? "" : skipped[0].reason);

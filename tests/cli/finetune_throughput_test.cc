@@ -1,6 +1,7 @@
 // Published LoRA and QLoRA fine-tuning step times (tests/data/finetune_throughput.csv, sources in its rows)
-// replayed as the `gpuplan train --method lora|qlora [--qlora-kernel ...]` command a user runs: each
-// within the training error band's width of the measurement. A model given as a config file
+// replayed as the `gpuplan train --method lora|qlora [--qlora-kernel ...] [--loss-precision ...]` command a
+// user runs: each within the training error band's width of the measurement, and where the row states the
+// peak memory (memory_gib), the predicted total within 20% of it. A model given as a config file
 // (tests/data/models) is read from the source tree.
 #include <gtest/gtest.h>
 
@@ -48,7 +49,7 @@ TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
     ADD_FAILURE() << "no column " << name;
     return size_t{0};
   };
-  int rows = 0, qlora = 0;
+  int rows = 0, qlora = 0, memory_rows = 0;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const auto c = finetune_csv_cells(line);
@@ -60,16 +61,25 @@ TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
                       c[col("lora_targets")] + " --precision " + c[col("precision")] + " --seq " + c[col("seq_len")] +
                       " --global-batch " + c[col("gbs")] + " --plan " + c[col("plan")] + " --json";
     if (!c[col("qlora_kernel")].empty()) cmd += " --qlora-kernel " + c[col("qlora_kernel")];
+    if (!c[col("loss_precision")].empty()) cmd += " --loss-precision " + c[col("loss_precision")];
     auto r = run_gpuplan(cmd);
     ASSERT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
     const double predicted = r.json()["step_time_s"].get<double>();
     const double measured = std::stod(c[col("value")]);
     EXPECT_LT(std::abs(predicted / measured - 1.0), 0.25) << cmd << ": predicted " << predicted << " s, measured "
                                                           << measured << " s";
+    if (!c[col("memory_gib")].empty()) {
+      const double memory = r.json()["memory"]["total_bytes"].get<double>() / (1024.0 * 1024 * 1024);
+      const double memory_measured = std::stod(c[col("memory_gib")]);
+      EXPECT_LT(std::abs(memory / memory_measured - 1.0), 0.20)
+          << cmd << ": predicted " << memory << " GiB, measured " << memory_measured << " GiB";
+      ++memory_rows;
+    }
     ++rows;
   }
-  EXPECT_GE(rows, 30);
-  EXPECT_GE(qlora, 17);
+  EXPECT_GE(rows, 32);
+  EXPECT_GE(qlora, 18);
+  EXPECT_GE(memory_rows, 29);
 }
 
 }  // namespace
