@@ -109,9 +109,10 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   double top = 0;
   bool reached_cap = true;
   for (long long n = 1; n <= cap; ++n) {
-    lp.push_back(lp.back() + std::log(lam / leave(n)));
+    const double out = leave(n);
+    lp.push_back(lp.back() + std::log(lam / out));
     top = std::max(top, lp.back());
-    if (lp.back() < top - 40 && lam < leave(n)) {
+    if (lp.back() < top - 40 && lam < out) {
       reached_cap = n == cap;
       break;
     }
@@ -119,7 +120,7 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   const long long last = (long long)lp.size() - 1;
   std::vector<double> pi(lp.size());
   double norm = 0;
-  for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = std::exp(lp[i] - top);
+  for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
   // Past the slots: pi(cap + k) = pi(cap) rho^k with rho = lam / leave(cap).
   const double rho = lam / leave_cap;
   const double queue_mass = reached_cap ? pi.back() * rho / (1 - rho) : 0.0;  // states above cap
@@ -147,10 +148,84 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   };
   const long long j50 = joined_quantile(0.5), j99 = joined_quantile(0.99);
   r.decode_batch_p99 = double(std::min(cap, j99)) * inst;
-  for (long long n = 0; n <= last; ++n) r.tpot_mean_s += pi[n] * tpot_inst(std::min(n + 1, cap));
+  for (long long n = 0; n <= last; ++n) r.tpot_mean_s += pi[n] * tpot_inst(std::max(1LL, std::min(n, cap)));
   r.tpot_mean_s += p_queue * tpot_inst(cap);
   r.tpot_p50_s = tpot_inst(j50);
   r.tpot_p99_s = tpot_inst(j99);
+  // An aggregated engine's steps carry the prompts that arrived during the last one: a Poisson number
+  // (lam x TPOT) of prompts, each x tokens at the mean prompt's prefill per token, so a step's time
+  // varies about TPOT with variance (prefill per token)^2 lam TPOT E[x^2]. A request's TPOT averages
+  // its m decode steps, geometric about OSL - 1 where the lengths vary as a dataset's: the short ones
+  // set the p99 (its quantiles over the batch law and m by bisection). With fixed lengths the OSL - 1
+  // steps average the variation down by sqrt(OSL - 1), left out.
+  if (!c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0 && c.prompt_isl_max > 0) {
+    const double isl = double(c.isl);
+    double x2 = isl * isl;  // fixed prompts
+    if (c.prompt_isl_max > 0) {
+      const double cut = double(std::max(c.prompt_isl_max, c.isl));
+      double theta = isl;
+      for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
+      x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
+    }
+    const double per_token_s = scale.prefill * c.prefill_alone_s / isl;
+    // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
+    std::vector<std::pair<double, double>> steps;  // (mass, m)
+    if (c.prompt_isl_max > 0) {
+      static const double edges[] = {0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 1};
+      for (int k = 0; k + 1 < int(std::size(edges)); ++k)
+        steps.push_back({edges[k + 1] - edges[k],
+                         std::max(1.0, std::ceil(-dec_tokens * std::log(1.0 - 0.5 * (edges[k] + edges[k + 1]))))});
+    } else {
+      steps.push_back({1.0, dec_tokens});
+    }
+    struct TBin {
+      double mass = 0, tpot = 0, sd = 0;
+    };
+    std::vector<TBin> tb;
+    long long lo_n = 0;
+    const long long hi_n = std::min(last, cap);
+    long long top_n = hi_n;
+    while (lo_n < top_n && pi[lo_n] < 1e-10) ++lo_n;
+    while (top_n > lo_n && pi[top_n] < 1e-10 && top_n < cap) --top_n;
+    const long long per = std::max(1LL, (top_n - lo_n + 1 + 31) / 32);
+    for (long long n0 = lo_n; n0 <= top_n; n0 += per) {
+      TBin b;
+      for (long long n = n0; n <= std::min(top_n, n0 + per - 1); ++n) {
+        b.mass += pi[n];
+        b.tpot += pi[n] * tpot_inst(std::max(1LL, n));
+      }
+      if (n0 + per > top_n) b.mass += p_queue, b.tpot += p_queue * tpot_inst(cap);
+      if (b.mass < 1e-15) continue;
+      b.tpot /= b.mass;
+      b.sd = per_token_s * std::sqrt(lam * b.tpot * x2);
+      tb.push_back(b);
+    }
+    const auto cdf = [&](double t) {
+      double f = 0;
+      for (const TBin& b : tb)
+        for (const auto& [pm, m] : steps) {
+          const double z = (t - b.tpot) * std::sqrt(m) / b.sd;  // beyond 8 sd: 0 or 1
+          f += b.mass * pm * (z > 8 ? 1.0 : z < -8 ? 0.0 : 0.5 * std::erfc(-z / std::sqrt(2.0)));
+        }
+      return f;
+    };
+    const auto quantile = [&](double q) {
+      double lo = 1e300, hi = 0;
+      for (const TBin& b : tb) {
+        lo = std::min(lo, std::max(0.0, b.tpot - 10 * b.sd));
+        hi = std::max(hi, b.tpot + 10 * b.sd);
+      }
+      for (int it = 0; it < 32; ++it) {
+        const double m = 0.5 * (lo + hi);
+        (cdf(m) < q ? lo : hi) = m;
+      }
+      return hi;
+    };
+    if (!tb.empty() && tb.front().sd > 0) {
+      r.tpot_p50_s = quantile(0.5);
+      r.tpot_p99_s = quantile(0.99);
+    }
+  }
   r.tokens_per_s_per_user_p50 = 1.0 / r.tpot_p50_s;
   // One prompt's own time to its first token: an aggregated engine's TTFT at the batch it joins (its
   // mixed steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
@@ -170,14 +245,14 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     return std::max(1e-12, double(std::max(0, c.admit_interval_steps)) * tpot_inst(m));
   };
   long long n_lo = 0, n_hi = std::min(last, cap - 1);  // the states below the slots that carry mass
-  while (n_lo < n_hi && pi[n_lo] < 1e-15) ++n_lo;
-  while (n_hi > n_lo && pi[n_hi] < 1e-15) --n_hi;
-  // The states grouped into at most 256 bins (mass, mean own time, spread) to keep a point fast.
+  while (n_lo < n_hi && pi[n_lo] < 1e-10) ++n_lo;
+  while (n_hi > n_lo && pi[n_hi] < 1e-10) --n_hi;
+  // The states grouped into at most 64 bins (mass, mean own time, spread) to keep a point fast.
   struct Bin {
     double mass = 0, own = 0, spread = 0;
   };
   std::vector<Bin> bins;
-  const long long per_bin = std::max(1LL, (n_hi - n_lo + 1 + 255) / 256);
+  const long long per_bin = std::max(1LL, (n_hi - n_lo + 1 + 63) / 64);
   double below = 0, batch_part_mean = p_wait > 0 ? p_wait * (own_s(cap) + 1.0 / wait_rate) : 0.0;
   for (long long n0 = n_lo; n0 <= n_hi; n0 += per_bin) {
     Bin b;
@@ -232,7 +307,7 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     for (const Bin& b : bins) hi = std::max(hi, b.own + b.spread);
     if (p_wait > 0) hi = std::max(hi, own_s(cap) + spread_s(cap) + 40.0 / wait_rate);
     hi += prompt.back().second;
-    for (int it = 0; it < 48; ++it) {
+    for (int it = 0; it < 36; ++it) {
       const double m = 0.5 * (lo + hi);
       (batch_part_cdf(m) < q ? lo : hi) = m;
     }

@@ -115,6 +115,20 @@ TEST(OpenLoop, VaryingPromptsLengthenTheTtftTail) {
   EXPECT_NEAR(fixed.ttft_p99_s - fixed.ttft_mean_s, 0.49 * 0.01, 2e-4);
 }
 
+TEST(OpenLoop, MixedStepsWidenTheTpotTailOfShortRequests) {
+  // An aggregated engine (the TTFT tabulated) whose steps carry prompts: with a dataset's varying
+  // lengths the short requests average few steps, so the p99 TPOT rises above the batch's own.
+  OpenLoopCurve c = decode_curve(1e-5);
+  c.prefill_alone_s = 0.02;
+  c.ttft_engine_s = {0.03, 0.03};
+  const OpenLoopResult fixed = open_loop(c, 100.0);
+  c.prompt_isl_max = 1000;
+  const OpenLoopResult varying = open_loop(c, 100.0);
+  ASSERT_TRUE(fixed.stable && varying.stable);
+  EXPECT_GT(varying.tpot_p99_s, fixed.tpot_p99_s * 1.05);
+  EXPECT_NEAR(varying.tpot_p50_s, fixed.tpot_p50_s, 0.05 * fixed.tpot_p50_s);
+}
+
 Candidate candidate(const std::string& system, const std::string& generation, double usd_per_unit_year) {
   Candidate c;
   c.system = system;
