@@ -68,7 +68,11 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
     if (!d.disaggregated) c.ttft_engine_s.push_back(std::max(r.ttft_s - r.queue_wait_s, one.prefill_s));
     last = n;
   }
-  if (!d.disaggregated) c.admit_interval_steps = std::max(1, scenario_workload(s, d, first.instances).scheduler_recv_interval);
+  if (!d.disaggregated) {
+    const InferenceWorkload w = scenario_workload(s, d, first.instances);
+    c.admit_interval_steps = std::max(1, w.scheduler_recv_interval);
+    c.prefill_separate = w.prefill_separate;
+  }
   if (!c.batch.empty()) c.decode_slots = std::min<long long>(c.decode_slots, (long long)c.batch.back());
   return c;
 }
@@ -167,7 +171,9 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
       for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
       x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
     }
-    const double per_token_s = scale.prefill * c.prefill_alone_s / isl;
+    // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
+    // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
+    const double per_token_s = (c.prefill_separate ? scale.prefill * c.prefill_alone_s : service_s) / isl;
     // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
     std::vector<std::pair<double, double>> steps;  // (mass, m)
     if (c.prompt_isl_max > 0) {

@@ -47,6 +47,7 @@ struct OpenLoopCurve {
   // prompt arriving at a uniform phase waits for the steps still to run, so its TTFT spreads over that
   // many steps about the engine's mean (0: no spread, disaggregated).
   int admit_interval_steps = 0;
+  bool prefill_separate = false;  // the engine runs prompts in forwards of their own (InferenceWorkload)
   // Prompt lengths: fixed at the mean `isl` (prompt_isl_max 0), or varying as a dataset's do, taken
   // exponential about the mean (the maximum-entropy law for a known mean) and cut at prompt_isl_max
   // tokens (the dataset's longest): a prompt of x tokens takes x / isl of the mean prompt's prefill.
