@@ -162,7 +162,9 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   // its m decode steps, geometric about OSL - 1 where the lengths vary as a dataset's: the short ones
   // set the p99 (its quantiles over the batch law and m by bisection). With fixed lengths the OSL - 1
   // steps average the variation down by sqrt(OSL - 1), left out.
-  if (!c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0 && c.prompt_isl_max > 0) {
+  const bool mixed_steps = !c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0;
+  double step_var_per_s = 0;  // a step's time variance per second of it: p^2 lam E[x^2]
+  if (mixed_steps) {
     const double isl = double(c.isl);
     double x2 = isl * isl;  // fixed prompts
     if (c.prompt_isl_max > 0) {
@@ -174,6 +176,10 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
     // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
     const double per_token_s = (c.prefill_separate ? scale.prefill * c.prefill_alone_s : service_s) / isl;
+    step_var_per_s = per_token_s * per_token_s * lam * x2;
+  }
+  const auto step_sd = [&](double step_s) { return std::sqrt(step_var_per_s * step_s); };
+  if (mixed_steps && c.prompt_isl_max > 0) {
     // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
     std::vector<std::pair<double, double>> steps;  // (mass, m)
     if (c.prompt_isl_max > 0) {
@@ -203,7 +209,7 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
       if (n0 + per > top_n) b.mass += p_queue, b.tpot += p_queue * tpot_inst(cap);
       if (b.mass < 1e-15) continue;
       b.tpot /= b.mass;
-      b.sd = per_token_s * std::sqrt(lam * b.tpot * x2);
+      b.sd = step_sd(b.tpot);
       tb.push_back(b);
     }
     const auto cdf = [&](double t) {
@@ -253,12 +259,12 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   long long n_lo = 0, n_hi = std::min(last, cap - 1);  // the states below the slots that carry mass
   while (n_lo < n_hi && pi[n_lo] < 1e-10) ++n_lo;
   while (n_hi > n_lo && pi[n_hi] < 1e-10) --n_hi;
-  // The states grouped into at most 64 bins (mass, mean own time, spread) to keep a point fast.
+  // The states grouped into at most 32 bins (mass, mean own time, spread) to keep a point fast.
   struct Bin {
-    double mass = 0, own = 0, spread = 0;
+    double mass = 0, own = 0, spread = 0, sd = 0;  // sd: the step carrying the prompt varies (above)
   };
   std::vector<Bin> bins;
-  const long long per_bin = std::max(1LL, (n_hi - n_lo + 1 + 63) / 64);
+  const long long per_bin = std::max(1LL, (n_hi - n_lo + 1 + 31) / 32);
   double below = 0, batch_part_mean = p_wait > 0 ? p_wait * (own_s(cap) + 1.0 / wait_rate) : 0.0;
   for (long long n0 = n_lo; n0 <= n_hi; n0 += per_bin) {
     Bin b;
@@ -272,6 +278,7 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     batch_part_mean += b.own;
     b.own /= b.mass;
     b.spread /= b.mass;
+    b.sd = step_sd(tpot_inst(std::min(cap, n0 + per_bin / 2 + 1)));
     bins.push_back(b);
   }
   batch_part_mean /= std::max(1e-300, below + p_wait);
@@ -297,7 +304,22 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     for (const auto& [pm, extra] : prompt) {
       const double u = t - extra;
       double g = 0;
-      for (const Bin& b : bins) g += b.mass * std::clamp((u - b.own + 0.5 * b.spread) / b.spread, 0.0, 1.0);
+      for (const Bin& b : bins) {
+        const double a = b.own - 0.5 * b.spread;
+        if (b.sd <= 0) {
+          g += b.mass * std::clamp((u - a) / b.spread, 0.0, 1.0);
+          continue;
+        }
+        // The uniform phase over [a, a + w] plus the step's normal variation: (G(u - a) - G(u - a - w)) / w
+        // with G(x) = x Phi(x / sd) + sd phi(x / sd).
+        const auto G = [&](double x) {
+          const double z = x / b.sd;
+          if (z > 8) return x;
+          if (z < -8) return 0.0;
+          return x * 0.5 * std::erfc(-z / std::sqrt(2.0)) + b.sd * std::exp(-0.5 * z * z) / 2.5066282746310002;
+        };
+        g += b.mass * (G(u - a) - G(u - a - b.spread)) / b.spread;
+      }
       if (p_wait > 0) {
         // A uniform phase over [a, a + w] plus an exponential wait at wait_rate.
         const double w = spread_s(cap), a = own_s(cap) - 0.5 * w, hi = std::min(a + w, u);
@@ -310,7 +332,10 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   };
   const auto batch_part_quantile = [&](double q) {
     double lo = -scale.prefill * c.prefill_alone_s, hi = 0;  // the shortest prompt saves at most its prefill
-    for (const Bin& b : bins) hi = std::max(hi, b.own + b.spread);
+    for (const Bin& b : bins) {
+      hi = std::max(hi, b.own + b.spread + 8 * b.sd);
+      lo = std::min(lo, b.own - b.spread - 8 * b.sd - scale.prefill * c.prefill_alone_s);
+    }
     if (p_wait > 0) hi = std::max(hi, own_s(cap) + spread_s(cap) + 40.0 / wait_rate);
     hi += prompt.back().second;
     for (int it = 0; it < 36; ++it) {
