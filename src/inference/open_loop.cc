@@ -164,15 +164,15 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   // steps average the variation down by sqrt(OSL - 1), left out.
   const bool mixed_steps = !c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0;
   double step_var_per_s = 0;  // a step's time variance per second of it: p^2 lam E[x^2]
+  const double isl = double(std::max(1LL, c.isl));
+  double x2 = isl * isl;  // E[x^2] of the prompt lengths: fixed prompts
+  if (c.prompt_isl_max > 0 && c.isl > 0) {
+    const double cut = double(std::max(c.prompt_isl_max, c.isl));
+    double theta = isl;
+    for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
+    x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
+  }
   if (mixed_steps) {
-    const double isl = double(c.isl);
-    double x2 = isl * isl;  // fixed prompts
-    if (c.prompt_isl_max > 0) {
-      const double cut = double(std::max(c.prompt_isl_max, c.isl));
-      double theta = isl;
-      for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
-      x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
-    }
     // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
     // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
     const double per_token_s = (c.prefill_separate ? scale.prefill * c.prefill_alone_s : service_s) / isl;
@@ -344,7 +344,9 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     }
     return hi;
   };
-  const double cv2 = c.prefill_service_cv2;
+  // Varying prompts make the prefill service vary with them: cs^2 = E[x^2] / ISL^2 - 1.
+  const double cv2 = c.prompt_isl_max > 0 ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)
+                                          : c.prefill_service_cv2;
   r.ttft_mean_s = batch_part_mean + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2);
   r.ttft_p50_s = batch_part_quantile(0.5) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.5);
   r.ttft_p99_s = batch_part_quantile(0.99) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99);
