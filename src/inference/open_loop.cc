@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <utility>
 #include <limits>
+#include <vector>
 
 #include "inference/disaggregated.h"
 #include "inference/queueing.h"
@@ -23,11 +26,13 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
   OpenLoopCurve c;
   c.deployment = d;
   c.osl = s.traffic.osl;
+  c.isl = s.traffic.isl;
   InferenceResult first = evaluate_scenario(s, d, 0);  // as many as fit: the slots
   if (!first.valid() || first.max_concurrency < 1) return c;
   c.decode_slots = first.max_concurrency;
   const InferenceResult one = evaluate_scenario(s, d, first.instances);
   c.prefill_alone_s = one.prefill_s;
+  c.decode_instances = std::max(1, one.instances);
   c.fixed_ttft_s = one.kv_transfer_s + one.receive_wait_s;
   // Prefill: the pool's capacity in full steps (prefill_capacity_per_s); its servers are the attention
   // ranks that each take a prompt (the workers' tp ranks under attention-DP, else each worker). An
@@ -63,6 +68,11 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
     if (!d.disaggregated) c.ttft_engine_s.push_back(std::max(r.ttft_s - r.queue_wait_s, one.prefill_s));
     last = n;
   }
+  if (!d.disaggregated) {
+    const InferenceWorkload w = scenario_workload(s, d, first.instances);
+    c.admit_interval_steps = std::max(1, w.scheduler_recv_interval);
+    c.prefill_separate = w.prefill_separate;
+  }
   if (!c.batch.empty()) c.decode_slots = std::min<long long>(c.decode_slots, (long long)c.batch.back());
   return c;
 }
@@ -83,48 +93,263 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     r.why_not = "the prefill servers cannot keep up with the arrivals";
     return r;
   }
-  // Decode: n = rate x (OSL - 1) x TPOT(n), by bisection on the slots.
+  // Decode: each instance's batch as a birth-death chain (open_loop.h), per instance: arrivals lam,
+  // departures n / ((OSL - 1) TPOT(n)) at a batch of n, up to the slots; beyond them a queue served at
+  // the slots' rate.
   const double dec_tokens = std::max(1.0, double(c.osl) - 1);
-  const double slots = double(c.decode_slots);
-  const auto g = [&](double n) { return rate * dec_tokens * tpot(n) - n; };
-  if (g(slots) >= 0) {
+  const int inst = std::max(1, c.decode_instances);
+  const double lam = rate / inst;
+  const long long cap = std::max(1LL, c.decode_slots / inst);
+  const auto tpot_inst = [&](long long n) { return tpot(double(std::max(1LL, n) * inst)); };
+  const auto leave = [&](long long n) { return double(n) / (dec_tokens * tpot_inst(n)); };
+  const double leave_cap = leave(cap);
+  if (lam >= leave_cap) {
     r.slot_utilization = 1;
     r.why_not = "the decode slots cannot keep up with the arrivals";
     return r;
   }
-  double a = 0, b = slots;
-  for (int it = 0; it < 48; ++it) {
-    const double m = 0.5 * (a + b);
-    (g(m) > 0 ? a : b) = m;
+  // log pi(n) up to the slots, or until the chain's tail past its mode is negligible.
+  std::vector<double> lp{0.0};
+  double top = 0;
+  bool reached_cap = true;
+  for (long long n = 1; n <= cap; ++n) {
+    const double out = leave(n);
+    lp.push_back(lp.back() + std::log(lam / out));
+    top = std::max(top, lp.back());
+    if (lp.back() < top - 40 && lam < out) {
+      reached_cap = n == cap;
+      break;
+    }
   }
-  const double n = b;
-  r.decode_batch = n;
-  r.slot_utilization = n / slots;
-  r.decode_batch_p99 = std::min(slots, poisson_quantile(n, 0.99));
-  r.tpot_p50_s = tpot(n);
-  r.tpot_p99_s = tpot(std::max(n, r.decode_batch_p99));
+  const long long last = (long long)lp.size() - 1;
+  std::vector<double> pi(lp.size());
+  double norm = 0;
+  for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
+  // Past the slots: pi(cap + k) = pi(cap) rho^k with rho = lam / leave(cap).
+  const double rho = lam / leave_cap;
+  const double queue_mass = reached_cap ? pi.back() * rho / (1 - rho) : 0.0;  // states above cap
+  norm += queue_mass;
+  for (auto& p : pi) p /= norm;
+  const double p_queue = queue_mass / norm;
+  // A request arriving to n joins a batch of min(n + 1, cap); arriving at cap or above, it waits for
+  // the slot: from n = cap + k, k + 1 departures at leave(cap) each, which summed over the geometric
+  // queue is exponential at leave(cap) - lam.
+  const double p_wait = (reached_cap ? pi.back() : 0.0) + p_queue;
+  const double wait_rate = leave_cap - lam;
+  double mean_n = 0;
+  for (long long n = 0; n <= last; ++n) mean_n += pi[n] * double(n);
+  mean_n += p_queue * double(cap);
+  r.decode_batch = mean_n * inst;
+  r.slot_utilization = mean_n / double(cap);
+  // Quantile of the batch joined (n + 1 for n below cap, else cap).
+  const auto joined_quantile = [&](double q) {
+    double cum = 0;
+    for (long long n = 0; n < std::min(last + 1, cap); ++n) {
+      cum += pi[n];
+      if (cum >= q) return std::max(1LL, n);
+    }
+    return cap;
+  };
+  const long long j50 = joined_quantile(0.5), j99 = joined_quantile(0.99);
+  r.decode_batch_p99 = double(std::min(cap, j99)) * inst;
+  for (long long n = 0; n <= last; ++n) r.tpot_mean_s += pi[n] * tpot_inst(std::max(1LL, std::min(n, cap)));
+  r.tpot_mean_s += p_queue * tpot_inst(cap);
+  r.tpot_p50_s = tpot_inst(j50);
+  r.tpot_p99_s = tpot_inst(j99);
+  // An aggregated engine's steps carry the prompts that arrived during the last one: a Poisson number
+  // (lam x TPOT) of prompts, each x tokens at the mean prompt's prefill per token, so a step's time
+  // varies about TPOT with variance (prefill per token)^2 lam TPOT E[x^2]. A request's TPOT averages
+  // its m decode steps, geometric about OSL - 1 where the lengths vary as a dataset's: the short ones
+  // set the p99 (its quantiles over the batch law and m by bisection). With fixed lengths the OSL - 1
+  // steps average the variation down by sqrt(OSL - 1), left out.
+  const bool mixed_steps = !c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0;
+  double step_var_per_s = 0;  // a step's time variance per second of it: p^2 lam E[x^2]
+  const double isl = double(std::max(1LL, c.isl));
+  double x2 = isl * isl;  // E[x^2] of the prompt lengths: fixed prompts
+  if (c.prompt_isl_max > 0 && c.isl > 0) {
+    const double cut = double(std::max(c.prompt_isl_max, c.isl));
+    double theta = isl;
+    for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
+    x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
+  }
+  if (mixed_steps) {
+    // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
+    // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
+    const double per_token_s = (c.prefill_separate ? scale.prefill * c.prefill_alone_s : service_s) / isl;
+    step_var_per_s = per_token_s * per_token_s * lam * x2;
+  }
+  const auto step_sd = [&](double step_s) { return std::sqrt(step_var_per_s * step_s); };
+  if (mixed_steps && c.prompt_isl_max > 0) {
+    // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
+    std::vector<std::pair<double, double>> steps;  // (mass, m)
+    if (c.prompt_isl_max > 0) {
+      static const double edges[] = {0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 1};
+      for (int k = 0; k + 1 < int(std::size(edges)); ++k)
+        steps.push_back({edges[k + 1] - edges[k],
+                         std::max(1.0, std::ceil(-dec_tokens * std::log(1.0 - 0.5 * (edges[k] + edges[k + 1]))))});
+    } else {
+      steps.push_back({1.0, dec_tokens});
+    }
+    struct TBin {
+      double mass = 0, tpot = 0, sd = 0;
+    };
+    std::vector<TBin> tb;
+    long long lo_n = 0;
+    const long long hi_n = std::min(last, cap);
+    long long top_n = hi_n;
+    while (lo_n < top_n && pi[lo_n] < 1e-10) ++lo_n;
+    while (top_n > lo_n && pi[top_n] < 1e-10 && top_n < cap) --top_n;
+    const long long per = std::max(1LL, (top_n - lo_n + 1 + 31) / 32);
+    for (long long n0 = lo_n; n0 <= top_n; n0 += per) {
+      TBin b;
+      for (long long n = n0; n <= std::min(top_n, n0 + per - 1); ++n) {
+        b.mass += pi[n];
+        b.tpot += pi[n] * tpot_inst(std::max(1LL, n));
+      }
+      if (n0 + per > top_n) b.mass += p_queue, b.tpot += p_queue * tpot_inst(cap);
+      if (b.mass < 1e-15) continue;
+      b.tpot /= b.mass;
+      b.sd = step_sd(b.tpot);
+      tb.push_back(b);
+    }
+    const auto cdf = [&](double t) {
+      double f = 0;
+      for (const TBin& b : tb)
+        for (const auto& [pm, m] : steps) {
+          const double z = (t - b.tpot) * std::sqrt(m) / b.sd;  // beyond 8 sd: 0 or 1
+          f += b.mass * pm * (z > 8 ? 1.0 : z < -8 ? 0.0 : 0.5 * std::erfc(-z / std::sqrt(2.0)));
+        }
+      return f;
+    };
+    const auto quantile = [&](double q) {
+      double lo = 1e300, hi = 0;
+      for (const TBin& b : tb) {
+        lo = std::min(lo, std::max(0.0, b.tpot - 10 * b.sd));
+        hi = std::max(hi, b.tpot + 10 * b.sd);
+      }
+      for (int it = 0; it < 32; ++it) {
+        const double m = 0.5 * (lo + hi);
+        (cdf(m) < q ? lo : hi) = m;
+      }
+      return hi;
+    };
+    if (!tb.empty() && tb.front().sd > 0) {
+      r.tpot_p50_s = quantile(0.5);
+      r.tpot_p99_s = quantile(0.99);
+    }
+  }
   r.tokens_per_s_per_user_p50 = 1.0 / r.tpot_p50_s;
-  // Waiting for a decode slot: M/G/c of the slots, each held for the decode of one request.
-  const int slot_servers = int(std::min(slots, 1e9));
-  const double hold_s = dec_tokens * r.tpot_p50_s;
-  const double slot_mean = mgc_wait_mean_s(slot_servers, rate, hold_s, 1.0);
-  const double slot_p50 = mgc_wait_quantile_s(slot_servers, rate, hold_s, 1.0, 0.5);
-  const double slot_p99 = mgc_wait_quantile_s(slot_servers, rate, hold_s, 1.0, 0.99);
-  // One prompt's own time to its first token: an aggregated engine's TTFT at the mean batch (its mixed
-  // steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
-  double own_engine_s = c.prefill_alone_s;
-  if (c.ttft_engine_s.size() == c.batch.size() && !c.batch.empty()) {
+  // One prompt's own time to its first token: an aggregated engine's TTFT at the batch it joins (its
+  // mixed steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
+  const auto own_at = [&](long long m) {
+    if (c.ttft_engine_s.size() != c.batch.size() || c.batch.empty()) return c.prefill_alone_s;
+    const double n = double(m * inst);
     const auto it = std::upper_bound(c.batch.begin(), c.batch.end(), n);
     const std::size_t i = it == c.batch.begin() ? 0 : std::size_t(it - c.batch.begin()) - 1;
     const std::size_t j = std::min(i + 1, c.batch.size() - 1);
     const double f = j == i ? 0.0 : std::clamp((n - c.batch[i]) / (c.batch[j] - c.batch[i]), 0.0, 1.0);
-    own_engine_s = c.ttft_engine_s[i] + f * (c.ttft_engine_s[j] - c.ttft_engine_s[i]);
+    return c.ttft_engine_s[i] + f * (c.ttft_engine_s[j] - c.ttft_engine_s[i]);
+  };
+  // The batch's part of TTFT: at a joined batch m, own(m) spread uniformly over the admission interval
+  // (width N x TPOT(m) about own(m)), plus for the arrivals at the slots an exponential wait.
+  const auto own_s = [&](long long m) { return scale.prefill * own_at(m) + c.fixed_ttft_s; };
+  const auto spread_s = [&](long long m) {
+    return std::max(1e-12, double(std::max(0, c.admit_interval_steps)) * tpot_inst(m));
+  };
+  long long n_lo = 0, n_hi = std::min(last, cap - 1);  // the states below the slots that carry mass
+  while (n_lo < n_hi && pi[n_lo] < 1e-10) ++n_lo;
+  while (n_hi > n_lo && pi[n_hi] < 1e-10) --n_hi;
+  // The states grouped into at most 32 bins (mass, mean own time, spread) to keep a point fast.
+  struct Bin {
+    double mass = 0, own = 0, spread = 0, sd = 0;  // sd: the step carrying the prompt varies (above)
+  };
+  std::vector<Bin> bins;
+  const long long per_bin = std::max(1LL, (n_hi - n_lo + 1 + 31) / 32);
+  double below = 0, batch_part_mean = p_wait > 0 ? p_wait * (own_s(cap) + 1.0 / wait_rate) : 0.0;
+  for (long long n0 = n_lo; n0 <= n_hi; n0 += per_bin) {
+    Bin b;
+    for (long long n = n0; n <= std::min(n_hi, n0 + per_bin - 1); ++n) {
+      b.mass += pi[n];
+      b.own += pi[n] * own_s(n + 1);
+      b.spread += pi[n] * spread_s(n + 1);
+    }
+    if (b.mass <= 0) continue;
+    below += b.mass;
+    batch_part_mean += b.own;
+    b.own /= b.mass;
+    b.spread /= b.mass;
+    b.sd = step_sd(tpot_inst(std::min(cap, n0 + per_bin / 2 + 1)));
+    bins.push_back(b);
   }
-  const double own_s = scale.prefill * own_engine_s + c.fixed_ttft_s;
-  const double cv2 = c.prefill_service_cv2;
-  r.ttft_mean_s = own_s + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2) + slot_mean;
-  r.ttft_p50_s = own_s + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.5) + slot_p50;
-  r.ttft_p99_s = own_s + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99) + slot_p99;
+  batch_part_mean /= std::max(1e-300, below + p_wait);
+  // Varying prompt lengths: the prompt's prefill at x tokens less the mean's, over a few points of the
+  // capped exponential's quantiles (finer in the tail).
+  std::vector<std::pair<double, double>> prompt;  // (mass, extra seconds)
+  if (c.prompt_isl_max > 0 && c.isl > 0) {
+    const double mean = double(c.isl), cut = double(std::max(c.prompt_isl_max, c.isl));
+    double theta = mean;  // min(Exp(theta), cut) has mean theta (1 - exp(-cut / theta)) = mean
+    for (int it = 0; it < 60 && cut > mean * 1.0001; ++it) theta = mean / (1.0 - std::exp(-cut / theta));
+    static const double edges[] = {0, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1};
+    const double alone = scale.prefill * c.prefill_alone_s;
+    for (int k = 0; k + 1 < int(std::size(edges)); ++k) {
+      const double pm = 0.5 * (edges[k] + edges[k + 1]);
+      const double x = std::min(cut, -theta * std::log(1.0 - pm));
+      prompt.push_back({edges[k + 1] - edges[k], alone * (x / mean - 1.0)});
+    }
+  } else {
+    prompt.push_back({1.0, 0.0});
+  }
+  const auto batch_part_cdf = [&](double t) {
+    double f = 0;
+    for (const auto& [pm, extra] : prompt) {
+      const double u = t - extra;
+      double g = 0;
+      for (const Bin& b : bins) {
+        const double a = b.own - 0.5 * b.spread;
+        if (b.sd <= 0) {
+          g += b.mass * std::clamp((u - a) / b.spread, 0.0, 1.0);
+          continue;
+        }
+        // The uniform phase over [a, a + w] plus the step's normal variation: (G(u - a) - G(u - a - w)) / w
+        // with G(x) = x Phi(x / sd) + sd phi(x / sd).
+        const auto G = [&](double x) {
+          const double z = x / b.sd;
+          if (z > 8) return x;
+          if (z < -8) return 0.0;
+          return x * 0.5 * std::erfc(-z / std::sqrt(2.0)) + b.sd * std::exp(-0.5 * z * z) / 2.5066282746310002;
+        };
+        g += b.mass * (G(u - a) - G(u - a - b.spread)) / b.spread;
+      }
+      if (p_wait > 0) {
+        // A uniform phase over [a, a + w] plus an exponential wait at wait_rate.
+        const double w = spread_s(cap), a = own_s(cap) - 0.5 * w, hi = std::min(a + w, u);
+        if (hi > a)
+          g += p_wait / w * ((hi - a) - (std::exp(-wait_rate * (u - hi)) - std::exp(-wait_rate * (u - a))) / wait_rate);
+      }
+      f += pm * g;
+    }
+    return f / (below + p_wait);
+  };
+  const auto batch_part_quantile = [&](double q) {
+    double lo = -scale.prefill * c.prefill_alone_s, hi = 0;  // the shortest prompt saves at most its prefill
+    for (const Bin& b : bins) {
+      hi = std::max(hi, b.own + b.spread + 8 * b.sd);
+      lo = std::min(lo, b.own - b.spread - 8 * b.sd - scale.prefill * c.prefill_alone_s);
+    }
+    if (p_wait > 0) hi = std::max(hi, own_s(cap) + spread_s(cap) + 40.0 / wait_rate);
+    hi += prompt.back().second;
+    for (int it = 0; it < 36; ++it) {
+      const double m = 0.5 * (lo + hi);
+      (batch_part_cdf(m) < q ? lo : hi) = m;
+    }
+    return hi;
+  };
+  // Varying prompts make the prefill service vary with them: cs^2 = E[x^2] / ISL^2 - 1.
+  const double cv2 = c.prompt_isl_max > 0 ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)
+                                          : c.prefill_service_cv2;
+  r.ttft_mean_s = batch_part_mean + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2);
+  r.ttft_p50_s = batch_part_quantile(0.5) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.5);
+  r.ttft_p99_s = batch_part_quantile(0.99) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99);
   r.stable = std::isfinite(r.ttft_p99_s);
   if (!r.stable) r.why_not = "the queue grows without bound";
   return r;

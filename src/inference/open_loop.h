@@ -6,10 +6,18 @@
 // - prefill: an M/G/c queue of the prefill servers (the engine's instances, or the prefill pool's
 //   workers) with deterministic service (every prompt is ISL tokens long): Erlang C with Kingman's
 //   (1 + cs^2) / 2, its mean and 50th / 99th percentile waits added to one prompt's prefill alone;
-// - decode: the batch from Little's law, n = rate x OSL x TPOT(n), solved as a fixed point on the
-//   tabulated step-time curve; the 99th percentile batch is the Poisson quantile of n (the number in an
-//   infinite-server queue), capped by the decode slots (KV cache or batch cap); arrivals beyond the
-//   slots wait as at an M/G/c of the slots (in TTFT).
+// - decode: each instance's batch is a birth-death chain. Output lengths are taken geometric (a
+//   constant end-of-sequence chance per token, the maximum-entropy law for a known mean), so in a batch
+//   of n every step ends each sequence with chance 1 / (OSL - 1): n leaves at n / ((OSL - 1) TPOT(n))
+//   a second and grows at the instance's share of the arrivals. Its stationary law, the product of
+//   those ratios, is the Poisson law of an infinite-server queue where TPOT is flat and widens by
+//   1 / (1 - u) where a share u of the step grows with the batch (near the throughput plateau a small
+//   excess of arrivals holds many more sequences). At the decode slots (KV cache or batch cap) the
+//   chain goes on as a queue served at the slots' rate, its waits in TTFT. The batch a request decodes
+//   in drifts over many request lifetimes, so its TPOT is the step time at the batch it joins
+//   (arrivals see the time average), and TTFT the engine's at that batch plus any wait for a slot;
+//   an aggregated engine admits prompts at step boundaries, so a prompt's TTFT also spreads uniformly
+//   over the steps between admissions (the phase of the step under way when it arrives).
 // See docs/sizing.md ("Open-loop traffic").
 #include <string>
 #include <vector>
@@ -23,6 +31,7 @@ struct OpenLoopCurve {
   ServingDeployment deployment;
   long long osl = 1;
   int prefill_servers = 1;        // instances (aggregated) or prefill workers (disaggregated)
+  int decode_instances = 1;       // schedulers that each hold a batch of their own (the arrivals spread over them)
   double prefill_alone_s = 0;     // one prompt's prefill alone
   double prefill_service_s = 0;   // a server's time per prompt at full load (1 / its capacity)
   double prefill_service_cv2 = 0; // squared coefficient of variation of that service (fixed ISL: 0)
@@ -34,6 +43,16 @@ struct OpenLoopCurve {
   // evaluation at that many sequences: the prompt's prefill in the engine's mixed steps and the wait
   // for the step under way); empty (disaggregated, or not tabulated): prefill_alone_s.
   std::vector<double> ttft_engine_s;
+  // An aggregated engine takes in new requests every this many decode steps (at step boundaries): a
+  // prompt arriving at a uniform phase waits for the steps still to run, so its TTFT spreads over that
+  // many steps about the engine's mean (0: no spread, disaggregated).
+  int admit_interval_steps = 0;
+  bool prefill_separate = false;  // the engine runs prompts in forwards of their own (InferenceWorkload)
+  // Prompt lengths: fixed at the mean `isl` (prompt_isl_max 0), or varying as a dataset's do, taken
+  // exponential about the mean (the maximum-entropy law for a known mean) and cut at prompt_isl_max
+  // tokens (the dataset's longest): a prompt of x tokens takes x / isl of the mean prompt's prefill.
+  long long isl = 0;
+  long long prompt_isl_max = 0;
   // TPOT at a decode batch of `n` (linear between the tabulated points, linear extrapolation beyond).
   double tpot_at(double n) const;
 };
@@ -57,7 +76,7 @@ struct OpenLoopResult {
   double prefill_utilization = 0;
   double slot_utilization = 0;
   double ttft_mean_s = 0, ttft_p50_s = 0, ttft_p99_s = 0;
-  double tpot_p50_s = 0, tpot_p99_s = 0;
+  double tpot_mean_s = 0, tpot_p50_s = 0, tpot_p99_s = 0;  // over requests (each its batch's step time)
   double tokens_per_s_per_user_p50 = 0;  // 1 / tpot_p50
   double tokens_per_s = 0;               // output tokens/s of the deployment (rate x OSL)
 };

@@ -63,6 +63,73 @@ TEST(OpenLoop, TtftGrowsWithTheRate) {
   }
 }
 
+// A decode-bound curve: one instance, step time a + b n (b n the batch's share), prefill negligible.
+OpenLoopCurve decode_curve(double b_s) {
+  OpenLoopCurve c;
+  c.osl = 101;  // 100 decode tokens a request
+  c.isl = 100;
+  c.prefill_servers = 1;
+  c.prefill_alone_s = 1e-3;
+  c.prefill_service_s = 1e-6;
+  c.decode_slots = 100'000;
+  c.batch = {1, 100'000};
+  c.tpot_s = {0.01 + b_s, 0.01 + b_s * 100'000};
+  c.admit_interval_steps = 1;
+  return c;
+}
+
+TEST(OpenLoop, DecodeBatchIsPoissonWhereTheStepIsFlat) {
+  // Flat TPOT: the birth-death chain is the infinite-server queue's Poisson law, mean rate x 100 x TPOT.
+  const OpenLoopResult r = open_loop(decode_curve(0), 100.0);
+  ASSERT_TRUE(r.stable);
+  EXPECT_NEAR(r.decode_batch, 100.0 * 100 * 0.01, 1e-6);
+  EXPECT_NEAR(r.tpot_p50_s, 0.01, 1e-12);
+}
+
+TEST(OpenLoop, BatchSpreadWidensNearThePlateau) {
+  // A step that grows with the batch: at the same mean batch the spread of TPOT is wider the larger
+  // the batch's share of the step (the chain's variance n / (1 - u)).
+  const double b = 1e-4;
+  const OpenLoopCurve c = decode_curve(b);
+  // The mean batch n solves n = rate x 100 x (0.01 + b n): rate = n / (100 (0.01 + b n)).
+  const double n = 800, rate = n / (100 * (0.01 + b * n));
+  const OpenLoopResult r = open_loop(c, rate);
+  ASSERT_TRUE(r.stable);
+  EXPECT_NEAR(r.decode_batch / n, 1.0, 0.05);
+  const double u = b * n / (0.01 + b * n);
+  const double sigma = std::sqrt(n / (1 - u));
+  EXPECT_NEAR(r.tpot_p99_s, 0.01 + b * (n + 2.326 * sigma), 0.25 * b * 2.326 * sigma);
+  EXPECT_GT(r.tpot_p99_s - r.tpot_p50_s, b * 2.326 * std::sqrt(n));  // wider than Poisson
+}
+
+TEST(OpenLoop, VaryingPromptsLengthenTheTtftTail) {
+  OpenLoopCurve c = decode_curve(0);
+  c.prefill_alone_s = 0.05;
+  const OpenLoopResult fixed = open_loop(c, 50.0);
+  c.prompt_isl_max = 1000;
+  const OpenLoopResult varying = open_loop(c, 50.0);
+  ASSERT_TRUE(fixed.stable && varying.stable);
+  EXPECT_GT(varying.ttft_p99_s, fixed.ttft_p99_s + 0.05);
+  EXPECT_NEAR(varying.ttft_mean_s, fixed.ttft_mean_s, 1e-9);  // the mean prompt is the same
+  // Admission at step boundaries: the fixed prompt's TTFT spreads over one step about its mean.
+  EXPECT_NEAR(fixed.ttft_p99_s - fixed.ttft_mean_s, 0.49 * 0.01, 2e-4);
+}
+
+TEST(OpenLoop, MixedStepsWidenTheTpotTailOfShortRequests) {
+  // An aggregated engine (the TTFT tabulated) whose steps carry prompts: with a dataset's varying
+  // lengths the short requests average few steps, so the p99 TPOT rises above the batch's own.
+  OpenLoopCurve c = decode_curve(1e-5);
+  c.prefill_alone_s = 0.02;
+  c.prefill_service_s = 0.01;  // a prompt's compute riding in a step
+  c.ttft_engine_s = {0.03, 0.03};
+  const OpenLoopResult fixed = open_loop(c, 50.0);
+  c.prompt_isl_max = 1000;
+  const OpenLoopResult varying = open_loop(c, 50.0);
+  ASSERT_TRUE(fixed.stable && varying.stable);
+  EXPECT_GT(varying.tpot_p99_s, fixed.tpot_p99_s * 1.05);
+  EXPECT_NEAR(varying.tpot_p50_s, fixed.tpot_p50_s, 0.05 * fixed.tpot_p50_s);
+}
+
 Candidate candidate(const std::string& system, const std::string& generation, double usd_per_unit_year) {
   Candidate c;
   c.system = system;

@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "inference/open_loop.h"
 #include "validate/row_scenario.h"
+#include "validate/scenario_rules.h"
 
 namespace gpuplan {
 
@@ -130,6 +131,11 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       OpenLoopCurve curve;
       try {
         curve = tabulate_open_loop(rs.scenario, rs.deployment);
+        // MLPerf's prompts are its dataset's: varying about the mean up to the dataset's longest.
+        if (mlperf)
+          if (const MlperfBenchmark* b = find_mlperf_benchmark(true, t.cell(i, "source_url_or_path"), notes,
+                                                               c.model_name, scenario))
+            curve.prompt_isl_max = b->isl_max;
       } catch (const InputError& e) {
         hold(std::string("the model refuses this row's deployment: ") + e.what());
         continue;
