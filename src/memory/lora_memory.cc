@@ -158,7 +158,8 @@ void apply_lora_to_stage(const ModelArch& /*m*/, const TrainingPlan& p, const Fi
                            : in.intermediate_elems_per_token * std::max(1.0, s.in_flight_microbatches);
   double extra = in.tokens * inter * 2.0;
   if (s.logits_bytes > 0) {  // the last stage: Hugging Face's loss in place of the fused fp32 logits
-    const double hf = s.logits_bytes / 4.0 * kHfLossBytesPerLogit;
+    const double per_logit = f.kernels == LoopKernels::eager ? kEagerLossBytesPerLogit : 4.0;  // training_memory's
+    const double hf = s.logits_bytes / per_logit * kHfLossBytesPerLogit;
     extra += hf - s.logits_bytes;
     s.logits_bytes = hf;
   }

@@ -125,6 +125,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   ctx.etp = p.etp;
   ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
   ctx.flash_attention = opt.flash_attention;
+  ctx.eager = w.finetune.kernels == LoopKernels::eager;
   ctx.gemm_input_bytes = weight_bytes(w.precision);
   ctx.moe_act_input_fp8 = p.moe_act_fp8;
   ctx.keep_expert_outputs = !p.combine_from_act;
@@ -256,8 +257,12 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     if (rank == p.pp - 1) {
       // Final norm input and output-head input (one micro-batch: the last stage runs its backward at
       // once), and the fp32 logits the vocab-parallel cross-entropy keeps: s*b*vocab/t * 4 bytes.
-      acts += tokens * 4.0 * h / seq_div;
-      s.logits_bytes = tokens * m.vocab / t * 4.0;
+      // Eager: the norm's input is the fp32 residual stream, and F.cross_entropy on logits upcast to fp32
+      // holds, while log_softmax's backward runs, the bf16 logits (2), the fp32 log-softmax output it
+      // saved (4), the incoming fp32 gradient (4) and the fp32 gradient it writes (4): 14 bytes per
+      // vocabulary entry and token (kEagerLossBytesPerLogit).
+      acts += tokens * (ctx.eager ? 6.0 : 4.0) * h / seq_div;
+      s.logits_bytes = tokens * m.vocab / t * (ctx.eager ? kEagerLossBytesPerLogit : 4.0);
       acts += s.logits_bytes;
     }
     s.activations_bytes = acts;

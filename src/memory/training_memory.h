@@ -10,6 +10,10 @@
 
 namespace gpuplan {
 
+// Bytes per vocabulary entry and token that an eager F.cross_entropy on logits upcast to fp32 holds at
+// its peak (training_memory.cc; measured on an H200: docs/doctor-probe.md).
+inline constexpr double kEagerLossBytesPerLogit = 14.0;
+
 struct MemoryOptions {
   // Memory the model cannot use: CUDA context (~0.5-1 GB), NCCL / communication buffers, the caching
   // allocator's fragmentation and transient workspaces (cuBLAS, gradient reduce buckets). 5 GB is what

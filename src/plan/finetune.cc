@@ -24,6 +24,14 @@ QuantKernel parse_quant_kernel(const std::string& text) {
 
 std::string to_string(QuantKernel k) { return k == QuantKernel::gptq ? "gptq" : "nf4-bnb"; }
 
+LoopKernels parse_loop_kernels(const std::string& text) {
+  if (text == "fused") return LoopKernels::fused;
+  if (text == "eager") return LoopKernels::eager;
+  throw InputError("--kernels", fmt::format("must be fused or eager, got '{}'", text.substr(0, 40)));
+}
+
+std::string to_string(LoopKernels k) { return k == LoopKernels::eager ? "eager" : "fused"; }
+
 LoraTargets parse_lora_targets(const std::string& text) {
   if (text == "all-linear" || text == "all_linear" || text == "all") return LoraTargets{};
   LoraTargets t{false, false, false, false, false, false, false};

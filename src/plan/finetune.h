@@ -24,12 +24,21 @@ struct LoraTargets {
   bool operator==(const LoraTargets&) const = default;
 };
 
+// The kernels the training loop runs, which set what its layers keep for the backward: fused
+// (Megatron-Core / Transformer Engine, or layers compiled with torch.compile: norms and SwiGLU fused, the
+// vocab-parallel cross-entropy in place on fp32 logits) or eager (PyTorch modules under autocast with
+// fp32 parameters: the fp32 residual stream's norm inputs, SiLU's output beside its inputs, the
+// attention output's contiguous copy, and F.cross_entropy on logits upcast to fp32). See
+// docs/training-model.md ("Eager kernels").
+enum class LoopKernels { fused, eager };
+
 struct FinetuneSpec {
   FinetuneMethod method = FinetuneMethod::full;
   int rank = 16;            // LoRA rank r
   LoraTargets targets;      // all-linear by default (QLoRA paper: adapters on every linear layer)
   int optimizer_bits = 32;  // the adapters' Adam moments: 32-bit or 8-bit (bitsandbytes paged AdamW)
   QuantKernel quant_kernel = QuantKernel::nf4_bnb;  // QLoRA's base format and kernels
+  LoopKernels kernels = LoopKernels::fused;         // the training loop's kernels (every method)
   bool is_full() const { return method == FinetuneMethod::full; }
   bool quantized_base() const { return method == FinetuneMethod::qlora; }
 };
@@ -37,12 +46,14 @@ struct FinetuneSpec {
 // Parsers for the options; bad values -> InputError naming the option and the allowed values.
 FinetuneMethod parse_finetune_method(const std::string& text);  // "--method": full | lora | qlora
 QuantKernel parse_quant_kernel(const std::string& text);        // "--qlora-kernel": nf4-bnb | gptq
+LoopKernels parse_loop_kernels(const std::string& text);        // "--kernels": fused | eager
 // "--lora-targets": all-linear | attention | mlp | qkv | a comma list of q, k, v, o, gate, up, down
 // (PEFT's names q_proj, ..., down_proj are accepted too).
 LoraTargets parse_lora_targets(const std::string& text);
 
 std::string to_string(FinetuneMethod m);
 std::string to_string(QuantKernel k);  // "nf4-bnb" or "gptq"
+std::string to_string(LoopKernels k);  // "fused" or "eager"
 std::string to_string(const LoraTargets& t);  // "all-linear", "attention", "mlp" or "q,v"
 // "full", or "qlora r=16 all-linear" (with "8-bit optimizer" when so).
 std::string describe(const FinetuneSpec& f);
