@@ -26,6 +26,10 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
   app.add_option("--loss-precision", o.loss_precision,
                  "The dtype the loss (cross-entropy over the vocabulary) runs in: fp32 (logits upcast, as Transformers "
                  "and Megatron) or bf16 / fp16 (the compute dtype, as Qwen 1's modelling code)")
+  app.add_option("--kernels", o.kernels,
+                 "The training loop's kernels, which set the activation memory: fused (Megatron-Core / Transformer "
+                 "Engine, or torch.compile'd layers) or eager (PyTorch modules under autocast with fp32 parameters, "
+                 "F.cross_entropy on fp32 logits)")
       ->capture_default_str();
 }
 
@@ -33,6 +37,7 @@ FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   FinetuneSpec f;
   f.method = parse_finetune_method(o.method);
   f.loss_precision = parse_loss_precision(o.loss_precision);
+  f.kernels = parse_loop_kernels(o.kernels);
   if (f.is_full()) {
     for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel"})
       if (req.given(name)) throw InputError(name, "applies to --method lora or qlora, not full fine-tuning");
@@ -51,7 +56,7 @@ FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
 }
 
 nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f) {
-  nlohmann::json j = {{"method", to_string(f.method)}};
+  nlohmann::json j = {{"method", to_string(f.method)}, {"kernels", to_string(f.kernels)}};
   if (f.is_full()) return j;
   j["lora_rank"] = f.rank;
   j["lora_targets"] = to_string(f.targets);

@@ -1,8 +1,8 @@
 #pragma once
 // The fine-tuning method options every training command shares (train, search, memory, cost,
 // recommend --task finetune): --method full|lora|qlora, --lora-rank, --lora-targets,
-// --lora-optimizer-bits, --qlora-kernel, --loss-precision. One definition, so the same workload gives
-// the same figure everywhere.
+// --lora-optimizer-bits, --qlora-kernel, --loss-precision, and the training loop's --kernels fused|eager.
+// One definition, so the same workload gives the same figure everywhere.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -15,7 +15,8 @@
 namespace gpuplan::api {
 
 struct FinetuneOptions {
-  std::string method = "full", targets = "all-linear", qlora_kernel = "nf4-bnb", loss_precision = "fp32";
+  std::string method = "full", targets = "all-linear", qlora_kernel = "nf4-bnb", loss_precision = "fp32",
+              kernels = "fused";
   int rank = 16;
   int optimizer_bits = 32;
 };

@@ -21,8 +21,11 @@ namespace {
 // (before any tensor-parallel split). Korthikanti §4.1: GeLU input 2f + GeLU output 2f = 4f (8h + 8h for
 // f = 4h). Gated (SwiGLU): the gate and up projections 2f + 2f, and the product (input of the down
 // projection) 2f = 6f. The activation's output is the down projection's input: `g` bytes per element
-// (the GEMM input format; 2 in BF16).
-double act_fn_bytes(const ModelArch& m, double f, double g) { return (m.gated_mlp ? 4.0 : 2.0) * f + g * f; }
+// (the GEMM input format; 2 in BF16). Eager gated MLPs keep silu's output too (ActivationContext::eager).
+double act_fn_bytes(const ModelArch& m, double f, double g, bool eager = false) {
+  // Eager SwiGLU (F.silu(gate) * up) keeps silu's output for the product's backward: 2f more.
+  return (m.gated_mlp ? (eager ? 6.0 : 4.0) : 2.0) * f + g * f;
+}
 
 }  // namespace
 
@@ -47,7 +50,8 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   // the routed experts' activation outputs and MLA's up-projected Q/K/V are recomputed in the backward
   // from what the layer keeps anyway (norm inputs, fc1 outputs, the latents), not stored.
   const bool modules = mode == Recompute::modules;
-  per_token += 2.0 * h / seq_div;  // input of the pre-attention norm
+  const double norm_in = c.eager ? 4.0 : 2.0;  // bytes per element of a norm's input (the residual stream)
+  per_token += norm_in * h / seq_div;  // input of the pre-attention norm
   if (!modules) per_token += g * h / seq_div;  // normed input of the QKV (or MLA down) projections
   // A hybrid model's token mixer differs by layer kind; the caller counts layers by MLP kind only, so
   // the mixer's bytes are the mean over the model's full- and linear-attention layers.
@@ -86,6 +90,7 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
   // GQA the heads share K/V, but each head writes its own output).
   const double out_dim = m.attention == AttentionKind::mla ? v_dim : 1.0 * heads * m.head_dim;
   mixer += g * out_dim / t;
+  if (c.eager) mixer += 2.0 * out_dim / t;  // the attention kernel's own output, besides the projection's copy
 
   per_token += full_share * mixer;
   if (m.is_hybrid()) {
@@ -104,7 +109,7 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
 
   // --- MLP block ---
   if (!m.parallel_block) {
-    per_token += 2.0 * h / seq_div;  // input of the pre-MLP norm
+    per_token += norm_in * h / seq_div;  // input of the pre-MLP norm
     // normed input of the first MLP GEMM; a router (MoE layer) keeps its own BF16 copy
     if (!modules) per_token += (moe_layer && m.is_moe() ? 2.0 : g) * h / seq_div;
   }  // parallel blocks (GPT-J) feed the MLP the attention's normed input, counted above
@@ -115,17 +120,17 @@ double layer_activation_bytes(const ModelArch& m, bool moe_layer, const Activati
     // the permuted expert input 2h, the activation function terms (split by etp), and the expert
     // output 2h kept for the probability-weighted combine.
     // moe_act recompute drops the activation output (the down projection's input, g per element).
-    double act = act_fn_bytes(m, e.expert_ffn_hidden, modules ? 0.0 : g);
+    double act = act_fn_bytes(m, e.expert_ffn_hidden, modules ? 0.0 : g, c.eager);
     // FP8 activation-function inputs: 1 byte, not 2, per element.
     if (c.moe_act_input_fp8) act -= (m.gated_mlp ? 2.0 : 1.0) * e.expert_ffn_hidden;
     const double per_copy = g * h + act / std::max(1, c.etp) + (c.keep_expert_outputs ? 2.0 * h : 0.0);
     per_token += e.top_k * per_copy / seq_div;
     if (e.shared_experts > 0) {
       const double fs = 1.0 * e.shared_experts * (e.shared_ffn_hidden > 0 ? e.shared_ffn_hidden : e.expert_ffn_hidden);
-      per_token += act_fn_bytes(m, fs, g) / t;  // shared experts are TP-split like a dense MLP
+      per_token += act_fn_bytes(m, fs, g, c.eager) / t;  // shared experts are TP-split like a dense MLP
     }
   } else {
-    per_token += act_fn_bytes(m, m.ffn_hidden, g) / t;
+    per_token += act_fn_bytes(m, m.ffn_hidden, g, c.eager) / t;
   }
   per_token += mask * h / seq_div;  // dropout mask after the MLP
   return tokens * per_token;

@@ -26,6 +26,11 @@ struct ActivationContext {
   // activation instead of from saved expert outputs).
   bool moe_act_input_fp8 = false;
   bool keep_expert_outputs = true;
+  // Eager PyTorch under autocast with fp32 parameters (LoopKernels::eager): the residual stream is fp32, so
+  // each norm keeps a 4-byte input; SiLU keeps its output beside the gate and up projections it multiplies;
+  // the attention output is kept twice (the fused kernel's output and the contiguous copy the output
+  // projection saves).
+  bool eager = false;
 };
 
 // Bytes of activations one layer stores per micro-batch under `mode`. Recompute::full returns what a

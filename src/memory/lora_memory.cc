@@ -165,7 +165,7 @@ void apply_lora_to_stage(const ModelArch& /*m*/, const TrainingPlan& p, const Fi
                            : in.intermediate_elems_per_token * std::max(1.0, s.in_flight_microbatches);
   double extra = in.tokens * inter * 2.0;
   if (s.logits_bytes > 0) {  // the last stage: Hugging Face's loss in place of the fused loss's logits
-    const double logits = s.logits_bytes / loss_element_bytes(f.loss_precision);
+    const double logits = s.logits_bytes / loss_bytes_per_logit(f);
     const double hf = logits * hf_loss_bytes_per_logit(f.loss_precision);
     extra += hf - s.logits_bytes;
     s.logits_bytes = hf;

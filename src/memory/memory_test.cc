@@ -174,6 +174,32 @@ TEST(MemoryActivations, Fp8KeepsGemmInputsInOneByte) {
   EXPECT_LT(training_memory(m, plan, w).stages[0].activations_bytes, a16);
 }
 
+TEST(MemoryActivations, EagerKernelsKeepWhatPyTorchModulesSave) {
+  // Eager PyTorch under autocast with fp32 parameters, per token of a Llama layer: each norm's input is the
+  // fp32 residual stream (4h, not 2h), SiLU keeps its output (2f) and the attention output is kept twice
+  // (2 x heads x head_dim). Per token, 2h + 2h + 2f + 2v more than the fused kernels.
+  const ModelArch m = llama3_70b();
+  ActivationContext c;
+  c.seq_local = 4096;
+  const double fused = layer_activation_bytes(m, false, c, Recompute::none);
+  c.eager = true;
+  const double eager = layer_activation_bytes(m, false, c, Recompute::none);
+  const double h = m.hidden, f = m.ffn_hidden, v = 1.0 * m.heads * m.head_dim;
+  EXPECT_NEAR(eager - fused, 4096.0 * (2 * h + 2 * h + 2 * f + 2 * v), 1e-9 * eager);
+  // Full recompute keeps the layer input either way.
+  EXPECT_DOUBLE_EQ(layer_activation_bytes(m, false, c, Recompute::full), 4096.0 * 2 * h);
+  // The loss: F.cross_entropy on fp32-upcast logits holds 14 bytes per vocabulary entry and token against
+  // the fused cross-entropy's 4, on the last stage.
+  TrainingWorkload w = workload(8, 4096, 8);
+  const auto plan = parse_training_plan("tp=8,pp=1,mbs=1");
+  const auto a = training_memory(m, plan, w);
+  w.finetune.kernels = LoopKernels::eager;
+  const auto b = training_memory(m, plan, w);
+  EXPECT_NEAR(b.stages[0].logits_bytes, a.stages[0].logits_bytes * 14.0 / 4.0, 1e-6 * b.stages[0].logits_bytes);
+  EXPECT_GT(b.activations_bytes, a.activations_bytes);
+  EXPECT_DOUBLE_EQ(b.optimizer_bytes, a.optimizer_bytes);  // only what the layers and the loss keep changes
+}
+
 TEST(MemoryActivations, OffloadMovesTheFirstLayersToHost) {
   // Llama 3 70B FP8, tp=1 pp=1 ZeRO-3 on 64 GPUs, mbs=2 x 8k tokens (the Megatron-Bridge GB200 recipe,
   // which offloads 40 of the 80 layers: cpu_offloading_num_layers=40). Offloaded layers leave the GPU

@@ -103,6 +103,12 @@ int derived_dp(const TrainingPlan& plan, int num_gpus) {
   return std::max(1, num_gpus / model_par);
 }
 
+double loss_bytes_per_logit(const FinetuneSpec& f) {
+  const double element = loss_element_bytes(f.loss_precision);
+  if (f.kernels != LoopKernels::eager) return element;
+  return element >= 4.0 ? kEagerLossBytesPerLogit : 3.0 * element;
+}
+
 TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const TrainingWorkload& w,
                                const MemoryOptions& opt) {
   validate(m, p, w);
@@ -125,6 +131,7 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
   ctx.etp = p.etp;
   ctx.dropout = opt.dropout < 0 ? !m.gated_mlp : opt.dropout > 0;
   ctx.flash_attention = opt.flash_attention;
+  ctx.eager = w.finetune.kernels == LoopKernels::eager;
   ctx.gemm_input_bytes = weight_bytes(w.precision);
   ctx.moe_act_input_fp8 = p.moe_act_fp8;
   ctx.keep_expert_outputs = !p.combine_from_act;
@@ -256,9 +263,10 @@ TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& p, const 
     if (rank == p.pp - 1) {
       // Final norm input and output-head input (one micro-batch: the last stage runs its backward at
       // once), and the logits the vocab-parallel cross-entropy keeps in the loss's dtype: s*b*vocab/t * 4
-      // bytes (fp32), 2 with the loss in 16 bits (Megatron's --fp16-lm-cross-entropy).
-      acts += tokens * 4.0 * h / seq_div;
-      s.logits_bytes = tokens * m.vocab / t * loss_element_bytes(w.finetune.loss_precision);
+      // bytes (fp32), 2 with the loss in 16 bits (Megatron's --fp16-lm-cross-entropy); eager kernels:
+      // loss_bytes_per_logit. Eager, the final norm's input is the fp32 residual stream.
+      acts += tokens * (ctx.eager ? 6.0 : 4.0) * h / seq_div;
+      s.logits_bytes = tokens * m.vocab / t * loss_bytes_per_logit(w.finetune);
       acts += s.logits_bytes;
     }
     s.activations_bytes = acts;

@@ -10,6 +10,16 @@
 
 namespace gpuplan {
 
+// Bytes per vocabulary entry and token that an eager F.cross_entropy on logits upcast to fp32 holds at
+// its peak: while log_softmax's backward runs, the bf16 logits (2), the fp32 log-softmax output it saved
+// (4), the incoming fp32 gradient (4) and the one it writes (4) (measured on an H200: docs/doctor-probe.md).
+inline constexpr double kEagerLossBytesPerLogit = 14.0;
+
+// The loss buffers per vocabulary entry and token on the last stage: fused kernels keep the logits in the
+// loss's dtype (4 or 2); eager kernels kEagerLossBytesPerLogit with an fp32 loss, and with a 16-bit loss
+// (no upcast) the saved log-softmax, the incoming and the written gradient, 2 bytes each.
+double loss_bytes_per_logit(const FinetuneSpec& f);
+
 struct MemoryOptions {
   // Memory the model cannot use: CUDA context (~0.5-1 GB), NCCL / communication buffers, the caching
   // allocator's fragmentation and transient workspaces (cuBLAS, gradient reduce buckets). 5 GB is what

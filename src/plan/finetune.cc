@@ -42,6 +42,14 @@ std::string to_string(LossPrecision p) {
 
 std::string to_string(QuantKernel k) { return k == QuantKernel::gptq ? "gptq" : "nf4-bnb"; }
 
+LoopKernels parse_loop_kernels(const std::string& text) {
+  if (text == "fused") return LoopKernels::fused;
+  if (text == "eager") return LoopKernels::eager;
+  throw InputError("--kernels", fmt::format("must be fused or eager, got '{}'", text.substr(0, 40)));
+}
+
+std::string to_string(LoopKernels k) { return k == LoopKernels::eager ? "eager" : "fused"; }
+
 LoraTargets parse_lora_targets(const std::string& text) {
   if (text == "all-linear" || text == "all_linear" || text == "all") return LoraTargets{};
   LoraTargets t{false, false, false, false, false, false, false};
@@ -103,7 +111,8 @@ std::string to_string(const LoraTargets& t) {
 
 // Followed by ", bf16 loss" (or fp16) when the loss does not run in fp32.
 std::string describe(const FinetuneSpec& f) {
-  const std::string loss = f.loss_precision == LossPrecision::fp32 ? "" : ", " + to_string(f.loss_precision) + " loss";
+  const std::string loss = (f.loss_precision == LossPrecision::fp32 ? "" : ", " + to_string(f.loss_precision) + " loss") +
+                           (f.kernels == LoopKernels::eager ? ", eager kernels" : "");
   if (f.is_full()) return "full" + loss;
   return fmt::format("{}{} r={} {}{}{}", to_string(f.method),
                      f.quantized_base() && f.quant_kernel == QuantKernel::gptq ? " (gptq)" : "", f.rank,

@@ -30,6 +30,13 @@ struct LoraTargets {
 // remote modeling_qwen.py; Megatron's --fp16-lm-cross-entropy).
 enum class LossPrecision { fp32, bf16, fp16 };
 double loss_element_bytes(LossPrecision p);  // 4 (fp32) or 2
+// The kernels the training loop runs, which set what its layers keep for the backward: fused
+// (Megatron-Core / Transformer Engine, or layers compiled with torch.compile: norms and SwiGLU fused, the
+// vocab-parallel cross-entropy in place on fp32 logits) or eager (PyTorch modules under autocast with
+// fp32 parameters: the fp32 residual stream's norm inputs, SiLU's output beside its inputs, the
+// attention output's contiguous copy, and F.cross_entropy on logits upcast to fp32). See
+// docs/training-model.md ("Eager kernels").
+enum class LoopKernels { fused, eager };
 
 struct FinetuneSpec {
   FinetuneMethod method = FinetuneMethod::full;
@@ -38,6 +45,7 @@ struct FinetuneSpec {
   int optimizer_bits = 32;  // the adapters' Adam moments: 32-bit or 8-bit (bitsandbytes paged AdamW)
   QuantKernel quant_kernel = QuantKernel::nf4_bnb;  // QLoRA's base format and kernels
   LossPrecision loss_precision = LossPrecision::fp32;  // every method: the loss's dtype
+  LoopKernels kernels = LoopKernels::fused;         // the training loop's kernels (every method)
   bool is_full() const { return method == FinetuneMethod::full; }
   bool quantized_base() const { return method == FinetuneMethod::qlora; }
 };
@@ -46,6 +54,7 @@ struct FinetuneSpec {
 FinetuneMethod parse_finetune_method(const std::string& text);  // "--method": full | lora | qlora
 QuantKernel parse_quant_kernel(const std::string& text);        // "--qlora-kernel": nf4-bnb | gptq
 LossPrecision parse_loss_precision(const std::string& text);    // "--loss-precision": fp32 | bf16 | fp16
+LoopKernels parse_loop_kernels(const std::string& text);        // "--kernels": fused | eager
 // "--lora-targets": all-linear | attention | mlp | qkv | a comma list of q, k, v, o, gate, up, down
 // (PEFT's names q_proj, ..., down_proj are accepted too).
 LoraTargets parse_lora_targets(const std::string& text);
@@ -53,6 +62,7 @@ LoraTargets parse_lora_targets(const std::string& text);
 std::string to_string(FinetuneMethod m);
 std::string to_string(QuantKernel k);  // "nf4-bnb" or "gptq"
 std::string to_string(LossPrecision p);  // "fp32", "bf16" or "fp16"
+std::string to_string(LoopKernels k);  // "fused" or "eager"
 std::string to_string(const LoraTargets& t);  // "all-linear", "attention", "mlp" or "q,v"
 // "full", or "qlora r=16 all-linear" (with "8-bit optimizer" when so).
 std::string describe(const FinetuneSpec& f);
