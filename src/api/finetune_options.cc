@@ -26,6 +26,7 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
   app.add_option("--loss-precision", o.loss_precision,
                  "The dtype the loss (cross-entropy over the vocabulary) runs in: fp32 (logits upcast, as Transformers "
                  "and Megatron) or bf16 / fp16 (the compute dtype, as Qwen 1's modelling code)")
+      ->capture_default_str();
   app.add_option("--kernels", o.kernels,
                  "The training loop's kernels, which set the activation memory: fused (Megatron-Core / Transformer "
                  "Engine, or torch.compile'd layers) or eager (PyTorch modules under autocast with fp32 parameters, "
