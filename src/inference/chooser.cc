@@ -87,8 +87,9 @@ struct Solver {
 
   // evaluate_scenario(s, d, c), the pools kept.
   InferenceResult evaluate(const ServingDeployment& d, long long c) {
-    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, scenario_workload(s, d, c));
-    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
+    const InferenceWorkload w = scenario_workload(s, d, c);
+    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, w);
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, w, pools);
   }
 
   InferenceResult eval(const ServingDeployment& d, long long c) {
@@ -117,7 +118,10 @@ struct Solver {
         fastest_within_ttft = std::max(fastest_within_ttft, at_lo.tokens_per_s_per_user);
     }
     if (meets_traffic(s.traffic, top)) {  // the most clients it holds meet it: no bisection
-      out = SweepPoint::of(d, top.concurrency, top);
+      long long at = top.concurrency;
+      InferenceResult best = top;
+      best_below(d, lo0, at, best);
+      out = SweepPoint::of(d, at, std::move(best));
       return true;
     }
     if (!meets_traffic(s.traffic, at_lo)) return false;
@@ -148,8 +152,33 @@ struct Solver {
       }
       halve = !halve && 2 * (up - lo) > width;
     }
-    out = SweepPoint::of(d, lo, std::move(best));
+    long long at = lo;
+    best_below(d, lo0, at, best);
+    out = SweepPoint::of(d, at, std::move(best));
     return true;
+  }
+
+  // Throughput per GPU is not monotone in the load: the busiest rank sets every rank's step, so a load
+  // that puts one sequence more on a few ranks than on the others slows them all for little more work,
+  // and the loads that fill the ranks evenly give the most. Below the largest load `at` that meets the
+  // traffic (its result `best`), the few even loads (multiples of the ranks) and the short run just below
+  // it are tried: `at` and `best` become the one that gives the most tokens/s per GPU within the
+  // traffic's limits (the larger load on a tie).
+  void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best) {
+    long long ranks = std::max(1LL, lo0);
+    if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
+    const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
+    auto consider = [&](long long c) {
+      if (c < lo0 || c >= at) return;
+      InferenceResult r = eval(d, c);
+      if (meets_traffic(s.traffic, r) && r.tokens_per_s_per_gpu > best.tokens_per_s_per_gpu) {
+        best = std::move(r);
+        at = c;
+      }
+    };
+    const long long top = at;
+    for (long long c = top - 1; c >= top - run; --c) consider(c);
+    for (long long k = 0, even = (top - run - 1) / ranks * ranks; k < 4; ++k) consider(even - k * ranks);
   }
 };
 

@@ -5,7 +5,9 @@
 // while every user gets the target speed within the TTFT limit. The load of each deployment is solved
 // for, not read off a grid: the largest concurrency whose per-user speed still meets the target (per-user
 // speed falls and TTFT grows with the load; throughput per GPU grows with it), by bisection between one
-// sequence per rank and the KV cache's (or the decode slots') limit. infer's point mode, compare, cost,
+// sequence per rank and the KV cache's (or the decode slots') limit, then the best of the loads just
+// below it and of the few that fill the ranks evenly (throughput per GPU is not monotone in the load:
+// the busiest rank sets every rank's step). infer's point mode, compare, cost,
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
 #include <array>
 #include <cstddef>
@@ -78,7 +80,8 @@ struct ServingChoice {
 // model's shapes refuse (it is skipped); InputError for a malformed scenario (ISL/OSL out of range).
 ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& options = {});
 
-// The largest load at which deployment `d` meets the scenario's traffic: its point, or false when even
+// The load at which deployment `d` meets the scenario's traffic with the most tokens/s per GPU (the
+// largest that meets it, or one of the few below it the chooser tries): its point, or false when even
 // one sequence per rank misses it. `evaluated` counts the evaluations.
 bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated = nullptr);
 

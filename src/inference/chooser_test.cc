@@ -1,5 +1,5 @@
-// The serving operating-point chooser: the chosen point meets its target within the TTFT limit, its
-// load is the largest that does, pruning changes no answer, it is never worse than reading the sweep's
+// The serving operating-point chooser: the chosen point meets its target within the TTFT limit, no
+// load that does gives more, pruning changes no answer, it is never worse than reading the sweep's
 // grid on the same GPUs, a target no deployment reaches says why; the default TTFT limit; one serving
 // memory reserve; the disaggregated pools kept give the evaluator's results.
 #include <fmt/format.h>
@@ -147,10 +147,11 @@ TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {
     // The point is the scenario's own evaluation of that deployment at that load: one function.
     const InferenceResult again = evaluate_scenario(s, ch.point.deployment(), ch.point.concurrency);
     EXPECT_DOUBLE_EQ(again.tokens_per_s_per_gpu, r.tokens_per_s_per_gpu) << c.model;
-    // The load is the largest that meets the target: one more client misses it (or none fits).
+    // One more client misses the target or gives no more throughput per GPU (or none fits).
     if (ch.point.concurrency < r.max_concurrency) {
       const InferenceResult more = evaluate_scenario(s, ch.point.deployment(), ch.point.concurrency + 1);
-      EXPECT_FALSE(meets_traffic(s.traffic, more)) << c.model << " on " << c.system;
+      if (meets_traffic(s.traffic, more))
+        EXPECT_LE(more.tokens_per_s_per_gpu, r.tokens_per_s_per_gpu) << c.model << " on " << c.system;
     }
   }
 }
@@ -229,6 +230,44 @@ TEST(ServingChooser, OneServingMemoryReserve) {
                                     scenario_workload(chooser_scenario("llama3.1-8b", "hgx-h100", 1024, 1024, 0), {}, 0));
   ASSERT_TRUE(r.valid());
   EXPECT_DOUBLE_EQ(r.memory.reserve_bytes, kServingEngineReserveBytes);
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The chosen load is the best, not merely the largest, that meets the target: throughput per GPU is
+// not monotone in the load (a rank with one sequence more than the others sets the step of all), and no
+// load below the chosen one that meets the target within the TTFT limit gives more tokens/s per GPU.
+TEST(ServingChooser, NoLoadBelowTheChosenOneGivesMore) {
+  struct Case {
+    const char* model;
+    const char* system;
+    long long isl, osl;
+    double tps_user;
+  };
+  const Case cases[] = {
+      {"deepseek-r1", "hgx-h100", 8192, 1024, 10},
+      {"deepseek-r1", "hgx-h200", 1024, 1024, 50},
+      {"llama3.1-70b", "hgx-h100", 1024, 1024, 50},
+      {"mixtral-8x7b", "hgx-h200", 1024, 1024, 50},
+  };
+  for (const Case& c : cases) {
+    const ServingScenario s = chooser_scenario(c.model, c.system, c.isl, c.osl, c.tps_user);
+    const ServingChoice ch = choose_serving(s);
+    ASSERT_TRUE(ch.met) << c.model << " on " << c.system;
+    const ServingDeployment d = ch.point.deployment();
+    const double chosen = ch.point.result.tokens_per_s_per_gpu;
+    for (long long load = 1; load < ch.point.concurrency; ++load) {
+      const InferenceResult r = evaluate_scenario(s, d, load);
+      if (!meets_traffic(s.traffic, r)) continue;
+      EXPECT_LE(r.tokens_per_s_per_gpu, chosen * (1 + 1e-12))
+          << c.model << " on " << c.system << ", " << ch.point.plan() << ": load " << load << " gives "
+          << r.tokens_per_s_per_gpu << " tokens/s per GPU, the chosen " << ch.point.concurrency << " " << chosen;
+    }
+  }
 }
 
 }  // namespace
