@@ -106,7 +106,43 @@ struct Solver {
     return r;
   }
 
-  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out) {
+  // What bounds the tokens/s per GPU a deployment can give at loads it has not been evaluated at. Per-user
+  // speed does not grow with the load (the busiest rank's step only lengthens), and tokens/s per GPU is
+  // at most the load times the per-user speed over the GPUs (every request in flight decodes at that
+  // speed, or it prefills or waits). So a load c gives at most c x (the speed at the largest evaluated
+  // load <= c) / GPUs: the bound the chooser skips loads and deployments by (chooser_test checks it
+  // against evaluated loads).
+  struct Ceiling {
+    std::vector<std::pair<long long, double>> points;  // evaluated load -> per-user speed, ascending load
+    double per_gpu = 0;                                // tokens/s per GPU of one token/s of the deployment
+    void reset(const InferenceResult& r) {
+      points.clear();
+      per_gpu = r.tokens_per_s_total > 0 ? r.tokens_per_s_per_gpu / r.tokens_per_s_total : 0;
+    }
+    void add(long long c, const InferenceResult& r) {
+      if (!r.valid() || !(r.tokens_per_s_per_user > 0)) return;
+      auto it = std::lower_bound(points.begin(), points.end(), std::make_pair(c, -1.0));
+      if (it == points.end() || it->first != c) points.insert(it, {c, r.tokens_per_s_per_user});
+    }
+    // The most tokens/s per GPU a load in [a, b] can give (points[0] at or below a), with a margin
+    // of a few ulps over the evaluator's rounding.
+    double over(long long a, long long b) const {
+      double most = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const long long end = i + 1 < points.size() ? std::min(b, points[i + 1].first - 1) : b;
+        if (end < a || end < points[i].first) continue;
+        most = std::max(most, double(end) * points[i].second * per_gpu);
+      }
+      return most * (1 + 1e-9);
+    }
+  };
+  Ceiling ceiling;
+
+  // Deployment `d`'s best point at the traffic (its result at the most clients: `top`): false when even
+  // one sequence per rank misses the traffic, or (beat >= 0) when no load can give more than `beat`
+  // tokens/s per GPU (by the ceiling: the loads it rules out are not evaluated). Otherwise the point is
+  // the one exhaustive solving finds, whenever it gives more than `beat`.
+  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out, double beat = -1) {
     if (!top.valid() || top.max_concurrency < 1) return false;
     const long long hi = top.max_concurrency;
     const long long lo0 = std::min(min_load(d, top), hi);
@@ -117,10 +153,18 @@ struct Solver {
       if (!(s.traffic.ttft_limit_s > 0 && at_lo.ttft_s > s.traffic.ttft_limit_s))
         fastest_within_ttft = std::max(fastest_within_ttft, at_lo.tokens_per_s_per_user);
     }
+    const bool pruning = beat >= 0 && at_lo.valid() && at_lo.tokens_per_s_total > 0;
+    if (pruning) {
+      ceiling.reset(at_lo);
+      ceiling.add(lo0, at_lo);
+      ceiling.add(top.concurrency, top);
+    }
+    auto cannot_beat = [&](long long a, long long b) { return pruning && ceiling.over(a, b) <= beat; };
     if (meets_traffic(s.traffic, top)) {  // the most clients it holds meet it: no bisection
+      if (cannot_beat(lo0, top.concurrency)) return false;
       long long at = top.concurrency;
       InferenceResult best = top;
-      best_below(d, lo0, at, best);
+      best_below(d, lo0, at, best, pruning ? beat : -1);
       out = SweepPoint::of(d, at, std::move(best));
       return true;
     }
@@ -128,12 +172,15 @@ struct Solver {
     // Bracketing: lo meets the traffic, up does not (per-user speed falls and TTFT grows with the load).
     // Each step tries where the shortfall, interpolated linearly between the two ends, crosses zero
     // (TPOT and TTFT are near linear in the load: a few steps), falling back to the middle whenever
-    // that did not halve the bracket, so it never takes more than twice bisection's steps.
+    // that did not halve the bracket, so it never takes more than twice bisection's steps. The point
+    // found and the loads tried below it all lie below `up`: once the ceiling says no load there
+    // beats `beat`, the deployment is done.
     long long lo = lo0, up = hi;
     double g_lo = shortfall(at_lo), g_up = shortfall(top);
     InferenceResult best = std::move(at_lo);
     bool halve = false;
     while (up - lo > 1) {
+      if (cannot_beat(lo0, up - 1)) return false;
       long long mid = lo + (up - lo) / 2;
       if (!halve && g_up > g_lo) {
         const double x = double(lo) + double(up - lo) * (-g_lo) / (g_up - g_lo);
@@ -141,6 +188,7 @@ struct Solver {
       }
       const long long width = up - lo;
       InferenceResult r = eval(d, mid);
+      if (pruning) ceiling.add(mid, r);
       const double g = shortfall(r);
       if (meets_traffic(s.traffic, r)) {
         lo = mid;
@@ -152,8 +200,9 @@ struct Solver {
       }
       halve = !halve && 2 * (up - lo) > width;
     }
+    if (cannot_beat(lo0, lo)) return false;
     long long at = lo;
-    best_below(d, lo0, at, best);
+    best_below(d, lo0, at, best, pruning ? beat : -1);
     out = SweepPoint::of(d, at, std::move(best));
     return true;
   }
@@ -163,13 +212,15 @@ struct Solver {
   // and the loads that fill the ranks evenly give the most. Below the largest load `at` that meets the
   // traffic (its result `best`), the few even loads (multiples of the ranks) and the short run just below
   // it are tried: `at` and `best` become the one that gives the most tokens/s per GPU within the
-  // traffic's limits (the larger load on a tie).
-  void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best) {
+  // traffic's limits (the larger load on a tie). With beat >= 0 a load whose ceiling is at most `beat`
+  // is not tried (it could not give more than `beat`).
+  void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best, double beat) {
     long long ranks = std::max(1LL, lo0);
     if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
     const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
     auto consider = [&](long long c) {
       if (c < lo0 || c >= at) return;
+      if (beat >= 0 && ceiling.over(c, c) <= beat) return;
       InferenceResult r = eval(d, c);
       if (meets_traffic(s.traffic, r) && r.tokens_per_s_per_gpu > best.tokens_per_s_per_gpu) {
         best = std::move(r);
@@ -286,7 +337,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     for (const Candidate& c : cands) {
       if (o.prune && c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
       SweepPoint p;
-      if (sv.solve(c.d, c.top, p) && p.result.tokens_per_s_per_gpu > level) {
+      if (sv.solve(c.d, c.top, p, o.prune ? std::max(level, to_beat) : -1) && p.result.tokens_per_s_per_gpu > level) {
         level = p.result.tokens_per_s_per_gpu;
         level_point = std::move(p);
       }

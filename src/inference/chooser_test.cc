@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
+#include "core/error.h"
 #include "inference/chooser.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
@@ -150,8 +152,9 @@ TEST(ServingChooser, ChosenPointMeetsItsTargetWithinTheTtftLimit) {
     // One more client misses the target or gives no more throughput per GPU (or none fits).
     if (ch.point.concurrency < r.max_concurrency) {
       const InferenceResult more = evaluate_scenario(s, ch.point.deployment(), ch.point.concurrency + 1);
-      if (meets_traffic(s.traffic, more))
+      if (meets_traffic(s.traffic, more)) {
         EXPECT_LE(more.tokens_per_s_per_gpu, r.tokens_per_s_per_gpu) << c.model << " on " << c.system;
+      }
     }
   }
 }
@@ -268,6 +271,72 @@ TEST(ServingChooser, NoLoadBelowTheChosenOneGivesMore) {
           << r.tokens_per_s_per_gpu << " tokens/s per GPU, the chosen " << ch.point.concurrency << " " << chosen;
     }
   }
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// The ceiling the chooser prunes by is a true bound: from one sequence per rank up to the KV cache's
+// limit, per-user speed does not grow with the load, and tokens/s per GPU is at most the load times the
+// per-user speed over the GPUs; so no load gives more than the load times the speed at any lower load
+// over the GPUs. Every deployment the chooser considers (aggregated and disaggregated, MTP on and off),
+// dense and MoE, a node and a rack, at the loads it tries and a geometric grid up to the cache's limit.
+TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
+  struct Case {
+    const char* model;
+    const char* system;
+    long long isl, osl;
+    int units;
+  };
+  const Case cases[] = {
+      {"deepseek-r1", "hgx-h200", 8192, 1024, 2}, {"deepseek-r1", "hgx-h100", 1024, 1024, 1},
+      {"llama3.1-70b", "hgx-h200", 8192, 1024, 1}, {"mixtral-8x7b", "gb300-nvl72", 1024, 1024, 1},
+      {"llama3.1-70b", "gb300-nvl72", 8192, 1024, 1},
+  };
+  int checked = 0;
+  for (const Case& c : cases) {
+    const ServingScenario s = chooser_scenario(c.model, c.system, c.isl, c.osl, 50);
+    SweepOptions so;
+    so.mtp = so.disaggregated = s.model.is_moe();
+    so.max_pp = 2;
+    for (int mtp : sweep_mtp_drafts(s.model, s.workload, so)) {
+      for (const ServingDeployment& d : serving_deployments(s.model, s.hw, s.unit_gpus * c.units, so, mtp)) {
+        InferenceResult top;
+        try {
+          top = evaluate_scenario(s, d, 0);
+        } catch (const InputError&) {
+          continue;  // a width the model's shapes do not allow
+        }
+        if (!top.valid() || top.max_concurrency < 1) continue;
+        const long long lo0 =
+            d.disaggregated ? std::max(1, d.disagg.decode_gpus / std::max(1, d.disagg.decode.tp))
+                            : std::max(1LL, static_cast<long long>(top.instances) * (d.parallel.attention_dp ? d.parallel.tp : 1));
+        std::vector<long long> loads;
+        for (long long l = lo0; l <= std::min(top.max_concurrency, lo0 + 24); ++l) loads.push_back(l);
+        for (double l = double(lo0 + 25); l <= double(top.max_concurrency); l *= 1.37) loads.push_back(std::llround(l));
+        loads.push_back(top.max_concurrency);
+        double prev_speed = 0;
+        long long prev = 0;
+        for (long long l : loads) {
+          const InferenceResult r = evaluate_scenario(s, d, l);
+          if (!r.valid() || !(r.tokens_per_s_total > 0)) continue;
+          const std::string what = fmt::format("{} on {}: {} at {} (previous {})", c.model, c.system, d.plan(), l, prev);
+          const double gpus = r.tokens_per_s_total / r.tokens_per_s_per_gpu;
+          EXPECT_LE(r.tokens_per_s_per_gpu, double(l) * r.tokens_per_s_per_user / gpus * (1 + 1e-9)) << what;
+          if (prev_speed > 0) {
+            EXPECT_LE(r.tokens_per_s_per_user, prev_speed * (1 + 1e-9)) << what;
+          }
+          prev_speed = r.tokens_per_s_per_user;
+          prev = l;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }
 
 }  // namespace
