@@ -212,24 +212,41 @@ struct Solver {
   // and the loads that fill the ranks evenly give the most. Below the largest load `at` that meets the
   // traffic (its result `best`), the few even loads (multiples of the ranks) and the short run just below
   // it are tried: `at` and `best` become the one that gives the most tokens/s per GPU within the
-  // traffic's limits (the larger load on a tie). With beat >= 0 a load whose ceiling is at most `beat`
-  // is not tried (it could not give more than `beat`).
+  // traffic's limits (on a tie: `at`, then the larger load of the run, then the larger even load).
+  // With beat >= 0 the loads are tried from the lowest up, and a load whose ceiling is at most `beat`
+  // or the best of the deployment's loads so far is not tried (it could not be chosen): on a stretch of
+  // loads whose busiest rank holds as many sequences, one evaluation rules out the rest below `at`.
   void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best, double beat) {
     long long ranks = std::max(1LL, lo0);
     if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
     const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
-    auto consider = [&](long long c) {
-      if (c < lo0 || c >= at) return;
-      if (beat >= 0 && ceiling.over(c, c) <= beat) return;
+    const long long top = at;
+    // The loads in the order a tie goes by: the run down from `at`, then the even loads down.
+    std::array<long long, 36> loads{};
+    std::size_t n = 0;
+    for (long long c = top - 1; c >= top - run; --c)
+      if (c >= lo0 && n < loads.size()) loads[n++] = c;
+    for (long long k = 0, even = (top - run - 1) / ranks * ranks; k < 4; ++k) {
+      const long long c = even - k * ranks;
+      if (c >= lo0 && c < top && n < loads.size()) loads[n++] = c;
+    }
+    // Tried from the lowest load up (the tie order's reverse), each kept when it gives more than the
+    // best so far or as much and comes first in the tie order.
+    std::size_t best_rank = loads.size();  // `at`'s: before every load
+    for (std::size_t i = n; i-- > 0;) {
+      const long long c = loads[i];
+      if (beat >= 0 && ceiling.over(c, c) <= std::max(beat, best.tokens_per_s_per_gpu)) continue;
       InferenceResult r = eval(d, c);
-      if (meets_traffic(s.traffic, r) && r.tokens_per_s_per_gpu > best.tokens_per_s_per_gpu) {
+      if (beat >= 0) ceiling.add(c, r);
+      if (!meets_traffic(s.traffic, r)) continue;
+      const bool first = best_rank == loads.size() ? false : i < best_rank;
+      if (r.tokens_per_s_per_gpu > best.tokens_per_s_per_gpu ||
+          (r.tokens_per_s_per_gpu == best.tokens_per_s_per_gpu && first)) {
         best = std::move(r);
         at = c;
+        best_rank = i;
       }
-    };
-    const long long top = at;
-    for (long long c = top - 1; c >= top - run; --c) consider(c);
-    for (long long k = 0, even = (top - run - 1) / ranks * ranks; k < 4; ++k) consider(even - k * ranks);
+    }
   }
 };
 
