@@ -82,7 +82,7 @@ struct Solver {
   ServingEvalCache* cache = nullptr;
   // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in (the
   // cache's when shared).
-  DisaggregatedPools own_pools;
+  DisaggregatedPools own_pools{false};  // this chooser's alone (one thread)
   DisaggregatedPools* pools = &own_pools;
 
   // evaluate_scenario(s, d, c), the pools kept.
