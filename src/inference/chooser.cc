@@ -106,6 +106,14 @@ struct Solver {
     return r;
   }
 
+  // The ranks the load spreads over (`lo0`: one sequence per instance or decode worker), each
+  // attention-DP rank of a disaggregated decode worker its own.
+  static long long rank_count(const ServingDeployment& d, long long lo0) {
+    long long ranks = std::max(1LL, lo0);
+    if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
+    return ranks;
+  }
+
   // What bounds the tokens/s per GPU a deployment can give at loads it has not been evaluated at. Per-user
   // speed does not grow with the load (the busiest rank's step only lengthens), and tokens/s per GPU is
   // at most the load times the per-user speed over the GPUs (every request in flight decodes at that
@@ -160,8 +168,12 @@ struct Solver {
       ceiling.add(top.concurrency, top);
     }
     auto cannot_beat = [&](long long a, long long b) { return pruning && ceiling.over(a, b) <= beat; };
+    // The loads the solve can choose lie within `reach` below the largest that meets the traffic
+    // (best_below's run and even loads).
+    const long long ranks = rank_count(d, lo0);
+    const long long reach = std::clamp(ranks, 8LL, 32LL) + 4 * ranks;
     if (meets_traffic(s.traffic, top)) {  // the most clients it holds meet it: no bisection
-      if (cannot_beat(lo0, top.concurrency)) return false;
+      if (cannot_beat(std::max(lo0, top.concurrency - reach), top.concurrency)) return false;
       long long at = top.concurrency;
       InferenceResult best = top;
       best_below(d, lo0, at, best, pruning ? beat : -1);
@@ -173,14 +185,14 @@ struct Solver {
     // Each step tries where the shortfall, interpolated linearly between the two ends, crosses zero
     // (TPOT and TTFT are near linear in the load: a few steps), falling back to the middle whenever
     // that did not halve the bracket, so it never takes more than twice bisection's steps. The point
-    // found and the loads tried below it all lie below `up`: once the ceiling says no load there
-    // beats `beat`, the deployment is done.
+    // found and the loads tried below it all lie below `up` and within `reach` below `lo`: once the
+    // ceiling says no load there beats `beat`, the deployment is done.
     long long lo = lo0, up = hi;
     double g_lo = shortfall(at_lo), g_up = shortfall(top);
     InferenceResult best = std::move(at_lo);
     bool halve = false;
     while (up - lo > 1) {
-      if (cannot_beat(lo0, up - 1)) return false;
+      if (cannot_beat(std::max(lo0, lo - reach), up - 1)) return false;
       long long mid = lo + (up - lo) / 2;
       if (!halve && g_up > g_lo) {
         const double x = double(lo) + double(up - lo) * (-g_lo) / (g_up - g_lo);
@@ -200,7 +212,7 @@ struct Solver {
       }
       halve = !halve && 2 * (up - lo) > width;
     }
-    if (cannot_beat(lo0, lo)) return false;
+    if (cannot_beat(std::max(lo0, lo - reach), lo)) return false;
     long long at = lo;
     best_below(d, lo0, at, best, pruning ? beat : -1);
     out = SweepPoint::of(d, at, std::move(best));
@@ -217,8 +229,7 @@ struct Solver {
   // or the best of the deployment's loads so far is not tried (it could not be chosen): on a stretch of
   // loads whose busiest rank holds as many sequences, one evaluation rules out the rest below `at`.
   void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best, double beat) {
-    long long ranks = std::max(1LL, lo0);
-    if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
+    const long long ranks = rank_count(d, lo0);
     const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
     const long long top = at;
     // The loads in the order a tie goes by: the run down from `at`, then the even loads down.
