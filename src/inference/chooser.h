@@ -54,8 +54,9 @@ struct ChooserOptions {
   // Shared with other questions on the same scenario but for its targets (see ServingEvalCache); null:
   // none.
   ServingEvalCache* cache = nullptr;
-  // Skip the deployments whose bound on throughput per GPU at the target cannot beat the best found
-  // (the answer is the same); false: solve every deployment (what the pruning is checked against).
+  // Skip the deployments and loads whose bound on throughput per GPU cannot beat the best found (the
+  // answer is the same; docs/operating-point.md, "Pruning"); false: solve every deployment at every load
+  // the solve tries (what the pruning is checked against).
   bool prune = true;
 };
 
