@@ -82,13 +82,14 @@ struct Solver {
   ServingEvalCache* cache = nullptr;
   // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in (the
   // cache's when shared).
-  DisaggregatedPools own_pools;
+  DisaggregatedPools own_pools{false};  // this chooser's alone (one thread)
   DisaggregatedPools* pools = &own_pools;
 
   // evaluate_scenario(s, d, c), the pools kept.
   InferenceResult evaluate(const ServingDeployment& d, long long c) {
-    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, scenario_workload(s, d, c));
-    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
+    const InferenceWorkload w = scenario_workload(s, d, c);
+    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, w);
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, w, pools);
   }
 
   InferenceResult eval(const ServingDeployment& d, long long c) {
@@ -105,7 +106,51 @@ struct Solver {
     return r;
   }
 
-  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out) {
+  // The ranks the load spreads over (`lo0`: one sequence per instance or decode worker), each
+  // attention-DP rank of a disaggregated decode worker its own.
+  static long long rank_count(const ServingDeployment& d, long long lo0) {
+    long long ranks = std::max(1LL, lo0);
+    if (d.disaggregated && d.disagg.decode.attention_dp) ranks *= std::max(1, d.disagg.decode.tp);
+    return ranks;
+  }
+
+  // What bounds the tokens/s per GPU a deployment can give at loads it has not been evaluated at. Per-user
+  // speed does not grow with the load (the busiest rank's step only lengthens), and tokens/s per GPU is
+  // at most the load times the per-user speed over the GPUs (every request in flight decodes at that
+  // speed, or it prefills or waits). So a load c gives at most c x (the speed at the largest evaluated
+  // load <= c) / GPUs: the bound the chooser skips loads and deployments by (chooser_test checks it
+  // against evaluated loads).
+  struct Ceiling {
+    std::vector<std::pair<long long, double>> points;  // evaluated load -> per-user speed, ascending load
+    double per_gpu = 0;                                // tokens/s per GPU of one token/s of the deployment
+    void reset(const InferenceResult& r) {
+      points.clear();
+      per_gpu = r.tokens_per_s_total > 0 ? r.tokens_per_s_per_gpu / r.tokens_per_s_total : 0;
+    }
+    void add(long long c, const InferenceResult& r) {
+      if (!r.valid() || !(r.tokens_per_s_per_user > 0)) return;
+      auto it = std::lower_bound(points.begin(), points.end(), std::make_pair(c, -1.0));
+      if (it == points.end() || it->first != c) points.insert(it, {c, r.tokens_per_s_per_user});
+    }
+    // The most tokens/s per GPU a load in [a, b] can give (points[0] at or below a), with a margin
+    // of a few ulps over the evaluator's rounding.
+    double over(long long a, long long b) const {
+      double most = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const long long end = i + 1 < points.size() ? std::min(b, points[i + 1].first - 1) : b;
+        if (end < a || end < points[i].first) continue;
+        most = std::max(most, double(end) * points[i].second * per_gpu);
+      }
+      return most * (1 + 1e-9);
+    }
+  };
+  Ceiling ceiling;
+
+  // Deployment `d`'s best point at the traffic (its result at the most clients: `top`): false when even
+  // one sequence per rank misses the traffic, or (beat >= 0) when no load can give more than `beat`
+  // tokens/s per GPU (by the ceiling: the loads it rules out are not evaluated). Otherwise the point is
+  // the one exhaustive solving finds, whenever it gives more than `beat`.
+  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out, double beat = -1) {
     if (!top.valid() || top.max_concurrency < 1) return false;
     const long long hi = top.max_concurrency;
     const long long lo0 = std::min(min_load(d, top), hi);
@@ -116,20 +161,38 @@ struct Solver {
       if (!(s.traffic.ttft_limit_s > 0 && at_lo.ttft_s > s.traffic.ttft_limit_s))
         fastest_within_ttft = std::max(fastest_within_ttft, at_lo.tokens_per_s_per_user);
     }
+    const bool pruning = beat >= 0 && at_lo.valid() && at_lo.tokens_per_s_total > 0;
+    if (pruning) {
+      ceiling.reset(at_lo);
+      ceiling.add(lo0, at_lo);
+      ceiling.add(top.concurrency, top);
+    }
+    auto cannot_beat = [&](long long a, long long b) { return pruning && ceiling.over(a, b) <= beat; };
+    // The loads the solve can choose lie within `reach` below the largest that meets the traffic
+    // (best_below's run and even loads).
+    const long long ranks = rank_count(d, lo0);
+    const long long reach = std::clamp(ranks, 8LL, 32LL) + 4 * ranks;
     if (meets_traffic(s.traffic, top)) {  // the most clients it holds meet it: no bisection
-      out = SweepPoint::of(d, top.concurrency, top);
+      if (cannot_beat(std::max(lo0, top.concurrency - reach), top.concurrency)) return false;
+      long long at = top.concurrency;
+      InferenceResult best = top;
+      best_below(d, lo0, at, best, pruning ? beat : -1);
+      out = SweepPoint::of(d, at, std::move(best));
       return true;
     }
     if (!meets_traffic(s.traffic, at_lo)) return false;
     // Bracketing: lo meets the traffic, up does not (per-user speed falls and TTFT grows with the load).
     // Each step tries where the shortfall, interpolated linearly between the two ends, crosses zero
     // (TPOT and TTFT are near linear in the load: a few steps), falling back to the middle whenever
-    // that did not halve the bracket, so it never takes more than twice bisection's steps.
+    // that did not halve the bracket, so it never takes more than twice bisection's steps. The point
+    // found and the loads tried below it all lie below `up` and within `reach` below `lo`: once the
+    // ceiling says no load there beats `beat`, the deployment is done.
     long long lo = lo0, up = hi;
     double g_lo = shortfall(at_lo), g_up = shortfall(top);
     InferenceResult best = std::move(at_lo);
     bool halve = false;
     while (up - lo > 1) {
+      if (cannot_beat(std::max(lo0, lo - reach), up - 1)) return false;
       long long mid = lo + (up - lo) / 2;
       if (!halve && g_up > g_lo) {
         const double x = double(lo) + double(up - lo) * (-g_lo) / (g_up - g_lo);
@@ -137,6 +200,7 @@ struct Solver {
       }
       const long long width = up - lo;
       InferenceResult r = eval(d, mid);
+      if (pruning) ceiling.add(mid, r);
       const double g = shortfall(r);
       if (meets_traffic(s.traffic, r)) {
         lo = mid;
@@ -148,8 +212,52 @@ struct Solver {
       }
       halve = !halve && 2 * (up - lo) > width;
     }
-    out = SweepPoint::of(d, lo, std::move(best));
+    if (cannot_beat(std::max(lo0, lo - reach), lo)) return false;
+    long long at = lo;
+    best_below(d, lo0, at, best, pruning ? beat : -1);
+    out = SweepPoint::of(d, at, std::move(best));
     return true;
+  }
+
+  // Throughput per GPU is not monotone in the load: the busiest rank sets every rank's step, so a load
+  // that puts one sequence more on a few ranks than on the others slows them all for little more work,
+  // and the loads that fill the ranks evenly give the most. Below the largest load `at` that meets the
+  // traffic (its result `best`), the few even loads (multiples of the ranks) and the short run just below
+  // it are tried: `at` and `best` become the one that gives the most tokens/s per GPU within the
+  // traffic's limits (on a tie: `at`, then the larger load of the run, then the larger even load).
+  // With beat >= 0 the loads are tried from the lowest up, and a load whose ceiling is at most `beat`
+  // or the best of the deployment's loads so far is not tried (it could not be chosen): on a stretch of
+  // loads whose busiest rank holds as many sequences, one evaluation rules out the rest below `at`.
+  void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best, double beat) {
+    const long long ranks = rank_count(d, lo0);
+    const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
+    const long long top = at;
+    // The loads in the order a tie goes by: the run down from `at`, then the even loads down.
+    std::array<long long, 36> loads{};
+    std::size_t n = 0;
+    for (long long c = top - 1; c >= top - run; --c)
+      if (c >= lo0 && n < loads.size()) loads[n++] = c;
+    for (long long k = 0, even = (top - run - 1) / ranks * ranks; k < 4; ++k) {
+      const long long c = even - k * ranks;
+      if (c >= lo0 && c < top && n < loads.size()) loads[n++] = c;
+    }
+    // Tried from the lowest load up (the tie order's reverse), each kept when it gives more than the
+    // best so far or as much and comes first in the tie order.
+    std::size_t best_rank = loads.size();  // `at`'s: before every load
+    for (std::size_t i = n; i-- > 0;) {
+      const long long c = loads[i];
+      if (beat >= 0 && ceiling.over(c, c) <= std::max(beat, best.tokens_per_s_per_gpu)) continue;
+      InferenceResult r = eval(d, c);
+      if (beat >= 0) ceiling.add(c, r);
+      if (!meets_traffic(s.traffic, r)) continue;
+      const bool first = best_rank == loads.size() ? false : i < best_rank;
+      if (r.tokens_per_s_per_gpu > best.tokens_per_s_per_gpu ||
+          (r.tokens_per_s_per_gpu == best.tokens_per_s_per_gpu && first)) {
+        best = std::move(r);
+        at = c;
+        best_rank = i;
+      }
+    }
   }
 };
 
@@ -257,7 +365,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     for (const Candidate& c : cands) {
       if (o.prune && c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
       SweepPoint p;
-      if (sv.solve(c.d, c.top, p) && p.result.tokens_per_s_per_gpu > level) {
+      if (sv.solve(c.d, c.top, p, o.prune ? std::max(level, to_beat) : -1) && p.result.tokens_per_s_per_gpu > level) {
         level = p.result.tokens_per_s_per_gpu;
         level_point = std::move(p);
       }

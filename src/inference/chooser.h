@@ -5,7 +5,9 @@
 // while every user gets the target speed within the TTFT limit. The load of each deployment is solved
 // for, not read off a grid: the largest concurrency whose per-user speed still meets the target (per-user
 // speed falls and TTFT grows with the load; throughput per GPU grows with it), by bisection between one
-// sequence per rank and the KV cache's (or the decode slots') limit. infer's point mode, compare, cost,
+// sequence per rank and the KV cache's (or the decode slots') limit, then the best of the loads just
+// below it and of the few that fill the ranks evenly (throughput per GPU is not monotone in the load:
+// the busiest rank sets every rank's step). infer's point mode, compare, cost,
 // recommend and site call it; see docs/inference-model.md ("The operating-point chooser").
 #include <array>
 #include <cstddef>
@@ -52,8 +54,9 @@ struct ChooserOptions {
   // Shared with other questions on the same scenario but for its targets (see ServingEvalCache); null:
   // none.
   ServingEvalCache* cache = nullptr;
-  // Skip the deployments whose bound on throughput per GPU at the target cannot beat the best found
-  // (the answer is the same); false: solve every deployment (what the pruning is checked against).
+  // Skip the deployments and loads whose bound on throughput per GPU cannot beat the best found (the
+  // answer is the same; docs/operating-point.md, "Pruning"); false: solve every deployment at every load
+  // the solve tries (what the pruning is checked against).
   bool prune = true;
 };
 
@@ -78,7 +81,8 @@ struct ServingChoice {
 // model's shapes refuse (it is skipped); InputError for a malformed scenario (ISL/OSL out of range).
 ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& options = {});
 
-// The largest load at which deployment `d` meets the scenario's traffic: its point, or false when even
+// The load at which deployment `d` meets the scenario's traffic with the most tokens/s per GPU (the
+// largest that meets it, or one of the few below it the chooser tries): its point, or false when even
 // one sequence per rank misses it. `evaluated` counts the evaluations.
 bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint& out, std::size_t* evaluated = nullptr);
 

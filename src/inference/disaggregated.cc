@@ -114,7 +114,11 @@ struct PrefillPool {
 }  // namespace disaggregated_detail
 
 struct DisaggregatedPools::Impl {
-  std::mutex mutex;  // guards the maps (their elements stay where they are as they grow)
+  explicit Impl(bool threads) : shared(threads) {}
+  const bool shared;  // threads may share the pools: the mutex guards the maps
+  std::mutex mutex;   // guards the maps (their elements stay where they are as they grow)
+  // The maps' lock where threads share them; none for one thread's pools.
+  std::unique_lock<std::mutex> lock() { return shared ? std::unique_lock<std::mutex>(mutex) : std::unique_lock<std::mutex>(); }
   using Key = disaggregated_detail::PoolKey;
   using Hash = disaggregated_detail::PoolKeyHash;
   std::unordered_map<Key, InferenceResult, Hash> decode;
@@ -122,13 +126,14 @@ struct DisaggregatedPools::Impl {
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
 
   const Hardware& serving(const Hardware& hw) {
-    std::lock_guard<std::mutex> lock(mutex);
+    const auto held = lock();
     if (!serving_hw) serving_hw = std::make_unique<const Hardware>(serving_hardware(hw));
     return *serving_hw;
   }
 };
 
-DisaggregatedPools::DisaggregatedPools() : impl_(std::make_unique<Impl>()) {}
+DisaggregatedPools::DisaggregatedPools(bool shared_between_threads)
+    : impl_(std::make_unique<Impl>(shared_between_threads)) {}
 DisaggregatedPools::~DisaggregatedPools() = default;
 
 double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const InferenceWorkload& w) {
@@ -238,7 +243,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                      fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
                                  d.decode_max_batch));
   check_prefill_caps(d);
-  DisaggregatedPools local;
+  DisaggregatedPools local(false);
   DisaggregatedPools::Impl& memo = *(pools ? pools : &local)->impl_;
   const double osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
@@ -255,12 +260,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     {
-      std::lock_guard<std::mutex> lock(memo.mutex);
+      const auto held = memo.lock();
       if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
     }
     wd.concurrency = c_d;
     InferenceResult r = evaluate_inference_serving(m, serving_hw, d.decode, wd);  // a shape refused throws: not kept
-    std::lock_guard<std::mutex> lock(memo.mutex);
+    const auto held = memo.lock();
     return memo.decode.emplace(key, std::move(r)).first->second;
   };
   const InferenceResult& top = decode_at(0);
@@ -292,7 +297,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                                    d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
   const disaggregated_detail::PrefillPool* found = nullptr;
   {
-    std::lock_guard<std::mutex> lock(memo.mutex);
+    const auto held = memo.lock();
     if (auto it = memo.prefill.find(prefill_key); it != memo.prefill.end()) found = &it->second;
   }
   if (!found) {
@@ -304,7 +309,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                                                  : pp.chunk_step.total_s;
       if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
     }
-    std::lock_guard<std::mutex> lock(memo.mutex);
+    const auto held = memo.lock();
     found = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
   }
   const disaggregated_detail::PrefillPool& pool = *found;

@@ -112,10 +112,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
 // workload but for its clients and MTP drafts: the decode pool's result by its workers, GPUs, drafts
 // and sequences, and the prefill pool's figures by its workers, GPUs and caps. Deployments that pair
 // the same pool with others, and one deployment at several loads, evaluate it once. Threads may share
-// one.
+// one made with shared_between_threads (the default); one thread's own pools take no lock.
 class DisaggregatedPools {
  public:
-  DisaggregatedPools();
+  explicit DisaggregatedPools(bool shared_between_threads = true);
   ~DisaggregatedPools();
   DisaggregatedPools(const DisaggregatedPools&) = delete;
   DisaggregatedPools& operator=(const DisaggregatedPools&) = delete;

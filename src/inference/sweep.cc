@@ -196,7 +196,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
   std::vector<Ends> ends;
-  DisaggregatedPools pools;
+  DisaggregatedPools pools{false};  // this sweep's alone (one thread)
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;

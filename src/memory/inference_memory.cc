@@ -217,12 +217,29 @@ InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput&
     } else {
       double min_seq = stages[0].kv_bytes_per_sequence;
       for (int i = 1; i < in.pp; ++i) min_seq = std::min(min_seq, stages[i].kv_bytes_per_sequence);
-      long long lo = 0, hi = min_seq > 0 ? static_cast<long long>(in.capacity_bytes / min_seq) + 1 : (1LL << 40);
-      while (lo < hi) {
-        const long long mid = lo + (hi - lo + 1) / 2;
-        if (worst_at(mid, nullptr).total <= in.capacity_bytes) lo = mid;
-        else hi = mid - 1;
+      const long long hi = min_seq > 0 ? static_cast<long long>(in.capacity_bytes / min_seq) + 1 : (1LL << 40);
+      // Each stage's total is linear in the concurrency (the logits' rows: up to max_batch_tokens), so
+      // its largest fitting concurrency is a quotient; the least over the stages, then stepped to the
+      // exact largest that fits (a rounding's step at most).
+      double est = double(hi);
+      for (int i = 0; i < in.pp; ++i) {
+        const StageFixed& f = stages[i];
+        const double avail = in.capacity_bytes - stage_total(m, in, f, 0).total;
+        const double logit = f.last ? kLogitBytes * m.vocab : 0.0;
+        const double rows = static_cast<double>(in.max_batch_tokens);
+        double c = 0;
+        if (logit > 0 && (f.kv_bytes_per_sequence + logit) * rows > avail)
+          c = avail / (f.kv_bytes_per_sequence + logit);
+        else if (f.kv_bytes_per_sequence > 0)
+          c = (avail - logit * rows) / f.kv_bytes_per_sequence;
+        else
+          c = double(hi);
+        est = std::min(est, c);
       }
+      long long lo = std::clamp(static_cast<long long>(std::floor(std::max(0.0, est))), 0LL, hi);
+      auto fits = [&](long long c) { return worst_at(c, nullptr).total <= in.capacity_bytes; };
+      while (lo > 0 && !fits(lo)) --lo;
+      while (lo < hi && fits(lo + 1)) ++lo;
       r.max_concurrency = lo;
     }
     if (!r.fits)
