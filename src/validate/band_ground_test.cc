@@ -25,7 +25,7 @@ ErrorBand grounded_band() {
 
 TEST(BandGround, OnTheGroundTheBandIsTheFittedOne) {
   const ErrorBand b = grounded_band();
-  const ErrorBand w = widen_band(b, ground_distance(b, {true, "fp8", 512, 70}));
+  const ErrorBand w = widen_band(b, ground_distance(b, {true, "fp8", 512, 70, ""}));
   EXPECT_DOUBLE_EQ(w.low_log, b.low_log);
   EXPECT_DOUBLE_EQ(w.high_log, b.high_log);
   EXPECT_TRUE(w.widened_by.empty());
@@ -33,7 +33,7 @@ TEST(BandGround, OnTheGroundTheBandIsTheFittedOne) {
 
 TEST(BandGround, EachDimensionOffTheGroundWidensAndSaysWhy) {
   const ErrorBand b = grounded_band();
-  const GroundDistance d = ground_distance(b, {false, "bf16", 16384, 70});
+  const GroundDistance d = ground_distance(b, {false, "bf16", 16384, 70, ""});
   EXPECT_DOUBLE_EQ(d.source, 1);
   EXPECT_DOUBLE_EQ(d.precision, 1);
   EXPECT_DOUBLE_EQ(d.scale, 1);  // log2(16384 / 8192)
@@ -44,11 +44,11 @@ TEST(BandGround, EachDimensionOffTheGroundWidensAndSaysWhy) {
   EXPECT_EQ(w.widened_by[1], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
   EXPECT_EQ(w.widened_by[2], "scale 16384 GPUs above fitted 8192");
   // Half a doubling below the smallest fitted model: half the distance.
-  EXPECT_NEAR(ground_distance(b, {true, "", 0, 8 / std::sqrt(2.0)}).model_size, 0.5, 1e-12);
+  EXPECT_NEAR(ground_distance(b, {true, "", 0, 8 / std::sqrt(2.0), ""}).model_size, 0.5, 1e-12);
   // The unfitted band is already the widest: no ground, no widening.
   ErrorBand u = b;
   u.generation = std::string(kBandUnfitted);
-  EXPECT_DOUBLE_EQ(widen_band(u, ground_distance(u, {false, "bf16", 1 << 20, 2000})).high_log, b.high_log);
+  EXPECT_DOUBLE_EQ(widen_band(u, ground_distance(u, {false, "bf16", 1 << 20, 2000, ""})).high_log, b.high_log);
 }
 
 // A question farther from the data never gets a narrower band, along any dimension.
@@ -57,21 +57,21 @@ TEST(BandGround, FartherNeverNarrower) {
   double last_hi = 0, last_lo = 0;
   for (int gpus = 8192; gpus <= 8192 * 64; gpus *= 2) {
     for (double params : {405.0, 600.0, 810.0, 2000.0}) {
-      const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, params}));
+      const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, params, ""}));
       EXPECT_GE(w.high_log, b.high_log);
       EXPECT_LE(w.low_log, b.low_log);
-      const ErrorBand nearer = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0}));
+      const ErrorBand nearer = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, ""}));
       EXPECT_GE(w.high_log, nearer.high_log);
     }
-    const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0}));
+    const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, ""}));
     EXPECT_GE(w.high_log, last_hi);
     EXPECT_LE(w.low_log, last_lo);
     last_hi = w.high_log;
     last_lo = w.low_log;
   }
   // Adding an off-ground dimension never narrows it either.
-  const GroundDistance known = ground_distance(b, {true, "fp8", 64, 70});
-  const GroundDistance fresh = ground_distance(b, {false, "fp8", 64, 70});
+  const GroundDistance known = ground_distance(b, {true, "fp8", 64, 70, ""});
+  const GroundDistance fresh = ground_distance(b, {false, "fp8", 64, 70, ""});
   EXPECT_GE(widening_multiplier(b.widening, fresh), widening_multiplier(b.widening, known));
 }
 
