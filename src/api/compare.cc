@@ -517,7 +517,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::Comparison c = compare::compare_systems(a, b, archs, req.spec);
   // Error bands of the ratios: each side's held-out band for its generation, widened for that side's
-  // question off the bands' ground (band_for), combined (ratio_band).
+  // question off the bands' ground (band_for), combined (ratio_band). compare takes no --engine: its
+  // serving questions state no engine, so no engine widens them, and the serving bands' basis says so.
   const auto& bands = catalog.error_bands();
   const std::string &gen_a = c.a.hw.accelerator.generation, &gen_b = c.b.hw.accelerator.generation;
   auto ratio_of = [&](std::string_view kind, double va, const BandQuestion& qa, double vb, const BandQuestion& qb) {
@@ -546,6 +547,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
                                       band_question(common, archs[i], m.gpus_a), 1.0,
                                       band_question(common, archs[i], m.gpus_b));
       mb["serving_ratio_relative"] = band_json(r);
+      mb["serving_ratio_relative"]["basis"]["engine"] = kNoEngineStated;
       band_lines += fmt::format("  {} serving A/B at any aggregated point of the curve: x{:.2f} to x{:.2f} of the ratio "
                                 "shown ({})\n", m.model, r.low, r.high, band_text(r));
       if (m.at_a && m.at_b) {
@@ -557,6 +559,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
                       serving_band(catalog, c.b.hw, m.at_b->disaggregated, ServingFigure::throughput,
                                    band_question(common, archs[i], m.at_gpus_b))));
         mb["serving_ratio_at_interactivity"] = band_json(at);
+        mb["serving_ratio_at_interactivity"]["basis"]["engine"] = kNoEngineStated;
         band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({})\n",
                                   m.model, req.spec.tokens_per_s_per_user, m.at_a->kind(), m.at_b->kind(), at.value,
                                   at.low, at.high, band_text(at));
@@ -573,7 +576,10 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     output.emit("compare", std::move(j));
   } else {
     print_comparison(output.os(), c, per_v);
-    if (!band_lines.empty()) output.os() << "\nError of the ratios (each side's 80% held-out band, combined):\n" << band_lines;
+    if (!band_lines.empty())
+      output.os() << "\nError of the ratios (each side's 80% held-out band, combined"
+                  << (req.spec.infer ? "; no serving engine stated, none widens the serving bands" : "") << "):\n"
+                  << band_lines;
   }
   return kExitOk;
 }

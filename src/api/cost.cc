@@ -4,9 +4,12 @@
 
 #include <cmath>
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include "api/band_json.h"
 #include "api/cost.h"
+#include "api/mode_options.h"
 #include "api/serving_engine.h"
 #include "api/text.h"
 #include "api/training_json.h"
@@ -127,10 +130,15 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   if (req.task != "train" && req.task != "infer")
     throw InputError("--task", fmt::format("must be train or infer, got '{}'", req.task));
   const FinetuneSpec finetune = finetune_spec(req.finetune, req);  // checked once, before any system
-  if (req.task != "train" && (req.given("--method") || !finetune.is_full()))
-    throw InputError("--method", "applies to --task train (full, lora or qlora fine-tuning)");
-  if (req.task != "train" && req.given("--loss-precision"))
-    throw InputError("--loss-precision", "applies to --task train (the training loss)");
+  if (req.task != "train") {
+    const auto why = [](std::string_view option) {
+      return std::string(option == "--method" ? "applies to --task train (full, lora or qlora fine-tuning)"
+                                              : "applies to --task train (the training loss)");
+    };
+    refuse_ignored_options(req, {"--method", "--loss-precision"}, why);
+    // A request filled without the CLI records no given options: its method still says.
+    if (!finetune.is_full()) throw InputError("--method", why("--method"));
+  }
   if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));

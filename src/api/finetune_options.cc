@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "api/mode_options.h"
 #include "core/error.h"
 #include "memory/lora_memory.h"
 
@@ -40,8 +41,8 @@ FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   f.loss_precision = parse_loss_precision(o.loss_precision);
   f.kernels = parse_loop_kernels(o.kernels);
   if (f.is_full()) {
-    for (const char* name : {"--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel"})
-      if (req.given(name)) throw InputError(name, "applies to --method lora or qlora, not full fine-tuning");
+    refuse_ignored_options(req, {"--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel"},
+                           "applies to --method lora or qlora, not full fine-tuning");
     return f;
   }
   if (o.rank < 1 || o.rank > 65536) throw InputError("--lora-rank", fmt::format("must be 1 to 65536, got {}", o.rank));

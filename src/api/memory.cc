@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "api/memory.h"
+#include "api/mode_options.h"
 #include "api/text.h"
 #include "core/error.h"
 #include "memory/lora_memory.h"
@@ -109,9 +110,8 @@ void print_verdict(std::ostream& os, bool known, bool fits, double headroom) {
 }
 
 int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
-  for (const char* name : {"--plan", "--gpus", "--global-batch", "--seq", "--loss-precision"})
-    if (o.given(name))
-      throw InputError(name, "is a training option; with --inference use --context, --concurrency, --tp, --ep, --pp");
+  refuse_ignored_options(o, {"--plan", "--gpus", "--global-batch", "--seq", "--loss-precision"},
+                         "is a training option; with --inference use --context, --concurrency, --tp, --ep, --pp");
   check_range(o, "--context", o.context, 1, 10'000'000);
   check_range(o, "--concurrency", o.concurrency, 1, 100'000'000);
   check_range(o, "--tp", o.tp, 1, 1024);
@@ -209,9 +209,8 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
 }
 
 int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
-  for (const char* name : {"--context", "--concurrency", "--kv-precision", "--tp", "--ep", "--pp"})
-    if (o.given(name))
-      throw InputError(name, "is an inference option (add --inference); for training give --plan \"tp=..,pp=..\"");
+  refuse_ignored_options(o, {"--context", "--concurrency", "--kv-precision", "--tp", "--ep", "--pp"},
+                         "is an inference option (add --inference); for training give --plan \"tp=..,pp=..\"");
   check_range(o, "--gpus", o.gpus, 1, 1 << 20);
   check_range(o, "--seq", o.seq, 1, 10'000'000);
   check_range(o, "--global-batch", o.global_batch, 1, 1'000'000'000);
@@ -340,8 +339,8 @@ int memory(const Catalog& catalog, MemoryRequest o, Output& output) {
   const ModelArch m = resolve_model(o.model, "--model");
   const MemoryTarget hw = resolve_memory_target(catalog, o);
   if (o.inference)
-    for (const char* name : {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits"})
-      if (o.given(name)) throw InputError(name, "is a training option (leave out --inference)");
+    refuse_ignored_options(o, {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits"},
+                           "is a training option (leave out --inference)");
   return o.inference ? run_inference(o, output, m, hw) : run_training(o, output, m, hw);
 }
 

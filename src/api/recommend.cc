@@ -187,6 +187,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     const std::string_view kind = train ? training_band_kind(m.is_moe())
                                         : serving_band_kind(r.disaggregated, ServingFigure::throughput);
     // Widened where the question (precision asked, the GPUs chosen, the model) is off the band's ground.
+    // recommend takes no --engine: a serving question states none, so no engine widens it.
     const ErrorBand eb = band_for(catalog.error_bands(), kind, gen,
                                   band_question(train ? res.spec.train_precision : res.spec.infer_precision, m, r.gpus));
     // The ranked figure (the job's cost, or the cost per hour of serving) where it has one.
@@ -216,6 +217,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
         j["band"]["figure"] = compare::rank_figure(res.spec, res.ranked[i]) > 0
                                   ? (train ? "job_usd" : "usd_per_hour")
                                   : "tokens_per_s_per_gpu";
+        if (!train) j["band"]["basis"]["engine"] = kNoEngineStated;
         j["within_error_of_rank"] = overlaps_rank[i] > 0 ? nlohmann::json(overlaps_rank[i]) : nlohmann::json();
       }
       arr.push_back(j);

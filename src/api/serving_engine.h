@@ -19,4 +19,8 @@ double catalog_mtp_accept(const Catalog& catalog, const std::string& engine = {}
 // "dynamo+sglang", ...); blank where no entry matches (the engine is then not known to the bands).
 std::string band_engine(const Catalog& catalog, const std::string& framework);
 
+// The band basis's "engine" where a command takes no --engine (compare, recommend, size): its serving
+// questions state no engine, so no engine widens their bands.
+inline constexpr const char* kNoEngineStated = "not stated";
+
 }  // namespace gpuplan::api

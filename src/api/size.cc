@@ -171,7 +171,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     c.replica_units = std::max(1, (p.choice.gpus + c.unit_gpus - 1) / c.unit_gpus);
     c.curve = tabulate_open_loop(sc, d);
     // The Monte Carlo draws from the bands widened for this question off their ground (band_for): on new
-    // ground the SLA is met with less confidence.
+    // ground the SLA is met with less confidence. size takes no --engine: the scenario names none, so no
+    // engine widens its bands (their basis says so).
     const BandQuestion q = serving_question(sc, d.gpus);
     c.tpot_band = serving_band(catalog, p.side.hw, d.disaggregated, ServingFigure::tpot, q);
     c.ttft_band = serving_band(catalog, p.side.hw, d.disaggregated, ServingFigure::ttft, q);
@@ -200,6 +201,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                         {"replica_units", c.replica_units}, {"unit_gpus", c.unit_gpus},
                         {"band_basis", {{"tpot_s", band_basis_json(c.tpot_band)},
                                         {"ttft_s", band_basis_json(c.ttft_band)}}}};
+    for (const char* fig : {"tpot_s", "ttft_s"}) o["band_basis"][fig]["engine"] = kNoEngineStated;
     if (!s.feasible || s.replicas == 0) {
       o["why_not"] = s.why_not;
       o["replicas_nominal"] = s.replicas_nominal;

@@ -203,6 +203,48 @@ TEST(BandGroundCli, ADimensionWhoseFactorIsOneIsNotAReason) {
   }
 }
 
+// compare, recommend and size take no --engine: their serving questions state none, so the bands that
+// widen infer --engine vllm do not widen theirs, and the basis says no engine was stated.
+TEST(BandGroundCli, CommandsWithoutAnEngineStateNoneAndNoEngineWidensTheirBands) {
+  const std::string cat = " --catalog " + engine_overlay("1.2");
+  auto expect_no_engine = [](const nlohmann::json& basis, const std::string& what) {
+    EXPECT_EQ(basis.value("engine", ""), "not stated") << what << basis.dump();
+    EXPECT_FALSE(has(basis["widened_by"].dump(), "engine")) << what << basis.dump();
+  };
+  // infer with the engine the bands hardly saw widens; the same bands on compare's sides do not.
+  const auto inf = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --engine vllm --json" + cat);
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  EXPECT_TRUE(has(inf.json()["band"]["tpot_s"]["basis"]["widened_by"].dump(), "engine vllm"));
+  const auto cmp = run_gpuplan("compare hgx-h100 hgx-h200 --model llama3.1-70b --task infer --json" + cat);
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const auto mb = cmp.json()["models"][0]["band"];
+  for (const char* r : {"serving_ratio_relative", "serving_ratio_at_interactivity"}) {
+    ASSERT_TRUE(mb.contains(r)) << r << mb.dump();
+    expect_no_engine(mb[r]["basis"], r);
+  }
+  const auto cmp_text = run_gpuplan("compare hgx-h100 hgx-h200 --model llama3.1-70b --task infer" + cat);
+  ASSERT_EQ(cmp_text.exit_code, 0) << cmp_text.err;
+  EXPECT_TRUE(has(cmp_text.out, "no serving engine stated")) << cmp_text.out;
+  const auto rec = run_gpuplan("recommend --model llama3.1-70b --task infer --system hgx-h100 --json" + cat);
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  bool banded = false;
+  const auto ranked = rec.json()["ranked"];
+  for (const auto& r : ranked)
+    if (r.contains("band")) {
+      banded = true;
+      expect_no_engine(r["band"]["basis"], "recommend");
+    }
+  EXPECT_TRUE(banded) << rec.out;
+  const auto sz = run_gpuplan("size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --json" + cat);
+  ASSERT_EQ(sz.exit_code, 0) << sz.err;
+  for (const char* fig : {"tpot_s", "ttft_s"}) expect_no_engine(sz.json()["options"][0]["band_basis"][fig], fig);
+  // An engine is not taken silently where the command cannot state it.
+  for (const std::string args : {"compare hgx-h100 hgx-h200 --model llama3.1-70b --task infer --engine vllm",
+                                 "recommend --model llama3.1-70b --task infer --system hgx-h100 --engine vllm",
+                                 "size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --engine vllm"})
+    EXPECT_NE(run_gpuplan(args).exit_code, 0) << args;
+}
+
 TEST(BandGroundCli, GoodputWarnsWhenTheChosenPlanComputesForLittleOfItsStep) {
   // 1,536 sequences over 16,384 GPUs: three per data-parallel replica; the step is mostly communication.
   const auto thin = run_gpuplan("goodput --model deepseek-v3 --system hgx-b200 --gpus 16384 --json");
