@@ -189,6 +189,42 @@ TEST(Catalog, SpotValues) {
   EXPECT_TRUE(c.network("ib-ndr").latency_is_assumption);
 }
 
+TEST(Catalog, PeakRatesReadLikeAMapOfFormats) {
+  PeakRates r;
+  EXPECT_TRUE(r.empty());
+  r[MathFormat::fp8] = 2e15;
+  r[MathFormat::bf16] = 1e15;
+  EXPECT_EQ(r.size(), 2u);
+  EXPECT_EQ(r.count(MathFormat::bf16), 1u);
+  EXPECT_EQ(r.count(MathFormat::fp4), 0u);
+  EXPECT_DOUBLE_EQ(r.rate(MathFormat::fp8), 2e15);
+  EXPECT_EQ(r.rate(MathFormat::fp4), 0);  // absent: 0, as Accelerator::peak reports a missing format
+
+  // Iteration visits the present formats in enum order, as a std::map keyed by the format would.
+  std::vector<MathFormat> order;
+  for (const auto& [f, v] : r) order.push_back(f);
+  EXPECT_EQ(order, (std::vector<MathFormat>{MathFormat::bf16, MathFormat::fp8}));
+
+  PeakRates scaled;
+  scaled = r;
+  for (auto& [f, v] : scaled) v *= 0.5;
+  EXPECT_DOUBLE_EQ(scaled.rate(MathFormat::bf16), 0.5e15);
+  EXPECT_DOUBLE_EQ(r.rate(MathFormat::bf16), 1e15);
+  EXPECT_FALSE(scaled == r);
+  EXPECT_EQ(scaled.count(MathFormat::fp4), 0u);
+
+  // The built-in catalog gives the same figures through Accelerator::peak and the table.
+  const Catalog c = Catalog::builtin();
+  for (const Accelerator& a : c.accelerators()) {
+    std::size_t present = 0;
+    for (MathFormat f : kAllMathFormats) {
+      present += a.peak_flops.count(f);
+      EXPECT_EQ(a.peak(f), a.peak_flops.count(f) ? a.peak_flops.rate(f) : 0.0) << a.name;
+    }
+    EXPECT_EQ(present, a.peak_flops.size()) << a.name;
+  }
+}
+
 TEST(Catalog, LookupIgnoresCaseAndPunctuation) {
   const Catalog c = Catalog::builtin();
   EXPECT_EQ(c.accelerator("H100 SXM5").name, "h100-sxm");
