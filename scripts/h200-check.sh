@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The prepared check of issue 9 on a machine with an H200: builds gpuplan with the CUDA probe for sm_90a,
+# The prepared check on a machine with an H200: builds gpuplan with the CUDA probe for sm_90a,
 # records the raw tool outputs (a captured doctor fixture), runs `gpuplan doctor` and `gpuplan probe
 # --quick`, and writes everything under $OUT (default ./h200-check-out). Needs the CUDA toolkit (nvcc,
 # cuBLASLt) and the Debian packages of scripts/install-deps.sh (tests and benchmarks are not built).
-# Expected on an H200 (issue 9): BF16 GEMM near 790 TFLOP/s at 8192^3, copy near 4.3 TB/s (read+write).
+# Expected on an H200: BF16 GEMM near 790 TFLOP/s at 8192^3, copy near 4.3 TB/s (read+write).
 #   bash scripts/h200-check.sh            # about 2-4 min: configure + build ~1-3 min, probe ~30 s
 #   GPUPLAN_PREBUILT=DIR bash scripts/h200-check.sh   # use DIR/gpuplan + DIR/libgpuplan_probe.so (+ DIR/lib/)
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one command of the H200 check (issue 17), run on the device machine from the repository root:
+# The one command of the H200 check, run on the device machine from the repository root:
 #   1. scripts/h200-check.sh with the prebuilt gpuplan (doctor, probe --quick, calibration read back);
 #   2. scripts/h200/measure.py: PyTorch's rates, one training step of a Llama-style 1B model at the largest
 #      micro-batch that fits, one decode step of the Llama 3.1 8B layer stack;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure, on one GPU, what `gpuplan train` and `gpuplan infer` predict (issue 17).
+"""Measure, on one GPU, what `gpuplan train` and `gpuplan infer` predict.
 
 Two measurements, each written as one JSON document under --out (default .):
 

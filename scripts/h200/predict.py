@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Predicted against measured on one H200 (issue 17): reads what scripts/h200/device-run.sh measured
+"""Predicted against measured on one H200: reads what scripts/h200/device-run.sh measured
 (the unpacked h200-check-out folder) and asks gpuplan for the same configurations, without and with the
 probe's calibration (`--calibration calibration.yaml`). Prints a Markdown table; --json writes the numbers.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the H200 check (issue 17) on a machine with the Debian build dependencies and nvcc: builds gpuplan
+# Prepares the H200 check on a machine with the Debian build dependencies and nvcc: builds gpuplan
 # with the CUDA probe for sm_90a (as scripts/h200-check.sh would) and gathers it, the probe module and the
 # shared libraries the device image may lack (yaml-cpp, fmt) into DIR (default .devcarry/prebuilt), which
 # scripts/h200/device-run.sh hands to h200-check.sh as GPUPLAN_PREBUILT.

@@ -13,6 +13,7 @@
 #include "memory/inference_memory.h"
 #include "memory/training_memory.h"
 #include "model/model_registry.h"
+#include "physics/hardware.h"
 #include "training/default_batch.h"
 
 namespace gpuplan::api {
@@ -50,11 +51,12 @@ struct MemoryTarget {
 MemoryTarget resolve_memory_target(const Catalog& catalog, const MemoryRequest& o) {
   MemoryTarget hw;
   if (!o.system.empty() && !o.gpu.empty()) throw InputError("--gpu", "give --system or --gpu, not both");
-  if (!o.system.empty() && !catalog.find_system(o.system) && catalog.find_accelerator(o.system)) {
-    hw.accelerator = catalog.find_accelerator(o.system);  // a bare accelerator, as train and infer take it
-  } else if (!o.system.empty()) {
-    hw.system = &catalog.system(o.system, "--system");
-    hw.accelerator = &catalog.accelerator(hw.system->accelerator, "--system");
+  if (!o.system.empty()) {
+    // A system, or an accelerator resolved as train and infer resolve it (resolve_hardware: the system
+    // built from it, else the bare accelerator); any other name is an error listing the systems.
+    const Hardware resolved = resolve_hardware(catalog, o.system);
+    hw.system = catalog.find_system(resolved.system_name);
+    hw.accelerator = &catalog.accelerator(resolved.accelerator.name, "--system");
   } else if (!o.gpu.empty()) {
     hw.accelerator = &catalog.accelerator(o.gpu, "--gpu");
   }
@@ -306,7 +308,7 @@ void add_memory_options(CLI::App& app, MemoryRequest& o) {
   app.description("Per-GPU memory: weights, gradients, optimizer state, activations (training under --plan), or "
                "weights, KV cache, activations (--inference); parts in GB and % of capacity, FITS or not");
   app.add_option("--model", o.model, kModelOptionHelp)->required();
-  app.add_option("--system", o.system, "System from the catalog (its accelerator sets the capacity), or an accelerator as --gpu takes it");
+  app.add_option("--system", o.system, "System from the catalog (its accelerator sets the capacity), or an accelerator (the system built from it, as train takes it)");
   app.add_option("--gpu", o.gpu, "Accelerator from the catalog");
   app.add_option("--precision", o.precision, "bf16, fp8, mxfp8, nvfp4, fp4 (training recipe or inference weights) or w4a16 "
                                           "(inference only: 4-bit weight-only INT4, alias int4_wo, awq, gptq)")

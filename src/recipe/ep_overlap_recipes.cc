@@ -1,7 +1,6 @@
 #include "recipe/ep_overlap_recipes.h"
 
-#include <cctype>
-
+#include "core/suggest.h"
 #include "recipe/recipe_catalog.h"
 #include "recipe/recipe_loader.h"
 
@@ -9,15 +8,8 @@ namespace gpuplan {
 
 namespace {
 
-std::string letters_and_digits(std::string_view s) {
-  std::string out;
-  for (char ch : s)
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 bool names_model(const Recipe& r, const std::string& key) {
-  const std::string m = letters_and_digits(r.model);
+  const std::string m = normalize_name(r.model);
   return !m.empty() && key.rfind(m, 0) == 0;
 }
 
@@ -25,7 +17,7 @@ bool names_model(const Recipe& r, const std::string& key) {
 
 std::optional<EpOverlapReading> recipe_ep_overlap(std::string_view model, std::string_view accelerator,
                                                   std::string_view precision, const ContainerVersion& container) {
-  const std::string key = letters_and_digits(model);
+  const std::string key = normalize_name(model);
   for (const RecipeTable* t : builtin_recipe_tables(kEpOverlapSchema)) {
     if (t->containers.empty()) continue;
     const ContainerVersion first = *parse_container_version(t->containers.front().first),

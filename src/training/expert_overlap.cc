@@ -2,26 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
-
 #include "core/error.h"
+#include "core/suggest.h"
 #include "recipe/ep_overlap_recipes.h"
 
 namespace gpuplan {
 
 namespace {
 
-std::string letters_and_digits(std::string_view s) {
-  std::string out;
-  for (char ch : s)
-    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 std::optional<ContainerVersion> tag_of(std::string_view source_id, std::initializer_list<const char*> prefixes) {
   const size_t dash = source_id.find('-');
   if (dash == std::string_view::npos) return std::nullopt;
-  const std::string prefix = letters_and_digits(source_id.substr(0, dash));
+  const std::string prefix = normalize_name(source_id.substr(0, dash));
   bool known = false;
   for (const char* p : prefixes) known = known || prefix == p;
   if (!known) return std::nullopt;

@@ -15,34 +15,12 @@
 
 namespace {
 
-// One CSV line's cells (RFC 4180 quotes).
-std::vector<std::string> finetune_csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"') {
-      if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == ',' && !quoted) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
   std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/data/finetune_throughput.csv");
   ASSERT_TRUE(in) << "tests/data/finetune_throughput.csv";
   std::string line;
   std::getline(in, line);
-  const auto header = finetune_csv_cells(line);
+  const auto header = csv_cells(line);
   auto col = [&](const char* name) {
     for (size_t i = 0; i < header.size(); ++i)
       if (header[i] == name) return i;
@@ -52,7 +30,7 @@ TEST(FinetuneThroughput, PublishedLoraAndQloraStepTimes) {
   int rows = 0, qlora = 0, memory_rows = 0;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
-    const auto c = finetune_csv_cells(line);
+    const auto c = csv_cells(line);
     std::string model = c[col("model")];
     if (model.size() > 5 && model.substr(model.size() - 5) == ".json") model = std::string(GPUPLAN_SOURCE_DIR) + "/" + model;
     qlora += c[col("method")] == "qlora";

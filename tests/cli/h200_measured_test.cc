@@ -1,5 +1,5 @@
 // Figures measured on a real H200 by scripts/h200/measure.py (tests/data/h200_measured.csv: the
-// configuration, the machine, the date) replayed as the `gpuplan train|infer` command a user runs: each
+// configuration, the machine, the date) replayed as the `gpuplan train|infer|memory` command a user runs: each
 // prediction within the row's band of the measurement. Decode steps are timed as CUDA graphs, pure GPU
 // time, so the engine's per-step host term (minus_field) is left out of the prediction.
 #include <gtest/gtest.h>
@@ -13,27 +13,6 @@
 #include "run_cli.h"
 
 namespace {
-
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"') {
-      if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == ',' && !quoted) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
 
 double dotted(const nlohmann::json& doc, const std::string& path) {
   const nlohmann::json* j = &doc;

@@ -210,15 +210,15 @@ TEST(CliFinetune, GenericConfigNamesWhatItCannotMap) {
   EXPECT_TRUE(vision);
 }
 
-// An accelerator name given as --system is the bare accelerator, as train and infer take it.
-TEST(CliFinetune, MemorySystemTakesAnAcceleratorAsGpu) {
+// An accelerator name given as --system resolves as train and infer resolve it: the system built from it.
+TEST(CliFinetune, MemorySystemTakesAnAcceleratorAsTrainDoes) {
   const std::string tail = " --gpus 1 --seq 4096 --global-batch 4 --plan tp=1,pp=1,mbs=4,recompute=none --json";
   const auto a = run_gpuplan("memory --model llama3.1-8b --system h200-sxm" + tail);
-  const auto b = run_gpuplan("memory --model llama3.1-8b --gpu h200-sxm" + tail);
+  const auto b = run_gpuplan("memory --model llama3.1-8b --system hgx-h200" + tail);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
-  EXPECT_EQ(a.json()["total_bytes"], b.json()["total_bytes"]);
-  EXPECT_EQ(a.json()["accelerator"], "h200-sxm");
+  EXPECT_EQ(a.json(), b.json());
+  EXPECT_EQ(a.json()["system"], "hgx-h200");
   const auto bad = run_gpuplan("memory --model llama3.1-8b --system no-such-thing" + tail);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(has(bad.err, "--system")) << bad.err;

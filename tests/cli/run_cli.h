@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 struct CliResult {
   int exit_code = -1;
@@ -15,6 +16,9 @@ struct CliResult {
 CliResult run_gpuplan(const std::string& args);
 // The same under `timeout -s KILL timeout_s`: a run that hangs ends with exit code 137.
 CliResult run_gpuplan(const std::string& args, int timeout_s);
+
+// One CSV line's cells (RFC 4180 quotes): the test data files under tests/data.
+std::vector<std::string> csv_cells(const std::string& line);
 
 // Whether `text` contains `what` (the CLI tests' check on what a command printed).
 inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
