@@ -57,13 +57,18 @@ FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req) {
   return f;
 }
 
+bool finetune_stated(const FinetuneSpec& f) {
+  return !f.is_full() || f.kernels != LoopKernels::fused || f.loss_precision != LossPrecision::fp32;
+}
+
 nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f) {
-  nlohmann::json j = {{"method", to_string(f.method)}, {"kernels", to_string(f.kernels)}};
+  nlohmann::json j = {{"method", to_string(f.method)},
+                      {"kernels", to_string(f.kernels)},
+                      {"loss_precision", to_string(f.loss_precision)}};
   if (f.is_full()) return j;
   j["lora_rank"] = f.rank;
   j["lora_targets"] = to_string(f.targets);
   j["optimizer_bits"] = f.optimizer_bits;
-  j["loss_precision"] = to_string(f.loss_precision);
   if (f.quantized_base()) j["qlora_kernel"] = to_string(f.quant_kernel);
   j["adapter_params"] = lora_adapter_params(m, f);
   j["frozen_bytes_per_param"] = frozen_bytes_per_param(f);

@@ -27,6 +27,10 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o);
 // naming the option.
 FinetuneSpec finetune_spec(const FinetuneOptions& o, const RequestBase& req);
 
+// Whether the spec says more than the defaults (full fine-tuning, fused kernels, an fp32 loss): then the
+// commands print it and their JSON carries finetune_json.
+bool finetune_stated(const FinetuneSpec& f);
+
 // {"method", "lora_rank", "lora_targets", "optimizer_bits", "loss_precision", "adapter_params",
 // "frozen_bytes_per_param"}.
 nlohmann::json finetune_json(const ModelArch& m, const FinetuneSpec& f);

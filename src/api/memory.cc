@@ -272,7 +272,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"host_capacity_bytes_per_gpu", r.host_capacity_bytes_per_gpu},
                      {"fits_host", r.fits_host},
                      {"stages", stages}};
-    if (!w.finetune.is_full()) j["training"]["finetune"] = finetune_json(m, w.finetune);
+    if (finetune_stated(w.finetune)) j["training"]["finetune"] = finetune_json(m, w.finetune);
     output.emit("memory", std::move(j));
     return kExitOk;
   }
@@ -285,6 +285,8 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
     output.os() << fmt::format("  fine-tuning {}: {:.3g} B adapter parameters, frozen base at {:.3g} bytes/param\n",
                                describe(w.finetune), lora_adapter_params(m, w.finetune) / 1e9,
                                frozen_bytes_per_param(w.finetune));
+  else if (finetune_stated(w.finetune))
+    output.os() << fmt::format("  training: {}\n", describe(w.finetune));
   output.os() << fmt::format("  plan {}{}\n", to_string(plan),
                            m.is_moe() ? fmt::format(" (expert dp {})", r.expert_dp) : std::string());
   output.os() << fmt::format("  reported: pipeline stage {} ({}), the most loaded\n\n", r.stage, r.stage_role);

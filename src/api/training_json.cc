@@ -58,7 +58,7 @@ nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const T
                    {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
           {"breakdown", api::breakdown_json(r.parts)},
           {"memory", api::memory_json(r.memory)}};
-  if (!w.finetune.is_full()) j["finetune"] = finetune_json(model, w.finetune);  // LoRA / QLoRA
+  if (finetune_stated(w.finetune)) j["finetune"] = finetune_json(model, w.finetune);  // LoRA, QLoRA, kernels, loss
   return j;
 }
 
@@ -218,6 +218,8 @@ void print_training_text(std::ostream& os, const ModelArch& model, const Hardwar
                     w.num_gpus, hw.accelerator.name, hw.system_name, to_string(w.precision), w.global_batch, w.seq_len);
   if (!w.finetune.is_full())
     os << fmt::format("fine-tuning: {} (adapters only trained; the base frozen)\n", describe(w.finetune));
+  else if (finetune_stated(w.finetune))
+    os << fmt::format("training: {}\n", describe(w.finetune));
   os << fmt::format("plan: {}  ({} micro-batches per step)\n\n", to_string(shown), r.microbatches);
   os << fmt::format("  step time            {:>10.3f} s\n", r.step_time_s);
   os << fmt::format("  tokens/s             {:>10.0f}   ({:.0f} per GPU)\n", r.tokens_per_s, r.tokens_per_s_per_gpu);
