@@ -47,7 +47,7 @@ struct StageMemory {
   double gradients_bytes = 0;
   double optimizer_bytes = 0;
   double activations_bytes = 0;  // layer activations + embedding / logits buffers
-  double logits_bytes = 0;       // of activations: fp32 logits / loss buffer (last stage)
+  double logits_bytes = 0;       // of activations: logits / loss buffers on the last stage (at the loss precision)
   double layer_activations_per_microbatch_bytes = 0;  // all the stage's layers, one micro-batch
   double in_flight_microbatches = 0;  // micro-batches whose activations are held, in whole-stage units
   double offloaded_bytes_per_microbatch = 0;  // saved activations sent to host per micro-batch (offload_layers)
