@@ -36,6 +36,15 @@ struct OpenLoopScoredRow {
   std::string plan;
   double requests_per_s = 0;  // the measured rate the prediction is made at
   double reported = 0, predicted = 0, ape_pct = 0;
+  // MLPerf p99 rows: the run's mean (the row's value) and the model's mean at that rate, and the rate as
+  // a share of the largest the model sustains (its load): what separates the step time's error (the
+  // means off together) from the queueing's (the p99 / mean ratio off).
+  double reported_mean = 0, predicted_mean = 0, load = 0;
+  // The same p99 with the model's step and prefill times scaled (one factor, `implied_scale`) until its
+  // mean TPOT at the measured rate is the run's (the run's TPOT row): the queue's tail given the run's
+  // step time, the step-time model's error taken out (0 where no scale reaches the mean).
+  double implied_scale = 0, predicted_given_mean = 0, ape_given_mean_pct = 0;
+  bool given_slot_bound = false;  // TTFT: at that scale the model's p99 batch reaches its decode slots
 };
 
 // A throughput row measured within p99 latency limits (MLPerf Server / Interactive).
@@ -54,6 +63,11 @@ struct OpenLoopLimitCheck {
 struct OpenLoopValidation {
   std::vector<OpenLoopScoredRow> rows;
   std::map<std::string, ErrorSummary> by_metric;  // metric -> errors
+  // The MLPerf p99s given the run's mean TPOT (OpenLoopScoredRow::predicted_given_mean), by metric, and
+  // the step-time scales that take the model's mean TPOT to the run's (median and 10th / 90th percentiles).
+  std::map<std::string, ErrorSummary> given_mean;
+  double implied_scale_p10 = 0, implied_scale_p50 = 0, implied_scale_p90 = 0;
+  size_t given_slot_bound = 0;  // rows whose batch reaches the model's slots at that scale (not in given_mean)
   std::vector<OpenLoopLimitCheck> limits;
   size_t limits_met = 0;
   ErrorSummary max_rate;                          // errors of max_rate_per_s over `limits`

@@ -52,6 +52,20 @@ TEST(OpenLoopCases, ScoresEachKindAndHoldsOutTheBurst) {
       EXPECT_DOUBLE_EQ(r.reported, 785.3);  // the p99 of the notes, not the row's mean value
       EXPECT_NEAR(r.requests_per_s, 8.59, 1e-9);
     }
+  // MLPerf p99 rows carry the run's mean, the model's, its load, and the p99 given the run's mean TPOT (a
+  // step-time scale that brings the model's mean TPOT to the run's).
+  for (const auto& r : v.rows)
+    if (r.metric == "tpot_p99_ms" || r.metric == "ttft_p99_ms") {
+      EXPECT_GT(r.reported_mean, 0) << r.metric;
+      EXPECT_GT(r.predicted_mean, 0) << r.metric;
+      EXPECT_GT(r.load, 0) << r.metric;
+      EXPECT_LT(r.load, 1) << r.metric;
+      ASSERT_GT(r.implied_scale, 0.25) << r.metric;
+      EXPECT_LT(r.implied_scale, 4.0) << r.metric;
+      EXPECT_GT(r.predicted_given_mean, 0) << r.metric;
+    }
+  EXPECT_EQ(v.given_mean.size(), 2u);
+  EXPECT_GT(v.implied_scale_p50, 0);
   ASSERT_EQ(v.limits.size(), 1u);
   const OpenLoopLimitCheck& l = v.limits[0];
   EXPECT_DOUBLE_EQ(l.ttft_limit_s, 2.0);
@@ -72,6 +86,8 @@ TEST(OpenLoopCases, JsonAndTextCarryTheSection) {
   EXPECT_EQ(j["rows_scored"], v.rows.size());
   EXPECT_EQ(j["limits"]["rows"], 1);
   EXPECT_TRUE(j["by_metric"].contains("ttft_p99_ms"));
+  EXPECT_TRUE(j["given_mean"].contains("tpot_p99_ms"));
+  EXPECT_TRUE(j["given_mean"].contains("implied_scale"));
   EXPECT_EQ(j["held_out"].size(), 1u);
   std::ostringstream os;
   print_open_loop_text(os, v);
