@@ -25,8 +25,9 @@ void add_finetune_options(CLI::App& app, FinetuneOptions& o) {
                  "QLoRA: the 4-bit base's format and kernels: nf4-bnb (bitsandbytes NF4) or gptq (AutoGPTQ int4)")
       ->capture_default_str();
   app.add_option("--loss-precision", o.loss_precision,
-                 "The dtype the loss (cross-entropy over the vocabulary) runs in: fp32 (logits upcast, as Transformers "
-                 "and Megatron) or bf16 / fp16 (the compute dtype, as Qwen 1's modelling code)")
+                 "The dtype the loss (cross-entropy over the vocabulary) runs in: fp32 (logits upcast: Transformers, any "
+                 "loss under torch.autocast, Megatron) or bf16 / fp16 (the compute dtype, no autocast: Qwen 1's "
+                 "modelling code under DeepSpeed fp16)")
       ->capture_default_str();
   app.add_option("--kernels", o.kernels,
                  "The training loop's kernels, which set the activation memory: fused (Megatron-Core / Transformer "

@@ -62,9 +62,8 @@ double attention_adapters(const ModelArch& m, const LoraTargets& t, double r, bo
 
 double hf_loss_bytes_per_logit(LossPrecision p) {
   const double loss = loss_element_bytes(p);
-  const double saved_and_gradients = 3.0 * loss;  // saved log-softmax, nll gradient, log-softmax input gradient
-  return loss > kLogitsComputeBytes ? saved_and_gradients + loss + kLogitsComputeBytes  // upcast + cast back
-                                    : saved_and_gradients;
+  // Upcast: the measured eager loss. 16-bit: saved log-softmax, nll gradient, log-softmax input gradient.
+  return loss > kLogitsComputeBytes ? kEagerLossBytesPerLogit : 3.0 * loss;
 }
 
 double frozen_bytes_per_param(const FinetuneSpec& f) {

@@ -29,20 +29,16 @@ inline constexpr double kGptqConstantBitsPerParam = (16.0 + 4.0) / kGptqGroupSiz
 inline constexpr double kAdapterBytes = 4.0;
 inline constexpr double kAdapterGradBytes = 4.0;
 // Hugging Face's causal-LM loss at its peak, per vocabulary entry and token, by the dtype it runs in
-// (LossPrecision; lm_head's logits are bf16/fp16, kLogitsComputeBytes). With an fp32 loss, 18 B:
-// Transformers' ForCausalLMLoss upcasts lm_head's 16-bit logits to fp32 and runs cross_entropy
-// (log_softmax, then nll_loss); the fp32 logits (4 B), the log-softmax cross_entropy saves (4 B), the
-// nll_loss gradient (4 B), the log-softmax input gradient (4 B) and its 16-bit cast for lm_head's
-// backward (2 B). Counted tensor by tensor against the current loss code (the Trainer drops the model
-// output before backward), the allocated peak is 12 B (the saved log-softmax, its incoming and its input
-// gradient); the published capacity limits of the Hugging Face path (tests/data/finetune_memory.csv: the
-// longest context each GPU ran) agree with 18 B (+4 to +13%) and not with 12 B (down to -21%): the
-// caching allocator's blocks of the freed fp32 buffers stay reserved. With the loss in the compute dtype
-// (bf16 / fp16: Qwen 1's modeling_qwen.py passes lm_head's output to CrossEntropyLoss as it is) there is
-// no upcast and no cast back: the saved log-softmax, the nll gradient and the log-softmax input gradient,
-// 3 x 2 B = 6 B. In general: 3 loss-dtype tensors, plus the upcast copy and the cast back when the loss
-// dtype is wider than the logits'. Megatron's fused vocab-parallel cross-entropy keeps the logits alone
-// (training_memory's logits_bytes: 4 B, or 2 B with --fp16-lm-cross-entropy).
+// (LossPrecision; lm_head's logits are bf16/fp16, kLogitsComputeBytes). With an fp32 loss it is the eager
+// F.cross_entropy on logits upcast to fp32 that a plain PyTorch loop runs, whichever code does the upcast
+// (Transformers' ForCausalLMLoss calls logits.float(); under the Trainer's torch.autocast, cross_entropy
+// is on autocast's fp32 list and upcasts 16-bit logits itself): kEagerLossBytesPerLogit, 14 B measured
+// on an H200 (the 16-bit logits, the saved fp32 log-softmax, its incoming and its written gradient).
+// With the loss in the compute dtype (bf16 / fp16, no autocast: DeepSpeed's fp16 engine halves the
+// model and runs Qwen 1's modeling_qwen.py loss on its fp16 logits as they are) there is no upcast: the
+// saved log-softmax, the nll gradient and the log-softmax input gradient, 3 x 2 B = 6 B. Megatron's
+// fused vocab-parallel cross-entropy keeps the logits alone (training_memory's logits_bytes: 4 B, or
+// 2 B with --fp16-lm-cross-entropy).
 inline constexpr double kLogitsComputeBytes = 2.0;
 double hf_loss_bytes_per_logit(LossPrecision p);
 
