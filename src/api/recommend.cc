@@ -18,6 +18,7 @@
 #include "core/numbers.h"
 #include "api/cost_options.h"
 #include "compare/recommend.h"
+#include "compare/smallest_purchase.h"
 #include "sizing/rent_prices.h"
 #include "core/error.h"
 #include "model/model_registry.h"
@@ -175,6 +176,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   auto rent_usd = [&](const compare::Recommendation& r, const sizing::RentPrice&) { return r.rent_usd; };
   const std::size_t n = req.top > 0 ? std::min<std::size_t>(static_cast<std::size_t>(req.top), res.ranked.size())
                                 : res.ranked.size();
+  const std::optional<std::size_t> smallest = compare::smallest_purchase(res);  // shown even past --top
   // Each candidate's figure with its error band (the throughput's band; $/token and time are its
   // reciprocal), and whether it is within the model's error of the candidate ranked above it.
   std::vector<BandedFigure> figure(res.ranked.size());
@@ -238,9 +240,15 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                      {"precision", std::string(to_string(s.infer_precision))},
                      {"long_context", long_context_json(req.long_context)}});
     }
+    nlohmann::json smallest_j;  // null: no feasible priced system
+    if (smallest) {
+      const auto& r = res.ranked[*smallest];
+      smallest_j = {{"rank", *smallest + 1}, {"system", r.name}, {"units", r.units},
+                    {"gpus", r.units * r.gpus_per_unit}, {"capex_usd", r.capex_usd}, {"it_kw", r.it_kw}};
+    }
     output.emit("recommend", {{"spec", spec_j}, {"rank_basis", compare::rank_basis(s)},
                               {"rank_basis_text", compare::rank_basis_text(s)}, {"ranked", arr},
-                              {"cost_profile", cost_profile_json(profile)}});
+                              {"smallest_purchase", smallest_j}, {"cost_profile", cost_profile_json(profile)}});
     return kExitOk;
   }
   const auto& s = res.spec;
@@ -260,7 +268,14 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                                  ? fmt::format(", mean TTFT within {:.3g} s ({})", resolve_ttft_limit_s(s.ttft_s, s.isl),
                                                ttft_limit_basis(s.ttft_s, s.isl))
                                  : ", no TTFT limit");
-  output.os() << "  " << compare::rank_basis_text(s) << "\n\n";
+  output.os() << "  " << compare::rank_basis_text(s) << "\n";
+  if (smallest) {
+    const auto& r = res.ranked[*smallest];
+    output.os() << fmt::format("  smallest purchase that {}: #{} {} x {} ({} GPUs), capex {}, {:.0f} kW IT\n",
+                               train ? "meets the deadline" : "serves the users within the limits", *smallest + 1,
+                               r.units, r.name, r.units * r.gpus_per_unit, usd_text(r.capex_usd), r.it_kw);
+  }
+  output.os() << "\n";
   for (std::size_t i = 0; i < n; ++i) {
     const auto& r = res.ranked[i];
     std::string head = fmt::format("#{:<2} {:<16}", i + 1, r.name + (r.calibrated ? "" : "*"));

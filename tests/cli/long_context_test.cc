@@ -4,6 +4,7 @@
 // and bad input -> exit 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -79,6 +80,27 @@ TEST(RecommendPurchaseCli, SmallestPurchaseMeetsTheDeadline) {
     const double days = 1.41e12 / t.json()["tokens_per_s"].get<double>() / 86400.0;
     EXPECT_GT(days, 90.0 * 0.9);  // near or past the deadline (train's own search, failures not counted)
   }
+}
+
+TEST(RecommendPurchaseCli, NamesTheSmallestPurchaseBesideTheRanking) {
+  // Ranked by the job's cost a rack can come first; the smallest purchase that meets the deadline is
+  // the feasible priced system with the least capital, named in the text and the JSON.
+  const std::string q = "recommend --model llama3.1-8b --task finetune --method lora --system gb200-nvl72 "
+                        "--system hgx-h100 --system hgx-h200";
+  auto r = run_gpuplan(q + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_TRUE(j["smallest_purchase"].is_object()) << j.dump();
+  double least = 1e300;
+  for (const auto& x : j["ranked"])
+    if (x["feasible"].get<bool>() && x.contains("capex_usd") && x["capex_usd"].get<double>() > 0)
+      least = std::min(least, x["capex_usd"].get<double>());
+  EXPECT_EQ(j["smallest_purchase"]["capex_usd"].get<double>(), least);
+  const auto& chosen = j["ranked"][j["smallest_purchase"]["rank"].get<int>() - 1];
+  EXPECT_EQ(chosen["name"], j["smallest_purchase"]["system"]);
+  EXPECT_NE(j["smallest_purchase"]["system"], "gb200-nvl72");
+  auto t = run_gpuplan(q);
+  EXPECT_TRUE(has(t.out, "smallest purchase that meets the deadline: #")) << t.out;
 }
 
 TEST(RecommendPurchaseCli, RentAgainstOwnForAOneOffJob) {
