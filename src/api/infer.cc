@@ -590,6 +590,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  TTFT               {:>10.1f} ms{}{}\n", r.ttft_s * 1e3,
                              r.ttft_median_s > 0 ? " (mean, the opening wave included)" : "",
                              ttft_limit_s > 0 ? fmt::format(" (limit {:.3g} s)", ttft_limit_s) : "");
+  if (w.max_num_tokens > 0 && req.isl > w.max_num_tokens)
+    output.os() << fmt::format("    chunked prefill: the prompt in {} chunks of up to {} tokens, {:.1f} ms a chunk\n",
+                               (req.isl + w.max_num_tokens - 1) / w.max_num_tokens, w.max_num_tokens,
+                               r.prefill_chunk.total_s * 1e3);
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);

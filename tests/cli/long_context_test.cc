@@ -26,6 +26,7 @@ TEST(LongContextCli, KvPerUserAt128K) {
   auto t = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 131072 --osl 1024 --tp 8");
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_TRUE(has(t.out, "KV per user")) << t.out;
+  EXPECT_TRUE(has(t.out, "chunked prefill: the prompt in 16 chunks of up to 8192 tokens")) << t.out;
 }
 
 TEST(LongContextCli, PrefixHitsShortenTtft) {
