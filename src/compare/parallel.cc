@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
 #include <thread>
 
 namespace gpuplan::compare {
@@ -11,15 +10,13 @@ namespace gpuplan::compare {
 void run_parallel(const std::vector<std::function<void()>>& jobs) {
   const std::size_t n = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  std::vector<std::exception_ptr> errors(jobs.size());  // each job's own slot: no lock
   const auto worker = [&] {
     for (std::size_t i; (i = next++) < jobs.size();) {
       try {
         jobs[i]();
       } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
+        errors[i] = std::current_exception();
       }
     }
   };
@@ -27,7 +24,8 @@ void run_parallel(const std::vector<std::function<void()>>& jobs) {
   for (std::size_t t = 1; t < n; ++t) threads.emplace_back(worker);
   worker();
   for (auto& th : threads) th.join();
-  if (error) std::rethrow_exception(error);
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace gpuplan::compare

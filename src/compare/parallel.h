@@ -6,8 +6,8 @@
 
 namespace gpuplan::compare {
 
-// Runs the jobs on up to the machine's hardware threads; the first exception a job throws is rethrown
-// once every job has run.
+// Runs the jobs on up to the machine's hardware threads; once every job has run, the exception of the
+// first job (in the list's order) that threw one is rethrown, as running them in order would.
 void run_parallel(const std::vector<std::function<void()>>& jobs);
 
 }  // namespace gpuplan::compare
