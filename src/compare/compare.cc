@@ -3,16 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <tuple>
 #include <cctype>
 #include <numeric>
 
 #include "compare/long_context.h"
+#include "compare/parallel.h"
 #include "training/default_batch.h"
 
 namespace gpuplan::compare {
@@ -97,29 +94,6 @@ struct SideServing {
   std::vector<ServingChoice> grid;
   ServingChoice offline;
 };
-// Runs the jobs on up to the machine's hardware threads; the first exception a job throws is rethrown.
-void run_parallel(const std::vector<std::function<void()>>& jobs) {
-  const std::size_t n = std::min<std::size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto worker = [&] {
-    for (std::size_t i; (i = next++) < jobs.size();) {
-      try {
-        jobs[i]();
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < n; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& th : threads) th.join();
-  if (error) std::rethrow_exception(error);
-}
-
 SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareSpec& spec, Precision p,
                          bool grid = false) {
   SideServing out;
@@ -217,11 +191,33 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
   for (const ModelArch& m : models) {
     ModelComparison mc;
     mc.model = m.name;
+    // The plan searches and the serving questions of both sides are independent: they run on the
+    // machine's threads, each answer the same as asked alone.
+    const Precision common = spec.infer_precision;
+    if (spec.infer) {
+      mc.best_precision_a = best_inference_precision(aa);
+      mc.best_precision_b = best_inference_precision(ab);
+    }
+    SideServing sa, sb, ba, bb;
+    {
+      std::vector<std::function<void()>> jobs;
+      if (spec.train) {
+        // The model's default batch (training/default_batch.h) unless one is given: the same on both sides.
+        tw.global_batch = spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, tw.seq_len).sequences;
+        jobs.push_back([&] { mc.train_a = best_training(m, A.hw, tw); });
+        jobs.push_back([&] { mc.train_b = best_training(m, B.hw, tw); });
+      }
+      if (spec.infer) {
+        if (supports(aa, common)) jobs.push_back([&] { sa = side_serving(m, A, spec, common, true); });
+        if (supports(ab, common)) jobs.push_back([&] { sb = side_serving(m, B, spec, common, true); });
+        if (mc.best_precision_a != common) jobs.push_back([&] { ba = side_serving(m, A, spec, mc.best_precision_a); });
+        if (mc.best_precision_b != common) jobs.push_back([&] { bb = side_serving(m, B, spec, mc.best_precision_b); });
+      }
+      run_parallel(jobs);
+      if (mc.best_precision_a == common) ba = sa;
+      if (mc.best_precision_b == common) bb = sb;
+    }
     if (spec.train) {
-      // The model's default batch (training/default_batch.h) unless one is given: the same on both sides.
-      tw.global_batch = spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, tw.seq_len).sequences;
-      mc.train_a = best_training(m, A.hw, tw);
-      mc.train_b = best_training(m, B.hw, tw);
       const auto tps = [](const TrainingPick& p) { return p.found ? p.result.tokens_per_s_per_gpu : NAN; };
       if (mc.train_a.found) mc.train_cost_a = cost::token_cost(A.tco, 1, mc.train_a.result.tokens_per_s_per_gpu);
       if (mc.train_b.found) mc.train_cost_b = cost::token_cost(B.tco, 1, mc.train_b.result.tokens_per_s_per_gpu);
@@ -240,15 +236,7 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
                mc.train_b.found ? mc.train_cost_b.joules_per_token : NAN, false, false, "", "facility energy (x PUE)"});
     }
     if (spec.infer) {
-      const Precision common = spec.infer_precision;
       mc.infer_precision_common = common;
-      SideServing sa, sb;
-      if (supports(aa, common)) sa = side_serving(m, A, spec, common, true);
-      if (supports(ab, common)) sb = side_serving(m, B, spec, common, true);
-      mc.best_precision_a = best_inference_precision(aa);
-      mc.best_precision_b = best_inference_precision(ab);
-      const SideServing ba = mc.best_precision_a == common ? sa : side_serving(m, A, spec, mc.best_precision_a);
-      const SideServing bb = mc.best_precision_b == common ? sb : side_serving(m, B, spec, mc.best_precision_b);
       mc.ttft_limit_s = resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl);
       mc.curve_a = sa.curve, mc.gpus_a = sa.gpus, mc.at_a = sa.at, mc.at_gpus_a = sa.at_gpus, mc.choice_a = sa.choice;
       mc.curve_b = sb.curve, mc.gpus_b = sb.gpus, mc.at_b = sb.at, mc.at_gpus_b = sb.at_gpus, mc.choice_b = sb.choice;

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <set>
 
+#include "compare/parallel.h"
 #include "core/numbers.h"
 #include "deploy/goodput.h"
 #include "fabric/system_fabric.h"
@@ -324,9 +326,15 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
     cands.push_back(std::move(c));
   }
   RecommendResult out;
-  for (std::size_t i = 0; i < cands.size(); ++i) {
+  // Each candidate's answer is its own (the chooser or the plan search on its hardware): they run on
+  // the machine's threads, in the catalog's order once done.
+  out.ranked.resize(cands.size());
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  std::vector<std::function<void()>> jobs;
+  for (std::size_t i = 0; i < cands.size(); ++i) jobs.push_back([&, i] {
     const Candidate& c = cands[i];
-    Recommendation r;
+    Recommendation& r = out.ranked[i];
     r.name = c.name;
     r.display_name = c.display_name;
     r.accelerator = c.accelerator;
@@ -356,9 +364,12 @@ RecommendResult recommend(const Catalog& catalog, const ModelArch& m, RecommendS
       r.reasons.push_back("no price in the catalog or cost profile: not ranked by cost");
     else if (c.tco.price_basis == "estimate")
       r.reasons.push_back("its price is an estimate (data/cost/defaults.yaml)");
-    out.ranked.push_back(std::move(r));
-    if (progress) progress(i + 1, cands.size());
-  }
+    if (progress) {
+      const std::lock_guard<std::mutex> lock(progress_mutex);
+      progress(++done, cands.size());
+    }
+  });
+  run_parallel(jobs);
   // Feasible and priced by cost, then feasible unpriced by time (or GPUs), then the rest; within each,
   // generations never fitted on measurements after the fitted ones unless asked (spec.unfitted_last).
   // Cost (rank_basis): training and fine-tuning by the one-off job's cost, owned or rented; serving by the

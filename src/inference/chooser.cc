@@ -267,6 +267,15 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
           d.mtp_draft_tokens};
 }
 
+// A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
+// below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
+// margin of a few ulps over the rounding.
+double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d) {
+  const InferenceWorkload w = scenario_workload(s, d, 0);
+  const double capacity_per_s = prefill_capacity_per_s(s.model, s.hw, d.disagg, w);
+  return capacity_per_s * double(w.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus) * (1 + 1e-9);
+}
+
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
   const std::string where = fixed ? fmt::format("{} GPUs", gpus) : fmt::format("up to {} GPUs", gpus);
   const double need = s.traffic.min_tokens_per_s_per_user();
@@ -344,6 +353,12 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
         }
         ++ch.deployments;
         try {
+          // Beyond the first size, a disaggregated deployment whose prefill pool cannot take prompts
+          // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
+          // pool's capacity: its tokens/s per GPU below that rate's).
+          if (d.disaggregated && best >= 0 && o.prune &&
+              disaggregated_bound(s, d) <= best * (1 + o.more_units_margin))
+            continue;
           InferenceResult top = sv.eval(d, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(d), std::move(top)});

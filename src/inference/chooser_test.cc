@@ -292,7 +292,8 @@ namespace {
 // The ceiling the chooser prunes by is a true bound: from one sequence per rank up to the KV cache's
 // limit, per-user speed does not grow with the load, and tokens/s per GPU is at most the load times the
 // per-user speed over the GPUs; so no load gives more than the load times the speed at any lower load
-// over the GPUs. Every deployment the chooser considers (aggregated and disaggregated, MTP on and off),
+// over the GPUs; a disaggregated deployment's, at most its prefill pool's capacity times the OSL over
+// the GPUs. Every deployment the chooser considers (aggregated and disaggregated, MTP on and off),
 // dense and MoE, a node and a rack, at the loads it tries and a geometric grid up to the cache's limit.
 TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
   struct Case {
@@ -328,6 +329,12 @@ TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
         for (long long l = lo0; l <= std::min(top.max_concurrency, lo0 + 24); ++l) loads.push_back(l);
         for (double l = double(lo0 + 25); l <= double(top.max_concurrency); l *= 1.37) loads.push_back(std::llround(l));
         loads.push_back(top.max_concurrency);
+        // A disaggregated deployment's requests/s stay below its prefill pool's capacity (the bound
+        // the chooser skips deployments of more units by).
+        const double prefill_bound =
+            d.disaggregated ? prefill_capacity_per_s(s.model, s.hw, d.disagg, scenario_workload(s, d, 0)) *
+                                  double(s.traffic.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus)
+                            : 0.0;
         double prev_speed = 0;
         long long prev = 0;
         for (long long l : loads) {
@@ -336,6 +343,9 @@ TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
           const std::string what = fmt::format("{} on {}: {} at {} (previous {})", c.model, c.system, d.plan(), l, prev);
           const double gpus = r.tokens_per_s_total / r.tokens_per_s_per_gpu;
           EXPECT_LE(r.tokens_per_s_per_gpu, double(l) * r.tokens_per_s_per_user / gpus * (1 + 1e-9)) << what;
+          if (d.disaggregated) {
+            EXPECT_LE(r.tokens_per_s_per_gpu, prefill_bound * (1 + 1e-9)) << what;
+          }
           if (prev_speed > 0) {
             EXPECT_LE(r.tokens_per_s_per_user, prev_speed * (1 + 1e-9)) << what;
           }

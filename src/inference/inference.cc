@@ -174,12 +174,15 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
   r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
-  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank).
+  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
+  // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
   {
-    const double chunk = std::min(isl_new, double(w.max_num_tokens));
-    const double nch = std::ceil(isl_new / chunk);
-    const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
-    r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+    if (!w.decode_only) {
+      const double chunk = std::min(isl_new, double(w.max_num_tokens));
+      const double nch = std::ceil(isl_new / chunk);
+      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
+      r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+    }
     if (w.kv_offload_host && isl_new < isl) {
       // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
       // new tokens' prefill: the longer of the two.
@@ -258,7 +261,8 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
       st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
     }
     set_decode_step(st);
-    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+    if (!w.decode_only)
+      r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
     // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
@@ -284,7 +288,7 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
         r.ttft_s += r.batch_wait_s;
       }
     }
-    if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1) {
+    if (par.attention_dp && par.tp > 1 && w.adp_balance_timeout_iters > 0 && B > 1 && !w.decode_only) {
       r.ttft_s += adp_balance_wait_steps(B, par.tp, accepted / osl, w.adp_balance_timeout_iters) *
                   r.decode_step.total_s;
       // The released requests prefill together, one per rank a round (the balancer's purpose): each

@@ -74,15 +74,32 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, int r
   const double expert_split = std::max(in.tp, in.ep);  // E/ep experts per GPU, each split tp/ep ways
   const LayerParams dense_lp = layer_params(m, false);
   const LayerParams moe_lp = m.is_moe() ? layer_params(m, true) : dense_lp;
-  int moe_layers = 0;
-  for (int i = lo; i < hi; ++i) {
-    const bool moe = m.is_moe() && i >= m.moe.first_dense_layers &&
-                     (i - m.moe.first_dense_layers) % std::max(1, m.moe.layer_freq) == 0;
-    moe_layers += moe;
-    const LayerParams& lp = moe ? moe_lp : dense_lp;
-    s.weights_bytes += wb * (lp.attention + lp.mlp_dense + lp.moe_shared) / tp;
-    s.weights_bytes += kTableBytes * lp.moe_router;  // replicated, kept in bf16
-    if (moe) s.weights_bytes += wb * m.moe.num_experts * lp.moe_expert / expert_split;
+  // Each layer's weights: its TP-split part, its router (replicated, kept in bf16) and, in an MoE
+  // layer, its share of the routed experts.
+  const auto split_part = [&](const LayerParams& lp) { return wb * (lp.attention + lp.mlp_dense + lp.moe_shared) / tp; };
+  const double dense_part = split_part(dense_lp), moe_part = split_part(moe_lp);
+  const double dense_router = kTableBytes * dense_lp.moe_router, moe_router = kTableBytes * moe_lp.moe_router;
+  const double experts = wb * m.moe.num_experts * moe_lp.moe_expert / expert_split;
+  // MoE layers of [lo, hi): from first_dense_layers on, every layer_freq-th.
+  const int freq = std::max(1, m.moe.layer_freq), first = m.moe.first_dense_layers;
+  const auto moe_below = [&](int x) { return x <= first ? 0 : (x - first + freq - 1) / freq; };
+  const int moe_layers = m.is_moe() ? moe_below(hi) - moe_below(lo) : 0;
+  const int dense_layers = hi - lo - moe_layers;
+  // Whole multiples of 2^-8 bytes whose every partial sum stays below 2^53 of them add exactly in any
+  // order: then the sum over the layers is the counts times the parts; otherwise layer by layer.
+  const auto on_grid = [](double x) { return std::floor(x * 256.0) == x * 256.0; };
+  const double largest = std::abs(dense_part) + std::abs(moe_part) + std::abs(dense_router) + std::abs(moe_router) +
+                         std::abs(experts);
+  if (on_grid(dense_part) && on_grid(moe_part) && on_grid(dense_router) && on_grid(moe_router) && on_grid(experts) &&
+      largest * (hi - lo + 1) * 256.0 < 0x1p53) {
+    s.weights_bytes = dense_layers * (dense_part + dense_router) + moe_layers * (moe_part + moe_router + experts);
+  } else {
+    for (int i = lo; i < hi; ++i) {
+      const bool moe = m.is_moe() && i >= first && (i - first) % freq == 0;
+      s.weights_bytes += moe ? moe_part : dense_part;
+      s.weights_bytes += moe ? moe_router : dense_router;
+      if (moe) s.weights_bytes += experts;
+    }
   }
   // Vocab-parallel embedding on the first stage, output head (or the tied table's copy) on the last.
   const double one_table = m.tied_embeddings ? embedding_params(m) : embedding_params(m) / 2;
