@@ -87,7 +87,9 @@ struct InferenceWorkload {
   // The serving front end's latency per request before its prefill (HTTP, tokenization, hand-off to
   // the scheduler; disaggregated: the router and the prefill/decode handshake), added to TTFT.
   double request_overhead_s = 0.0;
-  // Disaggregated decode worker: steps carry no prefill chunks (prompts prefill on another pool).
+  // Disaggregated decode worker: steps carry no prefill chunks (prompts prefill on another pool). The
+  // result's prefill figures (prefill_s, prefill_chunk) and TTFT are then not computed here:
+  // evaluate_disaggregated sets them from its prefill pool.
   bool decode_only = false;
   // How often the scheduler takes in new requests: SGLang's --scheduler-recv-interval N polls its
   // request queue only once every N decode steps (a prefill step makes it poll at once), so a request
