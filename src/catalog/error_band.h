@@ -67,7 +67,13 @@ struct ErrorBand {
   // blackwell_ultra", "scale 16384 GPUs above fitted 8192"; only dimensions whose fitted factor widens
   // (above 1). Empty on the band file's own entries.
   std::vector<std::string> widened_by;
+  // The serving engine of the question the band answers (band_for, serving kinds): the engine entry it
+  // named, or kBandEngineNotStated; blank for training bands and the band file's own entries.
+  std::string engine;
 };
+
+// The engine of a serving question that states none: no engine widens its band.
+inline constexpr std::string_view kBandEngineNotStated = "not stated";
 
 // A figure with its band: value, low and high in the figure's own unit, and the band it came from.
 struct BandedFigure {
@@ -75,6 +81,7 @@ struct BandedFigure {
   int rows = 0, families = 0;
   std::string kind, generation;  // of the band used ("unfitted" when the generation has none)
   std::vector<std::string> widened_by;  // why the band was widened off its ground (ErrorBand::widened_by)
+  std::string engine;                   // the question's serving engine (ErrorBand::engine; blank: training)
   // "+/- 12%": the larger of the two half-widths relative to the value.
   double plus_minus_pct() const;
 };
@@ -108,6 +115,16 @@ GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);
 // The factor on a band's log-edges: the product over dimensions of 1 + (factor - 1) x distance; never
 // below 1, and never smaller for a larger distance along any dimension.
 double widening_multiplier(const BandWidening& w, const GroundDistance& d);
+
+// A band's log-edges widened by `multiplier` (>= 1): each edge moves out by (multiplier - 1) x the
+// band's half-width, both by the same amount. On a band symmetric about 0 that is the edges times the
+// multiplier; on a skewed band (TTFT on known ground: -14% / +251%, where the prediction is nearly a
+// floor) the thin side widens as much as the wide one, since off the ground the shift of a new
+// source's errors can go either way. Clamped to [-5, 5].
+struct LogEdges {
+  double low_log = 0, high_log = 0;
+};
+LogEdges widened_log_edges(double low_log, double high_log, double multiplier);
 
 // The fitted factor of one dimension ("source", ...; 1 for a name that is none).
 double widening_factor(const BandWidening& w, std::string_view dimension);
