@@ -111,6 +111,8 @@ TEST(BandGround, TheThinSideOfASkewedBandWidensAsMuchAsTheWideSide) {
   EXPECT_DOUBLE_EQ(widened_log_edges(-4.0, 4.5, 3.0).low_log, -5.0);  // clamped
 }
 
+ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor);
+
 // A serving band states the engine its question named, or that none was; a training band has none.
 TEST(BandGround, AServingBandSaysWhichEngineItsQuestionStated) {
   ErrorBand s = serving_band_on({"sglang"}, 1.4);
