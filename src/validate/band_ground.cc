@@ -134,14 +134,14 @@ const std::string& group_of(const NewGroundRow& r) {
 
 }  // namespace
 
-double intra_group_correlation(const std::vector<const NewGroundRow*>& rows) {
-  std::map<std::string, std::pair<double, double>> g;  // group -> (sum of residuals, rows)
+double intra_group_correlation(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values) {
+  std::map<std::string, std::pair<double, double>> g;  // group -> (sum of values, rows)
   double sum = 0;
-  for (const auto* r : rows) {
-    auto& v = g[group_of(*r)];
-    v.first += r->row.log_ratio;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& v = g[group_of(*rows[i])];
+    v.first += values[i];
     v.second += 1;
-    sum += r->row.log_ratio;
+    sum += values[i];
   }
   const double n = double(rows.size()), k = double(g.size());
   if (k < 2 || n <= k) return 0;
@@ -150,9 +150,9 @@ double intra_group_correlation(const std::vector<const NewGroundRow*>& rows) {
     ssb += v.second * (v.first / v.second - sum / n) * (v.first / v.second - sum / n);
     sq += v.second * v.second;
   }
-  for (const auto* r : rows) {
-    const auto& v = g[group_of(*r)];
-    const double d = r->row.log_ratio - v.first / v.second;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& v = g[group_of(*rows[i])];
+    const double d = values[i] - v.first / v.second;
     ssw += d * d;
   }
   const double msb = ssb / (k - 1), msw = ssw / (n - k), n0 = (n - sq / n) / (k - 1);
@@ -160,8 +160,8 @@ double intra_group_correlation(const std::vector<const NewGroundRow*>& rows) {
   return between + msw > 0 ? between / (between + msw) : 0;
 }
 
-std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows) {
-  const double rho = intra_group_correlation(rows);
+std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values) {
+  const double rho = intra_group_correlation(rows, values);
   std::map<std::string, double> n;
   for (const auto* r : rows) n[group_of(*r)] += 1;
   std::vector<double> w;
@@ -195,7 +195,11 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
         // factor on a fine grid that reaches the nominal share.
         // Each row weighs its share of its group's effective sample (effective_weights): a new source
         // is one more group, so a group of many rows sharing one shift counts as few.
-        const std::vector<double> weight = effective_weights(off);
+        std::vector<double> outside;  // the quantity counted: a row outside the band unwidened along the dimension
+        BandWidening at_one = w;
+        at_one.*(dim.factor) = 1.0;
+        for (const auto* r : off) outside.push_back(inside(*r, at_one) ? 0.0 : 1.0);
+        const std::vector<double> weight = effective_weights(off, outside);
         double total = 0;
         for (double x : weight) total += x;
         double chosen = max_factor;

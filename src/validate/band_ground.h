@@ -47,19 +47,20 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
                                           const std::vector<BandCell>& measured = {},
                                           BandHoldOut by = BandHoldOut::source_family);
 
-// The intra-group correlation of left-out rows' residuals (one-way ANOVA: the between-group variance over
-// the total), the group being the source family a row went out with (its engine in the engine's pass);
-// 0 with fewer than two groups.
-double intra_group_correlation(const std::vector<const NewGroundRow*>& rows);
-// Each row's weight in a coverage count: 1 / (1 + (n - 1) rho), rho the intra-group correlation and n
-// its group's rows, so a group's rows together weigh its effective sample size n / (1 + (n - 1) rho):
-// rows of one source share its shift, and a new source is one more group, not one more row.
-std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows);
+// The intra-group correlation of a quantity over left-out rows (one-way ANOVA: the between-group variance
+// over the total), the group being the source family a row went out with (its engine in the engine's
+// pass); 0 with fewer than two groups. `values` parallel to `rows`.
+double intra_group_correlation(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values);
+// Each row's weight in a coverage count: 1 / (1 + (n - 1) rho), rho the intra-group correlation of
+// `values` and n its group's rows, so a group's rows together weigh its effective sample size
+// n / (1 + (n - 1) rho): rows of one source share its shift (fall outside a band together), and a new
+// source is one more group, not one more row.
+std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values);
 
 // The widening per domain fitted on new-ground rows: coordinate by coordinate (source, precision, scale,
 // model size, engine; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
 // `nominal` of the domain's rows off the ground along that dimension, the rows weighted by
-// effective_weights (1 when they already do, or when fewer than min_band_rows rows lie off it). The
+// effective_weights of their being outside the band unwidened along it (1 when they already do, or when fewer than min_band_rows rows lie off it). The
 // engine factor is fitted on the rows of engines left out (BandHoldOut::engine), the others on the rows
 // of source families left out.
 std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,

@@ -139,9 +139,13 @@ TEST(BandGround, RowsWeighTheirSourcesEffectiveSample) {
   add("B", 5, -0.3);
   add("C", 5, 0.1);
   std::vector<const NewGroundRow*> p;
-  for (const auto& r : rows) p.push_back(&r);
-  EXPECT_GT(intra_group_correlation(p), 0.99);
-  const auto w = effective_weights(p);
+  std::vector<double> v;
+  for (const auto& r : rows) {
+    p.push_back(&r);
+    v.push_back(r.row.log_ratio);
+  }
+  EXPECT_GT(intra_group_correlation(p, v), 0.99);
+  const auto w = effective_weights(p, v);
   double a = 0, b = 0;
   for (size_t i = 0; i < rows.size(); ++i) (rows[i].row.family == "A" ? a : b) += w[i];
   EXPECT_NEAR(a, 1.0, 0.05);  // 90 rows of one shift: about one row's weight
