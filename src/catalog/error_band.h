@@ -39,12 +39,13 @@ struct BandGround {
   double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
 };
 
-// How much wider a band is where a question lies off its ground, per dimension: the band's log-edges
-// are multiplied by 1 + (factor - 1) x distance for each dimension (distance in [0, 1]: 1 for a source
+// How much wider a band is where a question lies off its ground, per dimension: the multiplier is the
+// product of 1 + (factor - 1) x distance over the dimensions, and each log-edge moves out by (multiplier
+// - 1) x the band's half-width (widened_log_edges) (distance in [0, 1]: 1 for a source
 // family, a precision or a serving engine never fitted; for a GPU count or a model size outside the fitted range,
 // log2 of the ratio to the nearest fitted edge, capped at 1). Fitted by `calibrate --bands` so that the
-// nominal band holds its share of the rows of each source family left out of the fit (docs/training-model.md,
-// "Error bands off the data").
+// nominal band holds its share of the rows of the source families left out of the fit, each family
+// weighing its effective sample (docs/training-model.md, "Error bands off the data").
 struct BandWidening {
   double source = 1, precision = 1, scale = 1, model_size = 1, engine = 1;
 };
