@@ -12,6 +12,8 @@ namespace gpuplan::api {
 // two-element array per field first, and a point's document carries four bands.
 nlohmann::json band_json(const BandedFigure& f) {
   nlohmann::json basis = nlohmann::json::object();
+  // A serving band's engine ("not stated" where the question named none); a training band has none.
+  if (!f.engine.empty()) SortedObject(basis).add("engine", f.engine);
   SortedObject(basis)
       .add("families", f.families)
       .add("generation", f.generation)
@@ -30,6 +32,7 @@ nlohmann::json band_json(const BandedFigure& f) {
 
 nlohmann::json band_basis_json(const ErrorBand& b) {
   nlohmann::json j = nlohmann::json::object();
+  if (!b.engine.empty()) SortedObject(j).add("engine", b.engine);
   SortedObject(j)
       .add("families", b.families)
       .add("generation", b.generation)
@@ -79,7 +82,11 @@ ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggre
     return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, q);
   BandQuestion named = q;
   named.engine = band_engine(catalog, q.engine);
-  return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, named);
+  ErrorBand b =
+      band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, named);
+  // A framework no engine entry names: the basis gives it as stated (it widened nothing).
+  if (named.engine.empty()) b.engine = q.engine + " (no serving engine entry)";
+  return b;
 }
 
 ErrorBand training_band(const Catalog& catalog, const ModelArch& m, const Hardware& hw, const TrainingWorkload& w) {

@@ -13,12 +13,13 @@
 
 namespace gpuplan::api {
 
-// {"value", "low", "high", "plus_minus_pct", "basis": {"kind", "generation", "rows", "families", "widened_by"}}
-// (widened_by: why the band is wider than on the ground it was fitted on; empty when it is not).
+// {"value", "low", "high", "plus_minus_pct", "basis": {"kind", "generation", "rows", "families", "widened_by",
+// "engine"}} (widened_by: why the band is wider than on the ground it was fitted on, empty when it is not;
+// engine, serving bands only: the serving engine the question stated, or "not stated").
 nlohmann::json band_json(const BandedFigure& f);
 
 // The band itself, without a figure: {"kind", "generation", "rows", "families", "low_log", "high_log",
-// "widened_by"} (the log-edges of measured/predicted, after widening).
+// "widened_by", "engine"} (the log-edges of measured/predicted, after widening; engine as in band_json).
 nlohmann::json band_basis_json(const ErrorBand& b);
 
 // "+/- 12% (80% band: 76 held-out rows, 3 source families[; widened: ...])" or "+/- 60% (80% band: hopper never measured

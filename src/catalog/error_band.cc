@@ -135,6 +135,11 @@ double widening_multiplier(const BandWidening& w, const GroundDistance& d) {
          term(w.model_size, d.model_size) * term(w.engine, d.engine);
 }
 
+LogEdges widened_log_edges(double low_log, double high_log, double multiplier) {
+  const double grow = std::max(0.0, multiplier - 1.0) * 0.5 * (high_log - low_log);
+  return {std::max(-5.0, low_log - grow), std::min(5.0, high_log + grow)};
+}
+
 double widening_factor(const BandWidening& w, std::string_view dimension) {
   if (dimension == "source") return w.source;
   if (dimension == "precision") return w.precision;
@@ -148,7 +153,8 @@ ErrorBand widen_band(const ErrorBand& band, const GroundDistance& d) {
   ErrorBand b = band;
   const double m = widening_multiplier(band.widening, d);
   if (m > 1.0) {
-    b.set_edges(std::max(-5.0, band.low_log * m), std::min(5.0, band.high_log * m));
+    const LogEdges e = widened_log_edges(band.low_log, band.high_log, m);
+    b.set_edges(e.low_log, e.high_log);
     // Only what widened: a dimension whose fitted factor is 1 leaves the band as it is.
     for (const auto& r : d.why)
       if (widening_factor(band.widening, r.dimension) > 1.0) b.widened_by.push_back(r.text);
@@ -165,6 +171,8 @@ ErrorBand band_for(const std::vector<ErrorBand>& bands, std::string_view kind, s
   if (b.generation == kBandUnfitted && generation != kBandUnfitted && !generation.empty())
     w.widened_by.insert(w.widened_by.begin(),
                         fmt::format("generation {} has no fitted {} rows", generation, kind));
+  // A serving band says which engine its question stated (none: no engine widened it).
+  if (kind.substr(0, 7) == "serving") w.engine = q.engine.empty() ? std::string(kBandEngineNotStated) : q.engine;
   return w;
 }
 
@@ -180,6 +188,7 @@ BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
   f.kind = band.kind;
   f.generation = band.generation;
   f.widened_by = band.widened_by;
+  f.engine = band.engine;
   return f;
 }
 
@@ -201,6 +210,10 @@ BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b) {
   r.widened_by = a.widened_by;
   for (const auto& w : b.widened_by)
     if (std::find(r.widened_by.begin(), r.widened_by.end(), w) == r.widened_by.end()) r.widened_by.push_back(w);
+  // The two sides' engines: one where they agree (or one side states none), both where they differ.
+  r.engine = a.engine == b.engine || b.engine.empty() ? a.engine
+             : a.engine.empty()                       ? b.engine
+                                                      : a.engine + " / " + b.engine;
   return r;
 }
 

@@ -39,12 +39,13 @@ struct BandGround {
   double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
 };
 
-// How much wider a band is where a question lies off its ground, per dimension: the band's log-edges
-// are multiplied by 1 + (factor - 1) x distance for each dimension (distance in [0, 1]: 1 for a source
+// How much wider a band is where a question lies off its ground, per dimension: the multiplier is the
+// product of 1 + (factor - 1) x distance over the dimensions, and each log-edge moves out by (multiplier
+// - 1) x the band's half-width (widened_log_edges) (distance in [0, 1]: 1 for a source
 // family, a precision or a serving engine never fitted; for a GPU count or a model size outside the fitted range,
 // log2 of the ratio to the nearest fitted edge, capped at 1). Fitted by `calibrate --bands` so that the
-// nominal band holds its share of the rows of each source family left out of the fit (docs/training-model.md,
-// "Error bands off the data").
+// nominal band holds its share of the rows of the source families left out of the fit, each family
+// weighing its effective sample (docs/training-model.md, "Error bands off the data").
 struct BandWidening {
   double source = 1, precision = 1, scale = 1, model_size = 1, engine = 1;
 };
@@ -67,7 +68,13 @@ struct ErrorBand {
   // blackwell_ultra", "scale 16384 GPUs above fitted 8192"; only dimensions whose fitted factor widens
   // (above 1). Empty on the band file's own entries.
   std::vector<std::string> widened_by;
+  // The serving engine of the question the band answers (band_for, serving kinds): the engine entry it
+  // named, or kBandEngineNotStated; blank for training bands and the band file's own entries.
+  std::string engine;
 };
+
+// The engine of a serving question that states none: no engine widens its band.
+inline constexpr std::string_view kBandEngineNotStated = "not stated";
 
 // A figure with its band: value, low and high in the figure's own unit, and the band it came from.
 struct BandedFigure {
@@ -75,6 +82,7 @@ struct BandedFigure {
   int rows = 0, families = 0;
   std::string kind, generation;  // of the band used ("unfitted" when the generation has none)
   std::vector<std::string> widened_by;  // why the band was widened off its ground (ErrorBand::widened_by)
+  std::string engine;                   // the question's serving engine (ErrorBand::engine; blank: training)
   // "+/- 12%": the larger of the two half-widths relative to the value.
   double plus_minus_pct() const;
 };
@@ -108,6 +116,16 @@ GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);
 // The factor on a band's log-edges: the product over dimensions of 1 + (factor - 1) x distance; never
 // below 1, and never smaller for a larger distance along any dimension.
 double widening_multiplier(const BandWidening& w, const GroundDistance& d);
+
+// A band's log-edges widened by `multiplier` (>= 1): each edge moves out by (multiplier - 1) x the
+// band's half-width, both by the same amount. On a band symmetric about 0 that is the edges times the
+// multiplier; on a skewed band (TTFT on known ground: -14% / +251%, where the prediction is nearly a
+// floor) the thin side widens as much as the wide one, since off the ground the shift of a new
+// source's errors can go either way. Clamped to [-5, 5].
+struct LogEdges {
+  double low_log = 0, high_log = 0;
+};
+LogEdges widened_log_edges(double low_log, double high_log, double multiplier);
 
 // The fitted factor of one dimension ("source", ...; 1 for a name that is none).
 double widening_factor(const BandWidening& w, std::string_view dimension);

@@ -100,6 +100,10 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   const auto lofo = new_ground_coverage(fresh, widening);
   const auto engine_before = new_ground_coverage(fresh_engine, {});
   const auto engine_after = new_ground_coverage(fresh_engine, widening);
+  // Checks, not fitted on: a source's round or version left out whole (MLPerf-v5.0, every framework it
+  // ran), and a framework release left out wherever it ran; widened as a new source.
+  const auto round_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::source_id), widening);
+  const auto release_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::release), widening);
   std::set<std::string> engines_left_out;
   for (const auto& r : fresh_engine) engines_left_out.insert(r.row.engine);
   auto off = off_ground_counts(fresh);
@@ -168,6 +172,20 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                       {"by_kind", plain(engine_after.by_kind)}, {"by_file", je_after},
                                                       {"unwidened_by_kind", plain(engine_before.by_kind)},
                                                       {"unwidened_by_file", je_before}}},
+                             {"coverage_new_round", {{"held_out", "each source id left out in turn (a source's "
+                                                                  "round or version, every framework it ran)"},
+                                                     {"by_kind", plain(round_after.by_kind)}, {"by_file", [&] {
+                                                       nlohmann::json j = nlohmann::json::object();
+                                                       for (const auto& [file, m] : round_after.by_file) j[file] = plain(m);
+                                                       return j;
+                                                     }()}}},
+                             {"coverage_new_release", {{"held_out", "each framework release left out in turn (every row "
+                                                                    "that ran it, whichever source)"},
+                                                       {"by_kind", plain(release_after.by_kind)}, {"by_file", [&] {
+                                                         nlohmann::json j = nlohmann::json::object();
+                                                         for (const auto& [file, m] : release_after.by_file) j[file] = plain(m);
+                                                         return j;
+                                                       }()}}},
                              {"widening", jw},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
@@ -192,15 +210,18 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                    : fmt::format("{}; {}-{} GPUs; {:.3g}-{:.3g}B", fmt::join(b.ground.precisions, ","),
                                                  b.ground.gpus_min, b.ground.gpus_max, b.ground.params_b_min,
                                                  b.ground.params_b_max));
-    std::cout << "\nWidening off the ground (band log-edges x (1 + (factor - 1) x distance) per dimension):\n";
+    std::cout << "\nWidening off the ground (each log-edge moves out by (m - 1) x the band's half-width, m the product over "
+                 "dimensions of 1 + (factor - 1) x distance; rows weighted by their source's effective sample):\n";
     for (const auto& [d, w] : widening)
       std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}  engine {:.2f}\n",
                                d, w.source, w.precision, w.scale, w.model_size, w.engine);
     std::cout << fmt::format("  held out: {}\n  rows off the ground:", held_out_how);
     for (const auto& [d, n] : off) std::cout << fmt::format(" {} {}", d, n);
     std::cout << "\n\nCoverage of the 80% bands (share of rows inside): known ground (rows of the sources fitted, "
-                 "bands fitted on all), new ground (each source family left out; unwidened -> widened) and new "
-                 "engine (each serving engine left out; unwidened -> widened, of its rows):\n";
+                 "bands fitted on all), new ground (each source family left out; unwidened -> widened), new "
+                 "engine (each serving engine left out; unwidened -> widened, of its rows), and, widened, new "
+                 "round (each source id left out: MLPerf-v5.0 whole) and new release (each framework release left "
+                 "out wherever it ran):\n";
     auto line = [&](const std::string& label, const std::string& file, const std::string& k, const Coverage& c) {
       std::string eng = "-";
       const auto& ek = file.empty() ? engine_after.by_kind : (engine_after.by_file.count(file)
@@ -209,9 +230,16 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       if (auto it = ek.find(k); it != ek.end())
         eng = fmt::format("{:>5.1f}% -> {:>5.1f}% of {:>5}", 100 * share_of(engine_before, file, k),
                           100 * it->second.share(), it->second.rows);
-      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows   engine {}\n",
+      auto widened = [&](const BandCoverage& cov) {
+        const auto& m = file.empty() ? cov.by_kind
+                                     : (cov.by_file.count(file) ? cov.by_file.at(file) : std::map<std::string, Coverage>{});
+        const auto it = m.find(k);
+        return it == m.end() ? std::string("  -   ") : fmt::format("{:>5.1f}%", 100 * it->second.share());
+      };
+      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows   engine {}   "
+                               "round {}  release {}\n",
                                label, 100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
-                               100 * c.share(), c.rows, eng);
+                               100 * c.share(), c.rows, eng, widened(round_after), widened(release_after));
     };
     for (const auto& [k, c] : lofo.by_kind) line(k, "", k, c);
     std::cout << "By shared file:\n";

@@ -33,6 +33,10 @@ struct HeldOutResidual {
   // The serving engine that ran the row: its framework string as read, then (calibrate --bands) the
   // serving_engines.yaml entry it names; blank for training rows and frameworks no entry names.
   std::string engine;
+  // The row's source id as written (a source's round or version: MLPerf-v5.0, TRTLLM-perf-overview-v1.0)
+  // and the framework release it ran (serving: the framework cell, "vllm 0.19.0"; training: the NeMo
+  // container or the year it states); blank where the row states none.
+  std::string source_id, release;
 };
 
 // The residual of one prediction of a row's metric.

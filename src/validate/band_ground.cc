@@ -8,7 +8,10 @@ namespace gpuplan {
 std::string band_domain(std::string_view kind) {
   // Training per kind: dense and MoE models stray from the fitted sizes differently (an MoE's size counts
   // every expert); serving's kinds share one widening.
-  return kind.substr(0, 8) == "training" ? std::string(kind) : "serving";
+  if (kind.substr(0, 8) == "training") return std::string(kind);
+  // Serving per figure: TTFT carries the queueing for the prefill, whose error on a new source spreads
+  // otherwise than a throughput's or a decode interval's ("serving_ttft" for both deployments).
+  return "serving_" + std::string(kind.substr(kind.rfind('_') + 1));
 }
 
 void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows, int min_engine_rows) {
@@ -60,8 +63,18 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted) {
 std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& held_out,
                                           const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts,
                                           const std::vector<BandCell>& measured, BandHoldOut by) {
-  const auto group_of = [by](const HeldOutResidual& h) {
-    return by == BandHoldOut::engine ? h.engine : h.family;
+  const auto group_of = [by](const HeldOutResidual& h) -> const std::string& {
+    switch (by) {
+      case BandHoldOut::engine:
+        return h.engine;
+      case BandHoldOut::source_id:
+        return h.source_id;
+      case BandHoldOut::release:
+        return h.release;
+      case BandHoldOut::source_family:
+        break;
+    }
+    return h.family;
   };
   std::set<std::string> groups;
   for (const auto& h : held_out)
@@ -105,14 +118,59 @@ constexpr Dimension kDimensions[] = {
 // other dimension's from the source families left out.
 bool fits_dimension(const NewGroundRow& r, const Dimension& dim) {
   const bool engine_dim = dim.factor == &BandWidening::engine;
-  return (r.held_out_by == BandHoldOut::engine) == engine_dim && r.distance.*(dim.distance) > 0;
+  return r.held_out_by == (engine_dim ? BandHoldOut::engine : BandHoldOut::source_family) &&
+         r.distance.*(dim.distance) > 0;
 }
 
 bool inside(const NewGroundRow& r, const BandWidening& w) {
-  const double m = widening_multiplier(w, r.distance);
-  const double lo = std::max(-5.0, r.band.low_log * m), hi = std::min(5.0, r.band.high_log * m);
-  return r.row.log_ratio >= lo && r.row.log_ratio <= hi;
+  const LogEdges e = widened_log_edges(r.band.low_log, r.band.high_log, widening_multiplier(w, r.distance));
+  return r.row.log_ratio >= e.low_log && r.row.log_ratio <= e.high_log;
 }
+
+// The group a left-out row went out with: its serving engine in the engine's pass, else its source family.
+const std::string& group_of(const NewGroundRow& r) {
+  return r.held_out_by == BandHoldOut::engine ? r.row.engine : r.row.family;
+}
+
+}  // namespace
+
+double intra_group_correlation(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values) {
+  std::map<std::string, std::pair<double, double>> g;  // group -> (sum of values, rows)
+  double sum = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& v = g[group_of(*rows[i])];
+    v.first += values[i];
+    v.second += 1;
+    sum += values[i];
+  }
+  const double n = double(rows.size()), k = double(g.size());
+  if (k < 2 || n <= k) return 0;
+  double ssb = 0, ssw = 0, sq = 0;
+  for (const auto& [name, v] : g) {
+    ssb += v.second * (v.first / v.second - sum / n) * (v.first / v.second - sum / n);
+    sq += v.second * v.second;
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& v = g[group_of(*rows[i])];
+    const double d = values[i] - v.first / v.second;
+    ssw += d * d;
+  }
+  const double msb = ssb / (k - 1), msw = ssw / (n - k), n0 = (n - sq / n) / (k - 1);
+  const double between = std::max(0.0, (msb - msw) / n0);
+  return between + msw > 0 ? between / (between + msw) : 0;
+}
+
+std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values) {
+  const double rho = intra_group_correlation(rows, values);
+  std::map<std::string, double> n;
+  for (const auto* r : rows) n[group_of(*r)] += 1;
+  std::vector<double> w;
+  w.reserve(rows.size());
+  for (const auto* r : rows) w.push_back(1.0 / (1.0 + (n[group_of(*r)] - 1.0) * rho));
+  return w;
+}
+
+namespace {
 
 }  // namespace
 
@@ -135,13 +193,22 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
         }
         // Coverage grows with the factor (every band holds 0, so its edges only move out): the first
         // factor on a fine grid that reaches the nominal share.
+        // Each row weighs its share of its group's effective sample (effective_weights): a new source
+        // is one more group, so a group of many rows sharing one shift counts as few.
+        std::vector<double> outside;  // the quantity counted: a row outside the band unwidened along the dimension
+        BandWidening at_one = w;
+        at_one.*(dim.factor) = 1.0;
+        for (const auto* r : off) outside.push_back(inside(*r, at_one) ? 0.0 : 1.0);
+        const std::vector<double> weight = effective_weights(off, outside);
+        double total = 0;
+        for (double x : weight) total += x;
         double chosen = max_factor;
         for (double f = 1.0; f <= max_factor + 1e-9; f += 0.01) {
           BandWidening t = w;
           t.*(dim.factor) = f;
-          size_t in = 0;
-          for (const auto* r : off) in += inside(*r, t) ? 1 : 0;
-          if (double(in) >= nominal * double(off.size())) {
+          double in = 0;
+          for (size_t i = 0; i < off.size(); ++i) in += inside(*off[i], t) ? weight[i] : 0;
+          if (in >= nominal * total - 1e-9) {
             chosen = f;
             break;
           }

@@ -39,7 +39,9 @@ TEST(BandGround, EachDimensionOffTheGroundWidensAndSaysWhy) {
   EXPECT_DOUBLE_EQ(d.scale, 1);  // log2(16384 / 8192)
   EXPECT_DOUBLE_EQ(d.model_size, 0);
   const ErrorBand w = widen_band(b, d);
-  EXPECT_NEAR(w.high_log, 0.15 * 1.3 * 1.5 * 1.4, 1e-12);
+  // Each edge moves out by (m - 1) x the half-width (0.125), m the product of the three factors.
+  EXPECT_NEAR(w.high_log, 0.15 + (1.3 * 1.5 * 1.4 - 1) * 0.125, 1e-12);
+  EXPECT_NEAR(w.low_log, -0.1 - (1.3 * 1.5 * 1.4 - 1) * 0.125, 1e-12);
   ASSERT_EQ(w.widened_by.size(), 3u);
   EXPECT_EQ(w.widened_by[1], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
   EXPECT_EQ(w.widened_by[2], "scale 16384 GPUs above fitted 8192");
@@ -97,6 +99,59 @@ TEST(BandGround, WideningIsFittedToHoldTheNominalShareOfLeftOutRows) {
   EXPECT_LT(new_ground_coverage(rows, {}).by_kind.at("all").share(), 0.6);
 }
 
+// Off the ground a skewed band's thin side widens as much as its wide side (a new source's shift can go
+// either way); a band symmetric about 0 widens as its edges times the multiplier.
+TEST(BandGround, TheThinSideOfASkewedBandWidensAsMuchAsTheWideSide) {
+  const LogEdges skewed = widened_log_edges(-0.15, 1.25, 1.2);
+  EXPECT_NEAR(skewed.low_log, -0.15 - 0.14, 1e-12);
+  EXPECT_NEAR(skewed.high_log, 1.25 + 0.14, 1e-12);
+  const LogEdges even = widened_log_edges(-0.2, 0.2, 1.5);
+  EXPECT_NEAR(even.low_log, -0.3, 1e-12);
+  EXPECT_NEAR(even.high_log, 0.3, 1e-12);
+  EXPECT_DOUBLE_EQ(widened_log_edges(-4.0, 4.5, 3.0).low_log, -5.0);  // clamped
+}
+
+ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor);
+
+// A serving band states the engine its question named, or that none was; a training band has none.
+TEST(BandGround, AServingBandSaysWhichEngineItsQuestionStated) {
+  ErrorBand s = serving_band_on({"sglang"}, 1.4);
+  const std::vector<ErrorBand> bands = {s, grounded_band()};
+  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, ""}).engine, kBandEngineNotStated);
+  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "vllm"}).engine, "vllm");
+  EXPECT_EQ(with_band(1.0, band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, ""})).engine,
+            kBandEngineNotStated);
+  EXPECT_TRUE(band_for(bands, kBandTrainingDense, "blackwell_ultra", {false, "fp8", 8, 70, ""}).engine.empty());
+}
+
+// Rows of one source share its shift: with residuals that differ only between groups, a group of many
+// rows weighs about as one row, so a new source counts as one more group.
+TEST(BandGround, RowsWeighTheirSourcesEffectiveSample) {
+  std::vector<NewGroundRow> rows;
+  auto add = [&](const std::string& family, int n, double shift) {
+    for (int i = 0; i < n; ++i) {
+      NewGroundRow r;
+      r.row = HeldOutResidual(std::string(kBandServingAggTtft), "hopper", family, shift + 1e-6 * i);
+      rows.push_back(r);
+    }
+  };
+  add("A", 90, 0.5);
+  add("B", 5, -0.3);
+  add("C", 5, 0.1);
+  std::vector<const NewGroundRow*> p;
+  std::vector<double> v;
+  for (const auto& r : rows) {
+    p.push_back(&r);
+    v.push_back(r.row.log_ratio);
+  }
+  EXPECT_GT(intra_group_correlation(p, v), 0.99);
+  const auto w = effective_weights(p, v);
+  double a = 0, b = 0;
+  for (size_t i = 0; i < rows.size(); ++i) (rows[i].row.family == "A" ? a : b) += w[i];
+  EXPECT_NEAR(a, 1.0, 0.05);  // 90 rows of one shift: about one row's weight
+  EXPECT_NEAR(b, 2.0, 0.1);
+}
+
 TEST(BandGround, GroundAndWideningRoundTripThroughTheBandFile) {
   ErrorBand b = grounded_band();
   b.ground.engines = {"sglang", "tensorrt-llm"};
@@ -127,8 +182,8 @@ TEST(BandGround, AnEngineOffTheGroundWidensAndSaysWhich) {
   const GroundDistance d = ground_distance(b, q);
   EXPECT_DOUBLE_EQ(d.engine, 1);
   const ErrorBand w = widen_band(b, d);
-  EXPECT_NEAR(w.high_log, 0.25 * 1.4, 1e-12);
-  EXPECT_NEAR(w.low_log, -0.2 * 1.4, 1e-12);
+  EXPECT_NEAR(w.high_log, 0.25 + 0.4 * 0.225, 1e-12);
+  EXPECT_NEAR(w.low_log, -0.2 - 0.4 * 0.225, 1e-12);
   ASSERT_EQ(w.widened_by.size(), 1u);
   EXPECT_EQ(w.widened_by[0],
             "engine vllm has too few fitted serving_aggregated_tpot rows on hopper (fitted: sglang, tensorrt-llm)");
@@ -151,7 +206,7 @@ TEST(BandGround, ReasonsListOnlyTheDimensionsThatWiden) {
   const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm"}));
   ASSERT_EQ(w.widened_by.size(), 1u);
   EXPECT_EQ(w.widened_by[0], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
-  EXPECT_NEAR(w.high_log, 0.15 * 1.5, 1e-12);
+  EXPECT_NEAR(w.high_log, 0.15 + 0.5 * 0.125, 1e-12);
   // Every factor 1: the band is the fitted one, with no reasons, however far off the question lies.
   b.widening = {};
   const ErrorBand same = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm"}));
@@ -212,10 +267,11 @@ TEST(BandGround, TheEngineFactorIsFittedLeavingOneEngineOut) {
   std::vector<NewGroundRow> all = by_source;
   all.insert(all.end(), by_engine.begin(), by_engine.end());
   const auto w = fit_widening(all, 0.8);
-  ASSERT_TRUE(w.count("serving"));
-  EXPECT_GT(w.at("serving").engine, 1.05);
+  const std::string domain = band_domain(rows.front().kind);
+  ASSERT_TRUE(w.count(domain));
+  EXPECT_GT(w.at(domain).engine, 1.05);
   // Without the engine pass nothing is off the ground along the engine: factor 1.
-  EXPECT_DOUBLE_EQ(fit_widening(by_source, 0.8).at("serving").engine, 1.0);
+  EXPECT_DOUBLE_EQ(fit_widening(by_source, 0.8).at(domain).engine, 1.0);
   // The widened bands hold more of the left-out engines' rows than the unwidened ones.
   EXPECT_GT(new_ground_coverage(by_engine, w).by_kind.at("all").share(),
             new_ground_coverage(by_engine, {}).by_kind.at("all").share());

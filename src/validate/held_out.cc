@@ -12,6 +12,11 @@ Precision precision_of(const TrainingCase& c) { return c.workload.precision; }
 Precision precision_of(const InferenceCase& c) { return c.workload.weight_precision; }
 std::string engine_of(const TrainingCase&) { return {}; }
 std::string engine_of(const InferenceCase& c) { return c.framework; }
+std::string release_of(const TrainingCase& c) {
+  if (!c.framework_container.empty()) return c.framework_container;
+  return c.framework_release > 0 ? std::to_string(c.framework_release) : std::string();
+}
+std::string release_of(const InferenceCase& c) { return c.framework; }
 
 template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
@@ -22,6 +27,8 @@ void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   h.num_gpus = c.workload.num_gpus;
   h.params_b = total_params(c.model) / 1e9;
   h.engine = engine_of(c);
+  h.source_id = c.source_id;
+  h.release = release_of(c);
   out.push_back(std::move(h));
 }
 

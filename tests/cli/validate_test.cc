@@ -142,11 +142,17 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
   const double p90 = j["training_held_out"]["p90_ape_pct"].get<double>();
   EXPECT_GT(p90, 0.0);
   EXPECT_LE(p90, 30.0);
-  // Nominal 80% bands hold 70-90% of each file's and kind's rows, each source family against bands
-  // fitted without it (issue 13).
+  // Nominal 80% bands hold 70-90% of each file's and kind's rows on known ground; each source family
+  // against bands fitted without it, widened as a new source, at least 70% and at most 92%: the widening
+  // is fitted to hold 80% of the families' effective sample (docs/training-model.md, "Error bands off the
+  // data"), so where the many-row families are the well-predicted ones their rows sit a little above 90%.
   const auto& by_file = j["coverage_lofo_by_file"];
   ASSERT_TRUE(by_file.contains("training.csv")) << by_file.dump();
   for (const auto& [kind, c] : by_file["training.csv"].items()) {
+    EXPECT_GE(c["share"].get<double>(), 0.70) << kind;
+    EXPECT_LE(c["share"].get<double>(), 0.92) << kind;
+  }
+  for (const auto& [kind, c] : j["coverage_known_ground"]["by_file"]["training.csv"].items()) {
     EXPECT_GE(c["share"].get<double>(), 0.70) << kind;
     EXPECT_LE(c["share"].get<double>(), 0.90) << kind;
   }
