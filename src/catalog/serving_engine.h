@@ -57,7 +57,8 @@ struct ServingEngine {
   // on admission: TensorRT-LLM's default GUARANTEED_NO_EVICT) or "current_length" (while the pool holds
   // the running sequences' current lengths, preempting when it fills: vLLM, SGLang, TensorRT-LLM's
   // MAX_UTILIZATION). A fact of the engine's scheduler, not fitted (InferenceWorkload::kv_admission).
-  std::string kv_admission = "reserve_full";
+  // Empty: unstated (reserve_full; an overlay entry keeps the built-in's).
+  std::string kv_admission;
   std::string fitted_on, fitted_date, method, origin;
 };
 
