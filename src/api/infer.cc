@@ -127,6 +127,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.host_per_seq_step_s = e.host_per_seq_step_s;
     w.moe_gemm_eff = e.moe_gemm_eff;
     w.prefill_separate = e.prefill_separate;
+    w.kv_admission = e.kv_admission;
   }
   if (req.host_per_seq_step_us) {
     if (!(*req.host_per_seq_step_us >= 0 && *req.host_per_seq_step_us <= 100000))
@@ -142,6 +143,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     if (req.prefill_separate != "on" && req.prefill_separate != "off")
       throw InputError("--prefill-separate", fmt::format("must be on or off, got '{}'", req.prefill_separate));
     w.prefill_separate = req.prefill_separate == "on";
+  }
+  if (!req.kv_admission.empty()) {
+    const auto a = parse_kv_admission(req.kv_admission);
+    if (!a)
+      throw InputError("--kv-admission",
+                       fmt::format("must be reserve_full or current_length, got '{}'", req.kv_admission));
+    w.kv_admission = *a;
   }
   if (req.fp8_moe_weight_block) {
     if (*req.fp8_moe_weight_block < 0 || *req.fp8_moe_weight_block > 4096)
@@ -583,7 +591,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     output.os() << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", w.mtp_draft_tokens, r.tokens_per_step);
   output.os() << fmt::format("  concurrency        {:>10}   (KV cache holds {})\n", r.concurrency, r.max_concurrency);
   output.os() << fmt::format("  KV per user        {:>10.2f} GB per GPU ({} tokens of context)\n",
-                             r.memory.kv_bytes_per_sequence / 1e9, req.isl + req.osl);
+                             r.memory.kv_bytes_per_sequence / 1e9, kv_held_tokens(w));
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}\n", r.tokens_per_s_per_gpu);
   output.os() << fmt::format("  tokens/s per user  {:>10.1f}\n", r.tokens_per_s_per_user);

@@ -153,6 +153,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--prefill-separate", req.prefill_separate,
                  "on: prompts prefill in forwards of their own that the decodes wait for; off: chunked into "
                  "the decode steps (default: the --engine's scheduler)");
+  app.add_option("--kv-admission", req.kv_admission,
+                 "reserve_full: each sequence reserves its whole ISL + OSL of KV on admission (TensorRT-LLM's "
+                 "GUARANTEED_NO_EVICT); current_length: admitted by current length, preempting when the pool "
+                 "fills (vLLM, SGLang, TensorRT-LLM's MAX_UTILIZATION) (default: the --engine's scheduler)");
   app.add_flag("--sglang-spec-v1", req.sglang_spec_v1,
                "With --mtp and an SGLang engine: the speculative worker's host work in series with the GPU "
                "(spec v1, overlap scheduler off), as on Hopper's FlashInfer MLA");

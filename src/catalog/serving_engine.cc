@@ -47,6 +47,10 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   e.mtp_host_per_seq_step_s = m.opt_num_in("mtp_host_per_seq_step_s", 0.0, 1e-3).value_or(0.0);
   e.mtp_eager_draft_extend_s = m.opt_num_in("mtp_eager_draft_extend_s", 0.0, 0.1).value_or(0.0);
   e.prefill_separate = m.opt_boolean("prefill_separate").value_or(false);
+  e.kv_admission = m.opt_str("kv_admission").value_or("");
+  if (m.has("kv_admission") && e.kv_admission != "reserve_full" && e.kv_admission != "current_length")
+    throw InputError(m.path() + ".kv_admission",
+                     fmt::format("must be reserve_full or current_length, got '{}'", e.kv_admission));
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -117,6 +121,7 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
     if (e.mtp_eager_draft_extend_s > 0)
       out += fmt::format("    mtp_eager_draft_extend_s: {:.4g}\n", e.mtp_eager_draft_extend_s);
     if (e.prefill_separate) out += "    prefill_separate: true\n";
+    if (!e.kv_admission.empty()) out += fmt::format("    kv_admission: {}\n", e.kv_admission);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

@@ -53,6 +53,12 @@ struct ServingEngine {
   // of riding them in the decodes' forward (inflight batching: TensorRT-LLM, vLLM). A fact of the
   // engine's scheduler, not fitted (InferenceWorkload::prefill_separate).
   bool prefill_separate = false;
+  // How the scheduler admits a sequence against the paged KV pool: "reserve_full" (its whole isl + osl
+  // on admission: TensorRT-LLM's default GUARANTEED_NO_EVICT) or "current_length" (while the pool holds
+  // the running sequences' current lengths, preempting when it fills: vLLM, SGLang, TensorRT-LLM's
+  // MAX_UTILIZATION). A fact of the engine's scheduler, not fitted (InferenceWorkload::kv_admission).
+  // Empty: unstated (reserve_full; an overlay entry keeps the built-in's).
+  std::string kv_admission;
   std::string fitted_on, fitted_date, method, origin;
 };
 

@@ -33,6 +33,13 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_FALSE(c.find_serving_engine("TensorRT-LLM")->prefill_separate);
   EXPECT_FALSE(c.find_serving_engine("vLLM")->prefill_separate);
   EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("prefill_separate: true"), std::string::npos);
+  // KV admission: vLLM and the SGLang worker admit by current length; TensorRT-LLM reserves the whole
+  // sequence (GUARANTEED_NO_EVICT, its default).
+  EXPECT_EQ(c.find_serving_engine("vLLM")->kv_admission, "current_length");
+  EXPECT_EQ(c.find_serving_engine("Dynamo + SGLang")->kv_admission, "current_length");
+  EXPECT_EQ(c.find_serving_engine("SGLang")->kv_admission, "current_length");
+  EXPECT_NE(c.find_serving_engine("TensorRT-LLM")->kv_admission, "current_length");
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("kv_admission: current_length"), std::string::npos);
   const ServingEngine& d = c.default_serving_engine();
   ASSERT_TRUE(d.mtp_accept.has_value());
   EXPECT_GT(*d.mtp_accept, 0.3);
@@ -52,6 +59,7 @@ TEST(ServingEngines, OverlayRestatesAFigureAndKeepsTheMatchAndOrder) {
   EXPECT_EQ(c.serving_engines().size(), n);
   ASSERT_EQ(matched(c, "SGLang"), "sglang");
   EXPECT_DOUBLE_EQ(c.find_serving_engine("SGLang")->request_overhead_s, 0.25);
+  EXPECT_EQ(c.find_serving_engine("SGLang")->kv_admission, "current_length");  // the built-in's, unstated
   EXPECT_EQ(matched(c, "Dynamo + SGLang"), "dynamo+sglang");  // still tried first
   c.merge_yaml("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    request_overhead_s: 0.07\n    mtp_accept: 0.6\n",
                "overlay.yaml");
@@ -74,6 +82,12 @@ TEST(ServingEngines, BadInputNamesTheField) {
     EXPECT_NE(std::string(e.what()).find("request_overhead_s"), std::string::npos) << e.what();
   }
   EXPECT_THROW(c.merge_yaml("serving_engines:\n  - name: x\n    typo: 1\n", "bad.yaml"), InputError);
+  try {
+    c.merge_yaml("serving_engines:\n  - name: vllm\n    kv_admission: max_utilization\n", "bad.yaml");
+    FAIL() << "accepted kv_admission max_utilization";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("kv_admission"), std::string::npos) << e.what();
+  }
   for (const char* field : {"mtp_host_step_s", "mtp_host_per_seq_step_s", "mtp_eager_draft_extend_s"}) {
     try {
       c.merge_yaml(std::string("serving_engines:\n  - name: sglang\n    ") + field + ": 0.5\n", "bad.yaml");

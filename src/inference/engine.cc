@@ -15,6 +15,7 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.mtp_host_per_seq_step_s = e->mtp_host_per_seq_step_s;
     p.mtp_eager_draft_extend_s = e->mtp_eager_draft_extend_s;
     p.prefill_separate = e->prefill_separate;
+    p.kv_admission = parse_kv_admission(e->kv_admission).value_or(KvAdmission::reserve_full);
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }
   return p;

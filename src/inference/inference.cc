@@ -38,6 +38,26 @@ const char* to_string(Arrival a) {
   return "?";
 }
 
+const char* to_string(KvAdmission a) {
+  switch (a) {
+    case KvAdmission::reserve_full: return "reserve_full";
+    case KvAdmission::current_length: return "current_length";
+  }
+  return "?";
+}
+
+long long kv_held_tokens(const InferenceWorkload& w) {
+  if (w.kv_admission == KvAdmission::current_length && w.arrival != Arrival::synchronized)
+    return w.isl + (w.osl + 1) / 2;
+  return w.isl + w.osl;
+}
+
+std::optional<KvAdmission> parse_kv_admission(const std::string& s) {
+  if (s == "reserve_full") return KvAdmission::reserve_full;
+  if (s == "current_length") return KvAdmission::current_length;
+  return std::nullopt;
+}
+
 namespace {
 
 // What the serving engine holds outside weights, activation workspace and KV pool: the CUDA context
@@ -91,9 +111,13 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   r.instances = gpus / r.gpus_per_instance;
 
   // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
-  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction), each sequence
-  // reserving its whole isl + osl (guaranteed-no-evict scheduling).
+  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction). Under reserve_full
+  // admission each sequence reserves its whole isl + osl (guaranteed-no-evict scheduling); under
+  // current_length the running batch of a continuous stream holds, per sequence, its current length:
+  // isl + osl / 2 on average (ages uniform over the output; whole blocks each). A synchronized batch
+  // grows together to isl + osl, so it is sized on the full length under either admission.
   InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
+  mi.context_tokens = kv_held_tokens(w);
   // The figures at no load; the capacity check (a bisection over the load) is left to the figures at
   // the load below, and to the no-room case.
   InferenceMemoryInput mi_base = mi;
@@ -186,7 +210,7 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
     if (w.kv_offload_host && isl_new < isl) {
       // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
       // new tokens' prefill: the longer of the two.
-      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(w.isl + w.osl) / hw.accelerator.host_link_bytes_per_s;
+      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(mi.context_tokens) / hw.accelerator.host_link_bytes_per_s;
       r.prefill_s = std::max(r.prefill_s, r.prefix_load_s + host);
     }
   }

@@ -2,6 +2,7 @@
 // The inference performance model: prefill, decode steps and continuous batching of one serving
 // deployment, as a pure function of (model, hardware, parallelism, workload). See
 // docs/inference-model.md for the formulas and their sources.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ struct InferenceParallel {
 // wave); the clients then drift apart into the staggered steady state.
 enum class Arrival { staggered, synchronized, closed_loop };
 const char* to_string(Arrival a);
+
+// How the engine's scheduler admits a sequence against the paged KV pool. reserve_full: it reserves
+// the sequence's whole isl + osl on admission (TensorRT-LLM's default GUARANTEED_NO_EVICT capacity
+// scheduler). current_length: it admits while the pool holds the running sequences' current lengths
+// and preempts when the pool fills (vLLM's and SGLang's schedulers, TensorRT-LLM's MAX_UTILIZATION).
+enum class KvAdmission { reserve_full, current_length };
+const char* to_string(KvAdmission a);
+// "reserve_full" / "current_length"; nullopt for anything else.
+std::optional<KvAdmission> parse_kv_admission(const std::string& s);
 
 struct InferenceWorkload {
   Precision weight_precision = Precision::fp8;  // GEMM format and weight bytes
@@ -136,6 +146,10 @@ struct InferenceWorkload {
   // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
   // prefill forward streams the weights again and pays its own step overhead.
   bool prefill_separate = false;
+  // The scheduler's KV admission (see KvAdmission): under current_length a running batch in steady
+  // continuous batching holds, on average, isl + osl / 2 tokens of KV per sequence (ages uniform over
+  // the output), so more sequences fit the pool than under reserve_full.
+  KvAdmission kv_admission = KvAdmission::reserve_full;
   // Prefix caching (vLLM automatic prefix caching, SGLang RadixAttention, TensorRT-LLM KV cache reuse):
   // the share of each prompt's tokens whose KV the engine already holds from an earlier request with
   // the same prefix (a system prompt, a chat's history, a shared document). Those tokens skip the
@@ -152,6 +166,10 @@ struct InferenceWorkload {
 
 // Prompt tokens a request's prefill computes: isl less its prefix-cache hits, at least one token.
 double prompt_compute_tokens(const InferenceWorkload& w);
+
+// The KV tokens the pool holds per running sequence: isl + osl under reserve_full admission or a
+// synchronized batch; isl + osl / 2 (the mean current length) under current_length.
+long long kv_held_tokens(const InferenceWorkload& w);
 
 // One forward step of one instance, split into named parts that add up to total_s.
 struct StepTime {

@@ -284,6 +284,29 @@ TEST(InferenceProperties, BatchWaitingDelaysFirstTokensOnly) {
   EXPECT_THROW(evaluate_inference(m, hw, par, w), InputError);
 }
 
+// KV admission by current length: a steady stream's running sequences hold isl + osl / 2 on average,
+// so the pool holds more of them than when each reserves its whole isl + osl; a synchronized batch
+// grows to the full length and is sized on it either way.
+TEST(InferenceProperties, CurrentLengthAdmissionHoldsMoreSequences) {
+  const auto m = resolve_model("llama2-70b");
+  const auto hw = resolve_hardware(cat(), "h100-sxm");
+  auto w = offline(Precision::fp8, 300, 300, 2);
+  w.arrival = Arrival::staggered;
+  w.max_batch_size = 1 << 20;
+  const auto full = evaluate_inference(m, hw, {2, 1, 1, false}, w);
+  auto cur = w;
+  cur.kv_admission = KvAdmission::current_length;
+  EXPECT_EQ(kv_held_tokens(cur), 450);
+  const auto held = evaluate_inference(m, hw, {2, 1, 1, false}, cur);
+  EXPECT_GT(double(held.max_concurrency), double(full.max_concurrency) * 1.2);
+  EXPECT_LT(double(held.max_concurrency), double(full.max_concurrency) * (600.0 / 450.0) + 2);
+  cur.arrival = w.arrival = Arrival::synchronized;
+  EXPECT_EQ(evaluate_inference(m, hw, {2, 1, 1, false}, cur).max_concurrency,
+            evaluate_inference(m, hw, {2, 1, 1, false}, w).max_concurrency);
+  EXPECT_EQ(parse_kv_admission("current_length"), KvAdmission::current_length);
+  EXPECT_FALSE(parse_kv_admission("max_utilization"));
+}
+
 // Decode all-reduces are small: one-shot over NVLink costs one link latency, far below the ring's
 // 2 (k - 1) latencies per all-reduce.
 TEST(InferenceProperties, SmallTpAllReducesAreOneShot) {

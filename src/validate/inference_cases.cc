@@ -574,6 +574,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       const EngineParams eng = engine_params(catalog, c.engine);
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
       w.prefill_separate = eng.prefill_separate;  // the engine's scheduler, as in `infer --engine`
+      w.kv_admission = eng.kv_admission;          // ... and its KV admission
+      if (eng.kv_admission == KvAdmission::current_length)
+        c.assumptions.push_back(fmt::format("{}: KV admitted by current length (a running sequence holds isl + "
+                                            "osl / 2 on average)", eng.name));
       if (eng.prefill_separate)
         c.assumptions.push_back(fmt::format("{}: prompts prefill in forwards of their own that the decodes wait for",
                                             eng.name));
