@@ -112,7 +112,7 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
   output.os() << fmt::format("  concurrency        {:>10}   ({} holds {})\n", r.concurrency,
                              p.disaggregated ? "the decode pool" : "the KV cache", r.max_concurrency);
   output.os() << fmt::format("  KV per user        {:>10.2f} GB per GPU ({} tokens of context)\n",
-                             r.memory.kv_bytes_per_sequence / 1e9, req.isl + req.osl);
+                             r.memory.kv_bytes_per_sequence / 1e9, kv_held_tokens(w));
   output.os() << fmt::format("  tokens/s total     {:>10.0f}\n", r.tokens_per_s_total);
   output.os() << fmt::format("  tokens/s per GPU   {:>10.1f}   (TTFT {:.0f} ms)\n", r.tokens_per_s_per_gpu,
                              r.ttft_s * 1e3);
