@@ -4,6 +4,7 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "catalog/error_band.h"
 
 namespace gpuplan::api {
 
@@ -21,6 +22,6 @@ std::string band_engine(const Catalog& catalog, const std::string& framework);
 
 // The band basis's "engine" where a command takes no --engine (compare, recommend, size): its serving
 // questions state no engine, so no engine widens their bands.
-inline constexpr const char* kNoEngineStated = "not stated";
+inline constexpr const char* kNoEngineStated = kBandEngineNotStated.data();
 
 }  // namespace gpuplan::api

@@ -1,5 +1,7 @@
 #include "run_cli.h"
 
+#include <gtest/gtest.h>
+
 #include <sys/wait.h>
 
 #include <array>
@@ -57,4 +59,11 @@ std::vector<std::string> csv_cells(const std::string& line) {
     }
   }
   return cells;
+}
+
+std::size_t csv_column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
 }

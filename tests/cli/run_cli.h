@@ -19,6 +19,8 @@ CliResult run_gpuplan(const std::string& args, int timeout_s);
 
 // One CSV line's cells (RFC 4180 quotes): the test data files under tests/data.
 std::vector<std::string> csv_cells(const std::string& line);
+// The index of the column `name` in a header split by csv_cells; a test failure (and 0) when it has none.
+std::size_t csv_column(const std::vector<std::string>& header, const std::string& name);
 
 // Whether `text` contains `what` (the CLI tests' check on what a command printed).
 inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
