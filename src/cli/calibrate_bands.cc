@@ -142,50 +142,38 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       for (const auto& [k, c] : m) j[k] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}};
       return j;
     };
+    auto plain_by_file = [&](const std::map<std::string, std::map<std::string, Coverage>>& by_file) {
+      nlohmann::json j = nlohmann::json::object();
+      for (const auto& [file, m] : by_file) j[file] = plain(m);
+      return j;
+    };
     jc = coverage_json("", lofo.by_kind);
-    nlohmann::json jf = nlohmann::json::object(), known_f = nlohmann::json::object(),
-                   new_f = nlohmann::json::object(), before_f = nlohmann::json::object();
-    for (const auto& [file, m] : lofo.by_file) {
-      jf[file] = coverage_json(file, m);
-      new_f[file] = plain(m);
-    }
-    for (const auto& [file, m] : in_sample.by_file) known_f[file] = plain(m);
-    for (const auto& [file, m] : lofo_before.by_file) before_f[file] = plain(m);
+    nlohmann::json jf = nlohmann::json::object();
+    for (const auto& [file, m] : lofo.by_file) jf[file] = coverage_json(file, m);
     nlohmann::json jw = nlohmann::json::object();
     for (const auto& [d, w] : widening)
       jw[d] = {{"source", w.source}, {"precision", w.precision}, {"scale", w.scale}, {"model_size", w.model_size},
                {"engine", w.engine}};
-    nlohmann::json je_after = nlohmann::json::object(), je_before = nlohmann::json::object();
-    for (const auto& [file, m] : engine_after.by_file) je_after[file] = plain(m);
-    for (const auto& [file, m] : engine_before.by_file) je_before[file] = plain(m);
     nlohmann::json joff = nlohmann::json::object();
     for (const auto& [d, n] : off) joff[d] = n;
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
                              {"coverage_lofo_by_file", jf},
-                             {"coverage_known_ground", {{"by_kind", plain(in_sample.by_kind)}, {"by_file", known_f}}},
+                             {"coverage_known_ground", {{"by_kind", plain(in_sample.by_kind)}, {"by_file", plain_by_file(in_sample.by_file)}}},
                              {"coverage_new_ground", {{"held_out", held_out_how},
-                                                      {"by_kind", plain(lofo.by_kind)}, {"by_file", new_f},
+                                                      {"by_kind", plain(lofo.by_kind)}, {"by_file", plain_by_file(lofo.by_file)},
                                                       {"unwidened_by_kind", plain(lofo_before.by_kind)},
-                                                      {"unwidened_by_file", before_f},
+                                                      {"unwidened_by_file", plain_by_file(lofo_before.by_file)},
                                                       {"rows_off_ground", joff}}},
                              {"coverage_new_engine", {{"engines", engines_left_out},
-                                                      {"by_kind", plain(engine_after.by_kind)}, {"by_file", je_after},
+                                                      {"by_kind", plain(engine_after.by_kind)}, {"by_file", plain_by_file(engine_after.by_file)},
                                                       {"unwidened_by_kind", plain(engine_before.by_kind)},
-                                                      {"unwidened_by_file", je_before}}},
+                                                      {"unwidened_by_file", plain_by_file(engine_before.by_file)}}},
                              {"coverage_new_round", {{"held_out", "each source id left out in turn (a source's "
                                                                   "round or version, every framework it ran)"},
-                                                     {"by_kind", plain(round_after.by_kind)}, {"by_file", [&] {
-                                                       nlohmann::json j = nlohmann::json::object();
-                                                       for (const auto& [file, m] : round_after.by_file) j[file] = plain(m);
-                                                       return j;
-                                                     }()}}},
+                                                     {"by_kind", plain(round_after.by_kind)}, {"by_file", plain_by_file(round_after.by_file)}}},
                              {"coverage_new_release", {{"held_out", "each framework release left out in turn (every row "
                                                                     "that ran it, whichever source)"},
-                                                       {"by_kind", plain(release_after.by_kind)}, {"by_file", [&] {
-                                                         nlohmann::json j = nlohmann::json::object();
-                                                         for (const auto& [file, m] : release_after.by_file) j[file] = plain(m);
-                                                         return j;
-                                                       }()}}},
+                                                       {"by_kind", plain(release_after.by_kind)}, {"by_file", plain_by_file(release_after.by_file)}}},
                              {"widening", jw},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},

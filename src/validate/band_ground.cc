@@ -170,10 +170,6 @@ std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& ro
   return w;
 }
 
-namespace {
-
-}  // namespace
-
 std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
                                                  double max_factor) {
   std::map<std::string, std::vector<const NewGroundRow*>> by_domain;
