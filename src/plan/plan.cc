@@ -74,6 +74,7 @@ std::string_view to_string(Recompute r) {
 }
 
 std::string_view to_string(CpKind k) { return k == CpKind::a2a ? "a2a" : "ring"; }
+std::string_view to_string(MoeDispatcher d) { return d == MoeDispatcher::alltoall ? "alltoall" : "flex"; }
 
 namespace {
 
@@ -119,7 +120,7 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
   static const std::vector<std::string> keys = {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs",
                                                 "recompute", "recompute_layers", "offload_layers", "zero", "sp",
                                                 "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order",
-                                                "moments", "moe_act_fp8", "combine_from_act", "cp_kind"};
+                                                "moments", "moe_act_fp8", "combine_from_act", "cp_kind", "dispatcher"};
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(',', pos);
@@ -155,6 +156,11 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
       else if (v == "a2a" || v == "ulysses") p.cp_kind = CpKind::a2a;
       else throw InputError("--plan.cp_kind", fmt::format("must be ring or a2a (context-parallel exchange), got '{}'", v));
     }
+    else if (k == "dispatcher") {
+      if (v == "flex" || v == "deepep" || v == "hybridep") p.dispatcher = MoeDispatcher::flex;
+      else if (v == "alltoall") p.dispatcher = MoeDispatcher::alltoall;
+      else throw InputError("--plan.dispatcher", fmt::format("must be flex (DeepEP, HybridEP) or alltoall (MoE token dispatcher), got '{}'", v));
+    }
     else if (k == "moments") {
       if (v == "fp32") p.bf16_moments = false;
       else if (v == "bf16") p.bf16_moments = true;
@@ -187,6 +193,7 @@ std::string to_string(const TrainingPlan& p) {
   if (p.bf16_moments) s += ",moments=bf16";
   if (p.moe_act_fp8) s += ",moe_act_fp8=1";
   if (p.combine_from_act) s += ",combine_from_act=1";
+  if (p.dispatcher == MoeDispatcher::alltoall) s += ",dispatcher=alltoall";
   return s;
 }
 

@@ -21,6 +21,15 @@ enum class Recompute { none, selective, full, modules };
 enum class CpKind : std::uint8_t { ring, a2a };
 std::string_view to_string(CpKind k);
 
+// How the MoE layer's token dispatcher reorders the routed tokens around the expert all-to-all
+// (Megatron-Core megatron/core/transformer/moe/token_dispatcher.py). flex (DeepEP or HybridEP behind
+// Megatron's flex dispatcher): one permutation into expert order after the dispatch and its inverse
+// before the combine. alltoall (MoEAlltoAllTokenDispatcher): a permutation by destination rank before
+// the all-to-all and, with more than one local expert, a second one that sorts the received chunks by
+// local expert (sort_chunks_by_idxs), both undone around the combine.
+enum class MoeDispatcher : std::uint8_t { flex, alltoall };
+std::string_view to_string(MoeDispatcher d);
+
 // The parallel dimensions in rank order, innermost first (adjacent ranks differ in the first one).
 enum class Dim : std::uint8_t { tp, cp, ep, dp, pp };
 using RankOrder = std::array<Dim, 5>;
@@ -36,6 +45,7 @@ struct TrainingPlan {
   CpKind cp_kind = CpKind::ring;
   int ep = 1;    // expert parallel (folds inside DP, as in Megatron)
   int etp = 1;   // tensor parallel inside experts (Megatron's expert-tensor-parallel)
+  MoeDispatcher dispatcher = MoeDispatcher::flex;  // MoE token dispatcher (its permutation passes)
   int dp = 1;    // data parallel; derived as gpus / (tp*pp*cp) when 0 is given
   int mbs = 1;   // micro-batch size, sequences
   Recompute recompute = Recompute::none;

@@ -63,6 +63,12 @@ TEST(Plan, ContextParallelKindParsesAndPrints) {
   EXPECT_NE(to_string(p).find("cp_kind=a2a"), std::string::npos);
   EXPECT_EQ(parse_training_plan(to_string(p)).cp_kind, CpKind::a2a);
   EXPECT_EQ(parse_training_plan("cp=4").cp_kind, CpKind::ring);
+  EXPECT_EQ(parse_training_plan("ep=8").dispatcher, MoeDispatcher::flex);
+  EXPECT_EQ(parse_training_plan("ep=8,dispatcher=hybridep").dispatcher, MoeDispatcher::flex);
+  const TrainingPlan a2a = parse_training_plan("ep=8,dispatcher=alltoall");
+  EXPECT_EQ(a2a.dispatcher, MoeDispatcher::alltoall);
+  EXPECT_EQ(parse_training_plan(to_string(a2a)).dispatcher, MoeDispatcher::alltoall);
+  EXPECT_THROW(parse_training_plan("dispatcher=allgather"), InputError);
   EXPECT_EQ(to_string(parse_training_plan("cp=4")).find("cp_kind"), std::string::npos);
   try {
     parse_training_plan("cp_kind=star");

@@ -129,8 +129,13 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
       c.gemm_s += gemm_time_s(hw, fmt, T, gate * fs, h) + gemm_time_s(hw, fmt, T, h, fs);
       mlp_act_elems += T * gate * fs;
     }
-    // Permute and un-permute of routed tokens (read + write, both directions of the dispatch).
-    c.memory_bound_s += memory_bound_time_s(hw, 4.0 * Tm * e.top_k * h * kActBytes);
+    // Permutations of the routed tokens, each a read and a write of every routed copy, undone in the
+    // combine: the flex dispatcher's one into expert order (DeepEP, HybridEP); the alltoall
+    // dispatcher's by destination rank and, with more than one local expert, its sort of the received
+    // chunks by local expert (plan.h, MoeDispatcher).
+    const double permutations =
+        (p.dispatcher == MoeDispatcher::alltoall && local_experts > 1) ? 2.0 : 1.0;
+    c.memory_bound_s += memory_bound_time_s(hw, permutations * 4.0 * Tm * e.top_k * h * kActBytes);
     // Dispatch (fp8 where GEMMs are fp8) and combine (bf16) over the EP group.
     if (p.ep > 1) {
       const double dispatch_bytes = Tm * e.top_k * h * (fmt == MathFormat::bf16 ? 2.0 : 1.0);

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "model/model_registry.h"
 #include "physics/collective.h"
+#include "physics/compute.h"
 #include "physics/hardware.h"
 #include "training/training_step.h"
 
@@ -92,6 +93,27 @@ TEST(TrainingProperties, MoreTokensPerExpertAmortiseTheExpertGemms) {
   const TrainingResult a = run(one), b = run(four);
   EXPECT_GT(b.tokens_per_s_per_gpu, a.tokens_per_s_per_gpu);
   EXPECT_LT(b.parts.gemm_s, a.parts.gemm_s);  // same tokens per step, fewer expert-GEMM calls
+}
+
+TEST(TrainingProperties, AlltoallDispatcherSortsReceivedChunksByLocalExpert) {
+  // Megatron-Core's alltoall token dispatcher permutes the routed tokens by destination rank, then sorts
+  // the received chunks by local expert (sort_chunks_by_idxs) and undoes both around the combine: with
+  // 16 local experts twice the flex dispatcher's permutation traffic, memory-bound only; with one local
+  // expert (EP = experts) no sort, the same time.
+  auto flex = make("qwen3-30b-a3b", "hgx-h100", 8, 256, 4096, Precision::fp8, "tp=1,pp=1,ep=8,mbs=1");
+  auto a2a = make("qwen3-30b-a3b", "hgx-h100", 8, 256, 4096, Precision::fp8, "tp=1,pp=1,ep=8,mbs=1,dispatcher=alltoall");
+  const TrainingResult f = run(flex), a = run(a2a);
+  ASSERT_TRUE(f.valid() && a.valid());
+  EXPECT_GT(a.parts.memory_bound_s, f.parts.memory_bound_s);
+  EXPECT_DOUBLE_EQ(a.parts.gemm_s, f.parts.gemm_s);
+  const long long tokens = 256LL * 4096 / 8;  // per GPU per step
+  // Every layer, forward and backward (2x): a read and a write of each routed copy, each way, in bf16.
+  const double sort_bytes = flex.model.layers * 3.0 * 4.0 * tokens * 8 * 2048 * 2.0;
+  EXPECT_NEAR(a.parts.memory_bound_s - f.parts.memory_bound_s, memory_bound_time_s(flex.hw, sort_bytes), 1e-9);
+  auto one_flex = make("qwen3-30b-a3b", "hgx-h100", 128, 1024, 4096, Precision::fp8, "tp=1,pp=1,ep=128,mbs=1");
+  auto one_a2a = one_flex;
+  one_a2a.plan.dispatcher = MoeDispatcher::alltoall;
+  EXPECT_DOUBLE_EQ(run(one_a2a).step_time_s, run(one_flex).step_time_s);
 }
 
 TEST(TrainingProperties, PartsAddUpToStepTime) {

@@ -138,6 +138,7 @@ std::string full_plan_text(const TrainingPlan& p) {
                    b(p.dp_overlap), b(p.ep_overlap));
   s += fmt::format(",dist_opt={},order={},moments={},moe_act_fp8={},combine_from_act={}", b(p.distributed_optimizer),
                    to_string(p.order), p.bf16_moments ? "bf16" : "fp32", b(p.moe_act_fp8), b(p.combine_from_act));
+  if (p.dispatcher == MoeDispatcher::alltoall) s += ",dispatcher=alltoall";
   return s;
 }
 
