@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "model/model_registry.h"
 #include "training/expert_overlap.h"
+#include "training/moe_dispatcher.h"
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
 #include "validate/precision_text.h"
@@ -258,6 +259,13 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       return expert_a2a_overlap_for_row(c.model, q, release, container, c.model_name, c.accelerator, c.workload.precision);
     };
     if (c.model.is_moe() && p.ep > 1) p.ep_overlap = overlap_for(p).overlap;
+    // The MoE token dispatcher (plan.h MoeDispatcher): as the recipe of the row's NeMo container runs it,
+    // where the table covers the model, GPU and precision; else the plan's default.
+    const std::optional<MoeDispatcherReading> dispatcher =
+        c.model.is_moe() && container
+            ? recipe_moe_dispatcher(c.model_name, c.accelerator, to_string(c.workload.precision), *container)
+            : std::nullopt;
+    if (dispatcher) p.dispatcher = dispatcher->dispatcher;
     if (blanks.any()) {
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {
@@ -273,12 +281,14 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       }
       p = fill.plan;
       if (c.model.is_moe() && p.ep > 1) p.ep_overlap = overlap_for(p).overlap;
+      if (dispatcher) p.dispatcher = dispatcher->dispatcher;
       c.assumptions.push_back(fill.note);
     }
     if (c.model.is_moe() && p.ep > 1) {
       c.ep_overlap = p.ep_overlap ? 1 : 0;
       c.assumptions.push_back(overlap_for(p).why);
     }
+    if (dispatcher) c.assumptions.push_back(dispatcher->why);
     TrainingPlan check = p;
     auto violations = check_plan(c.model, check, c.workload);
     if (!violations.empty()) {
