@@ -109,17 +109,38 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
                                f.median_ape_before, f.median_ape_after);
   }
-  // Reported, not written: the fits absorb the closed-loop runs' warm-up tail and over-predict TPOT,
-  // so the catalog keeps every engine at 1 (docs/inference-model.md, "Closed-loop bursts").
+  // Kept (written) where the rows above the fit's clients confirm it (moe_gemm_share_holds); the
+  // others reported only (docs/inference-model.md, "Each engine's MoE GEMM share").
   for (const auto& f : moe_fits) {
+    const bool kept = moe_gemm_share_holds(f);
+    for (size_t i = 0; kept && i < out.size(); ++i)
+      if (moe_kernels_owner(catalog, &catalog.serving_engines()[i])->name == f.after.name) {
+        out[i].moe_gemm_eff = f.after.moe_gemm_eff;
+        out[i].fitted_date = today_utc();
+        out[i].fitted_on = fmt::format(
+            "moe_gemm_eff: {}, the engine's {} MoE TTFT and TPOT rows at <= 8 closed-loop clients; the {} above "
+            "held out (median error {:.1f}% -> {:.1f}%)",
+            dataset.substr(dataset.find_last_of('/') + 1), f.fit_rows, f.held_out_rows, f.held_out_ape_before,
+            f.held_out_ape_after);
+        out[i].method =
+            "calibrate_engine_moe_gemm: grid 0.10-1.00 (0.01) minimising the median min(2, |log(pred/reported)|) of "
+            "the fit rows; kept where the held-out rows improve and its disaggregated ones do not worsen";
+      }
     moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
-                 {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
-                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+                     {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
+                     {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100},
+                     {"held_out_error_before", f.held_out_ape_before / 100},
+                     {"held_out_error", f.held_out_ape_after / 100}, {"held_out_pool_rows", f.held_out_pool_rows},
+                     {"held_out_pool_error_before", f.held_out_pool_ape_before / 100},
+                     {"held_out_pool_error", f.held_out_pool_ape_after / 100}, {"kept", kept}});
     if (!common.json)
       std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (MoE TTFT+TPOT at <= 8 "
-                               "clients)  {:>6.1f}% -> {:.1f}%\n",
+                               "clients)  {:>6.1f}% -> {:.1f}%; held out {:.1f}% -> {:.1f}%, its {} disaggregated "
+                               "{:.1f}% -> {:.1f}%: {}\n",
                                f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
-                               f.median_ape_before, f.median_ape_after);
+                               f.median_ape_before, f.median_ape_after, f.held_out_ape_before, f.held_out_ape_after,
+                               f.held_out_pool_rows, f.held_out_pool_ape_before, f.held_out_pool_ape_after,
+                               kept ? "kept" : "not kept");
   }
   if (!common.json)
     for (const auto& f : fits)
@@ -138,7 +159,8 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                  "the predicted TTFT + {:.0f} s) counted, not fitted\n",
                                  f.after.name, f.not_steady_rows, kFrontEndBoundS);
   if (!common.json && !moe_fits.empty())
-    std::cout << "(MoE GEMM efficiency shares reported, not written: docs/inference-model.md, Closed-loop bursts)\n";
+    std::cout << "(MoE GEMM efficiency shares written with --write where kept: docs/inference-model.md, Each engine's "
+                 "MoE GEMM share)\n";
   if (!common.json && !wave_fits.empty() && !moe_gemm_waves)
     std::cout << "(MoE GEMM efficiency shares on the opening waves reported, not written: --moe-gemm-waves writes "
                  "them; docs/inference-model.md, Each engine's MoE GEMM share)\n";
@@ -172,13 +194,18 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  extend's on FlashInfer, fitted by calibrate_engines() on those InferenceX points' TPOT and tokens/s\n"
              "  per user; every other point held out.\n"
              "moe_gemm_eff: the share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach\n"
-             "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
-             "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
-             "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
-             "  above 8 clients held out. Per engine, never per model. It applies to a step's prompt rows (decode\n"
-             "  rows at the reference's). On an InferenceX file `calibrate --engines` also fits it on each non-\n"
-             "  TensorRT-LLM engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported\n"
-             "  and written only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
+             "  on prompt rows (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the\n"
+             "  generation's efficiencies were fitted on). It scales the experts' math, not their weights' streaming,\n"
+             "  so its cost follows the prompt tokens a step carries: decode rows run at the reference's, a mixed\n"
+             "  step's grouped GEMM at the rows' harmonic blend. Fitted by calibrate_engine_moe_gemm() on the engine's\n"
+             "  MoE TTFT and TPOT rows at <= 8 closed-loop clients of an inference-schema file (`calibrate --engines\n"
+             "  --dataset aiconfigurator-silicon-sample-ttft-tpot.csv --write`), the rows above 8 clients held out, and\n"
+             "  kept only where those held-out rows improve and its disaggregated deployments' held-out rows (their\n"
+             "  loaded prefill pools measure the prompt throughput) do not worsen: vLLM 0.29 kept; SGLang's 0.18 over-\n"
+             "  loads its disaggregated pools (held out 28% -> 39%), not kept; TensorRT-LLM the reference. Per engine,\n"
+             "  never per model. On an InferenceX file `calibrate --engines` also fits it on each non-TensorRT-LLM\n"
+             "  engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported and written\n"
+             "  only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
              "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
              "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
              "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"

@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "validate/calibrate.h"
 #include "validate/calibrate_rows.h"
@@ -295,8 +297,20 @@ std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cas
       }
       return median_of(errs);
     };
+    // The held-out rows' median errors at a share: all of them, and those of disaggregated deployments.
+    auto held_medians = [&](double eff) {
+      std::vector<double> apes, pool;
+      for (auto* c : held) {
+        c->workload.moe_gemm_eff = eff;
+        apes.push_back(ape_pct(*c));
+        if (c->mode == InferenceMode::disaggregated) pool.push_back(apes.back());
+      }
+      fit.held_out_pool_rows = pool.size();
+      return std::pair{apes.empty() ? 0.0 : median_of(apes), pool.empty() ? 0.0 : median_of(pool)};
+    };
+    std::tie(fit.held_out_ape_before, fit.held_out_pool_ape_before) = held_medians(e.moe_gemm_eff);
     const double best_eff = fit_moe_gemm_share(fit, loss);
-    for (auto* c : held) c->workload.moe_gemm_eff = best_eff;
+    std::tie(fit.held_out_ape_after, fit.held_out_pool_ape_after) = held_medians(best_eff);
     fits.push_back(fit);
   }
   return fits;
@@ -321,6 +335,12 @@ bool wave_measures_pool(const InferenceCase& c) {
   } catch (const InputError&) {
     return false;
   }
+}
+
+bool moe_gemm_share_holds(const EngineFit& fit) {
+  return !moe_gemm_reference_engine(fit.after.name) && fit.after.moe_gemm_eff != fit.before.moe_gemm_eff &&
+         fit.held_out_rows > 0 && fit.held_out_ape_after < fit.held_out_ape_before &&
+         fit.held_out_pool_ape_after <= fit.held_out_pool_ape_before;
 }
 
 bool moe_gemm_reference_engine(const std::string& name) {
