@@ -31,7 +31,7 @@ namespace gpuplan::cli::calibrate_detail {
 // TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                           const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources,
-                          bool moe_gemm_waves) {
+                          bool moe_gemm_waves, const std::vector<std::string>& front_end_engines) {
   const Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
   const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
@@ -47,6 +47,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                         : map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
   if (moe_gemm_waves && host_fit) throw InputError("--moe-gemm-waves", "applies to an InferenceX-schema --dataset");
+  if (!front_end_engines.empty() && !host_fit)
+    throw InputError("--front-end-engines", "applies to an inference.csv-schema --dataset (the InferenceX file "
+                                            "fits every engine's front end)");
   // InferenceX schema: each non-reference engine's grouped MoE GEMM share on its prefill pools' opening
   // waves (at the catalog's front ends). Reported, not written, unless --moe-gemm-waves: the held-out
   // files reject it (docs/inference-model.md, "Each engine's MoE GEMM share"); with it, the front ends
@@ -64,7 +67,17 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   }
   const std::vector<EngineFit> fits =
       host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
-  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, catalog);
+  // The named engines' front ends on their dense rows first: the MoE shares are fitted at them.
+  const std::vector<EngineFit> fe_fits =
+      host_fit && !front_end_engines.empty() ? calibrate_engine_front_end_dense(cases, catalog, front_end_engines)
+                                             : std::vector<EngineFit>{};
+  Catalog at_front_ends = catalog;
+  for (const auto& f : fe_fits)  // an overlay restates the figures it keeps (the share, from the catalog)
+    at_front_ends.merge_yaml(fmt::format("serving_engines:\n  - name: {}\n    request_overhead_s: {}\n    "
+                                         "moe_gemm_eff: {}\n",
+                                         f.after.name, f.after.request_overhead_s, f.before.moe_gemm_eff),
+                             "calibrate --front-end-engines");
+  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, at_front_ends);
   std::vector<ServingEngine> out = catalog.serving_engines();
   nlohmann::json j = nlohmann::json::array();
   if (!common.json)
@@ -93,6 +106,24 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
+  for (const auto& f : fe_fits) {
+    for (auto& e : out)
+      if (e.name == f.after.name) {
+        e.request_overhead_s = f.after.request_overhead_s;
+        e.states_request_overhead = true;
+      }
+    resolve_serving_front_ends(out, "calibrate --engines");
+    j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"not_steady_rows", f.not_steady_rows}, {"fit_on", "dense closed-loop TTFT at <= 8 clients"},
+                 {"request_overhead_s_before", f.before.request_overhead_s},
+                 {"request_overhead_s", f.after.request_overhead_s},
+                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  front end {:.3f} -> {:.3f} s (dense TTFT at <= 8 clients)  "
+                               "{:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.request_overhead_s,
+                               f.after.request_overhead_s, f.median_ape_before, f.median_ape_after);
+  }
   nlohmann::json moe_j = nlohmann::json::array();
   for (const auto& f : wave_fits) {
     // The engine and the Dynamo deployments of its workers (moe_kernels_owner); `out` is the catalog's list.
@@ -117,11 +148,18 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
       if (moe_kernels_owner(catalog, &catalog.serving_engines()[i])->name == f.after.name) {
         out[i].moe_gemm_eff = f.after.moe_gemm_eff;
         out[i].fitted_date = today_utc();
+        std::string front_end;
+        for (const auto& fe : fe_fits)
+          if (fe.after.name == f.after.name)
+            front_end = fmt::format("request_overhead_s: its {} closed-loop TTFT rows of dense models at <= 8 clients "
+                                    "(median of measured - predicted), its other rows held out. ",
+                                    fe.fit_rows);
         out[i].fitted_on = fmt::format(
-            "moe_gemm_eff: {}, the engine's {} MoE TTFT and TPOT rows at <= 8 closed-loop clients; the {} above "
-            "held out (median error {:.1f}% -> {:.1f}%)",
-            dataset.substr(dataset.find_last_of('/') + 1), f.fit_rows, f.held_out_rows, f.held_out_ape_before,
-            f.held_out_ape_after);
+            "{}: {}moe_gemm_eff: the engine's {} MoE TTFT and TPOT rows at <= 8 closed-loop clients; the {} above "
+            "held out (median error {:.1f}% -> {:.1f}%, its {} disaggregated {:.1f}% -> {:.1f}%)",
+            dataset.substr(dataset.find_last_of('/') + 1), front_end, f.fit_rows, f.held_out_rows,
+            f.held_out_ape_before, f.held_out_ape_after, f.held_out_pool_rows, f.held_out_pool_ape_before,
+            f.held_out_pool_ape_after);
         out[i].method =
             "calibrate_engine_moe_gemm: grid 0.10-1.00 (0.01) minimising the median min(2, |log(pred/reported)|) of "
             "the fit rows; kept where the held-out rows improve and its disaggregated ones do not worsen";
@@ -177,7 +215,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "must all occur), so the specific engines come before the generic ones; `default` serves any other.\n"
              "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"
              "  (src/validate/calibrate.h) as the median of measured - predicted TTFT of each engine's InferenceX\n"
-             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out.\n"
+             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out. vLLM,\n"
+             "  without InferenceX points: calibrate_engine_front_end_dense() on the AIConfigurator file's dense\n"
+             "  closed-loop TTFT rows at <= 8 clients (`--front-end-engines vllm`), the same median.\n"
              "front_end_of: the engine whose front end (request_overhead_s) this one shares, resolved when the catalog\n"
              "  is read (the named entry must state its own figure: no chains); its rows count towards that fit.\n"
              "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
@@ -200,9 +240,10 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  step's grouped GEMM at the rows' harmonic blend. Fitted by calibrate_engine_moe_gemm() on the engine's\n"
              "  MoE TTFT and TPOT rows at <= 8 closed-loop clients of an inference-schema file (`calibrate --engines\n"
              "  --dataset aiconfigurator-silicon-sample-ttft-tpot.csv --write`), the rows above 8 clients held out, and\n"
-             "  kept only where those held-out rows improve and its disaggregated deployments' held-out rows (their\n"
-             "  loaded prefill pools measure the prompt throughput) do not worsen: vLLM 0.29 kept; SGLang's 0.18 over-\n"
-             "  loads its disaggregated pools (held out 28% -> 39%), not kept; TensorRT-LLM the reference. Per engine,\n"
+             "  kept only where those held-out rows improve on the reference's share (1) and its disaggregated\n"
+             "  deployments' held-out rows (their loaded prefill pools measure the prompt throughput) do not worsen:\n"
+             "  vLLM 0.53 (at its fitted front end) kept; SGLang's 0.18 over-loads its disaggregated pools (held out\n"
+             "  28% -> 39%), not kept; TensorRT-LLM the reference. Per engine,\n"
              "  never per model. On an InferenceX file `calibrate --engines` also fits it on each non-TensorRT-LLM\n"
              "  engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported and written\n"
              "  only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
