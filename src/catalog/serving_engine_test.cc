@@ -23,8 +23,11 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(matched(c, "SGLang"), "sglang");
   EXPECT_EQ(matched(c, "TRT-LLM"), "tensorrt-llm");
   EXPECT_EQ(matched(c, "ATOM"), "atom");
-  EXPECT_EQ(matched(c, "vLLM"), "vllm");  // its entry: front end 0, MoE GEMM share not kept (1)
-  EXPECT_DOUBLE_EQ(c.find_serving_engine("vllm 0.19.0")->moe_gemm_eff, 1.0);
+  EXPECT_EQ(matched(c, "vLLM"), "vllm");  // its entry: front end and MoE GEMM share fitted on AIConfigurator's file
+  EXPECT_LT(c.find_serving_engine("vllm 0.19.0")->moe_gemm_eff, 0.8);
+  EXPECT_GT(c.find_serving_engine("vllm 0.19.0")->request_overhead_s, 0.0);
+  EXPECT_DOUBLE_EQ(c.find_serving_engine("sglang 0.5.9")->moe_gemm_eff, 1.0);  // not kept (its pools reject it)
+  EXPECT_DOUBLE_EQ(c.find_serving_engine("trtllm")->moe_gemm_eff, 1.0);        // the reference
   EXPECT_EQ(matched(c, "default"), "");  // the default entry answers to no framework
   // Scheduler facts: SGLang and ATOM run prompts in forwards of their own; inflight batching engines
   // ride them in the decodes' forward. `infer --engine` and validation read the same entry.

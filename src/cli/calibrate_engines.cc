@@ -31,7 +31,7 @@ namespace gpuplan::cli::calibrate_detail {
 // TTFT for the front ends, the MTP points for the acceptance; the other rows held out).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                           const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources,
-                          bool moe_gemm_waves) {
+                          bool moe_gemm_waves, const std::vector<std::string>& front_end_engines) {
   const Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
   const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
@@ -47,6 +47,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                         : map_inferencex_cases(table, catalog, skipped, /*p99_ttft=*/true);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
   if (moe_gemm_waves && host_fit) throw InputError("--moe-gemm-waves", "applies to an InferenceX-schema --dataset");
+  if (!front_end_engines.empty() && !host_fit)
+    throw InputError("--front-end-engines", "applies to an inference.csv-schema --dataset (the InferenceX file "
+                                            "fits every engine's front end)");
   // InferenceX schema: each non-reference engine's grouped MoE GEMM share on its prefill pools' opening
   // waves (at the catalog's front ends). Reported, not written, unless --moe-gemm-waves: the held-out
   // files reject it (docs/inference-model.md, "Each engine's MoE GEMM share"); with it, the front ends
@@ -64,7 +67,17 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   }
   const std::vector<EngineFit> fits =
       host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
-  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, catalog);
+  // The named engines' front ends on their dense rows first: the MoE shares are fitted at them.
+  const std::vector<EngineFit> fe_fits =
+      host_fit && !front_end_engines.empty() ? calibrate_engine_front_end_dense(cases, catalog, front_end_engines)
+                                             : std::vector<EngineFit>{};
+  Catalog at_front_ends = catalog;
+  for (const auto& f : fe_fits)  // an overlay restates the figures it keeps (the share, from the catalog)
+    at_front_ends.merge_yaml(fmt::format("serving_engines:\n  - name: {}\n    request_overhead_s: {}\n    "
+                                         "moe_gemm_eff: {}\n",
+                                         f.after.name, f.after.request_overhead_s, f.before.moe_gemm_eff),
+                             "calibrate --front-end-engines");
+  if (host_fit) moe_fits = calibrate_engine_moe_gemm(cases, at_front_ends);
   std::vector<ServingEngine> out = catalog.serving_engines();
   nlohmann::json j = nlohmann::json::array();
   if (!common.json)
@@ -93,6 +106,24 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
   }
+  for (const auto& f : fe_fits) {
+    for (auto& e : out)
+      if (e.name == f.after.name) {
+        e.request_overhead_s = f.after.request_overhead_s;
+        e.states_request_overhead = true;
+      }
+    resolve_serving_front_ends(out, "calibrate --engines");
+    j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
+                 {"not_steady_rows", f.not_steady_rows}, {"fit_on", "dense closed-loop TTFT at <= 8 clients"},
+                 {"request_overhead_s_before", f.before.request_overhead_s},
+                 {"request_overhead_s", f.after.request_overhead_s},
+                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{:<22} {:>5} {:>9}  front end {:.3f} -> {:.3f} s (dense TTFT at <= 8 clients)  "
+                               "{:>6.1f}% -> {:.1f}%\n",
+                               f.after.name, f.fit_rows, f.held_out_rows, f.before.request_overhead_s,
+                               f.after.request_overhead_s, f.median_ape_before, f.median_ape_after);
+  }
   nlohmann::json moe_j = nlohmann::json::array();
   for (const auto& f : wave_fits) {
     // The engine and the Dynamo deployments of its workers (moe_kernels_owner); `out` is the catalog's list.
@@ -109,17 +140,45 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
                                f.median_ape_before, f.median_ape_after);
   }
-  // Reported, not written: the fits absorb the closed-loop runs' warm-up tail and over-predict TPOT,
-  // so the catalog keeps every engine at 1 (docs/inference-model.md, "Closed-loop bursts").
+  // Kept (written) where the rows above the fit's clients confirm it (moe_gemm_share_holds); the
+  // others reported only (docs/inference-model.md, "Each engine's MoE GEMM share").
   for (const auto& f : moe_fits) {
+    const bool kept = moe_gemm_share_holds(f);
+    for (size_t i = 0; kept && i < out.size(); ++i)
+      if (moe_kernels_owner(catalog, &catalog.serving_engines()[i])->name == f.after.name) {
+        out[i].moe_gemm_eff = f.after.moe_gemm_eff;
+        out[i].fitted_date = today_utc();
+        std::string front_end;
+        for (const auto& fe : fe_fits)
+          if (fe.after.name == f.after.name)
+            front_end = fmt::format("request_overhead_s: its {} closed-loop TTFT rows of dense models at <= 8 clients "
+                                    "(median of measured - predicted), its other rows held out. ",
+                                    fe.fit_rows);
+        out[i].fitted_on = fmt::format(
+            "{}: {}moe_gemm_eff: the engine's {} MoE TTFT and TPOT rows at <= 8 closed-loop clients; the {} above "
+            "held out (median error {:.1f}% -> {:.1f}%, its {} disaggregated {:.1f}% -> {:.1f}%)",
+            dataset.substr(dataset.find_last_of('/') + 1), front_end, f.fit_rows, f.held_out_rows,
+            f.held_out_ape_before, f.held_out_ape_after, f.held_out_pool_rows, f.held_out_pool_ape_before,
+            f.held_out_pool_ape_after);
+        out[i].method =
+            "calibrate_engine_moe_gemm: grid 0.10-1.00 (0.01) minimising the median min(2, |log(pred/reported)|) of "
+            "the fit rows; kept where the held-out rows improve and its disaggregated ones do not worsen";
+      }
     moe_j.push_back({{"engine", f.after.name}, {"fit_rows", f.fit_rows}, {"held_out_rows", f.held_out_rows},
-                 {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
-                 {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100}});
+                     {"moe_gemm_eff_before", f.before.moe_gemm_eff}, {"moe_gemm_eff", f.after.moe_gemm_eff},
+                     {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100},
+                     {"held_out_error_before", f.held_out_ape_before / 100},
+                     {"held_out_error", f.held_out_ape_after / 100}, {"held_out_pool_rows", f.held_out_pool_rows},
+                     {"held_out_pool_error_before", f.held_out_pool_ape_before / 100},
+                     {"held_out_pool_error", f.held_out_pool_ape_after / 100}, {"kept", kept}});
     if (!common.json)
       std::cout << fmt::format("{:<22} {:>5} {:>9}  MoE GEMM efficiency share {:.2f} -> {:.2f} (MoE TTFT+TPOT at <= 8 "
-                               "clients)  {:>6.1f}% -> {:.1f}%\n",
+                               "clients)  {:>6.1f}% -> {:.1f}%; held out {:.1f}% -> {:.1f}%, its {} disaggregated "
+                               "{:.1f}% -> {:.1f}%: {}\n",
                                f.after.name, f.fit_rows, f.held_out_rows, f.before.moe_gemm_eff, f.after.moe_gemm_eff,
-                               f.median_ape_before, f.median_ape_after);
+                               f.median_ape_before, f.median_ape_after, f.held_out_ape_before, f.held_out_ape_after,
+                               f.held_out_pool_rows, f.held_out_pool_ape_before, f.held_out_pool_ape_after,
+                               kept ? "kept" : "not kept");
   }
   if (!common.json)
     for (const auto& f : fits)
@@ -138,7 +197,8 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                  "the predicted TTFT + {:.0f} s) counted, not fitted\n",
                                  f.after.name, f.not_steady_rows, kFrontEndBoundS);
   if (!common.json && !moe_fits.empty())
-    std::cout << "(MoE GEMM efficiency shares reported, not written: docs/inference-model.md, Closed-loop bursts)\n";
+    std::cout << "(MoE GEMM efficiency shares written with --write where kept: docs/inference-model.md, Each engine's "
+                 "MoE GEMM share)\n";
   if (!common.json && !wave_fits.empty() && !moe_gemm_waves)
     std::cout << "(MoE GEMM efficiency shares on the opening waves reported, not written: --moe-gemm-waves writes "
                  "them; docs/inference-model.md, Each engine's MoE GEMM share)\n";
@@ -155,7 +215,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "must all occur), so the specific engines come before the generic ones; `default` serves any other.\n"
              "request_overhead_s: the front end's latency per request before prefill, fitted by calibrate_engines()\n"
              "  (src/validate/calibrate.h) as the median of measured - predicted TTFT of each engine's InferenceX\n"
-             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out.\n"
+             "  DeepSeek-R1 points at concurrency <= 8 (no queue, no wave); the points above 8 are held out. vLLM,\n"
+             "  without InferenceX points: calibrate_engine_front_end_dense() on the AIConfigurator file's dense\n"
+             "  closed-loop TTFT rows at <= 8 clients (`--front-end-engines vllm`), the same median.\n"
              "front_end_of: the engine whose front end (request_overhead_s) this one shares, resolved when the catalog\n"
              "  is read (the named entry must state its own figure: no chains); its rows count towards that fit.\n"
              "mtp_accept: acceptance of each MTP draft given the previous was accepted (DeepSeek-V3 report,\n"
@@ -172,13 +234,19 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  extend's on FlashInfer, fitted by calibrate_engines() on those InferenceX points' TPOT and tokens/s\n"
              "  per user; every other point held out.\n"
              "moe_gemm_eff: the share of the generation's GEMM efficiency the engine's grouped MoE expert GEMMs reach\n"
-             "  (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the generation's\n"
-             "  efficiencies were fitted on); fitted by calibrate_engine_moe_gemm() on the engine's MoE TTFT rows at\n"
-             "  <= 8 closed-loop clients of an inference-schema file (`calibrate --engines --dataset FILE`), the rows\n"
-             "  above 8 clients held out. Per engine, never per model. It applies to a step's prompt rows (decode\n"
-             "  rows at the reference's). On an InferenceX file `calibrate --engines` also fits it on each non-\n"
-             "  TensorRT-LLM engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported\n"
-             "  and written only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
+             "  on prompt rows (1 when unset: TensorRT-LLM's CUTLASS / trtllm-gen MoE kernels, whose rows the\n"
+             "  generation's efficiencies were fitted on). It scales the experts' math, not their weights' streaming,\n"
+             "  so its cost follows the prompt tokens a step carries: decode rows run at the reference's, a mixed\n"
+             "  step's grouped GEMM at the rows' harmonic blend. Fitted by calibrate_engine_moe_gemm() on the engine's\n"
+             "  MoE TTFT and TPOT rows at <= 8 closed-loop clients of an inference-schema file (`calibrate --engines\n"
+             "  --dataset aiconfigurator-silicon-sample-ttft-tpot.csv --write`), the rows above 8 clients held out, and\n"
+             "  kept only where those held-out rows improve on the reference's share (1) and its disaggregated\n"
+             "  deployments' held-out rows (their loaded prefill pools measure the prompt throughput) do not worsen:\n"
+             "  vLLM 0.53 (at its fitted front end) kept; SGLang's 0.18 over-loads its disaggregated pools (held out\n"
+             "  28% -> 39%), not kept; TensorRT-LLM the reference. Per engine,\n"
+             "  never per model. On an InferenceX file `calibrate --engines` also fits it on each non-TensorRT-LLM\n"
+             "  engine's prefill pools' opening waves (p99 TTFT; Dynamo + X rows count for X), reported and written\n"
+             "  only with --moe-gemm-waves: not kept (docs/inference-model.md, Each engine's MoE GEMM share).\n"
              "prefill_separate: the engine runs prompts in forwards of their own that the running decodes wait for\n"
              "  (SGLang's scheduler alternates prefill and decode batches unless --enable-mixed-chunk; ATOM likewise);\n"
              "  unset: prompts ride in the decodes' forward (inflight batching). A fact of the scheduler, not fitted.\n"

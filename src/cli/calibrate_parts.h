@@ -49,6 +49,6 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
 // calibrate --engines (calibrate_engines.cc).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
                           const std::vector<std::string>& command_args, const std::vector<std::string>& fit_sources,
-                          bool moe_gemm_waves);
+                          bool moe_gemm_waves, const std::vector<std::string>& front_end_engines);
 
 }  // namespace gpuplan::cli::calibrate_detail

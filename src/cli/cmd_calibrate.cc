@@ -40,7 +40,7 @@ int cmd_calibrate(int argc, char** argv) {
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
   std::vector<std::string> holdouts, serving;
-  std::string bands_path, generations, fit_sources, params;
+  std::string bands_path, generations, fit_sources, params, front_end_engines;
   bool inference = false, bands = false, engines = false, prefill = false, moe_gemm_waves = false;
   CalibrationOptions opts;
   app.add_option("--dataset", dataset, "CSV of published measurements (training.csv schema, or the inference "
@@ -57,6 +57,10 @@ int cmd_calibrate(int argc, char** argv) {
                "Fit each serving engine's front-end latency and the MTP acceptance "
                "(data/catalog/serving_engines.yaml) on an InferenceX-schema --dataset, or its host work per "
                "sequence per step on an inference.csv-schema one (maximum-load rows)");
+  app.add_option("--front-end-engines", front_end_engines,
+                 "--engines on an inference.csv-schema --dataset: also fit the front end (request_overhead_s) of these "
+                 "engines (comma-separated catalog names: those without InferenceX points) on their dense closed-loop "
+                 "TTFT rows at <= 8 clients; the MoE GEMM shares are fitted at it");
   app.add_flag("--moe-gemm-waves", moe_gemm_waves,
                "--engines on an InferenceX-schema --dataset: also write each non-reference engine's MoE GEMM "
                "share (moe_gemm_eff) fitted on its prefill pools' opening waves, and fit the front ends at it "
@@ -94,9 +98,11 @@ int cmd_calibrate(int argc, char** argv) {
       if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
                                    fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources),
-                                   moe_gemm_waves);
+                                   moe_gemm_waves,
+                                   front_end_engines.empty() ? std::vector<std::string>{} : split_list(front_end_engines));
     }
     if (moe_gemm_waves) throw InputError("--moe-gemm-waves", "applies with --engines");
+    if (!front_end_engines.empty()) throw InputError("--front-end-engines", "applies with --engines");
     if (prefill && !inference) throw InputError("--prefill", "applies with --inference");
     if (!params.empty() && !inference) throw InputError("--params", "applies with --inference");
     if (!params.empty()) {

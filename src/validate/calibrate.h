@@ -73,6 +73,11 @@ struct EngineFit {
   size_t not_steady_rows = 0;  // low-concurrency TTFT cases left out by ttft_beyond_steady_state
   bool mtp_host_fit = false;   // the fit of the SGLang worker's MTP host work (rows: those MTP figures)
   double median_ape_before = 0, median_ape_after = 0;  // on the fit rows
+  // calibrate_engine_moe_gemm: the held-out rows' median errors at the catalog's share and at the fit's.
+  double held_out_ape_before = 0, held_out_ape_after = 0;
+  // ... and of the held-out rows of disaggregated deployments (their prefill pools' load), 0 without any.
+  size_t held_out_pool_rows = 0;
+  double held_out_pool_ape_before = 0, held_out_pool_ape_after = 0;
 };
 
 // A request's front end (HTTP server, tokenizer, router, prefill/decode handshake) takes tens to a few
@@ -138,9 +143,29 @@ std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, 
 // steps, so a slower GEMM must show in both); its MoE cases above are held out (held_out_rows;
 // median_ape_* are on the fit rows). The value is the one on a 0.10-1.00 grid (0.01) minimising the
 // median min(2, |log(pred/reported)|). Engines without fit rows are not returned. The cases'
-// workloads are updated in place.
+// workloads are updated in place. held_out_ape_before/after: the held-out rows' median error at the
+// reference kernels' share (1) and at the fit's; held_out_pool_*: the same on the held-out rows of
+// disaggregated deployments (moe_gemm_share_holds).
 std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                                  long long max_fit_concurrency = 8);
+
+// The front end (request_overhead_s) of each engine named in `engines` (catalog names) fitted on an
+// inference-schema file's closed-loop TTFT cases of dense models at 1 to `max_fit_concurrency` clients,
+// as calibrate_engines does on InferenceX points (the median of measured - predicted TTFT without a
+// front end; points beyond any steady state counted, not fitted): the engines without InferenceX
+// points. Dense rows carry no MoE GEMM share, so the front end does not trade against it; the engine's
+// other cases are held out. The engine's cases take the fitted figure in place. Throws InputError
+// naming `engines` for a name the catalog does not hold or an engine with no such rows.
+std::vector<EngineFit> calibrate_engine_front_end_dense(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                        const std::vector<std::string>& engines,
+                                                        long long max_fit_concurrency = 8);
+
+// Whether a MoE GEMM share fitted by calibrate_engine_moe_gemm is kept (written by `calibrate --engines
+// --write`): the engine's kernels are not the reference (moe_gemm_reference_engine), the share is below 1,
+// the rows above the fit's clients (held out) are predicted better at it than at the reference's (1),
+// and the held-out rows of disaggregated deployments no worse: a loaded prefill pool's TTFT is its
+// prompt throughput, so a share that over-loads the pools is a latency the kernels do not have.
+bool moe_gemm_share_holds(const EngineFit& fit);
 
 // Whether a disaggregated run's p99 TTFT case measures its prefill pool (calibrate_prefill's wave
 // rows): the opening wave's tail waits at least three of its own prefill-and-hand-off times for the

@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "validate/calibrate.h"
 #include "validate/calibrate_rows.h"
@@ -271,6 +273,54 @@ double fit_moe_gemm_share(EngineFit& fit, Loss&& loss) {
 
 }  // namespace
 
+std::vector<EngineFit> calibrate_engine_front_end_dense(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                        const std::vector<std::string>& engines,
+                                                        long long max_fit_concurrency) {
+  std::vector<EngineFit> fits;
+  for (const std::string& name : engines) {
+    const ServingEngine* e = nullptr;
+    for (const ServingEngine& x : catalog.serving_engines())
+      if (x.name == name) e = &x;
+    if (!e) throw InputError("--front-end-engines", fmt::format("no serving engine '{}' in the catalog", name));
+    EngineFit fit;
+    fit.before = fit.after = *e;
+    std::vector<InferenceCase*> mine, fitted;
+    std::vector<double> residual_s, apes_before;
+    for (auto& c : cases) {
+      if (front_end_owner(catalog, c) != e) continue;
+      mine.push_back(&c);
+      if (c.metric != "ttft_ms" || c.model.is_moe() || c.workload.arrival != Arrival::closed_loop ||
+          c.workload.concurrency > max_fit_concurrency || ttft_waits_for_decode_slots(c)) {
+        ++fit.held_out_rows;
+        continue;
+      }
+      InferenceCase bare = c;
+      bare.workload.request_overhead_s = 0;
+      const double bare_s = predict_inference_case(bare) * 1e-3;
+      if (ttft_beyond_steady_state(c.reported * 1e-3, bare_s, c.workload.concurrency)) {
+        ++fit.not_steady_rows;
+        continue;
+      }
+      fitted.push_back(&c);
+      apes_before.push_back(ape_pct(c));
+      residual_s.push_back(c.reported * 1e-3 - bare_s);
+    }
+    if (residual_s.empty())
+      throw InputError("--front-end-engines",
+                       fmt::format("'{}' has no closed-loop TTFT rows of dense models at <= {} clients in the file",
+                                   name, max_fit_concurrency));
+    fit.fit_rows = fitted.size();
+    fit.after.request_overhead_s = std::max(0.0, median_of(residual_s));
+    for (auto* c : mine) c->workload.request_overhead_s = fit.after.request_overhead_s;
+    std::vector<double> apes_after;
+    for (auto* c : fitted) apes_after.push_back(ape_pct(*c));
+    fit.median_ape_before = median_of(apes_before);
+    fit.median_ape_after = median_of(apes_after);
+    fits.push_back(fit);
+  }
+  return fits;
+}
+
 std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                                  long long max_fit_concurrency) {
   std::vector<EngineFit> fits;
@@ -295,8 +345,21 @@ std::vector<EngineFit> calibrate_engine_moe_gemm(std::vector<InferenceCase>& cas
       }
       return median_of(errs);
     };
+    // The held-out rows' median errors at a share: all of them, and those of disaggregated deployments.
+    auto held_medians = [&](double eff) {
+      std::vector<double> apes, pool;
+      for (auto* c : held) {
+        c->workload.moe_gemm_eff = eff;
+        apes.push_back(ape_pct(*c));
+        if (c->mode == InferenceMode::disaggregated) pool.push_back(apes.back());
+      }
+      fit.held_out_pool_rows = pool.size();
+      return std::pair{apes.empty() ? 0.0 : median_of(apes), pool.empty() ? 0.0 : median_of(pool)};
+    };
+    // Held out against the reference kernels' share (1), whatever the catalog holds now.
+    std::tie(fit.held_out_ape_before, fit.held_out_pool_ape_before) = held_medians(1.0);
     const double best_eff = fit_moe_gemm_share(fit, loss);
-    for (auto* c : held) c->workload.moe_gemm_eff = best_eff;
+    std::tie(fit.held_out_ape_after, fit.held_out_pool_ape_after) = held_medians(best_eff);
     fits.push_back(fit);
   }
   return fits;
@@ -321,6 +384,12 @@ bool wave_measures_pool(const InferenceCase& c) {
   } catch (const InputError&) {
     return false;
   }
+}
+
+bool moe_gemm_share_holds(const EngineFit& fit) {
+  return !moe_gemm_reference_engine(fit.after.name) && fit.after.moe_gemm_eff < 1.0 &&
+         fit.held_out_rows > 0 && fit.held_out_ape_after < fit.held_out_ape_before &&
+         fit.held_out_pool_ape_after <= fit.held_out_pool_ape_before;
 }
 
 bool moe_gemm_reference_engine(const std::string& name) {

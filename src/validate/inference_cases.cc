@@ -81,17 +81,19 @@ std::string framework_group(const std::string& f) {
 constexpr double kTpotP99OverMean = 1.25;
 constexpr double kTtftP99OverMean = 2.0;
 
-// AIConfigurator's quantization modes name the FP8 scaling of the attention/dense GEMMs ("gemm=") and
-// the routed experts ("moe="): "fp8" per-tensor, "fp8_block" block-scaled (128 x 128 weight blocks);
-// a plain "FP8" leaves it to the model's checkpoint (InferenceWorkload::fp8_weight_block = -1).
+// AIConfigurator's quantization modes name the FP8 GEMMs of the attention/dense layers ("gemm=") and
+// the routed experts ("moe="): "fp8_block" block-scaled (128 x 128 weight blocks); "fp8" names FP8
+// math, its scaling the checkpoint's (InferenceWorkload::fp8_weight_block = -1), as a plain "FP8": the
+// silicon runs serve the checkpoint the row's model_path names (AIConfigurator's silicon_sample.csv), and
+// a block-scaled one (deepseek-ai/DeepSeek-R1 under TensorRT-LLM, MiniMaxAI/MiniMax-M2.5 under vLLM,
+// both labelled "fp8") runs with its block scales.
 void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
   const std::string l = to_lower(text);
   auto mode = [&](const std::string& key) {
     const size_t at = l.find(key + "=");
     if (at == std::string::npos) return -1;
     const std::string v = l.substr(at + key.size() + 1, l.find(';', at) - (at + key.size() + 1));
-    if (v.rfind("fp8_block", 0) == 0) return 128;
-    return v.rfind("fp8", 0) == 0 ? 0 : -1;
+    return v.rfind("fp8_block", 0) == 0 ? 128 : -1;
   };
   w.fp8_weight_block = mode("gemm");
   w.fp8_moe_weight_block = mode("moe");

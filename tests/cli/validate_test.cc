@@ -208,6 +208,37 @@ TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// calibrate --engines --front-end-engines on the AIConfigurator file fits vLLM's front end on its dense
+// rows, then the MoE GEMM shares at it, and writes the kept share (vLLM's) with it; the option is refused
+// on the InferenceX file (which fits every engine's front end) and for an engine the catalog lacks (exit 2).
+TEST(ValidateCli, CalibrateEnginesFrontEndEngines) {
+  const std::string aic = kData + "aiconfigurator-silicon-sample-ttft-tpot.csv";
+  const std::string ix = kData + "inferencex-deepseek-r1.csv";
+  if (!std::filesystem::exists(aic) || !std::filesystem::exists(ix)) GTEST_SKIP() << "data not present";
+  const auto dir = std::filesystem::temp_directory_path() / ("gpuplan_front_end_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "serving_engines.yaml").string();
+  auto r = run_gpuplan("calibrate --engines --dataset " + aic + " --front-end-engines vllm --write " + out + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["engines"].size(), 1u);
+  EXPECT_EQ(j["engines"][0]["engine"], "vllm");
+  EXPECT_GT(j["engines"][0]["request_overhead_s"].get<double>(), 0.0);
+  bool vllm_kept = false;
+  for (const auto& f : j["moe_gemm_eff_fits"])
+    if (f["engine"] == "vllm") vllm_kept = f["kept"].get<bool>();
+  EXPECT_TRUE(vllm_kept);
+  auto cat = run_gpuplan("catalog list --catalog " + dir.string() + " --json");
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  auto on_ix = run_gpuplan("calibrate --engines --dataset " + ix + " --front-end-engines vllm");
+  EXPECT_EQ(on_ix.exit_code, 2);
+  EXPECT_NE(on_ix.err.find("--front-end-engines"), std::string::npos) << on_ix.err;
+  auto unknown = run_gpuplan("calibrate --engines --dataset " + aic + " --front-end-engines nosuch");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--front-end-engines"), std::string::npos) << unknown.err;
+  std::filesystem::remove_all(dir);
+}
+
 // calibrate --engines on the InferenceX file reports each non-TensorRT-LLM engine's MoE GEMM share
 // fitted on its prefill pools' opening waves without writing it; --moe-gemm-waves writes it, for SGLang
 // and the Dynamo deployment of its workers alike; the flag is refused elsewhere (exit 2, named).
