@@ -111,6 +111,7 @@ struct InferenceEvaluator::Fixed {
   int gpus = 0;
   InferenceMemoryInput mi;  // the instance's memory input (no sequences yet)
   InferenceMemory base;     // the memory figures at no load
+  std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
   Shape shape;
   double weights_bytes = 0;          // per GPU
   double kv_bytes_per_sequence = 0;  // per sequence of the instance, per GPU
@@ -190,10 +191,11 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
                             fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                                         "{}-token sequence in {:.1f} GB per GPU",
                                         weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = inference_memory(m, mi);
+    r.memory = f.memory.emplace(m, mi).at(mi.concurrency);
     f.no_room = true;
     return;
   }
+  f.memory.emplace(m, mi);
   const double pp = par.pp;
   const double isl = double(w.isl);
   const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
@@ -228,7 +230,6 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   const InferenceParallel& par = f.par;
   const InferenceWorkload& w = f.w;
   const int gpus = f.gpus;
-  InferenceMemoryInput mi = f.mi;
   const InferenceMemory& base = f.base;
   const Shape& s = f.shape;
   const double weights = f.weights_bytes;
@@ -244,8 +245,7 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   r.concurrency = conc;
   const double B = std::max(1.0, double(conc) / r.instances);
   r.batch_per_instance = static_cast<long long>(std::ceil(B));
-  mi.concurrency = r.batch_per_instance;
-  r.memory = inference_memory(m, mi);
+  r.memory = f.memory->at(r.batch_per_instance);
   if (par.attention_dp) {  // the same per-GPU split the capacity above was computed with
     r.memory.weights_bytes = weights;
     r.memory.kv_cache_bytes = r.memory.kv_cache_bytes * base.kv_split / par.tp;
