@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -303,10 +304,20 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
 // below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
 // margin of a few ulps over the rounding.
-double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d) {
+// `capacities`: the prefill pools' capacities already computed, by the fields of the deployment they
+// read (the prefill worker and pool, its caps, and whether both pools share one scale-up domain).
+using PrefillCapacities = std::map<std::array<long long, 11>, double>;
+double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillCapacities& capacities) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
-  const double capacity_per_s = prefill_capacity_per_s(s.model, s.hw, d.disagg, w);
-  return capacity_per_s * double(w.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus) * (1 + 1e-9);
+  const DisaggregatedDeployment& g = d.disagg;
+  const std::array<long long, 11> key{g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp,
+                                      g.prefill.two_batch_overlap, g.prefill_gpus, g.prefill_max_batch,
+                                      g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
+                                      g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
+  auto it = capacities.find(key);
+  if (it == capacities.end()) it = capacities.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
+  const double capacity_per_s = it->second;
+  return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
@@ -369,6 +380,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   bool any_fits = false;
   int prev_gpus = 0;
   std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
+  PrefillCapacities capacities;
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
@@ -395,7 +407,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
           // pool's capacity: its tokens/s per GPU below that rate's).
           if (d.disaggregated && o.prune) {
-            const double bound = disaggregated_bound(s, d);
+            const double bound = disaggregated_bound(s, d, capacities);
             if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
             pending.push_back({DeploymentPoints(std::move(d)), bound, order++});
             continue;
