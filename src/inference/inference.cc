@@ -146,11 +146,9 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
   // grows together to isl + osl, so it is sized on the full length under either admission.
   InferenceMemoryInput& mi = f.mi = serving_memory_input(m, hw, par, w);
   mi.context_tokens = kv_held_tokens(w);
-  // The figures at no load; the capacity check (a bisection over the load) is left to the figures at
-  // the load below, and to the no-room case.
-  InferenceMemoryInput mi_base = mi;
-  mi_base.capacity_bytes = 0;
-  const InferenceMemory& base = f.base = inference_memory(m, mi_base);
+  // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
+  // workspace, reserve, the KV split, which do not depend on the capacity).
+  const InferenceMemory& base = f.base = f.memory.emplace(m, mi).at(0);
   const Shape& s = f.shape = shape_of(m, par, w.kv_bytes_per_element);
   double& weights = f.weights_bytes = base.weights_bytes;
   double& kv_seq_gpu = f.kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
@@ -191,11 +189,10 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
                             fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                                         "{}-token sequence in {:.1f} GB per GPU",
                                         weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = f.memory.emplace(m, mi).at(mi.concurrency);
+    r.memory = f.memory->at(mi.concurrency);
     f.no_room = true;
     return;
   }
-  f.memory.emplace(m, mi);
   const double pp = par.pp;
   const double isl = double(w.isl);
   const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
