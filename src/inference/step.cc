@@ -208,12 +208,8 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   if (tokens <= 0) return st;
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
-  // MXFP4 experts on a chip with FP4 tensor cores: 4-bit weights against MXFP8 activations, at the FP8
-  // rate (ModelArch::mxfp4_experts).
-  const MathFormat moe_fmt =
-      m.mxfp4_experts && executed_format(hw.accelerator, fmt) == MathFormat::fp4 ? MathFormat::fp8 : fmt;
   const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
-  const double moe_share = fp8_block_share(m, hw, moe_fmt, w.fp8_moe_weight_block);
+  const double moe_share = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
   const double tp = par.tp;
   const double h = m.hidden;
   const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
@@ -255,7 +251,7 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       const double prompt_rows = prefill / tokens;
       const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
       const Work x =
-          linear(hw, moe_fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
+          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
       acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
       (void)E, (void)group;
       // Router: tokens x hidden x experts in bf16, replicated.

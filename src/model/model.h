@@ -96,11 +96,6 @@ struct ModelArch {
   // (DeepGEMM, CUTLASS / trtllm-gen block-scale, AITER); 0: per-tensor scales (ModelOpt / TensorRT-LLM
   // FP8 of a BF16 checkpoint). Serving's FP8 GEMM rate depends on it (Efficiency::infer_fp8_block_share).
   int fp8_weight_block = 0;
-  // The published checkpoint's routed experts are MXFP4 (gpt-oss). Their kernels on chips with FP4
-  // tensor cores take the activations in MXFP8 and run at the FP8 rate, the weights staying 4-bit
-  // (TensorRT-LLM's ModelConfig.get_mxfp4_quant_algo on SM100: W4A8_MXFP4_MXFP8); elsewhere they run
-  // weight-only in BF16, as any 4-bit GEMM there.
-  bool mxfp4_experts = false;
 
   std::optional<double> published_total_params;   // as the model card states
   std::optional<double> published_active_params;

@@ -106,7 +106,6 @@ ModelArch parse_model(YamlMap y) {
   }
   m.max_seq_len = to_int(y.opt_integer_in("max_seq_len", 0, kBig - 1).value_or(0));
   m.fp8_weight_block = to_int(y.opt_integer_in("fp8_weight_block", 0, 4096).value_or(0));
-  m.mxfp4_experts = y.opt_boolean("mxfp4_experts").value_or(false);
   if (auto p = y.opt_num_in("published_total_params_b", 0, 1e6)) m.published_total_params = *p * 1e9;
   if (auto p = y.opt_num_in("published_active_params_b", 0, 1e6)) m.published_active_params = *p * 1e9;
   m.published_active_excludes_embedding =
