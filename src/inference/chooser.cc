@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -14,12 +15,38 @@ namespace gpuplan {
 
 namespace {
 
-// A deployment with its result at the most clients it holds (the KV cache's or the decode slots'
-// limit): its throughput there bounds what it gives at any target.
-struct Candidate {
+// A deployment the chooser evaluates at several loads, with its evaluator (an aggregated deployment's,
+// made at its first point evaluated: the parts of a point that do not depend on the load, once).
+struct DeploymentPoints {
+  explicit DeploymentPoints(ServingDeployment deployment) : d(std::move(deployment)) {}
   ServingDeployment d;
-  InferenceResult top;
+  std::unique_ptr<InferenceEvaluator> aggregated;
 };
+
+// A deployment with its result at the most clients it holds (the KV cache's or the decode slots'
+// limit): its throughput there bounds what it gives at any target. `order`: its place among its size's
+// deployments (ties in throughput go by it).
+struct Candidate {
+  DeploymentPoints dp;
+  InferenceResult top;
+  std::size_t order = 0;
+};
+
+// A disaggregated deployment whose result at the most clients is not yet evaluated, with a bound on
+// the tokens/s per GPU it gives at any load (disaggregated_bound).
+struct Pending {
+  DeploymentPoints dp;
+  double bound_tokens_per_s_per_gpu = 0;
+  std::size_t order = 0;
+};
+
+// The order the candidates are solved in: the most throughput at the most clients first, then the
+// first generated.
+bool solved_before(const Candidate& a, const Candidate& b) {
+  if (a.top.tokens_per_s_per_gpu != b.top.tokens_per_s_per_gpu)
+    return a.top.tokens_per_s_per_gpu > b.top.tokens_per_s_per_gpu;
+  return a.order < b.order;
+}
 
 // The least load that puts one sequence on every rank: one per instance (per attention-DP rank), or one
 // per decode worker of a disaggregated deployment (as the sweep starts).
@@ -85,22 +112,27 @@ struct Solver {
   DisaggregatedPools own_pools{false};  // this chooser's alone (one thread)
   DisaggregatedPools* pools = &own_pools;
 
-  // evaluate_scenario(s, d, c), the pools kept.
-  InferenceResult evaluate(const ServingDeployment& d, long long c) {
-    const InferenceWorkload w = scenario_workload(s, d, c);
-    if (!d.disaggregated) return evaluate_inference_serving(s.model, serving_hw, d.parallel, w);
-    return evaluate_disaggregated(s.model, s.hw, d.disagg, w, pools);
+  // evaluate_scenario(s, dp.d, c), the pools and the aggregated evaluator kept.
+  InferenceResult evaluate(DeploymentPoints& dp, long long c) {
+    const ServingDeployment& d = dp.d;
+    if (!d.disaggregated) {
+      if (!dp.aggregated)
+        dp.aggregated = std::make_unique<InferenceEvaluator>(s.model, serving_hw, d.parallel, scenario_workload(s, d, c));
+      return dp.aggregated->evaluate(c);
+    }
+    return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
   }
 
-  InferenceResult eval(const ServingDeployment& d, long long c) {
+  InferenceResult eval(DeploymentPoints& dp, long long c) {
+    const ServingDeployment& d = dp.d;
     ++evaluated;
-    if (!cache) return evaluate(d, c);
+    if (!cache) return evaluate(dp, c);
     const ServingEvalCache::Key key = point_key(d, c);
     {
       std::lock_guard<std::mutex> lock(cache->mutex);
       if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
     }
-    InferenceResult r = evaluate(d, c);  // a deployment the shapes refuse throws: not cached
+    InferenceResult r = evaluate(dp, c);  // a deployment the shapes refuse throws: not cached
     std::lock_guard<std::mutex> lock(cache->mutex);
     cache->points.emplace(key, r);
     return r;
@@ -150,11 +182,12 @@ struct Solver {
   // one sequence per rank misses the traffic, or (beat >= 0) when no load can give more than `beat`
   // tokens/s per GPU (by the ceiling: the loads it rules out are not evaluated). Otherwise the point is
   // the one exhaustive solving finds, whenever it gives more than `beat`.
-  bool solve(const ServingDeployment& d, const InferenceResult& top, SweepPoint& out, double beat = -1) {
+  bool solve(DeploymentPoints& dp, const InferenceResult& top, SweepPoint& out, double beat = -1) {
+    const ServingDeployment& d = dp.d;
     if (!top.valid() || top.max_concurrency < 1) return false;
     const long long hi = top.max_concurrency;
     const long long lo0 = std::min(min_load(d, top), hi);
-    InferenceResult at_lo = lo0 == top.concurrency ? top : eval(d, lo0);
+    InferenceResult at_lo = lo0 == top.concurrency ? top : eval(dp, lo0);
     if (at_lo.valid()) {
       fastest = std::max(fastest, at_lo.tokens_per_s_per_user);
       lowest_ttft = lowest_ttft > 0 ? std::min(lowest_ttft, at_lo.ttft_s) : at_lo.ttft_s;
@@ -176,7 +209,7 @@ struct Solver {
       if (cannot_beat(std::max(lo0, top.concurrency - reach), top.concurrency)) return false;
       long long at = top.concurrency;
       InferenceResult best = top;
-      best_below(d, lo0, at, best, pruning ? beat : -1);
+      best_below(dp, lo0, at, best, pruning ? beat : -1);
       out = SweepPoint::of(d, at, std::move(best));
       return true;
     }
@@ -199,7 +232,7 @@ struct Solver {
         mid = std::clamp(static_cast<long long>(std::floor(x)), lo + 1, up - 1);
       }
       const long long width = up - lo;
-      InferenceResult r = eval(d, mid);
+      InferenceResult r = eval(dp, mid);
       if (pruning) ceiling.add(mid, r);
       const double g = shortfall(r);
       if (meets_traffic(s.traffic, r)) {
@@ -214,7 +247,7 @@ struct Solver {
     }
     if (cannot_beat(std::max(lo0, lo - reach), lo)) return false;
     long long at = lo;
-    best_below(d, lo0, at, best, pruning ? beat : -1);
+    best_below(dp, lo0, at, best, pruning ? beat : -1);
     out = SweepPoint::of(d, at, std::move(best));
     return true;
   }
@@ -228,7 +261,8 @@ struct Solver {
   // With beat >= 0 the loads are tried from the lowest up, and a load whose ceiling is at most `beat`
   // or the best of the deployment's loads so far is not tried (it could not be chosen): on a stretch of
   // loads whose busiest rank holds as many sequences, one evaluation rules out the rest below `at`.
-  void best_below(const ServingDeployment& d, long long lo0, long long& at, InferenceResult& best, double beat) {
+  void best_below(DeploymentPoints& dp, long long lo0, long long& at, InferenceResult& best, double beat) {
+    const ServingDeployment& d = dp.d;
     const long long ranks = rank_count(d, lo0);
     const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
     const long long top = at;
@@ -247,7 +281,7 @@ struct Solver {
     for (std::size_t i = n; i-- > 0;) {
       const long long c = loads[i];
       if (beat >= 0 && ceiling.over(c, c) <= std::max(beat, best.tokens_per_s_per_gpu)) continue;
-      InferenceResult r = eval(d, c);
+      InferenceResult r = eval(dp, c);
       if (beat >= 0) ceiling.add(c, r);
       if (!meets_traffic(s.traffic, r)) continue;
       const bool first = best_rank == loads.size() ? false : i < best_rank;
@@ -270,10 +304,20 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
 // below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
 // margin of a few ulps over the rounding.
-double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d) {
+// `capacities`: the prefill pools' capacities already computed, by the fields of the deployment they
+// read (the prefill worker and pool, its caps, and whether both pools share one scale-up domain).
+using PrefillCapacities = std::map<std::array<long long, 11>, double>;
+double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillCapacities& capacities) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
-  const double capacity_per_s = prefill_capacity_per_s(s.model, s.hw, d.disagg, w);
-  return capacity_per_s * double(w.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus) * (1 + 1e-9);
+  const DisaggregatedDeployment& g = d.disagg;
+  const std::array<long long, 11> key{g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp,
+                                      g.prefill.two_batch_overlap, g.prefill_gpus, g.prefill_max_batch,
+                                      g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
+                                      g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
+  auto it = capacities.find(key);
+  if (it == capacities.end()) it = capacities.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
+  const double capacity_per_s = it->second;
+  return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
@@ -306,8 +350,9 @@ bool solve_load(const ServingScenario& s, const ServingDeployment& d, SweepPoint
   Solver sv(s);
   bool ok = false;
   try {
-    const InferenceResult top = sv.eval(d, 0);
-    ok = sv.solve(d, top, out);
+    DeploymentPoints dp(d);
+    const InferenceResult top = sv.eval(dp, 0);
+    ok = sv.solve(dp, top, out);
   } catch (const InputError&) {
     ok = false;
   }
@@ -335,11 +380,16 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   bool any_fits = false;
   int prev_gpus = 0;
   std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
+  PrefillCapacities capacities;
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
     so.max_pp = k == 1 ? o.max_pp : o.max_pp_beyond_one;
+    // The candidates whose result at the most clients is evaluated, and the disaggregated ones whose
+    // is evaluated only once their bound could put them next in the solving order (below).
     std::vector<Candidate> cands;
+    std::vector<Pending> pending;
+    std::size_t order = 0;
     std::set<std::array<int, 6>> pools;  // this size's disaggregated deployments
     for (int mtp : mtps) {
       for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1)) {
@@ -356,35 +406,73 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // Beyond the first size, a disaggregated deployment whose prefill pool cannot take prompts
           // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
           // pool's capacity: its tokens/s per GPU below that rate's).
-          if (d.disaggregated && best >= 0 && o.prune &&
-              disaggregated_bound(s, d) <= best * (1 + o.more_units_margin))
+          if (d.disaggregated && o.prune) {
+            const double bound = disaggregated_bound(s, d, capacities);
+            if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
+            pending.push_back({DeploymentPoints(std::move(d)), bound, order++});
             continue;
-          InferenceResult top = sv.eval(d, 0);
+          }
+          DeploymentPoints dp(std::move(d));
+          InferenceResult top = sv.eval(dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
-          cands.push_back({std::move(d), std::move(top)});
+          cands.push_back({std::move(dp), std::move(top), order++});
         } catch (const InputError&) {
           // a width the model's shapes do not allow
         }
       }
     }
     ch.gpus = gpus;
-    any_fits = any_fits || !cands.empty();
+    // Whether a deployment of this size fits (a pending one is left unevaluated only once one met the
+    // target, when the answer no longer asks).
+    bool fits = !cands.empty();
     // The most throughput first: a deployment whose throughput at its most clients is no better than
-    // the best found cannot beat it at the target.
-    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-      return a.top.tokens_per_s_per_gpu > b.top.tokens_per_s_per_gpu;
+    // the best found cannot beat it at the target. The next in that order is the first of the evaluated
+    // candidates once every pending bound is below its throughput; until then the pending deployment of
+    // the highest bound is evaluated. So the deployments are solved in the order (and with the
+    // thresholds) sorting them all would give, and a pending one whose bound is at most the threshold
+    // is never evaluated.
+    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+      return a.bound_tokens_per_s_per_gpu > b.bound_tokens_per_s_per_gpu;
     });
+    std::size_t next_pending = 0;
+    auto later = [](const Candidate& a, const Candidate& b) { return solved_before(b, a); };
+    std::make_heap(cands.begin(), cands.end(), later);
     const double to_beat = best < 0 ? -1 : best * (1 + o.more_units_margin);
     double level = -1;
     SweepPoint level_point;
-    for (const Candidate& c : cands) {
-      if (o.prune && c.top.tokens_per_s_per_gpu <= std::max(level, to_beat)) break;
+    while (true) {
+      const double threshold = std::max(level, to_beat);
+      const bool any_pending = next_pending < pending.size();
+      const double pending_bound = any_pending ? pending[next_pending].bound_tokens_per_s_per_gpu : -1;
+      if (any_pending && (cands.empty() || pending_bound >= cands.front().top.tokens_per_s_per_gpu)) {
+        if (pending_bound <= threshold) {  // no pending deployment can beat the level, nor come next
+          next_pending = pending.size();
+          continue;
+        }
+        Pending& u = pending[next_pending++];
+        try {
+          InferenceResult top = sv.eval(u.dp, 0);
+          if (!top.valid() || top.max_concurrency < 1) continue;
+          cands.push_back({std::move(u.dp), std::move(top), u.order});
+          std::push_heap(cands.begin(), cands.end(), later);
+          fits = true;
+        } catch (const InputError&) {
+          // a width the model's shapes do not allow
+        }
+        continue;
+      }
+      if (cands.empty()) break;
+      std::pop_heap(cands.begin(), cands.end(), later);
+      Candidate c = std::move(cands.back());
+      cands.pop_back();
+      if (o.prune && c.top.tokens_per_s_per_gpu <= threshold) break;
       SweepPoint p;
-      if (sv.solve(c.d, c.top, p, o.prune ? std::max(level, to_beat) : -1) && p.result.tokens_per_s_per_gpu > level) {
+      if (sv.solve(c.dp, c.top, p, o.prune ? threshold : -1) && p.result.tokens_per_s_per_gpu > level) {
         level = p.result.tokens_per_s_per_gpu;
         level_point = std::move(p);
       }
     }
+    any_fits = any_fits || fits;
     if (level > to_beat) {
       best = level;
       ch.met = true;

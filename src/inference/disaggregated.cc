@@ -49,12 +49,11 @@ void check_prefill_caps(const DisaggregatedDeployment& d) {
 }
 
 void check_pool(const ModelArch& m, const InferenceParallel& p, int gpus, const char* side) {
-  const std::string opt = fmt::format("--{}-gpus", side);
   if (p.pp != 1) throw InputError(fmt::format("--{}-pp", side), fmt::format("must be 1 in a disaggregated pool, got {}", p.pp));
   if (p.tp < 1 || p.tp > 1024)
     throw InputError(fmt::format("--{}-tp", side), fmt::format("must be 1 to 1024, got {}", p.tp));
   if (gpus < p.tp || gpus % p.tp != 0 || gpus > 100000)
-    throw InputError(opt, fmt::format("must be a positive multiple of the {} worker's {} GPUs (up to 100000), got {}",
+    throw InputError(fmt::format("--{}-gpus", side), fmt::format("must be a positive multiple of the {} worker's {} GPUs (up to 100000), got {}",
                                       side, p.tp, gpus));
   (void)m;
 }
@@ -124,11 +123,30 @@ struct DisaggregatedPools::Impl {
   std::unordered_map<Key, InferenceResult, Hash> decode;
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
+  // Each decode worker's evaluator (key: the worker at no load), over the pools' own copy of the model.
+  std::unique_ptr<const ModelArch> model;
+  std::unordered_map<Key, std::unique_ptr<const InferenceEvaluator>, Hash> decode_evaluators;
 
   const Hardware& serving(const Hardware& hw) {
     const auto held = lock();
     if (!serving_hw) serving_hw = std::make_unique<const Hardware>(serving_hardware(hw));
     return *serving_hw;
+  }
+
+  // The evaluator of decode worker `par` over `gpus` GPUs for workload `w` (at any concurrency), on the
+  // serving hardware made by serving(); made at its first use. Throws InputError where
+  // evaluate_inference_serving would.
+  const InferenceEvaluator& decode_evaluator(const ModelArch& m, const InferenceParallel& par, int gpus,
+                                             const InferenceWorkload& w) {
+    const Key key = disaggregated_detail::key_of(par, gpus, w.mtp_draft_tokens, 0);
+    {
+      const auto held = lock();
+      if (auto it = decode_evaluators.find(key); it != decode_evaluators.end()) return *it->second;
+      if (!model) model = std::make_unique<const ModelArch>(m);
+    }
+    auto made = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w);
+    const auto held = lock();
+    return *decode_evaluators.emplace(key, std::move(made)).first->second;
   }
 };
 
@@ -264,7 +282,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
     }
     wd.concurrency = c_d;
-    InferenceResult r = evaluate_inference_serving(m, serving_hw, d.decode, wd);  // a shape refused throws: not kept
+    // A shape refused throws: not kept.
+    InferenceResult r = pools ? memo.decode_evaluator(m, d.decode, d.decode_gpus, wd).evaluate(c_d)
+                              : evaluate_inference_serving(m, serving_hw, d.decode, wd);
     const auto held = memo.lock();
     return memo.decode.emplace(key, std::move(r)).first->second;
   };
@@ -406,10 +426,14 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     auto prefill_time = [&](double x) {
       return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s + recv_s;
     };
+    // Bisection, 60 steps at most: a step that leaves the bracket as it was would leave it so at every
+    // later step (each depends on the bracket alone), so the loop ends there with the same answer.
     double a = 0.0, b = mu_p * (1.0 - 1e-9);
     for (int it = 0; it < 60; ++it) {
       const double x = 0.5 * (a + b);
+      const double a_was = a, b_was = b;
       (x * (prefill_time(x) + t_dec_best) <= double(clients) ? a : b) = x;
+      if (a == a_was && b == b_was) break;
     }
     best.rate = a;
     best.prefill_time_s = prefill_time(a);

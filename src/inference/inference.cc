@@ -98,15 +98,43 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
   return evaluate_inference_serving(m, serving_hardware(hw), par, w);
 }
 
-InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
-                                           const InferenceWorkload& w) {
-  const int gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
+// What an InferenceEvaluator keeps of its deployment: its inputs, and the figures that do not depend
+// on the load (memory at no load, the per-stage shape, the KV limit, one prompt's prefill).
+struct InferenceEvaluator::Fixed {
+  Fixed(const ModelArch& model, const Hardware& serving_hw, const InferenceParallel& parallel,
+        const InferenceWorkload& workload)
+      : m(model), hw(serving_hw), par(parallel), w(workload) {}
+  const ModelArch& m;
+  const Hardware& hw;
+  const InferenceParallel par;
+  const InferenceWorkload w;
+  int gpus = 0;
+  InferenceMemoryInput mi;  // the instance's memory input (no sequences yet)
+  InferenceMemory base;     // the memory figures at no load
+  std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
+  Shape shape;
+  double weights_bytes = 0;          // per GPU
+  double kv_bytes_per_sequence = 0;  // per sequence of the instance, per GPU
+  // The result's load-independent fields: instances, max_concurrency, prefill_s, prefix_load_s; with
+  // no room for one sequence, the whole result.
+  InferenceResult fixed;
+  bool no_room = false;
+  StepTime prefill_chunk;  // continuous batching: one prefill chunk
+};
+
+InferenceEvaluator::~InferenceEvaluator() = default;
+InferenceEvaluator::InferenceEvaluator(InferenceEvaluator&&) noexcept = default;
+
+InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                       const InferenceWorkload& w)
+    : fixed_(std::make_unique<Fixed>(m, hw, par, w)) {
+  Fixed& f = *fixed_;
+  const int gpus = f.gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
   check_input(m, par, w, gpus);
   if (w.kv_offload_host && !(hw.accelerator.host_link_bytes_per_s > 0))
     throw InputError("--kv-offload", fmt::format("host: the catalog gives {} no host link to copy the KV back over",
                                                  hw.accelerator.name));
-  InferenceResult r;
-  double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
+  InferenceResult& r = f.fixed;
   r.gpus_per_instance = par.tp * par.pp;
   r.instances = gpus / r.gpus_per_instance;
 
@@ -116,16 +144,14 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   // current_length the running batch of a continuous stream holds, per sequence, its current length:
   // isl + osl / 2 on average (ages uniform over the output; whole blocks each). A synchronized batch
   // grows together to isl + osl, so it is sized on the full length under either admission.
-  InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
+  InferenceMemoryInput& mi = f.mi = serving_memory_input(m, hw, par, w);
   mi.context_tokens = kv_held_tokens(w);
-  // The figures at no load; the capacity check (a bisection over the load) is left to the figures at
-  // the load below, and to the no-room case.
-  InferenceMemoryInput mi_base = mi;
-  mi_base.capacity_bytes = 0;
-  const InferenceMemory base = inference_memory(m, mi_base);
-  const Shape s = shape_of(m, par, w.kv_bytes_per_element);
-  double weights = base.weights_bytes;
-  double kv_seq_gpu = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
+  // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
+  // workspace, reserve, the KV split, which do not depend on the capacity).
+  const InferenceMemory& base = f.base = f.memory.emplace(m, mi).at(0);
+  const Shape& s = f.shape = shape_of(m, par, w.kv_bytes_per_element);
+  double& weights = f.weights_bytes = base.weights_bytes;
+  double& kv_seq_gpu = f.kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
     weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
     // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
@@ -163,10 +189,50 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
                             fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                                         "{}-token sequence in {:.1f} GB per GPU",
                                         weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = inference_memory(m, mi);
-    return r;
+    r.memory = f.memory->at(mi.concurrency);
+    f.no_room = true;
+    return;
   }
-  long long conc = w.concurrency > 0 ? w.concurrency : r.max_concurrency;
+  const double pp = par.pp;
+  const double isl = double(w.isl);
+  const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
+  const double host = hw.efficiency.infer_step_overhead_s;
+  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
+  // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
+  {
+    if (!w.decode_only) {
+      const double chunk = std::min(isl_new, double(w.max_num_tokens));
+      const double nch = std::ceil(isl_new / chunk);
+      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
+      r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+    }
+    if (w.kv_offload_host && isl_new < isl) {
+      // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
+      // new tokens' prefill: the longer of the two.
+      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(mi.context_tokens) / hw.accelerator.host_link_bytes_per_s;
+      r.prefill_s = std::max(r.prefill_s, r.prefix_load_s + host);
+    }
+  }
+  if (w.arrival != Arrival::synchronized && !w.decode_only)
+    f.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+}
+
+InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
+  const Fixed& f = *fixed_;
+  if (concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", concurrency));
+  InferenceResult r = f.fixed;
+  if (f.no_room) return r;
+  const ModelArch& m = f.m;
+  const Hardware& hw = f.hw;
+  const InferenceParallel& par = f.par;
+  const InferenceWorkload& w = f.w;
+  const int gpus = f.gpus;
+  const InferenceMemory& base = f.base;
+  const Shape& s = f.shape;
+  const double weights = f.weights_bytes;
+  const double kv_seq_gpu = f.kv_bytes_per_sequence;
+  double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
+  long long conc = concurrency > 0 ? concurrency : r.max_concurrency;
   if (conc > r.max_concurrency) {
     r.violations.push_back({"memory.kv_full", "concurrency",
                             fmt::format("concurrency {} exceeds the {} sequences whose KV cache fits", conc,
@@ -176,8 +242,7 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   r.concurrency = conc;
   const double B = std::max(1.0, double(conc) / r.instances);
   r.batch_per_instance = static_cast<long long>(std::ceil(B));
-  mi.concurrency = r.batch_per_instance;
-  r.memory = inference_memory(m, mi);
+  r.memory = f.memory->at(r.batch_per_instance);
   if (par.attention_dp) {  // the same per-GPU split the capacity above was computed with
     r.memory.weights_bytes = weights;
     r.memory.kv_cache_bytes = r.memory.kv_cache_bytes * base.kv_split / par.tp;
@@ -198,22 +263,6 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   const double accepted = mtp_accepted_length(k, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
   r.tokens_per_step = accepted;
   const double host = hw.efficiency.infer_step_overhead_s;
-  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
-  // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
-  {
-    if (!w.decode_only) {
-      const double chunk = std::min(isl_new, double(w.max_num_tokens));
-      const double nch = std::ceil(isl_new / chunk);
-      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
-      r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
-    }
-    if (w.kv_offload_host && isl_new < isl) {
-      // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
-      // new tokens' prefill: the longer of the two.
-      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(mi.context_tokens) / hw.accelerator.host_link_bytes_per_s;
-      r.prefill_s = std::max(r.prefill_s, r.prefix_load_s + host);
-    }
-  }
   // The decode step of one instance from one stage's step: the MTP draft, the pipeline, the
   // framework's host time per step and per sequence, and the MTP worker's host work where it runs in
   // series with the GPU.
@@ -286,7 +335,7 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
     }
     set_decode_step(st);
     if (!w.decode_only)
-      r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+      r.prefill_chunk = f.prefill_chunk;
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
     // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
@@ -354,7 +403,7 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   // requests leave at concurrency / e2e, so each spends requested / served times as long in the
   // system; the difference is waited before the first token.
   const double queue_factor =
-      w.concurrency > r.concurrency && r.concurrency > 0 ? double(w.concurrency) / double(r.concurrency) - 1.0 : 0.0;
+      concurrency > r.concurrency && r.concurrency > 0 ? double(concurrency) / double(r.concurrency) - 1.0 : 0.0;
   if (queue_factor > 0) {
     r.queue_wait_s = r.e2e_latency_s * queue_factor;
     r.ttft_s += r.queue_wait_s;
@@ -376,6 +425,11 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   r.tokens_per_s_per_user = 1.0 / r.tpot_s;
   r.requests_per_s = r.tokens_per_s_total / osl;
   return r;
+}
+
+InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                           const InferenceWorkload& w) {
+  return InferenceEvaluator(m, hw, par, w).evaluate(w.concurrency);
 }
 
 StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,

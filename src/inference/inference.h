@@ -2,6 +2,7 @@
 // The inference performance model: prefill, decode steps and continuous batching of one serving
 // deployment, as a pure function of (model, hardware, parallelism, workload). See
 // docs/inference-model.md for the formulas and their sources.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -250,6 +251,27 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
 // evaluate many points on one hardware and make its serving form once.
 InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& serving_hw,
                                            const InferenceParallel& par, const InferenceWorkload& w);
+
+// One deployment's evaluations at several loads: evaluate(c) is evaluate_inference_serving(m, serving_hw,
+// par, w with concurrency c), bit for bit, with the parts that do not depend on the load (the memory at
+// no load, the KV limit, one prompt's prefill step and chunk) computed once, on construction. Keeps
+// references to `m` and `serving_hw` (already serving_hardware(hw)), which must outlive it. Throws
+// InputError on construction where evaluate_inference_serving would for `w`.
+class InferenceEvaluator {
+ public:
+  InferenceEvaluator(const ModelArch& m, const Hardware& serving_hw, const InferenceParallel& par,
+                     const InferenceWorkload& w);
+  ~InferenceEvaluator();
+  InferenceEvaluator(InferenceEvaluator&&) noexcept;
+  InferenceEvaluator(const InferenceEvaluator&) = delete;
+  InferenceEvaluator& operator=(const InferenceEvaluator&) = delete;
+  // The operating point at `concurrency` sequences in flight (0: as many as fit); InputError when < 0.
+  InferenceResult evaluate(long long concurrency) const;
+
+ private:
+  struct Fixed;
+  std::unique_ptr<Fixed> fixed_;
+};
 
 // The largest concurrency (whole deployment) whose mean TTFT and TPOT stay within the limits
 // (0 = no limit), searched by bisection up to the KV limit; the result at that point. When even

@@ -77,6 +77,46 @@ TEST(InferenceProperties, AttentionDpMemoryAtTheKvLimitFits) {
   EXPECT_GT(r.memory.kv_cache_bytes, 0.5 * (r.memory.capacity_bytes - r.memory.weights_bytes));
 }
 
+// One evaluator asked at several loads, in any order, gives what evaluating each load afresh gives, bit
+// for bit (nothing of one load stays behind for the next), and refuses a negative load as the
+// evaluator does.
+TEST(InferenceProperties, EvaluatorAtLoadsMatchesFreshEvaluations) {
+  const auto m = resolve_model("deepseek-r1");
+  const Hardware hw = serving_hardware(resolve_hardware(cat(), "hgx-h200"));
+  struct Case {
+    InferenceParallel par;
+    int gpus, mtp;
+    Arrival arrival;
+  };
+  for (const Case& c : {Case{{8, 8, 1, true}, 8, 3, Arrival::staggered}, Case{{4, 4, 2, false}, 16, 0, Arrival::staggered},
+                        Case{{8, 8, 1, false}, 8, 1, Arrival::closed_loop}, Case{{8, 1, 1, false}, 8, 0, Arrival::synchronized}}) {
+    InferenceWorkload w = offline(Precision::fp8, 8192, 1024, c.gpus);
+    w.mtp_draft_tokens = c.mtp;
+    w.arrival = c.arrival;
+    w.requests_per_client = c.arrival == Arrival::closed_loop ? 10 : 0;
+    const InferenceEvaluator at_loads(m, hw, c.par, w);
+    const long long top = at_loads.evaluate(0).max_concurrency;
+    ASSERT_GT(top, 4);
+    for (long long load : {top, 1LL, top / 2, 0LL, top + 7, 3LL, top - 1}) {
+      w.concurrency = load;
+      const InferenceResult fresh = evaluate_inference_serving(m, hw, c.par, w);
+      const InferenceResult r = at_loads.evaluate(load);
+      EXPECT_EQ(r.violations.size(), fresh.violations.size()) << load;
+      EXPECT_EQ(r.concurrency, fresh.concurrency) << load;
+      EXPECT_EQ(r.tokens_per_s_per_gpu, fresh.tokens_per_s_per_gpu) << load;
+      EXPECT_EQ(r.ttft_s, fresh.ttft_s) << load;
+      EXPECT_EQ(r.tpot_s, fresh.tpot_s) << load;
+      EXPECT_EQ(r.prefill_s, fresh.prefill_s) << load;
+      EXPECT_EQ(r.prefill_chunk.total_s, fresh.prefill_chunk.total_s) << load;
+      EXPECT_EQ(r.decode_step.total_s, fresh.decode_step.total_s) << load;
+      EXPECT_EQ(r.memory.total_bytes, fresh.memory.total_bytes) << load;
+      EXPECT_EQ(r.memory.max_concurrency, fresh.memory.max_concurrency) << load;
+      EXPECT_EQ(r.memory.fits, fresh.memory.fits) << load;
+    }
+    EXPECT_THROW(at_loads.evaluate(-1), InputError);
+  }
+}
+
 TEST(InferenceProperties, ThroughputRisesWithConcurrencyUntilKvFull) {
   const auto m = resolve_model("llama3.1-70b");
   const auto hw = resolve_hardware(cat(), "hgx-h100");

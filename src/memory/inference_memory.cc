@@ -54,14 +54,7 @@ void validate(const ModelArch& m, const InferenceMemoryInput& in) {
 }
 
 // Everything of one pipeline rank that does not depend on the concurrency.
-struct StageFixed {
-  double weights_bytes = 0;
-  double kv_bytes_per_token = 0;
-  double kv_bytes_per_sequence = 0;
-  double state_bytes_per_sequence = 0;
-  double workspace_bytes = 0;  // activations without the logits rows
-  bool last = false;
-};
+using StageFixed = InferenceMemoryStage;
 
 long long round_up(long long x, long long b) { return (x + b - 1) / b * b; }
 
@@ -187,49 +180,40 @@ std::vector<int> valid_inference_tp(const ModelArch& m, int max_tp) {
   return out;
 }
 
-InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput& in) {
+namespace {
+
+// The stage whose total at `conc` sequences is the largest (the first of equals), and its total.
+StageTotal worst_at(const ModelArch& m, const InferenceMemoryInput& in, const StageFixed* stages, long long conc,
+                    int* which) {
+  StageTotal best;
+  for (int i = 0; i < in.pp; ++i) {
+    const StageTotal t = stage_total(m, in, stages[i], conc);
+    if (i == 0 || t.total > best.total) {
+      best = t;
+      if (which) *which = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+InferenceMemoryAtLoads::InferenceMemoryAtLoads(const ModelArch& m, const InferenceMemoryInput& in)
+    : m_(&m), in_(in) {
   validate(m, in);
-  InferenceMemory r;
+  InferenceMemory& r = fixed_;
   r.kv_split = m.attention == AttentionKind::mla ? 1 : std::min(in.tp, std::max(1, kv_heads_of(m)));
   r.reserve_bytes = in.reserve_bytes;
   r.capacity_bytes = in.capacity_bytes;
 
-  // The stages' fixed figures: in place for the common few stages (no allocation per call).
-  std::array<StageFixed, 8> few;
-  std::vector<StageFixed> many;
-  StageFixed* stages = few.data();
-  if (in.pp > static_cast<int>(few.size())) {
-    many.resize(static_cast<std::size_t>(in.pp));
-    stages = many.data();
-  }
+  // The stages' fixed figures: in place for the common few stages (no allocation).
+  if (in.pp > static_cast<int>(few_.size())) many_.resize(static_cast<std::size_t>(in.pp));
+  StageFixed* stages = in.pp > static_cast<int>(few_.size()) ? many_.data() : few_.data();
   for (int rank = 0; rank < in.pp; ++rank) stages[rank] = stage_fixed(m, in, rank, r.kv_split);
 
-  auto worst_at = [&](long long conc, int* which) {
-    StageTotal best;
-    for (int i = 0; i < in.pp; ++i) {
-      const StageTotal t = stage_total(m, in, stages[i], conc);
-      if (i == 0 || t.total > best.total) {
-        best = t;
-        if (which) *which = i;
-      }
-    }
-    return best;
-  };
-
-  const StageTotal w = worst_at(in.concurrency, &r.stage);
-  r.weights_bytes = w.weights;
-  r.kv_cache_bytes = w.kv;
-  r.activations_bytes = w.acts;
-  r.total_bytes = w.total;
-  r.kv_bytes_per_token = stages[r.stage].kv_bytes_per_token;
-  r.kv_bytes_per_sequence = stages[r.stage].kv_bytes_per_sequence;
-  r.state_bytes_per_sequence = stages[r.stage].state_bytes_per_sequence;
-
   if (in.capacity_bytes > 0) {
-    r.headroom_bytes = in.capacity_bytes - r.total_bytes;
-    r.fits = r.headroom_bytes >= 0;
     // Largest concurrency whose every stage fits (total is monotone in concurrency: bisect).
-    if (worst_at(0, nullptr).total > in.capacity_bytes) {
+    if (worst_at(m, in, stages, 0, nullptr).total > in.capacity_bytes) {
       r.max_concurrency = 0;
     } else {
       double min_seq = stages[0].kv_bytes_per_sequence;
@@ -254,21 +238,46 @@ InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput&
         est = std::min(est, c);
       }
       long long lo = std::clamp(static_cast<long long>(std::floor(std::max(0.0, est))), 0LL, hi);
-      auto fits = [&](long long c) { return worst_at(c, nullptr).total <= in.capacity_bytes; };
+      auto fits = [&](long long c) { return worst_at(m, in, stages, c, nullptr).total <= in.capacity_bytes; };
       while (lo > 0 && !fits(lo)) --lo;
       while (lo < hi && fits(lo + 1)) ++lo;
       r.max_concurrency = lo;
     }
+  } else {
+    r.max_concurrency = -1;
+  }
+}
+
+InferenceMemory InferenceMemoryAtLoads::at(long long concurrency) const {
+  if (concurrency < 0)
+    throw InputError("--concurrency", fmt::format("must be >= 0 sequences, got {}", concurrency));
+  const InferenceMemoryInput& in = in_;
+  const StageFixed* stages = in.pp > static_cast<int>(few_.size()) ? many_.data() : few_.data();
+  InferenceMemory r = fixed_;
+  const StageTotal w = worst_at(*m_, in, stages, concurrency, &r.stage);
+  r.weights_bytes = w.weights;
+  r.kv_cache_bytes = w.kv;
+  r.activations_bytes = w.acts;
+  r.total_bytes = w.total;
+  r.kv_bytes_per_token = stages[r.stage].kv_bytes_per_token;
+  r.kv_bytes_per_sequence = stages[r.stage].kv_bytes_per_sequence;
+  r.state_bytes_per_sequence = stages[r.stage].state_bytes_per_sequence;
+
+  if (in.capacity_bytes > 0) {
+    r.headroom_bytes = in.capacity_bytes - r.total_bytes;
+    r.fits = r.headroom_bytes >= 0;
     if (!r.fits)
       r.violations.push_back({"memory.exceeds_capacity", fmt::format("pipeline stage {}", r.stage),
                               fmt::format("needs {:.1f} GB per GPU, capacity {:.1f} GB (at most {} sequences of {} "
                                           "tokens fit)",
                                           r.total_bytes / 1e9, in.capacity_bytes / 1e9, r.max_concurrency,
                                           in.context_tokens)});
-  } else {
-    r.max_concurrency = -1;
   }
   return r;
+}
+
+InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput& in) {
+  return InferenceMemoryAtLoads(m, in).at(in.concurrency);
 }
 
 }  // namespace gpuplan

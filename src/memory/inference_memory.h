@@ -1,6 +1,7 @@
 #pragma once
 // Per-GPU memory of serving a model: weights, paged KV cache, activation workspace, reserve; and the
 // largest concurrency that fits.
+#include <array>
 #include <vector>
 
 #include "core/precision.h"
@@ -57,6 +58,34 @@ struct InferenceMemory {
 // experts, pp > layers, ...) -> InputError naming "--tp", "--ep", "--pp", "--context" or
 // "--concurrency" with the allowed values.
 InferenceMemory inference_memory(const ModelArch& m, const InferenceMemoryInput& in);
+
+// One pipeline stage's memory figures that do not depend on the concurrency (per GPU).
+struct InferenceMemoryStage {
+  double weights_bytes = 0;
+  double kv_bytes_per_token = 0;
+  double kv_bytes_per_sequence = 0;
+  double state_bytes_per_sequence = 0;
+  double workspace_bytes = 0;  // activations without the logits rows
+  bool last = false;           // the last stage: it holds the logits
+};
+
+// inference_memory of one input at several concurrencies: at(c) is inference_memory(m, in with
+// concurrency c), bit for bit, the stages' figures and the largest concurrency that fits computed once,
+// on construction (InputError there where inference_memory would throw for `in`). Keeps a reference to
+// `m`, which must outlive it.
+class InferenceMemoryAtLoads {
+ public:
+  InferenceMemoryAtLoads(const ModelArch& m, const InferenceMemoryInput& in);
+  // The memory at `concurrency` sequences; InputError when < 0.
+  InferenceMemory at(long long concurrency) const;
+
+ private:
+  const ModelArch* m_;
+  InferenceMemoryInput in_;
+  InferenceMemory fixed_;  // kv_split, reserve, capacity and the largest concurrency that fits
+  std::array<InferenceMemoryStage, 8> few_{};  // the stages, in place for up to 8 of them
+  std::vector<InferenceMemoryStage> many_;      // or here, beyond
+};
 
 // The tensor-parallel degrees valid for inference of `m` up to `max_tp` (heads divisible; KV heads
 // divisible or replicated evenly).
