@@ -163,50 +163,75 @@ double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const Inferenc
   return std::max(1.0, per_rank);
 }
 
-double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s) {
-  const double lambda = std::max(0.0, arrivals_per_s);
-  const double alone_s = std::max(0.0, b.alone_s);
-  const double rho = b.capacity_per_s > 0 ? lambda / b.capacity_per_s : INFINITY;
-  if (rho >= 1.0) return INFINITY;
-  // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
-  const double overflow_s = rho / (2.0 * b.capacity_per_s * (1.0 - rho));
-  const double k = std::max(1.0, b.steps_per_prompt);
-  const double n_min = 1.0 / k;  // one rank's chunk of one prompt
-  if (!(b.budget_prompts > n_min) || !(b.max_prompts > n_min)) return alone_s + overflow_s;
-  // The step against the prompts it holds (in prompts' worth of tokens), piecewise linear through
-  // one chunk alone, the knot (one prompt on every attention-DP rank) and the token budget's step.
-  double pts_n[3], pts_s[3];
-  int np = 0;
-  pts_n[np] = n_min, pts_s[np++] = alone_s / k;
-  if (b.knot_prompts > n_min && b.knot_prompts < b.budget_prompts) pts_n[np] = b.knot_prompts, pts_s[np++] = b.knot_step_s;
-  pts_n[np] = b.budget_prompts, pts_s[np] = b.budget_step_s;
-  ++np;
-  for (int i = 1; i < np; ++i) pts_s[i] = std::max(pts_s[i], pts_s[i - 1]);
-  auto step_at = [&](double n) {
-    for (int i = 1; i < np; ++i)
-      if (n <= pts_n[i] || i == np - 1)
-        return pts_s[i - 1] + (pts_s[i] - pts_s[i - 1]) * (n - pts_n[i - 1]) / (pts_n[i] - pts_n[i - 1]);
-    return pts_s[0];
-  };
-  // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
-  // solved on the segment where lambda S(n) crosses n (beyond the last: the largest step).
-  const double n_cap = std::min(b.max_prompts, b.budget_prompts);
-  double n = n_min;
-  if (lambda * pts_s[0] > n_min) {
-    n = n_cap;
-    for (int i = 1; i < np; ++i) {
-      if (lambda * pts_s[i] > pts_n[i]) continue;
-      const double slope = (pts_s[i] - pts_s[i - 1]) / (pts_n[i] - pts_n[i - 1]);
-      n = lambda * (pts_s[i - 1] - slope * pts_n[i - 1]) / (1.0 - lambda * slope);
-      break;
-    }
-    n = std::clamp(n, n_min, n_cap);
+namespace {
+
+// prefill_pool_sojourn_s of one worker's batching at any arrival rate: the step law's points, which do
+// not depend on the arrivals, made once (the bisections over the rate ask it many times).
+class PrefillSojourn {
+ public:
+  explicit PrefillSojourn(const PrefillBatching& b) : b_(b) {
+    alone_s_ = std::max(0.0, b.alone_s);
+    k_ = std::max(1.0, b.steps_per_prompt);
+    n_min_ = 1.0 / k_;  // one rank's chunk of one prompt
+    law_ = b.budget_prompts > n_min_ && b.max_prompts > n_min_;
+    if (!law_) return;
+    // The step against the prompts it holds (in prompts' worth of tokens), piecewise linear through
+    // one chunk alone, the knot (one prompt on every attention-DP rank) and the token budget's step.
+    pts_n_[np_] = n_min_, pts_s_[np_++] = alone_s_ / k_;
+    if (b.knot_prompts > n_min_ && b.knot_prompts < b.budget_prompts)
+      pts_n_[np_] = b.knot_prompts, pts_s_[np_++] = b.knot_step_s;
+    pts_n_[np_] = b.budget_prompts, pts_s_[np_] = b.budget_step_s;
+    ++np_;
+    for (int i = 1; i < np_; ++i) pts_s_[i] = std::max(pts_s_[i], pts_s_[i - 1]);
+    n_cap_ = std::min(b.max_prompts, b.budget_prompts);
   }
-  const double step_s = step_at(n);
-  const double busy = std::min(1.0, lambda * step_s / n);  // share of the time a step is running
-  // An arriving prompt waits for the running step (half of it, when one runs), then rides its own
-  // steps; alone (no arrivals) that is alone_s.
-  return busy * step_s / 2.0 + k * step_s + overflow_s;
+
+  double at(double arrivals_per_s) const {
+    const PrefillBatching& b = b_;
+    const double lambda = std::max(0.0, arrivals_per_s);
+    const double rho = b.capacity_per_s > 0 ? lambda / b.capacity_per_s : INFINITY;
+    if (rho >= 1.0) return INFINITY;
+    // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
+    const double overflow_s = rho / (2.0 * b.capacity_per_s * (1.0 - rho));
+    if (!law_) return alone_s_ + overflow_s;
+    auto step_at = [&](double n) {
+      for (int i = 1; i < np_; ++i)
+        if (n <= pts_n_[i] || i == np_ - 1)
+          return pts_s_[i - 1] + (pts_s_[i] - pts_s_[i - 1]) * (n - pts_n_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
+      return pts_s_[0];
+    };
+    // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
+    // solved on the segment where lambda S(n) crosses n (beyond the last: the largest step).
+    double n = n_min_;
+    if (lambda * pts_s_[0] > n_min_) {
+      n = n_cap_;
+      for (int i = 1; i < np_; ++i) {
+        if (lambda * pts_s_[i] > pts_n_[i]) continue;
+        const double slope = (pts_s_[i] - pts_s_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
+        n = lambda * (pts_s_[i - 1] - slope * pts_n_[i - 1]) / (1.0 - lambda * slope);
+        break;
+      }
+      n = std::clamp(n, n_min_, n_cap_);
+    }
+    const double step_s = step_at(n);
+    const double busy = std::min(1.0, lambda * step_s / n);  // share of the time a step is running
+    // An arriving prompt waits for the running step (half of it, when one runs), then rides its own
+    // steps; alone (no arrivals) that is alone_s.
+    return busy * step_s / 2.0 + k_ * step_s + overflow_s;
+  }
+
+ private:
+  PrefillBatching b_;
+  double alone_s_ = 0, k_ = 1, n_min_ = 1, n_cap_ = 0;
+  bool law_ = false;  // the step law applies (else: alone_s and the queue)
+  double pts_n_[3] = {}, pts_s_[3] = {};
+  int np_ = 0;
+};
+
+}  // namespace
+
+double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s) {
+  return PrefillSojourn(b).at(arrivals_per_s);
 }
 
 long long decode_cap_slots(const DisaggregatedDeployment& d) {
@@ -359,6 +384,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   }
   batching.max_prompts = rank_tokens * ranks / isl;
   batching.capacity_per_s = mu_inst;
+  const PrefillSojourn sojourn(batching);
   // The front end's per-request latency is paid before prefill, like the transfer after it.
   const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
 
@@ -387,7 +413,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     p.r = &decode_at(c_d);
     const double t_dec = std::max(0.0, osl - 1) * p.r->tpot_s + p.r->decode_step.total_s;
     p.rate = double(p.r->concurrency) / t_dec;
-    const double sojourn_s = prefill_pool_sojourn_s(batching, p.rate / prefill_instances);
+    const double sojourn_s = sojourn.at(p.rate / prefill_instances);
     if (!std::isfinite(sojourn_s)) {
       p.in_system = INFINITY;
       return p;
@@ -424,7 +450,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   if (!kv_bound) {
     const double recv_s = recv_wait_s(*best.r);
     auto prefill_time = [&](double x) {
-      return prefill_pool_sojourn_s(batching, x / prefill_instances) + transfer_s + recv_s;
+      return sojourn.at(x / prefill_instances) + transfer_s + recv_s;
     };
     // Bisection, 60 steps at most: a step that leaves the bracket as it was would leave it so at every
     // later step (each depends on the bracket alone), so the loop ends there with the same answer.

@@ -303,5 +303,47 @@ TEST(DecodeReceiveInterval, DelaysTheFirstTokenByHalfTheIntervalInDecodeSteps) {
   }
 }
 
+// One DisaggregatedPools kept over many evaluations (loads in any order, repeated; MTP drafts on and
+// off; two deployments that pair the same decode pool with different prefill pools) gives what a fresh
+// evaluation of each gives, bit for bit: the pools keep only what each evaluation would compute again.
+TEST(DisaggregatedPoolsKept, MatchFreshEvaluationsBitForBit) {
+  Gb200Pools g;
+  DisaggregatedDeployment wide = g.d;
+  wide.prefill_gpus = 16;
+  wide.prefill_max_batch = 4;
+  DisaggregatedPools pools(false);
+  for (int rpc : {0, 10}) {
+    for (int mtp : {0, 2, 0}) {
+      for (const DisaggregatedDeployment* d : {&g.d, &wide}) {
+        for (long long clients : {512LL, 1LL, 64LL, 7LL, 512LL, 0LL, 200LL, 3000LL, 64LL, 33LL}) {
+          InferenceWorkload w = g.w;
+          w.concurrency = clients;
+          w.mtp_draft_tokens = mtp;
+          w.requests_per_client = rpc;
+          const InferenceResult fresh = evaluate_disaggregated(g.m, g.hw, *d, w);
+          const InferenceResult kept = evaluate_disaggregated(g.m, g.hw, *d, w, &pools);
+          ASSERT_TRUE(fresh.valid()) << clients;
+          EXPECT_EQ(kept.violations.size(), fresh.violations.size()) << clients;
+          EXPECT_EQ(kept.concurrency, fresh.concurrency) << clients;
+          EXPECT_EQ(kept.max_concurrency, fresh.max_concurrency) << clients;
+          EXPECT_EQ(kept.tokens_per_s_total, fresh.tokens_per_s_total) << clients;
+          EXPECT_EQ(kept.tokens_per_s_per_gpu, fresh.tokens_per_s_per_gpu) << clients;
+          EXPECT_EQ(kept.requests_per_s, fresh.requests_per_s) << clients;
+          EXPECT_EQ(kept.ttft_s, fresh.ttft_s) << clients;
+          EXPECT_EQ(kept.ttft_p99_s, fresh.ttft_p99_s) << clients;
+          EXPECT_EQ(kept.tpot_s, fresh.tpot_s) << clients;
+          EXPECT_EQ(kept.e2e_latency_s, fresh.e2e_latency_s) << clients;
+          EXPECT_EQ(kept.prefill_s, fresh.prefill_s) << clients;
+          EXPECT_EQ(kept.kv_transfer_s, fresh.kv_transfer_s) << clients;
+          EXPECT_EQ(kept.queue_wait_s, fresh.queue_wait_s) << clients;
+          EXPECT_EQ(kept.prefill_utilization, fresh.prefill_utilization) << clients;
+          EXPECT_EQ(kept.decode_step.total_s, fresh.decode_step.total_s) << clients;
+          EXPECT_EQ(kept.prefill_chunk.total_s, fresh.prefill_chunk.total_s) << clients;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -242,8 +242,10 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   r.concurrency = conc;
   const double B = std::max(1.0, double(conc) / r.instances);
   r.batch_per_instance = static_cast<long long>(std::ceil(B));
-  r.memory = f.memory->at(r.batch_per_instance);
-  if (par.attention_dp) {  // the same per-GPU split the capacity above was computed with
+  // Attention-DP: the instance's figures split per GPU below (the same split the capacity above was
+  // computed with) and their fit judged on the split totals.
+  r.memory = par.attention_dp ? f.memory->figures_at(r.batch_per_instance) : f.memory->at(r.batch_per_instance);
+  if (par.attention_dp) {
     r.memory.weights_bytes = weights;
     r.memory.kv_cache_bytes = r.memory.kv_cache_bytes * base.kv_split / par.tp;
     r.memory.kv_bytes_per_sequence = kv_seq_gpu;

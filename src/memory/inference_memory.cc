@@ -248,7 +248,11 @@ InferenceMemoryAtLoads::InferenceMemoryAtLoads(const ModelArch& m, const Inferen
   }
 }
 
-InferenceMemory InferenceMemoryAtLoads::at(long long concurrency) const {
+InferenceMemory InferenceMemoryAtLoads::at(long long concurrency) const { return at(concurrency, true); }
+
+InferenceMemory InferenceMemoryAtLoads::figures_at(long long concurrency) const { return at(concurrency, false); }
+
+InferenceMemory InferenceMemoryAtLoads::at(long long concurrency, bool judged) const {
   if (concurrency < 0)
     throw InputError("--concurrency", fmt::format("must be >= 0 sequences, got {}", concurrency));
   const InferenceMemoryInput& in = in_;
@@ -266,7 +270,7 @@ InferenceMemory InferenceMemoryAtLoads::at(long long concurrency) const {
   if (in.capacity_bytes > 0) {
     r.headroom_bytes = in.capacity_bytes - r.total_bytes;
     r.fits = r.headroom_bytes >= 0;
-    if (!r.fits)
+    if (!r.fits && judged)
       r.violations.push_back({"memory.exceeds_capacity", fmt::format("pipeline stage {}", r.stage),
                               fmt::format("needs {:.1f} GB per GPU, capacity {:.1f} GB (at most {} sequences of {} "
                                           "tokens fit)",

@@ -78,6 +78,9 @@ class InferenceMemoryAtLoads {
   InferenceMemoryAtLoads(const ModelArch& m, const InferenceMemoryInput& in);
   // The memory at `concurrency` sequences; InputError when < 0.
   InferenceMemory at(long long concurrency) const;
+  // at(concurrency) without the violation a total beyond the capacity adds (`fits` still says so):
+  // for a caller that splits the figures over its ranks and judges the fit of its own totals.
+  InferenceMemory figures_at(long long concurrency) const;
 
  private:
   const ModelArch* m_;
@@ -85,6 +88,7 @@ class InferenceMemoryAtLoads {
   InferenceMemory fixed_;  // kv_split, reserve, capacity and the largest concurrency that fits
   std::array<InferenceMemoryStage, 8> few_{};  // the stages, in place for up to 8 of them
   std::vector<InferenceMemoryStage> many_;      // or here, beyond
+  InferenceMemory at(long long concurrency, bool judged) const;
 };
 
 // The tensor-parallel degrees valid for inference of `m` up to `max_tp` (heads divisible; KV heads

@@ -592,6 +592,30 @@ namespace {
 // FP8 GEMMs with FP32 master weights and gradients and BF16 Adam moments, RMSNorm and MLA
 // up-projections recomputed, SwiGLU inputs cached in FP8) fits the H800's 80 GB, as it ran. With
 // Megatron's activation memory (BF16 SwiGLU inputs, expert outputs kept for the combine) it does not.
+// figures_at is at() less the violation of a total beyond the capacity: every figure the same, bit for
+// bit, `fits` included, at loads that fit and loads that do not.
+TEST(MemoryAtLoads, FiguresAtAreAtWithoutTheViolation) {
+  InferenceMemoryInput in;
+  in.tp = 8;
+  in.context_tokens = 8192;
+  in.capacity_bytes = 80e9;
+  const InferenceMemoryAtLoads loads(llama3_70b(), in);
+  const long long top = loads.at(0).max_concurrency;
+  ASSERT_GT(top, 1);
+  for (long long c : {0LL, 1LL, top, top + 1, 4 * top}) {
+    const InferenceMemory judged = loads.at(c), figures = loads.figures_at(c);
+    EXPECT_EQ(figures.total_bytes, judged.total_bytes) << c;
+    EXPECT_EQ(figures.kv_cache_bytes, judged.kv_cache_bytes) << c;
+    EXPECT_EQ(figures.activations_bytes, judged.activations_bytes) << c;
+    EXPECT_EQ(figures.headroom_bytes, judged.headroom_bytes) << c;
+    EXPECT_EQ(figures.fits, judged.fits) << c;
+    EXPECT_EQ(figures.max_concurrency, judged.max_concurrency) << c;
+    EXPECT_EQ(judged.violations.size(), judged.fits ? 0u : 1u) << c;
+    EXPECT_TRUE(figures.violations.empty()) << c;
+  }
+  EXPECT_FALSE(loads.at(top + 1).fits);
+}
+
 TEST(TrainingMemory, DeepSeekV3PublishedPlanFitsOnH800) {
   const Catalog catalog = Catalog::builtin();
   const ModelArch m = resolve_model("deepseek-v3");
