@@ -261,6 +261,9 @@ class InferenceEvaluator {
  public:
   InferenceEvaluator(const ModelArch& m, const Hardware& serving_hw, const InferenceParallel& par,
                      const InferenceWorkload& w);
+  // Temporaries would dangle: the evaluator keeps references to the model and the hardware.
+  InferenceEvaluator(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&) = delete;
+  InferenceEvaluator(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&) = delete;
   ~InferenceEvaluator();
   InferenceEvaluator(InferenceEvaluator&&) noexcept;
   InferenceEvaluator(const InferenceEvaluator&) = delete;

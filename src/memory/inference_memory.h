@@ -76,6 +76,7 @@ struct InferenceMemoryStage {
 class InferenceMemoryAtLoads {
  public:
   InferenceMemoryAtLoads(const ModelArch& m, const InferenceMemoryInput& in);
+  InferenceMemoryAtLoads(ModelArch&&, const InferenceMemoryInput&) = delete;  // a temporary would dangle
   // The memory at `concurrency` sequences; InputError when < 0.
   InferenceMemory at(long long concurrency) const;
   // at(concurrency) without the violation a total beyond the capacity adds (`fits` still says so):

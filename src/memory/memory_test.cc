@@ -588,10 +588,6 @@ TEST(MemoryActivations, MoeLayersBeforeCountsAsIsMoeLayer) {
 namespace gpuplan {
 namespace {
 
-// DeepSeek-V3's published plan (report sec. 3: 2,048 H800, pp16, ep64 over 8 nodes, ZeRO-1 over DP,
-// FP8 GEMMs with FP32 master weights and gradients and BF16 Adam moments, RMSNorm and MLA
-// up-projections recomputed, SwiGLU inputs cached in FP8) fits the H800's 80 GB, as it ran. With
-// Megatron's activation memory (BF16 SwiGLU inputs, expert outputs kept for the combine) it does not.
 // figures_at is at() less the violation of a total beyond the capacity: every figure the same, bit for
 // bit, `fits` included, at loads that fit and loads that do not.
 TEST(MemoryAtLoads, FiguresAtAreAtWithoutTheViolation) {
@@ -599,7 +595,8 @@ TEST(MemoryAtLoads, FiguresAtAreAtWithoutTheViolation) {
   in.tp = 8;
   in.context_tokens = 8192;
   in.capacity_bytes = 80e9;
-  const InferenceMemoryAtLoads loads(llama3_70b(), in);
+  const ModelArch m = llama3_70b();  // outlives `loads`, which keeps a reference to it
+  const InferenceMemoryAtLoads loads(m, in);
   const long long top = loads.at(0).max_concurrency;
   ASSERT_GT(top, 1);
   for (long long c : {0LL, 1LL, top, top + 1, 4 * top}) {
@@ -616,6 +613,10 @@ TEST(MemoryAtLoads, FiguresAtAreAtWithoutTheViolation) {
   EXPECT_FALSE(loads.at(top + 1).fits);
 }
 
+// DeepSeek-V3's published plan (report sec. 3: 2,048 H800, pp16, ep64 over 8 nodes, ZeRO-1 over DP,
+// FP8 GEMMs with FP32 master weights and gradients and BF16 Adam moments, RMSNorm and MLA
+// up-projections recomputed, SwiGLU inputs cached in FP8) fits the H800's 80 GB, as it ran. With
+// Megatron's activation memory (BF16 SwiGLU inputs, expert outputs kept for the combine) it does not.
 TEST(TrainingMemory, DeepSeekV3PublishedPlanFitsOnH800) {
   const Catalog catalog = Catalog::builtin();
   const ModelArch m = resolve_model("deepseek-v3");
