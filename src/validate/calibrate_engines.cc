@@ -103,6 +103,47 @@ void fit_mtp_host(std::vector<InferenceCase>& cases, const Catalog& catalog, std
   fits.push_back(fit);  // after the front-end fit of the same entry, whose figures it carries
 }
 
+// Engine `e`'s front end (the time before prefill) fitted as the median residual of its TTFT rows at
+// <= max_fit_concurrency clients that `fits_row` admits, in steady state and not waiting for decode slots;
+// every row of the engine then carries it. False (fit untouched) without such rows.
+template <class RowFilter>
+bool fit_front_end(const ServingEngine& e, std::vector<InferenceCase>& cases, const Catalog& catalog,
+                   long long max_fit_concurrency, RowFilter&& fits_row, EngineFit& fit) {
+  EngineFit out;
+  out.before = out.after = e;
+  std::vector<InferenceCase*> mine, fitted;
+  std::vector<double> residual_s, apes_before;
+  for (auto& c : cases) {
+    if (front_end_owner(catalog, c) != &e) continue;
+    mine.push_back(&c);
+    if (c.metric != "ttft_ms") continue;
+    if (!fits_row(c) || c.workload.concurrency > max_fit_concurrency || ttft_waits_for_decode_slots(c)) {
+      ++out.held_out_rows;
+      continue;
+    }
+    InferenceCase bare = c;
+    bare.workload.request_overhead_s = 0;
+    const double bare_s = predict_inference_case(bare) * 1e-3;
+    if (ttft_beyond_steady_state(c.reported * 1e-3, bare_s, c.workload.concurrency)) {
+      ++out.not_steady_rows;
+      continue;
+    }
+    fitted.push_back(&c);
+    apes_before.push_back(ape_pct(c));
+    residual_s.push_back(c.reported * 1e-3 - bare_s);
+  }
+  if (residual_s.empty()) return false;
+  out.fit_rows = fitted.size();
+  out.after.request_overhead_s = std::max(0.0, median_of(residual_s));
+  for (auto* c : mine) c->workload.request_overhead_s = out.after.request_overhead_s;
+  std::vector<double> apes_after;
+  for (auto* c : fitted) apes_after.push_back(ape_pct(*c));
+  out.median_ape_before = median_of(apes_before);
+  out.median_ape_after = median_of(apes_after);
+  fit = out;
+  return true;
+}
+
 }  // namespace
 
 std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, const Catalog& catalog,
@@ -113,41 +154,9 @@ std::vector<EngineFit> calibrate_engines(std::vector<InferenceCase>& cases, cons
     // An engine sharing another's front end (front_end_of) has no figure of its own: its rows count
     // towards that engine's.
     if (!e.front_end_of.empty()) continue;
-    std::vector<InferenceCase*> mine;
-    for (auto& c : cases) {
-      if (front_end_owner(catalog, c) == &e) mine.push_back(&c);
-    }
-    if (mine.empty()) continue;
     EngineFit fit;
-    fit.before = fit.after = e;
-    std::vector<double> residual_s, apes_before;
-    std::vector<InferenceCase*> fitted;
-    for (auto* c : mine) {
-      if (c->metric != "ttft_ms") continue;
-      if (c->workload.concurrency > max_fit_concurrency || ttft_waits_for_decode_slots(*c)) {
-        ++fit.held_out_rows;
-        continue;
-      }
-      InferenceCase bare = *c;
-      bare.workload.request_overhead_s = 0;
-      const double bare_s = predict_inference_case(bare) * 1e-3;
-      if (ttft_beyond_steady_state(c->reported * 1e-3, bare_s, c->workload.concurrency)) {
-        ++fit.not_steady_rows;
-        continue;
-      }
-      ++fit.fit_rows;
-      fitted.push_back(c);
-      apes_before.push_back(ape_pct(*c));
-      residual_s.push_back(c->reported * 1e-3 - bare_s);
-    }
-    if (residual_s.empty()) continue;
-    fit.after.request_overhead_s = std::max(0.0, median_of(residual_s));
-    std::vector<double> apes_after;
-    for (auto* c : mine) c->workload.request_overhead_s = fit.after.request_overhead_s;
-    for (auto* c : fitted) apes_after.push_back(ape_pct(*c));
-    fit.median_ape_before = median_of(apes_before);
-    fit.median_ape_after = median_of(apes_after);
-    fits.push_back(fit);
+    if (fit_front_end(e, cases, catalog, max_fit_concurrency, [](const InferenceCase&) { return true; }, fit))
+      fits.push_back(fit);
   }
   // MTP acceptance (the default entry), on the MTP cases' TPOT and tokens/s per user.
   std::vector<InferenceCase*> mtp;
@@ -277,45 +286,19 @@ std::vector<EngineFit> calibrate_engine_front_end_dense(std::vector<InferenceCas
                                                         const std::vector<std::string>& engines,
                                                         long long max_fit_concurrency) {
   std::vector<EngineFit> fits;
+  const auto dense_closed_loop = [](const InferenceCase& c) {
+    return !c.model.is_moe() && c.workload.arrival == Arrival::closed_loop;
+  };
   for (const std::string& name : engines) {
     const ServingEngine* e = nullptr;
     for (const ServingEngine& x : catalog.serving_engines())
       if (x.name == name) e = &x;
     if (!e) throw InputError("--front-end-engines", fmt::format("no serving engine '{}' in the catalog", name));
     EngineFit fit;
-    fit.before = fit.after = *e;
-    std::vector<InferenceCase*> mine, fitted;
-    std::vector<double> residual_s, apes_before;
-    for (auto& c : cases) {
-      if (front_end_owner(catalog, c) != e) continue;
-      mine.push_back(&c);
-      if (c.metric != "ttft_ms" || c.model.is_moe() || c.workload.arrival != Arrival::closed_loop ||
-          c.workload.concurrency > max_fit_concurrency || ttft_waits_for_decode_slots(c)) {
-        ++fit.held_out_rows;
-        continue;
-      }
-      InferenceCase bare = c;
-      bare.workload.request_overhead_s = 0;
-      const double bare_s = predict_inference_case(bare) * 1e-3;
-      if (ttft_beyond_steady_state(c.reported * 1e-3, bare_s, c.workload.concurrency)) {
-        ++fit.not_steady_rows;
-        continue;
-      }
-      fitted.push_back(&c);
-      apes_before.push_back(ape_pct(c));
-      residual_s.push_back(c.reported * 1e-3 - bare_s);
-    }
-    if (residual_s.empty())
+    if (!fit_front_end(*e, cases, catalog, max_fit_concurrency, dense_closed_loop, fit))
       throw InputError("--front-end-engines",
                        fmt::format("'{}' has no closed-loop TTFT rows of dense models at <= {} clients in the file",
                                    name, max_fit_concurrency));
-    fit.fit_rows = fitted.size();
-    fit.after.request_overhead_s = std::max(0.0, median_of(residual_s));
-    for (auto* c : mine) c->workload.request_overhead_s = fit.after.request_overhead_s;
-    std::vector<double> apes_after;
-    for (auto* c : fitted) apes_after.push_back(ape_pct(*c));
-    fit.median_ape_before = median_of(apes_before);
-    fit.median_ape_after = median_of(apes_after);
     fits.push_back(fit);
   }
   return fits;
