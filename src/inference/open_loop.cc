@@ -77,7 +77,13 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
   return c;
 }
 
-OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScale& scale) {
+namespace {
+
+// open_loop's figures; with `limits`, each latency quantile is instead checked at its limit (the
+// distribution there against the quantile's level) and the verdict left in *meets.
+OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScale& scale,
+                                  const OpenLoopLimits* limits, bool* meets) {
+  if (meets) *meets = false;
   OpenLoopResult r;
   r.requests_per_s = rate;
   r.tokens_per_s = rate * double(c.osl);
@@ -179,6 +185,7 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
     step_var_per_s = per_token_s * per_token_s * lam * x2;
   }
   const auto step_sd = [&](double step_s) { return std::sqrt(step_var_per_s * step_s); };
+  bool tpot_checked = false, tpot_p50_ok = true, tpot_p99_ok = true;
   if (mixed_steps && c.prompt_isl_max > 0) {
     // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
     std::vector<std::pair<double, double>> steps;  // (mass, m)
@@ -234,10 +241,22 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
       return hi;
     };
     if (!tb.empty() && tb.front().sd > 0) {
-      r.tpot_p50_s = quantile(0.5);
-      r.tpot_p99_s = quantile(0.99);
+      if (limits) {
+        // Within the limit: the distribution there reaches the level (the bisection's answer otherwise).
+        tpot_p50_ok = limits->tpot_p50_s <= 0 || cdf(limits->tpot_p50_s) >= 0.5;
+        tpot_p99_ok = limits->tpot_p99_s <= 0 || cdf(limits->tpot_p99_s) >= 0.99;
+        tpot_checked = true;
+      } else {
+        r.tpot_p50_s = quantile(0.5);
+        r.tpot_p99_s = quantile(0.99);
+      }
     }
   }
+  if (limits && !tpot_checked) {
+    tpot_p50_ok = limits->tpot_p50_s <= 0 || r.tpot_p50_s <= limits->tpot_p50_s;
+    tpot_p99_ok = limits->tpot_p99_s <= 0 || r.tpot_p99_s <= limits->tpot_p99_s;
+  }
+  if (limits && !(tpot_p50_ok && tpot_p99_ok)) return r;  // *meets stays false
   r.tokens_per_s_per_user_p50 = 1.0 / r.tpot_p50_s;
   // One prompt's own time to its first token: an aggregated engine's TTFT at the batch it joins (its
   // mixed steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
@@ -348,11 +367,29 @@ OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScal
   const double cv2 = c.prompt_isl_max > 0 ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)
                                           : c.prefill_service_cv2;
   r.ttft_mean_s = batch_part_mean + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2);
+  const double wait_p99_s = mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99);
+  if (limits) {
+    r.stable = std::isfinite(wait_p99_s);
+    *meets = r.stable && (limits->ttft_p99_s <= 0 || batch_part_cdf(limits->ttft_p99_s - wait_p99_s) >= 0.99);
+    return r;
+  }
   r.ttft_p50_s = batch_part_quantile(0.5) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.5);
-  r.ttft_p99_s = batch_part_quantile(0.99) + mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99);
+  r.ttft_p99_s = batch_part_quantile(0.99) + wait_p99_s;
   r.stable = std::isfinite(r.ttft_p99_s);
   if (!r.stable) r.why_not = "the queue grows without bound";
   return r;
+}
+
+}  // namespace
+
+OpenLoopResult open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScale& scale) {
+  return evaluate_open_loop(c, rate, scale, nullptr, nullptr);
+}
+
+bool open_loop_meets(const OpenLoopCurve& c, double rate, const OpenLoopLimits& limits, const OpenLoopScale& scale) {
+  bool meets = false;
+  evaluate_open_loop(c, rate, scale, &limits, &meets);
+  return meets;
 }
 
 }  // namespace gpuplan

@@ -83,4 +83,17 @@ struct OpenLoopResult {
 
 OpenLoopResult open_loop(const OpenLoopCurve& c, double requests_per_s, const OpenLoopScale& scale = {});
 
+// Latency limits on one replica's open-loop figures; 0: no limit.
+struct OpenLoopLimits {
+  double ttft_p99_s = 0;
+  double tpot_p50_s = 0;  // a speed per user S is TPOT p50 <= 1 / S
+  double tpot_p99_s = 0;
+};
+
+// Whether open_loop(c, requests_per_s, scale) is stable and within `limits`: the same figures, each
+// quantile asked as its distribution at the limit (one evaluation, not a bisection), so the answer is
+// open_loop's up to the quantiles' solver tolerance. Sizing asks it for every draw and count.
+bool open_loop_meets(const OpenLoopCurve& c, double requests_per_s, const OpenLoopLimits& limits,
+                     const OpenLoopScale& scale = {});
+
 }  // namespace gpuplan

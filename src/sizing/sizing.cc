@@ -35,12 +35,11 @@ LogNormalError band_error(const ErrorBand& b) {
 }
 
 bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale) {
-  const OpenLoopResult r = open_loop(c, rate, scale);
-  if (!r.stable) return false;
-  if (sla.ttft_p99_s > 0 && r.ttft_p99_s > sla.ttft_p99_s) return false;
-  if (sla.tokens_per_s_per_user > 0 && r.tokens_per_s_per_user_p50 < sla.tokens_per_s_per_user) return false;
-  if (sla.tpot_p99_s > 0 && r.tpot_p99_s > sla.tpot_p99_s) return false;
-  return true;
+  OpenLoopLimits limits;
+  limits.ttft_p99_s = sla.ttft_p99_s;
+  limits.tpot_p50_s = sla.tokens_per_s_per_user > 0 ? 1.0 / sla.tokens_per_s_per_user : 0.0;
+  limits.tpot_p99_s = sla.tpot_p99_s;
+  return open_loop_meets(c, rate, limits, scale);
 }
 
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
