@@ -130,6 +130,40 @@ TEST(OpenLoop, MixedStepsWidenTheTpotTailOfShortRequests) {
   EXPECT_NEAR(varying.tpot_p50_s, fixed.tpot_p50_s, 0.05 * fixed.tpot_p50_s);
 }
 
+TEST(OpenLoop, MeetsAsksTheSameQuestionAsTheQuantiles) {
+  // open_loop_meets checks each distribution at its limit; open_loop solves the quantiles: the verdicts
+  // agree at limits on either side of the quantiles (1% off them), for prefill-bound, decode-bound and
+  // mixed-step curves with fixed and varying prompts, scaled or not.
+  std::vector<OpenLoopCurve> curves{mm1_curve(), decode_curve(0), decode_curve(1e-5)};
+  curves[2].prefill_alone_s = 0.02;
+  curves[2].prefill_service_s = 0.01;
+  curves[2].ttft_engine_s = {0.03, 0.03};
+  for (int varying = 0; varying < 2; ++varying) {
+    for (OpenLoopCurve c : curves) {
+      if (varying) c.prompt_isl_max = 1000;
+      for (const OpenLoopScale scale : {OpenLoopScale{}, OpenLoopScale{1.3, 0.8}}) {
+        for (double rate : {0.1, 0.4, 0.8, 5.0, 50.0, 90.0}) {
+          const OpenLoopResult r = open_loop(c, rate, scale);
+          if (!r.stable) {
+            EXPECT_FALSE(open_loop_meets(c, rate, OpenLoopLimits{}, scale)) << rate;
+            continue;
+          }
+          for (double f : {0.99, 1.01}) {
+            const bool above = f > 1;  // the limits 1% above the figures: met
+            OpenLoopLimits ttft, p50, p99;
+            ttft.ttft_p99_s = f * r.ttft_p99_s;
+            p50.tpot_p50_s = f * r.tpot_p50_s;
+            p99.tpot_p99_s = f * r.tpot_p99_s;
+            EXPECT_EQ(open_loop_meets(c, rate, ttft, scale), above) << "TTFT p99 at rate " << rate;
+            EXPECT_EQ(open_loop_meets(c, rate, p50, scale), above) << "TPOT p50 at rate " << rate;
+            EXPECT_EQ(open_loop_meets(c, rate, p99, scale), above) << "TPOT p99 at rate " << rate;
+          }
+        }
+      }
+    }
+  }
+}
+
 Candidate candidate(const std::string& system, const std::string& generation, double usd_per_unit_year) {
   Candidate c;
   c.system = system;
