@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "inference/disaggregated.h"
 #include "inference/engine.h"
+#include "inference/result_testing.h"
 #include "model/model_registry.h"
 #include "physics/hardware.h"
 
@@ -323,22 +324,7 @@ TEST(DisaggregatedPoolsKept, MatchFreshEvaluationsBitForBit) {
           const InferenceResult fresh = evaluate_disaggregated(g.m, g.hw, *d, w);
           const InferenceResult kept = evaluate_disaggregated(g.m, g.hw, *d, w, &pools);
           ASSERT_TRUE(fresh.valid()) << clients;
-          EXPECT_EQ(kept.violations.size(), fresh.violations.size()) << clients;
-          EXPECT_EQ(kept.concurrency, fresh.concurrency) << clients;
-          EXPECT_EQ(kept.max_concurrency, fresh.max_concurrency) << clients;
-          EXPECT_EQ(kept.tokens_per_s_total, fresh.tokens_per_s_total) << clients;
-          EXPECT_EQ(kept.tokens_per_s_per_gpu, fresh.tokens_per_s_per_gpu) << clients;
-          EXPECT_EQ(kept.requests_per_s, fresh.requests_per_s) << clients;
-          EXPECT_EQ(kept.ttft_s, fresh.ttft_s) << clients;
-          EXPECT_EQ(kept.ttft_p99_s, fresh.ttft_p99_s) << clients;
-          EXPECT_EQ(kept.tpot_s, fresh.tpot_s) << clients;
-          EXPECT_EQ(kept.e2e_latency_s, fresh.e2e_latency_s) << clients;
-          EXPECT_EQ(kept.prefill_s, fresh.prefill_s) << clients;
-          EXPECT_EQ(kept.kv_transfer_s, fresh.kv_transfer_s) << clients;
-          EXPECT_EQ(kept.queue_wait_s, fresh.queue_wait_s) << clients;
-          EXPECT_EQ(kept.prefill_utilization, fresh.prefill_utilization) << clients;
-          EXPECT_EQ(kept.decode_step.total_s, fresh.decode_step.total_s) << clients;
-          EXPECT_EQ(kept.prefill_chunk.total_s, fresh.prefill_chunk.total_s) << clients;
+          result_testing::expect_same_result(kept, fresh, std::to_string(clients) + " clients");
         }
       }
     }

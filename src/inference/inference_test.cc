@@ -10,6 +10,7 @@
 #include "catalog/catalog.h"
 #include "core/error.h"
 #include "inference/inference.h"
+#include "inference/result_testing.h"
 #include "inference/sweep.h"
 #include "model/model_registry.h"
 #include "physics/collective.h"
@@ -100,18 +101,7 @@ TEST(InferenceProperties, EvaluatorAtLoadsMatchesFreshEvaluations) {
     for (long long load : {top, 1LL, top / 2, 0LL, top + 7, 3LL, top - 1}) {
       w.concurrency = load;
       const InferenceResult fresh = evaluate_inference_serving(m, hw, c.par, w);
-      const InferenceResult r = at_loads.evaluate(load);
-      EXPECT_EQ(r.violations.size(), fresh.violations.size()) << load;
-      EXPECT_EQ(r.concurrency, fresh.concurrency) << load;
-      EXPECT_EQ(r.tokens_per_s_per_gpu, fresh.tokens_per_s_per_gpu) << load;
-      EXPECT_EQ(r.ttft_s, fresh.ttft_s) << load;
-      EXPECT_EQ(r.tpot_s, fresh.tpot_s) << load;
-      EXPECT_EQ(r.prefill_s, fresh.prefill_s) << load;
-      EXPECT_EQ(r.prefill_chunk.total_s, fresh.prefill_chunk.total_s) << load;
-      EXPECT_EQ(r.decode_step.total_s, fresh.decode_step.total_s) << load;
-      EXPECT_EQ(r.memory.total_bytes, fresh.memory.total_bytes) << load;
-      EXPECT_EQ(r.memory.max_concurrency, fresh.memory.max_concurrency) << load;
-      EXPECT_EQ(r.memory.fits, fresh.memory.fits) << load;
+      result_testing::expect_same_result(at_loads.evaluate(load), fresh, "load " + std::to_string(load));
     }
     EXPECT_THROW(at_loads.evaluate(-1), InputError);
   }
