@@ -286,17 +286,19 @@ Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double att
 
 StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                      bool allow_overlap, double prefill_ranks) const {
-  const ModelArch& m = m_;
-  const Hardware& hw = hw_;
+  const double tokens = decode * verify + prefill;
+  if (tokens <= 0) return StepTime{};
+  return finish(gemms(decode * verify, prefill, isl, prefill_ranks), kv_split, decode, ctx, prefill, isl, verify,
+                allow_overlap, prefill_ranks);
+}
+
+// The weight GEMMs of a step of `decode` decoding tokens (each sequence's verified ones) and `prefill`
+// prompt tokens, more than none.
+Work Stage::gemms(double decode, double prefill, double isl, double prefill_ranks) const {
   const InferenceParallel& par = par_;
   const Shape& s = s_;
-  StepTime st;
-  const double dec_seq_count = decode;
-  decode *= verify;
   const double tokens = decode + prefill;
-  if (tokens <= 0) return st;
   const double tp = par.tp;
-  const double h = m.hidden;
   const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
   const double attn_tokens = par.attention_dp ? decode / tp + prefill / dp_prefill_ranks : tokens;
   Work gemm;
@@ -313,6 +315,23 @@ StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, do
     const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
     add(run(head_, std::max(1.0, head_tokens)), 1);
   }
+  return gemm;
+}
+
+// step() of `decode` sequences whose weight GEMMs are `gemm`.
+StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl,
+                       double verify, bool allow_overlap, double prefill_ranks) const {
+  const ModelArch& m = m_;
+  const Hardware& hw = hw_;
+  const InferenceParallel& par = par_;
+  const Shape& s = s_;
+  StepTime st;
+  const double dec_seq_count = decode;
+  decode *= verify;
+  const double tokens = decode + prefill;
+  const double tp = par.tp;
+  const double h = m.hidden;
+  const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
   st.gemm_s = gemm.time_s;
   st.weight_bytes_read = gemm.bytes;
   st.flops = gemm.flops;
@@ -374,7 +393,16 @@ StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, do
     // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
     // again) while the other's dispatch/combine is in flight; the exposed communication is what
     // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
-    StepTime half = step(kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false, prefill_ranks);
+    // The half step's GEMMs first: the two halves' step is at least twice them and the launches (its
+    // other parts are not negative), and where that is no shorter than the one step, the rest of the
+    // half step could not make it the faster.
+    const double half_seqs = dec_seq_count / 2, half_prefill = prefill / 2;
+    StepTime half;  // step(kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks)
+    if (!(half_seqs * verify + half_prefill <= 0)) {
+      const Work half_gemm = gemms(half_seqs * verify, half_prefill, isl, prefill_ranks);
+      if (2.0 * half_gemm.time_s + 2.0 * overhead_s_ >= st.total_s) return st;
+      half = finish(half_gemm, kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks);
+    }
     StepTime two = half;
     const double compute = half.gemm_s + half.attention_s;
     two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;

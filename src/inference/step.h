@@ -77,6 +77,9 @@ class Stage {
   Gemm gemm(MathFormat fmt, double n, double k, double wbytes) const;
   Work run(const Gemm& g, double m, double count = 1, bool grouped = false, double eff_share = 1.0) const;
   Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
+  Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
+  StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
+                  bool allow_overlap, double prefill_ranks) const;
 
   const ModelArch& m_;
   const Hardware& hw_;
