@@ -170,6 +170,7 @@ namespace {
 class PrefillSojourn {
  public:
   explicit PrefillSojourn(const PrefillBatching& b) : b_(b) {
+    two_capacity_per_s_ = 2.0 * b.capacity_per_s;
     alone_s_ = std::max(0.0, b.alone_s);
     k_ = std::max(1.0, b.steps_per_prompt);
     n_min_ = 1.0 / k_;  // one rank's chunk of one prompt
@@ -184,6 +185,13 @@ class PrefillSojourn {
     ++np_;
     for (int i = 1; i < np_; ++i) pts_s_[i] = std::max(pts_s_[i], pts_s_[i - 1]);
     n_cap_ = std::min(b.max_prompts, b.budget_prompts);
+    // Each segment's rise, run, slope and intercept, for the many rates asked.
+    for (int i = 1; i < np_; ++i) {
+      ds_[i] = pts_s_[i] - pts_s_[i - 1];
+      dn_[i] = pts_n_[i] - pts_n_[i - 1];
+      slope_[i] = ds_[i] / dn_[i];
+      intercept_[i] = pts_s_[i - 1] - slope_[i] * pts_n_[i - 1];
+    }
   }
 
   double at(double arrivals_per_s) const {
@@ -192,12 +200,11 @@ class PrefillSojourn {
     const double rho = b.capacity_per_s > 0 ? lambda / b.capacity_per_s : INFINITY;
     if (rho >= 1.0) return INFINITY;
     // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
-    const double overflow_s = rho / (2.0 * b.capacity_per_s * (1.0 - rho));
+    const double overflow_s = rho / (two_capacity_per_s_ * (1.0 - rho));
     if (!law_) return alone_s_ + overflow_s;
     auto step_at = [&](double n) {
       for (int i = 1; i < np_; ++i)
-        if (n <= pts_n_[i] || i == np_ - 1)
-          return pts_s_[i - 1] + (pts_s_[i] - pts_s_[i - 1]) * (n - pts_n_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
+        if (n <= pts_n_[i] || i == np_ - 1) return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
       return pts_s_[0];
     };
     // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
@@ -207,8 +214,7 @@ class PrefillSojourn {
       n = n_cap_;
       for (int i = 1; i < np_; ++i) {
         if (lambda * pts_s_[i] > pts_n_[i]) continue;
-        const double slope = (pts_s_[i] - pts_s_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
-        n = lambda * (pts_s_[i - 1] - slope * pts_n_[i - 1]) / (1.0 - lambda * slope);
+        n = lambda * intercept_[i] / (1.0 - lambda * slope_[i]);
         break;
       }
       n = std::clamp(n, n_min_, n_cap_);
@@ -225,6 +231,8 @@ class PrefillSojourn {
   double alone_s_ = 0, k_ = 1, n_min_ = 1, n_cap_ = 0;
   bool law_ = false;  // the step law applies (else: alone_s and the queue)
   double pts_n_[3] = {}, pts_s_[3] = {};
+  double ds_[3] = {}, dn_[3] = {}, slope_[3] = {}, intercept_[3] = {};  // of the segment ending at each point
+  double two_capacity_per_s_ = 0;
   int np_ = 0;
 };
 
