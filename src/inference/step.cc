@@ -50,7 +50,15 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
   return std::min({ring, one_shot, two_shot});
 }
 
-double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
+// std::ceil of x, without the library call for the positive values below 2^52 the steps ask (the
+// same value: below 2^63 the truncation is exact, and an integer's next one up is exact too).
+double ceil_of(double x) {
+  if (!(x > 0 && x < 4503599627370496.0)) return std::ceil(x);
+  const double t = static_cast<double>(static_cast<long long>(x));
+  return t < x ? t + 1.0 : t;
+}
+
+double pad(double d, double tile) { return ceil_of(d / tile) * tile; }
 
 // Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
 // query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
