@@ -308,6 +308,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.requests_per_client = 0;
   wd.concurrency = 0;
   const Hardware& serving_hw = memo.serving(hw);
+  const InferenceEvaluator* decode_evaluator = nullptr;  // the decode worker's, found at its first use here
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     {
@@ -316,8 +317,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     }
     wd.concurrency = c_d;
     // A shape refused throws: not kept.
-    InferenceResult r = pools ? memo.decode_evaluator(m, d.decode, d.decode_gpus, wd).evaluate(c_d)
-                              : evaluate_inference_serving(m, serving_hw, d.decode, wd);
+    if (pools && !decode_evaluator) decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
+    InferenceResult r = pools ? decode_evaluator->evaluate(c_d) : evaluate_inference_serving(m, serving_hw, d.decode, wd);
     const auto held = memo.lock();
     return memo.decode.emplace(key, std::move(r)).first->second;
   };
