@@ -12,7 +12,12 @@ namespace gpuplan {
 double expected_active_experts(int experts, int top_k, double tokens) {
   if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
   const double E = experts, k = std::min(top_k, experts);
-  return E * (1.0 - std::pow(1.0 - k / E, tokens));
+  const double share = k / E;
+  // (1 - share)^tokens <= exp(-tokens x share): from tokens x share >= 48 on it is below 1e-20, far below
+  // the 2^-54 that 1 minus it rounds to 1 from, so every expert is active, as std::pow gives, without
+  // the call (1 - share is share to within 2^-54, a billionth of the shares above 1e-6).
+  if (share >= 1e-6 && tokens * share >= 48.0) return E;
+  return E * (1.0 - std::pow(1.0 - share, tokens));
 }
 
 namespace step {
