@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -294,8 +295,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                      fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
                                  d.decode_max_batch));
   check_prefill_caps(d);
-  DisaggregatedPools local(false);
-  DisaggregatedPools::Impl& memo = *(pools ? pools : &local)->impl_;
+  std::optional<DisaggregatedPools> local;  // pools of this call alone, when none are given
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
   const double osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
 
