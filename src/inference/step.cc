@@ -127,6 +127,7 @@ double expert_imbalance(double rows_per_rank, int ep, double skew, double two_lo
 // EP8 decode slower than TP8 at small batch); with every expert active (p -> 1) it is n, the mean.
 double busiest_rank_experts(double experts, double active, double ep, double two_log_ep) {
   if (ep <= 1 || experts <= 0) return active;
+  if (active >= experts) return experts / ep;  // p = 1: n, as the spread's zero term gives
   const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
   return std::min(n, n * p + std::sqrt(two_log_ep * n * p * (1.0 - p)));
 }
@@ -287,8 +288,12 @@ Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double att
     // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
     // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
     // a mixed step's grouped GEMM runs at the rows' harmonic blend.
-    const double prompt_rows = prefill / tokens;
-    const double engine_share = 1.0 / (prompt_rows / moe_gemm_eff_ + (1.0 - prompt_rows));
+    // (A decode step's is 1, as 1 / (0 / share + 1) gives.)
+    double engine_share = 1.0;
+    if (!(prefill == 0 && tokens > 0 && moe_gemm_eff_ > 0 && std::isfinite(moe_gemm_eff_))) {
+      const double prompt_rows = prefill / tokens;
+      engine_share = 1.0 / (prompt_rows / moe_gemm_eff_ + (1.0 - prompt_rows));
+    }
     const Work x = run(g.experts, rows, per_gpu_experts, /*grouped=*/true, engine_share * moe_share_);
     acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
     const Work r = run(g.router, tokens);
