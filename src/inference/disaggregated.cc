@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -170,6 +171,7 @@ namespace {
 class PrefillSojourn {
  public:
   explicit PrefillSojourn(const PrefillBatching& b) : b_(b) {
+    two_capacity_per_s_ = 2.0 * b.capacity_per_s;
     alone_s_ = std::max(0.0, b.alone_s);
     k_ = std::max(1.0, b.steps_per_prompt);
     n_min_ = 1.0 / k_;  // one rank's chunk of one prompt
@@ -184,6 +186,13 @@ class PrefillSojourn {
     ++np_;
     for (int i = 1; i < np_; ++i) pts_s_[i] = std::max(pts_s_[i], pts_s_[i - 1]);
     n_cap_ = std::min(b.max_prompts, b.budget_prompts);
+    // Each segment's rise, run, slope and intercept, for the many rates asked.
+    for (int i = 1; i < np_; ++i) {
+      ds_[i] = pts_s_[i] - pts_s_[i - 1];
+      dn_[i] = pts_n_[i] - pts_n_[i - 1];
+      slope_[i] = ds_[i] / dn_[i];
+      intercept_[i] = pts_s_[i - 1] - slope_[i] * pts_n_[i - 1];
+    }
   }
 
   double at(double arrivals_per_s) const {
@@ -192,12 +201,11 @@ class PrefillSojourn {
     const double rho = b.capacity_per_s > 0 ? lambda / b.capacity_per_s : INFINITY;
     if (rho >= 1.0) return INFINITY;
     // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
-    const double overflow_s = rho / (2.0 * b.capacity_per_s * (1.0 - rho));
+    const double overflow_s = rho / (two_capacity_per_s_ * (1.0 - rho));
     if (!law_) return alone_s_ + overflow_s;
     auto step_at = [&](double n) {
       for (int i = 1; i < np_; ++i)
-        if (n <= pts_n_[i] || i == np_ - 1)
-          return pts_s_[i - 1] + (pts_s_[i] - pts_s_[i - 1]) * (n - pts_n_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
+        if (n <= pts_n_[i] || i == np_ - 1) return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
       return pts_s_[0];
     };
     // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
@@ -207,8 +215,7 @@ class PrefillSojourn {
       n = n_cap_;
       for (int i = 1; i < np_; ++i) {
         if (lambda * pts_s_[i] > pts_n_[i]) continue;
-        const double slope = (pts_s_[i] - pts_s_[i - 1]) / (pts_n_[i] - pts_n_[i - 1]);
-        n = lambda * (pts_s_[i - 1] - slope * pts_n_[i - 1]) / (1.0 - lambda * slope);
+        n = lambda * intercept_[i] / (1.0 - lambda * slope_[i]);
         break;
       }
       n = std::clamp(n, n_min_, n_cap_);
@@ -225,6 +232,8 @@ class PrefillSojourn {
   double alone_s_ = 0, k_ = 1, n_min_ = 1, n_cap_ = 0;
   bool law_ = false;  // the step law applies (else: alone_s and the queue)
   double pts_n_[3] = {}, pts_s_[3] = {};
+  double ds_[3] = {}, dn_[3] = {}, slope_[3] = {}, intercept_[3] = {};  // of the segment ending at each point
+  double two_capacity_per_s_ = 0;
   int np_ = 0;
 };
 
@@ -286,8 +295,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                      fmt::format("must be 0 (no cap) to {} sequences per decode rank, got {}", kMaxDecodeBatch,
                                  d.decode_max_batch));
   check_prefill_caps(d);
-  DisaggregatedPools local(false);
-  DisaggregatedPools::Impl& memo = *(pools ? pools : &local)->impl_;
+  std::optional<DisaggregatedPools> local;  // pools of this call alone, when none are given
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
   const double osl = double(w.osl);
   const int gpus = d.prefill_gpus + d.decode_gpus;
 
@@ -300,6 +309,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.requests_per_client = 0;
   wd.concurrency = 0;
   const Hardware& serving_hw = memo.serving(hw);
+  const InferenceEvaluator* decode_evaluator = nullptr;  // the decode worker's, found at its first use here
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     {
@@ -308,8 +318,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     }
     wd.concurrency = c_d;
     // A shape refused throws: not kept.
-    InferenceResult r = pools ? memo.decode_evaluator(m, d.decode, d.decode_gpus, wd).evaluate(c_d)
-                              : evaluate_inference_serving(m, serving_hw, d.decode, wd);
+    if (pools && !decode_evaluator) decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
+    InferenceResult r = pools ? decode_evaluator->evaluate(c_d) : evaluate_inference_serving(m, serving_hw, d.decode, wd);
     const auto held = memo.lock();
     return memo.decode.emplace(key, std::move(r)).first->second;
   };

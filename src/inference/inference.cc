@@ -113,6 +113,8 @@ struct InferenceEvaluator::Fixed {
   InferenceMemory base;     // the memory figures at no load
   std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
   Shape shape;
+  std::optional<step::Stage> stage;  // the steps of `shape`
+  std::optional<step::Stage> draft;  // the MTP draft head's pass (draft_shape)
   double weights_bytes = 0;          // per GPU
   double kv_bytes_per_sequence = 0;  // per sequence of the instance, per GPU
   // The result's load-independent fields: instances, max_concurrency, prefill_s, prefix_load_s; with
@@ -150,6 +152,8 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
   // workspace, reserve, the KV split, which do not depend on the capacity).
   const InferenceMemory& base = f.base = f.memory.emplace(m, mi).at(0);
   const Shape& s = f.shape = shape_of(m, par, w.kv_bytes_per_element);
+  const step::Stage& stage = f.stage.emplace(m, hw, par, f.w, s);
+  if (w.mtp_draft_tokens > 0) f.draft.emplace(m, hw, par, f.w, step::draft_shape(m, s));
   double& weights = f.weights_bytes = base.weights_bytes;
   double& kv_seq_gpu = f.kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
@@ -203,7 +207,7 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     if (!w.decode_only) {
       const double chunk = std::min(isl_new, double(w.max_num_tokens));
       const double nch = std::ceil(isl_new / chunk);
-      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
+      const StepTime c = stage.step(base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
       r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
     }
     if (w.kv_offload_host && isl_new < isl) {
@@ -214,7 +218,7 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     }
   }
   if (w.arrival != Arrival::synchronized && !w.decode_only)
-    f.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+    f.prefill_chunk = stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
 }
 
 InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
@@ -228,7 +232,7 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   const InferenceWorkload& w = f.w;
   const int gpus = f.gpus;
   const InferenceMemory& base = f.base;
-  const Shape& s = f.shape;
+  const step::Stage& stage = *f.stage;
   const double weights = f.weights_bytes;
   const double kv_seq_gpu = f.kv_bytes_per_sequence;
   double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
@@ -269,7 +273,7 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   // framework's host time per step and per sequence, and the MTP worker's host work where it runs in
   // series with the GPU.
   auto set_decode_step = [&](StepTime st) {
-    if (k > 0) st.draft_s = draft_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+    if (k > 0) st.draft_s = draft_step(*f.draft, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
     st.total_s = st.parts_sum();
     r.decode_step = scaled(st, pp);
     r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
@@ -287,10 +291,10 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
     const double ptok = B * isl_new;
     const double chunk = std::min(ptok, double(w.max_num_tokens));
     const double nch = std::ceil(ptok / chunk);
-    r.prefill_chunk = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+    r.prefill_chunk = stage.step(base.kv_split, 0, 0, chunk, isl);
     const double chunk_s = r.prefill_chunk.total_s + host;
     const double wave_prefill_s = (nch + pp - 1) * chunk_s;
-    set_decode_step(stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, 0, verify));
+    set_decode_step(stage.step(base.kv_split, B / pp, isl + osl / 2, 0, 0, verify));
     // Requests get their first token as their chunk completes: mean over the wave.
     r.ttft_s = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
     const double rest = std::max(0.0, wave_prefill_s - r.ttft_s);
@@ -318,8 +322,8 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
       // decodes wait for; per decode step, ptok / forward_tokens of those forwards.
       const double budget = double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1);
       const double fwd_tok = std::min(budget, std::max(chunk_tok, ptok * w.scheduler_recv_interval));
-      const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
-      StepTime pre = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, fwd_tok / pp, isl);
+      const StepTime dec = stage.step(base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
+      StepTime pre = stage.step(base.kv_split, 0, 0, fwd_tok / pp, isl);
       pre.overhead_s += host / pp;
       pre.total_s = pre.parts_sum();
       st = added(dec, pre, ptok / fwd_tok);
@@ -329,11 +333,11 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
       const double n = std::max(1.0, ptok * double(w.scheduler_recv_interval) / isl_new);
       received_prefill_s = pp * pre.total_s * (n * isl_new / fwd_tok) * (n + 1.0) / (2.0 * n);
     } else if (ptok > 0 && ptok < chunk_tok) {
-      const StepTime dec = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
-      const StepTime mixed = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
+      const StepTime dec = stage.step(base.kv_split, B / pp, isl + osl / 2, 0, isl, verify);
+      const StepTime mixed = stage.step(base.kv_split, B / pp, isl + osl / 2, chunk_tok / pp, isl, verify);
       st = blend(dec, mixed, ptok / chunk_tok);
     } else {
-      st = stage_step(m, hw, par, w, s, base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
+      st = stage.step(base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
     }
     set_decode_step(st);
     if (!w.decode_only)
@@ -356,9 +360,9 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
       if (bw.window_steps > 0) {
         // The released prompts ride one step together (within the token budget the decodes leave):
         // that step carries their tokens where it carried one prompt's.
-        const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
+        const StepTime one = stage.step(base.kv_split, 0, 0, chunk_tok / pp, isl);
         const StepTime all =
-            stage_step(m, hw, par, w, s, base.kv_split, 0, 0, std::min(budget, bw.released * isl_new) / pp, isl);
+            stage.step(base.kv_split, 0, 0, std::min(budget, bw.released * isl_new) / pp, isl);
         r.batch_wait_s = bw.mean_wait_steps * r.decode_step.total_s + pp * std::max(0.0, all.total_s - one.total_s);
         r.ttft_s += r.batch_wait_s;
       }
@@ -375,8 +379,8 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
       if (released > 1.0) {
         const double together = std::min(released, double(par.tp));
         const double rounds = released / double(par.tp);
-        const StepTime one = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk_tok / pp, isl);
-        const StepTime all = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, together * chunk_tok / pp, isl);
+        const StepTime one = stage.step(base.kv_split, 0, 0, chunk_tok / pp, isl);
+        const StepTime all = stage.step(base.kv_split, 0, 0, together * chunk_tok / pp, isl);
         const double shared_s = std::max(0.0, (all.gemm_s + all.ep_comm_s) - (one.gemm_s + one.ep_comm_s));
         const double round_s = r.prefill_s + pp * shared_s * std::ceil(isl_new / chunk_tok);
         r.ttft_s += round_s * std::max(1.0, (rounds + 1.0) / 2.0) - r.prefill_s;
@@ -391,7 +395,7 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
       const double wave_tok = B * isl_new;
       const double chunk = std::min(wave_tok, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1));
       const double nch = std::ceil(wave_tok / chunk);
-      const StepTime c = stage_step(m, hw, par, w, s, base.kv_split, 0, 0, chunk, isl);
+      const StepTime c = stage.step(base.kv_split, 0, 0, chunk, isl);
       const double chunk_s = c.total_s + host;
       const double wave_ttft = (pp - 1) * chunk_s + chunk_s * (nch + 1) / 2;
       const double R = w.requests_per_client;

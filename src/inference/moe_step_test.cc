@@ -2,6 +2,8 @@
 // experts per token grow. Properties, not figures.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "catalog/test_catalog.h"
 #include "inference/inference.h"
 #include "inference/step.h"
@@ -25,6 +27,20 @@ double step_s(const ModelArch& m, const char* system, const InferenceParallel& p
   const InferenceWorkload w = fp8_workload();
   const step::Shape s = step::shape_of(m, par, w.kv_bytes_per_element);
   return step::stage_step(m, hw, par, w, s, 1, decode, 2048, prefill, 1024).total_s;
+}
+
+TEST(MoeStep, ExpectedActiveExpertsIsTheClosedForm) {
+  // Beyond the tokens that activate every expert the pow is skipped: the same value, bit for bit.
+  for (int experts : {8, 16, 64, 128, 160, 256, 384, 512}) {
+    for (int top_k : {1, 2, 4, 6, 8, 10}) {
+      if (top_k > experts) continue;
+      const double E = experts, share = double(top_k) / E;
+      for (double tokens = 0.25; tokens < 100000; tokens = tokens * 1.01 + 0.5) {
+        const double direct = E * (1.0 - std::pow(1.0 - share, tokens));
+        EXPECT_EQ(expected_active_experts(experts, top_k, tokens), direct) << experts << " " << top_k << " " << tokens;
+      }
+    }
+  }
 }
 
 TEST(MoeStep, MoreTokensNeverFaster) {

@@ -12,7 +12,12 @@ namespace gpuplan {
 double expected_active_experts(int experts, int top_k, double tokens) {
   if (experts <= 0 || top_k <= 0 || tokens <= 0) return 0.0;
   const double E = experts, k = std::min(top_k, experts);
-  return E * (1.0 - std::pow(1.0 - k / E, tokens));
+  const double share = k / E;
+  // (1 - share)^tokens <= exp(-tokens x share): from tokens x share >= 48 on it is below 1e-20, far below
+  // the 2^-54 that 1 minus it rounds to 1 from, so every expert is active, as std::pow gives, without
+  // the call (1 - share is share to within 2^-54, a billionth of the shares above 1e-6).
+  if (share >= 1e-6 && tokens * share >= 48.0) return E;
+  return E * (1.0 - std::pow(1.0 - share, tokens));
 }
 
 namespace step {
@@ -50,7 +55,15 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
   return std::min({ring, one_shot, two_shot});
 }
 
-double pad(double d, double tile) { return std::ceil(d / tile) * tile; }
+// std::ceil of x, without the library call for the positive values below 2^52 the steps ask (the
+// same value: below 2^63 the truncation is exact, and an integer's next one up is exact too).
+double ceil_of(double x) {
+  if (!(x > 0 && x < 4503599627370496.0)) return std::ceil(x);
+  const double t = static_cast<double>(static_cast<long long>(x));
+  return t < x ? t + 1.0 : t;
+}
+
+double pad(double d, double tile) { return ceil_of(d / tile) * tile; }
 
 // Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
 // query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
@@ -64,10 +77,6 @@ double mla_decode_row_padding(const ModelArch& m, const Hardware& hw, double ver
   return pad(rows, tile) / rows;
 }
 
-struct Work {
-  double time_s = 0, flops = 0, bytes = 0;
-};
-
 // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
 // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
 // heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
@@ -79,38 +88,6 @@ struct Work {
 double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, double mla_eff) {
   if (m.attention != AttentionKind::mla || !(mla_eff > 0) || flops <= 0) return attention_time_s(hw, flops);
   return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * mla_eff);
-}
-
-// A weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
-// tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
-// and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
-// are skinny (m = batch), so the token dimension pads to the tile instead of rolling off.
-//
-// `grouped`: a grouped MoE GEMM (TensorRT-LLM's MoE plugin, vLLM fused_moe: CUTLASS/Triton grouped
-// GEMM) walks the active experts one after another, each a few row tiles against its own weights.
-// Streaming an expert's weights overlaps only with that expert's own math, which at a few hundred
-// rows per expert is too short to hide it: the time is the weights' streaming plus the real
-// (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
-// expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
-// `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
-// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
-Work linear(const Hardware& hw, MathFormat fmt, double m, double n, double k, double wbytes, double count = 1,
-            bool grouped = false, double eff_share = 1.0) {
-  Work w;
-  if (m <= 0 || n <= 0 || k <= 0 || count <= 0) return w;
-  const Efficiency& e = hw.efficiency;
-  fmt = executed_format(hw.accelerator, fmt);  // FP4 weights on a chip without FP4 math run in BF16
-  double scale = 1.0;
-  if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
-  if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
-  const double tile_use = m / pad(m, 64);
-  const double eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k) * tile_use * eff_share;
-  w.flops = 2.0 * m * n * k * count;
-  w.bytes = (n * k * wbytes + m * (n + k) * kActBytes) * count;
-  const double t_math = w.flops / (peak_flops(hw.accelerator, fmt) * eff);
-  const double t_mem = w.bytes / (hw.accelerator.memory_bandwidth_bytes_per_s * e.hbm_eff);
-  w.time_s = grouped ? std::max(t_math, t_mem + t_math * tile_use) : std::max(t_math, t_mem);
-  return w;
 }
 
 // The share of the FP8 GEMM rate a weight GEMM reaches given its weights' scaling block (`block`: 0
@@ -136,9 +113,10 @@ double effective_ctx(const Shape& s, double ctx) {
 // Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
 // rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
 // sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
-double expert_imbalance(double rows_per_rank, int ep, double skew) {
+// `two_log_ep`: 2 ln(ep), made once per deployment.
+double expert_imbalance(double rows_per_rank, int ep, double skew, double two_log_ep) {
   if (ep <= 1 || rows_per_rank <= 0) return skew;
-  return skew * (1.0 + std::sqrt(2.0 * std::log(double(ep)) / rows_per_rank));
+  return skew * (1.0 + std::sqrt(two_log_ep / rows_per_rank));
 }
 
 // Distinct active experts on the busiest of `ep` ranks when `active` of the `experts` are active,
@@ -147,10 +125,11 @@ double expert_imbalance(double rows_per_rank, int ep, double skew) {
 // maximum of ep near-normal counts is the mean plus sqrt(2 ln ep) deviations, at most n. At decode's
 // few tokens per step the busiest rank streams up to twice the mean's expert weights (what makes
 // EP8 decode slower than TP8 at small batch); with every expert active (p -> 1) it is n, the mean.
-double busiest_rank_experts(double experts, double active, double ep) {
+double busiest_rank_experts(double experts, double active, double ep, double two_log_ep) {
   if (ep <= 1 || experts <= 0) return active;
+  if (active >= experts) return experts / ep;  // p = 1: n, as the spread's zero term gives
   const double n = experts / ep, p = std::clamp(active / experts, 0.0, 1.0);
-  return std::min(n, n * p + std::sqrt(2.0 * std::log(ep) * n * p * (1.0 - p)));
+  return std::min(n, n * p + std::sqrt(two_log_ep * n * p * (1.0 - p)));
 }
 
 }  // namespace
@@ -201,72 +180,176 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
 StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
                     const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
                     double verify, bool allow_overlap, double prefill_ranks) {
-  StepTime st;
-  const double dec_seq_count = decode;
-  decode *= verify;
-  const double tokens = decode + prefill;
-  if (tokens <= 0) return st;
+  return Stage(m, hw, par, w, s).step(kv_split, decode, ctx, prefill, isl, verify, allow_overlap, prefill_ranks);
+}
+
+// linear(): a weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
+// tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
+// and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
+// are skinny (m = batch), so the token dimension pads to the tile instead of rolling off.
+//
+// `grouped`: a grouped MoE GEMM (TensorRT-LLM's MoE plugin, vLLM fused_moe: CUTLASS/Triton grouped
+// GEMM) walks the active experts one after another, each a few row tiles against its own weights.
+// Streaming an expert's weights overlaps only with that expert's own math, which at a few hundred
+// rows per expert is too short to hide it: the time is the weights' streaming plus the real
+// (unpadded) math, and never less than the padded tiles' math. At decode's handful of rows per
+// expert that is the streaming time, as for a dense GEMM; at prefill's hundreds it is their sum.
+// `eff_share`: the share of the generation's GEMM efficiency the kernel reaches (the serving
+// engine's grouped MoE kernels: InferenceWorkload::moe_gemm_eff).
+// Stage::gemm makes a weight GEMM's terms that do not depend on its rows, Stage::run the rest.
+Stage::Gemm Stage::gemm(MathFormat fmt, double n, double k, double wbytes) const {
+  Gemm g;
+  g.on = !(n <= 0 || k <= 0);
+  if (!g.on) return g;
+  const Efficiency& e = hw_.efficiency;
+  fmt = executed_format(hw_.accelerator, fmt);  // FP4 weights on a chip without FP4 math run in BF16
+  double scale = 1.0;
+  if (fmt == MathFormat::fp8 || fmt == MathFormat::fp6) scale = e.gemm_fp8_scale;
+  if (fmt == MathFormat::fp4) scale = e.gemm_fp4_scale;
+  g.n = n, g.k = k;
+  g.weight_bytes = n * k * wbytes;
+  g.n_plus_k = n + k;
+  g.eff = e.gemm_max * scale / (1.0 + e.gemm_half_dim / n + e.gemm_half_dim / k);
+  g.peak_flops = peak_flops(hw_.accelerator, fmt);
+  return g;
+}
+
+// linear() of `m` rows through GEMM `g` (in linear()'s order of operations).
+Work Stage::run(const Gemm& g, double m, double count, bool grouped, double eff_share) const {
+  Work w;
+  if (m <= 0 || !g.on || count <= 0) return w;
+  const double tile_use = m / pad(m, 64);
+  const double eff = g.eff * tile_use * eff_share;
+  w.flops = 2.0 * m * g.n * g.k * count;
+  w.bytes = (g.weight_bytes + m * g.n_plus_k * kActBytes) * count;
+  const double t_math = w.flops / (g.peak_flops * eff);
+  const double t_mem = w.bytes / hbm_bytes_per_s_;
+  w.time_s = grouped ? std::max(t_math, t_mem + t_math * tile_use) : std::max(t_math, t_mem);
+  return w;
+}
+
+Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+             const Shape& s)
+    : m_(m), hw_(hw), par_(par), s_(s), expert_skew_(w.expert_skew), moe_gemm_eff_(w.moe_gemm_eff) {
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
-  const double dense_share = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
-  const double moe_share = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
+  dense_share_ = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
+  moe_share_ = fp8_block_share(m, hw, fmt, w.fp8_moe_weight_block);
+  hbm_bytes_per_s_ = hw.accelerator.memory_bandwidth_bytes_per_s * hw.efficiency.hbm_eff;
+  two_log_ep_ = 2.0 * std::log(double(par.ep));
   const double tp = par.tp;
   const double h = m.hidden;
+  const double attn_split = par.attention_dp ? 1.0 : tp;
+  auto kind = [&](const LayerParams& lp, bool moe_layer) {
+    LayerGemms g;
+    const double attn_p = lp.attention / attn_split;
+    g.attention = gemm(fmt, attn_p / h, h, wb);
+    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
+    if (mlp_p > 0) g.mlp = gemm(fmt, mlp_p / h, h, wb);
+    if (moe_layer && m.is_moe()) {
+      const double moe_tp = std::max(1.0, tp / double(par.ep));
+      const double ep_p = lp.moe_expert / moe_tp;
+      g.experts = gemm(fmt, ep_p / h, h, wb);
+      // Router: tokens x hidden x experts in bf16, replicated.
+      g.router = gemm(MathFormat::bf16, double(m.moe.num_experts), h, 2.0);
+    }
+    return g;
+  };
+  dense_ = kind(s.dense, false);
+  moe_ = kind(s.moe, true);
+  head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
+  overhead_s_ = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
+                 (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
+                hw.efficiency.kernel_overhead_s;
+}
+
+// The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
+// rank's attention projections, `prefill` of them prompt tokens.
+Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const {
+  const ModelArch& m = m_;
+  Work acc;
+  const Work a = run(g.attention, attn_tokens, 1, false, dense_share_);
+  acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
+  if (g.mlp.on) {
+    const Work d = run(g.mlp, tokens, 1, false, dense_share_);
+    acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
+  }
+  if (moe_layer && m.is_moe()) {
+    const double E = m.moe.num_experts, k = m.moe.top_k;
+    const double ep = par_.ep;
+    const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
+    // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
+    // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
+    // the real skew), so the step waits for the rank with the most of both.
+    const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep, two_log_ep_));
+    const double imb = expert_imbalance(tokens * k / ep, par_.ep, expert_skew_, two_log_ep_);
+    const double rows = tokens * k / ep * imb / per_gpu_experts;
+    // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
+    // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
+    // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
+    // a mixed step's grouped GEMM runs at the rows' harmonic blend.
+    // (A decode step's is 1, as 1 / (0 / share + 1) gives.)
+    double engine_share = 1.0;
+    if (!(prefill == 0 && tokens > 0 && moe_gemm_eff_ > 0 && std::isfinite(moe_gemm_eff_))) {
+      const double prompt_rows = prefill / tokens;
+      engine_share = 1.0 / (prompt_rows / moe_gemm_eff_ + (1.0 - prompt_rows));
+    }
+    const Work x = run(g.experts, rows, per_gpu_experts, /*grouped=*/true, engine_share * moe_share_);
+    acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
+    const Work r = run(g.router, tokens);
+    acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
+  }
+  return acc;
+}
+
+StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, double isl, double verify,
+                     bool allow_overlap, double prefill_ranks) const {
+  const double tokens = decode * verify + prefill;
+  if (tokens <= 0) return StepTime{};
+  return finish(gemms(decode * verify, prefill, isl, prefill_ranks), kv_split, decode, ctx, prefill, isl, verify,
+                allow_overlap, prefill_ranks);
+}
+
+// The weight GEMMs of a step of `decode` decoding tokens (each sequence's verified ones) and `prefill`
+// prompt tokens, more than none.
+Work Stage::gemms(double decode, double prefill, double isl, double prefill_ranks) const {
+  const InferenceParallel& par = par_;
+  const Shape& s = s_;
+  const double tokens = decode + prefill;
+  const double tp = par.tp;
   const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
   const double attn_tokens = par.attention_dp ? decode / tp + prefill / dp_prefill_ranks : tokens;
-  const double attn_split = par.attention_dp ? 1.0 : tp;
   Work gemm;
   auto add = [&](const Work& x, double times) {
     gemm.time_s += x.time_s * times;
     gemm.flops += x.flops * times;
     gemm.bytes += x.bytes * times;
   };
-  auto layer_gemms = [&](const LayerParams& lp, bool moe_layer) {
-    Work acc;
-    const double attn_p = lp.attention / attn_split;
-    const Work a = linear(hw, fmt, attn_tokens, attn_p / h, h, wb, 1, false, dense_share);
-    acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
-    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
-    if (mlp_p > 0) {
-      const Work d = linear(hw, fmt, tokens, mlp_p / h, h, wb, 1, false, dense_share);
-      acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
-    }
-    if (moe_layer && m.is_moe()) {
-      const double E = m.moe.num_experts, k = m.moe.top_k;
-      const double ep = par.ep;
-      const double moe_tp = std::max(1.0, tp / ep);
-      const double group = std::max(tp, ep);
-      const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
-      // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
-      // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
-      // the real skew), so the step waits for the rank with the most of both.
-      const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep));
-      const double imb = expert_imbalance(tokens * k / ep, par.ep, w.expert_skew);
-      const double rows = tokens * k / ep * imb / per_gpu_experts;
-      const double ep_p = lp.moe_expert / moe_tp;
-      // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
-      // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
-      // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
-      // a mixed step's grouped GEMM runs at the rows' harmonic blend.
-      const double prompt_rows = prefill / tokens;
-      const double engine_share = 1.0 / (prompt_rows / w.moe_gemm_eff + (1.0 - prompt_rows));
-      const Work x =
-          linear(hw, fmt, rows, ep_p / h, h, wb, per_gpu_experts, /*grouped=*/true, engine_share * moe_share);
-      acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
-      (void)E, (void)group;
-      // Router: tokens x hidden x experts in bf16, replicated.
-      const Work r = linear(hw, MathFormat::bf16, tokens, E, h, 2.0);
-      acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
-    }
-    return acc;
-  };
-  add(layer_gemms(s.dense, false), s.dense_layers);
-  add(layer_gemms(s.moe, true), s.moe_layers);
+  // A kind of layer the stage has none of adds nothing (its figures times 0).
+  if (s.dense_layers != 0) add(layer(dense_, false, tokens, attn_tokens, prefill), s.dense_layers);
+  if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill), s.moe_layers);
   if (s.has_head) {
     // Logits only for the tokens that sample: every decode plus the last token of each prompt.
     const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
-    add(linear(hw, MathFormat::bf16, std::max(1.0, head_tokens), double(m.vocab) / tp, h, kHeadBytes), 1);
+    add(run(head_, std::max(1.0, head_tokens)), 1);
   }
+  return gemm;
+}
+
+// step() of `decode` sequences whose weight GEMMs are `gemm`.
+StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl,
+                       double verify, bool allow_overlap, double prefill_ranks) const {
+  const ModelArch& m = m_;
+  const Hardware& hw = hw_;
+  const InferenceParallel& par = par_;
+  const Shape& s = s_;
+  StepTime st;
+  const double dec_seq_count = decode;
+  decode *= verify;
+  const double tokens = decode + prefill;
+  const double tp = par.tp;
+  const double h = m.hidden;
+  const double dp_prefill_ranks = prefill_ranks > 0 ? std::min(prefill_ranks, tp) : tp;
   st.gemm_s = gemm.time_s;
   st.weight_bytes_read = gemm.bytes;
   st.flops = gemm.flops;
@@ -311,25 +394,33 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
       // busiest receiving the most): latency-bound at decode's few tokens, bandwidth-bound at
       // prefill's thousands, on the link tier the group spans (NVLink domain or scale-out RDMA).
       const double local = tokens / tp;
-      const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, w.expert_skew);
+      const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, expert_skew_, two_log_ep_);
       const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes * imb;
       st.ep_comm_s = 2.0 * s.moe_layers * collective_time_s(Collective::all_to_all, disp, g, hw);
-      st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
-                                       collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
+      // A stage without dense layers gathers nothing (0 times the collectives).
+      if (s.dense_layers != 0)
+        st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
+                                         collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
     }
   }
   if (par.pp > 1)
     st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
-  st.overhead_s = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
-                   (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
-                  hw.efficiency.kernel_overhead_s;
+  st.overhead_s = overhead_s_;
   st.total_s = st.parts_sum();
   if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
     // Two micro-batches: each runs the step's compute on half the tokens (streaming the weights
     // again) while the other's dispatch/combine is in flight; the exposed communication is what
     // the other half's compute does not cover. Engines enable it where it pays: the faster applies.
-    StepTime half =
-        stage_step(m, hw, par, w, s, kv_split, dec_seq_count / 2, ctx, prefill / 2, isl, verify, false, prefill_ranks);
+    // The half step's GEMMs first: the two halves' step is at least twice them and the launches (its
+    // other parts are not negative), and where that is no shorter than the one step, the rest of the
+    // half step could not make it the faster.
+    const double half_seqs = dec_seq_count / 2, half_prefill = prefill / 2;
+    StepTime half;  // step(kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks)
+    if (!(half_seqs * verify + half_prefill <= 0)) {
+      const Work half_gemm = gemms(half_seqs * verify, half_prefill, isl, prefill_ranks);
+      if (2.0 * half_gemm.time_s + 2.0 * overhead_s_ >= st.total_s) return st;
+      half = finish(half_gemm, kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks);
+    }
     StepTime two = half;
     const double compute = half.gemm_s + half.attention_s;
     two.gemm_s *= 2, two.attention_s *= 2, two.tp_comm_s *= 2, two.pp_comm_s *= 2;
@@ -345,14 +436,22 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
 // The MTP draft head's work in one decode step: k sequential passes, each of one transformer layer
 // of the model's own kind (DeepSeek-V3's MTP module is one MoE block plus a projection) and the
 // output head, for the batch's B sequences.
-StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
-                    const Shape& s, int kv_split, double decode, double ctx, int k) {
+Shape draft_shape(const ModelArch& m, const Shape& s) {
   Shape one = s;
   one.layers = 1;
   one.moe_layers = m.is_moe() ? 1 : 0;
   one.dense_layers = 1 - one.moe_layers;
   one.has_head = true;
-  const StepTime d = stage_step(m, hw, par, w, one, kv_split, decode, ctx, 0, 0);
+  return one;
+}
+
+StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+                    const Shape& s, int kv_split, double decode, double ctx, int k) {
+  return draft_step(Stage(m, hw, par, w, draft_shape(m, s)), kv_split, decode, ctx, k);
+}
+
+StepTime draft_step(const Stage& one, int kv_split, double decode, double ctx, int k) {
+  const StepTime d = one.step(kv_split, decode, ctx, 0, 0);
   StepTime st;
   st.draft_s = k * d.total_s;
   st.total_s = st.draft_s;

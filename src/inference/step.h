@@ -12,6 +12,11 @@ namespace gpuplan::step {
 // host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
 constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
 
+// A GEMM's (or a sum of GEMMs') time, FLOPs and bytes moved.
+struct Work {
+  double time_s = 0, flops = 0, bytes = 0;
+};
+
 struct Shape {
   // Per stage (the largest), per layer kind.
   int layers = 0, moe_layers = 0, dense_layers = 0;
@@ -39,6 +44,61 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
 StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
                     const Shape& s, int kv_split, double decode, double ctx, double prefill, double isl,
                     double verify = 1.0, bool allow_overlap = true, double prefill_ranks = 0);
+
+// stage_step of one deployment (model, hardware, parallelism, workload and per-stage shape) with what
+// does not depend on a step's tokens made once: the GEMMs' shapes and rates, the block-scaled shares,
+// the expert spread's terms and the launches. step() gives stage_step's figures, bit for bit; the
+// evaluators ask it for the many steps of one deployment. Keeps references to the model and the
+// hardware.
+class Stage {
+ public:
+  Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+        const Shape& s);
+  Stage(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
+  Stage(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
+  // stage_step(m, hw, par, w, s, kv_split, decode, ctx, prefill, isl, verify, allow_overlap, prefill_ranks).
+  StepTime step(int kv_split, double decode, double ctx, double prefill, double isl, double verify = 1.0,
+                bool allow_overlap = true, double prefill_ranks = 0) const;
+
+ private:
+  // One weight GEMM's fixed terms: its (k x n) slice, bytes and rate at full tiles.
+  struct Gemm {
+    bool on = false;        // n > 0 and k > 0
+    double n = 0, k = 0;
+    double weight_bytes = 0;  // n k x bytes per weight
+    double n_plus_k = 0;
+    double eff = 0;           // the GEMM efficiency before the tiles' use and the kernel's share
+    double peak_flops = 0;    // of the format it executes in
+  };
+  // The GEMMs of one kind of layer (dense, MoE).
+  struct LayerGemms {
+    Gemm attention, mlp, experts, router;
+  };
+  Gemm gemm(MathFormat fmt, double n, double k, double wbytes) const;
+  Work run(const Gemm& g, double m, double count = 1, bool grouped = false, double eff_share = 1.0) const;
+  Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
+  Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
+  StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
+                  bool allow_overlap, double prefill_ranks) const;
+
+  const ModelArch& m_;
+  const Hardware& hw_;
+  const InferenceParallel par_;
+  const Shape s_;
+  double expert_skew_ = 1, moe_gemm_eff_ = 1;
+  double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
+  double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
+  double two_log_ep_ = 0;                   // 2 ln(ep), of the expert spread (ep > 1)
+  LayerGemms dense_, moe_;
+  Gemm head_;
+  double overhead_s_ = 0;                   // the kernel launches of one step
+};
+
+// The shape of the MTP draft head's pass: one layer of the model's own kind and the output head.
+Shape draft_shape(const ModelArch& m, const Shape& s);
+// draft_step from the draft pass's stage (a Stage of draft_shape).
+StepTime draft_step(const Stage& one, int decode_kv_split, double decode, double ctx, int k);
+
 // The MTP draft head's work in one decode step (k sequential passes of one layer and the head).
 StepTime draft_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
                     const Shape& s, int kv_split, double decode, double ctx, int k);
