@@ -152,6 +152,7 @@ TrainingMemoryModel::TrainingMemoryModel(const ModelArch& m, const TrainingPlan&
   const Recompute kept_mode = p.recompute == Recompute::full ? Recompute::none : p.recompute;
   // LoRA / QLoRA (w.finetune): the adapters of each kind of layer, this GPU's share (lora_memory.h).
   lora_ = !w.finetune.is_full();
+  moe_model_ = m.is_moe();
   for (int moe = 0; moe < 2; ++moe) {
     LayerKind& k = kinds_[moe];
     const LayerParams& lp = moe ? moe_lp : dense_lp;
@@ -231,12 +232,11 @@ void TrainingMemoryModel::stage(const TrainingPlan& p, int rank, StageMemory& s)
     const int n_full =
         p.recompute != Recompute::full ? 0 : p.recompute_layers == 0 ? n : std::min(n, p.recompute_layers);
     const int n_off = std::clamp(p.offload_layers, 0, n);
-    int cuts[4] = {0, n_full, n_off, n};
-    std::sort(cuts, cuts + 4);
+    const int cuts[4] = {0, std::min(n_full, n_off), std::max(n_full, n_off), n};  // sorted: both within 0..n
     for (int c = 0; c < 3; ++c) {
       const int a = cuts[c], b = cuts[c + 1];
       if (a >= b) continue;
-      const long long moe_n = moe_layers_before(m, lo + b) - moe_layers_before(m, lo + a);
+      const long long moe_n = moe_model_ ? moe_layers_before(m, lo + b) - moe_layers_before(m, lo + a) : 0;
       const long long counts[2] = {b - a - moe_n, moe_n};
       // Full recompute of the first recompute_layers layers of each chunk (Megatron "block"
       // method; 0 = all); the other layers keep everything.

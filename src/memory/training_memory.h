@@ -142,7 +142,7 @@ class TrainingMemoryModel {
   int dp_ = 1, expert_dp_ = 1;
   long long num_microbatches_ = 1;
   double tp_ = 1, seq_div_ = 1, tokens_ = 0;
-  bool dropout_ = false, eager_ = false, lora_ = false;
+  bool dropout_ = false, eager_ = false, lora_ = false, moe_model_ = false;
   double dense_shard_ = 1, expert_shard_ = 1, one_table_ = 0, embedding_ = 0, logit_bytes_ = 0;
   LayerKind kinds_[2];
   // Pipeline ranks (bit r: rank r, below 64) whose totals never exceed an earlier rank's (constructor).
