@@ -458,6 +458,39 @@ TEST(MemorySavers, ModelAgreesWithTrainingMemoryAtEverySetting) {
   EXPECT_LT(fit, checked);
 }
 
+TEST(LayerCostCache, EvaluationsAgreeWithAndWithoutTheCache) {
+  // One cache across models, hardware and workloads: it starts over for each.
+  LayerCostCache cache;
+  TrainingOptions cached;
+  cached.layer_costs = &cache;
+  int checked = 0;
+  for (const SaverCase& c : saver_cases()) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    const PlanSpace space = build_plan_space(m, hw, c.workload);
+    int divides = 0;
+    for_each_plan(space, [&](const TrainingPlan& candidate) {
+      TrainingPlan p = candidate;
+      if (!plan_divides(m, p, c.workload) || divides++ % 2 != 0) return;
+      fit_memory_savers(m, hw, p, c.workload, {}, space.savers);
+      const TrainingResult want = evaluate_training(m, hw, p, c.workload);
+      const TrainingResult got = evaluate_training(m, hw, p, c.workload, cached);
+      const std::string where = std::string(c.model) + " " + to_string(p);
+      ASSERT_EQ(want.valid(), got.valid()) << where;
+      EXPECT_EQ(want.step_time_s, got.step_time_s) << where;
+      EXPECT_EQ(want.parts.gemm_s, got.parts.gemm_s) << where;
+      EXPECT_EQ(want.parts.tp_comm_s, got.parts.tp_comm_s) << where;
+      EXPECT_EQ(want.parts.ep_comm_s, got.parts.ep_comm_s) << where;
+      EXPECT_EQ(want.parts.cp_comm_s, got.parts.cp_comm_s) << where;
+      EXPECT_EQ(want.parts.recompute_s, got.parts.recompute_s) << where;
+      EXPECT_EQ(want.mfu_attn, got.mfu_attn) << where;
+      EXPECT_EQ(want.memory.total_bytes, got.memory.total_bytes) << where;
+      ++checked;
+    });
+  }
+  EXPECT_GT(checked, 3000);
+}
+
 TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {
   const ModelArch m = resolve_model("llama3.1-8b");
   const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
