@@ -356,6 +356,23 @@ TrainingMemoryTotals TrainingMemoryModel::totals(int recompute_layers, int offlo
   return r;
 }
 
+bool TrainingMemoryModel::fits_in(int recompute_layers, int offload_layers, bool with_host) const {
+  const TrainingPlan q = with_layers(recompute_layers, offload_layers);
+  const MemoryOptions& opt = opt_;
+  // capacity - the largest total >= 0 exactly when capacity - each total >= 0 (subtraction rounds
+  // monotonically), and the largest total <= capacity exactly when each is: any one stage decides no.
+  double host_max = 0;
+  for (int rank = 0; rank < q.pp; ++rank) {
+    if (rank < 64 && (dominated_ranks_ >> rank & 1) != 0) continue;
+    StageMemory s;
+    stage(q, rank, s);
+    if (opt.capacity_bytes > 0 && (with_host ? !(opt.capacity_bytes - s.total_bytes >= 0) : !(s.total_bytes <= opt.capacity_bytes)))
+      return false;
+    host_max = std::max(host_max, s.host_bytes);
+  }
+  return !with_host || !(opt.host_capacity_bytes > 0 && host_max + opt.host_reserve_bytes > opt.host_capacity_bytes);
+}
+
 TrainingMemory TrainingMemoryModel::memory(int recompute_layers, int offload_layers) const {
   const TrainingPlan p = with_layers(recompute_layers, offload_layers);
   const MemoryOptions& opt = opt_;

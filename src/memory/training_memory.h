@@ -124,8 +124,15 @@ class TrainingMemoryModel {
 
   TrainingMemory memory(int recompute_layers, int offload_layers) const;
   TrainingMemoryTotals totals(int recompute_layers, int offload_layers) const;
+  // totals(r, o).fits, and whether its HBM alone fits (total_bytes <= capacity_bytes, or no capacity):
+  // the same answers, from the stages up to the first that does not fit.
+  bool fits(int recompute_layers, int offload_layers) const { return fits_in(recompute_layers, offload_layers, true); }
+  bool fits_hbm(int recompute_layers, int offload_layers) const {
+    return fits_in(recompute_layers, offload_layers, false);
+  }
 
  private:
+  bool fits_in(int recompute_layers, int offload_layers, bool with_host) const;
   struct LayerKind {  // one kind of layer (dense or with routed experts), this GPU's share
     double dense_params = 0;   // attention, dense MLP, shared experts (split by TP) and the router
     double expert_params = 0;  // routed experts (split by EP x ETP)

@@ -21,12 +21,12 @@ int fewest_layers(int n, Fits fits) {
 
 // fit_memory_savers on a model of `p`'s memory, in totals (the probes need no more).
 TrainingMemoryTotals fit_layers(const TrainingMemoryModel& model, const ModelArch& m, const Hardware& hw,
-                                TrainingPlan& p, const MemoryOptions& mo, const MemorySavers& savers) {
+                                TrainingPlan& p, const MemorySavers& savers) {
   const TrainingMemoryTotals mem = model.totals(p.recompute_layers, p.offload_layers);
   const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
   if (p.recompute == Recompute::full) {
     if (!savers.partial_recompute || p.recompute_layers != 0 || !mem.fits) return mem;
-    const int layers = fewest_layers(chunk_layers, [&](int n) { return model.totals(n, p.offload_layers).fits; });
+    const int layers = fewest_layers(chunk_layers, [&](int n) { return model.fits(n, p.offload_layers); });
     if (layers >= chunk_layers) return mem;
     p.recompute_layers = layers;
     return model.totals(p.recompute_layers, p.offload_layers);
@@ -35,12 +35,8 @@ TrainingMemoryTotals fit_layers(const TrainingMemoryModel& model, const ModelArc
   // Offloading more layers frees HBM and fills host memory: the fewest layers that fit HBM is also the
   // plan's best chance in host memory, so the bisection asks HBM alone and the result is then judged
   // whole (host included).
-  auto hbm_fits = [&](const TrainingMemoryTotals& x) {
-    return mo.capacity_bytes <= 0 || x.total_bytes <= mo.capacity_bytes;
-  };
-  if (!hbm_fits(model.totals(p.recompute_layers, chunk_layers))) return mem;
-  p.offload_layers =
-      fewest_layers(chunk_layers, [&](int n) { return hbm_fits(model.totals(p.recompute_layers, n)); });
+  if (!model.fits_hbm(p.recompute_layers, chunk_layers)) return mem;
+  p.offload_layers = fewest_layers(chunk_layers, [&](int n) { return model.fits_hbm(p.recompute_layers, n); });
   return model.totals(p.recompute_layers, p.offload_layers);
 }
 
@@ -50,7 +46,7 @@ TrainingMemory fit_memory_savers(const ModelArch& m, const Hardware& hw, Trainin
                                  const MemoryOptions& options, const MemorySavers& savers) {
   const MemoryOptions mo = with_capacities(options, hw);
   const TrainingMemoryModel model(m, p, w, mo);
-  fit_layers(model, m, hw, p, mo, savers);
+  fit_layers(model, m, hw, p, savers);
   return model.memory(p.recompute_layers, p.offload_layers);
 }
 
@@ -58,7 +54,7 @@ TrainingMemoryTotals fit_memory_saver_totals(const ModelArch& m, const Hardware&
                                              const TrainingWorkload& w, const MemoryOptions& options,
                                              const MemorySavers& savers) {
   const MemoryOptions mo = with_capacities(options, hw);
-  return fit_layers(TrainingMemoryModel(m, p, w, mo), m, hw, p, mo, savers);
+  return fit_layers(TrainingMemoryModel(m, p, w, mo), m, hw, p, savers);
 }
 
 }  // namespace gpuplan

@@ -447,6 +447,8 @@ TEST(MemorySavers, ModelAgreesWithTrainingMemoryAtEverySetting) {
           const std::string where = std::string(c.model) + " " + to_string(q);
           expect_same_memory(want, model.memory(r, o), where);
           expect_same_totals(want, model.totals(r, o), where);
+          EXPECT_EQ(model.fits(r, o), want.fits) << where;
+          EXPECT_EQ(model.fits_hbm(r, o), want.total_bytes <= want.capacity_bytes) << where;
           ++checked;
           fit += want.fits;
         }
