@@ -179,20 +179,31 @@ TrainingMemoryModel::TrainingMemoryModel(const ModelArch& m, const TrainingPlan&
   // micro-batches in flight: its totals (sums of the same non-negative terms, rounded alike) never
   // exceed that rank's, so totals() leaves it out. Each chunk is keyed by two bits: one layer above
   // the balanced split's floor or not, and MoE or dense; a chunk of both kinds keys nothing.
-  if (p.pp > 2 && p.vp <= 32) {
-    const int chunks = p.pp * p.vp;
-    const int base = m.layers / chunks;
+  const int chunks = p.pp * p.vp;
+  constexpr int kMaxChunks = 256;
+  if (p.pp > 2 && p.vp <= 32 && chunks <= kMaxChunks) {
+    constexpr std::uint8_t kMixed = 0xFF;
+    std::uint8_t chunk_key[kMaxChunks];
+    // chunk_range's bounds, c * layers / chunks, stepped without dividing.
+    const int base = m.layers / chunks, rest = m.layers % chunks;
+    int lo = 0, acc = 0;
+    for (int c = 0; c < chunks; ++c) {
+      int n = base;
+      acc += rest;
+      if (acc >= chunks) acc -= chunks, ++n;
+      const long long moe_n = moe_model_ ? moe_layers_before(m, lo + n) - moe_layers_before(m, lo) : 0;
+      chunk_key[c] = moe_n == 0 || moe_n == n ? static_cast<std::uint8_t>((n - base) << 1 | (moe_n != 0 ? 1 : 0)) : kMixed;
+      lo += n;
+    }
     std::uint64_t seen[8];
     int n_seen = 0;
     for (int rank = 1; rank < std::min(p.pp - 1, 64); ++rank) {
       std::uint64_t key = 0;
       bool keyed = true;
       for (int k = 0; keyed && k < p.vp; ++k) {
-        const auto [lo, hi] = chunk_range(m.layers, chunks, rank + k * p.pp);
-        const long long moe_n = moe_layers_before(m, hi) - moe_layers_before(m, lo);
-        const int above = hi - lo - base;
-        keyed = (moe_n == 0 || moe_n == hi - lo) && (above == 0 || above == 1);
-        key = key << 2 | static_cast<std::uint64_t>(above) << 1 | (moe_n != 0 ? 1u : 0u);
+        const std::uint8_t ck = chunk_key[rank + k * p.pp];
+        keyed = ck != kMixed;
+        key = key << 2 | ck;
       }
       if (!keyed) continue;
       if (std::find(seen, seen + n_seen, key) != seen + n_seen) dominated_ranks_ |= std::uint64_t{1} << rank;
@@ -342,6 +353,9 @@ TrainingMemoryTotals TrainingMemoryModel::totals(int recompute_layers, int offlo
     stage(q, rank, s);
     if (rank == 0 || r.total_bytes < s.total_bytes) r.total_bytes = s.total_bytes;
     host_max = std::max(host_max, s.host_bytes);
+    // A rank left out holds what an earlier one does, chunk by chunk: these maxima do not change.
+    r.offloaded_bytes_per_microbatch = std::max(r.offloaded_bytes_per_microbatch, s.offloaded_bytes_per_microbatch);
+    r.most_layers = std::max(r.most_layers, s.layers);
   }
   if (opt.capacity_bytes > 0) {
     r.headroom_bytes = opt.capacity_bytes - r.total_bytes;

@@ -105,6 +105,8 @@ struct TrainingMemoryTotals {
   double host_bytes_per_gpu = 0;
   bool fits = true;
   bool fits_host = true;
+  double offloaded_bytes_per_microbatch = 0;  // the most any stage sends to host per micro-batch
+  int most_layers = 0;                        // the most layers any stage holds
 };
 
 // training_memory of one plan for any setting of its memory savers (recompute_layers, offload_layers):

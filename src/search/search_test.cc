@@ -374,6 +374,14 @@ void expect_same_totals(const TrainingMemory& a, const TrainingMemoryTotals& t, 
   EXPECT_EQ(a.fits, t.fits) << where;
   EXPECT_EQ(a.fits_host, t.fits_host) << where;
   EXPECT_EQ(a.host_bytes_per_gpu, t.host_bytes_per_gpu) << where;
+  double offloaded = 0;
+  int layers = 0;
+  for (const StageMemory& s : a.stages) {
+    offloaded = std::max(offloaded, s.offloaded_bytes_per_microbatch);
+    layers = std::max(layers, s.layers);
+  }
+  EXPECT_EQ(offloaded, t.offloaded_bytes_per_microbatch) << where;
+  EXPECT_EQ(layers, t.most_layers) << where;
 }
 
 struct SaverCase {

@@ -497,10 +497,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     double bytes = 0;
     int offloaded_layers = 0;
     try {
-      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages) {
-        bytes = std::max(bytes, sm.offloaded_bytes_per_microbatch);
-        offloaded_layers = std::max(offloaded_layers, std::min(sm.layers, p.offload_layers * p.vp));
-      }
+      // The stage that offloads the most: max over stages of min(layers, offload_layers * vp) is the
+      // min of the most layers and offload_layers * vp.
+      const TrainingMemoryTotals t =
+          TrainingMemoryModel(m, p, w, options.memory).totals(p.recompute_layers, p.offload_layers);
+      bytes = t.offloaded_bytes_per_microbatch;
+      offloaded_layers = std::min(t.most_layers, p.offload_layers * p.vp);
     } catch (const InputError& err) {
       r.violations.push_back({"memory.invalid", "plan", err.what()});
       return r;
