@@ -219,15 +219,15 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
 LayerCosts layer_costs(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
                        MathFormat fmt, double T, int seq) {
   const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
-  LayerCosts c;
-  c.dense = layer_cost(m, hw, p, st, fmt, T, seq, false, false);
-  c.moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, seq, true, false) : LayerCost{};
-  c.moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, seq, true, true) : c.moe;
-  c.dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, seq, false, true) : c.dense;
+  const LayerCost dense = layer_cost(m, hw, p, st, fmt, T, seq, false, false);
+  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, seq, true, false) : LayerCost{};
+  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, seq, true, true) : moe;
+  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, seq, false, true) : dense;
   // Hybrid models: their linear-attention layers (MoE or dense MLP alike), in the same mix.
-  c.dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, seq, false, false, true) : c.dense;
-  c.moe_lin = (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, seq, true, false, true) : c.moe;
-  return c;
+  const LayerCost dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, seq, false, false, true) : dense;
+  const LayerCost moe_lin =
+      (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, seq, true, false, true) : moe;
+  return {dense, moe, moe_win, dense_win, dense_lin, moe_lin};
 }
 
 // What layer_cost reads of the plan and its group strides (the model, hardware, format and sequence
@@ -368,8 +368,10 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
 
   // Cost of each kind of layer (forward, one micro-batch).
-  const LayerCosts costs = options.layer_costs ? options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len)
-                                               : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
+  const LayerCosts* cached =
+      options.layer_costs ? &options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len) : nullptr;
+  const LayerCosts own = cached ? LayerCosts{} : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
+  const LayerCosts& costs = cached ? *cached : own;
   const LayerCost& dense = costs.dense;
   const LayerCost& moe = costs.moe;
   const LayerCost& moe_win = costs.moe_win;
