@@ -173,27 +173,35 @@ TrainingMemoryModel::TrainingMemoryModel(const ModelArch& m, const TrainingPlan&
     }
   }
 
+  // chunk_range's bounds, c * layers / chunks, stepped without dividing.
+  const int chunks = p.pp * p.vp;
+  if (chunks <= kMaxChunks) {
+    const int base = m.layers / chunks, rest = m.layers % chunks;
+    int lo = 0, acc = 0;
+    chunk_lo_[0] = 0;
+    for (int c = 0; c < chunks; ++c) {
+      acc += rest;
+      const int n = base + (acc >= chunks ? 1 : 0);
+      if (acc >= chunks) acc -= chunks;
+      lo += n;
+      chunk_lo_[c + 1] = static_cast<std::uint16_t>(lo);
+    }
+  }
+
   // A middle pipeline rank (neither the first nor the last) whose model chunks hold, chunk by chunk, as
   // many layers of one kind as an earlier middle rank's has the same parameters and the same
   // activations per micro-batch as that rank under any memory-saver setting, and holds no more
   // micro-batches in flight: its totals (sums of the same non-negative terms, rounded alike) never
   // exceed that rank's, so totals() leaves it out. Each chunk is keyed by two bits: one layer above
   // the balanced split's floor or not, and MoE or dense; a chunk of both kinds keys nothing.
-  const int chunks = p.pp * p.vp;
-  constexpr int kMaxChunks = 256;
-  if (p.pp > 2 && p.vp <= 32 && chunks <= kMaxChunks) {
+  if (p.pp > 3 && p.vp <= 32 && chunks <= kMaxChunks) {
     constexpr std::uint8_t kMixed = 0xFF;
     std::uint8_t chunk_key[kMaxChunks];
-    // chunk_range's bounds, c * layers / chunks, stepped without dividing.
-    const int base = m.layers / chunks, rest = m.layers % chunks;
-    int lo = 0, acc = 0;
+    const int base = m.layers / chunks;
     for (int c = 0; c < chunks; ++c) {
-      int n = base;
-      acc += rest;
-      if (acc >= chunks) acc -= chunks, ++n;
+      const int lo = chunk_lo_[c], n = chunk_lo_[c + 1] - lo;
       const long long moe_n = moe_model_ ? moe_layers_before(m, lo + n) - moe_layers_before(m, lo) : 0;
       chunk_key[c] = moe_n == 0 || moe_n == n ? static_cast<std::uint8_t>((n - base) << 1 | (moe_n != 0 ? 1 : 0)) : kMixed;
-      lo += n;
     }
     std::uint64_t seen[8];
     int n_seen = 0;
@@ -235,7 +243,9 @@ void TrainingMemoryModel::stage(const TrainingPlan& p, int rank, StageMemory& s)
   double dense_p = 0, expert_p = 0, largest_layer_p = 0;
   double acts_one_mb = 0, work_buffer = 0, offloaded_one_mb = 0, offload_buffer = 0;
   for (int k = 0; k < p.vp; ++k) {
-    const auto [lo, hi] = chunk_range(m.layers, chunks, rank + k * p.pp);
+    const int chunk = rank + k * p.pp;
+    const auto [lo, hi] = chunks <= kMaxChunks ? std::pair<int, int>{chunk_lo_[chunk], chunk_lo_[chunk + 1]}
+                                               : chunk_range(m.layers, chunks, chunk);
     // The chunk's layers fall in at most three runs of offsets (recomputed or not, offloaded or not);
     // within a run, each layer contributes by kind (dense or MoE) alone, so a run is summed by counting
     // its MoE layers: O(1) a chunk, not O(layers).

@@ -154,6 +154,9 @@ class TrainingMemoryModel {
   bool dropout_ = false, eager_ = false, lora_ = false, moe_model_ = false;
   double dense_shard_ = 1, expert_shard_ = 1, one_table_ = 0, embedding_ = 0, logit_bytes_ = 0;
   LayerKind kinds_[2];
+  // Where each model chunk's layers begin (chunk_lo_[c] .. chunk_lo_[c + 1]), for pp * vp <= kMaxChunks.
+  static constexpr int kMaxChunks = 256;
+  std::uint16_t chunk_lo_[kMaxChunks + 1];
   // Pipeline ranks (bit r: rank r, below 64) whose totals never exceed an earlier rank's (constructor).
   std::uint64_t dominated_ranks_ = 0;
 };
