@@ -156,7 +156,7 @@ class TrainingMemoryModel {
   LayerKind kinds_[2];
   // Where each model chunk's layers begin (chunk_lo_[c] .. chunk_lo_[c + 1]), for pp * vp <= kMaxChunks.
   static constexpr int kMaxChunks = 256;
-  std::uint16_t chunk_lo_[kMaxChunks + 1];
+  std::uint16_t chunk_lo_[kMaxChunks + 1] = {};
   // Pipeline ranks (bit r: rank r, below 64) whose totals never exceed an earlier rank's (constructor).
   std::uint64_t dominated_ranks_ = 0;
 };
