@@ -1,6 +1,7 @@
 #pragma once
 // Per-GPU memory of a training job under a plan (Megatron-LM / Megatron-Core semantics), for the most
 // loaded pipeline stage.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,70 @@ struct TrainingMemory {
 // with a violation.
 TrainingMemory training_memory(const ModelArch& m, const TrainingPlan& plan, const TrainingWorkload& w,
                                const MemoryOptions& opt = {});
+
+// The figures of a TrainingMemory that decide whether a plan fits (same values, bit for bit), without
+// its stages, role names and violation messages.
+struct TrainingMemoryTotals {
+  double total_bytes = 0;     // the most loaded stage's total
+  double headroom_bytes = 0;  // as TrainingMemory::headroom_bytes
+  double host_bytes_per_gpu = 0;
+  bool fits = true;
+  bool fits_host = true;
+  double offloaded_bytes_per_microbatch = 0;  // the most any stage sends to host per micro-batch
+  int most_layers = 0;                        // the most layers any stage holds
+};
+
+// training_memory of one plan for any setting of its memory savers (recompute_layers, offload_layers):
+// what does not depend on them (validation, the parallel degrees, each kind of layer's parameters,
+// activations and adapters) is worked out once, on construction, so a search that tries several
+// settings of one plan pays for it once. memory(r, o) is training_memory of the plan with
+// recompute_layers r and offload_layers o, bit for bit; totals(r, o) its TrainingMemoryTotals. Keeps
+// references to `m` and `w`, which must outlive it. Throws InputError on construction where
+// training_memory would for `plan`, and from memory / totals for a negative layer count.
+class TrainingMemoryModel {
+ public:
+  TrainingMemoryModel(const ModelArch& m, const TrainingPlan& plan, const TrainingWorkload& w,
+                      const MemoryOptions& opt = {});
+  // Temporaries would dangle: the model keeps references to the model and the workload.
+  TrainingMemoryModel(ModelArch&&, const TrainingPlan&, const TrainingWorkload&, const MemoryOptions& = {}) = delete;
+  TrainingMemoryModel(const ModelArch&, const TrainingPlan&, TrainingWorkload&&, const MemoryOptions& = {}) = delete;
+
+  TrainingMemory memory(int recompute_layers, int offload_layers) const;
+  TrainingMemoryTotals totals(int recompute_layers, int offload_layers) const;
+  // totals(r, o).fits, and whether its HBM alone fits (total_bytes <= capacity_bytes, or no capacity):
+  // the same answers, from the stages up to the first that does not fit.
+  bool fits(int recompute_layers, int offload_layers) const { return fits_in(recompute_layers, offload_layers, true); }
+  bool fits_hbm(int recompute_layers, int offload_layers) const {
+    return fits_in(recompute_layers, offload_layers, false);
+  }
+
+ private:
+  bool fits_in(int recompute_layers, int offload_layers, bool with_host) const;
+  struct LayerKind {  // one kind of layer (dense or with routed experts), this GPU's share
+    double dense_params = 0;   // attention, dense MLP, shared experts (split by TP) and the router
+    double expert_params = 0;  // routed experts (split by EP x ETP)
+    double adapter_params = 0, adapter_intermediate = 0;  // LoRA / QLoRA
+    double acts_kept = 0, acts_full = 0, acts_none = 0;   // activations: by the plan's mode, full recompute, none
+  };
+  TrainingPlan with_layers(int recompute_layers, int offload_layers) const;
+  void stage(const TrainingPlan& q, int rank, StageMemory& s) const;
+
+  const ModelArch& m_;
+  const TrainingWorkload& w_;
+  TrainingPlan plan_;
+  MemoryOptions opt_;
+  int dp_ = 1, expert_dp_ = 1;
+  long long num_microbatches_ = 1;
+  double tp_ = 1, seq_div_ = 1, tokens_ = 0;
+  bool dropout_ = false, eager_ = false, lora_ = false, moe_model_ = false;
+  double dense_shard_ = 1, expert_shard_ = 1, one_table_ = 0, embedding_ = 0, logit_bytes_ = 0;
+  LayerKind kinds_[2];
+  // Where each model chunk's layers begin (chunk_lo_[c] .. chunk_lo_[c + 1]), for pp * vp <= kMaxChunks.
+  static constexpr int kMaxChunks = 256;
+  std::uint16_t chunk_lo_[kMaxChunks + 1] = {};
+  // Pipeline ranks (bit r: rank r, below 64) whose totals never exceed an earlier rank's (constructor).
+  std::uint64_t dominated_ranks_ = 0;
+};
 
 // The data-parallel degree a plan implies on `num_gpus`: num_gpus / (tp * pp * cp).
 int derived_dp(const TrainingPlan& plan, int num_gpus);

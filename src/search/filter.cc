@@ -1,6 +1,7 @@
 #include "search/filter.h"
 
 #include "search/plan_space.h"
+#include "training/context_parallel.h"
 #include "training/training_step.h"
 
 namespace gpuplan {
@@ -23,6 +24,14 @@ bool plan_divides(const ModelArch& m, TrainingPlan& p, const TrainingWorkload& w
   if (tp_groups(m) % p.tp != 0) return false;
   if (p.pp * p.vp > m.layers) return false;
   if (p.cp > 1 && w.seq_len % (2 * p.cp) != 0) return false;
+  // Interleaving needs a multiple of pp micro-batches per step (check_plan's rule).
+  if (p.vp > 1 && p.pp > 1 && (w.global_batch / (dp * p.mbs)) % p.pp != 0) return false;
+  if (p.cp > 1 && p.cp_kind == CpKind::a2a) {  // the heads each rank's all-to-all splits (check_plan's rule)
+    const int kv_heads = (m.attention == AttentionKind::gqa && m.kv_heads > 0) ? m.kv_heads : m.heads;
+    if (m.heads % p.tp == 0 && kv_heads % p.tp == 0 &&
+        !cp_kind_violation(p.cp_kind, m.heads / p.tp, kv_heads / p.tp, p.cp).empty())
+      return false;
+  }
   if (m.is_moe()) {
     if (m.moe.num_experts % p.ep != 0 || m.moe.expert_ffn_hidden % p.etp != 0) return false;
     if ((dp * p.cp * p.tp) % (1LL * p.ep * p.etp) != 0) return false;

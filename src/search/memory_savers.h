@@ -29,4 +29,10 @@ TrainingMemory fit_memory_savers(const ModelArch& model, const Hardware& hw, Tra
                                  const TrainingWorkload& workload, const MemoryOptions& options,
                                  const MemorySavers& savers = {});
 
+// fit_memory_savers, returning the totals of the memory estimate it would return (the same figures):
+// for a search that needs the whole estimate of few of its candidates.
+TrainingMemoryTotals fit_memory_saver_totals(const ModelArch& model, const Hardware& hw, TrainingPlan& plan,
+                                             const TrainingWorkload& workload, const MemoryOptions& options,
+                                             const MemorySavers& savers = {});
+
 }  // namespace gpuplan

@@ -16,10 +16,12 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   SearchResult out;
   TrainingOptions topt;
   topt.with_memory = false;  // the filter already estimated it
+  LayerCostCache layer_costs;  // candidates share their layers' costs
+  topt.layer_costs = &layer_costs;
   const std::size_t k = std::max<std::size_t>(1, o.top_k);
   std::vector<SearchCandidate>& top = out.top;  // kept sorted, best first
   top.reserve(k + 1);
-  TrainingMemory mem;
+  const MemoryOptions mo = with_capacities(o.memory, hw);
   for_each_plan(space, [&](const TrainingPlan& candidate) {
     ++out.stats.enumerated;
     TrainingPlan p = candidate;
@@ -29,13 +31,14 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     }
     // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
-    mem = fit_memory_savers(m, hw, p, w, o.memory, space.savers);
-    if (!mem.fits) {
+    // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
+    const TrainingMemoryTotals fit = fit_memory_saver_totals(m, hw, p, w, mo, space.savers);
+    if (!fit.fits) {
       ++out.stats.dropped_memory;
-      if (!out.has_closest || mem.headroom_bytes > out.closest_memory.headroom_bytes) {
+      if (!out.has_closest || fit.headroom_bytes > out.closest_memory.headroom_bytes) {
         out.has_closest = true;
         out.closest_plan = p;
-        out.closest_memory = mem;
+        out.closest_memory = training_memory(m, p, w, mo);
       }
       return;
     }
@@ -48,7 +51,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     }
     const double score = objective_score(r, o.objective, o.objective_context);
     if (top.size() == k && score <= top.back().score) return;
-    r.memory = mem;
+    r.memory = training_memory(m, p, w, mo);
     SearchCandidate c{p, std::move(r), score};
     // Ties keep the earlier plan (smaller TP/PP first in enumeration order) ahead.
     auto at = std::upper_bound(top.begin(), top.end(), score,

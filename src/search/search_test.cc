@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "model/model_registry.h"
+#include "search/memory_savers.h"
 #include "search/scaling.h"
 #include "search/search.h"
 
@@ -303,6 +306,199 @@ TEST(Search, FullSpaceOffersSaversAndCountsAddUp) {
   }
   EXPECT_TRUE(offload);
   EXPECT_TRUE(partial);
+}
+
+// fit_memory_savers as it was first written: every probe of the bisection a whole training_memory
+// estimate. The search's version (TrainingMemoryModel's totals, ranks that cannot be the most loaded
+// left out) must agree with it plan for plan and figure for figure.
+TrainingMemory bisect_whole_estimates(const ModelArch& m, const Hardware& hw, TrainingPlan& p,
+                                      const TrainingWorkload& w, const MemorySavers& savers) {
+  const MemoryOptions mo = with_capacities({}, hw);
+  auto fewest_layers = [](int n, auto fits) {
+    int lo = 1, hi = n;
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      if (fits(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    return hi;
+  };
+  TrainingMemory mem = training_memory(m, p, w, mo);
+  const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
+  if (p.recompute == Recompute::full) {
+    if (!savers.partial_recompute || p.recompute_layers != 0 || !mem.fits) return mem;
+    TrainingPlan q = p;
+    const int layers = fewest_layers(chunk_layers, [&](int n) {
+      q.recompute_layers = n;
+      return training_memory(m, q, w, mo).fits;
+    });
+    if (layers >= chunk_layers) return mem;
+    p.recompute_layers = layers;
+    return training_memory(m, p, w, mo);
+  }
+  if (!savers.offload || mem.fits || p.offload_layers != 0 || hw.accelerator.host_link_bytes_per_s <= 0) return mem;
+  auto hbm_fits = [&](const TrainingMemory& x) { return mo.capacity_bytes <= 0 || x.total_bytes <= mo.capacity_bytes; };
+  TrainingPlan q = p;
+  q.offload_layers = chunk_layers;
+  if (!hbm_fits(training_memory(m, q, w, mo))) return mem;
+  p.offload_layers = fewest_layers(chunk_layers, [&](int n) {
+    q.offload_layers = n;
+    return hbm_fits(training_memory(m, q, w, mo));
+  });
+  return training_memory(m, p, w, mo);
+}
+
+void expect_same_memory(const TrainingMemory& a, const TrainingMemory& b, const std::string& where) {
+  EXPECT_EQ(a.total_bytes, b.total_bytes) << where;
+  EXPECT_EQ(a.headroom_bytes, b.headroom_bytes) << where;
+  EXPECT_EQ(a.fits, b.fits) << where;
+  EXPECT_EQ(a.fits_host, b.fits_host) << where;
+  EXPECT_EQ(a.host_bytes_per_gpu, b.host_bytes_per_gpu) << where;
+  EXPECT_EQ(a.stage, b.stage) << where;
+  EXPECT_EQ(a.stage_role, b.stage_role) << where;
+  EXPECT_EQ(a.weights_bytes, b.weights_bytes) << where;
+  EXPECT_EQ(a.activations_bytes, b.activations_bytes) << where;
+  EXPECT_EQ(a.activation_bytes_per_layer, b.activation_bytes_per_layer) << where;
+  ASSERT_EQ(a.stages.size(), b.stages.size()) << where;
+  for (std::size_t i = 0; i < a.stages.size(); ++i) {
+    EXPECT_EQ(a.stages[i].total_bytes, b.stages[i].total_bytes) << where << " stage " << i;
+    EXPECT_EQ(a.stages[i].host_bytes, b.stages[i].host_bytes) << where << " stage " << i;
+  }
+  ASSERT_EQ(a.violations.size(), b.violations.size()) << where;
+  for (std::size_t i = 0; i < a.violations.size(); ++i) EXPECT_EQ(a.violations[i].message, b.violations[i].message) << where;
+}
+
+void expect_same_totals(const TrainingMemory& a, const TrainingMemoryTotals& t, const std::string& where) {
+  EXPECT_EQ(a.total_bytes, t.total_bytes) << where;
+  EXPECT_EQ(a.headroom_bytes, t.headroom_bytes) << where;
+  EXPECT_EQ(a.fits, t.fits) << where;
+  EXPECT_EQ(a.fits_host, t.fits_host) << where;
+  EXPECT_EQ(a.host_bytes_per_gpu, t.host_bytes_per_gpu) << where;
+  double offloaded = 0;
+  int layers = 0;
+  for (const StageMemory& s : a.stages) {
+    offloaded = std::max(offloaded, s.offloaded_bytes_per_microbatch);
+    layers = std::max(layers, s.layers);
+  }
+  EXPECT_EQ(offloaded, t.offloaded_bytes_per_microbatch) << where;
+  EXPECT_EQ(layers, t.most_layers) << where;
+}
+
+struct SaverCase {
+  const char* model;
+  const char* system;
+  TrainingWorkload workload;
+};
+
+std::vector<SaverCase> saver_cases() {
+  TrainingWorkload lora = workload(16, 64, 4096);
+  lora.finetune.method = FinetuneMethod::qlora;
+  TrainingWorkload long_seq = workload(64, 64, 32768);
+  return {{"llama3-70b", "gb200-nvl72", fsdp_70b_workload()},
+          {"llama3.1-70b", "hgx-h100", workload(64, 128, 4096)},
+          {"llama3.1-405b", "gb200-nvl72", workload(256, 512, 8192)},
+          {"deepseek-v3", "gb200-nvl72", workload(256, 1024, 4096)},
+          {"llama3.1-8b", "hgx-h100", long_seq},
+          {"llama3.1-70b", "hgx-h100", lora}};
+}
+
+TEST(MemorySavers, SameLayersAndFiguresAsBisectingWholeEstimates) {
+  int checked = 0, offloaded = 0, partial = 0;
+  for (const SaverCase& c : saver_cases()) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    const PlanSpace space = build_plan_space(m, hw, c.workload);
+    int divides = 0;
+    for_each_plan(space, [&](const TrainingPlan& candidate) {
+      TrainingPlan p = candidate;
+      if (!plan_divides(m, p, c.workload) || divides++ % 3 != 0) return;
+      TrainingPlan expected = p, got = p, got_totals = p;
+      const TrainingMemory want = bisect_whole_estimates(m, hw, expected, c.workload, space.savers);
+      const TrainingMemory mem = fit_memory_savers(m, hw, got, c.workload, {}, space.savers);
+      const TrainingMemoryTotals totals = fit_memory_saver_totals(m, hw, got_totals, c.workload, {}, space.savers);
+      const std::string where = std::string(c.model) + " " + to_string(p);
+      EXPECT_EQ(to_string(got), to_string(expected)) << where;
+      EXPECT_EQ(to_string(got_totals), to_string(expected)) << where;
+      expect_same_memory(want, mem, where);
+      expect_same_totals(want, totals, where);
+      ++checked;
+      offloaded += expected.offload_layers > 0;
+      partial += expected.recompute == Recompute::full && expected.recompute_layers > 0;
+    });
+  }
+  EXPECT_GT(checked, 3000);
+  EXPECT_GT(offloaded, 10);  // both savers' bisections were exercised
+  EXPECT_GT(partial, 10);
+}
+
+TEST(MemorySavers, ModelAgreesWithTrainingMemoryAtEverySetting) {
+  // Every recompute_layers / offload_layers setting of plans with several middle pipeline ranks (the
+  // ones totals may leave out), on a capacity some settings fit and others do not.
+  int checked = 0, fit = 0;
+  for (const SaverCase& c : saver_cases()) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    const PlanSpace space = build_plan_space(m, hw, c.workload);
+    const MemoryOptions mo = with_capacities({}, hw);
+    int divides = 0;
+    for_each_plan(space, [&](const TrainingPlan& candidate) {
+      TrainingPlan p = candidate;
+      if (p.pp < 3 || !plan_divides(m, p, c.workload) || divides++ % 7 != 0) return;
+      const TrainingMemoryModel model(m, p, c.workload, mo);
+      const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
+      for (int r : {0, 1, chunk_layers / 2, chunk_layers}) {
+        for (int o : {0, 1, chunk_layers / 3, chunk_layers}) {
+          TrainingPlan q = p;
+          q.recompute_layers = r;
+          q.offload_layers = o;
+          const TrainingMemory want = training_memory(m, q, c.workload, mo);
+          const std::string where = std::string(c.model) + " " + to_string(q);
+          expect_same_memory(want, model.memory(r, o), where);
+          expect_same_totals(want, model.totals(r, o), where);
+          EXPECT_EQ(model.fits(r, o), want.fits) << where;
+          EXPECT_EQ(model.fits_hbm(r, o), want.total_bytes <= want.capacity_bytes) << where;
+          ++checked;
+          fit += want.fits;
+        }
+      }
+    });
+  }
+  EXPECT_GT(checked, 3000);
+  EXPECT_GT(fit, 100);
+  EXPECT_LT(fit, checked);
+}
+
+TEST(LayerCostCache, EvaluationsAgreeWithAndWithoutTheCache) {
+  // One cache across models, hardware and workloads: it starts over for each.
+  LayerCostCache cache;
+  TrainingOptions cached;
+  cached.layer_costs = &cache;
+  int checked = 0;
+  for (const SaverCase& c : saver_cases()) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    const PlanSpace space = build_plan_space(m, hw, c.workload);
+    int divides = 0;
+    for_each_plan(space, [&](const TrainingPlan& candidate) {
+      TrainingPlan p = candidate;
+      if (!plan_divides(m, p, c.workload) || divides++ % 2 != 0) return;
+      fit_memory_savers(m, hw, p, c.workload, {}, space.savers);
+      const TrainingResult want = evaluate_training(m, hw, p, c.workload);
+      const TrainingResult got = evaluate_training(m, hw, p, c.workload, cached);
+      const std::string where = std::string(c.model) + " " + to_string(p);
+      ASSERT_EQ(want.valid(), got.valid()) << where;
+      EXPECT_EQ(want.step_time_s, got.step_time_s) << where;
+      EXPECT_EQ(want.parts.gemm_s, got.parts.gemm_s) << where;
+      EXPECT_EQ(want.parts.tp_comm_s, got.parts.tp_comm_s) << where;
+      EXPECT_EQ(want.parts.ep_comm_s, got.parts.ep_comm_s) << where;
+      EXPECT_EQ(want.parts.cp_comm_s, got.parts.cp_comm_s) << where;
+      EXPECT_EQ(want.parts.recompute_s, got.parts.recompute_s) << where;
+      EXPECT_EQ(want.mfu_attn, got.mfu_attn) << where;
+      EXPECT_EQ(want.memory.total_bytes, got.memory.total_bytes) << where;
+      ++checked;
+    });
+  }
+  EXPECT_GT(checked, 3000);
 }
 
 TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <utility>
 
 #include "core/error.h"
@@ -15,9 +17,8 @@
 
 namespace gpuplan {
 
-namespace {
-
-constexpr double kActBytes = 2.0;  // activations and gradients flow in bf16
+// Named (not anonymous): LayerCostCache::Impl, a member of a public class, holds them.
+namespace step_detail {
 
 // Work of one transformer layer for one micro-batch on one GPU, forward pass only. Backward is
 // derived from it (GEMMs 2x: data and weight gradients; flash attention 2.5x: five matmuls to two).
@@ -35,6 +36,21 @@ struct LayerCost {
   double ep_overlapped_exposed_s = 0;
   double modules_recompute_s = 0;  // module recompute: the two norms, the experts' activation, MLA up-projections
 };
+
+// The costs of a plan's kinds of layer (forward, one micro-batch): dense and MoE, each plain, windowed
+// and linear-attention where the model has them.
+struct LayerCosts {
+  LayerCost dense, moe, moe_win, dense_win, dense_lin, moe_lin;
+};
+
+}  // namespace step_detail
+
+using step_detail::LayerCost;
+using step_detail::LayerCosts;
+
+namespace {
+
+constexpr double kActBytes = 2.0;  // activations and gradients flow in bf16
 
 double attention_ctx(int seq, int window) {
   const double causal_avg = (seq + 1.0) / 2.0;  // causal mask: query i sees i+1 keys
@@ -200,7 +216,52 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   return c;
 }
 
+LayerCosts layer_costs(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
+                       MathFormat fmt, double T, int seq) {
+  const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
+  const LayerCost dense = layer_cost(m, hw, p, st, fmt, T, seq, false, false);
+  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, seq, true, false) : LayerCost{};
+  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, seq, true, true) : moe;
+  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, seq, false, true) : dense;
+  // Hybrid models: their linear-attention layers (MoE or dense MLP alike), in the same mix.
+  const LayerCost dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, seq, false, false, true) : dense;
+  const LayerCost moe_lin =
+      (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, seq, true, false, true) : moe;
+  return {dense, moe, moe_win, dense_win, dense_lin, moe_lin};
+}
+
+// What layer_cost reads of the plan and its group strides (the model, hardware, format and sequence
+// are the cache's own).
+using LayerCostKey = std::array<int, 11>;
+LayerCostKey layer_cost_key(const TrainingPlan& p, const GroupStrides& st) {
+  return {p.tp, p.etp, p.ep, static_cast<int>(p.dispatcher), p.sequence_parallel ? 1 : 0, p.cp,
+          static_cast<int>(p.cp_kind), p.mbs, st.tp, st.ep, st.cp};
+}
+
 }  // namespace
+
+struct LayerCostCache::Impl {
+  const ModelArch* model = nullptr;
+  const Hardware* hw = nullptr;
+  int seq = 0;
+  MathFormat fmt = MathFormat::bf16;
+  std::map<LayerCostKey, LayerCosts> costs;
+
+  const LayerCosts& get(const ModelArch& m, const Hardware& h, const TrainingPlan& p, const GroupStrides& st,
+                        MathFormat f, double T, int s) {
+    if (model != &m || hw != &h || seq != s || fmt != f) {
+      costs.clear();
+      model = &m, hw = &h, seq = s, fmt = f;
+    }
+    const LayerCostKey key = layer_cost_key(p, st);
+    auto it = costs.find(key);
+    if (it == costs.end()) it = costs.emplace(key, layer_costs(m, h, p, st, f, T, s)).first;
+    return it->second;
+  }
+};
+
+LayerCostCache::LayerCostCache() : impl_(std::make_unique<Impl>()) {}
+LayerCostCache::~LayerCostCache() = default;
 
 std::vector<Violation> check_plan(const ModelArch& m, TrainingPlan& p, const TrainingWorkload& w) {
   std::vector<Violation> v;
@@ -307,14 +368,16 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
 
   // Cost of each kind of layer (forward, one micro-batch).
-  const LayerCost dense = layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, false);
-  const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false) : LayerCost{};
-  const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, true) : moe;
-  const LayerCost dense_win = windowed_layers ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, true) : dense;
-  // Hybrid models: their linear-attention layers (MoE or dense MLP alike), in the same mix.
-  const LayerCost dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, false, false, true) : dense;
-  const LayerCost moe_lin =
-      (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, w.seq_len, true, false, true) : moe;
+  const LayerCosts* cached =
+      options.layer_costs ? &options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len) : nullptr;
+  const LayerCosts own = cached ? LayerCosts{} : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
+  const LayerCosts& costs = cached ? *cached : own;
+  const LayerCost& dense = costs.dense;
+  const LayerCost& moe = costs.moe;
+  const LayerCost& moe_win = costs.moe_win;
+  const LayerCost& dense_win = costs.dense_win;
+  const LayerCost& dense_lin = costs.dense_lin;
+  const LayerCost& moe_lin = costs.moe_lin;
 
   // Average layer composition per pipeline stage. The stages run in lock step (1F1B), so the step
   // follows the slowest: Megatron splits the layers evenly over the pp * vp model chunks (ceil), and
@@ -436,10 +499,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     double bytes = 0;
     int offloaded_layers = 0;
     try {
-      for (const StageMemory& sm : training_memory(m, p, w, options.memory).stages) {
-        bytes = std::max(bytes, sm.offloaded_bytes_per_microbatch);
-        offloaded_layers = std::max(offloaded_layers, std::min(sm.layers, p.offload_layers * p.vp));
-      }
+      // The stage that offloads the most: max over stages of min(layers, offload_layers * vp) is the
+      // min of the most layers and offload_layers * vp.
+      const TrainingMemoryTotals t =
+          TrainingMemoryModel(m, p, w, options.memory).totals(p.recompute_layers, p.offload_layers);
+      bytes = t.offloaded_bytes_per_microbatch;
+      offloaded_layers = std::min(t.most_layers, p.offload_layers * p.vp);
     } catch (const InputError& err) {
       r.violations.push_back({"memory.invalid", "plan", err.what()});
       return r;

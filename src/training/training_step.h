@@ -3,6 +3,7 @@
 // built op by op (GEMMs with their real shapes, attention, memory-bound kernels), collective by
 // collective (TP, CP, EP, PP, DP on the link tier each group spans), then scheduled (1F1B or
 // interleaved pipeline, overlap of communication with compute). A pure function.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,9 +61,30 @@ struct TrainingResult {
   TrainingMemory memory;
 };
 
+// The forward costs of each kind of layer of the plans evaluate_training has seen, for a caller that
+// evaluates many plans of one model on one hardware and workload (a search): plans that differ only in
+// what a layer's cost does not read (pipeline split, recompute, ZeRO, overlap switches, micro-batches
+// per step) share them. evaluate_training with a cache returns what it returns without one, bit for
+// bit. The cache keeps to the model, hardware and workload it first saw (their addresses, sequence and
+// precision) and starts over when given others; the caller must not change them in place meanwhile.
+// Not thread-safe: one per thread.
+class LayerCostCache {
+ public:
+  LayerCostCache();
+  ~LayerCostCache();
+  LayerCostCache(const LayerCostCache&) = delete;
+  LayerCostCache& operator=(const LayerCostCache&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct TrainingOptions {
   bool with_memory = true;          // run the memory estimator too
   MemoryOptions memory;             // capacity_bytes 0 = the accelerator's HBM
+  LayerCostCache* layer_costs = nullptr;  // optional (LayerCostCache)
 };
 
 // `o` with what is 0 (unknown) filled from `hw`: the GPU's memory capacity and its share of the node's
