@@ -402,8 +402,10 @@ std::vector<SaverCase> saver_cases() {
           {"llama3.1-70b", "hgx-h100", lora}};
 }
 
-TEST(MemorySavers, SameLayersAndFiguresAsBisectingWholeEstimates) {
-  int checked = 0, offloaded = 0, partial = 0;
+// Calls f(case, model, hardware, space, plan) for every nth plan of each case's space that divides and
+// that `keep` admits.
+template <class Keep, class F>
+void each_case_plan(int nth, Keep keep, F f) {
   for (const SaverCase& c : saver_cases()) {
     const ModelArch m = resolve_model(c.model);
     const Hardware hw = resolve_hardware(catalog(), c.system);
@@ -411,21 +413,30 @@ TEST(MemorySavers, SameLayersAndFiguresAsBisectingWholeEstimates) {
     int divides = 0;
     for_each_plan(space, [&](const TrainingPlan& candidate) {
       TrainingPlan p = candidate;
-      if (!plan_divides(m, p, c.workload) || divides++ % 3 != 0) return;
-      TrainingPlan expected = p, got = p, got_totals = p;
-      const TrainingMemory want = bisect_whole_estimates(m, hw, expected, c.workload, space.savers);
-      const TrainingMemory mem = fit_memory_savers(m, hw, got, c.workload, {}, space.savers);
-      const TrainingMemoryTotals totals = fit_memory_saver_totals(m, hw, got_totals, c.workload, {}, space.savers);
-      const std::string where = std::string(c.model) + " " + to_string(p);
-      EXPECT_EQ(to_string(got), to_string(expected)) << where;
-      EXPECT_EQ(to_string(got_totals), to_string(expected)) << where;
-      expect_same_memory(want, mem, where);
-      expect_same_totals(want, totals, where);
-      ++checked;
-      offloaded += expected.offload_layers > 0;
-      partial += expected.recompute == Recompute::full && expected.recompute_layers > 0;
+      if (!keep(p) || !plan_divides(m, p, c.workload) || divides++ % nth != 0) return;
+      f(c, m, hw, space, p);
     });
   }
+}
+const auto every_plan = [](const TrainingPlan&) { return true; };
+
+TEST(MemorySavers, SameLayersAndFiguresAsBisectingWholeEstimates) {
+  int checked = 0, offloaded = 0, partial = 0;
+  each_case_plan(3, every_plan, [&](const SaverCase& c, const ModelArch& m, const Hardware& hw,
+                                    const PlanSpace& space, const TrainingPlan& p) {
+    TrainingPlan expected = p, got = p, got_totals = p;
+    const TrainingMemory want = bisect_whole_estimates(m, hw, expected, c.workload, space.savers);
+    const TrainingMemory mem = fit_memory_savers(m, hw, got, c.workload, {}, space.savers);
+    const TrainingMemoryTotals totals = fit_memory_saver_totals(m, hw, got_totals, c.workload, {}, space.savers);
+    const std::string where = std::string(c.model) + " " + to_string(p);
+    EXPECT_EQ(to_string(got), to_string(expected)) << where;
+    EXPECT_EQ(to_string(got_totals), to_string(expected)) << where;
+    expect_same_memory(want, mem, where);
+    expect_same_totals(want, totals, where);
+    ++checked;
+    offloaded += expected.offload_layers > 0;
+    partial += expected.recompute == Recompute::full && expected.recompute_layers > 0;
+  });
   EXPECT_GT(checked, 3000);
   EXPECT_GT(offloaded, 10);  // both savers' bisections were exercised
   EXPECT_GT(partial, 10);
@@ -435,34 +446,28 @@ TEST(MemorySavers, ModelAgreesWithTrainingMemoryAtEverySetting) {
   // Every recompute_layers / offload_layers setting of plans with several middle pipeline ranks (the
   // ones totals may leave out), on a capacity some settings fit and others do not.
   int checked = 0, fit = 0;
-  for (const SaverCase& c : saver_cases()) {
-    const ModelArch m = resolve_model(c.model);
-    const Hardware hw = resolve_hardware(catalog(), c.system);
-    const PlanSpace space = build_plan_space(m, hw, c.workload);
+  const auto several_ranks = [](const TrainingPlan& p) { return p.pp >= 3; };
+  each_case_plan(7, several_ranks, [&](const SaverCase& c, const ModelArch& m, const Hardware& hw, const PlanSpace&,
+                                       const TrainingPlan& p) {
     const MemoryOptions mo = with_capacities({}, hw);
-    int divides = 0;
-    for_each_plan(space, [&](const TrainingPlan& candidate) {
-      TrainingPlan p = candidate;
-      if (p.pp < 3 || !plan_divides(m, p, c.workload) || divides++ % 7 != 0) return;
-      const TrainingMemoryModel model(m, p, c.workload, mo);
-      const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
-      for (int r : {0, 1, chunk_layers / 2, chunk_layers}) {
-        for (int o : {0, 1, chunk_layers / 3, chunk_layers}) {
-          TrainingPlan q = p;
-          q.recompute_layers = r;
-          q.offload_layers = o;
-          const TrainingMemory want = training_memory(m, q, c.workload, mo);
-          const std::string where = std::string(c.model) + " " + to_string(q);
-          expect_same_memory(want, model.memory(r, o), where);
-          expect_same_totals(want, model.totals(r, o), where);
-          EXPECT_EQ(model.fits(r, o), want.fits) << where;
-          EXPECT_EQ(model.fits_hbm(r, o), want.total_bytes <= want.capacity_bytes) << where;
-          ++checked;
-          fit += want.fits;
-        }
+    const TrainingMemoryModel model(m, p, c.workload, mo);
+    const int chunk_layers = (m.layers + p.pp * p.vp - 1) / (p.pp * p.vp);
+    for (int r : {0, 1, chunk_layers / 2, chunk_layers}) {
+      for (int o : {0, 1, chunk_layers / 3, chunk_layers}) {
+        TrainingPlan q = p;
+        q.recompute_layers = r;
+        q.offload_layers = o;
+        const TrainingMemory want = training_memory(m, q, c.workload, mo);
+        const std::string where = std::string(c.model) + " " + to_string(q);
+        expect_same_memory(want, model.memory(r, o), where);
+        expect_same_totals(want, model.totals(r, o), where);
+        EXPECT_EQ(model.fits(r, o), want.fits) << where;
+        EXPECT_EQ(model.fits_hbm(r, o), want.total_bytes <= want.capacity_bytes) << where;
+        ++checked;
+        fit += want.fits;
       }
-    });
-  }
+    }
+  });
   EXPECT_GT(checked, 3000);
   EXPECT_GT(fit, 100);
   EXPECT_LT(fit, checked);
@@ -474,30 +479,23 @@ TEST(LayerCostCache, EvaluationsAgreeWithAndWithoutTheCache) {
   TrainingOptions cached;
   cached.layer_costs = &cache;
   int checked = 0;
-  for (const SaverCase& c : saver_cases()) {
-    const ModelArch m = resolve_model(c.model);
-    const Hardware hw = resolve_hardware(catalog(), c.system);
-    const PlanSpace space = build_plan_space(m, hw, c.workload);
-    int divides = 0;
-    for_each_plan(space, [&](const TrainingPlan& candidate) {
-      TrainingPlan p = candidate;
-      if (!plan_divides(m, p, c.workload) || divides++ % 2 != 0) return;
-      fit_memory_savers(m, hw, p, c.workload, {}, space.savers);
-      const TrainingResult want = evaluate_training(m, hw, p, c.workload);
-      const TrainingResult got = evaluate_training(m, hw, p, c.workload, cached);
-      const std::string where = std::string(c.model) + " " + to_string(p);
-      ASSERT_EQ(want.valid(), got.valid()) << where;
-      EXPECT_EQ(want.step_time_s, got.step_time_s) << where;
-      EXPECT_EQ(want.parts.gemm_s, got.parts.gemm_s) << where;
-      EXPECT_EQ(want.parts.tp_comm_s, got.parts.tp_comm_s) << where;
-      EXPECT_EQ(want.parts.ep_comm_s, got.parts.ep_comm_s) << where;
-      EXPECT_EQ(want.parts.cp_comm_s, got.parts.cp_comm_s) << where;
-      EXPECT_EQ(want.parts.recompute_s, got.parts.recompute_s) << where;
-      EXPECT_EQ(want.mfu_attn, got.mfu_attn) << where;
-      EXPECT_EQ(want.memory.total_bytes, got.memory.total_bytes) << where;
-      ++checked;
-    });
-  }
+  each_case_plan(2, every_plan, [&](const SaverCase& c, const ModelArch& m, const Hardware& hw,
+                                    const PlanSpace& space, TrainingPlan p) {
+    fit_memory_savers(m, hw, p, c.workload, {}, space.savers);
+    const TrainingResult want = evaluate_training(m, hw, p, c.workload);
+    const TrainingResult got = evaluate_training(m, hw, p, c.workload, cached);
+    const std::string where = std::string(c.model) + " " + to_string(p);
+    ASSERT_EQ(want.valid(), got.valid()) << where;
+    EXPECT_EQ(want.step_time_s, got.step_time_s) << where;
+    EXPECT_EQ(want.parts.gemm_s, got.parts.gemm_s) << where;
+    EXPECT_EQ(want.parts.tp_comm_s, got.parts.tp_comm_s) << where;
+    EXPECT_EQ(want.parts.ep_comm_s, got.parts.ep_comm_s) << where;
+    EXPECT_EQ(want.parts.cp_comm_s, got.parts.cp_comm_s) << where;
+    EXPECT_EQ(want.parts.recompute_s, got.parts.recompute_s) << where;
+    EXPECT_EQ(want.mfu_attn, got.mfu_attn) << where;
+    EXPECT_EQ(want.memory.total_bytes, got.memory.total_bytes) << where;
+    ++checked;
+  });
   EXPECT_GT(checked, 3000);
 }
 
