@@ -180,43 +180,66 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
            B.tco.priced ? B.tco.usd_per_gpu_hour() : NAN, false, false, "", ""});
 
   // Training: the same job on the same GPU count, the best plan on each.
-  TrainingWorkload tw;
+  TrainingWorkload train_job;
   if (spec.train) {
     const int unit = std::lcm(A.gpus_per_unit, B.gpus_per_unit);
-    tw.num_gpus = spec.train_gpus > 0 ? spec.train_gpus : unit * std::max(1, (512 + unit - 1) / unit);
-    tw.seq_len = spec.seq_len;
-    tw.precision = spec.train_precision;
+    train_job.num_gpus = spec.train_gpus > 0 ? spec.train_gpus : unit * std::max(1, (512 + unit - 1) / unit);
+    train_job.seq_len = spec.seq_len;
+    train_job.precision = spec.train_precision;
   }
 
-  for (const ModelArch& m : models) {
+  // The plan searches and the serving questions of every model and both sides are independent: they
+  // run on the machine's threads together (no model waits for the previous one's slowest), each answer
+  // the same as asked alone.
+  const Precision common = spec.infer_precision;
+  struct Answers {
     ModelComparison mc;
-    mc.model = m.name;
-    // The plan searches and the serving questions of both sides are independent: they run on the
-    // machine's threads, each answer the same as asked alone.
-    const Precision common = spec.infer_precision;
-    if (spec.infer) {
-      mc.best_precision_a = best_inference_precision(aa);
-      mc.best_precision_b = best_inference_precision(ab);
-    }
     SideServing sa, sb, ba, bb;
-    {
-      std::vector<std::function<void()>> jobs;
+    TrainingWorkload tw;
+  };
+  std::vector<Answers> answers(models.size());
+  {
+    std::vector<std::function<void()>> jobs;
+    for (std::size_t mi = 0; mi < models.size(); ++mi) {
+      const ModelArch& m = models[mi];
+      Answers& x = answers[mi];
+      x.mc.model = m.name;
+      x.tw = train_job;
+      if (spec.infer) {
+        x.mc.best_precision_a = best_inference_precision(aa);
+        x.mc.best_precision_b = best_inference_precision(ab);
+      }
       if (spec.train) {
         // The model's default batch (training/default_batch.h) unless one is given: the same on both sides.
-        tw.global_batch = spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, tw.seq_len).sequences;
-        jobs.push_back([&] { mc.train_a = best_training(m, A.hw, tw); });
-        jobs.push_back([&] { mc.train_b = best_training(m, B.hw, tw); });
+        x.tw.global_batch =
+            spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, x.tw.seq_len).sequences;
+        jobs.push_back([&x, &m, &A] { x.mc.train_a = best_training(m, A.hw, x.tw); });
+        jobs.push_back([&x, &m, &B] { x.mc.train_b = best_training(m, B.hw, x.tw); });
       }
       if (spec.infer) {
-        if (supports(aa, common)) jobs.push_back([&] { sa = side_serving(m, A, spec, common, true); });
-        if (supports(ab, common)) jobs.push_back([&] { sb = side_serving(m, B, spec, common, true); });
-        if (mc.best_precision_a != common) jobs.push_back([&] { ba = side_serving(m, A, spec, mc.best_precision_a); });
-        if (mc.best_precision_b != common) jobs.push_back([&] { bb = side_serving(m, B, spec, mc.best_precision_b); });
+        if (supports(aa, common))
+          jobs.push_back([&x, &m, &A, &spec, common] { x.sa = side_serving(m, A, spec, common, true); });
+        if (supports(ab, common))
+          jobs.push_back([&x, &m, &B, &spec, common] { x.sb = side_serving(m, B, spec, common, true); });
+        if (x.mc.best_precision_a != common)
+          jobs.push_back([&x, &m, &A, &spec] { x.ba = side_serving(m, A, spec, x.mc.best_precision_a); });
+        if (x.mc.best_precision_b != common)
+          jobs.push_back([&x, &m, &B, &spec] { x.bb = side_serving(m, B, spec, x.mc.best_precision_b); });
       }
-      run_parallel(jobs);
-      if (mc.best_precision_a == common) ba = sa;
-      if (mc.best_precision_b == common) bb = sb;
     }
+    run_parallel(jobs);
+  }
+
+  for (std::size_t mi = 0; mi < models.size(); ++mi) {
+    const ModelArch& m = models[mi];
+    ModelComparison& mc = answers[mi].mc;
+    const SideServing& sa = answers[mi].sa;
+    const SideServing& sb = answers[mi].sb;
+    SideServing& ba = answers[mi].ba;
+    SideServing& bb = answers[mi].bb;
+    const TrainingWorkload& tw = answers[mi].tw;
+    if (mc.best_precision_a == common) ba = sa;
+    if (mc.best_precision_b == common) bb = sb;
     if (spec.train) {
       const auto tps = [](const TrainingPick& p) { return p.found ? p.result.tokens_per_s_per_gpu : NAN; };
       if (mc.train_a.found) mc.train_cost_a = cost::token_cost(A.tco, 1, mc.train_a.result.tokens_per_s_per_gpu);
