@@ -17,7 +17,7 @@ using nlohmann::json;
 
 constexpr RecipeKind kRecipeKinds[] = {RecipeKind::deployment, RecipeKind::prefill_limits, RecipeKind::decode_limits,
                                  RecipeKind::launch,     RecipeKind::mtp,            RecipeKind::script,
-                                 RecipeKind::ep_overlap};
+                                 RecipeKind::ep_overlap, RecipeKind::moe_dispatcher};
 
 json recipe_count_or_null(long long v) { return v > 0 ? json(v) : json(nullptr); }
 json recipe_either_json(int v) { return v < 0 ? json(nullptr) : json(v == 1); }
@@ -39,9 +39,11 @@ json recipe_pool_json(const RecipePool& p) {
           {"fp8_gemm_backend", p.fp8_gemm_triton ? "triton" : "auto"}};
 }
 
-// ep_overlap rows: the containers they hold for and the setting ("25.11..26.02 on").
+// Container rows: the containers they hold for and the setting ("25.11..26.02 on", "25.11..26.04 alltoall").
 std::string recipe_containers_text(const Recipe& r) {
-  return fmt::format("{}..{} {}", r.container_from, r.container_until, r.ep_overlap == 1 ? "on" : "off");
+  const std::string setting = r.kind == RecipeKind::ep_overlap ? (r.ep_overlap == 1 ? "on" : "off")
+                                                                : (r.moe_alltoall == 1 ? "alltoall" : "flex");
+  return fmt::format("{}..{} {}", r.container_from, r.container_until, setting);
 }
 
 std::string recipe_either_text(int v) { return v < 0 ? "any" : v ? "yes" : "no"; }
@@ -79,7 +81,7 @@ int list_recipes(const std::string& kind, Output& output) {
     rows.push_back({r->name, to_string(r->kind), r->model.empty() ? "-" : r->model,
                     r->system.empty() ? "-" : r->system, r->engine.empty() ? "-" : r->engine,
                     r->precision.empty() ? "-" : r->precision, recipe_pool_text(r->prefill), recipe_pool_text(r->decode),
-                    r->kind == RecipeKind::ep_overlap ? recipe_containers_text(*r) : r->valid_from + ".." + r->valid_to,
+                    r->container_row() ? recipe_containers_text(*r) : r->valid_from + ".." + r->valid_to,
                     r->source});
   print_table(output.os(),
               {"name", "kind", "model", "system", "engine", "weights", "prefill", "decode", "dates", "source"}, rows, 2);
@@ -141,8 +143,9 @@ int show_recipe(const std::string& name, Output& output) {
     line("batch waiting", fmt::format("{} iterations, {:g} x max_num_tokens", r.batch_wait_iters,
                                       r.batch_wait_tokens_ratio));
   if (!r.concurrencies.empty()) line("concurrencies", fmt::format("{}", fmt::join(r.concurrencies, ", ")));
-  if (r.kind == RecipeKind::ep_overlap) {
-    line("expert a2a overlap", r.ep_overlap == 1 ? "on" : "off");
+  if (r.container_row()) {
+    if (r.kind == RecipeKind::ep_overlap) line("expert a2a overlap", r.ep_overlap == 1 ? "on" : "off");
+    else line("MoE token dispatcher", r.moe_alltoall == 1 ? "alltoall" : "flex");
     line("containers", r.container_until.empty() ? "from " + r.container_from + " (still so in the newest container read)"
                                                  : "from " + r.container_from + " until " + r.container_until + " (not included)");
   } else {
@@ -190,7 +193,8 @@ json recipe_json(const Recipe& r) {
           {"concurrencies", r.concurrencies},
           {"container_from", recipe_text_or_null(r.container_from)},
           {"container_until", recipe_text_or_null(r.container_until)},
-          {"ep_overlap", recipe_either_json(r.ep_overlap)}};
+          {"ep_overlap", recipe_either_json(r.ep_overlap)},
+          {"moe_dispatcher", r.moe_alltoall < 0 ? json(nullptr) : json(r.moe_alltoall == 1 ? "alltoall" : "flex")}};
 }
 
 void add_recipe_options(CLI::App& app, RecipeRequest& req) {
@@ -204,7 +208,8 @@ void add_recipe_options(CLI::App& app, RecipeRequest& req) {
   app.require_subcommand(1, 1);
   CLI::App* list = app.add_subcommand("list", "Table of the built-in recipes");
   list->add_option("--kind", req.kind,
-                   "Only recipes of this kind: deployment, prefill_limits, decode_limits, launch, mtp, script or ep_overlap");
+                   "Only recipes of this kind: deployment, prefill_limits, decode_limits, launch, mtp, script, ep_overlap "
+                   "or moe_dispatcher");
   list->fallthrough();
   list->callback([&req] { req.list = true; });
   CLI::App* show = app.add_subcommand("show", "One recipe: every field it states and its source");

@@ -20,6 +20,7 @@ enum class RecipeKind {
   mtp,             // the decode worker's draft tokens for a deployment (inferencex_mori_mtp.yaml)
   script,          // what a single-node launch script passes beyond the sweep config (inferencex_scripts.yaml)
   ep_overlap,      // a training recipe's expert all-to-all overlap by container (megatron_bridge_ep_overlap.yaml)
+  moe_dispatcher,  // a training recipe's MoE token dispatcher by container (megatron_bridge_moe_dispatcher.yaml)
 };
 const char* to_string(RecipeKind k);
 
@@ -67,12 +68,15 @@ struct Recipe {
   int batch_wait_iters = 0;             // script rows: TensorRT-LLM batch_wait_timeout_iters (0: none)
   double batch_wait_tokens_ratio = 0;   // and batch_wait_max_tokens_ratio
   std::vector<long long> concurrencies;  // the benchmark's client counts (empty: not stated)
-  // ep_overlap rows: the framework containers the row holds for (YY.MM or YY.MM.NN; `container_until`
-  // not included, empty: still so in the newest container the table read) and whether the recipe
-  // overlaps the expert all-to-all there (1 on, 0 off). Their `precision` is a training precision
-  // (bf16, fp8, mxfp8, nvfp4); they state no run dates.
+  // ep_overlap and moe_dispatcher rows (container rows): the framework containers the row holds for
+  // (YY.MM or YY.MM.NN; `container_until` not included, empty: still so in the newest container the
+  // table read), whether the recipe overlaps the expert all-to-all there (ep_overlap rows: 1 on, 0 off)
+  // and which MoE token dispatcher it runs (moe_dispatcher rows: 1 alltoall, 0 flex). Their `precision`
+  // is a training precision (bf16, fp8, mxfp8, nvfp4); they state no run dates.
   std::string container_from, container_until;
   int ep_overlap = -1;
+  int moe_alltoall = -1;
+  bool container_row() const { return kind == RecipeKind::ep_overlap || kind == RecipeKind::moe_dispatcher; }
 
   // True when the recipe states a whole deployment `gpuplan infer --recipe` can evaluate (a deployment
   // or MTP row with a model, a system, ISL/OSL and both pools' workers and widths).

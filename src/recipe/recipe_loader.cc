@@ -25,6 +25,7 @@ const char* to_string(RecipeKind k) {
     case RecipeKind::mtp: return "mtp";
     case RecipeKind::script: return "script";
     case RecipeKind::ep_overlap: return "ep_overlap";
+    case RecipeKind::moe_dispatcher: return "moe_dispatcher";
   }
   return "?";
 }
@@ -347,7 +348,9 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   return k;
 }
 
-// --- gpuplan.megatron_bridge_ep_overlap/v1: a training recipe's expert all-to-all overlap by container ---
+// --- container tables: a training recipe's setting by container ---
+// gpuplan.megatron_bridge_ep_overlap/v1 (the expert all-to-all overlap, `ep_overlap: true|false`) and
+// gpuplan.megatron_bridge_moe_dispatcher/v1 (the MoE token dispatcher, `dispatcher: alltoall|flex`).
 std::string read_container(YamlMap& r, const char* key, const RecipeTable& t) {
   const std::string v = r.str(key);
   const auto c = parse_container_version(v);
@@ -359,14 +362,24 @@ std::string read_container(YamlMap& r, const char* key, const RecipeTable& t) {
   return v;
 }
 
-void read_ep_overlap(RecipeTable& t, const FileDefaults& d, YamlMap& r) {
-  Recipe k = start(t, d, r, RecipeKind::ep_overlap);
+// A container table's setting (`key` in a row, `recipe_default` at the top): 1 on / alltoall, 0 off / flex.
+int read_container_setting(YamlMap& m, RecipeKind kind, const char* key) {
+  if (kind == RecipeKind::ep_overlap) return m.boolean(key) ? 1 : 0;
+  const std::string v = m.str(key);
+  if (v != "alltoall" && v != "flex")
+    throw InputError(m.path() + "." + key, "must be alltoall or flex (MoE token dispatcher), got '" + v + "'");
+  return v == "alltoall" ? 1 : 0;
+}
+
+void read_container_row(RecipeTable& t, const FileDefaults& d, YamlMap& r, RecipeKind kind) {
+  Recipe k = start(t, d, r, kind);
   k.source = t.source;
   if (r.has("model")) k.model = r.str("model");
   if (k.model.empty()) throw InputError(r.path() + ".model", "must name the model (catalog name)");
   k.gpu = r.str("gpu");
   if (k.gpu.empty()) throw InputError(r.path() + ".gpu", "must name the catalog accelerator");
-  k.ep_overlap = r.boolean("ep_overlap") ? 1 : 0;
+  (kind == RecipeKind::ep_overlap ? k.ep_overlap : k.moe_alltoall) =
+      read_container_setting(r, kind, kind == RecipeKind::ep_overlap ? "ep_overlap" : "dispatcher");
   k.container_from = read_container(r, "from", t);
   if (r.has("until")) {
     k.container_until = read_container(r, "until", t);
@@ -399,7 +412,7 @@ void read_ep_overlap(RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   r.reject_unknown_keys();
 }
 
-void read_ep_overlap_table(RecipeTable& t, const FileDefaults& d, YamlMap& root) {
+void read_container_table(RecipeTable& t, const FileDefaults& d, YamlMap& root, RecipeKind kind) {
   t.source = root.str("source");
   if (t.source.find('/') == std::string::npos)
     throw InputError(t.origin + ": source", "must name a repository as owner/name, got '" + t.source + "'");
@@ -416,8 +429,8 @@ void read_ep_overlap_table(RecipeTable& t, const FileDefaults& d, YamlMap& root)
     last = v;
     t.containers.emplace_back(c, tag);
   }
-  t.recipe_default = root.boolean("recipe_default") ? 1 : 0;
-  for (YamlMap r : root.map_list("recipes")) read_ep_overlap(t, d, r);
+  t.recipe_default = read_container_setting(root, kind, "recipe_default");
+  for (YamlMap r : root.map_list("recipes")) read_container_row(t, d, r, kind);
   if (t.recipes.empty()) throw InputError(t.origin + ": recipes", "must list at least one recipe");
 }
 
@@ -444,7 +457,8 @@ bool same_rows(const Recipe& a, const Recipe& b) {
              (a.decode.scheduler_recv_interval > 1) == (b.decode.scheduler_recv_interval > 1);
     case RecipeKind::deployment:
     case RecipeKind::mtp:
-    case RecipeKind::ep_overlap: return false;  // several may match: the readers resolve them
+    case RecipeKind::ep_overlap:
+    case RecipeKind::moe_dispatcher: return false;  // several may match: the readers resolve them
   }
   return false;
 }
@@ -504,11 +518,14 @@ RecipeTable load_recipe_table(const std::string& text, const std::string& origin
   } else if (t.schema == kScriptSchema) {
     for (YamlMap r : root.map_list("scripts")) add_checked(t, read_script(t, d, r));
   } else if (t.schema == kEpOverlapSchema) {
-    read_ep_overlap_table(t, d, root);
+    read_container_table(t, d, root, RecipeKind::ep_overlap);
+  } else if (t.schema == kMoeDispatcherSchema) {
+    read_container_table(t, d, root, RecipeKind::moe_dispatcher);
   } else {
-    throw InputError(origin + ": schema", fmt::format("must be one of {}, {}, {}, {}, {} or {}, got '{}'",
+    throw InputError(origin + ": schema", fmt::format("must be one of {}, {}, {}, {}, {}, {} or {}, got '{}'",
                                                       kDynamoDecodeSchema, kDynamoPrefillSchema, kMoriSchema,
-                                                      kMoriMtpSchema, kScriptSchema, kEpOverlapSchema, t.schema));
+                                                      kMoriMtpSchema, kScriptSchema, kEpOverlapSchema,
+                                                      kMoeDispatcherSchema, t.schema));
   }
   root.reject_unknown_keys();
   return t;
@@ -562,6 +579,8 @@ std::string default_recipe_name(const Recipe& r) {
     case RecipeKind::script: return r.name;
     case RecipeKind::ep_overlap:
       return fmt::format("ep-overlap/{}/{}-{}@{}", lower(r.model), r.system, r.precision, r.container_from);
+    case RecipeKind::moe_dispatcher:
+      return fmt::format("moe-dispatcher/{}/{}-{}@{}", lower(r.model), r.system, r.precision, r.container_from);
   }
   return r.name;
 }

@@ -18,6 +18,7 @@ inline constexpr const char* kMoriSchema = "gpuplan.inferencex_mori_recipes/v1";
 inline constexpr const char* kMoriMtpSchema = "gpuplan.inferencex_mori_mtp/v1";
 inline constexpr const char* kScriptSchema = "gpuplan.inferencex_scripts/v1";
 inline constexpr const char* kEpOverlapSchema = "gpuplan.megatron_bridge_ep_overlap/v1";
+inline constexpr const char* kMoeDispatcherSchema = "gpuplan.megatron_bridge_moe_dispatcher/v1";
 
 struct RecipeTable {
   std::string origin;  // the file's name as given
@@ -25,9 +26,9 @@ struct RecipeTable {
   // The file-level defaults its rows take where they state none (decode tables: source, commit, dates).
   std::string source, commit, valid_from, valid_to;
   std::vector<Recipe> recipes;  // in the file's order; names not yet unique (recipe_catalog.h makes them so)
-  // ep_overlap tables: the containers read (YY.MM[.NN], ascending; each with the framework release tag it
-  // runs) and what a model the rows name runs where no row covers its GPU, precision and container
-  // (`recipe_default`: 0 off, 1 on).
+  // Container tables (ep_overlap, moe_dispatcher): the containers read (YY.MM[.NN], ascending; each with
+  // the framework release tag it runs) and what a model the rows name runs where no row covers its GPU,
+  // precision and container (`recipe_default`, as the rows' setting: 0 off / flex, 1 on / alltoall).
   std::vector<std::pair<std::string, std::string>> containers;
   int recipe_default = -1;
 };

@@ -116,6 +116,30 @@ TEST(RecipeLoader, EpOverlapTable) {
   fails(head + bad, "precisions");
 }
 
+// The moe_dispatcher layout: the ep_overlap table's, its setting alltoall or flex (row and default).
+TEST(RecipeLoader, MoeDispatcherTable) {
+  const std::string head =
+      "schema: gpuplan.megatron_bridge_moe_dispatcher/v1\nsource: NVIDIA-NeMo/Megatron-Bridge\n"
+      "containers: {\"25.11\": v0.2.1, \"26.04\": v0.4.0}\nrecipe_default: flex\nrecipes:\n";
+  const std::string row =
+      "  - {model: gpt-oss-120b, gpu: b200, precisions: [bf16], dispatcher: alltoall, from: \"25.11\", "
+      "until: \"26.04\", recipe: x.py}\n";
+  const RecipeTable t = load_recipe_table(head + row, "t.yaml");
+  ASSERT_EQ(t.recipes.size(), 1u);
+  EXPECT_EQ(t.recipes[0].kind, RecipeKind::moe_dispatcher);
+  EXPECT_EQ(t.recipes[0].moe_alltoall, 1);
+  EXPECT_EQ(t.recipe_default, 0);
+  EXPECT_EQ(default_recipe_name(t.recipes[0]), "moe-dispatcher/gpt-oss-120b/b200-bf16@25.11");
+  std::string bad = row;
+  bad.replace(bad.find("alltoall"), 8, "deepep");
+  try {
+    load_recipe_table(head + bad, "t.yaml");
+    ADD_FAILURE() << bad;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.field()).find("dispatcher"), std::string::npos) << e.field() << ": " << e.what();
+  }
+}
+
 TEST(RecipeCatalog, EveryBuiltinTableLoadsWithUniqueNamesAndSources) {
   const auto& all = builtin_recipes();
   ASSERT_GT(all.size(), 500u);
@@ -129,7 +153,9 @@ TEST(RecipeCatalog, EveryBuiltinTableLoadsWithUniqueNamesAndSources) {
     tables.insert(r.table);
     evaluable += r.evaluable();
   }
-  EXPECT_EQ(tables.size(), 7u);  // the five tables of data/recipes, inferencex_scripts.yaml, megatron_bridge_ep_overlap.yaml
+  // The five deployment tables of data/recipes, inferencex_scripts.yaml and the two container tables
+  // (megatron_bridge_ep_overlap.yaml, megatron_bridge_moe_dispatcher.yaml).
+  EXPECT_EQ(tables.size(), 8u);
   EXPECT_GT(evaluable, 400);
   const Recipe* r = find_recipe("trtllm/b200-fp4/1k1k/mtp/ctx1_gen2_dep8_batch64_eplb0_mtp2");
   ASSERT_NE(r, nullptr);

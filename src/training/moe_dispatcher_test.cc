@@ -1,4 +1,4 @@
-// The Megatron-Bridge recipes' MoE token dispatcher by container (data/training/megatron_bridge_moe_dispatcher.yaml).
+// The Megatron-Bridge recipes' MoE token dispatcher by container (data/recipes/megatron_bridge_moe_dispatcher.yaml).
 #include <gtest/gtest.h>
 
 #include "training/moe_dispatcher.h"
