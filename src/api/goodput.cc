@@ -236,7 +236,14 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
       plan = parse_training_plan(req.plan_text, base);
     } else {
       const SearchResult found = search_plans(model, hw, req.w);
-      if (found.top.empty()) return report_no_plan_fits(output, "goodput", model, hw, req.w, found);
+      if (found.top.empty()) {
+        const FitsFrom from = fits_from_doubling(req.w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+          TrainingWorkload w = req.w;
+          w.num_gpus = gpus;
+          return search_plans(model, hw, w);
+        });
+        return report_no_plan_fits(output, "goodput", model, hw, req.w, found, from);
+      }
       plan = found.top.front().plan;
     }
     x.plan = plan;

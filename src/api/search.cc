@@ -96,6 +96,13 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
     usd_per_gpu_hour = so.objective_context.usd_per_gpu_hour = tco.usd_per_gpu_hour();
   }
   const SearchResult r = search_plans(m, hw, w, so);
+  FitsFrom from;  // when nothing fits: the doubling of --gpus that would
+  if (r.top.empty() && r.has_closest)
+    from = fits_from_doubling(w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+      TrainingWorkload at = w;
+      at.num_gpus = gpus;
+      return search_plans(m, hw, at, so);
+    });
 
   const ErrorBand eb = training_band(catalog, m, hw, w);  // widened where the plan is off the bands' ground
   if (output.json()) {
@@ -126,6 +133,9 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
     j["fit_notes"] = fit_notes(hw, m, eb.generation);
     if (r.has_closest)
       j["closest"] = {{"plan", plan_json(r.closest_plan)}, {"memory", memory_summary_json(r.closest_memory)}};
+    if (r.top.empty())
+      j["fits_from"] = from.gpus > 0 ? nlohmann::json{{"gpus", from.gpus}, {"plan", plan_json(from.plan)}}
+                                     : nlohmann::json(nullptr);
     output.emit("search", std::move(j));
     return kExitOk;
   }
@@ -143,8 +153,8 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
       output.os() << fmt::format("No plan fits in memory. Closest: {} needs {} per GPU of {}.\n",
                                to_string(r.closest_plan), human_bytes(r.closest_memory.total_bytes),
                                human_bytes(r.closest_memory.capacity_bytes));
-    else
-      output.os() << "No plan divides this GPU count, model and global batch.\n";
+    if (r.has_closest) output.os() << fits_from_line(from);
+    else output.os() << "No plan divides this GPU count, model and global batch.\n";
     return kExitOk;
   }
   output.os() << fmt::format("Top {} by {}:\n", r.top.size(),

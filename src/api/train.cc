@@ -126,7 +126,16 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   } else {
     // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
     const SearchResult found = search_plans(model, hw, req.w);
-    if (found.top.empty()) return report_no_plan_fits(output, "train", model, hw, req.w, found);
+    if (found.top.empty()) {
+      const FitsFrom from = fits_from_doubling(req.w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+        Hardware at = resolve_hardware(catalog, req.system);
+        apply_fabric_options(catalog, at, gpus, req.fabric_opts);
+        TrainingWorkload w = req.w;
+        w.num_gpus = gpus;
+        return search_plans(model, at, w);
+      });
+      return report_no_plan_fits(output, "train", model, hw, req.w, found, from);
+    }
     plan = found.top.front().plan;
     chosen_by = fmt::format("the fastest of {} plans that fit (search)", found.stats.evaluated);
   }

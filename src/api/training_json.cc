@@ -95,7 +95,7 @@ nlohmann::json does_not_fit_status(const TrainingMemory& m) {
 }
 
 int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
-                        const TrainingWorkload& w, const SearchResult& found) {
+                        const TrainingWorkload& w, const SearchResult& found, const FitsFrom& fits_from) {
   const std::string what = fmt::format("no plan of {} on {} x {} fits in memory at global batch {} x {} tokens",
                                        model.name, w.num_gpus, hw.accelerator.name, w.global_batch, w.seq_len);
   if (out.json()) {
@@ -105,6 +105,8 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
     j["dropped_memory"] = found.stats.dropped_memory;
     if (found.has_closest)
       j["closest"] = {{"plan", to_string(found.closest_plan)}, {"memory", memory_json(found.closest_memory)}};
+    j["fits_from"] = fits_from.gpus > 0 ? nlohmann::json{{"gpus", fits_from.gpus}, {"plan", to_string(fits_from.plan)}}
+                                        : nlohmann::json(nullptr);
     out.emit(kind, std::move(j));
   } else {
     out.os() << "DOES NOT FIT: " << what;
@@ -113,8 +115,16 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
                                human_bytes(found.closest_memory.total_bytes),
                                human_bytes(found.closest_memory.capacity_bytes));
     out.os() << "\n";
+    out.os() << fits_from_line(fits_from);
   }
   return kExitDoesNotFit;
+}
+
+std::string fits_from_line(const FitsFrom& from) {
+  if (from.gpus > 0)
+    return fmt::format("It fits from {} GPUs (--gpus doubled until a plan fits, the same global batch): {}\n", from.gpus,
+                       to_string(from.plan));
+  return fmt::format("No job of up to {} GPUs fits either (--gpus doubled, the same global batch).\n", kFitsFromMaxGpus);
 }
 
 BatchChoice choose_global_batch(const ModelArch& model, int seq_len, long long given) {

@@ -10,6 +10,7 @@
 #include "model/model.h"
 #include "physics/hardware.h"
 #include "plan/plan.h"
+#include "search/fits_from.h"
 #include "search/search.h"
 #include "training/training_step.h"
 
@@ -28,10 +29,14 @@ void require_training_precision(const Hardware& hw, Precision p, const std::stri
 // "DOES NOT FIT: the plan needs 84.6 GB per GPU of 80.0 GB usable (short 4.6 GB)", and its JSON form.
 std::string does_not_fit_line(const TrainingMemory& m);
 nlohmann::json does_not_fit_status(const TrainingMemory& m);
-// When no plan of a search fits: says so (text or document, naming the closest plan) and returns
-// kExitDoesNotFit.
+// When no plan of a search fits: says so (text or document, naming the closest plan and, where a
+// doubling of the GPUs fits, that count and its plan: fits_from) and returns kExitDoesNotFit.
 int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
-                        const TrainingWorkload& w, const SearchResult& found);
+                        const TrainingWorkload& w, const SearchResult& found, const FitsFrom& fits_from);
+// The largest job fits_from_doubling tries: 131,072 GPUs.
+inline constexpr int kFitsFromMaxGpus = 1 << 17;
+// "It fits from 256 GPUs (...): <plan>", or that no doubling up to kFitsFromMaxGpus fits; with a newline.
+std::string fits_from_line(const FitsFrom& from);
 // The global batch a training command runs: the one given (given > 0), or the model's default
 // (training/default_batch.h), with the words that say which.
 struct BatchChoice {

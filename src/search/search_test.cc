@@ -9,6 +9,7 @@
 #include "model/model_registry.h"
 #include "search/memory_savers.h"
 #include "search/scaling.h"
+#include "search/fits_from.h"
 #include "search/search.h"
 
 namespace gpuplan {
@@ -644,6 +645,50 @@ TEST(SearchHost, TensorParallelStaysInsideTheNvlinkDomain) {
   const Hardware hw = resolve_hardware(catalog(), "hgx-b200");
   const PlanSpace s = build_plan_space(m, hw, workload(16384, 2048, 8192));
   for (int tp : s.tp) EXPECT_LE(tp, hw.fabric.domain_gpus);
+}
+
+TEST(FitsFrom, TheFirstDoublingWhoseSearchFindsAPlan) {
+  std::vector<int> asked;
+  auto fits_from = [&asked](int fits_at) {
+    return [&asked, fits_at](int gpus) {
+      asked.push_back(gpus);
+      SearchResult r;
+      if (gpus >= fits_at) r.top.push_back(SearchCandidate{parse_training_plan("tp=2,pp=4"), {}, 1.0});
+      return r;
+    };
+  };
+  FitsFrom f = fits_from_doubling(64, 1 << 17, fits_from(300));
+  EXPECT_EQ(f.gpus, 512);
+  EXPECT_EQ(f.plan.pp, 4);
+  EXPECT_EQ(asked, (std::vector<int>{128, 256, 512}));
+  asked.clear();
+  f = fits_from_doubling(64, 1024, fits_from(5000));  // none up to the limit
+  EXPECT_EQ(f.gpus, 0);
+  EXPECT_EQ(asked, (std::vector<int>{128, 256, 512, 1024}));
+  asked.clear();
+  EXPECT_EQ(fits_from_doubling(0, 1024, fits_from(1)).gpus, 0);
+  EXPECT_TRUE(asked.empty());
+}
+
+TEST(FitsFrom, ARealSearchFitsAtTheCountItNames) {
+  // Llama 3.1 405B does not fit 8 H100 at 8K; the count named fits and half of it does not.
+  const ModelArch m = resolve_model("llama3.1-405b");
+  const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
+  TrainingWorkload w;
+  w.num_gpus = 8;
+  w.seq_len = 8192;
+  w.global_batch = 64;
+  auto search = [&](int gpus) {
+    TrainingWorkload at = w;
+    at.num_gpus = gpus;
+    return search_plans(m, hw, at);
+  };
+  ASSERT_TRUE(search(8).top.empty());
+  const FitsFrom f = fits_from_doubling(8, 1 << 17, search);
+  ASSERT_GT(f.gpus, 8);
+  EXPECT_FALSE(search(f.gpus).top.empty());
+  EXPECT_TRUE(search(f.gpus / 2).top.empty());
+  EXPECT_TRUE(search(f.gpus).top.front().result.memory.fits);
 }
 
 }  // namespace

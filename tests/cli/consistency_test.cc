@@ -85,6 +85,32 @@ TEST(ConsistencyCli, AUserPlanThatDoesNotFitIsReportedFirstAndExitsThree) {
   EXPECT_GT(j.json()["status"]["short_bytes"].get<double>(), 0);
 }
 
+TEST(ConsistencyCli, WhenNoPlanFitsTheGpuCountThatWouldIsOneThatDoes) {
+  // DeepSeek-V3 at 4K does not fit 64 H800 under any plan; the answer names the doubling of --gpus
+  // that fits, and train on that count finds a plan that fits (the same global batch).
+  const std::string args = "train --model deepseek-v3 --system hgx-h800 --gpus 64 --seq 4096 --global-batch 3072";
+  auto r = run_gpuplan(args + " --json");
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["status"]["code"], "memory.no_plan_fits");
+  const int from = j["fits_from"]["gpus"].get<int>();
+  EXPECT_GT(from, 64);
+  EXPECT_EQ(from % 64, 0);
+  auto at = run_gpuplan("train --model deepseek-v3 --system hgx-h800 --gpus " + std::to_string(from) +
+                        " --seq 4096 --global-batch 3072 --json");
+  ASSERT_EQ(at.exit_code, 0) << at.err;
+  EXPECT_TRUE(at.json()["memory"]["fits"].get<bool>());
+  auto half = run_gpuplan("train --model deepseek-v3 --system hgx-h800 --gpus " + std::to_string(from / 2) +
+                          " --seq 4096 --global-batch 3072 --json");
+  EXPECT_EQ(half.exit_code, 3);  // the first doubling that fits, not a later one
+  auto t = run_gpuplan(args);
+  EXPECT_TRUE(has(t.out, "It fits from " + std::to_string(from) + " GPUs")) << t.out;
+  // search says the same.
+  auto s = run_gpuplan("search --model deepseek-v3 --system hgx-h800 --gpus 64 --seq 4096 --global-batch 3072 --json");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(s.json()["fits_from"]["gpus"].get<int>(), from);
+}
+
 TEST(ConsistencyCli, GoodputChoosesAFittingPlanOrReportsTheUsersPlanDoesNotFit) {
   auto r = run_gpuplan("goodput --system hgx-h100 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
