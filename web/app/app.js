@@ -111,6 +111,16 @@ function chart(id, label, config, heightPx) {
   return fig;
 }
 
+// No plan of a training search fits: what came closest and the GPU count that would fit.
+function noPlanFits(d) {
+  const closest = d.closest ? (typeof d.closest.plan === 'string' ? d.closest.plan : d.closest.plan.text) : null;
+  const from = d.fits_from ? (typeof d.fits_from.plan === 'string' ? d.fits_from.plan : d.fits_from.plan.text) : null;
+  return [el('ul', {},
+    el('li', { text: 'No plan fits in memory on ' + (d.num_gpus || d.gpus) + ' GPUs.' }),
+    closest ? el('li', { text: 'Closest: ' + closest }) : null,
+    el('li', { text: d.fits_from ? `It fits from ${d.fits_from.gpus} GPUs (the same global batch): ${from}` : 'No doubling of the GPUs fits either.' }))];
+}
+
 function axis(title, type) {
   return { type: type || 'linear', title: { display: true, text: title } };
 }
@@ -319,6 +329,7 @@ const PAGES = {
     calls: (v) => [['train', v]],
     render: ([t]) => {
       const d = t.doc;
+      if (d.status && d.status.code === 'memory.no_plan_fits') return noPlanFits(d);
       const parts = Object.entries(d.breakdown || {}).filter(([k, x]) => k.endsWith('_s') && k !== 'total_s' && k !== 'step_time_s' && typeof x === 'number' && x > 0);
       const rows = [
         ['step time (s)', 'step_time_s'], ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s', 'tokens_per_s'],
@@ -354,6 +365,7 @@ const PAGES = {
     calls: (v) => [['search', v]],
     render: ([r]) => {
       const d = r.doc, top = d.top || [];
+      if (!top.length && 'fits_from' in d) return noPlanFits(d);
       const rows = top.map((p, i) => el('tr', {},
         cell(d, r.url, `top.${i}.rank`), cell(d, r.url, `top.${i}.plan.text`), cell(d, r.url, `top.${i}.tokens_per_s_per_gpu`),
         cell(d, r.url, `top.${i}.mfu_6n`, 100), cell(d, r.url, `top.${i}.step_time_s`), cell(d, r.url, `top.${i}.memory.total_bytes`, 1e-9)));
