@@ -92,6 +92,9 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
     obj.emplace("target_tokens_per_s_per_user", target);
     obj.emplace("ttft_limit_s", ch.ttft_limit_s);
     obj.emplace("ttft_basis", s.traffic.ttft_basis);
+    obj.emplace("fewest_units", ch.fewest_units > 0 ? nlohmann::json{{"units", ch.fewest_units},
+                                                                      {"tokens_per_s_per_gpu", ch.fewest_units_tokens_per_s_per_gpu}}
+                                                    : nlohmann::json(nullptr));
     obj.emplace("deployments_considered", ch.deployments);
     obj.emplace("evaluated", ch.evaluated);
     obj.emplace("band", serving_bands_json(catalog, hw, r, p.disaggregated, serving_question(s, ch.gpus)));
@@ -103,9 +106,14 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
                              to_string(w.arrival));
   if (!limits.fallback.empty()) output.os() << "Note: " << limits.fallback << "\n";
   output.os() << "  " << chosen << "\n";
-  output.os() << fmt::format("  on {}{}\n", where,
-                             req.gpus > 0 || ch.units <= 1 ? ""
-                                                           : ": the best deployment needs more than one unit");
+  std::string units_note;
+  if (req.gpus <= 0 && ch.units > 1)
+    units_note = ch.fewest_units < ch.units
+                     ? fmt::format(": more units for more tokens/s per GPU ({} on {} unit{})",
+                                   fmt::format("{:.1f}", ch.fewest_units_tokens_per_s_per_gpu), ch.fewest_units,
+                                   ch.fewest_units == 1 ? "" : "s")
+                     : ": the best deployment needs more than one unit";
+  output.os() << fmt::format("  on {}{}\n", where, units_note);
   output.os() << fmt::format("  TTFT limit {} ({})\n", limit_text(ch.ttft_limit_s), s.traffic.ttft_basis);
   if (p.mtp_draft_tokens > 0)
     output.os() << fmt::format("  MTP: {} draft tokens, {:.2f} tokens per step\n", p.mtp_draft_tokens, r.tokens_per_step);

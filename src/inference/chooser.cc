@@ -474,6 +474,10 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     }
     any_fits = any_fits || fits;
     if (level > to_beat) {
+      if (best < 0 && !fixed) {
+        ch.fewest_units = k;
+        ch.fewest_units_tokens_per_s_per_gpu = level;
+      }
       best = level;
       ch.met = true;
       ch.point = std::move(level_point);

@@ -67,6 +67,11 @@ struct ServingChoice {
   int gpus = 0;             // GPUs of the chosen deployment's units (when !met: the most tried)
   int units = 0;            // units of unit_gpus (0 with a fixed GPU count)
   int unit_gpus = 0;
+  // The fewest units on which a deployment meets the target, and the most tokens/s per GPU there: equal to
+  // units and the point's when the chosen size is the fewest that meets it; fewer when more units were
+  // chosen for more throughput per GPU (0 with a fixed GPU count or when !met).
+  int fewest_units = 0;
+  double fewest_units_tokens_per_s_per_gpu = 0;
   double target_tokens_per_s_per_user = 0;  // the traffic's (0: none: the most throughput within the TTFT limit)
   double ttft_limit_s = 0;
   // The fastest per-user speed any deployment reached (at one sequence per rank) within the TTFT limit,

@@ -226,6 +226,30 @@ TEST(ServingChooser, WholeUnitsAsManyAsTheBestDeploymentNeeds) {
   EXPECT_GE(r1.units, 2);
 }
 
+// The fewest units that meet the target are reported beside the chosen ones: the same when the chosen
+// size is the fewest; fewer, with the figure the chooser limited to them gives, when more units were
+// chosen for more tokens/s per GPU.
+TEST(ServingChooser, TheFewestUnitsThatMeetTheTargetAndTheirFigure) {
+  const ServingChoice one = choose_serving(chooser_scenario("llama3.1-70b", "hgx-h200", 8192, 1024, 50));
+  ASSERT_TRUE(one.met);
+  EXPECT_EQ(one.fewest_units, one.units);
+  EXPECT_EQ(one.fewest_units_tokens_per_s_per_gpu, one.point.result.tokens_per_s_per_gpu);
+  const ServingScenario s = chooser_scenario("deepseek-r1", "hgx-h200", 1024, 1024, 50);
+  const ServingChoice many = choose_serving(s);
+  ASSERT_TRUE(many.met) << many.why_not;
+  ASSERT_LT(many.fewest_units, many.units);
+  EXPECT_GT(many.point.result.tokens_per_s_per_gpu, many.fewest_units_tokens_per_s_per_gpu);
+  ChooserOptions at_most;
+  at_most.max_units = many.fewest_units;
+  const ServingChoice fewer = choose_serving(s, at_most);
+  ASSERT_TRUE(fewer.met);
+  EXPECT_EQ(fewer.units, many.fewest_units);
+  EXPECT_EQ(fewer.point.result.tokens_per_s_per_gpu, many.fewest_units_tokens_per_s_per_gpu);
+  ChooserOptions fixed;
+  fixed.gpus = 8;
+  EXPECT_EQ(choose_serving(s, fixed).fewest_units, 0);  // a fixed GPU count has no units to choose
+}
+
 TEST(ServingChooser, DefaultTtftLimitFollowsMlperfServerLimits) {
   EXPECT_DOUBLE_EQ(default_ttft_limit_s(1024), 2.0);
   EXPECT_DOUBLE_EQ(default_ttft_limit_s(2048), 2.0);
