@@ -71,6 +71,7 @@ PlanSpace build_plan_space(const ModelArch& m, const Hardware& hw, const Trainin
   if (o.module_recompute) s.recompute.insert(s.recompute.begin() + 2, Recompute::modules);
   s.zero = {1, 3};
   s.savers = o.savers;
+  s.ep_overlap = o.ep_overlap;
   return s;
 }
 
@@ -93,6 +94,7 @@ void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPl
             p.cp_kind = kind;
             for (int ep : s.ep) {
               p.ep = ep;
+              p.ep_overlap = s.ep_overlap && ep > 1;
               for (int mbs : s.mbs) {
                 p.mbs = mbs;
                 for (Recompute rc : s.recompute) {

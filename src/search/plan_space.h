@@ -21,6 +21,9 @@ struct PlanSpace {
   // The kinds a cp value is tried with: ring alone without CP.
   std::vector<CpKind> kinds_for(int cp_value) const;
   MemorySavers savers;  // applied to each candidate that divides (search/memory_savers.h)
+  // Plans with EP > 1 overlap the expert all-to-all with compute, as the newest framework runs them
+  // (training/expert_overlap.h: a MoE model, EP > 1), so the search ranks and times them as `train` does.
+  bool ep_overlap = true;
   // Plans in the cross product (vp > 1 pairs only with pp values that interleave; see vp_allowed).
   std::size_t size() const;
   // Whether pp * vp model chunks split the layers: vp == 1, or pp > 1 with pp*vp <= layers and the
@@ -44,6 +47,9 @@ struct SpaceOptions {
   // Applied to each candidate that divides (search/memory_savers.h): full recompute of the fewest
   // layers that fit, activation offload of the fewest layers that fit where the GPU has a host link.
   MemorySavers savers;
+  // The expert all-to-all overlapped on plans with EP > 1 (PlanSpace::ep_overlap); false: as a framework
+  // without it (before Megatron-Core 0.14) runs them.
+  bool ep_overlap = true;
 };
 
 // Candidate lists for `model` on `hw` at `workload`'s sequence length (the GPU count bounds TP, PP,
@@ -52,7 +58,8 @@ PlanSpace build_plan_space(const ModelArch& model, const Hardware& hw, const Tra
                            const SpaceOptions& options = {});
 
 // Calls visit(plan) for every plan of the space, TP outermost. Plans have dp = 0 (derived later),
-// sequence parallel on exactly when tp > 1, and ZeRO 1 as the distributed optimizer.
+// sequence parallel on exactly when tp > 1, ZeRO 1 as the distributed optimizer, and the expert
+// all-to-all overlapped exactly when ep > 1 and space.ep_overlap.
 void for_each_plan(const PlanSpace& space, const std::function<void(const TrainingPlan&)>& visit);
 
 // Attention groups TP may split: heads (MHA, MLA) or gcd(heads, kv_heads) (GQA; Megatron splits KV

@@ -73,6 +73,32 @@ TEST(ConsistencyCli, TrainWithoutAPlanUsesTheBestPlanThatFits) {
   EXPECT_TRUE(has(t.out, "plan chosen")) << t.out;
 }
 
+TEST(ConsistencyCli, MoeTrainSearchAndCompareGiveOneFigure) {
+  // The search ranks MoE plans with the expert all-to-all overlapped where train runs them overlapped,
+  // so train's figure is the search's first, and compare's training row is train's.
+  auto t = run_gpuplan("train --model mixtral-8x7b --system hgx-h100 --gpus 64 --seq 4096 --json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  auto s = run_gpuplan("search --model mixtral-8x7b --system hgx-h100 --gpus 64 --seq 4096 --top 1 --json");
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_TRUE(t.json()["ep_overlap"].get<bool>());
+  EXPECT_DOUBLE_EQ(t.json()["tokens_per_s_per_gpu"].get<double>(), s.json()["top"][0]["tokens_per_s_per_gpu"].get<double>());
+  // More scale-up bandwidth (H100's NVLink against H800's) is never slower.
+  auto h800 = run_gpuplan("train --model mixtral-8x7b --system hgx-h800 --gpus 64 --seq 4096 --json");
+  ASSERT_EQ(h800.exit_code, 0) << h800.err;
+  EXPECT_GE(t.json()["tokens_per_s_per_gpu"].get<double>(), h800.json()["tokens_per_s_per_gpu"].get<double>());
+  auto c = run_gpuplan("compare --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  auto r1 = run_gpuplan("train --model deepseek-r1 --system gb300-nvl72 --gpus 576 --seq 8192 --json");
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  bool seen = false;
+  for (const auto& y : c.json()["yardsticks"])
+    if (y["name"] == "deepseek-r1 training tokens/s") {
+      seen = true;
+      EXPECT_NEAR(y["a"].get<double>(), 576 * r1.json()["tokens_per_s_per_gpu"].get<double>() / 576, 1e-6);
+    }
+  EXPECT_TRUE(seen);
+}
+
 TEST(ConsistencyCli, AUserPlanThatDoesNotFitIsReportedFirstAndExitsThree) {
   const std::string args = "train --model llama3.1-70b --system hgx-h100 --gpus 8 --global-batch 8 --plan tp=1";
   auto r = run_gpuplan(args);
