@@ -119,6 +119,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     all.tp = all.pp = all.vp = all.cp = all.ep = all.mbs = all.recompute = true;
     all.ep = model.is_moe();
     all.sequence_parallel_available = release.sequence_parallel;
+    all.ep_overlap = [&](const TrainingPlan& q) { return release_overlaps_expert_a2a(model, q, release); };
     const BlankFill fill = fill_blank_plan(model, hw, req.w, base, all);
     if (!fill.found) throw InputError("--gpus", "no plan divides the model over these GPUs: " + fill.note);
     plan = fill.plan;

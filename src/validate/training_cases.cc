@@ -266,6 +266,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
             ? recipe_moe_dispatcher(c.model_name, c.accelerator, to_string(c.workload.precision), *container)
             : std::nullopt;
     if (dispatcher) p.dispatcher = dispatcher->dispatcher;
+    if (c.model.is_moe()) blanks.ep_overlap = [&](const TrainingPlan& q) { return overlap_for(q).overlap; };
     if (blanks.any()) {
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {

@@ -56,7 +56,9 @@ TEST(LongContextCli, BadPrefixAndOffloadOptions) {
 TEST(RecommendPurchaseCli, BuysWholeUnitsWithCapexAndPower) {
   auto r = run_gpuplan("recommend --model llama3.1-70b --task train --system hgx-h100 --system hgx-h200 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& x : r.json()["ranked"]) {
+  const auto doc = r.json();  // the loop's range must outlive it (a temporary's member would dangle)
+  ASSERT_FALSE(doc["ranked"].empty());
+  for (const auto& x : doc["ranked"]) {
     if (!x["feasible"].get<bool>()) continue;
     EXPECT_EQ(x["gpus_bought"].get<int>(), x["units"].get<int>() * x["gpus_per_unit"].get<int>());
     EXPECT_GT(x["capex_usd"].get<double>(), 0.0) << x["name"];
