@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/error.h"
 #include "inference/input_check.h"
@@ -203,12 +204,16 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
   const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
   // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
+  // Without attention-DP (or on one rank) a prompt's chunk spreads over the ranks as one rank's does:
+  // that step is also continuous batching's chunk (below).
+  std::optional<StepTime> alone_chunk;
   {
     if (!w.decode_only) {
       const double chunk = std::min(isl_new, double(w.max_num_tokens));
       const double nch = std::ceil(isl_new / chunk);
       const StepTime c = stage.step(base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
       r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+      if (!par.attention_dp || par.tp == 1) alone_chunk = c;
     }
     if (w.kv_offload_host && isl_new < isl) {
       // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
@@ -218,7 +223,8 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     }
   }
   if (w.arrival != Arrival::synchronized && !w.decode_only)
-    f.prefill_chunk = stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+    f.prefill_chunk =
+        alone_chunk ? *alone_chunk : stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
 }
 
 StepTime InferenceEvaluator::decode_step_of(StepTime st, double B) const {
