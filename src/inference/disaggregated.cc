@@ -508,12 +508,25 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     };
     // Bisection, 60 steps at most: a step that leaves the bracket as it was would leave it so at every
     // later step (each depends on the bracket alone), so the loop ends there with the same answer.
+    // Each round takes two steps: the middle and both middles the next step may take are asked together
+    // (independent, so their divisions overlap), and the step taken is the bisection's own.
+    auto holds = [&](double x) { return x * (prefill_time(x) + t_dec_best) <= double(clients); };
     double a = 0.0, b = mu_p * (1.0 - 1e-9);
-    for (int it = 0; it < 60; ++it) {
+    for (int it = 0; it < 60;) {
       const double x = 0.5 * (a + b);
-      const double a_was = a, b_was = b;
-      (x * (prefill_time(x) + t_dec_best) <= double(clients) ? a : b) = x;
-      if (a == a_was && b == b_was) break;
+      const double x_low = 0.5 * (a + x), x_high = 0.5 * (x + b);  // the next middle either way
+      const bool at_x = holds(x), at_low = holds(x_low), at_high = holds(x_high);
+      const double a1 = at_x ? x : a, b1 = at_x ? b : x;
+      ++it;
+      if (a1 == a && b1 == b) break;
+      a = a1, b = b1;
+      if (it == 60) break;
+      const double x2 = at_x ? x_high : x_low;  // 0.5 * (a + b) of the bracket now
+      const bool at_x2 = at_x ? at_high : at_low;
+      const double a2 = at_x2 ? x2 : a, b2 = at_x2 ? b : x2;
+      ++it;
+      if (a2 == a && b2 == b) break;
+      a = a2, b = b2;
     }
     best.rate = a;
     best.prefill_time_s = prefill_time(a);
