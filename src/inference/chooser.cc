@@ -18,9 +18,13 @@ namespace {
 // A deployment the chooser evaluates at several loads, with its evaluator (an aggregated deployment's,
 // made at its first point evaluated: the parts of a point that do not depend on the load, once).
 struct DeploymentPoints {
-  explicit DeploymentPoints(ServingDeployment deployment) : d(std::move(deployment)) {}
+  explicit DeploymentPoints(ServingDeployment deployment, bool repeated_ = false)
+      : d(std::move(deployment)), repeated(repeated_) {}
   ServingDeployment d;
   std::unique_ptr<InferenceEvaluator> aggregated;
+  // A disaggregated deployment generated more than once on its GPUs (pools whose rounding gives the
+  // same split): its copies' points are kept for one another.
+  bool repeated = false;
 };
 
 // A deployment with its result at the most clients it holds (the KV cache's or the decode slots'
@@ -107,6 +111,8 @@ struct Solver {
   }
 
   ServingEvalCache* cache = nullptr;
+  // Without `cache`: the repeated deployments' points.
+  std::unordered_map<ServingEvalCache::Key, InferenceResult, ServingEvalCache::KeyHash> own_points;
   // The disaggregated deployments' pools, evaluated once for every pairing and load they serve in (the
   // cache's when shared).
   DisaggregatedPools own_pools{false};  // this chooser's alone (one thread)
@@ -126,7 +132,14 @@ struct Solver {
   InferenceResult eval(DeploymentPoints& dp, long long c) {
     const ServingDeployment& d = dp.d;
     ++evaluated;
-    if (!cache) return evaluate(dp, c);
+    if (!cache) {
+      // A repeated deployment's points: evaluated for its first copy, the same for the others.
+      if (!dp.repeated) return evaluate(dp, c);
+      const ServingEvalCache::Key key = point_key(d, c);
+      if (auto it = own_points.find(key); it != own_points.end()) return it->second;
+      InferenceResult r = evaluate(dp, c);  // a deployment the shapes refuse throws: not kept
+      return own_points.emplace(key, std::move(r)).first->second;
+    }
     const ServingEvalCache::Key key = point_key(d, c);
     {
       std::lock_guard<std::mutex> lock(cache->mutex);
@@ -391,8 +404,17 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     std::vector<Pending> pending;
     std::size_t order = 0;
     std::set<std::array<int, 6>> pools;  // this size's disaggregated deployments
-    for (int mtp : mtps) {
-      for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1)) {
+    std::vector<ServingDeployment> all;
+    for (int mtp : mtps)
+      for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1))
+        all.push_back(std::move(d));
+    // The disaggregated deployments generated more than once (see DeploymentPoints::repeated).
+    std::unordered_map<ServingEvalCache::Key, int, ServingEvalCache::KeyHash> copies;
+    for (const ServingDeployment& d : all)
+      if (d.disaggregated) ++copies[point_key(d, 0)];
+    {
+      for (ServingDeployment& d : all) {
+        const bool repeated = d.disaggregated && copies[point_key(d, 0)] > 1;
         if (d.disaggregated) {
           const auto& g = d.disagg;
           pools.insert(pool_key(g.prefill_gpus, g.decode_gpus, d));
@@ -409,10 +431,10 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           if (d.disaggregated && o.prune) {
             const double bound = disaggregated_bound(s, d, capacities);
             if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
-            pending.push_back({DeploymentPoints(std::move(d)), bound, order++});
+            pending.push_back({DeploymentPoints(std::move(d), repeated), bound, order++});
             continue;
           }
-          DeploymentPoints dp(std::move(d));
+          DeploymentPoints dp(std::move(d), repeated);
           InferenceResult top = sv.eval(dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(dp), std::move(top), order++});

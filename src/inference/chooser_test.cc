@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "core/error.h"
 #include "inference/chooser.h"
+#include "inference/result_testing.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
 
@@ -375,6 +376,47 @@ TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
           }
           prev_speed = r.tokens_per_s_per_user;
           prev = l;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+}  // namespace
+}  // namespace gpuplan
+
+namespace gpuplan {
+namespace {
+
+// One DisaggregatedPools kept while every disaggregated deployment of DeepSeek-R1 on one and two GB300
+// NVL72 racks is asked at loads up to its decode slots and beyond, in a scattered order (as the chooser
+// asks them): each answer is the one a fresh evaluation gives, bit for bit (the decode steps kept by
+// worker and batch serve every pool of that worker).
+TEST(ServingChooser, KeptPoolsGiveFreshResultsAtEveryLoad) {
+  const ServingScenario s = chooser_scenario("deepseek-r1", "gb300-nvl72", 8192, 1024, 75);
+  SweepOptions so;
+  so.mtp = so.disaggregated = true;
+  DisaggregatedPools pools;
+  long long checked = 0;
+  for (int gpus : {72, 144}) {
+    for (int mtp : sweep_mtp_drafts(s.model, s.workload, so)) {
+      for (const ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp)) {
+        if (!d.disaggregated) continue;
+        long long slots = 0;
+        try {
+          slots = evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, 0), &pools).max_concurrency;
+        } catch (const InputError&) {
+          continue;
+        }
+        const long long n = std::min(slots + 8, 3000LL);
+        for (long long i = 0; i < n; i += 17) {
+          const long long c = 1 + (i * 7919) % n;
+          const InferenceWorkload w = scenario_workload(s, d, c);
+          const InferenceResult kept = evaluate_disaggregated(s.model, s.hw, d.disagg, w, &pools);
+          const InferenceResult alone = evaluate_disaggregated(s.model, s.hw, d.disagg, w);
+          result_testing::expect_same_result(kept, alone, d.plan() + fmt::format(" at {}", c));
           ++checked;
         }
       }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -122,6 +123,10 @@ struct DisaggregatedPools::Impl {
   using Key = disaggregated_detail::PoolKey;
   using Hash = disaggregated_detail::PoolKeyHash;
   std::unordered_map<Key, InferenceResult, Hash> decode;
+  // The decode workers' steps (InferenceEvaluator::decode_only_step), by the worker, its MTP drafts and
+  // the batch per worker (its bits), whatever the pool's GPUs: the batches the split of the clients
+  // tries, shared by the pools of one worker whose batches coincide (c_d / workers).
+  std::unordered_map<Key, StepTime, Hash> decode_steps;
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
   // Each decode worker's evaluator (key: the worker at no load), over the pools' own copy of the model.
@@ -310,6 +315,39 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.concurrency = 0;
   const Hardware& serving_hw = memo.serving(hw);
   const InferenceEvaluator* decode_evaluator = nullptr;  // the decode worker's, found at its first use here
+  // What the split of the clients reads of the decode pool at c_d sequences: the sequences it holds,
+  // its step and TPOT (with pools: the step kept by the worker's batch, shared with its other pools).
+  struct DecodeAt {
+    long long concurrency = 0;
+    const StepTime* step = nullptr;
+    double step_s = 0, tpot_s = 0;
+  };
+  StepTime fresh_step;  // without pools: the last result's step
+  auto figures_at = [&](long long c_d) -> DecodeAt {
+    if (!pools) {
+      wd.concurrency = c_d;
+      const InferenceResult r = evaluate_inference_serving(m, serving_hw, d.decode, wd);
+      fresh_step = r.decode_step;
+      return {r.concurrency, &fresh_step, r.decode_step.total_s, r.tpot_s};
+    }
+    if (!decode_evaluator) {
+      wd.concurrency = c_d;
+      decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
+    }
+    const InferenceEvaluator::DecodeLoad load = decode_evaluator->decode_load(c_d);
+    const auto key = disaggregated_detail::key_of(d.decode, 0, w.mtp_draft_tokens, std::bit_cast<long long>(load.batch));
+    const StepTime* step = nullptr;
+    {
+      const auto held = memo.lock();
+      if (auto it = memo.decode_steps.find(key); it != memo.decode_steps.end()) step = &it->second;
+    }
+    if (!step) {
+      const StepTime st = decode_evaluator->decode_only_step(load.batch);
+      const auto held = memo.lock();
+      step = &memo.decode_steps.emplace(key, st).first->second;
+    }
+    return {load.concurrency, step, step->total_s, step->total_s / decode_evaluator->tokens_per_step()};
+  };
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
     const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
     {
@@ -319,7 +357,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
     wd.concurrency = c_d;
     // A shape refused throws: not kept.
     if (pools && !decode_evaluator) decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
-    InferenceResult r = pools ? decode_evaluator->evaluate(c_d) : evaluate_inference_serving(m, serving_hw, d.decode, wd);
+    InferenceResult r = !pools ? evaluate_inference_serving(m, serving_hw, d.decode, wd)
+                        : decode_evaluator->decode_only_ready() ? decode_evaluator->evaluate(c_d, *figures_at(c_d).step)
+                                                                : decode_evaluator->evaluate(c_d);
     const auto held = memo.lock();
     return memo.decode.emplace(key, std::move(r)).first->second;
   };
@@ -409,26 +449,30 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // total X (T_prefill + T_decode) stays within the clients is the operating point.
   const long long clients = w.concurrency > 0 ? w.concurrency : slots;
   struct Point {
-    const InferenceResult* r = nullptr;  // the decode pool's, kept in memo
+    long long c_d = 0;              // the decode batch
+    double step_s = 0, tpot_s = 0;  // the decode pool's there
     double rate = 0, prefill_time_s = 0, in_system = 0;
   };
   // A decode worker with a receive interval of N steps (SGLang's --scheduler-recv-interval) takes in
   // new requests every N decode steps, and the prefill waits for its KV preallocation (the bootstrap
   // hand-shake): (N - 1) / 2 steps more than a worker that polls every step.
-  auto recv_wait_s = [&](const InferenceResult& dr) {
-    return receive_interval_wait_s(w.scheduler_recv_interval, dr.decode_step.total_s);
+  auto recv_wait_s = [&](double decode_step_s) {
+    return receive_interval_wait_s(w.scheduler_recv_interval, decode_step_s);
   };
   auto at = [&](long long c_d) {
     Point p;
-    p.r = &decode_at(c_d);
-    const double t_dec = std::max(0.0, osl - 1) * p.r->tpot_s + p.r->decode_step.total_s;
-    p.rate = double(p.r->concurrency) / t_dec;
+    p.c_d = c_d;
+    const DecodeAt f = figures_at(c_d);
+    p.step_s = f.step_s;
+    p.tpot_s = f.tpot_s;
+    const double t_dec = std::max(0.0, osl - 1) * f.tpot_s + f.step_s;
+    p.rate = double(f.concurrency) / t_dec;
     const double sojourn_s = sojourn.at(p.rate / prefill_instances);
     if (!std::isfinite(sojourn_s)) {
       p.in_system = INFINITY;
       return p;
     }
-    p.prefill_time_s = sojourn_s + transfer_s + recv_wait_s(*p.r);
+    p.prefill_time_s = sojourn_s + transfer_s + recv_wait_s(f.step_s);
     p.in_system = p.rate * (p.prefill_time_s + t_dec);
     return p;
   };
@@ -438,12 +482,12 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   if (best.in_system <= double(clients)) {
     Point h = at(hi);
     if (h.in_system <= double(clients)) {
-      best = std::move(h);
+      best = h;
       kv_bound = true;
     } else {
       while (hi - lo > 1) {
         const long long mid = lo + (hi - lo) / 2;
-        Point p = at(mid);
+        const Point p = at(mid);
         if (p.in_system <= double(clients)) {
           lo = mid;
           best = p;
@@ -456,25 +500,38 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   // Between two whole decode batches the clients split continuously: with the decode time per
   // request of the batch found, solve rate x (T_prefill(rate) + T_decode) = clients for the rate
   // (T_prefill grows with the rate through the queue, so the left side rises monotonically).
-  const double t_dec_best = std::max(0.0, osl - 1) * best.r->tpot_s + best.r->decode_step.total_s;
+  const double t_dec_best = std::max(0.0, osl - 1) * best.tpot_s + best.step_s;
   if (!kv_bound) {
-    const double recv_s = recv_wait_s(*best.r);
+    const double recv_s = recv_wait_s(best.step_s);
     auto prefill_time = [&](double x) {
       return sojourn.at(x / prefill_instances) + transfer_s + recv_s;
     };
     // Bisection, 60 steps at most: a step that leaves the bracket as it was would leave it so at every
     // later step (each depends on the bracket alone), so the loop ends there with the same answer.
+    // Each round takes two steps: the middle and both middles the next step may take are asked together
+    // (independent, so their divisions overlap), and the step taken is the bisection's own.
+    auto holds = [&](double x) { return x * (prefill_time(x) + t_dec_best) <= double(clients); };
     double a = 0.0, b = mu_p * (1.0 - 1e-9);
-    for (int it = 0; it < 60; ++it) {
+    for (int it = 0; it < 60;) {
       const double x = 0.5 * (a + b);
-      const double a_was = a, b_was = b;
-      (x * (prefill_time(x) + t_dec_best) <= double(clients) ? a : b) = x;
-      if (a == a_was && b == b_was) break;
+      const double x_low = 0.5 * (a + x), x_high = 0.5 * (x + b);  // the next middle either way
+      const bool at_x = holds(x), at_low = holds(x_low), at_high = holds(x_high);
+      const double a1 = at_x ? x : a, b1 = at_x ? b : x;
+      ++it;
+      if (a1 == a && b1 == b) break;
+      a = a1, b = b1;
+      if (it == 60) break;
+      const double x2 = at_x ? x_high : x_low;  // 0.5 * (a + b) of the bracket now
+      const bool at_x2 = at_x ? at_high : at_low;
+      const double a2 = at_x2 ? x2 : a, b2 = at_x2 ? b : x2;
+      ++it;
+      if (a2 == a && b2 == b) break;
+      a = a2, b = b2;
     }
     best.rate = a;
     best.prefill_time_s = prefill_time(a);
   }
-  InferenceResult r = *best.r;
+  InferenceResult r = decode_at(best.c_d);
   mark(r);
   r.violations.clear();
   // Beyond a batch cap the queue is the recipe's intent; beyond the KV cache it is a full cache.
@@ -487,7 +544,7 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   r.prefill_s = prefill_alone_s;
   r.prefill_chunk = chunk_step;
   r.kv_transfer_s = transfer_s - w.request_overhead_s;
-  r.receive_wait_s = recv_wait_s(r);
+  r.receive_wait_s = recv_wait_s(r.decode_step.total_s);
   r.prefill_utilization = std::min(1.0, best.rate / mu_p);
   // Little's law over the whole loop: clients beyond what both pools hold wait before prefill.
   const double rate = best.rate;

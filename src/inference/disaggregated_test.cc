@@ -331,5 +331,40 @@ TEST(DisaggregatedPoolsKept, MatchFreshEvaluationsBitForBit) {
   }
 }
 
+// A decode worker's step at a batch (InferenceEvaluator::decode_only_step) is the step its evaluation
+// makes there, whatever the pool's GPUs: evaluate(c) with that step given is evaluate(c) bit for bit, on
+// a pool of one worker and of two, with MTP drafts on and off, below, at and beyond the KV limit.
+TEST(DisaggregatedPoolsKept, DecodeStepsAtABatchServeEveryPoolOfTheWorker) {
+  Gb200Pools g;
+  const Hardware serving = serving_hardware(g.hw);
+  int checked = 0;
+  for (int mtp : {0, 3}) {
+    InferenceWorkload w = g.w;
+    w.decode_only = true;
+    w.arrival = Arrival::staggered;
+    w.mtp_draft_tokens = mtp;
+    w.num_gpus = 8;
+    const InferenceEvaluator one(g.m, serving, g.d.decode, w);
+    w.num_gpus = 16;
+    const InferenceEvaluator two(g.m, serving, g.d.decode, w);
+    ASSERT_TRUE(one.decode_only_ready() && two.decode_only_ready());
+    for (long long c : {0LL, 1LL, 2LL, 7LL, 8LL, 9LL, 63LL, 64LL, 100LL, 257LL, 1000LL, 5000LL, 100000LL}) {
+      for (const InferenceEvaluator* e : {&one, &two}) {
+        const InferenceEvaluator::DecodeLoad load = e->decode_load(c);
+        // The other pool's step at the same batch per worker.
+        const InferenceEvaluator& other = e == &one ? two : one;
+        const StepTime step = other.decode_only_step(load.batch);
+        const InferenceResult given = e->evaluate(c, step);
+        const InferenceResult fresh = e->evaluate(c);
+        result_testing::expect_same_result(given, fresh, std::to_string(c) + " clients");
+        EXPECT_EQ(load.concurrency, fresh.concurrency) << c;
+        EXPECT_EQ(step.total_s / e->tokens_per_step(), fresh.tpot_s) << c;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 52);
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/error.h"
 #include "inference/input_check.h"
@@ -203,12 +204,16 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
   const double host = hw.efficiency.infer_step_overhead_s;
   // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
   // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
+  // Without attention-DP (or on one rank) a prompt's chunk spreads over the ranks as one rank's does:
+  // that step is also continuous batching's chunk (below).
+  std::optional<StepTime> alone_chunk;
   {
     if (!w.decode_only) {
       const double chunk = std::min(isl_new, double(w.max_num_tokens));
       const double nch = std::ceil(isl_new / chunk);
       const StepTime c = stage.step(base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
       r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+      if (!par.attention_dp || par.tp == 1) alone_chunk = c;
     }
     if (w.kv_offload_host && isl_new < isl) {
       // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
@@ -218,10 +223,70 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     }
   }
   if (w.arrival != Arrival::synchronized && !w.decode_only)
-    f.prefill_chunk = stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+    f.prefill_chunk =
+        alone_chunk ? *alone_chunk : stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
 }
 
-InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
+StepTime InferenceEvaluator::decode_step_of(StepTime st, double B) const {
+  const Fixed& f = *fixed_;
+  const InferenceWorkload& w = f.w;
+  const InferenceParallel& par = f.par;
+  const int k = w.mtp_draft_tokens;
+  const double pp = par.pp;
+  const double isl = double(w.isl), osl = double(w.osl);
+  const double host = f.hw.efficiency.infer_step_overhead_s;
+  if (k > 0) st.draft_s = draft_step(*f.draft, f.base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+  st.total_s = st.parts_sum();
+  StepTime d = scaled(st, pp);
+  d.overhead_s += host + kStepHostPerSeqS * B;
+  d.total_s = d.parts_sum();
+  expose_host_work(d, w.host_per_seq_step_s * rank_sequences(par, B));
+  if (k > 0 && w.mtp_host_in_series) {
+    d.overhead_s +=
+        mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
+                           w.mtp_host_per_seq_step_s, rank_sequences(par, B));
+    d.total_s = d.parts_sum();
+  }
+  return d;
+}
+
+bool InferenceEvaluator::decode_only_ready() const {
+  const Fixed& f = *fixed_;
+  return !f.no_room && f.w.decode_only && f.w.arrival != Arrival::synchronized;
+}
+
+InferenceEvaluator::DecodeLoad InferenceEvaluator::decode_load(long long concurrency) const {
+  const Fixed& f = *fixed_;
+  if (concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", concurrency));
+  DecodeLoad l;
+  l.concurrency = std::min(concurrency > 0 ? concurrency : f.fixed.max_concurrency, f.fixed.max_concurrency);
+  l.batch = std::max(1.0, double(l.concurrency) / f.fixed.instances);
+  return l;
+}
+
+StepTime InferenceEvaluator::decode_only_step(double B) const {
+  const Fixed& f = *fixed_;
+  const InferenceWorkload& w = f.w;
+  // evaluate()'s decode-only staggered step, in its order of operations.
+  const double pp = f.par.pp;
+  const double isl = double(w.isl), osl = double(w.osl);
+  const double verify = 1.0 + w.mtp_draft_tokens;
+  const double ptok = 0.0;  // a decode-only step carries no prompts
+  return decode_step_of(f.stage->step(f.base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify), B);
+}
+
+double InferenceEvaluator::tokens_per_step() const {
+  const InferenceWorkload& w = fixed_->w;
+  return mtp_accepted_length(w.mtp_draft_tokens, w.mtp_accept > 0 ? w.mtp_accept : mtp_accept_default());
+}
+
+InferenceResult InferenceEvaluator::evaluate(long long concurrency) const { return evaluate_with(concurrency, nullptr); }
+
+InferenceResult InferenceEvaluator::evaluate(long long concurrency, const StepTime& decode_step) const {
+  return evaluate_with(concurrency, decode_only_ready() ? &decode_step : nullptr);
+}
+
+InferenceResult InferenceEvaluator::evaluate_with(long long concurrency, const StepTime* decode_step) const {
   const Fixed& f = *fixed_;
   if (concurrency < 0) throw InputError("--concurrency", fmt::format("must be >= 0, got {}", concurrency));
   InferenceResult r = f.fixed;
@@ -272,20 +337,7 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
   // The decode step of one instance from one stage's step: the MTP draft, the pipeline, the
   // framework's host time per step and per sequence, and the MTP worker's host work where it runs in
   // series with the GPU.
-  auto set_decode_step = [&](StepTime st) {
-    if (k > 0) st.draft_s = draft_step(*f.draft, base.kv_split, B / pp, isl + osl / 2, k).draft_s;
-    st.total_s = st.parts_sum();
-    r.decode_step = scaled(st, pp);
-    r.decode_step.overhead_s += host + kStepHostPerSeqS * B;
-    r.decode_step.total_s = r.decode_step.parts_sum();
-    expose_host_work(r.decode_step, w.host_per_seq_step_s * rank_sequences(par, B));
-    if (k > 0 && w.mtp_host_in_series) {
-      r.decode_step.overhead_s +=
-          mtp_exposed_host_s(w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0),
-                             w.mtp_host_per_seq_step_s, rank_sequences(par, B));
-      r.decode_step.total_s = r.decode_step.parts_sum();
-    }
-  };
+  auto set_decode_step = [&](StepTime st) { r.decode_step = decode_step_of(st, B); };
   if (w.arrival == Arrival::synchronized) {
     // Waves: all B prompts prefill together (chunked), then B sequences decode together.
     const double ptok = B * isl_new;
@@ -316,7 +368,9 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
     const double chunk_tok = std::min(isl_new, double(w.max_num_tokens));
     StepTime st;
     double received_prefill_s = 0.0;  // prefill_separate: a prompt's share of its received batch's forwards
-    if (ptok > 0 && w.prefill_separate) {
+    if (decode_step) {
+      // Given (decode_only_step at this batch): the step the last branch below makes.
+    } else if (ptok > 0 && w.prefill_separate) {
       // Prompts in forwards of their own: the prompts that arrived over the receive interval (at least
       // one chunk of one prompt, at most the token budget) run as one prefill forward, which the
       // decodes wait for; per decode step, ptok / forward_tokens of those forwards.
@@ -339,7 +393,10 @@ InferenceResult InferenceEvaluator::evaluate(long long concurrency) const {
     } else {
       st = stage.step(base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify);
     }
-    set_decode_step(st);
+    if (decode_step)
+      r.decode_step = *decode_step;
+    else
+      set_decode_step(st);
     if (!w.decode_only)
       r.prefill_chunk = f.prefill_chunk;
     r.tpot_s = r.decode_step.total_s / accepted;

@@ -271,8 +271,29 @@ class InferenceEvaluator {
   // The operating point at `concurrency` sequences in flight (0: as many as fit); InputError when < 0.
   InferenceResult evaluate(long long concurrency) const;
 
+  // For an evaluator of a decode-only staggered workload (a disaggregated decode worker's) with room
+  // for a sequence (decode_only_ready):
+  // - decode_load: evaluate(concurrency)'s sequences in flight and batch per instance;
+  // - decode_only_step: evaluate's decode step at `batch` sequences per instance, which reads nothing
+  //   of the GPU count: the same for every pool of this worker at that batch;
+  // - tokens_per_step: the tokens a decode step yields per sequence (TPOT = step / it);
+  // - evaluate(concurrency, step) with step = decode_only_step(its batch): evaluate(concurrency), bit
+  //   for bit.
+  bool decode_only_ready() const;
+  struct DecodeLoad {
+    long long concurrency = 0;
+    double batch = 0;
+  };
+  DecodeLoad decode_load(long long concurrency) const;
+  StepTime decode_only_step(double batch) const;
+  double tokens_per_step() const;
+  InferenceResult evaluate(long long concurrency, const StepTime& decode_step) const;
+
  private:
   struct Fixed;
+  // The decode step of one instance of `batch` sequences from one stage's step `st` (see evaluate).
+  StepTime decode_step_of(StepTime st, double batch) const;
+  InferenceResult evaluate_with(long long concurrency, const StepTime* decode_step) const;
   std::unique_ptr<Fixed> fixed_;
 };
 
