@@ -1,4 +1,4 @@
-# Helpers shared by the cmake -P scripts that compile files into the binary (embed_data, embed_app,
+# Helpers shared by the cmake -P scripts that compile files into the binary (embed_app,
 # embed_text).
 
 # gpuplan_embed_bytes(PATH OUT_VAR): the bytes of PATH as a C++ initializer list "0x..,0x..," (no

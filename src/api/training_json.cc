@@ -11,6 +11,7 @@
 #include "training/default_batch.h"
 #include "core/embedded_data.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::api {
 
@@ -180,7 +181,7 @@ const std::vector<PublishedMfu>& published_mfu() {
     constexpr const char* kFile = "training/published_mfu.yaml";
     for (const EmbeddedFile& f : embedded_data_files()) {
       if (f.path != kFile) continue;
-      YamlMap top(parse_yaml(std::string(f.text), kFile), kFile);
+      YamlMap top(embedded_yaml(f), kFile);
       for (YamlMap& e : top.map_list("published_mfu")) {
         PublishedMfu p;
         p.generation = e.str("generation");

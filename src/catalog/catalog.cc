@@ -18,6 +18,7 @@
 #include "core/suggest.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan {
 namespace {
@@ -170,11 +171,10 @@ bool capacity_matches(const Accelerator& a, double stated_gb) {
 }  // namespace
 
 void Catalog::merge_yaml(const std::string& text, const std::string& origin) {
-  merge_document(text, origin, origin);
+  merge_document(parse_yaml(text, origin), origin, origin);
 }
 
-void Catalog::merge_document(const std::string& text, const std::string& where, const std::string& origin) {
-  YAML::Node root = parse_yaml(text, where);
+void Catalog::merge_document(const YAML::Node& root, const std::string& where, const std::string& origin) {
   if (!root || root.IsNull()) return;  // an empty file adds nothing
   YamlMap doc(root, where);
   // Parse everything first, so a bad entry leaves the catalog unchanged.
@@ -229,7 +229,7 @@ Catalog Catalog::builtin() {
     Catalog c;
     for (const auto& f : embedded_data_files()) {
       if (f.path.substr(0, 8) != "catalog/") continue;
-      c.merge_document(std::string(f.text), std::string(f.path), kBuiltin);
+      c.merge_document(embedded_yaml(f), std::string(f.path), kBuiltin);
     }
     c.check();
     return c;

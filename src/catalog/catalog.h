@@ -10,6 +10,10 @@
 #include "catalog/error_band.h"
 #include "catalog/network.h"
 #include "catalog/serving_engine.h"
+
+namespace YAML {
+class Node;
+}
 #include "catalog/system.h"
 
 namespace gpuplan {
@@ -56,8 +60,9 @@ class Catalog {
   const Network* find_network(const std::string& name) const;
 
  private:
-  // merge_yaml with separate names for errors (`where`) and provenance (`origin`, e.g. "built-in").
-  void merge_document(const std::string& text, const std::string& where, const std::string& origin);
+  // merge_yaml of a parsed document, with separate names for errors (`where`) and provenance (`origin`,
+  // e.g. "built-in").
+  void merge_document(const YAML::Node& root, const std::string& where, const std::string& origin);
 
   std::vector<Accelerator> accelerators_;
   std::vector<System> systems_;

@@ -7,6 +7,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::compare {
 
@@ -29,10 +30,8 @@ Precision read_precision(YamlMap& m, const std::string& key) {
   return *p;
 }
 
-}  // namespace
-
-std::vector<Claim> parse_claims(const std::string& text, const std::string& origin) {
-  YamlMap root(parse_yaml(text, origin), origin);
+std::vector<Claim> parse_claims_document(const YAML::Node& doc, const std::string& origin) {
+  YamlMap root(doc, origin);
   if (auto s = root.opt_str("schema"); s && *s != "gpuplan.claims/v1")
     throw InputError(origin + ": schema", "must be gpuplan.claims/v1, got '" + *s + "'");
   std::vector<Claim> out;
@@ -77,10 +76,16 @@ std::vector<Claim> parse_claims(const std::string& text, const std::string& orig
   return out;
 }
 
+}  // namespace
+
+std::vector<Claim> parse_claims(const std::string& text, const std::string& origin) {
+  return parse_claims_document(parse_yaml(text, origin), origin);
+}
+
 const std::vector<Claim>& builtin_claims() {
   static const std::vector<Claim> claims = [] {
     for (const auto& f : embedded_data_files())
-      if (f.path == "compare/claims.yaml") return parse_claims(std::string(f.text), "compare/claims.yaml");
+      if (f.path == "compare/claims.yaml") return parse_claims_document(embedded_yaml(f), "compare/claims.yaml");
     throw InputError("compare/claims.yaml", "not embedded in this build");
   }();
   return claims;

@@ -83,6 +83,29 @@ TEST(Yaml, DuplicateAndNonScalarKeysAreErrors) {
   EXPECT_NO_THROW(parse_yaml("a: 1\nb: {c: 2, d: [1, 2]}\n", "f.yaml"));
 }
 
+TEST(Yaml, MapReadsPresentNullAndAbsentKeys) {
+  YamlMap m(parse_yaml("a: x\nn: ~\nl: [1, 2]\n'q': 3\n", "f.yaml"), "f.yaml");
+  EXPECT_TRUE(m.has("a"));
+  EXPECT_FALSE(m.has("n"));  // null reads as absent
+  EXPECT_FALSE(m.has("missing"));
+  EXPECT_EQ(m.opt_str("missing"), std::nullopt);
+  EXPECT_EQ(m.num("q"), 3);
+  const YAML::Node absent = m.raw("missing");
+  EXPECT_FALSE(absent);
+  EXPECT_FALSE(absent.IsNull());
+  EXPECT_FALSE(absent.IsSequence());
+  EXPECT_EQ(m.raw("l").size(), 2u);
+  EXPECT_EQ(m.str("a"), "x");
+  try {
+    m.reject_unknown_keys();  // raw("n") was never asked for
+    FAIL() << "unknown key accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("f.yaml.n"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(m.opt_str("n"), std::nullopt);
+  EXPECT_NO_THROW(m.reject_unknown_keys());
+}
+
 TEST(Suggest, DidYouMean) {
   EXPECT_EQ(closest_match("memroy", {"memory", "model", "train"}), "memory");
   EXPECT_EQ(closest_match("zzzzzz", {"memory", "model"}), "");

@@ -61,17 +61,28 @@ YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
 
 YamlMap::YamlMap(YAML::Node node, std::string path) : node_(std::move(node)), path_(std::move(path)) {
   if (!node_.IsMap()) throw InputError(path_, "expected a mapping of key: value");
+  auto values = std::make_shared<std::map<std::string, YAML::Node, std::less<>>>();
+  for (const auto& kv : node_)
+    if (kv.first.IsScalar()) values->emplace(kv.first.Scalar(), kv.second);  // the first of duplicates, as yaml-cpp
+  values_ = std::move(values);
 }
 
 std::string YamlMap::key_path(const std::string& key) const { return path_ + "." + key; }
 
 bool YamlMap::has(const std::string& key) const {
-  return node_[key] && !node_[key].IsNull();
+  const YAML::Node n = find(key);
+  return n && !n.IsNull();
+}
+
+// An absent key reads as an undefined node (false, not null), as yaml-cpp's lookup gives.
+YAML::Node YamlMap::find(const std::string& key) const {
+  const auto it = values_->find(key);
+  return it != values_->end() ? it->second : YAML::Node(YAML::NodeType::Undefined);
 }
 
 YAML::Node YamlMap::get(const std::string& key) {
   used_.insert(key);
-  return node_[key];
+  return find(key);
 }
 
 std::optional<std::string> YamlMap::opt_str(const std::string& key) {

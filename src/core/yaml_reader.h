@@ -3,6 +3,8 @@
 // unknown or misspelt key is an error naming its path (with a suggestion), never silently ignored.
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,10 +46,14 @@ class YamlMap {
 
  private:
   std::string key_path(const std::string& key) const;
-  YAML::Node get(const std::string& key);
+  YAML::Node find(const std::string& key) const;
+  YAML::Node get(const std::string& key);  // find, marking the key known
   YAML::Node node_;
   std::string path_;
   std::set<std::string> used_;
+  // node_'s values by key, built once: yaml-cpp finds a key by converting every key before it, and
+  // its non-const lookup adds a pending entry for a missing one.
+  std::shared_ptr<const std::map<std::string, YAML::Node, std::less<>>> values_;
 };
 
 }  // namespace gpuplan

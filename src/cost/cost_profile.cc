@@ -9,6 +9,7 @@
 #include "core/input_file.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 #include "deploy/site.h"
 
 namespace gpuplan::cost {
@@ -58,10 +59,12 @@ void validate_cost_profile(const CostProfile& p, const std::string& prefix) {
   for (const auto& r : kOperating) check(r);
 }
 
-CostProfile parse_cost_profile(const std::string& text, const std::string& origin, const CostProfile& base) {
+namespace {
+
+CostProfile parse_cost_document(const YAML::Node& doc, const std::string& origin, const CostProfile& base) {
   CostProfile p = base;
   p.origin = origin;
-  YamlMap root(parse_yaml(text, origin), origin);
+  YamlMap root(doc, origin);
   if (auto s = root.opt_str("schema"); s && *s != "gpuplan.cost/v1")
     throw InputError(origin + ": schema", "must be gpuplan.cost/v1, got '" + *s + "'");
   if (auto c = root.opt_map("capital")) read_block(*c, std::begin(kCapital), std::end(kCapital), p);
@@ -90,6 +93,12 @@ CostProfile parse_cost_profile(const std::string& text, const std::string& origi
   return p;
 }
 
+}  // namespace
+
+CostProfile parse_cost_profile(const std::string& text, const std::string& origin, const CostProfile& base) {
+  return parse_cost_document(parse_yaml(text, origin), origin, base);
+}
+
 CostProfile read_cost_profile(const std::string& path, const CostProfile& base) {
   return parse_cost_profile(read_input_file(path, "--cost-profile"), path, base);
 }
@@ -102,7 +111,7 @@ const CostProfile& builtin_cost_profile() {
     base.sources["pue"] = "data/deploy/site.yaml (Uptime Institute 2024: new builds at 1.3 or better)";
     for (const auto& f : embedded_data_files())
       if (f.path == "cost/defaults.yaml") {
-        CostProfile parsed = parse_cost_profile(std::string(f.text), "built-in", base);
+        CostProfile parsed = parse_cost_document(embedded_yaml(f), "built-in", base);
         parsed.origin = "built-in";
         return parsed;
       }

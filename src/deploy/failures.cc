@@ -5,6 +5,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::deploy {
 
@@ -34,8 +35,10 @@ FailureModel FailureModel::with_gpu_mtbf_hours(double mtbf_h) const {
   return m;
 }
 
-FailureModel parse_failure_model(const std::string& yaml_text, const std::string& origin) {
-  YamlMap root(parse_yaml(yaml_text, origin), origin);
+namespace {
+
+FailureModel parse_failure_document(const YAML::Node& doc, const std::string& origin) {
+  YamlMap root(doc, origin);
   if (auto s = root.opt_str("schema"); s && *s != "gpuplan.failures/v1")
     throw InputError(origin + ": schema", "must be gpuplan.failures/v1, got '" + *s + "'");
   FailureModel m;
@@ -79,10 +82,16 @@ FailureModel parse_failure_model(const std::string& yaml_text, const std::string
   return m;
 }
 
+}  // namespace
+
+FailureModel parse_failure_model(const std::string& yaml_text, const std::string& origin) {
+  return parse_failure_document(parse_yaml(yaml_text, origin), origin);
+}
+
 const FailureModel& builtin_failure_model() {
   static const FailureModel m = [] {
     for (const auto& f : embedded_data_files())
-      if (f.path == "deploy/failures.yaml") return parse_failure_model(std::string(f.text), "deploy/failures.yaml");
+      if (f.path == "deploy/failures.yaml") return parse_failure_document(embedded_yaml(f), "deploy/failures.yaml");
     throw InputError("deploy/failures.yaml", "not embedded in this build");
   }();
   return m;

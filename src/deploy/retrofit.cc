@@ -8,6 +8,7 @@
 #include "core/embedded_data.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::deploy {
 namespace {
@@ -28,7 +29,7 @@ RetrofitDefaults builtin_retrofit_defaults() {
   RetrofitDefaults d;
   for (const auto& f : embedded_data_files()) {
     if (f.path != "deploy/retrofit.yaml") continue;
-    YamlMap m(parse_yaml(std::string(f.text), "deploy/retrofit.yaml"), "deploy/retrofit.yaml");
+    YamlMap m(embedded_yaml(f), "deploy/retrofit.yaml");
     m.opt_str("schema");
     for (const auto& kv : m.raw("rack_weight_kg")) d.rack_weight_kg[kv.first.as<std::string>()] = kv.second.as<double>();
     for (const auto& kv : m.raw("rack_weight_source"))

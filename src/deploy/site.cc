@@ -13,6 +13,7 @@
 #include "core/suggest.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::deploy {
 
@@ -43,7 +44,7 @@ void read_shares(YamlMap& m, SiteSpec& s) {
 SiteSpec builtin_site_defaults() {
   for (const auto& f : embedded_data_files()) {
     if (f.path != "deploy/site.yaml") continue;
-    YamlMap m(parse_yaml(std::string(f.text), "deploy/site.yaml"), "deploy/site.yaml");
+    YamlMap m(embedded_yaml(f), "deploy/site.yaml");
     SiteSpec s;
     m.opt_str("schema");
     for (const char* k : {"pue_source", "headroom_source", "share_source", "nic_source", "rack_units_source"})

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::fabric {
 namespace {
@@ -77,7 +78,10 @@ int SwitchModel::radix_at(double gbps) const {
 }
 
 FabricCatalog FabricCatalog::parse(const std::string& text, const std::string& origin) {
-  YAML::Node root = parse_yaml(text, origin);
+  return parse(parse_yaml(text, origin), origin);
+}
+
+FabricCatalog FabricCatalog::parse(const YAML::Node& root, const std::string& origin) {
   YamlMap doc(root, origin);
   YamlMap fab = doc.map("fabric");
   FabricCatalog c;
@@ -188,7 +192,7 @@ void FabricCatalog::check() const {
 FabricCatalog FabricCatalog::builtin() {
   static const FabricCatalog cached = [] {
     for (const auto& f : embedded_data_files())
-      if (f.path == "catalog/fabric.yaml") return parse(std::string(f.text), "catalog/fabric.yaml");
+      if (f.path == "catalog/fabric.yaml") return parse(embedded_yaml(f), "catalog/fabric.yaml");
     throw InputError("catalog/fabric.yaml", "not embedded in this build");
   }();
   return cached;

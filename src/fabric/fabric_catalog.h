@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace YAML {
+class Node;
+}
+
 namespace gpuplan::fabric {
 
 // A figure from a source, or the name of an assumption that supplies it.
@@ -76,6 +80,7 @@ class FabricCatalog {
   static FabricCatalog builtin();
   // Parses a document holding a top-level `fabric` map; throws InputError naming the key path.
   static FabricCatalog parse(const std::string& text, const std::string& origin);
+  static FabricCatalog parse(const YAML::Node& root, const std::string& origin);
 
   // Replaces an assumption's value; unknown names and negative or non-finite values -> InputError.
   void set_assumption(const std::string& name, double value);

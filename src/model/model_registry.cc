@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 #include "model/model_yaml.h"
 
 namespace gpuplan {
@@ -226,15 +227,18 @@ std::optional<ProxySuffix> parse_proxy_suffix(const std::string& s) {
   return out;
 }
 
-}  // namespace
-
-std::vector<ModelArch> parse_models_yaml(const std::string& text, const std::string& origin) {
-  YAML::Node root = parse_yaml(text, origin);
+std::vector<ModelArch> parse_models_document(const YAML::Node& root, const std::string& origin) {
   YamlMap top(root, origin);
   std::vector<ModelArch> out;
   for (YamlMap& y : top.map_list("models")) out.push_back(parse_model(y));
   top.reject_unknown_keys();
   return out;
+}
+
+}  // namespace
+
+std::vector<ModelArch> parse_models_yaml(const std::string& text, const std::string& origin) {
+  return parse_models_document(parse_yaml(text, origin), origin);
 }
 
 const std::vector<ModelArch>& builtin_models() {
@@ -244,7 +248,7 @@ const std::vector<ModelArch>& builtin_models() {
     for (const EmbeddedFile& f : embedded_data_files()) {
       const std::string path(f.path);
       if (path.rfind("models/", 0) != 0 || !ends_with(path, ".yaml")) continue;
-      for (ModelArch& m : parse_models_yaml(std::string(f.text), path)) {
+      for (ModelArch& m : parse_models_document(embedded_yaml(f), path)) {
         std::vector<std::string> keys = m.aliases;
         keys.push_back(m.name);
         for (const auto& k : keys) {

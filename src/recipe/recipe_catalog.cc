@@ -12,6 +12,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan {
 
@@ -28,7 +29,7 @@ const BuiltinRecipes& builtin() {
     for (const auto& f : embedded_data_files()) {
       const std::string path(f.path);
       if (path.rfind("recipes/", 0) != 0) continue;
-      out.tables.emplace(path, load_recipe_table(std::string(f.text), path));
+      out.tables.emplace(path, load_recipe_table(embedded_yaml(f), path));
     }
     std::set<std::string> taken;
     for (const auto& [path, t] : out.tables)

@@ -1,5 +1,5 @@
 #pragma once
-// The built-in recipes: every data/recipes/*.yaml compiled into the binary (cmake/embed_data.cmake),
+// The built-in recipes: every data/recipes/*.yaml compiled into the binary (tools/embed_data.cc),
 // read once by load_recipe_table, each recipe with a unique name.
 #include <string>
 #include <vector>

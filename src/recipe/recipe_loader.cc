@@ -485,7 +485,11 @@ void add_checked(RecipeTable& t, Recipe k) {
 }  // namespace
 
 RecipeTable load_recipe_table(const std::string& text, const std::string& origin) {
-  YamlMap root(parse_yaml(text, origin), origin);
+  return load_recipe_table(parse_yaml(text, origin), origin);
+}
+
+RecipeTable load_recipe_table(const YAML::Node& doc, const std::string& origin) {
+  YamlMap root(doc, origin);
   RecipeTable t;
   t.origin = origin;
   t.schema = root.str("schema");

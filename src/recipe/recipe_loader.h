@@ -9,6 +9,10 @@
 
 #include "recipe/recipe.h"
 
+namespace YAML {
+class Node;
+}
+
 namespace gpuplan {
 
 // The layouts a recipe file may have (its `schema` key).
@@ -35,6 +39,8 @@ struct RecipeTable {
 
 // Reads one recipe file's text. `origin` names it in errors and in each recipe's `table`.
 RecipeTable load_recipe_table(const std::string& text, const std::string& origin);
+// The same of a parsed document.
+RecipeTable load_recipe_table(const YAML::Node& root, const std::string& origin);
 
 // A recipe's default name, from what it states (its recipe path, kind, shape and first date).
 std::string default_recipe_name(const Recipe& r);

@@ -8,6 +8,7 @@
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan::sizing {
 
@@ -17,7 +18,7 @@ const std::map<std::string, RentPrice>& builtin_rent_prices() {
     for (const auto& f : embedded_data_files()) {
       if (f.path != "cost/rent.yaml") continue;
       const std::string origin = "data/cost/rent.yaml";
-      YamlMap root(parse_yaml(std::string(f.text), origin), origin);
+      YamlMap root(embedded_yaml(f), origin);
       if (root.str("schema") != "gpuplan.rent/v1") throw InputError(origin, "schema must be gpuplan.rent/v1");
       YAML::Node systems = root.raw("systems");
       for (const auto& kv : systems) {

@@ -8,6 +8,7 @@
 
 #include "core/embedded_data.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan {
 
@@ -19,7 +20,7 @@ BatchLaw fit_law() {
   std::vector<double> xs, ys;
   for (const EmbeddedFile& f : embedded_data_files()) {
     if (f.path != kFile) continue;
-    YamlMap top(parse_yaml(std::string(f.text), kFile), kFile);
+    YamlMap top(embedded_yaml(f), kFile);
     for (YamlMap& s : top.map_list("schedules")) {
       s.str("model");
       s.str("source");

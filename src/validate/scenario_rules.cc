@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 
 namespace gpuplan {
 
@@ -17,7 +18,7 @@ std::vector<MlperfBenchmark> load() {
   std::vector<MlperfBenchmark> out;
   for (const EmbeddedFile& f : embedded_data_files()) {
     if (f.path != kFile) continue;
-    YamlMap top(parse_yaml(std::string(f.text), kFile), kFile);
+    YamlMap top(embedded_yaml(f), kFile);
     top.str("schema");
     for (YamlMap& m : top.map_list("benchmarks")) {
       MlperfBenchmark b;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
 #include "validate/precision_text.h"
 
 namespace gpuplan {
@@ -48,8 +49,10 @@ const std::string& SourceConvention::blank_weights_on(const std::string& generat
   return it != blank_weights_by_generation.end() ? it->second : blank_weights;
 }
 
-std::vector<SourceConvention> parse_source_conventions(const std::string& text, const std::string& origin) {
-  YamlMap top(parse_yaml(text, origin), origin);
+namespace {
+
+std::vector<SourceConvention> parse_source_conventions_document(const YAML::Node& doc, const std::string& origin) {
+  YamlMap top(doc, origin);
   const std::string schema = top.str("schema");
   if (schema != "gpuplan.source_conventions/v1")
     throw InputError(origin + ".schema", fmt::format("'{}' is not gpuplan.source_conventions/v1", schema));
@@ -97,10 +100,16 @@ std::vector<SourceConvention> parse_source_conventions(const std::string& text, 
   return out;
 }
 
+}  // namespace
+
+std::vector<SourceConvention> parse_source_conventions(const std::string& text, const std::string& origin) {
+  return parse_source_conventions_document(parse_yaml(text, origin), origin);
+}
+
 const std::vector<SourceConvention>& source_conventions() {
   static const std::vector<SourceConvention> table = [] {
     for (const EmbeddedFile& f : embedded_data_files())
-      if (f.path == kFile) return parse_source_conventions(std::string(f.text), kFile);
+      if (f.path == kFile) return parse_source_conventions_document(embedded_yaml(f), kFile);
     throw InputError("data", std::string(kFile) + " is missing");
   }();
   return table;
