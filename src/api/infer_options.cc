@@ -123,7 +123,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
-  app.add_option("--max-pp", req.max_pp, "With --sweep: pipeline stages tried up to this")->capture_default_str();
+  app.add_option("--max-pp", req.max_pp, "Pipeline stages tried, 1, 2, 4 .. up to this, by the sweep and by the point mode's choice (default: 1 on one unit or "
+                 "--gpus, up to 8 on more units)")->capture_default_str();
   // A built-in deployment recipe as the options (api/infer_recipe.h).
   app.add_option("--recipe", req.recipe,
                  "Evaluate a built-in deployment recipe (gpuplan recipe list --kind deployment): its model, system, "
