@@ -237,7 +237,7 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
     } else {
       const SearchResult found = search_plans(model, hw, req.w);
       if (found.top.empty()) {
-        const FitsFrom from = fits_from_doubling(req.w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+        const FitsFrom from = fits_from_search(found, req.w.num_gpus, s.gpus_per_node, [&](int gpus) {
           TrainingWorkload w = req.w;
           w.num_gpus = gpus;
           return search_plans(model, hw, w);

@@ -97,8 +97,8 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   }
   const SearchResult r = search_plans(m, hw, w, so);
   FitsFrom from;  // when nothing fits: the doubling of --gpus that would
-  if (r.top.empty() && r.has_closest)
-    from = fits_from_doubling(w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+  if (r.top.empty())
+    from = fits_from_search(r, w.num_gpus, 1, [&](int gpus) {
       TrainingWorkload at = w;
       at.num_gpus = gpus;
       return search_plans(m, hw, at, so);
@@ -153,8 +153,8 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
       output.os() << fmt::format("No plan fits in memory. Closest: {} needs {} per GPU of {}.\n",
                                to_string(r.closest_plan), human_bytes(r.closest_memory.total_bytes),
                                human_bytes(r.closest_memory.capacity_bytes));
-    if (r.has_closest) output.os() << fits_from_line(from);
-    else output.os() << "No plan divides this GPU count, model and global batch.\n";
+    if (!r.has_closest) output.os() << "No plan divides this GPU count, model and global batch.\n";
+    output.os() << fits_from_line(from, !r.has_closest);
     return kExitOk;
   }
   output.os() << fmt::format("Top {} by {}:\n", r.top.size(),

@@ -128,7 +128,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     // No plan given: the command's own choice is the fastest plan that fits, as `search` finds it.
     const SearchResult found = search_plans(model, hw, req.w);
     if (found.top.empty()) {
-      const FitsFrom from = fits_from_doubling(req.w.num_gpus, kFitsFromMaxGpus, [&](int gpus) {
+      const FitsFrom from = fits_from_search(found, req.w.num_gpus, 1, [&](int gpus) {
         Hardware at = resolve_hardware(catalog, req.system);
         apply_fabric_options(catalog, at, gpus, req.fabric_opts);
         TrainingWorkload w = req.w;

@@ -97,11 +97,18 @@ nlohmann::json does_not_fit_status(const TrainingMemory& m) {
 
 int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& model, const Hardware& hw,
                         const TrainingWorkload& w, const SearchResult& found, const FitsFrom& fits_from) {
-  const std::string what = fmt::format("no plan of {} on {} x {} fits in memory at global batch {} x {} tokens",
-                                       model.name, w.num_gpus, hw.accelerator.name, w.global_batch, w.seq_len);
+  // Plans that divide but do not fit memory, or no plan that divides the GPUs and batch at all.
+  const bool memory = found.has_closest;
+  const std::string what =
+      memory ? fmt::format("no plan of {} on {} x {} fits in memory at global batch {} x {} tokens", model.name,
+                           w.num_gpus, hw.accelerator.name, w.global_batch, w.seq_len)
+             : fmt::format("no plan of {} divides {} GPUs at global batch {} x {} tokens (each data-parallel rank "
+                           "takes whole sequences, and tensor, pipeline, context and expert splits are bounded by the "
+                           "model's heads, layers and experts)",
+                           model.name, w.num_gpus, w.global_batch, w.seq_len);
   if (out.json()) {
-    nlohmann::json j = {{"model", model.name}, {"system", hw.system_name}, {"num_gpus", w.num_gpus},
-                        {"fits", false}, {"status", {{"code", "memory.no_plan_fits"}, {"message", what}}}};
+    nlohmann::json j = {{"model", model.name}, {"system", hw.system_name}, {"num_gpus", w.num_gpus}, {"fits", false},
+                        {"status", {{"code", memory ? "memory.no_plan_fits" : "plan.no_plan_divides"}, {"message", what}}}};
     j["enumerated"] = found.stats.enumerated;
     j["dropped_memory"] = found.stats.dropped_memory;
     if (found.has_closest)
@@ -116,12 +123,23 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
                                human_bytes(found.closest_memory.total_bytes),
                                human_bytes(found.closest_memory.capacity_bytes));
     out.os() << "\n";
-    out.os() << fits_from_line(fits_from);
+    out.os() << fits_from_line(fits_from, !memory);
   }
   return kExitDoesNotFit;
 }
 
-std::string fits_from_line(const FitsFrom& from) {
+FitsFrom fits_from_search(const SearchResult& found, int gpus, int min_gpus,
+                          const std::function<SearchResult(int)>& search) {
+  return found.has_closest ? fits_from_doubling(gpus, kFitsFromMaxGpus, search)
+                           : fits_from_halving(gpus, min_gpus, search);
+}
+
+std::string fits_from_line(const FitsFrom& from, bool halved) {
+  if (halved)
+    return from.gpus > 0 ? fmt::format("It runs on {} GPUs (--gpus halved until a plan divides and fits, the same "
+                                       "global batch; or raise --global-batch): {}\n",
+                                       from.gpus, to_string(from.plan))
+                         : std::string("No smaller job fits either (--gpus halved, the same global batch).\n");
   if (from.gpus > 0)
     return fmt::format("It fits from {} GPUs (--gpus doubled until a plan fits, the same global batch): {}\n", from.gpus,
                        to_string(from.plan));

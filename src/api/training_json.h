@@ -2,6 +2,7 @@
 // Presenting a training result: the JSON object and the human table, shared by train, search and scale.
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -35,8 +36,13 @@ int report_no_plan_fits(Output& out, const std::string& kind, const ModelArch& m
                         const TrainingWorkload& w, const SearchResult& found, const FitsFrom& fits_from);
 // The largest job fits_from_doubling tries: 131,072 GPUs.
 inline constexpr int kFitsFromMaxGpus = 1 << 17;
-// "It fits from 256 GPUs (...): <plan>", or that no doubling up to kFitsFromMaxGpus fits; with a newline.
-std::string fits_from_line(const FitsFrom& from);
+// Where no plan of `found` fits: plans divide but none fits memory -> fits_from_doubling up to
+// kFitsFromMaxGpus; none divides -> fits_from_halving down to min_gpus.
+FitsFrom fits_from_search(const SearchResult& found, int gpus, int min_gpus,
+                          const std::function<SearchResult(int)>& search);
+// "It fits from 256 GPUs (...): <plan>" (doubled) or "It runs on 512 GPUs (...): <plan>" (halved), or that
+// none tried fits; with a newline.
+std::string fits_from_line(const FitsFrom& from, bool halved = false);
 // The global batch a training command runs: the one given (given > 0), or the model's default
 // (training/default_batch.h), with the words that say which.
 struct BatchChoice {

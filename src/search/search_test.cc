@@ -670,6 +670,26 @@ TEST(FitsFrom, TheFirstDoublingWhoseSearchFindsAPlan) {
   EXPECT_TRUE(asked.empty());
 }
 
+TEST(FitsFrom, HalvingStopsAtTheFirstCountThatFitsAndAtOddOrMinimumCounts) {
+  std::vector<int> asked;
+  auto fits_below = [&asked](int most) {
+    return [&asked, most](int gpus) {
+      asked.push_back(gpus);
+      SearchResult r;
+      if (gpus <= most) r.top.push_back(SearchCandidate{parse_training_plan("tp=2"), {}, 1.0});
+      return r;
+    };
+  };
+  EXPECT_EQ(fits_from_halving(16384, 8, fits_below(3000)).gpus, 2048);
+  EXPECT_EQ(asked, (std::vector<int>{8192, 4096, 2048}));
+  asked.clear();
+  EXPECT_EQ(fits_from_halving(64, 8, fits_below(1)).gpus, 0);  // not below the minimum
+  EXPECT_EQ(asked, (std::vector<int>{32, 16, 8}));
+  asked.clear();
+  EXPECT_EQ(fits_from_halving(24, 1, fits_below(1)).gpus, 0);  // 24, 12, 6, 3: an odd count is not halved
+  EXPECT_EQ(asked, (std::vector<int>{12, 6, 3}));
+}
+
 TEST(FitsFrom, ARealSearchFitsAtTheCountItNames) {
   // Llama 3.1 405B does not fit 8 H100 at 8K; the count named fits and half of it does not.
   const ModelArch m = resolve_model("llama3.1-405b");

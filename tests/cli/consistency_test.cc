@@ -138,6 +138,24 @@ TEST(ConsistencyCli, WhenNoPlanFitsTheGpuCountThatWouldIsOneThatDoes) {
   EXPECT_EQ(s.json()["fits_from"]["gpus"].get<int>(), from);
 }
 
+TEST(ConsistencyCli, WhenNoPlanDividesTheJobAHalvedGpuCountThatRunsIsNamed) {
+  // 576 sequences cannot spread over 16,384 GPUs of Qwen3-30B-A3B: not a memory shortfall, and the
+  // answer names the halving of --gpus whose search finds a plan, which train then runs.
+  const std::string job = "--model qwen3-30b-a3b --system hgx-h100 --seq 8192 --global-batch 576";
+  auto r = run_gpuplan("train " + job + " --gpus 16384 --json");
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["status"]["code"], "plan.no_plan_divides");
+  EXPECT_FALSE(j.contains("closest"));
+  const int gpus = j["fits_from"]["gpus"].get<int>();
+  EXPECT_LT(gpus, 16384);
+  auto at = run_gpuplan("train " + job + " --gpus " + std::to_string(gpus) + " --json");
+  EXPECT_EQ(at.exit_code, 0) << at.err;
+  auto t = run_gpuplan("train " + job + " --gpus 16384");
+  EXPECT_TRUE(has(t.out, "divides 16384 GPUs")) << t.out;
+  EXPECT_TRUE(has(t.out, "It runs on " + std::to_string(gpus) + " GPUs")) << t.out;
+}
+
 TEST(ConsistencyCli, GoodputChoosesAFittingPlanOrReportsTheUsersPlanDoesNotFit) {
   auto r = run_gpuplan("goodput --system hgx-h100 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

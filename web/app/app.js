@@ -111,14 +111,17 @@ function chart(id, label, config, heightPx) {
   return fig;
 }
 
-// No plan of a training search fits: what came closest and the GPU count that would fit.
+// No plan of a training search fits (or none divides the GPUs and batch): what came closest and the
+// GPU count that would fit (more GPUs where memory is short, fewer where the batch cannot spread).
 function noPlanFits(d) {
-  const closest = d.closest ? (typeof d.closest.plan === 'string' ? d.closest.plan : d.closest.plan.text) : null;
-  const from = d.fits_from ? (typeof d.fits_from.plan === 'string' ? d.fits_from.plan : d.fits_from.plan.text) : null;
+  const text = (p) => (typeof p === 'string' ? p : p.text);
+  const more = Boolean(d.closest);
   return [el('ul', {},
-    el('li', { text: 'No plan fits in memory on ' + (d.num_gpus || d.gpus) + ' GPUs.' }),
-    closest ? el('li', { text: 'Closest: ' + closest }) : null,
-    el('li', { text: d.fits_from ? `It fits from ${d.fits_from.gpus} GPUs (the same global batch): ${from}` : 'No doubling of the GPUs fits either.' }))];
+    el('li', { text: d.status ? d.status.message : `No plan fits on ${d.num_gpus || d.gpus} GPUs.` }),
+    d.closest ? el('li', { text: 'Closest: ' + text(d.closest.plan) }) : null,
+    el('li', { text: d.fits_from
+      ? `It ${more ? 'fits from' : 'runs on'} ${d.fits_from.gpus} GPUs (the same global batch): ${text(d.fits_from.plan)}`
+      : `No ${more ? 'larger' : 'smaller'} job fits either.` }))];
 }
 
 function axis(title, type) {
@@ -329,7 +332,7 @@ const PAGES = {
     calls: (v) => [['train', v]],
     render: ([t]) => {
       const d = t.doc;
-      if (d.status && d.status.code === 'memory.no_plan_fits') return noPlanFits(d);
+      if (d.status && /^(memory\.no_plan_fits|plan\.no_plan_divides)$/.test(d.status.code)) return noPlanFits(d);
       const parts = Object.entries(d.breakdown || {}).filter(([k, x]) => k.endsWith('_s') && k !== 'total_s' && k !== 'step_time_s' && typeof x === 'number' && x > 0);
       const rows = [
         ['step time (s)', 'step_time_s'], ['tokens/s per GPU', 'tokens_per_s_per_gpu'], ['tokens/s', 'tokens_per_s'],
