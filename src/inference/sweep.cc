@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/error.h"
 #include "inference/speculative.h"
@@ -196,7 +197,8 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
   std::vector<Ends> ends;
-  DisaggregatedPools pools{false};  // this sweep's alone (one thread)
+  std::optional<DisaggregatedPools> own;  // this sweep's alone (one thread), when none are given
+  DisaggregatedPools& pools = opts.pools ? *opts.pools : own.emplace(false);
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;
