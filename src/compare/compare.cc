@@ -100,15 +100,12 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
   InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
   w.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as in the chooser's scenarios
   w.kv_offload_host = spec.kv_offload_host;
-  // One question at several targets: the operating points evaluated are shared. The curve's
-  // disaggregated pools are the chooser's (the same model, hardware and workload but for the load and
-  // the MTP drafts), so the chooser finds the pools the curve evaluated.
-  ServingEvalCache cache;
-  SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
-  so.pools = &cache.pools;
+  const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
   ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
   out.gpus = fit.gpus;
   out.curve = std::move(fit.curve);
+  // One question at several targets: the operating points evaluated are shared.
+  ServingEvalCache cache;
   ChooserOptions co;
   co.cache = &cache;
   out.choice = choose_serving(

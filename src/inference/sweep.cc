@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
-#include <optional>
 
 #include "core/error.h"
 #include "inference/speculative.h"
@@ -204,8 +203,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   const int gpus = w0.num_gpus > 0 ? w0.num_gpus : 1;
   std::vector<SweepPoint> pts;
   std::vector<Ends> ends;
-  std::optional<DisaggregatedPools> own;  // this sweep's alone (one thread), when none are given
-  DisaggregatedPools& pools = opts.pools ? *opts.pools : own.emplace(false);
+  DisaggregatedPools pools{false};  // this sweep's alone (one thread)
   const Hardware serving_hw = serving_hardware(hw);
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;

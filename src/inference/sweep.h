@@ -19,10 +19,6 @@ struct SweepOptions {
   // than one node up to the NVLink domain (MoE models).
   bool mtp = false;
   bool disaggregated = false;
-  // The disaggregated pools' evaluations kept for other evaluations of the same model, hardware and
-  // workload (DisaggregatedPools; e.g. the operating-point chooser's cache of the same scenario, whose
-  // pools are then already evaluated); null: the sweep's own.
-  DisaggregatedPools* pools = nullptr;
 };
 
 struct SweepPoint {
