@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 #include "core/error.h"
@@ -85,14 +86,20 @@ struct Ends {
   InferenceWorkload w;
   InferenceResult top, first;
   long long first_c = 0;
+  // An aggregated deployment's evaluator (the parts of a point that do not depend on the load), made at
+  // its first point.
+  std::unique_ptr<const InferenceEvaluator> aggregated;
 };
 
-// The sweep's disaggregated pools, evaluated once for every pairing and load they serve in.
-InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Ends& e, long long c, DisaggregatedPools& pools) {
+// The sweep's disaggregated pools, evaluated once for every pairing and load they serve in; an
+// aggregated deployment's points, evaluate_inference's, on `serving_hw` (serving_hardware(hw), made once).
+InferenceResult eval_at(const ModelArch& m, const Hardware& hw, const Hardware& serving_hw, Ends& e, long long c,
+                        DisaggregatedPools& pools) {
   InferenceWorkload w = e.w;
   w.concurrency = c;
-  return e.d.disaggregated ? evaluate_disaggregated(m, hw, e.d.disagg, w, &pools)
-                           : evaluate_inference(m, hw, e.d.parallel, w);
+  if (e.d.disaggregated) return evaluate_disaggregated(m, hw, e.d.disagg, w, &pools);
+  if (!e.aggregated) e.aggregated = std::make_unique<const InferenceEvaluator>(m, serving_hw, e.d.parallel, w);
+  return e.aggregated->evaluate(c);
 }
 
 bool within(const SweepOptions& opts, const InferenceResult& r) {
@@ -101,13 +108,13 @@ bool within(const SweepOptions& opts, const InferenceResult& r) {
 }
 
 // The grid of `e` (see sweep_inference), its first point already evaluated, appended to pts.
-void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOptions& opts, SweepResult& res,
-                std::vector<SweepPoint>& pts, DisaggregatedPools& pools) {
+void sweep_grid(const ModelArch& m, const Hardware& hw, const Hardware& serving_hw, Ends& e,
+                const SweepOptions& opts, SweepResult& res, std::vector<SweepPoint>& pts, DisaggregatedPools& pools) {
   const long long top_c = e.top.max_concurrency;
   bool first = true;
   if (e.d.disaggregated) {
     for (long long c = e.first_c; c <= top_c; c *= 2) {
-      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, c, pools);
+      InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, serving_hw, e, c, pools);
       if (!first) ++res.evaluated;
       first = false;
       if (!within(opts, r)) continue;
@@ -119,7 +126,7 @@ void sweep_grid(const ModelArch& m, const Hardware& hw, Ends& e, const SweepOpti
   }
   for (double c = double(e.first_c); c <= double(top_c) * 1.0001; c *= 1.5) {
     const long long ci = std::min(top_c, static_cast<long long>(c));
-    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, e, ci, pools);
+    InferenceResult r = first ? std::move(e.first) : eval_at(m, hw, serving_hw, e, ci, pools);
     if (!first) ++res.evaluated;
     first = false;
     if (!within(opts, r)) continue;
@@ -197,15 +204,16 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
   std::vector<SweepPoint> pts;
   std::vector<Ends> ends;
   DisaggregatedPools pools{false};  // this sweep's alone (one thread)
+  const Hardware serving_hw = serving_hardware(hw);
   for (int k : sweep_mtp_drafts(m, w0, opts)) {
     InferenceWorkload wk = w0;
     wk.mtp_draft_tokens = k;
     wk.concurrency = 0;
     for (const ServingDeployment& d : serving_deployments(m, hw, gpus, opts, k)) {
-      Ends e{d, wk, {}, {}, 0};
+      Ends e{d, wk, {}, {}, 0, nullptr};
       if (!d.disaggregated) e.w.num_gpus = d.gpus;
       try {
-        e.top = eval_at(m, hw, e, 0, pools);
+        e.top = eval_at(m, hw, serving_hw, e, 0, pools);
       } catch (const InputError&) {
         continue;  // a degree the model's shapes do not allow
       }
@@ -217,7 +225,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
       if (d.disaggregated ? e.first_c > e.top.max_concurrency
                           : double(e.first_c) > double(e.top.max_concurrency) * 1.0001)
         continue;
-      e.first = eval_at(m, hw, e, std::min(e.first_c, e.top.max_concurrency), pools);
+      e.first = eval_at(m, hw, serving_hw, e, std::min(e.first_c, e.top.max_concurrency), pools);
       ++res.evaluated;
       ends.push_back(std::move(e));
     }
@@ -233,7 +241,7 @@ SweepResult sweep_inference(const ModelArch& m, const Hardware& hw, const Infere
     const bool dominated = std::any_of(pts.begin(), pts.end(), [&](const SweepPoint& p) {
       return p.result.tokens_per_s_per_gpu > top_gpu && p.result.tokens_per_s_per_user > first_user;
     });
-    if (!dominated) sweep_grid(m, hw, e, opts, res, pts, pools);
+    if (!dominated) sweep_grid(m, hw, serving_hw, e, opts, res, pts, pools);
   }
   res.feasible = pts.size();
   std::vector<std::pair<double, double>> xy;

@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "search/memory_savers.h"
 
@@ -22,6 +23,21 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   std::vector<SearchCandidate>& top = out.top;  // kept sorted, best first
   top.reserve(k + 1);
   const MemoryOptions mo = with_capacities(o.memory, hw);
+  // The memory model does not read the context-parallel exchange (cp_kind), and for each tp, pp, vp
+  // and cp the enumeration visits the ring plans before the a2a ones: an a2a plan's memory-saver fit is
+  // its ring twin's, kept here for the current tp, pp, vp and cp.
+  struct RingFit {
+    TrainingPlan plan;  // with its memory-saver layers
+    TrainingMemoryTotals fit;
+  };
+  std::vector<RingFit> ring_fits;
+  auto same_block = [](const TrainingPlan& a, const TrainingPlan& b) {
+    return a.tp == b.tp && a.pp == b.pp && a.vp == b.vp && a.cp == b.cp;
+  };
+  auto twins = [&](const TrainingPlan& a, const TrainingPlan& b) {
+    return same_block(a, b) && a.sequence_parallel == b.sequence_parallel && a.ep == b.ep &&
+           a.ep_overlap == b.ep_overlap && a.mbs == b.mbs && a.recompute == b.recompute && a.zero == b.zero;
+  };
   for_each_plan(space, [&](const TrainingPlan& candidate) {
     ++out.stats.enumerated;
     TrainingPlan p = candidate;
@@ -32,7 +48,18 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
     // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
-    const TrainingMemoryTotals fit = fit_memory_saver_totals(m, hw, p, w, mo, space.savers);
+    const bool ring = p.cp > 1 && p.cp_kind == CpKind::ring;
+    if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) ring_fits.clear();
+    const RingFit* twin = nullptr;
+    if (p.cp > 1 && p.cp_kind == CpKind::a2a)
+      for (const RingFit& f : ring_fits)
+        if (twins(f.plan, p)) twin = &f;
+    if (twin) {
+      p.recompute_layers = twin->plan.recompute_layers;
+      p.offload_layers = twin->plan.offload_layers;
+    }
+    const TrainingMemoryTotals fit = twin ? twin->fit : fit_memory_saver_totals(m, hw, p, w, mo, space.savers);
+    if (ring) ring_fits.push_back({p, fit});
     if (!fit.fits) {
       ++out.stats.dropped_memory;
       if (!out.has_closest || fit.headroom_bytes > out.closest_memory.headroom_bytes) {
