@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <thread>
+#include <vector>
+
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/numbers.h"
 #include "core/precision.h"
+#include "core/spin_lock.h"
 #include "core/suggest.h"
 #include "core/yaml_reader.h"
 
@@ -153,6 +158,26 @@ TEST(Numbers, ReadLikeAPlannerWritesThem) {
     EXPECT_EQ(count_text(v, "").find('e'), std::string::npos) << v;
     EXPECT_EQ(usd_text(v).find('e'), std::string::npos) << v;
   }
+}
+
+TEST(SpinLock, ExcludesAndHandsOver) {
+  SpinLock lock;
+  long long counter = 0;  // unguarded but for the lock
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 100000; ++i) {
+        const std::lock_guard<SpinLock> held(lock);
+        ++counter;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(counter, 400000);
+  ASSERT_TRUE(lock.try_lock());
+  EXPECT_FALSE(lock.try_lock());
+  lock.unlock();
+  std::unique_lock<SpinLock> none;  // an empty unique_lock owns nothing
+  EXPECT_FALSE(none.owns_lock());
 }
 
 }  // namespace

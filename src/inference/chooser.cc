@@ -142,11 +142,11 @@ struct Solver {
     }
     const ServingEvalCache::Key key = point_key(d, c);
     {
-      std::lock_guard<std::mutex> lock(cache->mutex);
+      std::lock_guard<SpinLock> lock(cache->mutex);
       if (auto it = cache->points.find(key); it != cache->points.end()) return it->second;
     }
     InferenceResult r = evaluate(dp, c);  // a deployment the shapes refuse throws: not cached
-    std::lock_guard<std::mutex> lock(cache->mutex);
+    std::lock_guard<SpinLock> lock(cache->mutex);
     cache->points.emplace(key, r);
     return r;
   }

@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/spin_lock.h"
 #include "inference/serving_scenario.h"
 #include "inference/sweep.h"
 
@@ -31,7 +32,7 @@ struct ServingEvalCache {
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
-  std::mutex mutex;
+  SpinLock mutex;  // a few map operations at a time (core/spin_lock.h)
   std::unordered_map<Key, InferenceResult, KeyHash> points;
   DisaggregatedPools pools;  // the disaggregated deployments' pools
 };

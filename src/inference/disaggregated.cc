@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/spin_lock.h"
 #include "inference/closed_loop_replay.h"
 
 namespace gpuplan {
@@ -117,9 +118,10 @@ struct PrefillPool {
 struct DisaggregatedPools::Impl {
   explicit Impl(bool threads) : shared(threads) {}
   const bool shared;  // threads may share the pools: the mutex guards the maps
-  std::mutex mutex;   // guards the maps (their elements stay where they are as they grow)
+  SpinLock mutex;     // guards the maps (their elements stay where they are as they grow); held for a few
+                      // map operations at a time (core/spin_lock.h)
   // The maps' lock where threads share them; none for one thread's pools.
-  std::unique_lock<std::mutex> lock() { return shared ? std::unique_lock<std::mutex>(mutex) : std::unique_lock<std::mutex>(); }
+  std::unique_lock<SpinLock> lock() { return shared ? std::unique_lock<SpinLock>(mutex) : std::unique_lock<SpinLock>(); }
   using Key = disaggregated_detail::PoolKey;
   using Hash = disaggregated_detail::PoolKeyHash;
   std::unordered_map<Key, InferenceResult, Hash> decode;
