@@ -119,7 +119,9 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     all.tp = all.pp = all.vp = all.cp = all.ep = all.mbs = all.recompute = true;
     all.ep = model.is_moe();
     all.sequence_parallel_available = release.sequence_parallel;
-    all.ep_overlap = [&](const TrainingPlan& q) { return release_overlaps_expert_a2a(model, q, release); };
+    TrainingPlan split = base;  // the release's rule for a plan with EP > 1
+    split.ep = 2;
+    all.ep_overlap = release_overlaps_expert_a2a(model, split, release);
     const BlankFill fill = fill_blank_plan(model, hw, req.w, base, all);
     if (!fill.found) throw InputError("--gpus", "no plan divides the model over these GPUs: " + fill.note);
     plan = fill.plan;

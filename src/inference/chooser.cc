@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 #include <vector>
 

@@ -12,7 +12,6 @@
 #include <array>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 

@@ -31,6 +31,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     TrainingMemoryTotals fit;
   };
   std::vector<RingFit> ring_fits;
+  std::size_t next_twin = 0;  // the a2a plans come in their ring twins' order: a twin is at or after it
   auto same_block = [](const TrainingPlan& a, const TrainingPlan& b) {
     return a.tp == b.tp && a.pp == b.pp && a.vp == b.vp && a.cp == b.cp;
   };
@@ -49,11 +50,18 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
     // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
     const bool ring = p.cp > 1 && p.cp_kind == CpKind::ring;
-    if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) ring_fits.clear();
+    if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
+      ring_fits.clear();
+      next_twin = 0;
+    }
     const RingFit* twin = nullptr;
     if (p.cp > 1 && p.cp_kind == CpKind::a2a)
-      for (const RingFit& f : ring_fits)
-        if (twins(f.plan, p)) twin = &f;
+      for (std::size_t i = next_twin; i < ring_fits.size(); ++i)
+        if (twins(ring_fits[i].plan, p)) {
+          twin = &ring_fits[i];
+          next_twin = i + 1;
+          break;
+        }
     if (twin) {
       p.recompute_layers = twin->plan.recompute_layers;
       p.offload_layers = twin->plan.offload_layers;

@@ -647,6 +647,34 @@ TEST(SearchHost, TensorParallelStaysInsideTheNvlinkDomain) {
   for (int tp : s.tp) EXPECT_LE(tp, hw.fabric.domain_gpus);
 }
 
+// An a2a plan's memory-saver fit is taken from its ring twin: the same as fitting it afresh.
+TEST(Search, AnA2aPlansFitIsItsOwn) {
+  const ModelArch m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(catalog(), "gb200-nvl72");
+  TrainingWorkload w;
+  w.num_gpus = 288;
+  w.seq_len = 65536;
+  w.global_batch = 72;
+  SearchOptions o;
+  o.top_k = 2000;
+  const SearchResult r = search_plans(m, hw, w, o);
+  const MemoryOptions mo = with_capacities({}, hw);
+  int checked = 0;
+  for (const SearchCandidate& c : r.top) {
+    if (c.plan.cp_kind != CpKind::a2a || c.plan.cp < 2) continue;
+    TrainingPlan fresh = c.plan;
+    fresh.recompute_layers = fresh.offload_layers = 0;
+    fresh.dp = 0;
+    const TrainingMemoryTotals t = fit_memory_saver_totals(m, hw, fresh, w, mo, MemorySavers{});
+    EXPECT_TRUE(t.fits) << to_string(c.plan);
+    EXPECT_EQ(fresh.recompute_layers, c.plan.recompute_layers) << to_string(c.plan);
+    EXPECT_EQ(fresh.offload_layers, c.plan.offload_layers) << to_string(c.plan);
+    EXPECT_EQ(t.total_bytes, c.result.memory.total_bytes) << to_string(c.plan);
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
 TEST(FitsFrom, TheFirstDoublingWhoseSearchFindsAPlan) {
   std::vector<int> asked;
   auto fits_from = [&asked](int fits_at) {

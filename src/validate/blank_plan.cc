@@ -91,7 +91,7 @@ BlankFill fill_blank_plan(const ModelArch& m, const Hardware& hw, const Training
                 TrainingPlan p = base;
                 p.tp = tp, p.pp = pp, p.vp = vp, p.cp = cp, p.ep = ep, p.mbs = mbs, p.recompute = rc;
                 p.cp_kind = kind;
-                if (b.ep_overlap && p.ep > 1) p.ep_overlap = b.ep_overlap(p);
+                if (b.ep_overlap && p.ep > 1) p.ep_overlap = *b.ep_overlap;
                 if (b.tp) p.sequence_parallel = base.sequence_parallel || (base.tp <= 1 && tp > 1);
                 if (p.tp <= 1 || !b.sequence_parallel_available) p.sequence_parallel = false;
                 p.dp = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // A published row's plan with blank cells: the authors ran some setting, usually their best, so each
 // blank field is taken from the fastest plan the search's space allows under the fields the row states.
-#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +16,10 @@ struct BlankFields {
   bool tp = false, pp = false, vp = false, cp = false, ep = false, mbs = false, recompute = false;
   bool sequence_parallel_available = true;  // false: the framework of the row had none (TP alone)
   int stated_dp = 0;  // the row's dp when stated (constrains tp x pp x cp), 0 when blank
-  // The expert all-to-all overlap of a candidate with EP > 1, as the row's framework runs it
-  // (training/expert_overlap.h), so candidates are ranked as they are then timed; null: base's setting.
-  std::function<bool(const TrainingPlan&)> ep_overlap;
+  // Whether candidates with EP > 1 overlap the expert all-to-all, as the row's framework runs them
+  // (training/expert_overlap.h: the rule turns on EP > 1 alone), so candidates are ranked as they are then
+  // timed; unset: base's setting.
+  std::optional<bool> ep_overlap;
   bool any() const { return tp || pp || vp || cp || ep || mbs || recompute; }
 };
 

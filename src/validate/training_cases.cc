@@ -266,7 +266,11 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
             ? recipe_moe_dispatcher(c.model_name, c.accelerator, to_string(c.workload.precision), *container)
             : std::nullopt;
     if (dispatcher) p.dispatcher = dispatcher->dispatcher;
-    if (c.model.is_moe()) blanks.ep_overlap = [&](const TrainingPlan& q) { return overlap_for(q).overlap; };
+    if (c.model.is_moe()) {
+      TrainingPlan split = p;  // any plan with EP > 1: the row's rule turns on that alone
+      split.ep = std::max(2, p.ep);
+      blanks.ep_overlap = overlap_for(split).overlap;
+    }
     if (blanks.any()) {
       BlankFill fill = fill_blank_plan(c.model, c.hardware, c.workload, p, blanks);
       if (!fill.found && blanks.stated_dp > 0) {
