@@ -206,7 +206,55 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
   return j;
 }
 
-nlohmann::json claim_json(const compare::ClaimResult& r) {
+// A claim's ratio with its error band, and the chance that the true ratio reaches the claimed one.
+struct ClaimOdds {
+  BandedFigure ratio;
+  double p_at_least_claimed = 0;
+};
+
+// The product of two banded figures whose errors are independent: centres add, half-widths in quadrature.
+BandedFigure band_product(const BandedFigure& x, const BandedFigure& y) {
+  BandedFigure r = x;
+  if (!(x.value > 0) || !(y.value > 0) || !(x.low > 0) || !(y.low > 0)) return r;
+  auto centre = [](const BandedFigure& f) { return 0.5 * (std::log(f.high / f.value) + std::log(f.low / f.value)); };
+  auto half = [](const BandedFigure& f) { return 0.5 * std::log(f.high / f.low); };
+  const double c = centre(x) + centre(y), h = std::hypot(half(x), half(y));
+  r.value = x.value * y.value;
+  r.low = r.value * std::exp(c - h);
+  r.high = r.value * std::exp(c + h);
+  return r;
+}
+
+// Each side's figure with its band (training: the plan's; serving: the point's kind on its generation,
+// widened for the question; factory output: the throughput's and the per-user rate's together), the
+// ratio's band with the two sides' errors correlated as the bands' pairs measured (BandCorrelation),
+// and P(true ratio >= claimed) under that band.
+ClaimOdds claim_odds(const Catalog& catalog, const compare::ClaimResult& r, const ModelArch& m, const Hardware& ha,
+                     const Hardware& hb) {
+  const auto& k = r.claim;
+  auto side = [&](const Hardware& hw, double value, Precision p, int gpus, bool disaggregated) {
+    if (k.metric == compare::ClaimMetric::training_throughput) {
+      TrainingWorkload w;
+      w.num_gpus = gpus;
+      w.seq_len = k.seq_len;
+      w.global_batch = gpus;
+      w.precision = p;
+      return with_band(value, training_band(catalog, m, hw, w));
+    }
+    const BandQuestion q = band_question(p, m, gpus);
+    const BandedFigure rate = with_band(value, serving_band(catalog, hw, disaggregated, ServingFigure::throughput, q));
+    if (k.metric != compare::ClaimMetric::factory_output) return rate;
+    return band_product(rate, with_band(1.0, serving_band(catalog, hw, disaggregated, ServingFigure::tpot, q), true));
+  };
+  ClaimOdds o;
+  if (!r.evaluated) return o;
+  o.ratio = ratio_band(side(ha, r.a, k.precision_a, r.gpus_a, r.disaggregated_a),
+                       side(hb, r.b, k.precision_b, r.gpus_b, r.disaggregated_b), catalog.band_correlation());
+  o.p_at_least_claimed = probability_at_least(o.ratio, k.claimed_ratio);
+  return o;
+}
+
+nlohmann::json claim_json(const compare::ClaimResult& r, const ClaimOdds& odds) {
   const auto& k = r.claim;
   nlohmann::json j = {{"id", k.id},
                       {"system_a", k.system_a},
@@ -226,6 +274,8 @@ nlohmann::json claim_json(const compare::ClaimResult& r) {
   j["a"] = r.a;
   j["b"] = r.b;
   j["ratio"] = r.ratio;
+  j["ratio_band"] = band_json(odds.ratio);
+  j["p_at_least_claimed"] = odds.p_at_least_claimed;
   j["plan_a"] = r.plan_a;
   j["stated_a"] = num_or_null(r.claim.stated_a > 0 ? r.claim.stated_a : NAN);
   j["stated_b"] = num_or_null(r.claim.stated_b > 0 ? r.claim.stated_b : NAN);
@@ -352,8 +402,9 @@ void print_comparison(std::ostream& os, const compare::Comparison& c, Per per) {
   os << "\nVendors' claims under their stated conditions: gpuplan compare --claim builtin\n";
 }
 
-void print_claims(std::ostream& os, const std::vector<compare::ClaimResult>& rs) {
-  for (const auto& r : rs) {
+void print_claims(std::ostream& os, const std::vector<compare::ClaimResult>& rs, const std::vector<ClaimOdds>& odds) {
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const auto& r = rs[i];
     const auto& k = r.claim;
     os << fmt::format("{}: {} vs {} on {}\n  claim: \"{}\"\n  conditions: {}\n  source: {}\n", k.id, k.system_a,
                       k.system_b, k.model, k.statement, k.conditions, k.source);
@@ -363,6 +414,9 @@ void print_claims(std::ostream& os, const std::vector<compare::ClaimResult>& rs)
     }
     os << fmt::format("  claimed {:g}x; model {:.2f}x ({} {} vs {})\n", k.claimed_ratio, r.ratio, r.unit,
                       fmt_num(r.a), fmt_num(r.b));
+    const ClaimOdds& o = odds[i];
+    os << fmt::format("  P(ratio >= {:g}x claimed) = {}; the model's ratio {:.2f}x to {:.2f}x, {}\n", k.claimed_ratio,
+                      probability_text(o.p_at_least_claimed), o.ratio.low, o.ratio.high, band_text(o.ratio));
     os << fmt::format("  plans: A {} | B {}\n", r.plan_a, r.plan_b);
     for (const auto& [side, model_v, stated, off] : {std::tuple{"A", r.a, r.claim.stated_a, r.off_a},
                                                     std::tuple{"B", r.b, r.claim.stated_b, r.off_b}})
@@ -447,18 +501,20 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
       todo.insert(todo.end(), file.begin(), file.end());
     }
     std::vector<compare::ClaimResult> results;
+    std::vector<ClaimOdds> odds;
     for (const auto& k : todo) {
       const ModelArch m = resolve_model(k.model, "--claim: " + k.id + ".model");
       const auto a = compare::make_side(catalog, k.system_a, profile);
       const auto b = compare::make_side(catalog, k.system_b, profile);
       results.push_back(compare::evaluate_claim(k, m, a, b, catalog_mtp_accept(catalog)));
+      odds.push_back(claim_odds(catalog, results.back(), m, a.hw, b.hw));
     }
     if (output.json()) {
       nlohmann::json arr = nlohmann::json::array();
-      for (const auto& r : results) arr.push_back(claim_json(r));
+      for (size_t i = 0; i < results.size(); ++i) arr.push_back(claim_json(results[i], odds[i]));
       output.emit("claims", {{"claims", arr}, {"cost_profile", cost_profile_json(profile)}});
     } else {
-      print_claims(output.os(), results);
+      print_claims(output.os(), results, odds);
     }
     return kExitOk;
   }
@@ -522,7 +578,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   const auto& bands = catalog.error_bands();
   const std::string &gen_a = c.a.hw.accelerator.generation, &gen_b = c.b.hw.accelerator.generation;
   auto ratio_of = [&](std::string_view kind, double va, const BandQuestion& qa, double vb, const BandQuestion& qb) {
-    return ratio_band(with_band(va, band_for(bands, kind, gen_a, qa)), with_band(vb, band_for(bands, kind, gen_b, qb)));
+    return ratio_band(with_band(va, band_for(bands, kind, gen_a, qa)), with_band(vb, band_for(bands, kind, gen_b, qb)),
+                      catalog.band_correlation());
   };
   std::vector<nlohmann::json> model_bands;
   std::string band_lines;
@@ -557,7 +614,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
                                    band_question(common, archs[i], m.at_gpus_a))),
             with_band(m.at_b->result.tokens_per_s_per_gpu,
                       serving_band(catalog, c.b.hw, m.at_b->disaggregated, ServingFigure::throughput,
-                                   band_question(common, archs[i], m.at_gpus_b))));
+                                   band_question(common, archs[i], m.at_gpus_b))),
+            catalog.band_correlation());
         mb["serving_ratio_at_interactivity"] = band_json(at);
         mb["serving_ratio_at_interactivity"]["basis"]["engine"] = kNoEngineStated;
         band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({})\n",

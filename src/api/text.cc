@@ -27,6 +27,14 @@ std::string human_rate(double per_s, const char* unit) {
   return fmt::format("{:.1f} {}{}", per_s, prefixes[i], unit);
 }
 
+std::string probability_text(double p) {
+  const double pct = 100.0 * p;
+  if (pct < 0.1) return "< 0.1%";
+  if (pct > 99.9) return "> 99.9%";
+  if (pct < 1 || pct > 99) return fmt::format("{:.1f}%", pct);
+  return fmt::format("{:.0f}%", pct);
+}
+
 void print_table(std::ostream& os, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows, int left_columns) {
   std::vector<size_t> w(header.size());

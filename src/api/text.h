@@ -8,6 +8,8 @@ namespace gpuplan::api {
 
 std::string human_bytes(double bytes);                   // "141.1 GB"
 std::string human_rate(double per_s, const char* unit);  // "989.4 T" + unit
+// A probability as a percentage: "37%", "0.4%", "< 0.1%", "> 99.9%".
+std::string probability_text(double p);
 
 // A plain text table: the header, a rule of dashes, the rows; columns two spaces apart, as wide as
 // their widest cell, trailing blanks cut. The first `left_columns` columns are left-aligned and the

@@ -184,6 +184,8 @@ void Catalog::merge_document(const YAML::Node& root, const std::string& where, c
   auto effs = parse_list(doc.raw("efficiencies"), where, "efficiencies", origin,
                          [](YamlMap& m, const std::string& o) { return parse_efficiency(m, o); });
   auto bands = parse_list(doc.raw("error_bands"), where, "error_bands", origin, parse_error_band);
+  std::optional<BandCorrelation> correlation;
+  if (auto m = doc.opt_map("error_band_correlation")) correlation = parse_band_correlation(*m);
   auto engines = parse_list(doc.raw("serving_engines"), where, "serving_engines", origin, parse_serving_engine);
   doc.raw("fabric");  // scale-out fabric components: read by src/fabric/fabric_catalog.cc
   doc.reject_unknown_keys();
@@ -217,6 +219,7 @@ void Catalog::merge_document(const YAML::Node& root, const std::string& where, c
     std::erase_if(error_bands_, same);
     error_bands_.push_back(std::move(b));
   }
+  if (correlation) band_correlation_ = std::move(*correlation);
   for (auto& a : accs) upsert(accelerators_, std::move(a));
   for (auto& s : syss) upsert(systems_, std::move(s));
   for (auto& n : nets) upsert(networks_, std::move(n));

@@ -37,6 +37,9 @@ class Catalog {
   const std::vector<Efficiency>& efficiencies() const { return efficiencies_; }
   // Error bands per (kind, generation) from data/catalog/error_bands.yaml (find_band() looks one up).
   const std::vector<ErrorBand>& error_bands() const { return error_bands_; }
+  // How two systems' errors on one question move together (the same file's `error_band_correlation`;
+  // 0 without one: independent).
+  const BandCorrelation& band_correlation() const { return band_correlation_; }
   // Serving engines from data/catalog/serving_engines.yaml, in file order (the default entry included).
   const std::vector<ServingEngine>& serving_engines() const { return serving_engines_; }
   // The first engine whose match list fits `framework` (case-insensitive), or null.
@@ -69,6 +72,7 @@ class Catalog {
   std::vector<Network> networks_;
   std::vector<Efficiency> efficiencies_;
   std::vector<ErrorBand> error_bands_;
+  BandCorrelation band_correlation_;
   std::vector<ServingEngine> serving_engines_;
 };
 

@@ -192,14 +192,21 @@ BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal) {
   return f;
 }
 
-BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b) {
+double BandCorrelation::between(const BandedFigure& a, const BandedFigure& b) const {
+  const bool one_generation = a.generation == b.generation && !a.generation.empty() && a.generation != kBandUnfitted;
+  return one_generation ? same_generation : cross_generation;
+}
+
+BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b, const BandCorrelation& correlation) {
   BandedFigure r;
   if (!(a.value > 0) || !(b.value > 0) || !(a.low > 0) || !(b.low > 0)) return r;
   r.value = a.value / b.value;
   auto centre = [](const BandedFigure& f) { return 0.5 * (std::log(f.high / f.value) + std::log(f.low / f.value)); };
   auto half = [](const BandedFigure& f) { return 0.5 * std::log(f.high / f.low); };
   const double c = centre(a) - centre(b);
-  const double h = std::hypot(half(a), half(b));
+  const double rho = std::clamp(correlation.between(a, b), 0.0, 1.0);
+  const double ha = half(a), hb = half(b);
+  const double h = std::sqrt(std::max(0.0, ha * ha + hb * hb - 2 * rho * ha * hb));
   r.low = r.value * std::exp(c - h);
   r.high = r.value * std::exp(c + h);
   const bool a_smaller = a.rows <= b.rows;
@@ -218,6 +225,16 @@ BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b) {
 }
 
 bool bands_overlap(const BandedFigure& a, const BandedFigure& b) { return a.low <= b.high && b.low <= a.high; }
+
+double probability_at_least(const BandedFigure& f, double threshold) {
+  if (!(threshold > 0)) return 1.0;
+  if (!(f.value > 0)) return 0.0;
+  if (!(f.low > 0) || !(f.high > f.low)) return f.value >= threshold ? 1.0 : 0.0;
+  const double z90 = 1.2815515655446004;  // the standard normal's 90% quantile
+  const double mean = 0.5 * (std::log(f.low) + std::log(f.high));
+  const double sd = 0.5 * std::log(f.high / f.low) / z90;
+  return 0.5 * std::erfc((std::log(threshold) - mean) / (sd * std::sqrt(2.0)));
+}
 
 ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   ErrorBand b;
@@ -263,7 +280,21 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   return b;
 }
 
-std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::string& header_comment) {
+BandCorrelation parse_band_correlation(YamlMap& m) {
+  BandCorrelation c;
+  c.same_generation = m.num_in("same_generation", 0.0, 1.0);
+  c.cross_generation = m.num_in("cross_generation", 0.0, 1.0);
+  c.pairs_same = static_cast<int>(m.opt_integer_in("pairs_same", 0, 100000000).value_or(0));
+  c.pairs_cross = static_cast<int>(m.opt_integer_in("pairs_cross", 0, 100000000).value_or(0));
+  c.fitted_on = m.opt_str("fitted_on").value_or("");
+  c.fitted_date = m.opt_str("fitted_date").value_or("");
+  c.method = m.opt_str("method").value_or("");
+  m.reject_unknown_keys();
+  return c;
+}
+
+std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::string& header_comment,
+                                const BandCorrelation& correlation) {
   std::string out;
   size_t p = 0;
   while (p < header_comment.size()) {
@@ -288,6 +319,15 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
                        "    widen_model_size: {:.3f}\n    widen_engine: {:.3f}\n",
                        b.widening.source, b.widening.precision, b.widening.scale, b.widening.model_size,
                        b.widening.engine);
+  }
+  if (correlation.pairs_same + correlation.pairs_cross > 0) {
+    out += fmt::format("error_band_correlation:\n  same_generation: {:.2f}\n  cross_generation: {:.2f}\n"
+                       "  pairs_same: {}\n  pairs_cross: {}\n",
+                       correlation.same_generation, correlation.cross_generation, correlation.pairs_same,
+                       correlation.pairs_cross);
+    if (!correlation.fitted_on.empty()) out += fmt::format("  fitted_on: \"{}\"\n", correlation.fitted_on);
+    if (!correlation.fitted_date.empty()) out += fmt::format("  fitted_date: \"{}\"\n", correlation.fitted_date);
+    if (!correlation.method.empty()) out += fmt::format("  method: \"{}\"\n", correlation.method);
   }
   return out;
 }

@@ -151,9 +151,29 @@ std::string_view serving_band_kind(bool disaggregated, ServingFigure figure);
 // a $/token under a throughput band; a token rate under a TPOT band), so the band flips.
 BandedFigure with_band(double value, const ErrorBand& band, bool reciprocal = false);
 
-// The ratio a/b of two banded figures: the log-offsets' centres subtract and half-widths add in
-// quadrature (independent errors). Rows and families are the smaller side's.
-BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b);
+// How the errors of two predictions of one question on two systems move together: the correlation of
+// their log(measured / predicted), for systems of one accelerator generation and of two. Measured on
+// pairs of rows of one source that ran the same workload on different accelerators (`calibrate
+// --bands`, fit_band_correlation): the harness, the software and the workload's own quirks are shared,
+// so a model that is 20% slow on one side tends to be slow on the other. 0: independent (the rule
+// without a fit). Data: data/catalog/error_bands.yaml, `error_band_correlation`.
+struct BandCorrelation {
+  double same_generation = 0, cross_generation = 0;
+  int pairs_same = 0, pairs_cross = 0;  // the row pairs behind each figure
+  std::string fitted_on, fitted_date, method;
+  // The correlation of two figures' errors: same_generation when both bands are one fitted generation's.
+  double between(const BandedFigure& a, const BandedFigure& b) const;
+};
+
+// The ratio a/b of two banded figures: the log-offsets' centres subtract and half-widths combine as
+// correlated normals, h^2 = ha^2 + hb^2 - 2 rho ha hb with rho = correlation.between(a, b) (0:
+// independent, in quadrature). Rows and families are the smaller side's.
+BandedFigure ratio_band(const BandedFigure& a, const BandedFigure& b, const BandCorrelation& correlation = {});
+
+// The chance that the true figure is at least `threshold`, reading the figure's band as a log-normal
+// whose 10% and 90% quantiles are its edges (the band's own nominal 80%). A figure without a band (low
+// or high not above 0, or low == high): 1 or 0 by its value.
+double probability_at_least(const BandedFigure& f, double threshold);
 
 // Whether two figures' bands overlap: the gap between them is within the model's error.
 bool bands_overlap(const BandedFigure& a, const BandedFigure& b);
@@ -161,6 +181,10 @@ bool bands_overlap(const BandedFigure& a, const BandedFigure& b);
 // Reads one `error_bands:` entry (strict keys); writes a YAML document with a top-level `error_bands:` list.
 class YamlMap;
 ErrorBand parse_error_band(YamlMap& m, const std::string& origin);
-std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::string& header_comment);
+// Reads the `error_band_correlation:` map (strict keys; correlations in [0, 1]).
+BandCorrelation parse_band_correlation(YamlMap& m);
+// The bands, and the correlation where it was fitted (pairs_same + pairs_cross > 0).
+std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::string& header_comment,
+                                const BandCorrelation& correlation = {});
 
 }  // namespace gpuplan

@@ -104,6 +104,16 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   // ran), and a framework release left out wherever it ran; widened as a new source.
   const auto round_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::source_id), widening);
   const auto release_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::release), widening);
+  // How two systems' errors on one question move together: pairs of the held-out rows of one question on
+  // two accelerators, against the bands just fitted.
+  const std::vector<BandPair> pairs = band_pairs(held, bands);
+  BandCorrelation correlation = fit_band_correlation(pairs, bo.nominal);
+  correlation.fitted_on = fitted_on;
+  correlation.fitted_date = bo.fitted_date;
+  const PairCoverage pairs_fresh = pair_coverage_lofo(pairs, bo.nominal);
+  auto share = [](int inside, int rows) { return rows > 0 ? double(inside) / rows : 0.0; };
+  std::vector<BandPair> pairs_same, pairs_cross;
+  for (const auto& p : pairs) (p.same_generation ? pairs_same : pairs_cross).push_back(p);
   std::set<std::string> engines_left_out;
   for (const auto& r : fresh_engine) engines_left_out.insert(r.row.engine);
   auto off = off_ground_counts(fresh);
@@ -175,6 +185,17 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                                     "that ran it, whichever source)"},
                                                        {"by_kind", plain(release_after.by_kind)}, {"by_file", plain_by_file(release_after.by_file)}}},
                              {"widening", jw},
+                             {"correlation", {{"same_generation", correlation.same_generation},
+                                              {"cross_generation", correlation.cross_generation},
+                                              {"pairs_same", correlation.pairs_same},
+                                              {"pairs_cross", correlation.pairs_cross},
+                                              {"ratio_coverage_same", pair_coverage(pairs_same, correlation.same_generation)},
+                                              {"ratio_coverage_cross", pair_coverage(pairs_cross, correlation.cross_generation)},
+                                              {"ratio_coverage_same_independent", pair_coverage(pairs_same, 0)},
+                                              {"ratio_coverage_cross_independent", pair_coverage(pairs_cross, 0)},
+                                              {"ratio_coverage_same_new_ground", share(pairs_fresh.same_inside, pairs_fresh.same_rows)},
+                                              {"ratio_coverage_cross_new_ground", share(pairs_fresh.cross_inside, pairs_fresh.cross_rows)},
+                                              {"method", correlation.method}}},
                              {"training_held_out", {{"rows", train_summary.rows},
                                                     {"median_ape_pct", train_summary.median_ape_pct},
                                                     {"p90_ape_pct", train_summary.p90_ape_pct}}},
@@ -233,6 +254,16 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::cout << "By shared file:\n";
     for (const auto& [file, m] : lofo.by_file)
       for (const auto& [k, c] : m) line(k == "all" ? file : "  " + k, file, k, c);
+    std::cout << fmt::format(
+        "\nTwo systems' errors on one question (pairs of rows of one source and workload on two accelerators): "
+        "correlation {:.2f} within a generation ({} pairs; ratio bands hold {:.1f}% of them, {:.1f}% if "
+        "independent), {:.2f} across generations ({} pairs; {:.1f}%, {:.1f}% if independent); each source family's "
+        "pairs against the correlation fitted without them: {:.1f}% within a generation, {:.1f}% across\n",
+        correlation.same_generation, correlation.pairs_same, 100 * pair_coverage(pairs_same, correlation.same_generation),
+        100 * pair_coverage(pairs_same, 0), correlation.cross_generation, correlation.pairs_cross,
+        100 * pair_coverage(pairs_cross, correlation.cross_generation), 100 * pair_coverage(pairs_cross, 0),
+        100 * share(pairs_fresh.same_inside, pairs_fresh.same_rows),
+        100 * share(pairs_fresh.cross_inside, pairs_fresh.cross_rows));
   }
   if (!write_path.empty()) {
     std::ofstream f(write_path);
@@ -246,7 +277,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
         "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"
         "rows no fit saw; rules in docs/training-model.md (Error bands). Written by\n  " +
         command + " --write-bands ...";
-    f << error_bands_to_yaml(bands, header);
+    f << error_bands_to_yaml(bands, header, correlation);
     if (!common.json) std::cout << "Wrote " << write_path << "\n";
   }
 }

@@ -96,6 +96,7 @@ namespace {
 struct SideValue {
   bool ok = false;
   double value = 0;
+  bool disaggregated = false;
   std::string plan;
   std::string why_not;
 };
@@ -166,6 +167,7 @@ SideValue side_value(const Claim& k, const ModelArch& m, const SystemSide& s, Pr
     return v;
   }
   v.ok = true;
+  v.disaggregated = pt->disaggregated;
   v.plan = plan_text(*pt);
   return v;
 }
@@ -195,6 +197,10 @@ ClaimResult evaluate_claim(const Claim& k, const ModelArch& m, const SystemSide&
   r.b = vb.value;
   r.plan_a = va.plan;
   r.plan_b = vb.plan;
+  r.gpus_a = ga;
+  r.gpus_b = gb;
+  r.disaggregated_a = va.disaggregated;
+  r.disaggregated_b = vb.disaggregated;
   r.ratio = r.a / r.b;
   r.off_a = off_by_more_than_2x(r.a, k.stated_a);
   r.off_b = off_by_more_than_2x(r.b, k.stated_b);

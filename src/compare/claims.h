@@ -40,6 +40,8 @@ struct ClaimResult {
   double ratio_per_usd = 0;  // the metric per $ of TCO per hour (0 when unpriced)
   double ratio_per_watt = 0; // the metric per kW of full-load IT power
   std::string plan_a, plan_b;
+  int gpus_a = 0, gpus_b = 0;                          // the GPUs each side ran on
+  bool disaggregated_a = false, disaggregated_b = false;  // each side's serving point (its error band's kind)
   bool off_a = false, off_b = false;  // the side's figure is more than 2x from the stated one
 };
 

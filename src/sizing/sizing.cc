@@ -64,6 +64,9 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
   if (!(o.requests_per_s > 0 && std::isfinite(o.requests_per_s))) throw InputError("--requests-per-s", "must be above 0");
   if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
   if (o.draws < 1 || o.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
+  if (!(o.cross_generation_correlation >= 0 && o.cross_generation_correlation <= o.same_generation_correlation &&
+        o.same_generation_correlation <= 1))
+    throw InputError("error_band_correlation", "needs 0 <= cross_generation <= same_generation <= 1");
   const std::size_t n = cands.size();
   std::vector<SizedOption> out(n);
   // The band kinds and generations drawn: one standard normal per (kind, generation), shared; each
@@ -74,9 +77,24 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
   const auto key_of = [&](const ErrorBand& b, const std::string& generation) {
     return key_index.emplace(b.kind + "|" + generation, key_index.size()).first->second;
   };
+  // The draws shared by every generation (per kind) and each candidate's own (per kind and candidate),
+  // drawn after the generations' in each draw.
+  std::map<std::string, std::size_t> common_index, own_index;
+  std::vector<std::size_t> tpot_common(n), ttft_common(n), tpot_own(n), ttft_own(n);
+  const auto common_of = [&](const ErrorBand& b) { return common_index.emplace(b.kind, common_index.size()).first->second; };
+  const auto own_of = [&](const ErrorBand& b, std::size_t i) {
+    return own_index.emplace(b.kind + "|" + std::to_string(i), own_index.size()).first->second;
+  };
+  const double w_common = std::sqrt(o.cross_generation_correlation);
+  const double w_generation = std::sqrt(o.same_generation_correlation - o.cross_generation_correlation);
+  const double w_own = std::sqrt(1 - o.same_generation_correlation);
   for (std::size_t i = 0; i < n; ++i) {
     tpot_key[i] = key_of(cands[i].tpot_band, cands[i].generation);
     ttft_key[i] = key_of(cands[i].ttft_band, cands[i].generation);
+    tpot_common[i] = common_of(cands[i].tpot_band);
+    ttft_common[i] = common_of(cands[i].ttft_band);
+    tpot_own[i] = own_of(cands[i].tpot_band, i);
+    ttft_own[i] = own_of(cands[i].ttft_band, i);
     tpot_error[i] = band_error(cands[i].tpot_band);
     ttft_error[i] = band_error(cands[i].ttft_band);
     out[i].replicas_nominal =
@@ -88,17 +106,28 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
   std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
   std::vector<double> cheapest(n, 0.0);
   Rng rng{o.seed};
-  std::vector<double> z(key_index.size());
+  std::vector<double> z(key_index.size()), z_common(common_index.size()), z_own(own_index.size());
   int priced_draws = 0;
   for (int d = 0; d < o.draws; ++d) {
     for (double& zk : z) zk = rng.normal();
+    // Only what is weighed is drawn, so the defaults (a generation as one) keep the generations' draws alone.
+    if (w_common > 0)
+      for (double& zk : z_common) zk = rng.normal();
+    if (w_own > 0)
+      for (double& zk : z_own) zk = rng.normal();
+    const auto mixed = [&](std::size_t gen_key, std::size_t common_key, std::size_t own_key) {
+      return w_generation * z[gen_key] + (w_common > 0 ? w_common * z_common[common_key] : 0.0) +
+             (w_own > 0 ? w_own * z_own[own_key] : 0.0);
+    };
     double best = 0;
     std::vector<std::size_t> best_i;
     for (std::size_t i = 0; i < n; ++i) {
       if (!out[i].feasible) continue;
-      const OpenLoopScale scale{std::exp(tpot_error[i].mean + tpot_error[i].sd * z[tpot_key[i]]),
-                                std::exp(ttft_error[i].mean + ttft_error[i].sd * z[ttft_key[i]])};
-      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scale, o.max_replicas);
+      const OpenLoopScale scale{
+          std::exp(tpot_error[i].mean + tpot_error[i].sd * mixed(tpot_key[i], tpot_common[i], tpot_own[i])),
+          std::exp(ttft_error[i].mean + ttft_error[i].sd * mixed(ttft_key[i], ttft_common[i], ttft_own[i]))};
+      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scale,
+                                          std::min(o.max_replicas, kMaxOverNominal * out[i].replicas_nominal));
       need[i][d] = k;
       if (k <= 0 || cands[i].usd_per_unit_year <= 0) continue;
       const double usd = double(k) * cands[i].replica_units * cands[i].usd_per_unit_year;
@@ -124,7 +153,10 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     const double needed = std::ceil(o.confidence * o.draws - 1e-9);
     if (double(v.size()) < needed) {
       s.replicas = 0;  // the confidence is out of reach at any size
-      s.why_not = fmt::format("only {:.0f}% of the draws meet the SLA at any size", 100.0 * double(v.size()) / o.draws);
+      s.why_not = fmt::format("only {:.0f}% of the draws meet the SLA within {}x the {} replicas the model's central "
+                              "figures need (the rest only nearly idle, or never: the SLA is within the model's error "
+                              "of one request's own latency)",
+                              100.0 * double(v.size()) / o.draws, kMaxOverNominal, s.replicas_nominal);
     } else {
       std::sort(v.begin(), v.end());
       s.replicas = std::max(s.replicas_nominal, v[std::size_t(needed) - 1]);

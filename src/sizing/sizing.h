@@ -3,7 +3,9 @@
 // whose chance of meeting the SLA under the model's error reaches the confidence, and the chance that
 // it is the cheapest. The errors are drawn from the error bands (catalog/error_band.h) as log-normal
 // ratios measured / predicted, one draw per accelerator generation and band kind, shared by every
-// candidate of that generation (a model that is 10% slow on one Blackwell system is slow on all).
+// candidate of that generation (a model that is 10% slow on one Blackwell system tends to be slow on all),
+// mixed with one shared by all generations and one per system as the bands' pairs measured how far two
+// systems' errors move together (SizingOptions::same_generation_correlation).
 // Pure: the candidates come prepared (the deployment tabulated, the cost of a unit known); see
 // docs/sizing.md.
 #include <cstdint>
@@ -40,6 +42,12 @@ struct SizingOptions {
   int draws = 1000;
   std::uint64_t seed = 1;
   long long max_replicas = 1'000'000;
+  // How two candidates' errors move together (BandCorrelation, fitted by `calibrate --bands`): each
+  // candidate's draw of a band kind is sqrt(cross) x one draw of the kind shared by all + sqrt(same -
+  // cross) x one of its generation + sqrt(1 - same) x its own, so two systems of one generation
+  // correlate `same` and of two `cross`. The defaults: a generation's systems move as one, generations
+  // independently.
+  double same_generation_correlation = 1, cross_generation_correlation = 0;
 };
 
 struct SizedOption {
@@ -53,6 +61,11 @@ struct SizedOption {
   double p_cheapest = 0;
   OpenLoopResult at_bought;        // one replica's open-loop figures at the bought count, nominal model
 };
+
+// A draw needing more than this many times the replicas the central figures need counts as not meeting
+// the SLA: there the SLA sits at the deployment's unloaded latency (a slower draw meets it only with the
+// replicas nearly idle, at utilisations of a percent or less), which no purchase answers.
+inline constexpr long long kMaxOverNominal = 16;
 
 // Whether one replica meets `sla` at `rate`.
 bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale = {});

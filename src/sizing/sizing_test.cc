@@ -215,6 +215,46 @@ TEST(Sizing, PCheapestSumsToOneAndSeedsRepeat) {
   }
 }
 
+// Errors that move together keep the nominally cheaper system cheapest; independent ones let the other win
+// some draws. The generations' draws alone (the defaults) are what two generations' systems had.
+TEST(Sizing, CorrelatedErrorsKeepTheCheaperSystemCheapest) {
+  const std::vector<Candidate> cands = {candidate("a", "g1", 1.0), candidate("b", "g2", 1.02)};
+  SizingOptions o;
+  o.requests_per_s = 20;
+  o.sla.ttft_p99_s = 5;
+  o.draws = 400;
+  const auto indep = size_candidates(cands, o);
+  EXPECT_GT(indep[1].p_cheapest, 0.0);
+  o.cross_generation_correlation = 1;
+  const auto together = size_candidates(cands, o);
+  EXPECT_NEAR(together[0].p_cheapest, 1.0, 1e-12);
+  EXPECT_NEAR(together[0].p_meets_sla, indep[0].p_meets_sla, 0.1);  // each system's own odds barely move
+  o.same_generation_correlation = 0.5;  // cross above same: refused
+  EXPECT_THROW(size_candidates(cands, o), InputError);
+}
+
+// Where the TTFT limit sits at the deployment's unloaded latency, a slow draw meets it only with the
+// replicas nearly idle: no purchase is more than kMaxOverNominal times the central figures' count, and
+// one out of reach says why.
+TEST(Sizing, ALimitAtTheUnloadedLatencyBuysNoIdleFleet) {
+  const std::vector<Candidate> cands = {candidate("a", "g1", 1.0)};
+  SizingOptions o;
+  o.requests_per_s = 1;
+  o.draws = 300;
+  int out_of_reach = 0;
+  for (double limit = 1.30; limit <= 1.42; limit += 0.004) {
+    o.sla.ttft_p99_s = limit;
+    const auto s = size_candidates(cands, o);
+    ASSERT_TRUE(s[0].feasible);
+    EXPECT_LE(s[0].replicas, kMaxOverNominal * s[0].replicas_nominal) << limit;
+    if (s[0].replicas == 0) {
+      ++out_of_reach;
+      EXPECT_NE(s[0].why_not.find("within 16x"), std::string::npos) << s[0].why_not;
+    }
+  }
+  EXPECT_GT(out_of_reach, 0);
+}
+
 TEST(Sizing, ConfidenceOutOfRangeIsAnInputError) {
   SizingOptions o;
   o.requests_per_s = 1;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -221,6 +222,88 @@ BandCoverage band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
     for (const auto& h : unfitted)
       if (h.family != f) rest_prior.push_back(h);
     add(out, band_coverage(mine, fit_error_bands(rest, rest_prior, opts, measured)));
+  }
+  return out;
+}
+
+std::vector<BandPair> band_pairs(const std::vector<HeldOutResidual>& residuals, const std::vector<ErrorBand>& bands) {
+  // key -> accelerator -> the first row of that accelerator
+  std::map<std::string, std::map<std::string, const HeldOutResidual*>> by_key;
+  for (const auto& h : residuals)
+    if (!h.pair_key.empty() && !h.accelerator.empty()) by_key[h.pair_key].emplace(h.accelerator, &h);
+  std::vector<BandPair> out;
+  for (const auto& [key, rows] : by_key) {
+    std::vector<const HeldOutResidual*> v;
+    for (const auto& [acc, h] : rows) v.push_back(h);
+    for (size_t i = 0; i < v.size(); ++i)
+      for (size_t j = i + 1; j < v.size(); ++j) {
+        const ErrorBand& ba = find_band(bands, v[i]->kind, v[i]->generation);
+        const ErrorBand& bb = find_band(bands, v[j]->kind, v[j]->generation);
+        BandPair p;
+        p.residual_a = v[i]->log_ratio;
+        p.residual_b = v[j]->log_ratio;
+        p.centre_a = 0.5 * (ba.low_log + ba.high_log);
+        p.centre_b = 0.5 * (bb.low_log + bb.high_log);
+        p.half_a = 0.5 * (ba.high_log - ba.low_log);
+        p.half_b = 0.5 * (bb.high_log - bb.low_log);
+        p.same_generation = v[i]->generation == v[j]->generation;
+        p.family = v[i]->family;
+        out.push_back(p);
+      }
+  }
+  return out;
+}
+
+double pair_coverage(const std::vector<BandPair>& pairs, double rho) {
+  if (pairs.empty()) return 0;
+  size_t inside = 0;
+  for (const auto& p : pairs) {
+    const double c = p.centre_a - p.centre_b;
+    const double h = std::sqrt(std::max(0.0, p.half_a * p.half_a + p.half_b * p.half_b - 2 * rho * p.half_a * p.half_b));
+    const double e = p.residual_a - p.residual_b;
+    if (std::abs(e - c) <= h) ++inside;
+  }
+  return double(inside) / double(pairs.size());
+}
+
+BandCorrelation fit_band_correlation(const std::vector<BandPair>& pairs, double nominal, int min_pairs) {
+  std::vector<BandPair> same, cross;
+  for (const auto& p : pairs) (p.same_generation ? same : cross).push_back(p);
+  auto fit = [&](const std::vector<BandPair>& v) {
+    if (int(v.size()) < min_pairs) return 0.0;
+    double best = 0;
+    for (int k = 0; k <= 95; ++k)
+      if (pair_coverage(v, k / 100.0) >= nominal) best = k / 100.0;
+    return best;
+  };
+  BandCorrelation c;
+  c.pairs_same = int(same.size());
+  c.pairs_cross = int(cross.size());
+  c.cross_generation = fit(cross);
+  c.same_generation = std::max(fit(same), c.cross_generation);
+  c.method = fmt::format(
+      "pairs of held-out rows of one source, model, metric, precision, framework and workload on different "
+      "accelerators: per relation (one generation, two), the largest correlation (0 to 0.95 in steps of 0.01) whose "
+      "ratio bands (half-width sqrt(ha^2 + hb^2 - 2 rho ha hb)) hold {:.0f}% of the pairs; one generation at least "
+      "the cross-generation figure",
+      100 * nominal);
+  return c;
+}
+
+PairCoverage pair_coverage_lofo(const std::vector<BandPair>& pairs, double nominal, int min_pairs) {
+  std::set<std::string> families;
+  for (const auto& p : pairs) families.insert(p.family);
+  PairCoverage out;
+  for (const auto& f : families) {
+    std::vector<BandPair> rest, mine_same, mine_cross;
+    for (const auto& p : pairs)
+      if (p.family != f) rest.push_back(p);
+      else (p.same_generation ? mine_same : mine_cross).push_back(p);
+    const BandCorrelation c = fit_band_correlation(rest, nominal, min_pairs);
+    out.same_rows += int(mine_same.size());
+    out.same_inside += int(std::lround(pair_coverage(mine_same, c.same_generation) * double(mine_same.size())));
+    out.cross_rows += int(mine_cross.size());
+    out.cross_inside += int(std::lround(pair_coverage(mine_cross, c.cross_generation) * double(mine_cross.size())));
   }
   return out;
 }

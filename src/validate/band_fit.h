@@ -37,6 +37,12 @@ struct HeldOutResidual {
   // and the framework release it ran (serving: the framework cell, "vllm 0.19.0"; training: the NeMo
   // container or the year it states); blank where the row states none.
   std::string source_id, release;
+  // The question the row asked, as far as another accelerator could ask it too: its source id, model,
+  // metric, precision, framework and workload (lengths, load, GPU count), without the accelerator and
+  // the parallel layout; rows of one key on different accelerators pair up (fit_band_correlation).
+  // Blank: the row pairs with none.
+  std::string pair_key;
+  std::string accelerator;  // the catalog accelerator it ran on
 };
 
 // The residual of one prediction of a row's metric.
@@ -103,5 +109,36 @@ BandCoverage band_coverage(const std::vector<HeldOutResidual>& residuals, const 
 BandCoverage band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
                                 const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
                                 const std::vector<BandCell>& measured = {});
+
+// One pair of rows of one question on two accelerators: their residuals and the bands' half-widths and
+// centres (log), and whether both accelerators are of one generation.
+struct BandPair {
+  double residual_a = 0, residual_b = 0;
+  double centre_a = 0, centre_b = 0, half_a = 0, half_b = 0;
+  bool same_generation = false;
+  std::string family;  // the rows' source family (band_family_of; one key, one source)
+};
+
+// The pairs among `residuals` (same pair_key, different accelerators; one row per accelerator and key,
+// the first), each with its kind's band on its generation (find_band: the band on known ground).
+std::vector<BandPair> band_pairs(const std::vector<HeldOutResidual>& residuals, const std::vector<ErrorBand>& bands);
+
+// The share of pairs whose measured ratio (residual_a - residual_b) lies in the ratio band built with
+// correlation `rho` (ratio_band's rule).
+double pair_coverage(const std::vector<BandPair>& pairs, double rho);
+
+// The correlation of two systems' errors (BandCorrelation), per generation relation: the largest rho
+// in [0, 0.95] (steps of 0.01) whose ratio bands still hold `nominal` of the pairs, so the ratio band is
+// as narrow as the pairs allow and no narrower; 0 where even independent errors hold fewer, or where
+// fewer than `min_pairs` pairs measure it. Cross-generation pairs share less than one generation's, so
+// same_generation is at least cross_generation.
+BandCorrelation fit_band_correlation(const std::vector<BandPair>& pairs, double nominal, int min_pairs = 30);
+
+// The check on new ground: each source family's pairs against the correlation fitted without them
+// (fit_band_correlation on the other families' pairs); the share inside, within a generation and across.
+struct PairCoverage {
+  int same_rows = 0, same_inside = 0, cross_rows = 0, cross_inside = 0;
+};
+PairCoverage pair_coverage_lofo(const std::vector<BandPair>& pairs, double nominal, int min_pairs = 30);
 
 }  // namespace gpuplan

@@ -260,6 +260,136 @@ TEST(ErrorBand, ReciprocalRatioAndOverlap) {
   EXPECT_FALSE(bands_overlap(rate, with_band(200.0, b)));
 }
 
+TEST(ErrorBand, CorrelatedSidesNarrowTheRatioBand) {
+  ErrorBand b;
+  b.kind = std::string(kBandServingAggThroughput);
+  b.generation = "hopper";
+  b.set_edges(std::log(0.8), std::log(1.25));
+  const BandedFigure a = with_band(100.0, b), c = with_band(50.0, b);
+  BandCorrelation corr;
+  // Independent (the default) is the quadrature rule.
+  const BandedFigure indep = ratio_band(a, c);
+  EXPECT_NEAR(std::log(indep.high / indep.low), std::sqrt(2.0) * std::log(1.25 / 0.8), 1e-12);
+  EXPECT_NEAR(std::log(ratio_band(a, c, corr).high), std::log(indep.high), 1e-12);
+  // One generation: the same-generation correlation; the more the sides move together, the narrower.
+  corr.same_generation = 0.5;
+  corr.cross_generation = 0.2;
+  double last = 1e9;
+  for (double rho : {0.0, 0.3, 0.6, 0.9}) {
+    corr.same_generation = rho;
+    const BandedFigure r = ratio_band(a, c, corr);
+    EXPECT_NEAR(r.value, 2.0, 1e-12);
+    EXPECT_LT(r.low, 2.0);
+    EXPECT_GT(r.high, 2.0);
+    EXPECT_LT(std::log(r.high / r.low), last);
+    last = std::log(r.high / r.low);
+    EXPECT_NEAR(std::log(r.high / r.low), std::sqrt(2 * (1 - rho)) * std::log(1.25 / 0.8), 1e-12);
+  }
+  // Equal bands moving as one: no error left in the ratio.
+  corr.same_generation = 1;
+  EXPECT_NEAR(ratio_band(a, c, corr).low, 2.0, 1e-12);
+  // Two generations take the cross-generation figure; the unfitted band is no generation's own.
+  ErrorBand other = b;
+  other.generation = "blackwell";
+  corr.cross_generation = 0;
+  EXPECT_NEAR(ratio_band(a, with_band(50.0, other), corr).high, indep.high, 1e-12);
+  ErrorBand unfitted = b;
+  unfitted.generation = std::string(kBandUnfitted);
+  EXPECT_NEAR(ratio_band(with_band(100.0, unfitted), with_band(50.0, unfitted), corr).high, indep.high, 1e-12);
+}
+
+TEST(ErrorBand, ProbabilityAtLeastReadsTheBandAsItsQuantiles) {
+  ErrorBand b;
+  b.kind = std::string(kBandTrainingDense);
+  b.set_edges(std::log(0.8), std::log(1.25));
+  const BandedFigure f = with_band(2.0, b);
+  EXPECT_NEAR(probability_at_least(f, 2.0), 0.5, 1e-9);   // the band is centred on the value
+  EXPECT_NEAR(probability_at_least(f, f.high), 0.1, 1e-9);  // its edges are the 10% and 90% quantiles
+  EXPECT_NEAR(probability_at_least(f, f.low), 0.9, 1e-9);
+  double last = 1;
+  for (double t = 1.0; t <= 3.0; t += 0.1) {
+    const double p = probability_at_least(f, t);
+    EXPECT_LE(p, last);
+    EXPECT_GE(p, 0);
+    last = p;
+  }
+  BandedFigure exact;
+  exact.value = exact.low = exact.high = 2.0;
+  EXPECT_EQ(probability_at_least(exact, 1.9), 1.0);
+  EXPECT_EQ(probability_at_least(exact, 2.1), 0.0);
+}
+
+// Pairs of residuals drawn from a bivariate normal of correlation `rho`, each side's band the exact 80%
+// interval of its spread: the fit recovers the correlation, and holds the nominal share.
+TEST(ErrorBand, CorrelationFitRecoversTheDrawnCorrelation) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> n01;
+  const double z90 = 1.2815515655446004;
+  for (double rho : {0.0, 0.5, 0.8}) {
+    std::vector<BandPair> pairs;
+    for (int i = 0; i < 20000; ++i) {
+      const double x = n01(rng), y = rho * x + std::sqrt(1 - rho * rho) * n01(rng);
+      BandPair p;
+      p.residual_a = 0.2 * x;
+      p.residual_b = 0.1 * y;
+      p.half_a = 0.2 * z90;
+      p.half_b = 0.1 * z90;
+      p.same_generation = i % 2 == 0;
+      pairs.push_back(p);
+    }
+    const BandCorrelation c = fit_band_correlation(pairs, 0.8);
+    EXPECT_NEAR(c.same_generation, rho, 0.04) << rho;
+    EXPECT_NEAR(c.cross_generation, rho, 0.04) << rho;
+    EXPECT_GE(c.same_generation, c.cross_generation);
+    std::vector<BandPair> cross;
+    for (const auto& p : pairs)
+      if (!p.same_generation) cross.push_back(p);
+    EXPECT_GE(pair_coverage(cross, c.cross_generation), 0.8);
+    EXPECT_EQ(c.pairs_same + c.pairs_cross, 20000);
+  }
+  // Too few pairs measure nothing: independent.
+  std::vector<BandPair> few(10);
+  EXPECT_EQ(fit_band_correlation(few, 0.8).same_generation, 0.0);
+}
+
+// Rows of one question on two accelerators pair up; other rows do not.
+TEST(ErrorBand, RowsOfOneQuestionOnTwoAcceleratorsPairUp) {
+  std::vector<HeldOutResidual> v;
+  auto row = [&](const std::string& gen, const std::string& acc, const std::string& key, double r) {
+    HeldOutResidual h(std::string(kBandTrainingDense), gen, "F", r);
+    h.accelerator = acc;
+    h.pair_key = key;
+    v.push_back(h);
+  };
+  row("hopper", "h100", "q1", 0.1);
+  row("hopper", "h200", "q1", 0.2);
+  row("blackwell", "b200", "q1", -0.1);
+  row("hopper", "h100", "q1", 0.5);  // a second row of the same accelerator: the first counts
+  row("hopper", "h100", "q2", 0.1);  // alone on its question
+  row("hopper", "h200", "", 0.1);    // no question
+  const auto pairs = band_pairs(v, {});
+  ASSERT_EQ(pairs.size(), 3u);
+  int same = 0;
+  for (const auto& p : pairs) same += p.same_generation;
+  EXPECT_EQ(same, 1);
+}
+
+TEST(ErrorBand, BuiltinCorrelationIsFittedAndInRange) {
+  Catalog cat = Catalog::builtin();
+  const BandCorrelation c = cat.band_correlation();
+  EXPECT_GT(c.pairs_same, 0);
+  EXPECT_GT(c.pairs_cross, 0);
+  EXPECT_GE(c.cross_generation, 0);
+  EXPECT_LE(c.cross_generation, c.same_generation);
+  EXPECT_LE(c.same_generation, 1);
+  EXPECT_THROW(cat.merge_yaml("error_band_correlation: {same_generation: 1.5, cross_generation: 0.2}\n", "test"),
+               InputError);
+  EXPECT_THROW(cat.merge_yaml("error_band_correlation: {same_generation: 0.5, cross_generation: 0.2, typo: 1}\n", "test"),
+               InputError);
+  cat.merge_yaml("error_band_correlation: {same_generation: 0.5, cross_generation: 0.2}\n", "test");
+  EXPECT_EQ(cat.band_correlation().same_generation, 0.5);
+}
+
 TEST(ErrorBand, BadBandFileNamesTheField) {
   Catalog c = Catalog::builtin();
   EXPECT_THROW(c.merge_yaml("error_bands:\n  - {kind: training_dense, generation: hopper, low_log: 0.2, high_log: 0.3}\n",

@@ -1,5 +1,7 @@
 #include "validate/held_out.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <set>
@@ -17,6 +19,15 @@ std::string release_of(const TrainingCase& c) {
   return c.framework_release > 0 ? std::to_string(c.framework_release) : std::string();
 }
 std::string release_of(const InferenceCase& c) { return c.framework; }
+std::string pair_key_of(const TrainingCase& c) {
+  return fmt::format("{}|{}|{}|{}|seq {}", c.source_id, c.model_name, c.metric, c.precision_name, c.workload.seq_len);
+}
+std::string pair_key_of(const InferenceCase& c) {
+  const InferenceWorkload& w = c.workload;
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}/{}|{} clients|{} GPUs|{}|{}", c.source_id, c.model_name, c.metric,
+                     c.precision_name, c.framework, c.scenario, static_cast<int>(c.mode), w.isl, w.osl, w.concurrency,
+                     w.num_gpus, c.deployment, c.spec_decode);
+}
 
 template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
@@ -29,6 +40,8 @@ void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   h.engine = engine_of(c);
   h.source_id = c.source_id;
   h.release = release_of(c);
+  h.pair_key = pair_key_of(c);
+  h.accelerator = c.accelerator;
   out.push_back(std::move(h));
 }
 

@@ -133,9 +133,18 @@ TEST(CliCompare, ClaimsReplayed) {
   EXPECT_EQ(c["claimed_ratio"].get<double>(), 1.9);
   ASSERT_TRUE(c["evaluated"].get<bool>()) << c.dump();
   EXPECT_GT(c["ratio"].get<double>(), 1.0);
+  // The model's ratio with its band, and the chance the claimed ratio holds under it: the claim lies
+  // above the band's top, so well under the band's 10%.
+  const double ratio = c["ratio"].get<double>(), low = c["ratio_band"]["low"].get<double>(),
+               high = c["ratio_band"]["high"].get<double>(), p = c["p_at_least_claimed"].get<double>();
+  EXPECT_LT(low, ratio);
+  EXPECT_GT(high, ratio);
+  ASSERT_LT(high, 1.9);
+  EXPECT_GE(p, 0.0);
+  EXPECT_LT(p, 0.1);
   const auto t = run_gpuplan("compare --claim builtin");
   ASSERT_EQ(t.exit_code, 0) << t.err;
-  for (const char* s : {"claimed 30x", "claimed 4x", "claimed 1.9x", "per watt", "source:"})
+  for (const char* s : {"claimed 30x", "claimed 4x", "claimed 1.9x", "per watt", "source:", "P(ratio >= 1.9x claimed)"})
     EXPECT_TRUE(has(t.out, s)) << s << "\n" << t.out;
 }
 
