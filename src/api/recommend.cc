@@ -178,7 +178,8 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                                 : res.ranked.size();
   const std::optional<std::size_t> smallest = compare::smallest_purchase(res);  // shown even past --top
   // Each candidate's figure with its error band (the throughput's band; $/token and time are its
-  // reciprocal), and whether it is within the model's error of the candidate ranked above it.
+  // reciprocal), and whether it is within the model's error of the candidate ranked above it (the band of
+  // their ratio holds 1).
   std::vector<BandedFigure> figure(res.ranked.size());
   std::vector<int> overlaps_rank(res.ranked.size(), 0);
   for (std::size_t i = 0; i < res.ranked.size(); ++i) {
@@ -198,7 +199,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     const auto has_figure = [&](const compare::Recommendation& x) { return compare::rank_figure(res.spec, x) > 0; };
     for (std::size_t k = i; k-- > 0;)
       if (res.ranked[k].feasible && has_figure(res.ranked[k]) == has_figure(r)) {
-        if (bands_overlap(figure[i], figure[k])) overlaps_rank[i] = static_cast<int>(k) + 1;
+        // Within the error where the ratio of the two figures, with the two systems' errors correlated as
+        // the bands' pairs measured, may be 1 (compare's ratio band).
+        const BandedFigure ratio = ratio_band(figure[i], figure[k], catalog.band_correlation());
+        if (ratio.low <= 1 && ratio.high >= 1) overlaps_rank[i] = static_cast<int>(k) + 1;
         break;
       }
   }
