@@ -129,7 +129,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
 
   struct Prepared {
     compare::SystemSide side;
-    std::string why_not, deployment, kind;
+    std::string why_not, deployment, kind, note;
     ServingChoice choice;
     std::optional<sizing::RentPrice> rent;
   };
@@ -141,11 +141,15 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     Prepared p;
     p.side = compare::make_side(catalog, catalog.system(name, "--systems").name, profile);
     if (auto it = rents.find(p.side.system); it != rents.end()) p.rent = it->second;
-    if (p.side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
-      p.why_not = unsupported_precision(p.side.hw.accelerator, *prec);
+    // A precision the chip has no tensor cores for is served as infer and recommend serve it: weights stored
+    // narrow, math in the wider format the chip has (weight-only kernels), said in a note.
+    const Accelerator& acc = p.side.hw.accelerator;
+    if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0) {
+      p.why_not = unsupported_precision(acc, *prec);
       prepared.push_back(std::move(p));
       continue;
     }
+    p.note = serving_fallback_note(acc, *prec);
     if (const std::string why = long_context_refusal(req.long_context, p.side.hw); !why.empty()) {
       p.why_not = why;
       prepared.push_back(std::move(p));
@@ -207,6 +211,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                         {"band_basis", {{"tpot_s", band_basis_json(c.tpot_band)},
                                         {"ttft_s", band_basis_json(c.ttft_band)}}}};
     for (const char* fig : {"tpot_s", "ttft_s"}) o["band_basis"][fig]["engine"] = kNoEngineStated;
+    if (!p.note.empty()) o["note"] = p.note;
     if (!s.feasible || s.replicas == 0) {
       o["why_not"] = s.why_not;
       o["replicas_nominal"] = s.replicas_nominal;
@@ -318,6 +323,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     if (o.contains("own_beats_rent_above_utilisation"))
       os << fmt::format("    owning beats renting above {:.0f}% utilisation (now {:.0f}%)\n",
                         100 * o["own_beats_rent_above_utilisation"].get<double>(), 100 * o["utilisation"].get<double>());
+    if (o.contains("note")) os << fmt::format("    note: {}\n", o["note"].get<std::string>());
     // Why the Monte Carlo's bands are wider than on the ground they were fitted on.
     if (const auto& why = o["band_basis"]["tpot_s"]["widened_by"]; !why.empty())
       os << fmt::format("    error bands widened: {}\n", fmt::join(why.get<std::vector<std::string>>(), "; "));

@@ -334,6 +334,20 @@ TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
       }
 }
 
+// A precision the chip has no tensor cores for is sized as infer serves it (weights narrow, math wider),
+// with the note infer prints, not refused.
+TEST(SizeCommand, APrecisionWithoutTensorCoresIsServedAsInferServesIt) {
+  const auto doc = api::run(session(), "size",
+                            {{"model", "llama3.1-8b"}, {"systems", nlohmann::json::array({"hgx-h100"})},
+                             {"precision", "fp4"}, {"requests_per_s", 2}});
+  ASSERT_EQ(doc["options"].size(), 1u);
+  const auto& o = doc["options"][0];
+  ASSERT_TRUE(o.contains("units")) << o.dump();
+  EXPECT_NE(o["note"].get<std::string>().find("no fp4 tensor cores"), std::string::npos) << o.dump();
+  const auto r = api::run(session(), "infer", {{"model", "llama3.1-8b"}, {"system", "hgx-h100"}, {"precision", "fp4"}});
+  EXPECT_FALSE(r.contains("why_not") && !r["why_not"].is_null()) << r.dump();
+}
+
 TEST(SizeCommand, ReportPage) {
   const std::string html = api::report_html(
       session(), "size",
