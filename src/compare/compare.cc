@@ -10,6 +10,7 @@
 
 #include "compare/long_context.h"
 #include "compare/parallel.h"
+#include "physics/compute.h"
 #include "training/default_batch.h"
 
 namespace gpuplan::compare {
@@ -217,10 +218,16 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
         jobs.push_back([&x, &m, &B] { x.mc.train_b = best_training(m, B.hw, x.tw); });
       }
       if (spec.infer) {
+        // A side without tensor cores for the common precision has no figure in it; its best-format rows
+        // serve it in the format it has, and the curve says why it has none here.
         if (supports(aa, common))
           jobs.push_back([&x, &m, &A, &spec, common] { x.sa = side_serving(m, A, spec, common, true); });
+        else
+          x.sa.choice.why_not = unsupported_precision(aa, common);
         if (supports(ab, common))
           jobs.push_back([&x, &m, &B, &spec, common] { x.sb = side_serving(m, B, spec, common, true); });
+        else
+          x.sb.choice.why_not = unsupported_precision(ab, common);
         if (x.mc.best_precision_a != common)
           jobs.push_back([&x, &m, &A, &spec] { x.ba = side_serving(m, A, spec, x.mc.best_precision_a); });
         if (x.mc.best_precision_b != common)
