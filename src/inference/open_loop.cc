@@ -22,6 +22,17 @@ double OpenLoopCurve::tpot_at(double n) const {
   return y0 + (y1 - y0) * (n - x0) / (x1 - x0);
 }
 
+void OpenLoopCurve::index_tpot() {
+  tpot_per_instance.clear();
+  tpot_indexed_instances = 0;
+  if (batch.empty() || decode_slots < 1) return;
+  const int inst = std::max(1, decode_instances);
+  const long long cap = std::max(1LL, decode_slots / inst);
+  tpot_per_instance.resize(std::size_t(cap) + 1);
+  for (long long n = 0; n <= cap; ++n) tpot_per_instance[std::size_t(n)] = tpot_at(double(std::max(1LL, n) * inst));
+  tpot_indexed_instances = inst;
+}
+
 OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployment& d) {
   OpenLoopCurve c;
   c.deployment = d;
@@ -74,6 +85,7 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
     c.prefill_separate = w.prefill_separate;
   }
   if (!c.batch.empty()) c.decode_slots = std::min<long long>(c.decode_slots, (long long)c.batch.back());
+  c.index_tpot();
   return c;
 }
 
@@ -106,7 +118,12 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   const int inst = std::max(1, c.decode_instances);
   const double lam = rate / inst;
   const long long cap = std::max(1LL, c.decode_slots / inst);
-  const auto tpot_inst = [&](long long n) { return tpot(double(std::max(1LL, n) * inst)); };
+  const bool indexed =
+      c.tpot_indexed_instances == inst && (long long)c.tpot_per_instance.size() == cap + 1;
+  const auto tpot_inst = [&](long long n) {
+    return indexed && n >= 0 && n <= cap ? scale.tpot * c.tpot_per_instance[std::size_t(n)]
+                                         : tpot(double(std::max(1LL, n) * inst));
+  };
   const auto leave = [&](long long n) { return double(n) / (dec_tokens * tpot_inst(n)); };
   const double leave_cap = leave(cap);
   if (lam >= leave_cap) {

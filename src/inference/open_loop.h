@@ -55,6 +55,13 @@ struct OpenLoopCurve {
   long long prompt_isl_max = 0;
   // TPOT at a decode batch of `n` (linear between the tabulated points, linear extrapolation beyond).
   double tpot_at(double n) const;
+  // tpot_at(max(1, n) x decode_instances) for n = 0 .. decode_slots / decode_instances, the batches one
+  // instance holds, kept by index_tpot (tabulate_open_loop calls it) so that an evaluation reads the
+  // same values without searching the table at every state; empty, or for other slots or instances than
+  // it was kept for: computed at each use.
+  std::vector<double> tpot_per_instance;
+  int tpot_indexed_instances = 0;
+  void index_tpot();
 };
 
 // Tabulates `d` for the scenario's traffic (ISL/OSL). InputError as evaluate_scenario; a deployment

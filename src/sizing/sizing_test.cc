@@ -54,6 +54,34 @@ TEST(OpenLoop, GoldenMM1ByHand) {
   EXPECT_FALSE(open_loop(mm1_curve(), 1.0).stable);
 }
 
+// The kept TPOT table gives an evaluation the very values it computed at each use.
+TEST(OpenLoop, TheKeptTpotTableChangesNoFigure) {
+  OpenLoopCurve c = mm1_curve();
+  c.decode_instances = 2;
+  c.decode_slots = 256;
+  c.osl = 200;
+  c.batch = {2, 64, 256};
+  c.tpot_s = {0.01, 0.02, 0.05};
+  c.ttft_engine_s = {1.0, 1.1, 1.3};
+  c.admit_interval_steps = 1;
+  c.isl = 1000;
+  c.prompt_isl_max = 4000;
+  OpenLoopCurve kept = c;
+  kept.index_tpot();
+  ASSERT_EQ(kept.tpot_per_instance.size(), 129u);
+  for (double rate : {0.05, 0.3, 0.6, 0.9})
+    for (double scale : {0.8, 1.0, 1.3}) {
+      const OpenLoopResult a = open_loop(c, rate, {scale, scale}), b = open_loop(kept, rate, {scale, scale});
+      EXPECT_EQ(a.tpot_p50_s, b.tpot_p50_s);
+      EXPECT_EQ(a.tpot_p99_s, b.tpot_p99_s);
+      EXPECT_EQ(a.tpot_mean_s, b.tpot_mean_s);
+      EXPECT_EQ(a.ttft_p99_s, b.ttft_p99_s);
+      EXPECT_EQ(a.decode_batch, b.decode_batch);
+    }
+  kept.decode_slots = 300;  // a table kept for other slots is not read
+  EXPECT_EQ(open_loop(kept, 0.3).tpot_p99_s, open_loop([&] { OpenLoopCurve x = c; x.decode_slots = 300; return x; }(), 0.3).tpot_p99_s);
+}
+
 TEST(OpenLoop, TtftGrowsWithTheRate) {
   double last = 0;
   for (double rate : {0.1, 0.3, 0.5, 0.7, 0.9}) {
