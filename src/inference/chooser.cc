@@ -334,6 +334,16 @@ double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d,
   return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
+// A bound on the tokens/s per GPU of disaggregated deployment `d` at any load that meets the TTFT
+// limit: its requests/s stay below disaggregated_rate_within_ttft_per_s, each request giving OSL tokens;
+// with a margin of a few ulps over the rounding.
+double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools) {
+  const InferenceWorkload w = scenario_workload(s, d, 0);
+  const DisaggregatedDeployment& g = d.disagg;
+  const double rate_per_s = disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools);
+  return rate_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
+}
+
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
   const std::string where = fixed ? fmt::format("{} GPUs", gpus) : fmt::format("up to {} GPUs", gpus);
   const double need = s.traffic.min_tokens_per_s_per_user();
@@ -474,6 +484,10 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
         }
         Pending& u = pending[next_pending++];
         try {
+          // Once a point is held, a deployment whose prefill pool cannot take prompts within the TTFT
+          // limit fast enough to beat it is not evaluated (every met load's requests/s is below that
+          // rate: disaggregated_ttft_bound).
+          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools) <= threshold) continue;
           InferenceResult top = sv.eval(u.dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(u.dp), std::move(top), u.order});
