@@ -358,6 +358,25 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   return evaluate_disaggregated(m, hw, d, w, &pools);
 }
 
+PrefillTimeFloor::PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                   const InferenceWorkload& w, DisaggregatedPools* pools) {
+  check_pool(m, d.prefill, d.prefill_gpus, "prefill");
+  check_pool(m, d.decode, d.decode_gpus, "decode");
+  check_prefill_caps(d);
+  std::optional<DisaggregatedPools> local;
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
+  const PrefillSide side = prefill_side(memo, m, hw, d, w);
+  fits_ = side.pool->alone.valid();
+  batching_ = side.batching;
+  workers_ = side.prefill_instances;
+  transfer_s_ = side.transfer_s;
+}
+
+double PrefillTimeFloor::at(double rate_per_s) const {
+  if (!fits_) return INFINITY;
+  return PrefillSojourn(batching_).at(rate_per_s / workers_) + transfer_s_;
+}
+
 double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                             const InferenceWorkload& w, double ttft_limit_s,
                                             DisaggregatedPools* pools) {

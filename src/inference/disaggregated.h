@@ -120,6 +120,24 @@ double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& 
                                             const InferenceWorkload& w, double ttft_limit_s,
                                             DisaggregatedPools* pools = nullptr);
 
+// The least time a prompt of disaggregated deployment `d` under `w` spends between its arrival at the
+// prefill pool and its decode worker at `rate_per_s` requests/s, as evaluate_disaggregated adds it up:
+// its sojourn in the prefill pool (prefill_pool_sojourn_s per worker, growing with the rate, INFINITY
+// at the pool's capacity) and the KV hand-off with the front end; the decode worker's receive wait (not
+// negative) is left out. INFINITY at every rate for a prefill pool that does not fit. The same
+// InputErrors as evaluate_disaggregated; `pools` as there (nullptr: none kept).
+class PrefillTimeFloor {
+ public:
+  PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d, const InferenceWorkload& w,
+                   DisaggregatedPools* pools = nullptr);
+  double at(double rate_per_s) const;
+
+ private:
+  bool fits_ = false;
+  PrefillBatching batching_;
+  double workers_ = 1, transfer_s_ = 0;
+};
+
 // The pools' evaluations of disaggregated deployments of one model, on one hardware, under one
 // workload but for its clients and MTP drafts: the decode pool's result by its workers, GPUs, drafts
 // and sequences, and the prefill pool's figures by its workers, GPUs and caps. Deployments that pair
@@ -136,6 +154,7 @@ class DisaggregatedPools {
  private:
   friend InferenceResult evaluate_disaggregated(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
                                                 const InferenceWorkload&, DisaggregatedPools*);
+  friend class PrefillTimeFloor;
   friend double disaggregated_rate_within_ttft_per_s(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
                                                      const InferenceWorkload&, double, DisaggregatedPools*);
   std::unique_ptr<Impl> impl_;
