@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -189,6 +190,28 @@ struct Solver {
       }
       return most * (1 + 1e-9);
     }
+    // A disaggregated deployment's prefill side, and its tokens/s per GPU of one request/s (OSL over
+    // the GPUs); without: an aggregated one.
+    std::optional<PrefillTimeFloor> prefill;
+    double osl = 0, per_gpu_of_rate = 0;
+    // Whether no load in [a, b] (points[0] at or below a) can give more than `x` tokens/s per GPU.
+    // Beyond over(): a disaggregated deployment's c clients hold its requests/s r in both pools,
+    // r (prefill time + decode time) <= c (evaluate_disaggregated's split), its decode time at least
+    // OSL x TPOT (its first token's step is no shorter than a TPOT) and its TPOT at least 1 / the
+    // per-user speed of a lower load; the left side grows with r, so where it already exceeds c at
+    // the rate that would give x, every rate c allows gives less (margins over the rounding of both).
+    bool below(long long a, long long b, double x) const {
+      if (over(a, b) <= x) return true;
+      if (!prefill) return false;
+      const double r_x = x / per_gpu_of_rate * (1 - 1e-9);
+      const double prefill_s = prefill->at(r_x);
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const long long end = i + 1 < points.size() ? std::min(b, points[i + 1].first - 1) : b;
+        if (end < a || end < points[i].first) continue;
+        if (!(r_x * (prefill_s + osl / points[i].second) > double(end) * (1 + 1e-9))) return false;
+      }
+      return true;
+    }
   };
   Ceiling ceiling;
 
@@ -213,8 +236,15 @@ struct Solver {
       ceiling.reset(at_lo);
       ceiling.add(lo0, at_lo);
       ceiling.add(top.concurrency, top);
+      ceiling.prefill.reset();
+      if (d.disaggregated) {
+        const InferenceWorkload w = scenario_workload(s, d, 0);
+        ceiling.prefill.emplace(s.model, s.hw, d.disagg, w, pools);
+        ceiling.osl = double(w.osl);
+        ceiling.per_gpu_of_rate = double(w.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus);
+      }
     }
-    auto cannot_beat = [&](long long a, long long b) { return pruning && ceiling.over(a, b) <= beat; };
+    auto cannot_beat = [&](long long a, long long b) { return pruning && ceiling.below(a, b, beat); };
     // The loads the solve can choose lie within `reach` below the largest that meets the traffic
     // (best_below's run and even loads).
     const long long ranks = rank_count(d, lo0);
@@ -294,7 +324,7 @@ struct Solver {
     std::size_t best_rank = loads.size();  // `at`'s: before every load
     for (std::size_t i = n; i-- > 0;) {
       const long long c = loads[i];
-      if (beat >= 0 && ceiling.over(c, c) <= std::max(beat, best.tokens_per_s_per_gpu)) continue;
+      if (beat >= 0 && ceiling.below(c, c, std::max(beat, best.tokens_per_s_per_gpu))) continue;
       InferenceResult r = eval(dp, c);
       if (beat >= 0) ceiling.add(c, r);
       if (!meets_traffic(s.traffic, r)) continue;
@@ -332,6 +362,16 @@ double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d,
   if (it == capacities.end()) it = capacities.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
   const double capacity_per_s = it->second;
   return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
+}
+
+// A bound on the tokens/s per GPU of disaggregated deployment `d` at any load that meets the TTFT
+// limit: its requests/s stay below disaggregated_rate_within_ttft_per_s, each request giving OSL tokens;
+// with a margin of a few ulps over the rounding.
+double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools) {
+  const InferenceWorkload w = scenario_workload(s, d, 0);
+  const DisaggregatedDeployment& g = d.disagg;
+  const double rate_per_s = disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools);
+  return rate_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
 std::string why_none(const ServingScenario& s, const Solver& sv, bool any_fits, int gpus, bool fixed) {
@@ -474,6 +514,10 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
         }
         Pending& u = pending[next_pending++];
         try {
+          // Once a point is held, a deployment whose prefill pool cannot take prompts within the TTFT
+          // limit fast enough to beat it is not evaluated (every met load's requests/s is below that
+          // rate: disaggregated_ttft_bound).
+          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools) <= threshold) continue;
           InferenceResult top = sv.eval(u.dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(u.dp), std::move(top), u.order});

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -360,6 +361,17 @@ TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
             d.disaggregated ? prefill_capacity_per_s(s.model, s.hw, d.disagg, scenario_workload(s, d, 0)) *
                                   double(s.traffic.osl) / double(d.disagg.prefill_gpus + d.disagg.decode_gpus)
                             : 0.0;
+        // Its clients hold its requests/s in both pools: rate x (the prefill side's least time + OSL
+        // x TPOT) is at most the clients (the bound the chooser skips a disaggregated deployment's
+        // loads by); and a rate whose prefill side alone passes the TTFT limit is never met (the bound
+        // it skips deployments by).
+        std::optional<PrefillTimeFloor> prefill_floor;
+        double rate_within_ttft = INFINITY;
+        if (d.disaggregated) {
+          prefill_floor.emplace(s.model, s.hw, d.disagg, scenario_workload(s, d, 0));
+          rate_within_ttft = disaggregated_rate_within_ttft_per_s(s.model, s.hw, d.disagg, scenario_workload(s, d, 0),
+                                                                  s.traffic.ttft_limit_s);
+        }
         double prev_speed = 0;
         long long prev = 0;
         for (long long l : loads) {
@@ -370,6 +382,13 @@ TEST(ServingChooser, CeilingBoundsWhatEveryLoadGives) {
           EXPECT_LE(r.tokens_per_s_per_gpu, double(l) * r.tokens_per_s_per_user / gpus * (1 + 1e-9)) << what;
           if (d.disaggregated) {
             EXPECT_LE(r.tokens_per_s_per_gpu, prefill_bound * (1 + 1e-9)) << what;
+            const double rate = r.requests_per_s;
+            EXPECT_LE(rate * (prefill_floor->at(rate) + double(s.traffic.osl) / r.tokens_per_s_per_user),
+                      double(l) * (1 + 1e-9))
+                << what;
+            if (r.ttft_s <= s.traffic.ttft_limit_s) {
+              EXPECT_LT(rate, rate_within_ttft) << what;
+            }
           }
           if (prev_speed > 0) {
             EXPECT_LE(r.tokens_per_s_per_user, prev_speed * (1 + 1e-9)) << what;

@@ -244,6 +244,71 @@ class PrefillSojourn {
   int np_ = 0;
 };
 
+// The prefill side of deployment `d` under `w`: the pool's figures (kept in `memo`) and, when its one
+// prompt alone fits, one worker's batching law (see prefill_pool_sojourn_s) and the time from a
+// prompt's prefill to its decode worker beyond the decode step (the KV transfer and the front end).
+struct PrefillSide {
+  const disaggregated_detail::PrefillPool* pool = nullptr;
+  PrefillBatching batching;
+  double prefill_instances = 1;  // prefill workers
+  double transfer_s = 0;
+};
+
+PrefillSide prefill_side(DisaggregatedPools::Impl& memo, const ModelArch& m, const Hardware& hw,
+                         const DisaggregatedDeployment& d, const InferenceWorkload& w) {
+  const InferenceWorkload wp = prefill_pool_workload(d, w);
+  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
+  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
+  DisaggregatedDeployment uncapped = d;
+  uncapped.prefill_max_batch = 0;
+  const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;
+  const double rank_tokens = prefill_rank_step_tokens(d, w);
+  const double budget_prompts = budget_tokens / isl;
+  const bool knot = d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && budget_prompts > ranks;
+  const bool one_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
+  const auto prefill_key =
+      disaggregated_detail::key_of(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
+                                   d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
+  PrefillSide side;
+  {
+    const auto held = memo.lock();
+    if (auto it = memo.prefill.find(prefill_key); it != memo.prefill.end()) side.pool = &it->second;
+  }
+  if (!side.pool) {
+    disaggregated_detail::PrefillPool pp;
+    pp.alone = evaluate_inference(m, hw, d.prefill, wp);
+    if (pp.alone.valid()) {
+      pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step);
+      pp.budget_step_s = d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s
+                                                 : pp.chunk_step.total_s;
+      if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
+    }
+    const auto held = memo.lock();
+    side.pool = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
+  }
+  const disaggregated_detail::PrefillPool& pool = *side.pool;
+  if (!pool.alone.valid()) return side;
+  const double prefill_alone_s = pool.alone.prefill_s;  // without the front end's overhead
+  side.prefill_instances = double(d.prefill_gpus / d.prefill.tp);
+  // The step's length against the prompts it holds is the worker's, from its one-prompt step (on
+  // one rank), a step of one prompt on every attention-DP rank and a step of its token budget (the
+  // recipe's per-step tokens); the request cap only bounds the prompts a step takes.
+  PrefillBatching& batching = side.batching;
+  batching.alone_s = prefill_alone_s;
+  batching.steps_per_prompt = std::max(1.0, isl / rank_tokens);
+  batching.budget_prompts = budget_prompts;
+  batching.budget_step_s = pool.budget_step_s;
+  if (knot) {
+    batching.knot_prompts = ranks;
+    batching.knot_step_s = pool.knot_step_s;
+  }
+  batching.max_prompts = rank_tokens * ranks / isl;
+  batching.capacity_per_s = pool.capacity_per_s / side.prefill_instances;  // requests/s one worker completes
+  // The front end's per-request latency is paid before prefill, like the transfer after it.
+  side.transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
+  return side;
+}
+
 }  // namespace
 
 double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s) {
@@ -291,6 +356,64 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
                                        const InferenceWorkload& w) {
   DisaggregatedPools pools;
   return evaluate_disaggregated(m, hw, d, w, &pools);
+}
+
+PrefillTimeFloor::PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                   const InferenceWorkload& w, DisaggregatedPools* pools) {
+  check_pool(m, d.prefill, d.prefill_gpus, "prefill");
+  check_pool(m, d.decode, d.decode_gpus, "decode");
+  check_prefill_caps(d);
+  std::optional<DisaggregatedPools> local;
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
+  const PrefillSide side = prefill_side(memo, m, hw, d, w);
+  fits_ = side.pool->alone.valid();
+  batching_ = side.batching;
+  workers_ = side.prefill_instances;
+  transfer_s_ = side.transfer_s;
+}
+
+double PrefillTimeFloor::at(double rate_per_s) const {
+  if (!fits_) return INFINITY;
+  return PrefillSojourn(batching_).at(rate_per_s / workers_) + transfer_s_;
+}
+
+double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                            const InferenceWorkload& w, double ttft_limit_s,
+                                            DisaggregatedPools* pools) {
+  check_pool(m, d.prefill, d.prefill_gpus, "prefill");
+  check_pool(m, d.decode, d.decode_gpus, "decode");
+  check_prefill_caps(d);
+  if (!(ttft_limit_s > 0)) return INFINITY;
+  std::optional<DisaggregatedPools> local;
+  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
+  const PrefillSide side = prefill_side(memo, m, hw, d, w);
+  if (!side.pool->alone.valid()) return 0.0;  // every load's result is invalid
+  const PrefillSojourn sojourn(side.batching);
+  const double alone_s = side.batching.alone_s;
+  // evaluate_disaggregated's TTFT at rate x is at least the steady state's sojourn(x) + transfer_s
+  // (its other terms, the receive wait and the decode step, are not negative); a closed-loop run of
+  // R requests per client averages it with the opening wave's, itself at least alone_s + transfer_s:
+  // (alone_s + (R - 1) sojourn(x)) / R + transfer_s. The floor below is the lower of the two, and
+  // grows with x as the sojourn does (PrefillSojourn: its step n = x S(n) and the queue grow with x).
+  const double R = w.arrival == Arrival::closed_loop && w.requests_per_client > 0 ? double(w.requests_per_client) : 0;
+  auto floor_s = [&](double x) {
+    const double q = sojourn.at(x / side.prefill_instances);
+    if (R <= 0) return side.transfer_s + q;
+    return side.transfer_s + std::min(q, R > 1 ? (alone_s + (R - 1) * q) / R : alone_s);
+  };
+  // A margin far above the rounding of both computations: the rate returned is beyond every rate whose
+  // TTFT, computed either way, is within the limit.
+  const double limit_s = ttft_limit_s * (1 + 1e-6);
+  const double mu_p = side.pool->capacity_per_s;
+  if (floor_s(0.0) > limit_s) return 0.0;
+  if (!(mu_p > 0) || floor_s(mu_p) <= limit_s) return INFINITY;
+  double lo = 0.0, hi = mu_p;  // the floor within the limit at lo, beyond it at hi
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    (floor_s(mid) <= limit_s ? lo : hi) = mid;
+  }
+  return hi;
 }
 
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
@@ -379,37 +502,8 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
 
   // Prefill pool: one request alone (its latency), and the pool's capacity in requests/s
   // (prefill_capacity_per_s: full steps of the per-rank token budget, within the held slots).
-  const InferenceWorkload wp = prefill_pool_workload(d, w);
-  const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
-  const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
-  DisaggregatedDeployment uncapped = d;
-  uncapped.prefill_max_batch = 0;
-  const double budget_tokens = prefill_rank_step_tokens(uncapped, w) * ranks;
-  const double rank_tokens = prefill_rank_step_tokens(d, w);
-  const double budget_prompts = budget_tokens / isl;
-  const bool knot = d.prefill.attention_dp && ranks > 1 && rank_tokens >= isl && budget_prompts > ranks;
-  const bool one_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
-  const auto prefill_key =
-      disaggregated_detail::key_of(d.prefill, d.prefill_gpus, 0, d.prefill_max_batch, d.prefill_max_tokens,
-                                   d.prefill_fp8_block_gemm_triton ? 1 : 0, one_domain ? 1 : 0);
-  const disaggregated_detail::PrefillPool* found = nullptr;
-  {
-    const auto held = memo.lock();
-    if (auto it = memo.prefill.find(prefill_key); it != memo.prefill.end()) found = &it->second;
-  }
-  if (!found) {
-    disaggregated_detail::PrefillPool pp;
-    pp.alone = evaluate_inference(m, hw, d.prefill, wp);
-    if (pp.alone.valid()) {
-      pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step);
-      pp.budget_step_s = d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s
-                                                 : pp.chunk_step.total_s;
-      if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
-    }
-    const auto held = memo.lock();
-    found = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
-  }
-  const disaggregated_detail::PrefillPool& pool = *found;
+  const PrefillSide side = prefill_side(memo, m, hw, d, w);
+  const disaggregated_detail::PrefillPool& pool = *side.pool;
   const InferenceResult& alone = pool.alone;
   if (!alone.valid()) {
     InferenceResult r = alone;
@@ -419,26 +513,10 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   }
   const double prefill_alone_s = alone.prefill_s;  // without the front end's overhead
   const StepTime& chunk_step = pool.chunk_step;
-  const double prefill_instances = double(d.prefill_gpus / d.prefill.tp);
+  const double prefill_instances = side.prefill_instances;
   const double mu_p = pool.capacity_per_s;
-  const double mu_inst = mu_p / prefill_instances;  // requests/s one prefill worker completes
-  // The step's length against the prompts it holds is the worker's, from its one-prompt step (on
-  // one rank), a step of one prompt on every attention-DP rank and a step of its token budget (the
-  // recipe's per-step tokens); the request cap only bounds the prompts a step takes.
-  PrefillBatching batching;
-  batching.alone_s = prefill_alone_s;
-  batching.steps_per_prompt = std::max(1.0, isl / rank_tokens);
-  batching.budget_prompts = budget_prompts;
-  batching.budget_step_s = pool.budget_step_s;
-  if (knot) {
-    batching.knot_prompts = ranks;
-    batching.knot_step_s = pool.knot_step_s;
-  }
-  batching.max_prompts = rank_tokens * ranks / isl;
-  batching.capacity_per_s = mu_inst;
-  const PrefillSojourn sojourn(batching);
-  // The front end's per-request latency is paid before prefill, like the transfer after it.
-  const double transfer_s = kv_transfer_s(m, hw, d, w, prefill_alone_s) + w.request_overhead_s;
+  const PrefillSojourn sojourn(side.batching);
+  const double transfer_s = side.transfer_s;
 
   // The decode pool's slots: what its KV cache holds, or the recipe's batch cap per attention rank
   // when that is lower. Clients beyond the slots wait for one (below: Little's law over the loop).

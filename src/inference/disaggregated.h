@@ -9,6 +9,8 @@
 
 namespace gpuplan {
 
+class DisaggregatedPools;
+
 struct DisaggregatedDeployment {
   InferenceParallel prefill;  // one prefill worker (pp = 1)
   int prefill_gpus = 0;       // whole prefill pool: a multiple of prefill.tp
@@ -108,6 +110,34 @@ double prefill_pool_sojourn_s(const PrefillBatching& b, double arrivals_per_s);
 InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                        const InferenceWorkload& w);
 
+// A bound on the requests/s disaggregated deployment `d` serves under `w` (any w.concurrency) at a
+// mean TTFT (evaluate_disaggregated's ttft_s) within `ttft_limit_s`: a prompt's TTFT is at least its
+// time in the prefill pool (prefill_pool_sojourn_s at the rate, which grows with it) and the KV
+// transfer, so no rate beyond the one whose time reaches the limit meets it. INFINITY without a limit
+// (<= 0) or where the limit holds up to the prefill pool's capacity; 0 where the prefill pool does not
+// fit. The same InputErrors as evaluate_disaggregated. `pools`: as there (nullptr: none kept).
+double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
+                                            const InferenceWorkload& w, double ttft_limit_s,
+                                            DisaggregatedPools* pools = nullptr);
+
+// The least time a prompt of disaggregated deployment `d` under `w` spends between its arrival at the
+// prefill pool and its decode worker at `rate_per_s` requests/s, as evaluate_disaggregated adds it up:
+// its sojourn in the prefill pool (prefill_pool_sojourn_s per worker, growing with the rate, INFINITY
+// at the pool's capacity) and the KV hand-off with the front end; the decode worker's receive wait (not
+// negative) is left out. INFINITY at every rate for a prefill pool that does not fit. The same
+// InputErrors as evaluate_disaggregated; `pools` as there (nullptr: none kept).
+class PrefillTimeFloor {
+ public:
+  PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d, const InferenceWorkload& w,
+                   DisaggregatedPools* pools = nullptr);
+  double at(double rate_per_s) const;
+
+ private:
+  bool fits_ = false;
+  PrefillBatching batching_;
+  double workers_ = 1, transfer_s_ = 0;
+};
+
 // The pools' evaluations of disaggregated deployments of one model, on one hardware, under one
 // workload but for its clients and MTP drafts: the decode pool's result by its workers, GPUs, drafts
 // and sequences, and the prefill pool's figures by its workers, GPUs and caps. Deployments that pair
@@ -124,6 +154,9 @@ class DisaggregatedPools {
  private:
   friend InferenceResult evaluate_disaggregated(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
                                                 const InferenceWorkload&, DisaggregatedPools*);
+  friend class PrefillTimeFloor;
+  friend double disaggregated_rate_within_ttft_per_s(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
+                                                     const InferenceWorkload&, double, DisaggregatedPools*);
   std::unique_ptr<Impl> impl_;
 };
 

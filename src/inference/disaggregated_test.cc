@@ -3,6 +3,7 @@
 // range check, and a golden on a published point whose recipe states the cap.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -272,6 +273,50 @@ TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
         prev = r.ttft_s;
       }
     }
+}
+
+// disaggregated_rate_within_ttft_per_s bounds the requests/s of every load whose mean TTFT is within
+// the limit (what lets the chooser skip a deployment unevaluated), and is near the rate the loads reach:
+// the GB200 and B200 pools above, steady state and closed loops of 1 and 10 requests per client, limits
+// from below one prompt alone to far beyond the pool's queue.
+TEST(DisaggregatedRateWithinTtft, BoundsEveryLoadWithinTheLimit) {
+  Gb200Pools g;
+  Gb200Pools b;
+  b.hw = resolve_hardware(test_catalog(), "hgx-b200");
+  b.d.prefill = {8, 8, 1, true};
+  b.d.decode = {8, 8, 1, true};
+  b.d.decode_gpus = 8;
+  b.d.prefill_max_tokens = 7373;
+  b.w.weight_precision = Precision::fp8;
+  b.w.isl = 7373;
+  b.w.osl = 922;
+  b.w.num_gpus = 16;
+  int met = 0, near = 0;
+  for (Gb200Pools* s : {&g, &b})
+    for (int rpc : {0, 1, 10}) {
+      DisaggregatedPools pools(false);
+      const InferenceResult alone = s->at(1, 0, rpc);
+      ASSERT_TRUE(alone.valid());
+      for (double limit : {0.5 * alone.ttft_s, alone.ttft_s, 1.5 * alone.ttft_s, 3 * alone.ttft_s, 10 * alone.ttft_s}) {
+        InferenceWorkload w = s->w;
+        w.requests_per_client = rpc;
+        const double bound = disaggregated_rate_within_ttft_per_s(s->m, s->hw, s->d, w, limit, &pools);
+        EXPECT_EQ(bound, disaggregated_rate_within_ttft_per_s(s->m, s->hw, s->d, w, limit)) << limit;
+        double most = 0;
+        for (long long clients = 1; clients <= 4096; clients += 1 + clients / 8) {
+          const InferenceResult r = s->at(clients, 0, rpc);
+          if (!r.valid() || r.ttft_s > limit) continue;
+          ++met;
+          EXPECT_LT(r.requests_per_s, bound) << clients << " clients, limit " << limit << " s, " << rpc;
+          most = std::max(most, r.requests_per_s);
+        }
+        if (std::isfinite(bound) && most > 0.8 * bound) ++near;
+      }
+    }
+  EXPECT_GT(met, 100);
+  EXPECT_GT(near, 3);  // tight where the prefill pool's queue sets the limit
+  // No limit: no bound.
+  EXPECT_EQ(disaggregated_rate_within_ttft_per_s(g.m, g.hw, g.d, g.w, 0), INFINITY);
 }
 
 // The decode workers' receive interval (SGLang's --scheduler-recv-interval N on a decode worker): a
