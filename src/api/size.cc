@@ -26,8 +26,8 @@ namespace gpuplan::api {
 
 void add_size_options(CLI::App& app, SizeRequest& req) {
   app.description("Size a serving demand on every system that runs the model: the deployment, the whole units to buy "
-                  "so that the SLA holds with the stated confidence under the model's error bands (Monte Carlo, errors "
-                  "shared by a generation), capex, $/year, $ per million tokens, power, and the chance each system is "
+                  "so that the SLA holds with the stated confidence under the model's error bands (Monte Carlo, two "
+                  "systems' errors correlated as the bands measured them), capex, $/year, $ per million tokens, power, and the chance each system is "
                   "the cheapest. Open-loop Poisson arrivals; see docs/sizing.md.");
   add_cost_options(app, req.cost_opts);
   app.add_option("--model", req.model_name, "Model to serve (required)");
