@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "search/memory_savers.h"
@@ -29,9 +30,12 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   struct RingFit {
     TrainingPlan plan;  // with its memory-saver layers
     TrainingMemoryTotals fit;
+    bool fitted = true;  // false: skipped by the bound before its fit (its twin fits itself)
   };
   std::vector<RingFit> ring_fits;
-  std::size_t next_twin = 0;  // the a2a plans come in their ring twins' order: a twin is at or after it
+  std::size_t next_twin = 0;
+  const bool prune = o.prune && o.objective == Objective::tokens_per_s;
+  const double tokens = double(w.global_batch) * w.seq_len;  // per step, as the timing model counts them  // the a2a plans come in their ring twins' order: a twin is at or after it
   auto same_block = [](const TrainingPlan& a, const TrainingPlan& b) {
     return a.tp == b.tp && a.pp == b.pp && a.vp == b.vp && a.cp == b.cp;
   };
@@ -62,6 +66,30 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
           next_twin = i + 1;
           break;
         }
+    if (twin && !twin->fitted) twin = nullptr;
+    // Branch and bound: the candidate's step time with its memory savers at their cheapest bounds the
+    // step time of any setting the fit may choose, so a candidate that cannot enter the top even so is
+    // skipped before its fit. Offload adds offload_s, a non-negative term, to a sum of non-negative
+    // terms and touches no other, so without it the step is the smallest (floating-point sums of
+    // non-negative terms are monotone in each). Full recompute of r layers a chunk (r >= 1, or all)
+    // raises the recompute, recomputed collectives and bubble terms with r and lowers only the data-
+    // parallel term, which overlaps the backward: at r = 1 with that term left out the sum is no larger.
+    std::optional<TrainingResult> unsaved;  // the candidate's timing as enumerated (no offload), when exact
+    if (prune && !twin) {
+      TrainingPlan q = p;
+      const bool full = q.recompute == Recompute::full;
+      if (full) q.recompute_layers = 1;
+      TrainingResult b = evaluate_training(m, hw, q, w, topt);
+      if (b.valid()) {
+        if (full) b.parts.dp_comm_s = 0;
+        const double least_step_s = full ? b.parts.total_s() : b.step_time_s;
+        if (top.size() == k && tokens / least_step_s <= top.back().score) {
+          if (ring) ring_fits.push_back({p, {}, false});
+          return;
+        }
+        if (!full) unsaved = std::move(b);
+      }
+    }
     if (twin) {
       p.recompute_layers = twin->plan.recompute_layers;
       p.offload_layers = twin->plan.offload_layers;
@@ -78,7 +106,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
       return;
     }
     ++out.stats.evaluated;
-    TrainingResult r = evaluate_training(m, hw, p, w, topt);
+    TrainingResult r = unsaved && p.offload_layers == 0 ? std::move(*unsaved) : evaluate_training(m, hw, p, w, topt);
     if (!r.valid()) {  // cannot happen after the filter; counted as divisibility to keep the sums
       --out.stats.evaluated;
       ++out.stats.dropped_divisibility;

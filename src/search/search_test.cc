@@ -675,6 +675,47 @@ TEST(Search, AnA2aPlansFitIsItsOwn) {
   EXPECT_GT(checked, 20);
 }
 
+// Branch and bound changes what is examined, never what is found: the same top, plan for plan and
+// figure for figure, as the exhaustive search (dense and MoE models, with and without a host link,
+// long sequences with both context-parallel exchanges, LoRA).
+TEST(Search, PrunedSearchKeepsTheSameTop) {
+  struct Case {
+    const char* model;
+    const char* system;
+    int gpus, seq;
+    long long batch;
+    bool lora;
+  };
+  const Case cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128, false},
+                        {"llama3.1-70b", "gb200-nvl72", 288, 65536, 72, false},
+                        {"deepseek-v3", "hgx-h800", 256, 4096, 1024, false},
+                        {"mixtral-8x7b", "mi300x-platform", 32, 8192, 256, false},
+                        {"llama3.1-405b", "hgx-a100", 128, 8192, 256, false},
+                        {"llama3.1-8b", "hgx-h100", 8, 4096, 64, true}};
+  for (const Case& c : cases) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    TrainingWorkload w = workload(c.gpus, c.batch, c.seq);
+    if (c.lora) w.finetune.method = FinetuneMethod::lora;
+    for (std::size_t k : {std::size_t{1}, std::size_t{5}}) {
+      SearchOptions o;
+      o.top_k = k;
+      const SearchResult all = search_plans(m, hw, w, o);
+      o.prune = true;
+      const SearchResult pruned = search_plans(m, hw, w, o);
+      ASSERT_EQ(all.top.size(), pruned.top.size()) << c.model << " " << c.system;
+      EXPECT_LE(pruned.stats.evaluated, all.stats.evaluated);
+      for (std::size_t i = 0; i < all.top.size(); ++i) {
+        EXPECT_EQ(to_string(all.top[i].plan), to_string(pruned.top[i].plan)) << c.model << " " << c.system;
+        EXPECT_EQ(all.top[i].score, pruned.top[i].score);
+        EXPECT_EQ(all.top[i].result.step_time_s, pruned.top[i].result.step_time_s);
+        EXPECT_EQ(all.top[i].result.memory.total_bytes, pruned.top[i].result.memory.total_bytes);
+      }
+      EXPECT_EQ(all.has_closest, pruned.has_closest);
+    }
+  }
+}
+
 TEST(FitsFrom, TheFirstDoublingWhoseSearchFindsAPlan) {
   std::vector<int> asked;
   auto fits_from = [&asked](int fits_at) {
