@@ -20,6 +20,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   topt.with_memory = false;  // the filter already estimated it
   LayerCostCache layer_costs;  // candidates share their layers' costs
   topt.layer_costs = &layer_costs;
+  topt.plan_checked = true;  // plan_divides ran check_plan on every candidate it passes
   const std::size_t k = std::max<std::size_t>(1, o.top_k);
   std::vector<SearchCandidate>& top = out.top;  // kept sorted, best first
   top.reserve(k + 1);

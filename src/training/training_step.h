@@ -85,6 +85,8 @@ struct TrainingOptions {
   bool with_memory = true;          // run the memory estimator too
   MemoryOptions memory;             // capacity_bytes 0 = the accelerator's HBM
   LayerCostCache* layer_costs = nullptr;  // optional (LayerCostCache)
+  // The plan passed check_plan (its dp filled): evaluate_training does not check it again.
+  bool plan_checked = false;
 };
 
 // `o` with what is 0 (unknown) filled from `hw`: the GPU's memory capacity and its share of the node's
