@@ -34,9 +34,9 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     bool fitted = true;  // false: skipped by the bound before its fit (its twin fits itself)
   };
   std::vector<RingFit> ring_fits;
-  std::size_t next_twin = 0;
+  std::size_t next_twin = 0;  // the a2a plans come in their ring twins' order: a twin is at or after it
   const bool prune = o.prune && o.objective == Objective::tokens_per_s;
-  const double tokens = double(w.global_batch) * w.seq_len;  // per step, as the timing model counts them  // the a2a plans come in their ring twins' order: a twin is at or after it
+  const double tokens = double(w.global_batch) * w.seq_len;  // per step, as the timing model counts them
   auto same_block = [](const TrainingPlan& a, const TrainingPlan& b) {
     return a.tp == b.tp && a.pp == b.pp && a.vp == b.vp && a.cp == b.cp;
   };
@@ -44,13 +44,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     return same_block(a, b) && a.sequence_parallel == b.sequence_parallel && a.ep == b.ep &&
            a.ep_overlap == b.ep_overlap && a.mbs == b.mbs && a.recompute == b.recompute && a.zero == b.zero;
   };
-  for_each_plan(space, [&](const TrainingPlan& candidate) {
-    ++out.stats.enumerated;
-    TrainingPlan p = candidate;
-    if (!plan_divides(m, p, w)) {
-      ++out.stats.dropped_divisibility;
-      return;
-    }
+  auto consider = [&](TrainingPlan p) {
     // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
     // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
@@ -122,6 +116,24 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
                                [](double s, const SearchCandidate& x) { return s > x.score; });
     top.insert(at, std::move(c));
     if (top.size() > k) top.pop_back();
+  };
+  // Whether a plan divides does not depend on its recompute or ZeRO stage (plan_divides and check_plan
+  // read neither): one verdict a block of the space.
+  const std::size_t per_block = space.recompute.size() * space.zero.size();
+  for_each_plan_block(space, [&](const TrainingPlan& block) {
+    out.stats.enumerated += per_block;
+    TrainingPlan p = block;
+    if (!plan_divides(m, p, w)) {
+      out.stats.dropped_divisibility += per_block;
+      return;
+    }
+    for (Recompute rc : space.recompute) {
+      p.recompute = rc;
+      for (int zero : space.zero) {
+        p.zero = zero;
+        consider(p);
+      }
+    }
   });
   if (!top.empty()) out.has_closest = false;
   return out;
