@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -44,11 +45,34 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     return same_block(a, b) && a.sequence_parallel == b.sequence_parallel && a.ep == b.ep &&
            a.ep_overlap == b.ep_overlap && a.mbs == b.mbs && a.recompute == b.recompute && a.zero == b.zero;
   };
-  auto consider = [&](TrainingPlan p) {
+  // A block's step floor (training_step_floor: the same for its every recompute mode and ZeRO stage),
+  // as the tokens/s it bounds; worked out for the block's first candidate that meets a full top.
+  struct BlockFloor {
+    bool known = false;
+    double most_tokens_per_s = 0;
+  };
+  auto consider = [&](TrainingPlan p, BlockFloor& floor) {
+    const bool ring = p.cp > 1 && p.cp_kind == CpKind::ring;
+    if (prune && top.size() == k) {
+      if (!floor.known) {
+        const TrainingResult f = training_step_floor(m, hw, p, w, topt);
+        floor.known = true;
+        floor.most_tokens_per_s = f.valid() ? tokens / f.step_time_s : std::numeric_limits<double>::infinity();
+      }
+      if (floor.most_tokens_per_s <= top.back().score) {
+        if (ring) {
+          if (!ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
+            ring_fits.clear();
+            next_twin = 0;
+          }
+          ring_fits.push_back({p, {}, false});
+        }
+        return;
+      }
+    }
     // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
     // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
-    const bool ring = p.cp > 1 && p.cp_kind == CpKind::ring;
     if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
       ring_fits.clear();
       next_twin = 0;
@@ -127,11 +151,12 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
       out.stats.dropped_divisibility += per_block;
       return;
     }
+    BlockFloor floor;
     for (Recompute rc : space.recompute) {
       p.recompute = rc;
       for (int zero : space.zero) {
         p.zero = zero;
-        consider(p);
+        consider(p, floor);
       }
     }
   });

@@ -500,6 +500,30 @@ TEST(LayerCostCache, EvaluationsAgreeWithAndWithoutTheCache) {
   EXPECT_GT(checked, 3000);
 }
 
+// The floor a search bounds with sits under the step of the plan with its memory savers fitted, and
+// under the step of the same plan with every other recompute mode and ZeRO stage.
+TEST(StepFloor, NeverAboveTheStepOfAnyRecomputeOrZeroStage) {
+  int checked = 0;
+  each_case_plan(2, every_plan, [&](const SaverCase& c, const ModelArch& m, const Hardware& hw,
+                                    const PlanSpace& space, TrainingPlan p) {
+    const TrainingResult floor = training_step_floor(m, hw, p, c.workload);
+    for (Recompute rc : space.recompute)
+      for (int zero : space.zero) {
+        TrainingPlan q = p;
+        q.recompute = rc;
+        q.zero = zero;
+        fit_memory_savers(m, hw, q, c.workload, {}, space.savers);
+        const TrainingResult step = evaluate_training(m, hw, q, c.workload);
+        ASSERT_EQ(floor.valid(), step.valid()) << c.model << " " << to_string(q);
+        if (step.valid()) {
+          EXPECT_LE(floor.step_time_s, step.step_time_s) << c.model << " " << to_string(q);
+        }
+        ++checked;
+      }
+  });
+  EXPECT_GT(checked, 3000);
+}
+
 TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {
   const ModelArch m = resolve_model("llama3.1-8b");
   const Hardware hw = resolve_hardware(catalog(), "hgx-h100");

@@ -360,8 +360,11 @@ MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw) {
   return o;
 }
 
-TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
-                                 const TrainingWorkload& w, const TrainingOptions& options) {
+namespace {
+
+// evaluate_training, or with `floor_only` its step's compute floor (training_step_floor).
+TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
+                             const TrainingWorkload& w, const TrainingOptions& options, bool floor_only) {
   TrainingResult r;
   TrainingPlan p = plan_in;
   if (!options.plan_checked) r.violations = check_plan(m, p, w);
@@ -455,6 +458,19 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     f_compute += lc.adapter_forward_s + lc.dequantize_pass_s;
     b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.backward_dequantize_s;
   }
+  StepBreakdown& s = r.parts;
+  const double k = static_cast<double>(nmb);
+  s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
+  s.attention_s = k * 3.5 * f_attn;
+  s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
+  if (floor_only) {
+    // What follows adds recompute to the micro-batch time and non-negative terms to the step; the
+    // bubble is (pp-1)/vp micro-batch times, each at least its forward and backward compute.
+    s.bubble_s = p.pp > 1 ? (p.pp - 1.0) / p.vp * (f_compute + b_compute) : 0.0;
+    r.step_time_s = s.total_s();
+    return r;
+  }
+
   double recompute = 0;
   // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
   // the TP all-gathers/reduce-scatters, the CP ring's K/V exchange and the MoE token dispatcher's
@@ -618,11 +634,6 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
                                            2.0 * (p.pp * p.vp - 1) * p2p
                                      : 0.0;
 
-  StepBreakdown& s = r.parts;
-  const double k = static_cast<double>(nmb);
-  s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
-  s.attention_s = k * 3.5 * f_attn;
-  s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
   s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;
@@ -661,6 +672,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     }
   }
   return r;
+}
+
+}  // namespace
+
+TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan,
+                                 const TrainingWorkload& w, const TrainingOptions& options) {
+  return evaluate_step(m, hw, plan, w, options, false);
+}
+
+TrainingResult training_step_floor(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan,
+                                   const TrainingWorkload& w, const TrainingOptions& options) {
+  return evaluate_step(m, hw, plan, w, options, true);
 }
 
 }  // namespace gpuplan

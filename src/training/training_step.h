@@ -98,6 +98,15 @@ MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw);
 TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                                  const TrainingWorkload& workload, const TrainingOptions& options = {});
 
+// A floor under evaluate_training(model, hw, plan, workload, options).step_time_s for `plan` under any
+// recompute mode, ZeRO stage and memory-saver layers: its GEMM, attention and memory-bound parts, and
+// the pipeline bubble its forward and backward compute alone leave (parts; step_time_s their sum). The
+// step adds recompute, communication, offload and the optimizer, non-negative terms, and a floating-
+// point sum of non-negative terms does not fall as one grows, so the floor is never above the step.
+// Violations as evaluate_training's. A few of its operations: a search's bound.
+TrainingResult training_step_floor(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                                   const TrainingWorkload& workload, const TrainingOptions& options = {});
+
 // Checks divisibility of a plan against model and workload; empty when valid. Fills plan.dp when 0.
 std::vector<Violation> check_plan(const ModelArch& model, TrainingPlan& plan, const TrainingWorkload& workload);
 
