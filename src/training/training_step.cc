@@ -463,29 +463,23 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
   s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
   s.attention_s = k * 3.5 * f_attn;
   s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
-  if (floor_only) {
-    // What follows adds recompute to the micro-batch time and non-negative terms to the step; the
-    // bubble is (pp-1)/vp micro-batch times, each at least its forward and backward compute.
-    s.bubble_s = p.pp > 1 ? (p.pp - 1.0) / p.vp * (f_compute + b_compute) : 0.0;
-    r.step_time_s = s.total_s();
-    return r;
-  }
-
   double recompute = 0;
   // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
   // the TP all-gathers/reduce-scatters, the CP ring's K/V exchange and the MoE token dispatcher's
   // all-to-alls run again (Megatron's checkpointed TransformerLayer.forward). `recomputed_passes` is
   // the forward passes' share of the layers that recompute: the communication below counts it.
   double recomputed_passes = 0;
-  if (p.recompute == Recompute::full) {
+  // The floor: no recompute, and none of its recomputed collectives.
+  const Recompute recompute_mode = floor_only ? Recompute::none : p.recompute;
+  if (recompute_mode == Recompute::full) {
     // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
     const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
     recomputed_passes = share;
     recompute = share * n * (lg + la + lm);
     if (lora) recompute += share * (lc.adapter_forward_s + lc.dequantize_pass_s);
-  } else if (p.recompute == Recompute::selective) {
+  } else if (recompute_mode == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward
-  } else if (p.recompute == Recompute::modules) {
+  } else if (recompute_mode == Recompute::modules) {
     recompute = n * lmod;  // norms, the experts' activation and MLA up-projections again in backward
   }
 
@@ -507,6 +501,18 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
   // recomputed forward's at overlap_eff.
   const double ep_exposed =
       p.ep_overlap ? n * lep_overlapped + recomputed_passes * n * lep * (1.0 - e.overlap_eff) : ep_fb;
+  if (floor_only) {
+    // Recompute and the recomputed passes' collectives (each term above grows with them), offload,
+    // hand-offs, data-parallel traffic and the optimizer only add non-negative terms to the
+    // micro-batch time and the step; the bubble is (pp-1)/vp micro-batch times.
+    s.tp_comm_s = k * tp_exposed;
+    s.cp_comm_s = k * cp_exposed;
+    s.ep_comm_s = k * ep_exposed;
+    const double mb_floor = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
+    s.bubble_s = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_floor : 0.0;
+    r.step_time_s = s.total_s();
+    return r;
+  }
 
   // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
   double p2p = 0;

@@ -99,10 +99,11 @@ TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, con
                                  const TrainingWorkload& workload, const TrainingOptions& options = {});
 
 // A floor under evaluate_training(model, hw, plan, workload, options).step_time_s for `plan` under any
-// recompute mode, ZeRO stage and memory-saver layers: its GEMM, attention and memory-bound parts, and
-// the pipeline bubble its forward and backward compute alone leave (parts; step_time_s their sum). The
-// step adds recompute, communication, offload and the optimizer, non-negative terms, and a floating-
-// point sum of non-negative terms does not fall as one grows, so the floor is never above the step.
+// recompute mode, ZeRO stage and memory-saver layers: its GEMM, attention and memory-bound parts, its
+// exposed TP, CP and EP communication without recompute, and the pipeline bubble those leave (parts;
+// step_time_s their sum). The step adds recompute (which only raises those communication terms),
+// offload, hand-offs, data-parallel traffic and the optimizer, non-negative terms, and a floating-point
+// sum of non-negative terms does not fall as one grows, so the floor is never above the step.
 // Violations as evaluate_training's. A few of its operations: a search's bound.
 TrainingResult training_step_floor(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                                    const TrainingWorkload& workload, const TrainingOptions& options = {});
