@@ -53,6 +53,10 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   };
   auto consider = [&](TrainingPlan p, BlockFloor& floor) {
     const bool ring = p.cp > 1 && p.cp_kind == CpKind::ring;
+    if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
+      ring_fits.clear();
+      next_twin = 0;
+    }
     if (prune && top.size() == k) {
       if (!floor.known) {
         const TrainingResult f = training_step_floor(m, hw, p, w, topt);
@@ -60,23 +64,13 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
         floor.most_tokens_per_s = f.valid() ? tokens / f.step_time_s : std::numeric_limits<double>::infinity();
       }
       if (floor.most_tokens_per_s <= top.back().score) {
-        if (ring) {
-          if (!ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
-            ring_fits.clear();
-            next_twin = 0;
-          }
-          ring_fits.push_back({p, {}, false});
-        }
+        if (ring) ring_fits.push_back({p, {}, false});
         return;
       }
     }
     // Full recompute of the fewest layers that fit; offload of the fewest layers that fit when the
     // plan does not fit otherwise: the candidate stands for its fastest memory saver setting.
     // Its totals decide; the whole estimate (stages, violations) is made for the few kept.
-    if (ring && !ring_fits.empty() && !same_block(ring_fits.front().plan, p)) {
-      ring_fits.clear();
-      next_twin = 0;
-    }
     const RingFit* twin = nullptr;
     if (p.cp > 1 && p.cp_kind == CpKind::a2a)
       for (std::size_t i = next_twin; i < ring_fits.size(); ++i)
