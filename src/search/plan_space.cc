@@ -88,7 +88,8 @@ void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPl
   });
 }
 
-void for_each_plan_block(const PlanSpace& s, const std::function<void(const TrainingPlan&)>& visit) {
+void for_each_plan_block(const PlanSpace& s, const std::function<void(const TrainingPlan&)>& visit,
+                         const std::function<bool(const TrainingPlan&)>& enter) {
   TrainingPlan p;
   p.dp = 0;
   p.etp = 1;
@@ -103,6 +104,7 @@ void for_each_plan_block(const PlanSpace& s, const std::function<void(const Trai
         p.vp = vp;
         for (int cp : s.cp) {
           p.cp = cp;
+          if (enter && !enter(p)) continue;
           for (CpKind kind : s.kinds_for(cp)) {
             p.cp_kind = kind;
             for (int ep : s.ep) {

@@ -138,6 +138,16 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   // Whether a plan divides does not depend on its recompute or ZeRO stage (plan_divides and check_plan
   // read neither): one verdict a block of the space.
   const std::size_t per_block = space.recompute.size() * space.zero.size();
+  // tp * pp * cp must divide the GPUs (plan_divides' first rule): the blocks under a TP, PP, VP and CP
+  // that does not are counted and dropped without a visit.
+  auto enter = [&](const TrainingPlan& head) {
+    const long long mp = 1LL * head.tp * head.pp * head.cp;
+    if (mp > 0 && w.num_gpus % mp == 0) return true;
+    const std::size_t n = space.kinds_for(head.cp).size() * space.ep.size() * space.mbs.size() * per_block;
+    out.stats.enumerated += n;
+    out.stats.dropped_divisibility += n;
+    return false;
+  };
   for_each_plan_block(space, [&](const TrainingPlan& block) {
     out.stats.enumerated += per_block;
     TrainingPlan p = block;
@@ -153,7 +163,7 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
         consider(p, floor);
       }
     }
-  });
+  }, enter);
   if (!top.empty()) out.has_closest = false;
   return out;
 }
