@@ -56,4 +56,13 @@ void BM_RecommendTraining405B(benchmark::State& state) {
 }
 BENCHMARK(BM_RecommendTraining405B)->Unit(benchmark::kMillisecond);
 
+// `gpuplan recommend --model deepseek-r1 --task train`: 20 x parameters tokens, the model's published batch.
+void BM_RecommendTrainingDeepSeekR1(benchmark::State& state) {
+  const ModelArch m = resolve_model("deepseek-r1");
+  compare::RecommendSpec spec;
+  spec.task = compare::Task::train;
+  for (auto _ : state) benchmark::DoNotOptimize(compare::recommend(cat(), m, spec, cost::builtin_cost_profile()));
+}
+BENCHMARK(BM_RecommendTrainingDeepSeekR1)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -21,6 +21,7 @@ TrainingPick best_training(const ModelArch& model, const Hardware& hw, const Tra
   }
   SearchOptions so;
   so.top_k = 1;
+  so.prune = true;  // the best plan alone is read
   const SearchResult r = search_plans(model, hw, w, so);
   p.evaluated = r.stats.evaluated;
   if (r.top.empty()) {

@@ -76,6 +76,20 @@ PlanSpace build_plan_space(const ModelArch& m, const Hardware& hw, const Trainin
 }
 
 void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPlan&)>& visit) {
+  for_each_plan_block(s, [&](const TrainingPlan& block) {
+    TrainingPlan p = block;
+    for (Recompute rc : s.recompute) {
+      p.recompute = rc;
+      for (int zero : s.zero) {
+        p.zero = zero;
+        visit(p);
+      }
+    }
+  });
+}
+
+void for_each_plan_block(const PlanSpace& s, const std::function<void(const TrainingPlan&)>& visit,
+                         const std::function<bool(const TrainingPlan&)>& enter) {
   TrainingPlan p;
   p.dp = 0;
   p.etp = 1;
@@ -90,6 +104,7 @@ void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPl
         p.vp = vp;
         for (int cp : s.cp) {
           p.cp = cp;
+          if (enter && !enter(p)) continue;
           for (CpKind kind : s.kinds_for(cp)) {
             p.cp_kind = kind;
             for (int ep : s.ep) {
@@ -97,13 +112,7 @@ void for_each_plan(const PlanSpace& s, const std::function<void(const TrainingPl
               p.ep_overlap = s.ep_overlap && ep > 1;
               for (int mbs : s.mbs) {
                 p.mbs = mbs;
-                for (Recompute rc : s.recompute) {
-                  p.recompute = rc;
-                  for (int zero : s.zero) {
-                    p.zero = zero;
-                    visit(p);
-                  }
-                }
+                visit(p);
               }
             }
           }

@@ -62,6 +62,12 @@ PlanSpace build_plan_space(const ModelArch& model, const Hardware& hw, const Tra
 // all-to-all overlapped exactly when ep > 1 and space.ep_overlap.
 void for_each_plan(const PlanSpace& space, const std::function<void(const TrainingPlan&)>& visit);
 
+// for_each_plan by blocks: visit(plan) for each plan of the space but its recompute and ZeRO stage, in
+// the same order; for_each_plan sets those from space.recompute x space.zero (ZeRO innermost) in turn.
+// `enter` (optional) is asked first with each TP, PP, VP and CP: false skips the blocks under them.
+void for_each_plan_block(const PlanSpace& space, const std::function<void(const TrainingPlan&)>& visit,
+                         const std::function<bool(const TrainingPlan&)>& enter = {});
+
 // Attention groups TP may split: heads (MHA, MLA) or gcd(heads, kv_heads) (GQA; Megatron splits KV
 // groups too).
 int tp_groups(const ModelArch& model);

@@ -17,6 +17,10 @@ struct SearchOptions {
   ObjectiveContext objective_context;  // cost: the TCO per GPU-hour
   SpaceOptions space;
   MemoryOptions memory;  // capacity_bytes 0: the accelerator's HBM
+  // Branch and bound (objective tokens_per_s): once the top is full, a candidate whose step time
+  // cannot fall below what its tokens/s would need to enter it is skipped before its memory fit. The
+  // top is the same; the stats then count only the candidates examined whole.
+  bool prune = false;
 };
 
 struct SearchCandidate {

@@ -500,6 +500,30 @@ TEST(LayerCostCache, EvaluationsAgreeWithAndWithoutTheCache) {
   EXPECT_GT(checked, 3000);
 }
 
+// The floor a search bounds with sits under the step of the plan with its memory savers fitted, and
+// under the step of the same plan with every other recompute mode and ZeRO stage.
+TEST(StepFloor, NeverAboveTheStepOfAnyRecomputeOrZeroStage) {
+  int checked = 0;
+  each_case_plan(2, every_plan, [&](const SaverCase& c, const ModelArch& m, const Hardware& hw,
+                                    const PlanSpace& space, TrainingPlan p) {
+    const TrainingResult floor = training_step_floor(m, hw, p, c.workload);
+    for (Recompute rc : space.recompute)
+      for (int zero : space.zero) {
+        TrainingPlan q = p;
+        q.recompute = rc;
+        q.zero = zero;
+        fit_memory_savers(m, hw, q, c.workload, {}, space.savers);
+        const TrainingResult step = evaluate_training(m, hw, q, c.workload);
+        ASSERT_EQ(floor.valid(), step.valid()) << c.model << " " << to_string(q);
+        if (step.valid()) {
+          EXPECT_LE(floor.step_time_s, step.step_time_s) << c.model << " " << to_string(q);
+        }
+        ++checked;
+      }
+  });
+  EXPECT_GT(checked, 3000);
+}
+
 TEST(Scaling, WeakScalingKeepsTotalThroughputGrowing) {
   const ModelArch m = resolve_model("llama3.1-8b");
   const Hardware hw = resolve_hardware(catalog(), "hgx-h100");
@@ -673,6 +697,47 @@ TEST(Search, AnA2aPlansFitIsItsOwn) {
     ++checked;
   }
   EXPECT_GT(checked, 20);
+}
+
+// Branch and bound changes what is examined, never what is found: the same top, plan for plan and
+// figure for figure, as the exhaustive search (dense and MoE models, with and without a host link,
+// long sequences with both context-parallel exchanges, LoRA).
+TEST(Search, PrunedSearchKeepsTheSameTop) {
+  struct Case {
+    const char* model;
+    const char* system;
+    int gpus, seq;
+    long long batch;
+    bool lora;
+  };
+  const Case cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128, false},
+                        {"llama3.1-70b", "gb200-nvl72", 288, 65536, 72, false},
+                        {"deepseek-v3", "hgx-h800", 256, 4096, 1024, false},
+                        {"mixtral-8x7b", "mi300x-platform", 32, 8192, 256, false},
+                        {"llama3.1-405b", "hgx-a100", 128, 8192, 256, false},
+                        {"llama3.1-8b", "hgx-h100", 8, 4096, 64, true}};
+  for (const Case& c : cases) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    TrainingWorkload w = workload(c.gpus, c.batch, c.seq);
+    if (c.lora) w.finetune.method = FinetuneMethod::lora;
+    for (std::size_t k : {std::size_t{1}, std::size_t{5}}) {
+      SearchOptions o;
+      o.top_k = k;
+      const SearchResult all = search_plans(m, hw, w, o);
+      o.prune = true;
+      const SearchResult pruned = search_plans(m, hw, w, o);
+      ASSERT_EQ(all.top.size(), pruned.top.size()) << c.model << " " << c.system;
+      EXPECT_LE(pruned.stats.evaluated, all.stats.evaluated);
+      for (std::size_t i = 0; i < all.top.size(); ++i) {
+        EXPECT_EQ(to_string(all.top[i].plan), to_string(pruned.top[i].plan)) << c.model << " " << c.system;
+        EXPECT_EQ(all.top[i].score, pruned.top[i].score);
+        EXPECT_EQ(all.top[i].result.step_time_s, pruned.top[i].result.step_time_s);
+        EXPECT_EQ(all.top[i].result.memory.total_bytes, pruned.top[i].result.memory.total_bytes);
+      }
+      EXPECT_EQ(all.has_closest, pruned.has_closest);
+    }
+  }
 }
 
 TEST(FitsFrom, TheFirstDoublingWhoseSearchFindsAPlan) {

@@ -41,12 +41,28 @@ struct LayerCost {
 // and linear-attention where the model has them.
 struct LayerCosts {
   LayerCost dense, moe, moe_win, dense_win, dense_lin, moe_lin;
+  double head_gemm_s = 0, head_memory_bound_s = 0;  // output head GEMM and the fp32 softmax / cross-entropy
 };
+
+// What a step reads of the model and the sequence alone.
+struct ModelTerms {
+  LayerParams dense, moe;
+  double embedding = 0;
+  TokenFlops flops;
+  int moe_layers = 0;
+};
+
+ModelTerms model_terms(const ModelArch& m, int seq) {
+  return {layer_params(m, false), m.is_moe() ? layer_params(m, true) : LayerParams{}, embedding_params(m),
+          forward_flops_per_token(m, seq, true), m.moe_layers()};
+}
 
 }  // namespace step_detail
 
 using step_detail::LayerCost;
 using step_detail::LayerCosts;
+using step_detail::ModelTerms;
+using step_detail::model_terms;
 
 namespace {
 
@@ -227,7 +243,10 @@ LayerCosts layer_costs(const ModelArch& m, const Hardware& hw, const TrainingPla
   const LayerCost dense_lin = m.is_hybrid() ? layer_cost(m, hw, p, st, fmt, T, seq, false, false, true) : dense;
   const LayerCost moe_lin =
       (m.is_hybrid() && m.is_moe()) ? layer_cost(m, hw, p, st, fmt, T, seq, true, false, true) : moe;
-  return {dense, moe, moe_win, dense_win, dense_lin, moe_lin};
+  // Output head + loss: GEMM over the vocabulary and the fp32 softmax / cross-entropy.
+  const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
+  const double head_mem = memory_bound_time_s(hw, 3.0 * T * m.vocab / p.tp * 4.0);
+  return {dense, moe, moe_win, dense_win, dense_lin, moe_lin, head_gemm, head_mem};
 }
 
 // What layer_cost reads of the plan and its group strides (the model, hardware, format and sequence
@@ -246,12 +265,14 @@ struct LayerCostCache::Impl {
   int seq = 0;
   MathFormat fmt = MathFormat::bf16;
   std::map<LayerCostKey, LayerCosts> costs;
+  ModelTerms terms;  // of `model` at `seq`
 
   const LayerCosts& get(const ModelArch& m, const Hardware& h, const TrainingPlan& p, const GroupStrides& st,
                         MathFormat f, double T, int s) {
     if (model != &m || hw != &h || seq != s || fmt != f) {
       costs.clear();
       model = &m, hw = &h, seq = s, fmt = f;
+      terms = model_terms(m, s);
     }
     const LayerCostKey key = layer_cost_key(p, st);
     auto it = costs.find(key);
@@ -339,11 +360,14 @@ MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw) {
   return o;
 }
 
-TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
-                                 const TrainingWorkload& w, const TrainingOptions& options) {
+namespace {
+
+// evaluate_training, or with `floor_only` its step's compute floor (training_step_floor).
+TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan_in,
+                             const TrainingWorkload& w, const TrainingOptions& options, bool floor_only) {
   TrainingResult r;
   TrainingPlan p = plan_in;
-  r.violations = check_plan(m, p, w);
+  if (!options.plan_checked) r.violations = check_plan(m, p, w);
   try {
     check_finetune(m, w);
   } catch (const InputError& err) {
@@ -364,14 +388,16 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
 
   const GroupStrides st = group_strides(p, w.num_gpus);
   const double T = double(p.mbs) * w.seq_len / p.cp;  // tokens per micro-batch per GPU (before TP)
-  const int moe_layers = m.moe_layers();
   const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
 
-  // Cost of each kind of layer (forward, one micro-batch).
+  // Cost of each kind of layer (forward, one micro-batch), and what the step reads of the model alone.
   const LayerCosts* cached =
       options.layer_costs ? &options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len) : nullptr;
   const LayerCosts own = cached ? LayerCosts{} : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
   const LayerCosts& costs = cached ? *cached : own;
+  const ModelTerms own_terms = cached ? ModelTerms{} : model_terms(m, w.seq_len);
+  const ModelTerms& terms = cached ? options.layer_costs->impl().terms : own_terms;
+  const int moe_layers = terms.moe_layers;
   const LayerCost& dense = costs.dense;
   const LayerCost& moe = costs.moe;
   const LayerCost& moe_win = costs.moe_win;
@@ -401,9 +427,8 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double lep_overlapped = mix([](const LayerCost& c) { return c.ep_overlapped_exposed_s; });
   const double lmod = mix([](const LayerCost& c) { return c.modules_recompute_s; });
 
-  // Output head + loss: GEMM over the vocabulary and the fp32 softmax / cross-entropy.
-  const double head_gemm = gemm_time_s(hw, fmt, T, double(m.vocab) / p.tp, m.hidden);
-  const double head_mem = memory_bound_time_s(hw, 3.0 * T * m.vocab / p.tp * 4.0);
+  const double head_gemm = costs.head_gemm_s;
+  const double head_mem = costs.head_memory_bound_s;
 
   // The critical stage: a full one (vp chunks of ceil(L / (pp*vp)) layers), or the last with the head.
   const int chunks = p.pp * p.vp;
@@ -433,21 +458,28 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     f_compute += lc.adapter_forward_s + lc.dequantize_pass_s;
     b_compute = f_gemm + 2.5 * f_attn + 2.0 * f_mem + lc.adapter_backward_s + lc.backward_dequantize_s;
   }
+  StepBreakdown& s = r.parts;
+  const double k = static_cast<double>(nmb);
+  s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
+  s.attention_s = k * 3.5 * f_attn;
+  s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
   double recompute = 0;
   // Full recompute re-runs whole layers' forward from their checkpointed inputs, collectives included:
   // the TP all-gathers/reduce-scatters, the CP ring's K/V exchange and the MoE token dispatcher's
   // all-to-alls run again (Megatron's checkpointed TransformerLayer.forward). `recomputed_passes` is
   // the forward passes' share of the layers that recompute: the communication below counts it.
   double recomputed_passes = 0;
-  if (p.recompute == Recompute::full) {
+  // The floor: no recompute, and none of its recomputed collectives.
+  const Recompute recompute_mode = floor_only ? Recompute::none : p.recompute;
+  if (recompute_mode == Recompute::full) {
     // recompute_layers counts per virtual chunk (Megatron --recompute-num-layers), as the memory model does.
     const double share = p.recompute_layers > 0 ? std::min(1.0, double(p.recompute_layers) * p.vp / n) : 1.0;
     recomputed_passes = share;
     recompute = share * n * (lg + la + lm);
     if (lora) recompute += share * (lc.adapter_forward_s + lc.dequantize_pass_s);
-  } else if (p.recompute == Recompute::selective) {
+  } else if (recompute_mode == Recompute::selective) {
     recompute = f_attn;  // the attention core is recomputed in backward
-  } else if (p.recompute == Recompute::modules) {
+  } else if (recompute_mode == Recompute::modules) {
     recompute = n * lmod;  // norms, the experts' activation and MLA up-projections again in backward
   }
 
@@ -469,6 +501,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   // recomputed forward's at overlap_eff.
   const double ep_exposed =
       p.ep_overlap ? n * lep_overlapped + recomputed_passes * n * lep * (1.0 - e.overlap_eff) : ep_fb;
+  if (floor_only) {
+    // Recompute and the recomputed passes' collectives (each term above grows with them), offload,
+    // hand-offs, data-parallel traffic and the optimizer only add non-negative terms to the
+    // micro-batch time and the step; the bubble is (pp-1)/vp micro-batch times.
+    s.tp_comm_s = k * tp_exposed;
+    s.cp_comm_s = k * cp_exposed;
+    s.ep_comm_s = k * ep_exposed;
+    const double mb_floor = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed;
+    s.bubble_s = p.pp > 1 ? (p.pp - 1.0) / p.vp * mb_floor : 0.0;
+    r.step_time_s = s.total_s();
+    return r;
+  }
 
   // Pipeline hand-offs: one activation tensor per chunk boundary each way (scatter/gather over TP).
   double p2p = 0;
@@ -520,12 +564,12 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double mb_time = f_compute + b_compute + recompute + tp_exposed + cp_exposed + ep_exposed + offload_exposed;
 
   // Parameters held by this GPU (one stage), for DP traffic and the optimizer.
-  const LayerParams dense_lp = layer_params(m, false);
-  const LayerParams moe_lp = m.is_moe() ? layer_params(m, true) : LayerParams{};
+  const LayerParams& dense_lp = terms.dense;
+  const LayerParams& moe_lp = terms.moe;
   const double shared_per_layer = ((1 - frac_moe) * (dense_lp.attention + dense_lp.mlp_dense) +
                                    frac_moe * (moe_lp.attention + moe_lp.moe_shared + moe_lp.moe_router)) / p.tp;
   const double expert_per_layer = frac_moe * m.moe.num_experts * moe_lp.moe_expert / (double(p.ep) * p.etp);
-  const double emb = embedding_params(m) / p.tp / p.pp;
+  const double emb = terms.embedding / p.tp / p.pp;
   // Fine-tuning with adapters: gradients, their all-reduce and the optimizer cover the adapters only.
   const double dense_params = lora ? lc.adapter_params : n * shared_per_layer + emb;
   const double expert_params = lora ? 0.0 : n * expert_per_layer;
@@ -596,11 +640,6 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
                                            2.0 * (p.pp * p.vp - 1) * p2p
                                      : 0.0;
 
-  StepBreakdown& s = r.parts;
-  const double k = static_cast<double>(nmb);
-  s.gemm_s = lora ? k * (2.0 * f_gemm + 3.0 * lc.adapter_forward_s) : k * 3.0 * f_gemm;
-  s.attention_s = k * 3.5 * f_attn;
-  s.memory_bound_s = lora ? k * (3.0 * f_mem + lc.dequantize_pass_s + lc.backward_dequantize_s) : k * 3.0 * f_mem;
   s.recompute_s = k * recompute;
   s.offload_s = k * offload_exposed;
   s.tp_comm_s = k * tp_exposed;
@@ -615,7 +654,7 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
   const double tokens = double(w.global_batch) * w.seq_len;
   r.tokens_per_s = tokens / r.step_time_s;
   r.tokens_per_s_per_gpu = r.tokens_per_s / w.num_gpus;
-  const TokenFlops tf = forward_flops_per_token(m, w.seq_len, true);
+  const TokenFlops& tf = terms.flops;
   r.model_flops_per_token_6n = 3.0 * tf.dense_matmul;
   r.model_flops_per_token_attn = 3.0 * tf.total();
   if (lora) {  // forward + data gradients of the base (4N), the adapters forward and backward (3x)
@@ -639,6 +678,18 @@ TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const T
     }
   }
   return r;
+}
+
+}  // namespace
+
+TrainingResult evaluate_training(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan,
+                                 const TrainingWorkload& w, const TrainingOptions& options) {
+  return evaluate_step(m, hw, plan, w, options, false);
+}
+
+TrainingResult training_step_floor(const ModelArch& m, const Hardware& hw, const TrainingPlan& plan,
+                                   const TrainingWorkload& w, const TrainingOptions& options) {
+  return evaluate_step(m, hw, plan, w, options, true);
 }
 
 }  // namespace gpuplan

@@ -85,6 +85,8 @@ struct TrainingOptions {
   bool with_memory = true;          // run the memory estimator too
   MemoryOptions memory;             // capacity_bytes 0 = the accelerator's HBM
   LayerCostCache* layer_costs = nullptr;  // optional (LayerCostCache)
+  // The plan passed check_plan (its dp filled): evaluate_training does not check it again.
+  bool plan_checked = false;
 };
 
 // `o` with what is 0 (unknown) filled from `hw`: the GPU's memory capacity and its share of the node's
@@ -95,6 +97,16 @@ MemoryOptions with_capacities(MemoryOptions o, const Hardware& hw);
 // the GPU count.
 TrainingResult evaluate_training(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
                                  const TrainingWorkload& workload, const TrainingOptions& options = {});
+
+// A floor under evaluate_training(model, hw, plan, workload, options).step_time_s for `plan` under any
+// recompute mode, ZeRO stage and memory-saver layers: its GEMM, attention and memory-bound parts, its
+// exposed TP, CP and EP communication without recompute, and the pipeline bubble those leave (parts;
+// step_time_s their sum). The step adds recompute (which only raises those communication terms),
+// offload, hand-offs, data-parallel traffic and the optimizer, non-negative terms, and a floating-point
+// sum of non-negative terms does not fall as one grows, so the floor is never above the step.
+// Violations as evaluate_training's. A few of its operations: a search's bound.
+TrainingResult training_step_floor(const ModelArch& model, const Hardware& hw, const TrainingPlan& plan,
+                                   const TrainingWorkload& workload, const TrainingOptions& options = {});
 
 // Checks divisibility of a plan against model and workload; empty when valid. Fills plan.dp when 0.
 std::vector<Violation> check_plan(const ModelArch& model, TrainingPlan& plan, const TrainingWorkload& workload);
