@@ -284,6 +284,11 @@ BandCorrelation parse_band_correlation(YamlMap& m) {
   BandCorrelation c;
   c.same_generation = m.num_in("same_generation", 0.0, 1.0);
   c.cross_generation = m.num_in("cross_generation", 0.0, 1.0);
+  if (c.cross_generation > c.same_generation)
+    throw InputError(m.path() + ".cross_generation",
+                     fmt::format("must be at most same_generation ({:g}): systems of one generation share at least "
+                                 "what two generations share, got {:g}",
+                                 c.same_generation, c.cross_generation));
   c.pairs_same = static_cast<int>(m.opt_integer_in("pairs_same", 0, 100000000).value_or(0));
   c.pairs_cross = static_cast<int>(m.opt_integer_in("pairs_cross", 0, 100000000).value_or(0));
   c.fitted_on = m.opt_str("fitted_on").value_or("");

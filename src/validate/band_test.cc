@@ -386,6 +386,8 @@ TEST(ErrorBand, BuiltinCorrelationIsFittedAndInRange) {
                InputError);
   EXPECT_THROW(cat.merge_yaml("error_band_correlation: {same_generation: 0.5, cross_generation: 0.2, typo: 1}\n", "test"),
                InputError);
+  EXPECT_THROW(cat.merge_yaml("error_band_correlation: {same_generation: 0.2, cross_generation: 0.5}\n", "test"),
+               InputError);
   cat.merge_yaml("error_band_correlation: {same_generation: 0.5, cross_generation: 0.2}\n", "test");
   EXPECT_EQ(cat.band_correlation().same_generation, 0.5);
 }
