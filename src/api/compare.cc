@@ -592,8 +592,9 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
                                       m.train_b.result.tokens_per_s_per_gpu,
                                       training_question(archs[i], m.train_b.workload));
       mb["training_ratio"] = band_json(r);
-      band_lines += fmt::format("  {} training A/B {:.2f}x: {:.2f}x to {:.2f}x ({})\n", m.model, r.value, r.low, r.high,
-                                band_text(r));
+      mb["training_ratio"]["p_a_ahead"] = probability_at_least(r, 1.0);
+      band_lines += fmt::format("  {} training A/B {:.2f}x: {:.2f}x to {:.2f}x ({}); P(A ahead) = {}\n", m.model, r.value,
+                                r.low, r.high, band_text(r), probability_text(probability_at_least(r, 1.0)));
     }
     if (req.spec.infer) {
       // The same relative band holds at every aggregated point of the curve (one kind, one generation
@@ -618,9 +619,11 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
             catalog.band_correlation());
         mb["serving_ratio_at_interactivity"] = band_json(at);
         mb["serving_ratio_at_interactivity"]["basis"]["engine"] = kNoEngineStated;
-        band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({})\n",
+        mb["serving_ratio_at_interactivity"]["p_a_ahead"] = probability_at_least(at, 1.0);
+        band_lines += fmt::format("  {} serving A/B at {:g} tok/s/user ({} vs {}) {:.2f}x: {:.2f}x to {:.2f}x ({}); P(A "
+                                  "ahead) = {}\n",
                                   m.model, req.spec.tokens_per_s_per_user, m.at_a->kind(), m.at_b->kind(), at.value,
-                                  at.low, at.high, band_text(at));
+                                  at.low, at.high, band_text(at), probability_text(probability_at_least(at, 1.0)));
       }
     }
     model_bands.push_back(mb);

@@ -126,6 +126,29 @@ TEST(CliCompare, SaysWhenASideIsNotCalibrated) {
   EXPECT_FALSE(has(d.out, "rough estimates")) << d.out;  // both defaults are fitted
 }
 
+// Each modelled ratio carries the chance that A is ahead under its band: above one half where the ratio
+// is above 1, below where it is below.
+TEST(CliCompare, RatiosSayTheChanceAIsAhead) {
+  const auto r = run_gpuplan("compare hgx-h200 hgx-h100 --model llama3.1-70b --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto band = r.json()["models"][0]["band"];
+  for (const char* k : {"training_ratio", "serving_ratio_at_interactivity"}) {
+    ASSERT_TRUE(band.contains(k)) << band.dump();
+    const double value = band[k]["value"].get<double>(), p = band[k]["p_a_ahead"].get<double>();
+    EXPECT_GE(p, 0.0);
+    EXPECT_LE(p, 1.0);
+    if (band[k]["low"].get<double>() > 1) {
+      EXPECT_GT(p, 0.9) << k;
+    }
+    if (value > 1) {
+      EXPECT_GT(p, 0.5) << k;
+    } else if (value < 1) {
+      EXPECT_LT(p, 0.5) << k;
+    }
+  }
+  EXPECT_TRUE(has(run_gpuplan("compare hgx-h200 hgx-h100 --model llama3.1-70b").out, "P(A ahead)"));
+}
+
 TEST(CliCompare, ClaimsReplayed) {
   const auto r = run_gpuplan("compare --claim h200-1.9x-llama70b --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
