@@ -370,26 +370,26 @@ PrefillTimeFloor::PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const
   batching_ = side.batching;
   workers_ = side.prefill_instances;
   transfer_s_ = side.transfer_s;
+  capacity_per_s_ = side.pool->capacity_per_s;
+}
+
+double PrefillTimeFloor::sojourn_s(double rate_per_s) const {
+  if (!fits_) return INFINITY;
+  return PrefillSojourn(batching_).at(rate_per_s / workers_);
 }
 
 double PrefillTimeFloor::at(double rate_per_s) const {
   if (!fits_) return INFINITY;
-  return PrefillSojourn(batching_).at(rate_per_s / workers_) + transfer_s_;
+  return sojourn_s(rate_per_s) + transfer_s_;
 }
 
 double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
                                             const InferenceWorkload& w, double ttft_limit_s,
                                             DisaggregatedPools* pools) {
-  check_pool(m, d.prefill, d.prefill_gpus, "prefill");
-  check_pool(m, d.decode, d.decode_gpus, "decode");
-  check_prefill_caps(d);
+  const PrefillTimeFloor prefill(m, hw, d, w, pools);
   if (!(ttft_limit_s > 0)) return INFINITY;
-  std::optional<DisaggregatedPools> local;
-  DisaggregatedPools::Impl& memo = *(pools ? pools : &local.emplace(false))->impl_;
-  const PrefillSide side = prefill_side(memo, m, hw, d, w);
-  if (!side.pool->alone.valid()) return 0.0;  // every load's result is invalid
-  const PrefillSojourn sojourn(side.batching);
-  const double alone_s = side.batching.alone_s;
+  if (!prefill.fits()) return 0.0;  // every load's result is invalid
+  const double alone_s = prefill.alone_s(), transfer_s = prefill.transfer_s();
   // evaluate_disaggregated's TTFT at rate x is at least the steady state's sojourn(x) + transfer_s
   // (its other terms, the receive wait and the decode step, are not negative); a closed-loop run of
   // R requests per client averages it with the opening wave's, itself at least alone_s + transfer_s:
@@ -397,14 +397,14 @@ double disaggregated_rate_within_ttft_per_s(const ModelArch& m, const Hardware& 
   // grows with x as the sojourn does (PrefillSojourn: its step n = x S(n) and the queue grow with x).
   const double R = w.arrival == Arrival::closed_loop && w.requests_per_client > 0 ? double(w.requests_per_client) : 0;
   auto floor_s = [&](double x) {
-    const double q = sojourn.at(x / side.prefill_instances);
-    if (R <= 0) return side.transfer_s + q;
-    return side.transfer_s + std::min(q, R > 1 ? (alone_s + (R - 1) * q) / R : alone_s);
+    const double q = prefill.sojourn_s(x);
+    if (R <= 0) return transfer_s + q;
+    return transfer_s + std::min(q, R > 1 ? (alone_s + (R - 1) * q) / R : alone_s);
   };
   // A margin far above the rounding of both computations: the rate returned is beyond every rate whose
   // TTFT, computed either way, is within the limit.
   const double limit_s = ttft_limit_s * (1 + 1e-6);
-  const double mu_p = side.pool->capacity_per_s;
+  const double mu_p = prefill.capacity_per_s();
   if (floor_s(0.0) > limit_s) return 0.0;
   if (!(mu_p > 0) || floor_s(mu_p) <= limit_s) return INFINITY;
   double lo = 0.0, hi = mu_p;  // the floor within the limit at lo, beyond it at hi

@@ -131,11 +131,18 @@ class PrefillTimeFloor {
   PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d, const InferenceWorkload& w,
                    DisaggregatedPools* pools = nullptr);
   double at(double rate_per_s) const;
+  // Its parts: the sojourn in the prefill pool alone, one prompt's prefill alone, the hand-off with the
+  // front end, the pool's capacity (requests/s), and whether the pool fits.
+  double sojourn_s(double rate_per_s) const;
+  double alone_s() const { return batching_.alone_s; }
+  double transfer_s() const { return transfer_s_; }
+  double capacity_per_s() const { return capacity_per_s_; }
+  bool fits() const { return fits_; }
 
  private:
   bool fits_ = false;
   PrefillBatching batching_;
-  double workers_ = 1, transfer_s_ = 0;
+  double workers_ = 1, transfer_s_ = 0, capacity_per_s_ = 0;
 };
 
 // The pools' evaluations of disaggregated deployments of one model, on one hardware, under one
@@ -155,8 +162,6 @@ class DisaggregatedPools {
   friend InferenceResult evaluate_disaggregated(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
                                                 const InferenceWorkload&, DisaggregatedPools*);
   friend class PrefillTimeFloor;
-  friend double disaggregated_rate_within_ttft_per_s(const ModelArch&, const Hardware&, const DisaggregatedDeployment&,
-                                                     const InferenceWorkload&, double, DisaggregatedPools*);
   std::unique_ptr<Impl> impl_;
 };
 

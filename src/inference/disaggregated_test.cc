@@ -247,11 +247,9 @@ TEST(PrefillPoolSojourn, NeverBelowAlonePromptAndNonDecreasingInArrivals) {
   }
 }
 
-// The whole deployment: TTFT at any load is at least one prompt alone (plus its hand-off and first
-// decode step), and more clients never lower it. B200 FP8 8K/1K, one DEP8 context worker, one DEP8
-// decode worker (InferenceX's Dynamo + TensorRT-LLM shape), and the GB200 pools above.
-TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
-  Gb200Pools g;
+// B200 FP8 8K/1K, one DEP8 context worker and one DEP8 decode worker (InferenceX's Dynamo + TensorRT-LLM
+// shape), on the GB200 pools' workload otherwise.
+Gb200Pools b200_dep8_pools() {
   Gb200Pools b;
   b.hw = resolve_hardware(test_catalog(), "hgx-b200");
   b.d.prefill = {8, 8, 1, true};
@@ -262,6 +260,15 @@ TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
   b.w.isl = 7373;
   b.w.osl = 922;
   b.w.num_gpus = 16;
+  return b;
+}
+
+// The whole deployment: TTFT at any load is at least one prompt alone (plus its hand-off and first
+// decode step), and more clients never lower it. B200 FP8 8K/1K, one DEP8 context worker, one DEP8
+// decode worker (InferenceX's Dynamo + TensorRT-LLM shape), and the GB200 pools above.
+TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
+  Gb200Pools g;
+  Gb200Pools b = b200_dep8_pools();
   for (Gb200Pools* s : {&g, &b})
     for (int rpc : {0, 10}) {
       double prev = 0;
@@ -281,16 +288,7 @@ TEST(PrefillPoolSojourn, TtftNeverBelowOnePromptAloneAndGrowsWithClients) {
 // from below one prompt alone to far beyond the pool's queue.
 TEST(DisaggregatedRateWithinTtft, BoundsEveryLoadWithinTheLimit) {
   Gb200Pools g;
-  Gb200Pools b;
-  b.hw = resolve_hardware(test_catalog(), "hgx-b200");
-  b.d.prefill = {8, 8, 1, true};
-  b.d.decode = {8, 8, 1, true};
-  b.d.decode_gpus = 8;
-  b.d.prefill_max_tokens = 7373;
-  b.w.weight_precision = Precision::fp8;
-  b.w.isl = 7373;
-  b.w.osl = 922;
-  b.w.num_gpus = 16;
+  Gb200Pools b = b200_dep8_pools();
   int met = 0, near = 0;
   for (Gb200Pools* s : {&g, &b})
     for (int rpc : {0, 1, 10}) {
