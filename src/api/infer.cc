@@ -18,6 +18,7 @@
 #include "api/fabric_options.h"
 #include "compare/operating_point.h"
 #include "core/error.h"
+#include "inference/chooser.h"
 #include "inference/disaggregated.h"
 #include "inference/engine.h"
 #include "inference/inference.h"
@@ -509,17 +510,31 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   } else if (req.gpus > 0) {
     par.tp = req.gpus / req.pp;
   } else {
-    // The smallest valid TP whose weights leave room for the KV cache.
+    // The smallest valid TP whose weights leave room for the KV cache: within the scale-up domain
+    // first, then over as many domains as the chooser spans (a model too large for one node is served
+    // over several, as the target mode serves it).
     par.tp = 1;
-    for (int t : valid_inference_tp(model, std::max(1, hw.fabric.domain_gpus))) {
+    const int domain = std::max(1, hw.fabric.domain_gpus);
+    const int widest = domain * ChooserOptions{}.max_units;
+    bool holds = false;
+    for (int t : valid_inference_tp(model, widest)) {
+      if (t > domain && t % domain) continue;  // beyond one domain, whole domains only
       par.tp = t;
       par.ep = model.is_moe() ? t : 1;
       InferenceWorkload probe = w;
       probe.num_gpus = t * req.pp;
       probe.concurrency = 0;
       probed = evaluate_inference(model, hw, par, probe);
-      if (probed->max_concurrency >= 8 * std::max(1, t)) break;
+      if (probed->max_concurrency >= 8 * std::max(1, t)) {
+        holds = true;
+        break;
+      }
     }
+    if (!holds && probed && probed->max_concurrency < 1)
+      throw InputError("--precision", fmt::format("{} weights in {} leave no room for one sequence's KV cache at TP up "
+                                                  "to {} ({} domains of {} GPUs); lower --precision, or give --tp/--pp",
+                                                  model.name, to_string(w.weight_precision), par.tp,
+                                                  par.tp / domain, domain));
     chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
                          "or give --gpus for the best split)", infer_plan_text(par));
   }
@@ -554,7 +569,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                     {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, w.concurrency);
   bool hard = false;
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
-  if (hard) throw InputError("--tp", r.violations.front().message + "; raise --tp/--ep or lower --precision");
+  if (hard)
+    throw InputError(req.tp > 0 ? "--tp" : req.gpus > 0 ? "--gpus" : "--precision",
+                     r.violations.front().message + (req.tp > 0    ? "; raise --tp/--ep or lower --precision"
+                                                      : req.gpus > 0 ? "; raise --gpus or lower --precision"
+                                                                     : "; lower --precision"));
   if (output.json()) {
     auto j = infer_result_json(r);
     auto& o = j.get_ref<nlohmann::json::object_t&>();

@@ -74,6 +74,19 @@ TEST(InferCli, SweepDefaultsToTheSystemsUnitOrTheFewestUnitsThatHoldTheModel) {
   EXPECT_TRUE(has(run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --sweep").out, "swept on 2 units"));
 }
 
+TEST(InferCli, PointModeServesAModelTooLargeForOneNodeOverSeveral) {
+  // DeepSeek-R1 FP8 does not fit one 8 x 80 GB H100 node: with nothing fixed the point spans two nodes
+  // (TP 16), as the sweep does; on the 8 GPUs given the error names --gpus, not an option never given.
+  auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["gpus"], 16) << r.out;
+  EXPECT_EQ(r.json()["parallel"]["tp"], 16) << r.out;
+  auto eight = run_gpuplan("infer --model deepseek-r1 --system hgx-h100 --gpus 8");
+  EXPECT_EQ(eight.exit_code, 2) << eight.out;
+  EXPECT_TRUE(has(eight.err, "--gpus")) << eight.err;
+  EXPECT_TRUE(has(eight.err, "raise --gpus")) << eight.err;
+}
+
 TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
   auto r = run_gpuplan("infer --model deepseek-r1 --system gb300-nvl72 --disagg --prefill-gpus 8 --decode-gpus 16 "
                        "--decode-ep 16 --json");
