@@ -78,9 +78,12 @@ BandQuestion training_question(const ModelArch& m, const TrainingWorkload& w) {
 
 ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggregated, ServingFigure figure,
                        const BandQuestion& q) {
+  BandQuestion on_chip = q;  // the question on this hardware's accelerator
+  if (on_chip.accelerator.empty()) on_chip.accelerator = hw.accelerator.name;
   if (q.engine.empty())
-    return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, q);
-  BandQuestion named = q;
+    return band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation,
+                    on_chip);
+  BandQuestion named = on_chip;
   named.engine = band_engine(catalog, q.engine);
   ErrorBand b =
       band_for(catalog.error_bands(), serving_band_kind(disaggregated, figure), hw.accelerator.generation, named);
@@ -90,8 +93,9 @@ ErrorBand serving_band(const Catalog& catalog, const Hardware& hw, bool disaggre
 }
 
 ErrorBand training_band(const Catalog& catalog, const ModelArch& m, const Hardware& hw, const TrainingWorkload& w) {
-  return band_for(catalog.error_bands(), training_band_kind(m.is_moe()), hw.accelerator.generation,
-                  training_question(m, w));
+  BandQuestion q = training_question(m, w);
+  q.accelerator = hw.accelerator.name;
+  return band_for(catalog.error_bands(), training_band_kind(m.is_moe()), hw.accelerator.generation, q);
 }
 
 namespace {

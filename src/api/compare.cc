@@ -577,7 +577,9 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   // serving questions state no engine, so no engine widens them, and the serving bands' basis says so.
   const auto& bands = catalog.error_bands();
   const std::string &gen_a = c.a.hw.accelerator.generation, &gen_b = c.b.hw.accelerator.generation;
-  auto ratio_of = [&](std::string_view kind, double va, const BandQuestion& qa, double vb, const BandQuestion& qb) {
+  auto ratio_of = [&](std::string_view kind, double va, BandQuestion qa, double vb, BandQuestion qb) {
+    qa.accelerator = c.a.hw.accelerator.name;
+    qb.accelerator = c.b.hw.accelerator.name;
     return ratio_band(with_band(va, band_for(bands, kind, gen_a, qa)), with_band(vb, band_for(bands, kind, gen_b, qb)),
                       catalog.band_correlation());
   };

@@ -191,8 +191,9 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
                                         : serving_band_kind(r.disaggregated, ServingFigure::throughput);
     // Widened where the question (precision asked, the GPUs chosen, the model) is off the band's ground.
     // recommend takes no --engine: a serving question states none, so no engine widens it.
-    const ErrorBand eb = band_for(catalog.error_bands(), kind, gen,
-                                  band_question(train ? res.spec.train_precision : res.spec.infer_precision, m, r.gpus));
+    BandQuestion q = band_question(train ? res.spec.train_precision : res.spec.infer_precision, m, r.gpus);
+    q.accelerator = r.accelerator;
+    const ErrorBand eb = band_for(catalog.error_bands(), kind, gen, q);
     // The ranked figure (the job's cost, or the cost per hour of serving) where it has one.
     const double ranked = compare::rank_figure(res.spec, r);
     figure[i] = ranked > 0 ? with_band(ranked, eb, true) : with_band(r.tokens_per_s_per_gpu, eb);

@@ -443,12 +443,13 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       // Error bands of the two throughputs: the held-out band of each kind on this system's generation,
       // widened where the question (precision, GPUs, model) is off the ground it was fitted on.
       const std::string& gen = catalog.accelerator(s.accelerator).generation;
-      const BandedFigure tband = with_band(
-          tps, band_for(catalog.error_bands(), training_band_kind(model.is_moe()), gen, band_question(*p, model, gpus)));
+      BandQuestion tq = band_question(*p, model, gpus), sq = band_question(ip.weights, ip.model, sv.swept_gpus);
+      tq.accelerator = sq.accelerator = s.accelerator;
+      const BandedFigure tband =
+          with_band(tps, band_for(catalog.error_bands(), training_band_kind(model.is_moe()), gen, tq));
       const bool disagg = sv.feasible && sv.point->disaggregated;
-      const BandedFigure sband =
-          with_band(serve_tps, band_for(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::throughput), gen,
-                                        band_question(ip.weights, ip.model, sv.swept_gpus)));
+      const BandedFigure sband = with_band(
+          serve_tps, band_for(catalog.error_bands(), serving_band_kind(disagg, ServingFigure::throughput), gen, sq));
       if (sv.feasible) serving["band"] = band_json(sband);
       band_lines += fmt::format("  {:<14} training {}; serving {}\n", s.name, band_text(tband),
                                 sv.feasible ? band_text(sband) : std::string("-"));

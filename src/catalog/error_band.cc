@@ -126,13 +126,22 @@ GroundDistance ground_distance(const ErrorBand& b, const BandQuestion& q) {
     d.why.push_back({"engine", fmt::format("engine {} has too few fitted {} rows on {} (fitted: {})", e, b.kind,
                                            b.generation, fmt::join(es, ", "))});
   }
+  // An accelerator the band's rows measured too few times (or never) on the generation: the generation's
+  // parameters carry over, its balance of compute, memory and links was not in the sample.
+  const std::string a = lower(q.accelerator);
+  const auto& as = b.ground.accelerators;
+  if (!a.empty() && !as.empty() && std::find(as.begin(), as.end(), a) == as.end()) {
+    d.accelerator = 1;
+    d.why.push_back({"accelerator", fmt::format("accelerator {} has too few fitted {} rows on {} (fitted: {})", a,
+                                                b.kind, b.generation, fmt::join(as, ", "))});
+  }
   return d;
 }
 
 double widening_multiplier(const BandWidening& w, const GroundDistance& d) {
   auto term = [](double factor, double dist) { return 1.0 + std::max(0.0, factor - 1.0) * std::clamp(dist, 0.0, 1.0); };
   return term(w.source, d.source) * term(w.precision, d.precision) * term(w.scale, d.scale) *
-         term(w.model_size, d.model_size) * term(w.engine, d.engine);
+         term(w.model_size, d.model_size) * term(w.engine, d.engine) * term(w.accelerator, d.accelerator);
 }
 
 LogEdges widened_log_edges(double low_log, double high_log, double multiplier) {
@@ -146,6 +155,7 @@ double widening_factor(const BandWidening& w, std::string_view dimension) {
   if (dimension == "scale") return w.scale;
   if (dimension == "model_size") return w.model_size;
   if (dimension == "engine") return w.engine;
+  if (dimension == "accelerator") return w.accelerator;
   return 1.0;
 }
 
@@ -267,6 +277,14 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
       i = j + 1;
     }
   }
+  if (auto p = m.opt_str("accelerators")) {
+    size_t i = 0;
+    while (i < p->size()) {
+      const size_t j = std::min(p->find(',', i), p->size());
+      if (j > i) b.ground.accelerators.push_back(lower(p->substr(i, j - i)));
+      i = j + 1;
+    }
+  }
   b.ground.gpus_min = static_cast<int>(m.opt_integer_in("gpus_min", 0, 10000000).value_or(0));
   b.ground.gpus_max = static_cast<int>(m.opt_integer_in("gpus_max", 0, 10000000).value_or(0));
   b.ground.params_b_min = m.opt_num_in("params_b_min", 0.0, 1e6).value_or(0);
@@ -276,6 +294,7 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.widening.scale = m.opt_num_in("widen_scale", 1.0, 10.0).value_or(1);
   b.widening.model_size = m.opt_num_in("widen_model_size", 1.0, 10.0).value_or(1);
   b.widening.engine = m.opt_num_in("widen_engine", 1.0, 10.0).value_or(1);
+  b.widening.accelerator = m.opt_num_in("widen_accelerator", 1.0, 10.0).value_or(1);
   m.reject_unknown_keys();
   return b;
 }
@@ -317,13 +336,15 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
     if (!b.method.empty()) out += fmt::format("    method: \"{}\"\n", b.method);
     if (!b.ground.precisions.empty()) out += fmt::format("    precisions: \"{}\"\n", fmt::join(b.ground.precisions, ","));
     if (!b.ground.engines.empty()) out += fmt::format("    engines: \"{}\"\n", fmt::join(b.ground.engines, ","));
+    if (!b.ground.accelerators.empty())
+      out += fmt::format("    accelerators: \"{}\"\n", fmt::join(b.ground.accelerators, ","));
     if (b.ground.gpus_max > 0) out += fmt::format("    gpus_min: {}\n    gpus_max: {}\n", b.ground.gpus_min, b.ground.gpus_max);
     if (b.ground.params_b_max > 0)
       out += fmt::format("    params_b_min: {:.4g}\n    params_b_max: {:.4g}\n", b.ground.params_b_min, b.ground.params_b_max);
     out += fmt::format("    widen_source: {:.3f}\n    widen_precision: {:.3f}\n    widen_scale: {:.3f}\n"
-                       "    widen_model_size: {:.3f}\n    widen_engine: {:.3f}\n",
+                       "    widen_model_size: {:.3f}\n    widen_engine: {:.3f}\n    widen_accelerator: {:.3f}\n",
                        b.widening.source, b.widening.precision, b.widening.scale, b.widening.model_size,
-                       b.widening.engine);
+                       b.widening.engine, b.widening.accelerator);
   }
   if (correlation.pairs_same + correlation.pairs_cross > 0) {
     out += fmt::format("error_band_correlation:\n  same_generation: {:.2f}\n  cross_generation: {:.2f}\n"

@@ -29,12 +29,17 @@ inline constexpr std::string_view kBandUnfitted = "unfitted";
 
 // The ground of a band: what the rows its parameters and its band were fitted on cover, per dimension
 // along which a question can lie off that ground (a source family, a precision on the generation, a
-// GPU count, a model size, a serving engine). Empty or 0: not recorded (no widening along that dimension).
+// GPU count, a model size, a serving engine, an accelerator). Empty or 0: not recorded (no widening along
+// that dimension).
 struct BandGround {
   std::vector<std::string> precisions;  // precisions the generation's rows of the kind ran (lower case)
   // Serving engines (serving_engines.yaml entry names) with at least min_band_rows rows of the kind on
   // the generation: an engine with fewer rows than a band needs is not on the ground.
   std::vector<std::string> engines;
+  // Accelerators (catalog names) with at least min_band_rows rows of the kind on the generation: a chip of
+  // the generation measured less (H20, H800, GH200) shares its parameters but not its balance of compute,
+  // memory and links, so its questions lie off the ground.
+  std::vector<std::string> accelerators;
   int gpus_min = 0, gpus_max = 0;        // GPU counts of those rows
   double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
 };
@@ -42,12 +47,12 @@ struct BandGround {
 // How much wider a band is where a question lies off its ground, per dimension: the multiplier is the
 // product of 1 + (factor - 1) x distance over the dimensions, and each log-edge moves out by (multiplier
 // - 1) x the band's half-width (widened_log_edges) (distance in [0, 1]: 1 for a source
-// family, a precision or a serving engine never fitted; for a GPU count or a model size outside the fitted range,
+// family, a precision, a serving engine or an accelerator never fitted; for a GPU count or a model size outside the fitted range,
 // log2 of the ratio to the nearest fitted edge, capped at 1). Fitted by `calibrate --bands` so that the
 // nominal band holds its share of the rows of the source families left out of the fit, each family
 // weighing its effective sample (docs/training-model.md, "Error bands off the data").
 struct BandWidening {
-  double source = 1, precision = 1, scale = 1, model_size = 1, engine = 1;
+  double source = 1, precision = 1, scale = 1, model_size = 1, engine = 1, accelerator = 1;
 };
 
 struct ErrorBand {
@@ -100,15 +105,16 @@ struct BandQuestion {
   int num_gpus = 0;
   double params_b = 0;  // total parameters, billions
   std::string engine;   // serving engine, a serving_engines.yaml entry name ("vllm", "sglang", ...)
+  std::string accelerator;  // catalog accelerator name ("h20"); the band lookups fill it from the hardware
 };
 
 // Distance of a question from a band's ground per dimension, each in [0, 1], and the reasons in words,
-// each with its dimension ("source", "precision", "scale", "model_size", "engine").
+// each with its dimension ("source", "precision", "scale", "model_size", "engine", "accelerator").
 struct GroundReason {
   std::string dimension, text;
 };
 struct GroundDistance {
-  double source = 0, precision = 0, scale = 0, model_size = 0, engine = 0;
+  double source = 0, precision = 0, scale = 0, model_size = 0, engine = 0, accelerator = 0;
   std::vector<GroundReason> why;
 };
 GroundDistance ground_distance(const ErrorBand& band, const BandQuestion& q);

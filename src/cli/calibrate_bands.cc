@@ -88,11 +88,14 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   attach_ground(bands, prior, min_band_rows(bo.nominal));
   const auto in_sample = band_coverage(held, bands);  // known ground: rows of sources the bands were fitted on
   // New ground: each source family left out of the band fit (training rows: of the efficiency fit too);
-  // new engine: each serving engine left out (every row it ran, from whichever source).
+  // new engine: each serving engine left out (every row it ran, from whichever source); new accelerator:
+  // each accelerator left out (every row measured on it).
   std::vector<NewGroundRow> fresh = new_ground_rows(held, prior, bo, cells);
   const std::vector<NewGroundRow> fresh_engine = new_ground_rows(held, prior, bo, cells, BandHoldOut::engine);
+  const std::vector<NewGroundRow> fresh_accel = new_ground_rows(held, prior, bo, cells, BandHoldOut::accelerator);
   const size_t source_rows = fresh.size();
   fresh.insert(fresh.end(), fresh_engine.begin(), fresh_engine.end());
+  fresh.insert(fresh.end(), fresh_accel.begin(), fresh_accel.end());
   const auto widening = fit_widening(fresh, bo.nominal);
   fresh.resize(source_rows);
   attach_widening(bands, widening);
@@ -100,6 +103,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   const auto lofo = new_ground_coverage(fresh, widening);
   const auto engine_before = new_ground_coverage(fresh_engine, {});
   const auto engine_after = new_ground_coverage(fresh_engine, widening);
+  const auto accel_before = new_ground_coverage(fresh_accel, {});
+  const auto accel_after = new_ground_coverage(fresh_accel, widening);
   // Checks, not fitted on: a source's round or version left out whole (MLPerf-v5.0, every framework it
   // ran), and a framework release left out wherever it ran; widened as a new source.
   const auto round_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::source_id), widening);
@@ -116,16 +121,20 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   for (const auto& p : pairs) (p.same_generation ? pairs_same : pairs_cross).push_back(p);
   std::set<std::string> engines_left_out;
   for (const auto& r : fresh_engine) engines_left_out.insert(r.row.engine);
+  std::set<std::string> accelerators_left_out;
+  for (const auto& r : fresh_accel) accelerators_left_out.insert(r.row.accelerator);
   auto off = off_ground_counts(fresh);
   off["engine"] = off_ground_counts(fresh_engine)["engine"];
+  off["accelerator"] = off_ground_counts(fresh_accel)["accelerator"];
   std::set<std::string> held_families;
   for (const auto& h : held) held_families.insert(h.family);
   const std::string held_out_how = fmt::format(
       "each of {} source families left out in turn (training: source id up to its first '-', its rows predicted by "
       "efficiencies fitted without it; serving: source family and framework, against bands fitted without it); the "
       "widening per dimension fitted on those rows; the engine's on the rows of each of {} serving engines left out in "
-      "turn ({})",
-      held_families.size(), engines_left_out.size(), fmt::join(engines_left_out, ", "));
+      "turn ({}); the accelerator's on the rows of each of {} accelerators left out in turn ({})",
+      held_families.size(), engines_left_out.size(), fmt::join(engines_left_out, ", "), accelerators_left_out.size(),
+      fmt::join(accelerators_left_out, ", "));
   auto share_of = [](const BandCoverage& c, const std::string& file, const std::string& k) {
     if (file.empty()) return c.by_kind.count(k) ? c.by_kind.at(k).share() : 0.0;
     const auto f = c.by_file.find(file);
@@ -137,7 +146,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       jb.push_back({{"kind", b.kind}, {"generation", b.generation}, {"low_log", b.low_log}, {"high_log", b.high_log},
                     {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
                     {"rows", b.rows}, {"families", b.families}, {"precisions", b.ground.precisions},
-                    {"engines", b.ground.engines}, {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
+                    {"engines", b.ground.engines}, {"accelerators", b.ground.accelerators},
+                    {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
                     {"params_b_min", b.ground.params_b_min}, {"params_b_max", b.ground.params_b_max}});
     // New ground (widened bands), with the unwidened share and the known-ground (in-sample) share.
     auto coverage_json = [&](const std::string& file, const std::map<std::string, Coverage>& fresh_cov) {
@@ -163,7 +173,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     nlohmann::json jw = nlohmann::json::object();
     for (const auto& [d, w] : widening)
       jw[d] = {{"source", w.source}, {"precision", w.precision}, {"scale", w.scale}, {"model_size", w.model_size},
-               {"engine", w.engine}};
+               {"engine", w.engine}, {"accelerator", w.accelerator}};
     nlohmann::json joff = nlohmann::json::object();
     for (const auto& [d, n] : off) joff[d] = n;
     print_json("calibrate", {{"dataset", dataset}, {"bands", jb}, {"coverage_lofo", jc},
@@ -178,6 +188,11 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                       {"by_kind", plain(engine_after.by_kind)}, {"by_file", plain_by_file(engine_after.by_file)},
                                                       {"unwidened_by_kind", plain(engine_before.by_kind)},
                                                       {"unwidened_by_file", plain_by_file(engine_before.by_file)}}},
+                             {"coverage_new_accelerator", {{"accelerators", accelerators_left_out},
+                                                           {"by_kind", plain(accel_after.by_kind)},
+                                                           {"by_file", plain_by_file(accel_after.by_file)},
+                                                           {"unwidened_by_kind", plain(accel_before.by_kind)},
+                                                           {"unwidened_by_file", plain_by_file(accel_before.by_file)}}},
                              {"coverage_new_round", {{"held_out", "each source id left out in turn (a source's "
                                                                   "round or version, every framework it ran)"},
                                                      {"by_kind", plain(round_after.by_kind)}, {"by_file", plain_by_file(round_after.by_file)}}},
@@ -222,23 +237,28 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::cout << "\nWidening off the ground (each log-edge moves out by (m - 1) x the band's half-width, m the product over "
                  "dimensions of 1 + (factor - 1) x distance; rows weighted by their source's effective sample):\n";
     for (const auto& [d, w] : widening)
-      std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}  engine {:.2f}\n",
-                               d, w.source, w.precision, w.scale, w.model_size, w.engine);
+      std::cout << fmt::format("  {:<10} source {:.2f}  precision {:.2f}  scale {:.2f}  model size {:.2f}  engine {:.2f}  "
+                               "accelerator {:.2f}\n",
+                               d, w.source, w.precision, w.scale, w.model_size, w.engine, w.accelerator);
     std::cout << fmt::format("  held out: {}\n  rows off the ground:", held_out_how);
     for (const auto& [d, n] : off) std::cout << fmt::format(" {} {}", d, n);
     std::cout << "\n\nCoverage of the 80% bands (share of rows inside): known ground (rows of the sources fitted, "
                  "bands fitted on all), new ground (each source family left out; unwidened -> widened), new "
-                 "engine (each serving engine left out; unwidened -> widened, of its rows), and, widened, new "
+                 "engine (each serving engine left out; unwidened -> widened, of its rows), new accelerator (each "
+                 "accelerator left out; likewise), and, widened, new "
                  "round (each source id left out: MLPerf-v5.0 whole) and new release (each framework release left "
                  "out wherever it ran):\n";
     auto line = [&](const std::string& label, const std::string& file, const std::string& k, const Coverage& c) {
-      std::string eng = "-";
-      const auto& ek = file.empty() ? engine_after.by_kind : (engine_after.by_file.count(file)
-                                                                  ? engine_after.by_file.at(file)
-                                                                  : std::map<std::string, Coverage>{});
-      if (auto it = ek.find(k); it != ek.end())
-        eng = fmt::format("{:>5.1f}% -> {:>5.1f}% of {:>5}", 100 * share_of(engine_before, file, k),
-                          100 * it->second.share(), it->second.rows);
+      const auto pass_text = [&](const BandCoverage& before, const BandCoverage& after) {
+        const auto& m = file.empty() ? after.by_kind
+                                     : (after.by_file.count(file) ? after.by_file.at(file) : std::map<std::string, Coverage>{});
+        const auto it = m.find(k);
+        return it == m.end() ? std::string("-")
+                             : fmt::format("{:>5.1f}% -> {:>5.1f}% of {:>5}", 100 * share_of(before, file, k),
+                                           100 * it->second.share(), it->second.rows);
+      };
+      const std::string eng = pass_text(engine_before, engine_after);
+      const std::string acc = pass_text(accel_before, accel_after);
       auto widened = [&](const BandCoverage& cov) {
         const auto& m = file.empty() ? cov.by_kind
                                      : (cov.by_file.count(file) ? cov.by_file.at(file) : std::map<std::string, Coverage>{});
@@ -246,9 +266,9 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
         return it == m.end() ? std::string("  -   ") : fmt::format("{:>5.1f}%", 100 * it->second.share());
       };
       std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows   engine {}   "
-                               "round {}  release {}\n",
+                               "accelerator {}   round {}  release {}\n",
                                label, 100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
-                               100 * c.share(), c.rows, eng, widened(round_after), widened(release_after));
+                               100 * c.share(), c.rows, eng, acc, widened(round_after), widened(release_after));
     };
     for (const auto& [k, c] : lofo.by_kind) line(k, "", k, c);
     std::cout << "By shared file:\n";

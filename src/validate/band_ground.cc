@@ -17,11 +17,12 @@ std::string band_domain(std::string_view kind) {
 void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows, int min_engine_rows) {
   std::map<BandCell, BandGround> ground;
   std::map<BandCell, std::set<std::string>> precisions;
-  std::map<BandCell, std::map<std::string, int>> engine_rows;
+  std::map<BandCell, std::map<std::string, int>> engine_rows, accelerator_rows;
   for (const auto& h : rows) {
     BandGround& g = ground[{h.kind, h.generation}];
     if (!h.precision.empty()) precisions[{h.kind, h.generation}].insert(h.precision);
     if (!h.engine.empty()) ++engine_rows[{h.kind, h.generation}][h.engine];
+    if (!h.accelerator.empty()) ++accelerator_rows[{h.kind, h.generation}][h.accelerator];
     if (h.num_gpus > 0) {
       g.gpus_min = g.gpus_min > 0 ? std::min(g.gpus_min, h.num_gpus) : h.num_gpus;
       g.gpus_max = std::max(g.gpus_max, h.num_gpus);
@@ -42,6 +43,9 @@ void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResid
     b.ground.engines.clear();
     for (const auto& [e, n] : engine_rows[cell])
       if (n >= min_engine_rows) b.ground.engines.push_back(e);
+    b.ground.accelerators.clear();
+    for (const auto& [a, n] : accelerator_rows[cell])
+      if (n >= min_engine_rows) b.ground.accelerators.push_back(a);
   }
 }
 
@@ -57,6 +61,7 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted) {
   q.num_gpus = h.num_gpus;
   q.params_b = h.params_b;
   q.engine = h.engine;
+  q.accelerator = h.accelerator;
   return q;
 }
 
@@ -67,6 +72,8 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
     switch (by) {
       case BandHoldOut::engine:
         return h.engine;
+      case BandHoldOut::accelerator:
+        return h.accelerator;
       case BandHoldOut::source_id:
         return h.source_id;
       case BandHoldOut::release:
@@ -112,14 +119,16 @@ constexpr Dimension kDimensions[] = {
     {"scale", &BandWidening::scale, &GroundDistance::scale},
     {"model_size", &BandWidening::model_size, &GroundDistance::model_size},
     {"engine", &BandWidening::engine, &GroundDistance::engine},
+    {"accelerator", &BandWidening::accelerator, &GroundDistance::accelerator},
 };
 
-// Whether a row counts towards a dimension's factor: the engine's from the engines left out, every
-// other dimension's from the source families left out.
+// Whether a row counts towards a dimension's factor: the engine's from the engines left out, the
+// accelerator's from the accelerators left out, every other dimension's from the source families left out.
 bool fits_dimension(const NewGroundRow& r, const Dimension& dim) {
-  const bool engine_dim = dim.factor == &BandWidening::engine;
-  return r.held_out_by == (engine_dim ? BandHoldOut::engine : BandHoldOut::source_family) &&
-         r.distance.*(dim.distance) > 0;
+  const BandHoldOut pass = dim.factor == &BandWidening::engine        ? BandHoldOut::engine
+                           : dim.factor == &BandWidening::accelerator ? BandHoldOut::accelerator
+                                                                      : BandHoldOut::source_family;
+  return r.held_out_by == pass && r.distance.*(dim.distance) > 0;
 }
 
 bool inside(const NewGroundRow& r, const BandWidening& w) {
@@ -127,9 +136,12 @@ bool inside(const NewGroundRow& r, const BandWidening& w) {
   return r.row.log_ratio >= e.low_log && r.row.log_ratio <= e.high_log;
 }
 
-// The group a left-out row went out with: its serving engine in the engine's pass, else its source family.
+// The group a left-out row went out with: its serving engine in the engine's pass, its accelerator in the
+// accelerator's, else its source family.
 const std::string& group_of(const NewGroundRow& r) {
-  return r.held_out_by == BandHoldOut::engine ? r.row.engine : r.row.family;
+  if (r.held_out_by == BandHoldOut::engine) return r.row.engine;
+  if (r.held_out_by == BandHoldOut::accelerator) return r.row.accelerator;
+  return r.row.family;
 }
 
 }  // namespace

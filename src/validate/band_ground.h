@@ -29,11 +29,12 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted);
 
 // A row of a source family left out: its residual, the band of bands fitted (with their ground)
 // without the family, and its distance from that band's ground.
-// What a pass of new_ground_rows leaves out at a time: a source family, or a serving engine (every row
-// it ran, whichever source measured it; rows without an engine are never left out); and, to check the
+// What a pass of new_ground_rows leaves out at a time: a source family, a serving engine (every row
+// it ran, whichever source measured it; rows without an engine are never left out) or an accelerator
+// (every row measured on it, whichever source); and, to check the
 // bands (not to fit them), a source id (a round or version of a source: MLPerf-v5.0, every framework
 // it ran) or a framework release (every row that ran it, whichever source).
-enum class BandHoldOut { source_family, engine, source_id, release };
+enum class BandHoldOut { source_family, engine, accelerator, source_id, release };
 struct NewGroundRow {
   HeldOutResidual row;
   ErrorBand band;
@@ -49,7 +50,7 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
 
 // The intra-group correlation of a quantity over left-out rows (one-way ANOVA: the between-group variance
 // over the total), the group being the source family a row went out with (its engine in the engine's
-// pass); 0 with fewer than two groups. `values` parallel to `rows`.
+// pass, its accelerator in the accelerator's); 0 with fewer than two groups. `values` parallel to `rows`.
 double intra_group_correlation(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values);
 // Each row's weight in a coverage count: 1 / (1 + (n - 1) rho), rho the intra-group correlation of
 // `values` and n its group's rows, so a group's rows together weigh its effective sample size
@@ -58,11 +59,12 @@ double intra_group_correlation(const std::vector<const NewGroundRow*>& rows, con
 std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& rows, const std::vector<double>& values);
 
 // The widening per domain fitted on new-ground rows: coordinate by coordinate (source, precision, scale,
-// model size, engine; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
+// model size, engine, accelerator; three passes), each factor the smallest in [1, max_factor] whose widened bands hold
 // `nominal` of the domain's rows off the ground along that dimension, the rows weighted by
 // effective_weights of their being outside the band unwidened along it (1 when they already do, or when fewer than min_band_rows rows lie off it). The
-// engine factor is fitted on the rows of engines left out (BandHoldOut::engine), the others on the rows
-// of source families left out.
+// engine factor is fitted on the rows of engines left out (BandHoldOut::engine), the accelerator factor on
+// the rows of accelerators left out (BandHoldOut::accelerator), the others on the rows of source families
+// left out.
 std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
                                                  double max_factor = 6.0);
 
@@ -71,7 +73,7 @@ BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
                                  const std::map<std::string, BandWidening>& by_domain);
 
 // How many rows lie off the ground along each dimension ("source", "precision", "scale", "model_size",
-// "engine"), counting each row in the pass that fits that dimension's factor.
+// "engine", "accelerator"), counting each row in the pass that fits that dimension's factor.
 std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows);
 
 }  // namespace gpuplan
