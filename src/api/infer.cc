@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 #include "api/api.h"
@@ -31,6 +32,17 @@
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
+
+namespace {
+
+// The expert parallelism a plan that names none runs: the experts over the TP ranks where they divide
+// evenly, else over the widest group of ranks they do (gcd), the rest splitting each expert by TP.
+int default_ep(const ModelArch& model, int tp) {
+  if (!model.is_moe()) return 1;
+  return std::gcd(std::max(1, tp), std::max(1, model.moe.num_experts));
+}
+
+}  // namespace
 
 ServingScenario infer_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
                                const Hardware& hw, const InferenceWorkload& w) {
@@ -503,7 +515,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
         }
       }
     }
-    if (best < 0) par.tp = req.gpus / req.pp, par.ep = model.is_moe() ? par.tp : 1;
+    if (best < 0) par.tp = req.gpus / req.pp, par.ep = default_ep(model, par.tp);
     chosen = fmt::format("chosen: {} (most tokens/s per GPU of {} splits; fix it with --tp/--ep/--attention-dp)",
                          infer_plan_text(par), tried);
     req.ep = par.ep;
@@ -520,7 +532,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     for (int t : valid_inference_tp(model, widest)) {
       if (t > domain && t % domain) continue;  // beyond one domain, whole domains only
       par.tp = t;
-      par.ep = model.is_moe() ? t : 1;
+      par.ep = default_ep(model, t);
       InferenceWorkload probe = w;
       probe.num_gpus = t * req.pp;
       probe.concurrency = 0;
@@ -538,7 +550,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
                          "or give --gpus for the best split)", infer_plan_text(par));
   }
-  par.ep = req.ep > 0 ? req.ep : (model.is_moe() ? par.tp : 1);
+  par.ep = req.ep > 0 ? req.ep : default_ep(model, par.tp);
   if (req.ep > par.tp && model.is_moe() && req.tp > 0) {
     // EP wider than TP: the worker spans ep GPUs, attention data-parallel over them.
     par.tp = req.ep;

@@ -85,6 +85,11 @@ TEST(InferCli, PointModeServesAModelTooLargeForOneNodeOverSeveral) {
   EXPECT_EQ(eight.exit_code, 2) << eight.out;
   EXPECT_TRUE(has(eight.err, "--gpus")) << eight.err;
   EXPECT_TRUE(has(eight.err, "raise --gpus")) << eight.err;
+  // GPT-MoE-1.8T's 16 experts over TP 40 (5 nodes): the experts spread over the 8 ranks they divide, not
+  // an EP of 40 the user never asked for.
+  auto moe = run_gpuplan("infer --model gpt-moe-1.8t --system hgx-a100 --json");
+  ASSERT_EQ(moe.exit_code, 0) << moe.err;
+  EXPECT_EQ(moe.json()["parallel"]["ep"], 8) << moe.out;
 }
 
 TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
