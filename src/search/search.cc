@@ -33,9 +33,10 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   auto ahead = [](double score, std::size_t index, double other_score, std::size_t other_index) {
     return score > other_score || (score == other_score && index < other_index);
   };
-  // Whether a candidate at `index` whose score is at most `most` cannot enter a full top.
+  // Whether a candidate at `index` whose score is at most `most` cannot enter the top: below the least
+  // score wanted, or not ahead of a full top's last.
   auto shut_out = [&](double most, std::size_t index) {
-    return top.size() == k && !ahead(most, index, top.back().score, top_index.back());
+    return most < o.least_score || (top.size() == k && !ahead(most, index, top.back().score, top_index.back()));
   };
   const MemoryOptions mo = with_capacities(o.memory, hw);
   const bool prune = o.prune && o.objective == Objective::tokens_per_s;
@@ -85,7 +86,8 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   // Branch and bound, best first: each block's step floor (training_step_floor: the same for its every
   // recompute mode and ZeRO stage) bounds its candidates' tokens/s, and the blocks are examined from
   // the highest bound down, so the top fills early with plans that shut out most of the rest. Once a
-  // block's bound falls below a full top's last score, no later block can enter it.
+  // block's bound falls below a full top's last score (or the least score wanted), no later block can
+  // enter it.
   if (prune) {
     for (Block& b : blocks) {
       TrainingPlan p = b.plan;
@@ -187,7 +189,8 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
     }
   };
   for (const Block& b : blocks) {
-    if (prune && top.size() == k && b.most_tokens_per_s < top.back().score) break;  // nor any after it
+    if (prune && (b.most_tokens_per_s < o.least_score || (top.size() == k && b.most_tokens_per_s < top.back().score)))
+      break;  // nor can any block after it
     TrainingPlan p = b.plan;
     std::size_t j = 0;
     for (Recompute rc : space.recompute) {
