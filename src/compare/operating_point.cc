@@ -9,7 +9,7 @@
 namespace gpuplan::compare {
 
 TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w,
-                           double least_tokens_per_s) {
+                           double least_tokens_per_s, LayerCostCache* layer_costs) {
   TrainingPick p;
   p.workload = w;
   if (std::string why = training_refusal(w.precision); !why.empty()) {
@@ -24,6 +24,7 @@ TrainingPick best_training(const ModelArch& model, const Hardware& hw, const Tra
   so.top_k = 1;
   so.prune = true;  // the best plan alone is read
   if (least_tokens_per_s > 0) so.least_score = least_tokens_per_s;
+  so.layer_costs = layer_costs;
   const SearchResult r = search_plans(model, hw, w, so);
   p.evaluated = r.stats.evaluated;
   if (r.top.empty() && least_tokens_per_s > 0) {

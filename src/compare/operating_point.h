@@ -27,8 +27,10 @@ struct TrainingPick {
 // The fastest plan of `workload` on `hw` (pruned search). With least_tokens_per_s > 0 only a plan that
 // reaches it is wanted: the pick is the same when the fastest plan reaches it, and short_of_least is
 // set otherwise.
+// `layer_costs` (optional): shared by the searches of one model, hardware, sequence and precision at
+// several GPU counts (SearchOptions::layer_costs).
 TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
-                           double least_tokens_per_s = 0);
+                           double least_tokens_per_s = 0, LayerCostCache* layer_costs = nullptr);
 
 struct ServingCurve {
   std::size_t evaluated = 0;

@@ -100,11 +100,12 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   const double least_tokens_per_s =
       deadline_s > 0 && spec.tokens > 0 ? spec.tokens / deadline_s * (1.0 - 1e-9) : 0.0;
   std::vector<long long> short_counts;
+  LayerCostCache layer_costs;  // the counts' searches share the layers' costs
   long long why_at = 0;  // the count last_why speaks of
   bool met = false;
   for (long long g = start; g <= cap; g *= 2) {
     w.num_gpus = static_cast<int>(g);
-    TrainingPick t = best_training(m, c.hw, w, least_tokens_per_s);
+    TrainingPick t = best_training(m, c.hw, w, least_tokens_per_s, &layer_costs);
     if (!t.found) {
       if (t.short_of_least) {
         short_counts.push_back(g);
@@ -122,7 +123,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
       while (hi - lo > 1) {
         const long long mid = (lo + hi) / 2;
         w.num_gpus = static_cast<int>(mid * c.unit);
-        TrainingPick u = best_training(m, c.hw, w, least_tokens_per_s);
+        TrainingPick u = best_training(m, c.hw, w, least_tokens_per_s, &layer_costs);
         if (u.found && spec.tokens / u.result.tokens_per_s <= deadline_s) {
           best = std::move(u);
           hi = mid;
@@ -138,7 +139,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     const long long found_at = best.found ? best.workload.num_gpus : 0;
     for (auto g = short_counts.rbegin(); g != short_counts.rend() && *g > found_at; ++g) {
       w.num_gpus = static_cast<int>(*g);
-      TrainingPick t = best_training(m, c.hw, w);
+      TrainingPick t = best_training(m, c.hw, w, 0, &layer_costs);
       if (t.found) {
         best = std::move(t);
         break;

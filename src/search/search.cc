@@ -19,8 +19,8 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
   SearchResult out;
   TrainingOptions topt;
   topt.with_memory = false;  // the filter already estimated it
-  LayerCostCache layer_costs;  // candidates share their layers' costs
-  topt.layer_costs = &layer_costs;
+  LayerCostCache own_layer_costs;  // candidates share their layers' costs
+  topt.layer_costs = o.layer_costs ? o.layer_costs : &own_layer_costs;
   topt.plan_checked = true;  // plan_divides ran check_plan on every candidate it passes
   const std::size_t k = std::max<std::size_t>(1, o.top_k);
   // The top, kept sorted best first: a higher score first, and among equal scores the plan enumerated
@@ -96,11 +96,21 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
       const TrainingResult f = training_step_floor(m, hw, p, w, topt);
       if (f.valid()) b.most_tokens_per_s = tokens / f.step_time_s;
     }
-    std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
-      return a.most_tokens_per_s > b.most_tokens_per_s ||
-             (a.most_tokens_per_s == b.most_tokens_per_s && a.ordinal < b.ordinal);
-    });
   }
+  // The blocks in the order they are examined: a heap, highest bound (then first enumerated) on top, as
+  // the examination mostly stops long before the last block.
+  struct Next {
+    double most_tokens_per_s;
+    std::size_t at;  // in blocks (enumeration order)
+  };
+  std::vector<Next> next;
+  next.reserve(blocks.size());
+  for (std::size_t i = 0; i < blocks.size(); ++i) next.push_back({blocks[i].most_tokens_per_s, i});
+  auto later = [](const Next& a, const Next& b) {
+    return a.most_tokens_per_s < b.most_tokens_per_s || (a.most_tokens_per_s == b.most_tokens_per_s && a.at > b.at);
+  };
+  if (prune) std::make_heap(next.begin(), next.end(), later);
+  else std::reverse(next.begin(), next.end());  // popped from the back: enumeration order
 
   // Memory-saver fits shared by twin blocks' candidates (context parallel only): per_block slots a pair.
   struct SharedFit {
@@ -188,7 +198,12 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
       top_index.pop_back();
     }
   };
-  for (const Block& b : blocks) {
+  while (!next.empty()) {
+    if (prune) {
+      std::pop_heap(next.begin(), next.end(), later);
+    }
+    const Block& b = blocks[next.back().at];
+    next.pop_back();
     if (prune && (b.most_tokens_per_s < o.least_score || (top.size() == k && b.most_tokens_per_s < top.back().score)))
       break;  // nor can any block after it
     TrainingPlan p = b.plan;

@@ -26,6 +26,9 @@ struct SearchOptions {
   // none does). With prune, blocks and candidates whose bound falls below it are skipped before their
   // fit, so has_closest and the stats then describe only what was examined.
   double least_score = -std::numeric_limits<double>::infinity();
+  // Layer costs shared with other searches of the same model, hardware, sequence and precision (the
+  // GPU count may differ: a layer's cost does not read it); null: the search's own. One per thread.
+  LayerCostCache* layer_costs = nullptr;
 };
 
 struct SearchCandidate {
