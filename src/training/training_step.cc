@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
+#include <cstdint>
+#include <unordered_map>
 #include <utility>
 
 #include "core/error.h"
@@ -259,12 +260,25 @@ LayerCostKey layer_cost_key(const TrainingPlan& p, const GroupStrides& st) {
 
 }  // namespace
 
+namespace step_detail {
+
+// FNV-1a over a layer-cost key's fields: the cache's lookups are a good share of a search's bound.
+struct LayerCostKeyHash {
+  std::size_t operator()(const std::array<int, 11>& key) const {
+    std::uint64_t h = 14695981039346656037ull;
+    for (int v : key) h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+}  // namespace step_detail
+
 struct LayerCostCache::Impl {
   const ModelArch* model = nullptr;
   const Hardware* hw = nullptr;
   int seq = 0;
   MathFormat fmt = MathFormat::bf16;
-  std::map<LayerCostKey, LayerCosts> costs;
+  std::unordered_map<LayerCostKey, LayerCosts, step_detail::LayerCostKeyHash> costs;
   ModelTerms terms;  // of `model` at `seq`
 
   const LayerCosts& get(const ModelArch& m, const Hardware& h, const TrainingPlan& p, const GroupStrides& st,
