@@ -80,25 +80,25 @@ SearchResult search_plan_space(const PlanSpace& space, const ModelArch& m, const
       out.stats.dropped_divisibility += per_block;
       return;
     }
-    blocks.push_back({p, at, group_first + (at - group_first) % ep_mbs});
-  }, enter);
-
-  // Branch and bound, best first: each block's step floor (training_step_floor: the same for its every
-  // recompute mode and ZeRO stage) bounds its candidates' tokens/s, and the blocks are examined from
-  // the highest bound down, so the top fills early with plans that shut out most of the rest. Once a
-  // block's bound falls below a full top's last score (or the least score wanted), no later block can
-  // enter it.
-  if (prune) {
-    for (Block& b : blocks) {
-      TrainingPlan p = b.plan;
+    // Branch and bound, best first: each block's step floor (training_step_floor: the same for its
+    // every recompute mode and ZeRO stage) bounds its candidates' tokens/s, and the blocks are examined
+    // from the highest bound down (below), so the top fills early with plans that shut out most of the
+    // rest. A block whose bound falls below the least score wanted is never examined: it is not kept.
+    double most_tokens_per_s = std::numeric_limits<double>::infinity();
+    if (prune) {
       p.recompute = space.recompute.front();
       p.zero = space.zero.front();
       const TrainingResult f = training_step_floor(m, hw, p, w, topt);
-      if (f.valid()) b.most_tokens_per_s = tokens / f.step_time_s;
+      if (f.valid()) most_tokens_per_s = tokens / f.step_time_s;
+      if (most_tokens_per_s < o.least_score) return;
+      p.recompute = block.recompute;
+      p.zero = block.zero;
     }
-  }
+    blocks.push_back({p, at, group_first + (at - group_first) % ep_mbs, most_tokens_per_s});
+  }, enter);
   // The blocks in the order they are examined: a heap, highest bound (then first enumerated) on top, as
-  // the examination mostly stops long before the last block.
+  // the examination mostly stops long before the last block. Once a block's bound falls below a full
+  // top's last score, no later block can enter it.
   struct Next {
     double most_tokens_per_s;
     std::size_t at;  // in blocks (enumeration order)
