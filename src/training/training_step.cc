@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -407,10 +408,15 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
   // Cost of each kind of layer (forward, one micro-batch), and what the step reads of the model alone.
   const LayerCosts* cached =
       options.layer_costs ? &options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len) : nullptr;
-  const LayerCosts own = cached ? LayerCosts{} : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
-  const LayerCosts& costs = cached ? *cached : own;
-  const ModelTerms own_terms = cached ? ModelTerms{} : model_terms(m, w.seq_len);
-  const ModelTerms& terms = cached ? options.layer_costs->impl().terms : own_terms;
+  // (Without a cache the step's own; with one, not even zeroed: a search's floors are this cheap.)
+  std::optional<LayerCosts> own;
+  std::optional<ModelTerms> own_terms;
+  if (!cached) {
+    own.emplace(layer_costs(m, hw, p, st, fmt, T, w.seq_len));
+    own_terms.emplace(model_terms(m, w.seq_len));
+  }
+  const LayerCosts& costs = cached ? *cached : *own;
+  const ModelTerms& terms = cached ? options.layer_costs->impl().terms : *own_terms;
   const int moe_layers = terms.moe_layers;
   const LayerCost& dense = costs.dense;
   const LayerCost& moe = costs.moe;
