@@ -8,7 +8,8 @@
 
 namespace gpuplan::compare {
 
-TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w) {
+TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& w,
+                           double least_tokens_per_s, LayerCostCache* layer_costs) {
   TrainingPick p;
   p.workload = w;
   if (std::string why = training_refusal(w.precision); !why.empty()) {
@@ -22,8 +23,15 @@ TrainingPick best_training(const ModelArch& model, const Hardware& hw, const Tra
   SearchOptions so;
   so.top_k = 1;
   so.prune = true;  // the best plan alone is read
+  if (least_tokens_per_s > 0) so.least_score = least_tokens_per_s;
+  so.layer_costs = layer_costs;
   const SearchResult r = search_plans(model, hw, w, so);
   p.evaluated = r.stats.evaluated;
+  if (r.top.empty() && least_tokens_per_s > 0) {
+    p.short_of_least = true;
+    p.why_not = fmt::format("no plan on {} GPUs reaches {:.0f} tokens/s", w.num_gpus, least_tokens_per_s);
+    return p;
+  }
   if (r.top.empty()) {
     if (r.has_closest)
       p.why_not = fmt::format("no plan fits in memory on {} GPUs (closest needs {:.0f} GB of {:.0f} GB per GPU)",

@@ -20,8 +20,17 @@ struct TrainingPick {
   TrainingPlan plan;
   TrainingResult result;
   std::size_t evaluated = 0;
+  // least_tokens_per_s was asked and no plan reaching it was found: whether any plan fits at all is not
+  // known (why_not says so).
+  bool short_of_least = false;
 };
-TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload);
+// The fastest plan of `workload` on `hw` (pruned search). With least_tokens_per_s > 0 only a plan that
+// reaches it is wanted: the pick is the same when the fastest plan reaches it, and short_of_least is
+// set otherwise.
+// `layer_costs` (optional): shared by the searches of one model, hardware, sequence and precision at
+// several GPU counts (SearchOptions::layer_costs).
+TrainingPick best_training(const ModelArch& model, const Hardware& hw, const TrainingWorkload& workload,
+                           double least_tokens_per_s = 0, LayerCostCache* layer_costs = nullptr);
 
 struct ServingCurve {
   std::size_t evaluated = 0;

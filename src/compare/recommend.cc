@@ -92,11 +92,27 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   w.global_batch = spec.global_batch;  // the job's batch does not grow with the GPUs bought
   w.precision = p;
   w.finetune = spec.finetune;
+  // Every count searched but the one bought is read only for a plan that meets the deadline: the
+  // searches ask for the rate it needs (a hair below, so rounding never drops a plan that meets it)
+  // and skip the plans that cannot reach it. Should no count meet the deadline, the largest count with
+  // a plan is the answer: the counts where no plan reached the rate are searched again whole, largest
+  // first, down to the largest count that had one.
+  const double least_tokens_per_s =
+      deadline_s > 0 && spec.tokens > 0 ? spec.tokens / deadline_s * (1.0 - 1e-9) : 0.0;
+  std::vector<long long> short_counts;
+  LayerCostCache layer_costs;  // the counts' searches share the layers' costs
+  long long why_at = 0;  // the count last_why speaks of
+  bool met = false;
   for (long long g = start; g <= cap; g *= 2) {
     w.num_gpus = static_cast<int>(g);
-    TrainingPick t = best_training(m, c.hw, w);
+    TrainingPick t = best_training(m, c.hw, w, least_tokens_per_s, &layer_costs);
     if (!t.found) {
-      last_why = t.why_not;
+      if (t.short_of_least) {
+        short_counts.push_back(g);
+      } else {
+        last_why = t.why_not;
+        why_at = g;
+      }
       continue;
     }
     best = std::move(t);
@@ -107,7 +123,7 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
       while (hi - lo > 1) {
         const long long mid = (lo + hi) / 2;
         w.num_gpus = static_cast<int>(mid * c.unit);
-        TrainingPick u = best_training(m, c.hw, w);
+        TrainingPick u = best_training(m, c.hw, w, least_tokens_per_s, &layer_costs);
         if (u.found && spec.tokens / u.result.tokens_per_s <= deadline_s) {
           best = std::move(u);
           hi = mid;
@@ -115,7 +131,23 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
           lo = mid;
         }
       }
+      met = true;
       break;
+    }
+  }
+  if (!met) {
+    const long long found_at = best.found ? best.workload.num_gpus : 0;
+    for (auto g = short_counts.rbegin(); g != short_counts.rend() && *g > found_at; ++g) {
+      w.num_gpus = static_cast<int>(*g);
+      TrainingPick t = best_training(m, c.hw, w, 0, &layer_costs);
+      if (t.found) {
+        best = std::move(t);
+        break;
+      }
+      if (*g > why_at) {
+        last_why = t.why_not;
+        why_at = *g;
+      }
     }
   }
   if (!best.found) {

@@ -2,6 +2,7 @@
 // Plan search: enumerate the plan space, filter (divisibility, memory), evaluate the survivors with
 // the training-step model, rank by the objective, keep the top K.
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "search/filter.h"
@@ -21,6 +22,13 @@ struct SearchOptions {
   // cannot fall below what its tokens/s would need to enter it is skipped before its memory fit. The
   // top is the same; the stats then count only the candidates examined whole.
   bool prune = false;
+  // Plans scoring below this are not wanted: the top holds only plans that reach it (and is empty when
+  // none does). With prune, blocks and candidates whose bound falls below it are skipped before their
+  // fit, so has_closest and the stats then describe only what was examined.
+  double least_score = -std::numeric_limits<double>::infinity();
+  // Layer costs shared with other searches of the same model, hardware, sequence and precision (the
+  // GPU count may differ: a layer's cost does not read it); null: the search's own. One per thread.
+  LayerCostCache* layer_costs = nullptr;
 };
 
 struct SearchCandidate {

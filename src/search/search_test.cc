@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -736,6 +738,39 @@ TEST(Search, PrunedSearchKeepsTheSameTop) {
         EXPECT_EQ(all.top[i].result.memory.total_bytes, pruned.top[i].result.memory.total_bytes);
       }
       EXPECT_EQ(all.has_closest, pruned.has_closest);
+    }
+  }
+}
+
+// A least score keeps out what falls below it and nothing else: the top is the exhaustive top's plans
+// that reach it, pruned or not, and empty when even the best falls short.
+TEST(Search, LeastScoreKeepsTheTopPlansThatReachIt) {
+  struct Case {
+    const char* model;
+    const char* system;
+    int gpus, seq;
+    long long batch;
+  };
+  const Case cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128}, {"deepseek-v3", "hgx-h800", 256, 4096, 1024}};
+  for (const Case& c : cases) {
+    const ModelArch m = resolve_model(c.model);
+    const Hardware hw = resolve_hardware(catalog(), c.system);
+    const TrainingWorkload w = workload(c.gpus, c.batch, c.seq);
+    SearchOptions o;
+    o.top_k = 5;
+    const SearchResult all = search_plans(m, hw, w, o);
+    ASSERT_EQ(all.top.size(), 5u) << c.model;
+    for (bool prune : {false, true}) {
+      o.prune = prune;
+      o.least_score = all.top[2].score;
+      const SearchResult some = search_plans(m, hw, w, o);
+      std::vector<std::string> want, got;
+      for (const SearchCandidate& x : all.top)
+        if (x.score >= o.least_score) want.push_back(to_string(x.plan));
+      for (const SearchCandidate& x : some.top) got.push_back(to_string(x.plan));
+      EXPECT_EQ(want, got) << c.model << " prune " << prune;
+      o.least_score = std::nextafter(all.top[0].score, std::numeric_limits<double>::infinity());
+      EXPECT_TRUE(search_plans(m, hw, w, o).top.empty()) << c.model << " prune " << prune;
     }
   }
 }

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "core/error.h"
@@ -259,12 +261,25 @@ LayerCostKey layer_cost_key(const TrainingPlan& p, const GroupStrides& st) {
 
 }  // namespace
 
+namespace step_detail {
+
+// FNV-1a over a layer-cost key's fields: the cache's lookups are a good share of a search's bound.
+struct LayerCostKeyHash {
+  std::size_t operator()(const std::array<int, 11>& key) const {
+    std::uint64_t h = 14695981039346656037ull;
+    for (int v : key) h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+}  // namespace step_detail
+
 struct LayerCostCache::Impl {
   const ModelArch* model = nullptr;
   const Hardware* hw = nullptr;
   int seq = 0;
   MathFormat fmt = MathFormat::bf16;
-  std::map<LayerCostKey, LayerCosts> costs;
+  std::unordered_map<LayerCostKey, LayerCosts, step_detail::LayerCostKeyHash> costs;
   ModelTerms terms;  // of `model` at `seq`
 
   const LayerCosts& get(const ModelArch& m, const Hardware& h, const TrainingPlan& p, const GroupStrides& st,
@@ -393,10 +408,15 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
   // Cost of each kind of layer (forward, one micro-batch), and what the step reads of the model alone.
   const LayerCosts* cached =
       options.layer_costs ? &options.layer_costs->impl().get(m, hw, p, st, fmt, T, w.seq_len) : nullptr;
-  const LayerCosts own = cached ? LayerCosts{} : layer_costs(m, hw, p, st, fmt, T, w.seq_len);
-  const LayerCosts& costs = cached ? *cached : own;
-  const ModelTerms own_terms = cached ? ModelTerms{} : model_terms(m, w.seq_len);
-  const ModelTerms& terms = cached ? options.layer_costs->impl().terms : own_terms;
+  // (Without a cache the step's own; with one, not even zeroed: a search's floors are this cheap.)
+  std::optional<LayerCosts> own;
+  std::optional<ModelTerms> own_terms;
+  if (!cached) {
+    own.emplace(layer_costs(m, hw, p, st, fmt, T, w.seq_len));
+    own_terms.emplace(model_terms(m, w.seq_len));
+  }
+  const LayerCosts& costs = cached ? *cached : *own;
+  const ModelTerms& terms = cached ? options.layer_costs->impl().terms : *own_terms;
   const int moe_layers = terms.moe_layers;
   const LayerCost& dense = costs.dense;
   const LayerCost& moe = costs.moe;
