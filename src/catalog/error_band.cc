@@ -89,6 +89,18 @@ std::string lower(std::string s) {
   return s;
 }
 
+// A comma-separated list, each item lower-cased; empty items dropped.
+std::vector<std::string> lower_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t j = std::min(text.find(',', i), text.size());
+    if (j > i) out.push_back(lower(text.substr(i, j - i)));
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 GroundDistance ground_distance(const ErrorBand& b, const BandQuestion& q) {
@@ -261,30 +273,9 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.fitted_date = m.opt_str("fitted_date").value_or("");
   b.method = m.opt_str("method").value_or("");
   b.origin = origin;
-  if (auto p = m.opt_str("precisions")) {
-    size_t i = 0;
-    while (i < p->size()) {
-      const size_t j = std::min(p->find(',', i), p->size());
-      if (j > i) b.ground.precisions.push_back(lower(p->substr(i, j - i)));
-      i = j + 1;
-    }
-  }
-  if (auto p = m.opt_str("engines")) {
-    size_t i = 0;
-    while (i < p->size()) {
-      const size_t j = std::min(p->find(',', i), p->size());
-      if (j > i) b.ground.engines.push_back(lower(p->substr(i, j - i)));
-      i = j + 1;
-    }
-  }
-  if (auto p = m.opt_str("accelerators")) {
-    size_t i = 0;
-    while (i < p->size()) {
-      const size_t j = std::min(p->find(',', i), p->size());
-      if (j > i) b.ground.accelerators.push_back(lower(p->substr(i, j - i)));
-      i = j + 1;
-    }
-  }
+  b.ground.precisions = lower_list(m.opt_str("precisions").value_or(""));
+  b.ground.engines = lower_list(m.opt_str("engines").value_or(""));
+  b.ground.accelerators = lower_list(m.opt_str("accelerators").value_or(""));
   b.ground.gpus_min = static_cast<int>(m.opt_integer_in("gpus_min", 0, 10000000).value_or(0));
   b.ground.gpus_max = static_cast<int>(m.opt_integer_in("gpus_max", 0, 10000000).value_or(0));
   b.ground.params_b_min = m.opt_num_in("params_b_min", 0.0, 1e6).value_or(0);
