@@ -270,7 +270,8 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
 
 // The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
 // rank's attention projections, `prefill` of them prompt tokens.
-Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const {
+[[gnu::always_inline]] inline Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens,
+                                               double prefill) const {
   const ModelArch& m = m_;
   Work acc;
   const Work a = run(g.attention, attn_tokens, 1, false, dense_share_);
