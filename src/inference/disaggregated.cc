@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <mutex>
+#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 
@@ -128,7 +129,9 @@ struct DisaggregatedPools::Impl {
   // The decode workers' steps (InferenceEvaluator::decode_only_step), by the worker, its MTP drafts and
   // the batch per worker (its bits), whatever the pool's GPUs: the batches the split of the clients
   // tries, shared by the pools of one worker whose batches coincide (c_d / workers).
-  std::unordered_map<Key, StepTime, Hash> decode_steps;
+  // Their nodes come from an arena freed with the pools (many thousand small steps, none erased).
+  std::pmr::monotonic_buffer_resource step_arena;
+  std::pmr::unordered_map<Key, StepTime, Hash> decode_steps{&step_arena};
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
   // Each decode worker's evaluator (key: the worker at no load), over the pools' own copy of the model.

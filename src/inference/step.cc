@@ -57,7 +57,7 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
 
 // std::ceil of x, without the library call for the positive values below 2^52 the steps ask (the
 // same value: below 2^63 the truncation is exact, and an integer's next one up is exact too).
-double ceil_of(double x) {
+[[gnu::always_inline]] inline double ceil_of(double x) {
   if (!(x > 0 && x < 4503599627370496.0)) return std::ceil(x);
   const double t = static_cast<double>(static_cast<long long>(x));
   return t < x ? t + 1.0 : t;
