@@ -93,9 +93,14 @@ ServingEvalCache::Key point_key(const ServingDeployment& d, long long c) {
 }
 
 struct Solver {
-  explicit Solver(const ServingScenario& scenario) : s(scenario), serving_hw(serving_hardware(scenario.hw)) {}
+  // `drafts`: deployments with MTP drafts are evaluated (their instances carry the draft head's pass).
+  explicit Solver(const ServingScenario& scenario, bool drafts = false)
+      : s(scenario), serving_hw(serving_hardware(scenario.hw)), instances(drafts) {}
   const ServingScenario& s;
   const Hardware serving_hw;  // serving_hardware(s.hw), made once for every aggregated point
+  // The aggregated deployments' instances, shared by the deployments of one parallelism (with and
+  // without MTP drafts).
+  InferenceInstances instances;
   std::size_t evaluated = 0;
   // At one sequence per rank (the fastest a deployment gets): the best per-user speed seen, the best
   // within the TTFT limit, and the lowest TTFT.
@@ -125,7 +130,8 @@ struct Solver {
     const ServingDeployment& d = dp.d;
     if (!d.disaggregated) {
       if (!dp.aggregated)
-        dp.aggregated = std::make_unique<InferenceEvaluator>(s.model, serving_hw, d.parallel, scenario_workload(s, d, c));
+        dp.aggregated =
+            std::make_unique<InferenceEvaluator>(s.model, serving_hw, d.parallel, scenario_workload(s, d, c), &instances);
       return dp.aggregated->evaluate(c);
     }
     return evaluate_disaggregated(s.model, s.hw, d.disagg, scenario_workload(s, d, c), pools);
@@ -427,7 +433,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   SweepOptions so;
   so.mtp = so.disaggregated = o.explore_moe && s.model.is_moe();
   const std::vector<int> mtps = sweep_mtp_drafts(s.model, s.workload, so);
-  Solver sv(s);
+  Solver sv(s, std::any_of(mtps.begin(), mtps.end(), [](int k) { return k > 0; }));
   sv.cache = o.cache;
   if (o.cache) sv.pools = &o.cache->pools;
   double best = -1;

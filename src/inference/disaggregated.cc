@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <mutex>
+#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 
@@ -128,7 +129,9 @@ struct DisaggregatedPools::Impl {
   // The decode workers' steps (InferenceEvaluator::decode_only_step), by the worker, its MTP drafts and
   // the batch per worker (its bits), whatever the pool's GPUs: the batches the split of the clients
   // tries, shared by the pools of one worker whose batches coincide (c_d / workers).
-  std::unordered_map<Key, StepTime, Hash> decode_steps;
+  // Their nodes come from an arena freed with the pools (many thousand small steps, none erased).
+  std::pmr::monotonic_buffer_resource step_arena;
+  std::pmr::unordered_map<Key, StepTime, Hash> decode_steps{&step_arena};
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
   // Each decode worker's evaluator (key: the worker at no load), over the pools' own copy of the model.
@@ -171,7 +174,7 @@ double prefill_rank_step_tokens(const DisaggregatedDeployment& d, const Inferenc
   return std::max(1.0, per_rank);
 }
 
-namespace {
+namespace disaggregated_detail {
 
 // prefill_pool_sojourn_s of one worker's batching at any arrival rate: the step law's points, which do
 // not depend on the arrivals, made once (the bisections over the rate ask it many times).
@@ -243,6 +246,12 @@ class PrefillSojourn {
   double two_capacity_per_s_ = 0;
   int np_ = 0;
 };
+
+}  // namespace disaggregated_detail
+
+namespace {
+
+using disaggregated_detail::PrefillSojourn;
 
 // The prefill side of deployment `d` under `w`: the pool's figures (kept in `memo`) and, when its one
 // prompt alone fits, one worker's batching law (see prefill_pool_sojourn_s) and the time from a
@@ -368,6 +377,7 @@ PrefillTimeFloor::PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const
   const PrefillSide side = prefill_side(memo, m, hw, d, w);
   fits_ = side.pool->alone.valid();
   batching_ = side.batching;
+  sojourn_ = std::make_shared<const PrefillSojourn>(batching_);
   workers_ = side.prefill_instances;
   transfer_s_ = side.transfer_s;
   capacity_per_s_ = side.pool->capacity_per_s;
@@ -375,7 +385,7 @@ PrefillTimeFloor::PrefillTimeFloor(const ModelArch& m, const Hardware& hw, const
 
 double PrefillTimeFloor::sojourn_s(double rate_per_s) const {
   if (!fits_) return INFINITY;
-  return PrefillSojourn(batching_).at(rate_per_s / workers_);
+  return sojourn_->at(rate_per_s / workers_);
 }
 
 double PrefillTimeFloor::at(double rate_per_s) const {

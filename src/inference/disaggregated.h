@@ -10,6 +10,9 @@
 namespace gpuplan {
 
 class DisaggregatedPools;
+namespace disaggregated_detail {
+class PrefillSojourn;
+}
 
 struct DisaggregatedDeployment {
   InferenceParallel prefill;  // one prefill worker (pp = 1)
@@ -142,6 +145,7 @@ class PrefillTimeFloor {
  private:
   bool fits_ = false;
   PrefillBatching batching_;
+  std::shared_ptr<const disaggregated_detail::PrefillSojourn> sojourn_;  // batching_'s law, made once
   double workers_ = 1, transfer_s_ = 0, capacity_per_s_ = 0;
 };
 

@@ -7,8 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "core/error.h"
 #include "inference/input_check.h"
@@ -99,8 +103,132 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
   return evaluate_inference_serving(m, serving_hardware(hw), par, w);
 }
 
-// What an InferenceEvaluator keeps of its deployment: its inputs, and the figures that do not depend
-// on the load (memory at no load, the per-stage shape, the KV limit, one prompt's prefill).
+// What an InferenceEvaluator's instance is, whatever its GPU count, MTP drafts and load: the memory at
+// no load, the per-stage shape and its steps, the KV limit before the step's token budget, one
+// prompt's prefill.
+struct InferenceEvaluator::Instance {
+  Instance(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
+           bool with_draft);
+  InferenceMemoryInput mi;  // the instance's memory input (no sequences yet)
+  InferenceMemory base;     // the memory figures at no load
+  std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
+  Shape shape;
+  std::optional<step::Stage> stage;  // the steps of `shape`
+  std::optional<step::Stage> draft;  // the MTP draft head's pass (draft_shape)
+  double weights_bytes = 0;          // per GPU
+  double kv_bytes_per_sequence = 0;  // per sequence of the instance, per GPU
+  double free_bytes = 0;             // per GPU, beyond the weights, workspace and reserve
+  long long ranks = 1;               // the scheduler's ranks (attention-DP: its attention ranks)
+  long long max_batch = 0;           // sequences the KV pool and the scheduler admit, before the token budget
+  double prefill_s = 0, prefix_load_s = 0;
+  StepTime prefill_chunk;  // continuous batching: one prefill chunk
+};
+
+InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                       const InferenceWorkload& w, bool with_draft) {
+  // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
+  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction). Under reserve_full
+  // admission each sequence reserves its whole isl + osl (guaranteed-no-evict scheduling); under
+  // current_length the running batch of a continuous stream holds, per sequence, its current length:
+  // isl + osl / 2 on average (ages uniform over the output; whole blocks each). A synchronized batch
+  // grows together to isl + osl, so it is sized on the full length under either admission.
+  mi = serving_memory_input(m, hw, par, w);
+  mi.context_tokens = kv_held_tokens(w);
+  // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
+  // workspace, reserve, the KV split, which do not depend on the capacity).
+  base = memory.emplace(m, mi).at(0);
+  const Shape& s = shape = shape_of(m, par, w.kv_bytes_per_element);
+  const step::Stage& st = stage.emplace(m, hw, par, w, s);
+  if (with_draft) draft.emplace(m, hw, par, w, step::draft_shape(m, s));
+  double& weights = weights_bytes = base.weights_bytes;
+  double& kv_seq_gpu = kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
+  if (par.attention_dp) {
+    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
+    // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
+    kv_seq_gpu = (base.kv_bytes_per_sequence - base.state_bytes_per_sequence) * base.kv_split / par.tp +
+                 base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;
+  }
+  free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
+  const double pool = w.kv_mem_fraction * free_bytes;
+  max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
+  if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
+  // The scheduler admits at most max_batch_size sequences and max_num_tokens tokens per step per
+  // rank (attention-DP: per attention rank).
+  ranks = par.attention_dp ? par.tp : 1;
+  max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
+  // The step's token budget (InferenceEvaluator's constructor) keeps at least `ranks` >= 1 sequences:
+  // room for one sequence here is room for one there.
+  if (free_bytes <= 0 || max_batch < 1) return;
+  const double pp = par.pp;
+  const double isl = double(w.isl);
+  const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
+  const double host = hw.efficiency.infer_step_overhead_s;
+  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
+  // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
+  // Without attention-DP (or on one rank) a prompt's chunk spreads over the ranks as one rank's does:
+  // that step is also continuous batching's chunk (below).
+  std::optional<StepTime> alone_chunk;
+  {
+    if (!w.decode_only) {
+      const double chunk = std::min(isl_new, double(w.max_num_tokens));
+      const double nch = std::ceil(isl_new / chunk);
+      const StepTime c = st.step(base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
+      prefill_s = (nch + pp - 1) * c.total_s + nch * host;
+      if (!par.attention_dp || par.tp == 1) alone_chunk = c;
+    }
+    if (w.kv_offload_host && isl_new < isl) {
+      // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
+      // new tokens' prefill: the longer of the two.
+      prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(mi.context_tokens) / hw.accelerator.host_link_bytes_per_s;
+      prefill_s = std::max(prefill_s, prefix_load_s + host);
+    }
+  }
+  if (w.arrival != Arrival::synchronized && !w.decode_only)
+    prefill_chunk =
+        alone_chunk ? *alone_chunk : st.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+}
+
+// The instances kept, by parallelism, with the model, hardware and workload (but for its GPU count,
+// load and MTP drafts) they were made for.
+struct InferenceInstances::Impl {
+  bool drafts = false;
+  struct Entry {
+    const ModelArch* m;
+    const Hardware* hw;
+    InferenceWorkload w;
+    std::shared_ptr<const InferenceEvaluator::Instance> instance;
+  };
+  std::map<std::array<int, 5>, std::vector<Entry>> kept;
+
+  static InferenceWorkload common(InferenceWorkload w) {
+    w.num_gpus = 0;
+    w.concurrency = 0;
+    w.mtp_draft_tokens = 0;
+    return w;
+  }
+
+  std::shared_ptr<const InferenceEvaluator::Instance> get(const ModelArch& m, const Hardware& hw,
+                                                          const InferenceParallel& par, const InferenceWorkload& w) {
+    const bool need_draft = w.mtp_draft_tokens > 0;
+    const InferenceWorkload c = common(w);
+    std::vector<Entry>& at = kept[{par.tp, par.ep, par.pp, par.attention_dp ? 1 : 0, par.two_batch_overlap ? 1 : 0}];
+    for (Entry& e : at) {
+      if (e.m != &m || e.hw != &hw || !(e.w == c)) continue;
+      if (need_draft && !e.instance->draft)
+        e.instance = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, true);
+      return e.instance;
+    }
+    auto made = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, drafts || need_draft);
+    at.push_back({&m, &hw, c, made});
+    return made;
+  }
+};
+
+InferenceInstances::InferenceInstances(bool drafts) : impl_(std::make_unique<Impl>()) { impl_->drafts = drafts; }
+InferenceInstances::~InferenceInstances() = default;
+
+// What an InferenceEvaluator keeps of its deployment: its inputs, its instance's parts, and the figures
+// that do not depend on the load.
 struct InferenceEvaluator::Fixed {
   Fixed(const ModelArch& model, const Hardware& serving_hw, const InferenceParallel& parallel,
         const InferenceWorkload& workload)
@@ -110,19 +238,11 @@ struct InferenceEvaluator::Fixed {
   const InferenceParallel par;
   const InferenceWorkload w;
   int gpus = 0;
-  InferenceMemoryInput mi;  // the instance's memory input (no sequences yet)
-  InferenceMemory base;     // the memory figures at no load
-  std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
-  Shape shape;
-  std::optional<step::Stage> stage;  // the steps of `shape`
-  std::optional<step::Stage> draft;  // the MTP draft head's pass (draft_shape)
-  double weights_bytes = 0;          // per GPU
-  double kv_bytes_per_sequence = 0;  // per sequence of the instance, per GPU
+  std::shared_ptr<const Instance> instance;
   // The result's load-independent fields: instances, max_concurrency, prefill_s, prefix_load_s; with
   // no room for one sequence, the whole result.
   InferenceResult fixed;
   bool no_room = false;
-  StepTime prefill_chunk;  // continuous batching: one prefill chunk
 };
 
 InferenceEvaluator::~InferenceEvaluator() = default;
@@ -130,6 +250,10 @@ InferenceEvaluator::InferenceEvaluator(InferenceEvaluator&&) noexcept = default;
 
 InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                                        const InferenceWorkload& w)
+    : InferenceEvaluator(m, hw, par, w, nullptr) {}
+
+InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                                       const InferenceWorkload& w, InferenceInstances* instances)
     : fixed_(std::make_unique<Fixed>(m, hw, par, w)) {
   Fixed& f = *fixed_;
   const int gpus = f.gpus = w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp;
@@ -141,36 +265,11 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
   r.gpus_per_instance = par.tp * par.pp;
   r.instances = gpus / r.gpus_per_instance;
 
-  // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
-  // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction). Under reserve_full
-  // admission each sequence reserves its whole isl + osl (guaranteed-no-evict scheduling); under
-  // current_length the running batch of a continuous stream holds, per sequence, its current length:
-  // isl + osl / 2 on average (ages uniform over the output; whole blocks each). A synchronized batch
-  // grows together to isl + osl, so it is sized on the full length under either admission.
-  InferenceMemoryInput& mi = f.mi = serving_memory_input(m, hw, par, w);
-  mi.context_tokens = kv_held_tokens(w);
-  // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
-  // workspace, reserve, the KV split, which do not depend on the capacity).
-  const InferenceMemory& base = f.base = f.memory.emplace(m, mi).at(0);
-  const Shape& s = f.shape = shape_of(m, par, w.kv_bytes_per_element);
-  const step::Stage& stage = f.stage.emplace(m, hw, par, f.w, s);
-  if (w.mtp_draft_tokens > 0) f.draft.emplace(m, hw, par, f.w, step::draft_shape(m, s));
-  double& weights = f.weights_bytes = base.weights_bytes;
-  double& kv_seq_gpu = f.kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
-  if (par.attention_dp) {
-    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
-    // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
-    kv_seq_gpu = (base.kv_bytes_per_sequence - base.state_bytes_per_sequence) * base.kv_split / par.tp +
-                 base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;
-  }
-  const double free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
-  const double pool = w.kv_mem_fraction * free_bytes;
-  long long max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
-  if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
-  // The scheduler admits at most max_batch_size sequences and max_num_tokens tokens per step per
-  // rank (attention-DP: per attention rank).
-  const long long ranks = par.attention_dp ? par.tp : 1;
-  max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
+  f.instance = instances ? instances->impl_->get(m, hw, par, w)
+                         : std::make_shared<const Instance>(m, hw, par, w, w.mtp_draft_tokens > 0);
+  const Instance& in = *f.instance;
+  const long long ranks = in.ranks;
+  long long max_batch = in.max_batch;
   // In continuous batching every step carries its decodes (k + 1 tokens each with MTP) and the
   // prompts of the requests that replace the finished ones (isl x accepted / osl tokens per
   // sequence), all within the max_num_tokens budget: a larger batch cannot be sustained, and the
@@ -189,42 +288,17 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     }
   }
   r.max_concurrency = std::max(0LL, max_batch) * r.instances;
-  if (free_bytes <= 0 || max_batch < 1) {
+  if (in.free_bytes <= 0 || max_batch < 1) {
     r.violations.push_back({"memory.exceeds_capacity", "gpu",
                             fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                                         "{}-token sequence in {:.1f} GB per GPU",
-                                        weights / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = f.memory->at(mi.concurrency);
+                                        in.weights_bytes / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
+    r.memory = in.memory->at(in.mi.concurrency);
     f.no_room = true;
     return;
   }
-  const double pp = par.pp;
-  const double isl = double(w.isl);
-  const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
-  const double host = hw.efficiency.infer_step_overhead_s;
-  // Prefill of one request alone, in chunks of max_num_tokens (on one attention-DP rank); a decode
-  // pool's is its prefill pool's (evaluate_disaggregated), not computed here.
-  // Without attention-DP (or on one rank) a prompt's chunk spreads over the ranks as one rank's does:
-  // that step is also continuous batching's chunk (below).
-  std::optional<StepTime> alone_chunk;
-  {
-    if (!w.decode_only) {
-      const double chunk = std::min(isl_new, double(w.max_num_tokens));
-      const double nch = std::ceil(isl_new / chunk);
-      const StepTime c = stage.step(base.kv_split, 0, 0, chunk, isl, 1.0, true, 1.0);
-      r.prefill_s = (nch + pp - 1) * c.total_s + nch * host;
-      if (!par.attention_dp || par.tp == 1) alone_chunk = c;
-    }
-    if (w.kv_offload_host && isl_new < isl) {
-      // The hits' KV comes back from host memory over each GPU's host link, layer by layer beside the
-      // new tokens' prefill: the longer of the two.
-      r.prefix_load_s = (isl - isl_new) * kv_seq_gpu / double(mi.context_tokens) / hw.accelerator.host_link_bytes_per_s;
-      r.prefill_s = std::max(r.prefill_s, r.prefix_load_s + host);
-    }
-  }
-  if (w.arrival != Arrival::synchronized && !w.decode_only)
-    f.prefill_chunk =
-        alone_chunk ? *alone_chunk : stage.step(base.kv_split, 0, 0, std::min(isl_new, double(w.max_num_tokens)), isl);
+  r.prefill_s = in.prefill_s;
+  r.prefix_load_s = in.prefix_load_s;
 }
 
 StepTime InferenceEvaluator::decode_step_of(StepTime st, double B) const {
@@ -235,7 +309,7 @@ StepTime InferenceEvaluator::decode_step_of(StepTime st, double B) const {
   const double pp = par.pp;
   const double isl = double(w.isl), osl = double(w.osl);
   const double host = f.hw.efficiency.infer_step_overhead_s;
-  if (k > 0) st.draft_s = draft_step(*f.draft, f.base.kv_split, B / pp, isl + osl / 2, k).draft_s;
+  if (k > 0) st.draft_s = draft_step(*f.instance->draft, f.instance->base.kv_split, B / pp, isl + osl / 2, k).draft_s;
   st.total_s = st.parts_sum();
   StepTime d = scaled(st, pp);
   d.overhead_s += host + kStepHostPerSeqS * B;
@@ -272,7 +346,8 @@ StepTime InferenceEvaluator::decode_only_step(double B) const {
   const double isl = double(w.isl), osl = double(w.osl);
   const double verify = 1.0 + w.mtp_draft_tokens;
   const double ptok = 0.0;  // a decode-only step carries no prompts
-  return decode_step_of(f.stage->step(f.base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify), B);
+  const Instance& in = *f.instance;
+  return decode_step_of(in.stage->step(in.base.kv_split, B / pp, isl + osl / 2, ptok / pp, isl, verify), B);
 }
 
 double InferenceEvaluator::tokens_per_step() const {
@@ -296,10 +371,11 @@ InferenceResult InferenceEvaluator::evaluate_with(long long concurrency, const S
   const InferenceParallel& par = f.par;
   const InferenceWorkload& w = f.w;
   const int gpus = f.gpus;
-  const InferenceMemory& base = f.base;
-  const step::Stage& stage = *f.stage;
-  const double weights = f.weights_bytes;
-  const double kv_seq_gpu = f.kv_bytes_per_sequence;
+  const Instance& in = *f.instance;
+  const InferenceMemory& base = in.base;
+  const step::Stage& stage = *in.stage;
+  const double weights = in.weights_bytes;
+  const double kv_seq_gpu = in.kv_bytes_per_sequence;
   double steady_ttft_s = -1;  // an aggregated closed loop's steady-state TTFT, before its opening wave
   long long conc = concurrency > 0 ? concurrency : r.max_concurrency;
   if (conc > r.max_concurrency) {
@@ -313,7 +389,7 @@ InferenceResult InferenceEvaluator::evaluate_with(long long concurrency, const S
   r.batch_per_instance = static_cast<long long>(std::ceil(B));
   // Attention-DP: the instance's figures split per GPU below (the same split the capacity above was
   // computed with) and their fit judged on the split totals.
-  r.memory = par.attention_dp ? f.memory->figures_at(r.batch_per_instance) : f.memory->at(r.batch_per_instance);
+  r.memory = par.attention_dp ? in.memory->figures_at(r.batch_per_instance) : in.memory->at(r.batch_per_instance);
   if (par.attention_dp) {
     r.memory.weights_bytes = weights;
     r.memory.kv_cache_bytes = r.memory.kv_cache_bytes * base.kv_split / par.tp;
@@ -398,7 +474,7 @@ InferenceResult InferenceEvaluator::evaluate_with(long long concurrency, const S
     else
       set_decode_step(st);
     if (!w.decode_only)
-      r.prefill_chunk = f.prefill_chunk;
+      r.prefill_chunk = in.prefill_chunk;
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
     // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it

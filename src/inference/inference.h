@@ -163,6 +163,8 @@ struct InferenceWorkload {
   // the GPU's host link before its request's prefill completes, overlapped layer by layer with the
   // prefill of the new tokens, so the prefill takes the longer of the two.
   bool kv_offload_host = false;
+
+  bool operator==(const InferenceWorkload&) const = default;
 };
 
 // Prompt tokens a request's prefill computes: isl less its prefix-cache hits, at least one token.
@@ -257,10 +259,20 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& s
 // no load, the KV limit, one prompt's prefill step and chunk) computed once, on construction. Keeps
 // references to `m` and `serving_hw` (already serving_hardware(hw)), which must outlive it. Throws
 // InputError on construction where evaluate_inference_serving would for `w`.
+class InferenceInstances;
+
 class InferenceEvaluator {
  public:
   InferenceEvaluator(const ModelArch& m, const Hardware& serving_hw, const InferenceParallel& par,
                      const InferenceWorkload& w);
+  // The same evaluator, its instance's parts (see InferenceInstances) taken from `instances` where an
+  // evaluator made with it already computed them (nullptr: none kept).
+  InferenceEvaluator(const ModelArch& m, const Hardware& serving_hw, const InferenceParallel& par,
+                     const InferenceWorkload& w, InferenceInstances* instances);
+  InferenceEvaluator(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&,
+                     InferenceInstances*) = delete;
+  InferenceEvaluator(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&,
+                     InferenceInstances*) = delete;
   // Temporaries would dangle: the evaluator keeps references to the model and the hardware.
   InferenceEvaluator(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&) = delete;
   InferenceEvaluator(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&) = delete;
@@ -290,11 +302,32 @@ class InferenceEvaluator {
   InferenceResult evaluate(long long concurrency, const StepTime& decode_step) const;
 
  private:
+  friend class InferenceInstances;
+  struct Instance;
   struct Fixed;
   // The decode step of one instance of `batch` sequences from one stage's step `st` (see evaluate).
   StepTime decode_step_of(StepTime st, double batch) const;
   InferenceResult evaluate_with(long long concurrency, const StepTime* decode_step) const;
   std::unique_ptr<Fixed> fixed_;
+};
+
+// The parts of InferenceEvaluators that depend neither on their GPU count, their MTP drafts nor the
+// load: one instance's memory at no load and KV limit, its step's shapes and GEMMs and one prompt's
+// prefill. Evaluators of one parallelism made with the same InferenceInstances compute them once (the
+// same figures, bit for bit). For one thread; it must outlive the evaluators' construction only.
+class InferenceInstances {
+ public:
+  // `drafts`: the instances also carry the MTP draft head's pass, for evaluators with and without
+  // drafts to share them.
+  explicit InferenceInstances(bool drafts = false);
+  ~InferenceInstances();
+  InferenceInstances(const InferenceInstances&) = delete;
+  InferenceInstances& operator=(const InferenceInstances&) = delete;
+
+ private:
+  friend class InferenceEvaluator;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // The largest concurrency (whole deployment) whose mean TTFT and TPOT stay within the limits

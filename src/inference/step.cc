@@ -57,7 +57,7 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
 
 // std::ceil of x, without the library call for the positive values below 2^52 the steps ask (the
 // same value: below 2^63 the truncation is exact, and an integer's next one up is exact too).
-double ceil_of(double x) {
+[[gnu::always_inline]] inline double ceil_of(double x) {
   if (!(x > 0 && x < 4503599627370496.0)) return std::ceil(x);
   const double t = static_cast<double>(static_cast<long long>(x));
   return t < x ? t + 1.0 : t;
@@ -214,8 +214,9 @@ Stage::Gemm Stage::gemm(MathFormat fmt, double n, double k, double wbytes) const
   return g;
 }
 
-// linear() of `m` rows through GEMM `g` (in linear()'s order of operations).
-Work Stage::run(const Gemm& g, double m, double count, bool grouped, double eff_share) const {
+// linear() of `m` rows through GEMM `g` (in linear()'s order of operations). Inlined: the steps run it
+// several times a layer kind, many thousand steps a search.
+[[gnu::always_inline]] inline Work Stage::run(const Gemm& g, double m, double count, bool grouped, double eff_share) const {
   Work w;
   if (m <= 0 || !g.on || count <= 0) return w;
   const double tile_use = m / pad(m, 64);
@@ -258,6 +259,10 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
   head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
+  // Every GEMM a step of any tokens runs streams its weights (the experts': gemms_floor_s).
+  auto weights_of = [](const LayerGemms& g) { return g.attention.weight_bytes + g.mlp.weight_bytes + g.router.weight_bytes; };
+  fixed_weight_bytes_ = double(s.dense_layers) * weights_of(dense_) + double(s.moe_layers) * weights_of(moe_) +
+                        (s.has_head ? head_.weight_bytes : 0.0);
   overhead_s_ = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
                  (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
                 hw.efficiency.kernel_overhead_s;
@@ -265,7 +270,8 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
 
 // The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
 // rank's attention projections, `prefill` of them prompt tokens.
-Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const {
+[[gnu::always_inline]] inline Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens,
+                                               double prefill) const {
   const ModelArch& m = m_;
   Work acc;
   const Work a = run(g.attention, attn_tokens, 1, false, dense_share_);
@@ -308,6 +314,26 @@ StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, do
   if (tokens <= 0) return StepTime{};
   return finish(gemms(decode * verify, prefill, isl, prefill_ranks), kv_split, decode, ctx, prefill, isl, verify,
                 allow_overlap, prefill_ranks);
+}
+
+// Each GEMM gemms() runs (its rows are more than none) takes at least its weights' streaming (run():
+// the longer of the math and the bytes, weights and activations): the sum of the weights over the
+// HBM, the experts' times the busiest rank's active experts as layer() counts them.
+double Stage::gemms_floor_s(double decode, double prefill) const {
+  const ModelArch& m = m_;
+  double bytes = fixed_weight_bytes_;
+  const double tokens = decode + prefill;
+  if (s_.moe_layers != 0 && m.is_moe() && moe_.experts.on) {
+    // layer()'s expert count and rows, in its order of operations.
+    const double E = m.moe.num_experts, k = m.moe.top_k;
+    const double ep = par_.ep;
+    const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
+    const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep, two_log_ep_));
+    const double imb = expert_imbalance(tokens * k / ep, par_.ep, expert_skew_, two_log_ep_);
+    const double rows = tokens * k / ep * imb / per_gpu_experts;
+    if (rows > 0) bytes += double(s_.moe_layers) * moe_.experts.weight_bytes * per_gpu_experts;
+  }
+  return bytes / hbm_bytes_per_s_;
 }
 
 // The weight GEMMs of a step of `decode` decoding tokens (each sequence's verified ones) and `prefill`
@@ -417,6 +443,12 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
     const double half_seqs = dec_seq_count / 2, half_prefill = prefill / 2;
     StepTime half;  // step(kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks)
     if (!(half_seqs * verify + half_prefill <= 0)) {
+      // Before them, the floor of the half step's GEMMs (the weights they stream), with margins far
+      // above the rounding of both sums: where it already makes two halves no shorter, so would the
+      // GEMMs.
+      if (2.0 * (gemms_floor_s(half_seqs * verify, half_prefill) * (1 - 1e-9)) + 2.0 * overhead_s_ >=
+          st.total_s * (1 + 1e-12))
+        return st;
       const Work half_gemm = gemms(half_seqs * verify, half_prefill, isl, prefill_ranks);
       if (2.0 * half_gemm.time_s + 2.0 * overhead_s_ >= st.total_s) return st;
       half = finish(half_gemm, kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks);

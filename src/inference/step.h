@@ -78,6 +78,9 @@ class Stage {
   Work run(const Gemm& g, double m, double count = 1, bool grouped = false, double eff_share = 1.0) const;
   Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
   Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
+  // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the
+  // experts' as often as gemms counts them), over the HBM.
+  double gemms_floor_s(double decode, double prefill) const;
   StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                   bool allow_overlap, double prefill_ranks) const;
 
@@ -92,6 +95,7 @@ class Stage {
   LayerGemms dense_, moe_;
   Gemm head_;
   double overhead_s_ = 0;                   // the kernel launches of one step
+  double fixed_weight_bytes_ = 0;           // the weights of a step's GEMMs but the experts'
 };
 
 // The shape of the MTP draft head's pass: one layer of the model's own kind and the output head.
