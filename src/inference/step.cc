@@ -63,7 +63,7 @@ double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
   return t < x ? t + 1.0 : t;
 }
 
-double pad(double d, double tile) { return ceil_of(d / tile) * tile; }
+[[gnu::always_inline]] inline double pad(double d, double tile) { return ceil_of(d / tile) * tile; }
 
 // Absorbed-MLA decode kernels (FlashMLA, FlashInfer's MLA on Hopper/Blackwell) put a sequence's
 // query rows (its heads on this rank x the query tokens it verifies) on the tensor cores' M
