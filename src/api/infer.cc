@@ -4,7 +4,6 @@
 
 #include <iostream>
 #include <limits>
-#include <numeric>
 #include <optional>
 
 #include "api/api.h"
@@ -32,17 +31,6 @@
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
-
-namespace {
-
-// The expert parallelism a plan that names none runs: the experts over the TP ranks where they divide
-// evenly, else over the widest group of ranks they do (gcd), the rest splitting each expert by TP.
-int default_ep(const ModelArch& model, int tp) {
-  if (!model.is_moe()) return 1;
-  return std::gcd(std::max(1, tp), std::max(1, model.moe.num_experts));
-}
-
-}  // namespace
 
 ServingScenario infer_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
                                const Hardware& hw, const InferenceWorkload& w) {
@@ -515,7 +503,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
         }
       }
     }
-    if (best < 0) par.tp = req.gpus / req.pp, par.ep = default_ep(model, par.tp);
+    if (best < 0) par.tp = req.gpus / req.pp, par.ep = dividing_expert_parallel(model, par.tp, par.tp);
     chosen = fmt::format("chosen: {} (most tokens/s per GPU of {} splits; fix it with --tp/--ep/--attention-dp)",
                          infer_plan_text(par), tried);
     req.ep = par.ep;
@@ -528,29 +516,20 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     par.tp = 1;
     const int domain = std::max(1, hw.fabric.domain_gpus);
     const int widest = domain * ChooserOptions{}.max_units;
-    bool holds = false;
     for (int t : valid_inference_tp(model, widest)) {
       if (t > domain && t % domain) continue;  // beyond one domain, whole domains only
       par.tp = t;
-      par.ep = default_ep(model, t);
+      par.ep = dividing_expert_parallel(model, t, t);
       InferenceWorkload probe = w;
       probe.num_gpus = t * req.pp;
       probe.concurrency = 0;
       probed = evaluate_inference(model, hw, par, probe);
-      if (probed->max_concurrency >= 8 * std::max(1, t)) {
-        holds = true;
-        break;
-      }
+      if (probed->max_concurrency >= 8 * std::max(1, t)) break;
     }
-    if (!holds && probed && probed->max_concurrency < 1)
-      throw InputError("--precision", fmt::format("{} weights in {} leave no room for one sequence's KV cache at TP up "
-                                                  "to {} ({} domains of {} GPUs); lower --precision, or give --tp/--pp",
-                                                  model.name, to_string(w.weight_precision), par.tp,
-                                                  par.tp / domain, domain));
     chosen = fmt::format("chosen: {} (the smallest TP whose KV cache holds 8 sequences per GPU; fix it with --tp, "
                          "or give --gpus for the best split)", infer_plan_text(par));
   }
-  par.ep = req.ep > 0 ? req.ep : default_ep(model, par.tp);
+  par.ep = req.ep > 0 ? req.ep : dividing_expert_parallel(model, par.tp, par.tp);
   if (req.ep > par.tp && model.is_moe() && req.tp > 0) {
     // EP wider than TP: the worker spans ep GPUs, attention data-parallel over them.
     par.tp = req.ep;
@@ -583,9 +562,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
   if (hard)
     throw InputError(req.tp > 0 ? "--tp" : req.gpus > 0 ? "--gpus" : "--precision",
-                     r.violations.front().message + (req.tp > 0    ? "; raise --tp/--ep or lower --precision"
-                                                      : req.gpus > 0 ? "; raise --gpus or lower --precision"
-                                                                     : "; lower --precision"));
+                     r.violations.front().message +
+                         (req.tp > 0     ? std::string("; raise --tp/--ep or lower --precision")
+                          : req.gpus > 0 ? std::string("; raise --gpus or lower --precision")
+                                         : fmt::format(" at TP {}, the widest tried without --tp/--gpus; lower --precision",
+                                                       par.tp)));
   if (output.json()) {
     auto j = infer_result_json(r);
     auto& o = j.get_ref<nlohmann::json::object_t&>();

@@ -345,6 +345,11 @@ StepTime prefill_step(const ModelArch& m, const Hardware& hw, const InferencePar
 // training ones and tensor rates bounded by board power.
 Hardware serving_hardware(const Hardware& hw);
 
+// The widest expert parallelism of at most `at_most` ranks that divides both an MoE's experts and a
+// worker of `width` GPUs (1 for a dense model): what an engine runs where a stated EP does not divide
+// them, and what a plan naming none runs (at_most = width: gcd(width, experts)).
+int dividing_expert_parallel(const ModelArch& m, int width, int at_most);
+
 // Expected distinct experts a batch of `tokens` routes to, each picking top_k of `experts`
 // uniformly: E (1 - (1 - k/E)^tokens).
 double expected_active_experts(int experts, int top_k, double tokens);

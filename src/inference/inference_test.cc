@@ -369,6 +369,17 @@ TEST(InferenceProperties, ServingEfficienciesSetDecode) {
   EXPECT_NEAR(evaluate_inference(m, hw2, {1, 1, 1, false}, w).tpot_s, base + 1e-3, 1e-9);
 }
 
+// The EP an engine runs: the widest at most the stated one dividing both the experts and the worker.
+TEST(InferenceProperties, DividingExpertParallel) {
+  const ModelArch dense = resolve_model("llama3.1-70b"), r1 = resolve_model("deepseek-r1"),
+                  moe16 = resolve_model("gpt-moe-1.8t");
+  EXPECT_EQ(dividing_expert_parallel(dense, 8, 8), 1);
+  EXPECT_EQ(dividing_expert_parallel(r1, 8, 8), 8);
+  EXPECT_EQ(dividing_expert_parallel(r1, 8, 6), 4);    // 6 does not divide the worker of 8
+  EXPECT_EQ(dividing_expert_parallel(r1, 8, 32), 8);   // never wider than the worker
+  EXPECT_EQ(dividing_expert_parallel(moe16, 40, 40), 8);  // gcd(40, 16)
+}
+
 TEST(InferenceProperties, ActiveExpertsGrowWithBatch) {
   EXPECT_NEAR(expected_active_experts(8, 2, 1), 2.0, 1e-12);
   EXPECT_NEAR(expected_active_experts(256, 8, 1e6), 256.0, 1e-6);

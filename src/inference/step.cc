@@ -20,6 +20,13 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   return E * (1.0 - std::pow(1.0 - share, tokens));
 }
 
+int dividing_expert_parallel(const ModelArch& m, int width, int at_most) {
+  if (!m.is_moe()) return 1;
+  int e = std::max(1, std::min(at_most, width));
+  while (e > 1 && (m.moe.num_experts % e || width % e)) --e;
+  return e;
+}
+
 namespace step {
 
 namespace {
@@ -268,6 +275,17 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
                 hw.efficiency.kernel_overhead_s;
 }
 
+[[gnu::always_inline]] inline Stage::ExpertSpread Stage::expert_spread(double tokens) const {
+  const double E = m_.moe.num_experts, k = m_.moe.top_k;
+  const double ep = par_.ep;
+  const double active = expected_active_experts(m_.moe.num_experts, m_.moe.top_k, tokens);
+  ExpertSpread x;
+  x.per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep, two_log_ep_));
+  const double imb = expert_imbalance(tokens * k / ep, par_.ep, expert_skew_, two_log_ep_);
+  x.rows = tokens * k / ep * imb / x.per_gpu_experts;
+  return x;
+}
+
 // The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
 // rank's attention projections, `prefill` of them prompt tokens.
 [[gnu::always_inline]] inline Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens,
@@ -281,15 +299,9 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
     acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
   }
   if (moe_layer && m.is_moe()) {
-    const double E = m.moe.num_experts, k = m.moe.top_k;
-    const double ep = par_.ep;
-    const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
     // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
-    // experts its tokens picked and runs their rows (uniform routing's spread over ep ranks times
-    // the real skew), so the step waits for the rank with the most of both.
-    const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep, two_log_ep_));
-    const double imb = expert_imbalance(tokens * k / ep, par_.ep, expert_skew_, two_log_ep_);
-    const double rows = tokens * k / ep * imb / per_gpu_experts;
+    // experts its tokens picked and runs their rows, so the step waits for the rank with the most of both.
+    const ExpertSpread spread = expert_spread(tokens);
     // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
     // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
     // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
@@ -300,7 +312,7 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
       const double prompt_rows = prefill / tokens;
       engine_share = 1.0 / (prompt_rows / moe_gemm_eff_ + (1.0 - prompt_rows));
     }
-    const Work x = run(g.experts, rows, per_gpu_experts, /*grouped=*/true, engine_share * moe_share_);
+    const Work x = run(g.experts, spread.rows, spread.per_gpu_experts, /*grouped=*/true, engine_share * moe_share_);
     acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
     const Work r = run(g.router, tokens);
     acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
@@ -324,14 +336,8 @@ double Stage::gemms_floor_s(double decode, double prefill) const {
   double bytes = fixed_weight_bytes_;
   const double tokens = decode + prefill;
   if (s_.moe_layers != 0 && m.is_moe() && moe_.experts.on) {
-    // layer()'s expert count and rows, in its order of operations.
-    const double E = m.moe.num_experts, k = m.moe.top_k;
-    const double ep = par_.ep;
-    const double active = expected_active_experts(m.moe.num_experts, m.moe.top_k, tokens);
-    const double per_gpu_experts = std::max(1.0, busiest_rank_experts(E, active, ep, two_log_ep_));
-    const double imb = expert_imbalance(tokens * k / ep, par_.ep, expert_skew_, two_log_ep_);
-    const double rows = tokens * k / ep * imb / per_gpu_experts;
-    if (rows > 0) bytes += double(s_.moe_layers) * moe_.experts.weight_bytes * per_gpu_experts;
+    const ExpertSpread x = expert_spread(tokens);  // layer()'s expert count and rows
+    if (x.rows > 0) bytes += double(s_.moe_layers) * moe_.experts.weight_bytes * x.per_gpu_experts;
   }
   return bytes / hbm_bytes_per_s_;
 }

@@ -76,6 +76,13 @@ class Stage {
   };
   Gemm gemm(MathFormat fmt, double n, double k, double wbytes) const;
   Work run(const Gemm& g, double m, double count = 1, bool grouped = false, double eff_share = 1.0) const;
+  // An MoE layer's expert GEMMs for `tokens` through it: the busiest rank's active experts (the distinct
+  // experts its tokens picked, over the ep ranks) and the rows each runs (uniform routing's spread times
+  // the real skew).
+  struct ExpertSpread {
+    double per_gpu_experts = 0, rows = 0;
+  };
+  ExpertSpread expert_spread(double tokens) const;
   Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
   Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
   // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the

@@ -420,7 +420,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           c.assumptions.push_back(fmt::format("ep {} wider than tp 1: attention-DP {} + EP {}", p.ep, p.tp, p.ep));
         }
         const int ep_stated = p.ep;
-        while (p.ep > 1 && (c.model.moe.num_experts % p.ep || p.tp % p.ep)) --p.ep;
+        p.ep = dividing_expert_parallel(c.model, p.tp, p.ep);
         if (p.ep != ep_stated)
           c.assumptions.push_back(fmt::format("ep {} does not divide the {} experts and tp {}: ep {}", ep_stated,
                                               c.model.moe.num_experts, p.tp, p.ep));

@@ -10,6 +10,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "inference/engine.h"
+#include "inference/inference.h"
 #include "inference/speculative.h"
 #include "model/model_registry.h"
 #include "validate/dynamo_decode_recipes.h"
@@ -61,7 +62,7 @@ bool side_parallel(const ModelArch& m, double gpus, double workers, double tp, d
   p.pp = 1;
   int e = std::clamp(static_cast<int>(std::lround(ep >= 1 ? ep : 1)), 1, width);
   if (m.is_moe()) {
-    while (e > 1 && (m.moe.num_experts % e || width % e)) --e;
+    e = dividing_expert_parallel(m, width, e);
   } else {
     e = 1;
   }

@@ -158,7 +158,7 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
       p.tp = width;
       p.attention_dp = np.attn_dp > 1;
       p.ep = np.moe_ep;
-      while (p.ep > 1 && (m.moe.num_experts % p.ep || width % p.ep)) --p.ep;
+      p.ep = dividing_expert_parallel(m, width, p.ep);
       if (p.ep != np.moe_ep)
         assumptions.push_back(fmt::format("{} moe_ep {} does not divide the {} experts: ep {}", side, np.moe_ep,
                                           m.moe.num_experts, p.ep));
