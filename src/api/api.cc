@@ -48,7 +48,7 @@ struct Parser {
   OptionNames names;  // the option keys this thread's calls gave, looked up once
   Parser(const char* name, void (*add)(CLI::App&, Request&)) : app("", std::string("gpuplan ") + name) {
     add(app, req);
-    check_numbers_finite(app);
+    check_option_values(app);
   }
 };
 

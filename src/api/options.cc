@@ -23,6 +23,17 @@ void RequestBase::check_global_batch(long long sequences) const {
 
 namespace {
 
+// A value given must say something: CLI11 takes an empty one ("--pue ''", "--plan ''") as none at all and
+// runs on the default without a word.
+const CLI::Validator& non_empty_value() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        return s.empty() ? "must not be empty (leave the option out for its default)" : std::string();
+      },
+      "", "NONEMPTY");  // no description: the help keeps showing the plain type
+  return v;
+}
+
 const CLI::Validator& finite_number() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {
@@ -66,10 +77,13 @@ std::string scalar_text(const nlohmann::json& v, const std::string& field) {
 
 }  // namespace
 
-void check_numbers_finite(CLI::App& app) {
-  for (CLI::Option* o : app.get_options())
+void check_option_values(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (o->get_items_expected_max() == 0) continue;  // a flag
+    o->check(non_empty_value());
     if (numeric_type(o->get_type_name())) o->check(finite_number());
-  for (CLI::App* sub : app.get_subcommands({})) check_numbers_finite(*sub);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) check_option_values(*sub);
 }
 
 void record_given(const CLI::App& app, RequestBase& req) {

@@ -21,9 +21,9 @@ struct RequestBase {
   void check_global_batch(long long sequences) const;
 };
 
-// Every numeric option of `app` (and its sub-commands) must be a finite number: NaN passes every
-// `x < lo || x > hi` range check, and inf overflows what is computed from it.
-void check_numbers_finite(CLI::App& app);
+// Every option value given to `app` (and its sub-commands) must be non-empty, and a numeric one a finite
+// number: NaN passes every `x < lo || x > hi` range check, and inf overflows what is computed from it.
+void check_option_values(CLI::App& app);
 
 // After a parse: records every option given on the command line into req.given_options.
 void record_given(const CLI::App& app, RequestBase& req);

@@ -54,7 +54,7 @@ void print_error(const std::string& message, const std::string& field, int exit_
 }
 
 int parse_args(CLI::App& app, int argc, char** argv) {
-  check_numbers_finite(app);
+  check_option_values(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

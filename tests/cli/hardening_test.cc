@@ -212,6 +212,9 @@ TEST(Hardening, NonFiniteAndSentinelOptionValues) {
   expect_refused(run_gpuplan("site --power-mw nan"), {"--power-mw"});
   expect_refused(run_gpuplan("site --power-mw 1 --pue nan"), {"--pue"});
   expect_refused(run_gpuplan("site --power-mw 1 --headroom -1"), {"--headroom"});
+  // An empty value is not a number either (CLI11 would take it as none and run on the default).
+  expect_refused(run_gpuplan("cost --system hgx-h100 --pue ''"), {"--pue", "empty"});
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --tp ''"), {"--tp", "empty"});
   const auto csv = GPUPLAN_SOURCE_DIR + std::string("/tests/cli/data/training-5-rows.csv");
   expect_refused(run_gpuplan("calibrate --dataset " + csv + " --prior-weight nan"), {"--prior-weight"});
 }
