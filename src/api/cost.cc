@@ -139,6 +139,18 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
     // A request filled without the CLI records no given options: its method still says.
     if (!finetune.is_full()) throw InputError("--method", why("--method"));
   }
+  // What a question without a model, or of the other task, would not read.
+  if (req.model_name.empty())
+    refuse_ignored_options(req,
+                           {"--task", "--precision", "--gpus", "--global-batch", "--plan", "--seq", "--tokens", "--isl",
+                            "--osl", "--tokens-per-user-per-s", "--ttft-ms", "--method", "--lora-rank", "--lora-targets",
+                            "--lora-optimizer-bits", "--qlora-kernel", "--loss-precision", "--kernels"},
+                           "needs a model (--model): without one, cost gives the TCO per GPU-hour only");
+  else if (req.task == "train")
+    refuse_ignored_options(req, {"--isl", "--osl", "--tokens-per-user-per-s"}, "applies to --task infer (serving)");
+  else
+    refuse_ignored_options(req, {"--gpus", "--global-batch", "--seq", "--tokens"},
+                           "applies to --task train (a training run)");
   if (req.precision.empty()) req.precision = req.task == "train" ? "bf16" : "fp8";
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));

@@ -12,6 +12,7 @@
 #include "api/infer_chosen.h"
 #include "api/infer_json.h"
 #include "api/infer_recipe.h"
+#include "api/mode_options.h"
 #include "api/serving_engine.h"
 #include "api/sorted_object.h"
 #include "api/text.h"
@@ -92,6 +93,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                           : Arrival::closed_loop;
   if (req.requests_per_client < 0 || req.requests_per_client > 1000000)
     throw InputError("--requests-per-client", fmt::format("must be 0 to 1000000, got {}", req.requests_per_client));
+  if (req.given("--requests-per-client") && w.arrival != Arrival::closed_loop)
+    throw InputError("--requests-per-client", "applies to --arrival closed_loop (clients resending)");
   w.requests_per_client = req.requests_per_client;
   if (!(req.length_low > 0 && req.length_low <= 1))
     throw InputError("--length-low", fmt::format("must be in (0, 1], got {}", req.length_low));
@@ -224,6 +227,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   const double ttft_limit_s = chooses_load ? resolve_ttft_limit_s(ttft_stated_s, req.isl) : req.ttft_ms / 1e3;
 
   ModelArch model = resolve_model(req.model_name, "--model");
+  if (!model.is_moe())
+    refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block"},
+                           fmt::format("applies to mixture-of-experts models ({} has no experts)", model.name));
   if (req.full_attention_window) {
     model.sliding_window = 0;
     model.sliding_window_layers = 0;

@@ -140,6 +140,8 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   req.spec.rank_by_rent = req.price_mode == "rent";
   if (train) {
     refuse_ignored_options(req, {"--prefix-hit", "--kv-offload"}, "applies to --task infer (serving long prompts)");
+    refuse_ignored_options(req, {"--isl", "--osl", "--users", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"},
+                           "applies to --task infer (serving)");
   } else {
     refuse_ignored_options(req, {"--loss-precision"}, "applies to --task train and finetune (the training loss)");
     InferenceWorkload w;  // the same reading as infer's (api/long_context_options.h)

@@ -5,6 +5,7 @@
 
 #include "api/cost_options.h"
 #include "api/band_json.h"
+#include "api/mode_options.h"
 #include "api/search.h"
 #include "api/text.h"
 #include "api/training_json.h"
@@ -88,6 +89,12 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
   so.objective = req.objective == "cost" ? Objective::cost : Objective::tokens_per_s;
   double usd_per_gpu_hour = 0;
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);  // checked even when not the objective
+  if (so.objective != Objective::cost)
+    refuse_ignored_options(req,
+                           {"--cost-profile", "--electricity-usd-per-kwh", "--pue", "--depreciation-years",
+                            "--cost-of-capital", "--colocation-usd-per-kw-month", "--average-power-fraction",
+                            "--maintenance-fraction"},
+                           "prices the plans: add --objective cost");
   if (so.objective == Objective::cost) {
     const cost::Tco tco = system_tco(catalog, req.system, profile);
     if (!tco.priced)

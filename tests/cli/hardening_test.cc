@@ -219,6 +219,19 @@ TEST(Hardening, NonFiniteAndSentinelOptionValues) {
   expect_refused(run_gpuplan("calibrate --dataset " + csv + " --prior-weight nan"), {"--prior-weight"});
 }
 
+// An option the question does not read is refused, naming it, not run past.
+TEST(Hardening, OptionsTheQuestionDoesNotReadAreRefused) {
+  expect_refused(run_gpuplan("cost --system hgx-h100 --seq 4096"), {"--seq", "--model"});
+  expect_refused(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --task infer --gpus 16"), {"--gpus", "train"});
+  expect_refused(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --isl 4096"), {"--isl", "infer"});
+  expect_refused(run_gpuplan("recommend --model llama3.1-8b --task train --users 5"), {"--users", "infer"});
+  EXPECT_EQ(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --task infer --isl 2048").exit_code, 0);
+  expect_refused(run_gpuplan("search --model llama3.1-8b --system hgx-h100 --gpus 16 --pue 2"), {"--pue", "--objective cost"});
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --expert-skew 2"), {"--expert-skew", "experts"});
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --requests-per-client 2"),
+                 {"--requests-per-client", "closed_loop"});
+}
+
 TEST(Hardening, ScaleRefusesDuplicateGpuCountsQuickly) {
   std::string list = "8";
   for (int i = 0; i < 5000; ++i) list += ",8";
