@@ -4,6 +4,7 @@
 // and the ways steps combine. Internal to src/inference: the evaluator (inference.cc) assembles
 // decode and prefill from these.
 #include "inference/inference.h"
+#include "physics/collective.h"
 #include "physics/compute.h"
 
 namespace gpuplan::step {
@@ -83,11 +84,14 @@ class Stage {
     double per_gpu_experts = 0, rows = 0;
   };
   ExpertSpread expert_spread(double tokens) const;
-  Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
-  Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
+  // `spread`, when given: expert_spread(tokens), already made.
+  Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill,
+             const ExpertSpread* spread) const;
+  Work gemms(double decode, double prefill, double isl, double prefill_ranks, const ExpertSpread* spread = nullptr) const;
   // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the
-  // experts' as often as gemms counts them), over the HBM.
-  double gemms_floor_s(double decode, double prefill) const;
+  // experts' as often as gemms counts them), over the HBM. `spread`: expert_spread(decode + prefill) where
+  // the stage has MoE layers.
+  double gemms_floor_s(const ExpertSpread& spread) const;
   StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                   bool allow_overlap, double prefill_ranks) const;
 
@@ -103,6 +107,13 @@ class Stage {
   Gemm head_;
   double overhead_s_ = 0;                   // the kernel launches of one step
   double fixed_weight_bytes_ = 0;           // the weights of a step's GEMMs but the experts'
+  // The attention core's rates: the training fit's flash attention, and the engines' MLA kernels
+  // (decode, prefill; 0 where the generation states none).
+  double attention_flops_per_s_ = 0, mla_decode_flops_per_s_ = 0, mla_prefill_flops_per_s_ = 0;
+  // The collectives of the stage's groups: the TP group's all-reduce, all-to-all, all-gather and
+  // reduce-scatter, and the hand-off to the next stage.
+  CollectiveTime tp_all_reduce_, tp_all_to_all_, tp_all_gather_, tp_reduce_scatter_, pp_send_;
+  double tp_all_reduce_s(double bytes) const;
 };
 
 // The shape of the MTP draft head's pass: one layer of the model's own kind and the output head.
