@@ -455,6 +455,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     for (int mtp : mtps)
       for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1))
         all.push_back(std::move(d));
+    cands.reserve(all.size());  // the candidates stay where they are: the solving order holds their places
     // The disaggregated deployments generated more than once (see DeploymentPoints::repeated).
     std::unordered_map<ServingEvalCache::Key, int, ServingEvalCache::KeyHash> copies;
     for (const ServingDeployment& d : all)
@@ -504,8 +505,11 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       return a.bound_tokens_per_s_per_gpu > b.bound_tokens_per_s_per_gpu;
     });
     std::size_t next_pending = 0;
-    auto later = [](const Candidate& a, const Candidate& b) { return solved_before(b, a); };
-    std::make_heap(cands.begin(), cands.end(), later);
+    // The candidates not yet solved, by their places in `cands`, as a heap in the solving order.
+    std::vector<std::size_t> unsolved(cands.size());
+    for (std::size_t i = 0; i < unsolved.size(); ++i) unsolved[i] = i;
+    auto later = [&cands](std::size_t a, std::size_t b) { return solved_before(cands[b], cands[a]); };
+    std::make_heap(unsolved.begin(), unsolved.end(), later);
     const double to_beat = best < 0 ? -1 : best * (1 + o.more_units_margin);
     double level = -1;
     SweepPoint level_point;
@@ -513,7 +517,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       const double threshold = std::max(level, to_beat);
       const bool any_pending = next_pending < pending.size();
       const double pending_bound = any_pending ? pending[next_pending].bound_tokens_per_s_per_gpu : -1;
-      if (any_pending && (cands.empty() || pending_bound >= cands.front().top.tokens_per_s_per_gpu)) {
+      if (any_pending && (unsolved.empty() || pending_bound >= cands[unsolved.front()].top.tokens_per_s_per_gpu)) {
         if (pending_bound <= threshold) {  // no pending deployment can beat the level, nor come next
           next_pending = pending.size();
           continue;
@@ -527,17 +531,18 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           InferenceResult top = sv.eval(u.dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(u.dp), std::move(top), u.order});
-          std::push_heap(cands.begin(), cands.end(), later);
+          unsolved.push_back(cands.size() - 1);
+          std::push_heap(unsolved.begin(), unsolved.end(), later);
           fits = true;
         } catch (const InputError&) {
           // a width the model's shapes do not allow
         }
         continue;
       }
-      if (cands.empty()) break;
-      std::pop_heap(cands.begin(), cands.end(), later);
-      Candidate c = std::move(cands.back());
-      cands.pop_back();
+      if (unsolved.empty()) break;
+      std::pop_heap(unsolved.begin(), unsolved.end(), later);
+      Candidate& c = cands[unsolved.back()];
+      unsolved.pop_back();
       if (o.prune && c.top.tokens_per_s_per_gpu <= threshold) break;
       SweepPoint p;
       if (sv.solve(c.dp, c.top, p, o.prune ? threshold : -1) && p.result.tokens_per_s_per_gpu > level) {
