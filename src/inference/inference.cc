@@ -135,11 +135,11 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   mi = serving_memory_input(m, hw, par, w);
   mi.context_tokens = kv_held_tokens(w);
   // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
-  // workspace, reserve, the KV split, which do not depend on the capacity).
-  base = memory.emplace(m, mi).at(0);
+  // workspace, reserve, the KV split, which do not depend on the capacity; so no violation is made).
+  base = memory.emplace(m, mi).figures_at(0);
   const Shape& s = shape = shape_of(m, par, w.kv_bytes_per_element);
   const step::Stage& st = stage.emplace(m, hw, par, w, s);
-  if (with_draft) draft.emplace(m, hw, par, w, step::draft_shape(m, s));
+  if (with_draft) draft.emplace(st, step::draft_shape(m, s));
   double& weights = weights_bytes = base.weights_bytes;
   double& kv_seq_gpu = kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {

@@ -2,7 +2,10 @@
 #include "inference/step.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "inference/speculative.h"
 #include "physics/collective.h"
@@ -17,7 +20,19 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   // the 2^-54 that 1 minus it rounds to 1 from, so every expert is active, as std::pow gives, without
   // the call (1 - share is share to within 2^-54, a billionth of the shares above 1e-6).
   if (share >= 1e-6 && tokens * share >= 48.0) return E;
-  return E * (1.0 - std::pow(1.0 - share, tokens));
+  // A search asks the same few hundred token counts many times over (a load's steps and their halves,
+  // the draft head's pass, the same batch of other deployments): the last answers are kept, per thread,
+  // by their arguments.
+  struct Kept {
+    int experts = 0, top_k = 0;
+    double tokens = 0, active = 0;
+  };
+  thread_local std::array<Kept, 256> kept;
+  Kept& e = kept[(std::bit_cast<std::uint64_t>(tokens) * 0x9E3779B97F4A7C15ULL) >> 56];
+  if (e.experts == experts && e.top_k == top_k && e.tokens == tokens) return e.active;
+  const double active = E * (1.0 - std::pow(1.0 - share, tokens));
+  e = {experts, top_k, tokens, active};
+  return active;
 }
 
 int dividing_expert_parallel(const ModelArch& m, int width, int at_most) {
@@ -239,13 +254,6 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
   head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
-  // Every GEMM a step of any tokens runs streams its weights (the experts': gemms_floor_s).
-  auto weights_of = [](const LayerGemms& g) { return g.attention.weight_bytes + g.mlp.weight_bytes + g.router.weight_bytes; };
-  fixed_weight_bytes_ = double(s.dense_layers) * weights_of(dense_) + double(s.moe_layers) * weights_of(moe_) +
-                        (s.has_head ? head_.weight_bytes : 0.0);
-  overhead_s_ = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
-                 (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
-                hw.efficiency.kernel_overhead_s;
   // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
   // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
   // heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
@@ -260,7 +268,27 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   attention_flops_per_s_ = bf16 * e.attention_eff;
   mla_decode_flops_per_s_ = mla && e.infer_mla_decode_eff > 0 ? bf16 * e.infer_mla_decode_eff : 0.0;
   mla_prefill_flops_per_s_ = mla && e.infer_mla_prefill_eff > 0 ? bf16 * e.infer_mla_prefill_eff : 0.0;
-  // The ones finish() runs.
+  shape_terms();
+}
+
+Stage::Stage(const Stage& full, const Shape& s) : Stage(full) {
+  s_ = s;
+  shape_terms();
+}
+
+void Stage::shape_terms() {
+  const ModelArch& m = m_;
+  const Hardware& hw = hw_;
+  const InferenceParallel& par = par_;
+  const Shape& s = s_;
+  // Every GEMM a step of any tokens runs streams its weights (the experts': gemms_floor_s).
+  auto weights_of = [](const LayerGemms& g) { return g.attention.weight_bytes + g.mlp.weight_bytes + g.router.weight_bytes; };
+  fixed_weight_bytes_ = double(s.dense_layers) * weights_of(dense_) + double(s.moe_layers) * weights_of(moe_) +
+                        (s.has_head ? head_.weight_bytes : 0.0);
+  overhead_s_ = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
+                 (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
+                hw.efficiency.kernel_overhead_s;
+  // The collectives finish() runs.
   if (par.tp > 1) {
     const Group g{par.tp, 1};
     if (!par.attention_dp) {

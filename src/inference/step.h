@@ -57,6 +57,9 @@ class Stage {
         const Shape& s);
   Stage(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
   Stage(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
+  // Stage(m, hw, par, w, s) of `full`'s deployment over a shape `s` of the same layers
+  // (draft_shape(m, full's shape)): the same stage, its GEMMs taken from `full` rather than made again.
+  Stage(const Stage& full, const Shape& s);
   // stage_step(m, hw, par, w, s, kv_split, decode, ctx, prefill, isl, verify, allow_overlap, prefill_ranks).
   StepTime step(int kv_split, double decode, double ctx, double prefill, double isl, double verify = 1.0,
                 bool allow_overlap = true, double prefill_ranks = 0) const;
@@ -92,13 +95,15 @@ class Stage {
   // experts' as often as gemms counts them), over the HBM. `spread`: expert_spread(decode + prefill) where
   // the stage has MoE layers.
   double gemms_floor_s(const ExpertSpread& spread) const;
+  // The terms of the shape's layer counts: the weights every step streams, the launches, the collectives.
+  void shape_terms();
   StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                   bool allow_overlap, double prefill_ranks) const;
 
   const ModelArch& m_;
   const Hardware& hw_;
   const InferenceParallel par_;
-  const Shape s_;
+  Shape s_;
   double expert_skew_ = 1, moe_gemm_eff_ = 1;
   double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
