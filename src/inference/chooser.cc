@@ -457,12 +457,20 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
         all.push_back(std::move(d));
     cands.reserve(all.size());  // the candidates stay where they are: the solving order holds their places
     // The disaggregated deployments generated more than once (see DeploymentPoints::repeated).
+    // (Each deployment's count found once: its node stays where it is as the map grows.)
     std::unordered_map<ServingEvalCache::Key, int, ServingEvalCache::KeyHash> copies;
-    for (const ServingDeployment& d : all)
-      if (d.disaggregated) ++copies[point_key(d, 0)];
+    copies.reserve(all.size());
+    std::vector<const int*> copies_of(all.size(), nullptr);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (all[i].disaggregated) {
+        int& n = copies[point_key(all[i], 0)];
+        ++n;
+        copies_of[i] = &n;
+      }
     {
-      for (ServingDeployment& d : all) {
-        const bool repeated = d.disaggregated && copies[point_key(d, 0)] > 1;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        ServingDeployment& d = all[i];
+        const bool repeated = d.disaggregated && *copies_of[i] > 1;
         if (d.disaggregated) {
           const auto& g = d.disagg;
           pools.insert(pool_key(g.prefill_gpus, g.decode_gpus, d));

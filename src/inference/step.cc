@@ -253,6 +253,7 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   };
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
+  same_attention_ = dense_.attention == moe_.attention;
   head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
   // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
   // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
@@ -268,15 +269,15 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   attention_flops_per_s_ = bf16 * e.attention_eff;
   mla_decode_flops_per_s_ = mla && e.infer_mla_decode_eff > 0 ? bf16 * e.infer_mla_decode_eff : 0.0;
   mla_prefill_flops_per_s_ = mla && e.infer_mla_prefill_eff > 0 ? bf16 * e.infer_mla_prefill_eff : 0.0;
-  shape_terms();
+  shape_terms(true);
 }
 
 Stage::Stage(const Stage& full, const Shape& s) : Stage(full) {
   s_ = s;
-  shape_terms();
+  shape_terms((s.dense_layers != 0) != (full.s_.dense_layers != 0));
 }
 
-void Stage::shape_terms() {
+void Stage::shape_terms(bool collectives) {
   const ModelArch& m = m_;
   const Hardware& hw = hw_;
   const InferenceParallel& par = par_;
@@ -289,6 +290,7 @@ void Stage::shape_terms() {
                  (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
                 hw.efficiency.kernel_overhead_s;
   // The collectives finish() runs.
+  if (!collectives) return;
   if (par.tp > 1) {
     const Group g{par.tp, 1};
     if (!par.attention_dp) {
@@ -333,10 +335,11 @@ double Stage::tp_all_reduce_s(double bytes) const {
 // The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
 // rank's attention projections, `prefill` of them prompt tokens.
 [[gnu::always_inline]] inline Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens,
-                                               double prefill, const ExpertSpread* spread_made) const {
+                                               double prefill, const ExpertSpread* spread_made,
+                                               const Work* attention) const {
   const ModelArch& m = m_;
   Work acc;
-  const Work a = run(g.attention, attn_tokens, 1, false, dense_share_);
+  const Work a = attention ? *attention : run(g.attention, attn_tokens, 1, false, dense_share_);
   acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
   if (g.mlp.on) {
     const Work d = run(g.mlp, tokens, 1, false, dense_share_);
@@ -400,9 +403,16 @@ Work Stage::gemms(double decode, double prefill, double isl, double prefill_rank
     gemm.flops += x.flops * times;
     gemm.bytes += x.bytes * times;
   };
+  // Both kinds of layer with the same attention GEMMs run them alike: once.
+  Work attention;
+  const Work* both = nullptr;
+  if (same_attention_ && s.dense_layers != 0 && s.moe_layers != 0) {
+    attention = run(dense_.attention, attn_tokens, 1, false, dense_share_);
+    both = &attention;
+  }
   // A kind of layer the stage has none of adds nothing (its figures times 0).
-  if (s.dense_layers != 0) add(layer(dense_, false, tokens, attn_tokens, prefill, nullptr), s.dense_layers);
-  if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill, spread), s.moe_layers);
+  if (s.dense_layers != 0) add(layer(dense_, false, tokens, attn_tokens, prefill, nullptr, both), s.dense_layers);
+  if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill, spread, both), s.moe_layers);
   if (s.has_head) {
     // Logits only for the tokens that sample: every decode plus the last token of each prompt.
     const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position

@@ -73,6 +73,7 @@ class Stage {
     double n_plus_k = 0;
     double eff = 0;           // the GEMM efficiency before the tiles' use and the kernel's share
     double peak_flops = 0;    // of the format it executes in
+    bool operator==(const Gemm&) const = default;
   };
   // The GEMMs of one kind of layer (dense, MoE).
   struct LayerGemms {
@@ -87,16 +88,18 @@ class Stage {
     double per_gpu_experts = 0, rows = 0;
   };
   ExpertSpread expert_spread(double tokens) const;
-  // `spread`, when given: expert_spread(tokens), already made.
+  // `spread`, when given: expert_spread(tokens), already made; `attention`: the attention GEMMs' work,
+  // already run.
   Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill,
-             const ExpertSpread* spread) const;
+             const ExpertSpread* spread, const Work* attention) const;
   Work gemms(double decode, double prefill, double isl, double prefill_ranks, const ExpertSpread* spread = nullptr) const;
   // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the
   // experts' as often as gemms counts them), over the HBM. `spread`: expert_spread(decode + prefill) where
   // the stage has MoE layers.
   double gemms_floor_s(const ExpertSpread& spread) const;
-  // The terms of the shape's layer counts: the weights every step streams, the launches, the collectives.
-  void shape_terms();
+  // The terms of the shape's layer counts: the weights every step streams, the launches and (with
+  // `collectives`) the collectives.
+  void shape_terms(bool collectives);
   StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                   bool allow_overlap, double prefill_ranks) const;
 
@@ -109,6 +112,7 @@ class Stage {
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
   double two_log_ep_ = 0;                   // 2 ln(ep), of the expert spread (ep > 1)
   LayerGemms dense_, moe_;
+  bool same_attention_ = false;  // the dense and the MoE layers' attention GEMMs are the same
   Gemm head_;
   double overhead_s_ = 0;                   // the kernel launches of one step
   double fixed_weight_bytes_ = 0;           // the weights of a step's GEMMs but the experts'
