@@ -351,32 +351,51 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
           d.mtp_draft_tokens};
 }
 
+// The fields of disaggregated deployment `d` its prefill side's figures read: the prefill worker and
+// pool, its caps, whether both pools share one scale-up domain (the KV hand-off's link) and the MTP drafts.
+using PrefillKey = std::array<long long, 11>;
+PrefillKey prefill_key(const ServingScenario& s, const ServingDeployment& d) {
+  const DisaggregatedDeployment& g = d.disagg;
+  return {g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp, g.prefill.two_batch_overlap,
+          g.prefill_gpus, g.prefill_max_batch, g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
+          g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
+}
+
+// The prefill sides' figures the bounds below read, each computed once by its deployments' PrefillKey:
+// the pool's capacity and its rate within the TTFT limit (requests/s).
+struct PrefillRates {
+  std::map<PrefillKey, double> capacity_per_s, within_ttft_per_s;
+};
+
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
 // below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
 // margin of a few ulps over the rounding.
-// `capacities`: the prefill pools' capacities already computed, by the fields of the deployment they
-// read (the prefill worker and pool, its caps, and whether both pools share one scale-up domain).
-using PrefillCapacities = std::map<std::array<long long, 11>, double>;
-double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillCapacities& capacities) {
+double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillRates& rates) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
   const DisaggregatedDeployment& g = d.disagg;
-  const std::array<long long, 11> key{g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp,
-                                      g.prefill.two_batch_overlap, g.prefill_gpus, g.prefill_max_batch,
-                                      g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
-                                      g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
-  auto it = capacities.find(key);
-  if (it == capacities.end()) it = capacities.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
+  const PrefillKey key = prefill_key(s, d);
+  auto it = rates.capacity_per_s.find(key);
+  if (it == rates.capacity_per_s.end())
+    it = rates.capacity_per_s.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
   const double capacity_per_s = it->second;
   return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load that meets the TTFT
 // limit: its requests/s stay below disaggregated_rate_within_ttft_per_s, each request giving OSL tokens;
-// with a margin of a few ulps over the rounding.
-double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools) {
+// with a margin of a few ulps over the rounding. (The rate reads the prefill side alone, and InputError
+// for a decode pool that would throw there throws again when the deployment is evaluated.)
+double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools,
+                                PrefillRates& rates) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
   const DisaggregatedDeployment& g = d.disagg;
-  const double rate_per_s = disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools);
+  const PrefillKey key = prefill_key(s, d);
+  auto it = rates.within_ttft_per_s.find(key);
+  if (it == rates.within_ttft_per_s.end())
+    it = rates.within_ttft_per_s
+             .emplace(key, disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools))
+             .first;
+  const double rate_per_s = it->second;
   return rate_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
@@ -440,7 +459,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   bool any_fits = false;
   int prev_gpus = 0;
   std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
-  PrefillCapacities capacities;
+  PrefillRates prefill_rates;
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
@@ -485,7 +504,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
           // pool's capacity: its tokens/s per GPU below that rate's).
           if (d.disaggregated && o.prune) {
-            const double bound = disaggregated_bound(s, d, capacities);
+            const double bound = disaggregated_bound(s, d, prefill_rates);
             if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
             pending.push_back({DeploymentPoints(std::move(d), repeated), bound, order++});
             continue;
@@ -535,7 +554,8 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // Once a point is held, a deployment whose prefill pool cannot take prompts within the TTFT
           // limit fast enough to beat it is not evaluated (every met load's requests/s is below that
           // rate: disaggregated_ttft_bound).
-          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools) <= threshold) continue;
+          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools, prefill_rates) <= threshold)
+            continue;
           InferenceResult top = sv.eval(u.dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(u.dp), std::move(top), u.order});
