@@ -352,13 +352,14 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
 }
 
 // The fields of disaggregated deployment `d` its prefill side's figures read: the prefill worker and
-// pool, its caps, whether both pools share one scale-up domain (the KV hand-off's link) and the MTP drafts.
-using PrefillKey = std::array<long long, 11>;
+// pool, its caps and whether both pools share one scale-up domain (the KV hand-off's link). Not the
+// MTP drafts: the prefill pool's workload has none (prefill_pool_workload).
+using PrefillKey = std::array<long long, 10>;
 PrefillKey prefill_key(const ServingScenario& s, const ServingDeployment& d) {
   const DisaggregatedDeployment& g = d.disagg;
   return {g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp, g.prefill.two_batch_overlap,
           g.prefill_gpus, g.prefill_max_batch, g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
-          g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
+          g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus};
 }
 
 // The prefill sides' figures the bounds below read, each computed once by its deployments' PrefillKey:
