@@ -92,7 +92,8 @@ class Stage {
   // already run.
   Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill,
              const ExpertSpread* spread, const Work* attention) const;
-  Work gemms(double decode, double prefill, double isl, double prefill_ranks, const ExpertSpread* spread = nullptr) const;
+  Work gemms(double decode, double prefill, double isl, double prefill_ranks,
+             const ExpertSpread* spread = nullptr) const;
   // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the
   // experts' as often as gemms counts them), over the HBM. `spread`: expert_spread(decode + prefill) where
   // the stage has MoE layers.

@@ -33,6 +33,19 @@ double beyond_leaf_share(int n, int stride, const Fabric& f) {
   return span_gpus > f.scaleout_leaf_gpus ? f.scaleout_beyond_leaf_fraction : 1.0;
 }
 
+// A reduce-scatter/all-gather (passes = 1) or all-reduce (passes = 2) whose group spans scale-out
+// domains runs in NCCL (the engines' one-shot/two-shot NVLink kernels stop at the domain), which
+// picks the faster of two protocols (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel):
+//  - Simple: full link bandwidth, per-call base latency 8.4 us (baseLat ring/Simple);
+//  - LL: 8-byte flag/data words, a quarter of the link bandwidth (busBw x 1/4 across nodes), per-call
+//    base latency 6.8 us, and the intra-domain hops 1.8x slower when the ring crosses nodes.
+// Inside one domain nothing changes. The Simple path keeps the hierarchical ring time (scatter_gather_s), so large
+// (training) buffers move by 8.4 us per call at most; decode-sized buffers (0.1-4 MB) land between.
+constexpr double kNcclSimpleBaseLatencyS = 8.4e-6;
+constexpr double kNcclLlBaseLatencyS = 6.8e-6;
+constexpr double kNcclLlBandwidthShare = 0.25;
+constexpr double kNcclLlIntraHopFactor = 1.8;
+
 }  // namespace
 
 // Ring reduce-scatter (or all-gather) of a `bytes` buffer: each rank moves (n-1)/n of it.
@@ -44,21 +57,6 @@ double CollectiveTime::scatter_gather_s(double bytes) const {
   if (d_ > 1) t += across_share_ * (bytes / k_) / out_ + across_lat_;
   return t;
 }
-
-// A reduce-scatter/all-gather (passes = 1) or all-reduce (passes = 2) whose group spans scale-out
-// domains runs in NCCL (the engines' one-shot/two-shot NVLink kernels stop at the domain), which
-// picks the faster of two protocols (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel):
-//  - Simple: full link bandwidth, per-call base latency 8.4 us (baseLat ring/Simple);
-//  - LL: 8-byte flag/data words, a quarter of the link bandwidth (busBw x 1/4 across nodes), per-call
-//    base latency 6.8 us, and the intra-domain hops 1.8x slower when the ring crosses nodes.
-// Inside one domain nothing changes. The Simple path keeps the hierarchical time above, so large
-// (training) buffers move by 8.4 us per call at most; decode-sized buffers (0.1-4 MB) land between.
-namespace {
-constexpr double kNcclSimpleBaseLatencyS = 8.4e-6;
-constexpr double kNcclLlBaseLatencyS = 6.8e-6;
-constexpr double kNcclLlBandwidthShare = 0.25;
-constexpr double kNcclLlIntraHopFactor = 1.8;
-}  // namespace
 
 double CollectiveTime::cross_domain_s(double bytes, double passes) const {
   const double simple = kNcclSimpleBaseLatencyS + passes * scatter_gather_s(bytes);
