@@ -27,8 +27,8 @@ double expected_active_experts(int experts, int top_k, double tokens) {
     int experts = 0, top_k = 0;
     double tokens = 0, active = 0;
   };
-  thread_local std::array<Kept, 256> kept;
-  Kept& e = kept[(std::bit_cast<std::uint64_t>(tokens) * 0x9E3779B97F4A7C15ULL) >> 56];
+  thread_local std::array<Kept, 1024> kept;  // 24 KiB
+  Kept& e = kept[(std::bit_cast<std::uint64_t>(tokens) * 0x9E3779B97F4A7C15ULL) >> 54];
   if (e.experts == experts && e.top_k == top_k && e.tokens == tokens) return e.active;
   const double active = E * (1.0 - std::pow(1.0 - share, tokens));
   e = {experts, top_k, tokens, active};
