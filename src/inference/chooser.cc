@@ -351,32 +351,52 @@ std::array<int, 6> pool_key(int prefill_gpus, int decode_gpus, const ServingDepl
           d.mtp_draft_tokens};
 }
 
+// The fields of disaggregated deployment `d` its prefill side's figures read: the prefill worker and
+// pool, its caps and whether both pools share one scale-up domain (the KV hand-off's link). Not the
+// MTP drafts: the prefill pool's workload has none (prefill_pool_workload).
+using PrefillKey = std::array<long long, 10>;
+PrefillKey prefill_key(const ServingScenario& s, const ServingDeployment& d) {
+  const DisaggregatedDeployment& g = d.disagg;
+  return {g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp, g.prefill.two_batch_overlap,
+          g.prefill_gpus, g.prefill_max_batch, g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
+          g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus};
+}
+
+// The prefill sides' figures the bounds below read, each computed once by its deployments' PrefillKey:
+// the pool's capacity and its rate within the TTFT limit (requests/s).
+struct PrefillRates {
+  std::map<PrefillKey, double> capacity_per_s, within_ttft_per_s;
+};
+
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
 // below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
 // margin of a few ulps over the rounding.
-// `capacities`: the prefill pools' capacities already computed, by the fields of the deployment they
-// read (the prefill worker and pool, its caps, and whether both pools share one scale-up domain).
-using PrefillCapacities = std::map<std::array<long long, 11>, double>;
-double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillCapacities& capacities) {
+double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillRates& rates) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
   const DisaggregatedDeployment& g = d.disagg;
-  const std::array<long long, 11> key{g.prefill.tp, g.prefill.ep, g.prefill.pp, g.prefill.attention_dp,
-                                      g.prefill.two_batch_overlap, g.prefill_gpus, g.prefill_max_batch,
-                                      g.prefill_max_tokens, g.prefill_fp8_block_gemm_triton,
-                                      g.prefill_gpus + g.decode_gpus <= s.hw.fabric.domain_gpus, d.mtp_draft_tokens};
-  auto it = capacities.find(key);
-  if (it == capacities.end()) it = capacities.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
+  const PrefillKey key = prefill_key(s, d);
+  auto it = rates.capacity_per_s.find(key);
+  if (it == rates.capacity_per_s.end())
+    it = rates.capacity_per_s.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
   const double capacity_per_s = it->second;
   return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load that meets the TTFT
 // limit: its requests/s stay below disaggregated_rate_within_ttft_per_s, each request giving OSL tokens;
-// with a margin of a few ulps over the rounding.
-double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools) {
+// with a margin of a few ulps over the rounding. (The rate reads the prefill side alone, and InputError
+// for a decode pool that would throw there throws again when the deployment is evaluated.)
+double disaggregated_ttft_bound(const ServingScenario& s, const ServingDeployment& d, DisaggregatedPools& pools,
+                                PrefillRates& rates) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
   const DisaggregatedDeployment& g = d.disagg;
-  const double rate_per_s = disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools);
+  const PrefillKey key = prefill_key(s, d);
+  auto it = rates.within_ttft_per_s.find(key);
+  if (it == rates.within_ttft_per_s.end())
+    it = rates.within_ttft_per_s
+             .emplace(key, disaggregated_rate_within_ttft_per_s(s.model, s.hw, g, w, s.traffic.ttft_limit_s, &pools))
+             .first;
+  const double rate_per_s = it->second;
   return rate_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
 
@@ -440,7 +460,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   bool any_fits = false;
   int prev_gpus = 0;
   std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
-  PrefillCapacities capacities;
+  PrefillRates prefill_rates;
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
@@ -455,13 +475,22 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     for (int mtp : mtps)
       for (ServingDeployment& d : serving_deployments(s.model, s.hw, gpus, so, mtp, k == 1 ? 0 : prev_gpus + 1))
         all.push_back(std::move(d));
+    cands.reserve(all.size());  // the candidates stay where they are: the solving order holds their places
     // The disaggregated deployments generated more than once (see DeploymentPoints::repeated).
+    // (Each deployment's count found once: its node stays where it is as the map grows.)
     std::unordered_map<ServingEvalCache::Key, int, ServingEvalCache::KeyHash> copies;
-    for (const ServingDeployment& d : all)
-      if (d.disaggregated) ++copies[point_key(d, 0)];
+    copies.reserve(all.size());
+    std::vector<const int*> copies_of(all.size(), nullptr);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (all[i].disaggregated) {
+        int& n = copies[point_key(all[i], 0)];
+        ++n;
+        copies_of[i] = &n;
+      }
     {
-      for (ServingDeployment& d : all) {
-        const bool repeated = d.disaggregated && copies[point_key(d, 0)] > 1;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        ServingDeployment& d = all[i];
+        const bool repeated = d.disaggregated && *copies_of[i] > 1;
         if (d.disaggregated) {
           const auto& g = d.disagg;
           pools.insert(pool_key(g.prefill_gpus, g.decode_gpus, d));
@@ -476,7 +505,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
           // pool's capacity: its tokens/s per GPU below that rate's).
           if (d.disaggregated && o.prune) {
-            const double bound = disaggregated_bound(s, d, capacities);
+            const double bound = disaggregated_bound(s, d, prefill_rates);
             if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
             pending.push_back({DeploymentPoints(std::move(d), repeated), bound, order++});
             continue;
@@ -504,8 +533,11 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       return a.bound_tokens_per_s_per_gpu > b.bound_tokens_per_s_per_gpu;
     });
     std::size_t next_pending = 0;
-    auto later = [](const Candidate& a, const Candidate& b) { return solved_before(b, a); };
-    std::make_heap(cands.begin(), cands.end(), later);
+    // The candidates not yet solved, by their places in `cands`, as a heap in the solving order.
+    std::vector<std::size_t> unsolved(cands.size());
+    for (std::size_t i = 0; i < unsolved.size(); ++i) unsolved[i] = i;
+    auto later = [&cands](std::size_t a, std::size_t b) { return solved_before(cands[b], cands[a]); };
+    std::make_heap(unsolved.begin(), unsolved.end(), later);
     const double to_beat = best < 0 ? -1 : best * (1 + o.more_units_margin);
     double level = -1;
     SweepPoint level_point;
@@ -513,7 +545,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       const double threshold = std::max(level, to_beat);
       const bool any_pending = next_pending < pending.size();
       const double pending_bound = any_pending ? pending[next_pending].bound_tokens_per_s_per_gpu : -1;
-      if (any_pending && (cands.empty() || pending_bound >= cands.front().top.tokens_per_s_per_gpu)) {
+      if (any_pending && (unsolved.empty() || pending_bound >= cands[unsolved.front()].top.tokens_per_s_per_gpu)) {
         if (pending_bound <= threshold) {  // no pending deployment can beat the level, nor come next
           next_pending = pending.size();
           continue;
@@ -523,21 +555,23 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // Once a point is held, a deployment whose prefill pool cannot take prompts within the TTFT
           // limit fast enough to beat it is not evaluated (every met load's requests/s is below that
           // rate: disaggregated_ttft_bound).
-          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools) <= threshold) continue;
+          if (o.prune && threshold >= 0 && disaggregated_ttft_bound(s, u.dp.d, *sv.pools, prefill_rates) <= threshold)
+            continue;
           InferenceResult top = sv.eval(u.dp, 0);
           if (!top.valid() || top.max_concurrency < 1) continue;
           cands.push_back({std::move(u.dp), std::move(top), u.order});
-          std::push_heap(cands.begin(), cands.end(), later);
+          unsolved.push_back(cands.size() - 1);
+          std::push_heap(unsolved.begin(), unsolved.end(), later);
           fits = true;
         } catch (const InputError&) {
           // a width the model's shapes do not allow
         }
         continue;
       }
-      if (cands.empty()) break;
-      std::pop_heap(cands.begin(), cands.end(), later);
-      Candidate c = std::move(cands.back());
-      cands.pop_back();
+      if (unsolved.empty()) break;
+      std::pop_heap(unsolved.begin(), unsolved.end(), later);
+      Candidate& c = cands[unsolved.back()];
+      unsolved.pop_back();
       if (o.prune && c.top.tokens_per_s_per_gpu <= threshold) break;
       SweepPoint p;
       if (sv.solve(c.dp, c.top, p, o.prune ? threshold : -1) && p.result.tokens_per_s_per_gpu > level) {

@@ -122,6 +122,10 @@ struct InferenceEvaluator::Instance {
   long long max_batch = 0;           // sequences the KV pool and the scheduler admit, before the token budget
   double prefill_s = 0, prefix_load_s = 0;
   StepTime prefill_chunk;  // continuous batching: one prefill chunk
+  // With no room for one sequence (free_bytes <= 0 or max_batch < 1): its evaluators' result's
+  // violations and memory, the same for every one of them.
+  std::vector<Violation> no_room_violations;
+  InferenceMemory no_room_memory;
 };
 
 InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
@@ -135,11 +139,11 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   mi = serving_memory_input(m, hw, par, w);
   mi.context_tokens = kv_held_tokens(w);
   // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
-  // workspace, reserve, the KV split, which do not depend on the capacity).
-  base = memory.emplace(m, mi).at(0);
+  // workspace, reserve, the KV split, which do not depend on the capacity; so no violation is made).
+  base = memory.emplace(m, mi).figures_at(0);
   const Shape& s = shape = shape_of(m, par, w.kv_bytes_per_element);
   const step::Stage& st = stage.emplace(m, hw, par, w, s);
-  if (with_draft) draft.emplace(m, hw, par, w, step::draft_shape(m, s));
+  if (with_draft) draft.emplace(st, step::draft_shape(m, s));
   double& weights = weights_bytes = base.weights_bytes;
   double& kv_seq_gpu = kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
@@ -158,7 +162,14 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   max_batch = std::min({max_batch, w.max_batch_size * ranks, w.max_num_tokens * ranks});
   // The step's token budget (InferenceEvaluator's constructor) keeps at least `ranks` >= 1 sequences:
   // room for one sequence here is room for one there.
-  if (free_bytes <= 0 || max_batch < 1) return;
+  if (free_bytes <= 0 || max_batch < 1) {
+    no_room_violations.push_back({"memory.exceeds_capacity", "gpu",
+                                  fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
+                                              "{}-token sequence in {:.1f} GB per GPU",
+                                              weights_bytes / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
+    no_room_memory = memory->at(mi.concurrency);
+    return;
+  }
   const double pp = par.pp;
   const double isl = double(w.isl);
   const double isl_new = prompt_compute_tokens(w);  // of them, computed (the rest: prefix-cache hits)
@@ -288,12 +299,9 @@ InferenceEvaluator::InferenceEvaluator(const ModelArch& m, const Hardware& hw, c
     }
   }
   r.max_concurrency = std::max(0LL, max_batch) * r.instances;
-  if (in.free_bytes <= 0 || max_batch < 1) {
-    r.violations.push_back({"memory.exceeds_capacity", "gpu",
-                            fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
-                                        "{}-token sequence in {:.1f} GB per GPU",
-                                        in.weights_bytes / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
-    r.memory = in.memory->at(in.mi.concurrency);
+  if (in.free_bytes <= 0 || max_batch < 1) {  // the instance's no room (see Instance)
+    r.violations = in.no_room_violations;
+    r.memory = in.no_room_memory;
     f.no_room = true;
     return;
   }

@@ -38,6 +38,38 @@ TEST(MoeStep, ExpectedActiveExpertsIsTheClosedForm) {
       for (double tokens = 0.25; tokens < 100000; tokens = tokens * 1.01 + 0.5) {
         const double direct = E * (1.0 - std::pow(1.0 - share, tokens));
         EXPECT_EQ(expected_active_experts(experts, top_k, tokens), direct) << experts << " " << top_k << " " << tokens;
+        // Asked again (the answer kept, or made again where another took its place): the same.
+        EXPECT_EQ(expected_active_experts(experts, top_k, tokens), direct) << experts << " " << top_k << " " << tokens;
+      }
+    }
+  }
+}
+
+TEST(MoeStep, DraftStageFromTheDeploymentsIsAFreshOne) {
+  // The MTP draft head's stage made from its deployment's stage (its GEMMs kept) steps as one made
+  // from scratch, bit for bit: dense and MoE models, TP, attention-DP with two-batch overlap, PP.
+  const Hardware hw = serving_hardware(resolve_hardware(test_catalog(), "hgx-h200"));
+  const InferenceWorkload w = fp8_workload();
+  for (const char* model : {"deepseek-r1", "llama3.1-70b", "qwen3-30b-a3b"}) {
+    const ModelArch m = resolve_model(model);
+    for (InferenceParallel par : {InferenceParallel{1, 1, 1, false, false}, InferenceParallel{8, 1, 1, false, false},
+                                  InferenceParallel{8, 8, 1, true, true}, InferenceParallel{4, 1, 2, false, false}}) {
+      if (!m.is_moe()) par.ep = 1, par.attention_dp = false, par.two_batch_overlap = false;
+      const step::Shape s = step::shape_of(m, par, w.kv_bytes_per_element);
+      const step::Shape one = step::draft_shape(m, s);
+      const step::Stage full(m, hw, par, w, s);
+      const step::Stage derived(full, one), fresh(m, hw, par, w, one);
+      for (double decode : {1.0, 7.0, 64.0, 300.0}) {
+        for (double prefill : {0.0, 512.0}) {
+          const StepTime a = derived.step(1, decode, 2048, prefill, 1024, 4.0);
+          const StepTime b = fresh.step(1, decode, 2048, prefill, 1024, 4.0);
+          EXPECT_EQ(a.total_s, b.total_s) << model << " tp" << par.tp << " " << decode << " " << prefill;
+          EXPECT_EQ(a.gemm_s, b.gemm_s) << model << " tp" << par.tp << " " << decode << " " << prefill;
+          EXPECT_EQ(a.tp_comm_s, b.tp_comm_s) << model << " tp" << par.tp << " " << decode << " " << prefill;
+          EXPECT_EQ(a.ep_comm_s, b.ep_comm_s) << model << " tp" << par.tp << " " << decode << " " << prefill;
+          EXPECT_EQ(a.pp_comm_s, b.pp_comm_s) << model << " tp" << par.tp << " " << decode << " " << prefill;
+          EXPECT_EQ(a.weight_bytes_read, b.weight_bytes_read) << model << " tp" << par.tp << " " << decode;
+        }
       }
     }
   }

@@ -2,7 +2,10 @@
 #include "inference/step.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "inference/speculative.h"
 #include "physics/collective.h"
@@ -17,7 +20,19 @@ double expected_active_experts(int experts, int top_k, double tokens) {
   // the 2^-54 that 1 minus it rounds to 1 from, so every expert is active, as std::pow gives, without
   // the call (1 - share is share to within 2^-54, a billionth of the shares above 1e-6).
   if (share >= 1e-6 && tokens * share >= 48.0) return E;
-  return E * (1.0 - std::pow(1.0 - share, tokens));
+  // A search asks the same few hundred token counts many times over (a load's steps and their halves,
+  // the draft head's pass, the same batch of other deployments): the last answers are kept, per thread,
+  // by their arguments.
+  struct Kept {
+    int experts = 0, top_k = 0;
+    double tokens = 0, active = 0;
+  };
+  thread_local std::array<Kept, 1024> kept;  // 24 KiB
+  Kept& e = kept[(std::bit_cast<std::uint64_t>(tokens) * 0x9E3779B97F4A7C15ULL) >> 54];
+  if (e.experts == experts && e.top_k == top_k && e.tokens == tokens) return e.active;
+  const double active = E * (1.0 - std::pow(1.0 - share, tokens));
+  e = {experts, top_k, tokens, active};
+  return active;
 }
 
 int dividing_expert_parallel(const ModelArch& m, int width, int at_most) {
@@ -48,20 +63,6 @@ constexpr double kMoeExtraKernelsPerLayer = 4.0;
 // (SGLang's NSA indexer, DeepSeek-V3.2-Exp's reference inference: about six after fusion).
 constexpr double kDsaExtraKernelsPerLayer = 6.0;
 
-// TP all-reduce of one step's activations. Serving engines reduce small messages with one-shot or
-// two-shot kernels over NVLink (TensorRT-LLM customAllReduce, vLLM custom_all_reduce): one or two
-// link latencies instead of the ring's 2 (k-1); large ones use the ring. The fastest applies.
-double tp_all_reduce_s(double bytes, int tp, const Hardware& hw) {
-  const Group g{tp, 1};
-  const double ring = collective_time_s(Collective::all_reduce, bytes, g, hw);
-  if (tp <= 1 || tp > hw.fabric.domain_gpus) return ring;
-  const double up = hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
-  const double lat = hw.fabric.scaleup_latency_s, k = tp;
-  const double one_shot = hw.efficiency.kernel_overhead_s + (k - 1) * bytes / up + lat;
-  const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);
-  return std::min({ring, one_shot, two_shot});
-}
-
 // std::ceil of x, without the library call for the positive values below 2^52 the steps ask (the
 // same value: below 2^63 the truncation is exact, and an integer's next one up is exact too).
 [[gnu::always_inline]] inline double ceil_of(double x) {
@@ -82,19 +83,6 @@ double mla_decode_row_padding(const ModelArch& m, const Hardware& hw, double ver
   const double rows = std::max(1.0, verify * m.heads / std::max(1.0, heads_split));
   const double tile = std::max(1, hw.efficiency.mla_decode_tile_rows);
   return pad(rows, tile) / rows;
-}
-
-// Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
-// attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
-// heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
-// prefill rate (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load), MLA
-// decodes the absorbed form (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode; padded rows
-// included) at its fitted MLA decode rate (infer_mla_decode_eff, calibrate --inference --params
-// infer_mla_decode_eff on TPOT). `mla_eff` is the one that applies; where it is unset (0), and for
-// other attention, the training fit's attention_eff.
-double mla_attention_s(const ModelArch& m, const Hardware& hw, double flops, double mla_eff) {
-  if (m.attention != AttentionKind::mla || !(mla_eff > 0) || flops <= 0) return attention_time_s(hw, flops);
-  return flops / (peak_flops(hw.accelerator, MathFormat::bf16) * mla_eff);
 }
 
 // The share of the FP8 GEMM rate a weight GEMM reaches given its weights' scaling block (`block`: 0
@@ -265,7 +253,35 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   };
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
+  same_attention_ = dense_.attention == moe_.attention;
   head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
+  // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
+  // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
+  // heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
+  // prefill rate (infer_mla_prefill_eff, calibrate --inference --prefill on TTFT at low load), MLA
+  // decodes the absorbed form (FlashMLA, trtllm-gen / FlashInfer MLA, AITER's MLA decode; padded rows
+  // included) at its fitted MLA decode rate (infer_mla_decode_eff, calibrate --inference --params
+  // infer_mla_decode_eff on TPOT). Where the one that applies is unset (0), and for other attention,
+  // the training fit's attention_eff.
+  const double bf16 = peak_flops(hw.accelerator, MathFormat::bf16);
+  const Efficiency& e = hw.efficiency;
+  const bool mla = m.attention == AttentionKind::mla;
+  attention_flops_per_s_ = bf16 * e.attention_eff;
+  mla_decode_flops_per_s_ = mla && e.infer_mla_decode_eff > 0 ? bf16 * e.infer_mla_decode_eff : 0.0;
+  mla_prefill_flops_per_s_ = mla && e.infer_mla_prefill_eff > 0 ? bf16 * e.infer_mla_prefill_eff : 0.0;
+  shape_terms(true);
+}
+
+Stage::Stage(const Stage& full, const Shape& s) : Stage(full) {
+  s_ = s;
+  shape_terms((s.dense_layers != 0) != (full.s_.dense_layers != 0));
+}
+
+void Stage::shape_terms(bool collectives) {
+  const ModelArch& m = m_;
+  const Hardware& hw = hw_;
+  const InferenceParallel& par = par_;
+  const Shape& s = s_;
   // Every GEMM a step of any tokens runs streams its weights (the experts': gemms_floor_s).
   auto weights_of = [](const LayerGemms& g) { return g.attention.weight_bytes + g.mlp.weight_bytes + g.router.weight_bytes; };
   fixed_weight_bytes_ = double(s.dense_layers) * weights_of(dense_) + double(s.moe_layers) * weights_of(moe_) +
@@ -273,6 +289,36 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   overhead_s_ = (kKernelsPerLayer * s.layers + (m.is_moe() ? kMoeExtraKernelsPerLayer * s.moe_layers : 0.0) +
                  (m.is_sparse() ? kDsaExtraKernelsPerLayer * s.layers : 0.0)) *
                 hw.efficiency.kernel_overhead_s;
+  // The collectives finish() runs.
+  if (!collectives) return;
+  if (par.tp > 1) {
+    const Group g{par.tp, 1};
+    if (!par.attention_dp) {
+      tp_all_reduce_ = CollectiveTime(Collective::all_reduce, g, hw);
+    } else {
+      tp_all_to_all_ = CollectiveTime(Collective::all_to_all, g, hw);
+      if (s.dense_layers != 0) {
+        tp_all_gather_ = CollectiveTime(Collective::all_gather, g, hw);
+        tp_reduce_scatter_ = CollectiveTime(Collective::reduce_scatter, g, hw);
+      }
+    }
+  }
+  if (par.pp > 1) pp_send_ = CollectiveTime(Collective::send_recv, Group{2, par.tp}, hw);
+}
+
+// TP all-reduce of one step's activations. Serving engines reduce small messages with one-shot or
+// two-shot kernels over NVLink (TensorRT-LLM customAllReduce, vLLM custom_all_reduce): one or two
+// link latencies instead of the ring's 2 (k-1); large ones use the ring. The fastest applies.
+double Stage::tp_all_reduce_s(double bytes) const {
+  const Hardware& hw = hw_;
+  const int tp = par_.tp;
+  const double ring = tp_all_reduce_.at(bytes);
+  if (tp <= 1 || tp > hw.fabric.domain_gpus) return ring;
+  const double up = hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double lat = hw.fabric.scaleup_latency_s, k = tp;
+  const double one_shot = hw.efficiency.kernel_overhead_s + (k - 1) * bytes / up + lat;
+  const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);
+  return std::min({ring, one_shot, two_shot});
 }
 
 [[gnu::always_inline]] inline Stage::ExpertSpread Stage::expert_spread(double tokens) const {
@@ -289,10 +335,11 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
 // The GEMMs of one layer of a kind: `tokens` through the layer, `attn_tokens` of them through this
 // rank's attention projections, `prefill` of them prompt tokens.
 [[gnu::always_inline]] inline Work Stage::layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens,
-                                               double prefill) const {
+                                               double prefill, const ExpertSpread* spread_made,
+                                               const Work* attention) const {
   const ModelArch& m = m_;
   Work acc;
-  const Work a = run(g.attention, attn_tokens, 1, false, dense_share_);
+  const Work a = attention ? *attention : run(g.attention, attn_tokens, 1, false, dense_share_);
   acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
   if (g.mlp.on) {
     const Work d = run(g.mlp, tokens, 1, false, dense_share_);
@@ -301,7 +348,7 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   if (moe_layer && m.is_moe()) {
     // Grouped GEMM over the busiest rank's active experts: it streams the weights of the distinct
     // experts its tokens picked and runs their rows, so the step waits for the rank with the most of both.
-    const ExpertSpread spread = expert_spread(tokens);
+    const ExpertSpread spread = spread_made ? *spread_made : expert_spread(tokens);
     // The engine's MoE kernel share (moe_gemm_eff) is its prefill kernels': the prompt rows run at
     // it, the decode rows at the reference's (the engines' decode MoE paths, e.g. SGLang's DeepEP
     // low-latency masked grouped GEMM, are what the generation's decode rates were fitted with):
@@ -331,12 +378,11 @@ StepTime Stage::step(int kv_split, double decode, double ctx, double prefill, do
 // Each GEMM gemms() runs (its rows are more than none) takes at least its weights' streaming (run():
 // the longer of the math and the bytes, weights and activations): the sum of the weights over the
 // HBM, the experts' times the busiest rank's active experts as layer() counts them.
-double Stage::gemms_floor_s(double decode, double prefill) const {
+double Stage::gemms_floor_s(const ExpertSpread& x) const {
   const ModelArch& m = m_;
   double bytes = fixed_weight_bytes_;
-  const double tokens = decode + prefill;
   if (s_.moe_layers != 0 && m.is_moe() && moe_.experts.on) {
-    const ExpertSpread x = expert_spread(tokens);  // layer()'s expert count and rows
+    // layer()'s expert count and rows
     if (x.rows > 0) bytes += double(s_.moe_layers) * moe_.experts.weight_bytes * x.per_gpu_experts;
   }
   return bytes / hbm_bytes_per_s_;
@@ -344,7 +390,7 @@ double Stage::gemms_floor_s(double decode, double prefill) const {
 
 // The weight GEMMs of a step of `decode` decoding tokens (each sequence's verified ones) and `prefill`
 // prompt tokens, more than none.
-Work Stage::gemms(double decode, double prefill, double isl, double prefill_ranks) const {
+Work Stage::gemms(double decode, double prefill, double isl, double prefill_ranks, const ExpertSpread* spread) const {
   const InferenceParallel& par = par_;
   const Shape& s = s_;
   const double tokens = decode + prefill;
@@ -357,9 +403,16 @@ Work Stage::gemms(double decode, double prefill, double isl, double prefill_rank
     gemm.flops += x.flops * times;
     gemm.bytes += x.bytes * times;
   };
+  // Both kinds of layer with the same attention GEMMs run them alike: once.
+  Work attention;
+  const Work* both = nullptr;
+  if (same_attention_ && s.dense_layers != 0 && s.moe_layers != 0) {
+    attention = run(dense_.attention, attn_tokens, 1, false, dense_share_);
+    both = &attention;
+  }
   // A kind of layer the stage has none of adds nothing (its figures times 0).
-  if (s.dense_layers != 0) add(layer(dense_, false, tokens, attn_tokens, prefill), s.dense_layers);
-  if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill), s.moe_layers);
+  if (s.dense_layers != 0) add(layer(dense_, false, tokens, attn_tokens, prefill, nullptr, both), s.dense_layers);
+  if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill, spread, both), s.moe_layers);
   if (s.has_head) {
     // Logits only for the tokens that sample: every decode plus the last token of each prompt.
     const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
@@ -406,19 +459,21 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
   const double pre_flops = pre_tokens *
                            (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
                            heads_split * s.layers;
-  const double t_dec =
-      std::max(mla_attention_s(m, hw, dec_flops * mla_decode_row_padding(m, hw, verify, heads_split),
-                               hw.efficiency.infer_mla_decode_eff),
-               memory_bound_time_s(hw, dec_bytes));
-  st.attention_s = t_dec + mla_attention_s(m, hw, pre_flops, hw.efficiency.infer_mla_prefill_eff);
+  auto core_s = [this](double flops, double mla_flops_per_s) {
+    if (flops <= 0) return 0.0;
+    return flops / (mla_flops_per_s > 0 ? mla_flops_per_s : attention_flops_per_s_);
+  };
+  const double t_dec = std::max(core_s(dec_flops * mla_decode_row_padding(m, hw, verify, heads_split),
+                                       mla_decode_flops_per_s_),
+                                dec_bytes <= 0 ? 0.0 : dec_bytes / hbm_bytes_per_s_);
+  st.attention_s = t_dec + core_s(pre_flops, mla_prefill_flops_per_s_);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
 
   // Communication, each collective on the link tier its group spans.
   if (par.tp > 1) {
-    const Group g{par.tp, 1};
     if (!par.attention_dp) {
-      st.tp_comm_s = 2.0 * s.layers * tp_all_reduce_s(tokens * h * kActBytes, par.tp, hw);
+      st.tp_comm_s = 2.0 * s.layers * tp_all_reduce_s(tokens * h * kActBytes);
     } else {
       // Attention-DP: tokens are dispatched to their experts and combined back (all-to-all) in
       // MoE layers; dense layers gather and scatter the tokens.
@@ -428,15 +483,15 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
       const double local = tokens / tp;
       const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, expert_skew_, two_log_ep_);
       const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes * imb;
-      st.ep_comm_s = 2.0 * s.moe_layers * collective_time_s(Collective::all_to_all, disp, g, hw);
+      st.ep_comm_s = 2.0 * s.moe_layers * tp_all_to_all_.at(disp);
       // A stage without dense layers gathers nothing (0 times the collectives).
       if (s.dense_layers != 0)
-        st.tp_comm_s = s.dense_layers * (collective_time_s(Collective::all_gather, tokens * h * kActBytes, g, hw) +
-                                         collective_time_s(Collective::reduce_scatter, tokens * h * kActBytes, g, hw));
+        st.tp_comm_s = s.dense_layers *
+                       (tp_all_gather_.at(tokens * h * kActBytes) + tp_reduce_scatter_.at(tokens * h * kActBytes));
     }
   }
   if (par.pp > 1)
-    st.pp_comm_s = collective_time_s(Collective::send_recv, tokens * h * kActBytes, Group{2, par.tp}, hw);
+    st.pp_comm_s = pp_send_.at(tokens * h * kActBytes);
   st.overhead_s = overhead_s_;
   st.total_s = st.parts_sum();
   if (allow_overlap && par.two_batch_overlap && st.ep_comm_s > 0 && tokens >= 2) {
@@ -452,10 +507,12 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
       // Before them, the floor of the half step's GEMMs (the weights they stream), with margins far
       // above the rounding of both sums: where it already makes two halves no shorter, so would the
       // GEMMs.
-      if (2.0 * (gemms_floor_s(half_seqs * verify, half_prefill) * (1 - 1e-9)) + 2.0 * overhead_s_ >=
-          st.total_s * (1 + 1e-12))
-        return st;
-      const Work half_gemm = gemms(half_seqs * verify, half_prefill, isl, prefill_ranks);
+      // The half step's expert spread, for both.
+      const bool moe = s.moe_layers != 0 && m.is_moe();
+      ExpertSpread spread;
+      if (moe) spread = expert_spread(half_seqs * verify + half_prefill);
+      if (2.0 * (gemms_floor_s(spread) * (1 - 1e-9)) + 2.0 * overhead_s_ >= st.total_s * (1 + 1e-12)) return st;
+      const Work half_gemm = gemms(half_seqs * verify, half_prefill, isl, prefill_ranks, moe ? &spread : nullptr);
       if (2.0 * half_gemm.time_s + 2.0 * overhead_s_ >= st.total_s) return st;
       half = finish(half_gemm, kv_split, half_seqs, ctx, half_prefill, isl, verify, false, prefill_ranks);
     }

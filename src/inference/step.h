@@ -4,6 +4,7 @@
 // and the ways steps combine. Internal to src/inference: the evaluator (inference.cc) assembles
 // decode and prefill from these.
 #include "inference/inference.h"
+#include "physics/collective.h"
 #include "physics/compute.h"
 
 namespace gpuplan::step {
@@ -56,6 +57,9 @@ class Stage {
         const Shape& s);
   Stage(ModelArch&&, const Hardware&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
   Stage(const ModelArch&, Hardware&&, const InferenceParallel&, const InferenceWorkload&, const Shape&) = delete;
+  // Stage(m, hw, par, w, s) of `full`'s deployment over a shape `s` of the same layers
+  // (draft_shape(m, full's shape)): the same stage, its GEMMs taken from `full` rather than made again.
+  Stage(const Stage& full, const Shape& s);
   // stage_step(m, hw, par, w, s, kv_split, decode, ctx, prefill, isl, verify, allow_overlap, prefill_ranks).
   StepTime step(int kv_split, double decode, double ctx, double prefill, double isl, double verify = 1.0,
                 bool allow_overlap = true, double prefill_ranks = 0) const;
@@ -69,6 +73,7 @@ class Stage {
     double n_plus_k = 0;
     double eff = 0;           // the GEMM efficiency before the tiles' use and the kernel's share
     double peak_flops = 0;    // of the format it executes in
+    bool operator==(const Gemm&) const = default;
   };
   // The GEMMs of one kind of layer (dense, MoE).
   struct LayerGemms {
@@ -83,26 +88,42 @@ class Stage {
     double per_gpu_experts = 0, rows = 0;
   };
   ExpertSpread expert_spread(double tokens) const;
-  Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill) const;
-  Work gemms(double decode, double prefill, double isl, double prefill_ranks) const;
+  // `spread`, when given: expert_spread(tokens), already made; `attention`: the attention GEMMs' work,
+  // already run.
+  Work layer(const LayerGemms& g, bool moe_layer, double tokens, double attn_tokens, double prefill,
+             const ExpertSpread* spread, const Work* attention) const;
+  Work gemms(double decode, double prefill, double isl, double prefill_ranks,
+             const ExpertSpread* spread = nullptr) const;
   // A floor on gemms(decode, prefill, ...).time_s: the weights its GEMMs stream (each at least once; the
-  // experts' as often as gemms counts them), over the HBM.
-  double gemms_floor_s(double decode, double prefill) const;
+  // experts' as often as gemms counts them), over the HBM. `spread`: expert_spread(decode + prefill) where
+  // the stage has MoE layers.
+  double gemms_floor_s(const ExpertSpread& spread) const;
+  // The terms of the shape's layer counts: the weights every step streams, the launches and (with
+  // `collectives`) the collectives.
+  void shape_terms(bool collectives);
   StepTime finish(const Work& gemm, int kv_split, double decode, double ctx, double prefill, double isl, double verify,
                   bool allow_overlap, double prefill_ranks) const;
 
   const ModelArch& m_;
   const Hardware& hw_;
   const InferenceParallel par_;
-  const Shape s_;
+  Shape s_;
   double expert_skew_ = 1, moe_gemm_eff_ = 1;
   double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
   double two_log_ep_ = 0;                   // 2 ln(ep), of the expert spread (ep > 1)
   LayerGemms dense_, moe_;
+  bool same_attention_ = false;  // the dense and the MoE layers' attention GEMMs are the same
   Gemm head_;
   double overhead_s_ = 0;                   // the kernel launches of one step
   double fixed_weight_bytes_ = 0;           // the weights of a step's GEMMs but the experts'
+  // The attention core's rates: the training fit's flash attention, and the engines' MLA kernels
+  // (decode, prefill; 0 where the generation states none).
+  double attention_flops_per_s_ = 0, mla_decode_flops_per_s_ = 0, mla_prefill_flops_per_s_ = 0;
+  // The collectives of the stage's groups: the TP group's all-reduce, all-to-all, all-gather and
+  // reduce-scatter, and the hand-off to the next stage.
+  CollectiveTime tp_all_reduce_, tp_all_to_all_, tp_all_gather_, tp_reduce_scatter_, pp_send_;
+  double tp_all_reduce_s(double bytes) const;
 };
 
 // The shape of the MTP draft head's pass: one layer of the model's own kind and the output head.
