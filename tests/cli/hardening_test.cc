@@ -228,6 +228,10 @@ TEST(Hardening, OptionsTheQuestionDoesNotReadAreRefused) {
   EXPECT_EQ(run_gpuplan("cost --system hgx-h100 --model llama3.1-8b --task infer --isl 2048").exit_code, 0);
   expect_refused(run_gpuplan("search --model llama3.1-8b --system hgx-h100 --gpus 16 --pue 2"), {"--pue", "--objective cost"});
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --expert-skew 2"), {"--expert-skew", "experts"});
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --two-batch-overlap"),
+                 {"--two-batch-overlap", "experts"});
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --full-attention-window"),
+                 {"--full-attention-window", "sliding window"});
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --requests-per-client 2"),
                  {"--requests-per-client", "closed_loop"});
 }
