@@ -227,7 +227,7 @@ void Catalog::merge_document(const YAML::Node& root, const std::string& where, c
   serving_engines_ = std::move(merged_engines);
 }
 
-Catalog Catalog::builtin() {
+const Catalog& Catalog::builtin() {
   static const Catalog cached = [] {
     Catalog c;
     for (const auto& f : embedded_data_files()) {

@@ -20,8 +20,8 @@ namespace gpuplan {
 
 class Catalog {
  public:
-  // The built-in catalog alone.
-  static Catalog builtin();
+  // The built-in catalog alone (parsed once; copy it to extend it).
+  static const Catalog& builtin();
   // Built-in, then every *.yaml in each directory of `overlay_dirs` (in order). Throws InputError on
   // malformed files, unknown keys, out-of-range figures or dangling references.
   static Catalog load(const std::vector<std::string>& overlay_dirs);

@@ -189,7 +189,7 @@ void FabricCatalog::check() const {
   }
 }
 
-FabricCatalog FabricCatalog::builtin() {
+const FabricCatalog& FabricCatalog::builtin() {
   static const FabricCatalog cached = [] {
     for (const auto& f : embedded_data_files())
       if (f.path == "catalog/fabric.yaml") return parse(embedded_yaml(f), "catalog/fabric.yaml");

@@ -76,8 +76,8 @@ struct Assumption {
 
 class FabricCatalog {
  public:
-  // The embedded data/catalog/fabric.yaml (parsed once).
-  static FabricCatalog builtin();
+  // The embedded data/catalog/fabric.yaml (parsed once; copy it to extend it).
+  static const FabricCatalog& builtin();
   // Parses a document holding a top-level `fabric` map; throws InputError naming the key path.
   static FabricCatalog parse(const std::string& text, const std::string& origin);
   static FabricCatalog parse(const YAML::Node& root, const std::string& origin);
