@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <mutex>
-#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 
@@ -121,13 +120,69 @@ namespace disaggregated_detail {
 
 // One decode worker's steps (InferenceEvaluator::decode_only_step) by the batch per worker (its bits),
 // whatever the pool's GPUs: the batches the split of the clients tries, shared by the pools of one
-// worker whose batches coincide (c_d / workers). Its own lock, so that threads on other workers do not
-// wait for it; its nodes come from an arena freed with the pools (many thousand small steps, none
-// erased).
-struct DecodeSteps {
-  SpinLock mutex;
-  std::pmr::monotonic_buffer_resource arena;
-  std::pmr::unordered_map<std::uint64_t, StepTime> by_batch{&arena};
+// worker whose batches coincide (c_d / workers). Many thousand steps, asked several times each and
+// none erased: an open-addressed table of the keys over steps kept in chunks that never move (a step
+// found stays where it is as the table grows). Its own lock, so that threads on other workers do not
+// wait for it.
+class DecodeSteps {
+ public:
+  SpinLock mutex;  // guards the table where threads share the pools
+
+  const StepTime* find(std::uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!s.step || s.key == key) return s.step;
+    }
+  }
+
+  // The step kept for `key`: `st`, or the one kept first.
+  const StepTime& insert(std::uint64_t key, const StepTime& st) {
+    if (const StepTime* kept = find(key)) return *kept;
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    if (in_last_ == kChunk) {
+      chunks_.push_back(std::make_unique<StepTime[]>(kChunk));
+      in_last_ = 0;
+    }
+    StepTime* step = &chunks_.back()[in_last_++];
+    *step = st;
+    place(key, step);
+    ++used_;
+    return *step;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;
+    const StepTime* step = nullptr;  // nullptr: empty
+  };
+  static constexpr std::size_t kChunk = 256;
+  // The key's bits mixed (a batch's low mantissa bits are mostly zero): MurmurHash3's finaliser.
+  static std::size_t spread(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
+  }
+  void place(std::uint64_t key, const StepTime* step) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = spread(key) & mask;
+    while (slots_[i].step) i = (i + 1) & mask;
+    slots_[i] = {key, step};
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const Slot& s : old)
+      if (s.step) place(s.key, s.step);
+  }
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::size_t used_ = 0;
+  std::vector<std::unique_ptr<StepTime[]>> chunks_;
+  std::size_t in_last_ = kChunk;  // steps in the last chunk
 };
 
 // A decode worker over one pool's GPUs: its evaluator (at any concurrency), the tokens a step yields
@@ -198,11 +253,11 @@ struct DisaggregatedPools::Impl {
     const auto key = std::bit_cast<std::uint64_t>(batch);
     {
       const auto held = lock(steps.mutex);
-      if (auto it = steps.by_batch.find(key); it != steps.by_batch.end()) return it->second;
+      if (const StepTime* kept = steps.find(key)) return *kept;
     }
     const StepTime st = dw.evaluator->decode_only_step(batch);
     const auto held = lock(steps.mutex);
-    return steps.by_batch.emplace(key, st).first->second;
+    return steps.insert(key, st);
   }
 };
 
