@@ -313,10 +313,10 @@ class PrefillSojourn {
     // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
     const double overflow_s = rho / (two_capacity_per_s_ * (1.0 - rho));
     if (!law_) return alone_s_ + overflow_s;
+    // The step on the first segment that reaches n, else on the last (the law has 2 or 3 points).
     auto step_at = [&](double n) {
-      for (int i = 1; i < np_; ++i)
-        if (n <= pts_n_[i] || i == np_ - 1) return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
-      return pts_s_[0];
+      const int i = np_ == 3 && !(n <= pts_n_[1]) ? 2 : 1;
+      return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
     };
     // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
     // solved on the segment where lambda S(n) crosses n (beyond the last: the largest step).
