@@ -102,26 +102,35 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
   w.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as in the chooser's scenarios
   w.kv_offload_host = spec.kv_offload_host;
   const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
-  ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
-  out.gpus = fit.gpus;
-  out.curve = std::move(fit.curve);
+  const auto curve = [&] {
+    ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);
+    out.gpus = fit.gpus;
+    out.curve = std::move(fit.curve);
+  };
   // One question at several targets: the operating points evaluated are shared.
   ServingEvalCache cache;
   ChooserOptions co;
   co.cache = &cache;
-  out.choice = choose_serving(
-      spec_serving_scenario(m, S, spec, p, spec.isl, spec.tokens_per_s_per_user, spec.tpot_limit_s), co);
-  if (out.choice.met) {
-    out.at = out.choice.point;
-    out.at_gpus = out.choice.gpus;
+  const auto choose_at = [&](double tokens_per_s_per_user, double tpot_limit_s) {
+    return choose_serving(spec_serving_scenario(m, S, spec, p, spec.isl, tokens_per_s_per_user, tpot_limit_s), co);
+  };
+  const auto stated = [&] {
+    out.choice = choose_at(spec.tokens_per_s_per_user, spec.tpot_limit_s);
+    if (out.choice.met) {
+      out.at = out.choice.point;
+      out.at_gpus = out.choice.gpus;
+    }
+  };
+  if (!grid) {
+    run_parallel({curve, stated});
+    return out;
   }
-  if (grid) {
-    const auto choose_at = [&](double tokens_per_s_per_user, double tpot_limit_s) {
-      return choose_serving(spec_serving_scenario(m, S, spec, p, spec.isl, tokens_per_s_per_user, tpot_limit_s), co);
-    };
-    // The questions are independent (the shared points are pure functions of the deployment and load):
-    // they run on the machine's threads, each answer the same as asked alone.
-    out.grid.resize(spec.curve_grid.size());
+  // The questions are independent (the shared points are pure functions of the deployment and load):
+  // they run on the machine's threads, each answer the same as asked alone. The curve runs beside the
+  // stated target's question; the other targets follow that one, whose points they mostly reuse.
+  out.grid.resize(spec.curve_grid.size());
+  const auto targets = [&] {
+    stated();
     std::vector<std::function<void()>> jobs;
     for (std::size_t i = 0; i < spec.curve_grid.size(); ++i) {
       const double x = spec.curve_grid[i];
@@ -130,7 +139,8 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
     }
     jobs.push_back([&] { out.offline = choose_at(0, 0); });
     run_parallel(jobs);
-  }
+  };
+  run_parallel({targets, curve});
   return out;
 }
 
@@ -200,7 +210,9 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
   };
   std::vector<Answers> answers(models.size());
   {
-    std::vector<std::function<void()>> jobs;
+    // The longest questions first (a serving side with its curve grid, then a side at one target, then the
+    // plan searches), so that the last to finish is a short one.
+    std::vector<std::function<void()>> grids, sides, searches;
     for (std::size_t mi = 0; mi < models.size(); ++mi) {
       const ModelArch& m = models[mi];
       Answers& x = answers[mi];
@@ -214,26 +226,28 @@ Comparison compare_systems(const SystemSide& A, const SystemSide& B, const std::
         // The model's default batch (training/default_batch.h) unless one is given: the same on both sides.
         x.tw.global_batch =
             spec.global_batch > 0 ? spec.global_batch : default_global_batch(m, x.tw.seq_len).sequences;
-        jobs.push_back([&x, &m, &A] { x.mc.train_a = best_training(m, A.hw, x.tw); });
-        jobs.push_back([&x, &m, &B] { x.mc.train_b = best_training(m, B.hw, x.tw); });
+        searches.push_back([&x, &m, &A] { x.mc.train_a = best_training(m, A.hw, x.tw); });
+        searches.push_back([&x, &m, &B] { x.mc.train_b = best_training(m, B.hw, x.tw); });
       }
       if (spec.infer) {
         // A side without tensor cores for the common precision has no figure in it; its best-format rows
         // serve it in the format it has, and the curve says why it has none here.
         if (supports(aa, common))
-          jobs.push_back([&x, &m, &A, &spec, common] { x.sa = side_serving(m, A, spec, common, true); });
+          grids.push_back([&x, &m, &A, &spec, common] { x.sa = side_serving(m, A, spec, common, true); });
         else
           x.sa.choice.why_not = unsupported_precision(aa, common);
         if (supports(ab, common))
-          jobs.push_back([&x, &m, &B, &spec, common] { x.sb = side_serving(m, B, spec, common, true); });
+          grids.push_back([&x, &m, &B, &spec, common] { x.sb = side_serving(m, B, spec, common, true); });
         else
           x.sb.choice.why_not = unsupported_precision(ab, common);
         if (x.mc.best_precision_a != common)
-          jobs.push_back([&x, &m, &A, &spec] { x.ba = side_serving(m, A, spec, x.mc.best_precision_a); });
+          sides.push_back([&x, &m, &A, &spec] { x.ba = side_serving(m, A, spec, x.mc.best_precision_a); });
         if (x.mc.best_precision_b != common)
-          jobs.push_back([&x, &m, &B, &spec] { x.bb = side_serving(m, B, spec, x.mc.best_precision_b); });
+          sides.push_back([&x, &m, &B, &spec] { x.bb = side_serving(m, B, spec, x.mc.best_precision_b); });
       }
     }
+    std::vector<std::function<void()>> jobs = std::move(grids);
+    for (auto* more : {&sides, &searches}) jobs.insert(jobs.end(), more->begin(), more->end());
     run_parallel(jobs);
   }
 

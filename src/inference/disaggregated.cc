@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <mutex>
-#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 
@@ -116,27 +116,109 @@ struct PrefillPool {
 
 }  // namespace disaggregated_detail
 
+namespace disaggregated_detail {
+
+// One decode worker's steps (InferenceEvaluator::decode_only_step) by the batch per worker (its bits),
+// whatever the pool's GPUs: the batches the split of the clients tries, shared by the pools of one
+// worker whose batches coincide (c_d / workers). Many thousand steps, asked several times each and
+// none erased: an open-addressed table of the keys over steps kept in chunks that never move (a step
+// found stays where it is as the table grows). Its own lock, so that threads on other workers do not
+// wait for it.
+class DecodeSteps {
+ public:
+  SpinLock mutex;  // guards the table where threads share the pools
+
+  const StepTime* find(std::uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!s.step || s.key == key) return s.step;
+    }
+  }
+
+  // The step kept for `key`: `st`, or the one kept first.
+  const StepTime& insert(std::uint64_t key, const StepTime& st) {
+    if (const StepTime* kept = find(key)) return *kept;
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    if (in_last_ == kChunk) {
+      chunks_.push_back(std::make_unique<StepTime[]>(kChunk));
+      in_last_ = 0;
+    }
+    StepTime* step = &chunks_.back()[in_last_++];
+    *step = st;
+    place(key, step);
+    ++used_;
+    return *step;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;
+    const StepTime* step = nullptr;  // nullptr: empty
+  };
+  static constexpr std::size_t kChunk = 256;
+  // The key's bits mixed (a batch's low mantissa bits are mostly zero): MurmurHash3's finaliser.
+  static std::size_t spread(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
+  }
+  void place(std::uint64_t key, const StepTime* step) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = spread(key) & mask;
+    while (slots_[i].step) i = (i + 1) & mask;
+    slots_[i] = {key, step};
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const Slot& s : old)
+      if (s.step) place(s.key, s.step);
+  }
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::size_t used_ = 0;
+  std::vector<std::unique_ptr<StepTime[]>> chunks_;
+  std::size_t in_last_ = kChunk;  // steps in the last chunk
+};
+
+// A decode worker over one pool's GPUs: its evaluator (at any concurrency), the tokens a step yields
+// per sequence, its steps (shared with the worker's other pools) and its results by the sequences the
+// pool holds.
+struct DecodeWorker {
+  std::unique_ptr<const InferenceEvaluator> evaluator;
+  double tokens_per_step = 1;
+  DecodeSteps* steps = nullptr;
+  SpinLock mutex;  // guards results
+  std::unordered_map<long long, InferenceResult> results;
+};
+
+}  // namespace disaggregated_detail
+
 struct DisaggregatedPools::Impl {
   explicit Impl(bool threads) : shared(threads) {}
-  const bool shared;  // threads may share the pools: the mutex guards the maps
-  SpinLock mutex;     // guards the maps (their elements stay where they are as they grow); held for a few
-                      // map operations at a time (core/spin_lock.h)
-  // The maps' lock where threads share them; none for one thread's pools.
-  std::unique_lock<SpinLock> lock() { return shared ? std::unique_lock<SpinLock>(mutex) : std::unique_lock<SpinLock>(); }
+  const bool shared;  // threads may share the pools: the mutexes guard the maps
+  SpinLock mutex;     // guards the maps below (their elements stay where they are as they grow); held
+                      // for a few map operations at a time (core/spin_lock.h)
+  // A map's lock where threads share the pools; none for one thread's pools.
+  std::unique_lock<SpinLock> lock(SpinLock& m) {
+    return shared ? std::unique_lock<SpinLock>(m) : std::unique_lock<SpinLock>();
+  }
+  std::unique_lock<SpinLock> lock() { return lock(mutex); }
   using Key = disaggregated_detail::PoolKey;
   using Hash = disaggregated_detail::PoolKeyHash;
-  std::unordered_map<Key, InferenceResult, Hash> decode;
-  // The decode workers' steps (InferenceEvaluator::decode_only_step), by the worker, its MTP drafts and
-  // the batch per worker (its bits), whatever the pool's GPUs: the batches the split of the clients
-  // tries, shared by the pools of one worker whose batches coincide (c_d / workers).
-  // Their nodes come from an arena freed with the pools (many thousand small steps, none erased).
-  std::pmr::monotonic_buffer_resource step_arena;
-  std::pmr::unordered_map<Key, StepTime, Hash> decode_steps{&step_arena};
+  using DecodeWorker = disaggregated_detail::DecodeWorker;
+  using DecodeSteps = disaggregated_detail::DecodeSteps;
   std::unordered_map<Key, disaggregated_detail::PrefillPool, Hash> prefill;
   std::unique_ptr<const Hardware> serving_hw;  // serving_hardware of the pools' hardware, made once
-  // Each decode worker's evaluator (key: the worker at no load), over the pools' own copy of the model.
+  // The decode workers (key: the worker at no load, over its pool's GPUs) and their steps (key: the
+  // worker at no load), over the pools' own copy of the model.
   std::unique_ptr<const ModelArch> model;
-  std::unordered_map<Key, std::unique_ptr<const InferenceEvaluator>, Hash> decode_evaluators;
+  std::unordered_map<Key, std::unique_ptr<DecodeWorker>, Hash> decode_workers;
+  std::unordered_map<Key, std::unique_ptr<DecodeSteps>, Hash> decode_steps;
 
   const Hardware& serving(const Hardware& hw) {
     const auto held = lock();
@@ -144,20 +226,38 @@ struct DisaggregatedPools::Impl {
     return *serving_hw;
   }
 
-  // The evaluator of decode worker `par` over `gpus` GPUs for workload `w` (at any concurrency), on the
+  // Decode worker `par` over `gpus` GPUs for workload `w` (at any concurrency), its evaluator on the
   // serving hardware made by serving(); made at its first use. Throws InputError where
   // evaluate_inference_serving would.
-  const InferenceEvaluator& decode_evaluator(const ModelArch& m, const InferenceParallel& par, int gpus,
-                                             const InferenceWorkload& w) {
+  DecodeWorker& decode_worker(const ModelArch& m, const InferenceParallel& par, int gpus, const InferenceWorkload& w) {
     const Key key = disaggregated_detail::key_of(par, gpus, w.mtp_draft_tokens, 0);
     {
       const auto held = lock();
-      if (auto it = decode_evaluators.find(key); it != decode_evaluators.end()) return *it->second;
+      if (auto it = decode_workers.find(key); it != decode_workers.end()) return *it->second;
       if (!model) model = std::make_unique<const ModelArch>(m);
     }
-    auto made = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w);
+    auto made = std::make_unique<DecodeWorker>();
+    made->evaluator = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w);
+    made->tokens_per_step = made->evaluator->tokens_per_step();
+    const Key steps_key = disaggregated_detail::key_of(par, 0, w.mtp_draft_tokens, 0);
     const auto held = lock();
-    return *decode_evaluators.emplace(key, std::move(made)).first->second;
+    auto& steps = decode_steps[steps_key];
+    if (!steps) steps = std::make_unique<DecodeSteps>();
+    made->steps = steps.get();
+    return *decode_workers.emplace(key, std::move(made)).first->second;
+  }
+
+  // Worker `dw`'s decode step at `batch` sequences per worker, made at its first use.
+  const StepTime& decode_step(const DecodeWorker& dw, double batch) {
+    DecodeSteps& steps = *dw.steps;
+    const auto key = std::bit_cast<std::uint64_t>(batch);
+    {
+      const auto held = lock(steps.mutex);
+      if (const StepTime* kept = steps.find(key)) return *kept;
+    }
+    const StepTime st = dw.evaluator->decode_only_step(batch);
+    const auto held = lock(steps.mutex);
+    return steps.insert(key, st);
   }
 };
 
@@ -213,10 +313,10 @@ class PrefillSojourn {
     // Prompts beyond what the next step takes queue for later ones: M/D/1 at the worker's rate.
     const double overflow_s = rho / (two_capacity_per_s_ * (1.0 - rho));
     if (!law_) return alone_s_ + overflow_s;
+    // The step on the first segment that reaches n, else on the last (the law has 2 or 3 points).
     auto step_at = [&](double n) {
-      for (int i = 1; i < np_; ++i)
-        if (n <= pts_n_[i] || i == np_ - 1) return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
-      return pts_s_[0];
+      const int i = np_ == 3 && !(n <= pts_n_[1]) ? 2 : 1;
+      return pts_s_[i - 1] + ds_[i] * (n - pts_n_[i - 1]) / dn_[i];
     };
     // A busy worker's step takes the prompts that arrived during the one before: n = lambda S(n),
     // solved on the segment where lambda S(n) crosses n (beyond the last: the largest step).
@@ -449,7 +549,9 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
   wd.requests_per_client = 0;
   wd.concurrency = 0;
   const Hardware& serving_hw = memo.serving(hw);
-  const InferenceEvaluator* decode_evaluator = nullptr;  // the decode worker's, found at its first use here
+  // The decode worker's (found at its first use here) and, without pools, this call's results by c_d.
+  DisaggregatedPools::Impl::DecodeWorker* worker = nullptr;
+  std::unordered_map<long long, InferenceResult> fresh_results;
   // What the split of the clients reads of the decode pool at c_d sequences: the sequences it holds,
   // its step and TPOT (with pools: the step kept by the worker's batch, shared with its other pools).
   struct DecodeAt {
@@ -465,38 +567,30 @@ InferenceResult evaluate_disaggregated(const ModelArch& m, const Hardware& hw, c
       fresh_step = r.decode_step;
       return {r.concurrency, &fresh_step, r.decode_step.total_s, r.tpot_s};
     }
-    if (!decode_evaluator) {
+    if (!worker) {
       wd.concurrency = c_d;
-      decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
+      worker = &memo.decode_worker(m, d.decode, d.decode_gpus, wd);
     }
-    const InferenceEvaluator::DecodeLoad load = decode_evaluator->decode_load(c_d);
-    const auto key = disaggregated_detail::key_of(d.decode, 0, w.mtp_draft_tokens, std::bit_cast<long long>(load.batch));
-    const StepTime* step = nullptr;
-    {
-      const auto held = memo.lock();
-      if (auto it = memo.decode_steps.find(key); it != memo.decode_steps.end()) step = &it->second;
-    }
-    if (!step) {
-      const StepTime st = decode_evaluator->decode_only_step(load.batch);
-      const auto held = memo.lock();
-      step = &memo.decode_steps.emplace(key, st).first->second;
-    }
-    return {load.concurrency, step, step->total_s, step->total_s / decode_evaluator->tokens_per_step()};
+    const InferenceEvaluator::DecodeLoad load = worker->evaluator->decode_load(c_d);
+    const StepTime& step = memo.decode_step(*worker, load.batch);
+    return {load.concurrency, &step, step.total_s, step.total_s / worker->tokens_per_step};
   };
   auto decode_at = [&](long long c_d) -> const InferenceResult& {
-    const auto key = disaggregated_detail::key_of(d.decode, d.decode_gpus, w.mtp_draft_tokens, c_d);
-    {
-      const auto held = memo.lock();
-      if (auto it = memo.decode.find(key); it != memo.decode.end()) return it->second;
-    }
     wd.concurrency = c_d;
-    // A shape refused throws: not kept.
-    if (pools && !decode_evaluator) decode_evaluator = &memo.decode_evaluator(m, d.decode, d.decode_gpus, wd);
-    InferenceResult r = !pools ? evaluate_inference_serving(m, serving_hw, d.decode, wd)
-                        : decode_evaluator->decode_only_ready() ? decode_evaluator->evaluate(c_d, *figures_at(c_d).step)
-                                                                : decode_evaluator->evaluate(c_d);
-    const auto held = memo.lock();
-    return memo.decode.emplace(key, std::move(r)).first->second;
+    if (!pools) {
+      // A shape refused throws: not kept.
+      if (auto it = fresh_results.find(c_d); it != fresh_results.end()) return it->second;
+      return fresh_results.emplace(c_d, evaluate_inference_serving(m, serving_hw, d.decode, wd)).first->second;
+    }
+    if (!worker) worker = &memo.decode_worker(m, d.decode, d.decode_gpus, wd);
+    {
+      const auto held = memo.lock(worker->mutex);
+      if (auto it = worker->results.find(c_d); it != worker->results.end()) return it->second;
+    }
+    const InferenceEvaluator& ev = *worker->evaluator;
+    InferenceResult r = ev.decode_only_ready() ? ev.evaluate(c_d, *figures_at(c_d).step) : ev.evaluate(c_d);
+    const auto held = memo.lock(worker->mutex);
+    return worker->results.emplace(c_d, std::move(r)).first->second;
   };
   const InferenceResult& top = decode_at(0);
   auto mark = [&](InferenceResult& r) {
