@@ -371,13 +371,14 @@ struct PrefillRates {
 // A bound on the tokens/s per GPU of disaggregated deployment `d` at any load: its requests/s stay
 // below the prefill pool's capacity (evaluate_disaggregated), each request giving OSL tokens; with a
 // margin of a few ulps over the rounding.
-double disaggregated_bound(const ServingScenario& s, const ServingDeployment& d, PrefillRates& rates) {
+double disaggregated_bound(const ServingScenario& s, const Hardware& serving_hw, const ServingDeployment& d,
+                           PrefillRates& rates) {
   const InferenceWorkload w = scenario_workload(s, d, 0);
   const DisaggregatedDeployment& g = d.disagg;
   const PrefillKey key = prefill_key(s, d);
   auto it = rates.capacity_per_s.find(key);
   if (it == rates.capacity_per_s.end())
-    it = rates.capacity_per_s.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w)).first;
+    it = rates.capacity_per_s.emplace(key, prefill_capacity_per_s(s.model, s.hw, g, w, nullptr, &serving_hw)).first;
   const double capacity_per_s = it->second;
   return capacity_per_s * double(w.osl) / double(g.prefill_gpus + g.decode_gpus) * (1 + 1e-9);
 }
@@ -505,7 +506,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
           // fast enough to beat the fewer units is not evaluated (every load's rate stays below the
           // pool's capacity: its tokens/s per GPU below that rate's).
           if (d.disaggregated && o.prune) {
-            const double bound = disaggregated_bound(s, d, prefill_rates);
+            const double bound = disaggregated_bound(s, sv.serving_hw, d, prefill_rates);
             if (best >= 0 && bound <= best * (1 + o.more_units_margin)) continue;
             pending.push_back({DeploymentPoints(std::move(d), repeated), bound, order++});
             continue;

@@ -385,12 +385,14 @@ PrefillSide prefill_side(DisaggregatedPools::Impl& memo, const ModelArch& m, con
   }
   if (!side.pool) {
     disaggregated_detail::PrefillPool pp;
-    pp.alone = evaluate_inference(m, hw, d.prefill, wp);
+    const Hardware& serving_hw = memo.serving(hw);
+    pp.alone = evaluate_inference_serving(m, serving_hw, d.prefill, wp);
     if (pp.alone.valid()) {
-      pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step);
-      pp.budget_step_s = d.prefill_max_batch > 0 ? prefill_step(m, hw, d.prefill, wp, budget_tokens).total_s
-                                                 : pp.chunk_step.total_s;
-      if (knot) pp.knot_step_s = prefill_step(m, hw, d.prefill, wp, ranks * isl).total_s;
+      pp.capacity_per_s = prefill_capacity_per_s(m, hw, d, w, &pp.chunk_step, &serving_hw);
+      pp.budget_step_s = d.prefill_max_batch > 0
+                             ? prefill_step_serving(m, serving_hw, d.prefill, wp, budget_tokens).total_s
+                             : pp.chunk_step.total_s;
+      if (knot) pp.knot_step_s = prefill_step_serving(m, serving_hw, d.prefill, wp, ranks * isl).total_s;
     }
     const auto held = memo.lock();
     side.pool = &memo.prefill.emplace(prefill_key, std::move(pp)).first->second;
@@ -438,14 +440,15 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 }
 
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
-                              const InferenceWorkload& w, StepTime* step) {
+                              const InferenceWorkload& w, StepTime* step, const Hardware* serving_hw) {
   check_prefill_caps(d);
   const double isl = prompt_compute_tokens(w);  // prompt tokens a request's prefill computes
   const double ranks = d.prefill.attention_dp ? d.prefill.tp : 1.0;
   const double per_rank = prefill_rank_step_tokens(d, w);
   const double chunk = per_rank * ranks;
   const InferenceWorkload wp = prefill_pool_workload(d, w);
-  const StepTime st = prefill_step(m, hw, d.prefill, wp, chunk);
+  const StepTime st = serving_hw ? prefill_step_serving(m, *serving_hw, d.prefill, wp, chunk)
+                                 : prefill_step(m, hw, d.prefill, wp, chunk);
   const double chunk_s = st.total_s;
   if (step) *step = st;
   double per_worker = chunk / chunk_s / isl;  // the token rate: requests per second of one worker

@@ -63,9 +63,11 @@ double kv_transfer_s(const ModelArch& m, const Hardware& hw, const Disaggregated
 //   latency), when prefill_max_batch > 0;
 // times the prefill workers. The step is prefill_step's for the whole worker. Throws InputError for
 // caps out of range (--prefill-max-batch, --prefill-max-tokens). `step`, when given, receives the
-// worker's full prefill step (the one the capacity is made of).
+// worker's full prefill step (the one the capacity is made of). `serving_hw`, when given, is
+// serving_hardware(hw), which the caller already holds.
 double prefill_capacity_per_s(const ModelArch& m, const Hardware& hw, const DisaggregatedDeployment& d,
-                              const InferenceWorkload& w, StepTime* step = nullptr);
+                              const InferenceWorkload& w, StepTime* step = nullptr,
+                              const Hardware* serving_hw = nullptr);
 
 // Prompt tokens one prefill attention rank (a worker without attention-DP is one rank) takes in a
 // step: d.prefill_max_tokens (w.max_num_tokens when 0), at most d.prefill_max_batch whole prompts.

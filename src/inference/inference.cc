@@ -579,9 +579,13 @@ InferenceResult evaluate_inference_serving(const ModelArch& m, const Hardware& h
   return InferenceEvaluator(m, hw, par, w).evaluate(w.concurrency);
 }
 
-StepTime prefill_step(const ModelArch& m, const Hardware& hw_in, const InferenceParallel& par,
+StepTime prefill_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                       const InferenceWorkload& w, double prompt_tokens) {
-  const Hardware hw = serving_hardware(hw_in);
+  return prefill_step_serving(m, serving_hardware(hw), par, w, prompt_tokens);
+}
+
+StepTime prefill_step_serving(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
+                              const InferenceWorkload& w, double prompt_tokens) {
   check_input(m, par, w, w.num_gpus > 0 ? w.num_gpus : par.tp * par.pp);
   InferenceMemoryInput mi = serving_memory_input(m, hw, par, w);
   mi.capacity_bytes = 0;  // only the KV split is read: no capacity check

@@ -340,6 +340,9 @@ InferenceResult evaluate_under_limits(const ModelArch& m, const Hardware& hw, co
 // whole instance) and nothing else: the prefill pool's unit of work (pp = 1).
 StepTime prefill_step(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
                       const InferenceWorkload& w, double prompt_tokens);
+// prefill_step on `serving_hw`, already serving_hardware(hw): the same step, for callers that hold it.
+StepTime prefill_step_serving(const ModelArch& m, const Hardware& serving_hw, const InferenceParallel& par,
+                              const InferenceWorkload& w, double prompt_tokens);
 
 // The hardware an inference step runs on: the serving efficiencies (infer_*) in place of the
 // training ones and tensor rates bounded by board power.
