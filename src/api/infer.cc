@@ -228,13 +228,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
 
   ModelArch model = resolve_model(req.model_name, "--model");
   if (!model.is_moe())
-    refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block", "--two-batch-overlap",
-                                 "--aggregated-only"},
+    refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block", "--two-batch-overlap"},
                            fmt::format("applies to mixture-of-experts models ({} has no experts)", model.name));
-  if (model.sliding_window == 0)
-    refuse_ignored_options(req, {"--full-attention-window"},
-                           fmt::format("applies to models with a sliding window ({} attends over the whole sequence)",
-                                       model.name));
   if (req.full_attention_window) {
     model.sliding_window = 0;
     model.sliding_window_layers = 0;

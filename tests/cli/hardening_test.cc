@@ -230,8 +230,8 @@ TEST(Hardening, OptionsTheQuestionDoesNotReadAreRefused) {
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --expert-skew 2"), {"--expert-skew", "experts"});
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --two-batch-overlap"),
                  {"--two-batch-overlap", "experts"});
-  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --full-attention-window"),
-                 {"--full-attention-window", "sliding window"});
+  // A constraint the answer already meets is no ignored input: a dense model's deployments are all aggregated.
+  EXPECT_EQ(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --aggregated-only").exit_code, 0);
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --requests-per-client 2"),
                  {"--requests-per-client", "closed_loop"});
 }
