@@ -30,7 +30,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--pp", req.pp, "Pipeline stages")->capture_default_str();
   app.add_flag("--attention-dp,--attn-dp", req.attention_dp, "Attention data-parallel over the TP ranks (MoE)");
   app.add_flag("--two-batch-overlap", req.tbo,
-               "Overlap EP dispatch/combine with a second micro-batch's compute where it pays (SGLang TBO)");
+               "MoE: overlap EP dispatch/combine with a second micro-batch's compute where it pays (SGLang TBO)");
   app.add_option("--mtp", req.mtp, fmt::format("Multi-token prediction / speculative decoding: draft tokens per step "
                                            "(0 = off; engines' DeepSeek recipes use {})", kMtpDraftTokensDefault))
       ->capture_default_str();
@@ -38,7 +38,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  fmt::format("Acceptance of each draft given the previous one was accepted (default {})",
                              mtp_accept_default()));
   app.add_option("--expert-skew", req.expert_skew,
-                 "Busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
+                 "MoE: the busiest EP rank's load over uniform routing's (1 = uniform/balanced placement)")
       ->capture_default_str();
   app.add_option("--fp8-weight-block", req.fp8_weight_block,
                  "FP8 weights' scaling block: 128 for block-scaled weights (DeepSeek-V3/R1 and Kimi K2 checkpoints: "
@@ -149,7 +149,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "Host work per sequence per decode step, us, overlapped with the GPU step (default: the "
                  "--engine's); 0 to 100000");
   app.add_option("--moe-gemm-share", req.moe_gemm_share,
-                 "Grouped MoE GEMMs' share of the generation's GEMM efficiency (default: the --engine's); "
+                 "MoE: the grouped expert GEMMs' share of the generation's GEMM efficiency (default: the --engine's); "
                  "above 0 to 1");
   app.add_option("--prefill-separate", req.prefill_separate,
                  "on: prompts prefill in forwards of their own that the decodes wait for; off: chunked into "
