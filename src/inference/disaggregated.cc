@@ -219,6 +219,10 @@ struct DisaggregatedPools::Impl {
   std::unique_ptr<const ModelArch> model;
   std::unordered_map<Key, std::unique_ptr<DecodeWorker>, Hash> decode_workers;
   std::unordered_map<Key, std::unique_ptr<DecodeSteps>, Hash> decode_steps;
+  // The decode workers' instances, shared by the workers of one parallelism whatever their GPUs and
+  // drafts (the same figures, bit for bit); its own lock, held while a worker's evaluator is made.
+  SpinLock instances_mutex;
+  InferenceInstances instances;
 
   const Hardware& serving(const Hardware& hw) {
     const auto held = lock();
@@ -237,7 +241,10 @@ struct DisaggregatedPools::Impl {
       if (!model) model = std::make_unique<const ModelArch>(m);
     }
     auto made = std::make_unique<DecodeWorker>();
-    made->evaluator = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w);
+    {
+      const auto held = lock(instances_mutex);
+      made->evaluator = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w, &instances);
+    }
     made->tokens_per_step = made->evaluator->tokens_per_step();
     const Key steps_key = disaggregated_detail::key_of(par, 0, w.mtp_draft_tokens, 0);
     const auto held = lock();
