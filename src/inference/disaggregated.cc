@@ -141,12 +141,10 @@ class DecodeSteps {
   const StepTime& insert(std::uint64_t key, const StepTime& st) {
     if (const StepTime* kept = find(key)) return *kept;
     if (2 * (used_ + 1) > slots_.size()) grow();
-    if (in_last_ == kChunk) {
-      chunks_.push_back(std::make_unique<StepTime[]>(kChunk));
-      in_last_ = 0;
-    }
-    StepTime* step = &chunks_.back()[in_last_++];
-    *step = st;
+    // A chunk's room is reserved, not filled: each step is copied in as it comes.
+    if (chunks_.empty() || chunks_.back().size() == kChunk) chunks_.emplace_back().reserve(kChunk);
+    chunks_.back().push_back(st);
+    const StepTime* step = &chunks_.back().back();
     place(key, step);
     ++used_;
     return *step;
@@ -181,8 +179,7 @@ class DecodeSteps {
   }
   std::vector<Slot> slots_;  // a power of two, at most half full
   std::size_t used_ = 0;
-  std::vector<std::unique_ptr<StepTime[]>> chunks_;
-  std::size_t in_last_ = kChunk;  // steps in the last chunk
+  std::vector<std::vector<StepTime>> chunks_;  // each of kChunk reserved (its steps never move)
 };
 
 // A decode worker over one pool's GPUs: its evaluator (at any concurrency), the tokens a step yields
