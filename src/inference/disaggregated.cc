@@ -141,12 +141,10 @@ class DecodeSteps {
   const StepTime& insert(std::uint64_t key, const StepTime& st) {
     if (const StepTime* kept = find(key)) return *kept;
     if (2 * (used_ + 1) > slots_.size()) grow();
-    if (in_last_ == kChunk) {
-      chunks_.push_back(std::make_unique<StepTime[]>(kChunk));
-      in_last_ = 0;
-    }
-    StepTime* step = &chunks_.back()[in_last_++];
-    *step = st;
+    // A chunk's room is reserved, not filled: each step is copied in as it comes.
+    if (chunks_.empty() || chunks_.back().size() == kChunk) chunks_.emplace_back().reserve(kChunk);
+    chunks_.back().push_back(st);
+    const StepTime* step = &chunks_.back().back();
     place(key, step);
     ++used_;
     return *step;
@@ -181,8 +179,7 @@ class DecodeSteps {
   }
   std::vector<Slot> slots_;  // a power of two, at most half full
   std::size_t used_ = 0;
-  std::vector<std::unique_ptr<StepTime[]>> chunks_;
-  std::size_t in_last_ = kChunk;  // steps in the last chunk
+  std::vector<std::vector<StepTime>> chunks_;  // each of kChunk reserved (its steps never move)
 };
 
 // A decode worker over one pool's GPUs: its evaluator (at any concurrency), the tokens a step yields
@@ -219,6 +216,10 @@ struct DisaggregatedPools::Impl {
   std::unique_ptr<const ModelArch> model;
   std::unordered_map<Key, std::unique_ptr<DecodeWorker>, Hash> decode_workers;
   std::unordered_map<Key, std::unique_ptr<DecodeSteps>, Hash> decode_steps;
+  // The decode workers' instances, shared by the workers of one parallelism whatever their GPUs and
+  // drafts (the same figures, bit for bit); its own lock, held while a worker's evaluator is made.
+  SpinLock instances_mutex;
+  InferenceInstances instances;
 
   const Hardware& serving(const Hardware& hw) {
     const auto held = lock();
@@ -237,7 +238,10 @@ struct DisaggregatedPools::Impl {
       if (!model) model = std::make_unique<const ModelArch>(m);
     }
     auto made = std::make_unique<DecodeWorker>();
-    made->evaluator = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w);
+    {
+      const auto held = lock(instances_mutex);
+      made->evaluator = std::make_unique<const InferenceEvaluator>(*model, *serving_hw, par, w, &instances);
+    }
     made->tokens_per_step = made->evaluator->tokens_per_step();
     const Key steps_key = disaggregated_detail::key_of(par, 0, w.mtp_draft_tokens, 0);
     const auto held = lock();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -103,15 +104,49 @@ InferenceResult evaluate_inference(const ModelArch& m, const Hardware& hw, const
   return evaluate_inference_serving(m, serving_hardware(hw), par, w);
 }
 
+namespace inference_detail {
+
+// The memory figures at loads by their model and input: the instances of parallelisms whose memory
+// input is the same (those that differ only in two-batch overlap, say) share them, the same figures.
+// For one thread.
+class MemoryAtLoadsKept {
+ public:
+  std::shared_ptr<const InferenceMemoryAtLoads> get(const ModelArch& m, const InferenceMemoryInput& mi) {
+    const std::uint64_t widths = std::uint64_t(std::uint32_t(mi.tp)) << 32 ^
+                                 std::uint64_t(std::uint16_t(mi.ep)) << 16 ^ std::uint16_t(mi.pp);
+    for (std::size_t i = 0; i < widths_.size(); ++i)
+      if (widths_[i] == widths && kept_[i].m == &m && kept_[i].mi == mi) return kept_[i].memory;
+    auto made = std::make_shared<const InferenceMemoryAtLoads>(m, mi);
+    kept_.push_back({&m, mi, made});
+    widths_.push_back(widths);
+    return made;
+  }
+
+ private:
+  struct Entry {
+    const ModelArch* m;
+    InferenceMemoryInput mi;
+    std::shared_ptr<const InferenceMemoryAtLoads> memory;
+  };
+  std::vector<Entry> kept_;
+  std::vector<std::uint64_t> widths_;  // kept_'s inputs' tp, ep and pp, packed: most entries ruled out by it
+};
+
+}  // namespace inference_detail
+
+using inference_detail::MemoryAtLoadsKept;
+
 // What an InferenceEvaluator's instance is, whatever its GPU count, MTP drafts and load: the memory at
 // no load, the per-stage shape and its steps, the KV limit before the step's token budget, one
 // prompt's prefill.
 struct InferenceEvaluator::Instance {
   Instance(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
-           bool with_draft);
+           bool with_draft, MemoryAtLoadsKept* memories = nullptr);
   InferenceMemoryInput mi;  // the instance's memory input (no sequences yet)
   InferenceMemory base;     // the memory figures at no load
-  std::optional<InferenceMemoryAtLoads> memory;  // the memory figures at a load, on the GPU's capacity
+  // The memory figures at a load, on the GPU's capacity (shared with other instances of the same
+  // memory input where `memories` keeps them).
+  std::shared_ptr<const InferenceMemoryAtLoads> memory;
   Shape shape;
   std::optional<step::Stage> stage;  // the steps of `shape`
   std::optional<step::Stage> draft;  // the MTP draft head's pass (draft_shape)
@@ -129,7 +164,7 @@ struct InferenceEvaluator::Instance {
 };
 
 InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, const InferenceParallel& par,
-                                       const InferenceWorkload& w, bool with_draft) {
+                                       const InferenceWorkload& w, bool with_draft, MemoryAtLoadsKept* memories) {
   // Memory: weights and workspace from the shared inference-memory model; the KV pool takes
   // kv_mem_fraction of what is left (TensorRT-LLM kv_cache_free_gpu_mem_fraction). Under reserve_full
   // admission each sequence reserves its whole isl + osl (guaranteed-no-evict scheduling); under
@@ -140,7 +175,8 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   mi.context_tokens = kv_held_tokens(w);
   // The figures at no load (of them, only the stages' are read here: weights, a sequence's KV,
   // workspace, reserve, the KV split, which do not depend on the capacity; so no violation is made).
-  base = memory.emplace(m, mi).figures_at(0);
+  memory = memories ? memories->get(m, mi) : std::make_shared<const InferenceMemoryAtLoads>(m, mi);
+  base = memory->figures_at(0);
   const Shape& s = shape = shape_of(m, par, w.kv_bytes_per_element);
   const step::Stage& st = stage.emplace(m, hw, par, w, s);
   if (with_draft) draft.emplace(st, step::draft_shape(m, s));
@@ -210,6 +246,7 @@ struct InferenceInstances::Impl {
     std::shared_ptr<const InferenceEvaluator::Instance> instance;
   };
   std::map<std::array<int, 5>, std::vector<Entry>> kept;
+  MemoryAtLoadsKept memories;  // the instances' memory figures
 
   static InferenceWorkload common(InferenceWorkload w) {
     w.num_gpus = 0;
@@ -226,10 +263,10 @@ struct InferenceInstances::Impl {
     for (Entry& e : at) {
       if (e.m != &m || e.hw != &hw || !(e.w == c)) continue;
       if (need_draft && !e.instance->draft)
-        e.instance = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, true);
+        e.instance = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, true, &memories);
       return e.instance;
     }
-    auto made = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, drafts || need_draft);
+    auto made = std::make_shared<const InferenceEvaluator::Instance>(m, hw, par, w, drafts || need_draft, &memories);
     at.push_back({&m, &hw, c, made});
     return made;
   }

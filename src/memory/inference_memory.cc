@@ -58,15 +58,29 @@ using StageFixed = InferenceMemoryStage;
 
 long long round_up(long long x, long long b) { return (x + b - 1) / b * b; }
 
-StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, int rank, int kv_split) {
+// The model's figures every stage reads: its layers' parameters, its KV bytes per token and its
+// embedding parameters, made once for all the stages.
+struct ModelParts {
+  ModelParts(const ModelArch& m, const InferenceMemoryInput& in)
+      : dense_lp(layer_params(m, false)),
+        moe_lp(m.is_moe() ? layer_params(m, true) : dense_lp),
+        kv_bytes_per_token(kv_cache_bytes_per_token(m, in.kv_bytes_per_element)),
+        embedding(embedding_params(m)) {}
+  LayerParams dense_lp, moe_lp;
+  double kv_bytes_per_token;
+  double embedding;
+};
+
+StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, const ModelParts& parts, int rank,
+                       int kv_split) {
   StageFixed s;
   const int lo = static_cast<int>(1LL * rank * m.layers / in.pp);
   const int hi = static_cast<int>(1LL * (rank + 1) * m.layers / in.pp);
   const double wb = weight_bytes(in.weight_precision);
   const double tp = in.tp;
   const double expert_split = std::max(in.tp, in.ep);  // E/ep experts per GPU, each split tp/ep ways
-  const LayerParams dense_lp = layer_params(m, false);
-  const LayerParams moe_lp = m.is_moe() ? layer_params(m, true) : dense_lp;
+  const LayerParams& dense_lp = parts.dense_lp;
+  const LayerParams& moe_lp = parts.moe_lp;
   // Each layer's weights: its TP-split part, its router (replicated, kept in bf16) and, in an MoE
   // layer, its share of the routed experts.
   const auto split_part = [&](const LayerParams& lp) { return wb * (lp.attention + lp.mlp_dense + lp.moe_shared) / tp; };
@@ -95,16 +109,16 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, int r
     }
   }
   // Vocab-parallel embedding on the first stage, output head (or the tied table's copy) on the last.
-  const double one_table = m.tied_embeddings ? embedding_params(m) : embedding_params(m) / 2;
+  const double one_table = m.tied_embeddings ? parts.embedding : parts.embedding / 2;
   s.last = rank == in.pp - 1;
-  if (in.pp == 1) s.weights_bytes += kTableBytes * embedding_params(m) / tp;
+  if (in.pp == 1) s.weights_bytes += kTableBytes * parts.embedding / tp;
   else if (rank == 0 || s.last) s.weights_bytes += kTableBytes * one_table / tp;
 
   // KV cache (model.h's per-token figure, per layer), divided over TP by KV head; when tp exceeds the
   // KV heads each head is replicated (vLLM / TRT-LLM), so the split is min(tp, kv_heads). MLA's
   // latent is shared by all heads and replicated on every TP rank.
   const int n = hi - lo;
-  const double per_layer = kv_cache_bytes_per_token(m, in.kv_bytes_per_element) / m.layers / kv_split;
+  const double per_layer = parts.kv_bytes_per_token / m.layers / kv_split;
   s.kv_bytes_per_token = per_layer * n;
   // Paged cache: each sequence takes whole blocks. Sliding-window layers keep at most the window
   // (plus the block it straddles).
@@ -209,7 +223,8 @@ InferenceMemoryAtLoads::InferenceMemoryAtLoads(const ModelArch& m, const Inferen
   // The stages' fixed figures: in place for the common few stages (no allocation).
   if (in.pp > static_cast<int>(few_.size())) many_.resize(static_cast<std::size_t>(in.pp));
   StageFixed* stages = in.pp > static_cast<int>(few_.size()) ? many_.data() : few_.data();
-  for (int rank = 0; rank < in.pp; ++rank) stages[rank] = stage_fixed(m, in, rank, r.kv_split);
+  const ModelParts parts(m, in);
+  for (int rank = 0; rank < in.pp; ++rank) stages[rank] = stage_fixed(m, in, parts, rank, r.kv_split);
 
   if (in.capacity_bytes > 0) {
     // Largest concurrency whose every stage fits (total is monotone in concurrency: bisect).

@@ -31,6 +31,7 @@ struct InferenceMemoryInput {
   // CUDA context, CUDA graphs, NCCL buffers, allocator fragmentation, sampler state.
   double reserve_bytes = 5e9;
   double capacity_bytes = 0;        // per GPU; 0 = unknown
+  bool operator==(const InferenceMemoryInput&) const = default;
 };
 
 struct InferenceMemory {
