@@ -24,9 +24,13 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--precision", req.precision, "Weights and GEMMs: bf16, fp8, fp4 (nvfp4, mxfp4) or w4a16 "
                                                            "(4-bit weight-only INT4 with BF16 math; also int4_wo, awq, gptq)")->capture_default_str();
   app.add_option("--kv-precision", req.kv_precision, "KV cache: bf16 or fp8 (default fp8 with fp8/fp4 weights, bf16 with bf16/w4a16)");
-  app.add_option("--tp", req.tp, "Tensor parallel (default: smallest that fits, over whole nodes when one node holds no KV cache; or --gpus)");
-  app.add_option("--ep", req.ep, "Expert parallel (MoE; default tp, or the widest width dividing both tp and the experts). Wider than --tp: the worker spans ep GPUs with "
-                             "attention data-parallel over them (up to the NVLink domain, or across nodes)");
+  app.add_option("--tp", req.tp,
+                 "Tensor parallel (default: smallest that fits, over whole nodes when one node holds no KV cache; "
+                 "or --gpus)");
+  app.add_option("--ep", req.ep,
+                 "Expert parallel (MoE; default tp, or the widest width dividing both tp and the experts). Wider "
+                 "than --tp: the worker spans ep GPUs with attention data-parallel over them (up to the NVLink "
+                 "domain, or across nodes)");
   app.add_option("--pp", req.pp, "Pipeline stages")->capture_default_str();
   app.add_flag("--attention-dp,--attn-dp", req.attention_dp, "Attention data-parallel over the TP ranks (MoE)");
   app.add_flag("--two-batch-overlap", req.tbo,

@@ -382,7 +382,7 @@ double Stage::gemms_floor_s(const ExpertSpread& x) const {
   const ModelArch& m = m_;
   double bytes = fixed_weight_bytes_;
   if (s_.moe_layers != 0 && m.is_moe() && moe_.experts.on) {
-    // layer()'s expert count and rows
+    // layer()'s expert count (the spread given): the distinct experts' weights, where rows run
     if (x.rows > 0) bytes += double(s_.moe_layers) * moe_.experts.weight_bytes * x.per_gpu_experts;
   }
   return bytes / hbm_bytes_per_s_;

@@ -39,8 +39,8 @@ double beyond_leaf_share(int n, int stride, const Fabric& f) {
 //  - Simple: full link bandwidth, per-call base latency 8.4 us (baseLat ring/Simple);
 //  - LL: 8-byte flag/data words, a quarter of the link bandwidth (busBw x 1/4 across nodes), per-call
 //    base latency 6.8 us, and the intra-domain hops 1.8x slower when the ring crosses nodes.
-// Inside one domain nothing changes. The Simple path keeps the hierarchical ring time (scatter_gather_s), so large
-// (training) buffers move by 8.4 us per call at most; decode-sized buffers (0.1-4 MB) land between.
+// Inside one domain nothing changes. The Simple path keeps the hierarchical ring time (scatter_gather_s),
+// so large (training) buffers move by 8.4 us per call at most; decode-sized buffers (0.1-4 MB) land between.
 constexpr double kNcclSimpleBaseLatencyS = 8.4e-6;
 constexpr double kNcclLlBaseLatencyS = 6.8e-6;
 constexpr double kNcclLlBandwidthShare = 0.25;

@@ -704,21 +704,23 @@ TEST(Search, AnA2aPlansFitIsItsOwn) {
 // Branch and bound changes what is examined, never what is found: the same top, plan for plan and
 // figure for figure, as the exhaustive search (dense and MoE models, with and without a host link,
 // long sequences with both context-parallel exchanges, LoRA).
+// A search question of the tests below: a model on a system, its job, and (fine-tuning) LoRA.
+struct SearchCase {
+  const char* model;
+  const char* system;
+  int gpus, seq;
+  long long batch;
+  bool lora = false;
+};
+
 TEST(Search, PrunedSearchKeepsTheSameTop) {
-  struct Case {
-    const char* model;
-    const char* system;
-    int gpus, seq;
-    long long batch;
-    bool lora;
-  };
-  const Case cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128, false},
+  const SearchCase cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128, false},
                         {"llama3.1-70b", "gb200-nvl72", 288, 65536, 72, false},
                         {"deepseek-v3", "hgx-h800", 256, 4096, 1024, false},
                         {"mixtral-8x7b", "mi300x-platform", 32, 8192, 256, false},
                         {"llama3.1-405b", "hgx-a100", 128, 8192, 256, false},
                         {"llama3.1-8b", "hgx-h100", 8, 4096, 64, true}};
-  for (const Case& c : cases) {
+  for (const SearchCase& c : cases) {
     const ModelArch m = resolve_model(c.model);
     const Hardware hw = resolve_hardware(catalog(), c.system);
     TrainingWorkload w = workload(c.gpus, c.batch, c.seq);
@@ -745,14 +747,9 @@ TEST(Search, PrunedSearchKeepsTheSameTop) {
 // A least score keeps out what falls below it and nothing else: the top is the exhaustive top's plans
 // that reach it, pruned or not, and empty when even the best falls short.
 TEST(Search, LeastScoreKeepsTheTopPlansThatReachIt) {
-  struct Case {
-    const char* model;
-    const char* system;
-    int gpus, seq;
-    long long batch;
-  };
-  const Case cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128}, {"deepseek-v3", "hgx-h800", 256, 4096, 1024}};
-  for (const Case& c : cases) {
+  const SearchCase cases[] = {{"llama3.1-70b", "hgx-h100", 64, 4096, 128},
+                              {"deepseek-v3", "hgx-h800", 256, 4096, 1024}};
+  for (const SearchCase& c : cases) {
     const ModelArch m = resolve_model(c.model);
     const Hardware hw = resolve_hardware(catalog(), c.system);
     const TrainingWorkload w = workload(c.gpus, c.batch, c.seq);
