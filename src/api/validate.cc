@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "api/validate.h"
+#include "api/serving_engine.h"
 #include "api/text.h"
 #include "core/csv.h"
 #include "core/error.h"
@@ -115,6 +116,8 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
   }
   if (rep.rows.empty())
     throw nothing_scored(req.dataset, table.rows.size(), rep.skipped.empty() ? "" : rep.skipped.front().reason);
+  // Each row's framework as the bands record engines: the serving engine entry it names (band_engine).
+  for (auto& r : rep.rows) r.band_question.engine = band_engine(catalog, r.band_question.engine);
   apply_bands(rep, catalog.error_bands());
   if (output.json()) {
     nlohmann::json rows = nlohmann::json::array(), skip = nlohmann::json::array();
@@ -128,7 +131,8 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                       {"command_scale", r.command_scale},
                       {"low", r.band.low}, {"high", r.band.high}, {"in_band", r.in_band},
                       {"basis", {{"kind", r.band.kind}, {"generation", r.band.generation},
-                                 {"rows", r.band.rows}, {"families", r.band.families}}}});
+                                 {"rows", r.band.rows}, {"families", r.band.families},
+                                 {"widened_by", r.band.widened_by}}}});
     for (const auto& s : rep.skipped) {
       skip.push_back({{"row", s.row}, {"reason", s.reason}});
       if (!s.flag.empty()) skip.back()["flag"] = s.flag;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -106,9 +108,14 @@ std::vector<std::string> lower_list(const std::string& text) {
 GroundDistance ground_distance(const ErrorBand& b, const BandQuestion& q) {
   GroundDistance d;
   if (b.generation == kBandUnfitted) return d;  // already the band of a generation nobody measured
-  if (!q.source_fitted) {
+  const auto& ss = b.ground.sources;
+  const bool known_source =
+      q.source_fitted || (!q.source.empty() && std::find(ss.begin(), ss.end(), lower(q.source)) != ss.end());
+  if (!known_source) {
     d.source = 1;
-    d.why.push_back({"source", "a source the bands were not fitted on"});
+    d.why.push_back({"source", q.source.empty() ? std::string("a source the bands were not fitted on")
+                                                : fmt::format("source {} not among the {} the band was fitted on",
+                                                              q.source, ss.size())});
   }
   const std::string p = lower(q.precision);
   const auto& ps = b.ground.precisions;
@@ -276,6 +283,8 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.ground.precisions = lower_list(m.opt_str("precisions").value_or(""));
   b.ground.engines = lower_list(m.opt_str("engines").value_or(""));
   b.ground.accelerators = lower_list(m.opt_str("accelerators").value_or(""));
+  if (m.has("sources"))
+    for (const auto& x : m.str_list("sources")) b.ground.sources.push_back(lower(x));
   b.ground.gpus_min = static_cast<int>(m.opt_integer_in("gpus_min", 0, 10000000).value_or(0));
   b.ground.gpus_max = static_cast<int>(m.opt_integer_in("gpus_max", 0, 10000000).value_or(0));
   b.ground.params_b_min = m.opt_num_in("params_b_min", 0.0, 1e6).value_or(0);
@@ -329,6 +338,10 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
     if (!b.ground.engines.empty()) out += fmt::format("    engines: \"{}\"\n", fmt::join(b.ground.engines, ","));
     if (!b.ground.accelerators.empty())
       out += fmt::format("    accelerators: \"{}\"\n", fmt::join(b.ground.accelerators, ","));
+    if (!b.ground.sources.empty()) {
+      out += "    sources:\n";
+      for (const auto& x : b.ground.sources) out += fmt::format("      - {}\n", nlohmann::json(x).dump());
+    }
     if (b.ground.gpus_max > 0) out += fmt::format("    gpus_min: {}\n    gpus_max: {}\n", b.ground.gpus_min, b.ground.gpus_max);
     if (b.ground.params_b_max > 0)
       out += fmt::format("    params_b_min: {:.4g}\n    params_b_max: {:.4g}\n", b.ground.params_b_min, b.ground.params_b_max);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "core/text.h"
+
 namespace gpuplan {
 
 std::string band_domain(std::string_view kind) {
@@ -16,11 +18,12 @@ std::string band_domain(std::string_view kind) {
 
 void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResidual>& rows, int min_engine_rows) {
   std::map<BandCell, BandGround> ground;
-  std::map<BandCell, std::set<std::string>> precisions;
+  std::map<BandCell, std::set<std::string>> precisions, sources;
   std::map<BandCell, std::map<std::string, int>> engine_rows, accelerator_rows;
   for (const auto& h : rows) {
     BandGround& g = ground[{h.kind, h.generation}];
     if (!h.precision.empty()) precisions[{h.kind, h.generation}].insert(h.precision);
+    if (!h.family.empty()) sources[{h.kind, h.generation}].insert(to_lower(h.family));
     if (!h.engine.empty()) ++engine_rows[{h.kind, h.generation}][h.engine];
     if (!h.accelerator.empty()) ++accelerator_rows[{h.kind, h.generation}][h.accelerator];
     if (h.num_gpus > 0) {
@@ -40,6 +43,8 @@ void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResid
     b.ground = it->second;
     const auto& p = precisions[cell];
     b.ground.precisions.assign(p.begin(), p.end());
+    const auto& s = sources[cell];
+    b.ground.sources.assign(s.begin(), s.end());
     b.ground.engines.clear();
     for (const auto& [e, n] : engine_rows[cell])
       if (n >= min_engine_rows) b.ground.engines.push_back(e);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "catalog/error_band.h"
+#include "core/yaml_reader.h"
 #include "validate/band_ground.h"
 
 namespace gpuplan {
@@ -25,7 +26,7 @@ ErrorBand grounded_band() {
 
 TEST(BandGround, OnTheGroundTheBandIsTheFittedOne) {
   const ErrorBand b = grounded_band();
-  const ErrorBand w = widen_band(b, ground_distance(b, {true, "fp8", 512, 70, "", ""}));
+  const ErrorBand w = widen_band(b, ground_distance(b, {true, "fp8", 512, 70, "", "", ""}));
   EXPECT_DOUBLE_EQ(w.low_log, b.low_log);
   EXPECT_DOUBLE_EQ(w.high_log, b.high_log);
   EXPECT_TRUE(w.widened_by.empty());
@@ -33,7 +34,7 @@ TEST(BandGround, OnTheGroundTheBandIsTheFittedOne) {
 
 TEST(BandGround, EachDimensionOffTheGroundWidensAndSaysWhy) {
   const ErrorBand b = grounded_band();
-  const GroundDistance d = ground_distance(b, {false, "bf16", 16384, 70, "", ""});
+  const GroundDistance d = ground_distance(b, {false, "bf16", 16384, 70, "", "", ""});
   EXPECT_DOUBLE_EQ(d.source, 1);
   EXPECT_DOUBLE_EQ(d.precision, 1);
   EXPECT_DOUBLE_EQ(d.scale, 1);  // log2(16384 / 8192)
@@ -46,11 +47,11 @@ TEST(BandGround, EachDimensionOffTheGroundWidensAndSaysWhy) {
   EXPECT_EQ(w.widened_by[1], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
   EXPECT_EQ(w.widened_by[2], "scale 16384 GPUs above fitted 8192");
   // Half a doubling below the smallest fitted model: half the distance.
-  EXPECT_NEAR(ground_distance(b, {true, "", 0, 8 / std::sqrt(2.0), "", ""}).model_size, 0.5, 1e-12);
+  EXPECT_NEAR(ground_distance(b, {true, "", 0, 8 / std::sqrt(2.0), "", "", ""}).model_size, 0.5, 1e-12);
   // The unfitted band is already the widest: no ground, no widening.
   ErrorBand u = b;
   u.generation = std::string(kBandUnfitted);
-  EXPECT_DOUBLE_EQ(widen_band(u, ground_distance(u, {false, "bf16", 1 << 20, 2000, "", ""})).high_log, b.high_log);
+  EXPECT_DOUBLE_EQ(widen_band(u, ground_distance(u, {false, "bf16", 1 << 20, 2000, "", "", ""})).high_log, b.high_log);
 }
 
 // An accelerator the band's rows measured too rarely widens by its own fitted factor and says so; one
@@ -59,18 +60,36 @@ TEST(BandGround, AnAcceleratorOffTheGroundWidensAndSaysWhy) {
   ErrorBand b = grounded_band();
   b.ground.accelerators = {"b300", "gb300"};
   b.widening.accelerator = 1.25;
-  const GroundDistance off = ground_distance(b, {true, "fp8", 512, 70, "", "rtx-pro-6000-server"});
+  const GroundDistance off = ground_distance(b, {true, "fp8", 512, 70, "", "rtx-pro-6000-server", ""});
   EXPECT_DOUBLE_EQ(off.accelerator, 1);
   const ErrorBand w = widen_band(b, off);
   EXPECT_NEAR(w.high_log, 0.15 + 0.25 * 0.125, 1e-12);
   ASSERT_EQ(w.widened_by.size(), 1u);
   EXPECT_EQ(w.widened_by[0], "accelerator rtx-pro-6000-server has too few fitted training_dense rows on "
                              "blackwell_ultra (fitted: b300, gb300)");
-  EXPECT_DOUBLE_EQ(ground_distance(b, {true, "fp8", 512, 70, "", "gb300"}).accelerator, 0);
-  EXPECT_DOUBLE_EQ(ground_distance(b, {true, "fp8", 512, 70, "", ""}).accelerator, 0);
+  EXPECT_DOUBLE_EQ(ground_distance(b, {true, "fp8", 512, 70, "", "gb300", ""}).accelerator, 0);
+  EXPECT_DOUBLE_EQ(ground_distance(b, {true, "fp8", 512, 70, "", "", ""}).accelerator, 0);
   // A factor of 1 (what the shared files fit) widens nothing and names nothing.
   b.widening.accelerator = 1;
   EXPECT_TRUE(widen_band(b, off).widened_by.empty());
+}
+
+// A published row's source family on the band's ground is known ground (case aside); another family, or
+// a planner's question naming none, is a new source, and the reason names it.
+TEST(BandGround, ARowOfAFittedSourceIsKnownAndAnotherIsNot) {
+  ErrorBand b = grounded_band();
+  b.ground.sources = {"mlperf / tensorrt 10.2.0, cuda 12.4", "nemo"};
+  BandQuestion q{false, "fp8", 512, 70, "", "", ""};
+  q.source = "MLPerf / TensorRT 10.2.0, CUDA 12.4";
+  EXPECT_DOUBLE_EQ(ground_distance(b, q).source, 0);
+  q.source = "MLPerf / TensorRT 10.11, CUDA 12.9";  // a known source's new round: its release is new
+  const GroundDistance d = ground_distance(b, q);
+  EXPECT_DOUBLE_EQ(d.source, 1);
+  ASSERT_EQ(d.why.size(), 1u);
+  EXPECT_EQ(d.why[0].text, "source MLPerf / TensorRT 10.11, CUDA 12.9 not among the 2 the band was fitted on");
+  q.source.clear();
+  EXPECT_DOUBLE_EQ(ground_distance(b, q).source, 1);
+  EXPECT_EQ(ground_distance(b, q).why[0].text, "a source the bands were not fitted on");
 }
 
 // A question farther from the data never gets a narrower band, along any dimension.
@@ -79,21 +98,21 @@ TEST(BandGround, FartherNeverNarrower) {
   double last_hi = 0, last_lo = 0;
   for (int gpus = 8192; gpus <= 8192 * 64; gpus *= 2) {
     for (double params : {405.0, 600.0, 810.0, 2000.0}) {
-      const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, params, "", ""}));
+      const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, params, "", "", ""}));
       EXPECT_GE(w.high_log, b.high_log);
       EXPECT_LE(w.low_log, b.low_log);
-      const ErrorBand nearer = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, "", ""}));
+      const ErrorBand nearer = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, "", "", ""}));
       EXPECT_GE(w.high_log, nearer.high_log);
     }
-    const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, "", ""}));
+    const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", gpus, 405.0, "", "", ""}));
     EXPECT_GE(w.high_log, last_hi);
     EXPECT_LE(w.low_log, last_lo);
     last_hi = w.high_log;
     last_lo = w.low_log;
   }
   // Adding an off-ground dimension never narrows it either.
-  const GroundDistance known = ground_distance(b, {true, "fp8", 64, 70, "", ""});
-  const GroundDistance fresh = ground_distance(b, {false, "fp8", 64, 70, "", ""});
+  const GroundDistance known = ground_distance(b, {true, "fp8", 64, 70, "", "", ""});
+  const GroundDistance fresh = ground_distance(b, {false, "fp8", 64, 70, "", "", ""});
   EXPECT_GE(widening_multiplier(b.widening, fresh), widening_multiplier(b.widening, known));
 }
 
@@ -137,11 +156,11 @@ ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor
 TEST(BandGround, AServingBandSaysWhichEngineItsQuestionStated) {
   ErrorBand s = serving_band_on({"sglang"}, 1.4);
   const std::vector<ErrorBand> bands = {s, grounded_band()};
-  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "", ""}).engine, kBandEngineNotStated);
-  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "vllm", ""}).engine, "vllm");
-  EXPECT_EQ(with_band(1.0, band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "", ""})).engine,
+  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "", "", ""}).engine, kBandEngineNotStated);
+  EXPECT_EQ(band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "vllm", "", ""}).engine, "vllm");
+  EXPECT_EQ(with_band(1.0, band_for(bands, kBandServingAggTpot, "hopper", {false, "", 0, 0, "", "", ""})).engine,
             kBandEngineNotStated);
-  EXPECT_TRUE(band_for(bands, kBandTrainingDense, "blackwell_ultra", {false, "fp8", 8, 70, "", ""}).engine.empty());
+  EXPECT_TRUE(band_for(bands, kBandTrainingDense, "blackwell_ultra", {false, "fp8", 8, 70, "", "", ""}).engine.empty());
 }
 
 // Rows of one source share its shift: with residuals that differ only between groups, a group of many
@@ -186,6 +205,14 @@ TEST(BandGround, GroundAndWideningRoundTripThroughTheBandFile) {
   EXPECT_NE(yaml.find("gpus_max: 8192"), std::string::npos);
   EXPECT_NE(yaml.find("engines: \"sglang,tensorrt-llm\""), std::string::npos);
   EXPECT_NE(yaml.find("widen_engine: 1.250"), std::string::npos);
+  // Source families hold commas, semicolons and quotes: a list of quoted strings, read back as written.
+  b.ground.sources = {"trtllm / tensorrt-llm v0.17 (trt engine flow, trtllm-bench; gh200)", "x / \"quoted\""};
+  const std::string with_sources = error_bands_to_yaml({b}, "test");
+  EXPECT_NE(with_sources.find("    sources:\n      - \"trtllm / tensorrt-llm v0.17 (trt engine flow, trtllm-bench; "
+                              "gh200)\"\n"),
+            std::string::npos);
+  YamlMap m(parse_yaml(with_sources, "test")["error_bands"][0], "error_bands[0]");
+  EXPECT_EQ(parse_error_band(m, "test").ground.sources, b.ground.sources);
 }
 
 ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor) {
@@ -202,7 +229,7 @@ ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor
 // gets the wider band, and says which; one on the ground, or none stated, does not.
 TEST(BandGround, AnEngineOffTheGroundWidensAndSaysWhich) {
   const ErrorBand b = serving_band_on({"sglang", "tensorrt-llm"}, 1.4);
-  BandQuestion q{true, "", 0, 0, "vllm", ""};
+  BandQuestion q{true, "", 0, 0, "vllm", "", ""};
   const GroundDistance d = ground_distance(b, q);
   EXPECT_DOUBLE_EQ(d.engine, 1);
   const ErrorBand w = widen_band(b, d);
@@ -227,13 +254,13 @@ TEST(BandGround, ReasonsListOnlyTheDimensionsThatWiden) {
   ErrorBand b = grounded_band();
   b.ground.engines = {"sglang"};
   b.widening = {1.0, 1.5, 1.0, 1.0, 1.0, 1.0};  // only precision widens
-  const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm", ""}));
+  const ErrorBand w = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm", "", ""}));
   ASSERT_EQ(w.widened_by.size(), 1u);
   EXPECT_EQ(w.widened_by[0], "precision bf16 never fitted on blackwell_ultra (fitted: fp8, nvfp4)");
   EXPECT_NEAR(w.high_log, 0.15 + 0.5 * 0.125, 1e-12);
   // Every factor 1: the band is the fitted one, with no reasons, however far off the question lies.
   b.widening = {};
-  const ErrorBand same = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm", ""}));
+  const ErrorBand same = widen_band(b, ground_distance(b, {false, "bf16", 16384, 2000, "vllm", "", ""}));
   EXPECT_TRUE(same.widened_by.empty());
   EXPECT_DOUBLE_EQ(same.high_log, b.high_log);
   EXPECT_DOUBLE_EQ(widening_factor(b.widening, "engine"), 1.0);

@@ -30,18 +30,31 @@ std::string pair_key_of(const InferenceCase& c) {
 }
 
 template <typename Case>
+BandQuestion question_of_case(const Case& c) {
+  BandQuestion q;
+  q.source = band_family_of(c);
+  q.precision = std::string(to_string(precision_of(c)));
+  q.num_gpus = c.workload.num_gpus;
+  q.params_b = total_params(c.model) / 1e9;
+  q.engine = engine_of(c);
+  q.accelerator = c.accelerator;
+  return q;
+}
+
+template <typename Case>
 void push(std::vector<HeldOutResidual>& out, const Case& c, double pred) {
   if (!(pred > 0) || !std::isfinite(pred)) return;
   HeldOutResidual h(band_kind_of(c), c.generation, band_family_of(c),
                     band_log_ratio(c.reported, pred, band_reciprocal_of(c)));
-  h.precision = std::string(to_string(precision_of(c)));
-  h.num_gpus = c.workload.num_gpus;
-  h.params_b = total_params(c.model) / 1e9;
-  h.engine = engine_of(c);
+  const BandQuestion q = question_of_case(c);
+  h.precision = q.precision;
+  h.num_gpus = q.num_gpus;
+  h.params_b = q.params_b;
+  h.engine = q.engine;
   h.source_id = c.source_id;
   h.release = release_of(c);
   h.pair_key = pair_key_of(c);
-  h.accelerator = c.accelerator;
+  h.accelerator = q.accelerator;
   out.push_back(std::move(h));
 }
 
@@ -52,6 +65,9 @@ Efficiency prior_for(const std::string& generation) {
 }
 
 }  // namespace
+
+BandQuestion band_question_of(const TrainingCase& c) { return question_of_case(c); }
+BandQuestion band_question_of(const InferenceCase& c) { return question_of_case(c); }
 
 std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<TrainingCase>& cases,
                                                          const CalibrationOptions& opts,

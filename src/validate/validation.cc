@@ -31,7 +31,7 @@ void finish_report(ValidationReport& rep, const std::vector<double>& all, const 
 void apply_bands(ValidationReport& rep, const std::vector<ErrorBand>& bands) {
   rep.coverage.clear();
   for (auto& r : rep.rows) {
-    r.band = with_band(r.predicted, find_band(bands, r.band_kind, r.generation), r.band_reciprocal);
+    r.band = with_band(r.predicted, band_for(bands, r.band_kind, r.generation, r.band_question), r.band_reciprocal);
     r.in_band = r.reported >= r.band.low && r.reported <= r.band.high;
     for (const std::string& k : {std::string("all"), r.band_kind}) {
       ++rep.coverage[k].rows;

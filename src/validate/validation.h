@@ -19,6 +19,11 @@ std::string band_kind_of(const TrainingCase& c);
 std::string band_kind_of(const InferenceCase& c);
 bool band_reciprocal_of(const TrainingCase& c);
 bool band_reciprocal_of(const InferenceCase& c);
+// The question a case's row asks of its band (src/catalog/error_band.h, BandQuestion): its source family
+// (band_family_of), precision, GPUs, model size, framework as written (the serving engine entry it names
+// once a catalog is at hand: api::band_engine) and accelerator.
+BandQuestion band_question_of(const TrainingCase& c);
+BandQuestion band_question_of(const InferenceCase& c);
 
 struct ScoredRow {
   size_t row = 0;
@@ -35,6 +40,7 @@ struct ScoredRow {
   // the prediction and whether the reported value lies inside it.
   std::string generation, band_kind;
   bool band_reciprocal = false;
+  BandQuestion band_question;  // band_question_of the case: a row off the band's ground gets it widened
   BandedFigure band;
   bool in_band = false;
 };
@@ -61,6 +67,7 @@ ScoredRow scored_row(const Case& c, double predicted) {
   r.generation = c.generation;
   r.band_kind = band_kind_of(c);
   r.band_reciprocal = band_reciprocal_of(c);
+  r.band_question = band_question_of(c);
   return r;
 }
 
@@ -107,8 +114,11 @@ struct ValidationReport {
   std::map<std::string, Coverage> coverage;
 };
 
-// Puts each scored row's band (find_band of its kind and generation) around its prediction, marks
-// whether the reported value lies inside, and counts the coverage.
+// Puts each scored row's band around its prediction, marks whether the reported value lies inside, and
+// counts the coverage. The band is the one its question gets (band_for of its kind, generation and
+// band_question): the known-ground band for a row of a source family, precision, scale, model size,
+// engine and accelerator the band was fitted on, widened along each dimension where the row lies off
+// that ground (a new source, a new round of a known one, a new release), as a planner's question would be.
 void apply_bands(ValidationReport& rep, const std::vector<ErrorBand>& bands);
 
 // Skip reasons counted by their pattern: quoted names and numbers replaced ("GPU '*' has no catalog

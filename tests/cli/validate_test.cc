@@ -2,10 +2,13 @@
 // writes a band file the catalog reads back; every figure command carries a band; bad input exits 2.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "run_cli.h"
@@ -32,6 +35,59 @@ TEST(ValidateCli, TrainingRowsCarryBandsCoverageAndSkipReasons) {
   }
   auto text = run_gpuplan("validate --dataset " + kData + "training.csv");
   EXPECT_TRUE(has(text.out, "inside their error band")) << text.out;
+}
+
+// validate scores each row against the band its question gets: on the band's ground (a source family
+// it was fitted on) the fitted band; a row of another source (a new source, or a known one's new round) the
+// band widened by the source factor, with the reason, as a planner's question would be.
+TEST(ValidateBands, ARowOfANewSourceGetsTheBandWidenedOffTheGround) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpuplan_validate_sources_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "catalog");
+  {
+    std::ofstream f(dir / "catalog" / "error_bands.yaml");
+    f << "error_bands:\n  - kind: training_dense\n    generation: hopper\n    low_log: -0.1\n    high_log: 0.1\n"
+      << "    rows: 100\n    families: 4\n    sources:\n      - \"nemo\"\n    widen_source: 1.5\n";
+  }
+  std::ifstream in(kData + "training.csv");
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::string> nemo;
+  while (std::getline(in, line) && nemo.size() < 3)
+    if (line.rfind("NEMO-24.07,", 0) == 0 && has(line, "H100")) nemo.push_back(line);
+  ASSERT_EQ(nemo.size(), 3u);
+  for (const char* src : {"NEMO-24.07", "NEWLAB-24.07"}) {
+    std::ofstream f(dir / (std::string(src) + ".csv"));
+    f << header << "\n";
+    for (const auto& l : nemo) f << src << l.substr(std::string("NEMO-24.07").size()) << "\n";
+  }
+  const std::string cat = " --catalog " + (dir / "catalog").string() + " --json";
+  const auto known = run_gpuplan("validate --dataset " + (dir / "NEMO-24.07.csv").string() + cat);
+  const auto fresh = run_gpuplan("validate --dataset " + (dir / "NEWLAB-24.07.csv").string() + cat);
+  ASSERT_EQ(known.exit_code, 0) << known.err;
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  const auto a = known.json()["rows"], b = fresh.json()["rows"];
+  ASSERT_EQ(a.size(), 3u);
+  ASSERT_EQ(b.size(), 3u);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE(a[i]["basis"]["widened_by"].empty()) << a[i].dump();
+    EXPECT_NEAR(a[i]["high"].get<double>() / a[i]["predicted"].get<double>(), std::exp(0.1), 1e-9);
+    // Each edge moves out by (1.5 - 1) x the half-width 0.1.
+    EXPECT_NEAR(b[i]["high"].get<double>() / b[i]["predicted"].get<double>(), std::exp(0.15), 1e-9);
+    EXPECT_NEAR(b[i]["low"].get<double>() / b[i]["predicted"].get<double>(), std::exp(-0.15), 1e-9);
+    const std::string why = b[i]["basis"]["widened_by"].dump();
+    EXPECT_TRUE(has(why, "source NEWLAB not among the 1 the band was fitted on")) << why;
+  }
+  fs::remove_all(dir);
+}
+
+// The shipped bands record the source families they were fitted on: every row of a shared file is
+// known ground, and none is widened for its source.
+TEST(ValidateBands, TheSharedFilesRowsAreOnTheShippedBandsSources) {
+  auto r = run_gpuplan("validate --dataset " + kData + "mlperf-inference-v4.1-v5.0.csv --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& row : r.json()["rows"])
+    EXPECT_FALSE(has(row["basis"]["widened_by"].dump(), "source")) << row.dump();
 }
 
 TEST(ValidateCli, SkipReasonsAreCounted) {
