@@ -97,6 +97,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   fresh.insert(fresh.end(), fresh_engine.begin(), fresh_engine.end());
   fresh.insert(fresh.end(), fresh_accel.begin(), fresh_accel.end());
   const auto widening = fit_widening(fresh, bo.nominal);
+  const auto nested = nested_new_ground_coverage(fresh, bo.nominal);
   fresh.resize(source_rows);
   attach_widening(bands, widening);
   const auto lofo_before = new_ground_coverage(fresh, {});
@@ -183,6 +184,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                                                       {"by_kind", plain(lofo.by_kind)}, {"by_file", plain_by_file(lofo.by_file)},
                                                       {"unwidened_by_kind", plain(lofo_before.by_kind)},
                                                       {"unwidened_by_file", plain_by_file(lofo_before.by_file)},
+                                                      {"nested_by_kind", plain(nested.by_kind)},
+                                                      {"nested_by_file", plain_by_file(nested.by_file)},
                                                       {"rows_off_ground", joff}}},
                              {"coverage_new_engine", {{"engines", engines_left_out},
                                                       {"by_kind", plain(engine_after.by_kind)}, {"by_file", plain_by_file(engine_after.by_file)},
@@ -243,7 +246,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::cout << fmt::format("  held out: {}\n  rows off the ground:", held_out_how);
     for (const auto& [d, n] : off) std::cout << fmt::format(" {} {}", d, n);
     std::cout << "\n\nCoverage of the 80% bands (share of rows inside): known ground (rows of the sources fitted, "
-                 "bands fitted on all), new ground (each source family left out; unwidened -> widened), new "
+                 "bands fitted on all), new ground (each source family left out; unwidened -> widened; nested: "
+                 "the widening fitted without the family too), new "
                  "engine (each serving engine left out; unwidened -> widened, of its rows), new accelerator (each "
                  "accelerator left out; likewise), and, widened, new "
                  "round (each source id left out: MLPerf-v5.0 whole) and new release (each framework release left "
@@ -265,10 +269,11 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
         const auto it = m.find(k);
         return it == m.end() ? std::string("  -   ") : fmt::format("{:>5.1f}%", 100 * it->second.share());
       };
-      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}%  of {:>5} rows   engine {}   "
-                               "accelerator {}   round {}  release {}\n",
+      std::cout << fmt::format("  {:<44} known {:>5.1f}%   new {:>5.1f}% -> {:>5.1f}% (nested {})  of {:>5} rows   "
+                               "engine {}   accelerator {}   round {}  release {}\n",
                                label, 100 * share_of(in_sample, file, k), 100 * share_of(lofo_before, file, k),
-                               100 * c.share(), c.rows, eng, acc, widened(round_after), widened(release_after));
+                               100 * c.share(), widened(nested), c.rows, eng, acc, widened(round_after),
+                               widened(release_after));
     };
     for (const auto& [k, c] : lofo.by_kind) line(k, "", k, c);
     std::cout << "By shared file:\n";

@@ -249,6 +249,30 @@ BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
   return out;
 }
 
+BandCoverage nested_new_ground_coverage(const std::vector<NewGroundRow>& rows, double nominal, double max_factor) {
+  std::set<std::string> families;
+  for (const auto& r : rows)
+    if (r.held_out_by == BandHoldOut::source_family) families.insert(r.row.family);
+  BandCoverage out;
+  for (const auto& f : families) {
+    std::vector<NewGroundRow> rest, mine;
+    for (const auto& r : rows)
+      if (r.row.family != f) rest.push_back(r);
+      else if (r.held_out_by == BandHoldOut::source_family) mine.push_back(r);
+    const BandCoverage c = new_ground_coverage(mine, fit_widening(rest, nominal, max_factor));
+    for (const auto& [k, v] : c.by_kind) {
+      out.by_kind[k].rows += v.rows;
+      out.by_kind[k].inside += v.inside;
+    }
+    for (const auto& [file, m] : c.by_file)
+      for (const auto& [k, v] : m) {
+        out.by_file[file][k].rows += v.rows;
+        out.by_file[file][k].inside += v.inside;
+      }
+  }
+  return out;
+}
+
 std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows) {
   std::map<std::string, size_t> n;
   for (const auto& r : rows)

@@ -72,6 +72,12 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
 BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
                                  const std::map<std::string, BandWidening>& by_domain);
 
+// The widening's own check on new ground: each source family's rows (of the source-family pass) against
+// the factors fitted without that family's rows in any pass (fit_widening on the rest), so the family is
+// new to the bands and to their widening alike.
+BandCoverage nested_new_ground_coverage(const std::vector<NewGroundRow>& rows, double nominal,
+                                        double max_factor = 6.0);
+
 // How many rows lie off the ground along each dimension ("source", "precision", "scale", "model_size",
 // "engine", "accelerator"), counting each row in the pass that fits that dimension's factor.
 std::map<std::string, size_t> off_ground_counts(const std::vector<NewGroundRow>& rows);

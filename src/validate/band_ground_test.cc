@@ -138,6 +138,32 @@ TEST(BandGround, WideningIsFittedToHoldTheNominalShareOfLeftOutRows) {
   EXPECT_LT(new_ground_coverage(rows, {}).by_kind.at("all").share(), 0.6);
 }
 
+// The widening's own held-out check: a family whose rows lie farther out than every other family's is
+// held by the factor fitted with it, not by the one fitted without it.
+TEST(BandGround, TheNestedCheckFitsTheWideningWithoutTheFamilyScored) {
+  std::vector<NewGroundRow> rows;
+  ErrorBand b = grounded_band();
+  b.set_edges(-0.1, 0.1);
+  const char* families[] = {"A", "B", "C", "D"};
+  for (int f = 0; f < 4; ++f)
+    for (int i = 0; i < 30; ++i) {
+      NewGroundRow r;
+      const double spread = f == 3 ? 0.6 : 0.2;  // D spreads three times as far
+      r.row = HeldOutResidual(std::string(kBandTrainingDense), "blackwell_ultra", families[f],
+                              -spread + 2 * spread * (i + 0.5) / 30);
+      r.band = b;
+      r.distance.source = 1;
+      rows.push_back(r);
+    }
+  const auto all = new_ground_coverage(rows, fit_widening(rows, 0.8));
+  const auto nested = nested_new_ground_coverage(rows, 0.8);
+  EXPECT_EQ(nested.by_kind.at("all").rows, rows.size());
+  EXPECT_LT(nested.by_kind.at("all").share(), all.by_kind.at("all").share());
+  // D's rows against the factor A, B and C fit (about 1.6: +/-0.16 of +/-0.6): under a third inside.
+  std::vector<NewGroundRow> d(rows.end() - 30, rows.end()), rest(rows.begin(), rows.end() - 30);
+  EXPECT_LT(new_ground_coverage(d, fit_widening(rest, 0.8)).by_kind.at("all").share(), 0.34);
+}
+
 // Off the ground a skewed band's thin side widens as much as its wide side (a new source's shift can go
 // either way); a band symmetric about 0 widens as its edges times the multiplier.
 TEST(BandGround, TheThinSideOfASkewedBandWidensAsMuchAsTheWideSide) {
