@@ -342,6 +342,27 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         skip(fmt::format("a parallel degree (pp, tp, ep, attn_dp or moe_ep) is outside 0..{:g}", kMaxDegree));
         continue;
       }
+      double moe_tp_stated = 0;
+      if (source.closed_loop_client && source.closed_loop_client->single_node_width_tp_times_ep && !tp_blank &&
+          attn_dp_read && moe_ep_read && c.model.is_moe() && note_number(notes, "moe_tp=", moe_tp_stated)) {
+        // A single-node script's run stated as TP x EP (data/serving/source_conventions.yaml): a width
+        // beyond one NVLink node that is moe_tp x moe_ep with moe_tp = moe_ep is the script's TP (= EP).
+        const System* sys = catalog.find_system(c.system);
+        const double width = x * attn_dp, node = sys ? sys->nvlink_domain_gpus : 0;
+        if (node > 0 && width > node && moe_tp_stated == moe_ep && moe_ep * moe_ep == width && moe_ep <= node &&
+            gpus == static_cast<int>(width) * static_cast<int>(pp_given && pp >= 1 ? pp : 1)) {
+          c.assumptions.push_back(fmt::format(
+              "{} {:g} = moe_tp {:g} x moe_ep {:g} beyond one {:g}-GPU node: {}'s single-node script's TP {:g} x EP "
+              "{:g} (source_conventions.yaml): {} {:g}, EP {:g} on {:g} GPUs",
+              attn_dp > 1 ? "attn_dp" : "tp", attn_dp > 1 ? attn_dp : x, moe_tp_stated, moe_ep, node,
+              source.closed_loop_client->name, moe_ep, moe_ep, attn_dp > 1 ? "attention-DP" : "TP", moe_ep, moe_ep,
+              moe_ep));
+          if (attn_dp > 1) attn_dp = moe_ep;
+          else x = moe_ep;
+          gpus = static_cast<int>(moe_ep) * (pp_given && pp >= 1 ? static_cast<int>(pp) : 1);
+          w.num_gpus = gpus;
+        }
+      }
       p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
       const bool ep_given = ep_read && ep >= 1;
       if (moe_ep_read && moe_ep >= 1) ep = moe_ep;

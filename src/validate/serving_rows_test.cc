@@ -111,6 +111,39 @@ TEST(NotesServing, RowsHonourTheirNotes) {
   EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
 
+// AIConfigurator's dump states a single-node InferenceX run of TP t with EP e as tp (or attn_dp) = t x e,
+// moe_tp = t, moe_ep = e (data/serving/source_conventions.yaml): a width beyond the 8-GPU node that is
+// moe_tp x moe_ep with moe_tp = moe_ep is read as TP (or attention-DP) moe_ep, EP moe_ep on moe_ep
+// GPUs, and says so. Another source, or a width the node holds, is read as written.
+TEST(SourceConventionRows, ASingleNodeRunStatedAsTpTimesEpIsReadOnOneNode) {
+  const std::string tail = ",1,FP4,FP8,sglang 0.5.9,1024,1024,32,server,tpot_ms,15.9,";
+  const std::string notes16 = "agg: tp=16 pp=1 attn_dp=1 moe_tp=4 moe_ep=4 batch=32\n";
+  const std::string dp16 = "agg: tp=1 pp=1 attn_dp=16 moe_tp=4 moe_ep=4 batch=32\n";
+  const CsvTable t = inference_rows(
+      "AIC-silicon-sample,x,DeepSeek-R1,671,37,B200,16,16,4" + tail + notes16 +                  // read on 4 GPUs
+      "AIC-silicon-sample,x,DeepSeek-R1,671,37,B200,16,1,4" + tail + dp16 +                      // attention-DP 4
+      "OTHER-lab,x,DeepSeek-R1,671,37,B200,16,16,4" + tail + notes16 +                           // another source
+      "AIC-silicon-sample,x,DeepSeek-R1,671,37,B200,8,8,8" + tail +
+      "agg: tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 batch=32\n");                                 // one node already
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 4u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_EQ(cases[0].parallel.tp, 4);
+  EXPECT_EQ(cases[0].parallel.ep, 4);
+  EXPECT_FALSE(cases[0].parallel.attention_dp);
+  EXPECT_EQ(cases[0].workload.num_gpus, 4);
+  EXPECT_TRUE(row_says(cases[0], "tp 16 = moe_tp 4 x moe_ep 4 beyond one 8-GPU node"));
+  EXPECT_EQ(cases[1].parallel.tp, 4);
+  EXPECT_TRUE(cases[1].parallel.attention_dp);
+  EXPECT_EQ(cases[1].parallel.ep, 4);
+  EXPECT_EQ(cases[1].workload.num_gpus, 4);
+  EXPECT_EQ(cases[2].parallel.tp, 16);
+  EXPECT_EQ(cases[2].workload.num_gpus, 16);
+  EXPECT_EQ(cases[3].parallel.tp, 8);
+  EXPECT_EQ(cases[3].workload.num_gpus, 8);
+  EXPECT_FALSE(row_says(cases[3], "beyond one"));
+}
+
 TEST(ScenarioRules, TheDataFileListsTheBenchmarksWithTheirLimits) {
   const auto& all = mlperf_benchmarks();
   ASSERT_GE(all.size(), 8u);

@@ -38,6 +38,7 @@ ClosedLoopClient read_client(YamlMap& m) {
   c.http_front_end = m.opt_boolean("http_front_end").value_or(false);
   c.disaggregated_engine_prefix = m.opt_str("disaggregated_engine_prefix").value_or("");
   c.inferencex_scripts = m.opt_boolean("inferencex_scripts").value_or(false);
+  c.single_node_width_tp_times_ep = m.opt_boolean("single_node_width_tp_times_ep").value_or(false);
   m.reject_unknown_keys();
   return c;
 }

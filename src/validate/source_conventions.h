@@ -19,6 +19,10 @@ struct ClosedLoopClient {
   bool http_front_end = false;    // the engine's HTTP front end per request is in the latency
   std::string disaggregated_engine_prefix;  // engine entry in front of disaggregated workers ("dynamo ")
   bool inferencex_scripts = false;          // InferenceX launch scripts' extra server settings apply
+  // The aggregated rows are runs of single-node scripts whose dump states the layout with tp (or
+  // attn_dp) = the script's TP x EP, moe_tp = its TP and moe_ep = its EP: a stated width beyond one
+  // NVLink node that is moe_tp x moe_ep with moe_tp = moe_ep is read as TP (= EP) moe_ep on moe_ep GPUs.
+  bool single_node_width_tp_times_ep = false;
   // The mean request length over the nominal one: the middle of [ratio, 1].
   double mean_length_fraction() const { return (1 + random_range_ratio) / 2; }
 };
