@@ -200,7 +200,8 @@ TEST(EngineFit, NonSteadyTtftsAreCountedNotFitted) {
 // The grouped MoE GEMM efficiency fit (calibrate_engine_moe_gemm) on the AIConfigurator sample: each
 // engine's MoE rows at <= 8 clients fitted, the rows above held out; dense rows never carry it.
 // TensorRT-LLM's MoE kernels (CUTLASS / trtllm-gen) are what the generation's GEMM efficiencies were
-// fitted with, so its fit stays near 1 and is never kept; vLLM's comes out far below it and its held-out
+// fitted with: a lower share only trades its under-predicted TTFT rows against its TPOT rows without
+// improving the fit rows (median APE no better), so it is never kept; vLLM's comes out far below it and its held-out
 // rows (above 8 clients, disaggregated ones included) confirm it: kept (the catalog's). SGLang's improves
 // its held-out rows overall but over-loads its disaggregated prefill pools: not kept
 // (docs/inference-model.md, Each engine's MoE GEMM share).
@@ -231,7 +232,7 @@ TEST(EngineFit, MoeGemmEffFitOnTheAicFile) {
     EXPECT_LE(f.after.moe_gemm_eff, 1.0);
     if (f.before.name == "tensorrt-llm") {
       trt = true;
-      EXPECT_GT(f.after.moe_gemm_eff, 0.85);
+      EXPECT_GE(f.median_ape_after, f.median_ape_before - 0.5);
       EXPECT_FALSE(moe_gemm_share_holds(f));
     }
     if (f.before.name == "vllm") {
