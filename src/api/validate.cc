@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <ostream>
 
@@ -64,6 +65,20 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
                       rep.dataset.substr(rep.dataset.find_last_of('/') + 1));
     for (const auto& [kind, c] : rep.coverage)
       os << fmt::format("  {:<34} {:>5.1f}%  ({} of {})\n", kind, 100 * c.share(), c.inside, c.rows);
+    // Rows off the ground the bands were fitted on: their bands are widened, and why (the commonest reasons).
+    std::map<std::string, size_t> why;
+    size_t off = 0;
+    for (const auto& r : rep.rows) {
+      off += r.band.widened_by.empty() ? 0 : 1;
+      for (const auto& w : r.band.widened_by) ++why[w];
+    }
+    if (off > 0) {
+      std::vector<std::pair<std::string, size_t>> top(why.begin(), why.end());
+      std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+      os << fmt::format("  {} rows lie off the ground the bands were fitted on; their bands are widened:\n", off);
+      for (size_t i = 0; i < top.size() && i < 8; ++i) os << fmt::format("    {:>5}  {}\n", top[i].second, top[i].first);
+      if (top.size() > 8) os << fmt::format("    ({} other reasons; --json gives each row's)\n", top.size() - 8);
+    }
     os << "\n";
   }
   if (!rep.skipped.empty()) {

@@ -78,6 +78,16 @@ TEST(ValidateBands, ARowOfANewSourceGetsTheBandWidenedOffTheGround) {
     const std::string why = b[i]["basis"]["widened_by"].dump();
     EXPECT_TRUE(has(why, "source NEWLAB not among the 1 the band was fitted on")) << why;
   }
+  // The text says how many rows lie off the ground, and why.
+  const auto text = run_gpuplan("validate --dataset " + (dir / "NEWLAB-24.07.csv").string() + " --catalog " +
+                                (dir / "catalog").string());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "3 rows lie off the ground the bands were fitted on")) << text.out;
+  EXPECT_TRUE(has(text.out, "3  source NEWLAB not among the 1 the band was fitted on")) << text.out;
+  EXPECT_FALSE(has(run_gpuplan("validate --dataset " + (dir / "NEMO-24.07.csv").string() + " --catalog " +
+                               (dir / "catalog").string())
+                       .out,
+                   "off the ground"));
   fs::remove_all(dir);
 }
 
