@@ -148,6 +148,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                     {"low_pct", 100 * (std::exp(b.low_log) - 1)}, {"high_pct", 100 * (std::exp(b.high_log) - 1)},
                     {"rows", b.rows}, {"families", b.families}, {"precisions", b.ground.precisions},
                     {"engines", b.ground.engines}, {"accelerators", b.ground.accelerators},
+                    {"sources", b.ground.sources},
                     {"gpus_min", b.ground.gpus_min}, {"gpus_max", b.ground.gpus_max},
                     {"params_b_min", b.ground.params_b_min}, {"params_b_max", b.ground.params_b_max}});
     // New ground (widened bands), with the unwidened share and the known-ground (in-sample) share.
