@@ -40,9 +40,10 @@ struct BandGround {
   // the generation measured less (H20, H800, GH200) shares its parameters but not its balance of compute,
   // memory and links, so its questions lie off the ground.
   std::vector<std::string> accelerators;
-  // Source families (lower case) of those rows: a training row's source id up to its first '-', a serving
-  // row's with its framework as written ("aic / vllm 0.19.0"): a row of another family (a new source, or
-  // a known one's new round or release) lies off the ground along the source dimension.
+  // Sources (lower case) of those rows: a row's source id as written (a source's round or version:
+  // "nemo-24.07", "mlperf-v5.0"), a serving row's with its framework ("aic-silicon-sample / vllm 0.19.0"):
+  // a row of any other (a new source, or a known one's new round or release) lies off the ground along
+  // the source dimension.
   std::vector<std::string> sources;
   int gpus_min = 0, gpus_max = 0;        // GPU counts of those rows
   double params_b_min = 0, params_b_max = 0;  // total parameters of their models, billions
@@ -111,7 +112,7 @@ struct BandQuestion {
   double params_b = 0;  // total parameters, billions
   std::string engine;   // serving engine, a serving_engines.yaml entry name ("vllm", "sglang", ...)
   std::string accelerator;  // catalog accelerator name ("h20"); the band lookups fill it from the hardware
-  std::string source;       // the row's source family (band_family_of), or blank: a planner's own question
+  std::string source;       // the row's source (band_source_key), or blank: a planner's own question
 };
 
 // Distance of a question from a band's ground per dimension, each in [0, 1], and the reasons in words,

@@ -32,6 +32,12 @@ double band_log_ratio(double reported, double predicted, bool reciprocal) {
 std::string source_family(const std::string& id) { return id.substr(0, id.find('-')); }
 std::string band_family_of(const TrainingCase& c) { return source_family(c.source_id); }
 std::string band_family_of(const InferenceCase& c) { return source_family(c.source_id) + " / " + c.framework; }
+std::string band_source_key(const std::string& source_id, const std::string& serving_framework) {
+  return serving_framework.empty() ? source_id : source_id + " / " + serving_framework;
+}
+std::string band_source_key(const HeldOutResidual& h) {
+  return band_source_key(h.source_id, h.kind.rfind("serving", 0) == 0 ? h.release : std::string());
+}
 
 std::optional<double> predictive_quantile(const std::vector<double>& sorted, double p) {
   const double n = double(sorted.size()), pos = p * (n + 1.0);  // 1-based position

@@ -55,6 +55,12 @@ std::string source_family(const std::string& source_id);
 // recipe, and one source (InferenceX) measures several engines.
 std::string band_family_of(const TrainingCase& c);
 std::string band_family_of(const InferenceCase& c);
+// The source a row's band ground records (BandGround::sources): its source id as written (a source's
+// round or version: NEMO-24.07, MLPerf-v5.0) and, for a serving row, the framework it ran ("AIC-silicon-sample
+// / vllm 0.19.0"): a new round or release of a known family is a source the bands never saw.
+std::string band_source_key(const std::string& source_id, const std::string& serving_framework);
+// The key of a residual (serving kinds: its source id and framework release; training: its source id).
+std::string band_source_key(const HeldOutResidual& h);
 
 struct BandFitOptions {
   double nominal = 0.80;          // share of held-out rows a band is meant to hold

@@ -23,7 +23,7 @@ void attach_ground(std::vector<ErrorBand>& bands, const std::vector<HeldOutResid
   for (const auto& h : rows) {
     BandGround& g = ground[{h.kind, h.generation}];
     if (!h.precision.empty()) precisions[{h.kind, h.generation}].insert(h.precision);
-    if (!h.family.empty()) sources[{h.kind, h.generation}].insert(to_lower(h.family));
+    if (!h.source_id.empty()) sources[{h.kind, h.generation}].insert(to_lower(band_source_key(h)));
     if (!h.engine.empty()) ++engine_rows[{h.kind, h.generation}][h.engine];
     if (!h.accelerator.empty()) ++accelerator_rows[{h.kind, h.generation}][h.accelerator];
     if (h.num_gpus > 0) {

@@ -74,19 +74,21 @@ TEST(BandGround, AnAcceleratorOffTheGroundWidensAndSaysWhy) {
   EXPECT_TRUE(widen_band(b, off).widened_by.empty());
 }
 
-// A published row's source family on the band's ground is known ground (case aside); another family, or
-// a planner's question naming none, is a new source, and the reason names it.
+// A published row's source on the band's ground is known ground (case aside); another source, a known
+// one's new round or release, or a planner's question naming none, is a new source, and the reason names it.
 TEST(BandGround, ARowOfAFittedSourceIsKnownAndAnotherIsNot) {
   ErrorBand b = grounded_band();
-  b.ground.sources = {"mlperf / tensorrt 10.2.0, cuda 12.4", "nemo"};
+  b.ground.sources = {"mlperf-v5.0 / tensorrt 10.2.0, cuda 12.4", "nemo-24.07"};
   BandQuestion q{false, "fp8", 512, 70, "", "", ""};
-  q.source = "MLPerf / TensorRT 10.2.0, CUDA 12.4";
+  q.source = "MLPerf-v5.0 / TensorRT 10.2.0, CUDA 12.4";
   EXPECT_DOUBLE_EQ(ground_distance(b, q).source, 0);
-  q.source = "MLPerf / TensorRT 10.11, CUDA 12.9";  // a known source's new round: its release is new
+  q.source = "MLPerf-v5.1 / TensorRT 10.2.0, CUDA 12.4";  // a known source's new round
+  EXPECT_DOUBLE_EQ(ground_distance(b, q).source, 1);
+  q.source = "MLPerf-v5.0 / TensorRT 10.11, CUDA 12.9";  // a new release in a known round
   const GroundDistance d = ground_distance(b, q);
   EXPECT_DOUBLE_EQ(d.source, 1);
   ASSERT_EQ(d.why.size(), 1u);
-  EXPECT_EQ(d.why[0].text, "source MLPerf / TensorRT 10.11, CUDA 12.9 not among the 2 the band was fitted on");
+  EXPECT_EQ(d.why[0].text, "source MLPerf-v5.0 / TensorRT 10.11, CUDA 12.9 not among the 2 the band was fitted on");
   q.source.clear();
   EXPECT_DOUBLE_EQ(ground_distance(b, q).source, 1);
   EXPECT_EQ(ground_distance(b, q).why[0].text, "a source the bands were not fitted on");

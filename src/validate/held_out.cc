@@ -32,7 +32,7 @@ std::string pair_key_of(const InferenceCase& c) {
 template <typename Case>
 BandQuestion question_of_case(const Case& c) {
   BandQuestion q;
-  q.source = band_family_of(c);
+  q.source = band_source_key(c.source_id, engine_of(c));
   q.precision = std::string(to_string(precision_of(c)));
   q.num_gpus = c.workload.num_gpus;
   q.params_b = total_params(c.model) / 1e9;

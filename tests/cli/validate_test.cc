@@ -47,7 +47,7 @@ TEST(ValidateBands, ARowOfANewSourceGetsTheBandWidenedOffTheGround) {
   {
     std::ofstream f(dir / "catalog" / "error_bands.yaml");
     f << "error_bands:\n  - kind: training_dense\n    generation: hopper\n    low_log: -0.1\n    high_log: 0.1\n"
-      << "    rows: 100\n    families: 4\n    sources:\n      - \"nemo\"\n    widen_source: 1.5\n";
+      << "    rows: 100\n    families: 4\n    sources:\n      - \"nemo-24.07\"\n    widen_source: 1.5\n";
   }
   std::ifstream in(kData + "training.csv");
   std::string header, line;
@@ -76,14 +76,14 @@ TEST(ValidateBands, ARowOfANewSourceGetsTheBandWidenedOffTheGround) {
     EXPECT_NEAR(b[i]["high"].get<double>() / b[i]["predicted"].get<double>(), std::exp(0.15), 1e-9);
     EXPECT_NEAR(b[i]["low"].get<double>() / b[i]["predicted"].get<double>(), std::exp(-0.15), 1e-9);
     const std::string why = b[i]["basis"]["widened_by"].dump();
-    EXPECT_TRUE(has(why, "source NEWLAB not among the 1 the band was fitted on")) << why;
+    EXPECT_TRUE(has(why, "source NEWLAB-24.07 not among the 1 the band was fitted on")) << why;
   }
   // The text says how many rows lie off the ground, and why.
   const auto text = run_gpuplan("validate --dataset " + (dir / "NEWLAB-24.07.csv").string() + " --catalog " +
                                 (dir / "catalog").string());
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(has(text.out, "3 rows lie off the ground the bands were fitted on")) << text.out;
-  EXPECT_TRUE(has(text.out, "3  source NEWLAB not among the 1 the band was fitted on")) << text.out;
+  EXPECT_TRUE(has(text.out, "3  source NEWLAB-24.07 not among the 1 the band was fitted on")) << text.out;
   EXPECT_FALSE(has(run_gpuplan("validate --dataset " + (dir / "NEMO-24.07.csv").string() + " --catalog " +
                                (dir / "catalog").string())
                        .out,
