@@ -76,7 +76,8 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
       std::vector<std::pair<std::string, size_t>> top(why.begin(), why.end());
       std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
       os << fmt::format("  {} rows lie off the ground the bands were fitted on; their bands are widened:\n", off);
-      for (size_t i = 0; i < top.size() && i < 8; ++i) os << fmt::format("    {:>5}  {}\n", top[i].second, top[i].first);
+      for (size_t i = 0; i < top.size() && i < 8; ++i)
+        os << fmt::format("    {:>5}  {}\n", top[i].second, top[i].first);
       if (top.size() > 8) os << fmt::format("    ({} other reasons; --json gives each row's)\n", top.size() - 8);
     }
     os << "\n";

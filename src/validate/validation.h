@@ -20,8 +20,9 @@ std::string band_kind_of(const InferenceCase& c);
 bool band_reciprocal_of(const TrainingCase& c);
 bool band_reciprocal_of(const InferenceCase& c);
 // The question a case's row asks of its band (src/catalog/error_band.h, BandQuestion): its source
-// (band_source_key: source id, and framework for a serving row), precision, GPUs, model size, framework as written (the serving engine entry it names
-// once a catalog is at hand: api::band_engine) and accelerator.
+// (band_source_key: the source id, with the framework for a serving row), precision, GPUs, model size,
+// framework as written (the serving engine entry it names once a catalog is at hand: api::band_engine)
+// and accelerator.
 BandQuestion band_question_of(const TrainingCase& c);
 BandQuestion band_question_of(const InferenceCase& c);
 
