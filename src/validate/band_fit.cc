@@ -193,19 +193,19 @@ void count(BandCoverage& out, const HeldOutResidual& h, bool in) {
   }
 }
 
-void add(BandCoverage& out, const BandCoverage& more) {
+}  // namespace
+
+void BandCoverage::add(const BandCoverage& more) {
   for (const auto& [k, c] : more.by_kind) {
-    out.by_kind[k].rows += c.rows;
-    out.by_kind[k].inside += c.inside;
+    by_kind[k].rows += c.rows;
+    by_kind[k].inside += c.inside;
   }
   for (const auto& [f, m] : more.by_file)
     for (const auto& [k, c] : m) {
-      out.by_file[f][k].rows += c.rows;
-      out.by_file[f][k].inside += c.inside;
+      by_file[f][k].rows += c.rows;
+      by_file[f][k].inside += c.inside;
     }
 }
-
-}  // namespace
 
 BandCoverage band_coverage(const std::vector<HeldOutResidual>& residuals, const std::vector<ErrorBand>& bands) {
   BandCoverage out;
@@ -227,7 +227,7 @@ BandCoverage band_coverage_lofo(const std::vector<HeldOutResidual>& held_out,
     for (const auto& h : held_out) (h.family == f ? mine : rest).push_back(h);
     for (const auto& h : unfitted)
       if (h.family != f) rest_prior.push_back(h);
-    add(out, band_coverage(mine, fit_error_bands(rest, rest_prior, opts, measured)));
+    out.add(band_coverage(mine, fit_error_bands(rest, rest_prior, opts, measured)));
   }
   return out;
 }

@@ -107,6 +107,8 @@ std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_
 struct BandCoverage {
   std::map<std::string, Coverage> by_kind;                         // "all" and each kind
   std::map<std::string, std::map<std::string, Coverage>> by_file;  // file -> "all" and each kind
+  // Adds another count's rows and rows inside, kind by kind and file by file.
+  void add(const BandCoverage& more);
 };
 BandCoverage band_coverage(const std::vector<HeldOutResidual>& residuals, const std::vector<ErrorBand>& bands);
 

@@ -259,16 +259,7 @@ BandCoverage nested_new_ground_coverage(const std::vector<NewGroundRow>& rows, d
     for (const auto& r : rows)
       if (r.row.family != f) rest.push_back(r);
       else if (r.held_out_by == BandHoldOut::source_family) mine.push_back(r);
-    const BandCoverage c = new_ground_coverage(mine, fit_widening(rest, nominal, max_factor));
-    for (const auto& [k, v] : c.by_kind) {
-      out.by_kind[k].rows += v.rows;
-      out.by_kind[k].inside += v.inside;
-    }
-    for (const auto& [file, m] : c.by_file)
-      for (const auto& [k, v] : m) {
-        out.by_file[file][k].rows += v.rows;
-        out.by_file[file][k].inside += v.inside;
-      }
+    out.add(new_ground_coverage(mine, fit_widening(rest, nominal, max_factor)));
   }
   return out;
 }
