@@ -349,7 +349,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         // beyond one NVLink node that is moe_tp x moe_ep with moe_tp = moe_ep is the script's TP (= EP).
         const System* sys = catalog.find_system(c.system);
         const double width = x * attn_dp, node = sys ? sys->nvlink_domain_gpus : 0;
-        if (node > 0 && width > node && moe_tp_stated == moe_ep && moe_ep * moe_ep == width && moe_ep <= node &&
+        if (node > 0 && width > node && (x == 1 || attn_dp == 1) && moe_tp_stated == moe_ep &&
+            moe_ep * moe_ep == width && moe_ep <= node &&
             gpus == static_cast<int>(width) * static_cast<int>(pp_given && pp >= 1 ? pp : 1)) {
           c.assumptions.push_back(fmt::format(
               "{} {:g} = moe_tp {:g} x moe_ep {:g} beyond one {:g}-GPU node: {}'s single-node script's TP {:g} x EP "
