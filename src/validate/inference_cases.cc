@@ -342,6 +342,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         skip(fmt::format("a parallel degree (pp, tp, ep, attn_dp or moe_ep) is outside 0..{:g}", kMaxDegree));
         continue;
       }
+      p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
       double moe_tp_stated = 0;
       if (source.closed_loop_client && source.closed_loop_client->single_node_width_tp_times_ep && !tp_blank &&
           attn_dp_read && moe_ep_read && c.model.is_moe() && note_number(notes, "moe_tp=", moe_tp_stated)) {
@@ -351,7 +352,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         const double width = x * attn_dp, node = sys ? sys->nvlink_domain_gpus : 0;
         if (node > 0 && width > node && (x == 1 || attn_dp == 1) && moe_tp_stated == moe_ep &&
             moe_ep * moe_ep == width && moe_ep <= node &&
-            gpus == static_cast<int>(width) * static_cast<int>(pp_given && pp >= 1 ? pp : 1)) {
+            gpus == static_cast<int>(width) * p.pp) {
           c.assumptions.push_back(fmt::format(
               "{} {:g} = moe_tp {:g} x moe_ep {:g} beyond one {:g}-GPU node: {}'s single-node script's TP {:g} x EP "
               "{:g} (source_conventions.yaml): {} {:g}, EP {:g} on {:g} GPUs",
@@ -360,11 +361,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
               moe_ep));
           if (attn_dp > 1) attn_dp = moe_ep;
           else x = moe_ep;
-          gpus = static_cast<int>(moe_ep) * (pp_given && pp >= 1 ? static_cast<int>(pp) : 1);
+          gpus = static_cast<int>(moe_ep) * p.pp;
           w.num_gpus = gpus;
         }
       }
-      p.pp = pp_given && pp >= 1 ? static_cast<int>(pp) : 1;
       const bool ep_given = ep_read && ep >= 1;
       if (moe_ep_read && moe_ep >= 1) ep = moe_ep;
       if (!tp_blank) {
