@@ -263,6 +263,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // (data/serving/mlperf_scenarios.yaml).
     const MlperfBenchmark* bench =
         find_mlperf_benchmark(source.mlperf_benchmarks, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
+    if (auto why = mlperf_open_model_change(bench, t.cell(i, "source_url_or_path"), notes)) {
+      skip(*why);
+      continue;
+    }
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
@@ -451,10 +455,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           c.assumptions.push_back(fmt::format("attention-DP over the tp {} ranks as the notes state ({})", p.tp,
                                               fmt::join(said.said, ", ")));
         }
-        if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && c.model.attention == AttentionKind::mla &&
-            attn_dp <= 1 && said.attention_dp != 0 && contains(notes_l, "enable_attention_dp")) {
+        // A source whose recipe enables attention-DP for its MoE runs (TensorRT-LLM's perf overview: "For
+        // MoE models ... enable_attention_dp: true"), the row's EP blank: the recipe's layout.
+        if (!t.cell(i, "ep").size() && !tp_blank && p.tp > 1 && attn_dp <= 1 && said.attention_dp != 0 &&
+            contains(notes_l, "enable_attention_dp")) {
           p.attention_dp = true;
-          c.assumptions.push_back("MLA model with enable_attention_dp in the source's recipe: attention-DP");
+          c.assumptions.push_back(fmt::format(
+              "MoE model with enable_attention_dp in the source's recipe: attention-DP {} + EP {}", p.tp, p.ep));
         }
       } else {
         p.ep = 1;

@@ -1,5 +1,7 @@
 #include "validate/scenario_rules.h"
 
+#include <fmt/format.h>
+
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -80,6 +82,20 @@ const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::stri
   if (found && scenario == "interactive" && !contains(found->name, "interactive"))
     if (const MlperfBenchmark* v = by_name(found->name + "-interactive")) found = v;
   return found;
+}
+
+std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url,
+                                                    const std::string& notes) {
+  if (!benchmark) return std::nullopt;
+  const std::string u = to_lower(url);
+  if (!contains(u, "/open/")) return std::nullopt;
+  const std::string text = u + " " + to_lower(notes);
+  for (const char* change : {"pruned", "sparse", "sparsity", "distilled"})
+    if (contains(text, change))
+      return fmt::format("an MLPerf Open-division result of a changed model ('{}' in its system or notes): not the "
+                         "{} network its model column names, and the row does not describe the one it ran",
+                         change, benchmark->name);
+  return std::nullopt;
 }
 
 }  // namespace gpuplan

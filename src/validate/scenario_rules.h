@@ -5,6 +5,7 @@
 // lengths blank takes the dataset's means; a row of a Server or Interactive scenario is run at the
 // operating point that meets its limits; a row stating lengths beyond the dataset's maxima
 // contradicts its benchmark. See docs/validation.md ("MLPerf rows: the scenario's rules").
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,13 @@ const std::vector<MlperfBenchmark>& mlperf_benchmarks();
 const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::string& url,
                                              const std::string& notes, const std::string& model_name,
                                              const std::string& scenario);
+
+// MLPerf's Open division lets a submission change the model (MLCommons inference_policies,
+// inference_rules.adoc, "Open Division": retraining, pruning, sparsity, other models); its results sit
+// under open/ in the results repositories. A row of an Open result whose system or notes name such a
+// change (depth-pruned, sparse, distilled) ran another network than the one its model column names, one
+// the row does not describe: the reason it is not scored, or nullopt.
+std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url,
+                                                    const std::string& notes);
 
 }  // namespace gpuplan

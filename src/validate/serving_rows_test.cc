@@ -111,6 +111,33 @@ TEST(NotesServing, RowsHonourTheirNotes) {
   EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
 
+// A source whose recipe runs every MoE model with attention-DP (TensorRT-LLM's perf overview: "For MoE
+// models ... enable_attention_dp: true", its rows leaving EP blank) is read with it, GQA and MLA models
+// alike; a dense model, a stated EP or notes that turn it off are read as written.
+TEST(NotesServing, ARecipesAttentionDpForMoeRunsIsRead) {
+  const std::string recipe =
+      "\"MoE model: EP size not stated in table (doc uses --ep $ep_size and enable_attention_dp for MoE)\"\n";
+  const std::string tail = ",1,FP8,,TensorRT-LLM v1.0 (PyTorch backend),128,2048,,offline,tokens_per_sec_total,40000,";
+  const std::string maverick = "X,x,Llama-4-Maverick-17B-128E,400,17,H200-SXM,8,8,";
+  const CsvTable t = inference_rows(maverick + tail + recipe +                                   // GQA MoE
+                                    "X,x,DeepSeek-R1,671,37,B200,8,8," + tail + recipe +        // MLA MoE
+                                    "X,x,Llama-3.3-70B,70,70,H200-SXM,8,8," + tail + recipe +   // dense
+                                    maverick + "8" + tail + recipe +                            // EP stated
+                                    maverick + tail + "enable_attention_dp=false\n");          // turned off
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 5u) << (skipped.empty() ? "" : skipped[0].reason);
+  for (int i : {0, 1}) {
+    EXPECT_TRUE(cases[i].parallel.attention_dp) << i;
+    EXPECT_EQ(cases[i].parallel.tp, 8) << i;
+    EXPECT_EQ(cases[i].parallel.ep, 8) << i;
+    EXPECT_TRUE(row_says(cases[i], "enable_attention_dp in the source's recipe: attention-DP 8 + EP 8")) << i;
+  }
+  EXPECT_FALSE(cases[2].parallel.attention_dp);
+  EXPECT_FALSE(cases[3].parallel.attention_dp);
+  EXPECT_FALSE(cases[4].parallel.attention_dp);
+}
+
 // AIConfigurator's dump states a single-node InferenceX run of TP t with EP e as tp (or attn_dp) = t x e,
 // moe_tp = t, moe_ep = e (data/serving/source_conventions.yaml): a width beyond the 8-GPU node that is
 // moe_tp x moe_ep with moe_tp = moe_ep is read as TP (or attention-DP) moe_ep, EP moe_ep on moe_ep
@@ -194,6 +221,28 @@ TEST(ScenarioRules, BlankLengthsComeFromTheBenchmark) {
   EXPECT_EQ(skipped[0].row, 3u);
   EXPECT_TRUE(contains_text(skipped[0].reason, "isl blank")) << skipped[0].reason;
   EXPECT_TRUE(skipped[0].flag.empty());
+}
+
+// An MLPerf Open-division result whose system names a change to the model (depth-pruned, 2:4 sparse)
+// ran another network than its model column's: skipped with the reason. A Closed result, and an Open
+// one that names no change, are read as the model named.
+TEST(ScenarioRules, AnOpenDivisionResultOfAChangedModelIsNotScored) {
+  const std::string base = "https://github.com/mlcommons/inference_results_v4.1/blob/main/";
+  const std::string row = ",Llama-2-70B,70,70,H200-SXM,1,,,,FP8,FP8,TensorRT,,,,offline,tokens_per_sec_total,4000,\n";
+  const CsvTable t = inference_rows(
+      "MLPerf-v4.1," + base + "open/NVIDIA/results/H200-SXM-141GBx1_TRT_DepthPruned/llama2-70b-99/Offline" + row +
+      "MLPerf-v4.1," + base + "open/NVIDIA/results/H200-SXM-141GBx1_TRT_Sparse/llama2-70b-99/Offline" + row +
+      "MLPerf-v4.1," + base + "open/NVIDIA/results/H200-SXM-141GBx1_TRT/llama2-70b-99/Offline" + row +
+      "MLPerf-v4.1," + base + "closed/NVIDIA/results/H200-SXM-141GBx1_TRT/llama2-70b-99/Offline" + row);
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  EXPECT_EQ(cases.size(), 2u);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0].row, 0u);
+  EXPECT_TRUE(contains_text(skipped[0].reason, "Open-division result of a changed model ('pruned'")) << skipped[0].reason;
+  EXPECT_EQ(skipped[1].row, 1u);
+  EXPECT_TRUE(contains_text(skipped[1].reason, "('sparse'")) << skipped[1].reason;
+  EXPECT_FALSE(mlperf_open_model_change(nullptr, base + "open/X/results/Y_Sparse/z", "").has_value());
 }
 
 TEST(RowContradiction, FiguresOfOneRun) {
