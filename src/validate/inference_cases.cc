@@ -263,7 +263,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // (data/serving/mlperf_scenarios.yaml).
     const MlperfBenchmark* bench =
         find_mlperf_benchmark(source.mlperf_benchmarks, t.cell(i, "source_url_or_path"), notes, c.model_name, c.scenario);
-    if (auto why = mlperf_open_model_change(bench, t.cell(i, "source_url_or_path"), notes)) {
+    if (auto why = mlperf_open_model_change(bench, t.cell(i, "source_url_or_path"))) {
       skip(*why);
       continue;
     }

@@ -84,15 +84,17 @@ const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::stri
   return found;
 }
 
-std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url,
-                                                    const std::string& notes) {
+std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url) {
   if (!benchmark) return std::nullopt;
+  // The results path names the division and the system (open/<submitter>/results/<system>/...); a model's
+  // own words in the notes ("DeepSeek sparse attention") are not a change to it.
   const std::string u = to_lower(url);
-  if (!contains(u, "/open/")) return std::nullopt;
-  const std::string text = u + " " + to_lower(notes);
+  const auto open = u.find("/open/");
+  if (open == std::string::npos) return std::nullopt;
+  const std::string path = u.substr(open);
   for (const char* change : {"pruned", "sparse", "sparsity", "distilled"})
-    if (contains(text, change))
-      return fmt::format("an MLPerf Open-division result of a changed model ('{}' in its system or notes): not the "
+    if (contains(path, change))
+      return fmt::format("an MLPerf Open-division result of a changed model ('{}' in its system's name): not the "
                          "{} network its model column names, and the row does not describe the one it ran",
                          change, benchmark->name);
   return std::nullopt;

@@ -46,10 +46,9 @@ const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::stri
 
 // MLPerf's Open division lets a submission change the model (MLCommons inference_policies,
 // inference_rules.adoc, "Open Division": retraining, pruning, sparsity, other models); its results sit
-// under open/ in the results repositories. A row of an Open result whose system or notes name such a
-// change (depth-pruned, sparse, distilled) ran another network than the one its model column names, one
-// the row does not describe: the reason it is not scored, or nullopt.
-std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url,
-                                                    const std::string& notes);
+// under open/ in the results repositories. A row of an Open result whose system's name in its results
+// path names such a change (DepthPruned, Sparse, distilled) ran another network than the one its model
+// column names, one the row does not describe: the reason it is not scored, or nullopt.
+std::optional<std::string> mlperf_open_model_change(const MlperfBenchmark* benchmark, const std::string& url);
 
 }  // namespace gpuplan
