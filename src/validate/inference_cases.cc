@@ -336,6 +336,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       const bool pp_given = parse_number(t.cell(i, "pp"), pp);
       double attn_dp = 1;
       const bool attn_dp_read = note_number(notes, "attn_dp=", attn_dp);
+      double batch_ranks = attn_dp;  // the attention ranks an AIConfigurator "batch=" counts, as stated
       const bool tp_blank = !parse_number(t.cell(i, "tp"), x);
       double ep = 0;
       const bool ep_read = parse_number(t.cell(i, "ep"), ep);
@@ -406,6 +407,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         const double implied = moe_ranks / p.tp;
         if (implied > 1 && implied == std::floor(implied)) {
           attn_dp = implied;
+          batch_ranks = implied;
           const long long scaled = static_cast<long long>(gpus) * static_cast<long long>(implied);
           if (double(scaled) > kMaxDegree) {
             skip(fmt::format("attn_dp blank: implied {:g} (moe_tp x moe_ep / tp) makes num_gpus {} x {:g} exceed {:g}",
@@ -423,6 +425,21 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       if (attn_dp > 1) {
         p.tp = p.tp * static_cast<int>(attn_dp);
         p.attention_dp = c.model.is_moe();
+      }
+      double batch = 0, clients = 0;
+      if (contains(notes_l, "agg: tp=") && note_number(notes, "batch=", batch) && batch >= 1 &&
+          parse_number(t.cell(i, "concurrency_or_batch"), clients) && clients > batch * batch_ranks &&
+          gpus == p.tp * p.pp) {
+        // AIConfigurator's aggregated notes give one worker's layout and its batch per attention rank
+        // as stated (clients = batch x attn_dp on nearly every row: one worker), and its num_gpus is
+        // workers x tp x pp x attn_dp with no worker count in the notes. More clients than one worker's
+        // batch on one worker's GPUs leaves the deployment open: workers the count took as one, or a cap
+        // that queues the rest (the exports hold both: 0.72 s TTFTs at 32x the batch, an 80 s TTFT at 2x).
+        skip(fmt::format("the notes' aggregated worker holds batch {:g} x attn_dp {:g} sequences but the row has {:g} "
+                         "clients on one worker's {} GPUs: more workers than num_gpus counts, or a batch cap that "
+                         "queues the rest (not stated: not guessed)",
+                         batch, batch_ranks, clients, gpus));
+        continue;
       }
       if (c.model.is_moe()) {
         if (ep >= 1) {

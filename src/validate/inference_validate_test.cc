@@ -363,6 +363,32 @@ TEST(InferenceValidation, AiConfiguratorLayoutsAsTheNotesImply) {
   EXPECT_GT(predict_inference_case(cases[2]), 0);
 }
 
+// An AIConfigurator aggregated row with more clients than its worker's batch on one worker's GPUs
+// leaves its deployment open (workers its num_gpus took as one, or a cap that queues the rest): not
+// scored, with the reason. Clients = batch x attn_dp is one worker, and a batch counted over the
+// stated attention ranks still reads so where the single-node convention narrows them (attn_dp 64
+// read as TP 8 x EP 8 on one node).
+TEST(InferenceValidation, AiConfiguratorWorkersBeyondTheBatchAreNotGuessed) {
+  const CsvTable t = inference_rows(
+      "AIC-x,z,Qwen3-32B,32,32,GB200,2,2,1,1,gemm=nvfp4,,trtllm 1.3.0rc5,15000,500,416,server,tpot_ms,13.7,"
+      "agg: tp=2 pp=1 attn_dp=1 moe_tp=1 moe_ep=1 batch=13; num_gpus derived with AIC formula workers*tp*pp*attn_dp\n"
+      "AIC-x,z,Qwen3-32B,32,32,GB200,2,2,1,1,gemm=nvfp4,,trtllm 1.3.0rc5,15000,500,13,server,tpot_ms,13.7,"
+      "agg: tp=2 pp=1 attn_dp=1 moe_tp=1 moe_ep=1 batch=13\n"
+      "AIC-x,z,DeepSeek-R1,671,37,B200,64,1,1,1,gemm=fp8; moe=fp8_block,,trtllm 1.2.0rc6.post3,1024,1024,64,server,"
+      "tpot_ms,15.4,agg: tp=1 pp=1 attn_dp=64 moe_tp=8 moe_ep=8 batch=1\n");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].row, 0u);
+  EXPECT_NE(skipped[0].reason.find("batch 13 x attn_dp 1 sequences but the row has 416 clients"), std::string::npos)
+      << skipped[0].reason;
+  EXPECT_NE(skipped[0].reason.find("not stated: not guessed"), std::string::npos);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].workload.concurrency, 13);
+  EXPECT_EQ(cases[1].workload.num_gpus, 8);  // TP 8 x EP 8 on one node, 64 clients
+  EXPECT_EQ(cases[1].workload.concurrency, 64);
+}
+
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the
 // AIConfigurator file so that the test stays fast).
 TEST(InferenceValidation, CalibrateInferenceImprovesTheFit) {
