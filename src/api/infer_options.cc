@@ -126,6 +126,12 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
+  app.add_option("--mem-fraction-static", req.mem_fraction_static,
+                 "SGLang's --mem-fraction-static: the share of each GPU's memory the weights and the KV pool take "
+                 "together (InferenceX's DeepSeek scripts: 0.82-0.95), so the pool is this share of the capacity "
+                 "less the weights; 0.05 to 1, or 0 (default): the pool is 0.9 of the memory the weights, "
+                 "workspace and reserve leave (TensorRT-LLM's free_gpu_memory_fraction)")
+      ->capture_default_str();
   app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", req.max_pp, "Pipeline stages tried, 1, 2, 4 .. up to this, by the sweep and by the point mode's choice (default: 1 on one unit or "
                  "--gpus, up to 8 on more units)")->capture_default_str();

@@ -36,6 +36,7 @@ json recipe_pool_json(const RecipePool& p) {
           {"max_prefill_tokens", recipe_count_or_null(p.max_prefill_tokens)},
           {"eplb_slots", p.eplb_slots},
           {"scheduler_recv_interval", p.scheduler_recv_interval},
+          {"mem_fraction_static", p.mem_fraction_static > 0 ? json(p.mem_fraction_static) : json(nullptr)},
           {"fp8_gemm_backend", p.fp8_gemm_triton ? "triton" : "auto"}};
 }
 
@@ -131,6 +132,7 @@ int show_recipe(const std::string& name, Output& output) {
     if (p->max_prefill_tokens > 0) add(fmt::format("max prefill tokens {}", p->max_prefill_tokens));
     if (p->eplb_slots > 0) add(fmt::format("EPLB slots {}", p->eplb_slots));
     if (p->scheduler_recv_interval > 1) add(fmt::format("recv interval {}", p->scheduler_recv_interval));
+    if (p->mem_fraction_static > 0) add(fmt::format("mem fraction static {:g}", p->mem_fraction_static));
     if (p->fp8_gemm_triton) add("FP8 GEMMs on Triton");
     line(side, v);
   }

@@ -189,7 +189,11 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
                  base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;
   }
   free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
-  const double pool = w.kv_mem_fraction * free_bytes;
+  // A static share (SGLang's --mem-fraction-static) holds the weights and the pool; the pool cannot
+  // take more than what is free beside the weights, workspace and reserve.
+  const double pool = w.mem_fraction_static > 0
+                          ? std::min(free_bytes, w.mem_fraction_static * hw.accelerator.memory_bytes - weights)
+                          : w.kv_mem_fraction * free_bytes;
   max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
   if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
   // The scheduler admits at most max_batch_size sequences and max_num_tokens tokens per step per
@@ -199,10 +203,17 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   // The step's token budget (InferenceEvaluator's constructor) keeps at least `ranks` >= 1 sequences:
   // room for one sequence here is room for one there.
   if (free_bytes <= 0 || max_batch < 1) {
-    no_room_violations.push_back({"memory.exceeds_capacity", "gpu",
-                                  fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
-                                              "{}-token sequence in {:.1f} GB per GPU",
-                                              weights_bytes / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
+    no_room_violations.push_back(
+        {"memory.exceeds_capacity", "gpu",
+         w.mem_fraction_static > 0 && free_bytes > 0
+             ? fmt::format("--mem-fraction-static {:g} of {:.1f} GB per GPU ({:.1f} GB) leaves no room beyond the "
+                           "weights' {:.1f} GB for the KV cache of one {}-token sequence",
+                           w.mem_fraction_static, hw.accelerator.memory_bytes / 1e9,
+                           w.mem_fraction_static * hw.accelerator.memory_bytes / 1e9, weights_bytes / 1e9,
+                           w.isl + w.osl)
+             : fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
+                           "{}-token sequence in {:.1f} GB per GPU",
+                           weights_bytes / 1e9, w.isl + w.osl, hw.accelerator.memory_bytes / 1e9)});
     no_room_memory = memory->at(mi.concurrency);
     return;
   }

@@ -58,6 +58,11 @@ struct InferenceWorkload {
   long long max_batch_size = 2048;              // sequences per instance the scheduler admits
   int kv_block_tokens = 32;                     // paged KV block (TensorRT-LLM tokens_per_block)
   double kv_mem_fraction = 0.9;                 // share of free memory the KV pool may take
+  // SGLang's --mem-fraction-static: the share of each GPU's memory that the weights and the KV pool
+  // take together (the rest is the engine's activations and CUDA graphs), so the pool is this share of
+  // the capacity less the weights, at most the memory free beside them. 0: not stated, the pool is
+  // kv_mem_fraction of the free memory.
+  double mem_fraction_static = 0.0;
   Arrival arrival = Arrival::staggered;
   // Closed loop: requests each client sends in the measured run (benchmark_serving --num-prompts /
   // --max-concurrency). The run starts with every client sending at once, so the first of these

@@ -443,6 +443,34 @@ TEST(InferenceMemoryPool, Llama70bFp8OnOneH100HoldsADozen) {
   EXPECT_LE(r.max_concurrency, 30);
 }
 
+// SGLang's --mem-fraction-static holds the weights and the KV pool in a share of each GPU's memory: the
+// pool is that share less the weights (DeepSeek-R1 FP8 on B200: 0.82 x 192.3 - 84.3 = 73.3 GB against
+// the 93.9 GB of 0.9 of the free memory), no more than the memory free beside them, and a share below the
+// weights leaves no room (a violation that names the setting).
+TEST(InferenceMemoryPool, MemFractionStaticHoldsTheWeightsAndThePool) {
+  const auto m = resolve_model("deepseek-r1");
+  const Hardware hw = resolve_hardware(cat(), "b200");
+  auto slots = [&](double fraction) {
+    InferenceWorkload w = offline(Precision::fp8, 922, 7373, 8);
+    w.kv_admission = KvAdmission::current_length;
+    w.mem_fraction_static = fraction;
+    return evaluate_inference(m, hw, {8, 1, 1, false}, w);
+  };
+  const InferenceResult base = slots(0), sglang = slots(0.82), all = slots(1.0), few = slots(0.3);
+  ASSERT_TRUE(base.valid() && sglang.valid() && all.valid());
+  const double weights = base.memory.weights_bytes, cap = hw.accelerator.memory_bytes;
+  const double free = cap - weights - base.memory.activations_bytes - base.memory.reserve_bytes;
+  EXPECT_NEAR(double(sglang.max_concurrency) / double(base.max_concurrency), (0.82 * cap - weights) / (0.9 * free),
+              0.01);
+  EXPECT_LT(sglang.max_concurrency, base.max_concurrency);
+  // The whole memory: the pool is what is free beside the weights, workspace and reserve.
+  EXPECT_NEAR(double(all.max_concurrency) / double(base.max_concurrency), 1.0 / 0.9, 0.01);
+  EXPECT_FALSE(few.valid());
+  ASSERT_FALSE(few.violations.empty());
+  EXPECT_NE(few.violations[0].message.find("--mem-fraction-static 0.3"), std::string::npos)
+      << few.violations[0].message;
+}
+
 // Board power bounds tensor throughput at the generation reference's W per FLOP: H100 NVL (400 W,
 // 835.5 TF) runs at 400 / (835.5 x 700 / 989.5) = 0.68 of its peak, so a compute-bound prefill takes
 // about 989.5 / (835.5 x 0.68) = 1.75x the H100 SXM's; the H200 SXM (700 W, same peak) is not limited.

@@ -56,6 +56,10 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
                                                             w.mtp_host_per_seq_step_s * 1e6));
   if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
     throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
+  if (!(w.mem_fraction_static == 0.0 || (w.mem_fraction_static >= 0.05 && w.mem_fraction_static <= 1.0)))
+    throw InputError("--mem-fraction-static",
+                     fmt::format("must be 0.05 to 1 (a share of each GPU's memory), or 0 (not stated), got {}",
+                                 w.mem_fraction_static));
   if (w.scheduler_recv_interval < 1 || w.scheduler_recv_interval > 1000)
     throw InputError("--scheduler-recv-interval",
                      fmt::format("must be 1 to 1000 decode steps, got {}", w.scheduler_recv_interval));

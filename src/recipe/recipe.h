@@ -38,6 +38,7 @@ struct RecipePool {
   long long max_prefill_tokens = 0;        // prefill: --max-prefill-tokens a rank (0: not stated)
   int eplb_slots = 0;                      // decode: MoE load balancer slots (0: none)
   int scheduler_recv_interval = 1;         // SGLang's --scheduler-recv-interval (1: the default)
+  double mem_fraction_static = 0;          // SGLang's --mem-fraction-static of a worker (0: not stated)
   bool fp8_gemm_triton = false;            // the workers' dense block-FP8 GEMMs on SGLang's Triton kernel
 };
 

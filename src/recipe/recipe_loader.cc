@@ -322,7 +322,10 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
   if (r.has("tp")) k.decode.gpus_per_worker = static_cast<int>(r.integer_in("tp", 1, 4096));
   if (r.has("scheduler_recv_interval"))
     k.decode.scheduler_recv_interval = static_cast<int>(r.integer_in("scheduler_recv_interval", 2, 1000));
+  if (r.has("mem_fraction_static")) k.decode.mem_fraction_static = r.num_in("mem_fraction_static", 0.05, 1);
+  if (r.has("mtp")) k.mtp = read_recipe_either(r, "mtp");
   if (r.has("mtp_draft_tokens")) {
+    if (k.mtp == 0) throw InputError(r.path() + ".mtp", "is false but the row states mtp_draft_tokens");
     k.mtp_draft_tokens = static_cast<int>(r.integer_in("mtp_draft_tokens", 1, 16));
     k.mtp = 1;
   }
@@ -336,9 +339,10 @@ Recipe read_script(const RecipeTable& t, const FileDefaults& d, YamlMap& r) {
     k.batch_wait_tokens_ratio = r.num_in("batch_wait_tokens_ratio", 0, 1);
   if ((k.batch_wait_iters > 0) != (k.batch_wait_tokens_ratio > 0))
     throw InputError(r.path() + ".batch_wait_iters", "batch_wait_iters and batch_wait_tokens_ratio go together");
-  if (k.batch_wait_iters == 0 && k.mtp_draft_tokens == 0 && k.decode.scheduler_recv_interval == 1)
-    throw InputError(r.path(), "states no setting: give batch_wait_iters (with the ratio), mtp_draft_tokens or "
-                               "scheduler_recv_interval");
+  if (k.batch_wait_iters == 0 && k.mtp_draft_tokens == 0 && k.decode.scheduler_recv_interval == 1 &&
+      k.decode.mem_fraction_static == 0)
+    throw InputError(r.path(), "states no setting: give batch_wait_iters (with the ratio), mtp_draft_tokens, "
+                               "scheduler_recv_interval or mem_fraction_static");
   read_dates(r, k, false);
   k.source = read_source(r);
   if (r.has("commit")) k.commit = r.str("commit");
@@ -454,7 +458,8 @@ bool same_rows(const Recipe& a, const Recipe& b) {
              std::max(a.min_concurrency, b.min_concurrency) <=
                  std::min(a.max_concurrency ? a.max_concurrency : 1'000'000, b.max_concurrency ? b.max_concurrency : 1'000'000) &&
              (a.batch_wait_iters > 0) == (b.batch_wait_iters > 0) && (a.mtp_draft_tokens > 0) == (b.mtp_draft_tokens > 0) &&
-             (a.decode.scheduler_recv_interval > 1) == (b.decode.scheduler_recv_interval > 1);
+             (a.decode.scheduler_recv_interval > 1) == (b.decode.scheduler_recv_interval > 1) &&
+             (a.decode.mem_fraction_static > 0) == (b.decode.mem_fraction_static > 0) && recipe_keys_meet(a.mtp, b.mtp);
     case RecipeKind::deployment:
     case RecipeKind::mtp:
     case RecipeKind::ep_overlap:
@@ -470,7 +475,7 @@ const char* same_rows_keys(RecipeKind k, bool dynamo) {
                     : "precision, attention_dp and dates meet";
     case RecipeKind::decode_limits: return "precision, attention_dp, ep and dates meet";
     case RecipeKind::launch: return "precision and dates meet";
-    default: return "model, engine, gpu, generation, precision, isl, osl, tp, attention_dp, concurrencies, setting and dates meet";
+    default: return "model, engine, gpu, generation, precision, isl, osl, tp, attention_dp, mtp, concurrencies, setting and dates meet";
   }
 }
 

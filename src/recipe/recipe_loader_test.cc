@@ -1,5 +1,6 @@
 #include "recipe/recipe_loader.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -80,6 +81,25 @@ TEST(RecipeLoader, ScriptRowsNeedANameAndRefuseOverlaps) {
   ratio_alone.erase(ratio_alone.find("    batch_wait_iters: 40\n"), 25);
   EXPECT_THROW(load_recipe_table("schema: gpuplan.inferencex_scripts/v1\nscripts:\n" + ratio_alone, "s.yaml"),
                InputError);
+}
+
+// A script row's SGLang memory share, read with the MTP script it belongs to: the MTP and non-MTP scripts
+// of one GPU and precision are two rows; two rows of one script whose dates meet are refused.
+TEST(RecipeLoader, ScriptRowsStateSglangMemFractionByMtpScript) {
+  const std::string head = "schema: gpuplan.inferencex_scripts/v1\nscripts:\n";
+  auto row = [](const char* name, const char* mtp, const char* fraction) {
+    return fmt::format("  - {{name: {}, model: m, engine: sglang, gpu: b200, precision: fp8, mtp: {}, "
+                       "mem_fraction_static: {}, valid_from: 2026-02-05, source: o/r, recipe: s.sh}}\n",
+                       name, mtp, fraction);
+  };
+  const RecipeTable t = load_recipe_table(head + row("a", "false", "0.85") + row("b", "true", "0.82"), "s.yaml");
+  ASSERT_EQ(t.recipes.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.recipes[0].decode.mem_fraction_static, 0.85);
+  EXPECT_EQ(t.recipes[0].mtp, 0);
+  EXPECT_EQ(t.recipes[1].mtp, 1);
+  EXPECT_THROW(load_recipe_table(head + row("a", "false", "0.85") + row("b", "any", "0.82"), "s.yaml"), InputError);
+  EXPECT_THROW(load_recipe_table(head + row("a", "false", "1.5"), "s.yaml"), InputError);
+  EXPECT_THROW(load_recipe_table(head + row("a", "maybe", "0.82"), "s.yaml"), InputError);
 }
 
 // The ep_overlap layout: one row a precision, containers among those the file read, no two rows for the

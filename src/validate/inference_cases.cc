@@ -18,6 +18,7 @@
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
+#include "recipe/recipe_dates.h"
 #include "validate/metric_name.h"
 #include "validate/notes_deployment.h"
 #include "validate/precision_text.h"
@@ -544,6 +545,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           if (ri.interval > 1) {
             w.scheduler_recv_interval = ri.interval;
             c.assumptions.push_back(ri.assumption(w.concurrency));
+          }
+          // ... and its --mem-fraction-static, on the run's date (the notes' "measured="); the rows do
+          // not say whether the run was the MTP script's, so only where both scripts pass the same.
+          const auto at = notes.find("measured=");
+          const std::string measured =
+              at == std::string::npos ? std::string()
+                                      : read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
+          const SglangScriptMemFraction mf = inferencex_sglang_mem_fraction(
+              c.model.name, c.hardware.accelerator.name, w.weight_precision, p.tp, -1, measured);
+          if (mf.fraction > 0) {
+            w.mem_fraction_static = mf.fraction;
+            c.assumptions.push_back(mf.assumption());
           }
         }
         // The same client through the engine's HTTP server: its front end's latency per request,

@@ -549,6 +549,14 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
         w.scheduler_recv_interval = ri.interval;
         c.assumptions.push_back(ri.assumption(std::llround(conc)));
       }
+      // ... and --mem-fraction-static: the share of memory the weights and the KV pool take.
+      const SglangScriptMemFraction mf =
+          inferencex_sglang_mem_fraction(c.model.name, c.hardware.accelerator.name, w.weight_precision, dec.tp,
+                                         c.spec_decode == "mtp" ? 1 : 0, row_date);
+      if (mf.fraction > 0) {
+        w.mem_fraction_static = mf.fraction;
+        c.assumptions.push_back(mf.assumption());
+      }
     }
     if (disagg) {
       InferenceParallel pre;

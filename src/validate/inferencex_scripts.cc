@@ -34,6 +34,35 @@ SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& mode
   return {found->decode.scheduler_recv_interval, found->recipe};
 }
 
+std::string SglangScriptMemFraction::assumption() const {
+  return fmt::format("SGLang --mem-fraction-static {:g}: the weights and the KV pool in that share of each GPU's "
+                     "memory (InferenceX's {})",
+                     fraction, script);
+}
+
+SglangScriptMemFraction inferencex_sglang_mem_fraction(const std::string& model, const std::string& accelerator,
+                                                       Precision weights, int tp, int mtp, const std::string& date) {
+  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
+  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
+  const std::string precision = fp8 ? "fp8" : fp4 ? "fp4" : "bf16";
+  if (date.empty()) return {};
+  // Per MTP reading (off, on): the row that applies, one stating the TP winning over one that does not.
+  const Recipe* found[2] = {nullptr, nullptr};
+  for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes) {
+    if (r.decode.mem_fraction_static <= 0 || r.model != model || r.gpu != accelerator || r.precision != precision ||
+        (r.decode.gpus_per_worker > 0 && r.decode.gpus_per_worker != tp) || !r.in_force(date))
+      continue;
+    for (int m = 0; m < 2; ++m)
+      if ((mtp < 0 || mtp == m) && recipe_key_matches(r.mtp, m == 1) &&
+          (!found[m] || (r.decode.gpus_per_worker > 0 && found[m]->decode.gpus_per_worker == 0)))
+        found[m] = &r;
+  }
+  const Recipe* r = mtp >= 0 ? found[mtp] : found[0];
+  if (!r) return {};
+  if (mtp < 0 && (!found[1] || found[1]->decode.mem_fraction_static != r->decode.mem_fraction_static)) return {};
+  return {r->decode.mem_fraction_static, r->recipe};
+}
+
 std::string TrtllmScriptBatchWait::assumption(long long clients) const {
   return fmt::format("TensorRT-LLM batch waiting: context requests held up to {} iterations or until {:g} x "
                      "max_num_tokens a step (InferenceX's {} at concurrency {})",

@@ -27,6 +27,23 @@ SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& mode
                                                          Precision weights, int tp, bool attention_dp,
                                                          long long clients);
 
+// SGLang's --mem-fraction-static (InferenceWorkload::mem_fraction_static) an InferenceX single-node script
+// passed.
+struct SglangScriptMemFraction {
+  double fraction = 0;  // 0: no script row states one (the model's default pool applies)
+  std::string script;   // the script (and branch) that passes it
+  std::string assumption() const;
+};
+
+// The --mem-fraction-static InferenceX's aggregated SGLang script for `model` on `accelerator` (the catalog
+// name the row's GPU resolves to: b200, b300, h200) passes at `weights` and `tp`, with MTP (`mtp` 1), without
+// (0) or either (-1: the row does not say; a fraction only where every script that could have run agrees),
+// on `date` (YYYY-MM-DD; empty: unknown, none applied): the script rows of
+// data/recipes/inferencex_scripts.yaml that state mem_fraction_static (a row stating the TP wins over
+// one that does not).
+SglangScriptMemFraction inferencex_sglang_mem_fraction(const std::string& model, const std::string& accelerator,
+                                                       Precision weights, int tp, int mtp, const std::string& date);
+
 // TensorRT-LLM batch waiting (InferenceWorkload::batch_wait_iters) an InferenceX single-node script set.
 struct TrtllmScriptBatchWait {
   int iters = 0;             // batch_wait_timeout_iters; 0: none set

@@ -59,3 +59,35 @@ TEST(InferenceXScripts, TrtllmBatchWaitingByScriptBranch) {
 }
 
 }  // namespace gpuplan
+
+namespace gpuplan {
+
+TEST(InferenceXScripts, SglangMemFractionByScriptBranchAndDate) {
+  auto mf = [](const char* model, const char* gpu, Precision p, int tp, int mtp, const char* date) {
+    return inferencex_sglang_mem_fraction(model, gpu, p, tp, mtp, date).fraction;
+  };
+  // dsr1_fp8_b200.sh: 0.82 for every TP until PR #411 (2026-01-13), then 0.82 on TP 8 and 0.95 on TP 4.
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::fp8, 4, 0, "2025-11-18"), 0.82);
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::fp8, 4, 0, "2026-05-22"), 0.95);
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::fp8, 8, 0, "2026-05-22"), 0.82);
+  // The MTP scripts from their first commits; dsr1_fp4_b200_mtp.sh 0.82, then 0.85 from 2026-07-02.
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::fp8, 8, 1, "2026-03-25"), 0.82);
+  EXPECT_EQ(mf("deepseek-r1", "b200", Precision::fp8, 8, 1, "2026-02-04"), 0.0);
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::nvfp4, 8, 1, "2026-05-20"), 0.82);
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::nvfp4, 8, 1, "2026-07-02"), 0.85);
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "b200", Precision::nvfp4, 8, 0, "2026-05-20"), 0.85);
+  // A row that does not say whether MTP ran: a fraction only where both scripts pass the same.
+  EXPECT_DOUBLE_EQ(mf("deepseek-v3", "b200", Precision::fp8, 8, -1, "2026-03-25"), 0.82);
+  EXPECT_EQ(mf("deepseek-v3", "b200", Precision::nvfp4, 8, -1, "2026-05-20"), 0.0);
+  EXPECT_DOUBLE_EQ(mf("deepseek-v3", "b200", Precision::nvfp4, 8, -1, "2026-07-02"), 0.85);
+  // H200 from 2025-09-19; none before, none without a date, none for other GPUs or models.
+  EXPECT_DOUBLE_EQ(mf("deepseek-r1", "h200-sxm", Precision::fp8, 8, 0, "2026-03-25"), 0.82);
+  EXPECT_EQ(mf("deepseek-r1", "h200-sxm", Precision::fp8, 8, 0, "2025-09-18"), 0.0);
+  EXPECT_EQ(mf("deepseek-r1", "b200", Precision::fp8, 8, 0, ""), 0.0);
+  EXPECT_EQ(mf("deepseek-r1", "gb200", Precision::fp8, 8, 0, "2026-03-25"), 0.0);
+  EXPECT_EQ(mf("qwen3.5-397b-a17b", "b200", Precision::fp8, 8, 0, "2026-03-25"), 0.0);
+  EXPECT_NE(inferencex_sglang_mem_fraction("deepseek-r1", "b300", Precision::fp8, 4, 0, "2026-05-13").script.find("TP 4"),
+            std::string::npos);
+}
+
+}  // namespace gpuplan

@@ -546,6 +546,45 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForTheEngineSchedulers) {
   }
 }
 
+// SGLang's --mem-fraction-static as InferenceX's B200 FP8 MTP script passes it (0.82): validate's row
+// replays as its command, which carries the share; the pool it leaves (450 sequences, not 577) queues
+// 512 clients, so without it the TTFT differs; values outside 0.05-1 exit 2 naming the flag.
+TEST(ConsistencyCli, InferAndValidateGiveOneTtftForSglangMemFraction) {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("gpuplan_consistency_memfrac_" + std::to_string(::getpid()) + ".csv");
+  std::ofstream(path)
+      << "date,gpu,framework,model,precision,spec_decode,disaggregated,decode_workers,decode_tp,decode_ep,"
+         "decode_attention_dp,gpus,isl,osl,concurrency,output_tok_s_per_gpu,median_tok_s_per_user,median_ttft_ms,"
+         "median_tpot_ms\n"
+         "2026-03-25,B200,SGLang,DeepSeek-R1-0528,FP8,mtp,no,1,8,1,no,8,1024,8192,512,955.4,23.7,199460,42.2\n";
+  auto v = run_gpuplan("validate --dataset " + path + " --json");
+  std::remove(path.c_str());
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  std::string cmd;
+  double ttft_ms = 0;
+  const auto doc = v.json();
+  for (const auto& row : doc["rows"])
+    if (row["metric"] == "ttft_ms") {
+      cmd = row["command"].get<std::string>();
+      ttft_ms = row["predicted"].get<double>();
+    }
+  ASSERT_TRUE(has(cmd, "--mem-fraction-static 0.82")) << cmd;
+  auto replay = run_gpuplan(cmd.substr(cmd.find(' ') + 1));
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NEAR(replay.json()["ttft_median_s"].get<double>() * 1e3, ttft_ms, 1e-6 * ttft_ms);
+  std::string without = cmd.substr(cmd.find(' ') + 1);
+  without.erase(without.find("--mem-fraction-static 0.82"), 27);
+  auto plain = run_gpuplan(without);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_LT(plain.json()["ttft_median_s"].get<double>() * 1e3, 0.5 * ttft_ms);
+  EXPECT_GT(plain.json()["max_concurrency"].get<long long>(), replay.json()["max_concurrency"].get<long long>());
+  for (const char* bad : {" --mem-fraction-static 1.5", " --mem-fraction-static 0.01"}) {
+    auto r = run_gpuplan(without + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "--mem-fraction-static")) << r.err;
+  }
+}
+
 // TensorRT-LLM's batch waiting as InferenceX's B200 FP8 script sets it (1K/1K at 64+ clients from
 // 2026-01-29: 40 iterations, 0.8 x max_num_tokens): validate's row and infer's flags give one median
 // TTFT, the text names the hold, and the flags are refused where TensorRT-LLM would not hold.
