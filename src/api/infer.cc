@@ -132,6 +132,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.moe_gemm_eff = e.moe_gemm_eff;
     w.prefill_separate = e.prefill_separate;
     w.kv_admission = e.kv_admission;
+    w.kv_pool = e.kv_pool;
   }
   if (req.host_per_seq_step_us) {
     if (!(*req.host_per_seq_step_us >= 0 && *req.host_per_seq_step_us <= 100000))
@@ -154,6 +155,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       throw InputError("--kv-admission",
                        fmt::format("must be reserve_full or current_length, got '{}'", req.kv_admission));
     w.kv_admission = *a;
+  }
+  if (!req.kv_pool.empty()) {
+    const auto r = parse_kv_pool_rule(req.kv_pool);
+    if (!r)
+      throw InputError("--kv-pool", fmt::format("must be free_share, whole_share or sglang, got '{}'", req.kv_pool));
+    w.kv_pool = *r;
   }
   if (req.fp8_moe_weight_block) {
     if (*req.fp8_moe_weight_block < 0 || *req.fp8_moe_weight_block > 4096)

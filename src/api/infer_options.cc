@@ -168,6 +168,12 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "reserve_full: each sequence reserves its whole ISL + OSL of KV on admission (TensorRT-LLM's "
                  "GUARANTEED_NO_EVICT); current_length: admitted by current length, preempting when the pool "
                  "fills (vLLM, SGLang, TensorRT-LLM's MAX_UTILIZATION) (default: the --engine's scheduler)");
+  app.add_option("--kv-pool", req.kv_pool,
+                 "How the engine sizes its KV pool: free_share, 0.9 of the memory the weights and activations "
+                 "leave (TensorRT-LLM); whole_share, 0.9 of the whole memory less the weights and activations "
+                 "(vLLM's gpu_memory_utilization); sglang, SGLang's mem_fraction_static of the whole memory less "
+                 "the weights, its default computed from the GPU and the plan unless --mem-fraction-static "
+                 "(default: the --engine's; free_share without one)");
   app.add_flag("--sglang-spec-v1", req.sglang_spec_v1,
                "With --mtp and an SGLang engine: the speculative worker's host work in series with the GPU "
                "(spec v1, overlap scheduler off), as on Hopper's FlashInfer MLA");

@@ -51,6 +51,10 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   if (m.has("kv_admission") && e.kv_admission != "reserve_full" && e.kv_admission != "current_length")
     throw InputError(m.path() + ".kv_admission",
                      fmt::format("must be reserve_full or current_length, got '{}'", e.kv_admission));
+  e.kv_pool = m.opt_str("kv_pool").value_or("");
+  if (m.has("kv_pool") && e.kv_pool != "free_share" && e.kv_pool != "whole_share" && e.kv_pool != "sglang")
+    throw InputError(m.path() + ".kv_pool",
+                     fmt::format("must be free_share, whole_share or sglang, got '{}'", e.kv_pool));
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -122,6 +126,7 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
       out += fmt::format("    mtp_eager_draft_extend_s: {:.4g}\n", e.mtp_eager_draft_extend_s);
     if (e.prefill_separate) out += "    prefill_separate: true\n";
     if (!e.kv_admission.empty()) out += fmt::format("    kv_admission: {}\n", e.kv_admission);
+    if (!e.kv_pool.empty()) out += fmt::format("    kv_pool: {}\n", e.kv_pool);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

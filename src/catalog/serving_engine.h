@@ -59,6 +59,12 @@ struct ServingEngine {
   // MAX_UTILIZATION). A fact of the engine's scheduler, not fitted (InferenceWorkload::kv_admission).
   // Empty: unstated (reserve_full; an overlay entry keeps the built-in's).
   std::string kv_admission;
+  // How the engine sizes its KV pool from a GPU's memory (inference/kv_pool.h): "free_share" (a share of
+  // the memory the weights and activations leave: TensorRT-LLM), "whole_share" (a share of the whole
+  // memory for the weights, activations and pool: vLLM's gpu_memory_utilization) or "sglang" (SGLang's
+  // mem_fraction_static, its default computed from the GPU and the plan). A fact of the engine, not
+  // fitted. Empty: unstated (free_share; an overlay entry keeps the built-in's).
+  std::string kv_pool;
   std::string fitted_on, fitted_date, method, origin;
 };
 

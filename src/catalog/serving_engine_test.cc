@@ -43,6 +43,11 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(c.find_serving_engine("SGLang")->kv_admission, "current_length");
   EXPECT_NE(c.find_serving_engine("TensorRT-LLM")->kv_admission, "current_length");
   EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("kv_admission: current_length"), std::string::npos);
+  // KV pool: vLLM's gpu_memory_utilization is a share of the whole memory; the others unstated (free_share).
+  EXPECT_EQ(c.find_serving_engine("vLLM")->kv_pool, "whole_share");
+  EXPECT_EQ(c.find_serving_engine("SGLang")->kv_pool, "");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->kv_pool, "");
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("kv_pool: whole_share"), std::string::npos);
   const ServingEngine& d = c.default_serving_engine();
   ASSERT_TRUE(d.mtp_accept.has_value());
   EXPECT_GT(*d.mtp_accept, 0.3);
@@ -63,6 +68,8 @@ TEST(ServingEngines, OverlayRestatesAFigureAndKeepsTheMatchAndOrder) {
   ASSERT_EQ(matched(c, "SGLang"), "sglang");
   EXPECT_DOUBLE_EQ(c.find_serving_engine("SGLang")->request_overhead_s, 0.25);
   EXPECT_EQ(c.find_serving_engine("SGLang")->kv_admission, "current_length");  // the built-in's, unstated
+  c.merge_yaml("serving_engines:\n  - name: vllm\n    request_overhead_s: 0.03\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("vLLM")->kv_pool, "whole_share");  // the built-in's, unstated
   EXPECT_EQ(matched(c, "Dynamo + SGLang"), "dynamo+sglang");  // still tried first
   c.merge_yaml("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    request_overhead_s: 0.07\n    mtp_accept: 0.6\n",
                "overlay.yaml");
@@ -90,6 +97,12 @@ TEST(ServingEngines, BadInputNamesTheField) {
     FAIL() << "accepted kv_admission max_utilization";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("kv_admission"), std::string::npos) << e.what();
+  }
+  try {
+    c.merge_yaml("serving_engines:\n  - name: vllm\n    kv_pool: gpu_memory_utilization\n", "bad.yaml");
+    FAIL() << "accepted kv_pool gpu_memory_utilization";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("kv_pool"), std::string::npos) << e.what();
   }
   for (const char* field : {"mtp_host_step_s", "mtp_host_per_seq_step_s", "mtp_eager_draft_extend_s"}) {
     try {

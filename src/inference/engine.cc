@@ -16,6 +16,7 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.mtp_eager_draft_extend_s = e->mtp_eager_draft_extend_s;
     p.prefill_separate = e->prefill_separate;
     p.kv_admission = parse_kv_admission(e->kv_admission).value_or(KvAdmission::reserve_full);
+    p.kv_pool = parse_kv_pool_rule(e->kv_pool).value_or(KvPoolRule::free_share);
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }
   return p;

@@ -20,6 +20,7 @@ struct EngineParams {
   double mtp_eager_draft_extend_s = 0.0; // ... and an eager (non-graphed) draft extend's
   bool prefill_separate = false;    // prompts in forwards of their own (see InferenceWorkload)
   KvAdmission kv_admission = KvAdmission::reserve_full;  // the scheduler's KV admission (see InferenceWorkload)
+  KvPoolRule kv_pool = KvPoolRule::free_share;           // how it sizes its KV pool (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",

@@ -189,10 +189,17 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
                  base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;
   }
   free_bytes = hw.accelerator.memory_bytes - weights - base.activations_bytes - base.reserve_bytes;
-  // A static share (SGLang's --mem-fraction-static) holds the weights and the pool; the pool cannot
-  // take more than what is free beside the weights, workspace and reserve.
-  const double pool = w.mem_fraction_static > 0
-                          ? std::min(free_bytes, w.mem_fraction_static * hw.accelerator.memory_bytes - weights)
+  // The engine's rule (inference/kv_pool.h); the pool cannot take more than what is free beside the
+  // weights, workspace and reserve.
+  const double capacity = hw.accelerator.memory_bytes;
+  const double static_share =
+      w.mem_fraction_static > 0    ? w.mem_fraction_static
+      : w.kv_pool == KvPoolRule::sglang ? sglang_default_mem_fraction(capacity, par.tp, par.pp, par.attention_dp,
+                                                                      w.mtp_draft_tokens > 0)
+                                   : 0.0;
+  const double pool = static_share > 0 ? std::min(free_bytes, static_share * capacity - weights)
+                      : w.kv_pool == KvPoolRule::whole_share
+                          ? std::min(free_bytes, w.kv_mem_fraction * capacity - weights - base.activations_bytes)
                           : w.kv_mem_fraction * free_bytes;
   max_batch = kv_seq_gpu > 0 ? static_cast<long long>(std::floor(pool / kv_seq_gpu)) : 0;
   if (par.attention_dp) max_batch = max_batch / par.tp * par.tp;
@@ -205,11 +212,11 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   if (free_bytes <= 0 || max_batch < 1) {
     no_room_violations.push_back(
         {"memory.exceeds_capacity", "gpu",
-         w.mem_fraction_static > 0 && free_bytes > 0
-             ? fmt::format("--mem-fraction-static {:g} of {:.1f} GB per GPU ({:.1f} GB) leaves no room beyond the "
-                           "weights' {:.1f} GB for the KV cache of one {}-token sequence",
-                           w.mem_fraction_static, hw.accelerator.memory_bytes / 1e9,
-                           w.mem_fraction_static * hw.accelerator.memory_bytes / 1e9, weights_bytes / 1e9,
+         static_share > 0 && free_bytes > 0
+             ? fmt::format("{} {:g} of {:.1f} GB per GPU ({:.1f} GB) leaves no room beyond the weights' {:.1f} GB "
+                           "for the KV cache of one {}-token sequence",
+                           w.mem_fraction_static > 0 ? "--mem-fraction-static" : "SGLang's default mem_fraction_static",
+                           static_share, capacity / 1e9, static_share * capacity / 1e9, weights_bytes / 1e9,
                            w.isl + w.osl)
              : fmt::format("weights {:.1f} GB + workspace leave no room for the KV cache of one "
                            "{}-token sequence in {:.1f} GB per GPU",

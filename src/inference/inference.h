@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/precision.h"
+#include "inference/kv_pool.h"
 #include "memory/inference_memory.h"
 #include "memory/violation.h"
 #include "model/model.h"
@@ -58,10 +59,15 @@ struct InferenceWorkload {
   long long max_batch_size = 2048;              // sequences per instance the scheduler admits
   int kv_block_tokens = 32;                     // paged KV block (TensorRT-LLM tokens_per_block)
   double kv_mem_fraction = 0.9;                 // share of free memory the KV pool may take
+  // How the engine sizes the KV pool (inference/kv_pool.h): free_share, kv_mem_fraction of the memory
+  // the weights, workspace and reserve leave (TensorRT-LLM); whole_share, kv_mem_fraction of the whole
+  // memory less the weights and workspace (vLLM's gpu_memory_utilization); sglang, mem_fraction_static
+  // of the whole memory less the weights, SGLang's default fraction where none is stated. Every rule's
+  // pool is at most the memory free beside the weights, workspace and reserve.
+  KvPoolRule kv_pool = KvPoolRule::free_share;
   // SGLang's --mem-fraction-static: the share of each GPU's memory that the weights and the KV pool
   // take together (the rest is the engine's activations and CUDA graphs), so the pool is this share of
-  // the capacity less the weights, at most the memory free beside them. 0: not stated, the pool is
-  // kv_mem_fraction of the free memory.
+  // the capacity less the weights, whatever kv_pool says. 0: not stated (the kv_pool rule's).
   double mem_fraction_static = 0.0;
   Arrival arrival = Arrival::staggered;
   // Closed loop: requests each client sends in the measured run (benchmark_serving --num-prompts /

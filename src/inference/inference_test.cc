@@ -471,6 +471,37 @@ TEST(InferenceMemoryPool, MemFractionStaticHoldsTheWeightsAndThePool) {
       << few.violations[0].message;
 }
 
+// vLLM's gpu_memory_utilization takes 0.9 of the whole memory for the weights, activations and pool, so its
+// pool is 0.1 x (weights + activations) - 0.9 x reserve smaller than TensorRT-LLM's 0.9 of what they
+// leave: Llama 3.1 70B FP8 on one H200 holds fewer 128/2048 sequences. SGLang's rule takes its default
+// share (0.907 there) of the whole memory less the weights, and a stated share replaces the default.
+TEST(InferenceMemoryPool, EngineRulesSizeThePool) {
+  const auto m = resolve_model("llama3.1-70b");
+  const Hardware hw = resolve_hardware(cat(), "h200-sxm");
+  auto eval = [&](KvPoolRule rule, double stated) {
+    InferenceWorkload w = offline(Precision::fp8, 128, 2048, 1);
+    w.kv_pool = rule;
+    w.mem_fraction_static = stated;
+    return evaluate_inference(m, hw, {1, 1, 1, false}, w);
+  };
+  const InferenceResult trt = eval(KvPoolRule::free_share, 0), vllm = eval(KvPoolRule::whole_share, 0),
+                        sglang = eval(KvPoolRule::sglang, 0), stated = eval(KvPoolRule::sglang, 0.8),
+                        share = eval(KvPoolRule::free_share, 0.8);
+  ASSERT_TRUE(trt.valid() && vllm.valid() && sglang.valid() && stated.valid());
+  const double cap = hw.accelerator.memory_bytes, weights = trt.memory.weights_bytes;
+  const double act = trt.memory.activations_bytes, free = cap - weights - act - trt.memory.reserve_bytes;
+  const double seq = trt.memory.kv_bytes_per_sequence;
+  EXPECT_NEAR(double(trt.max_concurrency), 0.9 * free / seq, 1.0);
+  EXPECT_NEAR(double(vllm.max_concurrency), (0.9 * cap - weights - act) / seq, 1.0);
+  EXPECT_NEAR(double(sglang.max_concurrency),
+              (sglang_default_mem_fraction(cap, 1, 1, false, false) * cap - weights) / seq, 1.0);
+  EXPECT_LT(vllm.max_concurrency, trt.max_concurrency);
+  EXPECT_DOUBLE_EQ(sglang_default_mem_fraction(cap, 1, 1, false, false), 0.907);
+  // A stated share is SGLang's semantics whatever the rule.
+  EXPECT_EQ(stated.max_concurrency, share.max_concurrency);
+  EXPECT_NEAR(double(stated.max_concurrency), std::min(free, 0.8 * cap - weights) / seq, 1.0);
+}
+
 // Board power bounds tensor throughput at the generation reference's W per FLOP: H100 NVL (400 W,
 // 835.5 TF) runs at 400 / (835.5 x 700 / 989.5) = 0.68 of its peak, so a compute-bound prefill takes
 // about 989.5 / (835.5 x 0.68) = 1.75x the H100 SXM's; the H200 SXM (700 W, same peak) is not limited.

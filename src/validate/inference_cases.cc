@@ -547,7 +547,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
             c.assumptions.push_back(ri.assumption(w.concurrency));
           }
           // ... and its --mem-fraction-static, on the run's date (the notes' "measured="); the rows do
-          // not say whether the run was the MTP script's, so only where both scripts pass the same.
+          // not say whether the run was the MTP script's: the script in force, or both where they agree.
           const auto at = notes.find("measured=");
           const std::string measured =
               at == std::string::npos ? std::string()
@@ -636,6 +636,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
       w.prefill_separate = eng.prefill_separate;  // the engine's scheduler, as in `infer --engine`
       w.kv_admission = eng.kv_admission;          // ... and its KV admission
+      w.kv_pool = eng.kv_pool;                    // ... and how it sizes the KV pool
       if (eng.kv_admission == KvAdmission::current_length)
         c.assumptions.push_back(fmt::format("{}: KV admitted by current length (a running sequence holds isl + "
                                             "osl / 2 on average)", eng.name));

@@ -57,9 +57,12 @@ SglangScriptMemFraction inferencex_sglang_mem_fraction(const std::string& model,
           (!found[m] || (r.decode.gpus_per_worker > 0 && found[m]->decode.gpus_per_worker == 0)))
         found[m] = &r;
   }
-  const Recipe* r = mtp >= 0 ? found[mtp] : found[0];
+  // Not said: the script in force (the MTP script's rows begin with its first commit), or both where they
+  // agree.
+  const Recipe* r = mtp >= 0 ? found[mtp] : found[0] ? found[0] : found[1];
   if (!r) return {};
-  if (mtp < 0 && (!found[1] || found[1]->decode.mem_fraction_static != r->decode.mem_fraction_static)) return {};
+  if (mtp < 0 && found[0] && found[1] && found[1]->decode.mem_fraction_static != r->decode.mem_fraction_static)
+    return {};
   return {r->decode.mem_fraction_static, r->recipe};
 }
 

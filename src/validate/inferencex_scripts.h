@@ -37,7 +37,8 @@ struct SglangScriptMemFraction {
 
 // The --mem-fraction-static InferenceX's aggregated SGLang script for `model` on `accelerator` (the catalog
 // name the row's GPU resolves to: b200, b300, h200) passes at `weights` and `tp`, with MTP (`mtp` 1), without
-// (0) or either (-1: the row does not say; a fraction only where every script that could have run agrees),
+// (0) or either (-1: the row does not say; the script in force, or where both are, a fraction only if they
+// agree),
 // on `date` (YYYY-MM-DD; empty: unknown, none applied): the script rows of
 // data/recipes/inferencex_scripts.yaml that state mem_fraction_static (a row stating the TP wins over
 // one that does not).

@@ -80,6 +80,8 @@ TEST(InferenceXScripts, SglangMemFractionByScriptBranchAndDate) {
   EXPECT_DOUBLE_EQ(mf("deepseek-v3", "b200", Precision::fp8, 8, -1, "2026-03-25"), 0.82);
   EXPECT_EQ(mf("deepseek-v3", "b200", Precision::nvfp4, 8, -1, "2026-05-20"), 0.0);
   EXPECT_DOUBLE_EQ(mf("deepseek-v3", "b200", Precision::nvfp4, 8, -1, "2026-07-02"), 0.85);
+  // ... or the one script in force: before dsr1_fp8_b200_mtp.sh (2026-02-05) the non-MTP script's.
+  EXPECT_DOUBLE_EQ(mf("deepseek-v3", "b200", Precision::fp8, 4, -1, "2026-01-20"), 0.95);
   // H200 from 2025-09-19; none before, none without a date, none for other GPUs or models.
   EXPECT_DOUBLE_EQ(mf("deepseek-r1", "h200-sxm", Precision::fp8, 8, 0, "2026-03-25"), 0.82);
   EXPECT_EQ(mf("deepseek-r1", "h200-sxm", Precision::fp8, 8, 0, "2025-09-18"), 0.0);

@@ -585,6 +585,26 @@ TEST(ConsistencyCli, InferAndValidateGiveOneTtftForSglangMemFraction) {
   }
 }
 
+// The engine's KV pool rule: vLLM's gpu_memory_utilization (0.9 of the whole memory for the weights,
+// activations and pool) holds fewer sequences than TensorRT-LLM's 0.9 of what the weights leave, which
+// --kv-pool free_share restores; --kv-pool sglang takes SGLang's default share, the same as stating it;
+// bad names exit 2.
+TEST(ConsistencyCli, EngineKvPoolRules) {
+  const std::string common = "infer --model llama3.1-70b --system hgx-h200 --gpus 1 --tp 1 --isl 128 --osl 2048 "
+                             "--precision fp8 --json ";
+  auto vllm = run_gpuplan(common + "--engine vllm");
+  auto free = run_gpuplan(common + "--engine vllm --kv-pool free_share");
+  auto sglang = run_gpuplan(common + "--engine vllm --kv-pool sglang");
+  auto stated = run_gpuplan(common + "--engine vllm --mem-fraction-static 0.907");
+  for (const auto* r : {&vllm, &free, &sglang, &stated}) ASSERT_EQ(r->exit_code, 0) << r->err;
+  const auto slots = [](const auto& r) { return r.json()["max_concurrency"].template get<long long>(); };
+  EXPECT_LT(slots(vllm), slots(free));
+  EXPECT_EQ(slots(stated), slots(sglang));  // SGLang's default on one H200 at TP 1 is 0.907
+  auto bad = run_gpuplan(common + "--kv-pool vllm");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "--kv-pool")) << bad.err;
+}
+
 // TensorRT-LLM's batch waiting as InferenceX's B200 FP8 script sets it (1K/1K at 64+ clients from
 // 2026-01-29: 40 iterations, 0.8 x max_num_tokens): validate's row and infer's flags give one median
 // TTFT, the text names the hold, and the flags are refused where TensorRT-LLM would not hold.
