@@ -204,6 +204,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   w.max_num_tokens = req.max_num_tokens;
   w.max_batch_size = req.max_batch;
   w.mem_fraction_static = req.mem_fraction_static;  // range checked with the workload
+  w.kv_mem_fraction = req.kv_mem_fraction;          // likewise
   apply_long_context(req.long_context, w);  // --prefix-hit, --kv-offload: as compare, recommend and size read them
   w.scheduler_recv_interval = req.scheduler_recv_interval;  // ranges checked with the workload
   w.adp_balance_timeout_iters = req.adp_balance_timeout_iters;

@@ -25,7 +25,8 @@ struct InferRequest : RequestBase {
   int scheduler_recv_interval = 1, adp_balance_timeout_iters = 0;  // engine scheduler settings (SGLang, TensorRT-LLM)
   int batch_wait_iters = 0;                                          // TensorRT-LLM batch waiting, with the ratio
   double batch_wait_tokens_ratio = 0;
-  double mem_fraction_static = 0;  // SGLang's --mem-fraction-static (0: the engine's pool, 0.9 of free memory)
+  double mem_fraction_static = 0;  // SGLang's --mem-fraction-static (0: the engine's rule)
+  double kv_mem_fraction = 0.9;    // the free_share / whole_share rules' share (TensorRT-LLM's, vLLM's)
   long long isl = 1024, osl = 1024, concurrency = 0, max_num_tokens = 8192, max_batch = 2048;
   double tpot_ms = 0, tokens_per_user = 0, ttft_ms = 0;
   bool attention_dp = false, sweep = false;

@@ -126,6 +126,11 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
+  app.add_option("--kv-mem-fraction", req.kv_mem_fraction,
+                 "The KV pool's share under the engine's rule: of the memory the weights and activations leave "
+                 "(TensorRT-LLM's kv_cache_free_gpu_mem_fraction; InferenceX's scripts 0.75-0.8), or of the whole "
+                 "memory (vLLM's gpu_memory_utilization); 0.05 to 1")
+      ->capture_default_str();
   app.add_option("--mem-fraction-static", req.mem_fraction_static,
                  "SGLang's --mem-fraction-static: the share of each GPU's memory the weights and the KV pool take "
                  "together (InferenceX's DeepSeek scripts: 0.82-0.95), so the pool is this share of the capacity "

@@ -56,6 +56,9 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
                                                             w.mtp_host_per_seq_step_s * 1e6));
   if (!(w.request_overhead_s >= 0.0 && w.request_overhead_s <= 60.0))
     throw InputError("--request-overhead-ms", fmt::format("must be 0 to 60000 ms, got {}", w.request_overhead_s * 1e3));
+  if (!(w.kv_mem_fraction >= 0.05 && w.kv_mem_fraction <= 1.0))
+    throw InputError("--kv-mem-fraction",
+                     fmt::format("must be 0.05 to 1 (a share of the memory), got {}", w.kv_mem_fraction));
   if (!(w.mem_fraction_static == 0.0 || (w.mem_fraction_static >= 0.05 && w.mem_fraction_static <= 1.0)))
     throw InputError("--mem-fraction-static",
                      fmt::format("must be 0.05 to 1 (a share of each GPU's memory), or 0 (not stated), got {}",

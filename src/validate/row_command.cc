@@ -108,6 +108,7 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) 
   if (w.expert_skew != 1.0) l.opt("--expert-skew", w.expert_skew);
   if (w.scheduler_recv_interval != 1) l.opt("--scheduler-recv-interval", w.scheduler_recv_interval);
   if (w.mem_fraction_static > 0) l.opt("--mem-fraction-static", w.mem_fraction_static);
+  if (w.kv_mem_fraction != 0.9) l.opt("--kv-mem-fraction", w.kv_mem_fraction);
   if (w.adp_balance_timeout_iters) l.opt("--adp-balance-timeout-iters", w.adp_balance_timeout_iters);
   if (w.batch_wait_iters) {
     l.opt("--batch-wait-iters", w.batch_wait_iters);

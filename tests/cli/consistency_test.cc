@@ -600,9 +600,15 @@ TEST(ConsistencyCli, EngineKvPoolRules) {
   const auto slots = [](const auto& r) { return r.json()["max_concurrency"].template get<long long>(); };
   EXPECT_LT(slots(vllm), slots(free));
   EXPECT_EQ(slots(stated), slots(sglang));  // SGLang's default on one H200 at TP 1 is 0.907
-  auto bad = run_gpuplan(common + "--kv-pool vllm");
-  EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_TRUE(has(bad.err, "--kv-pool")) << bad.err;
+  // The rule's share: vLLM's gpu_memory_utilization 0.8 holds fewer than its default 0.9.
+  auto lower = run_gpuplan(common + "--engine vllm --kv-mem-fraction 0.8");
+  ASSERT_EQ(lower.exit_code, 0) << lower.err;
+  EXPECT_LT(slots(lower), slots(vllm));
+  for (const char* bad_opt : {"--kv-pool vllm", "--kv-mem-fraction 0", "--kv-mem-fraction 1.2"}) {
+    auto bad = run_gpuplan(common + bad_opt);
+    EXPECT_EQ(bad.exit_code, 2) << bad_opt;
+    EXPECT_TRUE(has(bad.err, std::string(bad_opt).substr(0, std::string(bad_opt).find(' ')))) << bad.err;
+  }
 }
 
 // TensorRT-LLM's batch waiting as InferenceX's B200 FP8 script sets it (1K/1K at 64+ clients from
