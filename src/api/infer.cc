@@ -575,6 +575,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                                     {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, w.concurrency);
   bool hard = false;
   for (const auto& v : r.violations) hard = hard || v.code == "memory.exceeds_capacity";
+  // A memory share that leaves the weights no room (SGLang's): the share is the setting to raise.
+  const std::string& why = hard ? r.violations.front().message : std::string();
+  const bool share = why.find("mem_fraction_static") != std::string::npos ||
+                     why.find("--mem-fraction-static") != std::string::npos;
+  if (hard && share)
+    throw InputError(req.mem_fraction_static > 0 ? "--mem-fraction-static" : "--kv-pool",
+                     r.violations.front().message + "; raise --mem-fraction-static, --tp/--ep or lower --precision");
   if (hard)
     throw InputError(req.tp > 0 ? "--tp" : req.gpus > 0 ? "--gpus" : "--precision",
                      r.violations.front().message +

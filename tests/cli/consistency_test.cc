@@ -604,6 +604,15 @@ TEST(ConsistencyCli, EngineKvPoolRules) {
   auto lower = run_gpuplan(common + "--engine vllm --kv-mem-fraction 0.8");
   ASSERT_EQ(lower.exit_code, 0) << lower.err;
   EXPECT_LT(slots(lower), slots(vllm));
+  // A share that leaves the weights no room names the share: SGLang's default (0.835) for Llama 3.1 70B FP8
+  // on one H100, or a stated one.
+  const std::string h100 = "infer --model llama3.1-70b --system hgx-h100 --gpus 1 --tp 1 --precision fp8 ";
+  auto no_room = run_gpuplan(h100 + "--engine sglang --kv-pool sglang");
+  EXPECT_EQ(no_room.exit_code, 2);
+  EXPECT_TRUE(has(no_room.err, "--kv-pool") && has(no_room.err, "raise --mem-fraction-static")) << no_room.err;
+  auto stated_no_room = run_gpuplan(h100 + "--mem-fraction-static 0.5");
+  EXPECT_EQ(stated_no_room.exit_code, 2);
+  EXPECT_TRUE(has(stated_no_room.err, "--mem-fraction-static 0.5")) << stated_no_room.err;
   for (const char* bad_opt : {"--kv-pool vllm", "--kv-mem-fraction 0", "--kv-mem-fraction 1.2"}) {
     auto bad = run_gpuplan(common + bad_opt);
     EXPECT_EQ(bad.exit_code, 2) << bad_opt;
