@@ -6,6 +6,17 @@
 #include "recipe/recipe_keys.h"
 
 namespace gpuplan {
+namespace {
+
+// The script rows' `precision` for the row's weights: fp8 (FP8 or MXFP8), fp4 (FP4 or NVFP4), else bf16
+// (the scripts' branch for any other weights).
+std::string script_precision(Precision weights) {
+  if (weights == Precision::fp8 || weights == Precision::mxfp8) return "fp8";
+  if (weights == Precision::fp4 || weights == Precision::nvfp4) return "fp4";
+  return "bf16";
+}
+
+}  // namespace
 
 std::string SglangScriptRecvInterval::assumption(long long clients) const {
   return fmt::format("SGLang --scheduler-recv-interval {} (InferenceX's {} at concurrency {})", interval, script,
@@ -17,9 +28,7 @@ SglangScriptRecvInterval inferencex_sglang_recv_interval(const std::string& mode
                                                          long long clients) {
   // The script rows of data/recipes/inferencex_scripts.yaml that pass a receive interval; a row stating
   // the TP wins over one that does not.
-  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
-  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
-  const std::string precision = fp8 ? "fp8" : fp4 ? "fp4" : "bf16";
+  const std::string precision = script_precision(weights);
   const Recipe* found = nullptr;
   for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes) {
     if (r.decode.scheduler_recv_interval <= 1 || r.model != model || r.precision != precision ||
@@ -42,9 +51,7 @@ std::string SglangScriptMemFraction::assumption() const {
 
 SglangScriptMemFraction inferencex_sglang_mem_fraction(const std::string& model, const std::string& accelerator,
                                                        Precision weights, int tp, int mtp, const std::string& date) {
-  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
-  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
-  const std::string precision = fp8 ? "fp8" : fp4 ? "fp4" : "bf16";
+  const std::string precision = script_precision(weights);
   if (date.empty()) return {};
   // Per MTP reading (off, on): the row that applies, one stating the TP winning over one that does not.
   const Recipe* found[2] = {nullptr, nullptr};
@@ -77,11 +84,10 @@ TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, con
                                                    long long isl, long long osl, long long clients, bool attention_dp,
                                                    const std::string& date) {
   // The script rows of data/recipes/inferencex_scripts.yaml that set batch waiting.
-  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
-  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
-  if (date.empty() || !(fp8 || fp4)) return {};
+  const std::string precision = script_precision(weights);
+  if (date.empty() || precision == "bf16") return {};
   for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes) {
-    if (r.batch_wait_iters <= 0 || r.model != model || r.gpu != accelerator || r.precision != (fp8 ? "fp8" : "fp4") ||
+    if (r.batch_wait_iters <= 0 || r.model != model || r.gpu != accelerator || r.precision != precision ||
         (r.isl > 0 && r.isl != isl) || (r.osl > 0 && r.osl != osl) || clients < r.min_concurrency ||
         !recipe_key_matches(r.decode.attention_dp, attention_dp) || !r.in_force(date))
       continue;
@@ -95,11 +101,10 @@ TrtllmScriptBatchWait inferencex_trtllm_batch_wait(const std::string& model, con
 
 int inferencex_script_mtp_draft_tokens(const std::string& model, const std::string& engine, Precision weights,
                                        const std::string& date, std::string* script) {
-  const bool fp8 = weights == Precision::fp8 || weights == Precision::mxfp8;
-  const bool fp4 = weights == Precision::fp4 || weights == Precision::nvfp4;
-  if (date.empty() || !(fp8 || fp4)) return 0;
+  const std::string precision = script_precision(weights);
+  if (date.empty() || precision == "bf16") return 0;
   for (const Recipe& r : builtin_recipe_table("recipes/inferencex_scripts.yaml").recipes)
-    if (r.mtp_draft_tokens > 0 && r.model == model && r.engine == engine && r.precision == (fp8 ? "fp8" : "fp4") &&
+    if (r.mtp_draft_tokens > 0 && r.model == model && r.engine == engine && r.precision == precision &&
         r.in_force(date)) {
       if (script) *script = r.recipe;
       return r.mtp_draft_tokens;
