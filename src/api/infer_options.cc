@@ -134,8 +134,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--mem-fraction-static", req.mem_fraction_static,
                  "SGLang's --mem-fraction-static: the share of each GPU's memory the weights and the KV pool take "
                  "together (InferenceX's DeepSeek scripts: 0.82-0.95), so the pool is this share of the capacity "
-                 "less the weights; 0.05 to 1, or 0 (default): the pool is 0.9 of the memory the weights, "
-                 "workspace and reserve leave (TensorRT-LLM's free_gpu_memory_fraction)")
+                 "less the weights, whatever the --kv-pool rule; 0.05 to 1, or 0 (default): not stated, the "
+                 "engine's rule (--kv-pool)")
       ->capture_default_str();
   app.add_flag("--sweep", req.sweep, "Sweep TP/EP/attention-DP and concurrency; print the Pareto frontier");
   app.add_option("--max-pp", req.max_pp, "Pipeline stages tried, 1, 2, 4 .. up to this, by the sweep and by the point mode's choice (default: 1 on one unit or "
