@@ -1,5 +1,6 @@
 #include "validate/inference_cases.h"
 #include "validate/inferencex_scripts.h"
+#include "validate/inferencex_sweep.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -100,6 +101,40 @@ void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
   w.fp8_moe_weight_block = mode("moe");
 }
 
+// The run's date its notes state ("measured=2026-03-23T13:00:07Z"), or empty.
+std::string notes_measured_date(const std::string& notes) {
+  const auto at = notes.find("measured=");
+  if (at == std::string::npos) return {};
+  return read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
+}
+
+// A disaggregated run of InferenceX's whose notes state the pools' widths but not the worker counts
+// (AIConfigurator's CSV exports): the deployment InferenceX's sweep in force on its date lists for its
+// model, GPU, weights, engine, lengths, widths and clients (validate/inferencex_sweep.h), if exactly one.
+std::optional<std::string> sweep_deployment(const CsvTable& t, size_t i, const Catalog& catalog,
+                                            const SourceConvention& source, const InferenceCase& c,
+                                            const std::string& notes, const std::string& counts_blank,
+                                            NotesDeployment& n, NotesServing& said, std::vector<std::string>& assumptions) {
+  if (!source.closed_loop_client || !source.closed_loop_client->inferencex_scripts) return counts_blank;
+  const Precision wp = c.workload.weight_precision;
+  if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return counts_blank;
+  double conc = 0;
+  if (!parse_number(t.cell(i, "concurrency_or_batch"), conc) || conc < 1 || conc > 1e9) return counts_blank;
+  InferenceXSweepQuery q;
+  q.model = c.model.name;
+  q.gpu = to_lower(c.gpu_name);
+  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
+  q.precision = wp == Precision::fp8 ? "fp8" : "fp4";
+  q.engine = engine_params(catalog, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework")).name;
+  q.isl = c.workload.isl;
+  q.osl = c.workload.osl;
+  q.concurrency = static_cast<long long>(conc);
+  q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
+  q.decode_width = n.decode.tp * n.decode.attn_dp;
+  q.date = notes_measured_date(notes);
+  return read_sweep_deployment(inferencex_sweep(), q, counts_blank, n, said, assumptions);
+}
+
 }  // namespace
 
 std::string inference_row_key(const CsvTable& t, size_t row) {
@@ -173,10 +208,16 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     // Disaggregated prefill/decode pools as the notes state them (AIConfigurator rows).
     NotesDeployment notes_deployment;
     const bool disagg = has_notes_deployment(notes);
+    // Worker counts (and the decode bs) blank, the pools' widths stated: a run of InferenceX's sweep may
+    // be read with the deployment the sweep in force on its date lists (below, once the row is read).
+    std::string counts_blank;
     if (disagg) {
       if (auto why = parse_notes_deployment(notes, notes_deployment)) {
-        skip(*why);
-        continue;
+        if (!notes_deployment.only_counts_blank) {
+          skip(*why);
+          continue;
+        }
+        counts_blank = *why;
       }
     }
     double v = 0;
@@ -196,7 +237,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         continue;
       }
     }
-    if (v < 1) {
+    if (v < 1 && counts_blank.empty()) {
       skip(fmt::format("num_gpus {} is below 1", v));
       continue;
     }
@@ -308,9 +349,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
 
     // Attention-DP and MTP as the notes state them (validate/notes_deployment.h).
-    const NotesServing said = read_notes_serving(notes);
+    NotesServing said = read_notes_serving(notes);
     InferenceParallel& p = c.parallel;
     bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
+    if (!counts_blank.empty()) {
+      if (auto why = sweep_deployment(t, i, catalog, source, c, notes, counts_blank, notes_deployment, said,
+                                      c.assumptions)) {
+        skip(*why);
+        continue;
+      }
+      gpus = notes_deployment.gpus();
+      w.num_gpus = gpus;
+    }
     if (disagg) {
       // The pools the notes state (src/validate/notes_deployment.h): the decode pool capped at its bs per
       // attention rank.
@@ -548,10 +598,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           }
           // ... and its --mem-fraction-static, on the run's date (the notes' "measured="); the rows do
           // not say whether the run was the MTP script's: the script in force, or both where they agree.
-          const auto at = notes.find("measured=");
-          const std::string measured =
-              at == std::string::npos ? std::string()
-                                      : read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
+          const std::string measured = notes_measured_date(notes);
           const SglangScriptMemFraction mf = inferencex_sglang_mem_fraction(
               c.model.name, c.hardware.accelerator.name, w.weight_precision, p.tp, -1, measured);
           if (mf.fraction > 0) {

@@ -1,5 +1,7 @@
 // The inference model against published serving results (shared/data/benchmarks/inference.csv and
 // the MLPerf Inference v4.1/v5.0 rows): the targets, split as score.py splits them.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -387,6 +389,42 @@ TEST(InferenceValidation, AiConfiguratorWorkersBeyondTheBatchAreNotGuessed) {
   EXPECT_EQ(cases[0].workload.concurrency, 13);
   EXPECT_EQ(cases[1].workload.num_gpus, 8);  // TP 8 x EP 8 on one node, 64 clients
   EXPECT_EQ(cases[1].workload.concurrency, 64);
+}
+
+// AIConfigurator's CSV exports of InferenceX's disaggregated runs state the pools' widths but not the
+// worker counts: read with the one deployment InferenceX's sweep in force on the run's date lists for
+// them (data/serving/inferencex_sweep.yaml); where MTP and non-MTP entries both match, not guessed; a
+// source whose runs are not InferenceX's is not read so.
+TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) {
+  const std::string pools =
+      "prefill: workers= tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 bs=; decode: workers= tp=8 pp=1 attn_dp=1 moe_tp=1 "
+      "moe_ep=8 bs=; num_gpus derived with AIC formula workers*tp*pp*attn_dp\n";
+  const CsvTable t = inference_rows(
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,GB200,0,,,,gemm=nvfp4; moe=nvfp4,,trtllm 0.8.1.post2,1024,8192,2048,"
+      "server,tpot_ms,17.439,measured=2026-03-23T13:00:07Z; disagg: prefill: workers= tp=4 pp=1 attn_dp=1 moe_tp=1 "
+      "moe_ep=4 bs=; decode: workers= tp=32 pp=1 attn_dp=1 moe_tp=8 moe_ep=4 bs=; num_gpus derived with AIC formula "
+      "workers*tp*pp*attn_dp\n"
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,H200-SXM,0,,,,gemm=fp8; moe=fp8,,trtllm 0.8.1.post1,8192,1024,256,"
+      "server,ttft_ms,2477.354,measured=2026-03-23T13:00:07Z; disagg: " + pools +
+      "Other-source,z,DeepSeek-R1,671,37,H200-SXM,0,,,,gemm=fp8; moe=fp8,,trtllm 0.8.1.post1,8192,1024,256,"
+      "server,ttft_ms,2477.354,measured=2026-03-23T13:00:07Z; disagg: " + pools);
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 1u);
+  const InferenceCase& c = cases[0];
+  EXPECT_EQ(c.mode, InferenceMode::disaggregated);
+  EXPECT_EQ(c.workload.num_gpus, 36);
+  EXPECT_EQ(c.disagg.prefill_gpus, 4);
+  EXPECT_TRUE(c.disagg.decode.attention_dp);
+  EXPECT_EQ(c.disagg.decode.ep, 32);
+  EXPECT_EQ(c.disagg.decode_max_batch, 64);
+  EXPECT_TRUE(inference_rows_testing::row_says(c, "deployment from InferenceX's sweep")) << fmt::format("{}", fmt::join(c.assumptions, " | "));
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-03-23"), std::string::npos)
+      << skipped[0].reason;
+  EXPECT_NE(skipped[0].reason.find("not guessed"), std::string::npos);
+  EXPECT_EQ(skipped[1].reason.find("InferenceX sweep"), std::string::npos) << skipped[1].reason;
+  EXPECT_NE(skipped[1].reason.find("leaves prefill workers, decode workers, decode bs blank"), std::string::npos);
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

@@ -24,7 +24,9 @@ bool one_of(const std::string& s, std::initializer_list<std::string_view> words)
 }
 
 // What a cell holds, for an error: at most 40 characters.
-std::string echo(const std::string& cell) { return cell.size() > 40 ? cell.substr(0, 40) + "..." : cell; }
+std::string echo(const std::string& cell) {
+  return cell.size() > 40 ? fmt::format("{}...", std::string_view(cell).substr(0, 40)) : cell;
+}
 
 // A count cell: blank leaves `out` (and sets *blank); otherwise a number >= 0 (0: none, as tables
 // write an aggregated row's prefill pool).

@@ -116,8 +116,12 @@ std::optional<std::string> parse_notes_deployment(const std::string& notes_as_wr
   }
   if (!bad.empty())
     return fmt::format("the notes' disaggregated deployment is malformed: {}", join(bad));
-  if (!blank.empty())
+  if (!blank.empty()) {
+    out.only_counts_blank = std::all_of(blank.begin(), blank.end(), [](const std::string& b) {
+      return b == "prefill workers" || b == "decode workers" || b == "decode bs";
+    });
     return fmt::format("the notes' disaggregated deployment leaves {} blank (not stated: not guessed)", join(blank));
+  }
   // AIConfigurator's worker formula: the product must be a GPU count, not an overflow.
   for (const NotesPool* p : {&out.prefill, &out.decode})
     if (double(p->workers) * p->tp * p->pp * p->attn_dp > 100000)
@@ -168,17 +172,19 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
   // AIConfigurator's decode bs is per attention-DP rank (its global_bs = bs x attention_dp_size): a
   // rank of gpuplan's decode worker (one per GPU with attention-DP, else the worker; a dense model's
   // attn_dp ranks are workers already).
-  d.decode_max_batch = n.decode.bs;
-  assumptions.push_back(fmt::format("disaggregated (notes): prefill {} x (tp {}{}{}), decode {} x (tp {}{}{}), decode "
-                                    "batch cap {} per rank ({} slots)",
+  d.decode_max_batch = n.decode.bs;  // 0: no cap stated (a deployment read from the source's sweep)
+  const std::string cap =
+      d.decode_max_batch > 0
+          ? fmt::format("decode batch cap {} per rank ({} slots)", d.decode_max_batch,
+                        d.decode_max_batch * (d.decode.attention_dp ? d.decode.tp : 1) * (d.decode_gpus / d.decode.tp))
+          : std::string("no decode batch cap stated");
+  assumptions.push_back(fmt::format("disaggregated (notes): prefill {} x (tp {}{}{}), decode {} x (tp {}{}{}), {}",
                                     d.prefill_gpus / d.prefill.tp, d.prefill.tp,
                                     d.prefill.attention_dp ? " attention-DP" : "",
                                     m.is_moe() ? fmt::format(" ep {}", d.prefill.ep) : std::string(),
                                     d.decode_gpus / d.decode.tp, d.decode.tp,
                                     d.decode.attention_dp ? " attention-DP" : "",
-                                    m.is_moe() ? fmt::format(" ep {}", d.decode.ep) : std::string(), d.decode_max_batch,
-                                    d.decode_max_batch * (d.decode.attention_dp ? d.decode.tp : 1) *
-                                        (d.decode_gpus / d.decode.tp)));
+                                    m.is_moe() ? fmt::format(" ep {}", d.decode.ep) : std::string(), cap));
   return std::nullopt;
 }
 

@@ -29,6 +29,9 @@ struct NotesPool {
 
 struct NotesDeployment {
   NotesPool prefill, decode;
+  // Set by parse_notes_deployment when what it reports blank is only the worker counts and the decode
+  // bs (the pools' shapes stated): a run whose deployment its source's sweep may state.
+  bool only_counts_blank = false;
   int gpus() const { return prefill.gpus() + decode.gpus(); }
 };
 

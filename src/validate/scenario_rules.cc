@@ -12,15 +12,15 @@ namespace gpuplan {
 
 namespace {
 
-constexpr const char* kFile = "serving/mlperf_scenarios.yaml";
+constexpr const char* kScenariosFile = "serving/mlperf_scenarios.yaml";
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 std::vector<MlperfBenchmark> load() {
   std::vector<MlperfBenchmark> out;
   for (const EmbeddedFile& f : embedded_data_files()) {
-    if (f.path != kFile) continue;
-    YamlMap top(embedded_yaml(f), kFile);
+    if (f.path != kScenariosFile) continue;
+    YamlMap top(embedded_yaml(f), kScenariosFile);
     top.str("schema");
     for (YamlMap& m : top.map_list("benchmarks")) {
       MlperfBenchmark b;
@@ -43,7 +43,7 @@ std::vector<MlperfBenchmark> load() {
     }
     top.reject_unknown_keys();
   }
-  if (out.empty()) throw InputError("data", std::string(kFile) + " is missing or lists no benchmarks");
+  if (out.empty()) throw InputError("data", std::string(kScenariosFile) + " is missing or lists no benchmarks");
   return out;
 }
 

@@ -15,7 +15,7 @@ namespace gpuplan {
 
 namespace {
 
-constexpr const char* kFile = "serving/source_conventions.yaml";
+constexpr const char* kConventionsFile = "serving/source_conventions.yaml";
 constexpr const char* kPrecisions = "a weights' precision the serving model runs: BF16, FP16, FP8, FP4, NVFP4, MXFP4, W4A16";
 
 std::string required_text(YamlMap& m, const std::string& key) {
@@ -110,8 +110,8 @@ std::vector<SourceConvention> parse_source_conventions(const std::string& text, 
 const std::vector<SourceConvention>& source_conventions() {
   static const std::vector<SourceConvention> table = [] {
     for (const EmbeddedFile& f : embedded_data_files())
-      if (f.path == kFile) return parse_source_conventions_document(embedded_yaml(f), kFile);
-    throw InputError("data", std::string(kFile) + " is missing");
+      if (f.path == kConventionsFile) return parse_source_conventions_document(embedded_yaml(f), kConventionsFile);
+    throw InputError("data", std::string(kConventionsFile) + " is missing");
   }();
   return table;
 }

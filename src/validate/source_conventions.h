@@ -18,7 +18,7 @@ struct ClosedLoopClient {
   double random_range_ratio = 1;  // request lengths uniform in [ratio, 1] x ISL/OSL
   bool http_front_end = false;    // the engine's HTTP front end per request is in the latency
   std::string disaggregated_engine_prefix;  // engine entry in front of disaggregated workers ("dynamo ")
-  bool inferencex_scripts = false;          // InferenceX launch scripts' extra server settings apply
+  bool inferencex_scripts = false;          // InferenceX's runs: its scripts' settings and sweep apply
   // The aggregated rows are runs of single-node scripts whose dump states the layout with tp (or
   // attn_dp) = the script's TP x EP, moe_tp = its TP and moe_ep = its EP: a stated width beyond one
   // NVLink node that is moe_tp x moe_ep with moe_tp = moe_ep is read as TP (= EP) moe_ep on moe_ep GPUs.

@@ -1,0 +1,183 @@
+#include "validate/inferencex_sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/embedded_data.h"
+#include "core/error.h"
+#include "core/yaml_reader.h"
+#include "core/yaml_tree.h"
+#include "recipe/recipe_dates.h"
+
+namespace gpuplan {
+
+namespace {
+
+constexpr const char* kSweepFile = "serving/inferencex_sweep.yaml";
+constexpr const char* kSweepSchema = "gpuplan.inferencex_sweep/v1";
+
+std::string sweep_date_field(YamlMap& m, const std::string& key, bool required) {
+  const auto s = m.opt_str(key);
+  if (!s) {
+    if (required) throw InputError(m.path() + "." + key, "is required (a date YYYY-MM-DD)");
+    return {};
+  }
+  const auto d = read_row_date(*s);
+  if (!d) throw InputError(m.path() + "." + key, fmt::format("'{}' is not a date YYYY-MM-DD", *s));
+  return *d;
+}
+
+InferenceXSweepPool read_sweep_pool(YamlMap m, bool decode) {
+  InferenceXSweepPool p;
+  p.workers = static_cast<int>(m.integer_in("workers", 1, 4096));
+  p.tp = static_cast<int>(m.integer_in("tp", 1, 4096));
+  p.ep = static_cast<int>(m.integer_in("ep", 1, 4096));
+  p.attention_dp = m.boolean("attention_dp");
+  if (decode) p.max_batch = m.opt_integer_in("max_batch", 1, 1000000).value_or(0);
+  m.reject_unknown_keys();
+  return p;
+}
+
+std::vector<InferenceXSweepEntry> parse_sweep_document(const YAML::Node& doc, const std::string& origin) {
+  YamlMap top(doc, origin);
+  const std::string schema = top.str("schema");
+  if (schema != kSweepSchema) throw InputError(origin + ".schema", fmt::format("'{}' is not {}", schema, kSweepSchema));
+  top.str("source");
+  top.raw("read_through");
+  std::vector<InferenceXSweepEntry> out;
+  for (YamlMap& m : top.map_list("entries")) {
+    InferenceXSweepEntry e;
+    e.name = m.str("name");
+    e.model = m.str("model");
+    e.gpu = m.str("gpu");
+    e.precision = m.str("precision");
+    if (e.precision != "fp4" && e.precision != "fp8")
+      throw InputError(m.path() + ".precision", fmt::format("'{}' is not fp4 or fp8", e.precision));
+    e.engine = m.str("engine");
+    if (e.engine != "dynamo+tensorrt-llm" && e.engine != "dynamo+sglang")
+      throw InputError(m.path() + ".engine", fmt::format("'{}' is not dynamo+tensorrt-llm or dynamo+sglang", e.engine));
+    e.isl = m.integer_in("isl", 1, 10000000);
+    e.osl = m.integer_in("osl", 1, 10000000);
+    e.mtp = m.boolean("mtp");
+    e.mtp_draft_tokens = static_cast<int>(m.integer_in("mtp_draft_tokens", 0, 16));
+    if (!e.mtp && e.mtp_draft_tokens != 0)
+      throw InputError(m.path() + ".mtp_draft_tokens", "must be 0 when mtp is false");
+    e.prefill = read_sweep_pool(m.map("prefill"), false);
+    e.decode = read_sweep_pool(m.map("decode"), true);
+    const YAML::Node c = m.raw("concurrencies");
+    if (!c.IsSequence()) throw InputError(m.path() + ".concurrencies", "expected a list of client counts");
+    for (const auto& x : c) {
+      long long v = 0;
+      try {
+        v = x.as<long long>();
+      } catch (const YAML::Exception&) {
+        throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
+      }
+      if (v < 1) throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
+      e.concurrencies.push_back(v);
+    }
+    e.valid_from = sweep_date_field(m, "valid_from", true);
+    e.valid_until = sweep_date_field(m, "valid_until", false);
+    if (!e.valid_until.empty() && e.valid_until <= e.valid_from)
+      throw InputError(m.path() + ".valid_until", "must be after valid_from");
+    e.commit = m.str("commit");
+    m.reject_unknown_keys();
+    out.push_back(std::move(e));
+  }
+  top.reject_unknown_keys();
+  return out;
+}
+
+}  // namespace
+
+std::vector<InferenceXSweepEntry> parse_inferencex_sweep(const std::string& text, const std::string& origin) {
+  return parse_sweep_document(parse_yaml(text, origin), origin);
+}
+
+const std::vector<InferenceXSweepEntry>& inferencex_sweep() {
+  static const std::vector<InferenceXSweepEntry> table = [] {
+    for (const EmbeddedFile& f : embedded_data_files())
+      if (f.path == kSweepFile) return parse_sweep_document(embedded_yaml(f), kSweepFile);
+    throw InputError("data", std::string(kSweepFile) + " is missing");
+  }();
+  return table;
+}
+
+std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
+                                                                      const InferenceXSweepQuery& q) {
+  std::vector<const InferenceXSweepEntry*> out;
+  if (q.date.empty()) return out;
+  for (const auto& e : table) {
+    if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) continue;
+    if (e.isl != q.isl || e.osl != q.osl || e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width) continue;
+    if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) continue;
+    if (std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) == e.concurrencies.end()) continue;
+    if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(e); }))
+      out.push_back(&e);
+  }
+  return out;
+}
+
+namespace {
+
+std::string sweep_pool_text(const InferenceXSweepPool& p) {
+  return fmt::format("{} x (tp {} ep {}{})", p.workers, p.tp, p.ep, p.attention_dp ? " attention-DP" : "");
+}
+
+NotesPool sweep_notes_pool(const InferenceXSweepPool& p) {
+  NotesPool n;
+  n.workers = p.workers;
+  n.pp = 1;
+  n.tp = p.attention_dp ? 1 : p.tp;
+  n.attn_dp = p.attention_dp ? p.tp : 1;
+  n.moe_ep = p.ep;
+  n.moe_tp = p.tp / p.ep;
+  n.bs = p.max_batch;
+  return n;
+}
+
+}  // namespace
+
+std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
+                                                 const InferenceXSweepQuery& q, const std::string& counts_blank,
+                                                 NotesDeployment& n, NotesServing& said,
+                                                 std::vector<std::string>& assumptions) {
+  if (q.date.empty()) return counts_blank + "; the run's date is not stated, so no sweep entry can be read";
+  const auto found = inferencex_sweep_deployments(table, q);
+  const std::string what = fmt::format(
+      "{} {} {} on {} at {}/{} with {} clients, prefill workers {} GPUs wide, decode {} wide", q.model, q.precision,
+      q.engine, q.gpu, q.isl, q.osl, q.concurrency, q.prefill_width, q.decode_width);
+  if (found.empty())
+    return fmt::format("{}; no InferenceX sweep entry in force on {} runs {}", counts_blank, q.date, what);
+  if (found.size() > 1) {
+    std::string each;
+    for (const auto* e : found)
+      each += fmt::format("{}{}: prefill {}, decode {}{}", each.empty() ? "" : "; ", e->name, sweep_pool_text(e->prefill),
+                          sweep_pool_text(e->decode), e->mtp ? ", MTP" : "");
+    return fmt::format("{}; {} InferenceX sweep entries in force on {} run {} with different deployments ({}): not "
+                       "guessed",
+                       counts_blank, found.size(), q.date, what, each);
+  }
+  const InferenceXSweepEntry& e = *found.front();
+  if (e.prefill.tp % e.prefill.ep != 0 || e.decode.tp % e.decode.ep != 0)
+    return fmt::format("{}; the InferenceX sweep entry {} states an EP that does not divide its worker's width",
+                       counts_blank, e.name);
+  n.prefill = sweep_notes_pool(e.prefill);
+  n.decode = sweep_notes_pool(e.decode);
+  n.only_counts_blank = false;
+  said.mtp = e.mtp ? 1 : 0;
+  said.mtp_draft_tokens = e.mtp_draft_tokens;
+  said.said.push_back(e.mtp ? (e.mtp_draft_tokens > 0 ? fmt::format("MTP {} (InferenceX sweep)", e.mtp_draft_tokens)
+                                                      : std::string("MTP (InferenceX sweep)"))
+                            : std::string("no MTP (InferenceX sweep)"));
+  assumptions.push_back(fmt::format(
+      "deployment from InferenceX's sweep (its NVIDIA master config, entry {} in force {} to {}, from commit {}): the "
+      "one entry in force on the run's date {} with its widths and clients: prefill {}, decode {}{}{}",
+      e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date, sweep_pool_text(e.prefill),
+      sweep_pool_text(e.decode), e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
+      e.mtp ? ", MTP" : ", no MTP"));
+  return std::nullopt;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,74 @@
+#pragma once
+// InferenceX's disaggregated sweep entries through the history of its NVIDIA master config
+// (data/serving/inferencex_sweep.yaml, written by scripts/gen_inferencex_sweep.py): each entry's
+// deployment, the client counts it ran and the dates it stood in the file. A dump of InferenceX's runs
+// that states each pool's width and the clients but not the worker counts (AIConfigurator's CSV exports)
+// is read with the one deployment the sweep in force on the run's date lists for them. See
+// docs/validation.md ("Disaggregated rows without worker counts").
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validate/notes_deployment.h"
+
+namespace gpuplan {
+
+struct InferenceXSweepPool {
+  int workers = 1;
+  int tp = 1;  // the worker's width (GPUs)
+  int ep = 1;
+  bool attention_dp = false;
+  long long max_batch = 0;  // decode: sequences per attention rank its recipe's name states (0: not stated)
+  bool operator==(const InferenceXSweepPool&) const = default;
+};
+
+struct InferenceXSweepEntry {
+  std::string name;       // the config's key ("dsr1-fp4-gb200-dynamo-trt")
+  std::string model;      // catalog model name
+  std::string gpu;        // InferenceX's runner ("gb200", "b200", "h100")
+  std::string precision;  // "fp4" or "fp8"
+  std::string engine;     // "dynamo+tensorrt-llm" or "dynamo+sglang"
+  long long isl = 0, osl = 0;
+  bool mtp = false;
+  int mtp_draft_tokens = 0;  // 0: not stated
+  InferenceXSweepPool prefill, decode;
+  std::vector<long long> concurrencies;
+  std::string valid_from, valid_until;  // YYYY-MM-DD; valid_until exclusive, empty: still in force
+  std::string commit;
+  int gpus() const { return prefill.workers * prefill.tp + decode.workers * decode.tp; }
+  // The same deployment (pools, MTP and drafts): two entries that agree on it are one reading of a run.
+  bool same_deployment(const InferenceXSweepEntry& o) const {
+    return prefill == o.prefill && decode == o.decode && mtp == o.mtp && mtp_draft_tokens == o.mtp_draft_tokens;
+  }
+};
+
+// Parses a gpuplan.inferencex_sweep/v1 document; a missing or out-of-range field is an InputError naming it.
+std::vector<InferenceXSweepEntry> parse_inferencex_sweep(const std::string& text, const std::string& origin);
+
+// The built-in table.
+const std::vector<InferenceXSweepEntry>& inferencex_sweep();
+
+// What a run states of its deployment: the pools' widths (GPUs a worker), not their worker counts.
+struct InferenceXSweepQuery {
+  std::string model, gpu, precision, engine;
+  long long isl = 0, osl = 0, concurrency = 0;
+  int prefill_width = 0, decode_width = 0;
+  std::string date;  // YYYY-MM-DD
+};
+
+// The entries in force on the query's date whose model, GPU, precision, engine, lengths, pool widths
+// and client counts are the query's, one per distinct deployment (the first of each in file order).
+std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
+                                                                      const InferenceXSweepQuery& q);
+
+// A run whose notes leave the worker counts blank (`counts_blank`: what parse_notes_deployment said),
+// read with the one deployment of `table` the query finds: `n` gets both pools in the notes' terms
+// (attention-DP over the worker's width, moe_ep = the entry's EP; the decode bs its recipe's name states,
+// else 0: no cap stated) and `said` the entry's MTP; the reading is added to `assumptions`. Returns the
+// reason the row stays unread: no entry, or entries with different deployments (not guessed).
+std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
+                                                 const InferenceXSweepQuery& q, const std::string& counts_blank,
+                                                 NotesDeployment& n, NotesServing& said,
+                                                 std::vector<std::string>& assumptions);
+
+}  // namespace gpuplan

@@ -1,0 +1,128 @@
+#include "validate/inferencex_sweep.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+
+namespace gpuplan {
+namespace {
+
+// Three entries of one config: two spans of one deployment (a client list that changed), a second
+// deployment of the same widths from a later date, and an MTP twin of the first.
+const std::string kSweep = R"(schema: gpuplan.inferencex_sweep/v1
+source: SemiAnalysisAI/InferenceX
+read_through: {commit: abc, date: 2026-08-21}
+entries:
+  - {name: a, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 4, tp: 8, ep: 8, attention_dp: false}, concurrencies: [4, 8], valid_from: 2026-01-10, valid_until: 2026-02-01, commit: c1}
+  - {name: a, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 4, tp: 8, ep: 8, attention_dp: false}, concurrencies: [4, 8, 16], valid_from: 2026-02-01, valid_until: null, commit: c2}
+  - {name: a, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 2, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 1, tp: 8, ep: 8, attention_dp: true, max_batch: 64}, concurrencies: [512], valid_from: 2026-03-01, valid_until: null, commit: c3}
+  - {name: a-mtp, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: true, mtp_draft_tokens: 3, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 2, tp: 8, ep: 8, attention_dp: false}, concurrencies: [16], valid_from: 2026-03-01, valid_until: null, commit: c4}
+)";
+
+InferenceXSweepQuery query(long long clients, const std::string& date) {
+  InferenceXSweepQuery q;
+  q.model = "deepseek-r1";
+  q.gpu = "b200";
+  q.precision = "fp8";
+  q.engine = "dynamo+tensorrt-llm";
+  q.isl = 8192;
+  q.osl = 1024;
+  q.concurrency = clients;
+  q.prefill_width = 8;
+  q.decode_width = 8;
+  q.date = date;
+  return q;
+}
+
+TEST(InferenceXSweep, MatchesTheEntriesInForceOnTheRunsDate) {
+  const auto t = parse_inferencex_sweep(kSweep, "inline");
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_TRUE(t[1].valid_until.empty());
+  EXPECT_EQ(t[2].decode.max_batch, 64);
+  // Two spans of one deployment are one reading; the later client list holds 16 only from its date.
+  EXPECT_EQ(inferencex_sweep_deployments(t, query(8, "2026-01-20")).size(), 1u);
+  EXPECT_EQ(inferencex_sweep_deployments(t, query(8, "2026-02-15")).size(), 1u);
+  EXPECT_TRUE(inferencex_sweep_deployments(t, query(16, "2026-01-20")).empty());
+  EXPECT_TRUE(inferencex_sweep_deployments(t, query(8, "2026-01-09")).empty());  // before the first span
+  EXPECT_EQ(inferencex_sweep_deployments(t, query(16, "2026-02-15")).size(), 1u);
+  // From 2026-03-01 16 clients ran with and without MTP: two deployments.
+  EXPECT_EQ(inferencex_sweep_deployments(t, query(16, "2026-03-05")).size(), 2u);
+  // Another width, GPU or engine matches nothing.
+  auto q = query(512, "2026-03-05");
+  EXPECT_EQ(inferencex_sweep_deployments(t, q).size(), 1u);
+  q.decode_width = 16;
+  EXPECT_TRUE(inferencex_sweep_deployments(t, q).empty());
+  q = query(512, "2026-03-05");
+  q.engine = "dynamo+sglang";
+  EXPECT_TRUE(inferencex_sweep_deployments(t, q).empty());
+  EXPECT_TRUE(inferencex_sweep_deployments(t, query(8, "")).empty());  // no date: nothing in force
+}
+
+TEST(InferenceXSweep, ReadsTheOneDeploymentInTheNotesTerms) {
+  const auto t = parse_inferencex_sweep(kSweep, "inline");
+  NotesDeployment n;
+  NotesServing said;
+  std::vector<std::string> assumptions;
+  ASSERT_FALSE(read_sweep_deployment(t, query(512, "2026-03-05"), "blank", n, said, assumptions));
+  EXPECT_EQ(n.prefill.workers, 2);
+  EXPECT_EQ(n.prefill.tp, 1);  // attention-DP over the worker's 8 GPUs
+  EXPECT_EQ(n.prefill.attn_dp, 8);
+  EXPECT_EQ(n.prefill.moe_ep, 8);
+  EXPECT_EQ(n.prefill.moe_tp, 1);
+  EXPECT_EQ(n.decode.bs, 64);
+  EXPECT_EQ(n.gpus(), 24);
+  EXPECT_EQ(said.mtp, 0);
+  ASSERT_EQ(assumptions.size(), 1u);
+  EXPECT_NE(assumptions[0].find("entry a in force 2026-03-01 to now"), std::string::npos) << assumptions[0];
+
+  // A deployment without attention-DP keeps TP over the worker; no batch in its recipe's name: no cap.
+  ASSERT_FALSE(read_sweep_deployment(t, query(4, "2026-02-15"), "blank", n, said, assumptions));
+  EXPECT_EQ(n.decode.workers, 4);
+  EXPECT_EQ(n.decode.tp, 8);
+  EXPECT_EQ(n.decode.attn_dp, 1);
+  EXPECT_EQ(n.decode.bs, 0);
+
+  // MTP and not, both in force: not guessed, each named.
+  const auto why = read_sweep_deployment(t, query(16, "2026-03-05"), "workers blank", n, said, assumptions);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("workers blank; 2 InferenceX sweep entries in force on 2026-03-05"), std::string::npos) << *why;
+  EXPECT_NE(why->find("not guessed"), std::string::npos);
+  EXPECT_NE(why->find("a-mtp"), std::string::npos);
+  const auto none = read_sweep_deployment(t, query(32, "2026-03-05"), "workers blank", n, said, assumptions);
+  ASSERT_TRUE(none);
+  EXPECT_NE(none->find("no InferenceX sweep entry in force on 2026-03-05"), std::string::npos) << *none;
+}
+
+TEST(InferenceXSweep, BadFieldsNameTheirPath) {
+  auto bad = [](const std::string& from, const std::string& to) {
+    std::string s = kSweep;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  try {
+    parse_inferencex_sweep(bad("workers: 4, tp: 8", "workers: 0, tp: 8"), "f");
+    FAIL() << "workers 0 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("f.entries[0].decode.workers"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_inferencex_sweep(bad("precision: fp8", "precision: int8"), "f"), InputError);
+  EXPECT_THROW(parse_inferencex_sweep(bad("valid_until: 2026-02-01", "valid_until: 2026-01-01"), "f"), InputError);
+  EXPECT_THROW(parse_inferencex_sweep(bad("mtp: false, mtp_draft_tokens: 0", "mtp: false, mtp_draft_tokens: 2"), "f"),
+               InputError);
+  EXPECT_THROW(parse_inferencex_sweep(bad("commit: c1}", "commit: c1, extra: 1}"), "f"), InputError);
+}
+
+// The built-in table loads: every entry has client counts and its span of dates in order.
+TEST(InferenceXSweep, BuiltInTable) {
+  const auto& t = inferencex_sweep();
+  ASSERT_GE(t.size(), 100u);
+  for (const auto& e : t) {
+    EXPECT_FALSE(e.concurrencies.empty()) << e.name;
+    EXPECT_TRUE(e.valid_until.empty() || e.valid_from < e.valid_until) << e.name;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan
