@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Writes data/serving/inferencex_sweep.yaml: InferenceX's disaggregated sweep entries through its history.
+"""Writes data/serving/inferencex_sweep.yaml: InferenceX's sweep entries through its config's history.
 
-InferenceX runs each multi-node (disaggregated) deployment its NVIDIA master config lists: per entry the
-model, runner, precision, framework, lengths, speculative decoding, both pools (workers, TP, EP,
-attention-DP) and the client counts. This script reads every commit of that file in a local clone
-(.github/configs/nvidia-master.yaml, later configs/nvidia-master.yaml) and writes one row per entry and
-span of dates it stood in the file: in force on a date D when it is in the last commit of D or before.
+InferenceX runs each deployment its NVIDIA master config lists: per entry the model, runner, precision,
+framework, container image, lengths, speculative decoding, the worker's TP, EP and attention-DP (both
+pools' and their worker counts for a disaggregated entry) and the client counts. This script reads every
+commit of that file in a local clone (.github/configs/nvidia-master.yaml, later configs/nvidia-master.yaml)
+and writes one row per entry and span of dates it stood in the file: in force on a date D when it is in
+the last commit of D or before.
 
 Usage: scripts/gen_inferencex_sweep.py GIT_DIR > data/serving/inferencex_sweep.yaml
 (GIT_DIR: a clone of github.com/SemiAnalysisAI/InferenceX, or its bare git directory)
@@ -21,6 +22,25 @@ PATHS = (".github/configs/nvidia-master.yaml", "configs/nvidia-master.yaml")
 MODELS = {"dsr1": "deepseek-r1", "gptoss": "gpt-oss-120b", "glm5": "glm-5", "kimik2.5": "kimi-k2.5",
           "qwen3.5": "qwen3.5-397b-a17b", "minimaxm2.5": "minimax-m2"}
 ENGINES = {"dynamo-trt": "dynamo+tensorrt-llm", "dynamo-sglang": "dynamo+sglang"}
+SINGLE_NODE_ENGINES = {"trt": "tensorrt-llm", "sglang": "sglang", "vllm": "vllm"}
+# The weights as the file compares them: FP8, or 4-bit floating point (fp4, nvfp4); others not written.
+PRECISIONS = {"fp8": "fp8", "fp4": "fp4", "nvfp4": "fp4"}
+
+
+def concurrencies(s):
+    """The client counts an entry runs: its conc-list, or conc-start doubling up to conc-end (the end
+    included), as InferenceX's utils/matrix_logic/generate_sweep_configs.py expands them (step 2)."""
+    if s.get("conc-list"):
+        return sorted(int(x) for x in s["conc-list"])
+    if s.get("conc-start") is None or s.get("conc-end") is None:
+        return []
+    out, c, end = [], int(s["conc-start"]), int(s["conc-end"])
+    while c <= end:
+        out.append(c)
+        if c == end:
+            break
+        c = min(c * 2, end)
+    return out
 
 
 def git(gitdir, *args):
@@ -49,7 +69,8 @@ def entries(doc):
             continue
         model = MODELS.get(str(c.get("model-prefix")))
         engine = ENGINES.get(str(c.get("framework")))
-        if not model or not engine:
+        precision = PRECISIONS.get(str(c.get("precision")))
+        if not model or not engine or not precision:
             continue
         for sl in c.get("seq-len-configs") or []:
             for s in sl.get("search-space") or []:
@@ -66,44 +87,49 @@ def entries(doc):
                     d["max_batch"] = batch
                 yield {
                     "name": name, "model": model, "gpu": str(c["runner"]).split("-")[0],
-                    "precision": str(c["precision"]), "engine": engine, "isl": int(sl["isl"]), "osl": int(sl["osl"]),
+                    "precision": precision, "engine": engine, "isl": int(sl["isl"]), "osl": int(sl["osl"]),
                     "mtp": spec == "mtp", "mtp_draft_tokens": drafts if spec == "mtp" else 0,
                     "prefill": pool(s["prefill"], False), "decode": d,
                     "concurrencies": sorted(int(x) for x in s.get("conc-list") or []), "config_file": config_file,
                 }
 
 
-def key(e):
-    return yaml.safe_dump(e, sort_keys=True)
+def single_node_entries(doc):
+    for name, c in (doc or {}).items():
+        if not isinstance(c, dict) or c.get("disagg") or c.get("multinode"):
+            continue
+        model = MODELS.get(str(c.get("model-prefix")))
+        engine = SINGLE_NODE_ENGINES.get(str(c.get("framework")))
+        if not model or not engine:
+            continue
+        for sl in c.get("seq-len-configs") or []:
+            for s in sl.get("search-space") or []:
+                spec = str(s.get("spec-decoding") or ("mtp" if name.endswith("-mtp") else "none"))
+                conc = concurrencies(s)
+                precision = PRECISIONS.get(str(c.get("precision")))
+                if spec not in ("none", "mtp") or not s.get("tp") or not conc or not precision:
+                    continue
+                yield {
+                    "name": name, "model": model, "gpu": str(c["runner"]).split("-")[0],
+                    "precision": precision, "engine": engine, "image": str(c.get("image") or ""),
+                    "isl": int(sl["isl"]), "osl": int(sl["osl"]), "mtp": spec == "mtp", "tp": int(s["tp"]),
+                    "ep": int(s.get("ep") or 1), "attention_dp": bool(s.get("dp-attn")), "concurrencies": conc,
+                }
 
 
-def main():
-    gitdir = sys.argv[1]
-    log = git(gitdir, "log", "--format=%H %cs", "--reverse", "--", *PATHS).stdout.split()
-    commits = list(zip(log[0::2], log[1::2]))
-    # The file as of each day's last commit.
+def spans(gitdir, commits, read):
+    """Rows of `read(doc)`'s entries with the dates each stood in the file."""
     by_day = {}
     for h, day in commits:
         by_day[day] = h
     open_spans = {}  # key -> (entry, from, commit)
     rows = []
-    last_day = None
     for day in sorted(by_day):
-        h = by_day[day]
-        text = None
-        for p in PATHS:
-            r = git(gitdir, "show", f"{h}:{p}")
-            if r.returncode == 0:
-                text = r.stdout
-                break
-        if text is None:
-            continue
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError:
-            continue  # a commit whose file does not parse: the previous day's entries stay in force
+        doc = read(by_day[day])
+        if doc is None:
+            continue  # a commit whose file is missing or does not parse: the previous day's entries stay in force
         now = {}
-        for e in entries(doc):
+        for e in doc:
             now.setdefault(key(e), e)
         for k in list(open_spans):
             if k not in now:
@@ -111,34 +137,74 @@ def main():
                 rows.append(dict(e, valid_from=since, valid_until=day, commit=commit))
         for k, e in now.items():
             if k not in open_spans:
-                open_spans[k] = (e, day, h)
-        last_day = day
+                open_spans[k] = (e, day, by_day[day])
     for e, since, commit in open_spans.values():
         rows.append(dict(e, valid_from=since, valid_until=None, commit=commit))
     rows.sort(key=lambda r: (r["model"], r["gpu"], r["precision"], r["engine"], r["isl"], r["osl"], r["valid_from"],
-                             r["name"], r["concurrencies"]))
+                             r["name"], r["concurrencies"], key(r)))
+    return rows
+
+
+def key(e):
+    return yaml.safe_dump(e, sort_keys=True)
+
+
+def flow(p):
+    return "{" + ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}" for k, v in p.items()) + "}"
+
+
+def main():
+    gitdir = sys.argv[1]
+    log = git(gitdir, "log", "--format=%H %cs", "--reverse", "--", *PATHS).stdout.split()
+    commits = list(zip(log[0::2], log[1::2]))
+    docs = {}
+
+    def doc_at(h):
+        if h not in docs:
+            docs[h] = None
+            for p in PATHS:
+                r = git(gitdir, "show", f"{h}:{p}")
+                if r.returncode == 0:
+                    try:
+                        docs[h] = yaml.safe_load(r.stdout)
+                    except yaml.YAMLError:
+                        pass
+                    break
+        return docs[h]
+
+    disagg = spans(gitdir, commits, lambda h: None if doc_at(h) is None else list(entries(doc_at(h))))
+    single = spans(gitdir, commits, lambda h: None if doc_at(h) is None else list(single_node_entries(doc_at(h))))
     head = git(gitdir, "log", "-1", "--format=%H %cs", "--", *PATHS).stdout.split()
-    print("# InferenceX's disaggregated sweep entries through the history of its NVIDIA master config")
-    print("# (.github/configs/nvidia-master.yaml, later configs/nvidia-master.yaml, github.com/SemiAnalysisAI/InferenceX):")
-    print("# each entry's deployment (workers, TP, EP, attention-DP of both pools), speculative decoding, client counts,")
-    print("# and the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states (batchN, mtpN; 0: not")
-    print("# stated), with the dates it stood in the file: in force on a date D when it is in the last commit of D or")
-    print("# before (valid_from inclusive, valid_until exclusive; null: still there at read_through). `commit`: the")
-    print("# first commit of the span. Models the catalog has, the dynamo-trt / dynamo-sglang frameworks and pools of 1 or more\n# workers only.")
+    for line in (
+            "InferenceX's sweep entries through the history of its NVIDIA master config (.github/configs/nvidia-master.yaml,",
+            "later configs/nvidia-master.yaml, github.com/SemiAnalysisAI/InferenceX), with the dates each stood in the file:",
+            "in force on a date D when it is in the last commit of D or before (valid_from inclusive, valid_until",
+            "exclusive; null: still there at read_through); `commit`: the first commit of the span. Models the catalog has",
+            "and weights fp8 or fp4 (fp4 and nvfp4) only. `entries`: the disaggregated deployments (dynamo-trt,",
+            "dynamo-sglang; pools of 1 or more workers): both pools' workers, TP, EP and attention-DP, MTP, client counts,",
+            "and the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states (batchN, mtpN; 0: not",
+            "stated). `single_node`: the single-node entries (trt, sglang, vllm): the container image, the worker's TP, EP",
+            "and attention-DP, MTP and the client counts (conc-start doubling to conc-end, as InferenceX's",
+            "utils/matrix_logic/generate_sweep_configs.py expands them)."):
+        print("# " + line)
     print("# Generated by scripts/gen_inferencex_sweep.py; do not edit by hand.")
     print("schema: gpuplan.inferencex_sweep/v1")
     print("source: SemiAnalysisAI/InferenceX")
     print(f"read_through: {{commit: {head[0]}, date: {head[1]}}}")
     print("entries:")
-    for r in rows:
-        pre, dec = r["prefill"], r["decode"]
-        flow = lambda p: "{" + ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}" for k, v in p.items()) + "}"
+    for r in disagg:
         print(f"  - {{name: {r['name']}, model: {r['model']}, gpu: {r['gpu']}, precision: {r['precision']}, "
               f"engine: {r['engine']}, isl: {r['isl']}, osl: {r['osl']}, mtp: {str(r['mtp']).lower()}, "
-              f"mtp_draft_tokens: {r['mtp_draft_tokens']}, prefill: {flow(pre)}, decode: {flow(dec)}, "
+              f"mtp_draft_tokens: {r['mtp_draft_tokens']}, prefill: {flow(r['prefill'])}, decode: {flow(r['decode'])}, "
               f"concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}], "
               f"valid_from: {r['valid_from']}, valid_until: {r['valid_until'] or 'null'}, commit: {r['commit'][:12]}}}")
-    _ = last_day
+    print("single_node:")
+    for r in single:
+        print(f"  - {{name: {r['name']}, model: {r['model']}, gpu: {r['gpu']}, precision: {r['precision']}, "
+              f"engine: {r['engine']}, image: \"{r['image']}\", isl: {r['isl']}, osl: {r['osl']}, "
+              f"mtp: {str(r['mtp']).lower()}, tp: {r['tp']}, ep: {r['ep']}, attention_dp: {str(r['attention_dp']).lower()}, "
+              f"concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}], "
+              f"valid_from: {r['valid_from']}, valid_until: {r['valid_until'] or 'null'}, commit: {r['commit'][:12]}}}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #include "validate/inference_cases.h"
+#include "validate/inferencex_dump.h"
 #include "validate/inferencex_scripts.h"
-#include "validate/inferencex_sweep.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -99,40 +99,6 @@ void read_fp8_scaling(const std::string& text, InferenceWorkload& w) {
   };
   w.fp8_weight_block = mode("gemm");
   w.fp8_moe_weight_block = mode("moe");
-}
-
-// The run's date its notes state ("measured=2026-03-23T13:00:07Z"), or empty.
-std::string notes_measured_date(const std::string& notes) {
-  const auto at = notes.find("measured=");
-  if (at == std::string::npos) return {};
-  return read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
-}
-
-// A disaggregated run of InferenceX's whose notes state the pools' widths but not the worker counts
-// (AIConfigurator's CSV exports): the deployment InferenceX's sweep in force on its date lists for its
-// model, GPU, weights, engine, lengths, widths and clients (validate/inferencex_sweep.h), if exactly one.
-std::optional<std::string> sweep_deployment(const CsvTable& t, size_t i, const Catalog& catalog,
-                                            const SourceConvention& source, const InferenceCase& c,
-                                            const std::string& notes, const std::string& counts_blank,
-                                            NotesDeployment& n, NotesServing& said, std::vector<std::string>& assumptions) {
-  if (!source.closed_loop_client || !source.closed_loop_client->inferencex_scripts) return counts_blank;
-  const Precision wp = c.workload.weight_precision;
-  if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return counts_blank;
-  double conc = 0;
-  if (!parse_number(t.cell(i, "concurrency_or_batch"), conc) || conc < 1 || conc > 1e9) return counts_blank;
-  InferenceXSweepQuery q;
-  q.model = c.model.name;
-  q.gpu = to_lower(c.gpu_name);
-  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
-  q.precision = wp == Precision::fp8 ? "fp8" : "fp4";
-  q.engine = engine_params(catalog, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework")).name;
-  q.isl = c.workload.isl;
-  q.osl = c.workload.osl;
-  q.concurrency = static_cast<long long>(conc);
-  q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
-  q.decode_width = n.decode.tp * n.decode.attn_dp;
-  q.date = notes_measured_date(notes);
-  return read_sweep_deployment(inferencex_sweep(), q, counts_blank, n, said, assumptions);
 }
 
 }  // namespace
@@ -352,8 +318,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     NotesServing said = read_notes_serving(notes);
     InferenceParallel& p = c.parallel;
     bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
+    const InferenceXSweepEntry* sweep_entry = nullptr;  // the disaggregated deployment read from InferenceX's sweep
     if (!counts_blank.empty()) {
-      if (auto why = sweep_deployment(t, i, catalog, source, c, notes, counts_blank, notes_deployment, said,
+      if (auto why = inferencex_dump_deployment(t, i, catalog, source, c, notes, counts_blank, notes_deployment, sweep_entry,
                                       c.assumptions)) {
         skip(*why);
         continue;
@@ -558,7 +525,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
 
     // MTP as the notes state it (validate/notes_deployment.h).
-    if (notes_mtp(said, c.model, engine_params(catalog, c.engine).mtp_accept, w, c.assumptions)) c.spec_decode = "mtp";
+    int sweep_mtp = -1;  // whether InferenceX's sweep pins the run's MTP: 1 on, 0 off, -1 not known
+    if (notes_mtp(said, c.model, engine_params(catalog, c.engine).mtp_accept, w, c.assumptions)) {
+      c.spec_decode = "mtp";
+    } else if (said.mtp < 0 && source.closed_loop_client && source.closed_loop_client->inferencex_scripts) {
+      // A run of InferenceX's whose dump does not record MTP: as the sweep entries of its date ran it.
+      sweep_mtp = inferencex_dump_mtp(t, i, catalog, source, notes, disagg, sweep_entry, c);
+    }
 
     // Scenario semantics.
     const std::string conc_s = t.cell(i, "concurrency_or_batch");
@@ -596,11 +569,12 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
             w.scheduler_recv_interval = ri.interval;
             c.assumptions.push_back(ri.assumption(w.concurrency));
           }
-          // ... and its --mem-fraction-static, on the run's date (the notes' "measured="); the rows do
-          // not say whether the run was the MTP script's: the script in force, or both where they agree.
+          // ... and its --mem-fraction-static, on the run's date (the notes' "measured="): the MTP script's
+          // or the other's as InferenceX's sweep pins the run's MTP; where it does not, the script in
+          // force, or both where they agree.
           const std::string measured = notes_measured_date(notes);
           const SglangScriptMemFraction mf = inferencex_sglang_mem_fraction(
-              c.model.name, c.hardware.accelerator.name, w.weight_precision, p.tp, -1, measured);
+              c.model.name, c.hardware.accelerator.name, w.weight_precision, p.tp, sweep_mtp, measured);
           if (mf.fraction > 0) {
             w.mem_fraction_static = mf.fraction;
             c.assumptions.push_back(mf.assumption());

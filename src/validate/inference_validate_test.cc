@@ -427,6 +427,34 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   EXPECT_NE(skipped[1].reason.find("leaves prefill workers, decode workers, decode bs blank"), std::string::npos);
 }
 
+// AIConfigurator's exports do not record MTP: a single-node run of InferenceX's takes it from the sweep
+// entries of its date that ran its GPU, engine, image, lengths, TP and clients, set as InferenceX's own
+// rows of the engine set it (TensorRT-LLM 3 drafts; SGLang on NVIDIA 2, with its speculative worker's host
+// work where the script runs spec v1), and says so where they ran it without.
+TEST(InferenceValidation, AiConfiguratorRowsTakeMtpFromInferenceXsSweep) {
+  const CsvTable t = inference_rows(
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,B200,8,8,8,1,gemm=nvfp4; moe=nvfp4,,trtllm 1.2.0rc6.post3,1024,1024,32,"
+      "server,tpot_ms,8.929,measured=2026-02-06T17:21:58Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post3; "
+      "agg: tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 batch=32\n"
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,B200,8,8,1,1,gemm=fp8; moe=fp8_block,,sglang 0.5.9,1024,8192,256,server,"
+      "tpot_ms,35.185,measured=2026-03-25T16:34:14Z; image=lmsysorg/sglang:v0.5.9-cu130; agg: tp=8 pp=1 attn_dp=1 "
+      "moe_tp=8 moe_ep=1 batch=256\n"
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,B200,4,4,1,1,gemm=nvfp4; moe=nvfp4,,trtllm 1.2.0rc6.post2,1024,8192,16,"
+      "server,tpot_ms,11.967,measured=2026-02-03T17:34:19Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post2; "
+      "agg: tp=4 pp=1 attn_dp=1 moe_tp=4 moe_ep=1 batch=16\n");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].spec_decode, "mtp");
+  EXPECT_EQ(cases[0].workload.mtp_draft_tokens, 3);
+  EXPECT_TRUE(inference_rows_testing::row_says(cases[0], "as dsr1-fp4-b200-trt-mtp"));
+  EXPECT_EQ(cases[1].spec_decode, "mtp");
+  EXPECT_EQ(cases[1].workload.mtp_draft_tokens, 2);
+  EXPECT_TRUE(inference_rows_testing::row_says(cases[1], "SGLang's speculative worker in series with the GPU"));
+  EXPECT_NE(cases[2].spec_decode, "mtp");  // the non-MTP config's image
+  EXPECT_TRUE(inference_rows_testing::row_says(cases[2], "no MTP: InferenceX's sweep entries"));
+}
+
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the
 // AIConfigurator file so that the test stays fast).
 TEST(InferenceValidation, CalibrateInferenceImprovesTheFit) {

@@ -18,6 +18,7 @@
 #include "validate/inference_cases.h"
 #include "validate/inferencex_cases.h"
 #include "validate/row_contradiction.h"
+#include "validate/inferencex_mtp.h"
 #include "validate/inferencex_scripts.h"
 #include "validate/inferencex_row.h"
 #include "validate/mori_recipes.h"
@@ -443,29 +444,18 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       return number(t.cell(i, name), v) ? v : 0.0;
     };
     if (dep.mtp) {
-      // SGLang on NVIDIA GPUs drafts 2 tokens a step (EAGLE --speculative-num-steps 2,
-      // --speculative-num-draft-tokens 3: InferenceX's B200/B300/H200 SGLang MTP scripts and the
-      // Dynamo + SGLang recipes of NVIDIA/srt-slurm); SGLang on AMD, ATOM and TensorRT-LLM draft 3.
-      const bool nvidia = blackwell || c.generation == "hopper";
-      const bool sglang_two = has(fw, "sglang") && !has(fw, "mori") && nvidia;
-      // InferenceX's aggregated TensorRT-LLM MTP scripts (dsr1_*_trt_mtp.sh, since the first MTP runs
-      // of 2026-01-15) set num_nextn_predict_layers 1 with attention-DP and 3 without.
-      w.mtp_draft_tokens = sglang_two ? 2 : (trt_aggregated_adp ? 1 : kMtpDraftTokensDefault);
-      // InferenceX's ATOM MTP scripts (benchmarks/single_node/dsr1_{fp4,fp8}_mi355x_atom_mtp.sh) pass
-      // `--method mtp` and, only the FP8 one from 2026-04-02, `--num-speculative-tokens 3`; without it
-      // ATOM drafts its default, 1 (ROCm/ATOM atom/model_engine/arg_utils.py: num_speculative_tokens = 1
-      // from 2025-12-10 through v0.1.6).
-      const bool atom = has(fw, "atom") && !disaggregated_row;
-      // The script's count: data/recipes/inferencex_scripts.yaml (validate/inferencex_scripts.h).
-      const int atom_script_drafts =
-          atom ? inferencex_script_mtp_draft_tokens(c.model.name, "atom", w.weight_precision, row_date) : 0;
-      const bool atom_default_drafts = atom && atom_script_drafts == 0;
-      if (atom) w.mtp_draft_tokens = atom_default_drafts ? 1 : atom_script_drafts;
-      std::string drafts_from = sglang_two            ? "SGLang's NVIDIA recipes"
-                                : trt_aggregated_adp  ? "TensorRT-LLM's attention-DP script"
-                                : atom_default_drafts ? "ATOM's default: the script sets no count"
-                                : atom                ? "the ATOM script's --num-speculative-tokens"
-                                                      : "default";
+      // The draft tokens InferenceX's script or recipe sets (validate/inferencex_mtp.h).
+      InferenceXMtpRun run;
+      run.framework = lower(c.framework);
+      run.generation = c.generation;
+      run.model = c.model.name;
+      run.weights = w.weight_precision;
+      run.date = row_date;
+      run.disaggregated = disaggregated_row;
+      run.attention_dp = dep.decode_attention_dp;
+      const InferenceXMtpDrafts d = inferencex_mtp_drafts(run);
+      w.mtp_draft_tokens = d.drafts;
+      std::string drafts_from = d.from;
       if (has(fw, "mori") && disaggregated_row) {
         // The run's draft tokens: InferenceX's sweep config (DECODE_MTP_SIZE) for this deployment,
         // concurrency and date (data/recipes/inferencex_mori_mtp.yaml).
@@ -493,24 +483,8 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
       }
       w.mtp_accept = eng.mtp_accept;
       c.spec_decode = "mtp";
-      // SGLang's EAGLE worker runs its host work per step in series with the GPU (docs/inference-model.md,
-      // "SGLang's speculative step") where the InferenceX scripts leave SGLANG_ENABLE_SPEC_V2 unexported
-      // (dsr1_fp8_b200_mtp.sh since 2026-02-05, dsr1_fp8_b300_mtp.sh: spec v1 turns the overlap
-      // scheduler off) and where the attention backend is FlashInfer (every Hopper SGLang MTP script and
-      // recipe: EAGLEWorkerV2 captures its draft extend as a CUDA graph only for the Triton, TRTLLM-MLA,
-      // FA3/FlashMLA and AMD aiter backends, and FlashInfer's MLA plan copies the batch's lengths to the
-      // host each step). The B200 FP4 script, the Blackwell Dynamo + SGLang recipes (trtllm_mla, spec v2)
-      // and AMD (aiter, spec v2) overlap it. The figures are the SGLang worker's, whatever front end.
-      if (has(fw, "sglang") && !has(fw, "mori") && nvidia) {
-        const bool spec_v1 = lower(c.framework) == "sglang" && blackwell && !disaggregated_row &&
-                             w.weight_precision == Precision::fp8;
-        if (apply_sglang_mtp_host(catalog, c.generation, spec_v1, w))
-          c.assumptions.push_back(fmt::format(
-              "SGLang's speculative worker in series with the GPU ({}): {:.1f} ms + {:.0f} us per sequence a step",
-              spec_v1 ? "spec v1, no overlap scheduler" : "FlashInfer MLA: eager draft extend",
-              (w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0)) * 1e3,
-              w.mtp_host_per_seq_step_s * 1e6));
-      }
+      if (const std::string host = apply_inferencex_sglang_mtp_host(catalog, run, w); !host.empty())
+        c.assumptions.push_back(host);
       c.assumptions.push_back(fmt::format("MTP: {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
                                           w.mtp_draft_tokens, drafts_from, eng.mtp_accept));
     }

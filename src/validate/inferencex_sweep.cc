@@ -39,51 +39,79 @@ InferenceXSweepPool read_sweep_pool(YamlMap m, bool decode) {
   return p;
 }
 
-std::vector<InferenceXSweepEntry> parse_sweep_document(const YAML::Node& doc, const std::string& origin) {
+std::vector<long long> sweep_concurrencies(YamlMap& m) {
+  const YAML::Node c = m.raw("concurrencies");
+  if (!c.IsSequence() || c.size() == 0)
+    throw InputError(m.path() + ".concurrencies", "expected a list of client counts");
+  std::vector<long long> out;
+  for (const auto& x : c) {
+    long long v = 0;
+    try {
+      v = x.as<long long>();
+    } catch (const YAML::Exception&) {
+      throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
+    }
+    if (v < 1) throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
+    out.push_back(v);
+  }
+  return out;
+}
+
+// The fields every entry has: what ran, on which lengths, and the span of dates.
+template <typename Entry>
+void read_sweep_common(YamlMap& m, Entry& e, std::initializer_list<const char*> engines) {
+  e.name = m.str("name");
+  e.model = m.str("model");
+  e.gpu = m.str("gpu");
+  e.precision = m.str("precision");
+  if (e.precision != "fp4" && e.precision != "fp8")
+    throw InputError(m.path() + ".precision", fmt::format("'{}' is not fp4 or fp8", e.precision));
+  e.engine = m.str("engine");
+  std::string allowed;
+  bool ok = false;
+  for (const char* x : engines) {
+    ok = ok || e.engine == x;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(x);
+  }
+  if (!ok) throw InputError(m.path() + ".engine", fmt::format("'{}' is not one of {}", e.engine, allowed));
+  e.isl = m.integer_in("isl", 1, 10000000);
+  e.osl = m.integer_in("osl", 1, 10000000);
+  e.mtp = m.boolean("mtp");
+  e.concurrencies = sweep_concurrencies(m);
+  e.valid_from = sweep_date_field(m, "valid_from", true);
+  e.valid_until = sweep_date_field(m, "valid_until", false);
+  if (!e.valid_until.empty() && e.valid_until <= e.valid_from)
+    throw InputError(m.path() + ".valid_until", "must be after valid_from");
+  e.commit = m.str("commit");
+}
+
+InferenceXSweep parse_sweep_document(const YAML::Node& doc, const std::string& origin) {
   YamlMap top(doc, origin);
   const std::string schema = top.str("schema");
   if (schema != kSweepSchema) throw InputError(origin + ".schema", fmt::format("'{}' is not {}", schema, kSweepSchema));
   top.str("source");
   top.raw("read_through");
-  std::vector<InferenceXSweepEntry> out;
+  InferenceXSweep out;
   for (YamlMap& m : top.map_list("entries")) {
     InferenceXSweepEntry e;
-    e.name = m.str("name");
-    e.model = m.str("model");
-    e.gpu = m.str("gpu");
-    e.precision = m.str("precision");
-    if (e.precision != "fp4" && e.precision != "fp8")
-      throw InputError(m.path() + ".precision", fmt::format("'{}' is not fp4 or fp8", e.precision));
-    e.engine = m.str("engine");
-    if (e.engine != "dynamo+tensorrt-llm" && e.engine != "dynamo+sglang")
-      throw InputError(m.path() + ".engine", fmt::format("'{}' is not dynamo+tensorrt-llm or dynamo+sglang", e.engine));
-    e.isl = m.integer_in("isl", 1, 10000000);
-    e.osl = m.integer_in("osl", 1, 10000000);
-    e.mtp = m.boolean("mtp");
+    read_sweep_common(m, e, {"dynamo+tensorrt-llm", "dynamo+sglang"});
     e.mtp_draft_tokens = static_cast<int>(m.integer_in("mtp_draft_tokens", 0, 16));
     if (!e.mtp && e.mtp_draft_tokens != 0)
       throw InputError(m.path() + ".mtp_draft_tokens", "must be 0 when mtp is false");
     e.prefill = read_sweep_pool(m.map("prefill"), false);
     e.decode = read_sweep_pool(m.map("decode"), true);
-    const YAML::Node c = m.raw("concurrencies");
-    if (!c.IsSequence()) throw InputError(m.path() + ".concurrencies", "expected a list of client counts");
-    for (const auto& x : c) {
-      long long v = 0;
-      try {
-        v = x.as<long long>();
-      } catch (const YAML::Exception&) {
-        throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
-      }
-      if (v < 1) throw InputError(m.path() + ".concurrencies", "expected whole numbers >= 1");
-      e.concurrencies.push_back(v);
-    }
-    e.valid_from = sweep_date_field(m, "valid_from", true);
-    e.valid_until = sweep_date_field(m, "valid_until", false);
-    if (!e.valid_until.empty() && e.valid_until <= e.valid_from)
-      throw InputError(m.path() + ".valid_until", "must be after valid_from");
-    e.commit = m.str("commit");
     m.reject_unknown_keys();
-    out.push_back(std::move(e));
+    out.disaggregated.push_back(std::move(e));
+  }
+  for (YamlMap& m : top.map_list("single_node")) {
+    InferenceXSingleNodeEntry e;
+    read_sweep_common(m, e, {"tensorrt-llm", "sglang", "vllm"});
+    e.image = m.str("image");
+    e.tp = static_cast<int>(m.integer_in("tp", 1, 4096));
+    e.ep = static_cast<int>(m.integer_in("ep", 1, 4096));
+    e.attention_dp = m.boolean("attention_dp");
+    m.reject_unknown_keys();
+    out.single_node.push_back(std::move(e));
   }
   top.reject_unknown_keys();
   return out;
@@ -91,12 +119,12 @@ std::vector<InferenceXSweepEntry> parse_sweep_document(const YAML::Node& doc, co
 
 }  // namespace
 
-std::vector<InferenceXSweepEntry> parse_inferencex_sweep(const std::string& text, const std::string& origin) {
+InferenceXSweep parse_inferencex_sweep(const std::string& text, const std::string& origin) {
   return parse_sweep_document(parse_yaml(text, origin), origin);
 }
 
-const std::vector<InferenceXSweepEntry>& inferencex_sweep() {
-  static const std::vector<InferenceXSweepEntry> table = [] {
+const InferenceXSweep& inferencex_sweep() {
+  static const InferenceXSweep table = [] {
     for (const EmbeddedFile& f : embedded_data_files())
       if (f.path == kSweepFile) return parse_sweep_document(embedded_yaml(f), kSweepFile);
     throw InputError("data", std::string(kSweepFile) + " is missing");
@@ -141,8 +169,9 @@ NotesPool sweep_notes_pool(const InferenceXSweepPool& p) {
 
 std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
                                                  const InferenceXSweepQuery& q, const std::string& counts_blank,
-                                                 NotesDeployment& n, NotesServing& said,
+                                                 NotesDeployment& n, const InferenceXSweepEntry*& entry,
                                                  std::vector<std::string>& assumptions) {
+  entry = nullptr;
   if (q.date.empty()) return counts_blank + "; the run's date is not stated, so no sweep entry can be read";
   const auto found = inferencex_sweep_deployments(table, q);
   const std::string what = fmt::format(
@@ -166,11 +195,7 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   n.prefill = sweep_notes_pool(e.prefill);
   n.decode = sweep_notes_pool(e.decode);
   n.only_counts_blank = false;
-  said.mtp = e.mtp ? 1 : 0;
-  said.mtp_draft_tokens = e.mtp_draft_tokens;
-  said.said.push_back(e.mtp ? (e.mtp_draft_tokens > 0 ? fmt::format("MTP {} (InferenceX sweep)", e.mtp_draft_tokens)
-                                                      : std::string("MTP (InferenceX sweep)"))
-                            : std::string("no MTP (InferenceX sweep)"));
+  entry = &e;
   assumptions.push_back(fmt::format(
       "deployment from InferenceX's sweep (its NVIDIA master config, entry {} in force {} to {}, from commit {}): the "
       "one entry in force on the run's date {} with its widths and clients: prefill {}, decode {}{}{}",
@@ -178,6 +203,28 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
       sweep_pool_text(e.decode), e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
       e.mtp ? ", MTP" : ", no MTP"));
   return std::nullopt;
+}
+
+int inferencex_sweep_single_node_mtp(const std::vector<InferenceXSingleNodeEntry>& table,
+                                     const InferenceXSingleNodeQuery& q, const InferenceXSingleNodeEntry** first) {
+  auto image = [](std::string s) {
+    std::replace(s.begin(), s.end(), '#', '/');
+    return s;
+  };
+  const std::string want_image = image(q.image);
+  if (first) *first = nullptr;
+  if (q.date.empty()) return -1;
+  int seen = 0;  // bit 0: an entry without MTP, bit 1: one with
+  for (const auto& e : table) {
+    if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) continue;
+    if (e.isl != q.isl || e.osl != q.osl || e.tp != q.width) continue;
+    if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) continue;
+    if (std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) == e.concurrencies.end()) continue;
+    if (!want_image.empty() && image(e.image) != want_image) continue;
+    if (first && !*first) *first = &e;
+    seen |= e.mtp ? 2 : 1;
+  }
+  return seen == 1 ? 0 : seen == 2 ? 1 : -1;
 }
 
 }  // namespace gpuplan

@@ -1,10 +1,12 @@
 #pragma once
-// InferenceX's disaggregated sweep entries through the history of its NVIDIA master config
+// InferenceX's sweep entries through the history of its NVIDIA master config
 // (data/serving/inferencex_sweep.yaml, written by scripts/gen_inferencex_sweep.py): each entry's
 // deployment, the client counts it ran and the dates it stood in the file. A dump of InferenceX's runs
-// that states each pool's width and the clients but not the worker counts (AIConfigurator's CSV exports)
-// is read with the one deployment the sweep in force on the run's date lists for them. See
-// docs/validation.md ("Disaggregated rows without worker counts").
+// (AIConfigurator's CSV exports) that states each pool's width and the clients but not the worker counts
+// is read with the one deployment the sweep in force on the run's date lists for them, and a single-node
+// run's MTP, which the dump does not record, with the sweep's where its entries agree. See
+// docs/validation.md ("Disaggregated rows without worker counts", "Speculative decoding AIConfigurator's
+// exports do not record").
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +44,29 @@ struct InferenceXSweepEntry {
   }
 };
 
+// A single-node entry: one worker of `tp` GPUs.
+struct InferenceXSingleNodeEntry {
+  std::string name, model, gpu, precision;
+  std::string engine;  // "tensorrt-llm", "sglang" or "vllm"
+  std::string image;   // the container image the config names
+  long long isl = 0, osl = 0;
+  bool mtp = false;
+  int tp = 1, ep = 1;
+  bool attention_dp = false;
+  std::vector<long long> concurrencies;
+  std::string valid_from, valid_until, commit;
+};
+
+struct InferenceXSweep {
+  std::vector<InferenceXSweepEntry> disaggregated;      // the file's `entries`
+  std::vector<InferenceXSingleNodeEntry> single_node;  // its `single_node`
+};
+
 // Parses a gpuplan.inferencex_sweep/v1 document; a missing or out-of-range field is an InputError naming it.
-std::vector<InferenceXSweepEntry> parse_inferencex_sweep(const std::string& text, const std::string& origin);
+InferenceXSweep parse_inferencex_sweep(const std::string& text, const std::string& origin);
 
 // The built-in table.
-const std::vector<InferenceXSweepEntry>& inferencex_sweep();
+const InferenceXSweep& inferencex_sweep();
 
 // What a run states of its deployment: the pools' widths (GPUs a worker), not their worker counts.
 struct InferenceXSweepQuery {
@@ -64,11 +84,27 @@ std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std:
 // A run whose notes leave the worker counts blank (`counts_blank`: what parse_notes_deployment said),
 // read with the one deployment of `table` the query finds: `n` gets both pools in the notes' terms
 // (attention-DP over the worker's width, moe_ep = the entry's EP; the decode bs its recipe's name states,
-// else 0: no cap stated) and `said` the entry's MTP; the reading is added to `assumptions`. Returns the
-// reason the row stays unread: no entry, or entries with different deployments (not guessed).
+// else 0: no cap stated) and `entry` the entry (its MTP for the caller to apply); the reading is added
+// to `assumptions`. Returns the reason the row stays unread: no entry, or entries with different
+// deployments (not guessed).
 std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
                                                  const InferenceXSweepQuery& q, const std::string& counts_blank,
-                                                 NotesDeployment& n, NotesServing& said,
+                                                 NotesDeployment& n, const InferenceXSweepEntry*& entry,
                                                  std::vector<std::string>& assumptions);
+
+// What a single-node run states: its worker's width (GPUs) and, where it names it, its container image.
+struct InferenceXSingleNodeQuery {
+  std::string model, gpu, precision, engine;
+  long long isl = 0, osl = 0, concurrency = 0;
+  int width = 0;
+  std::string image;  // empty: not stated (any); compared with '#' read as '/' ("nvcr.io#nvidia/...")
+  std::string date;
+};
+
+// Whether the single-node entries in force on the query's date that ran it (model, GPU, precision,
+// engine, lengths, TP = the width, the clients, the image where stated) ran MTP: 1 all of them, 0 none
+// of them, -1 no entry or both kinds. `first` is set to the first match (nullptr when none).
+int inferencex_sweep_single_node_mtp(const std::vector<InferenceXSingleNodeEntry>& table,
+                                     const InferenceXSingleNodeQuery& q, const InferenceXSingleNodeEntry** first);
 
 }  // namespace gpuplan

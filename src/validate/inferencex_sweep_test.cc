@@ -19,6 +19,9 @@ entries:
   - {name: a, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 4, tp: 8, ep: 8, attention_dp: false}, concurrencies: [4, 8, 16], valid_from: 2026-02-01, valid_until: null, commit: c2}
   - {name: a, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 2, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 1, tp: 8, ep: 8, attention_dp: true, max_batch: 64}, concurrencies: [512], valid_from: 2026-03-01, valid_until: null, commit: c3}
   - {name: a-mtp, model: deepseek-r1, gpu: b200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 8192, osl: 1024, mtp: true, mtp_draft_tokens: 3, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: true}, decode: {workers: 2, tp: 8, ep: 8, attention_dp: false}, concurrencies: [16], valid_from: 2026-03-01, valid_until: null, commit: c4}
+single_node:
+  - {name: s, model: deepseek-r1, gpu: b200, precision: fp4, engine: tensorrt-llm, image: "nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post2", isl: 1024, osl: 1024, mtp: false, tp: 8, ep: 8, attention_dp: false, concurrencies: [4, 8, 16], valid_from: 2026-01-10, valid_until: null, commit: c5}
+  - {name: s-mtp, model: deepseek-r1, gpu: b200, precision: fp4, engine: tensorrt-llm, image: "nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post3", isl: 1024, osl: 1024, mtp: true, tp: 8, ep: 8, attention_dp: false, concurrencies: [4, 8], valid_from: 2026-01-15, valid_until: null, commit: c6}
 )";
 
 InferenceXSweepQuery query(long long clients, const std::string& date) {
@@ -37,7 +40,7 @@ InferenceXSweepQuery query(long long clients, const std::string& date) {
 }
 
 TEST(InferenceXSweep, MatchesTheEntriesInForceOnTheRunsDate) {
-  const auto t = parse_inferencex_sweep(kSweep, "inline");
+  const auto t = parse_inferencex_sweep(kSweep, "inline").disaggregated;
   ASSERT_EQ(t.size(), 4u);
   EXPECT_TRUE(t[1].valid_until.empty());
   EXPECT_EQ(t[2].decode.max_batch, 64);
@@ -61,11 +64,13 @@ TEST(InferenceXSweep, MatchesTheEntriesInForceOnTheRunsDate) {
 }
 
 TEST(InferenceXSweep, ReadsTheOneDeploymentInTheNotesTerms) {
-  const auto t = parse_inferencex_sweep(kSweep, "inline");
+  const auto t = parse_inferencex_sweep(kSweep, "inline").disaggregated;
   NotesDeployment n;
-  NotesServing said;
+  const InferenceXSweepEntry* entry = nullptr;
   std::vector<std::string> assumptions;
-  ASSERT_FALSE(read_sweep_deployment(t, query(512, "2026-03-05"), "blank", n, said, assumptions));
+  ASSERT_FALSE(read_sweep_deployment(t, query(512, "2026-03-05"), "blank", n, entry, assumptions));
+  ASSERT_NE(entry, nullptr);
+  EXPECT_FALSE(entry->mtp);
   EXPECT_EQ(n.prefill.workers, 2);
   EXPECT_EQ(n.prefill.tp, 1);  // attention-DP over the worker's 8 GPUs
   EXPECT_EQ(n.prefill.attn_dp, 8);
@@ -73,26 +78,60 @@ TEST(InferenceXSweep, ReadsTheOneDeploymentInTheNotesTerms) {
   EXPECT_EQ(n.prefill.moe_tp, 1);
   EXPECT_EQ(n.decode.bs, 64);
   EXPECT_EQ(n.gpus(), 24);
-  EXPECT_EQ(said.mtp, 0);
   ASSERT_EQ(assumptions.size(), 1u);
   EXPECT_NE(assumptions[0].find("entry a in force 2026-03-01 to now"), std::string::npos) << assumptions[0];
 
   // A deployment without attention-DP keeps TP over the worker; no batch in its recipe's name: no cap.
-  ASSERT_FALSE(read_sweep_deployment(t, query(4, "2026-02-15"), "blank", n, said, assumptions));
+  ASSERT_FALSE(read_sweep_deployment(t, query(4, "2026-02-15"), "blank", n, entry, assumptions));
   EXPECT_EQ(n.decode.workers, 4);
   EXPECT_EQ(n.decode.tp, 8);
   EXPECT_EQ(n.decode.attn_dp, 1);
   EXPECT_EQ(n.decode.bs, 0);
 
   // MTP and not, both in force: not guessed, each named.
-  const auto why = read_sweep_deployment(t, query(16, "2026-03-05"), "workers blank", n, said, assumptions);
+  const auto why = read_sweep_deployment(t, query(16, "2026-03-05"), "workers blank", n, entry, assumptions);
+  EXPECT_EQ(entry, nullptr);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("workers blank; 2 InferenceX sweep entries in force on 2026-03-05"), std::string::npos) << *why;
   EXPECT_NE(why->find("not guessed"), std::string::npos);
   EXPECT_NE(why->find("a-mtp"), std::string::npos);
-  const auto none = read_sweep_deployment(t, query(32, "2026-03-05"), "workers blank", n, said, assumptions);
+  const auto none = read_sweep_deployment(t, query(32, "2026-03-05"), "workers blank", n, entry, assumptions);
   ASSERT_TRUE(none);
   EXPECT_NE(none->find("no InferenceX sweep entry in force on 2026-03-05"), std::string::npos) << *none;
+}
+
+// A single-node run's MTP: the entries in force that ran its GPU, engine, lengths, TP, clients and
+// (where the run names it) image agree, or nothing is said.
+TEST(InferenceXSweep, SingleNodeMtpWhereTheEntriesAgree) {
+  const auto t = parse_inferencex_sweep(kSweep, "inline").single_node;
+  ASSERT_EQ(t.size(), 2u);
+  InferenceXSingleNodeQuery q;
+  q.model = "deepseek-r1";
+  q.gpu = "b200";
+  q.precision = "fp4";
+  q.engine = "tensorrt-llm";
+  q.isl = 1024;
+  q.osl = 1024;
+  q.concurrency = 8;
+  q.width = 8;
+  q.date = "2026-02-01";
+  const InferenceXSingleNodeEntry* first = nullptr;
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), -1);  // both ran 8 clients
+  q.image = "nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post3";  // '/' for the config's '#'
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), 1);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->name, "s-mtp");
+  q.image = "nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post2";
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), 0);
+  q.image.clear();
+  q.concurrency = 16;  // only the entry without MTP ran 16
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), 0);
+  q.date = "2026-01-12";  // before the MTP entry: only the other one
+  q.concurrency = 8;
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), 0);
+  q.width = 4;
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(t, q, &first), -1);
+  EXPECT_EQ(first, nullptr);
 }
 
 TEST(InferenceXSweep, BadFieldsNameTheirPath) {
@@ -112,13 +151,20 @@ TEST(InferenceXSweep, BadFieldsNameTheirPath) {
   EXPECT_THROW(parse_inferencex_sweep(bad("mtp: false, mtp_draft_tokens: 0", "mtp: false, mtp_draft_tokens: 2"), "f"),
                InputError);
   EXPECT_THROW(parse_inferencex_sweep(bad("commit: c1}", "commit: c1, extra: 1}"), "f"), InputError);
+  EXPECT_THROW(parse_inferencex_sweep(bad("engine: tensorrt-llm, image", "engine: trt, image"), "f"), InputError);
+  EXPECT_THROW(parse_inferencex_sweep(bad("concurrencies: [4, 8, 16]", "concurrencies: []"), "f"), InputError);
 }
 
 // The built-in table loads: every entry has client counts and its span of dates in order.
 TEST(InferenceXSweep, BuiltInTable) {
   const auto& t = inferencex_sweep();
-  ASSERT_GE(t.size(), 100u);
-  for (const auto& e : t) {
+  ASSERT_GE(t.disaggregated.size(), 100u);
+  ASSERT_GE(t.single_node.size(), 100u);
+  for (const auto& e : t.disaggregated) {
+    EXPECT_FALSE(e.concurrencies.empty()) << e.name;
+    EXPECT_TRUE(e.valid_until.empty() || e.valid_from < e.valid_until) << e.name;
+  }
+  for (const auto& e : t.single_node) {
     EXPECT_FALSE(e.concurrencies.empty()) << e.name;
     EXPECT_TRUE(e.valid_until.empty() || e.valid_from < e.valid_until) << e.name;
   }

@@ -1,0 +1,139 @@
+#include "validate/inferencex_dump.h"
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "inference/engine.h"
+#include "inference/speculative.h"
+#include "recipe/recipe_dates.h"
+#include "validate/inferencex_mtp.h"
+
+namespace gpuplan {
+
+namespace {
+
+// The container image the notes name ("image=nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post3"), or empty.
+std::string notes_image(const std::string& notes) {
+  const auto at = notes.find("image=");
+  if (at == std::string::npos) return {};
+  const auto end = notes.find(';', at);
+  std::string image = notes.substr(at + 6, end == std::string::npos ? std::string::npos : end - (at + 6));
+  const auto a = image.find_first_not_of(" \t"), b = image.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : image.substr(a, b - a + 1);
+}
+
+// MTP on a run of InferenceX's that its sweep entry pins, set as InferenceX's own rows of the engine
+// set it (validate/inferencex_mtp.h): the draft tokens the entry's recipe name states, else the
+// engine's rule; the engine entry's acceptance; SGLang's speculative host work where it runs in series.
+void apply_sweep_mtp(const Catalog& catalog, const InferenceXMtpRun& run, const std::string& engine_entry,
+                     int drafts_stated, const std::string& entry_words, InferenceCase& c) {
+  if (!has_mtp_module(c.model)) {
+    c.assumptions.push_back(fmt::format("{} ran MTP, but {} has no MTP module: drafting with another model is not "
+                                        "modelled",
+                                        entry_words, c.model.name));
+    return;
+  }
+  InferenceWorkload& w = c.workload;
+  InferenceXMtpDrafts d = inferencex_mtp_drafts(run);
+  if (drafts_stated > 0) d = {drafts_stated, "the entry's recipe name"};
+  w.mtp_draft_tokens = d.drafts;
+  w.mtp_accept = engine_params(catalog, engine_entry).mtp_accept;
+  c.spec_decode = "mtp";
+  if (const std::string host = apply_inferencex_sglang_mtp_host(catalog, run, w); !host.empty())
+    c.assumptions.push_back(host);
+  c.assumptions.push_back(fmt::format("MTP ({}): {} draft tokens ({}), acceptance {} per draft (default; not recorded)",
+                                      entry_words, w.mtp_draft_tokens, d.from, w.mtp_accept));
+}
+
+}  // namespace
+
+// The run's date its notes state ("measured=2026-03-23T13:00:07Z"), or empty.
+std::string notes_measured_date(const std::string& notes) {
+  const auto at = notes.find("measured=");
+  if (at == std::string::npos) return {};
+  return read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
+}
+
+// A disaggregated run of InferenceX's whose notes state the pools' widths but not the worker counts
+// (AIConfigurator's CSV exports): the deployment InferenceX's sweep in force on its date lists for its
+// model, GPU, weights, engine, lengths, widths and clients (validate/inferencex_sweep.h), if exactly one.
+std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t i, const Catalog& catalog,
+                                                      const SourceConvention& source, const InferenceCase& c,
+                                                      const std::string& notes, const std::string& counts_blank,
+                                                      NotesDeployment& n, const InferenceXSweepEntry*& entry,
+                                                      std::vector<std::string>& assumptions) {
+  entry = nullptr;
+  if (!source.closed_loop_client || !source.closed_loop_client->inferencex_scripts) return counts_blank;
+  const Precision wp = c.workload.weight_precision;
+  if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return counts_blank;
+  double conc = 0;
+  if (!parse_cell_number(t.cell(i, "concurrency_or_batch"), conc) || conc < 1 || conc > 1e9) return counts_blank;
+  InferenceXSweepQuery q;
+  q.model = c.model.name;
+  q.gpu = to_lower(c.gpu_name);
+  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
+  q.precision = wp == Precision::fp8 ? "fp8" : "fp4";
+  q.engine = engine_params(catalog, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework")).name;
+  q.isl = c.workload.isl;
+  q.osl = c.workload.osl;
+  q.concurrency = static_cast<long long>(conc);
+  q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
+  q.decode_width = n.decode.tp * n.decode.attn_dp;
+  q.date = notes_measured_date(notes);
+  return read_sweep_deployment(inferencex_sweep().disaggregated, q, counts_blank, n, entry, assumptions);
+}
+
+// A run of InferenceX's whose notes say nothing of MTP (AIConfigurator's exports record none), as
+// InferenceX's sweep ran it: a disaggregated run read from a sweep entry takes that entry's MTP; a
+// single-node run the MTP of the entries in force on its date that ran its model, GPU, weights, engine,
+// lengths, TP, clients and (where the notes name one) image, when they agree. Returns 1 (MTP set on the
+// case), 0 (the entries ran it without: said) or -1 (not known: nothing set).
+int inferencex_dump_mtp(const CsvTable& t, size_t i, const Catalog& catalog, const SourceConvention& source,
+                        const std::string& notes, bool disagg, const InferenceXSweepEntry* sweep_entry,
+                        InferenceCase& c) {
+  const InferenceWorkload& w = c.workload;
+  InferenceXMtpRun run;
+  const std::string base = engine_params(catalog, t.cell(i, "framework")).name;
+  run.framework = disagg ? "dynamo + " + base : base;
+  run.generation = c.generation;
+  run.model = c.model.name;
+  run.weights = w.weight_precision;
+  run.date = notes_measured_date(notes);
+  run.disaggregated = disagg;
+  run.attention_dp = c.parallel.attention_dp;
+  if (disagg) {
+    if (!sweep_entry || !sweep_entry->mtp) return -1;
+    apply_sweep_mtp(catalog, run, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework"),
+                    sweep_entry->mtp_draft_tokens, fmt::format("InferenceX's sweep entry {}", sweep_entry->name), c);
+    return 1;
+  }
+  if (w.weight_precision != Precision::fp8 && w.weight_precision != Precision::fp4 &&
+      w.weight_precision != Precision::nvfp4)
+    return -1;
+  InferenceXSingleNodeQuery q;
+  q.model = c.model.name;
+  q.gpu = to_lower(c.gpu_name);
+  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
+  q.precision = w.weight_precision == Precision::fp8 ? "fp8" : "fp4";
+  q.engine = base;
+  q.isl = w.isl;
+  q.osl = w.osl;
+  double clients = 0;
+  if (parse_cell_number(t.cell(i, "concurrency_or_batch"), clients) && clients >= 1 && clients <= 1e9)
+    q.concurrency = static_cast<long long>(clients);
+  q.width = c.parallel.tp;
+  q.image = notes_image(notes);
+  q.date = run.date;
+  const InferenceXSingleNodeEntry* first = nullptr;
+  const int mtp = inferencex_sweep_single_node_mtp(inferencex_sweep().single_node, q, &first);
+  if (mtp < 0) return -1;
+  const std::string words = fmt::format(
+      "InferenceX's sweep entries in force on {} for the run's GPU, engine{}, lengths, TP {} and clients, as {} (from "
+      "commit {})",
+      q.date, q.image.empty() ? "" : ", image", q.width, first->name, first->commit);
+  if (mtp == 1) apply_sweep_mtp(catalog, run, t.cell(i, "framework"), 0, words, c);
+  else c.assumptions.push_back(fmt::format("no MTP: {} ran it without", words));
+  return mtp;
+}
+
+}  // namespace gpuplan
