@@ -174,19 +174,16 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   entry = nullptr;
   if (q.date.empty()) return counts_blank + "; the run's date is not stated, so no sweep entry can be read";
   const auto found = inferencex_sweep_deployments(table, q);
-  const std::string what = fmt::format(
-      "{} {} {} on {} at {}/{} with {} clients, prefill workers {} GPUs wide, decode {} wide", q.model, q.precision,
-      q.engine, q.gpu, q.isl, q.osl, q.concurrency, q.prefill_width, q.decode_width);
+  // The row's own columns name the run; the reasons leave them out, so that validate's skip summary
+  // counts one cause once.
+  const std::string what = "the model, GPU, weights, engine, lengths, pool widths and clients of the run";
   if (found.empty())
-    return fmt::format("{}; no InferenceX sweep entry in force on {} runs {}", counts_blank, q.date, what);
+    return fmt::format("{}; no InferenceX sweep entry in force on {} ran {}", counts_blank, q.date, what);
   if (found.size() > 1) {
-    std::string each;
-    for (const auto* e : found)
-      each += fmt::format("{}{}: prefill {}, decode {}{}", each.empty() ? "" : "; ", e->name, sweep_pool_text(e->prefill),
-                          sweep_pool_text(e->decode), e->mtp ? ", MTP" : "");
-    return fmt::format("{}; {} InferenceX sweep entries in force on {} run {} with different deployments ({}): not "
-                       "guessed",
-                       counts_blank, found.size(), q.date, what, each);
+    const auto with_mtp = std::count_if(found.begin(), found.end(), [](const InferenceXSweepEntry* e) { return e->mtp; });
+    return fmt::format("{}; {} InferenceX sweep entries in force on {} ran {} with different deployments ({} with "
+                       "MTP, {} without): not guessed",
+                       counts_blank, found.size(), q.date, what, with_mtp, found.size() - with_mtp);
   }
   const InferenceXSweepEntry& e = *found.front();
   if (e.prefill.tp % e.prefill.ep != 0 || e.decode.tp % e.decode.ep != 0)
