@@ -47,10 +47,9 @@ def git(gitdir, *args):
     return subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True, text=True, check=False)
 
 
-def pool(p, decode):
-    out = {"workers": int(p["num-worker"]), "tp": int(p["tp"]), "ep": int(p.get("ep") or 1),
-           "attention_dp": bool(p.get("dp-attn"))}
-    return out
+def pool(p):
+    return {"workers": int(p["num-worker"]), "tp": int(p["tp"]), "ep": int(p.get("ep") or 1),
+            "attention_dp": bool(p.get("dp-attn"))}
 
 
 def settings(s):
@@ -82,14 +81,14 @@ def entries(doc):
                 spec = str(s.get("spec-decoding", "none"))
                 if spec not in ("none", "mtp"):
                     continue
-                d = pool(s["decode"], True)
+                d = pool(s["decode"])
                 if batch:
                     d["max_batch"] = batch
                 yield {
                     "name": name, "model": model, "gpu": str(c["runner"]).split("-")[0],
                     "precision": precision, "engine": engine, "isl": int(sl["isl"]), "osl": int(sl["osl"]),
                     "mtp": spec == "mtp", "mtp_draft_tokens": drafts if spec == "mtp" else 0,
-                    "prefill": pool(s["prefill"], False), "decode": d,
+                    "prefill": pool(s["prefill"]), "decode": d,
                     "concurrencies": sorted(int(x) for x in s.get("conc-list") or []), "config_file": config_file,
                 }
 
@@ -117,7 +116,7 @@ def single_node_entries(doc):
                 }
 
 
-def spans(gitdir, commits, read):
+def spans(commits, read):
     """Rows of `read(doc)`'s entries with the dates each stood in the file."""
     by_day = {}
     for h, day in commits:
@@ -172,8 +171,8 @@ def main():
                     break
         return docs[h]
 
-    disagg = spans(gitdir, commits, lambda h: None if doc_at(h) is None else list(entries(doc_at(h))))
-    single = spans(gitdir, commits, lambda h: None if doc_at(h) is None else list(single_node_entries(doc_at(h))))
+    disagg = spans(commits, lambda h: None if doc_at(h) is None else list(entries(doc_at(h))))
+    single = spans(commits, lambda h: None if doc_at(h) is None else list(single_node_entries(doc_at(h))))
     head = git(gitdir, "log", "-1", "--format=%H %cs", "--", *PATHS).stdout.split()
     for line in (
             "InferenceX's sweep entries through the history of its NVIDIA master config (.github/configs/nvidia-master.yaml,",
