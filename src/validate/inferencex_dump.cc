@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/speculative.h"
@@ -11,6 +13,26 @@
 namespace gpuplan {
 
 namespace {
+
+// The row's GPU, weights and clients as InferenceX's sweep names them ("h100" for H100-SXM; "fp8" or
+// "fp4"), or nullopt where the weights are neither or the client count is not a count.
+struct SweepRunKey {
+  std::string gpu, precision;
+  long long clients = 0;
+};
+std::optional<SweepRunKey> sweep_run_key(const CsvTable& t, size_t i, const InferenceCase& c) {
+  const Precision wp = c.workload.weight_precision;
+  if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return std::nullopt;
+  double clients = 0;
+  if (!parse_cell_number(t.cell(i, "concurrency_or_batch"), clients) || clients < 1 || clients > 1e9)
+    return std::nullopt;
+  SweepRunKey k;
+  k.gpu = to_lower(c.gpu_name);
+  if (const auto sxm = k.gpu.find("-sxm"); sxm != std::string::npos) k.gpu.erase(sxm);
+  k.precision = wp == Precision::fp8 ? "fp8" : "fp4";
+  k.clients = static_cast<long long>(clients);
+  return k;
+}
 
 // The container image the notes name ("image=nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post3"), or empty.
 std::string notes_image(const std::string& notes) {
@@ -64,19 +86,16 @@ std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t 
                                                       std::vector<std::string>& assumptions) {
   entry = nullptr;
   if (!source.closed_loop_client || !source.closed_loop_client->inferencex_scripts) return counts_blank;
-  const Precision wp = c.workload.weight_precision;
-  if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return counts_blank;
-  double conc = 0;
-  if (!parse_cell_number(t.cell(i, "concurrency_or_batch"), conc) || conc < 1 || conc > 1e9) return counts_blank;
+  const auto key = sweep_run_key(t, i, c);
+  if (!key) return counts_blank;
   InferenceXSweepQuery q;
   q.model = c.model.name;
-  q.gpu = to_lower(c.gpu_name);
-  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
-  q.precision = wp == Precision::fp8 ? "fp8" : "fp4";
+  q.gpu = key->gpu;
+  q.precision = key->precision;
   q.engine = engine_params(catalog, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework")).name;
   q.isl = c.workload.isl;
   q.osl = c.workload.osl;
-  q.concurrency = static_cast<long long>(conc);
+  q.concurrency = key->clients;
   q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
   q.decode_width = n.decode.tp * n.decode.attn_dp;
   q.date = notes_measured_date(notes);
@@ -102,25 +121,22 @@ int inferencex_dump_mtp(const CsvTable& t, size_t i, const Catalog& catalog, con
   run.disaggregated = disagg;
   run.attention_dp = c.parallel.attention_dp;
   if (disagg) {
-    if (!sweep_entry || !sweep_entry->mtp) return -1;
+    if (!sweep_entry) return -1;
+    if (!sweep_entry->mtp) return 0;  // its deployment's assumption says "no MTP"
     apply_sweep_mtp(catalog, run, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework"),
                     sweep_entry->mtp_draft_tokens, fmt::format("InferenceX's sweep entry {}", sweep_entry->name), c);
     return 1;
   }
-  if (w.weight_precision != Precision::fp8 && w.weight_precision != Precision::fp4 &&
-      w.weight_precision != Precision::nvfp4)
-    return -1;
+  const auto key = sweep_run_key(t, i, c);
+  if (!key) return -1;
   InferenceXSingleNodeQuery q;
   q.model = c.model.name;
-  q.gpu = to_lower(c.gpu_name);
-  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
-  q.precision = w.weight_precision == Precision::fp8 ? "fp8" : "fp4";
+  q.gpu = key->gpu;
+  q.precision = key->precision;
   q.engine = base;
   q.isl = w.isl;
   q.osl = w.osl;
-  double clients = 0;
-  if (parse_cell_number(t.cell(i, "concurrency_or_batch"), clients) && clients >= 1 && clients <= 1e9)
-    q.concurrency = static_cast<long long>(clients);
+  q.concurrency = key->clients;
   q.width = c.parallel.tp;
   q.image = notes_image(notes);
   q.date = run.date;
