@@ -79,7 +79,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
   std::map<std::string, OpenLoopCurve> curves;
   std::map<std::string, std::vector<double>> errors;
   std::vector<double> rate_errors;
-  std::map<std::string, std::vector<double>> given_errors;
+  std::map<std::string, std::vector<double>> given_errors, tuned_errors;
   // MLPerf runs' mean TPOT (their tpot_ms rows), by deployment.
   std::map<std::string, double> run_tpot_mean_ms;
   for (const auto& c : cases)
@@ -165,6 +165,28 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
     s.plan = curve.deployment.plan();
     s.requests_per_s = rate;
     s.reported = c.reported;
+    // MLPerf p99 rows at the model's tuned operating point: the largest rate within the row's limits.
+    if (mlperf && (c.metric == "ttft_ms" || c.metric == "tpot_ms") && mn.p99_ms > 0) {
+      const double ttft_limit_s = mn.ttft_limit_ms / 1e3, tpot_limit_s = mn.tpot_limit_ms / 1e3;
+      const auto within = [&](const OpenLoopResult& x) {
+        return x.stable && x.ttft_p99_s <= ttft_limit_s && x.tpot_p99_s <= tpot_limit_s;
+      };
+      const double tuned = largest_rate(rate, [&](double x) { return within(open_loop(curve, x)); });
+      if (tuned > 0) {
+        const OpenLoopResult x = open_loop(curve, tuned);
+        const bool ttft = c.metric == "ttft_ms";
+        s.tuned_rate_per_s = tuned;
+        s.predicted_tuned = 1e3 * (ttft ? x.ttft_p99_s : x.tpot_p99_s);
+        s.ape_tuned_pct = ape_pct(s.predicted_tuned, mn.p99_ms);
+        // The limit that stops the rate: the p99 within 1% of its limit, else the deployment's capacity.
+        s.tuned_binding = x.ttft_p99_s >= 0.99 * ttft_limit_s   ? "ttft"
+                          : x.tpot_p99_s >= 0.99 * tpot_limit_s ? "tpot"
+                                                                : "stability";
+        tuned_errors[ttft ? "ttft_p99_ms" : "tpot_p99_ms"].push_back(s.ape_tuned_pct);
+        ++v.tuned_binding[s.tuned_binding];
+        if (!r.stable) ++v.tuned_unstable_rows;
+      }
+    }
     const auto unstable = [&] {
       v.unstable.push_back({i, fmt::format("{} at {:.4g} requests/s: {}", c.metric, rate, r.why_not)});
     };
@@ -263,6 +285,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
   }
   for (const auto& [m, e] : errors) v.by_metric[m] = summarize(e);
   for (const auto& [m, e] : given_errors) v.given_mean[m] = summarize(e);
+  for (const auto& [m, e] : tuned_errors) v.at_tuned_rate[m] = summarize(e);
   if (!scales.empty()) {
     std::sort(scales.begin(), scales.end());
     const auto q = [&](double f) { return scales[std::size_t(std::lround(f * double(scales.size() - 1)))]; };
@@ -285,6 +308,12 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
   if (!v.given_mean.empty())
     given["implied_scale"] = {{"p10", v.implied_scale_p10}, {"p50", v.implied_scale_p50}, {"p90", v.implied_scale_p90}};
   if (!v.given_mean.empty()) given["slot_bound_rows"] = v.given_slot_bound;
+  nlohmann::json tuned = nlohmann::json::object();
+  for (const auto& [m, s] : v.at_tuned_rate) tuned[m] = summary(s);
+  if (!v.at_tuned_rate.empty()) {
+    tuned["binding"] = v.tuned_binding;
+    tuned["unstable_at_measured_rate"] = v.tuned_unstable_rows;
+  }
   for (const auto& r : v.rows) {
     rows.push_back({{"row", r.row}, {"source_id", r.source_id}, {"model", r.model}, {"gpu", r.gpu},
                     {"num_gpus", r.num_gpus}, {"plan", r.plan}, {"metric", r.metric},
@@ -294,6 +323,12 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
       rows.back()["reported_mean"] = r.reported_mean;
       rows.back()["predicted_mean"] = r.predicted_mean;
       rows.back()["load"] = r.load;
+      if (r.tuned_rate_per_s > 0) {
+        rows.back()["tuned_rate_per_s"] = r.tuned_rate_per_s;
+        rows.back()["predicted_tuned"] = r.predicted_tuned;
+        rows.back()["ape_tuned_pct"] = r.ape_tuned_pct;
+        rows.back()["tuned_binding"] = r.tuned_binding;
+      }
       if (r.implied_scale > 0) {
         rows.back()["implied_scale"] = r.implied_scale;
         rows.back()["predicted_given_mean"] = r.predicted_given_mean;
@@ -320,6 +355,7 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
           {"rows_scored", v.rows.size()},
           {"by_metric", by_metric},
           {"given_mean", given},
+          {"at_tuned_rate", tuned},
           {"limits", {{"rows", v.limits.size()}, {"met", v.limits_met}, {"share_met", v.share_met()},
                       {"max_rate", summary(v.max_rate)}, {"checks", checks}}},
           {"rows", rows},
@@ -339,6 +375,16 @@ void print_open_loop_text(std::ostream& os, const OpenLoopValidation& v) {
   for (const auto& [m, s] : v.given_mean)
     os << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%  (given the run's mean TPOT)\n", m, s.rows,
                       s.median_ape_pct, s.p90_ape_pct);
+  for (const auto& [m, s] : v.at_tuned_rate)
+    os << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%  (at the model's tuned rate)\n", m, s.rows,
+                      s.median_ape_pct, s.p90_ape_pct);
+  if (!v.at_tuned_rate.empty()) {
+    std::string by;
+    for (const auto& [b, n] : v.tuned_binding) by += fmt::format("{}{} {}", by.empty() ? "" : ", ", n, b);
+    os << fmt::format("  tuned rate: the largest the model holds within the row's p99 limits ({} of them unstable at the "
+                      "measured rate); bound by {}\n",
+                      v.tuned_unstable_rows, by);
+  }
   if (!v.given_mean.empty())
     os << fmt::format("  step-time scale that gives the run's mean TPOT at its rate: median {:.2f} (p10 {:.2f}, p90 {:.2f})\n",
                       v.implied_scale_p50, v.implied_scale_p10, v.implied_scale_p90);

@@ -45,6 +45,11 @@ struct OpenLoopScoredRow {
   // step time, the step-time model's error taken out (0 where no scale reaches the mean).
   double implied_scale = 0, predicted_given_mean = 0, ape_given_mean_pct = 0;
   bool given_slot_bound = false;  // TTFT: at that scale the model's p99 batch reaches its decode slots
+  // MLPerf p99 rows: the model's own tuned operating point, the largest rate at which its p99s are within
+  // the row's limits (as the submitter raised the target rate to the largest that passes), and the p99 there.
+  // `tuned_binding` names the limit that stops the rate ("ttft", "tpot" or "stability").
+  double tuned_rate_per_s = 0, predicted_tuned = 0, ape_tuned_pct = 0;
+  std::string tuned_binding;
 };
 
 // A throughput row measured within p99 latency limits (MLPerf Server / Interactive).
@@ -68,6 +73,12 @@ struct OpenLoopValidation {
   std::map<std::string, ErrorSummary> given_mean;
   double implied_scale_p10 = 0, implied_scale_p50 = 0, implied_scale_p90 = 0;
   size_t given_slot_bound = 0;  // rows whose batch reaches the model's slots at that scale (not in given_mean)
+  // The MLPerf p99s at the model's tuned rate (OpenLoopScoredRow::predicted_tuned), by metric; each
+  // counted once per row, rows unstable at the measured rate included (`tuned_unstable_rows` of them).
+  // `tuned_binding` counts the rows by the limit that binds there.
+  std::map<std::string, ErrorSummary> at_tuned_rate;
+  std::map<std::string, size_t> tuned_binding;
+  size_t tuned_unstable_rows = 0;
   std::vector<OpenLoopLimitCheck> limits;
   size_t limits_met = 0;
   ErrorSummary max_rate;                          // errors of max_rate_per_s over `limits`

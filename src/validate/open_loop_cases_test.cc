@@ -64,6 +64,20 @@ TEST(OpenLoopCases, ScoresEachKindAndHoldsOutTheBurst) {
       EXPECT_LT(r.implied_scale, 4.0) << r.metric;
       EXPECT_GT(r.predicted_given_mean, 0) << r.metric;
     }
+  // At the model's tuned rate (the largest within the row's limits) the binding p99 is at its limit and
+  // the other within its own; the rate is the throughput row's largest rate.
+  for (const auto& r : v.rows)
+    if (r.metric == "tpot_p99_ms" || r.metric == "ttft_p99_ms") {
+      ASSERT_GT(r.tuned_rate_per_s, 0) << r.metric;
+      ASSERT_FALSE(v.limits.empty());
+      EXPECT_NEAR(r.tuned_rate_per_s, v.limits[0].max_rate_per_s, 1e-9 * r.tuned_rate_per_s);
+      const double limit_ms = r.metric == "ttft_p99_ms" ? 2000 : 200;
+      EXPECT_LE(r.predicted_tuned, limit_ms * (1 + 1e-9)) << r.metric;
+      if (r.tuned_binding == (r.metric == "ttft_p99_ms" ? "ttft" : "tpot")) {
+        EXPECT_GE(r.predicted_tuned, 0.99 * limit_ms) << r.metric;
+      }
+    }
+  EXPECT_EQ(v.at_tuned_rate.size(), 2u);
   EXPECT_EQ(v.given_mean.size(), 2u);
   EXPECT_GT(v.implied_scale_p50, 0);
   ASSERT_EQ(v.limits.size(), 1u);
@@ -88,12 +102,15 @@ TEST(OpenLoopCases, JsonAndTextCarryTheSection) {
   EXPECT_TRUE(j["by_metric"].contains("ttft_p99_ms"));
   EXPECT_TRUE(j["given_mean"].contains("tpot_p99_ms"));
   EXPECT_TRUE(j["given_mean"].contains("implied_scale"));
+  EXPECT_TRUE(j["at_tuned_rate"].contains("ttft_p99_ms"));
+  EXPECT_TRUE(j["at_tuned_rate"].contains("binding"));
   EXPECT_EQ(j["held_out"].size(), 1u);
   std::ostringstream os;
   print_open_loop_text(os, v);
   EXPECT_NE(os.str().find("Open loop"), std::string::npos);
   EXPECT_NE(os.str().find("within the p99 limits at the measured rate"), std::string::npos);
   EXPECT_NE(os.str().find("held out"), std::string::npos);
+  EXPECT_NE(os.str().find("at the model's tuned rate"), std::string::npos);
 }
 
 }  // namespace
