@@ -75,9 +75,12 @@ double capacity_requests_per_s(const OpenLoopCurve& c, long long replicas, const
 
 int size(const Catalog& catalog, SizeRequest req, Output& output) {
   if (req.model_name.empty()) throw InputError("--model", "is required: the model to serve");
-  if (!(req.requests_per_s >= 0 && req.requests_per_s <= 1e7)) throw InputError("--requests-per-s", "must be 0 to 1e7");
-  if (!(req.users >= 0 && req.users <= 1e9)) throw InputError("--users", "must be 0 to 1e9");
-  if (!(req.tokens_per_day >= 0 && req.tokens_per_day <= 1e16)) throw InputError("--tokens-per-day", "must be 0 to 1e16");
+  if (!(req.requests_per_s >= 0 && req.requests_per_s <= 1e7))
+    throw InputError("--requests-per-s", fmt::format("must be above 0 and at most 1e7, got {:g}", req.requests_per_s));
+  if (!(req.users >= 0 && req.users <= 1e9))
+    throw InputError("--users", fmt::format("must be above 0 and at most 1e9, got {:g}", req.users));
+  if (!(req.tokens_per_day >= 0 && req.tokens_per_day <= 1e16))
+    throw InputError("--tokens-per-day", fmt::format("must be above 0 and at most 1e16, got {:g}", req.tokens_per_day));
   const int demands = (req.requests_per_s > 0) + (req.users > 0) + (req.tokens_per_day > 0);
   if (demands != 1)
     throw InputError(demands == 0 ? "--requests-per-s" : req.tokens_per_day > 0 ? "--tokens-per-day" : "--users",
