@@ -26,11 +26,13 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
                  "--request-rate, which replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
+  add_open_loop_length_options(app, req.lengths);
 }
 
 int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
   if (!req.given("--requests-per-s")) {
-    if (req.given("--peak-factor")) throw InputError("--peak-factor", "applies with --requests-per-s");
+    for (const char* o : {"--peak-factor", "--isl-max"})
+      if (req.given(o)) throw InputError(o, "applies with --requests-per-s");
     return infer(catalog, std::move(req), output, session);
   }
   if (!(req.requests_per_s > 0 && req.requests_per_s <= 1e7))
@@ -40,7 +42,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-       "--ttft-ms", "--requests-per-s", "--peak-factor", "--catalog", "--calibration", "--json", "--csv"},
+       "--ttft-ms", "--requests-per-s", "--peak-factor", "--isl-max", "--catalog", "--calibration", "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
                    ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
@@ -50,6 +52,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
       });
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  check_open_loop_lengths(req.lengths, req.isl);
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
   const ModelArch model = resolve_model(req.model_name, "--model");
@@ -63,7 +66,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   const ServingChoice ch = choose_serving(sc);
   const double rate = req.requests_per_s * req.peak_factor;
   nlohmann::json j = {{"mode", "open_loop"}, {"model", model.name}, {"system", side.system}, {"isl", req.isl},
-                      {"osl", req.osl}, {"precision", req.precision}, {"requests_per_s", req.requests_per_s},
+                      {"osl", req.osl}, {"lengths", open_loop_lengths_json(req.lengths)},
+                      {"precision", req.precision}, {"requests_per_s", req.requests_per_s},
                       {"peak_factor", req.peak_factor}, {"rate_evaluated_per_s", rate},
                       {"ttft_limit_s", ttft_limit_s}, {"ttft_limit_basis", ttft_limit_basis(ttft_stated_s, req.isl)}};
   if (!ch.met) {
@@ -76,7 +80,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     return 3;
   }
   const ServingDeployment d = ch.point.deployment();
-  const OpenLoopCurve curve = tabulate_open_loop(sc, d);
+  OpenLoopCurve curve = tabulate_open_loop(sc, d);
+  apply_open_loop_lengths(req.lengths, req.isl, curve);
   const OpenLoopResult r = open_loop(curve, rate);
   const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
                    (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);
@@ -102,8 +107,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     output.emit("infer", std::move(j));
   } else {
     std::ostream& os = output.os();
-    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{}\n", model.name, side.system,
-                      ch.gpus, d.plan(), rate, req.isl, req.osl);
+    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{} ({})\n", model.name,
+                      side.system, ch.gpus, d.plan(), rate, req.isl, req.osl, open_loop_lengths_text(req.lengths));
     if (!r.stable)
       os << "  unstable: " << r.why_not << "\n";
     else

@@ -6,15 +6,17 @@
 #include <CLI/CLI.hpp>
 
 #include "api/infer.h"
+#include "api/open_loop_lengths.h"
 
 namespace gpuplan::api {
 
 struct InferOpenLoopRequest : InferRequest {
   double requests_per_s = 0;  // 0: closed loop (infer as ever)
   double peak_factor = 1;
+  OpenLoopLengths lengths;  // --isl-max, as size reads it
 };
 
-// infer's options and --requests-per-s, --peak-factor.
+// infer's options and --requests-per-s, --peak-factor, --isl-max.
 void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req);
 
 // The open-loop answer when --requests-per-s is given, else infer().

@@ -35,6 +35,7 @@ void add_size_options(CLI::App& app, SizeRequest& req) {
   app.add_option("--precision", req.precision, "Weights format: bf16, fp8, mxfp8, nvfp4, fp4, w4a16")->capture_default_str();
   app.add_option("--isl", req.isl, "Input tokens per request")->capture_default_str();
   app.add_option("--osl", req.osl, "Output tokens per request")->capture_default_str();
+  add_open_loop_length_options(app, req.lengths);
   app.add_option("--requests-per-s", req.requests_per_s, "Demand: average requests/s (Poisson arrivals)");
   app.add_option("--users", req.users,
                  "Demand: concurrent users, each with one request in flight at the SLA's speed (Little's law)");
@@ -88,6 +89,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  check_open_loop_lengths(req.lengths, req.isl);
   if (req.given("--ttft-p99-ms") && !(req.ttft_p99_ms >= 0 && req.ttft_p99_ms <= 1e7))
     throw InputError("--ttft-p99-ms", "must be 0 (none) to 10000000");
   if (!(req.tokens_per_user >= 0 && req.tokens_per_user <= 1e5))
@@ -177,6 +179,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     c.unit_gpus = p.side.gpus_per_unit;
     c.replica_units = std::max(1, (p.choice.gpus + c.unit_gpus - 1) / c.unit_gpus);
     c.curve = tabulate_open_loop(sc, d);
+    apply_open_loop_lengths(req.lengths, req.isl, c.curve);
     // The Monte Carlo draws from the bands widened for this question off their ground (band_for): on new
     // ground the SLA is met with less confidence. size takes no --engine: the scenario names none, so no
     // engine widens its bands (their basis says so).
@@ -281,6 +284,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   if (output.json()) {
     nlohmann::json doc = {
         {"model", model.name}, {"precision", req.precision}, {"isl", req.isl}, {"osl", req.osl},
+        {"lengths", open_loop_lengths_json(req.lengths)},
         {"demand", {{"average_requests_per_s", average_rps}, {"peak_factor", req.peak_factor},
                     {"peak_requests_per_s", peak_rps}, {"average_output_tokens_per_s", average_tokens_per_s},
                     {"basis", demand_basis}}},
@@ -293,9 +297,9 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     return 0;
   }
   std::ostream& os = output.os();
-  os << fmt::format("{} {} ISL/OSL {}/{}: peak {:.3g} requests/s ({:.3g} average x {:g}), {}{}{}; "
+  os << fmt::format("{} {} ISL/OSL {}/{} ({}): peak {:.3g} requests/s ({:.3g} average x {:g}), {}{}{}; "
                     "P(meets SLA) >= {:g} over {} draws; {} prices\n",
-                    model.name, req.precision, req.isl, req.osl, peak_rps, average_rps, req.peak_factor,
+                    model.name, req.precision, req.isl, req.osl, open_loop_lengths_text(req.lengths), peak_rps, average_rps, req.peak_factor,
                     sla.ttft_p99_s > 0 ? fmt::format("TTFT p99 <= {:.3g} s", sla.ttft_p99_s) : "no TTFT limit",
                     sla.tokens_per_s_per_user > 0 ? fmt::format(", >= {:g} tokens/s/user", sla.tokens_per_s_per_user) : "",
                     sla.tpot_p99_s > 0 ? fmt::format(", TPOT p99 <= {:g} ms", 1e3 * sla.tpot_p99_s) : "",

@@ -9,6 +9,7 @@
 
 #include "api/cost_options.h"
 #include "api/long_context_options.h"
+#include "api/open_loop_lengths.h"
 #include "api/options.h"
 #include "api/output.h"
 #include "catalog/catalog.h"
@@ -27,6 +28,7 @@ struct SizeRequest : RequestBase {
   long long seed = 1;
   bool sensitivity = false;
   LongContextOptions long_context;  // --prefix-hit, --kv-offload, as infer reads them
+  OpenLoopLengths lengths;          // --isl-max, as infer --requests-per-s reads it
 };
 
 void add_size_options(CLI::App& app, SizeRequest& req);
