@@ -26,7 +26,7 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
                  "--request-rate, which replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
-  add_open_loop_length_options(app, req.lengths);
+  add_open_loop_length_options(app, req.lengths, false);  // --length-low: infer's own
 }
 
 int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
@@ -42,7 +42,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-       "--ttft-ms", "--requests-per-s", "--peak-factor", "--isl-max", "--catalog", "--calibration", "--json", "--csv"},
+       "--ttft-ms", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--catalog", "--calibration",
+       "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
                    ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
@@ -52,6 +53,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
       });
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
+  req.lengths.length_low = req.length_low;  // infer's --length-low, read here as size reads its own
   check_open_loop_lengths(req.lengths, req.isl);
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));

@@ -13,10 +13,10 @@ namespace gpuplan::api {
 struct InferOpenLoopRequest : InferRequest {
   double requests_per_s = 0;  // 0: closed loop (infer as ever)
   double peak_factor = 1;
-  OpenLoopLengths lengths;  // --isl-max, as size reads it
+  OpenLoopLengths lengths;  // --isl-max, and infer's --length-low, as size reads them
 };
 
-// infer's options and --requests-per-s, --peak-factor, --isl-max.
+// infer's options and --requests-per-s, --peak-factor, --isl-max (--length-low is infer's).
 void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req);
 
 // The open-loop answer when --requests-per-s is given, else infer().

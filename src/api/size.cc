@@ -35,7 +35,7 @@ void add_size_options(CLI::App& app, SizeRequest& req) {
   app.add_option("--precision", req.precision, "Weights format: bf16, fp8, mxfp8, nvfp4, fp4, w4a16")->capture_default_str();
   app.add_option("--isl", req.isl, "Input tokens per request")->capture_default_str();
   app.add_option("--osl", req.osl, "Output tokens per request")->capture_default_str();
-  add_open_loop_length_options(app, req.lengths);
+  add_open_loop_length_options(app, req.lengths, true);
   app.add_option("--requests-per-s", req.requests_per_s, "Demand: average requests/s (Poisson arrivals)");
   app.add_option("--users", req.users,
                  "Demand: concurrent users, each with one request in flight at the SLA's speed (Little's law)");

@@ -28,7 +28,7 @@ struct SizeRequest : RequestBase {
   long long seed = 1;
   bool sensitivity = false;
   LongContextOptions long_context;  // --prefix-hit, --kv-offload, as infer reads them
-  OpenLoopLengths lengths;          // --isl-max, as infer --requests-per-s reads it
+  OpenLoopLengths lengths;          // --isl-max, --length-low, as infer --requests-per-s reads them
 };
 
 void add_size_options(CLI::App& app, SizeRequest& req);

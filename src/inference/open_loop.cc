@@ -93,6 +93,42 @@ namespace {
 
 // open_loop's figures; with `limits`, each latency quantile is instead checked at its limit (the
 // distribution there against the quantile's level) and the verdict left in *meets.
+// The prompt law's scale: min(Exp(theta), cut) has mean theta (1 - exp(-cut / theta)) = the ISL.
+double capped_exponential_theta(double mean, double cut) {
+  double theta = mean;
+  for (int it = 0; it < 60 && cut > mean * 1.0001; ++it) theta = mean / (1.0 - std::exp(-cut / theta));
+  return theta;
+}
+
+// The prompt lengths' second moment E[x^2] (fixed prompts: ISL^2).
+double prompt_second_moment(const OpenLoopCurve& c) {
+  const double isl = double(std::max(1LL, c.isl));
+  if (!c.lengths_vary()) return isl * isl;
+  if (c.prompt_isl_max > 0) {
+    const double cut = double(std::max(c.prompt_isl_max, c.isl)), theta = capped_exponential_theta(isl, cut);
+    return 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
+  }
+  const double lo = c.length_low, hi = 2 * isl / (1 + lo);  // uniform on [lo hi, hi], mean isl
+  return hi * hi * (lo * lo + lo + 1) / 3;
+}
+
+// A varying length at quantile q of its law, for a law of mean `mean` (prompts: the capped exponential
+// or the client's uniform; outputs: geometric or the client's uniform).
+double prompt_at(const OpenLoopCurve& c, double q) {
+  const double isl = double(std::max(1LL, c.isl));
+  if (c.prompt_isl_max > 0) {
+    const double cut = double(std::max(c.prompt_isl_max, c.isl));
+    return std::min(cut, -capped_exponential_theta(isl, cut) * std::log(1.0 - q));
+  }
+  const double lo = c.length_low;
+  return 2 * isl / (1 + lo) * (lo + (1 - lo) * q);
+}
+double decode_steps_at(const OpenLoopCurve& c, double dec_tokens, double q) {
+  if (c.prompt_isl_max > 0) return std::max(1.0, std::ceil(-dec_tokens * std::log(1.0 - q)));
+  const double lo = c.length_low;
+  return std::max(1.0, std::ceil(2 * dec_tokens / (1 + lo) * (lo + (1 - lo) * q)));
+}
+
 OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScale& scale,
                                   const OpenLoopLimits* limits, bool* meets) {
   if (meets) *meets = false;
@@ -188,13 +224,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   const bool mixed_steps = !c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0;
   double step_var_per_s = 0;  // a step's time variance per second of it: p^2 lam E[x^2]
   const double isl = double(std::max(1LL, c.isl));
-  double x2 = isl * isl;  // E[x^2] of the prompt lengths: fixed prompts
-  if (c.prompt_isl_max > 0 && c.isl > 0) {
-    const double cut = double(std::max(c.prompt_isl_max, c.isl));
-    double theta = isl;
-    for (int it = 0; it < 60 && cut > isl * 1.0001; ++it) theta = isl / (1.0 - std::exp(-cut / theta));
-    x2 = 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
-  }
+  const double x2 = prompt_second_moment(c);  // E[x^2] of the prompt lengths
   if (mixed_steps) {
     // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
     // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
@@ -203,17 +233,12 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   }
   const auto step_sd = [&](double step_s) { return std::sqrt(step_var_per_s * step_s); };
   bool tpot_checked = false, tpot_p50_ok = true, tpot_p99_ok = true;
-  if (mixed_steps && c.prompt_isl_max > 0) {
-    // The requests' decode steps: fixed, or geometric (finer at the short end, which sets the tail).
+  if (mixed_steps && c.lengths_vary()) {
+    // The requests' decode steps as their law draws them (finer at the short end, which sets the tail).
     std::vector<std::pair<double, double>> steps;  // (mass, m)
-    if (c.prompt_isl_max > 0) {
-      static const double edges[] = {0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 1};
-      for (int k = 0; k + 1 < int(std::size(edges)); ++k)
-        steps.push_back({edges[k + 1] - edges[k],
-                         std::max(1.0, std::ceil(-dec_tokens * std::log(1.0 - 0.5 * (edges[k] + edges[k + 1]))))});
-    } else {
-      steps.push_back({1.0, dec_tokens});
-    }
+    static const double edges[] = {0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 1};
+    for (int k = 0; k + 1 < int(std::size(edges)); ++k)
+      steps.push_back({edges[k + 1] - edges[k], decode_steps_at(c, dec_tokens, 0.5 * (edges[k] + edges[k + 1]))});
     struct TBin {
       double mass = 0, tpot = 0, sd = 0;
     };
@@ -319,18 +344,14 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   }
   batch_part_mean /= std::max(1e-300, below + p_wait);
   // Varying prompt lengths: the prompt's prefill at x tokens less the mean's, over a few points of the
-  // capped exponential's quantiles (finer in the tail).
+  // law's quantiles (finer in the tail).
   std::vector<std::pair<double, double>> prompt;  // (mass, extra seconds)
-  if (c.prompt_isl_max > 0 && c.isl > 0) {
-    const double mean = double(c.isl), cut = double(std::max(c.prompt_isl_max, c.isl));
-    double theta = mean;  // min(Exp(theta), cut) has mean theta (1 - exp(-cut / theta)) = mean
-    for (int it = 0; it < 60 && cut > mean * 1.0001; ++it) theta = mean / (1.0 - std::exp(-cut / theta));
+  if (c.lengths_vary()) {
     static const double edges[] = {0, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1};
     const double alone = scale.prefill * c.prefill_alone_s;
     for (int k = 0; k + 1 < int(std::size(edges)); ++k) {
-      const double pm = 0.5 * (edges[k] + edges[k + 1]);
-      const double x = std::min(cut, -theta * std::log(1.0 - pm));
-      prompt.push_back({edges[k + 1] - edges[k], alone * (x / mean - 1.0)});
+      const double x = prompt_at(c, 0.5 * (edges[k] + edges[k + 1]));
+      prompt.push_back({edges[k + 1] - edges[k], alone * (x / isl - 1.0)});
     }
   } else {
     prompt.push_back({1.0, 0.0});
@@ -381,8 +402,8 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
     return hi;
   };
   // Varying prompts make the prefill service vary with them: cs^2 = E[x^2] / ISL^2 - 1.
-  const double cv2 = c.prompt_isl_max > 0 ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)
-                                          : c.prefill_service_cv2;
+  const double cv2 = c.lengths_vary() ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)
+                                      : c.prefill_service_cv2;
   r.ttft_mean_s = batch_part_mean + mgc_wait_mean_s(c.prefill_servers, rate, service_s, cv2);
   const double wait_p99_s = mgc_wait_quantile_s(c.prefill_servers, rate, service_s, cv2, 0.99);
   if (limits) {

@@ -53,6 +53,11 @@ struct OpenLoopCurve {
   // tokens (the dataset's longest): a prompt of x tokens takes x / isl of the mean prompt's prefill.
   long long isl = 0;
   long long prompt_isl_max = 0;
+  // Or lengths as a benchmark client draws them: uniform in [length_low, 1] x the longest, the ISL and
+  // OSL their means (InferenceX's benchmark_serving: 0.8); 1: fixed. Not with prompt_isl_max.
+  double length_low = 1;
+  // Whether the lengths vary (either law).
+  bool lengths_vary() const { return isl > 0 && (prompt_isl_max > 0 || length_low < 1); }
   // TPOT at a decode batch of `n` (linear between the tabulated points, linear extrapolation beyond).
   double tpot_at(double n) const;
   // tpot_at(max(1, n) x decode_instances) for n = 0 .. decode_slots / decode_instances, the batches one

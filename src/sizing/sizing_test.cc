@@ -143,6 +143,29 @@ TEST(OpenLoop, VaryingPromptsLengthenTheTtftTail) {
   EXPECT_NEAR(fixed.ttft_p99_s - fixed.ttft_mean_s, 0.49 * 0.01, 2e-4);
 }
 
+TEST(OpenLoop, AClientsUniformLengthsSpreadTheTailLessThanADataset) {
+  // Lengths uniform in [low, 1] x the longest, the ISL their mean: the longest prompt is 2 ISL / (1 + low),
+  // so the TTFT tail rises by at most that prompt's extra prefill over the mean's, and more as low falls;
+  // a dataset's capped exponential (to 10 x the ISL) spreads it most. The mean prompt, and so the mean
+  // TTFT, is the same under every law.
+  OpenLoopCurve c = decode_curve(0);
+  c.prefill_alone_s = 0.05;
+  const OpenLoopResult fixed = open_loop(c, 50.0);
+  std::vector<OpenLoopResult> uniform;
+  for (const double low : {0.8, 0.2}) {
+    c.length_low = low;
+    uniform.push_back(open_loop(c, 50.0));
+    ASSERT_TRUE(uniform.back().stable);
+    EXPECT_GT(uniform.back().ttft_p99_s, fixed.ttft_p99_s) << low;
+    EXPECT_LE(uniform.back().ttft_p99_s - fixed.ttft_p99_s, 0.05 * (2 / (1 + low) - 1) + 1e-6) << low;
+    EXPECT_NEAR(uniform.back().ttft_mean_s, fixed.ttft_mean_s, 1e-9) << low;
+  }
+  EXPECT_GT(uniform[1].ttft_p99_s, uniform[0].ttft_p99_s);
+  c.length_low = 1;
+  c.prompt_isl_max = 1000;
+  EXPECT_GT(open_loop(c, 50.0).ttft_p99_s, uniform[1].ttft_p99_s);
+}
+
 TEST(OpenLoop, MixedStepsWidenTheTpotTailOfShortRequests) {
   // An aggregated engine (the TTFT tabulated) whose steps carry prompts: with a dataset's varying
   // lengths the short requests average few steps, so the p99 TPOT rises above the batch's own.
@@ -395,6 +418,29 @@ TEST(SizeCommand, VaryingLengthsReachInferAndSizeAlike) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--isl-max");
+  }
+  // A benchmark client's uniform lengths (--length-low) the same way; with --isl-max, refused.
+  nlohmann::json client = fixed;
+  client["length_low"] = 0.8;
+  const auto rc = api::run(session(), "infer", client);
+  EXPECT_EQ(rc["lengths"]["law"], "client_uniform");
+  EXPECT_GT(rc["ttft_p99_s"].get<double>(), rf["ttft_p99_s"].get<double>());
+  EXPECT_LT(rc["ttft_p99_s"].get<double>(), rv["ttft_p99_s"].get<double>());
+  const auto sc = api::run(session(), "size",
+                           {{"model", "llama3.1-70b"}, {"systems", nlohmann::json::array({"hgx-h100"})}, {"isl", 300},
+                            {"osl", 294}, {"length_low", 0.8}, {"requests_per_s", 40}, {"draws", 50}});
+  EXPECT_EQ(sc["lengths"]["law"], "client_uniform");
+  for (const char* command : {"size", "infer"}) {
+    nlohmann::json both = command == std::string("size")
+                              ? nlohmann::json{{"model", "llama3.1-70b"}, {"requests_per_s", 1}, {"isl_max", 2048}}
+                              : varying;
+    both["length_low"] = 0.8;
+    try {
+      api::run(session(), command, both);
+      FAIL() << command;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "--length-low") << command;
+    }
   }
 }
 
