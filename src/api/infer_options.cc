@@ -120,8 +120,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--length-low", req.length_low,
                  "closed_loop: the clients' lengths are uniform in [this, 1] x the longest, --isl/--osl their means "
                  "(InferenceX's client: 0.8); a disaggregated run with more clients than decode slots is "
-                 "replayed request by request for its median TTFT; with --requests-per-s, the open loop's lengths the same "
-                 "way")
+                 "replayed request by request for its median TTFT; with --requests-per-s, the open loop's "
+                 "lengths the same way")
       ->capture_default_str();
   app.add_option("--max-num-tokens", req.max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();

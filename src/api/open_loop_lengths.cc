@@ -15,8 +15,8 @@ void add_open_loop_length_options(CLI::App& app, OpenLoopLengths& o, bool length
       ->capture_default_str();
   if (length_low)
     app.add_option("--length-low", o.length_low,
-                   "Open loop: lengths as a benchmark client draws them, uniform in [this, 1] x the longest, --isl/--osl "
-                   "their means (InferenceX's client: 0.8); 1: every request exactly --isl/--osl")
+                   "Open loop: lengths as a benchmark client draws them, uniform in [this, 1] x the longest, "
+                   "--isl/--osl their means (InferenceX's client: 0.8); 1: every request exactly --isl/--osl")
         ->capture_default_str();
 }
 

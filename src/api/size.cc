@@ -299,7 +299,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   std::ostream& os = output.os();
   os << fmt::format("{} {} ISL/OSL {}/{} ({}): peak {:.3g} requests/s ({:.3g} average x {:g}), {}{}{}; "
                     "P(meets SLA) >= {:g} over {} draws; {} prices\n",
-                    model.name, req.precision, req.isl, req.osl, open_loop_lengths_text(req.lengths), peak_rps, average_rps, req.peak_factor,
+                    model.name, req.precision, req.isl, req.osl, open_loop_lengths_text(req.lengths), peak_rps,
+                    average_rps, req.peak_factor,
                     sla.ttft_p99_s > 0 ? fmt::format("TTFT p99 <= {:.3g} s", sla.ttft_p99_s) : "no TTFT limit",
                     sla.tokens_per_s_per_user > 0 ? fmt::format(", >= {:g} tokens/s/user", sla.tokens_per_s_per_user) : "",
                     sla.tpot_p99_s > 0 ? fmt::format(", TPOT p99 <= {:g} ms", 1e3 * sla.tpot_p99_s) : "",

@@ -91,8 +91,6 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
 
 namespace {
 
-// open_loop's figures; with `limits`, each latency quantile is instead checked at its limit (the
-// distribution there against the quantile's level) and the verdict left in *meets.
 // The prompt law's scale: min(Exp(theta), cut) has mean theta (1 - exp(-cut / theta)) = the ISL.
 double capped_exponential_theta(double mean, double cut) {
   double theta = mean;
@@ -112,8 +110,9 @@ double prompt_second_moment(const OpenLoopCurve& c) {
   return hi * hi * (lo * lo + lo + 1) / 3;
 }
 
-// A varying length at quantile q of its law, for a law of mean `mean` (prompts: the capped exponential
-// or the client's uniform; outputs: geometric or the client's uniform).
+// Varying lengths at quantile q of their law (OpenLoopCurve::lengths_vary): a prompt's tokens (the
+// capped exponential or the client's uniform, mean ISL) and a request's decode steps (geometric or the
+// client's uniform, mean OSL - 1).
 double prompt_at(const OpenLoopCurve& c, double q) {
   const double isl = double(std::max(1LL, c.isl));
   if (c.prompt_isl_max > 0) {
@@ -129,6 +128,8 @@ double decode_steps_at(const OpenLoopCurve& c, double dec_tokens, double q) {
   return std::max(1.0, std::ceil(2 * dec_tokens / (1 + lo) * (lo + (1 - lo) * q)));
 }
 
+// open_loop's figures; with `limits`, each latency quantile is instead checked at its limit (the
+// distribution there against the quantile's level) and the verdict left in *meets.
 OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const OpenLoopScale& scale,
                                   const OpenLoopLimits* limits, bool* meets) {
   if (meets) *meets = false;

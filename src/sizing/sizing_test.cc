@@ -402,8 +402,8 @@ TEST(SizeCommand, VaryingLengthsReachInferAndSizeAlike) {
   // The longest prompt below the mean is refused naming the option, in both commands; without
   // --requests-per-s infer does not read it, so it is refused there too.
   for (const char* command : {"size", "infer"}) {
-    nlohmann::json bad = command == std::string("size") ? nlohmann::json{{"model", "llama3.1-70b"}, {"requests_per_s", 1}}
-                                                         : varying;
+    nlohmann::json bad =
+        command == std::string("size") ? nlohmann::json{{"model", "llama3.1-70b"}, {"requests_per_s", 1}} : varying;
     bad["isl"] = 300;
     bad["isl_max"] = 200;
     try {

@@ -381,8 +381,8 @@ void print_open_loop_text(std::ostream& os, const OpenLoopValidation& v) {
   if (!v.at_tuned_rate.empty()) {
     std::string by;
     for (const auto& [b, n] : v.tuned_binding) by += fmt::format("{}{} {}", by.empty() ? "" : ", ", n, b);
-    os << fmt::format("  tuned rate: the largest the model holds within the row's p99 limits ({} of them unstable at the "
-                      "measured rate); bound by {}\n",
+    os << fmt::format("  tuned rate: the largest the model holds within the row's p99 limits ({} of them unstable at "
+                      "the measured rate); bound by {}\n",
                       v.tuned_unstable_rows, by);
   }
   if (!v.given_mean.empty())

@@ -8,10 +8,10 @@ import urllib.request
 import gpuplan
 from conftest import BINARY, cli_json, require
 
-CASE = {"model": "llama3.1-8b", "requests_per_s": 5, "isl": 1024, "osl": 256, "isl_max": 2048, "systems": ["hgx-h100", "hgx-h200"],
-        "draws": 50, "tokens_per_user_per_s": 20, "sensitivity": True}
-ARGS = ("size --model llama3.1-8b --requests-per-s 5 --isl 1024 --osl 256 --isl-max 2048 --systems hgx-h100 --systems hgx-h200 "
-        "--draws 50 --tokens-per-user-per-s 20 --sensitivity")
+CASE = {"model": "llama3.1-8b", "requests_per_s": 5, "isl": 1024, "osl": 256, "isl_max": 2048,
+        "systems": ["hgx-h100", "hgx-h200"], "draws": 50, "tokens_per_user_per_s": 20, "sensitivity": True}
+ARGS = ("size --model llama3.1-8b --requests-per-s 5 --isl 1024 --osl 256 --isl-max 2048 --systems hgx-h100 "
+        "--systems hgx-h200 --draws 50 --tokens-per-user-per-s 20 --sensitivity")
 QUERY = ("model=llama3.1-8b&requests-per-s=5&isl=1024&osl=256&isl-max=2048&systems=hgx-h100&systems=hgx-h200&draws=50"
          "&tokens-per-user-per-s=20&sensitivity=")
 
