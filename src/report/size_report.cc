@@ -12,11 +12,19 @@ Page size_report(const Source& size) {
   const auto demand = d.value("demand", nlohmann::json::object());
   const auto sla = d.value("sla", nlohmann::json::object());
   Page page;
-  page.title = fmt::format("Sizing: {} at {:.3g} requests/s (peak), ISL/OSL {}/{}", d.value("model", std::string()),
-                           demand.value("peak_requests_per_s", 0.0), d.value("isl", 0), d.value("osl", 0));
-  page.summary = fmt::format("TTFT p99 within {:.3g} s{}; units bought so that P(meets SLA) >= {:g} over {} draws of the "
-                             "model's error; {} prices.",
-                             sla.value("ttft_p99_s", 0.0),
+  // The lengths' law where they vary (size's `lengths`: a dataset's up to isl_max, or a client's uniform).
+  const auto lengths = d.value("lengths", nlohmann::json::object());
+  const std::string law = lengths.value("law", std::string("fixed"));
+  std::string varying;
+  if (law == "dataset") varying = fmt::format(", prompts up to {}", lengths.value("isl_max", 0));
+  if (law == "client_uniform")
+    varying = fmt::format(", lengths uniform from {:g} x the longest", lengths.value("length_low", 1.0));
+  page.title = fmt::format("Sizing: {} at {:.3g} requests/s (peak), ISL/OSL {}/{}{}", d.value("model", std::string()),
+                           demand.value("peak_requests_per_s", 0.0), d.value("isl", 0), d.value("osl", 0), varying);
+  const double ttft_limit_s = sla.value("ttft_p99_s", 0.0);
+  page.summary = fmt::format("{}{}; units bought so that P(meets SLA) >= {:g} over {} draws of the model's error; {} "
+                             "prices.",
+                             ttft_limit_s > 0 ? fmt::format("TTFT p99 within {:.3g} s", ttft_limit_s) : "No TTFT limit",
                              sla.value("tokens_per_s_per_user", 0.0) > 0
                                  ? fmt::format(", {:g} tokens/s per user", sla.value("tokens_per_s_per_user", 0.0))
                                  : "",
