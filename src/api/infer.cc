@@ -122,18 +122,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     w.fp8_weight_block = w.fp8_moe_weight_block = *req.fp8_weight_block;
   }
   w.fp8_block_gemm_triton = req.fp8_gemm_backend == "triton";  // checked with the hardware below
-  if (!req.engine.empty()) {
-    const EngineParams e = engine_params(catalog, req.engine);
-    if (e.name.empty())
-      throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, "
-                                               "dynamo+tensorrt-llm, sglang+mori, tensorrt-llm-pytorch or vllm, got '{}'", req.engine));
-    w.request_overhead_s = e.request_overhead_s;
-    w.host_per_seq_step_s = e.host_per_seq_step_s;
-    w.moe_gemm_eff = e.moe_gemm_eff;
-    w.prefill_separate = e.prefill_separate;
-    w.kv_admission = e.kv_admission;
-    w.kv_pool = e.kv_pool;
-  }
+  if (!req.engine.empty()) apply_serving_engine(catalog, req.engine, w);
   if (req.host_per_seq_step_us) {
     if (!(*req.host_per_seq_step_us >= 0 && *req.host_per_seq_step_us <= 100000))
       throw InputError("--host-per-seq-step-us", fmt::format("must be 0 to 100000, got {}", *req.host_per_seq_step_us));
@@ -252,6 +241,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     apply_fabric_options(catalog, *shaped, req.gpus > 0 ? req.gpus : shaped->fabric.domain_gpus, req.fabric_opts);
   }
   const Hardware& hw = shaped ? *shaped : *resolved;
+  if (const std::string why = engine_refusal(catalog, req.engine, hw); !why.empty()) throw InputError("--engine", why);
   // SGLang's speculative worker (SGLang, Dynamo + SGLang; not MoRI's AMD build): its host work in series
   // with the GPU where SGLang runs it so (Hopper's FlashInfer MLA), as validation applies it.
   if (w.mtp_draft_tokens > 0) {

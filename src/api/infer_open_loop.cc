@@ -42,14 +42,15 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-       "--ttft-ms", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--catalog", "--calibration",
-       "--json", "--csv"},
+       "--ttft-ms", "--engine", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--catalog",
+       "--calibration", "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
                    ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
                      "--request-rate (a benchmark run on a stated deployment), not both"
                    : "does not apply with --requests-per-s (the chooser picks the deployment on whole units from "
-                     "--model, --system, --isl/--osl, --precision, the speed as --tokens-per-user-per-s and --ttft-ms)";
+                     "--model, --system, --isl/--osl, --precision, --engine, the speed as --tokens-per-user-per-s and "
+                     "--ttft-ms)";
       });
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");
@@ -63,12 +64,20 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     throw InputError("--precision", unsupported_precision(side.hw.accelerator, *prec));
   const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
   const double ttft_limit_s = resolve_ttft_limit_s(ttft_stated_s, req.isl);
-  const ServingScenario sc = compare::serving_scenario(model, side.hw, side.gpus_per_unit, *prec, req.isl, req.osl,
-                                                       req.tokens_per_user, 0, ttft_limit_s, catalog_mtp_accept(catalog));
+  ServingScenario sc = compare::serving_scenario(model, side.hw, side.gpus_per_unit, *prec, req.isl, req.osl,
+                                                 req.tokens_per_user, 0, ttft_limit_s,
+                                                 catalog_mtp_accept(catalog, req.engine));
+  if (!req.engine.empty()) {  // the engine's front end, host work and KV rules, as infer's point mode reads them
+    apply_serving_engine(catalog, req.engine, sc.workload);
+    if (const std::string why = engine_refusal(catalog, req.engine, side.hw); !why.empty())
+      throw InputError("--engine", why);
+    sc.engine = req.engine;
+  }
   const ServingChoice ch = choose_serving(sc);
   const double rate = req.requests_per_s * req.peak_factor;
   nlohmann::json j = {{"mode", "open_loop"}, {"model", model.name}, {"system", side.system}, {"isl", req.isl},
                       {"osl", req.osl}, {"lengths", open_loop_lengths_json(req.lengths)},
+                      {"engine", req.engine.empty() ? std::string(kNoEngineStated) : req.engine},
                       {"precision", req.precision}, {"requests_per_s", req.requests_per_s},
                       {"peak_factor", req.peak_factor}, {"rate_evaluated_per_s", rate},
                       {"ttft_limit_s", ttft_limit_s}, {"ttft_limit_basis", ttft_limit_basis(ttft_stated_s, req.isl)}};
@@ -109,8 +118,9 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     output.emit("infer", std::move(j));
   } else {
     std::ostream& os = output.os();
-    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{} ({})\n", model.name,
-                      side.system, ch.gpus, d.plan(), rate, req.isl, req.osl, open_loop_lengths_text(req.lengths));
+    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{} ({}){}\n", model.name,
+                      side.system, ch.gpus, d.plan(), rate, req.isl, req.osl, open_loop_lengths_text(req.lengths),
+                      req.engine.empty() ? std::string() : ", engine " + req.engine);
     if (!r.stable)
       os << "  unstable: " << r.why_not << "\n";
     else

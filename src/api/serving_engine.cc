@@ -1,5 +1,10 @@
 #include "api/serving_engine.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+#include "core/text.h"
 #include "inference/engine.h"
 
 namespace gpuplan::api {
@@ -8,6 +13,31 @@ double catalog_mtp_accept(const Catalog& catalog, const std::string& engine) {
   // No framework string to match: the default entry directly (matching costs a point's microseconds).
   if (engine.empty()) return catalog.default_serving_engine().mtp_accept.value_or(0.0);
   return engine_params(catalog, engine).mtp_accept;
+}
+
+void apply_serving_engine(const Catalog& catalog, const std::string& engine, InferenceWorkload& w) {
+  const EngineParams e = engine_params(catalog, engine);
+  if (e.name.empty())
+    throw InputError("--engine", fmt::format("must be sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, "
+                                             "sglang+mori, tensorrt-llm-pytorch or vllm, got '{}'", engine));
+  w.request_overhead_s = e.request_overhead_s;
+  w.host_per_seq_step_s = e.host_per_seq_step_s;
+  w.moe_gemm_eff = e.moe_gemm_eff;
+  w.prefill_separate = e.prefill_separate;
+  w.kv_admission = e.kv_admission;
+  w.kv_pool = e.kv_pool;
+}
+
+std::string engine_refusal(const Catalog& catalog, const std::string& engine, const Hardware& hw) {
+  if (engine.empty()) return {};
+  const ServingEngine* e = catalog.find_serving_engine(engine);
+  if (!e || e->vendors.empty()) return {};
+  const std::string vendor = to_lower(hw.accelerator.vendor);
+  for (const auto& v : e->vendors)
+    if (to_lower(v) == vendor) return {};
+  return fmt::format("{} runs on {} accelerators (serving_engines.yaml `vendors`), not on {}'s {}", e->name,
+                     fmt::join(e->vendors, " or "), hw.accelerator.vendor.empty() ? "an unnamed vendor" : hw.accelerator.vendor,
+                     hw.accelerator.name);
 }
 
 std::string band_engine(const Catalog& catalog, const std::string& framework) {

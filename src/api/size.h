@@ -20,6 +20,7 @@ struct SizeRequest : RequestBase {
   CostOptions cost_opts;
   std::vector<std::string> systems, rent_overrides;
   std::string model_name, precision = "fp8", price_mode = "own";
+  std::string engine;  // --engine: the serving engine on every system (empty: the catalog's default)
   long long isl = 1024, osl = 1024;
   double requests_per_s = 0, users = 0, tokens_per_day = 0, peak_factor = 1;
   double ttft_p99_ms = -1, tokens_per_user = 0, tpot_p99_ms = 0;

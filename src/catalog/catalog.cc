@@ -198,9 +198,10 @@ void Catalog::merge_document(const YAML::Node& root, const std::string& where, c
     auto old = std::find_if(merged_engines.begin(), merged_engines.end(),
                             [&](const ServingEngine& x) { return normalize_name(x.name) == n; });
     if (old != merged_engines.end()) {
-      // An overlay may restate only the figures: unset MTP acceptance, match list and front end keep the
-      // built-in's.
+      // An overlay may restate only the figures: unset MTP acceptance, match list, vendors and front end
+      // keep the built-in's.
       if (e.match.empty()) e.match = old->match;
+      if (e.vendors.empty()) e.vendors = old->vendors;
       if (!e.mtp_accept) e.mtp_accept = old->mtp_accept;
       if (e.kv_admission.empty()) e.kv_admission = old->kv_admission;
       if (e.kv_pool.empty()) e.kv_pool = old->kv_pool;

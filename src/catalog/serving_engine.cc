@@ -30,6 +30,10 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   for (size_t i = 0; i < e.match.size(); ++i)
     if (words(e.match[i]).empty())
       throw InputError(m.path() + ".match", fmt::format("alternative {} is empty (expected words such as \"dynamo sglang\")", i));
+  e.vendors = m.str_list("vendors");
+  for (size_t i = 0; i < e.vendors.size(); ++i)
+    if (e.vendors[i].empty())
+      throw InputError(fmt::format("{}.vendors[{}]", m.path(), i), "is empty (expected a vendor such as NVIDIA or AMD)");
   const auto overhead_s = m.opt_num_in("request_overhead_s", 0.0, 60.0);
   e.request_overhead_s = overhead_s.value_or(0.0);
   e.states_request_overhead = overhead_s.has_value();
@@ -112,6 +116,7 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
       for (const auto& a : e.match) q.push_back("\"" + a + "\"");
       out += fmt::format("    match: [{}]\n", fmt::join(q, ", "));
     }
+    if (!e.vendors.empty()) out += fmt::format("    vendors: [{}]\n", fmt::join(e.vendors, ", "));
     if (e.front_end_of.empty())
       out += fmt::format("    request_overhead_s: {:.4g}\n", e.request_overhead_s);
     else

@@ -19,6 +19,9 @@ struct ServingEngine {
   // occur in the lower-cased framework ("dynamo tensorrt" matches "Dynamo + TensorRT-LLM"). Entries
   // are tried in catalog order, so a more specific engine is listed before a generic one.
   std::vector<std::string> match;
+  // The accelerator vendors the engine runs on (Accelerator::vendor: "NVIDIA", "AMD", "Intel"); empty:
+  // any. A fact of the engine's releases, not fitted (sources in serving_engines.yaml).
+  std::vector<std::string> vendors;
   // The front end's latency per request before prefill (HTTP, tokenization, scheduler hand-off;
   // disaggregated: the router and the prefill/decode handshake), seconds. With front_end_of set, the
   // named engine's figure (resolve_serving_front_ends), not a figure of this entry's own.

@@ -77,6 +77,24 @@ TEST(ServingEngines, OverlayRestatesAFigureAndKeepsTheMatchAndOrder) {
   EXPECT_EQ(matched(c, "vLLM 0.11"), "vllm");
 }
 
+// The vendors an engine runs on: stated for the built-in engines, written back by the YAML writer, kept by
+// an overlay that restates only a figure, and an empty one is an error naming the field.
+TEST(ServingEngines, VendorsAreReadWrittenAndKept) {
+  Catalog c = Catalog::builtin();
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->vendors, std::vector<std::string>{"NVIDIA"});
+  EXPECT_EQ(c.find_serving_engine("ATOM")->vendors, std::vector<std::string>{"AMD"});
+  EXPECT_TRUE(c.default_serving_engine().vendors.empty());  // any
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("vendors: [NVIDIA, AMD]"), std::string::npos);
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm\n    request_overhead_s: 0.1\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->vendors, std::vector<std::string>{"NVIDIA"});
+  try {
+    c.merge_yaml("serving_engines:\n  - name: vllm\n    vendors: [\"\"]\n", "bad.yaml");
+    FAIL() << "accepted an empty vendor";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("vendors[0]"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ServingEngines, BadInputNamesTheField) {
   Catalog c = Catalog::builtin();
   try {

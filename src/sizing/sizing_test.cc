@@ -444,6 +444,48 @@ TEST(SizeCommand, VaryingLengthsReachInferAndSizeAlike) {
   }
 }
 
+// --engine reaches size as infer reads it: the same deployment as infer's point mode and its open loop
+// pick with that engine, and a system the engine does not run on is listed with the reason (refused by
+// infer, naming --engine).
+TEST(SizeCommand, AnEngineReachesSizeAndInferAlike) {
+  const auto doc = api::run(session(), "size",
+                            {{"model", "llama3.1-70b"}, {"systems", nlohmann::json::array({"hgx-h100", "mi300x-platform"})},
+                             {"engine", "sglang"}, {"requests_per_s", 10}, {"tokens_per_user_per_s", 30}, {"draws", 100}});
+  EXPECT_EQ(doc["engine"], "sglang");
+  int sized = 0;
+  for (const auto& o : doc["options"]) {
+    ASSERT_TRUE(o.contains("units")) << o.dump();
+    const auto point = api::run(session(), "infer",
+                                {{"model", "llama3.1-70b"}, {"system", o["system"]}, {"engine", "sglang"},
+                                 {"tokens_per_user_per_s", 30}});
+    EXPECT_EQ(point["plan"], o["deployment"]) << o["system"];
+    const auto open = api::run(session(), "infer",
+                               {{"model", "llama3.1-70b"}, {"system", o["system"]}, {"engine", "sglang"},
+                                {"tokens_per_user_per_s", 30}, {"requests_per_s", 10.0 / o["replicas"].get<double>()}});
+    EXPECT_EQ(open["engine"], "sglang");
+    EXPECT_EQ(open["deployment"]["plan"], o["deployment"]);
+    EXPECT_TRUE(open["met"].get<bool>()) << o["system"];
+    ++sized;
+  }
+  EXPECT_EQ(sized, 2);
+  const auto trt = api::run(session(), "size",
+                            {{"model", "llama3.1-70b"}, {"systems", nlohmann::json::array({"mi300x-platform"})},
+                             {"engine", "tensorrt-llm"}, {"requests_per_s", 10}, {"draws", 50}});
+  ASSERT_EQ(trt["options"].size(), 1u);
+  EXPECT_FALSE(trt["options"][0].contains("units"));
+  EXPECT_NE(trt["options"][0]["why_not"].get<std::string>().find("NVIDIA"), std::string::npos);
+  for (const bool open_loop : {false, true}) {
+    nlohmann::json r = {{"model", "llama3.1-70b"}, {"system", "mi300x-platform"}, {"engine", "tensorrt-llm"}};
+    if (open_loop) r["requests_per_s"] = 1;
+    try {
+      api::run(session(), "infer", r);
+      FAIL() << open_loop;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.field(), "--engine") << open_loop;
+    }
+  }
+}
+
 TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
   const auto one = buyer(10, "rent"), two = buyer(20, "rent");
   for (std::size_t i = 0; i < one["options"].size(); ++i)

@@ -240,9 +240,18 @@ TEST(BandGroundCli, CommandsWithoutAnEngineStateNoneAndNoEngineWidensTheirBands)
   for (const char* fig : {"tpot_s", "ttft_s"}) expect_no_engine(sz.json()["options"][0]["band_basis"][fig], fig);
   // An engine is not taken silently where the command cannot state it.
   for (const std::string args : {"compare hgx-h100 hgx-h200 --model llama3.1-70b --task infer --engine vllm",
-                                 "recommend --model llama3.1-70b --task infer --system hgx-h100 --engine vllm",
-                                 "size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --engine vllm"})
+                                 "recommend --model llama3.1-70b --task infer --system hgx-h100 --engine vllm"})
     EXPECT_NE(run_gpuplan(args).exit_code, 0) << args;
+  // size states one (--engine): its bands then say it, and widen for it as infer's do.
+  const auto sz_vllm =
+      run_gpuplan("size --model llama3.1-70b --system hgx-h100 --requests-per-s 20 --engine vllm --json" + cat);
+  ASSERT_EQ(sz_vllm.exit_code, 0) << sz_vllm.err;
+  EXPECT_EQ(sz_vllm.json()["engine"], "vllm");
+  for (const char* fig : {"tpot_s", "ttft_s"}) {
+    const auto basis = sz_vllm.json()["options"][0]["band_basis"][fig];
+    EXPECT_EQ(basis.value("engine", ""), "vllm") << fig << basis.dump();
+    EXPECT_TRUE(has(basis["widened_by"].dump(), "engine vllm")) << fig << basis.dump();
+  }
 }
 
 TEST(BandGroundCli, GoodputWarnsWhenTheChosenPlanComputesForLittleOfItsStep) {

@@ -17,6 +17,7 @@ PAGES.size = {
     { name: 'isl-max', label: 'Longest prompt (tokens; lengths vary as a dataset\'s about ISL/OSL; 0: every request exactly ISL/OSL)', value: '0', type: 'number' },
     { name: 'length-low', label: 'Or a benchmark client\'s lengths: uniform in [this, 1] x the longest (InferenceX: 0.8; 1: every request exactly ISL/OSL)', value: '1', type: 'number' },
     { name: 'precision', label: 'Weights format', value: 'fp8', choices: ['fp8', 'bf16', 'mxfp8', 'nvfp4', 'fp4', 'w4a16'] },
+    { name: 'engine', label: 'Serving engine (empty: none stated; systems it does not run on say so)', value: '', choices: ['', 'vllm', 'sglang', 'tensorrt-llm', 'tensorrt-llm-pytorch', 'atom', 'dynamo+sglang', 'dynamo+tensorrt-llm', 'sglang+mori'] },
     { name: 'ttft-p99-ms', label: 'SLA: TTFT p99 (ms; empty: MLPerf Server limit by ISL, 0: none)', value: '', type: 'number' },
     { name: 'tokens-per-user-per-s', label: 'SLA: tokens/s per user (median request; empty: none)', value: '20', type: 'number' },
     { name: 'tpot-p99-ms', label: 'SLA: TPOT p99 (ms; empty: none)', value: '', type: 'number' },
@@ -27,7 +28,7 @@ PAGES.size = {
   ],
   // One call of size with the CLI's options; the tornado needs --sensitivity.
   calls: (v) => {
-    const o = { model: v.model, isl: v.isl, osl: v.osl, 'isl-max': v['isl-max'], 'length-low': v['length-low'], precision: v.precision, 'peak-factor': v['peak-factor'],
+    const o = { model: v.model, isl: v.isl, osl: v.osl, 'isl-max': v['isl-max'], 'length-low': v['length-low'], precision: v.precision, engine: v.engine, 'peak-factor': v['peak-factor'],
       'ttft-p99-ms': v['ttft-p99-ms'], 'tokens-per-user-per-s': v['tokens-per-user-per-s'], 'tpot-p99-ms': v['tpot-p99-ms'],
       confidence: v.confidence, draws: v.draws, 'price-mode': v['price-mode'], systems: list(v.systems), sensitivity: true };
     o[v.demand] = v.amount;
