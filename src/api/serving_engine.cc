@@ -35,9 +35,9 @@ std::string engine_refusal(const Catalog& catalog, const std::string& engine, co
   const std::string vendor = to_lower(hw.accelerator.vendor);
   for (const auto& v : e->vendors)
     if (to_lower(v) == vendor) return {};
+  const std::string& maker = hw.accelerator.vendor;
   return fmt::format("{} runs on {} accelerators (serving_engines.yaml `vendors`), not on {}'s {}", e->name,
-                     fmt::join(e->vendors, " or "), hw.accelerator.vendor.empty() ? "an unnamed vendor" : hw.accelerator.vendor,
-                     hw.accelerator.name);
+                     fmt::join(e->vendors, " or "), maker.empty() ? "an unnamed vendor" : maker, hw.accelerator.name);
 }
 
 std::string band_engine(const Catalog& catalog, const std::string& framework) {

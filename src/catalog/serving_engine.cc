@@ -33,7 +33,8 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   e.vendors = m.str_list("vendors");
   for (size_t i = 0; i < e.vendors.size(); ++i)
     if (e.vendors[i].empty())
-      throw InputError(fmt::format("{}.vendors[{}]", m.path(), i), "is empty (expected a vendor such as NVIDIA or AMD)");
+      throw InputError(fmt::format("{}.vendors[{}]", m.path(), i),
+                       "is empty (expected a vendor such as NVIDIA or AMD)");
   const auto overhead_s = m.opt_num_in("request_overhead_s", 0.0, 60.0);
   e.request_overhead_s = overhead_s.value_or(0.0);
   e.states_request_overhead = overhead_s.has_value();

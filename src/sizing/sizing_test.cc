@@ -448,9 +448,10 @@ TEST(SizeCommand, VaryingLengthsReachInferAndSizeAlike) {
 // pick with that engine, and a system the engine does not run on is listed with the reason (refused by
 // infer, naming --engine).
 TEST(SizeCommand, AnEngineReachesSizeAndInferAlike) {
+  const auto systems = nlohmann::json::array({"hgx-h100", "mi300x-platform"});
   const auto doc = api::run(session(), "size",
-                            {{"model", "llama3.1-70b"}, {"systems", nlohmann::json::array({"hgx-h100", "mi300x-platform"})},
-                             {"engine", "sglang"}, {"requests_per_s", 10}, {"tokens_per_user_per_s", 30}, {"draws", 100}});
+                            {{"model", "llama3.1-70b"}, {"systems", systems}, {"engine", "sglang"}, {"requests_per_s", 10},
+                             {"tokens_per_user_per_s", 30}, {"draws", 100}});
   EXPECT_EQ(doc["engine"], "sglang");
   int sized = 0;
   for (const auto& o : doc["options"]) {
