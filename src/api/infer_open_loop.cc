@@ -92,7 +92,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   }
   const ServingDeployment d = ch.point.deployment();
   OpenLoopCurve curve = tabulate_open_loop(sc, d);
-  apply_open_loop_lengths(req.lengths, req.isl, curve);
+  apply_open_loop_lengths(req.lengths, curve);
   const OpenLoopResult r = open_loop(curve, rate);
   const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
                    (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);

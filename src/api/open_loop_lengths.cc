@@ -31,8 +31,7 @@ void check_open_loop_lengths(const OpenLoopLengths& o, long long isl) {
                                      "uniform lengths), not both");
 }
 
-void apply_open_loop_lengths(const OpenLoopLengths& o, long long isl, OpenLoopCurve& curve) {
-  check_open_loop_lengths(o, isl);
+void apply_open_loop_lengths(const OpenLoopLengths& o, OpenLoopCurve& curve) {
   curve.prompt_isl_max = o.isl_max;
   curve.length_low = o.length_low;
 }

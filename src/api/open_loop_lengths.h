@@ -24,10 +24,11 @@ struct OpenLoopLengths {
 // closed loop too and passes it on).
 void add_open_loop_length_options(CLI::App& app, OpenLoopLengths& o, bool length_low);
 
-// Checks the options (InputError naming --isl-max or --length-low with the allowed range; not both) and
-// sets the curve's length law.
-void apply_open_loop_lengths(const OpenLoopLengths& o, long long isl, OpenLoopCurve& curve);
+// Checks the options against the mean prompt `isl` (InputError naming --isl-max or --length-low with the
+// allowed range; not both), before any work.
 void check_open_loop_lengths(const OpenLoopLengths& o, long long isl);
+// Sets the curve's length law (options checked).
+void apply_open_loop_lengths(const OpenLoopLengths& o, OpenLoopCurve& curve);
 
 // {"law": "fixed"}, {"law": "dataset", "isl_max": N} or {"law": "client_uniform", "length_low": F}; and
 // the same in words for a text header.

@@ -194,7 +194,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     c.unit_gpus = p.side.gpus_per_unit;
     c.replica_units = std::max(1, (p.choice.gpus + c.unit_gpus - 1) / c.unit_gpus);
     c.curve = tabulate_open_loop(sc, d);
-    apply_open_loop_lengths(req.lengths, req.isl, c.curve);
+    apply_open_loop_lengths(req.lengths, c.curve);
     // The Monte Carlo draws from the bands widened for this question off their ground (band_for): on new
     // ground the SLA is met with less confidence; an engine the bands were not fitted on widens them too
     // (without --engine the scenario names none, and the basis says so).

@@ -450,8 +450,8 @@ TEST(SizeCommand, VaryingLengthsReachInferAndSizeAlike) {
 TEST(SizeCommand, AnEngineReachesSizeAndInferAlike) {
   const auto systems = nlohmann::json::array({"hgx-h100", "mi300x-platform"});
   const auto doc = api::run(session(), "size",
-                            {{"model", "llama3.1-70b"}, {"systems", systems}, {"engine", "sglang"}, {"requests_per_s", 10},
-                             {"tokens_per_user_per_s", 30}, {"draws", 100}});
+                            {{"model", "llama3.1-70b"}, {"systems", systems}, {"engine", "sglang"},
+                             {"requests_per_s", 10}, {"tokens_per_user_per_s", 30}, {"draws", 100}});
   EXPECT_EQ(doc["engine"], "sglang");
   int sized = 0;
   for (const auto& o : doc["options"]) {

@@ -315,13 +315,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     }
 
     // Attention-DP and MTP as the notes state them (validate/notes_deployment.h).
-    NotesServing said = read_notes_serving(notes);
+    const NotesServing said = read_notes_serving(notes);
     InferenceParallel& p = c.parallel;
     bool tp_filled = false;  // TP (and EP) blank: filled here, or chosen under the scenario's limits below
     const InferenceXSweepEntry* sweep_entry = nullptr;  // the disaggregated deployment read from InferenceX's sweep
     if (!counts_blank.empty()) {
-      if (auto why = inferencex_dump_deployment(t, i, catalog, source, c, notes, counts_blank, notes_deployment, sweep_entry,
-                                      c.assumptions)) {
+      if (auto why = inferencex_dump_deployment(t, i, catalog, source, c, notes, counts_blank, notes_deployment,
+                                                sweep_entry, c.assumptions)) {
         skip(*why);
         continue;
       }

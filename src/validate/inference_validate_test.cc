@@ -418,7 +418,8 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   EXPECT_TRUE(c.disagg.decode.attention_dp);
   EXPECT_EQ(c.disagg.decode.ep, 32);
   EXPECT_EQ(c.disagg.decode_max_batch, 64);
-  EXPECT_TRUE(inference_rows_testing::row_says(c, "deployment from InferenceX's sweep")) << fmt::format("{}", fmt::join(c.assumptions, " | "));
+  EXPECT_TRUE(inference_rows_testing::row_says(c, "deployment from InferenceX's sweep"))
+      << fmt::format("{}", fmt::join(c.assumptions, " | "));
   ASSERT_EQ(skipped.size(), 2u);
   EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-03-23"), std::string::npos)
       << skipped[0].reason;

@@ -14,34 +14,37 @@ namespace gpuplan {
 
 namespace {
 
-// The row's GPU, weights and clients as InferenceX's sweep names them ("h100" for H100-SXM; "fp8" or
-// "fp4"), or nullopt where the weights are neither or the client count is not a count.
-struct SweepRunKey {
-  std::string gpu, precision;
-  long long clients = 0;
-};
-std::optional<SweepRunKey> sweep_run_key(const CsvTable& t, size_t i, const InferenceCase& c) {
+// The run as InferenceX's sweep names it: its model, GPU ("h100" for H100-SXM), weights ("fp8" or "fp4"),
+// lengths, clients and date (the engine is each lookup's); nullopt where the weights are neither or the
+// client count is not a count.
+std::optional<InferenceXRunQuery> sweep_run_query(const CsvTable& t, size_t i, const InferenceCase& c,
+                                                  const std::string& notes) {
   const Precision wp = c.workload.weight_precision;
   if (wp != Precision::fp8 && wp != Precision::fp4 && wp != Precision::nvfp4) return std::nullopt;
   double clients = 0;
   if (!parse_cell_number(t.cell(i, "concurrency_or_batch"), clients) || clients < 1 || clients > 1e9)
     return std::nullopt;
-  SweepRunKey k;
-  k.gpu = to_lower(c.gpu_name);
-  if (const auto sxm = k.gpu.find("-sxm"); sxm != std::string::npos) k.gpu.erase(sxm);
-  k.precision = wp == Precision::fp8 ? "fp8" : "fp4";
-  k.clients = static_cast<long long>(clients);
-  return k;
+  InferenceXRunQuery q;
+  q.model = c.model.name;
+  q.gpu = to_lower(c.gpu_name);
+  if (const auto sxm = q.gpu.find("-sxm"); sxm != std::string::npos) q.gpu.erase(sxm);
+  q.precision = wp == Precision::fp8 ? "fp8" : "fp4";
+  q.isl = c.workload.isl;
+  q.osl = c.workload.osl;
+  q.concurrency = static_cast<long long>(clients);
+  q.date = notes_measured_date(notes);
+  return q;
 }
 
-// The container image the notes name ("image=nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post3"), or empty.
-std::string notes_image(const std::string& notes) {
-  const auto at = notes.find("image=");
+// The value of `key=` in the notes' provenance ("image=nvcr.io/nvidia/...; measured=2026-03-23T13:00:07Z"),
+// up to the next ';', spaces trimmed; empty where the notes state none.
+std::string notes_field(const std::string& notes, const std::string& key) {
+  const auto at = notes.find(key + "=");
   if (at == std::string::npos) return {};
-  const auto end = notes.find(';', at);
-  std::string image = notes.substr(at + 6, end == std::string::npos ? std::string::npos : end - (at + 6));
-  const auto a = image.find_first_not_of(" \t"), b = image.find_last_not_of(" \t");
-  return a == std::string::npos ? std::string() : image.substr(a, b - a + 1);
+  const auto from = at + key.size() + 1, end = notes.find(';', from);
+  std::string value = notes.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  const auto a = value.find_first_not_of(" \t"), b = value.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : value.substr(a, b - a + 1);
 }
 
 // MTP on a run of InferenceX's that its sweep entry pins, set as InferenceX's own rows of the engine
@@ -71,9 +74,8 @@ void apply_sweep_mtp(const Catalog& catalog, const InferenceXMtpRun& run, const 
 
 // The run's date its notes state ("measured=2026-03-23T13:00:07Z"), or empty.
 std::string notes_measured_date(const std::string& notes) {
-  const auto at = notes.find("measured=");
-  if (at == std::string::npos) return {};
-  return read_row_date(notes.substr(at + 9, notes.find(';', at) - (at + 9))).value_or("");
+  const std::string measured = notes_field(notes, "measured");
+  return measured.empty() ? std::string() : read_row_date(measured).value_or("");
 }
 
 // A disaggregated run of InferenceX's whose notes state the pools' widths but not the worker counts
@@ -86,19 +88,14 @@ std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t 
                                                       std::vector<std::string>& assumptions) {
   entry = nullptr;
   if (!source.closed_loop_client || !source.closed_loop_client->inferencex_scripts) return counts_blank;
-  const auto key = sweep_run_key(t, i, c);
-  if (!key) return counts_blank;
+  const auto run = sweep_run_query(t, i, c, notes);
+  if (!run) return counts_blank;
   InferenceXSweepQuery q;
-  q.model = c.model.name;
-  q.gpu = key->gpu;
-  q.precision = key->precision;
-  q.engine = engine_params(catalog, source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework")).name;
-  q.isl = c.workload.isl;
-  q.osl = c.workload.osl;
-  q.concurrency = key->clients;
+  static_cast<InferenceXRunQuery&>(q) = *run;
+  const std::string framework = source.closed_loop_client->disaggregated_engine_prefix + t.cell(i, "framework");
+  q.engine = engine_params(catalog, framework).name;
   q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
   q.decode_width = n.decode.tp * n.decode.attn_dp;
-  q.date = notes_measured_date(notes);
   return read_sweep_deployment(inferencex_sweep().disaggregated, q, counts_blank, n, entry, assumptions);
 }
 
@@ -127,19 +124,13 @@ int inferencex_dump_mtp(const CsvTable& t, size_t i, const Catalog& catalog, con
                     sweep_entry->mtp_draft_tokens, fmt::format("InferenceX's sweep entry {}", sweep_entry->name), c);
     return 1;
   }
-  const auto key = sweep_run_key(t, i, c);
+  const auto key = sweep_run_query(t, i, c, notes);
   if (!key) return -1;
   InferenceXSingleNodeQuery q;
-  q.model = c.model.name;
-  q.gpu = key->gpu;
-  q.precision = key->precision;
+  static_cast<InferenceXRunQuery&>(q) = *key;
   q.engine = base;
-  q.isl = w.isl;
-  q.osl = w.osl;
-  q.concurrency = key->clients;
   q.width = c.parallel.tp;
-  q.image = notes_image(notes);
-  q.date = run.date;
+  q.image = notes_field(notes, "image");
   const InferenceXSingleNodeEntry* first = nullptr;
   const int mtp = inferencex_sweep_single_node_mtp(inferencex_sweep().single_node, q, &first);
   if (mtp < 0) return -1;

@@ -55,7 +55,8 @@ std::string apply_inferencex_sglang_mtp_host(const Catalog& catalog, const Infer
   const bool blackwell = run.generation == "blackwell" || run.generation == "blackwell_ultra";
   const bool spec_v1 = run.framework == "sglang" && blackwell && !run.disaggregated && run.weights == Precision::fp8;
   if (!apply_sglang_mtp_host(catalog, run.generation, spec_v1, w)) return {};
-  return fmt::format("SGLang's speculative worker in series with the GPU ({}): {:.1f} ms + {:.0f} us per sequence a step",
+  return fmt::format("SGLang's speculative worker in series with the GPU ({}): {:.1f} ms + {:.0f} us per sequence a "
+                     "step",
                      spec_v1 ? "spec v1, no overlap scheduler" : "FlashInfer MLA: eager draft extend",
                      (w.mtp_host_step_s + (w.mtp_draft_extend_eager ? w.mtp_eager_draft_extend_s : 0.0)) * 1e3,
                      w.mtp_host_per_seq_step_s * 1e6);

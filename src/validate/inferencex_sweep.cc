@@ -132,15 +132,26 @@ const InferenceXSweep& inferencex_sweep() {
   return table;
 }
 
+namespace {
+
+// Whether `e` ran the query's model, GPU, weights, engine, lengths and clients and stood in the config on
+// the query's date (the widths are each lookup's own).
+template <typename Entry>
+bool ran_in_force(const Entry& e, const InferenceXRunQuery& q) {
+  if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) return false;
+  if (e.isl != q.isl || e.osl != q.osl) return false;
+  if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) return false;
+  return std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) != e.concurrencies.end();
+}
+
+}  // namespace
+
 std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
                                                                       const InferenceXSweepQuery& q) {
   std::vector<const InferenceXSweepEntry*> out;
   if (q.date.empty()) return out;
   for (const auto& e : table) {
-    if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) continue;
-    if (e.isl != q.isl || e.osl != q.osl || e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width) continue;
-    if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) continue;
-    if (std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) == e.concurrencies.end()) continue;
+    if (e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width || !ran_in_force(e, q)) continue;
     if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(e); }))
       out.push_back(&e);
   }
@@ -180,7 +191,8 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   if (found.empty())
     return fmt::format("{}; no InferenceX sweep entry in force on {} ran {}", counts_blank, q.date, what);
   if (found.size() > 1) {
-    const auto with_mtp = std::count_if(found.begin(), found.end(), [](const InferenceXSweepEntry* e) { return e->mtp; });
+    const auto with_mtp =
+        std::count_if(found.begin(), found.end(), [](const InferenceXSweepEntry* e) { return e->mtp; });
     return fmt::format("{}; {} InferenceX sweep entries in force on {} ran {} with different deployments ({} with "
                        "MTP, {} without): not guessed",
                        counts_blank, found.size(), q.date, what, with_mtp, found.size() - with_mtp);
@@ -197,7 +209,8 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
       "deployment from InferenceX's sweep (its NVIDIA master config, entry {} in force {} to {}, from commit {}): the "
       "one entry in force on the run's date {} with its widths and clients: prefill {}, decode {}{}{}",
       e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date, sweep_pool_text(e.prefill),
-      sweep_pool_text(e.decode), e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
+      sweep_pool_text(e.decode),
+      e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
       e.mtp ? ", MTP" : ", no MTP"));
   return std::nullopt;
 }
@@ -213,10 +226,7 @@ int inferencex_sweep_single_node_mtp(const std::vector<InferenceXSingleNodeEntry
   if (q.date.empty()) return -1;
   int seen = 0;  // bit 0: an entry without MTP, bit 1: one with
   for (const auto& e : table) {
-    if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) continue;
-    if (e.isl != q.isl || e.osl != q.osl || e.tp != q.width) continue;
-    if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) continue;
-    if (std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) == e.concurrencies.end()) continue;
+    if (e.tp != q.width || !ran_in_force(e, q)) continue;
     if (!want_image.empty() && image(e.image) != want_image) continue;
     if (first && !*first) *first = &e;
     seen |= e.mtp ? 2 : 1;

@@ -68,12 +68,19 @@ InferenceXSweep parse_inferencex_sweep(const std::string& text, const std::strin
 // The built-in table.
 const InferenceXSweep& inferencex_sweep();
 
-// What a run states of its deployment: the pools' widths (GPUs a worker), not their worker counts.
-struct InferenceXSweepQuery {
+// What every lookup asks of an entry: the run's model, GPU and weights as the sweep names them, its
+// engine, lengths and clients, and its date (YYYY-MM-DD): the entry must have run them and stood in the
+// config that day.
+struct InferenceXRunQuery {
   std::string model, gpu, precision, engine;
   long long isl = 0, osl = 0, concurrency = 0;
+  std::string date;
+};
+
+// What a disaggregated run states of its deployment: the pools' widths (GPUs a worker), not their worker
+// counts.
+struct InferenceXSweepQuery : InferenceXRunQuery {
   int prefill_width = 0, decode_width = 0;
-  std::string date;  // YYYY-MM-DD
 };
 
 // The entries in force on the query's date whose model, GPU, precision, engine, lengths, pool widths
@@ -93,12 +100,9 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
                                                  std::vector<std::string>& assumptions);
 
 // What a single-node run states: its worker's width (GPUs) and, where it names it, its container image.
-struct InferenceXSingleNodeQuery {
-  std::string model, gpu, precision, engine;
-  long long isl = 0, osl = 0, concurrency = 0;
+struct InferenceXSingleNodeQuery : InferenceXRunQuery {
   int width = 0;
   std::string image;  // empty: not stated (any); compared with '#' read as '/' ("nvcr.io#nvidia/...")
-  std::string date;
 };
 
 // Whether the single-node entries in force on the query's date that ran it (model, GPU, precision,
