@@ -23,9 +23,7 @@ void apply_serving_engine(const Catalog& catalog, const std::string& engine, Inf
   w.request_overhead_s = e.request_overhead_s;
   w.host_per_seq_step_s = e.host_per_seq_step_s;
   w.moe_gemm_eff = e.moe_gemm_eff;
-  w.prefill_separate = e.prefill_separate;
-  w.kv_admission = e.kv_admission;
-  w.kv_pool = e.kv_pool;
+  apply_engine_facts(e, w);
 }
 
 std::string engine_refusal(const Catalog& catalog, const std::string& engine, const Hardware& hw) {

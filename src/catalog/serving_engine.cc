@@ -60,6 +60,16 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   if (m.has("kv_pool") && e.kv_pool != "free_share" && e.kv_pool != "whole_share" && e.kv_pool != "sglang")
     throw InputError(m.path() + ".kv_pool",
                      fmt::format("must be free_share, whole_share or sglang, got '{}'", e.kv_pool));
+  e.attention_dp_dense = m.opt_str("attention_dp_dense").value_or("");
+  if (m.has("attention_dp_dense") && e.attention_dp_dense != "replicated" && e.attention_dp_dense != "tensor_parallel")
+    throw InputError(m.path() + ".attention_dp_dense",
+                     fmt::format("must be replicated or tensor_parallel, got '{}'", e.attention_dp_dense));
+  e.attention_dp_moe_exchange = m.opt_str("attention_dp_moe_exchange").value_or("");
+  if (m.has("attention_dp_moe_exchange") && e.attention_dp_moe_exchange != "all_to_all" &&
+      e.attention_dp_moe_exchange != "all_gather" && e.attention_dp_moe_exchange != "all_gather_unless_mnnvl")
+    throw InputError(m.path() + ".attention_dp_moe_exchange",
+                     fmt::format("must be all_to_all, all_gather or all_gather_unless_mnnvl, got '{}'",
+                                 e.attention_dp_moe_exchange));
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -133,6 +143,9 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
     if (e.prefill_separate) out += "    prefill_separate: true\n";
     if (!e.kv_admission.empty()) out += fmt::format("    kv_admission: {}\n", e.kv_admission);
     if (!e.kv_pool.empty()) out += fmt::format("    kv_pool: {}\n", e.kv_pool);
+    if (!e.attention_dp_dense.empty()) out += fmt::format("    attention_dp_dense: {}\n", e.attention_dp_dense);
+    if (!e.attention_dp_moe_exchange.empty())
+      out += fmt::format("    attention_dp_moe_exchange: {}\n", e.attention_dp_moe_exchange);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

@@ -68,6 +68,17 @@ struct ServingEngine {
   // mem_fraction_static, its default computed from the GPU and the plan). A fact of the engine, not
   // fitted. Empty: unstated (free_share; an overlay entry keeps the built-in's).
   std::string kv_pool;
+  // What the engine does with the dense MLPs, the shared experts and the output head under attention-DP:
+  // "replicated" (each attention rank holds them whole and runs its own tokens through them:
+  // TensorRT-LLM's PyTorch backend, vLLM's data-parallel ranks) or "tensor_parallel" (split over the
+  // ranks, the tokens gathered: SGLang's default). A fact of the engine, not fitted
+  // (InferenceWorkload::attention_dp_dense_replicated). Empty: unstated (tensor_parallel; an overlay
+  // entry keeps the built-in's).
+  std::string attention_dp_dense;
+  // How the engine moves the attention ranks' tokens to the routed experts under attention-DP:
+  // "all_to_all", "all_gather" or "all_gather_unless_mnnvl" (InferenceWorkload::attention_dp_moe_exchange).
+  // A fact of the engine, not fitted. Empty: unstated (all_to_all; an overlay entry keeps the built-in's).
+  std::string attention_dp_moe_exchange;
   std::string fitted_on, fitted_date, method, origin;
 };
 

@@ -48,6 +48,12 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(c.find_serving_engine("SGLang")->kv_pool, "");
   EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->kv_pool, "");
   EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("kv_pool: whole_share"), std::string::npos);
+  // Attention-DP layouts: no built-in entry states them (every engine read with the dense layers split and
+  // the tokens exchanged all-to-all, the fits' layout); an overlay states them, kept and written back.
+  for (const auto& e : c.serving_engines()) {
+    EXPECT_EQ(e.attention_dp_dense, "") << e.name;
+    EXPECT_EQ(e.attention_dp_moe_exchange, "") << e.name;
+  }
   const ServingEngine& d = c.default_serving_engine();
   ASSERT_TRUE(d.mtp_accept.has_value());
   EXPECT_GT(*d.mtp_accept, 0.3);
@@ -70,6 +76,15 @@ TEST(ServingEngines, OverlayRestatesAFigureAndKeepsTheMatchAndOrder) {
   EXPECT_EQ(c.find_serving_engine("SGLang")->kv_admission, "current_length");  // the built-in's, unstated
   c.merge_yaml("serving_engines:\n  - name: vllm\n    request_overhead_s: 0.03\n", "overlay.yaml");
   EXPECT_EQ(c.find_serving_engine("vLLM")->kv_pool, "whole_share");  // the built-in's, unstated
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm\n    attention_dp_dense: replicated\n"
+               "    attention_dp_moe_exchange: all_gather_unless_mnnvl\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->attention_dp_dense, "replicated");
+  EXPECT_GT(c.find_serving_engine("TensorRT-LLM")->request_overhead_s, 0.0);  // the built-in's front end, unstated
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm\n    request_overhead_s: 0.09\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->attention_dp_moe_exchange, "all_gather_unless_mnnvl");  // kept
+  const std::string written = serving_engines_to_yaml(c.serving_engines(), "h");
+  EXPECT_NE(written.find("attention_dp_dense: replicated"), std::string::npos);
+  EXPECT_NE(written.find("attention_dp_moe_exchange: all_gather_unless_mnnvl"), std::string::npos);
   EXPECT_EQ(matched(c, "Dynamo + SGLang"), "dynamo+sglang");  // still tried first
   c.merge_yaml("serving_engines:\n  - name: vllm\n    match: [\"vllm\"]\n    request_overhead_s: 0.07\n    mtp_accept: 0.6\n",
                "overlay.yaml");
@@ -121,6 +136,14 @@ TEST(ServingEngines, BadInputNamesTheField) {
     FAIL() << "accepted kv_pool gpu_memory_utilization";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("kv_pool"), std::string::npos) << e.what();
+  }
+  for (const char* field : {"attention_dp_dense", "attention_dp_moe_exchange"}) {
+    try {
+      c.merge_yaml(std::string("serving_engines:\n  - name: vllm\n    ") + field + ": sharded\n", "bad.yaml");
+      FAIL() << "accepted " << field << " sharded";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
   }
   for (const char* field : {"mtp_host_step_s", "mtp_host_per_seq_step_s", "mtp_eager_draft_extend_s"}) {
     try {

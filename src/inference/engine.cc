@@ -15,11 +15,21 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.mtp_host_per_seq_step_s = e->mtp_host_per_seq_step_s;
     p.mtp_eager_draft_extend_s = e->mtp_eager_draft_extend_s;
     p.prefill_separate = e->prefill_separate;
+    p.attention_dp_dense_replicated = e->attention_dp_dense == "replicated";
+    p.attention_dp_moe_exchange = parse_moe_exchange(e->attention_dp_moe_exchange).value_or(MoeExchange::all_to_all);
     p.kv_admission = parse_kv_admission(e->kv_admission).value_or(KvAdmission::reserve_full);
     p.kv_pool = parse_kv_pool_rule(e->kv_pool).value_or(KvPoolRule::free_share);
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }
   return p;
+}
+
+void apply_engine_facts(const EngineParams& e, InferenceWorkload& w) {
+  w.prefill_separate = e.prefill_separate;
+  w.attention_dp_dense_replicated = e.attention_dp_dense_replicated;
+  w.attention_dp_moe_exchange = e.attention_dp_moe_exchange;
+  w.kv_admission = e.kv_admission;
+  w.kv_pool = e.kv_pool;
 }
 
 bool apply_sglang_mtp_host(const Catalog& catalog, const std::string& generation, bool spec_v1, InferenceWorkload& w) {

@@ -19,6 +19,8 @@ struct EngineParams {
   double mtp_host_per_seq_step_s = 0.0;  // ... and per sequence of the rank's batch
   double mtp_eager_draft_extend_s = 0.0; // ... and an eager (non-graphed) draft extend's
   bool prefill_separate = false;    // prompts in forwards of their own (see InferenceWorkload)
+  bool attention_dp_dense_replicated = false;  // attention-DP: dense layers and head replicated (see InferenceWorkload)
+  MoeExchange attention_dp_moe_exchange = MoeExchange::all_to_all;  // attention-DP: tokens to the experts (ditto)
   KvAdmission kv_admission = KvAdmission::reserve_full;  // the scheduler's KV admission (see InferenceWorkload)
   KvPoolRule kv_pool = KvPoolRule::free_share;           // how it sizes its KV pool (see InferenceWorkload)
 };
@@ -27,6 +29,11 @@ struct EngineParams {
 // "SGLang + MoRI (disaggregated)", "ATOM"; case-insensitive) in `catalog`; an unknown engine gets no
 // front-end latency and the default MTP acceptance.
 EngineParams engine_params(const Catalog& catalog, const std::string& framework);
+
+// Sets the facts of the engine's scheduler and memory on `w` (not its fitted figures): prompts in
+// forwards of their own, the dense layers under attention-DP, the KV admission and how the KV pool is
+// sized. One definition for `infer --engine` and every validated row.
+void apply_engine_facts(const EngineParams& e, InferenceWorkload& w);
 
 // SGLang's speculative (EAGLE/MTP) worker on NVIDIA GPUs (docs/inference-model.md, "SGLang's speculative
 // step"): on Hopper its MLA attention backend is FlashInfer, whose draft extend runs as eager kernels

@@ -58,6 +58,22 @@ long long kv_held_tokens(const InferenceWorkload& w) {
   return w.isl + w.osl;
 }
 
+const char* to_string(MoeExchange x) {
+  switch (x) {
+    case MoeExchange::all_to_all: return "all_to_all";
+    case MoeExchange::all_gather: return "all_gather";
+    case MoeExchange::all_gather_unless_mnnvl: return "all_gather_unless_mnnvl";
+  }
+  return "all_to_all";
+}
+
+std::optional<MoeExchange> parse_moe_exchange(const std::string& s) {
+  if (s == "all_to_all") return MoeExchange::all_to_all;
+  if (s == "all_gather") return MoeExchange::all_gather;
+  if (s == "all_gather_unless_mnnvl") return MoeExchange::all_gather_unless_mnnvl;
+  return std::nullopt;
+}
+
 std::optional<KvAdmission> parse_kv_admission(const std::string& s) {
   if (s == "reserve_full") return KvAdmission::reserve_full;
   if (s == "current_length") return KvAdmission::current_length;
@@ -65,6 +81,8 @@ std::optional<KvAdmission> parse_kv_admission(const std::string& s) {
 }
 
 namespace {
+
+constexpr double kHeadTableBytes = 2.0;  // the output head stays bf16 in quantized checkpoints (as the memory model)
 
 // What the serving engine holds outside weights, activation workspace and KV pool: the CUDA context
 // and the engines' communication buffers (NCCL, custom all-reduce), about 1 GB on Hopper. The rest
@@ -183,7 +201,18 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
   double& weights = weights_bytes = base.weights_bytes;
   double& kv_seq_gpu = kv_bytes_per_sequence = base.kv_bytes_per_sequence;  // per sequence of the instance, per GPU
   if (par.attention_dp) {
-    weights += weight_bytes(w.weight_precision) * s.dense.attention * (1.0 - 1.0 / mi.tp) * s.layers;
+    // The memory model splits the attention (and dense layers) by mi.tp; each attention rank holds
+    // the attention's whole weights, and, where the engine replicates them, the dense MLPs', the
+    // shared experts' and the output head's.
+    const double unsplit = 1.0 - 1.0 / mi.tp;
+    const double wb = weight_bytes(w.weight_precision);
+    weights += wb * s.dense.attention * unsplit * s.layers;
+    if (w.attention_dp_dense_replicated) {
+      weights += wb * unsplit *
+                 (s.dense_layers * (s.dense.mlp_dense + s.dense.moe_shared) +
+                  s.moe_layers * (s.moe.mlp_dense + s.moe.moe_shared));
+      if (s.has_head) weights += kHeadTableBytes * unsplit * double(m.vocab) * m.hidden;
+    }
     // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
     kv_seq_gpu = (base.kv_bytes_per_sequence - base.state_bytes_per_sequence) * base.kv_split / par.tp +
                  base.state_bytes_per_sequence * std::min(par.tp, std::max(1, m.linear.value_heads)) / par.tp;

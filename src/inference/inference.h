@@ -48,6 +48,18 @@ const char* to_string(KvAdmission a);
 // "reserve_full" / "current_length"; nullopt for anything else.
 std::optional<KvAdmission> parse_kv_admission(const std::string& s);
 
+// How an engine moves the attention ranks' tokens to the routed experts under attention-DP.
+// all_to_all: each rank sends its tokens' top-k copies to the ranks holding those experts and gets
+// the results back (DeepEP, MoRI, TensorRT-LLM's MNNVL all-to-all). all_gather: every rank's tokens are
+// gathered to every rank before the experts and the outputs reduce-scattered after (vLLM's default
+// allgather_reducescatter backend). all_gather_unless_mnnvl: all_gather, but all_to_all where the
+// NVLink domain spans hosts (Fabric::multi_node_nvlink) and the EP exceeds the top-k (TensorRT-LLM's
+// select_alltoall_method_type without DeepEP).
+enum class MoeExchange { all_to_all, all_gather, all_gather_unless_mnnvl };
+const char* to_string(MoeExchange x);
+// "all_to_all" / "all_gather" / "all_gather_unless_mnnvl"; nullopt for anything else.
+std::optional<MoeExchange> parse_moe_exchange(const std::string& s);
+
 struct InferenceWorkload {
   Precision weight_precision = Precision::fp8;  // GEMM format and weight bytes
   double kv_bytes_per_element = 1.0;            // bf16 2, fp8 1
@@ -158,6 +170,14 @@ struct InferenceWorkload {
   // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
   // prefill forward streams the weights again and pays its own step overhead.
   bool prefill_separate = false;
+  // Under attention-DP, the engine runs the dense MLPs, the shared experts and the output head
+  // replicated on every attention rank over that rank's own tokens (TensorRT-LLM's PyTorch backend:
+  // their TP size is 1 with enable_attention_dp; vLLM: each data-parallel rank is an engine of its own,
+  // only the routed experts spanning the ranks), so each rank holds and streams their whole weights and
+  // the dense layers gather nothing. false: tensor-parallel over the gathered tokens (SGLang's default).
+  bool attention_dp_dense_replicated = false;
+  // How the attention ranks' tokens reach the routed experts under attention-DP (MoeExchange).
+  MoeExchange attention_dp_moe_exchange = MoeExchange::all_to_all;
   // The scheduler's KV admission (see KvAdmission): under current_length a running batch in steady
   // continuous batching holds, on average, isl + osl / 2 tokens of KV per sequence (ages uniform over
   // the output), so more sequences fit the pool than under reserve_full.

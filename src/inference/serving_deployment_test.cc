@@ -234,6 +234,75 @@ TEST(WideEp, WiderEpLowersWeightBytesPerGpu) {
   }
 }
 
+// Attention-DP with the dense layers replicated (TensorRT-LLM, vLLM): each rank holds the dense MLPs',
+// the shared experts' and the output head's whole weights, so its KV pool holds fewer sequences and a
+// decode step streams more bytes than with them split over the ranks (SGLang's default); the dense
+// layers gather nothing. A model without dense layers or shared experts loses only the head's share.
+TEST(WideEp, ReplicatedDenseLayersTakeTheirWeightsOnEveryRank) {
+  const auto hw = resolve_hardware(test_catalog(), "hgx-b200");
+  const InferenceParallel adp{8, 8, 1, true};
+  const auto m = resolve_model("llama4-maverick");  // interleaved dense layers and a shared expert
+  auto w = serving(Precision::fp8, 1024, 1024, 0, 8);
+  const InferenceResult split = evaluate_inference(m, hw, adp, w);
+  w.attention_dp_dense_replicated = true;
+  const InferenceResult repl = evaluate_inference(m, hw, adp, w);
+  ASSERT_TRUE(split.valid() && repl.valid());
+  const LayerParams dense = layer_params(m, false), moe = layer_params(m, true);
+  const double extra = (m.layers / 2.0) * (dense.mlp_dense + moe.moe_shared) * 7.0 / 8.0;  // fp8: 1 byte
+  EXPECT_GT(repl.memory.weights_bytes - split.memory.weights_bytes, extra);
+  EXPECT_LT(repl.max_concurrency, split.max_concurrency);
+  auto at = w;
+  at.concurrency = 64, at.decode_only = true;
+  auto at_split = at;
+  at_split.attention_dp_dense_replicated = false;
+  const InferenceResult a = evaluate_inference(m, hw, adp, at), b = evaluate_inference(m, hw, adp, at_split);
+  EXPECT_GT(a.decode_step.weight_bytes_read, b.decode_step.weight_bytes_read + 0.9 * extra);
+  EXPECT_EQ(a.decode_step.tp_comm_s, 0.0);
+  EXPECT_GT(b.decode_step.tp_comm_s, 0.0);
+}
+
+// How the ranks' tokens reach the experts: gathered to every rank (vLLM's allgather_reducescatter,
+// TensorRT-LLM without multi-node NVLink) or sent as top-k copies (all-to-all: TensorRT-LLM's MNNVL on
+// an NVL72 rack where EP exceeds the top-k, DeepEP). On an HGX node TensorRT-LLM's rule gathers as
+// vLLM's does; on NVL72 it exchanges all-to-all at EP 16 > top-8 and gathers at EP 8.
+TEST(WideEp, TensorRtLlmExchangesAllToAllOnlyOverMultiNodeNvlink) {
+  const auto m = resolve_model("deepseek-r1");
+  auto w = serving(Precision::nvfp4, 1024, 1024, 512, 8);
+  w.decode_only = true;
+  auto comm = [&](const char* system, int ep, MoeExchange x) {
+    auto v = w;
+    v.num_gpus = ep;
+    v.attention_dp_moe_exchange = x;
+    return evaluate_inference(m, resolve_hardware(test_catalog(), system), {ep, ep, 1, true}, v).decode_step.ep_comm_s;
+  };
+  EXPECT_EQ(comm("hgx-b200", 8, MoeExchange::all_gather_unless_mnnvl), comm("hgx-b200", 8, MoeExchange::all_gather));
+  EXPECT_NE(comm("hgx-b200", 8, MoeExchange::all_gather), comm("hgx-b200", 8, MoeExchange::all_to_all));
+  EXPECT_EQ(comm("gb200-nvl72", 16, MoeExchange::all_gather_unless_mnnvl),
+            comm("gb200-nvl72", 16, MoeExchange::all_to_all));
+  EXPECT_EQ(comm("gb200-nvl72", 8, MoeExchange::all_gather_unless_mnnvl),
+            comm("gb200-nvl72", 8, MoeExchange::all_gather));
+  EXPECT_TRUE(resolve_hardware(test_catalog(), "gb200-nvl72").fabric.multi_node_nvlink);
+  EXPECT_FALSE(resolve_hardware(test_catalog(), "hgx-b200").fabric.multi_node_nvlink);
+}
+
+// An overlay that states an engine's attention-DP layout reaches the workload through the one
+// apply_engine_facts (`infer --engine` and every validated row); the built-in entries state none.
+TEST(WideEp, AnEngineLayoutReachesTheWorkload) {
+  EXPECT_FALSE(engine_params(test_catalog(), "TensorRT-LLM").attention_dp_dense_replicated);
+  Catalog c = test_catalog();
+  c.merge_yaml("serving_engines:\n  - name: vllm\n    attention_dp_dense: replicated\n"
+               "    attention_dp_moe_exchange: all_gather\n", "overlay.yaml");
+  const EngineParams p = engine_params(c, "vLLM 0.19");
+  InferenceWorkload w;
+  apply_engine_facts(p, w);
+  EXPECT_TRUE(w.attention_dp_dense_replicated);
+  EXPECT_EQ(w.attention_dp_moe_exchange, MoeExchange::all_gather);
+  EXPECT_EQ(w.kv_pool, KvPoolRule::whole_share);  // the entry's other facts alike
+  EXPECT_STREQ(to_string(MoeExchange::all_gather_unless_mnnvl), "all_gather_unless_mnnvl");
+  EXPECT_EQ(parse_moe_exchange("all_gather"), MoeExchange::all_gather);
+  EXPECT_FALSE(parse_moe_exchange("alltoall").has_value());
+}
+
 // At decode's few tokens the busiest EP rank holds more of the active experts than the mean rank and
 // streams their weights whole, where TP splits every active expert evenly: EP8 decode streams more
 // expert bytes per GPU than TP8 at batch 1-4 (measured: TensorRT-LLM DeepSeek-R1 FP8 on B200 at 4

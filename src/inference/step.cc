@@ -178,6 +178,19 @@ StepTime stage_step(const ModelArch& m, const Hardware& hw, const InferenceParal
   return Stage(m, hw, par, w, s).step(kv_split, decode, ctx, prefill, isl, verify, allow_overlap, prefill_ranks);
 }
 
+namespace {
+
+// Whether an engine of `x` gathers every attention rank's tokens to the experts (InferenceWorkload::
+// attention_dp_moe_exchange): TensorRT-LLM's all-to-all needs a multi-node NVLink domain and an EP above
+// the top-k.
+bool moe_tokens_gathered(MoeExchange x, const Hardware& hw, const InferenceParallel& par, const ModelArch& m) {
+  if (x == MoeExchange::all_gather) return true;
+  if (x == MoeExchange::all_gather_unless_mnnvl) return !(hw.fabric.multi_node_nvlink && par.ep > m.moe.top_k);
+  return false;
+}
+
+}  // namespace
+
 // linear(): a weight GEMM of `m` tokens through a (k x n) weight slice on one GPU: roofline maximum of the
 // tensor-core time (the generation's gemm_max, precision scale, small-n/k roll-off, 64-row tiles)
 // and the bytes streamed (weights once per step plus bf16 activations in and out). Decode GEMMs
@@ -226,7 +239,9 @@ Stage::Gemm Stage::gemm(MathFormat fmt, double n, double k, double wbytes) const
 
 Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
              const Shape& s)
-    : m_(m), hw_(hw), par_(par), s_(s), expert_skew_(w.expert_skew), moe_gemm_eff_(w.moe_gemm_eff) {
+    : m_(m), hw_(hw), par_(par), s_(s), expert_skew_(w.expert_skew), moe_gemm_eff_(w.moe_gemm_eff),
+      dense_replicated_(par.attention_dp && w.attention_dp_dense_replicated),
+      moe_gathered_(par.attention_dp && m.is_moe() && moe_tokens_gathered(w.attention_dp_moe_exchange, hw, par, m)) {
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
   dense_share_ = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
@@ -236,11 +251,12 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   const double tp = par.tp;
   const double h = m.hidden;
   const double attn_split = par.attention_dp ? 1.0 : tp;
+  const double dense_split = dense_replicated_ ? 1.0 : tp;
   auto kind = [&](const LayerParams& lp, bool moe_layer) {
     LayerGemms g;
     const double attn_p = lp.attention / attn_split;
     g.attention = gemm(fmt, attn_p / h, h, wb);
-    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / tp;
+    const double mlp_p = (lp.mlp_dense + lp.moe_shared) / dense_split;
     if (mlp_p > 0) g.mlp = gemm(fmt, mlp_p / h, h, wb);
     if (moe_layer && m.is_moe()) {
       const double moe_tp = std::max(1.0, tp / double(par.ep));
@@ -254,7 +270,7 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
   same_attention_ = dense_.attention == moe_.attention;
-  head_ = gemm(MathFormat::bf16, double(m.vocab) / tp, h, kHeadBytes);
+  head_ = gemm(MathFormat::bf16, double(m.vocab) / dense_split, h, kHeadBytes);
   // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
   // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
   // heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA
@@ -297,7 +313,7 @@ void Stage::shape_terms(bool collectives) {
       tp_all_reduce_ = CollectiveTime(Collective::all_reduce, g, hw);
     } else {
       tp_all_to_all_ = CollectiveTime(Collective::all_to_all, g, hw);
-      if (s.dense_layers != 0) {
+      if ((s.dense_layers != 0 && !dense_replicated_) || moe_gathered_) {
         tp_all_gather_ = CollectiveTime(Collective::all_gather, g, hw);
         tp_reduce_scatter_ = CollectiveTime(Collective::reduce_scatter, g, hw);
       }
@@ -342,7 +358,7 @@ double Stage::tp_all_reduce_s(double bytes) const {
   const Work a = attention ? *attention : run(g.attention, attn_tokens, 1, false, dense_share_);
   acc.time_s += a.time_s, acc.flops += a.flops, acc.bytes += a.bytes;
   if (g.mlp.on) {
-    const Work d = run(g.mlp, tokens, 1, false, dense_share_);
+    const Work d = run(g.mlp, dense_replicated_ ? attn_tokens : tokens, 1, false, dense_share_);
     acc.time_s += d.time_s, acc.flops += d.flops, acc.bytes += d.bytes;
   }
   if (moe_layer && m.is_moe()) {
@@ -415,7 +431,9 @@ Work Stage::gemms(double decode, double prefill, double isl, double prefill_rank
   if (s.moe_layers != 0) add(layer(moe_, true, tokens, attn_tokens, prefill, spread, both), s.moe_layers);
   if (s.has_head) {
     // Logits only for the tokens that sample: every decode plus the last token of each prompt.
-    const double head_tokens = decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
+    // Replicated (attention-DP): the busiest rank's, its decodes and its prompts' last tokens.
+    const double head_tokens = dense_replicated_ ? decode / tp + (isl > 0 ? prefill / isl / dp_prefill_ranks : 0)
+                                                 : decode + (isl > 0 ? prefill / isl : 0);  // verify: every draft position
     add(run(head_, std::max(1.0, head_tokens)), 1);
   }
   return gemm;
@@ -483,9 +501,12 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
       const double local = tokens / tp;
       const double imb = expert_imbalance(local * std::max(1, m.moe.top_k), par.ep, expert_skew_, two_log_ep_);
       const double disp = local * std::max(1, m.moe.top_k) * h * kActBytes * imb;
-      st.ep_comm_s = 2.0 * s.moe_layers * tp_all_to_all_.at(disp);
-      // A stage without dense layers gathers nothing (0 times the collectives).
-      if (s.dense_layers != 0)
+      st.ep_comm_s = moe_gathered_ ? s.moe_layers * (tp_all_gather_.at(tokens * h * kActBytes) +
+                                                     tp_reduce_scatter_.at(tokens * h * kActBytes))
+                                   : 2.0 * s.moe_layers * tp_all_to_all_.at(disp);
+      // A stage without dense layers gathers nothing (0 times the collectives), nor one whose dense
+      // layers run each rank's own tokens.
+      if (s.dense_layers != 0 && !dense_replicated_)
         st.tp_comm_s = s.dense_layers *
                        (tp_all_gather_.at(tokens * h * kActBytes) + tp_reduce_scatter_.at(tokens * h * kActBytes));
     }

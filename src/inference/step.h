@@ -109,6 +109,10 @@ class Stage {
   const InferenceParallel par_;
   Shape s_;
   double expert_skew_ = 1, moe_gemm_eff_ = 1;
+  // Attention-DP with the dense MLPs, shared experts and head replicated on each rank (the engine's,
+  // InferenceWorkload::attention_dp_dense_replicated): they run each rank's own tokens.
+  bool dense_replicated_ = false;
+  bool moe_gathered_ = false;
   double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
   double two_log_ep_ = 0;                   // 2 ln(ep), of the expert spread (ep > 1)

@@ -10,6 +10,9 @@ namespace gpuplan {
 
 struct Fabric {
   int domain_gpus = 8;                          // GPUs in one scale-up (NVLink) domain
+  // The NVLink domain spans hosts (GB200 / GB300 NVL72: 18 compute trays of 4 GPUs), so engines' multi-node
+  // NVLink paths (TensorRT-LLM's MNNVL all-to-all) run.
+  bool multi_node_nvlink = false;
   double scaleup_bytes_per_s = 450e9;           // per GPU, one direction
   double scaleout_bytes_per_s = 50e9;           // per GPU, one direction (its NIC share)
   double scaleup_latency_s = 3e-6;              // one step of a collective inside the domain

@@ -655,9 +655,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // PyTorch executor; C++ runtimes none).
       const EngineParams eng = engine_params(catalog, c.engine);
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
-      w.prefill_separate = eng.prefill_separate;  // the engine's scheduler, as in `infer --engine`
-      w.kv_admission = eng.kv_admission;          // ... and its KV admission
-      w.kv_pool = eng.kv_pool;                    // ... and how it sizes the KV pool
+      apply_engine_facts(eng, w);  // the engine's scheduler and memory, as in `infer --engine`
       if (eng.kv_admission == KvAdmission::current_length)
         c.assumptions.push_back(fmt::format("{}: KV admitted by current length (a running sequence holds isl + "
                                             "osl / 2 on average)", eng.name));

@@ -425,9 +425,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     }
     const EngineParams eng = engine_params(catalog, c.framework);
     w.request_overhead_s = eng.request_overhead_s;
-    w.prefill_separate = eng.prefill_separate;  // the engine's scheduler (serving_engines.yaml), as in `infer --engine`
-    w.kv_admission = eng.kv_admission;          // ... and its KV admission
-    w.kv_pool = eng.kv_pool;                    // ... and how it sizes the KV pool
+    apply_engine_facts(eng, w);  // the engine's scheduler and memory (serving_engines.yaml), as in `infer --engine`
     w.moe_gemm_eff = eng.moe_gemm_eff;  // the engine's grouped MoE kernels (serving_engines.yaml), as in `infer --engine`
     if (eng.prefill_separate && !disaggregated_row)
       c.assumptions.push_back(fmt::format("prompts prefill in forwards of their own that the decodes wait for ({})",
