@@ -145,6 +145,20 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                        fmt::format("must be reserve_full or current_length, got '{}'", req.kv_admission));
     w.kv_admission = *a;
   }
+  if (!req.attention_dp_dense.empty()) {
+    if (req.attention_dp_dense != "replicated" && req.attention_dp_dense != "tensor_parallel")
+      throw InputError("--attention-dp-dense",
+                       fmt::format("must be replicated or tensor_parallel, got '{}'", req.attention_dp_dense));
+    w.attention_dp_dense_replicated = req.attention_dp_dense == "replicated";
+  }
+  if (!req.attention_dp_moe_exchange.empty()) {
+    const auto x = parse_moe_exchange(req.attention_dp_moe_exchange);
+    if (!x)
+      throw InputError("--attention-dp-moe-exchange",
+                       fmt::format("must be all_to_all, all_gather or all_gather_unless_mnnvl, got '{}'",
+                                   req.attention_dp_moe_exchange));
+    w.attention_dp_moe_exchange = *x;
+  }
   if (!req.kv_pool.empty()) {
     const auto r = parse_kv_pool_rule(req.kv_pool);
     if (!r)
@@ -226,7 +240,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
 
   ModelArch model = resolve_model(req.model_name, "--model");
   if (!model.is_moe())
-    refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block", "--two-batch-overlap"},
+    refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block", "--two-batch-overlap",
+                                 "--attention-dp-dense", "--attention-dp-moe-exchange"},
                            fmt::format("applies to mixture-of-experts models ({} has no experts)", model.name));
   if (req.full_attention_window) {
     model.sliding_window = 0;

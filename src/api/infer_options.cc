@@ -174,6 +174,16 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "reserve_full: each sequence reserves its whole ISL + OSL of KV on admission (TensorRT-LLM's "
                  "GUARANTEED_NO_EVICT); current_length: admitted by current length, preempting when the pool "
                  "fills (vLLM, SGLang, TensorRT-LLM's MAX_UTILIZATION) (default: the --engine's scheduler)");
+  app.add_option("--attention-dp-dense", req.attention_dp_dense,
+                 "MoE with attention-DP: replicated, each rank holds the dense MLPs, shared experts and output head "
+                 "whole and runs its own tokens (TensorRT-LLM's PyTorch backend, vLLM's data-parallel ranks); "
+                 "tensor_parallel, split over the ranks with the tokens gathered (default: the --engine's; "
+                 "built-in engines: tensor_parallel)");
+  app.add_option("--attention-dp-moe-exchange", req.attention_dp_moe_exchange,
+                 "MoE with attention-DP: how the ranks' tokens reach the experts: all_to_all (top-k copies: DeepEP, "
+                 "MoRI), all_gather (every rank's tokens to every rank, reduce-scattered after: vLLM's default "
+                 "backend) or all_gather_unless_mnnvl (TensorRT-LLM: all-to-all only over multi-node NVLink with EP "
+                 "above the top-k) (default: the --engine's; built-in engines: all_to_all)");
   app.add_option("--kv-pool", req.kv_pool,
                  "How the engine sizes its KV pool: free_share, 0.9 of the memory the weights and activations "
                  "leave (TensorRT-LLM); whole_share, 0.9 of the whole memory less the weights and activations "

@@ -83,11 +83,34 @@ TEST(ServingFrontierCli, BadInputNamesTheOption) {
            {"--prefill-gpus 8", "--disagg"},
            {"--disagg --prefill-tp 8 --prefill-gpus 12", "--prefill-gpus"},
            {"--disagg --decode-tp 0", "--decode-tp"},
-           {"--disagg --tp 8", "--disagg"}}) {
+           {"--disagg --tp 8", "--disagg"},
+           {"--attention-dp-dense sharded", "--attention-dp-dense"},
+           {"--attention-dp-moe-exchange alltoall", "--attention-dp-moe-exchange"}}) {
     auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 " + args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out;
     EXPECT_TRUE(has(r.err, option)) << args << ": " << r.err;
   }
+}
+
+// An engine's attention-DP layout from the command line: the dense MLPs, shared experts and head
+// replicated on every rank take KV pool room and stream more weights a step, the dense layers gather
+// nothing; on a dense model the options are refused, not ignored.
+TEST(ServingFrontierCli, AttentionDpLayoutFromTheCommandLine) {
+  const std::string base = "infer --model llama4-maverick --system hgx-h100 --gpus 8 --tp 8 --ep 8 --attention-dp "
+                           "--precision fp8 --isl 1000 --osl 1000 --json";
+  auto split = run_gpuplan(base), repl = run_gpuplan(base + " --attention-dp-dense replicated");
+  ASSERT_EQ(split.exit_code, 0) << split.err;
+  ASSERT_EQ(repl.exit_code, 0) << repl.err;
+  const auto s = split.json(), r = repl.json();
+  EXPECT_GT(r["memory"]["weights_bytes"].get<double>(), s["memory"]["weights_bytes"].get<double>() + 5e9);
+  EXPECT_LT(r["max_concurrency"].get<long long>(), s["max_concurrency"].get<long long>());
+  EXPECT_EQ(r["decode_step"]["tp_comm_s"].get<double>(), 0.0);
+  auto gathered = run_gpuplan(base + " --attention-dp-moe-exchange all_gather");
+  ASSERT_EQ(gathered.exit_code, 0) << gathered.err;
+  EXPECT_NE(gathered.json()["decode_step"]["ep_comm_s"].get<double>(), s["decode_step"]["ep_comm_s"].get<double>());
+  auto dense = run_gpuplan("infer --model llama3.1-70b --system hgx-h100 --gpus 8 --attention-dp-dense replicated");
+  EXPECT_EQ(dense.exit_code, 2);
+  EXPECT_TRUE(has(dense.err, "--attention-dp-dense")) << dense.err;
 }
 
 TEST(ServingFrontierCli, ValidateReadsTheInferenceXSchema) {
