@@ -58,15 +58,6 @@ long long kv_held_tokens(const InferenceWorkload& w) {
   return w.isl + w.osl;
 }
 
-const char* to_string(MoeExchange x) {
-  switch (x) {
-    case MoeExchange::all_to_all: return "all_to_all";
-    case MoeExchange::all_gather: return "all_gather";
-    case MoeExchange::all_gather_unless_mnnvl: return "all_gather_unless_mnnvl";
-  }
-  return "all_to_all";
-}
-
 std::optional<MoeExchange> parse_moe_exchange(const std::string& s) {
   if (s == "all_to_all") return MoeExchange::all_to_all;
   if (s == "all_gather") return MoeExchange::all_gather;

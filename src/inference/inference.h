@@ -56,7 +56,6 @@ std::optional<KvAdmission> parse_kv_admission(const std::string& s);
 // NVLink domain spans hosts (Fabric::multi_node_nvlink) and the EP exceeds the top-k (TensorRT-LLM's
 // select_alltoall_method_type without DeepEP).
 enum class MoeExchange { all_to_all, all_gather, all_gather_unless_mnnvl };
-const char* to_string(MoeExchange x);
 // "all_to_all" / "all_gather" / "all_gather_unless_mnnvl"; nullopt for anything else.
 std::optional<MoeExchange> parse_moe_exchange(const std::string& s);
 

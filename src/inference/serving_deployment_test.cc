@@ -302,7 +302,6 @@ TEST(WideEp, AnEngineLayoutReachesTheWorkload) {
   EXPECT_TRUE(w.attention_dp_dense_replicated);
   EXPECT_EQ(w.attention_dp_moe_exchange, MoeExchange::all_gather);
   EXPECT_EQ(w.kv_pool, KvPoolRule::whole_share);  // the entry's other facts alike
-  EXPECT_STREQ(to_string(MoeExchange::all_gather_unless_mnnvl), "all_gather_unless_mnnvl");
   EXPECT_EQ(parse_moe_exchange("all_gather"), MoeExchange::all_gather);
   EXPECT_FALSE(parse_moe_exchange("alltoall").has_value());
 }
