@@ -246,6 +246,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (req.full_attention_window) {
     model.sliding_window = 0;
     model.sliding_window_layers = 0;
+    model.chunked_window = false;
   }
   // The session's hardware as it is (a copy costs a tenth of a point's evaluation), unless the fabric
   // options reshape it or the session does not hold this spelling.

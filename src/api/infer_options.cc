@@ -197,8 +197,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "The routed experts' FP8 scaling block where it differs from --fp8-weight-block's (128 "
                  "block-scaled, 0 per-tensor); 0 to 4096");
   app.add_flag("--full-attention-window", req.full_attention_window,
-               "Attend over the whole sequence where the model has a sliding window (TensorRT-LLM's engine "
-               "flow without max_attention_window_size)");
+               "Attend over the whole sequence where the model has a sliding or chunked window (TensorRT-LLM's "
+               "engine flow without max_attention_window_size)");
   app.add_flag("--aggregated-only", req.aggregated_only,
                "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
                "pools, wide EP and MTP on/off)");

@@ -45,6 +45,7 @@ json arch_json(const ModelArch& m) {
             {"mlp_bias", m.mlp_bias},
             {"sliding_window", m.sliding_window},
             {"sliding_window_layers", m.sliding_window_layers},
+            {"chunked_window", m.chunked_window},
             {"attention", to_string(m.attention)},
             {"max_seq_len", m.max_seq_len},
             {"origin", m.origin},
@@ -180,7 +181,11 @@ int run_show(const std::string& name, int seq, Output& output) {
   output.os() << fmt::format("  layers {}, hidden {}, ffn {}, heads {}, kv heads {}, head dim {}, vocab {}\n",
                            m.layers, m.hidden, m.ffn_hidden, m.heads, m.kv_heads, m.head_dim, m.vocab);
   output.os() << fmt::format("  attention {}{}{}, MLP {}, embeddings {}\n", to_string(m.attention),
-                           m.sliding_window > 0 ? fmt::format(", window {} tokens", m.sliding_window) : "",
+                           m.sliding_window <= 0 ? ""
+                           : m.chunked_window
+                               ? fmt::format(", chunks of {} tokens in {} layers", m.sliding_window,
+                                             m.sliding_window_layers > 0 ? m.sliding_window_layers : m.layers)
+                               : fmt::format(", window {} tokens", m.sliding_window),
                            m.attention_bias ? ", biased" : "", m.gated_mlp ? "gated (3 matrices)" : "2 matrices",
                            m.tied_embeddings ? "tied" : "untied");
   if (m.attention == AttentionKind::mla)

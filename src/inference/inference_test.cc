@@ -337,6 +337,28 @@ TEST(InferenceProperties, CurrentLengthAdmissionHoldsMoreSequences) {
   EXPECT_FALSE(parse_kv_admission("max_utilization"));
 }
 
+// Llama 4's chunked layers attend within their 8,192-token chunk: a 32K prompt's prefill and the decodes
+// past a chunk's start read less, a prompt within one chunk runs as with global attention, and the KV
+// pool holds the same sequences (it keeps every layer's whole context).
+TEST(InferenceProperties, ChunkedAttentionShortensLongContextsOnly) {
+  const auto chunked = resolve_model("llama4-scout");
+  auto global = chunked;
+  global.sliding_window = 0, global.sliding_window_layers = 0, global.chunked_window = false;
+  const auto hw = resolve_hardware(cat(), "b200");
+  auto w = offline(Precision::nvfp4, 32768, 1024, 1);
+  w.arrival = Arrival::staggered;
+  const auto a = evaluate_inference(chunked, hw, {1, 1, 1, false}, w);
+  const auto b = evaluate_inference(global, hw, {1, 1, 1, false}, w);
+  ASSERT_TRUE(a.valid() && b.valid());
+  EXPECT_EQ(a.max_concurrency, b.max_concurrency);
+  EXPECT_LT(a.ttft_s, 0.9 * b.ttft_s);
+  EXPECT_LT(a.tpot_s, b.tpot_s);
+  auto short_w = offline(Precision::nvfp4, 4096, 1024, 1);
+  const auto c = evaluate_inference(chunked, hw, {1, 1, 1, false}, short_w);
+  const auto d = evaluate_inference(global, hw, {1, 1, 1, false}, short_w);
+  EXPECT_DOUBLE_EQ(c.tokens_per_s_total, d.tokens_per_s_total);
+}
+
 // Decode all-reduces are small: one-shot over NVLink costs one link latency, far below the ring's
 // 2 (k - 1) latencies per all-reduce.
 TEST(InferenceProperties, SmallTpAllReducesAreOneShot) {

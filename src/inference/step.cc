@@ -105,6 +105,21 @@ double effective_ctx(const Shape& s, double ctx) {
   return (1 - s.window_share) * ctx + s.window_share * std::min(ctx, double(s.window));
 }
 
+// Keys a decode attends per layer at mean context `ctx`, the contexts spread `half_spread` either side
+// of it: chunked-window layers attend their own chunk's keys (chunked_decode_keys), others as
+// effective_ctx.
+double decode_keys(const Shape& s, double ctx, double half_spread) {
+  if (!s.chunked_window || s.window <= 0) return effective_ctx(s, ctx);
+  const double half = std::min(half_spread, ctx);
+  return (1 - s.window_share) * ctx + s.window_share * chunked_decode_keys(ctx - half, ctx + half, s.window);
+}
+
+// Keys a prompt's query attends per layer, averaged over a causal prompt `isl` tokens long.
+double prompt_keys(const Shape& s, double isl) {
+  if (!s.chunked_window || s.window <= 0) return effective_ctx(s, (isl + 1) / 2.0);
+  return (1 - s.window_share) * (isl + 1) / 2.0 + s.window_share * chunked_prompt_keys(isl, s.window);
+}
+
 // Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
 // rows per rank as a binomial, and the step waits for the largest of `ep` ranks, about mean +
 // sqrt(2 ln ep x mean) (the expected maximum of ep near-normal counts); real routing adds its skew.
@@ -158,6 +173,7 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
   if (m.sliding_window > 0) {
     s.window = m.sliding_window;
     s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
+    s.chunked_window = m.chunked_window;
   } else if (m.is_sparse()) {
     s.window = m.sparse.index_topk;  // each query attends at most index_topk keys, in every layer
     s.window_share = 1.0;
@@ -241,7 +257,8 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
              const Shape& s)
     : m_(m), hw_(hw), par_(par), s_(s), expert_skew_(w.expert_skew), moe_gemm_eff_(w.moe_gemm_eff),
       dense_replicated_(par.attention_dp && w.attention_dp_dense_replicated),
-      moe_gathered_(par.attention_dp && m.is_moe() && moe_tokens_gathered(w.attention_dp_moe_exchange, hw, par, m)) {
+      moe_gathered_(par.attention_dp && m.is_moe() && moe_tokens_gathered(w.attention_dp_moe_exchange, hw, par, m)),
+      decode_half_spread_(static_cast<double>(w.osl) / 2.0) {
   const MathFormat fmt = gemm_format(w.weight_precision);
   const double wb = weight_bytes(w.weight_precision);
   dense_share_ = fp8_block_share(m, hw, fmt, w.fp8_weight_block, w.fp8_block_gemm_triton);
@@ -462,8 +479,8 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
   const double kv_split_eff = par.attention_dp ? 1.0 : kv_split;
   const double dec_seqs = par.attention_dp ? dec_seq_count / tp : dec_seq_count;
   const double pre_tokens = par.attention_dp ? prefill / dp_prefill_ranks : prefill;
-  const double dctx = effective_ctx(s, ctx);
-  const double pctx = effective_ctx(s, (isl + 1) / 2.0);
+  const double dctx = decode_keys(s, ctx, decode_half_spread_);
+  const double pctx = prompt_keys(s, isl);
   // Verify: k + 1 query tokens per sequence against one read of its KV cache.
   // Beyond the attended keys: the DSA indexer over the whole context (its keys replicated like
   // MLA's latent), the linear-attention layers' fixed work and their state read and written.

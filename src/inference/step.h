@@ -28,6 +28,7 @@ struct Shape {
   double kv_bytes_per_token_layer = 0;  // whole model, one layer, at the KV precision
   double window_share = 0;  // share of layers with a sliding window (or, sparse attention: 1 of top-k)
   int window = 0;
+  bool chunked_window = false;  // the window is aligned chunks (ModelArch::chunked_window)
   // Per layer, averaged over the model's layers: the DSA indexer scores the whole context (FLOPs and
   // its FP8 keys per context token); linear-attention layers cost a fixed amount per token and read
   // and write their recurrent state once per decode step.
@@ -113,6 +114,9 @@ class Stage {
   // InferenceWorkload::attention_dp_dense_replicated): they run each rank's own tokens.
   bool dense_replicated_ = false;
   bool moe_gathered_ = false;
+  // Half the spread of the running decodes' contexts about their mean (an output's length over two:
+  // ages uniform over it), for the keys chunked-window layers attend.
+  double decode_half_spread_ = 0;
   double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate
   double two_log_ep_ = 0;                   // 2 ln(ep), of the expert spread (ep > 1)

@@ -121,10 +121,12 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, const
   const double per_layer = parts.kv_bytes_per_token / m.layers / kv_split;
   s.kv_bytes_per_token = per_layer * n;
   // Paged cache: each sequence takes whole blocks. Sliding-window layers keep at most the window
-  // (plus the block it straddles).
+  // (plus the block it straddles). Chunked-window layers are charged the whole context: TensorRT-LLM's
+  // pool sizes every layer for the longest window, and a pool that frees a sequence's past chunks
+  // (vLLM's hybrid KV cache manager) holds more sequences than this says.
   const long long blocks_full = round_up(in.context_tokens, in.kv_block_tokens);
   int windowed_total = 0;
-  if (m.sliding_window > 0)
+  if (m.sliding_window > 0 && !m.chunked_window)
     windowed_total = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, m.layers) : m.layers;
   const int windowed = static_cast<int>(std::lround(1.0 * n * windowed_total / m.layers));
   const long long blocks_window =

@@ -65,6 +65,12 @@ const std::vector<std::string>& generic_model_types();
 // decoder's object (the root, or text_config of a multimodal config).
 ModelArch import_generic(const json& root, const json& body, const std::string& type, const std::string& origin);
 
+// Chunked local attention (Llama 4's iRoPE): the RoPE layers attend within aligned chunks of
+// attention_chunk_size tokens, the NoPE layers (where no_rope_layers lists 0, else every
+// no_rope_layer_interval-th, 4 by default, as transformers' Llama4TextConfig) over the whole context.
+// Sets m's window (ModelArch::chunked_window); a config that also states a sliding window -> InputError.
+void read_attention_chunk(const Config& c, const json& body, ModelArch& m);
+
 // Keys of `body` (and of the root, when `nested`: body is its text_config) that no reader maps and
 // that are not known to leave the counts unchanged: appended to m.unmapped, each named.
 void note_unmapped_keys(const json& root, const json& body, bool nested, ModelArch& m);

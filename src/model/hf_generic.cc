@@ -154,6 +154,30 @@ void read_window(const Config& c, const json& body, const TypeTraits& tr, ModelA
   m.sliding_window_layers = sliding;
 }
 
+}  // namespace
+
+void read_attention_chunk(const Config& c, const json& body, ModelArch& m) {
+  const int chunk = c.opt_in("attention_chunk_size", 0, 0, 1 << 30);
+  if (chunk <= 0) return;
+  if (m.sliding_window > 0)
+    throw InputError("attention_chunk_size", "a sliding window and attention chunks together are not modelled, in " +
+                                                 c.origin());
+  int chunked = 0;
+  if (body.contains("no_rope_layers") && body["no_rope_layers"].is_array() && !body["no_rope_layers"].empty()) {
+    for (const auto& r : body["no_rope_layers"])
+      if (r.is_number() && r.get<double>() != 0) ++chunked;  // 1: a RoPE layer, which attends within chunks
+  } else {
+    const int every = c.opt_in("no_rope_layer_interval", 4, 1, std::max(1, m.layers));
+    chunked = m.layers - m.layers / every;  // layer i is NoPE (global) when (i + 1) % every == 0
+  }
+  if (chunked <= 0) return;
+  m.sliding_window = chunk;
+  m.sliding_window_layers = std::min(chunked, m.layers);
+  m.chunked_window = true;
+}
+
+namespace {
+
 void read_experts(const Config& c, const json& body, ModelArch& m) {
   const auto experts_key = first_key(c, {"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts"});
   if (!experts_key || c.opt(*experts_key, 0) == 0) return;
@@ -272,6 +296,7 @@ ModelArch import_generic(const json& root, const json& body, const std::string& 
   m.max_seq_len = c.has("max_position_embeddings") ? c.opt("max_position_embeddings", 0)
                                                    : c.opt("n_positions", c.opt("max_sequence_length", 0));
   read_window(c, body, tr, m);
+  read_attention_chunk(c, body, m);
   if (c.has("kv_lora_rank") || c.has("q_lora_rank"))
     throw InputError("kv_lora_rank", "multi-head latent attention in a model_type the MLA readers do not know ('" +
                                          type + "'); allowed: deepseek_v2, deepseek_v3, kimi_k2, deepseek_v32, "
@@ -298,6 +323,7 @@ const std::set<std::string> kMapped = {
     "attention_bias", "mlp_bias", "use_bias", "qkv_bias", "use_qk_norm", "qk_layernorm",
     "max_position_embeddings", "n_positions", "max_sequence_length", "sliding_window", "sliding_window_size",
     "sliding_window_pattern", "use_sliding_window", "max_window_layers", "layer_types", "num_local_experts",
+    "attention_chunk_size", "no_rope_layers", "no_rope_layer_interval",
     "n_routed_experts", "num_experts", "moe_num_experts", "num_experts_per_tok", "experts_per_token", "moe_top_k",
     "num_selected_experts", "moe_k", "moe_intermediate_size", "shared_expert_intermediate_size",
     "shared_intermediate_size", "n_shared_experts", "num_shared_experts", "moe_num_shared_experts",
@@ -331,9 +357,9 @@ const std::set<std::string> kNoEffect = {
     "task_specific_params", "id2label", "label2id", "problem_type", "num_labels", "image_token_index",
     "image_token_id", "boi_token_index", "eoi_token_index", "mm_tokens_per_image", "video_token_index",
     "vision_feature_layer", "vision_feature_select_strategy", "projector_hidden_act",
-    "multimodal_projector_bias", "spatial_merge_size", "attention_chunk_size", "use_flash_attn",
+    "multimodal_projector_bias", "spatial_merge_size", "use_flash_attn",
     "_attn_implementation", "attn_implementation", "use_sliding_window_attention", "bos_token", "eos_token",
-    "clip_qkv", "swa_layers", "no_rope_layers", "no_rope_layer_interval", "use_qk_norm_in_rope", "attn_temperature_tuning",
+    "clip_qkv", "swa_layers", "use_qk_norm_in_rope", "attn_temperature_tuning",
     "floor_scale", "attn_scale", "for_llm_compressor", "rope_local_base_freq", "rotary_scaling_factor",
     "gradient_checkpointing", "rotary", "scale_attn_weights", "summary_activation", "summary_first_dropout",
     "summary_proj_to_labels", "summary_type", "summary_use_proj", "initial_context_length", "swiglu_limit",

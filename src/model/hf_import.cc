@@ -324,6 +324,7 @@ ModelArch import_hf_config(const std::string& json_text, const std::string& orig
     m.moe.shared_ffn_hidden = m.moe.expert_ffn_hidden;
     m.moe.layer_freq = c.opt_in("interleave_moe_layer_step", 1, 1, std::max(1, m.layers));
   }
+  hf::read_attention_chunk(c, body, m);  // Llama 4's chunks; any other reader's config refuses them beside a window
   if (m.is_moe() && (m.moe.top_k < 1 || m.moe.top_k > m.moe.num_experts))
     throw InputError("num_experts_per_tok", "must be in [1, " + std::to_string(m.moe.num_experts) +
                                                 "] in " + origin);

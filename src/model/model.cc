@@ -90,8 +90,9 @@ double shared_ffn(const ModelArch& m) {
 }
 
 // Average attended context per query: causal rows attend 1..seq keys, capped by the window.
-double mean_context(int seq, int window, bool causal) {
+double mean_context(int seq, int window, bool causal, bool chunked = false) {
   const double s = seq;
+  if (chunked && window > 0) return causal ? chunked_prompt_keys(s, window) : std::min<double>(s, window);
   if (!causal) return window > 0 ? std::min<double>(s, window) : s;
   if (window <= 0 || seq <= window) return (s + 1) / 2;
   const double w = window;
@@ -203,10 +204,32 @@ TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal) {
     windowed = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, full) : full;
   const double all_ctx = mean_context(seq, 0, causal);
   const double dense_ctx = m.is_sparse() ? mean_context(seq, m.sparse.index_topk, causal) : all_ctx;
-  f.attention = per_ctx * ((full - windowed) * dense_ctx + windowed * mean_context(seq, m.sliding_window, causal)) +
+  const double window_ctx = mean_context(seq, m.sliding_window, causal, m.chunked_window);
+  f.attention = per_ctx * ((full - windowed) * dense_ctx + windowed * window_ctx) +
                 full * indexer_flops_per_context_token(m) * all_ctx +
                 m.linear.layers * linear_attention_flops_per_token(m);
   return f;
+}
+
+double chunked_prompt_keys(double seq, int chunk) {
+  if (!(seq > 0)) return 0;
+  if (chunk <= 0 || seq <= chunk) return (seq + 1) / 2;
+  // Whole chunks each sum 1 + ... + chunk keys; the last, partial one 1 + ... + r.
+  const double c = chunk, whole = std::floor(seq / c), r = seq - whole * c;
+  return (whole * c * (c + 1) / 2 + r * (r + 1) / 2) / seq;
+}
+
+double chunked_decode_keys(double lo, double hi, int chunk) {
+  lo = std::max(0.0, lo);
+  if (chunk <= 0) return hi > lo ? (lo + hi) / 2 : lo;
+  const double c = chunk;
+  // The integral of (t mod chunk) from 0 to x: chunk^2 / 2 a whole chunk, r^2 / 2 the rest.
+  auto integral = [c](double x) {
+    const double whole = std::floor(x / c), r = x - whole * c;
+    return whole * c * c / 2 + r * r / 2;
+  };
+  if (!(hi > lo)) return lo - std::floor(lo / c) * c;
+  return (integral(hi) - integral(lo)) / (hi - lo);
 }
 
 double attention_flops_per_context_token(const ModelArch& m) {

@@ -76,6 +76,10 @@ struct ModelArch {
   bool attention_bias = false;
   int sliding_window = 0;     // tokens; 0: full attention in every layer
   int sliding_window_layers = 0;  // how many layers use the window (gpt-oss alternates: layers/2)
+  // The window's shape: false, sliding (a token attends the last sliding_window keys); true, aligned
+  // chunks (a token attends the keys of its own chunk of sliding_window tokens: Llama 4's
+  // attention_chunk_size, so at position p it attends p mod chunk + 1 of them).
+  bool chunked_window = false;
   // Small extras, counted when present (added after the lead's header; defaults keep old meaning):
   bool mlp_bias = false;         // biases on MLP / expert / router linears (GPT-3, GPT-J, gpt-oss)
   bool norm_bias = false;        // LayerNorm with bias (2*hidden per norm) instead of RMSNorm (hidden)
@@ -147,6 +151,14 @@ struct TokenFlops {
 };
 // causal=true counts the average context (seq+1)/2, as training/prefill with a causal mask does.
 TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal = true);
+
+// Keys a query attends in a layer of aligned chunks `chunk` tokens long (ModelArch::chunked_window;
+// query p attends p mod chunk + 1 of them), averaged over the queries of one causal prompt `seq`
+// tokens long ((seq + 1) / 2 up to one chunk, about chunk / 2 far beyond it).
+double chunked_prompt_keys(double seq, int chunk);
+// The same for decode queries at positions spread evenly over [lo, hi] (a running batch's contexts;
+// p mod chunk each): lo alone where hi <= lo; the context itself within the first chunk.
+double chunked_decode_keys(double lo, double hi, int chunk);
 
 // The pieces of attention FLOPs per token, per layer of its kind (2 FLOPs per multiply-add):
 // a full-attention layer's QK^T + PV per attended context token (sparse layers attend at most

@@ -60,6 +60,16 @@ ModelArch parse_model(YamlMap y) {
   m.learned_position_embeddings = y.opt_boolean("learned_position_embeddings").value_or(false);
   m.sliding_window = to_int(y.opt_integer_in("sliding_window", 0, kBig - 1).value_or(0));
   m.sliding_window_layers = to_int(y.opt_integer_in("sliding_window_layers", 0, m.layers).value_or(0));
+  // Aligned-chunk local attention (Llama 4's attention_chunk_size): the window's other shape.
+  if (const auto chunk = y.opt_integer_in("attention_chunk", 1, kBig - 1)) {
+    if (m.sliding_window > 0)
+      throw InputError(y.path() + ".attention_chunk", "a model states a sliding_window or an attention_chunk, not both");
+    m.sliding_window = to_int(*chunk);
+    m.sliding_window_layers = to_int(y.opt_integer_in("attention_chunk_layers", 0, m.layers).value_or(0));
+    m.chunked_window = true;
+  } else if (y.has("attention_chunk_layers")) {
+    throw InputError(y.path() + ".attention_chunk_layers", "needs attention_chunk (the chunk's tokens)");
+  }
   if (auto a = y.opt_str("attention"))
     m.attention = parse_attention(*a, y.path());
   else

@@ -162,6 +162,35 @@ TEST(Model, SlidingWindowCapsAttention) {
             forward_flops_per_token(resolve_model("llama3-8b"), 32768).attention);
 }
 
+// Aligned chunks (Llama 4's iRoPE): query p attends p mod chunk + 1 keys.
+TEST(Model, ChunkedWindowAttendsItsOwnChunk) {
+  // A prompt within one chunk attends causally; each whole chunk adds chunk (chunk + 1) / 2 keys.
+  EXPECT_DOUBLE_EQ(chunked_prompt_keys(100, 8192), 50.5);
+  EXPECT_DOUBLE_EQ(chunked_prompt_keys(8192, 8192), 8193 / 2.0);
+  EXPECT_DOUBLE_EQ(chunked_prompt_keys(3 * 8192, 8192), 8193 / 2.0);
+  EXPECT_DOUBLE_EQ(chunked_prompt_keys(8192 + 100, 8192), (8192.0 * 8193 / 2 + 100.0 * 101 / 2) / 8292);
+  // Decodes: their positions mod the chunk, averaged over the spread.
+  EXPECT_DOUBLE_EQ(chunked_decode_keys(1000, 3000, 8192), 2000);  // within the first chunk: the context
+  EXPECT_DOUBLE_EQ(chunked_decode_keys(8192, 9216, 8192), 512);   // a new chunk has just begun
+  EXPECT_DOUBLE_EQ(chunked_decode_keys(0, 4 * 8192, 8192), 4096);
+  EXPECT_DOUBLE_EQ(chunked_decode_keys(9000, 9000, 8192), 808);
+
+  const ModelArch maverick = resolve_model("llama4-maverick");
+  EXPECT_TRUE(maverick.chunked_window);
+  EXPECT_EQ(maverick.sliding_window, 8192);
+  EXPECT_EQ(maverick.sliding_window_layers, 36);
+  ModelArch global = maverick;
+  global.sliding_window = 0, global.sliding_window_layers = 0, global.chunked_window = false;
+  // Within one chunk nothing changes; beyond it the 36 chunked layers attend about half a chunk.
+  EXPECT_DOUBLE_EQ(forward_flops_per_token(maverick, 8192).attention,
+                   forward_flops_per_token(global, 8192).attention);
+  const int seq = 32768;
+  const double per_ctx = attention_flops_per_context_token(maverick);
+  EXPECT_NEAR(forward_flops_per_token(maverick, seq).attention,
+              per_ctx * (12 * (seq + 1) / 2.0 + 36 * chunked_prompt_keys(seq, 8192)), 1e-3);
+  EXPECT_LT(forward_flops_per_token(maverick, seq).attention, 0.5 * forward_flops_per_token(global, seq).attention);
+}
+
 TEST(Model, MlaKvCacheAndAttentionFlops) {
   const ModelArch m = resolve_model("DeepSeek-R1");
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(m, 1), 61.0 * (512 + 64));
@@ -304,6 +333,8 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   }
   EXPECT_EQ(a.mla.kv_lora_rank, b.mla.kv_lora_rank) << what;
   EXPECT_EQ(a.sliding_window, b.sliding_window) << what;
+  EXPECT_EQ(a.sliding_window_layers, b.sliding_window_layers) << what;
+  EXPECT_EQ(a.chunked_window, b.chunked_window) << what;
   EXPECT_EQ(a.linear.layers, b.linear.layers) << what;
   EXPECT_EQ(a.sparse.index_topk, b.sparse.index_topk) << what;
   EXPECT_EQ(a.attention_output_gate, b.attention_output_gate) << what;
@@ -312,6 +343,8 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
   EXPECT_DOUBLE_EQ(total_params(a), total_params(b)) << what;
   EXPECT_DOUBLE_EQ(active_params(a), active_params(b)) << what;
   EXPECT_DOUBLE_EQ(forward_flops_per_token(a, 4096).total(), forward_flops_per_token(b, 4096).total())
+      << what;
+  EXPECT_DOUBLE_EQ(forward_flops_per_token(a, 65536).total(), forward_flops_per_token(b, 65536).total())
       << what;
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(a, 2), kv_cache_bytes_per_token(b, 2)) << what;
 }
@@ -427,6 +460,62 @@ TEST(ModelYaml, StrictKeys) {
                 .at(0)
                 .attention,
             AttentionKind::mha);
+}
+
+TEST(ModelYaml, AttentionChunk) {
+  const std::string base = "models:\n  - name: x\n    family: y\n    layers: 4\n    hidden: 8\n"
+                           "    ffn_hidden: 8\n    heads: 1\n    vocab: 8\n";
+  const ModelArch m = parse_models_yaml(base + "    attention_chunk: 16\n    attention_chunk_layers: 3\n", "t.yaml").at(0);
+  EXPECT_TRUE(m.chunked_window);
+  EXPECT_EQ(m.sliding_window, 16);
+  EXPECT_EQ(m.sliding_window_layers, 3);
+  auto field_of = [&](const std::string& extra) -> std::string {
+    try {
+      parse_models_yaml(base + extra, "t.yaml");
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(field_of("    attention_chunk: 16\n    sliding_window: 8\n"), "t.yaml.models[0].attention_chunk");
+  EXPECT_EQ(field_of("    attention_chunk_layers: 3\n"), "t.yaml.models[0].attention_chunk_layers");
+  EXPECT_NE(field_of("    attention_chunk: 0\n"), "(no error)");
+  EXPECT_NE(field_of("    attention_chunk: 16\n    attention_chunk_layers: 5\n"), "(no error)");
+}
+
+// Llama4TextConfig: the RoPE layers (no_rope_layers 1) attend within chunks; without the list, every
+// no_rope_layer_interval-th layer is global.
+TEST(ModelImport, Llama4AttentionChunks) {
+  auto config = [](const std::string& extra) {
+    return R"({"model_type": "llama4", "text_config": {"num_hidden_layers": 8, "hidden_size": 64,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 100,
+        "intermediate_size": 32, "intermediate_size_mlp": 128, "num_local_experts": 4,
+        "num_experts_per_tok": 1)" + extra + "}}";
+  };
+  const ModelArch by_interval = import_hf_config(config(R"(, "attention_chunk_size": 16)"), "x.json");
+  EXPECT_TRUE(by_interval.chunked_window);
+  EXPECT_EQ(by_interval.sliding_window, 16);
+  EXPECT_EQ(by_interval.sliding_window_layers, 6);  // layers 3 and 7 global
+  EXPECT_EQ(import_hf_config(config(R"(, "attention_chunk_size": 16, "no_rope_layer_interval": 2)"), "x.json")
+                .sliding_window_layers,
+            4);
+  EXPECT_EQ(import_hf_config(config(R"(, "attention_chunk_size": 16, "no_rope_layers": [1, 0, 1, 1, 0, 1, 1, 1])"),
+                             "x.json")
+                .sliding_window_layers,
+            6);
+  const ModelArch no_chunk = import_hf_config(config(""), "x.json");
+  EXPECT_FALSE(no_chunk.chunked_window);
+  EXPECT_EQ(no_chunk.sliding_window, 0);
+  EXPECT_TRUE(no_chunk.unmapped.empty());
+  try {
+    import_hf_config(R"({"model_type": "mistral", "num_hidden_layers": 2, "hidden_size": 64,
+        "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, "sliding_window": 32,
+        "attention_chunk_size": 16})",
+                     "x.json");
+    ADD_FAILURE() << "a window and chunks together";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "attention_chunk_size");
+  }
 }
 
 // --- Hybrid (linear + full attention) and sparse (DSA top-k) attention ---

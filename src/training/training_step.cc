@@ -70,7 +70,8 @@ namespace {
 
 constexpr double kActBytes = 2.0;  // activations and gradients flow in bf16
 
-double attention_ctx(int seq, int window) {
+double attention_ctx(int seq, int window, bool chunked = false) {
+  if (chunked && window > 0) return chunked_prompt_keys(seq, window);  // aligned chunks (Llama 4)
   const double causal_avg = (seq + 1.0) / 2.0;  // causal mask: query i sees i+1 keys
   return window > 0 ? std::min<double>(window, causal_avg) : causal_avg;
 }
@@ -82,7 +83,8 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
   const double h = m.hidden;
   const double heads = m.heads;
   // Sparse attention (DSA) attends at most index_topk keys per query, as a window caps them.
-  const double ctx = attention_ctx(seq, windowed ? m.sliding_window : m.sparse.index_topk);
+  const double ctx = windowed ? attention_ctx(seq, m.sliding_window, m.chunked_window)
+                              : attention_ctx(seq, m.sparse.index_topk);
   double qk_dim = m.head_dim, v_dim = m.head_dim, kv_heads = m.kv_heads > 0 ? m.kv_heads : m.heads;
 
   // --- attention projections ---
