@@ -122,8 +122,9 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, const
   s.kv_bytes_per_token = per_layer * n;
   // Paged cache: each sequence takes whole blocks. Sliding-window layers keep at most the window
   // (plus the block it straddles). Chunked-window layers are charged the whole context: TensorRT-LLM's
-  // pool sizes every layer for the longest window, and a pool that frees a sequence's past chunks
-  // (vLLM's hybrid KV cache manager) holds more sequences than this says.
+  // pool sizes every layer for the longest window, and vLLM turns its hybrid KV cache manager (which
+  // frees a sequence's past chunks) off for chunked attention unless
+  // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set; with it on, the pool holds more sequences.
   const long long blocks_full = round_up(in.context_tokens, in.kv_block_tokens);
   int windowed_total = 0;
   if (m.sliding_window > 0 && !m.chunked_window)
