@@ -172,7 +172,7 @@ Shape shape_of(const ModelArch& m, const InferenceParallel& par, double kv_bytes
   }
   if (m.sliding_window > 0) {
     s.window = m.sliding_window;
-    s.window_share = m.sliding_window_layers > 0 ? double(m.sliding_window_layers) / m.layers : 1.0;
+    s.window_share = double(m.window_layers()) / m.layers;
     s.chunked_window = m.chunked_window;
   } else if (m.is_sparse()) {
     s.window = m.sparse.index_topk;  // each query attends at most index_topk keys, in every layer

@@ -126,9 +126,7 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, const
   // frees a sequence's past chunks) off for chunked attention unless
   // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set; with it on, the pool holds more sequences.
   const long long blocks_full = round_up(in.context_tokens, in.kv_block_tokens);
-  int windowed_total = 0;
-  if (m.sliding_window > 0 && !m.chunked_window)
-    windowed_total = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, m.layers) : m.layers;
+  const int windowed_total = m.chunked_window ? 0 : m.window_layers();
   const int windowed = static_cast<int>(std::lround(1.0 * n * windowed_total / m.layers));
   const long long blocks_window =
       std::min(blocks_full, round_up(m.sliding_window, in.kv_block_tokens) + in.kv_block_tokens);

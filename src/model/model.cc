@@ -198,10 +198,7 @@ TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal) {
   // top-k caps it), plus the DSA indexer over the whole context; linear layers: a fixed cost per token.
   const double per_ctx = attention_flops_per_context_token(m);
   const int full = m.full_attention_layers();
-  // A window with sliding_window_layers == 0 applies to every layer (Mistral 7B v0.1).
-  int windowed = 0;
-  if (m.sliding_window > 0)
-    windowed = m.sliding_window_layers > 0 ? std::min(m.sliding_window_layers, full) : full;
+  const int windowed = std::min(m.window_layers(), full);
   const double all_ctx = mean_context(seq, 0, causal);
   const double dense_ctx = m.is_sparse() ? mean_context(seq, m.sparse.index_topk, causal) : all_ctx;
   const double window_ctx = mean_context(seq, m.sliding_window, causal, m.chunked_window);

@@ -120,6 +120,12 @@ struct ModelArch {
   int moe_layers() const;      // layers with routed experts
   int dense_layers() const { return layers - moe_layers(); }
   int full_attention_layers() const { return layers - linear.layers; }  // layers with a KV cache
+  // Layers that attend within the sliding or chunked window: sliding_window_layers, every layer where
+  // it is 0 (Mistral 7B v0.1), none without a window.
+  int window_layers() const {
+    if (sliding_window <= 0) return 0;
+    return sliding_window_layers > 0 && sliding_window_layers < layers ? sliding_window_layers : layers;
+  }
   bool is_hybrid() const { return linear.layers > 0; }
   bool is_sparse() const { return sparse.index_topk > 0; }
 };

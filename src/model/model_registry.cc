@@ -63,7 +63,8 @@ ModelArch parse_model(YamlMap y) {
   // Aligned-chunk local attention (Llama 4's attention_chunk_size): the window's other shape.
   if (const auto chunk = y.opt_integer_in("attention_chunk", 1, kBig - 1)) {
     if (m.sliding_window > 0)
-      throw InputError(y.path() + ".attention_chunk", "a model states a sliding_window or an attention_chunk, not both");
+      throw InputError(y.path() + ".attention_chunk",
+                       "a model states a sliding_window or an attention_chunk, not both");
     m.sliding_window = to_int(*chunk);
     m.sliding_window_layers = to_int(y.opt_integer_in("attention_chunk_layers", 0, m.layers).value_or(0));
     m.chunked_window = true;

@@ -465,7 +465,8 @@ TEST(ModelYaml, StrictKeys) {
 TEST(ModelYaml, AttentionChunk) {
   const std::string base = "models:\n  - name: x\n    family: y\n    layers: 4\n    hidden: 8\n"
                            "    ffn_hidden: 8\n    heads: 1\n    vocab: 8\n";
-  const ModelArch m = parse_models_yaml(base + "    attention_chunk: 16\n    attention_chunk_layers: 3\n", "t.yaml").at(0);
+  const ModelArch m =
+      parse_models_yaml(base + "    attention_chunk: 16\n    attention_chunk_layers: 3\n", "t.yaml").at(0);
   EXPECT_TRUE(m.chunked_window);
   EXPECT_EQ(m.sliding_window, 16);
   EXPECT_EQ(m.sliding_window_layers, 3);

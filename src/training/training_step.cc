@@ -238,7 +238,7 @@ LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan&
 
 LayerCosts layer_costs(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
                        MathFormat fmt, double T, int seq) {
-  const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
+  const int windowed_layers = m.window_layers();
   const LayerCost dense = layer_cost(m, hw, p, st, fmt, T, seq, false, false);
   const LayerCost moe = m.is_moe() ? layer_cost(m, hw, p, st, fmt, T, seq, true, false) : LayerCost{};
   const LayerCost moe_win = (m.is_moe() && windowed_layers) ? layer_cost(m, hw, p, st, fmt, T, seq, true, true) : moe;
@@ -405,7 +405,7 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
 
   const GroupStrides st = group_strides(p, w.num_gpus);
   const double T = double(p.mbs) * w.seq_len / p.cp;  // tokens per micro-batch per GPU (before TP)
-  const int windowed_layers = m.sliding_window > 0 ? m.sliding_window_layers : 0;
+  const int windowed_layers = m.window_layers();
 
   // Cost of each kind of layer (forward, one micro-batch), and what the step reads of the model alone.
   const LayerCosts* cached =

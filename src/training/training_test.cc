@@ -161,6 +161,25 @@ TEST(TrainingProperties, SparseAttentionStopsGrowingBeyondTopK) {
   EXPECT_LT(sparse_grow, 0.2 * dense_grow);
 }
 
+// Local windows cap the attended keys in the layers that have them: Mistral 7B v0.1's 4,096-token window
+// in every layer (its catalog entry names no layer count), Llama 4's 8,192-token chunks in 36 of 48.
+TEST(TrainingProperties, WindowedLayersStopGrowingBeyondTheWindow) {
+  auto attention_at = [](const std::string& model, bool window, int seq, const std::string& plan) {
+    auto s = make(model, "hgx-h100", 64, 64, seq, Precision::bf16, plan);
+    if (!window) s.model.sliding_window = 0, s.model.sliding_window_layers = 0, s.model.chunked_window = false;
+    const auto r = run(s);
+    EXPECT_TRUE(r.valid()) << model;
+    return r.parts.attention_s / (double(seq) * 64);  // per token
+  };
+  const std::string dense = "tp=1,pp=1,cp=8", moe = "tp=8,pp=8,ep=8,cp=1";
+  EXPECT_LT(attention_at("mistral-7b", true, 32768, dense), 0.25 * attention_at("mistral-7b", false, 32768, dense));
+  EXPECT_DOUBLE_EQ(attention_at("mistral-7b", true, 4096, dense), attention_at("mistral-7b", false, 4096, dense));
+  const double chunked = attention_at("llama4-scout", true, 65536, moe);
+  const double global = attention_at("llama4-scout", false, 65536, moe);
+  EXPECT_LT(chunked, 0.5 * global);
+  EXPECT_GT(chunked, 0.25 * global);  // the 12 global layers still attend the whole context
+}
+
 TEST(TrainingProperties, MoreBandwidthIsNeverSlower) {
   for (const char* plan : {"tp=8,pp=4,vp=2", "tp=2,pp=2,cp=2", "tp=8,cp=2,pp=2"}) {
     auto s = make("llama3.1-70b", "hgx-h100", 128, 256, 8192, Precision::bf16, plan);
