@@ -114,10 +114,16 @@ double decode_keys(const Shape& s, double ctx, double half_spread) {
   return (1 - s.window_share) * ctx + s.window_share * chunked_decode_keys(ctx - half, ctx + half, s.window);
 }
 
-// Keys a prompt's query attends per layer, averaged over a causal prompt `isl` tokens long.
+// Keys a prompt's query attends per layer, averaged over a causal prompt `isl` tokens long: query p
+// attends p + 1 of them, at most the window (sliding windows, DSA's top-k), or p mod chunk + 1 (chunks).
 double prompt_keys(const Shape& s, double isl) {
-  if (!s.chunked_window || s.window <= 0) return effective_ctx(s, (isl + 1) / 2.0);
-  return (1 - s.window_share) * (isl + 1) / 2.0 + s.window_share * chunked_prompt_keys(isl, s.window);
+  const double all = (isl + 1) / 2.0;
+  if (s.window <= 0) return all;
+  const double w = s.window;
+  const double local = s.chunked_window ? chunked_prompt_keys(isl, s.window)
+                       : isl <= w       ? all
+                                        : (w * (w + 1) / 2 + (isl - w) * w) / isl;
+  return (1 - s.window_share) * all + s.window_share * local;
 }
 
 // Busiest EP rank's routed rows over the mean: uniform top-k routing spreads `rows_per_rank`
