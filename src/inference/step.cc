@@ -100,18 +100,15 @@ double fp8_block_share(const ModelArch& m, const Hardware& hw, MathFormat fmt, i
   return share;
 }
 
-double effective_ctx(const Shape& s, double ctx) {
-  if (s.window <= 0) return ctx;
-  return (1 - s.window_share) * ctx + s.window_share * std::min(ctx, double(s.window));
-}
-
-// Keys a decode attends per layer at mean context `ctx`, the contexts spread `half_spread` either side
-// of it: chunked-window layers attend their own chunk's keys (chunked_decode_keys), others as
-// effective_ctx.
+// Keys a decode attends per layer at mean context `ctx`, the contexts spread evenly `half_spread` either
+// side of it: at context p, p keys, at most the window (sliding windows, DSA's top-k), or p mod chunk
+// (chunked_decode_keys).
 double decode_keys(const Shape& s, double ctx, double half_spread) {
-  if (!s.chunked_window || s.window <= 0) return effective_ctx(s, ctx);
-  const double half = std::min(half_spread, ctx);
-  return (1 - s.window_share) * ctx + s.window_share * chunked_decode_keys(ctx - half, ctx + half, s.window);
+  if (s.window <= 0) return ctx;
+  const double half = std::min(half_spread, ctx), lo = ctx - half, hi = ctx + half;
+  const double local =
+      s.chunked_window ? chunked_decode_keys(lo, hi, s.window) : windowed_decode_keys(lo, hi, s.window);
+  return (1 - s.window_share) * ctx + s.window_share * local;
 }
 
 // Keys a prompt's query attends per layer, averaged over a causal prompt `isl` tokens long: query p
@@ -119,10 +116,8 @@ double decode_keys(const Shape& s, double ctx, double half_spread) {
 double prompt_keys(const Shape& s, double isl) {
   const double all = (isl + 1) / 2.0;
   if (s.window <= 0) return all;
-  const double w = s.window;
-  const double local = s.chunked_window ? chunked_prompt_keys(isl, s.window)
-                       : isl <= w       ? all
-                                        : (w * (w + 1) / 2 + (isl - w) * w) / isl;
+  const double local =
+      s.chunked_window ? chunked_prompt_keys(isl, s.window) : windowed_prompt_keys(isl, s.window);
   return (1 - s.window_share) * all + s.window_share * local;
 }
 

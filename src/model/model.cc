@@ -94,9 +94,7 @@ double mean_context(int seq, int window, bool causal, bool chunked = false) {
   const double s = seq;
   if (chunked && window > 0) return causal ? chunked_prompt_keys(s, window) : std::min<double>(s, window);
   if (!causal) return window > 0 ? std::min<double>(s, window) : s;
-  if (window <= 0 || seq <= window) return (s + 1) / 2;
-  const double w = window;
-  return (w * (w + 1) / 2 + (s - w) * w) / s;
+  return windowed_prompt_keys(s, window);
 }
 
 }  // namespace
@@ -206,6 +204,22 @@ TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal) {
                 full * indexer_flops_per_context_token(m) * all_ctx +
                 m.linear.layers * linear_attention_flops_per_token(m);
   return f;
+}
+
+double windowed_prompt_keys(double seq, int window) {
+  if (!(seq > 0)) return 0;
+  if (window <= 0 || seq <= window) return (seq + 1) / 2;
+  const double w = window;
+  return (w * (w + 1) / 2 + (seq - w) * w) / seq;
+}
+
+double windowed_decode_keys(double lo, double hi, int window) {
+  lo = std::max(0.0, lo);
+  const double w = window;
+  if (!(hi > lo)) return window > 0 ? std::min(lo, w) : lo;
+  if (window <= 0 || hi <= w) return (lo + hi) / 2;
+  if (lo >= w) return w;
+  return ((w * w - lo * lo) / 2 + (hi - w) * w) / (hi - lo);  // the mean of min(p, w) over [lo, hi]
 }
 
 double chunked_prompt_keys(double seq, int chunk) {

@@ -158,6 +158,11 @@ struct TokenFlops {
 // causal=true counts the average context (seq+1)/2, as training/prefill with a causal mask does.
 TokenFlops forward_flops_per_token(const ModelArch& m, int seq, bool causal = true);
 
+// Keys a query attends in a layer whose window is `window` tokens (a sliding window; DSA's top-k):
+// min(p + 1, window) at position p, averaged over the queries of one causal prompt `seq` tokens long, and
+// min(p, window) averaged over decode contexts spread evenly over [lo, hi].
+double windowed_prompt_keys(double seq, int window);
+double windowed_decode_keys(double lo, double hi, int window);
 // Keys a query attends in a layer of aligned chunks `chunk` tokens long (ModelArch::chunked_window;
 // query p attends p mod chunk + 1 of them), averaged over the queries of one causal prompt `seq`
 // tokens long ((seq + 1) / 2 up to one chunk, about chunk / 2 far beyond it).

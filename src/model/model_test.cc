@@ -162,6 +162,19 @@ TEST(Model, SlidingWindowCapsAttention) {
             forward_flops_per_token(resolve_model("llama3-8b"), 32768).attention);
 }
 
+// A sliding window (or DSA's top-k): query p attends min(p + 1, window) keys, a decode at context p min(p,
+// window).
+TEST(Model, WindowedKeysAreTheCausalMeanUnderTheWindow) {
+  EXPECT_DOUBLE_EQ(windowed_prompt_keys(100, 128), 50.5);
+  EXPECT_DOUBLE_EQ(windowed_prompt_keys(8192, 128), (128.0 * 129 / 2 + 8064.0 * 128) / 8192);
+  EXPECT_DOUBLE_EQ(windowed_prompt_keys(8192, 0), 8193 / 2.0);
+  EXPECT_DOUBLE_EQ(windowed_decode_keys(1000, 3000, 4096), 2000);  // within the window: the context
+  EXPECT_DOUBLE_EQ(windowed_decode_keys(5000, 7000, 4096), 4096);  // past it: the window
+  // Straddling it: 2048..4096 average 3072 over half the spread, 4096 over the other half.
+  EXPECT_DOUBLE_EQ(windowed_decode_keys(2048, 6144, 4096), (3072.0 + 4096.0) / 2);
+  EXPECT_DOUBLE_EQ(windowed_decode_keys(9000, 9000, 4096), 4096);
+}
+
 // Aligned chunks (Llama 4's iRoPE): query p attends p mod chunk + 1 keys.
 TEST(Model, ChunkedWindowAttendsItsOwnChunk) {
   // A prompt within one chunk attends causally; each whole chunk adds chunk (chunk + 1) / 2 keys.
