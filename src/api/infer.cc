@@ -159,6 +159,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                    req.attention_dp_moe_exchange));
     w.attention_dp_moe_exchange = *x;
   }
+  if (!req.window_kv.empty()) {
+    if (req.window_kv != "whole_context" && req.window_kv != "window")
+      throw InputError("--window-kv", fmt::format("must be whole_context or window, got '{}'", req.window_kv));
+    w.window_kv_whole = req.window_kv == "whole_context";
+  }
   if (!req.kv_pool.empty()) {
     const auto r = parse_kv_pool_rule(req.kv_pool);
     if (!r)
@@ -243,6 +248,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     refuse_ignored_options(req, {"--expert-skew", "--moe-gemm-share", "--fp8-moe-weight-block", "--two-batch-overlap",
                                  "--attention-dp-dense", "--attention-dp-moe-exchange"},
                            fmt::format("applies to mixture-of-experts models ({} has no experts)", model.name));
+  if (model.window_layers() == 0 || model.chunked_window)
+    refuse_ignored_options(req, {"--window-kv"},
+                           fmt::format("applies to models with a sliding window ({} has none)", model.name));
   if (req.full_attention_window) {
     model.sliding_window = 0;
     model.sliding_window_layers = 0;

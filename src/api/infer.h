@@ -53,6 +53,7 @@ struct InferRequest : RequestBase {
   std::string kv_pool;                            // free_share / whole_share / sglang; empty: the engine's
   std::string attention_dp_dense;                 // replicated / tensor_parallel; empty: the engine's
   std::string attention_dp_moe_exchange;          // all_to_all / all_gather / all_gather_unless_mnnvl; empty: ditto
+  std::string window_kv;                          // whole_context / window; empty: the engine's
   bool sglang_spec_v1 = false;                    // SGLang's speculative worker without the overlap scheduler
   std::optional<int> fp8_moe_weight_block;        // unset: --fp8-weight-block
   bool full_attention_window = false;             // attend over the whole sequence, not the model's window

@@ -174,6 +174,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "reserve_full: each sequence reserves its whole ISL + OSL of KV on admission (TensorRT-LLM's "
                  "GUARANTEED_NO_EVICT); current_length: admitted by current length, preempting when the pool "
                  "fills (vLLM, SGLang, TensorRT-LLM's MAX_UTILIZATION) (default: the --engine's scheduler)");
+  app.add_option("--window-kv", req.window_kv,
+                 "Sliding-window models: what the KV pool charges a windowed layer: whole_context, the whole "
+                 "sequence as any layer (TensorRT-LLM), or window, at most the window (vLLM) (default: the "
+                 "--engine's; without one, window)");
   app.add_option("--attention-dp-dense", req.attention_dp_dense,
                  "MoE with attention-DP: replicated, each rank holds the dense MLPs, shared experts and output head "
                  "whole and runs its own tokens (TensorRT-LLM's PyTorch backend, vLLM's data-parallel ranks); "

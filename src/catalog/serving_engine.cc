@@ -70,6 +70,9 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
     throw InputError(m.path() + ".attention_dp_moe_exchange",
                      fmt::format("must be all_to_all, all_gather or all_gather_unless_mnnvl, got '{}'",
                                  e.attention_dp_moe_exchange));
+  e.window_kv = m.opt_str("window_kv").value_or("");
+  if (m.has("window_kv") && e.window_kv != "whole_context" && e.window_kv != "window")
+    throw InputError(m.path() + ".window_kv", fmt::format("must be whole_context or window, got '{}'", e.window_kv));
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
@@ -146,6 +149,7 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
     if (!e.attention_dp_dense.empty()) out += fmt::format("    attention_dp_dense: {}\n", e.attention_dp_dense);
     if (!e.attention_dp_moe_exchange.empty())
       out += fmt::format("    attention_dp_moe_exchange: {}\n", e.attention_dp_moe_exchange);
+    if (!e.window_kv.empty()) out += fmt::format("    window_kv: {}\n", e.window_kv);
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

@@ -79,6 +79,11 @@ struct ServingEngine {
   // "all_to_all", "all_gather" or "all_gather_unless_mnnvl" (InferenceWorkload::attention_dp_moe_exchange).
   // A fact of the engine, not fitted. Empty: unstated (all_to_all; an overlay entry keeps the built-in's).
   std::string attention_dp_moe_exchange;
+  // What the engine's KV pool charges a sliding-window layer: "whole_context" (the whole sequence, as any
+  // layer: TensorRT-LLM, whose KV cache manager counts its blocks as if every layer attended everything)
+  // or "window" (at most the window). A fact of the engine, not fitted (InferenceWorkload::window_kv_whole).
+  // Empty: unstated (window; an overlay entry keeps the built-in's).
+  std::string window_kv;
   std::string fitted_on, fitted_date, method, origin;
 };
 

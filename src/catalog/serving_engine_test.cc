@@ -48,6 +48,12 @@ TEST(ServingEngines, BuiltInMatchesTheInferenceXFrameworksMostSpecificFirst) {
   EXPECT_EQ(c.find_serving_engine("SGLang")->kv_pool, "");
   EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->kv_pool, "");
   EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("kv_pool: whole_share"), std::string::npos);
+  // Sliding windows' KV: TensorRT-LLM's pool (and Dynamo's TensorRT-LLM workers') charges the whole context.
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->window_kv, "whole_context");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM PyTorch")->window_kv, "whole_context");
+  EXPECT_EQ(c.find_serving_engine("Dynamo + TensorRT-LLM")->window_kv, "whole_context");
+  EXPECT_EQ(c.find_serving_engine("vLLM")->window_kv, "");
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("window_kv: whole_context"), std::string::npos);
   // Attention-DP layouts: no built-in entry states them (every engine read with the dense layers split and
   // the tokens exchanged all-to-all, the fits' layout); an overlay states them, kept and written back.
   for (const auto& e : c.serving_engines()) {
@@ -81,6 +87,7 @@ TEST(ServingEngines, OverlayRestatesAFigureAndKeepsTheMatchAndOrder) {
   EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->attention_dp_dense, "replicated");
   EXPECT_GT(c.find_serving_engine("TensorRT-LLM")->request_overhead_s, 0.0);  // the built-in's front end, unstated
   c.merge_yaml("serving_engines:\n  - name: tensorrt-llm\n    request_overhead_s: 0.09\n", "overlay.yaml");
+  EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->window_kv, "whole_context");  // the built-in's, unstated
   EXPECT_EQ(c.find_serving_engine("TensorRT-LLM")->attention_dp_moe_exchange, "all_gather_unless_mnnvl");  // kept
   const std::string written = serving_engines_to_yaml(c.serving_engines(), "h");
   EXPECT_NE(written.find("attention_dp_dense: replicated"), std::string::npos);
@@ -137,7 +144,7 @@ TEST(ServingEngines, BadInputNamesTheField) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("kv_pool"), std::string::npos) << e.what();
   }
-  for (const char* field : {"attention_dp_dense", "attention_dp_moe_exchange"}) {
+  for (const char* field : {"attention_dp_dense", "attention_dp_moe_exchange", "window_kv"}) {
     try {
       c.merge_yaml(std::string("serving_engines:\n  - name: vllm\n    ") + field + ": sharded\n", "bad.yaml");
       FAIL() << "accepted " << field << " sharded";

@@ -19,6 +19,7 @@ EngineParams engine_params(const Catalog& catalog, const std::string& framework)
     p.attention_dp_moe_exchange = parse_moe_exchange(e->attention_dp_moe_exchange).value_or(MoeExchange::all_to_all);
     p.kv_admission = parse_kv_admission(e->kv_admission).value_or(KvAdmission::reserve_full);
     p.kv_pool = parse_kv_pool_rule(e->kv_pool).value_or(KvPoolRule::free_share);
+    p.window_kv_whole = e->window_kv == "whole_context";
     if (e->mtp_accept) p.mtp_accept = *e->mtp_accept;
   }
   return p;
@@ -30,6 +31,7 @@ void apply_engine_facts(const EngineParams& e, InferenceWorkload& w) {
   w.attention_dp_moe_exchange = e.attention_dp_moe_exchange;
   w.kv_admission = e.kv_admission;
   w.kv_pool = e.kv_pool;
+  w.window_kv_whole = e.window_kv_whole;
 }
 
 bool apply_sglang_mtp_host(const Catalog& catalog, const std::string& generation, bool spec_v1, InferenceWorkload& w) {

@@ -23,6 +23,7 @@ struct EngineParams {
   MoeExchange attention_dp_moe_exchange = MoeExchange::all_to_all;  // attention-DP: tokens to the experts (ditto)
   KvAdmission kv_admission = KvAdmission::reserve_full;  // the scheduler's KV admission (see InferenceWorkload)
   KvPoolRule kv_pool = KvPoolRule::free_share;           // how it sizes its KV pool (see InferenceWorkload)
+  bool window_kv_whole = false;                           // windowed layers' KV pool (see InferenceWorkload)
 };
 
 // The parameters of the engine a framework string names ("SGLang", "Dynamo + TensorRT-LLM",
@@ -31,8 +32,8 @@ struct EngineParams {
 EngineParams engine_params(const Catalog& catalog, const std::string& framework);
 
 // Sets the facts of the engine's scheduler and memory on `w` (not its fitted figures): prompts in
-// forwards of their own, the dense layers under attention-DP, the KV admission and how the KV pool is
-// sized. One definition for `infer --engine` and every validated row.
+// forwards of their own, the dense layers under attention-DP, the KV admission, how the KV pool is
+// sized and what a sliding window's layers hold in it. One definition for `infer --engine` and every validated row.
 void apply_engine_facts(const EngineParams& e, InferenceWorkload& w);
 
 // SGLang's speculative (EAGLE/MTP) worker on NVIDIA GPUs (docs/inference-model.md, "SGLang's speculative

@@ -99,6 +99,7 @@ InferenceMemoryInput serving_memory_input(const ModelArch& m, const Hardware& hw
   mi.kv_block_tokens = w.kv_block_tokens;
   mi.capacity_bytes = hw.accelerator.memory_bytes;
   mi.reserve_bytes = kServingEngineReserveBytes;
+  mi.window_kv_whole = w.window_kv_whole;
   return mi;
 }
 

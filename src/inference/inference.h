@@ -76,6 +76,11 @@ struct InferenceWorkload {
   // of the whole memory less the weights, SGLang's default fraction where none is stated. Every rule's
   // pool is at most the memory free beside the weights, workspace and reserve.
   KvPoolRule kv_pool = KvPoolRule::free_share;
+  // The engine's KV pool charges a sliding window's layers the whole context (TensorRT-LLM: its KV cache
+  // manager counts the pool's blocks as if every layer attended the whole sequence, calculateMaxNumBlocks),
+  // so a windowed model holds the sequences a windowless one would; false: the window's layers keep at most
+  // the window (vLLM's hybrid KV cache manager). The attention still reads only the window.
+  bool window_kv_whole = false;
   // SGLang's --mem-fraction-static: the share of each GPU's memory that the weights and the KV pool
   // take together (the rest is the engine's activations and CUDA graphs), so the pool is this share of
   // the capacity less the weights, whatever kv_pool says. 0: not stated (the kv_pool rule's).

@@ -121,12 +121,13 @@ StageFixed stage_fixed(const ModelArch& m, const InferenceMemoryInput& in, const
   const double per_layer = parts.kv_bytes_per_token / m.layers / kv_split;
   s.kv_bytes_per_token = per_layer * n;
   // Paged cache: each sequence takes whole blocks. Sliding-window layers keep at most the window
-  // (plus the block it straddles). Chunked-window layers are charged the whole context: TensorRT-LLM's
-  // pool sizes every layer for the longest window, and vLLM turns its hybrid KV cache manager (which
-  // frees a sequence's past chunks) off for chunked attention unless
+  // (plus the block it straddles), unless the engine's pool charges them the whole context
+  // (in.window_kv_whole). Chunked-window layers are charged the whole context: TensorRT-LLM's pool sizes
+  // every layer for the longest window, and vLLM turns its hybrid KV cache manager (which frees a
+  // sequence's past chunks) off for chunked attention unless
   // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set; with it on, the pool holds more sequences.
   const long long blocks_full = round_up(in.context_tokens, in.kv_block_tokens);
-  const int windowed_total = m.chunked_window ? 0 : m.window_layers();
+  const int windowed_total = (m.chunked_window || in.window_kv_whole) ? 0 : m.window_layers();
   const int windowed = static_cast<int>(std::lround(1.0 * n * windowed_total / m.layers));
   const long long blocks_window =
       std::min(blocks_full, round_up(m.sliding_window, in.kv_block_tokens) + in.kv_block_tokens);

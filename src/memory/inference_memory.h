@@ -31,6 +31,9 @@ struct InferenceMemoryInput {
   // CUDA context, CUDA graphs, NCCL buffers, allocator fragmentation, sampler state.
   double reserve_bytes = 5e9;
   double capacity_bytes = 0;        // per GPU; 0 = unknown
+  // The engine's pool charges sliding-window layers the whole context, as it charges every other layer
+  // (TensorRT-LLM: InferenceWorkload::window_kv_whole); false: a window's layers hold at most the window.
+  bool window_kv_whole = false;
   bool operator==(const InferenceMemoryInput&) const = default;
 };
 

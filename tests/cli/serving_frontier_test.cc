@@ -113,6 +113,27 @@ TEST(ServingFrontierCli, AttentionDpLayoutFromTheCommandLine) {
   EXPECT_TRUE(has(dense.err, "--attention-dp-dense")) << dense.err;
 }
 
+// gpt-oss's sliding-window layers: TensorRT-LLM's pool charges them the whole context (its entry's
+// window_kv), so it holds the sequences a windowless gpt-oss would; --window-kv window frees them.
+TEST(ServingFrontierCli, WindowKvFromTheEngineOrTheCommandLine) {
+  const std::string base = "infer --model gpt-oss-120b --system hgx-b200 --gpus 1 --precision fp4 --isl 1024 "
+                           "--osl 32768 --json";
+  auto trt = run_gpuplan(base + " --engine tensorrt-llm");
+  auto freed = run_gpuplan(base + " --engine tensorrt-llm --window-kv window");
+  auto whole = run_gpuplan(base + " --full-attention-window");
+  ASSERT_EQ(trt.exit_code, 0) << trt.err;
+  ASSERT_EQ(freed.exit_code, 0) << freed.err;
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(trt.json()["max_concurrency"].get<long long>(), whole.json()["max_concurrency"].get<long long>());
+  EXPECT_GT(freed.json()["max_concurrency"].get<long long>(), 3 * trt.json()["max_concurrency"].get<long long>() / 2);
+  for (const char* bad : {"infer --model gpt-oss-120b --system hgx-b200 --window-kv sliding",
+                          "infer --model llama3.1-70b --system hgx-h100 --gpus 8 --window-kv window"}) {
+    auto r = run_gpuplan(bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "--window-kv")) << r.err;
+  }
+}
+
 TEST(ServingFrontierCli, ValidateReadsTheInferenceXSchema) {
   auto r = run_gpuplan("validate --dataset " + std::string(GPUPLAN_SHARED_DATA_DIR) +
                        "/benchmarks/inferencex-deepseek-r1.csv --json");
