@@ -183,8 +183,7 @@ int run_show(const std::string& name, int seq, Output& output) {
   output.os() << fmt::format("  attention {}{}{}, MLP {}, embeddings {}\n", to_string(m.attention),
                            m.sliding_window <= 0 ? ""
                            : m.chunked_window
-                               ? fmt::format(", chunks of {} tokens in {} layers", m.sliding_window,
-                                             m.sliding_window_layers > 0 ? m.sliding_window_layers : m.layers)
+                               ? fmt::format(", chunks of {} tokens in {} layers", m.sliding_window, m.window_layers())
                                : fmt::format(", window {} tokens", m.sliding_window),
                            m.attention_bias ? ", biased" : "", m.gated_mlp ? "gated (3 matrices)" : "2 matrices",
                            m.tied_embeddings ? "tied" : "untied");

@@ -73,8 +73,6 @@ std::optional<KvAdmission> parse_kv_admission(const std::string& s) {
 
 namespace {
 
-constexpr double kHeadTableBytes = 2.0;  // the output head stays bf16 in quantized checkpoints (as the memory model)
-
 // What the serving engine holds outside weights, activation workspace and KV pool: the CUDA context
 // and the engines' communication buffers (NCCL, custom all-reduce), about 1 GB on Hopper. The rest
 // of the headroom is kv_mem_fraction: TensorRT-LLM sizes its KV pool as
@@ -203,7 +201,7 @@ InferenceEvaluator::Instance::Instance(const ModelArch& m, const Hardware& hw, c
       weights += wb * unsplit *
                  (s.dense_layers * (s.dense.mlp_dense + s.dense.moe_shared) +
                   s.moe_layers * (s.moe.mlp_dense + s.moe.moe_shared));
-      if (s.has_head) weights += kHeadTableBytes * unsplit * double(m.vocab) * m.hidden;
+      if (s.has_head) weights += kTableBytes * unsplit * double(m.vocab) * m.hidden;
     }
     // A sequence's KV and recurrent state live on its one attention rank: per GPU, on average 1/tp.
     kv_seq_gpu = (base.kv_bytes_per_sequence - base.state_bytes_per_sequence) * base.kv_split / par.tp +

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "inference/speculative.h"
+#include "memory/inference_memory.h"
 #include "physics/collective.h"
 
 namespace gpuplan {
@@ -47,7 +48,6 @@ namespace step {
 namespace {
 
 constexpr double kActBytes = 2.0;     // bf16 activations between layers
-constexpr double kHeadBytes = 2.0;    // output head stays bf16 in quantized checkpoints
 // Kernels one transformer layer launches in a decode step (norms, QKV, rotary+KV append, attention,
 // O-proj, all-reduce, MLP up/gate, activation, down; fused in TensorRT-LLM to about this many).
 constexpr double kKernelsPerLayer = 8.0;
@@ -288,7 +288,7 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   dense_ = kind(s.dense, false);
   moe_ = kind(s.moe, true);
   same_attention_ = dense_.attention == moe_.attention;
-  head_ = gemm(MathFormat::bf16, double(m.vocab) / dense_split, h, kHeadBytes);
+  head_ = gemm(MathFormat::bf16, double(m.vocab) / dense_split, h, kTableBytes);
   // Attention of `flops` in the engines' own MLA kernels, whose rates are not the training fit's flash-
   // attention rate: MLA prompts run the expanded form (192-wide query/key heads, 128-wide values, 128
   // heads; FlashInfer / trtllm-gen / CUTLASS MLA on NVIDIA, AITER on AMD) at the generation's fitted MLA

@@ -115,7 +115,7 @@ class Stage {
   bool dense_replicated_ = false;
   bool moe_gathered_ = false;
   // Half the spread of the running decodes' contexts about their mean (an output's length over two:
-  // ages uniform over it), for the keys chunked-window layers attend.
+  // ages uniform over it), for the keys windowed and chunked layers attend.
   double decode_half_spread_ = 0;
   double dense_share_ = 1, moe_share_ = 1;  // fp8_block_share of the dense and the expert GEMMs
   double hbm_bytes_per_s_ = 0;              // the GEMMs' streaming rate

@@ -13,7 +13,6 @@ namespace gpuplan {
 namespace {
 
 constexpr double kActBytes = 2.0;      // bf16 activations
-constexpr double kTableBytes = 2.0;    // embedding table and output head stay bf16 in quantized checkpoints
 constexpr double kLogitBytes = 4.0;    // fp32 logits for sampling
 
 int kv_heads_of(const ModelArch& m) { return m.attention == AttentionKind::mha ? m.heads : m.kv_heads; }

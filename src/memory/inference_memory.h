@@ -16,6 +16,10 @@ namespace gpuplan {
 // kv_cache_free_gpu_mem_fraction) of what is left; `memory --inference` reserves it by default too.
 inline constexpr double kServingEngineReserveBytes = 1e9;
 
+// Bytes per parameter of the embedding table, the output head and the router: quantized checkpoints keep
+// them in bf16. The memory model's weights and the serving step's head GEMM both read it.
+inline constexpr double kTableBytes = 2.0;
+
 struct InferenceMemoryInput {
   Precision weight_precision = Precision::bf16;  // linear weights at weight_bytes(); embeddings stay bf16
   double kv_bytes_per_element = 2.0;             // bf16 2, fp8 1

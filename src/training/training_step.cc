@@ -70,10 +70,10 @@ namespace {
 
 constexpr double kActBytes = 2.0;  // activations and gradients flow in bf16
 
+// Keys a query attends on average under the causal mask (query i sees i + 1 keys), at most the window
+// (a sliding window, DSA's top-k) or within its own chunk: the same count as the FLOPs (model.h).
 double attention_ctx(int seq, int window, bool chunked = false) {
-  if (chunked && window > 0) return chunked_prompt_keys(seq, window);  // aligned chunks (Llama 4)
-  const double causal_avg = (seq + 1.0) / 2.0;  // causal mask: query i sees i+1 keys
-  return window > 0 ? std::min<double>(window, causal_avg) : causal_avg;
+  return chunked ? chunked_prompt_keys(seq, window) : windowed_prompt_keys(seq, window);
 }
 
 LayerCost layer_cost(const ModelArch& m, const Hardware& hw, const TrainingPlan& p, const GroupStrides& st,
