@@ -180,9 +180,11 @@ def main():
             "in force on a date D when it is in the last commit of D or before (valid_from inclusive, valid_until",
             "exclusive; null: still there at read_through); `commit`: the first commit of the span. Models the catalog has",
             "and weights fp8 or fp4 (fp4 and nvfp4) only. `entries`: the disaggregated deployments (dynamo-trt,",
-            "dynamo-sglang; pools of 1 or more workers): both pools' workers, TP, EP and attention-DP, MTP, client counts,",
-            "and the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states (batchN, mtpN; 0: not",
-            "stated). `single_node`: the single-node entries (trt, sglang, vllm): the container image, the worker's TP, EP",
+            "dynamo-sglang; pools of 1 or more workers): both pools' workers, TP, EP and attention-DP, MTP, client counts",
+            "(the config's conc-list), the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states",
+            "(batchN, mtpN; 0: not stated) and that CONFIG_FILE (empty: none, or several); the clients a run of a",
+            "CONFIG_FILE had are its body's benchmark.concurrencies (srtctl runs the body; data/recipes/ holds them).",
+            "`single_node`: the single-node entries (trt, sglang, vllm): the container image, the worker's TP, EP",
             "and attention-DP, MTP and the client counts (conc-start doubling to conc-end, as InferenceX's",
             "utils/matrix_logic/generate_sweep_configs.py expands them)."):
         print("# " + line)
@@ -196,6 +198,7 @@ def main():
               f"engine: {r['engine']}, isl: {r['isl']}, osl: {r['osl']}, mtp: {str(r['mtp']).lower()}, "
               f"mtp_draft_tokens: {r['mtp_draft_tokens']}, prefill: {flow(r['prefill'])}, decode: {flow(r['decode'])}, "
               f"concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}], "
+              f"config_file: \"{r['config_file']}\", "
               f"valid_from: {r['valid_from']}, valid_until: {r['valid_until'] or 'null'}, commit: {r['commit'][:12]}}}")
     print("single_node:")
     for r in single:

@@ -393,8 +393,10 @@ TEST(InferenceValidation, AiConfiguratorWorkersBeyondTheBatchAreNotGuessed) {
 
 // AIConfigurator's CSV exports of InferenceX's disaggregated runs state the pools' widths but not the
 // worker counts: read with the one deployment InferenceX's sweep in force on the run's date lists for
-// them (data/serving/inferencex_sweep.yaml); where MTP and non-MTP entries both match, not guessed; a
-// source whose runs are not InferenceX's is not read so.
+// them (data/serving/inferencex_sweep.yaml), its clients as the recipe body it names ran them (256 H200
+// clients: the MTP recipe "c256_ctx3_gen1"; the non-MTP "c256_ctx5_gen3" ran 768); where MTP and non-MTP
+// entries both match (GB300's twins at 4 clients), not guessed; a source whose runs are not InferenceX's
+// is not read so.
 TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) {
   const std::string pools =
       "prefill: workers= tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 bs=; decode: workers= tp=8 pp=1 attn_dp=1 moe_tp=1 "
@@ -404,13 +406,17 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
       "server,tpot_ms,17.439,measured=2026-03-23T13:00:07Z; disagg: prefill: workers= tp=4 pp=1 attn_dp=1 moe_tp=1 "
       "moe_ep=4 bs=; decode: workers= tp=32 pp=1 attn_dp=1 moe_tp=8 moe_ep=4 bs=; num_gpus derived with AIC formula "
       "workers*tp*pp*attn_dp\n"
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,GB300,0,,,,gemm=fp8; moe=fp8,,trtllm 0.8.1.post2,1024,8192,4,server,"
+      "tpot_ms,7.531,measured=2026-02-07T19:53:37Z; disagg: prefill: workers= tp=4 pp=1 attn_dp=1 moe_tp=1 moe_ep=4 "
+      "bs=; decode: workers= tp=8 pp=1 attn_dp=1 moe_tp=2 moe_ep=4 bs=; num_gpus derived with AIC formula "
+      "workers*tp*pp*attn_dp\n"
       "AIC-silicon-sample,z,DeepSeek-R1,671,37,H200-SXM,0,,,,gemm=fp8; moe=fp8,,trtllm 0.8.1.post1,8192,1024,256,"
       "server,ttft_ms,2477.354,measured=2026-03-23T13:00:07Z; disagg: " + pools +
       "Other-source,z,DeepSeek-R1,671,37,H200-SXM,0,,,,gemm=fp8; moe=fp8,,trtllm 0.8.1.post1,8192,1024,256,"
       "server,ttft_ms,2477.354,measured=2026-03-23T13:00:07Z; disagg: " + pools);
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
-  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_EQ(cases.size(), 2u);
   const InferenceCase& c = cases[0];
   EXPECT_EQ(c.mode, InferenceMode::disaggregated);
   EXPECT_EQ(c.workload.num_gpus, 36);
@@ -420,10 +426,14 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   EXPECT_EQ(c.disagg.decode_max_batch, 64);
   EXPECT_TRUE(inference_rows_testing::row_says(c, "deployment from InferenceX's sweep"))
       << fmt::format("{}", fmt::join(c.assumptions, " | "));
+  const InferenceCase& h = cases[1];
+  EXPECT_EQ(h.workload.num_gpus, 32);  // 3 prefill and 1 decode worker of 8 H200s
+  EXPECT_EQ(h.disagg.prefill_gpus, 24);
+  EXPECT_EQ(h.spec_decode, "mtp");
   ASSERT_EQ(skipped.size(), 2u);
-  EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-03-23"), std::string::npos)
+  EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-02-07"), std::string::npos)
       << skipped[0].reason;
-  EXPECT_NE(skipped[0].reason.find("not guessed"), std::string::npos);
+  EXPECT_NE(skipped[0].reason.find("(1 with MTP, 1 without): not guessed"), std::string::npos);
   EXPECT_EQ(skipped[1].reason.find("InferenceX sweep"), std::string::npos) << skipped[1].reason;
   EXPECT_NE(skipped[1].reason.find("leaves prefill workers, decode workers, decode bs blank"), std::string::npos);
 }

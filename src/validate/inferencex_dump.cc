@@ -96,7 +96,8 @@ std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t 
   q.engine = engine_params(catalog, framework).name;
   q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
   q.decode_width = n.decode.tp * n.decode.attn_dp;
-  return read_sweep_deployment(inferencex_sweep().disaggregated, q, counts_blank, n, entry, assumptions);
+  return read_sweep_deployment(inferencex_sweep().disaggregated, q, counts_blank, n, entry, assumptions,
+                               builtin_recipe_bodies());
 }
 
 // A run of InferenceX's whose notes say nothing of MTP (AIConfigurator's exports record none), as

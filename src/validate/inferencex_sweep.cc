@@ -100,6 +100,7 @@ InferenceXSweep parse_sweep_document(const YAML::Node& doc, const std::string& o
       throw InputError(m.path() + ".mtp_draft_tokens", "must be 0 when mtp is false");
     e.prefill = read_sweep_pool(m.map("prefill"), false);
     e.decode = read_sweep_pool(m.map("decode"), true);
+    e.config_file = m.opt_str("config_file").value_or("");
     m.reject_unknown_keys();
     out.disaggregated.push_back(std::move(e));
   }
@@ -134,28 +135,65 @@ const InferenceXSweep& inferencex_sweep() {
 
 namespace {
 
-// Whether `e` ran the query's model, GPU, weights, engine, lengths and clients and stood in the config on
-// the query's date (the widths are each lookup's own).
+// Whether `e` is for the query's model, GPU, weights, engine and lengths and stood in the config on the
+// query's date (the widths and clients are each lookup's own).
 template <typename Entry>
-bool ran_in_force(const Entry& e, const InferenceXRunQuery& q) {
+bool stood_in_force(const Entry& e, const InferenceXRunQuery& q) {
   if (e.model != q.model || e.gpu != q.gpu || e.precision != q.precision || e.engine != q.engine) return false;
   if (e.isl != q.isl || e.osl != q.osl) return false;
-  if (q.date < e.valid_from || (!e.valid_until.empty() && q.date >= e.valid_until)) return false;
-  return std::find(e.concurrencies.begin(), e.concurrencies.end(), q.concurrency) != e.concurrencies.end();
+  return q.date >= e.valid_from && (e.valid_until.empty() || q.date < e.valid_until);
+}
+
+bool sweep_lists_client(const std::vector<long long>& clients, long long c) {
+  return std::find(clients.begin(), clients.end(), c) != clients.end();
+}
+
+// ... and ran the query's clients, as its conc-list says.
+template <typename Entry>
+bool ran_in_force(const Entry& e, const InferenceXRunQuery& q) {
+  return stood_in_force(e, q) && sweep_lists_client(e.concurrencies, q.concurrency);
 }
 
 }  // namespace
 
+const RecipeBodies& builtin_recipe_bodies() {
+  static const RecipeBodies bodies = {&builtin_dynamo_decode_recipes(), &builtin_dynamo_sglang_decode_recipes()};
+  return bodies;
+}
+
+std::optional<std::vector<long long>> sweep_entry_body_clients(const InferenceXSweepEntry& e, const std::string& date,
+                                                               const RecipeBodies& bodies) {
+  if (e.config_file.empty() || date.empty()) return std::nullopt;
+  std::optional<std::vector<long long>> out;
+  const std::string variant = e.config_file + ":";
+  for (const DynamoDecodeRecipes* table : bodies)
+    for (const DynamoDecodeRecipe& r : table->recipes) {
+      if (r.path != e.config_file && r.path.rfind(variant, 0) != 0) continue;
+      if (!recipe_date_in_range(date, r.valid_from.empty() ? table->valid_from : r.valid_from,
+                                r.valid_to.empty() ? table->valid_to : r.valid_to))
+        continue;
+      if (!out) out.emplace();
+      out->insert(out->end(), r.concurrencies.begin(), r.concurrencies.end());
+    }
+  return out;
+}
+
 std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
-                                                                      const InferenceXSweepQuery& q) {
-  std::vector<const InferenceXSweepEntry*> out;
-  if (q.date.empty()) return out;
-  for (const auto& e : table) {
-    if (e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width || !ran_in_force(e, q)) continue;
+                                                                      const InferenceXSweepQuery& q,
+                                                                      const RecipeBodies& bodies) {
+  std::vector<const InferenceXSweepEntry*> by_body, by_list;
+  if (q.date.empty()) return by_body;
+  const auto add = [](std::vector<const InferenceXSweepEntry*>& out, const InferenceXSweepEntry& e) {
     if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(e); }))
       out.push_back(&e);
+  };
+  for (const auto& e : table) {
+    if (e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width || !stood_in_force(e, q)) continue;
+    const auto body = sweep_entry_body_clients(e, q.date, bodies);
+    if (body && sweep_lists_client(*body, q.concurrency)) add(by_body, e);
+    if (sweep_lists_client(e.concurrencies, q.concurrency)) add(by_list, e);
   }
-  return out;
+  return by_body.empty() ? by_list : by_body;
 }
 
 namespace {
@@ -181,10 +219,10 @@ NotesPool sweep_notes_pool(const InferenceXSweepPool& p) {
 std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
                                                  const InferenceXSweepQuery& q, const std::string& counts_blank,
                                                  NotesDeployment& n, const InferenceXSweepEntry*& entry,
-                                                 std::vector<std::string>& assumptions) {
+                                                 std::vector<std::string>& assumptions, const RecipeBodies& bodies) {
   entry = nullptr;
   if (q.date.empty()) return counts_blank + "; the run's date is not stated, so no sweep entry can be read";
-  const auto found = inferencex_sweep_deployments(table, q);
+  const auto found = inferencex_sweep_deployments(table, q, bodies);
   // The row's own columns name the run; the reasons leave them out, so that validate's skip summary
   // counts one cause once.
   const std::string what = "the model, GPU, weights, engine, lengths, pool widths and clients of the run";

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "validate/dynamo_decode_recipes.h"
 #include "validate/notes_deployment.h"
 
 namespace gpuplan {
@@ -34,7 +35,11 @@ struct InferenceXSweepEntry {
   bool mtp = false;
   int mtp_draft_tokens = 0;  // 0: not stated
   InferenceXSweepPool prefill, decode;
-  std::vector<long long> concurrencies;
+  std::vector<long long> concurrencies;  // the config's conc-list
+  // The srt-slurm recipe its CONFIG_FILE names (empty: none or several). srtctl runs the body, so a
+  // run's clients are the body's benchmark.concurrencies, which need not be the conc-list's (whose
+  // numbers can be per decode worker: "c4_ctx1_gen11_..." ran 44 clients).
+  std::string config_file;
   std::string valid_from, valid_until;  // YYYY-MM-DD; valid_until exclusive, empty: still in force
   std::string commit;
   int gpus() const { return prefill.workers * prefill.tp + decode.workers * decode.tp; }
@@ -83,10 +88,24 @@ struct InferenceXSweepQuery : InferenceXRunQuery {
   int prefill_width = 0, decode_width = 0;
 };
 
+// The recipe tables whose bodies give an entry's clients (data/recipes/dynamo_*_decode.yaml).
+using RecipeBodies = std::vector<const DynamoDecodeRecipes*>;
+const RecipeBodies& builtin_recipe_bodies();
+
+// The clients a run of `e` on `date` had where one of `bodies` in force on that date holds the body of
+// its CONFIG_FILE (every variant of it: "path:zip_override_x[i]"); nullopt where none does.
+std::optional<std::vector<long long>> sweep_entry_body_clients(const InferenceXSweepEntry& e, const std::string& date,
+                                                               const RecipeBodies& bodies);
+
 // The entries in force on the query's date whose model, GPU, precision, engine, lengths, pool widths
-// and client counts are the query's, one per distinct deployment (the first of each in file order).
+// and client counts are the query's, one per distinct deployment (the first of each in file order). The
+// clients are read from the CONFIG_FILE bodies `bodies` hold for the date (what srtctl ran) and, where
+// no body in force lists the query's, from the conc-lists: a body is one state of a branch that changed
+// within the dates it stood for (a run of 2026-02-07 had the conc-list's 12 clients where the body of
+// 2026-03-03 states 10).
 std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
-                                                                      const InferenceXSweepQuery& q);
+                                                                      const InferenceXSweepQuery& q,
+                                                                      const RecipeBodies& bodies = {});
 
 // A run whose notes leave the worker counts blank (`counts_blank`: what parse_notes_deployment said),
 // read with the one deployment of `table` the query finds: `n` gets both pools in the notes' terms
@@ -97,7 +116,8 @@ std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std:
 std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSweepEntry>& table,
                                                  const InferenceXSweepQuery& q, const std::string& counts_blank,
                                                  NotesDeployment& n, const InferenceXSweepEntry*& entry,
-                                                 std::vector<std::string>& assumptions);
+                                                 std::vector<std::string>& assumptions,
+                                                 const RecipeBodies& bodies = {});
 
 // What a single-node run states: its worker's width (GPUs) and, where it names it, its container image.
 struct InferenceXSingleNodeQuery : InferenceXRunQuery {

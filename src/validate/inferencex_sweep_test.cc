@@ -99,6 +99,60 @@ TEST(InferenceXSweep, ReadsTheOneDeploymentInTheNotesTerms) {
   EXPECT_NE(none->find("no InferenceX sweep entry in force on 2026-03-05"), std::string::npos) << *none;
 }
 
+// A run of a CONFIG_FILE had the clients its body states (srtctl runs the body): the config's conc-list
+// can count per decode worker ("c4_ctx1_gen11_...": 44 clients). The bodies are read first; where none in
+// force on the run's date lists its clients, the conc-lists (a body the branch changed since the run).
+TEST(InferenceXSweep, ClientsFromTheRecipeBodyTheConfigNames) {
+  const std::string sweep = R"(schema: gpuplan.inferencex_sweep/v1
+source: SemiAnalysisAI/InferenceX
+read_through: {commit: abc, date: 2026-08-21}
+entries:
+  - {name: h, model: deepseek-r1, gpu: h200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 1024, osl: 1024, mtp: true, mtp_draft_tokens: 3, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: false}, decode: {workers: 11, tp: 8, ep: 8, attention_dp: false, max_batch: 128}, concurrencies: [4], config_file: "recipes/trtllm/h200/1k1k/mtp/c4_ctx1_gen11.yaml", valid_from: 2026-01-29, valid_until: null, commit: c1}
+  - {name: h, model: deepseek-r1, gpu: h200, precision: fp8, engine: dynamo+tensorrt-llm, isl: 1024, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 8, ep: 8, attention_dp: false}, decode: {workers: 9, tp: 8, ep: 8, attention_dp: false, max_batch: 256}, concurrencies: [4, 44], config_file: "recipes/trtllm/h200/1k1k/stp/c4_ctx1_gen9.yaml", valid_from: 2026-01-29, valid_until: null, commit: c1}
+single_node: []
+)";
+  const std::string bodies_text = R"(schema: gpuplan.dynamo_decode_recipes/v1
+source: s
+commit: c
+valid_from: 2026-01-28
+valid_to: 2026-03-24
+recipes:
+  - {path: recipes/trtllm/h200/1k1k/mtp/c4_ctx1_gen11.yaml, gpu: h200, precision: fp8, isl: 1024, osl: 1024, prefill_workers: 1, prefill_gpus_per_worker: 8, decode_workers: 11, decode_gpus_per_worker: 8, decode_attention_dp: false, decode_max_batch_size: 128, mtp_draft_tokens: 3, eplb_slots: 0, concurrencies: [44]}
+  - {path: recipes/trtllm/h200/1k1k/stp/c4_ctx1_gen9.yaml, gpu: h200, precision: fp8, isl: 1024, osl: 1024, prefill_workers: 1, prefill_gpus_per_worker: 8, decode_workers: 9, decode_gpus_per_worker: 8, decode_attention_dp: false, decode_max_batch_size: 256, mtp_draft_tokens: 0, eplb_slots: 0, concurrencies: [36]}
+)";
+  const auto t = parse_inferencex_sweep(sweep, "inline").disaggregated;
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].config_file, "recipes/trtllm/h200/1k1k/mtp/c4_ctx1_gen11.yaml");
+  const DynamoDecodeRecipes table = parse_dynamo_decode_recipes(bodies_text, "inline");
+  const RecipeBodies bodies = {&table};
+  auto q = query(44, "2026-02-14");
+  q.gpu = "h200";
+  q.isl = 1024;
+  // Without the bodies 44 clients read as the conc-list that lists them; with them, as the body that ran them.
+  auto found = inferencex_sweep_deployments(t, q);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0]->mtp);
+  found = inferencex_sweep_deployments(t, q, bodies);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(found[0]->mtp);
+  ASSERT_TRUE(sweep_entry_body_clients(t[1], "2026-02-14", bodies));
+  EXPECT_EQ(*sweep_entry_body_clients(t[1], "2026-02-14", bodies), std::vector<long long>{36});
+  q.concurrency = 36;
+  found = inferencex_sweep_deployments(t, q, bodies);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0]->mtp);
+  // No body in force lists 4 clients: the conc-lists do, both.
+  q.concurrency = 4;
+  EXPECT_EQ(inferencex_sweep_deployments(t, q, bodies).size(), 2u);
+  // After the bodies' dates the branch is another: the conc-lists alone.
+  EXPECT_FALSE(sweep_entry_body_clients(t[0], "2026-04-01", bodies));
+  q.concurrency = 44;
+  q.date = "2026-04-01";
+  found = inferencex_sweep_deployments(t, q, bodies);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0]->mtp);
+}
+
 // A single-node run's MTP: the entries in force that ran its GPU, engine, lengths, TP, clients and
 // (where the run names it) image agree, or nothing is said.
 TEST(InferenceXSweep, SingleNodeMtpWhereTheEntriesAgree) {
