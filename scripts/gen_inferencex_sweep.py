@@ -62,7 +62,38 @@ def settings(s):
     return (files[0] if len(files) == 1 else ""), (int(batch.group(1)) if batch else 0), (int(mtp.group(1)) if mtp else 0)
 
 
-def entries(doc):
+# Dynamo refs whose TensorRT-LLM performance sweeps (components/backends/trtllm/performance_sweeps) run
+# each listed concurrency times the decode workers: scripts/bench.sh `concurrency=$((concurrency *
+# num_gen_servers))`. InferenceX's own records of the runs that checked it out agree (102 clients for
+# conc-list 34 on 3 decode workers, 256 for 64 on 4: inferencex-deepseek-r1.csv, GB200 2025-12-19). The
+# gpt-oss launcher's release/0.5.1-rc0.20260105 passes other arguments, and AIConfigurator's records of
+# its runs hold the listed counts (3,072 clients on 3 decode workers), so it is not listed.
+PER_WORKER_DYNAMO_REFS = ("release/0.5.1-rc0.20251105",)
+
+
+def sweeps_launchers(gitdir, h):
+    """The benchmark scripts (name without folder, `_slurm` and `.sh`) that commit `h` holds and that run
+    Dynamo's TensorRT-LLM performance sweeps at a ref of PER_WORKER_DYNAMO_REFS: their runs' clients are
+    the conc-list per decode worker."""
+    out = set()
+    for line in git(gitdir, "ls-tree", "-r", h, "benchmarks/").stdout.splitlines():
+        meta, path = line.split("\t", 1)
+        blob, base = meta.split()[2], path.rsplit("/", 1)[-1]
+        if not base.endswith(".sh") or "dynamo" not in base:
+            continue
+        if blob not in _PER_WORKER:
+            text = git(gitdir, "cat-file", "-p", blob).stdout
+            refs = re.findall(r"git checkout (\S+)", text)
+            _PER_WORKER[blob] = "performance_sweeps" in text and any(r in PER_WORKER_DYNAMO_REFS for r in refs)
+        if _PER_WORKER[blob]:
+            out.add(base[:-3].removesuffix("_slurm"))
+    return out
+
+
+_PER_WORKER = {}  # script blob -> whether its runs' clients are per decode worker
+
+
+def entries(doc, per_worker_launchers=frozenset()):
     for name, c in (doc or {}).items():
         if not isinstance(c, dict) or not c.get("disagg"):
             continue
@@ -84,9 +115,12 @@ def entries(doc):
                 d = pool(s["decode"])
                 if batch:
                     d["max_batch"] = batch
+                runner = str(c["runner"]).split("-")[0]
+                launcher = f"{c.get('model-prefix')}_{c.get('precision')}_{runner}_{c.get('framework')}"
                 yield {
                     "name": name, "model": model, "gpu": str(c["runner"]).split("-")[0],
                     "precision": precision, "engine": engine, "isl": int(sl["isl"]), "osl": int(sl["osl"]),
+                    "clients_per_decode_worker": not config_file and launcher in per_worker_launchers,
                     "mtp": spec == "mtp", "mtp_draft_tokens": drafts if spec == "mtp" else 0,
                     "prefill": pool(s["prefill"]), "decode": d,
                     "concurrencies": sorted(int(x) for x in s.get("conc-list") or []), "config_file": config_file,
@@ -171,7 +205,8 @@ def main():
                     break
         return docs[h]
 
-    disagg = spans(commits, lambda h: None if doc_at(h) is None else list(entries(doc_at(h))))
+    disagg = spans(commits, lambda h: None if doc_at(h) is None
+                   else list(entries(doc_at(h), sweeps_launchers(gitdir, h))))
     single = spans(commits, lambda h: None if doc_at(h) is None else list(single_node_entries(doc_at(h))))
     head = git(gitdir, "log", "-1", "--format=%H %cs", "--", *PATHS).stdout.split()
     for line in (
@@ -183,7 +218,9 @@ def main():
             "dynamo-sglang; pools of 1 or more workers): both pools' workers, TP, EP and attention-DP, MTP, client counts",
             "(the config's conc-list), the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states",
             "(batchN, mtpN; 0: not stated) and that CONFIG_FILE (empty: none, or several); the clients a run of a",
-            "CONFIG_FILE had are its body's benchmark.concurrencies (srtctl runs the body; data/recipes/ holds them).",
+            "CONFIG_FILE had are its body's benchmark.concurrencies (srtctl runs the body; data/recipes/ holds them);",
+            "`clients_per_decode_worker`: the entry's launcher ran Dynamo's TensorRT-LLM performance sweeps at a ref",
+            "whose bench.sh runs each listed concurrency times the decode workers (PER_WORKER_DYNAMO_REFS).",
             "`single_node`: the single-node entries (trt, sglang, vllm): the container image, the worker's TP, EP",
             "and attention-DP, MTP and the client counts (conc-start doubling to conc-end, as InferenceX's",
             "utils/matrix_logic/generate_sweep_configs.py expands them)."):
@@ -199,6 +236,7 @@ def main():
               f"mtp_draft_tokens: {r['mtp_draft_tokens']}, prefill: {flow(r['prefill'])}, decode: {flow(r['decode'])}, "
               f"concurrencies: [{', '.join(str(c) for c in r['concurrencies'])}], "
               f"config_file: \"{r['config_file']}\", "
+              + ("clients_per_decode_worker: true, " if r["clients_per_decode_worker"] else "") +
               f"valid_from: {r['valid_from']}, valid_until: {r['valid_until'] or 'null'}, commit: {r['commit'][:12]}}}")
     print("single_node:")
     for r in single:

@@ -438,6 +438,33 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   EXPECT_NE(skipped[1].reason.find("leaves prefill workers, decode workers, decode bs blank"), std::string::npos);
 }
 
+// AIConfigurator's dump writes the December 2025 GB200 Dynamo + TensorRT-LLM runs' pools as the
+// deployment's GPU total ("tp=36 attn_dp=1 moe_tp=36 moe_ep=1" on both): a TP the heads do not divide,
+// read as the sweep entry in force with 36 GPUs and the run's clients (564 = 141 on each of 4 decode
+// workers); a total that is a TP the model runs stays the stated pools.
+TEST(InferenceValidation, AiConfiguratorDeploymentTotalsReadAsTheEntryOfThatManyGpus) {
+  const auto row = [](int tp, int clients) {
+    return fmt::format(
+        "AIC-silicon-sample,z,DeepSeek-R1,671,37,GB200,0,,,,gemm=nvfp4; moe=nvfp4,,trtllm,1024,1024,{},server,"
+        "tpot_ms,20.0,measured=2025-12-05T00:00:00.000Z; disagg: prefill: workers= tp={} pp=1 attn_dp=1 moe_tp={} "
+        "moe_ep=1 bs=; decode: workers= tp={} pp=1 attn_dp=1 moe_tp={} moe_ep=1 bs=; num_gpus derived with AIC "
+        "formula workers*tp*pp*attn_dp\n",
+        clients, tp, tp, tp, tp);
+  };
+  const CsvTable t = inference_rows(row(36, 564) + row(16, 564));
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 1u);
+  const InferenceCase& c = cases[0];
+  EXPECT_EQ(c.workload.num_gpus, 36);
+  EXPECT_EQ(c.disagg.prefill_gpus, 4);
+  EXPECT_EQ(c.disagg.decode.tp, 8);
+  EXPECT_TRUE(inference_rows_testing::row_says(c, "read as the deployment's 36 GPUs"))
+      << fmt::format("{}", fmt::join(c.assumptions, " | "));
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].reason.find("read as the deployment"), std::string::npos) << skipped[0].reason;
+}
+
 // AIConfigurator's exports do not record MTP: a single-node run of InferenceX's takes it from the sweep
 // entries of its date that ran its GPU, engine, image, lengths, TP and clients, set as InferenceX's own
 // rows of the engine set it (TensorRT-LLM 3 drafts; SGLang on NVIDIA 2, with its speculative worker's host

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "core/text.h"
 #include "inference/engine.h"
 #include "inference/speculative.h"
+#include "memory/inference_memory.h"
 #include "recipe/recipe_dates.h"
 #include "validate/inferencex_mtp.h"
 
@@ -70,6 +72,20 @@ void apply_sweep_mtp(const Catalog& catalog, const InferenceXMtpRun& run, const 
                                       entry_words, w.mtp_draft_tokens, d.from, w.mtp_accept));
 }
 
+// AIConfigurator's dump writes some runs' pools (the December 2025 GB200 Dynamo + TensorRT-LLM ones) as
+// the deployment's GPU total: both pools "tp=T attn_dp=1 moe_tp=T moe_ep=1", T the prefill and decode
+// workers' GPUs together (36 = 1 x 4 + 4 x 8), a TP no engine runs. Returns T where the notes say so and
+// T is not a TP the model's heads allow; else 0.
+int dump_total_gpus(const NotesDeployment& n, const ModelArch& m) {
+  const auto total_form = [](const NotesPool& p, int t) {
+    return p.tp == t && p.pp <= 1 && p.attn_dp == 1 && p.moe_tp == t && p.moe_ep <= 1;
+  };
+  const int t = n.prefill.tp;
+  if (t <= 1 || !total_form(n.prefill, t) || !total_form(n.decode, t)) return 0;
+  const auto ok = valid_inference_tp(m, t);
+  return std::find(ok.begin(), ok.end(), t) == ok.end() ? t : 0;
+}
+
 }  // namespace
 
 // The run's date its notes state ("measured=2026-03-23T13:00:07Z"), or empty.
@@ -96,8 +112,24 @@ std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t 
   q.engine = engine_params(catalog, framework).name;
   q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
   q.decode_width = n.decode.tp * n.decode.attn_dp;
-  return read_sweep_deployment(inferencex_sweep().disaggregated, q, counts_blank, n, entry, assumptions,
-                               builtin_recipe_bodies());
+  const auto& table = inferencex_sweep().disaggregated;
+  const auto why = read_sweep_deployment(table, q, counts_blank, n, entry, assumptions, builtin_recipe_bodies());
+  const int total = dump_total_gpus(n, c.model);
+  if (!why || total == 0 || !inferencex_sweep_deployments(table, q, builtin_recipe_bodies()).empty()) return why;
+  InferenceXSweepQuery by_total = q;
+  by_total.prefill_width = by_total.decode_width = 0;
+  by_total.total_gpus = total;
+  const std::string read_as = fmt::format(
+      "both pools written tp {} attn_dp 1 moe_tp {} moe_ep 1, a TP that {}'s {} attention heads do not divide, read "
+      "as the deployment's {} GPUs (AIConfigurator's dump writes the December 2025 GB200 runs' total so)",
+      total, total, c.model.name, c.model.heads, total);
+  std::vector<std::string> said;
+  if (auto why_total = read_sweep_deployment(table, by_total, counts_blank + "; " + read_as, n, entry, said,
+                                             builtin_recipe_bodies()))
+    return why_total;
+  assumptions.push_back(read_as);
+  assumptions.insert(assumptions.end(), said.begin(), said.end());
+  return std::nullopt;
 }
 
 // A run of InferenceX's whose notes say nothing of MTP (AIConfigurator's exports record none), as

@@ -101,6 +101,7 @@ InferenceXSweep parse_sweep_document(const YAML::Node& doc, const std::string& o
     e.prefill = read_sweep_pool(m.map("prefill"), false);
     e.decode = read_sweep_pool(m.map("decode"), true);
     e.config_file = m.opt_str("config_file").value_or("");
+    e.clients_per_decode_worker = m.opt_boolean("clients_per_decode_worker").value_or(false);
     m.reject_unknown_keys();
     out.disaggregated.push_back(std::move(e));
   }
@@ -188,10 +189,15 @@ std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std:
       out.push_back(&e);
   };
   for (const auto& e : table) {
-    if (e.prefill.tp != q.prefill_width || e.decode.tp != q.decode_width || !stood_in_force(e, q)) continue;
+    const bool shape = q.total_gpus > 0 ? e.gpus() == q.total_gpus
+                                        : e.prefill.tp == q.prefill_width && e.decode.tp == q.decode_width;
+    if (!shape || !stood_in_force(e, q)) continue;
     const auto body = sweep_entry_body_clients(e, q.date, bodies);
     if (body && sweep_lists_client(*body, q.concurrency)) add(by_body, e);
-    if (sweep_lists_client(e.concurrencies, q.concurrency)) add(by_list, e);
+    // The clients the conc-list stands for: each value, times the decode workers where the launcher
+    // counts them per worker.
+    const int per = e.clients_per_decode_worker ? e.decode.workers : 1;
+    if (q.concurrency % per == 0 && sweep_lists_client(e.concurrencies, q.concurrency / per)) add(by_list, e);
   }
   return by_body.empty() ? by_list : by_body;
 }
@@ -225,7 +231,8 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   const auto found = inferencex_sweep_deployments(table, q, bodies);
   // The row's own columns name the run; the reasons leave them out, so that validate's skip summary
   // counts one cause once.
-  const std::string what = "the model, GPU, weights, engine, lengths, pool widths and clients of the run";
+  const std::string what = fmt::format("the model, GPU, weights, engine, lengths, {} and clients of the run",
+                                       q.total_gpus > 0 ? fmt::format("{} GPUs", q.total_gpus) : "pool widths");
   if (found.empty())
     return fmt::format("{}; no InferenceX sweep entry in force on {} ran {}", counts_blank, q.date, what);
   if (found.size() > 1) {
@@ -245,8 +252,9 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   entry = &e;
   assumptions.push_back(fmt::format(
       "deployment from InferenceX's sweep (its NVIDIA master config, entry {} in force {} to {}, from commit {}): the "
-      "one entry in force on the run's date {} with its widths and clients: prefill {}, decode {}{}{}",
-      e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date, sweep_pool_text(e.prefill),
+      "one entry in force on the run's date {} with its {} and clients: prefill {}, decode {}{}{}",
+      e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date,
+      q.total_gpus > 0 ? fmt::format("{} GPUs", q.total_gpus) : "widths", sweep_pool_text(e.prefill),
       sweep_pool_text(e.decode),
       e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
       e.mtp ? ", MTP" : ", no MTP"));

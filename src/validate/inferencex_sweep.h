@@ -40,6 +40,9 @@ struct InferenceXSweepEntry {
   // run's clients are the body's benchmark.concurrencies, which need not be the conc-list's (whose
   // numbers can be per decode worker: "c4_ctx1_gen11_..." ran 44 clients).
   std::string config_file;
+  // The launcher ran Dynamo's TensorRT-LLM performance sweeps, whose bench.sh runs each listed
+  // concurrency times the decode workers: the clients are conc-list x decode.workers.
+  bool clients_per_decode_worker = false;
   std::string valid_from, valid_until;  // YYYY-MM-DD; valid_until exclusive, empty: still in force
   std::string commit;
   int gpus() const { return prefill.workers * prefill.tp + decode.workers * decode.tp; }
@@ -86,6 +89,9 @@ struct InferenceXRunQuery {
 // counts.
 struct InferenceXSweepQuery : InferenceXRunQuery {
   int prefill_width = 0, decode_width = 0;
+  // Set instead of the widths: the deployment's GPUs (both pools, every worker), for a dump that writes
+  // that total as each pool's tp.
+  int total_gpus = 0;
 };
 
 // The recipe tables whose bodies give an entry's clients (data/recipes/dynamo_*_decode.yaml).
@@ -99,7 +105,8 @@ std::optional<std::vector<long long>> sweep_entry_body_clients(const InferenceXS
 
 // The entries in force on the query's date whose model, GPU, precision, engine, lengths, pool widths
 // and client counts are the query's, one per distinct deployment (the first of each in file order). The
-// clients are read from the CONFIG_FILE bodies `bodies` hold for the date (what srtctl ran) and, where
+// clients are the conc-list (times the decode workers where the entry counts them per worker), read from
+// the CONFIG_FILE bodies `bodies` hold for the date (what srtctl ran) and, where
 // no body in force lists the query's, from the conc-lists: a body is one state of a branch that changed
 // within the dates it stood for (a run of 2026-02-07 had the conc-list's 12 clients where the body of
 // 2026-03-03 states 10).

@@ -153,6 +153,45 @@ recipes:
   EXPECT_FALSE(found[0]->mtp);
 }
 
+// Dynamo's TensorRT-LLM performance sweeps (the December 2025 GB200 launchers) run each listed
+// concurrency times the decode workers: 141 listed on 4 decode workers ran 564 clients.
+TEST(InferenceXSweep, ClientsPerDecodeWorkerWhereTheLauncherCountsThemSo) {
+  const std::string sweep = R"(schema: gpuplan.inferencex_sweep/v1
+source: SemiAnalysisAI/InferenceX
+read_through: {commit: abc, date: 2026-08-21}
+entries:
+  - {name: g, model: deepseek-r1, gpu: gb200, precision: fp4, engine: dynamo+tensorrt-llm, isl: 1024, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 4, ep: 4, attention_dp: false}, decode: {workers: 4, tp: 8, ep: 8, attention_dp: false}, concurrencies: [1, 2, 141], config_file: "", clients_per_decode_worker: true, valid_from: 2025-12-05, valid_until: 2026-01-30, commit: c1}
+  - {name: g, model: deepseek-r1, gpu: gb200, precision: fp4, engine: dynamo+tensorrt-llm, isl: 1024, osl: 1024, mtp: true, mtp_draft_tokens: 0, prefill: {workers: 1, tp: 4, ep: 4, attention_dp: false}, decode: {workers: 4, tp: 8, ep: 8, attention_dp: false}, concurrencies: [1, 2, 36], config_file: "", clients_per_decode_worker: true, valid_from: 2025-12-05, valid_until: 2026-01-30, commit: c1}
+single_node: []
+)";
+  const auto t = parse_inferencex_sweep(sweep, "inline").disaggregated;
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_TRUE(t[0].clients_per_decode_worker);
+  auto q = query(564, "2025-12-19");
+  q.gpu = "gb200";
+  q.precision = "fp4";
+  q.isl = 1024;
+  q.prefill_width = 4;
+  auto found = inferencex_sweep_deployments(t, q);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0]->mtp);
+  q.concurrency = 144;  // 36 a decode worker: the MTP entry
+  found = inferencex_sweep_deployments(t, q);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(found[0]->mtp);
+  q.concurrency = 141;  // the listed number itself is not a client count these runs had
+  EXPECT_TRUE(inferencex_sweep_deployments(t, q).empty());
+  q.concurrency = 8;  // 2 a worker on both: MTP and not
+  EXPECT_EQ(inferencex_sweep_deployments(t, q).size(), 2u);
+  // By the deployment's GPU total instead of the widths (1 x 4 + 4 x 8).
+  q.concurrency = 564;
+  q.prefill_width = q.decode_width = 0;
+  q.total_gpus = 36;
+  EXPECT_EQ(inferencex_sweep_deployments(t, q).size(), 1u);
+  q.total_gpus = 20;
+  EXPECT_TRUE(inferencex_sweep_deployments(t, q).empty());
+}
+
 // A single-node run's MTP: the entries in force that ran its GPU, engine, lengths, TP, clients and
 // (where the run names it) image agree, or nothing is said.
 TEST(InferenceXSweep, SingleNodeMtpWhereTheEntriesAgree) {
