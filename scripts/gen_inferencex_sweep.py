@@ -47,9 +47,26 @@ def git(gitdir, *args):
     return subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True, text=True, check=False)
 
 
-def pool(p):
-    return {"workers": int(p["num-worker"]), "tp": int(p["tp"]), "ep": int(p.get("ep") or 1),
-            "attention_dp": bool(p.get("dp-attn"))}
+# GPUs a node of the runner holds (the NVL72 trays: 4); others 8.
+GPUS_PER_NODE = {"gb200": 4, "gb300": 4}
+
+
+def pool(p, side, runner, framework):
+    """A pool's workers and worker layout. Where a Dynamo + SGLang entry gives the worker `tp: 1` and the
+    pool's nodes (PREFILL_NODES / DECODE_NODES in its additional-settings: InferenceX's December 2025 to
+    February 2026 GB200 entries, whose comments say "tp, ep, and dp-attn do nothing because they are
+    hardcoded" in the launched script and name the layouts, "1 prefill worker at DEP4 and 4 decode workers
+    at DEP4"), the worker's GPUs are the nodes' GPUs over the workers (`gpus`; tp and ep stay as written).
+    The Dynamo + TensorRT-LLM launchers size workers by their TP (gpt-oss's `tp: 1` prefill is one GPU)."""
+    out = {"workers": int(p["num-worker"]), "tp": int(p["tp"]), "ep": int(p.get("ep") or 1),
+           "attention_dp": bool(p.get("dp-attn"))}
+    text = " ".join(str(x) for x in (p.get("additional-settings") or []))
+    nodes = re.search(rf"{side.upper()}_NODES=(\d+)", text)
+    if framework == "dynamo-sglang" and nodes and out["tp"] == 1 and out["workers"] > 0:
+        gpus = int(nodes.group(1)) * GPUS_PER_NODE.get(runner, 8)
+        if gpus % out["workers"] == 0 and gpus // out["workers"] > 1:
+            out["gpus"] = gpus // out["workers"]
+    return out
 
 
 def settings(s):
@@ -112,17 +129,17 @@ def entries(doc, per_worker_launchers=frozenset()):
                 spec = str(s.get("spec-decoding", "none"))
                 if spec not in ("none", "mtp"):
                     continue
-                d = pool(s["decode"])
+                runner = str(c["runner"]).split("-")[0]
+                d = pool(s["decode"], "decode", runner, c.get("framework"))
                 if batch:
                     d["max_batch"] = batch
-                runner = str(c["runner"]).split("-")[0]
                 launcher = f"{c.get('model-prefix')}_{c.get('precision')}_{runner}_{c.get('framework')}"
                 yield {
                     "name": name, "model": model, "gpu": str(c["runner"]).split("-")[0],
                     "precision": precision, "engine": engine, "isl": int(sl["isl"]), "osl": int(sl["osl"]),
                     "clients_per_decode_worker": not config_file and launcher in per_worker_launchers,
                     "mtp": spec == "mtp", "mtp_draft_tokens": drafts if spec == "mtp" else 0,
-                    "prefill": pool(s["prefill"]), "decode": d,
+                    "prefill": pool(s["prefill"], "prefill", runner, c.get("framework")), "decode": d,
                     "concurrencies": sorted(int(x) for x in s.get("conc-list") or []), "config_file": config_file,
                 }
 
@@ -217,7 +234,9 @@ def main():
             "and weights fp8 or fp4 (fp4 and nvfp4) only. `entries`: the disaggregated deployments (dynamo-trt,",
             "dynamo-sglang; pools of 1 or more workers): both pools' workers, TP, EP and attention-DP, MTP, client counts",
             "(the config's conc-list), the decode batch cap and MTP draft tokens its srt-slurm CONFIG_FILE's name states",
-            "(batchN, mtpN; 0: not stated) and that CONFIG_FILE (empty: none, or several); the clients a run of a",
+            "(batchN, mtpN; 0: not stated) and that CONFIG_FILE (empty: none, or several); a pool's `gpus`: the GPUs",
+            "of each worker where the config writes tp 1 and the pool's nodes (the layout the launched script",
+            "hardcodes); the clients a run of a",
             "CONFIG_FILE had are its body's benchmark.concurrencies (srtctl runs the body; data/recipes/ holds them);",
             "`clients_per_decode_worker`: the entry's launcher ran Dynamo's TensorRT-LLM performance sweeps at a ref",
             "whose bench.sh runs each listed concurrency times the decode workers (PER_WORKER_DYNAMO_REFS).",

@@ -72,7 +72,7 @@ void apply_sweep_mtp(const Catalog& catalog, const InferenceXMtpRun& run, const 
                                       entry_words, w.mtp_draft_tokens, d.from, w.mtp_accept));
 }
 
-// AIConfigurator's dump writes some runs' pools (the December 2025 GB200 Dynamo + TensorRT-LLM ones) as
+// AIConfigurator's dump writes some runs' pools (the December 2025 GB200 Dynamo deployments) as
 // the deployment's GPU total: both pools "tp=T attn_dp=1 moe_tp=T moe_ep=1", T the prefill and decode
 // workers' GPUs together (36 = 1 x 4 + 4 x 8), a TP no engine runs. Returns T where the notes say so and
 // T is not a TP the model's heads allow; else 0.

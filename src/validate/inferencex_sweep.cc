@@ -35,6 +35,7 @@ InferenceXSweepPool read_sweep_pool(YamlMap m, bool decode) {
   p.ep = static_cast<int>(m.integer_in("ep", 1, 4096));
   p.attention_dp = m.boolean("attention_dp");
   if (decode) p.max_batch = m.opt_integer_in("max_batch", 1, 1000000).value_or(0);
+  p.gpus = static_cast<int>(m.opt_integer_in("gpus", 2, 4096).value_or(0));
   m.reject_unknown_keys();
   return p;
 }
@@ -205,17 +206,19 @@ std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std:
 namespace {
 
 std::string sweep_pool_text(const InferenceXSweepPool& p) {
-  return fmt::format("{} x (tp {} ep {}{})", p.workers, p.tp, p.ep, p.attention_dp ? " attention-DP" : "");
+  return fmt::format("{} x (tp {} ep {}{}{})", p.workers, p.width(), p.expert_parallel(),
+                     p.attention_dp ? " attention-DP" : "",
+                     p.gpus > 0 ? fmt::format(": the nodes' {} GPUs a worker, the config's tp {}", p.gpus, p.tp) : "");
 }
 
 NotesPool sweep_notes_pool(const InferenceXSweepPool& p) {
   NotesPool n;
   n.workers = p.workers;
   n.pp = 1;
-  n.tp = p.attention_dp ? 1 : p.tp;
-  n.attn_dp = p.attention_dp ? p.tp : 1;
-  n.moe_ep = p.ep;
-  n.moe_tp = p.tp / p.ep;
+  n.tp = p.attention_dp ? 1 : p.width();
+  n.attn_dp = p.attention_dp ? p.width() : 1;
+  n.moe_ep = p.expert_parallel();
+  n.moe_tp = p.width() / p.expert_parallel();
   n.bs = p.max_batch;
   return n;
 }
@@ -243,7 +246,7 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
                        counts_blank, found.size(), q.date, what, with_mtp, found.size() - with_mtp);
   }
   const InferenceXSweepEntry& e = *found.front();
-  if (e.prefill.tp % e.prefill.ep != 0 || e.decode.tp % e.decode.ep != 0)
+  if (e.prefill.width() % e.prefill.expert_parallel() != 0 || e.decode.width() % e.decode.expert_parallel() != 0)
     return fmt::format("{}; the InferenceX sweep entry {} states an EP that does not divide its worker's width",
                        counts_blank, e.name);
   n.prefill = sweep_notes_pool(e.prefill);

@@ -22,6 +22,11 @@ struct InferenceXSweepPool {
   int ep = 1;
   bool attention_dp = false;
   long long max_batch = 0;  // decode: sequences per attention rank its recipe's name states (0: not stated)
+  // The worker's GPUs where the config's tp is a placeholder (a Dynamo + SGLang entry of `tp: 1` with the
+  // pool's nodes: the launched script lays the worker out over them, EP over all); 0: tp is the width.
+  int gpus = 0;
+  int width() const { return gpus > 0 ? gpus : tp; }
+  int expert_parallel() const { return gpus > 0 ? gpus : ep; }
   bool operator==(const InferenceXSweepPool&) const = default;
 };
 
@@ -45,7 +50,7 @@ struct InferenceXSweepEntry {
   bool clients_per_decode_worker = false;
   std::string valid_from, valid_until;  // YYYY-MM-DD; valid_until exclusive, empty: still in force
   std::string commit;
-  int gpus() const { return prefill.workers * prefill.tp + decode.workers * decode.tp; }
+  int gpus() const { return prefill.workers * prefill.width() + decode.workers * decode.width(); }
   // The same deployment (pools, MTP and drafts): two entries that agree on it are one reading of a run.
   bool same_deployment(const InferenceXSweepEntry& o) const {
     return prefill == o.prefill && decode == o.decode && mtp == o.mtp && mtp_draft_tokens == o.mtp_draft_tokens;

@@ -192,6 +192,44 @@ single_node: []
   EXPECT_TRUE(inferencex_sweep_deployments(t, q).empty());
 }
 
+// A Dynamo + SGLang entry whose config writes `tp: 1` with the pools' nodes: the launched script lays each
+// worker out over its share of the nodes (3 prefill workers on 6 GB200 nodes: DEP8), and the deployment's
+// GPUs count those widths.
+TEST(InferenceXSweep, NodeSizedWorkersReadAsTheirGpus) {
+  const std::string sweep = R"(schema: gpuplan.inferencex_sweep/v1
+source: SemiAnalysisAI/InferenceX
+read_through: {commit: abc, date: 2026-08-21}
+entries:
+  - {name: s, model: deepseek-r1, gpu: gb200, precision: fp8, engine: dynamo+sglang, isl: 1024, osl: 1024, mtp: false, mtp_draft_tokens: 0, prefill: {workers: 3, tp: 1, ep: 1, attention_dp: true, gpus: 8}, decode: {workers: 1, tp: 1, ep: 1, attention_dp: true, gpus: 48}, concurrencies: [1024, 2048], config_file: "", valid_from: 2025-12-05, valid_until: 2026-01-19, commit: c1}
+single_node: []
+)";
+  const auto t = parse_inferencex_sweep(sweep, "inline").disaggregated;
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].prefill.width(), 8);
+  EXPECT_EQ(t[0].gpus(), 72);
+  auto q = query(1024, "2025-12-05");
+  q.gpu = "gb200";
+  q.engine = "dynamo+sglang";
+  q.isl = 1024;
+  q.prefill_width = q.decode_width = 1;  // the dump copies the config's tp 1
+  NotesDeployment n;
+  const InferenceXSweepEntry* entry = nullptr;
+  std::vector<std::string> assumptions;
+  ASSERT_FALSE(read_sweep_deployment(t, q, "blank", n, entry, assumptions));
+  EXPECT_EQ(n.prefill.workers, 3);
+  EXPECT_EQ(n.prefill.attn_dp, 8);
+  EXPECT_EQ(n.prefill.moe_ep, 8);
+  EXPECT_EQ(n.decode.attn_dp, 48);
+  EXPECT_EQ(n.gpus(), 72);
+  EXPECT_NE(assumptions.back().find("the nodes' 48 GPUs a worker, the config's tp 1"), std::string::npos)
+      << assumptions.back();
+  q.prefill_width = q.decode_width = 0;  // or by the total the dump writes
+  q.total_gpus = 72;
+  EXPECT_EQ(inferencex_sweep_deployments(t, q).size(), 1u);
+  const std::string bad = std::string(sweep).replace(sweep.find("gpus: 8"), 7, "gpus: 1");
+  EXPECT_THROW(parse_inferencex_sweep(bad, "inline"), InputError);
+}
+
 // A single-node run's MTP: the entries in force that ran its GPU, engine, lengths, TP, clients and
 // (where the run names it) image agree, or nothing is said.
 TEST(InferenceXSweep, SingleNodeMtpWhereTheEntriesAgree) {
