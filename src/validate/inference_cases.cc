@@ -1,4 +1,7 @@
 #include "validate/inference_cases.h"
+
+#include "validate/dynamo_decode_recipes.h"
+#include "validate/inferencex_cases.h"
 #include "validate/inferencex_dump.h"
 #include "validate/inferencex_scripts.h"
 
@@ -594,6 +597,30 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
             c.assumptions.push_back(fmt::format("framework '{}' has no serving-engine entry (data/catalog/"
                                                 "serving_engines.yaml): no front-end latency per request",
                                                 echo_name(t.cell(i, "framework"))));
+        }
+        // A disaggregated run read from InferenceX's sweep with the clients its CONFIG_FILE's body states:
+        // the decode side of that recipe, as InferenceX's own rows of the same runs take it (a body that
+        // lists other clients is a later state of the recipe than the run's: the entry's own reading stands).
+        const std::string run_date = notes_measured_date(notes);
+        const auto body = disagg && sweep_entry
+                              ? sweep_entry_body_clients(*sweep_entry, run_date, builtin_recipe_bodies())
+                              : std::nullopt;
+        if (body && std::find(body->begin(), body->end(), w.concurrency) != body->end()) {
+          DynamoDecodeQuery dq;
+          dq.gpu = t.cell(i, "gpu");
+          dq.precision = w.weight_precision == Precision::fp8 ? "fp8" : "fp4";
+          double cell = 0;
+          dq.isl = parse_number(t.cell(i, "isl"), cell) ? std::llround(cell) : 0;
+          dq.osl = parse_number(t.cell(i, "osl"), cell) ? std::llround(cell) : 0;
+          dq.prefill_workers = notes_deployment.prefill.workers;
+          dq.prefill_gpus_per_worker = sweep_entry->prefill.width();
+          dq.decode_workers = notes_deployment.decode.workers;
+          dq.decode_gpus_per_worker = sweep_entry->decode.width();
+          dq.decode_attention_dp = sweep_entry->decode.attention_dp;
+          dq.mtp = c.spec_decode == "mtp";
+          dq.concurrency = w.concurrency;
+          dq.date = run_date;
+          apply_dynamo_decode_recipe(sweep_entry->engine, dq, c.disagg.decode, c);
         }
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {

@@ -430,6 +430,9 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   EXPECT_EQ(h.workload.num_gpus, 32);  // 3 prefill and 1 decode worker of 8 H200s
   EXPECT_EQ(h.disagg.prefill_gpus, 24);
   EXPECT_EQ(h.spec_decode, "mtp");
+  // ... and the decode side of that recipe's body, as InferenceX's own rows of the run take it.
+  EXPECT_TRUE(inference_rows_testing::row_says(h, "decode recipe (NVIDIA/srt-slurm"))
+      << fmt::format("{}", fmt::join(h.assumptions, " | "));
   ASSERT_EQ(skipped.size(), 2u);
   EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-02-07"), std::string::npos)
       << skipped[0].reason;

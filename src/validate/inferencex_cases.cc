@@ -196,6 +196,9 @@ constexpr DecodeRecipeEngine kDynamoSglangDecode{"Dynamo + SGLang", "speculative
                                                  "max-running-requests / data-parallel-size",
                                                  builtin_dynamo_sglang_decode_recipes};
 
+void apply_decode_recipe_match(const DecodeRecipeEngine& engine, const DynamoDecodeQuery& q,
+                               const InferenceParallel& dec, InferenceCase& c);
+
 void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable& t, size_t i,
                                 const InferenceXDeployment& dep, const InferenceParallel& dec, InferenceCase& c) {
   auto cell_int = [&](const char* name) {
@@ -215,6 +218,11 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
   q.mtp = c.spec_decode == "mtp";
   q.concurrency = c.workload.concurrency;
   q.date = read_row_date(t.cell(i, "date")).value_or("");
+  apply_decode_recipe_match(engine, q, dec, c);
+}
+
+void apply_decode_recipe_match(const DecodeRecipeEngine& engine, const DynamoDecodeQuery& q,
+                               const InferenceParallel& dec, InferenceCase& c) {
   const DynamoDecodeMatch m = match_dynamo_decode_recipe(engine.recipes(), q);
   if (m.candidates == 0) {
     c.assumptions.push_back(fmt::format("decode recipe: no stored {} recipe matches the row's "
@@ -278,6 +286,14 @@ void apply_dynamo_decode_recipe(const DecodeRecipeEngine& engine, const CsvTable
 }
 
 }  // namespace
+
+bool apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
+                                InferenceCase& c) {
+  if (engine == "dynamo+tensorrt-llm") apply_decode_recipe_match(kDynamoTrtllmDecode, q, dec, c);
+  else if (engine == "dynamo+sglang") apply_decode_recipe_match(kDynamoSglangDecode, q, dec, c);
+  else return false;
+  return true;
+}
 
 bool is_inferencex_schema(const CsvTable& t) {
   for (const char* c : {"disaggregated", "decode_tp", "decode_ep", "decode_attention_dp", "output_tok_s_per_gpu",

@@ -7,6 +7,18 @@
 
 namespace gpuplan {
 
+struct DynamoDecodeQuery;
+struct InferenceCase;
+struct InferenceParallel;
+
+// The decode side of the Dynamo recipe a disaggregated run ran (data/recipes/dynamo_trtllm_decode.yaml
+// for `engine` "dynamo+tensorrt-llm", dynamo_sglang_decode.yaml for "dynamo+sglang"; `q` the run's
+// stated deployment, clients and date), applied to `c` as InferenceX's own rows take it: the draft
+// tokens, the decode batch cap per rank of `dec`, SGLang's receive interval and FP8 GEMM kernel, each
+// said in the assumptions. False (nothing done) for another engine.
+bool apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
+                                InferenceCase& c);
+
 // The decode pool's running-request cap of InferenceX's SGLang + MoRI recipe (MI355X) in force on
 // `date` (YYYY-MM-DD), for a decode worker with or without attention-DP and expert parallelism:
 // sequences per attention-DP rank (per worker without attention-DP); 0 = no cap below the clients or
