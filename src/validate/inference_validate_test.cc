@@ -433,6 +433,9 @@ TEST(InferenceValidation, AiConfiguratorRowsWithoutWorkersReadInferenceXsSweep) 
   // ... and the decode side of that recipe's body, as InferenceX's own rows of the run take it.
   EXPECT_TRUE(inference_rows_testing::row_says(h, "decode recipe (NVIDIA/srt-slurm"))
       << fmt::format("{}", fmt::join(h.assumptions, " | "));
+  EXPECT_TRUE(inference_rows_testing::row_says(h, "prefill worker limits of the run's recipe"))
+      << fmt::format("{}", fmt::join(h.assumptions, " | "));
+  EXPECT_GT(h.disagg.prefill_max_tokens, 0);
   ASSERT_EQ(skipped.size(), 2u);
   EXPECT_NE(skipped[0].reason.find("2 InferenceX sweep entries in force on 2026-02-07"), std::string::npos)
       << skipped[0].reason;
