@@ -625,22 +625,10 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         // ... and the prefill workers' limits of the recipe in force for its deployment and date, as
         // InferenceX's own rows take them.
         if (disagg && sweep_entry) {
-          const PrefillRecipeLimits lim = inferencex_prefill_limits(
+          apply_prefill_recipe_limits(inferencex_prefill_limits(
               sweep_entry->engine, t.cell(i, "gpu"), w.weight_precision == Precision::fp8 ? "fp8" : "fp4",
               sweep_entry->isl, w.isl, c.disagg.prefill.tp, c.disagg.prefill.attention_dp,
-              sweep_entry->decode.attention_dp, c.spec_decode == "mtp", run_date);
-          c.disagg.prefill_fp8_block_gemm_triton = lim.fp8_gemm_triton;
-          if (lim.found) {
-            c.disagg.prefill_max_batch = lim.max_batch;
-            c.disagg.prefill_max_tokens = lim.max_tokens;
-            c.assumptions.push_back(fmt::format(
-                "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}{}", lim.recipe,
-                lim.max_tokens, c.disagg.prefill.attention_dp ? "attention-DP rank" : "worker",
-                lim.max_batch > 0 ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch,
-                                                lim.max_batch == 1 ? "" : "s")
-                                  : std::string(),
-                lim.fp8_gemm_triton ? "; dense block-FP8 GEMMs on SGLang's Triton kernel" : ""));
-          }
+              sweep_entry->decode.attention_dp, c.spec_decode == "mtp", run_date), c);
         }
       }
     } else if (note_number(notes, "request_rate_qps=", qps) && qps > 0) {

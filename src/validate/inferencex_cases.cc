@@ -177,6 +177,9 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
 
 namespace {
 
+constexpr const char* kPrefillTritonNote = "; dense block-FP8 GEMMs on SGLang's Triton kernel (the recipe's "
+                                          "environment: JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled)";
+
 // The decode side of the Dynamo recipe a disaggregated row ran (src/validate/dynamo_decode_recipes.h):
 // data/recipes/dynamo_trtllm_decode.yaml for Dynamo + TensorRT-LLM, dynamo_sglang_decode.yaml for
 // Dynamo + SGLang. The decode worker's draft tokens (TensorRT-LLM's num_nextn_predict_layers,
@@ -287,12 +290,24 @@ void apply_decode_recipe_match(const DecodeRecipeEngine& engine, const DynamoDec
 
 }  // namespace
 
-bool apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
+void apply_prefill_recipe_limits(const PrefillRecipeLimits& lim, InferenceCase& c) {
+  c.disagg.prefill_fp8_block_gemm_triton = lim.fp8_gemm_triton;
+  if (!lim.found) return;
+  c.disagg.prefill_max_batch = lim.max_batch;
+  c.disagg.prefill_max_tokens = lim.max_tokens;
+  c.assumptions.push_back(fmt::format(
+      "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}{}", lim.recipe, lim.max_tokens,
+      c.disagg.prefill.attention_dp ? "attention-DP rank" : "worker",
+      lim.max_batch > 0
+          ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch, lim.max_batch == 1 ? "" : "s")
+          : std::string(),
+      lim.fp8_gemm_triton ? kPrefillTritonNote : ""));
+}
+
+void apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
                                 InferenceCase& c) {
   if (engine == "dynamo+tensorrt-llm") apply_decode_recipe_match(kDynamoTrtllmDecode, q, dec, c);
-  else if (engine == "dynamo+sglang") apply_decode_recipe_match(kDynamoSglangDecode, q, dec, c);
-  else return false;
-  return true;
+  if (engine == "dynamo+sglang") apply_decode_recipe_match(kDynamoSglangDecode, q, dec, c);
 }
 
 bool is_inferencex_schema(const CsvTable& t) {
@@ -604,20 +619,10 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
           }
         }
         // The recipe's environment picks the prefill workers' FP8 GEMM kernel whatever their limits.
-        const char* kTritonNote = "; dense block-FP8 GEMMs on SGLang's Triton kernel (the recipe's environment: "
-                                  "JIT DeepGEMM disabled, FlashInfer's FP8 GEMM not enabled)";
         c.disagg.prefill_fp8_block_gemm_triton = lim.fp8_gemm_triton;
-        const std::string triton_note = c.disagg.prefill_fp8_block_gemm_triton ? kTritonNote : "";
+        const std::string triton_note = lim.fp8_gemm_triton ? kPrefillTritonNote : "";
         if (lim.found && (recipe_worker || stated_dp == pre.attention_dp)) {
-          c.disagg.prefill_max_batch = lim.max_batch;
-          c.disagg.prefill_max_tokens = lim.max_tokens;
-          c.assumptions.push_back(fmt::format(
-              "prefill worker limits of the run's recipe ({}): {} prompt tokens per {} a step{}{}", lim.recipe,
-              lim.max_tokens, pre.attention_dp ? "attention-DP rank" : "worker",
-              lim.max_batch > 0 ? fmt::format(", at most {} request{} held through the KV hand-off", lim.max_batch,
-                                              lim.max_batch == 1 ? "" : "s")
-                                : std::string(),
-              triton_note));
+          apply_prefill_recipe_limits(lim, c);
         } else {
           c.assumptions.push_back(
               lim.found ? "prefill worker limits: the recipe's attention-DP differs from the model's worker; none "

@@ -15,8 +15,8 @@ struct InferenceParallel;
 // for `engine` "dynamo+tensorrt-llm", dynamo_sglang_decode.yaml for "dynamo+sglang"; `q` the run's
 // stated deployment, clients and date), applied to `c` as InferenceX's own rows take it: the draft
 // tokens, the decode batch cap per rank of `dec`, SGLang's receive interval and FP8 GEMM kernel, each
-// said in the assumptions. False (nothing done) for another engine.
-bool apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
+// said in the assumptions; nothing for another engine.
+void apply_dynamo_decode_recipe(const std::string& engine, const DynamoDecodeQuery& q, const InferenceParallel& dec,
                                 InferenceCase& c);
 
 // The decode pool's running-request cap of InferenceX's SGLang + MoRI recipe (MI355X) in force on
@@ -73,5 +73,9 @@ PrefillRecipeLimits inferencex_prefill_limits(const std::string& framework, cons
                                               const std::string& precision, long long isl, long long prompt_tokens,
                                               int prefill_tp, bool prefill_attention_dp, bool decode_attention_dp,
                                               bool mtp, const std::string& date);
+
+// The found limits `lim` on `c`'s prefill workers (their request and token caps, said in the assumptions)
+// and the recipe's FP8 GEMM kernel, found or not; `c.disagg.prefill` is the worker they apply to.
+void apply_prefill_recipe_limits(const PrefillRecipeLimits& lim, InferenceCase& c);
 
 }  // namespace gpuplan

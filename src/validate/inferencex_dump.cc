@@ -113,9 +113,10 @@ std::optional<std::string> inferencex_dump_deployment(const CsvTable& t, size_t 
   q.prefill_width = n.prefill.tp * n.prefill.attn_dp;
   q.decode_width = n.decode.tp * n.decode.attn_dp;
   const auto& table = inferencex_sweep().disaggregated;
-  const auto why = read_sweep_deployment(table, q, counts_blank, n, entry, assumptions, builtin_recipe_bodies());
   const int total = dump_total_gpus(n, c.model);
-  if (!why || total == 0 || !inferencex_sweep_deployments(table, q, builtin_recipe_bodies()).empty()) return why;
+  if (total == 0 || !inferencex_sweep_deployments(table, q, builtin_recipe_bodies()).empty())
+    return read_sweep_deployment(table, q, counts_blank, n, entry, assumptions, builtin_recipe_bodies());
+  // No entry has the pools as written: read them as the deployment's total.
   InferenceXSweepQuery by_total = q;
   by_total.prefill_width = by_total.decode_width = 0;
   by_total.total_gpus = total;
