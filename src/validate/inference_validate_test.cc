@@ -485,10 +485,18 @@ TEST(InferenceValidation, AiConfiguratorRowsTakeMtpFromInferenceXsSweep) {
       "moe_tp=8 moe_ep=1 batch=256\n"
       "AIC-silicon-sample,z,DeepSeek-R1,671,37,B200,4,4,1,1,gemm=nvfp4; moe=nvfp4,,trtllm 1.2.0rc6.post2,1024,8192,16,"
       "server,tpot_ms,11.967,measured=2026-02-03T17:34:19Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post2; "
-      "agg: tp=4 pp=1 attn_dp=1 moe_tp=4 moe_ep=1 batch=16\n");
+      "agg: tp=4 pp=1 attn_dp=1 moe_tp=4 moe_ep=1 batch=16\n"
+      // Entries with and without MTP ran it on its date in this image; the push whose sweep started 3 s
+      // before the run ran only the MTP keys (InferenceX commit bf3456727ff5).
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,H200-SXM,8,8,8,1,gemm=fp8; moe=fp8,,trtllm 1.1.0rc2.post2,1024,8192,32,"
+      "server,tpot_ms,15.822,measured=2026-01-14T22:26:21Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.1.0rc2.post2; "
+      "agg: tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 batch=32\n"
+      "AIC-silicon-sample,z,DeepSeek-R1,671,37,H200-SXM,8,8,8,1,gemm=fp8; moe=fp8,,trtllm 1.1.0rc2.post2,1024,8192,32,"
+      "server,tpot_ms,15.822,measured=2026-01-14T00:00:00.000Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.1.0rc2.post2; "
+      "agg: tp=8 pp=1 attn_dp=1 moe_tp=1 moe_ep=8 batch=32\n");
   std::vector<SkippedRow> skipped;
   const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
-  ASSERT_EQ(cases.size(), 3u);
+  ASSERT_EQ(cases.size(), 5u);
   EXPECT_EQ(cases[0].spec_decode, "mtp");
   EXPECT_EQ(cases[0].workload.mtp_draft_tokens, 3);
   EXPECT_TRUE(inference_rows_testing::row_says(cases[0], "as dsr1-fp4-b200-trt-mtp"));
@@ -497,6 +505,9 @@ TEST(InferenceValidation, AiConfiguratorRowsTakeMtpFromInferenceXsSweep) {
   EXPECT_TRUE(inference_rows_testing::row_says(cases[1], "SGLang's speculative worker in series with the GPU"));
   EXPECT_NE(cases[2].spec_decode, "mtp");  // the non-MTP config's image
   EXPECT_TRUE(inference_rows_testing::row_says(cases[2], "no MTP: InferenceX's sweep entries"));
+  EXPECT_EQ(cases[3].spec_decode, "mtp");
+  EXPECT_TRUE(inference_rows_testing::row_says(cases[3], "the push of commit bf3456727ff5 at 2026-01-14T22:26:18Z"));
+  EXPECT_NE(cases[4].spec_decode, "mtp");  // a day's stamp names no push: both kinds ran that day, as written
 }
 
 // The serving fit improves its own rows and keeps every parameter in range (a small slice of the

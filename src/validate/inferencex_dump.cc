@@ -1,6 +1,7 @@
 #include "validate/inferencex_dump.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <optional>
@@ -15,6 +16,17 @@
 namespace gpuplan {
 
 namespace {
+
+// The value of `key=` in the notes' provenance ("image=nvcr.io/nvidia/...; measured=2026-03-23T13:00:07Z"),
+// up to the next ';', spaces trimmed; empty where the notes state none.
+std::string notes_field(const std::string& notes, const std::string& key) {
+  const auto at = notes.find(key + "=");
+  if (at == std::string::npos) return {};
+  const auto from = at + key.size() + 1, end = notes.find(';', from);
+  std::string value = notes.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  const auto a = value.find_first_not_of(" \t"), b = value.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : value.substr(a, b - a + 1);
+}
 
 // The run as InferenceX's sweep names it: its model, GPU ("h100" for H100-SXM), weights ("fp8" or "fp4"),
 // lengths, clients and date (the engine is each lookup's); nullopt where the weights are neither or the
@@ -35,18 +47,16 @@ std::optional<InferenceXRunQuery> sweep_run_query(const CsvTable& t, size_t i, c
   q.osl = c.workload.osl;
   q.concurrency = static_cast<long long>(clients);
   q.date = notes_measured_date(notes);
+  q.push = inferencex_push_at(inferencex_sweep().pushes, notes_field(notes, "measured"));
   return q;
 }
 
-// The value of `key=` in the notes' provenance ("image=nvcr.io/nvidia/...; measured=2026-03-23T13:00:07Z"),
-// up to the next ';', spaces trimmed; empty where the notes state none.
-std::string notes_field(const std::string& notes, const std::string& key) {
-  const auto at = notes.find(key + "=");
-  if (at == std::string::npos) return {};
-  const auto from = at + key.size() + 1, end = notes.find(';', from);
-  std::string value = notes.substr(from, end == std::string::npos ? std::string::npos : end - from);
-  const auto a = value.find_first_not_of(" \t"), b = value.find_last_not_of(" \t");
-  return a == std::string::npos ? std::string() : value.substr(a, b - a + 1);
+// ", of the keys the sweep of the push of commit C at T ran" where the run's time names the push that
+// ran entry `name`; else empty.
+std::string sweep_push_words(const InferenceXRunQuery& q, const std::string& name) {
+  if (!q.push || !q.push->ran(name)) return {};
+  return fmt::format(", of the keys the sweep of the push of commit {} at {} ran ({})", q.push->commit, q.push->time,
+                     fmt::join(q.push->keys, ", "));
 }
 
 // MTP on a run of InferenceX's that its sweep entry pins, set as InferenceX's own rows of the engine
@@ -169,9 +179,9 @@ int inferencex_dump_mtp(const CsvTable& t, size_t i, const Catalog& catalog, con
   const int mtp = inferencex_sweep_single_node_mtp(inferencex_sweep().single_node, q, &first);
   if (mtp < 0) return -1;
   const std::string words = fmt::format(
-      "InferenceX's sweep entries in force on {} for the run's GPU, engine{}, lengths, TP {} and clients, as {} (from "
+      "InferenceX's sweep entries in force on {} for the run's GPU, engine{}, lengths, TP {} and clients{}, as {} (from "
       "commit {})",
-      q.date, q.image.empty() ? "" : ", image", q.width, first->name, first->commit);
+      q.date, q.image.empty() ? "" : ", image", q.width, sweep_push_words(q, first->name), first->name, first->commit);
   if (mtp == 1) apply_sweep_mtp(catalog, run, t.cell(i, "framework"), 0, words, c);
   else c.assumptions.push_back(fmt::format("no MTP: {} ran it without", words));
   return mtp;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "core/embedded_data.h"
 #include "core/error.h"
@@ -16,6 +18,21 @@ namespace {
 
 constexpr const char* kSweepFile = "serving/inferencex_sweep.yaml";
 constexpr const char* kSweepSchema = "gpuplan.inferencex_sweep/v1";
+
+// Seconds since 1970 of a UTC time written YYYY-MM-DDTHH:MM:SS (a 'Z', a fraction after the seconds
+// ignored); nullopt where it is not one.
+std::optional<long long> utc_seconds(const std::string& t) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  char tail = 0;
+  if (t.size() < 19 || std::sscanf(t.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &tail) < 6)
+    return std::nullopt;
+  if (t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':') return std::nullopt;
+  const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{static_cast<unsigned>(mo)},
+                                        std::chrono::day{static_cast<unsigned>(d)}};
+  if (!ymd.ok() || h > 23 || mi > 59 || se > 59) return std::nullopt;
+  const long long days = std::chrono::sys_days(ymd).time_since_epoch().count();
+  return days * 86400 + h * 3600 + mi * 60 + se;
+}
 
 std::string sweep_date_field(YamlMap& m, const std::string& key, bool required) {
   const auto s = m.opt_str(key);
@@ -116,6 +133,20 @@ InferenceXSweep parse_sweep_document(const YAML::Node& doc, const std::string& o
     m.reject_unknown_keys();
     out.single_node.push_back(std::move(e));
   }
+  if (top.has("pushes")) {
+    for (YamlMap& m : top.map_list("pushes")) {
+      InferenceXPush p;
+      p.commit = m.str("commit");
+      p.time = m.str("time");
+      if (!utc_seconds(p.time))
+        throw InputError(m.path() + ".time", fmt::format("'{}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ", p.time));
+      if (!out.pushes.empty() && p.time < out.pushes.back().time)
+        throw InputError(m.path() + ".time", "pushes must be in time order");
+      p.keys = m.str_list("keys");
+      m.reject_unknown_keys();
+      out.pushes.push_back(std::move(p));
+    }
+  }
   top.reject_unknown_keys();
   return out;
 }
@@ -158,6 +189,19 @@ bool ran_in_force(const Entry& e, const InferenceXRunQuery& q) {
 
 }  // namespace
 
+const InferenceXPush* inferencex_push_at(const std::vector<InferenceXPush>& pushes, const std::string& time) {
+  constexpr long long kWorkflowStartS = 600;  // a push's run starts within seconds; 10 minutes at most
+  const auto t = utc_seconds(time);
+  if (!t || *t % 86400 == 0) return nullptr;  // a day's stamp, not a run's
+  const InferenceXPush* found = nullptr;
+  for (const auto& p : pushes) {
+    const auto pt = utc_seconds(p.time);
+    if (!pt || *pt > *t) continue;
+    if (*t - *pt <= kWorkflowStartS && (!found || p.time >= found->time)) found = &p;
+  }
+  return found;
+}
+
 const RecipeBodies& builtin_recipe_bodies() {
   static const RecipeBodies bodies = {&builtin_dynamo_decode_recipes(), &builtin_dynamo_sglang_decode_recipes()};
   return bodies;
@@ -183,24 +227,28 @@ std::optional<std::vector<long long>> sweep_entry_body_clients(const InferenceXS
 std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std::vector<InferenceXSweepEntry>& table,
                                                                       const InferenceXSweepQuery& q,
                                                                       const RecipeBodies& bodies) {
-  std::vector<const InferenceXSweepEntry*> by_body, by_list;
-  if (q.date.empty()) return by_body;
-  const auto add = [](std::vector<const InferenceXSweepEntry*>& out, const InferenceXSweepEntry& e) {
-    if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(e); }))
-      out.push_back(&e);
-  };
+  std::vector<const InferenceXSweepEntry*> matches;  // every entry that ran it, bodies' clients first
+  if (q.date.empty()) return matches;
+  std::vector<const InferenceXSweepEntry*> by_list;
   for (const auto& e : table) {
     const bool shape = q.total_gpus > 0 ? e.gpus() == q.total_gpus
                                         : e.prefill.tp == q.prefill_width && e.decode.tp == q.decode_width;
     if (!shape || !stood_in_force(e, q)) continue;
     const auto body = sweep_entry_body_clients(e, q.date, bodies);
-    if (body && sweep_lists_client(*body, q.concurrency)) add(by_body, e);
+    if (body && sweep_lists_client(*body, q.concurrency)) matches.push_back(&e);
     // The clients the conc-list stands for: each value, times the decode workers where the launcher
     // counts them per worker.
     const int per = e.clients_per_decode_worker ? e.decode.workers : 1;
-    if (q.concurrency % per == 0 && sweep_lists_client(e.concurrencies, q.concurrency / per)) add(by_list, e);
+    if (q.concurrency % per == 0 && sweep_lists_client(e.concurrencies, q.concurrency / per)) by_list.push_back(&e);
   }
-  return by_body.empty() ? by_list : by_body;
+  if (matches.empty()) matches = by_list;
+  if (q.push && std::any_of(matches.begin(), matches.end(), [&](const auto* e) { return q.push->ran(e->name); }))
+    std::erase_if(matches, [&](const InferenceXSweepEntry* e) { return !q.push->ran(e->name); });
+  std::vector<const InferenceXSweepEntry*> out;  // one per deployment, the first of each
+  for (const InferenceXSweepEntry* e : matches)
+    if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(*e); }))
+      out.push_back(e);
+  return out;
 }
 
 namespace {
@@ -255,9 +303,14 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
   entry = &e;
   assumptions.push_back(fmt::format(
       "deployment from InferenceX's sweep (its NVIDIA master config, entry {} in force {} to {}, from commit {}): the "
-      "one entry in force on the run's date {} with its {} and clients: prefill {}, decode {}{}{}",
+      "one entry in force on the run's date {} with its {} and clients{}: prefill {}, decode {}{}{}",
       e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date,
-      q.total_gpus > 0 ? fmt::format("{} GPUs", q.total_gpus) : "widths", sweep_pool_text(e.prefill),
+      q.total_gpus > 0 ? fmt::format("{} GPUs", q.total_gpus) : "widths",
+      q.push && q.push->ran(e.name)
+          ? fmt::format(" of the config keys its sweep ran (the push of commit {} at {}, the run's start)",
+                        q.push->commit, q.push->time)
+          : "",
+      sweep_pool_text(e.prefill),
       sweep_pool_text(e.decode),
       e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
       e.mtp ? ", MTP" : ", no MTP"));
@@ -273,13 +326,17 @@ int inferencex_sweep_single_node_mtp(const std::vector<InferenceXSingleNodeEntry
   const std::string want_image = image(q.image);
   if (first) *first = nullptr;
   if (q.date.empty()) return -1;
-  int seen = 0;  // bit 0: an entry without MTP, bit 1: one with
+  std::vector<const InferenceXSingleNodeEntry*> matches;
   for (const auto& e : table) {
     if (e.tp != q.width || !ran_in_force(e, q)) continue;
     if (!want_image.empty() && image(e.image) != want_image) continue;
-    if (first && !*first) *first = &e;
-    seen |= e.mtp ? 2 : 1;
+    matches.push_back(&e);
   }
+  if (q.push && std::any_of(matches.begin(), matches.end(), [&](const auto* e) { return q.push->ran(e->name); }))
+    std::erase_if(matches, [&](const InferenceXSingleNodeEntry* e) { return !q.push->ran(e->name); });
+  int seen = 0;  // bit 0: an entry without MTP, bit 1: one with
+  for (const InferenceXSingleNodeEntry* e : matches) seen |= e->mtp ? 2 : 1;
+  if (first && !matches.empty()) *first = matches.front();
   return seen == 1 ? 0 : seen == 2 ? 1 : -1;
 }
 

@@ -7,6 +7,7 @@
 // run's MTP, which the dump does not record, with the sweep's where its entries agree. See
 // docs/validation.md ("Disaggregated rows without worker counts", "Speculative decoding AIConfigurator's
 // exports do not record").
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,10 +71,25 @@ struct InferenceXSingleNodeEntry {
   std::string valid_from, valid_until, commit;
 };
 
+// A sweep InferenceX ran: the push of a commit that added perf-changelog.yaml entries starts its run-sweep
+// workflow, which runs every entry of the config keys those entries name.
+struct InferenceXPush {
+  std::string commit;
+  std::string time;               // the commit's time, UTC ("2026-02-11T01:17:02Z")
+  std::vector<std::string> keys;  // the config keys it ran that the sweep's entries have (empty: none)
+  bool ran(const std::string& name) const { return std::find(keys.begin(), keys.end(), name) != keys.end(); }
+};
+
 struct InferenceXSweep {
   std::vector<InferenceXSweepEntry> disaggregated;      // the file's `entries`
   std::vector<InferenceXSingleNodeEntry> single_node;  // its `single_node`
+  std::vector<InferenceXPush> pushes;                   // its `pushes`, in time order
 };
+
+// The push whose sweep a run stamped `time` ("2026-02-11T01:17:05Z", the run's start: a workflow run
+// starts seconds after its push) belongs to: the last push at or before it, within 10 minutes; nullptr
+// where none is, or `time` states no time of day (a date, or midnight exactly: a day's stamp).
+const InferenceXPush* inferencex_push_at(const std::vector<InferenceXPush>& pushes, const std::string& time);
 
 // Parses a gpuplan.inferencex_sweep/v1 document; a missing or out-of-range field is an InputError naming it.
 InferenceXSweep parse_inferencex_sweep(const std::string& text, const std::string& origin);
@@ -88,6 +104,9 @@ struct InferenceXRunQuery {
   std::string model, gpu, precision, engine;
   long long isl = 0, osl = 0, concurrency = 0;
   std::string date;
+  // The push whose sweep ran it, where its time names one (inferencex_push_at): of the entries that match,
+  // those of the keys it ran, when any are.
+  const InferenceXPush* push = nullptr;
 };
 
 // What a disaggregated run states of its deployment: the pools' widths (GPUs a worker), not their worker

@@ -264,6 +264,61 @@ TEST(InferenceXSweep, SingleNodeMtpWhereTheEntriesAgree) {
   EXPECT_EQ(first, nullptr);
 }
 
+// A run's start names the push whose sweep ran it (InferenceX's run-sweep workflow starts seconds after a
+// push that adds perf-changelog entries and runs the config keys they name): of the entries in force that
+// match, those of the keys it ran, where any are.
+const std::string kPushes = R"(pushes:
+  - {commit: p1, time: 2026-03-04T22:38:17Z, keys: [a-mtp]}
+  - {commit: p2, time: 2026-03-05T01:17:02Z, keys: [a, s]}
+  - {commit: p3, time: 2026-03-05T01:20:00Z, keys: []}
+)";
+
+TEST(InferenceXSweep, ThePushWhoseSweepRanTheRun) {
+  const auto sweep = parse_inferencex_sweep(kSweep + kPushes, "inline");
+  ASSERT_EQ(sweep.pushes.size(), 3u);
+  EXPECT_EQ(sweep.pushes[1].keys, (std::vector<std::string>{"a", "s"}));
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-04T22:38:20Z"), &sweep.pushes[0]);  // 3 s after p1
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-04T22:48:17Z"), &sweep.pushes[0]);  // 10 minutes
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-04T22:48:18Z"), nullptr);
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-05T01:21:00Z"), &sweep.pushes[2]);  // the last before it
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-04T22:38:16Z"), nullptr);           // before any push
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-05T00:00:00.000Z"), nullptr);       // a day's stamp
+  EXPECT_EQ(inferencex_push_at(sweep.pushes, "2026-03-05"), nullptr);
+
+  // 16 clients on 2026-03-05: entries a and a-mtp both in force; the push names which ran.
+  auto q = query(16, "2026-03-05");
+  EXPECT_EQ(inferencex_sweep_deployments(sweep.disaggregated, q).size(), 2u);
+  q.push = &sweep.pushes[1];
+  ASSERT_EQ(inferencex_sweep_deployments(sweep.disaggregated, q).size(), 1u);
+  EXPECT_FALSE(inferencex_sweep_deployments(sweep.disaggregated, q)[0]->mtp);
+  q.push = &sweep.pushes[0];
+  ASSERT_EQ(inferencex_sweep_deployments(sweep.disaggregated, q).size(), 1u);
+  EXPECT_TRUE(inferencex_sweep_deployments(sweep.disaggregated, q)[0]->mtp);
+  NotesDeployment n;
+  const InferenceXSweepEntry* entry = nullptr;
+  std::vector<std::string> assumptions;
+  ASSERT_FALSE(read_sweep_deployment(sweep.disaggregated, q, "blank", n, entry, assumptions));
+  EXPECT_NE(assumptions.back().find("the push of commit p1 at 2026-03-04T22:38:17Z"), std::string::npos)
+      << assumptions.back();
+  // A push that ran none of them says nothing of the run: the date's entries stand.
+  q.push = &sweep.pushes[2];
+  EXPECT_EQ(inferencex_sweep_deployments(sweep.disaggregated, q).size(), 2u);
+
+  // Single-node: the MTP twin's key did not run in p2's sweep.
+  InferenceXSingleNodeQuery s;
+  s.model = "deepseek-r1";
+  s.gpu = "b200";
+  s.precision = "fp4";
+  s.engine = "tensorrt-llm";
+  s.isl = s.osl = 1024;
+  s.concurrency = 8;
+  s.width = 8;
+  s.date = "2026-03-05";
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(sweep.single_node, s, nullptr), -1);
+  s.push = &sweep.pushes[1];
+  EXPECT_EQ(inferencex_sweep_single_node_mtp(sweep.single_node, s, nullptr), 0);
+}
+
 TEST(InferenceXSweep, BadFieldsNameTheirPath) {
   auto bad = [](const std::string& from, const std::string& to) {
     std::string s = kSweep;
@@ -283,6 +338,18 @@ TEST(InferenceXSweep, BadFieldsNameTheirPath) {
   EXPECT_THROW(parse_inferencex_sweep(bad("commit: c1}", "commit: c1, extra: 1}"), "f"), InputError);
   EXPECT_THROW(parse_inferencex_sweep(bad("engine: tensorrt-llm, image", "engine: trt, image"), "f"), InputError);
   EXPECT_THROW(parse_inferencex_sweep(bad("concurrencies: [4, 8, 16]", "concurrencies: []"), "f"), InputError);
+  try {
+    parse_inferencex_sweep(kSweep + "pushes:\n  - {commit: p, time: 2026-02-30T01:00:00Z, keys: []}\n", "f");
+    FAIL() << "a day that does not exist accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("f.pushes[0].time"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_inferencex_sweep(kSweep + "pushes:\n  - {commit: p, time: 2026-02-03, keys: []}\n", "f"),
+               InputError);
+  EXPECT_THROW(parse_inferencex_sweep(kSweep + "pushes:\n  - {commit: p, time: 2026-02-03T01:00:00Z, keys: []}\n"
+                                               "  - {commit: q, time: 2026-02-02T01:00:00Z, keys: []}\n",
+                                      "f"),
+               InputError);  // out of time order
 }
 
 // The built-in table loads: every entry has client counts and its span of dates in order.
@@ -298,6 +365,12 @@ TEST(InferenceXSweep, BuiltInTable) {
     EXPECT_FALSE(e.concurrencies.empty()) << e.name;
     EXPECT_TRUE(e.valid_until.empty() || e.valid_from < e.valid_until) << e.name;
   }
+  ASSERT_GE(t.pushes.size(), 100u);
+  // The push of 2026-02-11 01:17:02 UTC ran the B200 FP4 Dynamo + SGLang key without its MTP twin.
+  const InferenceXPush* p = inferencex_push_at(t.pushes, "2026-02-11T01:17:05Z");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->ran("dsr1-fp4-b200-dynamo-sglang"));
+  EXPECT_FALSE(p->ran("dsr1-fp4-b200-dynamo-sglang-mtp"));
 }
 
 }  // namespace
