@@ -1,7 +1,6 @@
 #include "validate/inferencex_dump.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <optional>
@@ -49,14 +48,6 @@ std::optional<InferenceXRunQuery> sweep_run_query(const CsvTable& t, size_t i, c
   q.date = notes_measured_date(notes);
   q.push = inferencex_push_at(inferencex_sweep().pushes, notes_field(notes, "measured"));
   return q;
-}
-
-// ", of the keys the sweep of the push of commit C at T ran" where the run's time names the push that
-// ran entry `name`; else empty.
-std::string sweep_push_words(const InferenceXRunQuery& q, const std::string& name) {
-  if (!q.push || !q.push->ran(name)) return {};
-  return fmt::format(", of the keys the sweep of the push of commit {} at {} ran ({})", q.push->commit, q.push->time,
-                     fmt::join(q.push->keys, ", "));
 }
 
 // MTP on a run of InferenceX's that its sweep entry pins, set as InferenceX's own rows of the engine
@@ -181,7 +172,7 @@ int inferencex_dump_mtp(const CsvTable& t, size_t i, const Catalog& catalog, con
   const std::string words = fmt::format(
       "InferenceX's sweep entries in force on {} for the run's GPU, engine{}, lengths, TP {} and clients{}, as {} (from "
       "commit {})",
-      q.date, q.image.empty() ? "" : ", image", q.width, sweep_push_words(q, first->name), first->name, first->commit);
+      q.date, q.image.empty() ? "" : ", image", q.width, inferencex_push_words(q.push, first->name), first->name, first->commit);
   if (mtp == 1) apply_sweep_mtp(catalog, run, t.cell(i, "framework"), 0, words, c);
   else c.assumptions.push_back(fmt::format("no MTP: {} ran it without", words));
   return mtp;

@@ -181,6 +181,15 @@ bool sweep_lists_client(const std::vector<long long>& clients, long long c) {
   return std::find(clients.begin(), clients.end(), c) != clients.end();
 }
 
+// Of the entries that match a run, those of the keys the push whose sweep ran it ran, where any are (a
+// push that ran none of them says nothing of the run).
+template <typename Entry>
+void keep_what_the_push_ran(std::vector<const Entry*>& matches, const InferenceXPush* push) {
+  if (!push || std::none_of(matches.begin(), matches.end(), [&](const Entry* e) { return push->ran(e->name); }))
+    return;
+  std::erase_if(matches, [&](const Entry* e) { return !push->ran(e->name); });
+}
+
 // ... and ran the query's clients, as its conc-list says.
 template <typename Entry>
 bool ran_in_force(const Entry& e, const InferenceXRunQuery& q) {
@@ -200,6 +209,12 @@ const InferenceXPush* inferencex_push_at(const std::vector<InferenceXPush>& push
     if (*t - *pt <= kWorkflowStartS && (!found || p.time >= found->time)) found = &p;
   }
   return found;
+}
+
+std::string inferencex_push_words(const InferenceXPush* push, const std::string& name) {
+  if (!push || !push->ran(name)) return {};
+  return fmt::format(", of the config keys the sweep of the push of commit {} at {} (the run's start) ran", push->commit,
+                     push->time);
 }
 
 const RecipeBodies& builtin_recipe_bodies() {
@@ -242,8 +257,7 @@ std::vector<const InferenceXSweepEntry*> inferencex_sweep_deployments(const std:
     if (q.concurrency % per == 0 && sweep_lists_client(e.concurrencies, q.concurrency / per)) by_list.push_back(&e);
   }
   if (matches.empty()) matches = by_list;
-  if (q.push && std::any_of(matches.begin(), matches.end(), [&](const auto* e) { return q.push->ran(e->name); }))
-    std::erase_if(matches, [&](const InferenceXSweepEntry* e) { return !q.push->ran(e->name); });
+  keep_what_the_push_ran(matches, q.push);
   std::vector<const InferenceXSweepEntry*> out;  // one per deployment, the first of each
   for (const InferenceXSweepEntry* e : matches)
     if (std::none_of(out.begin(), out.end(), [&](const InferenceXSweepEntry* o) { return o->same_deployment(*e); }))
@@ -306,11 +320,7 @@ std::optional<std::string> read_sweep_deployment(const std::vector<InferenceXSwe
       "one entry in force on the run's date {} with its {} and clients{}: prefill {}, decode {}{}{}",
       e.name, e.valid_from, e.valid_until.empty() ? "now" : e.valid_until, e.commit, q.date,
       q.total_gpus > 0 ? fmt::format("{} GPUs", q.total_gpus) : "widths",
-      q.push && q.push->ran(e.name)
-          ? fmt::format(" of the config keys its sweep ran (the push of commit {} at {}, the run's start)",
-                        q.push->commit, q.push->time)
-          : "",
-      sweep_pool_text(e.prefill),
+      inferencex_push_words(q.push, e.name), sweep_pool_text(e.prefill),
       sweep_pool_text(e.decode),
       e.decode.max_batch > 0 ? fmt::format(", decode batch {} a rank (its recipe's name)", e.decode.max_batch) : "",
       e.mtp ? ", MTP" : ", no MTP"));
@@ -332,8 +342,7 @@ int inferencex_sweep_single_node_mtp(const std::vector<InferenceXSingleNodeEntry
     if (!want_image.empty() && image(e.image) != want_image) continue;
     matches.push_back(&e);
   }
-  if (q.push && std::any_of(matches.begin(), matches.end(), [&](const auto* e) { return q.push->ran(e->name); }))
-    std::erase_if(matches, [&](const InferenceXSingleNodeEntry* e) { return !q.push->ran(e->name); });
+  keep_what_the_push_ran(matches, q.push);
   int seen = 0;  // bit 0: an entry without MTP, bit 1: one with
   for (const InferenceXSingleNodeEntry* e : matches) seen |= e->mtp ? 2 : 1;
   if (first && !matches.empty()) *first = matches.front();

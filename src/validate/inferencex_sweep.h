@@ -91,6 +91,10 @@ struct InferenceXSweep {
 // where none is, or `time` states no time of day (a date, or midnight exactly: a day's stamp).
 const InferenceXPush* inferencex_push_at(const std::vector<InferenceXPush>& pushes, const std::string& time);
 
+// ", of the config keys the sweep of the push of commit C at T (the run's start) ran" where `push` ran the
+// entry `name`; else empty: what a reading says of the push.
+std::string inferencex_push_words(const InferenceXPush* push, const std::string& name);
+
 // Parses a gpuplan.inferencex_sweep/v1 document; a missing or out-of-range field is an InputError naming it.
 InferenceXSweep parse_inferencex_sweep(const std::string& text, const std::string& origin);
 
