@@ -30,9 +30,15 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
   const ServingChoice ch = choose_serving(s, o);
   const double target = s.traffic.min_tokens_per_s_per_user();
   const std::string name = model.display_name.empty() ? model.name : model.display_name;
-  const std::string where = req.gpus > 0 ? fmt::format("{} GPUs", ch.gpus)
-                                         : fmt::format("{} GPUs ({} unit{} of {})", ch.gpus, ch.units,
-                                                       ch.units == 1 ? "" : "s", ch.unit_gpus);
+  // The GPUs the deployment runs on, and (no --gpus) the whole units they take.
+  const std::string where =
+      req.gpus > 0 ? (ch.met && ch.gpus < req.gpus ? fmt::format("{} of the {} GPUs given", ch.gpus, req.gpus)
+                                                   : fmt::format("{} GPUs", ch.gpus))
+                   : fmt::format("{} GPUs ({} unit{} of {}{})", ch.gpus, ch.units, ch.units == 1 ? "" : "s",
+                                 ch.unit_gpus,
+                                 ch.units * ch.unit_gpus > ch.gpus
+                                     ? fmt::format(": {} GPUs bought", ch.units * ch.unit_gpus)
+                                     : std::string());
   if (!ch.met) {
     if (output.json()) {
       output.emit("infer", {{"mode", "point"}, {"met", false}, {"why_not", ch.why_not}, {"model", model.name},

@@ -463,6 +463,16 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
   std::set<std::array<int, 6>> prev_pools;  // the previous size's disaggregated deployments
   PrefillRates prefill_rates;
   const int max_units = fixed ? 1 : std::max(1, o.max_units);
+  // Deployments are compared by their tokens/s over the GPUs bought for them: the whole units they take
+  // (the GPUs given with a fixed count). A disaggregated deployment whose pools leave part of a unit
+  // idle pays for it (128 GPUs of pools on two 72-GPU racks: tokens/s over 144). Within a deployment the
+  // GPUs are fixed, so its loads rank alike either way; tokens/s per GPU bought never exceeds the
+  // per-GPU figures the pruning bounds, so their thresholds hold.
+  auto per_gpu_bought = [&](const SweepPoint& p) {
+    const int used = p.deployment().gpus;
+    const int bought = fixed ? ch.unit_gpus : (used + ch.unit_gpus - 1) / ch.unit_gpus * ch.unit_gpus;
+    return p.result.tokens_per_s_per_gpu * double(used) / double(std::max(used, bought));
+  };
   for (int k = 1; k <= max_units; k *= 2) {
     const int gpus = ch.unit_gpus * k;
     so.max_pp = k == 1 ? o.max_pp : o.max_pp_beyond_one;
@@ -575,15 +585,15 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       unsolved.pop_back();
       if (o.prune && c.top.tokens_per_s_per_gpu <= threshold) break;
       SweepPoint p;
-      if (sv.solve(c.dp, c.top, p, o.prune ? threshold : -1) && p.result.tokens_per_s_per_gpu > level) {
-        level = p.result.tokens_per_s_per_gpu;
+      if (sv.solve(c.dp, c.top, p, o.prune ? threshold : -1) && per_gpu_bought(p) > level) {
+        level = per_gpu_bought(p);
         level_point = std::move(p);
       }
     }
     any_fits = any_fits || fits;
     if (level > to_beat) {
       if (best < 0 && !fixed) {
-        ch.fewest_units = k;
+        ch.fewest_units = (level_point.deployment().gpus + ch.unit_gpus - 1) / ch.unit_gpus;
         ch.fewest_units_tokens_per_s_per_gpu = level;
       }
       best = level;
@@ -596,7 +606,13 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
     prev_gpus = gpus;
     prev_pools = std::move(pools);
   }
-  if (ch.met) ch.gpus = fixed ? ch.unit_gpus : ch.unit_gpus * ch.units;
+  if (ch.met) {
+    // The GPUs the deployment runs on, and the whole units they take: the sizes are tried by doubling
+    // (1, 2, 4 .. units), so the size a deployment was found at can be more than it needs (40 GPUs of
+    // pools found among the deployments on 8 units of 8 take 5).
+    ch.gpus = ch.point.deployment().gpus;
+    ch.units = fixed ? 0 : (ch.gpus + ch.unit_gpus - 1) / ch.unit_gpus;
+  }
   ch.evaluated = sv.evaluated;
   ch.fastest_tokens_per_s_per_user = sv.fastest;
   ch.lowest_ttft_s = sv.lowest_ttft;

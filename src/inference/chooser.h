@@ -64,10 +64,10 @@ struct ServingChoice {
   bool met = false;         // a deployment meets the target within the TTFT limit
   std::string why_not;      // when !met: why none does
   SweepPoint point;         // when met: the deployment at the solved load
-  int gpus = 0;             // GPUs of the chosen deployment's units (when !met: the most tried)
-  int units = 0;            // units of unit_gpus (0 with a fixed GPU count)
+  int gpus = 0;             // GPUs the chosen deployment runs on (when !met: the most tried)
+  int units = 0;            // the whole units of unit_gpus they take (0 with a fixed GPU count)
   int unit_gpus = 0;
-  // The fewest units on which a deployment meets the target, and the most tokens/s per GPU there: equal to
+  // The fewest units on which a deployment meets the target, and the most tokens/s per GPU bought there: equal to
   // units and the point's when the chosen size is the fewest that meets it; fewer when more units were
   // chosen for more throughput per GPU (0 with a fixed GPU count or when !met).
   int fewest_units = 0;
