@@ -241,6 +241,12 @@ TEST(ServingChooser, TheFewestUnitsThatMeetTheTargetAndTheirFigure) {
   ASSERT_TRUE(many.met) << many.why_not;
   ASSERT_LT(many.fewest_units, many.units);
   EXPECT_GT(many.point.result.tokens_per_s_per_gpu, many.fewest_units_tokens_per_s_per_gpu);
+  // The GPUs are the deployment's, the units the whole ones they take (not the size it was found at),
+  // and the per-GPU figure is over those GPUs.
+  EXPECT_EQ(many.gpus, many.point.deployment().gpus);
+  EXPECT_EQ(many.units, (many.gpus + 7) / 8);
+  EXPECT_NEAR(many.point.result.tokens_per_s_per_gpu * many.gpus, many.point.result.tokens_per_s_total,
+              1e-6 * many.point.result.tokens_per_s_total);
   ChooserOptions at_most;
   at_most.max_units = many.fewest_units;
   const ServingChoice fewer = choose_serving(s, at_most);
