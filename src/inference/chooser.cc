@@ -6,12 +6,14 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <mutex>
 #include <set>
 #include <vector>
 
 #include "core/error.h"
+#include "inference/step.h"
 
 namespace gpuplan {
 
@@ -316,14 +318,24 @@ struct Solver {
     const long long ranks = rank_count(d, lo0);
     const long long run = std::min(at - lo0, std::clamp(ranks, 8LL, 32LL));
     const long long top = at;
-    // The loads in the order a tie goes by: the run down from `at`, then the even loads down.
-    std::array<long long, 36> loads{};
+    // The loads in the order a tie goes by: the run down from `at`, then the even loads down, then the
+    // loads that fill the GEMMs' row tiles down: the decode step's weight GEMMs pad each rank's rows (its
+    // sequences x the tokens each carries, 1 + the MTP drafts) to tiles of kGemmTileRows, so a rank of 129
+    // rows pays for 192 and the load just past a tile's end can give less than one far below it.
+    std::array<long long, 40> loads{};
     std::size_t n = 0;
     for (long long c = top - 1; c >= top - run; --c)
       if (c >= lo0 && n < loads.size()) loads[n++] = c;
     for (long long k = 0, even = (top - run - 1) / ranks * ranks; k < 4; ++k) {
       const long long c = even - k * ranks;
       if (c >= lo0 && c < top && n < loads.size()) loads[n++] = c;
+    }
+    const long long rows_per_seq = 1 + std::max(0, d.mtp_draft_tokens);
+    const long long tile_seqs = step::kGemmTileRows / std::gcd(step::kGemmTileRows, rows_per_seq);  // sequences a rank
+    for (long long k = 0, filled = (top - run - 1) / (ranks * tile_seqs) * (ranks * tile_seqs); k < 4; ++k) {
+      const long long c = filled - k * ranks * tile_seqs;
+      if (c >= lo0 && c < top && n < loads.size() && std::find(loads.begin(), loads.begin() + n, c) == loads.begin() + n)
+        loads[n++] = c;
     }
     // Tried from the lowest load up (the tie order's reverse), each kept when it gives more than the
     // best so far or as much and comes first in the tie order.

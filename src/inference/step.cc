@@ -244,7 +244,7 @@ Stage::Gemm Stage::gemm(MathFormat fmt, double n, double k, double wbytes) const
 [[gnu::always_inline]] inline Work Stage::run(const Gemm& g, double m, double count, bool grouped, double eff_share) const {
   Work w;
   if (m <= 0 || !g.on || count <= 0) return w;
-  const double tile_use = m / pad(m, 64);
+  const double tile_use = m / pad(m, double(kGemmTileRows));
   const double eff = g.eff * tile_use * eff_share;
   w.flops = 2.0 * m * g.n * g.k * count;
   w.bytes = (g.weight_bytes + m * g.n_plus_k * kActBytes) * count;

@@ -13,6 +13,9 @@ namespace gpuplan::step {
 // host is the generation's fitted infer_step_overhead_s; on top, per sequence in the batch:
 constexpr double kStepHostPerSeqS = 1.0e-6;  // sampling, bookkeeping
 
+// The rows of a weight GEMM's tensor-core tile: a GEMM of m rows pays for m rounded up to it.
+constexpr long long kGemmTileRows = 64;
+
 // A GEMM's (or a sum of GEMMs') time, FLOPs and bytes moved.
 struct Work {
   double time_s = 0, flops = 0, bytes = 0;
