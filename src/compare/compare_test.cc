@@ -158,6 +158,27 @@ TEST(Claims, BadClaimFilesNameTheField) {
   }
 }
 
+// A demand of few users is served on the fewest whole units: DeepSeek-R1's most efficient deployment
+// per GPU on H200 nodes spans 5 nodes, but one node serves 64 users at 50 tokens/s each; many users buy
+// copies of the efficient one. Either way the users' tokens/s are their share of the deployment's.
+TEST(Recommend, FewUsersOnTheFewestUnitsManyOnTheMostEfficient) {
+  RecommendSpec spec;
+  spec.task = Task::infer;
+  spec.systems = {"hgx-h200"};
+  spec.users = 64;
+  const ModelArch m = resolve_model("deepseek-r1");
+  const RecommendResult few = recommend(cat(), m, spec, cost::builtin_cost_profile());
+  ASSERT_EQ(few.ranked.size(), 1u);
+  ASSERT_TRUE(few.ranked[0].feasible) << few.ranked[0].why_not;
+  EXPECT_EQ(few.ranked[0].units, 1);
+  EXPECT_LE(few.ranked[0].tokens_per_s, 64 * few.ranked[0].tokens_per_s_per_user);
+  spec.users = 5000;
+  const RecommendResult many = recommend(cat(), m, spec, cost::builtin_cost_profile());
+  ASSERT_TRUE(many.ranked[0].feasible) << many.ranked[0].why_not;
+  // Fewer GPUs per user than copies of the one-node deployment would take.
+  EXPECT_LT(double(many.ranked[0].gpus) / 5000, double(few.ranked[0].gpus) / 64);
+}
+
 TEST(Recommend, SmallModelServingDoesNotGetARack) {
   RecommendSpec spec;
   spec.task = Task::infer;

@@ -234,16 +234,37 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
     r.why_not = ch.why_not;
     return;
   }
-  const SweepPoint* pt = &ch.point;
-  const InferenceResult& res = pt->result;
   // The unit that is replicated for more users: one engine instance, or a whole disaggregated
-  // deployment (its prefill and decode pools together).
-  const int gpi = pt->disaggregated ? pt->disagg.prefill_gpus + pt->disagg.decode_gpus : res.gpus_per_instance;
-  const double users_per_instance =
-      std::max(1.0, pt->disaggregated ? double(res.concurrency) : double(res.concurrency) / res.instances);
-  const long long instances = static_cast<long long>(std::ceil(static_cast<double>(spec.users) / users_per_instance));
-  r.gpus = static_cast<int>(instances * gpi);
-  r.units = (r.gpus + c.unit - 1) / c.unit;
+  // deployment (its prefill and decode pools together); the users it serves at the target.
+  struct Copies {
+    int gpus_per_copy = 0;
+    long long copies = 0;
+    int gpus = 0, units = 0;
+  };
+  auto copies_of = [&](const SweepPoint& at) {
+    Copies k;
+    const InferenceResult& x = at.result;
+    k.gpus_per_copy = at.disaggregated ? at.disagg.prefill_gpus + at.disagg.decode_gpus : x.gpus_per_instance;
+    const double users_per_copy =
+        std::max(1.0, at.disaggregated ? double(x.concurrency) : double(x.concurrency) / x.instances);
+    k.copies = static_cast<long long>(std::ceil(static_cast<double>(spec.users) / users_per_copy));
+    k.gpus = static_cast<int>(k.copies * k.gpus_per_copy);
+    k.units = (k.gpus + c.unit - 1) / c.unit;
+    return k;
+  };
+  // Of each size's best deployment (the chooser's by_size: more tokens/s per GPU the larger), the one
+  // that serves the users on the fewest whole units: copies of a small deployment for few users, of the
+  // most efficient one for many (on a tie the more efficient).
+  const SweepPoint* pt = &ch.point;
+  Copies k = copies_of(*pt);
+  for (const SweepPoint& size_best : ch.by_size) {
+    const Copies kp = copies_of(size_best);
+    if (kp.units < k.units) pt = &size_best, k = kp;
+  }
+  const InferenceResult& res = pt->result;
+  const int gpi = k.gpus_per_copy;
+  r.gpus = k.gpus;
+  r.units = k.units;
   r.disaggregated = pt->disaggregated;
   r.plan = pt->disaggregated || pt->mtp_draft_tokens > 0
                ? pt->kind() + ": " + pt->plan()
@@ -251,7 +272,10 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                              pt->parallel.attention_dp ? " attention-dp" : "");
   r.tokens_per_s_per_user = res.tokens_per_s_per_user;
   r.ttft_s = res.ttft_s;
-  r.tokens_per_s = static_cast<double>(spec.users) * res.tokens_per_s_per_user;
+  // The users' output tokens/s: each user's share of the deployment's (a user's cycle is its TTFT and its
+  // decode; the deployment's tokens/s over its users), as infer and cost count them.
+  r.tokens_per_s = static_cast<double>(spec.users) * res.tokens_per_s_total /
+                   static_cast<double>(std::max(1LL, res.concurrency));
   const double units_w = r.units * c.tco.facility_w_average;
   r.joules_per_token = units_w / r.tokens_per_s;
   if (c.tco.priced) {

@@ -610,6 +610,7 @@ ServingChoice choose_serving(const ServingScenario& s, const ChooserOptions& o) 
       }
       best = level;
       ch.met = true;
+      ch.by_size.push_back(level_point);
       ch.point = std::move(level_point);
       ch.units = fixed ? 0 : k;
     } else if (best >= 0) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/spin_lock.h"
 #include "inference/serving_scenario.h"
@@ -72,6 +73,10 @@ struct ServingChoice {
   // chosen for more throughput per GPU (0 with a fixed GPU count or when !met).
   int fewest_units = 0;
   double fewest_units_tokens_per_s_per_gpu = 0;
+  // Every size's best point that gave more tokens/s per GPU bought than the smaller sizes', smallest first
+  // (the last is `point`): a demand of few users is met on fewer GPUs by an earlier one, copies of the
+  // chosen one serve many users on the fewest GPUs per user (recommend weighs them).
+  std::vector<SweepPoint> by_size;
   double target_tokens_per_s_per_user = 0;  // the traffic's (0: none: the most throughput within the TTFT limit)
   double ttft_limit_s = 0;
   // The fastest per-user speed any deployment reached (at one sequence per rank) within the TTFT limit,
