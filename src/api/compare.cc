@@ -528,7 +528,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   else if (req.per == "usd") per_v = Per::usd;
   else if (req.per == "watt") per_v = Per::watt;
   else throw InputError("--per", fmt::format("must be gpu, system, usd or watt, got '{}'", req.per));
-  if (req.spec.train_gpus < 0 || req.spec.train_gpus > (1 << 20))
+  if (req.spec.train_gpus < 0 || req.spec.train_gpus > (1 << 20) || (req.spec.train_gpus == 0 && req.given("--gpus")))
     throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.spec.train_gpus));
   if (req.spec.seq_len < 1 || req.spec.seq_len > 10'000'000)
     throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.spec.seq_len));

@@ -156,7 +156,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
   if (req.task == "train")
     if (const std::string why = training_refusal(*prec); !why.empty()) throw InputError("--precision", why);
-  if (req.gpus < 0 || req.gpus > (1 << 20)) throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
+  if (req.gpus < 0 || req.gpus > (1 << 20) || (req.gpus == 0 && req.given("--gpus")))
+    throw InputError("--gpus", fmt::format("must be 1 to {}, got {}", 1 << 20, req.gpus));
   if (req.seq < 1 || req.seq > 10'000'000) throw InputError("--seq", fmt::format("must be 1 to 10000000, got {}", req.seq));
   req.check_global_batch(req.global_batch);
   if (req.given("--plan") && req.task != "train") throw InputError("--plan", "is a training plan: use it with --task train");

@@ -70,6 +70,14 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   }
   if (req.isl < 1 || req.isl > 10000000) throw InputError("--isl", fmt::format("must be 1 to 10000000, got {}", req.isl));
   if (req.osl < 1 || req.osl > 10000000) throw InputError("--osl", fmt::format("must be 1 to 10000000, got {}", req.osl));
+  // 0 is what these options hold when not given ("the default"); given, it is no count and no limit.
+  for (const auto& [name, value] : {std::pair<const char*, double>{"--gpus", req.gpus}, {"--tp", req.tp}, {"--ep", req.ep},
+                                    {"--concurrency", double(req.concurrency)}, {"--tpot-ms", req.tpot_ms},
+                                    {"--tokens-per-user-per-s", req.tokens_per_user}})
+    if (value == 0 && req.given(name))
+      throw InputError(name, std::string(name) == "--tpot-ms" || std::string(name) == "--tokens-per-user-per-s"
+                                 ? "must be more than 0, got 0 (leave it out for no target)"
+                                 : "must be 1 or more, got 0 (leave it out for the default)");
   if (req.gpus < 0 || req.gpus > 100000) throw InputError("--gpus", fmt::format("must be 1 to 100000, got {}", req.gpus));
   if (req.tp < 0) throw InputError("--tp", fmt::format("must be >= 1, got {}", req.tp));
   if (req.ep < 0) throw InputError("--ep", fmt::format("must be >= 1, got {}", req.ep));

@@ -45,6 +45,13 @@ double rank_figure(const RecommendSpec& spec, const Recommendation& r) {
 
 namespace {
 
+// The GPUs that talk over the scale-up links, in words: an NVLink domain, or for a PCIe card (a scale-up
+// domain of one) the host whose GPUs share its PCIe.
+std::string domain_words(const Hardware& hw) {
+  return hw.accelerator.max_scaleup_domain <= 1 ? fmt::format("{}-GPU PCIe host (no NVLink)", hw.fabric.domain_gpus)
+                                                : fmt::format("{}-GPU scale-up domain", hw.fabric.domain_gpus);
+}
+
 struct Candidate {
   std::string name, display_name, accelerator;
   bool is_system = true;
@@ -200,11 +207,12 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
     r.reasons.push_back(fmt::format("pipeline bubble is {:.0f}% of the step", 100 * s.bubble_s / res.step_time_s));
   const int model_group = best.plan.tp * best.plan.ep * best.plan.cp;
   if (model_group > 8 && model_group <= c.hw.fabric.domain_gpus)
-    r.reasons.push_back(fmt::format("its {}-GPU tensor/expert/context groups stay inside the {}-GPU scale-up domain",
-                                    model_group, c.hw.fabric.domain_gpus));
+    r.reasons.push_back(fmt::format("its {}-GPU tensor/expert/context groups stay inside the {}", model_group,
+                                    domain_words(c.hw)));
   else if (best.plan.tp * best.plan.cp <= c.hw.fabric.domain_gpus && best.plan.tp * best.plan.cp > 1 &&
            best.plan.pp == 1 && best.plan.ep == 1)
-    r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the scale-up domain", best.plan.tp * best.plan.cp));
+    r.reasons.push_back(fmt::format("tensor parallelism ({}) stays inside the {}", best.plan.tp * best.plan.cp,
+                                    domain_words(c.hw)));
   // The budget bounds the job's cost on the ranking's basis (owned or rented).
   if (const double job = rank_figure(spec, r); spec.budget_usd > 0 && job > spec.budget_usd) {
     r.feasible = false;
@@ -294,11 +302,11 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                     "traffic", gb(weights), to_string(p), c.accelerator,
                                     gb(c.hw.accelerator.memory_bytes)));
   else if (gpi <= c.hw.fabric.domain_gpus)
-    r.reasons.push_back(fmt::format("one copy spans {} GPUs ({} of weights each) inside the {}-GPU scale-up domain",
-                                    gpi, gb(weights), c.hw.fabric.domain_gpus));
+    r.reasons.push_back(fmt::format("one copy spans {} GPUs ({} of weights each) inside the {}", gpi, gb(weights),
+                                    domain_words(c.hw)));
   else
-    r.reasons.push_back(fmt::format("one copy spans {} GPUs, more than the {}-GPU scale-up domain: its traffic crosses "
-                                    "the scale-out network", gpi, c.hw.fabric.domain_gpus));
+    r.reasons.push_back(fmt::format("one copy spans {} GPUs, more than the {}: its traffic crosses the scale-out network",
+                                    gpi, domain_words(c.hw)));
   // Long prompts: what each user's KV cache takes, which bounds the users a copy holds.
   if (spec.isl + spec.osl >= 32768)
     r.reasons.push_back(fmt::format("each user's KV cache takes {:.2f} GB per GPU ({} tokens of context): a copy holds "
