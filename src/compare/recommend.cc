@@ -222,10 +222,10 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
 }
 
 void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Candidate& c, Recommendation& r) {
-  const Precision p = supported_or_best(c.hw.accelerator, spec.infer_precision);
-  if (p != spec.infer_precision)
-    r.reasons.push_back(fmt::format("{} has no {} tensor path: serves in {}", c.accelerator,
-                                    to_string(spec.infer_precision), to_string(p)));
+  // Serving keeps the weights' precision on a chip without its tensor path (weight-only: stored narrow,
+  // the math wider), as infer, cost and size serve it.
+  const Precision p = spec.infer_precision;
+  if (const std::string note = serving_fallback_note(c.hw.accelerator, p); !note.empty()) r.reasons.push_back(note);
   // The operating-point chooser (inference/chooser.h), as infer, compare, cost and site ask it: the
   // deployment and units with the most throughput per GPU that give every user the speed within the TTFT limit.
   if (spec.kv_offload_host && !(c.hw.accelerator.host_link_bytes_per_s > 0)) {
