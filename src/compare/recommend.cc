@@ -279,6 +279,7 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                : fmt::format("tp={} ep={} pp={}{}", pt->parallel.tp, pt->parallel.ep, pt->parallel.pp,
                              pt->parallel.attention_dp ? " attention-dp" : "");
   r.tokens_per_s_per_user = res.tokens_per_s_per_user;
+  r.tokens_per_s_per_gpu = res.tokens_per_s_per_gpu;  // the deployment's, at the load the chooser solved
   r.ttft_s = res.ttft_s;
   // The users' output tokens/s: each user's share of the deployment's (a user's cycle is its TTFT and its
   // decode; the deployment's tokens/s over its users), as infer and cost count them.
