@@ -122,6 +122,9 @@ TEST(Precision, ParseAndFormats) {
   EXPECT_EQ(parse_precision("MXFP8"), Precision::mxfp8);
   EXPECT_EQ(gemm_format(Precision::nvfp4), MathFormat::fp4);
   EXPECT_FALSE(parse_precision("fp3").has_value());
+  // FP16 alone is not bf16: refused (the commands name their allowed list), not reported as bf16.
+  EXPECT_FALSE(parse_precision("fp16").has_value());
+  EXPECT_FALSE(parse_precision("FP16").has_value());
   EXPECT_LT(weight_bytes(Precision::nvfp4), weight_bytes(Precision::fp8));
 }
 

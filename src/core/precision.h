@@ -22,8 +22,9 @@ std::optional<MathFormat> parse_math_format(std::string_view s);
 // to BF16 inside the GEMM, activations and KV at 16 bits; it serves, it does not train.
 enum class Precision { bf16, fp8, mxfp8, nvfp4, fp4, w4a16 };
 std::string_view to_string(Precision p);
-// Accepts bf16, fp16, fp8, mxfp8, nvfp4, fp4, mxfp4, and for w4a16: w4a16, int4_wo, int4-awq, awq,
-// gptq-int4, gptq, int4-gptq, int4-weight-only (case-insensitive, punctuation ignored); nullopt otherwise.
+// Accepts bf16 ("fp16/bf16 mixed"), fp8, mxfp8, nvfp4, fp4, mxfp4, and for w4a16: w4a16, int4_wo, int4-awq, awq,
+// gptq-int4, gptq, int4-gptq, int4-weight-only (case-insensitive, punctuation ignored); nullopt otherwise, fp16
+// alone included (not a precision gpuplan models; dataset readers take it as 16-bit GEMMs at the BF16 rate).
 std::optional<Precision> parse_precision(std::string_view s);
 // Every precision's name, for help texts and error messages: "bf16, fp8, mxfp8, nvfp4, fp4, w4a16".
 std::string precision_names();
