@@ -75,7 +75,9 @@ AppliedRecipe apply_infer_recipe(InferRequest& req) {
   a.recipe = &r;
   if (!r.evaluable()) throw InputError("--recipe", not_a_deployment(r));
   if (!req.as_of.empty()) {
-    if (!is_recipe_date(req.as_of)) throw InputError("--as-of", "must be a date YYYY-MM-DD, got '" + req.as_of + "'");
+    // The form and a day the calendar has (2026-02-30 is none).
+    if (!is_recipe_date(req.as_of) || read_row_date(req.as_of) != req.as_of)
+      throw InputError("--as-of", "must be a date YYYY-MM-DD, got '" + req.as_of + "'");
     if (!r.in_force(req.as_of))
       throw InputError("--as-of", fmt::format("'{}' was in force from {} to {}; {} is outside", r.name, r.valid_from,
                                               r.valid_to.empty() ? "now" : r.valid_to, req.as_of));
@@ -207,7 +209,26 @@ int infer_recipe(const Catalog& catalog, InferRequest req, Output& output, const
       output.os() << fmt::format("  overridden: {}\n", fmt::join(a.overridden, "; "));
     for (const std::string& n : a.notes) output.os() << "  " << n << "\n";
   }
-  const int rc = infer(catalog, std::move(req), output, session);
+  // An error naming an option the recipe set, not one the user typed (its pools do not fit the --system or
+  // --model given with it, say): the recipe, or what was given with it, is at fault.
+  const std::string with = req.given("--system") ? "--system" : req.given("--model") ? "--model" : "--recipe";
+  const std::string with_value = with == "--system" ? req.system : req.model_name;
+  const std::vector<std::string> typed = req.given_options;
+  int rc = 0;
+  try {
+    rc = infer(catalog, std::move(req), output, session);
+  } catch (const InputError& e) {
+    const std::string& f = e.field();
+    const auto set = std::find_if(a.from_recipe.begin(), a.from_recipe.end(),
+                                  [&](const std::string& o) { return o == f || o.starts_with(f + " "); });
+    if (f.empty() || set == a.from_recipe.end() || std::find(typed.begin(), typed.end(), f) != typed.end()) throw;
+    const std::string what = e.what();
+    throw InputError(with, fmt::format("recipe {} sets {}{}: {}", r.name, *set,
+                                       with == "--recipe" ? std::string()
+                                                          : fmt::format(", which does not hold with {} {}", with,
+                                                                        with_value),
+                                       what.substr(f.size() + 2)));
+  }
   if (output.json() && output.doc.is_object())
     output.doc["recipe"] = {{"name", r.name},     {"source", r.source},           {"commit", r.commit},
                             {"recipe", r.recipe}, {"as_of", a.as_of},             {"options", a.from_recipe},
