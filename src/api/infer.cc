@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include "api/api.h"
 #include "api/band_json.h"
@@ -27,11 +28,31 @@
 #include "inference/serving_scenario.h"
 #include "inference/speculative.h"
 #include "inference/sweep.h"
+#include "memory/inference_memory.h"
 #include "model/model_registry.h"
 #include "physics/compute.h"
 #include "physics/hardware.h"
 
 namespace gpuplan::api {
+
+namespace {
+
+// A disaggregated pool's TP and EP checked as the memory model checks an instance's, the error naming
+// the pool's option (--prefill-tp, --decode-ep) rather than the aggregated --tp/--ep.
+void check_pool_widths(const ModelArch& model, const InferenceParallel& p, const char* side) {
+  InferenceMemoryInput in;
+  in.tp = p.attention_dp ? 1 : p.tp;  // attention-DP: attention replicated, a worker wider than the heads is fine
+  in.ep = p.ep;
+  try {
+    (void)inference_memory(model, in);
+  } catch (const InputError& e) {
+    if (e.field() != "--tp" && e.field() != "--ep") throw;
+    const std::string what = e.what();
+    throw InputError(fmt::format("--{}-{}", side, e.field().substr(2)), what.substr(e.field().size() + 2));
+  }
+}
+
+}  // namespace
 
 ServingScenario infer_scenario(const Catalog& catalog, const InferRequest& req, const ModelArch& model,
                                const Hardware& hw, const InferenceWorkload& w) {
@@ -259,6 +280,16 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (model.window_layers() == 0 || model.chunked_window)
     refuse_ignored_options(req, {"--window-kv"},
                            fmt::format("applies to models with a sliding window ({} has none)", model.name));
+  if (model.window_layers() == 0)
+    refuse_ignored_options(req, {"--full-attention-window"},
+                           fmt::format("applies to models with a sliding or chunked window ({} has none)", model.name));
+  // --aggregated-only narrows a search of deployments: the sweep's, or the chooser's (a target speed with the
+  // deployment left open); a stated deployment searches nothing.
+  const bool chooses_deployment =
+      tpot_limit_s > 0 && !req.tp && !req.ep && !req.attention_dp && !req.given("--pp") && !req.tbo;
+  if (req.aggregated_only && (req.disagg || (!req.sweep && !chooses_deployment)))
+    throw InputError("--aggregated-only", "applies with --sweep, or with --tpot-ms/--tokens-per-user-per-s and the "
+                                          "deployment left open (no --tp/--ep/--pp/--attention-dp/--disagg)");
   if (req.full_attention_window) {
     model.sliding_window = 0;
     model.sliding_window_layers = 0;
@@ -288,6 +319,13 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
   const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));
+  // The FP8 scaling blocks apply to GEMMs that run in FP8: elsewhere they would change nothing, so they are refused.
+  if (math != "fp8")
+    for (const char* option : {"--fp8-weight-block", "--fp8-moe-weight-block"})
+      if (req.given(option))
+        throw InputError(option, fmt::format("applies to FP8 GEMMs (--precision fp8 on a chip with FP8 math); got {} "
+                                             "weights, {} math",
+                                             to_string(w.weight_precision), math));
   // The Triton kernel is a path of block-scaled FP8 GEMMs only: asked for where none run (FP4 or BF16
   // weights, per-tensor FP8 scales, a chip without FP8 math) it would change nothing, so it is refused.
   for (const auto& [option, value] : {std::pair{"--fp8-gemm-backend", req.fp8_gemm_backend},
@@ -309,11 +347,32 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                    "--attention-dp");
     if (tpot_limit_s > 0 || req.ttft_ms > 0)
       throw InputError("--disagg", "evaluates a given --concurrency; latency limits apply to aggregated runs");
+    // A dense model's pools have no experts and no attention-DP: refused as --ep and --attention-dp are.
+    for (const auto& [option, ep] :
+         {std::pair{"--prefill-ep", req.prefill_ep}, std::pair{"--decode-ep", req.decode_ep}}) {
+      if (!model.is_moe() && ep != 1 && (ep != 0 || req.given(option)))
+        throw InputError(option, fmt::format("must be 1 for the dense model {}, got {}", model.name, ep));
+      if (ep == 0 && req.given(option))
+        throw InputError(option, "must be 1 or more, got 0 (leave it out for the default)");
+    }
+    for (const auto& [option, on] : {std::pair{"--prefill-attn-dp", req.prefill_attn_dp},
+                                     std::pair{"--decode-attn-dp", req.decode_attn_dp}})
+      if (on && !model.is_moe())
+        throw InputError(option, fmt::format("applies to MoE models; {} is dense", model.name));
     DisaggregatedDeployment d;
     d.prefill = pool_parallel(model, req.prefill_tp, req.prefill_ep, req.prefill_attn_dp, req.tbo, "prefill");
     d.decode = pool_parallel(model, req.decode_tp, req.decode_ep, req.decode_attn_dp, req.tbo, "decode");
-    d.prefill_gpus = req.prefill_gpus > 0 ? req.prefill_gpus : d.prefill.tp;
-    d.decode_gpus = req.decode_gpus > 0 ? req.decode_gpus : d.decode.tp;
+    check_pool_widths(model, d.prefill, "prefill");
+    check_pool_widths(model, d.decode, "decode");
+    // Not given: one worker. Given, any value is the pool's (0 and negatives refused with the allowed ones).
+    d.prefill_gpus = req.prefill_gpus != 0 || req.given("--prefill-gpus") ? req.prefill_gpus : d.prefill.tp;
+    d.decode_gpus = req.decode_gpus != 0 || req.given("--decode-gpus") ? req.decode_gpus : d.decode.tp;
+    for (const auto& [side, gpus, tp] : {std::tuple{"prefill", d.prefill_gpus, d.prefill.tp},
+                                         std::tuple{"decode", d.decode_gpus, d.decode.tp}})
+      if (gpus < tp || gpus % tp != 0 || gpus > 100000)
+        throw InputError(fmt::format("--{}-gpus", side),
+                         fmt::format("must be a positive multiple of the {} worker's {} GPUs (up to 100000), got {}",
+                                     side, tp, gpus));
     d.decode_max_batch = req.decode_max_batch;  // range-checked by evaluate_disaggregated (--decode-max-batch)
     d.prefill_max_batch = req.prefill_max_batch;    // likewise (--prefill-max-batch)
     d.prefill_max_tokens = req.prefill_max_tokens;  // likewise (--prefill-max-tokens)
@@ -328,9 +387,11 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     dep.mtp_draft_tokens = w.mtp_draft_tokens;
     w.num_gpus = dep.gpus;
     const InferenceResult r = evaluate_scenario(infer_scenario(catalog, req, model, hw, w), dep, w.concurrency);
+    // The pool that does not fit names its width (a recipe's pools: infer_recipe names the recipe or the system).
     for (const auto& v : r.violations)
       if (v.code == "memory.exceeds_capacity")
-        throw InputError("--decode-tp", v.message + "; widen the pools or lower --precision");
+        throw InputError(v.message.starts_with("prefill pool") ? "--prefill-tp" : "--decode-tp",
+                         v.message + "; widen the pools or lower --precision");
     if (output.json()) {
       auto j = infer_result_json(r);
       j["mode"] = "disaggregated";
@@ -503,7 +564,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
 
   // A target speed with the deployment left open (no --tp/--ep/--attention-dp/--pp/--concurrency): the
   // operating-point chooser, as compare, cost, recommend and site ask it (on --gpus, or whole units).
-  if (tpot_limit_s > 0 && !req.tp && !req.ep && !req.attention_dp && !req.given("--pp") && !req.tbo)
+  if (chooses_deployment)
     return infer_chosen(catalog, req, model, hw, w, {tpot_limit_s, ttft_stated_s, math, fallback}, output);
 
   InferenceParallel par;

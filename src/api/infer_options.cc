@@ -204,8 +204,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                "Attend over the whole sequence where the model has a sliding or chunked window (TensorRT-LLM's "
                "engine flow without max_attention_window_size)");
   app.add_flag("--aggregated-only", req.aggregated_only,
-               "With --sweep: aggregated engines without MTP only (MoE sweeps otherwise add disaggregated "
-               "pools, wide EP and MTP on/off)");
+               "With --sweep, or --tpot-ms/--tokens-per-user-per-s with the deployment left open: aggregated "
+               "engines without MTP only (MoE searches otherwise add disaggregated pools, wide EP and MTP on/off)");
 }
 
 }  // namespace gpuplan::api

@@ -142,7 +142,11 @@ Page infer_kind(const Session& session, const Args& args, const ReportOptions&, 
   std::optional<Source> point;
   Args sweep_args = concat({"infer"}, args);
   if (!has_flag(args, "--sweep")) {
-    point = run_json(session, "infer", "the configuration asked for", concat({"infer"}, args));
+    // --aggregated-only narrows the sweep below, and the point's search only where a target speed leaves it one.
+    const bool target = has_flag(args, "--tpot-ms") || has_flag(args, "--tokens-per-user-per-s") ||
+                        has_flag(args, "--tokens-per-user");
+    point = run_json(session, "infer", "the configuration asked for",
+                     concat({"infer"}, target ? args : without(args, {}, {"--aggregated-only"})));
     // The sweep explores the deployments itself: without the point's plan or disaggregated pools.
     std::set<std::string> point_options = plan_options;
     point_options.insert({"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--decode-gpus", "--decode-tp", "--decode-ep",

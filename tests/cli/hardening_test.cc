@@ -231,7 +231,10 @@ TEST(Hardening, OptionsTheQuestionDoesNotReadAreRefused) {
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --two-batch-overlap"),
                  {"--two-batch-overlap", "experts"});
   // A constraint the answer already meets is no ignored input: a dense model's deployments are all aggregated.
-  EXPECT_EQ(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --aggregated-only").exit_code, 0);
+  EXPECT_EQ(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --sweep --aggregated-only").exit_code, 0);
+  // Without a search of deployments (--sweep, or a target speed with the deployment open) it applies to nothing.
+  expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --aggregated-only"),
+                 {"--aggregated-only", "--sweep"});
   expect_refused(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --requests-per-client 2"),
                  {"--requests-per-client", "closed_loop"});
 }

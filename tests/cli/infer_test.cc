@@ -130,6 +130,77 @@ TEST(InferCli, BadInputNamesTheOption) {
   }
 }
 
+// Each refusal: exit 2, the option named, and the words that say what is allowed or when it applies.
+void expect_infer_refused(const std::string& args, const std::vector<std::string>& words) {
+  auto r = run_gpuplan("infer " + args);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+  for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << args << ": '" << w << "' not in " << r.err;
+}
+
+// A pool's GPUs, given, are the pool's: 0 and negatives are refused with the multiples allowed, as 3 is.
+TEST(InferCli, DisaggregatedPoolGpusGivenAreChecked) {
+  for (const char* pool : {"--prefill-gpus", "--decode-gpus"})
+    for (const char* bad : {"-8", "0", "3"})
+      expect_infer_refused(std::string("--disagg ") + pool + " " + bad,
+                           {pool, "must be a positive multiple", std::string("got ") + bad});
+  EXPECT_EQ(run_gpuplan("infer --disagg --prefill-gpus 16 --decode-gpus 8 --json").exit_code, 0);
+  expect_infer_refused("--disagg --decode-ep 0 --model deepseek-r1 --system gb200-nvl72", {"--decode-ep", "got 0"});
+}
+
+// Options a dense model has no use for are refused in disaggregated pools as --ep and --attention-dp are.
+TEST(InferCli, DisaggregatedPoolsOfADenseModelRefuseExpertOptions) {
+  expect_infer_refused("--ep 3", {"--ep"});
+  for (const char* ep : {"--prefill-ep 3", "--decode-ep 3"})
+    expect_infer_refused(std::string("--disagg ") + ep,
+                         {std::string(ep).substr(0, std::string(ep).find(' ')), "dense model llama3.1-70b", "got 3"});
+  for (const char* adp : {"--prefill-attn-dp", "--decode-attn-dp"})
+    expect_infer_refused(std::string("--disagg ") + adp, {adp, "MoE", "llama3.1-70b is dense"});
+  // EP 1 is a dense pool's (what validate's replayed rows state).
+  EXPECT_EQ(run_gpuplan("infer --disagg --prefill-ep 1 --decode-ep 1 --json").exit_code, 0);
+}
+
+// Options that apply to a mode, a model or a precision say when they apply, rather than being ignored.
+TEST(InferCli, OptionsOutsideWhereTheyApplyAreRefused) {
+  expect_infer_refused("--aggregated-only", {"--aggregated-only", "--sweep"});
+  expect_infer_refused("--aggregated-only --tp 8 --tpot-ms 50", {"--aggregated-only", "--sweep"});
+  EXPECT_EQ(run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --aggregated-only --tpot-ms 20 --json").exit_code,
+            0);
+  expect_infer_refused("--full-attention-window", {"--full-attention-window", "window", "llama3.1-70b has none"});
+  EXPECT_EQ(run_gpuplan("infer --model gpt-oss-120b --system hgx-b200 --full-attention-window --json").exit_code, 0);
+  expect_infer_refused("--precision bf16 --fp8-weight-block 128", {"--fp8-weight-block", "FP8", "bf16 weights"});
+  expect_infer_refused("--precision bf16 --fp8-weight-block 0", {"--fp8-weight-block", "FP8"});
+  EXPECT_EQ(run_gpuplan("infer --precision fp8 --fp8-weight-block 128 --json").exit_code, 0);
+}
+
+// An error names the option at fault: the pool's width, or the recipe whose pools do not fit the system given.
+TEST(InferCli, ErrorsNameThePoolOrTheRecipe) {
+  expect_infer_refused("--disagg --prefill-tp 3", {"--prefill-tp: 3 must divide", "allowed"});
+  expect_infer_refused("--disagg --decode-tp 3", {"--decode-tp: 3 must divide", "allowed"});
+  const std::string recipe = "--recipe sglang/b200-fp4/1k1k/mtp/low-latency-dep4-1p-tep8-5d";
+  auto r = run_gpuplan("infer " + recipe + " --system hgx-h100");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "error: --system: recipe sglang/b200-fp4")) << r.err;
+  EXPECT_TRUE(has(r.err, "hgx-h100")) << r.err;
+  EXPECT_FALSE(has(r.err, "error: --decode-tp")) << r.err;
+  // --as-of is a day the calendar has.
+  for (const char* day : {"2026-02-30", "2026-02-99", "2026-13-01"})
+    expect_infer_refused(recipe + " --as-of " + day, {"--as-of", "must be a date YYYY-MM-DD"});
+}
+
+// fp16 is no precision infer runs (not reported as bf16), for the weights or the KV cache.
+TEST(InferCli, Fp16IsRefusedNotReadAsBf16) {
+  expect_infer_refused("--precision fp16", {"--precision", "bf16, fp8", "'fp16'"});
+  expect_infer_refused("--kv-precision fp16", {"--kv-precision", "must be bf16 or fp8", "'fp16'"});
+  for (const char* cmd : {"train --model llama3.1-8b --system hgx-h100 --gpus 8",
+                          "search --model llama3.1-8b --system hgx-h100 --gpus 8",
+                          "recommend --model llama3.1-8b", "goodput --model llama3.1-8b --system hgx-h100 --gpus 8",
+                          "compare hgx-h100 hgx-h200 --model llama3.1-8b --task train"}) {
+    auto r = run_gpuplan(std::string(cmd) + " --precision fp16");
+    EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, "--precision")) << cmd << ": " << r.err;
+  }
+}
+
 TEST(InferCli, ValidateInferenceSchema) {
   auto r = run_gpuplan(std::string("validate --dataset ") + GPUPLAN_SHARED_DATA_DIR +
                        "/benchmarks/mlperf-inference-v4.1-v5.0.csv --json");
