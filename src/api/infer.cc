@@ -235,7 +235,8 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   // Any pool option given (whatever its value, 0 included) needs --disagg; the error names it.
   for (const char* o : {"--prefill-gpus", "--prefill-tp", "--prefill-ep", "--prefill-attn-dp", "--decode-gpus",
                         "--decode-tp", "--decode-ep", "--decode-attn-dp", "--decode-max-batch",
-                        "--prefill-max-batch", "--prefill-max-tokens", "--prefill-fp8-gemm-backend"})
+                        "--prefill-max-batch", "--prefill-max-tokens", "--prefill-fp8-gemm-backend",
+                        "--prefill-two-batch-overlap", "--decode-two-batch-overlap"})
     if (!req.disagg && req.given(o))
       throw InputError(o, "describes a disaggregated deployment (the --prefill-*/--decode-* options); add --disagg");
   w.max_num_tokens = req.max_num_tokens;
@@ -356,12 +357,15 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
         throw InputError(option, "must be 1 or more, got 0 (leave it out for the default)");
     }
     for (const auto& [option, on] : {std::pair{"--prefill-attn-dp", req.prefill_attn_dp},
-                                     std::pair{"--decode-attn-dp", req.decode_attn_dp}})
+                                     std::pair{"--decode-attn-dp", req.decode_attn_dp},
+                                     std::pair{"--prefill-two-batch-overlap", req.prefill_tbo},
+                                     std::pair{"--decode-two-batch-overlap", req.decode_tbo}})
       if (on && !model.is_moe())
         throw InputError(option, fmt::format("applies to MoE models; {} is dense", model.name));
     DisaggregatedDeployment d;
-    d.prefill = pool_parallel(model, req.prefill_tp, req.prefill_ep, req.prefill_attn_dp, req.tbo, "prefill");
-    d.decode = pool_parallel(model, req.decode_tp, req.decode_ep, req.decode_attn_dp, req.tbo, "decode");
+    d.prefill = pool_parallel(model, req.prefill_tp, req.prefill_ep, req.prefill_attn_dp, req.tbo || req.prefill_tbo,
+                              "prefill");
+    d.decode = pool_parallel(model, req.decode_tp, req.decode_ep, req.decode_attn_dp, req.tbo || req.decode_tbo, "decode");
     check_pool_widths(model, d.prefill, "prefill");
     check_pool_widths(model, d.decode, "decode");
     // Not given: one worker. Given, any value is the pool's (0 and negatives refused with the allowed ones).

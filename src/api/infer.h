@@ -32,6 +32,7 @@ struct InferRequest : RequestBase {
   bool attention_dp = false, sweep = false;
   // Disaggregated pools, MTP and the wide-EP knobs.
   bool disagg = false, prefill_attn_dp = false, decode_attn_dp = false, tbo = false, aggregated_only = false;
+  bool prefill_tbo = false, decode_tbo = false;  // --disagg: two-batch overlap in one pool only
   int prefill_gpus = 0, prefill_tp = 8, prefill_ep = 0, decode_gpus = 0, decode_tp = 8, decode_ep = 0, mtp = 0;
   long long decode_max_batch = 0;  // --disagg: sequences per decode attention rank at most (0: no cap)
   long long prefill_max_batch = 0;   // --disagg: requests per prefill attention rank, held through the KV hand-off (0: no cap)

@@ -92,6 +92,10 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--decode-tp", req.decode_tp, "--disagg: TP of a decode worker")->capture_default_str();
   app.add_option("--decode-ep", req.decode_ep, "--disagg: EP of a decode worker (default its width)");
   app.add_flag("--decode-attn-dp", req.decode_attn_dp, "--disagg: attention data-parallel in decode workers");
+  app.add_flag("--prefill-two-batch-overlap", req.prefill_tbo,
+               "--disagg: two-batch overlap in the prefill workers only (--two-batch-overlap: both pools)");
+  app.add_flag("--decode-two-batch-overlap", req.decode_tbo,
+               "--disagg: two-batch overlap in the decode workers only (what the chooser's disaggregated picks run)");
   app.add_option("--decode-max-batch", req.decode_max_batch,
                  "--disagg: sequences each decode attention rank holds at most (the recipe's max batch; clients "
                  "beyond the pool's slots wait before decode); 0: only the KV cache limits it")

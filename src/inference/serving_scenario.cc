@@ -9,7 +9,8 @@ namespace gpuplan {
 namespace {
 
 std::string parallel_text(const InferenceParallel& p) {
-  return fmt::format("tp={} ep={} pp={}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "");
+  return fmt::format("tp={} ep={} pp={}{}{}", p.tp, p.ep, p.pp, p.attention_dp ? " attention-dp" : "",
+                     p.two_batch_overlap ? " tbo" : "");
 }
 
 // MLPerf Inference Server-scenario TTFT limits (p99) and the longest prompts they apply to

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "run_cli.h"
 
 namespace {
@@ -90,6 +92,37 @@ TEST(InferCli, PointModeServesAModelTooLargeForOneNodeOverSeveral) {
   auto moe = run_gpuplan("infer --model gpt-moe-1.8t --system hgx-a100 --json");
   ASSERT_EQ(moe.exit_code, 0) << moe.err;
   EXPECT_EQ(moe.json()["parallel"]["ep"], 8) << moe.out;
+}
+
+// The deployment the chooser picks replays as the explicit command with its figures: DeepSeek-R1 on H200
+// nodes at 50 tokens/s per user is disaggregated (two-batch overlap in the decode pool only) on the 5
+// nodes its pools take, and its per-GPU figure is over their 40 GPUs.
+TEST(InferCli, TheChosenDisaggregatedDeploymentReplays) {
+  auto r = run_gpuplan("infer --model deepseek-r1 --system hgx-h200 --tokens-per-user 50 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_TRUE(j["disaggregated"].get<bool>()) << r.out;
+  const int gpus = j["prefill_gpus"].get<int>() + j["decode_gpus"].get<int>();
+  EXPECT_EQ(j["gpus"], gpus);
+  EXPECT_EQ(j["units"], (gpus + 7) / 8);
+  EXPECT_NEAR(j["tokens_per_s_per_gpu"].get<double>() * gpus, j["tokens_per_s_total"].get<double>(),
+              1e-6 * j["tokens_per_s_total"].get<double>());
+  const auto& pre = j["prefill_parallel"];
+  const auto& dec = j["decode_parallel"];
+  std::string cmd = fmt::format(
+      "infer --model deepseek-r1 --system hgx-h200 --disagg --prefill-gpus {} --prefill-tp {} --prefill-ep {}{}{} "
+      "--decode-gpus {} --decode-tp {} --decode-ep {}{}{} --mtp {} --concurrency {} --json",
+      j["prefill_gpus"].get<int>(), pre["tp"].get<int>(), pre["ep"].get<int>(),
+      pre["attention_dp"].get<bool>() ? " --prefill-attn-dp" : "",
+      pre["two_batch_overlap"].get<bool>() ? " --prefill-two-batch-overlap" : "", j["decode_gpus"].get<int>(),
+      dec["tp"].get<int>(), dec["ep"].get<int>(), dec["attention_dp"].get<bool>() ? " --decode-attn-dp" : "",
+      dec["two_batch_overlap"].get<bool>() ? " --decode-two-batch-overlap" : "", j["mtp_draft_tokens"].get<int>(),
+      j["concurrency"].get<long long>());
+  auto again = run_gpuplan(cmd);
+  ASSERT_EQ(again.exit_code, 0) << cmd << "\n" << again.err;
+  EXPECT_NEAR(again.json()["tokens_per_s_per_user"].get<double>(), j["tokens_per_s_per_user"].get<double>(), 1e-9)
+      << cmd;
+  EXPECT_NEAR(again.json()["ttft_s"].get<double>(), j["ttft_s"].get<double>(), 1e-9) << cmd;
 }
 
 TEST(InferCli, ADisaggregatedPointCarriesTheDisaggregatedBands) {
