@@ -479,8 +479,17 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
 
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   if (!req.claims.empty()) {
-    refuse_ignored_options(req, {"--long-context", "--prefix-hit", "--kv-offload"},
-                           "applies to the side-by-side comparison; a claim states its own conditions");
+    // A claim states its systems, model, precisions and workload: only the cost inputs (its per-$ ratio)
+    // and the catalog are read besides it.
+    refuse_options_not_read(req,
+                            {"--claim", "--cost-profile", "--electricity-usd-per-kwh", "--pue", "--depreciation-years",
+                             "--cost-of-capital", "--colocation-usd-per-kw-month", "--average-power-fraction",
+                             "--maintenance-fraction", "--catalog", "--calibration", "--json", "--csv"},
+                            [](std::string_view o) {
+                              return fmt::format("{} not apply with --claim: a claim states its own systems, model "
+                                                 "and conditions (leave out --claim for the side-by-side comparison)",
+                                                 o == "systems" ? "do" : "does");
+                            });
     std::vector<compare::Claim> todo;
     for (const auto& c : req.claims) {
       if (c == "builtin") {
@@ -522,6 +531,15 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   if (req.systems.size() != 2) throw InputError("systems", "give two systems (A and B), or none for the defaults");
   if (req.task != "train" && req.task != "infer" && req.task != "both")
     throw InputError("--task", fmt::format("must be train, infer or both, got '{}'", req.task));
+  if (req.task == "train") {
+    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload"}, "applies to --task infer or both (serving long prompts)");
+    refuse_ignored_options(req,
+                           {"--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--ttft-ms", "--tpot-ms"},
+                           "applies to --task infer or both (serving)");
+  } else if (req.task == "infer") {
+    refuse_ignored_options(req, {"--gpus", "--seq", "--global-batch", "--train-precision"},
+                           "applies to --task train or both (a training run)");
+  }
   Per per_v = Per::gpu;
   if (req.per == "gpu") per_v = Per::gpu;
   else if (req.per == "system") per_v = Per::system;

@@ -185,6 +185,49 @@ TEST(CliCompare, BadInputNamesTheOption) {
   EXPECT_TRUE(has(r.err, "--tokens-per-user")) << r.err;
 }
 
+// A claim states its own systems, model and conditions: what the side-by-side comparison reads is refused
+// with --claim, naming the first option given; the cost inputs (its per-$ ratio) still apply.
+TEST(CliCompare, ClaimRefusesTheComparisonsOptions) {
+  auto r = run_gpuplan("compare hgx-b200 hgx-a100 --claim h200-1.9x-llama70b");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "systems: do not apply with --claim")) << r.err;
+  for (const char* o : {"--model llama3.1-8b", "--isl 100", "--gpus 64", "--precision fp4", "--per usd", "--task train",
+                        "--fabric-topology rail-only", "--long-context 4096"}) {
+    r = run_gpuplan(std::string("compare --claim h200-1.9x-llama70b ") + o);
+    EXPECT_EQ(r.exit_code, 2) << o << "\n" << r.out;
+    const std::string name = std::string(o).substr(0, std::string(o).find(' '));
+    EXPECT_TRUE(has(r.err, name + ": does not apply with --claim")) << o << ": " << r.err;
+  }
+  r = run_gpuplan("compare --claim h200-1.9x-llama70b --isl 100 --osl 7");
+  EXPECT_TRUE(has(r.err, "--isl: ") && has(r.err, "also given: --osl")) << r.err;
+  r = run_gpuplan("compare --claim h200-1.9x-llama70b --pue 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["cost_profile"]["pue"].get<double>(), 2.0);
+}
+
+// Options of the task not asked are refused, as cost and recommend refuse them.
+TEST(CliCompare, OtherTasksOptionsAreRefused) {
+  auto r = run_gpuplan("compare --task train --isl 100 --osl 7 --precision fp4 --tokens-per-user-per-s 10 --ttft-ms 5");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "--isl: applies to --task infer or both (serving)")) << r.err;
+  for (const char* o : {"--osl 7", "--precision fp4", "--tokens-per-user 10", "--ttft-ms 5", "--tpot-ms 5"}) {
+    r = run_gpuplan(std::string("compare --task train ") + o);
+    EXPECT_EQ(r.exit_code, 2) << o << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, std::string(o).substr(0, std::string(o).find(' ')))) << o << ": " << r.err;
+  }
+  r = run_gpuplan("compare --task train --prefix-hit 0.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(has(r.err, "--prefix-hit: applies to --task infer")) << r.err;
+  r = run_gpuplan("compare --task infer --gpus 64 --train-precision fp8 --seq 4096");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "--gpus: applies to --task train or both (a training run)")) << r.err;
+  for (const char* o : {"--train-precision fp8", "--seq 4096", "--global-batch 64"}) {
+    r = run_gpuplan(std::string("compare --task infer ") + o);
+    EXPECT_EQ(r.exit_code, 2) << o << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, std::string(o).substr(0, std::string(o).find(' ')))) << o << ": " << r.err;
+  }
+}
+
 TEST(CliRecommend, ServingAndTraining) {
   auto r = run_gpuplan("recommend --model llama3.1-8b --task infer --users 16 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
