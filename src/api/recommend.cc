@@ -165,7 +165,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   if (!train && !req.rent_overrides.empty())
     throw InputError("--rent-usd-per-gpu-hour", "applies to --task train and finetune (a one-off job rented or bought)");
-  const auto rents = train ? sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour")
+  const auto rents = train ? sizing::rent_prices(catalog, req.rent_overrides, "--rent-usd-per-gpu-hour")
                            : std::map<std::string, sizing::RentPrice>{};
   for (const auto& [name, p] : rents) req.spec.rent_usd_per_gpu_hour[name] = p.usd_per_gpu_hour;
   const compare::RecommendResult res = compare::recommend(catalog, m, req.spec, profile, progress);

@@ -107,7 +107,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   const auto prec = parse_precision(req.precision);
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
-  const auto rents = sizing::rent_prices(req.rent_overrides, "--rent-usd-per-gpu-hour");
+  const auto rents = sizing::rent_prices(catalog, req.rent_overrides, "--rent-usd-per-gpu-hour");
   const ModelArch model = resolve_model(req.model_name, "--model");
   InferenceWorkload context;  // --prefix-hit, --kv-offload: checked and read as infer reads them
   apply_long_context(req.long_context, context);

@@ -38,7 +38,8 @@ const std::map<std::string, RentPrice>& builtin_rent_prices() {
   return prices;
 }
 
-std::map<std::string, RentPrice> rent_prices(const std::vector<std::string>& overrides, const std::string& field) {
+std::map<std::string, RentPrice> rent_prices(const Catalog& catalog, const std::vector<std::string>& overrides,
+                                             const std::string& field) {
   std::map<std::string, RentPrice> out = builtin_rent_prices();
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
@@ -54,7 +55,7 @@ std::map<std::string, RentPrice> rent_prices(const std::vector<std::string>& ove
     }
     if (!(std::isfinite(price) && price > 0 && price <= 1000))
       throw InputError(field, fmt::format("price must be above 0 and at most 1000 USD per GPU-hour, got '{}'", o));
-    out[o.substr(0, eq)] = {price, "user (" + field + ")"};
+    out[catalog.system(o.substr(0, eq), field).name] = {price, "user (" + field + ")"};
   }
   return out;
 }

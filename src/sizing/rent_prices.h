@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
+
 namespace gpuplan::sizing {
 
 struct RentPrice {
@@ -15,8 +17,10 @@ struct RentPrice {
 // The built-in prices (data/cost/rent.yaml), by system name.
 const std::map<std::string, RentPrice>& builtin_rent_prices();
 
-// The built-in prices with `overrides` ("SYSTEM=PRICE", PRICE in USD per GPU-hour, 0 to 1000) on top;
-// InputError naming `field` for a malformed entry.
-std::map<std::string, RentPrice> rent_prices(const std::vector<std::string>& overrides, const std::string& field);
+// The built-in prices with `overrides` ("SYSTEM=PRICE", PRICE in USD per GPU-hour, 0 to 1000) on top, each
+// under the catalog's name of its system; InputError naming `field` for a malformed entry or a system the
+// catalog does not have.
+std::map<std::string, RentPrice> rent_prices(const Catalog& catalog, const std::vector<std::string>& overrides,
+                                             const std::string& field);
 
 }  // namespace gpuplan::sizing

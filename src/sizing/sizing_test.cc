@@ -317,12 +317,27 @@ TEST(Money, RentIsGpusTimesPriceTimesHours) {
   EXPECT_NEAR(rent_usd_per_year(72, 4.54), 72 * 4.54 * 8766.0, 1e-6);
   // $/M tokens: a year's cost over a year's tokens.
   EXPECT_NEAR(usd_per_million_tokens(8766.0 * 3600.0, 1e6), 1.0, 1e-12);
-  const auto prices = rent_prices({"hgx-h100=3.25"}, "--rent-usd-per-gpu-hour");
+  const Catalog catalog = Catalog::load({});
+  const auto prices = rent_prices(catalog, {"hgx-h100=3.25"}, "--rent-usd-per-gpu-hour");
   EXPECT_EQ(prices.at("hgx-h100").usd_per_gpu_hour, 3.25);
   EXPECT_GT(prices.at("hgx-b200").usd_per_gpu_hour, 0);
   EXPECT_FALSE(prices.at("hgx-b200").source.empty());
-  EXPECT_THROW(rent_prices({"hgx-h100"}, "--rent-usd-per-gpu-hour"), InputError);
-  EXPECT_THROW(rent_prices({"hgx-h100=-1"}, "--rent-usd-per-gpu-hour"), InputError);
+  EXPECT_THROW(rent_prices(catalog, {"hgx-h100"}, "--rent-usd-per-gpu-hour"), InputError);
+  EXPECT_THROW(rent_prices(catalog, {"hgx-h100=-1"}, "--rent-usd-per-gpu-hour"), InputError);
+}
+
+// A price for a system the catalog does not have is refused, as every other list of systems refuses it.
+TEST(Money, RentOfAnUnknownSystemIsRefused) {
+  try {
+    rent_prices(Catalog::load({}), {"nosuch=2"}, "--rent-usd-per-gpu-hour");
+    ADD_FAILURE() << "nosuch=2 accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--rent-usd-per-gpu-hour");
+    EXPECT_NE(std::string(e.what()).find("unknown system 'nosuch'"), std::string::npos) << e.what();
+  }
+  // A system's other spelling prices the system.
+  const auto other = rent_prices(Catalog::load({}), {"HGX-H100=3.25"}, "--rent-usd-per-gpu-hour");
+  EXPECT_EQ(other.at("hgx-h100").usd_per_gpu_hour, 3.25);
 }
 
 const api::Session& session() {
@@ -516,6 +531,13 @@ TEST(SizeCommand, BadInputNamesTheOption) {
   EXPECT_EQ(refused_field("size", {{"model", "deepseek-r1"}}), "--requests-per-s");
   EXPECT_EQ(refused_field("size", {{"model", "deepseek-r1"}, {"requests_per_s", 1}, {"price_mode", "lease"}}),
             "--price-mode");
+  // A rental price of a system the catalog does not have, in size and in recommend (their shared parser).
+  EXPECT_EQ(refused_field("size", {{"model", "llama3.1-8b"}, {"system", {"hgx-h100"}}, {"requests_per_s", 10},
+                                   {"rent_usd_per_gpu_hour", {"nosuch=2"}}}),
+            "--rent-usd-per-gpu-hour");
+  EXPECT_EQ(refused_field("recommend", {{"model", "llama3.1-8b"}, {"task", "train"}, {"price_mode", "rent"},
+                                        {"rent_usd_per_gpu_hour", {"nosuch=2"}}}),
+            "--rent-usd-per-gpu-hour");
 }
 
 TEST(InferOpenLoop, OptionsItDoesNotReadAreRefused) {

@@ -120,6 +120,14 @@ TEST(RecommendPurchaseCli, RentAgainstOwnForAOneOffJob) {
   EXPECT_TRUE(has(t.out, "or rents ")) << t.out;
   EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task infer --rent-usd-per-gpu-hour hgx-h100=3").exit_code, 2);
   EXPECT_EQ(run_gpuplan("recommend --model llama3.1-8b --task train --rent-usd-per-gpu-hour hgx-h100").exit_code, 2);
+  // A price for a system the catalog does not have is refused, not left unused.
+  for (const char* q : {"recommend --model llama3.1-8b --task train --price-mode rent --rent-usd-per-gpu-hour nosuch=2",
+                        "size --model llama3.1-8b --system hgx-h100 --requests-per-s 10 "
+                        "--rent-usd-per-gpu-hour nosuch=2"}) {
+    const auto u = run_gpuplan(q);
+    EXPECT_EQ(u.exit_code, 2) << q << "\n" << u.out;
+    EXPECT_TRUE(has(u.err, "--rent-usd-per-gpu-hour: unknown system 'nosuch'")) << q << ": " << u.err;
+  }
 }
 
 TEST(LongContextCli, CompareLongContextYardstick) {
