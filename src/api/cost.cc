@@ -132,10 +132,11 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   const FinetuneSpec finetune = finetune_spec(req.finetune, req);  // checked once, before any system
   if (req.task != "train") {
     const auto why = [](std::string_view option) {
-      return std::string(option == "--method" ? "applies to --task train (full, lora or qlora fine-tuning)"
-                                              : "applies to --task train (the training loss)");
+      return std::string(option == "--method"    ? "applies to --task train (full, lora or qlora fine-tuning)"
+                         : option == "--kernels" ? "applies to --task train (the training loop's kernels)"
+                                                 : "applies to --task train (the training loss)");
     };
-    refuse_ignored_options(req, {"--method", "--loss-precision"}, why);
+    refuse_ignored_options(req, {"--method", "--loss-precision", "--kernels"}, why);
     // A request filled without the CLI records no given options: its method still says.
     if (!finetune.is_full()) throw InputError("--method", why("--method"));
   }

@@ -343,7 +343,9 @@ int memory(const Catalog& catalog, MemoryRequest o, Output& output) {
   const ModelArch m = resolve_model(o.model, "--model");
   const MemoryTarget hw = resolve_memory_target(catalog, o);
   if (o.inference)
-    refuse_ignored_options(o, {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits"},
+    refuse_ignored_options(o,
+                           {"--method", "--lora-rank", "--lora-targets", "--lora-optimizer-bits", "--qlora-kernel",
+                            "--kernels"},
                            "is a training option (leave out --inference)");
   return o.inference ? run_inference(o, output, m, hw) : run_training(o, output, m, hw);
 }

@@ -143,7 +143,10 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     refuse_ignored_options(req, {"--isl", "--osl", "--users", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"},
                            "applies to --task infer (serving)");
   } else {
-    refuse_ignored_options(req, {"--loss-precision"}, "applies to --task train and finetune (the training loss)");
+    refuse_ignored_options(req, {"--loss-precision", "--kernels"}, [](std::string_view option) {
+      return std::string(option == "--kernels" ? "applies to --task train and finetune (the training loop's kernels)"
+                                               : "applies to --task train and finetune (the training loss)");
+    });
     InferenceWorkload w;  // the same reading as infer's (api/long_context_options.h)
     apply_long_context(req.long_context, w);
     req.spec.prefix_hit = w.prefix_hit_fraction;

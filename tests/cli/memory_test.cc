@@ -199,6 +199,25 @@ TEST(CliFinetune, LossPrecisionChangesTheLossBuffersOnly) {
   EXPECT_TRUE(has(r.err, "--loss-precision")) << r.err;
 }
 
+// The training loop's options (--kernels, --qlora-kernel) in a question that trains nothing are refused,
+// naming them, as --loss-precision and --lora-targets are.
+TEST(CliFinetune, TrainingLoopOptionsRefusedWhereNothingTrains) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"memory --model llama3.1-70b --inference --kernels eager --qlora-kernel gptq",
+       "--qlora-kernel: is a training option (leave out --inference); also given: --kernels"},
+      {"memory --model llama3.1-70b --inference --kernels eager", "--kernels: is a training option"},
+      {"cost --model llama3.1-70b --system hgx-h100 --task infer --kernels eager",
+       "--kernels: applies to --task train (the training loop's kernels)"},
+      {"recommend --model llama3.1-70b --kernels eager",
+       "--kernels: applies to --task train and finetune (the training loop's kernels)"},
+  };
+  for (const auto& [command, message] : cases) {
+    const auto r = run_gpuplan(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, message)) << command << "\n" << r.err;
+  }
+}
+
 TEST(CliFinetune, GenericConfigNamesWhatItCannotMap) {
   const auto r = run_gpuplan(std::string("model show ") + GPUPLAN_SOURCE_DIR +
                              "/src/model/fixtures/google--gemma-3-27b-it.json --json");
