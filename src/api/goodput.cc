@@ -208,7 +208,8 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
     throw InputError("--mtbf", fmt::format("must be 1 to 1e9 hours, got {}", req.mtbf_h));
   if (req.given("--checkpoint") && !(req.checkpoint_s > 0 && req.checkpoint_s <= 1e6))
     throw InputError("--checkpoint", fmt::format("must be more than 0 and at most 1e6 seconds, got {}", req.checkpoint_s));
-  if (req.tokens <= 0) throw InputError("--tokens", fmt::format("must be positive, got {}", req.tokens));
+  if (!(req.tokens > 0 && req.tokens <= 1e16))
+    throw InputError("--tokens", fmt::format("must be above 0 and at most 1e16, got {}", req.tokens));
   if (req.usd < 0) throw InputError("--usd-per-gpu-hour", fmt::format("must not be negative, got {}", req.usd));
   auto p = parse_precision(req.precision);
   if (!p) throw InputError("--precision", fmt::format("must be bf16, fp8, mxfp8 or nvfp4, got '{}'", req.precision));

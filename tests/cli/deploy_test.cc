@@ -181,4 +181,15 @@ TEST(GoodputCli, MtbfAndBadInput) {
   EXPECT_TRUE(has(bad.err, "--compare")) << bad.err;
 }
 
+// --tokens has cost's limit: 1e16 tokens.
+TEST(GoodputCli, TokensAreCappedAsCostCapsThem) {
+  const std::string q = "goodput --model llama3.1-8b --system hgx-h100 --gpus 64 --tokens ";
+  for (const char* t : {"1e308", "2e16", "0"}) {
+    const auto r = run_gpuplan(q + t);
+    EXPECT_EQ(r.exit_code, 2) << t << "\n" << r.out;
+    EXPECT_TRUE(has(r.err, "--tokens: must be above 0 and at most 1e16")) << t << ": " << r.err;
+  }
+  EXPECT_EQ(run_gpuplan(q + "1e16").exit_code, 0);
+}
+
 }  // namespace
