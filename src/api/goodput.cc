@@ -11,6 +11,7 @@
 #include "api/goodput.h"
 #include "api/text.h"
 #include "api/cost_options.h"
+#include "api/mode_options.h"
 #include "core/numbers.h"
 #include "core/error.h"
 #include "deploy/goodput.h"
@@ -217,7 +218,14 @@ int goodput(const Catalog& catalog, GoodputRequest req, Output& output) {
   const ModelArch model = resolve_model(req.model_name, "--model");
   const BatchChoice batch = choose_global_batch(model, req.w.seq_len, req.given("--global-batch") ? req.w.global_batch : 0);
   req.w.global_batch = batch.sequences;
-  const cost::CostProfile profile = load_cost_profile(req.cost_opts);
+  const cost::CostProfile profile = load_cost_profile(req.cost_opts);  // checked even when a price is given
+  // A price given replaces each system's TCO, the only figure the cost profile and its options price here.
+  if (req.given("--usd-per-gpu-hour"))
+    refuse_ignored_options(req,
+                           {"--cost-profile", "--electricity-usd-per-kwh", "--pue", "--depreciation-years",
+                            "--cost-of-capital", "--colocation-usd-per-kw-month", "--average-power-fraction",
+                            "--maintenance-fraction"},
+                           "prices each system's TCO, which --usd-per-gpu-hour replaces: give one or the other");
   deploy::FailureModel failures = deploy::builtin_failure_model();
   if (req.mtbf_h > 0) failures = failures.with_gpu_mtbf_hours(req.mtbf_h);
   std::vector<Side> sides;

@@ -181,6 +181,22 @@ TEST(GoodputCli, MtbfAndBadInput) {
   EXPECT_TRUE(has(bad.err, "--compare")) << bad.err;
 }
 
+// A price given replaces the TCO, the only figure the cost options price: given with one, they are refused,
+// naming them; without one, they price the TCO.
+TEST(GoodputCli, CostOptionsWithAPriceAreRefused) {
+  const std::string q = "goodput --model llama3.1-8b --system hgx-h100 --gpus 64";
+  auto r = run_gpuplan(q + " --usd-per-gpu-hour 2 --pue 2 --maintenance-fraction 0.5");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_TRUE(has(r.err, "--pue: prices each system's TCO, which --usd-per-gpu-hour replaces")) << r.err;
+  EXPECT_TRUE(has(r.err, "also given: --maintenance-fraction")) << r.err;
+  r = run_gpuplan(q + " --usd-per-gpu-hour 2 --electricity-usd-per-kwh 0.2");
+  EXPECT_TRUE(has(r.err, "--electricity-usd-per-kwh: prices each system's TCO")) << r.err;
+  const auto tco = run_gpuplan(q + " --json"), pue = run_gpuplan(q + " --pue 2 --json");
+  ASSERT_EQ(pue.exit_code, 0) << pue.err;
+  EXPECT_GT(pue.json()["systems"][0]["usd_per_gpu_hour"].get<double>(),
+            tco.json()["systems"][0]["usd_per_gpu_hour"].get<double>());
+}
+
 // --tokens has cost's limit: 1e16 tokens.
 TEST(GoodputCli, TokensAreCappedAsCostCapsThem) {
   const std::string q = "goodput --model llama3.1-8b --system hgx-h100 --gpus 64 --tokens ";
