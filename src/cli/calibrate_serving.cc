@@ -1,5 +1,6 @@
 // gpuplan calibrate --inference: the serving parameters, the MLA decode rate, the prefill rates.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -15,6 +16,7 @@
 #include "cli/common.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "catalog/serving_engine.h"
 #include "validate/band_fit.h"
 #include "validate/calibrate.h"
@@ -25,6 +27,27 @@
 #include "cli/calibrate_parts.h"
 
 namespace gpuplan::cli::calibrate_detail {
+
+namespace {
+
+// Each generation --generation names must be one the catalog knows and one some row of the dataset is of.
+void check_fit_generations(const Catalog& catalog, const std::vector<InferenceCase>& rows, const std::string& dataset,
+                           const std::vector<std::string>& only_generations) {
+  std::set<std::string> known, present;
+  for (const auto& a : catalog.accelerators()) known.insert(a.generation);
+  for (const auto& c : rows) present.insert(c.generation);
+  for (const auto& g : only_generations) {
+    if (!known.count(g))
+      throw InputError("--generation", fmt::format("unknown generation '{}'; known generations: {}", echo_name(g),
+                                                   fmt::join(known, ", ")));
+    if (!present.count(g))
+      throw InputError("--generation",
+                       fmt::format("no row of '{}' is of generation '{}' (its rows' generations: {})", dataset, g,
+                                   present.empty() ? "none" : fmt::format("{}", fmt::join(present, ", "))));
+  }
+}
+
+}  // namespace
 
 // calibrate --inference: the serving parameters (infer_*) of each generation on serving rows.
 int calibrate_inference_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,
@@ -42,6 +65,7 @@ int calibrate_inference_cli(const CommonOptions& common, const std::string& data
   }
   std::vector<SkippedRow> skipped;
   auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
+  check_fit_generations(catalog, all, dataset, only_generations);
   std::vector<InferenceCase> cases;
   size_t left_out = 0;
   for (auto& c : all) {
@@ -108,14 +132,12 @@ int calibrate_mla_decode_cli(const CommonOptions& common, const std::string& dat
   const bool inferencex = is_inferencex_schema(table);
   std::vector<SkippedRow> skipped;
   auto all = inferencex ? map_inferencex_cases(table, catalog, skipped) : map_inference_cases(table, catalog, skipped);
+  check_fit_generations(catalog, all, dataset, only_generations);
   std::vector<InferenceCase> cases;
   for (auto& c : all)
     if (only_generations.empty() ||
         std::find(only_generations.begin(), only_generations.end(), c.generation) != only_generations.end())
       cases.push_back(std::move(c));
-  for (const auto& g : only_generations)
-    if (std::none_of(cases.begin(), cases.end(), [&](const InferenceCase& c) { return c.generation == g; }))
-      throw InputError("--generation", fmt::format("no row of '{}' is of generation '{}'", dataset, g));
   const auto fits = calibrate_mla_decode(cases, opts);
   if (fits.empty()) throw InputError("--dataset", "'" + dataset + "' has no TPOT row of an MLA model to fit on");
   const size_t total = cases.size();
@@ -171,9 +193,7 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
   // Every row counts towards the front ends; --generation names the generations whose rates are fitted.
   std::vector<InferenceCase> cases = std::move(all);
   if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
-  for (const auto& g : only_generations)
-    if (std::none_of(cases.begin(), cases.end(), [&](const InferenceCase& c) { return c.generation == g; }))
-      throw InputError("--generation", fmt::format("no row of '{}' is of generation '{}'", dataset, g));
+  check_fit_generations(catalog, cases, dataset, only_generations);
   constexpr long long kMaxFitClients = 8;
   const PrefillFit fit = calibrate_prefill(cases, catalog, opts, kMaxFitClients, 4, only_generations);
   if (fit.fit_rows == 0)

@@ -94,8 +94,15 @@ int cmd_calibrate(int argc, char** argv) {
       ->check(CLI::Range(0.0, 10.0));
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
+    const bool metrics_given = app.get_option("--metrics")->count() > 0;
+    if (!fit_sources.empty() && !engines) throw InputError("--fit-sources", "applies with --engines");
+    if (metrics_given && !inference) throw InputError("--metrics", "applies with --inference");
     if (engines) {
       if (inference || bands) throw InputError("--engines", "cannot be combined with --inference or --bands");
+      if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
+      if (!generations.empty()) throw InputError("--generation", "applies with --inference");
+      if (!serving.empty()) throw InputError("--serving", "applies with --bands");
+      if (!bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
                                    fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources),
                                    moe_gemm_waves,
@@ -118,6 +125,9 @@ int cmd_calibrate(int argc, char** argv) {
           throw InputError("--params", "unknown parameter '" + p + "' (" + list + ")");
         }
     }
+    if (metrics_given && (prefill || !opts.params.empty()))
+      throw InputError("--metrics", prefill ? "does not apply with --prefill (it fits on the TTFT rows)"
+                                            : "does not apply with --params (the parameters choose their rows)");
     if (inference && prefill) {
       if (!holdouts.empty()) throw InputError("--holdout", "does not apply with --prefill (its held-out rows are fixed)");
       return calibrate_prefill_cli(common, dataset, write_path, opts,
@@ -135,11 +145,17 @@ int cmd_calibrate(int argc, char** argv) {
     if (inference) {
       if (metrics != "all") {
         opts.metrics = split_list(metrics);
-        for (const auto& m : opts.metrics)
+        for (std::size_t i = 0; i < opts.metrics.size(); ++i) {
+          const std::string& m = opts.metrics[i];
+          if (m == "all") throw InputError("--metrics", "'all' cannot be combined with other metrics: give all alone");
           if (m != "tpot_ms" && m != "ttft_ms" && m != "tokens_per_sec_total" && m != "tokens_per_sec_per_gpu" &&
               m != "tokens_per_sec_per_user")
             throw InputError("--metrics", "unknown metric '" + m + "' (tpot_ms, ttft_ms, tokens_per_sec_total, "
                                           "tokens_per_sec_per_gpu, tokens_per_sec_per_user or all)");
+          if (std::find(opts.metrics.begin(), opts.metrics.begin() + static_cast<std::ptrdiff_t>(i), m) !=
+              opts.metrics.begin() + static_cast<std::ptrdiff_t>(i))
+            throw InputError("--metrics", "'" + m + "' is given twice");
+        }
       }
       return calibrate_inference_cli(common, dataset, write_path, holdouts, opts,
                                      generations.empty() ? std::vector<std::string>{} : split_list(generations),

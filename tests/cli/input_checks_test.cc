@@ -1,0 +1,51 @@
+// Options that were silently dropped, ignored, clamped or named wrongly: each is now refused with exit 2 and a
+// message naming the option and what it allows.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+
+#include "run_cli.h"
+
+namespace {
+// The file's helpers by name: the CLI tests build in unity batches, which join files.
+namespace input_checks {
+
+const std::string kDir = "/tmp/gpuplan_cli_input_checks";
+const std::string kCluster = kSrc + "/examples/clusters/hgx-h100-256.yaml";
+
+std::string write(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(kDir);
+  const std::string path = kDir + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// Exit 2, and the message names each of `words`.
+void expect_refused(const std::string& args, std::initializer_list<std::string> words) {
+  const CliResult r = run_gpuplan(args, 120);
+  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out.substr(0, 500) << r.err;
+  for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << args << ": '" << w << "' not in: " << r.err;
+}
+
+TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
+  const std::string training = "calibrate --dataset " + kSrc + "/tests/cli/data/training-5-rows.csv";
+  expect_refused(training + " --metrics tpot_ms", {"--metrics", "applies with --inference"});
+  expect_refused(training + " --fit-sources x", {"--fit-sources", "applies with --engines"});
+  const std::string serving =
+      write("i_small.csv",
+            "source_id,model,gpu,num_gpus,precision_weights,precision_kv,framework,scenario,metric,isl,osl,"
+            "concurrency_or_batch,tp,pp,value\n"
+            "x,Llama-3.1-8B,H100-SXM,1,FP8,FP8,TensorRT-LLM,offline,tokens_per_sec_total,128,128,64,1,1,9000\n");
+  const std::string inference = "calibrate --dataset " + serving + " --inference";
+  expect_refused(inference + " --fit-sources x", {"--fit-sources", "applies with --engines"});
+  expect_refused(inference + " --generation nosuchgen", {"--generation", "nosuchgen", "known generations", "hopper"});
+  expect_refused(inference + " --generation blackwell", {"--generation", "no row", "hopper"});
+  expect_refused(inference + " --metrics all,tpot_ms", {"--metrics", "'all' cannot be combined"});
+  expect_refused(inference + " --metrics tpot_ms,tpot_ms", {"--metrics", "twice"});
+}
+
+}  // namespace input_checks
+}  // namespace
