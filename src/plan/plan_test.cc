@@ -35,6 +35,22 @@ TEST(Plan, BadInputNamesTheKey) {
   EXPECT_THROW(parse_training_plan("zero=4"), InputError);
 }
 
+// A key given twice is refused (not the last one silently winning), and so is an empty item.
+TEST(Plan, RefusesAKeyGivenTwiceAndEmptyItems) {
+  auto field_and_message = [](const std::string& text) {
+    try {
+      parse_training_plan(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(field_and_message("tp=8,tp=4").rfind("--plan.tp: given twice", 0), 0u) << field_and_message("tp=8,tp=4");
+  for (const char* empty : {"tp=8,,pp=2", ",,,", "tp=8,", ",tp=8"})
+    EXPECT_EQ(field_and_message(empty).rfind("--plan: empty item", 0), 0u) << empty << ": " << field_and_message(empty);
+  EXPECT_EQ(parse_training_plan("").tp, 1);  // no text: the base plan
+}
+
 TEST(Plan, StridesFollowTheRankOrder) {
   TrainingPlan p = parse_training_plan("tp=8,cp=2,pp=4");
   auto s = group_strides(p, 128);  // dp = 128/(8*2*4) = 2

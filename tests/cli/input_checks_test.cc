@@ -47,5 +47,11 @@ TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   expect_refused(inference + " --metrics tpot_ms,tpot_ms", {"--metrics", "twice"});
 }
 
+TEST(InputChecks, PlanRefusesDuplicatesAndEmptyItems) {
+  expect_refused("train --plan tp=8,tp=4", {"--plan.tp", "given twice"});
+  expect_refused("train --plan tp=8,,pp=2", {"--plan", "empty item"});
+  expect_refused("train --plan ,,,", {"--plan", "empty item"});
+}
+
 }  // namespace input_checks
 }  // namespace
