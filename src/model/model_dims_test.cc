@@ -33,6 +33,30 @@ TEST(ModelDims, BadInputNamesTheKey) {
   EXPECT_EQ(field("experts=-1"), "--arch.experts");
 }
 
+// The message reports the value given (not the 0 a failed conversion leaves), and a key given twice or an
+// empty item is refused.
+TEST(ModelDims, BadInputReportsTheValueGiven) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_model_dims(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const char* v : {"1e308", "5.5", "inf", "-inf", "99999999999999999999"}) {
+    const std::string m = message(std::string("layers=") + v);
+    EXPECT_EQ(m.rfind("--arch.layers: must be a whole number from 1 to ", 0), 0u) << m;
+    EXPECT_NE(m.find(std::string("got '") + v + "'"), std::string::npos) << m;
+  }
+  EXPECT_NE(message("hidden=inf").find("got 'inf'"), std::string::npos);
+  EXPECT_EQ(message("layerz=5.5").rfind("--arch.layerz: unknown model dimension", 0), 0u) << message("layerz=5.5");
+  const std::string twice = message("layers=10,layers=20");
+  EXPECT_EQ(twice.rfind("--arch.layers: given twice", 0), 0u) << twice;
+  for (const char* empty : {"layers=10,,hidden=4096", ",", "layers=10,"})
+    EXPECT_EQ(message(empty).rfind("--arch: empty item", 0), 0u) << empty << ": " << message(empty);
+}
+
 TEST(ModelDims, ReplacesABuiltInModelsDimensions) {
   std::vector<std::string> notes;
   bool builtin = false;

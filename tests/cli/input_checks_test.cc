@@ -47,10 +47,24 @@ TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   expect_refused(inference + " --metrics tpot_ms,tpot_ms", {"--metrics", "twice"});
 }
 
+TEST(InputChecks, ArchReportsTheValueGiven) {
+  for (const char* v : {"layers=1e308", "layers=5.5", "hidden=inf"}) {
+    const CliResult r = run_gpuplan(std::string("train --arch ") + v, 60);
+    EXPECT_EQ(r.exit_code, 2) << v << ": " << r.err;
+    const std::string value = std::string(v).substr(std::string(v).find('=') + 1);
+    EXPECT_TRUE(has(r.err, "got '" + value + "'")) << v << ": " << r.err;
+    EXPECT_FALSE(has(r.err, "got 0")) << v << ": " << r.err;
+  }
+}
+
 TEST(InputChecks, PlanRefusesDuplicatesAndEmptyItems) {
   expect_refused("train --plan tp=8,tp=4", {"--plan.tp", "given twice"});
   expect_refused("train --plan tp=8,,pp=2", {"--plan", "empty item"});
   expect_refused("train --plan ,,,", {"--plan", "empty item"});
+}
+
+TEST(InputChecks, ArchRefusesAKeyGivenTwice) {
+  expect_refused("train --arch layers=10,layers=20", {"--arch.layers", "given twice"});
 }
 
 }  // namespace input_checks
