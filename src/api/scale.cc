@@ -94,8 +94,17 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
   else throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: bf16, fp8, mxfp8, nvfp4, fp4",
                                                    a.precision));
   if (a.given("--plan")) {
-    TrainingPlan p = parse_training_plan(a.plan);
-    p.dp = 0;  // derived at each N
+    TrainingPlan base;
+    base.dp = 0;  // derived at each N unless the plan names it (then every N must agree)
+    TrainingPlan p = parse_training_plan(a.plan, base);
+    if (p.dp > 0) {
+      const long long mp = 1LL * p.tp * p.pp * p.cp;
+      for (const int n : o.gpus)
+        if (1LL * p.dp * mp != n)
+          throw InputError("--plan", fmt::format("dp={} with tp*pp*cp={} needs {} GPUs, but --gpus lists {}; leave dp "
+                                                 "out to derive it at each GPU count",
+                                                 p.dp, mp, 1LL * p.dp * mp, n));
+    }
     o.fixed_plan = p;
   }
   const ModelArch m = resolve_model(a.model, "--model");

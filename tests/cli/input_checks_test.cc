@@ -30,6 +30,16 @@ void expect_refused(const std::string& args, std::initializer_list<std::string> 
   for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << args << ": '" << w << "' not in: " << r.err;
 }
 
+TEST(InputChecks, ScaleRefusesAStatedDpAGpuCountContradicts) {
+  const std::string base = "scale --model llama3.1-8b --system hgx-h100 --mode strong ";
+  expect_refused(base + "--gpus 8,16 --plan tp=8,dp=1", {"--plan", "dp=1", "16"});
+  const CliResult agrees = run_gpuplan(base + "--gpus 8 --plan tp=8,dp=1 --json", 120);
+  ASSERT_EQ(agrees.exit_code, 0) << agrees.err;
+  EXPECT_EQ(agrees.json()["points"][0]["plan"]["dp"], 1);
+  const CliResult derived = run_gpuplan(base + "--gpus 8,16 --plan tp=8 --json", 120);
+  EXPECT_EQ(derived.exit_code, 0) << derived.err;
+}
+
 TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   const std::string training = "calibrate --dataset " + kSrc + "/tests/cli/data/training-5-rows.csv";
   expect_refused(training + " --metrics tpot_ms", {"--metrics", "applies with --inference"});
