@@ -15,6 +15,7 @@
 #include "api/dispatch.h"
 #include "api/output.h"
 #include "api/report.h"
+#include "api/scale.h"
 #include "core/error.h"
 #include "core/suggest.h"
 #include "report/chart_library.h"
@@ -324,6 +325,8 @@ ReportOptions take_report_options(const std::string& kind_name, const Args& rest
   }
   if (auto v = option_value(rest, "--scale-gpus")) {
     if (kind_name != "train") throw InputError("--scale-gpus", "is an option of `report train` only");
+    if (v->empty()) throw InputError("--scale-gpus", "must not be empty (leave the option out for its default)");
+    parse_gpu_counts(*v, "--scale-gpus");  // as scale reads --gpus, named as given here
     o.scale_gpus = *v;
   }
   args = without(rest, {"--out", "--top", "--scale-gpus"});

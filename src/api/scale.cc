@@ -16,10 +16,8 @@
 
 namespace gpuplan::api {
 
-namespace {
-
-// "64,128,256" -> {64, 128, 256}; each a whole number from 1 to 2^20.
-std::vector<int> parse_gpu_list(const std::string& text) {
+// "64,128,256" -> {64, 128, 256}; each a whole number from 1 to 2^20, none twice.
+std::vector<int> parse_gpu_counts(const std::string& text, const std::string& field) {
   std::vector<int> out;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -34,19 +32,17 @@ std::vector<int> parse_gpu_list(const std::string& text) {
       used = 0;
     }
     if (item.empty() || used != item.size() || v < 1 || v > (1 << 20))
-      throw InputError("--gpus", fmt::format("'{}' is not a GPU count; give whole numbers from 1 to {} separated by "
-                                             "commas, e.g. 64,128,256",
-                                             item, 1 << 20));
+      throw InputError(field, fmt::format("'{}' is not a GPU count; give whole numbers from 1 to {} separated by "
+                                          "commas, e.g. 64,128,256",
+                                          item, 1 << 20));
     if (std::find(out.begin(), out.end(), static_cast<int>(v)) != out.end())
-      throw InputError("--gpus", fmt::format("{} is listed twice", v));
-    if (out.size() == 256) throw InputError("--gpus", "at most 256 GPU counts in one sweep");
+      throw InputError(field, fmt::format("{} is listed twice", v));
+    if (out.size() == 256) throw InputError(field, "at most 256 GPU counts in one sweep");
     out.push_back(static_cast<int>(v));
     pos = end + 1;
   }
   return out;
 }
-
-}  // namespace
 
 void add_scale_options(CLI::App& app, ScaleRequest& a) {
   app.description("Scaling sweep over GPU counts: weak (batch grows with GPUs) or strong (batch fixed); the best plan "
@@ -68,7 +64,7 @@ void add_scale_options(CLI::App& app, ScaleRequest& a) {
 
 int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
   ScalingOptions o;
-  o.gpus = parse_gpu_list(a.gpus);
+  o.gpus = parse_gpu_counts(a.gpus, "--gpus");
   if (a.mode == "weak") {
     o.mode = ScalingMode::weak;
     if (a.given("--global-batch"))

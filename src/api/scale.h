@@ -21,6 +21,10 @@ struct ScaleRequest : RequestBase {
   double batch_per_gpu = 0;
 };
 
+// "64,128,256" -> {64, 128, 256}: whole numbers from 1 to 2^20, none twice, at most 256; InputError naming
+// `field` otherwise.
+std::vector<int> parse_gpu_counts(const std::string& text, const std::string& field);
+
 // Defines the options (names, ranges, help) on `app`, bound to `req`.
 void add_scale_options(CLI::App& app, ScaleRequest& a);
 

@@ -57,6 +57,14 @@ TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   expect_refused(inference + " --metrics tpot_ms,tpot_ms", {"--metrics", "twice"});
 }
 
+TEST(InputChecks, ReportNamesScaleGpus) {
+  const std::string report = "report train --out " + kDir + "/r.html --scale-gpus ";
+  expect_refused(report + "0", {"--scale-gpus", "'0' is not a GPU count"});
+  expect_refused(report + "''", {"--scale-gpus", "must not be empty"});
+  expect_refused(report + "8,8", {"--scale-gpus", "listed twice"});
+  expect_refused(report + "8,,16", {"--scale-gpus"});
+}
+
 TEST(InputChecks, ArchReportsTheValueGiven) {
   for (const char* v : {"layers=1e308", "layers=5.5", "hidden=inf"}) {
     const CliResult r = run_gpuplan(std::string("train --arch ") + v, 60);
