@@ -95,11 +95,20 @@ int schedule(const Catalog& catalog, ScheduleRequest req, Output& output) {
     for (const auto& n : schedule::policy_names()) policies.push_back(schedule::make_policy(n));
   else
     policies.push_back(schedule::make_policy(req.policy));
+  if (req.seed < 0) throw InputError("--seed", "must be 0 or more");
+  if (req.trace != "generated")
+    for (const char* opt : {"--seed", "--load"})
+      if (req.given(opt))
+        throw InputError(opt, "applies to the generated job mix only (--trace generated); a trace file's jobs are "
+                              "replayed as they are");
+  if (req.given("--timeline") && !output.json())
+    throw InputError("--timeline", "applies with --json only (the utilisation timeline is a field of the document, "
+                                   "drawn by `gpuplan report schedule`)");
   const schedule::Cluster cluster(schedule::read_cluster_file(req.cluster_path, catalog_resolver(catalog)));
   std::vector<schedule::Job> jobs;
   if (req.trace == "generated") {
     schedule::MixOptions m;
-    m.seed = req.seed;
+    m.seed = static_cast<std::uint64_t>(req.seed);
     m.jobs = req.jobs_limit > 0 ? req.jobs_limit : 2000;
     m.cluster_gpus = cluster.total_gpus();
     m.offered_load = req.load;
@@ -137,6 +146,8 @@ int schedule(const Catalog& catalog, ScheduleRequest req, Output& output) {
       }
   }
   if (!req.slowdown_model.empty()) {
+    if (!catalog.find_system(req.slowdown_system) && !catalog.find_accelerator(req.slowdown_system))
+      catalog.system(req.slowdown_system, "--slowdown-system");  // unknown: the systems there are, named so
     Hardware hw = resolve_hardware(catalog, req.slowdown_system);
     apply_fabric_options(catalog, hw, 0, req.fabric_opts);
     const ModelArch ref = resolve_model(req.slowdown_model, "--slowdown-model");

@@ -22,7 +22,7 @@ struct ScheduleRequest : RequestBase {
   std::string cluster_path, trace = "generated", policy = "all", write_trace;
   bool backfill = false, preempt = false;
   int jobs_limit = 0;
-  uint64_t seed = 1;
+  long long seed = 1;  // 0 or more
   double load = 0.9;
   std::optional<double> slowdown_pct;  // unset: from --slowdown-model, else 32%
   std::string slowdown_model, slowdown_system;

@@ -40,6 +40,30 @@ TEST(InputChecks, ScaleRefusesAStatedDpAGpuCountContradicts) {
   EXPECT_EQ(derived.exit_code, 0) << derived.err;
 }
 
+TEST(InputChecks, ScheduleSeedIsZeroOrMore) {
+  expect_refused("schedule --cluster " + kCluster + " --jobs 50 --seed -1", {"--seed", "0 or more"});
+}
+
+TEST(InputChecks, ScheduleRefusesOptionsThatDoNotApply) {
+  const std::string trace = kDir + "/trace.csv";
+  std::filesystem::create_directories(kDir);
+  const CliResult made = run_gpuplan("schedule --cluster " + kCluster + " --jobs 30 --write-trace " + trace, 120);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::string replay = "schedule --cluster " + kCluster + " --trace " + trace;
+  EXPECT_EQ(run_gpuplan(replay, 120).exit_code, 0);
+  expect_refused(replay + " --load 0.5", {"--load", "generated"});
+  expect_refused(replay + " --seed 7", {"--seed", "generated"});
+  expect_refused("schedule --cluster " + kCluster + " --jobs 30 --timeline 10", {"--timeline", "--json"});
+  const CliResult timeline = run_gpuplan("schedule --cluster " + kCluster + " --jobs 30 --timeline 10 --json", 120);
+  ASSERT_EQ(timeline.exit_code, 0) << timeline.err;
+  EXPECT_TRUE(timeline.json()["results"][0].contains("timeline"));
+}
+
+TEST(InputChecks, ScheduleNamesTheSlowdownSystem) {
+  expect_refused("schedule --cluster " + kCluster + " --jobs 20 --slowdown-model llama3.1-8b --slowdown-system nosuch",
+                 {"--slowdown-system", "nosuch"});
+}
+
 TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   const std::string training = "calibrate --dataset " + kSrc + "/tests/cli/data/training-5-rows.csv";
   expect_refused(training + " --metrics tpot_ms", {"--metrics", "applies with --inference"});
