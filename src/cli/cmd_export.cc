@@ -26,6 +26,9 @@ int cmd_export(int argc, char** argv) {
   app.add_option("--output-dir", out_dir, "Write each file into this directory instead of printing them");
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
   return run_guarded([&] {
+    if (common.json && !out_dir.empty())
+      throw InputError("--output-dir", "give --output-dir (writes the files) or --json (returns them in the "
+                                       "document), not both");
     const Catalog catalog = load_catalog(common);
     const schedule::Cluster cluster(schedule::read_cluster_file(cluster_path, catalog_resolver(catalog)));
     const auto files = schedule::export_config(format, cluster, "format");

@@ -64,6 +64,13 @@ TEST(InputChecks, ScheduleNamesTheSlowdownSystem) {
                  {"--slowdown-system", "nosuch"});
 }
 
+TEST(InputChecks, ExportWritesOrReturnsNotBoth) {
+  const std::string dir = kDir + "/export_both";
+  std::filesystem::remove_all(dir);
+  expect_refused("export slurm --cluster " + kCluster + " --json --output-dir " + dir, {"--output-dir", "--json"});
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
 TEST(InputChecks, CalibrateRefusesModeOptionsOfOtherModes) {
   const std::string training = "calibrate --dataset " + kSrc + "/tests/cli/data/training-5-rows.csv";
   expect_refused(training + " --metrics tpot_ms", {"--metrics", "applies with --inference"});
