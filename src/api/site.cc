@@ -12,6 +12,7 @@
 #include "api/training_json.h"
 #include "compare/operating_point.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/text.h"
 #include "deploy/retrofit.h"
 #include "deploy/site.h"
@@ -196,10 +197,10 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
     throw InputError("--it-mw", "give --power-mw (facility) or --it-mw (IT), not both");
   if (req.given("--it-mw") && (req.it_mw <= 0 || req.it_mw > 1e5))
     throw InputError("--it-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", req.it_mw));
-  if (req.cluster_path.empty() && req.power_mw <= 0 && req.it_mw <= 0)
-    throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw or --it-mw)");
   if (req.given("--power-mw") && (req.power_mw <= 0 || req.power_mw > 1e5))
     throw InputError("--power-mw", fmt::format("must be more than 0 and at most 100000 MW, got {}", req.power_mw));
+  if (req.cluster_path.empty() && req.power_mw <= 0 && req.it_mw <= 0)
+    throw InputError("--cluster", "give a cluster file (--cluster) or a power budget (--power-mw or --it-mw)");
   if (req.power_mw <= 0 && req.it_mw <= 0)
     for (const char* opt : {"--systems", "--mix", "--model", "--seq", "--global-batch", "--precision", "--infer-model", "--infer-precision",
                             "--isl", "--osl", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"})
@@ -343,7 +344,8 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       std::string cur;
       for (char ch : req.mix_text + ",") {
         if (ch != ',') { cur += ch; continue; }
-        if (cur.empty()) continue;
+        if (cur.empty())
+          throw InputError("--mix", "has an empty item; give SYSTEM:PERCENT items separated by single commas");
         const auto colon = cur.find(':');
         if (colon == std::string::npos)
           throw InputError("--mix", fmt::format("'{}' is not SYSTEM:PERCENT (e.g. gb300-nvl72:70)", cur));
@@ -354,7 +356,10 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
         if (used == 0 || used != v.size() || !(pct > 0 && pct <= 100))
           throw InputError("--mix", fmt::format("share '{}' of {} must be a percentage above 0 and at most 100", v,
                                                 cur.substr(0, colon)));
-        budget_systems.push_back(catalog.system(cur.substr(0, colon), "--mix").name);
+        const std::string& mixed = catalog.system(cur.substr(0, colon), "--mix").name;
+        if (std::find(budget_systems.begin(), budget_systems.end(), mixed) != budget_systems.end())
+          throw InputError("--mix", fmt::format("{} is given twice; give each system once", mixed));
+        budget_systems.push_back(mixed);
         shares.push_back(pct / 100.0);
         total += pct;
         cur.clear();
@@ -365,8 +370,13 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
       budget_systems.clear();
       std::string cur;
       for (char ch : req.systems_text + ",") {
-        if (ch == ',') { if (!cur.empty()) budget_systems.push_back(cur); cur.clear(); }
-        else cur += ch;
+        if (ch != ',') { cur += ch; continue; }
+        if (cur.empty())
+          throw InputError("--systems", "has an empty item; give system names separated by single commas");
+        if (std::find(budget_systems.begin(), budget_systems.end(), cur) != budget_systems.end())
+          throw InputError("--systems", fmt::format("{} is given twice; give each system once", echo_name(cur)));
+        budget_systems.push_back(cur);
+        cur.clear();
       }
     } else if (budget_systems.empty()) {
       budget_systems = {"hgx-h100", "hgx-h200", "hgx-b200", "hgx-b300", "gb200-nvl72", "gb300-nvl72"};

@@ -96,6 +96,11 @@ TEST(InputChecks, ReportNamesScaleGpus) {
   expect_refused(report + "8,,16", {"--scale-gpus"});
 }
 
+TEST(InputChecks, SitePowerBudgetOutOfRangeNamesPowerMw) {
+  for (const char* v : {"0", "-1"})
+    expect_refused(std::string("site --power-mw ") + v, {"--power-mw", "more than 0 and at most 100000 MW"});
+}
+
 TEST(InputChecks, ArchReportsTheValueGiven) {
   for (const char* v : {"layers=1e308", "layers=5.5", "hidden=inf"}) {
     const CliResult r = run_gpuplan(std::string("train --arch ") + v, 60);
@@ -114,6 +119,12 @@ TEST(InputChecks, PlanRefusesDuplicatesAndEmptyItems) {
 
 TEST(InputChecks, ArchRefusesAKeyGivenTwice) {
   expect_refused("train --arch layers=10,layers=20", {"--arch.layers", "given twice"});
+}
+
+TEST(InputChecks, SiteRefusesDuplicateAndEmptySystems) {
+  expect_refused("site --power-mw 10 --systems hgx-h100,hgx-h100", {"--systems", "hgx-h100", "twice"});
+  expect_refused("site --power-mw 10 --systems hgx-h100,,hgx-h200", {"--systems", "empty item"});
+  expect_refused("site --power-mw 10 --mix hgx-h100:50,hgx-h100:50", {"--mix", "twice"});
 }
 
 }  // namespace input_checks
