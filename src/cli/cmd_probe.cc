@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <ctime>
 #include <fstream>
@@ -55,6 +56,21 @@ bool run_probe_module(const probe::Options& opts, doctor::ProbeMeasurements& m, 
   return fmt::format("{:.0f} {}", v, unit);
 }
 
+// A CUDA device index: a whole number from 0 (checked before the conversion, so the message says what is wrong).
+CLI::Validator device_index() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        long long v = 0;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc::invalid_argument || p != s.data() + s.size())
+          return "not a whole number: give a device index 0 or more, got '" + s + "'";
+        if (ec == std::errc::result_out_of_range || v < 0 || v > 1'000'000)
+          return "must be a device index 0 or more (at most 1000000), got " + s;
+        return {};
+      },
+      "", "DEVICE_INDEX");
+}
+
 }  // namespace
 
 int cmd_probe(int argc, char** argv) {
@@ -66,7 +82,7 @@ int cmd_probe(int argc, char** argv) {
   int device = 0;
   app.add_flag("--quick", quick, "Fewer shapes and repetitions (about 20 s)");
   app.add_option("--out", out_path, "Write the calibration (catalog YAML with an efficiencies: entry) here");
-  app.add_option("--device", device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", device, "CUDA device index")->check(device_index());
   if (int rc = parse_args(app, argc, argv); rc >= 0) return rc;
 #ifndef GPUPLAN_HAVE_PROBE
   std::cerr << "error: this build of gpuplan has no CUDA probe (CMake did not find nvcc, or "

@@ -101,6 +101,18 @@ TEST(InputChecks, SitePowerBudgetOutOfRangeNamesPowerMw) {
     expect_refused(std::string("site --power-mw ") + v, {"--power-mw", "more than 0 and at most 100000 MW"});
 }
 
+TEST(InputChecks, ProbeDeviceIsAnIndex) {
+  const CliResult negative = run_gpuplan("probe --device -1", 60);
+  EXPECT_EQ(negative.exit_code, 2) << negative.err;
+  EXPECT_TRUE(has(negative.err, "--device")) << negative.err;
+  EXPECT_TRUE(has(negative.err, "device index 0 or more")) << negative.err;
+  EXPECT_LT(negative.err.size(), 300u) << negative.err;
+  const CliResult junk = run_gpuplan("probe --device abc", 60);
+  EXPECT_EQ(junk.exit_code, 2) << junk.err;
+  EXPECT_TRUE(has(junk.err, "--device")) << junk.err;
+  EXPECT_TRUE(has(junk.err, "not a whole number")) << junk.err;
+}
+
 TEST(InputChecks, ArchReportsTheValueGiven) {
   for (const char* v : {"layers=1e308", "layers=5.5", "hidden=inf"}) {
     const CliResult r = run_gpuplan(std::string("train --arch ") + v, 60);
