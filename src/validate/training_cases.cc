@@ -132,7 +132,17 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       continue;
     }
     double v = 0;
-    if (!parse_cell_number(t.cell(i, "num_gpus"), v) || v < 1) {
+    const std::string& gpus_cell = t.cell(i, "num_gpus");
+    const std::string gpus_lower = to_lower(gpus_cell);
+    // Tables write a blank as nothing, "-", "n/a", "?" or "not stated"; anything else is the count.
+    const bool gpus_blank = gpus_cell.find_first_not_of(" \t") == std::string::npos || gpus_lower == "-" ||
+                            gpus_lower == "n/a" || gpus_lower == "na" || gpus_lower == "?" ||
+                            gpus_lower == "not stated" || gpus_lower == "none";
+    if (!gpus_blank && (!parse_cell_number(gpus_cell, v) || v < 1 || v != std::floor(v) || v > 1e7)) {
+      skip(fmt::format("num_gpus '{}' is not a whole number >= 1", echo_name(gpus_cell)));
+      continue;
+    }
+    if (gpus_blank) {
       // Derivable from a fully stated grid: tp x pp x cp x dp (cp blank = 1).
       double tp = 0, pp = 0, cp = 1, dp = 0;
       const bool grid = parse_cell_number(t.cell(i, "tp"), tp) && parse_cell_number(t.cell(i, "pp"), pp) &&

@@ -123,6 +123,21 @@ TEST(InputChecks, ArchReportsTheValueGiven) {
   }
 }
 
+TEST(InputChecks, ValidateSkipsANegativeGpuCountNamingTheColumn) {
+  const std::string csv =
+      write("negative_gpus.csv",
+            "source_id,model,gpu,num_gpus,precision,tp,pp,gbs,seq_len,reported_metric,reported_value\n"
+            "x,Llama-3.1-8B,H100-SXM,-64,BF16,1,1,128,8192,tokens_per_sec_per_gpu,9000\n"
+            "y,Llama-3.1-8B,H100-SXM,8,BF16,1,1,128,8192,tokens_per_sec_per_gpu,9000\n");
+  const CliResult r = run_gpuplan("validate --json --dataset " + csv, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["rows_scored"], 1);
+  ASSERT_EQ(j["skipped"].size(), 1u) << r.out;
+  const std::string reason = j["skipped"][0]["reason"];
+  EXPECT_TRUE(has(reason, "num_gpus '-64'")) << reason;
+}
+
 TEST(InputChecks, PlanRefusesDuplicatesAndEmptyItems) {
   expect_refused("train --plan tp=8,tp=4", {"--plan.tp", "given twice"});
   expect_refused("train --plan tp=8,,pp=2", {"--plan", "empty item"});
