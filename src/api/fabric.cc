@@ -111,7 +111,15 @@ void add_fabric_options(CLI::App& app, FabricRequest& req) {
 int fabric(const Catalog& catalog, FabricRequest req, Output& output) {
   using namespace fabric_detail;
   fabric::FabricCatalog fc = fabric::FabricCatalog::builtin();
-  for (const auto& a : req.assume) fc.set_assumption(a);
+  auto overridden = [&fc] {
+    return std::count_if(fc.assumptions().begin(), fc.assumptions().end(), [](const auto& a) { return a.overridden; });
+  };
+  for (const auto& a : req.assume) {
+    const auto before = overridden();
+    fc.set_assumption(a);
+    if (overridden() == before)
+      throw InputError("--assume", fmt::format("'{}' sets an assumption given twice; give each once", a));
+  }
   if (req.list_assumptions) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& a : fc.assumptions()) {
@@ -156,6 +164,17 @@ int fabric(const Catalog& catalog, FabricRequest req, Output& output) {
     fs.nvlink_domain_gpus = 1;
     fs.management_links = 0;
     fe = fabric::plan_fabric(fc, fk, fs);
+  }
+  if (f.feasible()) {  // an assumption given must be one this fabric uses, or it changes nothing
+    std::vector<std::string> used = f.assumptions_used;
+    if (fe) used.insert(used.end(), fe->assumptions_used.begin(), fe->assumptions_used.end());
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    for (const auto& a : fc.assumptions())
+      if (a.overridden && std::find(used.begin(), used.end(), a.name) == used.end())
+        throw InputError("--assume " + a.name,
+                         fmt::format("is not used by this fabric ({}); the assumptions it uses: {}", kind.name,
+                                     fmt::join(used, ", ")));
   }
   if (output.json()) {
     nlohmann::json j = fabric_json(f, fc);

@@ -154,5 +154,12 @@ TEST(InputChecks, SiteRefusesDuplicateAndEmptySystems) {
   expect_refused("site --power-mw 10 --mix hgx-h100:50,hgx-h100:50", {"--mix", "twice"});
 }
 
+TEST(InputChecks, FabricAssumptionsAreGivenOnceAndUsed) {
+  const std::string fabric = "fabric --system hgx-h100 --gpus 64";
+  EXPECT_EQ(run_gpuplan(fabric + " --assume node_leaf_m=30", 60).exit_code, 0);
+  expect_refused(fabric + " --assume node_leaf_m=30 --assume node_leaf_m=40", {"--assume", "twice"});
+  expect_refused(fabric + " --assume q3400_price_usd=5", {"--assume q3400_price_usd", "not used", "node_leaf_m"});
+}
+
 }  // namespace input_checks
 }  // namespace
