@@ -170,12 +170,19 @@ std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json
     const OptionNames::Found& f = *found;
     auto add = [&](const nlohmann::json& v) {
       if (f.is_flag) {
+        if (v.is_string() && v.get_ref<const std::string&>().empty()) {  // a value-less flag, as a query gives one
+          tokens.push_back(f.flag);
+          return;
+        }
         if (!v.is_boolean()) throw InputError(f.flag, "is a flag: true or false, got " + v.dump());
         if (v.get<bool>()) tokens.push_back(f.flag);
       } else if (f.positional) {
         positional.push_back(scalar_text(v, f.option->get_name()));
       } else if (v.is_number()) {
         tokens.push_back(f.flag + "=" + number_text(v));
+      } else if (v.is_string() && v.get_ref<const std::string&>().empty()) {
+        // "--gpus=" would take the next token as the value: an empty value is refused here, as the CLI does.
+        throw InputError(f.flag, "must not be empty (leave the option out for its default)");
       } else {
         tokens.push_back(f.flag + "=" + scalar_text(v, f.flag));
       }

@@ -30,8 +30,9 @@ void record_given(const CLI::App& app, RequestBase& req);
 
 // run()'s options -> the tokens of a command line: {"plan.tp": 8, "sweep": true, "gpus": [8, 16],
 // "positional": ["show", "h100"]} -> show h100 --plan.tp 8 --sweep --gpus 8 --gpus 16. Keys may be
-// written with or without the leading dashes, and with '_' for '-' (Python keywords). Unknown keys
-// and values of the wrong kind throw InputError naming the key.
+// written with or without the leading dashes, and with '_' for '-' (Python keywords). A flag takes true,
+// false or "" (given, as a value-less HTTP query parameter gives it); an empty value of any other option
+// is refused by its check. Unknown keys and values of the wrong kind throw InputError naming the key.
 std::vector<std::string> option_tokens(const CLI::App& app, const nlohmann::json& options);
 
 // Parses run()'s options with the command's own definitions; CLI11's errors become InputError

@@ -158,6 +158,20 @@ TEST_F(ApiServerTest, BadInputIs400NamingTheOption) {
     EXPECT_EQ(doc["schema"], "gpuplan.error/v1") << target;
     EXPECT_NE(doc["field"].get<std::string>().find(field), std::string::npos) << target << " " << doc.dump();
   }
+  // An empty value is no value: 400 naming the parameter, not the option run on "true".
+  for (const auto& [target, field] : std::vector<std::pair<std::string, std::string>>{
+           {"/api/v1/train?model=", "model"},
+           {"/api/v1/train?model=llama3.1-8b&system=hgx-h100&gpus=", "gpus"},
+       }) {
+    auto [status, doc] = get(target);
+    EXPECT_EQ(status, 400) << target << " " << doc.dump();
+    EXPECT_NE(doc["field"].get<std::string>().find(field), std::string::npos) << target << " " << doc.dump();
+    EXPECT_NE(doc.dump().find("must not be empty"), std::string::npos) << target << " " << doc.dump();
+    EXPECT_EQ(doc.dump().find("true"), std::string::npos) << target << " " << doc.dump();
+  }
+  // A value-less flag is the flag given, as the pages send it.
+  auto [flag_status, flag_doc] = get("/api/v1/infer?model=llama3.1-70b&system=hgx-h200&gpus=8&sweep=");
+  EXPECT_EQ(flag_status, 200) << flag_doc.dump().substr(0, 300);
   auto [status, doc] = get("/api/v1/nonesuch");
   EXPECT_EQ(status, 404);
   EXPECT_GT(doc["commands"].size(), 5u);

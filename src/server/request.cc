@@ -9,6 +9,10 @@ namespace gpuplan::server {
 namespace {
 
 bool is_flag_value(const std::string& v) { return v.empty() || v == "true" || v == "false"; }
+// A flag's value as options_from_query keeps it: true/false, or "" (value-less).
+bool is_flag_slot(const nlohmann::json& slot) {
+  return slot.is_boolean() || (slot.is_string() && slot.get_ref<const std::string&>().empty());
+}
 
 // Shell-quotes one word when it needs it.
 std::string quoted(const std::string& word) {
@@ -38,12 +42,14 @@ nlohmann::json options_from_query(const std::vector<std::pair<std::string, std::
       continue;
     }
     if (!out.contains(key)) {
-      if (is_flag_value(value)) out[key] = value != "false";
+      // "true"/"false" are a flag's; an empty value stays empty: a flag's "on" where the option is one (the API
+      // takes it so), an empty value, refused, where the option takes one.
+      if (value == "true" || value == "false") out[key] = value == "true";
       else out[key] = value;
       continue;
     }
     nlohmann::json& slot = out[key];
-    if (slot.is_boolean() || is_flag_value(value))
+    if (is_flag_slot(slot) || is_flag_value(value))
       throw InputError(key, "a flag given more than once (give it once: " + key + " or " + key + "=true)");
     if (!slot.is_array()) slot = nlohmann::json::array({slot});
     slot.push_back(value);
@@ -93,8 +99,8 @@ std::string command_line(std::string_view command, const nlohmann::json& options
     for (const auto& v : (p->is_array() ? *p : nlohmann::json::array({*p}))) out.append(" ").append(quoted(scalar_text(v)));
   for (const auto& [key, value] : options.items()) {
     if (key == "positional") continue;
-    if (value.is_boolean()) {
-      if (value.get<bool>()) out.append(" --").append(key);
+    if (is_flag_slot(value)) {  // a flag, or an empty value on a flag (the call refuses any other empty value)
+      if (!value.is_boolean() || value.get<bool>()) out.append(" --").append(key);
       continue;
     }
     for (const auto& v : (value.is_array() ? value : nlohmann::json::array({value})))

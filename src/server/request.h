@@ -10,10 +10,11 @@
 
 namespace gpuplan::server {
 
-// The query's parameters in order (a key may repeat: a repeatable option). A value-less key or one
-// given as "true"/"false" is a flag; a key given more than once, or "positional", is an array of
-// strings; anything else a string, as on the command line. Throws InputError naming the key when a
-// flag value is repeated or a key is empty.
+// The query's parameters in order (a key may repeat: a repeatable option). A key given as "true"/"false"
+// is a flag; a value-less key ("sweep", "sweep=") is the empty string, which the API takes as a flag
+// given where the option is a flag and refuses as an empty value where the option takes one ("model=");
+// a key given more than once, or "positional", is an array of strings; anything else a string, as on
+// the command line. Throws InputError naming the key when a flag value is repeated or a key is empty.
 nlohmann::json options_from_query(const std::vector<std::pair<std::string, std::string>>& params);
 
 // A POST body: a JSON object whose values are strings, numbers, booleans or arrays of those. Throws

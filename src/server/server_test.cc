@@ -91,7 +91,7 @@ TEST_F(ServerTest, GetTakesTheQueryAsOptions) {
   json o = body_of(r)["options"];
   EXPECT_EQ(o["model"], "llama3.1-70b");
   EXPECT_EQ(o["gpus"], "8");
-  EXPECT_EQ(o["sweep"], true);
+  EXPECT_EQ(o["sweep"], "");  // value-less: the API takes it as the flag given (an empty value elsewhere: refused)
   EXPECT_EQ(o["model2"], json({"a", "b"}));
   EXPECT_EQ(o["positional"], json({"x", "y"}));
 }
@@ -356,7 +356,7 @@ TEST(Loopback, Names) {  // more in hardening_test.cc
 
 TEST(Request, QueryFlagsArraysAndStrings) {
   json o = options_from_query({{"sweep", ""}, {"a", "true"}, {"b", "false"}, {"m", "x"}, {"m", "y"}, {"g", "8"}});
-  EXPECT_EQ(o["sweep"], true);
+  EXPECT_EQ(o["sweep"], "");  // value-less: a flag given where the option is one, refused where it takes a value
   EXPECT_EQ(o["a"], true);
   EXPECT_EQ(o["b"], false);
   EXPECT_EQ(o["m"], json({"x", "y"}));
@@ -375,6 +375,9 @@ TEST(Request, CommandLineReproducesTheOptions) {
             {"positional", {"gb300-nvl72", "hgx-h200"}}};
   EXPECT_EQ(command_line("infer", o),
             "gpuplan infer gb300-nvl72 hgx-h200 --gpus 8 --m a --m 'b c' --model llama3.1-70b --sweep --json");
+  // A value-less query parameter ("?sweep="), as the pages send a flag.
+  EXPECT_EQ(command_line("infer", options_from_query({{"model", "llama3.1-70b"}, {"sweep", ""}})),
+            "gpuplan infer --model llama3.1-70b --sweep --json");
 }
 
 TEST(EvaluatorTest, BusyWhenFull) {
