@@ -17,6 +17,7 @@
 #include "core/numbers.h"
 #include "compare/compare.h"
 #include "core/error.h"
+#include "deploy/goodput.h"
 #include "model/model_registry.h"
 #include "physics/compute.h"
 #include "plan/plan.h"
@@ -225,7 +226,12 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
           if (!output.json()) output.os() << fmt::format("               {}: {}\n", model->name, p.why_not);
         } else {
           const double run_tokens = req.tokens > 0 ? req.tokens : 1e12;
-          const cost::RunCost rc = cost::run_cost(t, tw.num_gpus, p.result.tokens_per_s, run_tokens);
+          // The run under failures (restarts on spare units), as recommend charges it: one run, one cost.
+          const double goodput = deploy::training_run_goodput(
+              {tw.num_gpus, std::max(1, catalog.system(name, "--system").gpus_per_node),
+               std::max(1, side.hw.fabric.domain_gpus), side.gpus_per_unit, p.plan.tp * p.plan.cp * p.plan.ep},
+              total_params(*model), p.result.tokens_per_s, run_tokens).charged();
+          const cost::RunCost rc = cost::run_cost(t, tw.num_gpus, p.result.tokens_per_s * goodput, run_tokens);
           w["plan"] = to_string(p.plan);
           w["tokens_per_s_per_gpu"] = p.result.tokens_per_s_per_gpu;
           w["mfu_6n"] = p.result.mfu_6n;
@@ -233,7 +239,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
           w["it_joules_per_token"] = rc.per_token.it_joules_per_token;
           if (t.priced) w["usd_per_million_tokens"] = rc.per_token.usd_per_million_tokens;
           w["run"] = {{"tokens", run_tokens}, {"wall_s", rc.wall_s}, {"gpu_hours", rc.gpu_hours},
-                      {"facility_energy_j", rc.facility_energy_j}};
+                      {"facility_energy_j", rc.facility_energy_j}, {"goodput", goodput}};
           if (t.priced) w["run"]["usd"] = rc.usd;
           // $/token and J/token are the reciprocal of the throughput: its band, flipped.
           const ErrorBand eb = training_band(catalog, *model, side.hw, tw);  // widened off the bands' ground
@@ -249,8 +255,9 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
                                      100 * p.result.mfu_6n, rc.per_token.joules_per_token);
             if (t.priced) output.os() << fmt::format(", ${:.3f} per million tokens", rc.per_token.usd_per_million_tokens);
             output.os() << "\n";
-            output.os() << fmt::format("               {}: {:.1f} days, {}, {}", count_text(run_tokens, "tokens"),
-                                     rc.wall_s / 86400, count_text(rc.gpu_hours, "GPU-hours"),
+            output.os() << fmt::format("               {}: {:.1f} days (goodput {:.1f}% under failures), {}, {}",
+                                     count_text(run_tokens, "tokens"), rc.wall_s / 86400, 100 * goodput,
+                                     count_text(rc.gpu_hours, "GPU-hours"),
                                      count_text(rc.facility_energy_j / 3.6e9, "MWh"));
             if (t.priced) output.os() << ", " << usd_text(rc.usd);
             output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",

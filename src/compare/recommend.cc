@@ -169,14 +169,11 @@ void recommend_training(const ModelArch& m, const RecommendSpec& spec, const Can
   r.mfu = res.mfu_6n;
   // Failures: the run under the Llama 3 failure rates, Daly-interval checkpoints and spare units, as
   // `gpuplan goodput` computes it; days, cost and energy are those of the failure-prone run.
-  deploy::GoodputInputs gi;
-  gi.shape = {r.gpus, std::max(1, c.node), std::max(1, c.hw.fabric.domain_gpus), c.unit,
-              best.plan.tp * best.plan.cp * best.plan.ep};
-  gi.params = total_params(m);
-  gi.tokens_per_s = res.tokens_per_s;
-  gi.tokens = spec.tokens;
-  const deploy::GoodputResult good = deploy::evaluate_goodput(deploy::builtin_failure_model(), gi);
-  const double goodput = good.with_spares.goodput > 0 ? good.with_spares.goodput : 1.0;
+  const deploy::GoodputResult good = deploy::training_run_goodput(
+      {r.gpus, std::max(1, c.node), std::max(1, c.hw.fabric.domain_gpus), c.unit,
+       best.plan.tp * best.plan.cp * best.plan.ep},
+      total_params(m), res.tokens_per_s, spec.tokens);
+  const double goodput = good.charged();
   const double effective_tokens_per_s = res.tokens_per_s * goodput;
   r.wall_s = spec.tokens / effective_tokens_per_s;
   const cost::RunCost rc = cost::run_cost(c.tco, r.units * c.unit, effective_tokens_per_s, spec.tokens);

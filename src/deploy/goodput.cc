@@ -141,4 +141,13 @@ GoodputResult evaluate_goodput(const FailureModel& f, const GoodputInputs& in) {
   return r;
 }
 
+GoodputResult training_run_goodput(const JobShape& shape, double params, double tokens_per_s, double tokens) {
+  GoodputInputs gi;
+  gi.shape = shape;
+  gi.params = params;
+  gi.tokens_per_s = tokens_per_s;
+  gi.tokens = tokens;
+  return evaluate_goodput(builtin_failure_model(), gi);
+}
+
 }  // namespace gpuplan::deploy

@@ -95,10 +95,18 @@ struct GoodputResult {
   Scenario with_spares;            // restart on a spare: only the restart time is lost
   Scenario without_spares;         // wait for the repair of whatever the failure drained
   double mean_repair_s = 0;        // failure-weighted repair time (software failures count 0)
+  // The goodput a training run is charged at by `cost` and `recommend`: restarts on spare units
+  // (with_spares), 1 where it gives none.
+  double charged() const { return with_spares.goodput > 0 ? with_spares.goodput : 1.0; }
 };
 
 // Spares: k = the 99th percentile of Poisson(hardware_down_units) concurrent failures, times the mean
 // blast radius in GPUs, rounded up to whole system units (at least 1).
 GoodputResult evaluate_goodput(const FailureModel& failures, const GoodputInputs& in);
+
+// A training run under the built-in failure model, as `cost` and `recommend` charge it (one answer for
+// one run; GoodputResult::charged): a job of `shape` training a model of `params` parameters at
+// `tokens_per_s` failure-free for `tokens`.
+GoodputResult training_run_goodput(const JobShape& shape, double params, double tokens_per_s, double tokens);
 
 }  // namespace gpuplan::deploy

@@ -331,6 +331,24 @@ TEST(ConsistencyCli, RecommendTrainingDaysIncludeFailures) {
   EXPECT_TRUE(said) << x.dump();
 }
 
+// One training run, one cost: the run recommend picks, priced by cost with its GPUs, plan and tokens, takes
+// as long and costs as much (both charge the failures' goodput).
+TEST(ConsistencyCli, CostAndRecommendChargeOneTrainingRunAlike) {
+  auto r = run_gpuplan("recommend --model llama3.1-70b --task train --system hgx-h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& x = j["ranked"][0];
+  auto c = run_gpuplan("cost --model llama3.1-70b --system hgx-h100 --gpus " + std::to_string(x["gpus"].get<int>()) +
+                       " --plan " + x["plan"].get<std::string>() + " --tokens " +
+                       std::to_string(static_cast<long long>(j["spec"]["tokens"].get<double>())) + " --json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto run = c.json()["systems"][0]["workload"]["run"];
+  EXPECT_NEAR(run["wall_s"].get<double>(), x["wall_s"].get<double>(), 1e-9 * x["wall_s"].get<double>()) << c.out;
+  EXPECT_NEAR(run["usd"].get<double>(), x["usd"].get<double>(), 1e-9 * x["usd"].get<double>());
+  EXPECT_GT(run["goodput"].get<double>(), 0.9);
+  EXPECT_LT(run["goodput"].get<double>(), 1.0);
+}
+
 TEST(ConsistencyCli, NumbersReadLikeAPlannerWritesThem) {
   auto r = run_gpuplan("cost --system hgx-h100 --model gpt3-175b --gpus 128 --precision fp8 --seq 2048 --tokens 300e9");
   ASSERT_EQ(r.exit_code, 0) << r.err;
