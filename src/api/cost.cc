@@ -175,7 +175,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
     throw InputError("--model", "--tokens and --gpus need a model (--model)");
   if (req.systems.empty())
     for (const auto& s : catalog.systems()) req.systems.push_back(s.name);
-  const cost::Tco ref = system_tco(catalog, req.reference, profile);
+  const cost::Tco ref = system_tco(catalog, req.reference, profile, "--reference");
   std::optional<ModelArch> model;
   if (!req.model_name.empty()) model = resolve_model(req.model_name, "--model");
   if (req.given("--plan") && !model) throw InputError("--plan", "needs a model (--model)");

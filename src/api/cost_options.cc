@@ -46,8 +46,9 @@ cost::CostProfile load_cost_profile(const CostOptions& o) {
   return p;
 }
 
-cost::Tco system_tco(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile) {
-  return cost::compute_tco(cost::unit_cost_input(catalog, catalog.system(system, "--system")), profile);
+cost::Tco system_tco(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile,
+                     const std::string& option) {
+  return cost::compute_tco(cost::unit_cost_input(catalog, catalog.system(system, option)), profile);
 }
 
 nlohmann::json tco_json(const cost::Tco& t) {

@@ -23,8 +23,9 @@ struct CostOptions {
 void add_cost_options(CLI::App& app, CostOptions& o);
 // The built-in profile, the file on top, the options on top of that; ranges checked.
 cost::CostProfile load_cost_profile(const CostOptions& o);
-// TCO of a catalog system under a profile.
-cost::Tco system_tco(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile);
+// TCO of a catalog system under a profile; an unknown system is an InputError naming `option`.
+cost::Tco system_tco(const Catalog& catalog, const std::string& system, const cost::CostProfile& profile,
+                     const std::string& option = "--system");
 
 // JSON of a TCO (per unit and per GPU-hour, by part) and of the profile's inputs with their sources.
 nlohmann::json tco_json(const cost::Tco& t);

@@ -30,6 +30,10 @@ void expect_refused(const std::string& args, std::initializer_list<std::string> 
   for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << args << ": '" << w << "' not in: " << r.err;
 }
 
+TEST(InputChecks, CostNamesTheReferenceSystem) {
+  expect_refused("cost --reference nosuch", {"--reference", "unknown system 'nosuch'"});
+}
+
 TEST(InputChecks, ScaleRefusesAStatedDpAGpuCountContradicts) {
   const std::string base = "scale --model llama3.1-8b --system hgx-h100 --mode strong ";
   expect_refused(base + "--gpus 8,16 --plan tp=8,dp=1", {"--plan", "dp=1", "16"});
