@@ -6,6 +6,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/key_values.h"
 #include "core/numbers.h"
 #include "core/precision.h"
 #include "core/spin_lock.h"
@@ -14,6 +15,28 @@
 
 namespace gpuplan {
 namespace {
+
+// A key=value list option's items in order; an empty item, an item without '=' and a key given twice are
+// refused, naming the option (and the key given twice).
+TEST(KeyValues, ItemsAsWrittenEachKeyOnce) {
+  const auto items = key_value_items("tp=8,pp=2,order=tp-cp", "--plan", "tp=8,pp=2");
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[2].first, "order");
+  EXPECT_EQ(items[2].second, "tp-cp");
+  EXPECT_TRUE(key_value_items("", "--plan", "tp=8").empty());
+  auto field = [](const std::string& text) {
+    try {
+      key_value_items(text, "--plan", "tp=8,pp=2");
+    } catch (const InputError& e) {
+      return std::string(e.field());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(field("tp=8,,pp=2"), "--plan");
+  EXPECT_EQ(field("tp=8,"), "--plan");
+  EXPECT_EQ(field("tp"), "--plan");
+  EXPECT_EQ(field("tp=8,tp=4"), "--plan.tp");
+}
 
 TEST(Csv, QuotedFieldsCommasAndNewlines) {
   auto t = parse_csv("a,b,c\n1,\"x, y\",\"he said \"\"hi\"\"\nok\"\n2,,3\n", "t");

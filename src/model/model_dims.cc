@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "core/error.h"
+#include "core/key_values.h"
 #include "core/suggest.h"
 #include "core/text.h"
 #include "model/model_registry.h"
@@ -59,27 +60,9 @@ void set_model_dim(ModelDims& d, const std::string& key, double v, const std::st
 
 ModelDims parse_model_dims(const std::string& text) {
   ModelDims d;
-  if (text.empty()) return d;
   const std::vector<std::string>& keys = model_dim_keys();
-  std::vector<std::string> seen;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (item.empty())
-      throw InputError("--arch", fmt::format("empty item in '{}'; give key=value items separated by single commas "
-                                             "(e.g. layers=32,hidden=4096)",
-                                             echo_name(text)));
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos)
-      throw InputError("--arch", fmt::format("expected key=value (e.g. layers=32,hidden=4096), got '{}'", echo_name(item)));
-    const std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+  for (const auto& [k, v] : key_value_items(text, "--arch", "layers=32,hidden=4096")) {
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) set_model_dim(d, k, 0, "--arch.");  // unknown key
-    if (std::find(seen.begin(), seen.end(), k) != seen.end())
-      throw InputError("--arch." + k, fmt::format("given twice in '{}'; give each key once", echo_name(text)));
-    seen.push_back(k);
     long long x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || p != v.data() + v.size()) {

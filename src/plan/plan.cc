@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/key_values.h"
 #include "core/suggest.h"
 
 namespace gpuplan {
@@ -121,24 +122,8 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
                                                 "recompute", "recompute_layers", "offload_layers", "zero", "sp",
                                                 "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order",
                                                 "moments", "moe_act_fp8", "combine_from_act", "cp_kind", "dispatcher"};
-  if (text.empty()) return p;  // no plan text: the base plan
-  std::vector<std::string> seen;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (item.empty())
-      throw InputError("--plan", fmt::format("empty item in '{}'; give key=value items separated by single commas, "
-                                             "e.g. tp=8,pp=2",
-                                             text));
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos) throw InputError("--plan", fmt::format("expected key=value, got '{}'", item));
-    const std::string k = item.substr(0, eq), v = item.substr(eq + 1);
-    if (std::find(seen.begin(), seen.end(), k) != seen.end())
-      throw InputError("--plan." + k, fmt::format("given twice in '{}'; give each key once", text));
-    seen.push_back(k);
+  // No plan text: the base plan.
+  for (const auto& [k, v] : key_value_items(text, "--plan", "tp=8,pp=2")) {
     constexpr int kMax = 1 << 20;
     if (k == "tp") p.tp = parse_int(k, v, 1, kMax);
     else if (k == "pp") p.pp = parse_int(k, v, 1, kMax);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 
 #include "core/embedded_data.h"
 #include "core/error.h"
@@ -138,9 +139,10 @@ InferenceXSweep parse_sweep_document(const YAML::Node& doc, const std::string& o
       InferenceXPush p;
       p.commit = m.str("commit");
       p.time = m.str("time");
-      if (!utc_seconds(p.time))
-        throw InputError(m.path() + ".time", fmt::format("'{}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ", p.time));
-      if (!out.pushes.empty() && p.time < out.pushes.back().time)
+      const auto t = utc_seconds(p.time);
+      if (!t) throw InputError(m.path() + ".time", fmt::format("'{}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ", p.time));
+      p.time_s = *t;
+      if (!out.pushes.empty() && p.time_s < out.pushes.back().time_s)
         throw InputError(m.path() + ".time", "pushes must be in time order");
       p.keys = m.str_list("keys");
       m.reject_unknown_keys();
@@ -202,13 +204,12 @@ const InferenceXPush* inferencex_push_at(const std::vector<InferenceXPush>& push
   constexpr long long kWorkflowStartS = 600;  // a push's run starts within seconds; 10 minutes at most
   const auto t = utc_seconds(time);
   if (!t || *t % 86400 == 0) return nullptr;  // a day's stamp, not a run's
-  const InferenceXPush* found = nullptr;
-  for (const auto& p : pushes) {
-    const auto pt = utc_seconds(p.time);
-    if (!pt || *pt > *t) continue;
-    if (*t - *pt <= kWorkflowStartS && (!found || p.time >= found->time)) found = &p;
-  }
-  return found;
+  // The pushes are in time order: the last at or before the stamp.
+  const auto after = std::upper_bound(pushes.begin(), pushes.end(), *t,
+                                      [](long long s, const InferenceXPush& p) { return s < p.time_s; });
+  if (after == pushes.begin()) return nullptr;
+  const InferenceXPush& last = *std::prev(after);
+  return *t - last.time_s <= kWorkflowStartS ? &last : nullptr;
 }
 
 std::string inferencex_push_words(const InferenceXPush* push, const std::string& name) {

@@ -76,6 +76,7 @@ struct InferenceXSingleNodeEntry {
 struct InferenceXPush {
   std::string commit;
   std::string time;               // the commit's time, UTC ("2026-02-11T01:17:02Z")
+  long long time_s = 0;           // the same, seconds since 1970
   std::vector<std::string> keys;  // the config keys it ran that the sweep's entries have (empty: none)
   bool ran(const std::string& name) const { return std::find(keys.begin(), keys.end(), name) != keys.end(); }
 };
