@@ -11,6 +11,7 @@
 #include "core/numbers.h"
 #include "deploy/goodput.h"
 #include "fabric/system_fabric.h"
+#include "physics/compute.h"
 #include "training/default_batch.h"
 
 namespace gpuplan::compare {

@@ -61,7 +61,8 @@ void set_model_dim(ModelDims& d, const std::string& key, double v, const std::st
 ModelDims parse_model_dims(const std::string& text) {
   ModelDims d;
   const std::vector<std::string>& keys = model_dim_keys();
-  for (const auto& [k, v] : key_value_items(text, "--arch", "layers=32,hidden=4096")) {
+  for (const auto& item : key_value_items(text, "--arch", "layers=32,hidden=4096")) {
+    const std::string &k = item.first, &v = item.second;
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) set_model_dim(d, k, 0, "--arch.");  // unknown key
     long long x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);

@@ -123,7 +123,8 @@ TrainingPlan parse_training_plan(const std::string& text, TrainingPlan p) {
                                                 "tp_overlap", "dp_overlap", "ep_overlap", "dist_opt", "order",
                                                 "moments", "moe_act_fp8", "combine_from_act", "cp_kind", "dispatcher"};
   // No plan text: the base plan.
-  for (const auto& [k, v] : key_value_items(text, "--plan", "tp=8,pp=2")) {
+  for (const auto& item : key_value_items(text, "--plan", "tp=8,pp=2")) {
+    const std::string &k = item.first, &v = item.second;
     constexpr int kMax = 1 << 20;
     if (k == "tp") p.tp = parse_int(k, v, 1, kMax);
     else if (k == "pp") p.pp = parse_int(k, v, 1, kMax);
