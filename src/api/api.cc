@@ -236,15 +236,31 @@ std::vector<std::string> command_tokens(std::string_view command, const nlohmann
 
 bool does_not_fit(const nlohmann::json& document) {
   if (!document.is_object()) return false;
-  // The commands whose answer is a plan the user runs (train, goodput, infer at a target): a shortfall is exit 3. Other
-  // documents report fits: false as a finding (memory, recommend's unfitted rows).
+  // A plan or deployment the user asked about, or the one a command looked for, that does not fit is exit 3,
+  // the document printed either way: train, goodput and memory (fits: false), infer at a target (met: false),
+  // search with no plan that fits, scale with none at any GPU count. Other documents report fits: false as a
+  // finding (recommend's unfitted rows, a scale point among others that fit).
   const auto schema = document.find("schema");
   if (schema == document.end() || !schema->is_string()) return false;
-  // infer with a target speed: no deployment meets it (met: false).
-  if (*schema == "gpuplan.infer/v1")
-    return document.contains("met") && document["met"].is_boolean() && !document["met"].get<bool>();
+  const auto is_false = [&](const char* key) {
+    const auto it = document.find(key);
+    return it != document.end() && it->is_boolean() && !it->get<bool>();
+  };
+  if (*schema == "gpuplan.infer/v1") return is_false("met");
+  if (*schema == "gpuplan.memory/v1") return is_false("fits");
+  if (*schema == "gpuplan.search/v1") {
+    const auto top = document.find("top");
+    return top != document.end() && top->is_array() && top->empty();
+  }
+  if (*schema == "gpuplan.scale/v1") {
+    const auto points = document.find("points");
+    if (points == document.end() || !points->is_array() || points->empty()) return false;
+    for (const auto& p : *points)
+      if (!p.is_object() || !p.contains("found") || !p["found"].is_boolean() || p["found"].get<bool>()) return false;
+    return true;
+  }
   if (*schema != "gpuplan.train/v1" && *schema != "gpuplan.goodput/v1") return false;
-  if (auto it = document.find("fits"); it != document.end() && it->is_boolean() && !it->get<bool>()) return true;
+  if (is_false("fits")) return true;
   if (auto it = document.find("systems"); it != document.end() && it->is_array())
     for (const auto& s : *it)
       if (s.is_object() && s.contains("fits") && s["fits"].is_boolean() && !s["fits"].get<bool>()) return true;

@@ -65,8 +65,9 @@ const std::vector<CommandInfo>& commands();
 // unless an option names one.
 nlohmann::json run(const Session& session, std::string_view command, const nlohmann::json& options);
 
-// True when the document reports that the plan asked for does not fit in memory (the CLI's exit 3):
-// a train document with "fits": false, a goodput document with a system whose plan does not fit.
+// True when the document reports that the plan asked for, or the one looked for, does not fit (the CLI's
+// exit 3): train or memory with "fits": false, goodput with a system whose plan does not fit, infer at a
+// target that no deployment meets, search with no plan that fits, scale with none at any GPU count.
 bool does_not_fit(const nlohmann::json& document);
 
 // The self-contained HTML report (`gpuplan report KIND ...`) of kind train, infer, schedule, compare

@@ -285,7 +285,12 @@ TEST(Api, DoesNotFitReadsTheShortfall) {
   EXPECT_FALSE(does_not_fit(json::array()));
   EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.train/v1"}, {"fits", false}}));
   EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.train/v1"}, {"fits", true}}));
-  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.memory/v1"}, {"fits", false}}));  // a finding, exit 0
+  EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.memory/v1"}, {"fits", false}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.memory/v1"}, {"fits", nullptr}}));  // capacity unknown
+  EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.search/v1"}, {"top", nlohmann::json::array()}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.search/v1"}, {"top", {{{"rank", 1}}}}}));
+  EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.scale/v1"}, {"points", {{{"found", false}}, {{"found", false}}}}}));
+  EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.scale/v1"}, {"points", {{{"found", false}}, {{"found", true}}}}}));
   EXPECT_TRUE(does_not_fit({{"schema", "gpuplan.goodput/v1"}, {"systems", {{{"fits", true}}, {{"fits", false}}}}}));
   EXPECT_FALSE(does_not_fit({{"schema", "gpuplan.goodput/v1"}, {"systems", {{{"fits", true}}}}}));
 }

@@ -102,6 +102,9 @@ void print_parts(std::ostream& os, const std::vector<std::pair<std::string, doub
   os << "\n";
 }
 
+// A plan that does not fit in a known capacity is exit 3, as train's; the document is printed either way.
+int fit_exit_code(bool known, bool fits) { return known && !fits ? kExitDoesNotFit : kExitOk; }
+
 void print_verdict(std::ostream& os, bool known, bool fits, double headroom) {
   if (!known)
     os << "Capacity unknown: give --system or --gpu to check the fit.\n";
@@ -183,7 +186,7 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
                       {"max_batch_tokens", in.max_batch_tokens},
                       {"stage", r.stage}};
     output.emit("memory", std::move(j));
-    return kExitOk;
+    return fit_exit_code(known, r.fits);
   }
 
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
@@ -207,7 +210,7 @@ int run_inference(const MemoryRequest& o, Output& output, const ModelArch& m, co
   if (known)
     output.os() << fmt::format("At most {} concurrent sequences of {} tokens fit.\n", r.max_concurrency,
                              in.context_tokens);
-  return kExitOk;
+  return fit_exit_code(known, r.fits);
 }
 
 int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, const MemoryTarget& hw) {
@@ -274,7 +277,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                      {"stages", stages}};
     if (finetune_stated(w.finetune)) j["training"]["finetune"] = finetune_json(m, w.finetune);
     output.emit("memory", std::move(j));
-    return kExitOk;
+    return fit_exit_code(known, r.fits);
   }
 
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
@@ -301,7 +304,7 @@ int run_training(const MemoryRequest& o, Output& output, const ModelArch& m, con
                            r.host_capacity_bytes_per_gpu > 0 ? human_bytes(r.host_capacity_bytes_per_gpu) : "unknown",
                            human_bytes(r.host_offload_bytes), r.fits_host ? "" : "  DOES NOT FIT");
   print_verdict(output.os(), known, r.fits, r.headroom_bytes);
-  return kExitOk;
+  return fit_exit_code(known, r.fits);
 }
 
 }  // namespace

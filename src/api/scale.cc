@@ -62,6 +62,17 @@ void add_scale_options(CLI::App& app, ScaleRequest& a) {
   app.add_option("--plan", a.plan, "A fixed plan instead of searching, e.g. \"tp=8,pp=4,mbs=1\" (dp derived per N)");
 }
 
+namespace {
+
+// No plan at any GPU count is exit 3, as train's when nothing fits; a sweep with some points that fit is an answer.
+int scale_exit_code(const std::vector<ScalingPoint>& pts) {
+  for (const auto& p : pts)
+    if (p.found) return kExitOk;
+  return pts.empty() ? kExitOk : kExitDoesNotFit;
+}
+
+}  // namespace
+
 int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
   ScalingOptions o;
   o.gpus = parse_gpu_counts(a.gpus, "--gpus");
@@ -149,7 +160,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
       j["global_batch_basis"] = batch_json(batch, o.seq_len);
     }
     output.emit("scale", std::move(j));
-    return kExitOk;
+    return scale_exit_code(pts);
   }
 
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
@@ -169,7 +180,7 @@ int scale(const Catalog& catalog, ScaleRequest a, Output& output) {
       output.os() << fmt::format("{:>7} {:>7}  no plan: {}\n", pt.gpus, pt.global_batch, pt.reason);
   }
   output.os() << "MFU: 6N-style model FLOPs against the precision's dense peak.\n";
-  return kExitOk;
+  return scale_exit_code(pts);
 }
 
 

@@ -144,7 +144,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
       j["fits_from"] = from.gpus > 0 ? nlohmann::json{{"gpus", from.gpus}, {"plan", plan_json(from.plan)}}
                                      : nlohmann::json(nullptr);
     output.emit("search", std::move(j));
-    return kExitOk;
+    return r.top.empty() ? kExitDoesNotFit : kExitOk;  // as train, whose plan this search finds
   }
 
   const std::string name = m.display_name.empty() ? m.name : m.display_name;
@@ -162,7 +162,7 @@ int search(const Catalog& catalog, SearchRequest req, Output& output) {
                                human_bytes(r.closest_memory.capacity_bytes));
     if (!r.has_closest) output.os() << "No plan divides this GPU count, model and global batch.\n";
     output.os() << fits_from_line(from, !r.has_closest);
-    return kExitOk;
+    return kExitDoesNotFit;
   }
   output.os() << fmt::format("Top {} by {}:\n", r.top.size(),
                            usd_per_gpu_hour > 0 ? fmt::format("cost (${:.2f} per GPU-hour)", usd_per_gpu_hour)

@@ -38,16 +38,18 @@ TEST(CliSearch, Json) {
   }
 }
 
-TEST(CliSearch, NothingFitsIsDataNotAnError) {
+TEST(CliSearch, NothingFitsExits3AsTrain) {
   const auto r = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192 --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 3) << r.err;
   const auto j = r.json();
   EXPECT_TRUE(j["top"].empty());
   EXPECT_EQ(j["evaluated"], 0);
   EXPECT_GT(j["dropped"]["memory"].get<long long>(), 0);
   EXPECT_FALSE(j["closest"]["memory"]["fits"].get<bool>());
   const auto t = run_gpuplan("search --model llama3.1-405b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192");
+  EXPECT_EQ(t.exit_code, 3);
   EXPECT_TRUE(has(t.out, "No plan fits in memory")) << t.out;
+  EXPECT_EQ(run_gpuplan("train --model llama3.1-405b --system hgx-h100 --gpus 8 --global-batch 64 --seq 8192").exit_code, 3);
 }
 
 TEST(CliSearch, BadInputExits2NamingTheOption) {
@@ -98,6 +100,16 @@ TEST(CliScale, StrongJsonWithFixedPlan) {
   EXPECT_GT(j["points"][0]["mfu_6n"].get<double>(), 0.0);
   EXPECT_FALSE(j["points"][2]["found"].get<bool>());
   EXPECT_TRUE(has(j["points"][2]["reason"].get<std::string>(), "divisibility"));
+}
+
+TEST(CliScale, NoPlanAtAnyCountExits3) {
+  // Some counts without a plan is an answer (exit 0, above); none at any count is train's exit 3.
+  const auto r = run_gpuplan(
+      "scale --model llama3.1-405b --system hgx-h100 --gpus 8,16 --mode weak --batch-per-gpu 1 --json");
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["points"].size(), 2u);
+  for (const auto& p : j["points"]) EXPECT_FALSE(p["found"].get<bool>());
 }
 
 TEST(CliScale, BadInputExits2NamingTheOption) {
