@@ -527,6 +527,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       }
     }
 
+    // Two-batch overlap as the notes state it: an MoE layout whose experts are split over EP ranks.
+    if (said.two_batch_overlap == 1) {
+      if (c.model.is_moe() && p.ep > 1 && !disagg) {
+        p.two_batch_overlap = true;
+        c.assumptions.push_back(fmt::format("two-batch overlap as the notes state it ({})", fmt::join(said.said, ", ")));
+      } else {
+        c.assumptions.push_back(fmt::format("the notes state two-batch overlap ({}), which only an MoE layout with EP "
+                                            "runs aggregated: not modelled here",
+                                            fmt::join(said.said, ", ")));
+      }
+    }
+
     // MTP as the notes state it (validate/notes_deployment.h).
     int sweep_mtp = -1;  // whether InferenceX's sweep pins the run's MTP: 1 on, 0 off, -1 not known
     if (notes_mtp(said, c.model, engine_params(catalog, c.engine).mtp_accept, w, c.assumptions)) {

@@ -236,14 +236,19 @@ NotesServing read_notes_serving(const std::string& notes) {
       out.said.push_back(fmt::format("DEP{}", n));
     }
   }
+  // SGLang names it "DP attention" (--enable-dp-attention, enable_dp_attention).
   static const std::regex adp(
-      R"(\battention[\s_-]*(dp|data[\s-]*parallel(ism)?)\b|\battn[\s-]+dp\b|\battn-dp\b|\badp\b|\benable_attention_dp\s*[=:]\s*(true|false|1|0)\b)");
+      R"(\battention[\s_-]*(dp|data[\s-]*parallel(ism)?)\b|\battn[\s-]+dp\b|\battn-dp\b|\badp\b|)"
+      R"(\benable_attention_dp\s*[=:]\s*(true|false|1|0)\b|\benable[_-]dp[_-]attention\s*[=:]\s*(true|false|1|0)\b|)"
+      R"(\b(enable[\s_-]+)?dp[\s_-]*attention\b)");
   for (auto it = std::sregex_iterator(l.begin(), l.end(), adp); it != std::sregex_iterator(); ++it) {
     const std::string m = it->str();
     const size_t at = static_cast<size_t>(it->position());
     if (unstated(l, at, m.size())) continue;
     bool off = negated(l, at, m.size());
-    if (m.rfind("enable_attention_dp", 0) == 0) off = m.back() == 'e' ? m.find("false") != std::string::npos : m.back() == '0';
+    const bool valued = m.find_first_of("=:") != std::string::npos;
+    if (valued && (m.rfind("enable_attention_dp", 0) == 0 || m.rfind("enable", 0) == 0))
+      off = m.back() == 'e' ? m.find("false") != std::string::npos : m.back() == '0';
     if (off) {
       out.attention_dp = 0;
       out.said.push_back(fmt::format("attention-DP off ('{}')", m));
@@ -284,7 +289,57 @@ NotesServing read_notes_serving(const std::string& notes) {
         in_range(dm[1].matched ? dm[1].str() : dm[3].str(), 1, 16, n))
       out.mtp_draft_tokens = n;
   }
+  // The drafts' measured acceptance: a length (tokens a step yields per sequence) or a rate (accepted
+  // drafts over proposed ones; a percentage or a fraction).
+  if (out.mtp == 1) {
+    static const std::regex accept(
+        R"(\b(mean\s+|average\s+|avg\.?\s+)?accept(ance|ed)?[\s_-]*(length|len|rate)?\s*(of\s+|[=:~]\s*|is\s+|was\s+)?(\d{1,2}(\.\d+)?)\s*(%?))");
+    std::smatch am;
+    if (std::regex_search(l, am, accept)) {
+      const double v = std::stod(am[5].str());
+      const bool percent = !am[7].str().empty();
+      // Unnamed ("acceptance 0.7", "acceptance 2.4"): a fraction is a rate, more than one a length.
+      const bool length = am[3].matched ? am[3].str().rfind("len", 0) == 0 : !percent && v > 1;
+      if (length && !percent && v >= 1 && v <= 17) out.mtp_accept_length = v;
+      else if (!length && percent && v > 0 && v <= 100) out.mtp_accept_rate = v / 100;
+      else if (!length && !percent && v > 0 && v <= 1) out.mtp_accept_rate = v;
+      if (out.mtp_accept_length > 0 || out.mtp_accept_rate > 0) out.said.push_back(fmt::format("'{}'", am[0].str()));
+    }
+  }
+  // Two-batch overlap (SGLang --enable-two-batch-overlap, "TBO").
+  static const std::regex tbo(R"(\btwo[\s_-]*batch[\s_-]*overlap\b|\btbo\b)");
+  for (auto it = std::sregex_iterator(l.begin(), l.end(), tbo); it != std::sregex_iterator(); ++it) {
+    const std::string m = it->str();
+    const size_t at = static_cast<size_t>(it->position());
+    if (unstated(l, at, m.size())) continue;
+    if (negated(l, at, m.size())) {
+      out.two_batch_overlap = 0;
+      out.said.push_back(fmt::format("two-batch overlap off ('{}')", m));
+      break;
+    }
+    out.two_batch_overlap = 1;
+    out.said.push_back(fmt::format("two-batch overlap ('{}')", m));
+    break;
+  }
   return out;
+}
+
+double notes_mtp_accept(const NotesServing& n, int draft_tokens) {
+  if (draft_tokens <= 0) return 0;
+  // Per-draft acceptance a (each draft accepted given the previous was) whose expectation matches what
+  // the notes measured: the length 1 + a + ... + a^k, or the rate (a + a^2 + ... + a^k) / k.
+  double target = 0;
+  if (n.mtp_accept_length > 0) target = n.mtp_accept_length - 1;
+  else if (n.mtp_accept_rate > 0) target = n.mtp_accept_rate * draft_tokens;
+  else return 0;
+  if (target <= 0 || target > draft_tokens) return 0;
+  const auto drafts_accepted = [&](double a) { return mtp_accepted_length(draft_tokens, a) - 1; };
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (drafts_accepted(mid) < target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
@@ -299,9 +354,16 @@ bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, Inferen
     return false;
   }
   w.mtp_draft_tokens = n.mtp_draft_tokens > 0 ? n.mtp_draft_tokens : kMtpDraftTokensDefault;
-  w.mtp_accept = accept;
-  assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}", words, w.mtp_draft_tokens,
-                                    n.mtp_draft_tokens > 0 ? "" : " (the engines' default)"));
+  const double stated = notes_mtp_accept(n, w.mtp_draft_tokens);
+  w.mtp_accept = stated > 0 ? stated : accept;
+  assumptions.push_back(fmt::format("MTP as the notes state it ({}): {} draft tokens{}{}", words, w.mtp_draft_tokens,
+                                    n.mtp_draft_tokens > 0 ? "" : " (the engines' default)",
+                                    stated > 0 ? fmt::format(", each accepted at {:.3f} (the measured acceptance)", stated)
+                                    : n.mtp_accept_length > 0 || n.mtp_accept_rate > 0
+                                        ? fmt::format(", the engine's acceptance {:.3f} (the stated acceptance is out of "
+                                                      "reach at {} drafts)",
+                                                      accept, w.mtp_draft_tokens)
+                                        : std::string()));
   return true;
 }
 

@@ -59,6 +59,7 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
 //   attention-DP on   "attention-DP", "attention DP", "attention_dp", "attention data-parallel" (or
 //                     "data parallel"), "attn-DP", "attn DP", "ADP", "enable_attention_dp=true" (or
 //                     ": true"), "DEP<n>" (attention-DP over n ranks with EP n: TensorRT-LLM's name)
+//                     SGLang's "DP attention" ("--enable-dp-attention", "enable_dp_attention=true")
 //   attention-DP off  any of those words after "no", "without", "w/o" or "non-", or followed by "off",
 //                     "disabled", "=false", ": false"; "TEP<n>" (TP n with EP n, attention tensor-parallel)
 //   MTP on            "MTP", "multi-token prediction" (or "multi token"), "nextn", "EAGLE" (DeepSeek's
@@ -67,6 +68,10 @@ std::optional<std::string> notes_disaggregated(const ModelArch& m, const NotesDe
 //                     "nextn=3", "speculative_num_steps=3", "num_speculative_tokens=3"
 //   MTP off           "no MTP", "without MTP", "w/o MTP", "non-MTP", "MTP off", "MTP disabled", "MTP=0",
 //                     "MTP not used", "MTP unused", "MTP: none", "MTP n/a" (and the same after attention-DP words)
+//   MTP acceptance    with MTP on: "acceptance length 2.4" (mean/average/avg, "accept len", "accepted
+//                     length"), "acceptance rate 0.7" or "70%" (accepted drafts over proposed); unnamed
+//                     ("acceptance 0.7"), a fraction or percentage is a rate, more than one a length
+//   two-batch overlap "two-batch overlap", "two batch overlap", "TBO" (off as attention-DP's words)
 // Words followed by "not stated", "not given", "not known", "not reported", "not specified", "unknown"
 // or "unstated" say nothing. AIConfigurator's "attn_dp=N" key is not part of it (read with its disaggregated or aggregated
 // layout), nor a bare "enable_attention_dp" naming a recipe option without a value.
@@ -76,6 +81,9 @@ struct NotesServing {
   int tp_ep = 0;           // "TEP<n>": n (0: not stated)
   int mtp = -1;            // 1 stated on, 0 stated off, -1 not stated
   int mtp_draft_tokens = 0;  // the draft count stated (0: not stated: the engine's default)
+  double mtp_accept_length = 0;  // "acceptance length 2.4": tokens a step yields per sequence (0: not stated)
+  double mtp_accept_rate = 0;    // "acceptance rate 0.7" / "70%": accepted drafts over proposed (0: not stated)
+  int two_batch_overlap = -1;    // 1 stated on, 0 stated off, -1 not stated
   std::vector<std::string> said;  // the words read, for the row's assumptions
 };
 
@@ -88,5 +96,10 @@ NotesServing read_notes_serving(const std::string& notes);
 // without one is said in `assumptions`, not modelled. True when `w` now drafts.
 bool notes_mtp(const NotesServing& n, const ModelArch& m, double accept, InferenceWorkload& w,
                std::vector<std::string>& assumptions);
+
+// The per-draft acceptance (each draft accepted given the previous one was) at `draft_tokens` drafts that
+// gives the acceptance the notes measured: a length L = 1 + a + ... + a^k, or a rate r = (a + ... + a^k) / k;
+// 0 when none is stated or it is out of reach (L > k + 1).
+double notes_mtp_accept(const NotesServing& n, int draft_tokens);
 
 }  // namespace gpuplan

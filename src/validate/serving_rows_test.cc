@@ -26,13 +26,15 @@ bool contains_text(const std::string& s, const std::string& what) { return s.fin
 TEST(NotesServing, AttentionDpVocabulary) {
   for (const char* on : {"attention-DP on 8 GPUs", "with attention DP", "attention_dp enabled",
                          "attention data-parallel", "Attention data parallelism", "attn-DP", "attn DP 8", "ADP + EP8",
-                         "enable_attention_dp: true", "enable_attention_dp=true"}) {
+                         "enable_attention_dp: true", "enable_attention_dp=true", "DP attention enabled",
+                         "SGLang --enable-dp-attention", "enable_dp_attention=true", "with dp-attention"}) {
     const NotesServing n = read_notes_serving(on);
     EXPECT_EQ(n.attention_dp, 1) << on;
     EXPECT_FALSE(n.said.empty()) << on;
   }
   for (const char* off : {"no attention-DP", "without attention DP", "w/o ADP", "non-ADP", "attention-DP off",
-                          "attention dp disabled", "enable_attention_dp=false", "enable_attention_dp: 0"})
+                          "attention dp disabled", "enable_attention_dp=false", "enable_attention_dp: 0",
+                          "no DP attention", "enable_dp_attention=false", "dp-attention off"})
     EXPECT_EQ(read_notes_serving(off).attention_dp, 0) << off;
   const NotesServing dep = read_notes_serving("DEP8 = attention data-parallel 8 + expert-parallel 8");
   EXPECT_EQ(dep.attention_dp, 1);
@@ -79,6 +81,29 @@ TEST(NotesServing, MtpVocabulary) {
     EXPECT_EQ(n.mtp, c.mtp) << c.notes;
     EXPECT_EQ(n.mtp_draft_tokens, c.drafts) << c.notes;
   }
+}
+
+TEST(NotesServing, MeasuredAcceptanceAndTwoBatchOverlap) {
+  // A stated acceptance becomes the per-draft acceptance a that gives it: length 1 + a + ... + a^k,
+  // rate (a + ... + a^k) / k.
+  const NotesServing len = read_notes_serving("MTP=3, mean acceptance length 2.8");
+  EXPECT_DOUBLE_EQ(len.mtp_accept_length, 2.8);
+  const double a = notes_mtp_accept(len, 3);
+  EXPECT_NEAR(1 + a + a * a + a * a * a, 2.8, 1e-9);
+  const NotesServing rate = read_notes_serving("EAGLE, 3 draft tokens, acceptance rate 62%");
+  EXPECT_DOUBLE_EQ(rate.mtp_accept_rate, 0.62);
+  const double r = notes_mtp_accept(rate, 3);
+  EXPECT_NEAR((r + r * r + r * r * r) / 3, 0.62, 1e-9);
+  EXPECT_NEAR(notes_mtp_accept(read_notes_serving("MTP 1, acceptance 0.7"), 1), 0.7, 1e-9);  // one draft: the rate
+  EXPECT_DOUBLE_EQ(read_notes_serving("MTP, acceptance 2.4").mtp_accept_length, 2.4);         // more than one: a length
+  EXPECT_EQ(notes_mtp_accept(read_notes_serving("MTP=1, acceptance length 5"), 1), 0.0);      // out of reach at 1 draft
+  EXPECT_EQ(read_notes_serving("no MTP; acceptance 0.7").mtp_accept_rate, 0.0);               // read with MTP on only
+  EXPECT_EQ(notes_mtp_accept(read_notes_serving("MTP=3"), 3), 0.0);                          // none stated
+  for (const char* on : {"two-batch overlap", "SGLang TBO", "Two batch overlap enabled"})
+    EXPECT_EQ(read_notes_serving(on).two_batch_overlap, 1) << on;
+  for (const char* off : {"no TBO", "two-batch overlap off", "without two-batch overlap"})
+    EXPECT_EQ(read_notes_serving(off).two_batch_overlap, 0) << off;
+  for (const char* none : {"", "tbox", "TBO not stated"}) EXPECT_EQ(read_notes_serving(none).two_batch_overlap, -1) << none;
 }
 
 TEST(NotesServing, RowsHonourTheirNotes) {
