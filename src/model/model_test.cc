@@ -38,6 +38,8 @@ double total_tolerance_pct(const std::string& name) {
   if (name == "kimi-k2") return 1.5;
   // Narayanan et al. 2021 Table 1 rounds to 0.1B: its own eq. 2 gives 1.652B for "1.7B".
   if (name == "megatron-gpt-1.7b") return 3.0;
+  // Qwen3-1.7B: the card's "1.7B" is rounded to 0.1B; its config.json counts 1.72B.
+  if (name == "qwen3-1.7b") return 1.5;
   return 1.0;
 }
 double active_tolerance_pct(const std::string& name) {
@@ -51,6 +53,9 @@ double active_tolerance_pct(const std::string& name) {
   // Qwen3.5-397B-A17B: 17.35B counted from its config.json (text decoder, embeddings included); the
   // name's "A17B" rounds down to whole billions.
   if (name == "qwen3.5-397b-a17b") return 2.5;
+  // Qwen3-Coder-480B-A35B: 35.47B counted from its config.json (embeddings included); the name's "A35B"
+  // rounds down to whole billions.
+  if (name == "qwen3-coder-480b-a35b") return 1.5;
   // GLM-5 "40B active": 41.8B counted with both vocabulary tables (39.9B without them); the README
   // does not say which convention its rounded figure uses.
   if (name == "glm-5") return 5.0;
