@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -303,6 +304,44 @@ TEST(Model, ResolveRules) {
   }
   EXPECT_THROW(resolve_model("Llama3.1-405B (proxy 500L)"), InputError);
   EXPECT_THROW(resolve_model("/no/such/config.json", "model"), InputError);
+}
+
+// Serving rows name models as their releases spell them: an Instruct, FP8 or dated variant, an organisation
+// prefix, or a fine-tune of the same architecture.
+TEST(Model, ReleaseSpellingsResolve) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Qwen2.5-72B-Instruct", "qwen2.5-72b"},
+      {"Qwen/Qwen2.5-7B-Instruct", "qwen2.5-7b"},
+      {"QwQ-32B", "qwen2.5-32b"},
+      {"DeepSeek-R1-Distill-Qwen-14B", "qwen2.5-14b"},
+      {"Qwen3-14B-FP8", "qwen3-14b"},
+      {"Qwen3-0.6B", "qwen3-0.6b"},
+      {"Qwen3-Coder-480B-A35B-Instruct-FP8", "qwen3-coder-480b-a35b"},
+      {"Llama-3.2-3B-Instruct", "llama3.2-3b"},
+      {"meta-llama/Llama-3.2-1B-Instruct", "llama3.2-1b"},
+      {"DeepSeek-R1-Distill-Llama-70B", "llama3.3-70b"},
+      {"DeepSeek-R1-Distill-Llama-8B", "llama3.1-8b"},
+      {"Llama-3.1-Nemotron-70B-Instruct-HF", "llama3.1-70b"},
+      {"Mistral-Large-Instruct-2407", "mistral-large-2"},
+      {"Mistral-Large-Instruct-2411-FP8", "mistral-large-2"},
+      {"Mistral-Small-24B-Instruct-2501", "mistral-small-24b"},
+      {"Mistral-Small-3.1-24B-Instruct-2503", "mistral-small-24b"},
+      {"Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"},
+      {"GLM-4.5-Air-FP8", "glm-4.5-air"},
+      {"zai-org/GLM-4.5", "glm-4.5"},
+      {"GLM-4.7-FP8", "glm-4.5"},
+      {"DeepSeek-V3.2-Exp", "deepseek-v3.2"},
+      {"DeepSeek-V3.1", "deepseek-v3"},
+      {"microsoft/phi-4", "phi-4"},
+  };
+  for (const auto& [typed, name] : cases) EXPECT_EQ(resolve_model(typed).name, name) << typed;
+  // Other architectures under similar names stay unknown rather than borrowing a neighbour's.
+  EXPECT_THROW(resolve_model("GLM-4.7-Flash"), InputError);
+  EXPECT_THROW(resolve_model("Mistral-Large-3-675B-Instruct-2512"), InputError);
+  const ModelArch v32 = resolve_model("DeepSeek-V3.2");
+  EXPECT_TRUE(v32.is_sparse());
+  EXPECT_EQ(v32.sparse.index_heads, 64);
+  EXPECT_EQ(v32.fp8_weight_block, 128);
 }
 
 // A bare built-in name resolves to the built-in model before any file-system check (the API resolves
