@@ -130,13 +130,14 @@ TEST(Catalog, RequiredNamesExist) {
   for (const char* n : {"a100-40gb", "a100-80gb", "a10", "l4", "l40s", "rtx-6000-ada", "rtx-pro-6000-server",
                         "rtx-pro-6000-ws", "h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "h200-nvl",
                         "h800-sxm", "h20", "b200", "b300", "gb200", "gb300", "mi300x", "mi325x", "mi355x",
-                        "gaudi3", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-7x"}) {
+                        "gaudi3", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-7x", "a100-80gb-pcie", "a100-40gb-pcie",
+                        "a800", "l40", "mi350x", "gh200-144gb"}) {
     const Accelerator* a = c.find_accelerator(n);
     ASSERT_NE(a, nullptr) << n;
     EXPECT_EQ(a->name, n);
   }
   for (const char* n : {"hgx-a100", "hgx-h100", "hgx-h200", "hgx-b200", "hgx-b300", "gb200-nvl72", "gb300-nvl72",
-                        "mi300x-platform", "mi355x-platform"})
+                        "mi300x-platform", "mi355x-platform", "hgx-a800", "mi350x-platform"})
     EXPECT_NE(c.find_system(n), nullptr) << n;
   for (const char* n : {"nvlink3", "nvlink4", "nvlink5", "ib-hdr", "ib-ndr", "ib-xdr", "eth-400g", "eth-800g",
                         "pcie4", "pcie5", "pcie6", "infinity-fabric-mi300", "infinity-fabric-mi355", "nvlink-c2c"})
@@ -286,6 +287,39 @@ TEST(Catalog, BenchmarkGpuNamesResolve) {
   EXPECT_EQ(c.find_accelerator("H100 141GB"), nullptr);
   ASSERT_NE(c.find_system("NVIDIA DGX H100"), nullptr);
   EXPECT_EQ(c.find_system("NVIDIA DGX H100")->name, c.find_system("DGX H100")->name);
+}
+
+// The PCIe, export and memory variants validation tables name resolve to their own entries, and the
+// names that resolved before keep their entries.
+TEST(Catalog, VariantNamesResolveToTheirOwnEntries) {
+  const Catalog c = Catalog::builtin();
+  const std::map<std::string, std::string> expected = {
+      {"A100-PCIe-80GB", "a100-80gb-pcie"},       {"A100 80GB PCIe", "a100-80gb-pcie"},
+      {"NVIDIA A100 80GB PCIe", "a100-80gb-pcie"}, {"A100 PCIe", "a100-80gb-pcie"},
+      {"A100-PCIe-40GB", "a100-40gb-pcie"},       {"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"},
+      {"A800", "a800"},                           {"NVIDIA A800-SXM4-80GB", "a800"},
+      {"L40", "l40"},                             {"NVIDIA L40", "l40"},
+      {"MI350X", "mi350x"},                       {"AMD Instinct MI350X", "mi350x"},
+      {"GH200 144GB", "gh200-144gb"},             {"NVIDIA GH200 144G HBM3e", "gh200-144gb"},
+      {"RTX PRO 6000 Blackwell", "rtx-pro-6000-server"}, {"RTX PRO 6000", "rtx-pro-6000-server"},
+      {"RTX PRO 6000 Blackwell Workstation", "rtx-pro-6000-ws"},
+      {"A100", "a100-80gb"},                      {"A100-SXM-80GB", "a100-80gb"},
+      {"L40S", "l40s"},                           {"GH200", "gh200"},
+      {"NVIDIA GH200 480GB", "gh200"},            {"MI355X", "mi355x"}};
+  for (const auto& [typed, key] : expected) {
+    const Accelerator* a = c.find_accelerator(typed);
+    ASSERT_NE(a, nullptr) << typed;
+    EXPECT_EQ(a->name, key) << typed;
+  }
+  // A capacity the variant does not have never resolves to it.
+  EXPECT_EQ(c.find_accelerator("A100-PCIe-48GB"), nullptr);
+  EXPECT_EQ(c.find_accelerator("L40 24GB"), nullptr);
+  EXPECT_EQ(c.system("mi350x-platform").accelerator, "mi350x");
+  EXPECT_EQ(c.system("DGX A800").accelerator, "a800");
+  // The A800 is the A100 80GB SXM4 with its NVLink cut to 400 GB/s bidirectional.
+  EXPECT_DOUBLE_EQ(c.accelerator("a800").scaleup_bandwidth_bytes_per_s, 200e9);
+  EXPECT_DOUBLE_EQ(c.accelerator("a800").peak(MathFormat::bf16), c.accelerator("a100-80gb").peak(MathFormat::bf16));
+  EXPECT_DOUBLE_EQ(c.accelerator("gh200-144gb").memory_bytes, 146831.0 * 1048576);
 }
 
 // One convention for capacity: memory_mib (the driver's binary total) or memory_gb (datasheet, decimal),
