@@ -548,8 +548,25 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       sweep_mtp = inferencex_dump_mtp(t, i, catalog, source, notes, disagg, sweep_entry, c);
     }
 
-    // Scenario semantics.
-    const std::string conc_s = t.cell(i, "concurrency_or_batch");
+    // Scenario semantics. The concurrency cell: a count ("64", "1k", "~100"), blank or a word for the maximum load
+    // ("max", "inf", "unlimited", "n/a"); anything else is not read as a load.
+    std::string conc_s = t.cell(i, "concurrency_or_batch");
+    if (const auto tilde = conc_s.find_first_not_of(" \t"); tilde != std::string::npos && conc_s[tilde] == '~') {
+      conc_s = conc_s.substr(tilde + 1);  // "~100": about 100, read as 100
+      c.assumptions.push_back(fmt::format("concurrency '{}' read as {}", echo_name(t.cell(i, "concurrency_or_batch")),
+                                          echo_name(conc_s)));
+    }
+    {
+      double n = 0;
+      const std::string cl = to_lower(conc_s);
+      static const std::regex max_load(R"(^\s*(max(imum)?(\s+load)?|inf(inity|inite)?|unlimited|n/?a|-+)?\s*$)");
+      if (!parse_token_count_cell(conc_s, n) && !std::regex_match(cl, max_load)) {
+        skip(fmt::format("concurrency_or_batch '{}' is not a count (a number >= 1, 1k, or blank / max / inf for the "
+                         "maximum load)",
+                         echo_name(conc_s)));
+        continue;
+      }
+    }
     double qps = 0;
     const bool batch_limit = contains(notes_l, "per-engine gpu_batch_size") && parse_number(conc_s, v) && v >= 1;
     if (batch_limit) {
@@ -558,7 +575,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("concurrency column is the engine's gpu_batch_size: max_batch_size {}",
                                           w.max_batch_size));
     }
-    if (!batch_limit && parse_number(conc_s, v) && v >= 1) {
+    if (!batch_limit && parse_token_count_cell(conc_s, v) && v >= 1) {
       w.concurrency = static_cast<long long>(v);
       // Static batching (gptSessionBenchmark) runs in waves; the source's closed-loop clients (data/serving/
       // source_conventions.yaml) drift apart into staggered arrivals after the first requests.

@@ -136,6 +136,29 @@ TEST(NotesServing, RowsHonourTheirNotes) {
   EXPECT_GT(predict_inference_case(cases[0]), 0);
 }
 
+// The concurrency cell as written: a count ("1k", "~100" read as 100), a word for the maximum load, or a
+// reason not to read the row; stated two-batch overlap runs on an MoE layout with EP.
+TEST(ServingRows, ConcurrencyCellsAndStatedTwoBatchOverlap) {
+  const auto row = [](const std::string& conc, const std::string& notes) {
+    return "X,x,DeepSeek-R1,671,37,B200,8,8,8,1,FP8,FP8,SGLang,1024,1024," + conc +
+           ",offline,tokens_per_sec_total,1000," + notes + "\n";
+  };
+  const CsvTable t = inference_rows(row("1k", "") + row("~100", "") + row("max", "") + row("about a hundred", "") +
+                                    row("64", "DP attention with two-batch overlap"));
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].workload.concurrency, 1024);
+  EXPECT_EQ(cases[1].workload.concurrency, 100);
+  EXPECT_TRUE(row_says(cases[1], "read as 100"));
+  EXPECT_EQ(cases[2].workload.concurrency, 0);  // the maximum load
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].row, 3);
+  EXPECT_TRUE(contains_text(skipped[0].reason, "not a count")) << skipped[0].reason;
+  EXPECT_TRUE(cases[3].parallel.attention_dp);
+  EXPECT_TRUE(cases[3].parallel.two_batch_overlap);
+}
+
 // A source whose recipe runs every MoE model with attention-DP (TensorRT-LLM's perf overview: "For MoE
 // models ... enable_attention_dp: true", its rows leaving EP blank) is read with it, GQA and MLA models
 // alike; a dense model, a stated EP or notes that turn it off are read as written.
