@@ -172,12 +172,13 @@ size_t release_stamp_start(const std::string& s) {
 }
 
 // Rule 2: trailing variant tokens that do not change the architecture: a weight format
-// ("-FP8", "-NVFP4", ...), a fine-tuning label ("-Instruct", "-Chat", "-Base", "-hf") or a release
-// stamp ("-0528").
+// ("-FP8", "-NVFP4", "-FP8-dynamic", "-FP8-KV", "-quantized.w8a8", ...), a fine-tuning label ("-Instruct",
+// "-Chat", "-Base", "-hf", "-Thinking") or a release stamp ("-0528").
 const ModelArch* find_without_variant_suffix(std::string typed) {
   static const std::vector<std::string> kSuffixes = {"fp8", "nvfp4", "fp4", "mxfp4", "bf16", "fp16",
-                                                     "int8", "int4", "awq", "gptq", "instruct",
-                                                     "chat", "base", "hf"};
+                                                     "int8", "int4", "awq", "gptq", "w8a8", "w4a16",
+                                                     "w8a16", "w4a8", "dynamic", "kv", "quantized",
+                                                     "instruct", "chat", "base", "hf", "thinking"};
   for (bool stripped = true; stripped;) {
     stripped = false;
     if (const size_t cut = release_stamp_start(typed); cut != std::string::npos) {
@@ -188,7 +189,7 @@ const ModelArch* find_without_variant_suffix(std::string typed) {
     }
     const std::string low = lower(typed);
     for (const auto& s : kSuffixes) {
-      for (char sep : {'-', '_', ' '}) {
+      for (char sep : {'-', '_', ' ', '.'}) {
         const std::string tail = std::string(1, sep) + s;
         if (ends_with(low, tail)) {
           typed.resize(typed.size() - tail.size());

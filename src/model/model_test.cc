@@ -333,6 +333,11 @@ TEST(Model, ReleaseSpellingsResolve) {
       {"DeepSeek-V3.2-Exp", "deepseek-v3.2"},
       {"DeepSeek-V3.1", "deepseek-v3"},
       {"microsoft/phi-4", "phi-4"},
+      {"Llama-3.3-70B-Instruct-FP8-dynamic", "llama3.3-70b"},
+      {"RedHatAI/Llama-3.3-70B-Instruct-quantized.w8a8", "llama3.3-70b"},
+      {"amd/Llama-3.1-405B-Instruct-FP8-KV", "llama3.1-405b"},
+      {"moonshotai/Kimi-K2-Thinking", "kimi-k2"},
+      {"Qwen3-235B-A22B-Thinking-2507-FP8", "qwen3-235b-a22b"},
   };
   for (const auto& [typed, name] : cases) EXPECT_EQ(resolve_model(typed).name, name) << typed;
   // Other architectures under similar names stay unknown rather than borrowing a neighbour's.
