@@ -6,6 +6,8 @@
 // Layer patterns: Gemma 2 alternates sliding (even layers) and global attention (Gemma2DecoderLayer);
 // Gemma 3 makes every 6th layer global (sliding_window_pattern, Gemma 3 technical report sec. 2.1:
 // "5 local layers for every global layer", window 1024); Cohere2 every 4th; `layer_types` overrides.
+// Gemma 2 and 3 norm the attention and MLP outputs too (post_attention_layernorm, pre_feedforward_layernorm,
+// post_feedforward_layernorm beside input_layernorm: Gemma2DecoderLayer, Gemma3DecoderLayer).
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
@@ -34,6 +36,7 @@ struct TypeTraits {
   bool gated = true;              // gate, up and down projections
   bool parallel_block = false;    // attention and MLP read one norm (Cohere)
   bool qk_norm = false;           // per-head q and k norms (Gemma 3, OLMo 2, OLMoE)
+  bool post_norms = false;        // norms after attention and after the MLP too (Gemma 2, Gemma 3)
   bool norm_bias = false;         // LayerNorm with bias
   bool attention_bias = false;    // q, k, v (and o) biases by default
   bool mlp_bias = false;
@@ -43,11 +46,11 @@ struct TypeTraits {
 const TypeTraits kTraits[] = {
     {.type = "gemma", .family = "gemma", .tied_default = true, .vocab_default = 256000, .head_dim_default = 256},
     {.type = "gemma2", .family = "gemma", .tied_default = true, .vocab_default = 256000, .head_dim_default = 256,
-     .window_default = 4096, .global_every = -1},
+     .window_default = 4096, .global_every = -1, .post_norms = true},
     {.type = "gemma3_text", .family = "gemma", .tied_default = true, .vocab_default = 262208,
-     .head_dim_default = 256, .window_default = 4096, .global_every = 6, .qk_norm = true},
+     .head_dim_default = 256, .window_default = 4096, .global_every = 6, .qk_norm = true, .post_norms = true},
     {.type = "gemma3", .family = "gemma", .tied_default = true, .vocab_default = 262208, .head_dim_default = 256,
-     .window_default = 4096, .global_every = 6, .qk_norm = true},
+     .window_default = 4096, .global_every = 6, .qk_norm = true, .post_norms = true},
     {.type = "phi3", .family = "phi"},
     {.type = "phimoe", .family = "phi"},
     {.type = "cohere", .family = "cohere", .tied_default = true, .parallel_block = true},
@@ -290,6 +293,7 @@ ModelArch import_generic(const json& root, const json& body, const std::string& 
   m.parallel_block = tr.parallel_block;
   m.norm_bias = tr.norm_bias;
   m.qk_norm = tr.qk_norm || c.flag("use_qk_norm", false) || c.flag("qk_layernorm", false);
+  m.post_norms = tr.post_norms;
   const bool any_bias = c.flag("use_bias", tr.mlp_bias);  // Starcoder2: one flag for every linear
   m.attention_bias = c.flag("attention_bias", c.flag("qkv_bias", tr.attention_bias || any_bias));
   m.mlp_bias = c.flag("mlp_bias", any_bias);

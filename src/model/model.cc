@@ -8,6 +8,9 @@
 //    DeepSeekMoE, Llama 4 Llama4TextMoe, Qwen3MoeSparseMoeBlock).
 //  - GPT-style: 12*h^2 + 13*h per layer (Narayanan et al. 2021, eq. 2 without the logits term).
 //  - gpt-oss: biases on q,k,v,o, on experts and router, one sink logit per head (gpt-oss model card).
+//  - Gemma 2/3 (HF Gemma2DecoderLayer / Gemma3DecoderLayer): four RMSNorms per layer (input,
+//    post_attention, pre_feedforward, post_feedforward); Gemma 3 adds per-head q_norm and k_norm
+//    (head_dim each). Their logit soft-caps are elementwise tanh: no parameters, FLOPs not counted.
 //  - FLOPs: 2 per multiply-add of every weight matmul (Kaplan et al. 2020, table 1), attention
 //    2*2*ctx*heads*head_dim per layer (QK^T and PV).
 //  - Gated DeltaNet (Qwen3-Next, Qwen3.5; HF Qwen3NextGatedDeltaNet / Qwen3_5MoeGatedDeltaNet):
@@ -109,8 +112,9 @@ int ModelArch::moe_layers() const {
 
 double attention_layer_params(const ModelArch& m, bool linear_layer) {
   const double h = m.hidden;
-  // The layer's norms (pre-attention and pre-MLP; one shared norm for parallel blocks).
-  const double norms = (m.parallel_block ? 1 : 2) * norm_params(m);
+  // The layer's norms (pre-attention and pre-MLP; one shared norm for parallel blocks), and with
+  // post_norms the two more on the attention and MLP outputs (Gemma 2/3).
+  const double norms = ((m.parallel_block ? 1 : 2) + (m.post_norms ? 2 : 0)) * norm_params(m);
   if (linear_layer) {
     const LinearAttentionDims& d = m.linear;
     const double conv_dim = 2.0 * d.key_heads * d.key_head_dim + 1.0 * d.value_heads * d.value_head_dim;

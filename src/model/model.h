@@ -85,6 +85,7 @@ struct ModelArch {
   bool norm_bias = false;        // LayerNorm with bias (2*hidden per norm) instead of RMSNorm (hidden)
   bool parallel_block = false;   // attention and MLP read one shared norm (GPT-J): 1 norm per layer
   bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3): 2*head_dim per layer
+  bool post_norms = false;       // Gemma 2/3: RMSNorm after attention and after the MLP too (4 per layer)
   bool attention_sinks = false;  // one learned sink logit per head and layer (gpt-oss)
   bool learned_position_embeddings = false;  // GPT-2/3 style: max_seq_len x hidden table
   AttentionKind attention = AttentionKind::gqa;
@@ -146,7 +147,8 @@ struct LayerParams {
 };
 LayerParams layer_params(const ModelArch& m, bool moe_layer);
 double embedding_params(const ModelArch& m);
-// Token-mixer parameters (with the layer's two norms) of one full-attention or one linear-attention layer.
+// Token-mixer parameters (with the layer's norms: two, one for parallel blocks, four with post_norms) of one
+// full-attention or one linear-attention layer.
 double attention_layer_params(const ModelArch& m, bool linear_layer);  // input embedding + output head (if untied) + learned positions
 
 // Forward FLOPs per token at sequence length `seq`. Matmul FLOPs count 2 per multiply-add.

@@ -56,6 +56,7 @@ ModelArch parse_model(YamlMap y) {
   m.norm_bias = y.opt_boolean("norm_bias").value_or(false);
   m.parallel_block = y.opt_boolean("parallel_block").value_or(false);
   m.qk_norm = y.opt_boolean("qk_norm").value_or(false);
+  m.post_norms = y.opt_boolean("post_norms").value_or(false);
   m.attention_sinks = y.opt_boolean("attention_sinks").value_or(false);
   m.learned_position_embeddings = y.opt_boolean("learned_position_embeddings").value_or(false);
   m.sliding_window = to_int(y.opt_integer_in("sliding_window", 0, kBig - 1).value_or(0));

@@ -128,6 +128,27 @@ TEST(Model, DeepSeekV3Layers) {
   EXPECT_EQ(resolve_model("llama4-maverick").moe_layers(), 24);
 }
 
+// Norms after attention and after the MLP (Gemma 2/3): an RMSNorm of hidden each, 2 x hidden x layers
+// parameters in all, and nothing in the FLOPs or the KV cache.
+TEST(Model, PostNormsAddTwoHiddenPerLayer) {
+  for (const char* name : {"llama3.1-8b", "qwen3-8b", "mixtral-8x7b", "deepseek-v3"}) {
+    const ModelArch m = resolve_model(name);
+    ModelArch without = m, with = m;
+    without.post_norms = false;
+    with.post_norms = true;
+    const double added = 2.0 * m.hidden * m.layers;
+    EXPECT_DOUBLE_EQ(total_params(with) - total_params(without), added) << name;
+    EXPECT_DOUBLE_EQ(active_params(with) - active_params(without), added) << name;
+    EXPECT_DOUBLE_EQ(layer_params(with, false).attention - layer_params(without, false).attention, 2.0 * m.hidden)
+        << name;
+    EXPECT_DOUBLE_EQ(forward_flops_per_token(with, 4096).total(), forward_flops_per_token(without, 4096).total())
+        << name;
+    EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(with, 2), kv_cache_bytes_per_token(without, 2)) << name;
+  }
+  // No built-in model sets it: their counts are unchanged.
+  for (const ModelArch& m : builtin_models()) EXPECT_FALSE(m.post_norms) << m.name;
+}
+
 TEST(Model, Llama3_70bGoldens) {
   const ModelArch m = resolve_model("llama3-70b");
   EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(m, 2), 327680);  // 2 * 80 * 8 * 128 * 2 bytes
@@ -385,6 +406,8 @@ void expect_same_arch(const ModelArch& a, const ModelArch& b, const std::string&
     EXPECT_EQ(a.kv_heads, b.kv_heads) << what;
   }
   EXPECT_EQ(a.tied_embeddings, b.tied_embeddings) << what;
+  EXPECT_EQ(a.qk_norm, b.qk_norm) << what;
+  EXPECT_EQ(a.post_norms, b.post_norms) << what;
   EXPECT_EQ(a.moe.num_experts, b.moe.num_experts) << what;
   EXPECT_EQ(a.moe.top_k, b.moe.top_k) << what;
   EXPECT_EQ(a.moe.expert_ffn_hidden, b.moe.expert_ffn_hidden) << what;
@@ -522,6 +545,16 @@ TEST(ModelYaml, StrictKeys) {
                 .at(0)
                 .attention,
             AttentionKind::mha);
+}
+
+TEST(ModelYaml, PostNorms) {
+  const std::string base = "models:\n  - name: x\n    family: y\n    layers: 4\n    hidden: 8\n"
+                           "    ffn_hidden: 8\n    heads: 1\n    vocab: 8\n";
+  EXPECT_FALSE(parse_models_yaml(base, "t.yaml").at(0).post_norms);
+  const ModelArch m = parse_models_yaml(base + "    post_norms: true\n", "t.yaml").at(0);
+  EXPECT_TRUE(m.post_norms);
+  EXPECT_DOUBLE_EQ(total_params(m) - total_params(parse_models_yaml(base, "t.yaml").at(0)), 2.0 * 8 * 4);
+  EXPECT_THROW(parse_models_yaml(base + "    post_norms: 2\n", "t.yaml"), InputError);
 }
 
 TEST(ModelYaml, AttentionChunk) {
