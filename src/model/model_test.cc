@@ -131,7 +131,7 @@ TEST(Model, DeepSeekV3Layers) {
 // Norms after attention and after the MLP (Gemma 2/3): an RMSNorm of hidden each, 2 x hidden x layers
 // parameters in all, and nothing in the FLOPs or the KV cache.
 TEST(Model, PostNormsAddTwoHiddenPerLayer) {
-  for (const char* name : {"llama3.1-8b", "qwen3-8b", "mixtral-8x7b", "deepseek-v3"}) {
+  for (const char* name : {"llama3.1-8b", "qwen3-8b", "mixtral-8x7b", "deepseek-v3", "gemma-3-27b"}) {
     const ModelArch m = resolve_model(name);
     ModelArch without = m, with = m;
     without.post_norms = false;
@@ -145,8 +145,35 @@ TEST(Model, PostNormsAddTwoHiddenPerLayer) {
         << name;
     EXPECT_DOUBLE_EQ(kv_cache_bytes_per_token(with, 2), kv_cache_bytes_per_token(without, 2)) << name;
   }
-  // No built-in model sets it: their counts are unchanged.
-  for (const ModelArch& m : builtin_models()) EXPECT_FALSE(m.post_norms) << m.name;
+  // Every model that does not set it keeps its counts.
+  for (const ModelArch& m : builtin_models())
+    if (m.family != "gemma") EXPECT_FALSE(m.post_norms) << m.name;
+}
+
+// Gemma 2 and 3 counted to the parameter: the Gemma 2 report's non-embedding counts (arXiv:2408.00118,
+// Table 2) and keras-hub's text-only Gemma 3 presets (gemma3_presets.py: gemma3_12b_text 11,765,788,416
+// and gemma3_27b_text 27,009,002,240, with a 262,144-entry table) hold only with four norms a layer.
+TEST(Model, GemmaCountsExact) {
+  const ModelArch g9 = resolve_model("gemma-2-9b"), g27 = resolve_model("gemma-2-27b");
+  EXPECT_DOUBLE_EQ(total_params(g9) - embedding_params(g9), 8324201984.0);
+  EXPECT_DOUBLE_EQ(total_params(g27) - embedding_params(g27), 26047480320.0);
+  EXPECT_DOUBLE_EQ(embedding_params(g9), 256000.0 * 3584);  // tied: one table
+  ModelArch g12 = resolve_model("gemma-3-12b"), g3 = resolve_model("gemma-3-27b");
+  EXPECT_TRUE(g12.qk_norm && g12.post_norms && g3.qk_norm && g3.post_norms);
+  g12.vocab = 262144;
+  g3.vocab = 262144;
+  EXPECT_DOUBLE_EQ(total_params(g12), 11765788416.0);
+  EXPECT_DOUBLE_EQ(total_params(g3), 27009002240.0);
+  // Layer patterns: Gemma 2 slides on its even layers, Gemma 3 on five of every six.
+  EXPECT_EQ(g9.window_layers(), 21);
+  EXPECT_EQ(g27.window_layers(), 23);
+  EXPECT_EQ(g12.window_layers(), 40);
+  EXPECT_EQ(g3.window_layers(), 52);
+  EXPECT_EQ(g3.sliding_window, 1024);
+  // head_dim is not hidden / heads in three of the four.
+  EXPECT_NE(g9.head_dim * g9.heads, g9.hidden);
+  EXPECT_NE(g27.head_dim * g27.heads, g27.hidden);
+  EXPECT_NE(g3.head_dim * g3.heads, g3.hidden);
 }
 
 TEST(Model, Llama3_70bGoldens) {
@@ -359,11 +386,19 @@ TEST(Model, ReleaseSpellingsResolve) {
       {"amd/Llama-3.1-405B-Instruct-FP8-KV", "llama3.1-405b"},
       {"moonshotai/Kimi-K2-Thinking", "kimi-k2"},
       {"Qwen3-235B-A22B-Thinking-2507-FP8", "qwen3-235b-a22b"},
+      {"gemma-2-27b-it", "gemma-2-27b"},
+      {"google/gemma-2-9b-it", "gemma-2-9b"},
+      {"google/gemma-3-27b-it", "gemma-3-27b"},
+      {"Gemma 3 27B", "gemma-3-27b"},
+      {"Gemma 3 12B", "gemma-3-12b"},
+      {"google/gemma-3-12b-pt", "gemma-3-12b"},
   };
   for (const auto& [typed, name] : cases) EXPECT_EQ(resolve_model(typed).name, name) << typed;
   // Other architectures under similar names stay unknown rather than borrowing a neighbour's.
   EXPECT_THROW(resolve_model("GLM-4.7-Flash"), InputError);
   EXPECT_THROW(resolve_model("Mistral-Large-3-675B-Instruct-2512"), InputError);
+  EXPECT_THROW(resolve_model("gemma-3-4b-it"), InputError);
+  EXPECT_THROW(resolve_model("gemma-2-2b-it"), InputError);
   const ModelArch v32 = resolve_model("DeepSeek-V3.2");
   EXPECT_TRUE(v32.is_sparse());
   EXPECT_EQ(v32.sparse.index_heads, 64);
@@ -474,6 +509,22 @@ TEST(ModelImport, EverySharedConfigMatchesBuiltin) {
     ++imported;
   }
   EXPECT_EQ(imported, 20);
+}
+
+// The published Gemma config.json files (src/model/fixtures) import to the built-in entries: the same
+// dimensions, layer patterns, norms and counts.
+TEST(ModelImport, GemmaConfigsMatchBuiltins) {
+  const std::string dir = std::string(GPUPLAN_SOURCE_DIR) + "/src/model/fixtures/";
+  const std::pair<const char*, const char*> cases[] = {
+      {"google--gemma-2-9b.json", "gemma-2-9b"},
+      {"google--gemma-2-27b.json", "gemma-2-27b"},
+      {"google--gemma-3-27b-it.json", "gemma-3-27b"},
+  };
+  for (const auto& [file, name] : cases) {
+    const ModelArch imported = resolve_model(dir + file);
+    EXPECT_TRUE(imported.post_norms) << file;
+    expect_same_arch(imported, resolve_model(name), file);
+  }
 }
 
 // The FP8 checkpoint's weight scaling block: quantization_config.weight_block_size (DeepSeek's [128,
