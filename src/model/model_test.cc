@@ -370,6 +370,7 @@ TEST(Model, ReleaseSpellingsResolve) {
       {"DeepSeek-R1-Distill-Llama-70B", "llama3.3-70b"},
       {"DeepSeek-R1-Distill-Llama-8B", "llama3.1-8b"},
       {"Llama-3.1-Nemotron-70B-Instruct-HF", "llama3.1-70b"},
+      {"Llama-3.1-Nemotron-70B", "llama3.1-70b"},
       {"Mistral-Large-Instruct-2407", "mistral-large-2"},
       {"Mistral-Large-Instruct-2411-FP8", "mistral-large-2"},
       {"Mistral-Small-24B-Instruct-2501", "mistral-small-24b"},
