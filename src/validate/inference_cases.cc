@@ -568,7 +568,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       }
     }
     double qps = 0;
-    const bool batch_limit = contains(notes_l, "per-engine gpu_batch_size") && parse_number(conc_s, v) && v >= 1;
+    const bool batch_limit = contains(notes_l, "per-engine gpu_batch_size") && parse_token_count_cell(conc_s, v) && v >= 1;
     if (batch_limit) {
       // NVIDIA's MLPerf configs: the column is the engine's batch limit, not the offered load.
       w.max_batch_size = static_cast<long long>(v);

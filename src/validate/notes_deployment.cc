@@ -247,7 +247,7 @@ NotesServing read_notes_serving(const std::string& notes) {
     if (unstated(l, at, m.size())) continue;
     bool off = negated(l, at, m.size());
     const bool valued = m.find_first_of("=:") != std::string::npos;
-    if (valued && (m.rfind("enable_attention_dp", 0) == 0 || m.rfind("enable", 0) == 0))
+    if (valued && m.rfind("enable", 0) == 0)  // enable_attention_dp=..., enable_dp_attention=...
       off = m.back() == 'e' ? m.find("false") != std::string::npos : m.back() == '0';
     if (off) {
       out.attention_dp = 0;
