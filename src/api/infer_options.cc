@@ -61,8 +61,9 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "their own): sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, sglang+mori, "
                  "tensorrt-llm-pytorch or vllm");
   app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
-                 "SGLang's --scheduler-recv-interval: new requests are received every N decode steps, and the "
-                 "prompts gathered prefill together (InferenceX's B200/B300 SGLang scripts: 30 at 16+ clients); "
+                 "SGLang's --scheduler-recv-interval (vLLM V0's --num-scheduler-steps alike): new requests are "
+                 "received every N decode steps, and the prompts gathered prefill together (InferenceX's B200/B300 "
+                 "SGLang scripts: 30 at 16+ clients; AMD's MLPerf Server harness: 9); "
                  "with --disagg the decode workers', whose requests wait (N - 1) / 2 steps more for their KV "
                  "preallocation (Dynamo low-latency recipes: 10); 1 to 1000")
       ->capture_default_str();

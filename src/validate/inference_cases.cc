@@ -682,6 +682,15 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("MLPerf {}: highest load with mean TTFT <= {:.0f} ms and TPOT <= "
                                           "{:.0f} ms (p99 limits {:.0f} / {:.0f} ms over p99/mean ratios)",
                                           c.scenario, c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
+      // The submitter's harness, where its published configuration sets what the columns cannot say.
+      const std::string fw = t.cell(i, "framework");
+      if (const MlperfHarness* h = find_mlperf_harness(engine_params(catalog, fw).name, fw,
+                                                       c.hardware.accelerator.vendor, c.scenario)) {
+        w.scheduler_recv_interval = h->scheduler_steps;
+        c.assumptions.push_back(fmt::format("{}: multi-step scheduling in the {} scenario, new requests joining "
+                                            "every {} decode steps (data/serving/mlperf_scenarios.yaml)",
+                                            h->name, c.scenario, h->scheduler_steps));
+      }
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
       if (contains(to_lower(c.engine), "trtllm-bench")) {

@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cstdio>
+#include <optional>
+#include <tuple>
+#include <utility>
+
 #include "core/embedded_data.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -16,12 +22,52 @@ constexpr const char* kScenariosFile = "serving/mlperf_scenarios.yaml";
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
-std::vector<MlperfBenchmark> load() {
-  std::vector<MlperfBenchmark> out;
+struct MlperfScenarioRules {
+  std::vector<MlperfBenchmark> benchmarks;
+  std::vector<MlperfHarness> harnesses;
+};
+
+// "0.6" -> {0, 6}; a malformed release is an InputError naming the field.
+std::pair<int, int> release(const std::string& text, const std::string& field) {
+  int major = 0, minor = 0;
+  char dot = 0, rest = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &major, &dot, &minor, &rest) != 3 || dot != '.' || major < 0 ||
+      minor < 0)
+    throw InputError(field, fmt::format("must be a release 'MAJOR.MINOR', got '{}'", text));
+  return {major, minor};
+}
+
+MlperfHarness read_harness(YamlMap& m) {
+  MlperfHarness h;
+  h.name = m.str("name");
+  h.engine = m.str("engine");
+  h.vendor = m.str("vendor");
+  const std::vector<std::string> versions = m.str_list("engine_versions");
+  const std::string field = m.path() + ".engine_versions";
+  if (versions.size() != 2)
+    throw InputError(field, fmt::format("must list two releases [first, end), got {}", versions.size()));
+  std::tie(h.first_major, h.first_minor) = release(versions[0], field);
+  std::tie(h.end_major, h.end_minor) = release(versions[1], field);
+  if (std::pair(h.end_major, h.end_minor) <= std::pair(h.first_major, h.first_minor))
+    throw InputError(field, fmt::format("the end release {} must come after the first {}", versions[1], versions[0]));
+  h.scenario = to_lower(m.str("scenario"));
+  if (h.scenario != "server" && h.scenario != "interactive")
+    throw InputError(m.path() + ".scenario", fmt::format("must be server or interactive, got '{}'", h.scenario));
+  h.scheduler_steps = static_cast<int>(m.integer_in("scheduler_steps", 1, 1000));
+  h.source = m.str("source");
+  m.reject_unknown_keys();
+  return h;
+}
+
+MlperfScenarioRules load_scenario_rules() {
+  MlperfScenarioRules rules;
+  std::vector<MlperfBenchmark>& out = rules.benchmarks;
   for (const EmbeddedFile& f : embedded_data_files()) {
     if (f.path != kScenariosFile) continue;
     YamlMap top(embedded_yaml(f), kScenariosFile);
     top.str("schema");
+    if (top.has("harnesses"))
+      for (YamlMap& m : top.map_list("harnesses")) rules.harnesses.push_back(read_harness(m));
     for (YamlMap& m : top.map_list("benchmarks")) {
       MlperfBenchmark b;
       b.name = m.str("name");
@@ -44,7 +90,28 @@ std::vector<MlperfBenchmark> load() {
     top.reject_unknown_keys();
   }
   if (out.empty()) throw InputError("data", std::string(kScenariosFile) + " is missing or lists no benchmarks");
-  return out;
+  return rules;
+}
+
+const MlperfScenarioRules& mlperf_scenario_rules() {
+  static const MlperfScenarioRules table = load_scenario_rules();
+  return table;
+}
+
+// The release the framework cell states after the engine's name: "vLLM 0.9.0.2.dev108+g71f", "vLLM v0.6.5".
+std::optional<std::pair<int, int>> stated_release(const std::string& framework, const std::string& engine) {
+  const std::string f = to_lower(framework);
+  const auto at = f.find(to_lower(engine));
+  if (at == std::string::npos) return std::nullopt;
+  std::size_t i = at + engine.size();
+  while (i < f.size() && (f[i] == ' ' || f[i] == '-' || f[i] == '_')) ++i;
+  if (i < f.size() && f[i] == 'v') ++i;
+  int major = 0, minor = 0;
+  char dot = 0;
+  if (i >= f.size() || !std::isdigit(static_cast<unsigned char>(f[i])) ||
+      std::sscanf(f.c_str() + i, "%d%c%d", &major, &dot, &minor) != 3 || dot != '.')
+    return std::nullopt;
+  return std::pair(major, minor);
 }
 
 const MlperfBenchmark* by_name(const std::string& name) {
@@ -55,9 +122,20 @@ const MlperfBenchmark* by_name(const std::string& name) {
 
 }  // namespace
 
-const std::vector<MlperfBenchmark>& mlperf_benchmarks() {
-  static const std::vector<MlperfBenchmark> table = load();
-  return table;
+const std::vector<MlperfBenchmark>& mlperf_benchmarks() { return mlperf_scenario_rules().benchmarks; }
+
+const std::vector<MlperfHarness>& mlperf_harnesses() { return mlperf_scenario_rules().harnesses; }
+
+const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
+                                         const std::string& vendor, const std::string& scenario) {
+  if (engine.empty()) return nullptr;
+  const auto version = stated_release(framework, engine);
+  if (!version) return nullptr;
+  for (const auto& h : mlperf_harnesses())
+    if (h.engine == engine && to_lower(h.vendor) == to_lower(vendor) && h.scenario == to_lower(scenario) &&
+        *version >= std::pair(h.first_major, h.first_minor) && *version < std::pair(h.end_major, h.end_minor))
+      return &h;
+  return nullptr;
 }
 
 const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::string& url,

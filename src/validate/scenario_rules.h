@@ -35,6 +35,27 @@ struct MlperfBenchmark {
 // an InputError naming the field).
 const std::vector<MlperfBenchmark>& mlperf_benchmarks();
 
+// A setting of a submitter's published harness that a row's columns cannot state (the file's `harnesses`).
+struct MlperfHarness {
+  std::string name;
+  std::string engine;    // serving-engine entry name ("vllm")
+  std::string vendor;    // accelerator vendor ("AMD")
+  int first_major = 0, first_minor = 0, end_major = 0, end_minor = 0;  // engine releases [first, end)
+  std::string scenario;  // "server", "interactive"
+  int scheduler_steps = 1;  // decode steps between scheduling passes (vLLM's num_scheduler_steps)
+  std::string source;
+};
+
+// Every harness of data/serving/mlperf_scenarios.yaml, in file order.
+const std::vector<MlperfHarness>& mlperf_harnesses();
+
+// The harness a row of an MLPerf benchmark ran: the first whose engine is `engine` (the serving-engine entry
+// the framework cell resolves to), whose vendor is the accelerator's, whose scenario is the row's, and whose
+// releases hold the version the framework cell states after the engine's name ("vLLM 0.9.0.2.dev108+...",
+// "vLLM v0.6.5"). nullptr: none, or no version stated.
+const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
+                                         const std::string& vendor, const std::string& scenario);
+
 // The benchmark a serving row runs: named in its notes ("benchmark llama2-70b-interactive-99"), in an
 // MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of a source that runs
 // MLPerf's benchmarks (`mlperf_source`: data/serving/source_conventions.yaml mlperf_benchmarks), by its

@@ -11,6 +11,7 @@
 #include "validate/inference_cases.h"
 #include "validate/inference_rows_testing.h"
 #include "validate/notes_deployment.h"
+#include "validate/row_command.h"
 #include "validate/row_contradiction.h"
 #include "validate/row_scenario.h"
 #include "validate/scenario_rules.h"
@@ -293,6 +294,45 @@ TEST(ScenarioRules, AnOpenDivisionResultOfAChangedModelIsNotScored) {
   EXPECT_EQ(skipped[1].row, 1u);
   EXPECT_TRUE(contains_text(skipped[1].reason, "('sparse'")) << skipped[1].reason;
   EXPECT_FALSE(mlperf_open_model_change(nullptr, base + "open/X/results/Y_Sparse/z").has_value());
+}
+
+// AMD's MLPerf harness runs vLLM's V0 engine with multi-step scheduling in the Server scenario: the
+// data file's harness applies by engine, vendor, scenario and the framework cell's release, nowhere else.
+TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
+  const MlperfHarness* h = find_mlperf_harness("vllm", "vLLM 0.9.0.2.dev108+g71faa1880.rocm641, ROCm 6.4", "AMD",
+                                               "server");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->scheduler_steps, 9);
+  EXPECT_EQ(find_mlperf_harness("vllm", "vLLM v0.6.5", "AMD", "Server"), h);
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.4.3+rocm614", "AMD", "server"));  // before multi-step
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.11.0", "AMD", "server"));         // V0 engine removed
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM (ROCm)", "AMD", "server"));         // no release stated
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "NVIDIA", "server"));
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "interactive"));
+  EXPECT_FALSE(find_mlperf_harness("tensorrt-llm", "TensorRT-LLM 0.9.0", "AMD", "server"));
+
+  const std::string url = "https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/AMD/results/"
+                          "8xMI325X_2xEPYC_9575F/llama2-70b-99/";
+  const CsvTable t = inference_rows(
+      "MLPerf-v5.1," + url + "Server/x,Llama-2-70B,70,70,MI325X,8,,,,FP8,,vLLM 0.9.0.2.dev108+rocm641,,,,"
+      "server,ttft_ms,900,\n"
+      "MLPerf-v5.1," + url + "Offline/x,Llama-2-70B,70,70,MI325X,8,,,,FP8,,vLLM 0.9.0.2.dev108+rocm641,,,,"
+      "offline,tokens_per_sec_total,30000,\n"
+      "MLPerf-v4.1," + url + "Server/x,Llama-2-70B,70,70,MI300X,8,,,,FP8,,vLLM 0.4.3+rocm614,,,,"
+      "server,ttft_ms,900,\n");
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, Catalog::load({}), skipped);
+  ASSERT_EQ(cases.size(), 3u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_EQ(cases[0].workload.scheduler_recv_interval, 9);
+  EXPECT_TRUE(row_says(cases[0], "multi-step scheduling in the server scenario"));
+  EXPECT_TRUE(contains_text(serving_row_command(Catalog::load({}), cases[0]), "--scheduler-recv-interval 9"));
+  EXPECT_EQ(cases[1].workload.scheduler_recv_interval, 1);
+  EXPECT_EQ(cases[2].workload.scheduler_recv_interval, 1);
+  // New requests wait for the end of a run of decode steps: the first token comes later, the load is the same.
+  InferenceCase every = cases[0];
+  every.workload.scheduler_recv_interval = 1;
+  const InferenceResult nine = evaluate_case(cases[0]), one = evaluate_case(every);
+  EXPECT_GT(nine.ttft_s, one.ttft_s + 3 * nine.decode_step.total_s);
 }
 
 TEST(RowContradiction, FiguresOfOneRun) {
