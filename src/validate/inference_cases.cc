@@ -685,7 +685,8 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       // The submitter's harness, where its published configuration sets what the columns cannot say.
       const std::string fw = t.cell(i, "framework");
       if (const MlperfHarness* h = find_mlperf_harness(engine_params(catalog, fw).name, fw,
-                                                       c.hardware.accelerator.vendor, c.scenario)) {
+                                                       c.hardware.accelerator.vendor, c.hardware.accelerator.name,
+                                                       c.scenario)) {
         w.scheduler_recv_interval = h->scheduler_steps;
         c.assumptions.push_back(fmt::format("{}: multi-step scheduling in the {} scenario, new requests joining "
                                             "every {} decode steps (data/serving/mlperf_scenarios.yaml)",

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <optional>
@@ -42,6 +43,7 @@ MlperfHarness read_harness(YamlMap& m) {
   h.name = m.str("name");
   h.engine = m.str("engine");
   h.vendor = m.str("vendor");
+  if (m.has("accelerators")) h.accelerators = m.str_list("accelerators");
   const std::vector<std::string> versions = m.str_list("engine_versions");
   const std::string field = m.path() + ".engine_versions";
   if (versions.size() != 2)
@@ -127,14 +129,19 @@ const std::vector<MlperfBenchmark>& mlperf_benchmarks() { return mlperf_scenario
 const std::vector<MlperfHarness>& mlperf_harnesses() { return mlperf_scenario_rules().harnesses; }
 
 const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
-                                         const std::string& vendor, const std::string& scenario) {
+                                         const std::string& vendor, const std::string& accelerator,
+                                         const std::string& scenario) {
   if (engine.empty()) return nullptr;
   const auto version = stated_release(framework, engine);
   if (!version) return nullptr;
-  for (const auto& h : mlperf_harnesses())
-    if (h.engine == engine && to_lower(h.vendor) == to_lower(vendor) && h.scenario == to_lower(scenario) &&
+  for (const auto& h : mlperf_harnesses()) {
+    const bool for_it = h.accelerators.empty() ||
+                        std::any_of(h.accelerators.begin(), h.accelerators.end(),
+                                    [&](const std::string& a) { return to_lower(a) == to_lower(accelerator); });
+    if (h.engine == engine && to_lower(h.vendor) == to_lower(vendor) && for_it && h.scenario == to_lower(scenario) &&
         *version >= std::pair(h.first_major, h.first_minor) && *version < std::pair(h.end_major, h.end_minor))
       return &h;
+  }
   return nullptr;
 }
 

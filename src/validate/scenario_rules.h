@@ -40,6 +40,7 @@ struct MlperfHarness {
   std::string name;
   std::string engine;    // serving-engine entry name ("vllm")
   std::string vendor;    // accelerator vendor ("AMD")
+  std::vector<std::string> accelerators;  // catalog names it is for (empty: every one of the vendor's)
   int first_major = 0, first_minor = 0, end_major = 0, end_minor = 0;  // engine releases [first, end)
   std::string scenario;  // "server", "interactive"
   int scheduler_steps = 1;  // decode steps between scheduling passes (vLLM's num_scheduler_steps)
@@ -50,11 +51,13 @@ struct MlperfHarness {
 const std::vector<MlperfHarness>& mlperf_harnesses();
 
 // The harness a row of an MLPerf benchmark ran: the first whose engine is `engine` (the serving-engine entry
-// the framework cell resolves to), whose vendor is the accelerator's, whose scenario is the row's, and whose
-// releases hold the version the framework cell states after the engine's name ("vLLM 0.9.0.2.dev108+...",
-// "vLLM v0.6.5"). nullptr: none, or no version stated.
+// the framework cell resolves to), whose vendor is the accelerator's (and whose accelerators, where it lists
+// them, hold the accelerator's catalog name), whose scenario is the row's, and whose releases hold the version
+// the framework cell states after the engine's name ("vLLM 0.9.0.2.dev108+...", "vLLM v0.6.5"). nullptr:
+// none, or no version stated.
 const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
-                                         const std::string& vendor, const std::string& scenario);
+                                         const std::string& vendor, const std::string& accelerator,
+                                         const std::string& scenario);
 
 // The benchmark a serving row runs: named in its notes ("benchmark llama2-70b-interactive-99"), in an
 // MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of a source that runs

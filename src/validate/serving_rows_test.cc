@@ -300,16 +300,20 @@ TEST(ScenarioRules, AnOpenDivisionResultOfAChangedModelIsNotScored) {
 // data file's harness applies by engine, vendor, scenario and the framework cell's release, nowhere else.
 TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
   const MlperfHarness* h = find_mlperf_harness("vllm", "vLLM 0.9.0.2.dev108+g71faa1880.rocm641, ROCm 6.4", "AMD",
-                                               "server");
+                                               "MI325X", "server");
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(h->scheduler_steps, 9);
-  EXPECT_EQ(find_mlperf_harness("vllm", "vLLM v0.6.5", "AMD", "Server"), h);
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.4.3+rocm614", "AMD", "server"));  // before multi-step
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.11.0", "AMD", "server"));         // V0 engine removed
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM (ROCm)", "AMD", "server"));         // no release stated
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "NVIDIA", "server"));
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "interactive"));
-  EXPECT_FALSE(find_mlperf_harness("tensorrt-llm", "TensorRT-LLM 0.9.0", "AMD", "server"));
+  EXPECT_EQ(find_mlperf_harness("vllm", "vLLM v0.6.5", "AMD", "MI300X", "Server"), h);
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.4.3+rocm614", "AMD", "MI300X", "server"));  // before multi-step
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.11.0", "AMD", "MI300X", "server"));  // V0 engine removed
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM (ROCm)", "AMD", "MI300X", "server"));  // no release stated
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "NVIDIA", "H200-SXM", "server"));
+  EXPECT_FALSE(find_mlperf_harness("tensorrt-llm", "TensorRT-LLM 0.9.0", "AMD", "MI300X", "server"));
+  // The Interactive configuration is MI300X's alone (MI325X's runs chunked prefill, one step at a time).
+  const MlperfHarness* i = find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "MI300X", "interactive");
+  ASSERT_NE(i, nullptr);
+  EXPECT_EQ(i->scheduler_steps, 8);
+  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "MI325X", "interactive"));
 
   const std::string url = "https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/AMD/results/"
                           "8xMI325X_2xEPYC_9575F/llama2-70b-99/";
