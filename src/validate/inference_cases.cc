@@ -278,6 +278,20 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       skip(*why);
       continue;
     }
+    // The submitter's harness, where its published configuration sets what the columns cannot say
+    // (data/serving/mlperf_scenarios.yaml `harnesses`).
+    const MlperfHarness* harness = nullptr;
+    if (bench) {
+      MlperfHarnessQuery hq;
+      hq.framework = t.cell(i, "framework");
+      hq.engine = engine_params(catalog, hq.framework).name;
+      hq.vendor = c.hardware.accelerator.vendor;
+      hq.accelerator = c.hardware.accelerator.name;
+      hq.scenario = c.scenario;
+      hq.benchmark = bench->name;
+      hq.round = mlperf_round(t.cell(i, "source_url_or_path"), c.source_id);
+      harness = find_mlperf_harness(hq);
+    }
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {
@@ -408,6 +422,17 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         if (!ep_given) ep = p.tp;
         c.assumptions.push_back(fmt::format("tp blank: {} {} + EP {} as the notes state ({})", adp ? "attention-DP" : "TP",
                                             p.tp, static_cast<int>(ep), fmt::join(said.said, ", ")));
+      } else if (harness && harness->sets_deployment() && !pp_given &&
+                 gpus % (harness->tp * harness->pp) == 0 && (!harness->attention_dp || c.model.is_moe())) {
+        p.tp = harness->tp;
+        p.pp = harness->pp;
+        p.attention_dp = harness->attention_dp;
+        if (harness->ep > 0 && !ep_given) ep = harness->ep;
+        c.assumptions.push_back(fmt::format("tp, pp blank: {}'s {} configuration of {}: {}{} {}{}{}", harness->name,
+                                            c.scenario, bench->name, harness->attention_dp ? "attention-DP " : "TP ",
+                                            p.tp, harness->ep > 0 ? fmt::format("+ EP {} ", harness->ep) : "",
+                                            fmt::format("PP {}", p.pp),
+                                            " (data/serving/mlperf_scenarios.yaml)"));
       } else {
         p.tp = smallest_kv_tp(c.model, c.hardware, w, gpus / p.pp);
         tp_filled = !ep_given;
@@ -682,16 +707,6 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       c.assumptions.push_back(fmt::format("MLPerf {}: highest load with mean TTFT <= {:.0f} ms and TPOT <= "
                                           "{:.0f} ms (p99 limits {:.0f} / {:.0f} ms over p99/mean ratios)",
                                           c.scenario, c.ttft_limit_s * 1e3, c.tpot_limit_s * 1e3, ttft, tpot));
-      // The submitter's harness, where its published configuration sets what the columns cannot say.
-      const std::string fw = t.cell(i, "framework");
-      if (const MlperfHarness* h = find_mlperf_harness(engine_params(catalog, fw).name, fw,
-                                                       c.hardware.accelerator.vendor, c.hardware.accelerator.name,
-                                                       c.scenario)) {
-        w.scheduler_recv_interval = h->scheduler_steps;
-        c.assumptions.push_back(fmt::format("{}: multi-step scheduling in the {} scenario, new requests joining "
-                                            "every {} decode steps (data/serving/mlperf_scenarios.yaml)",
-                                            h->name, c.scenario, h->scheduler_steps));
-      }
     } else {
       c.assumptions.push_back("concurrency blank: maximum load (as many sequences as the KV cache holds)");
       if (contains(to_lower(c.engine), "trtllm-bench")) {
@@ -730,6 +745,27 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       const EngineParams eng = engine_params(catalog, c.engine);
       w.host_per_seq_step_s = eng.host_per_seq_step_s;
       apply_engine_facts(eng, w);  // the engine's scheduler and memory, as in `infer --engine`
+      if (harness) {
+        // The harness's scheduling and limits, where the row states none.
+        if (harness->scheduler_steps > 1 && w.scheduler_recv_interval == 1) {
+          w.scheduler_recv_interval = harness->scheduler_steps;
+          c.assumptions.push_back(fmt::format("{}: multi-step scheduling in the {} scenario, new requests joining "
+                                              "every {} decode steps (data/serving/mlperf_scenarios.yaml)",
+                                              harness->name, c.scenario, harness->scheduler_steps));
+        }
+        if (harness->max_num_tokens > 0 || harness->max_batch_size > 0) {
+          if (harness->max_num_tokens > 0) w.max_num_tokens = harness->max_num_tokens;
+          if (harness->max_batch_size > 0 && !batch_limit) w.max_batch_size = harness->max_batch_size;
+          c.assumptions.push_back(fmt::format("{}: max_num_tokens {}, max_batch_size {} ({} configuration of {})",
+                                              harness->name, w.max_num_tokens, w.max_batch_size, c.scenario,
+                                              bench ? bench->name : std::string("the benchmark")));
+        }
+        if (const auto adm = parse_kv_admission(harness->kv_admission); adm && *adm != w.kv_admission) {
+          w.kv_admission = *adm;
+          c.assumptions.push_back(fmt::format("{}: KV admitted by {} (batch_scheduler_policy)", harness->name,
+                                              harness->kv_admission));
+        }
+      }
       if (eng.kv_admission == KvAdmission::current_length)
         c.assumptions.push_back(fmt::format("{}: KV admitted by current length (a running sequence holds isl + "
                                             "osl / 2 on average)", eng.name));

@@ -98,6 +98,7 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) 
   if (c.model.is_moe() && w.moe_gemm_eff != given.moe_gemm_eff) l.opt("--moe-gemm-share", w.moe_gemm_eff);
   if (w.prefill_separate != given.prefill_separate)
     l.opt("--prefill-separate", std::string(w.prefill_separate ? "on" : "off"));
+  if (w.kv_admission != given.kv_admission) l.opt("--kv-admission", std::string(to_string(w.kv_admission)));
   if (w.mtp_draft_tokens > 0) {
     l.opt("--mtp", w.mtp_draft_tokens);
     if (w.mtp_accept > 0) l.opt("--mtp-accept", w.mtp_accept);

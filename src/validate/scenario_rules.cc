@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <optional>
+#include <regex>
 #include <tuple>
 #include <utility>
 
@@ -44,18 +45,42 @@ MlperfHarness read_harness(YamlMap& m) {
   h.engine = m.str("engine");
   h.vendor = m.str("vendor");
   if (m.has("accelerators")) h.accelerators = m.str_list("accelerators");
-  const std::vector<std::string> versions = m.str_list("engine_versions");
-  const std::string field = m.path() + ".engine_versions";
-  if (versions.size() != 2)
-    throw InputError(field, fmt::format("must list two releases [first, end), got {}", versions.size()));
-  std::tie(h.first_major, h.first_minor) = release(versions[0], field);
-  std::tie(h.end_major, h.end_minor) = release(versions[1], field);
-  if (std::pair(h.end_major, h.end_minor) <= std::pair(h.first_major, h.first_minor))
-    throw InputError(field, fmt::format("the end release {} must come after the first {}", versions[1], versions[0]));
-  h.scenario = to_lower(m.str("scenario"));
-  if (h.scenario != "server" && h.scenario != "interactive")
-    throw InputError(m.path() + ".scenario", fmt::format("must be server or interactive, got '{}'", h.scenario));
-  h.scheduler_steps = static_cast<int>(m.integer_in("scheduler_steps", 1, 1000));
+  if (m.has("engine_versions")) {
+    const std::vector<std::string> versions = m.str_list("engine_versions");
+    const std::string field = m.path() + ".engine_versions";
+    if (versions.size() != 2)
+      throw InputError(field, fmt::format("must list two releases [first, end), got {}", versions.size()));
+    std::tie(h.first_major, h.first_minor) = release(versions[0], field);
+    std::tie(h.end_major, h.end_minor) = release(versions[1], field);
+    if (std::pair(h.end_major, h.end_minor) <= std::pair(h.first_major, h.first_minor))
+      throw InputError(field,
+                       fmt::format("the end release {} must come after the first {}", versions[1], versions[0]));
+    h.has_versions = true;
+  }
+  if (m.has("rounds")) h.rounds = m.str_list("rounds");
+  for (auto& r : h.rounds) r = to_lower(r);
+  if (m.has("benchmarks")) h.benchmarks = m.str_list("benchmarks");
+  h.scenarios = m.str_list("scenarios");
+  if (h.scenarios.empty()) throw InputError(m.path() + ".scenarios", "must list at least one scenario");
+  for (auto& sc : h.scenarios) {
+    sc = to_lower(sc);
+    if (sc != "offline" && sc != "server" && sc != "interactive")
+      throw InputError(m.path() + ".scenarios", fmt::format("must be offline, server or interactive, got '{}'", sc));
+  }
+  h.scheduler_steps = static_cast<int>(m.opt_integer_in("scheduler_steps", 1, 1000).value_or(1));
+  h.tp = static_cast<int>(m.opt_integer_in("tp", 1, 4096).value_or(0));
+  h.pp = static_cast<int>(m.opt_integer_in("pp", 1, 4096).value_or(h.tp > 0 ? 1 : 0));
+  h.ep = static_cast<int>(m.opt_integer_in("ep", 1, 4096).value_or(0));
+  h.attention_dp = m.opt_boolean("attention_dp").value_or(false);
+  h.max_num_tokens = m.opt_integer_in("max_num_tokens", 1, 10000000).value_or(0);
+  h.max_batch_size = m.opt_integer_in("max_batch_size", 1, 10000000).value_or(0);
+  h.kv_admission = m.opt_str("kv_admission").value_or("");
+  if (!h.kv_admission.empty() && h.kv_admission != "current_length" && h.kv_admission != "reserve_full")
+    throw InputError(m.path() + ".kv_admission",
+                     fmt::format("must be current_length or reserve_full, got '{}'", h.kv_admission));
+  if ((h.pp > 0 || h.ep > 0 || h.attention_dp) && h.tp == 0)
+    throw InputError(m.path() + ".tp", "must be stated with pp, ep or attention_dp");
+  if (h.attention_dp && h.ep == 0) throw InputError(m.path() + ".ep", "must be stated with attention_dp");
   h.source = m.str("source");
   m.reject_unknown_keys();
   return h;
@@ -128,21 +153,37 @@ const std::vector<MlperfBenchmark>& mlperf_benchmarks() { return mlperf_scenario
 
 const std::vector<MlperfHarness>& mlperf_harnesses() { return mlperf_scenario_rules().harnesses; }
 
-const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
-                                         const std::string& vendor, const std::string& accelerator,
-                                         const std::string& scenario) {
-  if (engine.empty()) return nullptr;
-  const auto version = stated_release(framework, engine);
-  if (!version) return nullptr;
+const MlperfHarness* find_mlperf_harness(const MlperfHarnessQuery& q) {
+  if (q.engine.empty()) return nullptr;
+  const auto version = stated_release(q.framework, q.engine);
+  const std::string scenario = to_lower(q.scenario), bench = to_lower(q.benchmark), round = to_lower(q.round);
+  const auto in = [](const std::vector<std::string>& list, const std::string& v) {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& x) { return to_lower(x) == to_lower(v); });
+  };
   for (const auto& h : mlperf_harnesses()) {
-    const bool for_it = h.accelerators.empty() ||
-                        std::any_of(h.accelerators.begin(), h.accelerators.end(),
-                                    [&](const std::string& a) { return to_lower(a) == to_lower(accelerator); });
-    if (h.engine == engine && to_lower(h.vendor) == to_lower(vendor) && for_it && h.scenario == to_lower(scenario) &&
-        *version >= std::pair(h.first_major, h.first_minor) && *version < std::pair(h.end_major, h.end_minor))
-      return &h;
+    if (h.engine != q.engine || to_lower(h.vendor) != to_lower(q.vendor) || !in(h.scenarios, scenario)) continue;
+    if (!h.accelerators.empty() && !in(h.accelerators, q.accelerator)) continue;
+    if (!h.rounds.empty() && !in(h.rounds, round)) continue;
+    if (!h.benchmarks.empty() &&
+        !std::any_of(h.benchmarks.begin(), h.benchmarks.end(), [&](const std::string& b) {
+          return to_lower(b) == bench || to_lower(b) + "-interactive" == bench;
+        }))
+      continue;
+    if (h.has_versions && (!version || *version < std::pair(h.first_major, h.first_minor) ||
+                           *version >= std::pair(h.end_major, h.end_minor)))
+      continue;
+    return &h;
   }
   return nullptr;
+}
+
+std::string mlperf_round(const std::string& url, const std::string& source_id) {
+  static const std::regex in_url(R"(inference_results_(v\d+\.\d+)(?![\d.]))", std::regex::icase);
+  static const std::regex in_id(R"(mlperf[-_ ]?(?:inference[-_ ]?)?(v\d+\.\d+)(?![\d.]))", std::regex::icase);
+  std::smatch m;
+  if (std::regex_search(url, m, in_url)) return to_lower(m[1].str());
+  if (std::regex_search(source_id, m, in_id)) return to_lower(m[1].str());
+  return "";
 }
 
 const MlperfBenchmark* find_mlperf_benchmark(bool mlperf_source, const std::string& url,

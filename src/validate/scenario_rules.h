@@ -35,29 +35,52 @@ struct MlperfBenchmark {
 // an InputError naming the field).
 const std::vector<MlperfBenchmark>& mlperf_benchmarks();
 
-// A setting of a submitter's published harness that a row's columns cannot state (the file's `harnesses`).
+// What a submitter's published harness sets that a row's columns cannot state (the file's `harnesses`): its
+// scheduling (vLLM's multi-step runs) and, where the round's published configurations agree across the
+// submissions that use the harness, the deployment of a benchmark on an accelerator (TP, PP, attention-DP
+// with EP, the engine's batch and token limits, how it admits sequences against the KV pool).
 struct MlperfHarness {
   std::string name;
-  std::string engine;    // serving-engine entry name ("vllm")
-  std::string vendor;    // accelerator vendor ("AMD")
+  std::string engine;                     // serving-engine entry name ("vllm", "tensorrt-llm")
+  std::string vendor;                     // accelerator vendor ("AMD")
   std::vector<std::string> accelerators;  // catalog names it is for (empty: every one of the vendor's)
-  int first_major = 0, first_minor = 0, end_major = 0, end_minor = 0;  // engine releases [first, end)
-  std::string scenario;  // "server", "interactive"
-  int scheduler_steps = 1;  // decode steps between scheduling passes (vLLM's num_scheduler_steps)
+  bool has_versions = false;              // engine releases [first, end) stated
+  int first_major = 0, first_minor = 0, end_major = 0, end_minor = 0;
+  std::vector<std::string> rounds;        // MLPerf rounds ("v5.1"; empty: any)
+  std::vector<std::string> benchmarks;    // loadgen benchmark names, each with its interactive variant (empty: any)
+  std::vector<std::string> scenarios;     // "offline", "server", "interactive"
+  int scheduler_steps = 1;                // decode steps between scheduling passes (vLLM's num_scheduler_steps)
+  int tp = 0, pp = 0, ep = 0;             // 0: not set
+  bool attention_dp = false;
+  long long max_num_tokens = 0, max_batch_size = 0;  // 0: not set
+  std::string kv_admission;               // "current_length", "reserve_full"; empty: the engine's
   std::string source;
+  bool sets_deployment() const { return tp > 0; }
 };
 
 // Every harness of data/serving/mlperf_scenarios.yaml, in file order.
 const std::vector<MlperfHarness>& mlperf_harnesses();
 
-// The harness a row of an MLPerf benchmark ran: the first whose engine is `engine` (the serving-engine entry
-// the framework cell resolves to), whose vendor is the accelerator's (and whose accelerators, where it lists
-// them, hold the accelerator's catalog name), whose scenario is the row's, and whose releases hold the version
-// the framework cell states after the engine's name ("vLLM 0.9.0.2.dev108+...", "vLLM v0.6.5"). nullptr:
-// none, or no version stated.
-const MlperfHarness* find_mlperf_harness(const std::string& engine, const std::string& framework,
-                                         const std::string& vendor, const std::string& accelerator,
-                                         const std::string& scenario);
+struct MlperfHarnessQuery {
+  std::string engine;       // the serving-engine entry the framework cell resolves to
+  std::string framework;    // the framework cell ("vLLM 0.9.0.2.dev108+...", "TensorRT 10.11, CUDA 12.9")
+  std::string vendor;       // the accelerator's vendor
+  std::string accelerator;  // its catalog name
+  std::string scenario;     // the row's scenario
+  std::string benchmark;    // the loadgen benchmark the row runs ("llama2-70b-interactive")
+  std::string round;        // the MLPerf round ("v5.1"; empty: not stated)
+};
+
+// The harness a row of an MLPerf benchmark ran: the first whose engine, vendor and scenario are the row's,
+// whose accelerators (where it lists them) hold the row's, whose rounds (where it lists them) hold the row's
+// round, whose benchmarks (where it lists them) hold the row's or the one whose interactive variant it runs,
+// and whose engine releases (where it states them) hold the version the framework cell states after the
+// engine's name ("vLLM 0.9.0.2.dev108+...", "vLLM v0.6.5"; none stated: not that harness). nullptr: none.
+const MlperfHarness* find_mlperf_harness(const MlperfHarnessQuery& q);
+
+// The MLPerf round a row's source names: its results repository ("inference_results_v5.1/") or its source id
+// ("MLPerf-v5.1"), as "v5.1"; empty when neither names one.
+std::string mlperf_round(const std::string& url, const std::string& source_id);
 
 // The benchmark a serving row runs: named in its notes ("benchmark llama2-70b-interactive-99"), in an
 // MLPerf source URL (mlcommons, mlperf or inference_results in it), or, for a row of a source that runs

@@ -296,24 +296,68 @@ TEST(ScenarioRules, AnOpenDivisionResultOfAChangedModelIsNotScored) {
   EXPECT_FALSE(mlperf_open_model_change(nullptr, base + "open/X/results/Y_Sparse/z").has_value());
 }
 
+MlperfHarnessQuery harness_query(const std::string& engine, const std::string& framework, const std::string& vendor,
+                                 const std::string& accelerator, const std::string& scenario,
+                                 const std::string& benchmark = "llama2-70b", const std::string& round = "v5.1") {
+  MlperfHarnessQuery q;
+  q.engine = engine;
+  q.framework = framework;
+  q.vendor = vendor;
+  q.accelerator = accelerator;
+  q.scenario = scenario;
+  q.benchmark = benchmark;
+  q.round = round;
+  return q;
+}
+
 // AMD's MLPerf harness runs vLLM's V0 engine with multi-step scheduling in the Server scenario: the
 // data file's harness applies by engine, vendor, scenario and the framework cell's release, nowhere else.
 TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
-  const MlperfHarness* h = find_mlperf_harness("vllm", "vLLM 0.9.0.2.dev108+g71faa1880.rocm641, ROCm 6.4", "AMD",
-                                               "MI325X", "server");
+  const MlperfHarness* h =
+      find_mlperf_harness(harness_query("vllm", "vLLM 0.9.0.2.dev108+g71faa1880.rocm641, ROCm 6.4", "AMD", "MI325X",
+                                        "server"));
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(h->scheduler_steps, 9);
-  EXPECT_EQ(find_mlperf_harness("vllm", "vLLM v0.6.5", "AMD", "MI300X", "Server"), h);
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.4.3+rocm614", "AMD", "MI300X", "server"));  // before multi-step
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.11.0", "AMD", "MI300X", "server"));  // V0 engine removed
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM (ROCm)", "AMD", "MI300X", "server"));  // no release stated
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "NVIDIA", "H200-SXM", "server"));
-  EXPECT_FALSE(find_mlperf_harness("tensorrt-llm", "TensorRT-LLM 0.9.0", "AMD", "MI300X", "server"));
+  EXPECT_FALSE(h->sets_deployment());
+  EXPECT_EQ(find_mlperf_harness(harness_query("vllm", "vLLM v0.6.5", "AMD", "MI300X", "Server")), h);
+  // before multi-step scheduling; the V0 engine removed; no release stated; another vendor; another engine
+  EXPECT_FALSE(find_mlperf_harness(harness_query("vllm", "vLLM 0.4.3+rocm614", "AMD", "MI300X", "server")));
+  EXPECT_FALSE(find_mlperf_harness(harness_query("vllm", "vLLM 0.11.0", "AMD", "MI300X", "server")));
+  EXPECT_FALSE(find_mlperf_harness(harness_query("vllm", "vLLM (ROCm)", "AMD", "MI300X", "server")));
+  EXPECT_FALSE(find_mlperf_harness(harness_query("vllm", "vLLM 0.9.0", "NVIDIA", "H200-SXM", "server")));
+  EXPECT_FALSE(find_mlperf_harness(harness_query("tensorrt-llm", "TensorRT-LLM 0.9.0", "AMD", "MI300X", "server")));
   // The Interactive configuration is MI300X's alone (MI325X's runs chunked prefill, one step at a time).
-  const MlperfHarness* i = find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "MI300X", "interactive");
+  const MlperfHarness* i = find_mlperf_harness(harness_query("vllm", "vLLM 0.9.0", "AMD", "MI300X", "interactive"));
   ASSERT_NE(i, nullptr);
   EXPECT_EQ(i->scheduler_steps, 8);
-  EXPECT_FALSE(find_mlperf_harness("vllm", "vLLM 0.9.0", "AMD", "MI325X", "interactive"));
+  EXPECT_FALSE(find_mlperf_harness(harness_query("vllm", "vLLM 0.9.0", "AMD", "MI325X", "interactive")));
+
+  // NVIDIA's harness: the round's configuration of a benchmark on an accelerator, for its round only.
+  const MlperfHarness* n = find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.11, CUDA 12.9", "NVIDIA", "h200-sxm", "server", "llama3_1-8b"));
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->tp, 1);
+  EXPECT_EQ(n->max_num_tokens, 1536);
+  EXPECT_EQ(n->kv_admission, "current_length");
+  EXPECT_FALSE(find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.2.0", "NVIDIA", "h200-sxm", "server", "llama3_1-8b", "v4.1")));
+  EXPECT_FALSE(find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "h200-sxm", "server", "llama3_1-8b", "")));
+  const MlperfHarness* r1 = find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "b200", "offline", "deepseek-r1"));
+  ASSERT_NE(r1, nullptr);
+  EXPECT_TRUE(r1->attention_dp);
+  EXPECT_EQ(r1->ep, 8);
+  // The interactive variant of a benchmark is the benchmark's.
+  const MlperfHarness* l405 = find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "b200", "interactive", "llama3_1-405b-interactive"));
+  ASSERT_NE(l405, nullptr);
+  EXPECT_EQ(l405->tp, 4);
+
+  EXPECT_EQ(mlperf_round("https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/x", ""), "v5.1");
+  EXPECT_EQ(mlperf_round("", "MLPerf-v5.1"), "v5.1");
+  EXPECT_EQ(mlperf_round("https://github.com/mlcommons/inference_results_v5.10/x", "blog"), "v5.10");
+  EXPECT_EQ(mlperf_round("https://example.com/x", "vendor blog"), "");
 
   const std::string url = "https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/AMD/results/"
                           "8xMI325X_2xEPYC_9575F/llama2-70b-99/";
