@@ -232,9 +232,45 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       blanks.recompute = false;
       c.assumptions.push_back(fmt::format("recompute blank: {} recompute, as the notes state", rc_notes));
     }
-    if (rc.find("full") != std::string::npos) p.recompute = Recompute::full;
-    else if (rc.find("selective") != std::string::npos) p.recompute = Recompute::selective;
-    else p.recompute = Recompute::none;
+    // The recompute cell as sources spell it: Megatron's full / selective (with "+SP"), torchtitan's selective
+    // activation checkpointing by op or by layer, or a yes/no for activation checkpointing.
+    bool recompute_half_layers = false;
+    const auto first = rc.find_first_not_of(" \t"), last = rc.find_last_not_of(" \t");
+    const std::string rc_word = first == std::string::npos ? std::string() : rc.substr(first, last - first + 1);
+    if (rc.find("full") != std::string::npos) {
+      p.recompute = Recompute::full;
+    } else if (rc.find("selective") != std::string::npos &&
+               (rc.find("(op") != std::string::npos || rc.find("(layer") != std::string::npos ||
+                rc.find("per-op") != std::string::npos || rc.find("per-layer") != std::string::npos)) {
+      // torchtitan's selective activation checkpointing recomputes about half the forward matmuls: by op it
+      // saves every second matmul's output (and attention's) and recomputes the rest, by layer it
+      // checkpoints every second block whole (selective_ac_option "2"). Either is full recompute of half the
+      // layers in time, not Megatron's attention-only selective recompute.
+      p.recompute = Recompute::full;
+      recompute_half_layers = true;
+      c.assumptions.push_back(fmt::format("recompute '{}': torchtitan's selective activation checkpointing, about "
+                                          "half the forward matmuls recomputed: full recompute of half the layers",
+                                          rc_word));
+    } else if (rc.find("selective") != std::string::npos) {
+      p.recompute = Recompute::selective;
+    } else if (rc.find("module") != std::string::npos) {
+      p.recompute = Recompute::modules;  // Megatron's --recompute-modules (the cheap modules: plan.h)
+    } else if (rc_word.empty() || rc_word == "none" || rc_word == "no" || rc_word == "false" || rc_word == "off" ||
+               rc_word == "0" || rc_word == "disabled") {
+      p.recompute = Recompute::none;
+    } else if (rc_word == "yes" || rc_word == "true" || rc_word == "on" || rc_word == "1" || rc_word == "enabled" ||
+               rc_word == "activation checkpointing" || rc_word == "checkpointing") {
+      // Activation checkpointing with no granularity (Hugging Face, Composer/FSDP, DeepSpeed): every block
+      // wrapped whole.
+      p.recompute = Recompute::full;
+      c.assumptions.push_back(fmt::format("recompute '{}': activation checkpointing of every block (full recompute)",
+                                          rc_word));
+    } else {
+      skip(fmt::format("recompute '{}' is not a setting gpuplan reads (full, selective, selective (op|layer), modules, "
+                       "none, yes/no)",
+                       echo_name(t.cell(i, "recompute"))));
+      continue;
+    }
     // The framework release the row ran, from its date (training/framework_release.h): what that
     // release lacks (sequence parallelism, the distributed optimizer, TP overlap) the plan lacks too.
     // A source id's container tag (MBRIDGE-26.04.01, NEMO-24.07, DGXC-v25.05.04) dates it to the month.
@@ -298,6 +334,10 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       if (c.model.is_moe() && p.ep > 1) p.ep_overlap = overlap_for(p).overlap;
       if (dispatcher) p.dispatcher = dispatcher->dispatcher;
       c.assumptions.push_back(fill.note);
+    }
+    if (recompute_half_layers) {
+      const int chunk_layers = c.model.layers / std::max(1, p.pp * std::max(1, p.vp));
+      p.recompute_layers = std::max(1, chunk_layers / 2);
     }
     if (c.model.is_moe() && p.ep > 1) {
       c.ep_overlap = p.ep_overlap ? 1 : 0;

@@ -54,6 +54,30 @@ TEST(TrainingRows, ZeroAsTheNotesSpellIt) {
   EXPECT_EQ(cases[2].plan.zero, 1);  // another run's setting: the default
 }
 
+// The recompute cell as sources spell it: Megatron's words, torchtitan's selective activation checkpointing
+// by op or by layer (about half the forward matmuls: full recompute of half the layers), a yes/no for
+// activation checkpointing, and anything else not guessed.
+TEST(TrainingRows, RecomputeAsSourcesSpellIt) {
+  const std::string head = std::string(kColumns) + "\n";
+  const std::string a = "X,u,Llama3-8B,8,,,,,,,8192,,,H100-SXM-80GB,8,BF16,1,1,,1,,8,1,8,";
+  const std::string b = ",step_time_s,5,,\n";
+  std::vector<SkippedRow> skipped;
+  const auto cases = map(head + a + "selective (op)" + b + a + "Selective (layer)" + b + a + "selective+SP" + b + a +
+                             "yes" + b + a + "false" + b + a + "sometimes" + b,
+                         skipped);
+  ASSERT_EQ(cases.size(), 5u);
+  EXPECT_EQ(cases[0].plan.recompute, Recompute::full);
+  EXPECT_EQ(cases[0].plan.recompute_layers, 16);  // 32 layers, one chunk
+  EXPECT_EQ(cases[1].plan.recompute, Recompute::full);
+  EXPECT_EQ(cases[1].plan.recompute_layers, 16);
+  EXPECT_EQ(cases[2].plan.recompute, Recompute::selective);
+  EXPECT_EQ(cases[3].plan.recompute, Recompute::full);
+  EXPECT_EQ(cases[3].plan.recompute_layers, 0);  // every layer
+  EXPECT_EQ(cases[4].plan.recompute, Recompute::none);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].reason.find("recompute 'sometimes'"), std::string::npos) << skipped[0].reason;
+}
+
 TEST(TrainingRows, ContradictionIsReportedNotScored) {
   const std::string head = std::string(kColumns) + "\n";
   const std::string row = "NEMO-24.07,u,GPT3-5B,5,24,4096,16384,32,32,50257,2048,,,H100-SXM-80GB,64,FP8,1,1,,1,,64,4,2048,,"
