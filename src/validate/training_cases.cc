@@ -289,6 +289,18 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     p.sequence_parallel = p.tp > 1 && notes_l.find("no sequence parallelism") == std::string::npos;
     p = with_release_limits(p, release);
     if (rc.find("sp") != std::string::npos) p.sequence_parallel = p.tp > 1;
+    // TP communication overlap as the notes state it: "TP communication not overlapped" / "vanilla TP" runs
+    // the collectives in series with the GEMMs; "async TP" / "TP comm overlap" overlaps them.
+    static const std::regex tp_serial(R"(\bvanilla tp\b|\btp comm\w* (is )?not overlapped|\bno tp (comm\w* )?overlap)");
+    static const std::regex tp_overlapped(
+        R"(\basync(hronous)? tp\b|\basync(hronous)? tensor parallel|\btp comm\w* overlap(ped)?\b)");
+    if (std::regex_search(notes_l, tp_serial)) {
+      p.tp_comm_overlap = false;
+      c.assumptions.push_back("TP communication not overlapped, as the notes state");
+    } else if (std::regex_search(notes_l, tp_overlapped) && !p.tp_comm_overlap) {
+      p.tp_comm_overlap = true;
+      c.assumptions.push_back("TP communication overlapped, as the notes state");
+    }
     blanks.sequence_parallel_available = release.sequence_parallel;
     if (const std::string note = release_note(release, c.model.is_moe()); !note.empty()) c.assumptions.push_back(note);
     // Sharding as the notes spell it (validate/zero_spelling.h).

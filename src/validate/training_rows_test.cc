@@ -78,6 +78,20 @@ TEST(TrainingRows, RecomputeAsSourcesSpellIt) {
   EXPECT_NE(skipped[0].reason.find("recompute 'sometimes'"), std::string::npos) << skipped[0].reason;
 }
 
+// TP communication overlap as the notes state it, over what the row's framework release has.
+TEST(TrainingRows, TpOverlapAsTheNotesStateIt) {
+  const std::string head = std::string(kColumns) + ",date\n";
+  const std::string a = "X,u,Llama3-70B,70,,,,,,,8192,,,H100-SXM-80GB,64,BF16,8,1,,1,,8,1,64,full,step_time_s,9,";
+  std::vector<SkippedRow> skipped;
+  const auto cases =
+      map(head + a + "vanilla TP (communication not overlapped),,2024\n" + a + "async TP,,2022\n" + a + ",,2024\n",
+          skipped);
+  ASSERT_EQ(cases.size(), 3u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_FALSE(cases[0].plan.tp_comm_overlap);
+  EXPECT_TRUE(cases[1].plan.tp_comm_overlap);  // the 2022 release had none; the notes say it ran
+  EXPECT_TRUE(cases[2].plan.tp_comm_overlap);  // the release's own
+}
+
 TEST(TrainingRows, ContradictionIsReportedNotScored) {
   const std::string head = std::string(kColumns) + "\n";
   const std::string row = "NEMO-24.07,u,GPT3-5B,5,24,4096,16384,32,32,50257,2048,,,H100-SXM-80GB,64,FP8,1,1,,1,,64,4,2048,,"
