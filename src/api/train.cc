@@ -60,8 +60,10 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                  "\"Expert all-to-all overlap\"); a --plan ep_overlap key states it too, and this option wins "
                  "over it");
   app.add_option("--flop-convention", req.flop_convention,
-                 "How tflops_per_gpu counts FLOPs: model (model FLOPs with attention, recompute not counted) or "
-                 "narayanan-2021 (Narayanan et al. 2021 Eq. 3, counting the recomputed forward and the logits)")
+                 "How tflops_per_gpu counts FLOPs: model (model FLOPs with causal attention, recompute not "
+                 "counted), narayanan-2021 (Narayanan et al. 2021 Eq. 3, counting the recomputed forward and the "
+                 "logits) or noncausal-attention (attention as if unmasked: PaLM's 6N + 12 L H Q T, MosaicML, "
+                 "torchtitan)")
       ->capture_default_str();
   add_fabric_options(app, req.fabric_opts);
   add_finetune_options(app, req.finetune);
@@ -97,7 +99,8 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   const int ep_overlap_stated = req.given("--ep-overlap") ? (parse_on_off(req.ep_overlap, "--ep-overlap") ? 1 : 0) : -1;
   const auto flops = parse_flop_convention(req.flop_convention);
   if (!flops)
-    throw InputError("--flop-convention", fmt::format("must be model or narayanan-2021, got '{}'", echo_name(req.flop_convention)));
+    throw InputError("--flop-convention", fmt::format("must be model, narayanan-2021 or noncausal-attention, got '{}'",
+                                                      echo_name(req.flop_convention)));
   const ModelArch model = train_model(req);
   const BatchChoice batch = choose_global_batch(model, req.w.seq_len, req.given("--global-batch") ? req.w.global_batch : 0);
   req.w.global_batch = batch.sequences;

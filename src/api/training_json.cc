@@ -55,8 +55,10 @@ nlohmann::json training_json(const ModelArch& model, const Hardware& hw, const T
           {"model_tflops_per_gpu", r.model_tflops_per_gpu},
           {"model_flops_per_token_6n", r.model_flops_per_token_6n},
           {"model_flops_per_token_attn", r.model_flops_per_token_attn},
-          {"mfu", {{"6n", r.mfu_6n}, {"with_attention", r.mfu_attn}, {"6n_vs_bf16_peak", r.mfu_6n_bf16},
-                   {"with_attention_vs_bf16_peak", r.mfu_attn_bf16}}},
+          {"model_flops_per_token_noncausal", r.model_flops_per_token_noncausal},
+          {"mfu", {{"6n", r.mfu_6n}, {"with_attention", r.mfu_attn}, {"with_noncausal_attention", r.mfu_noncausal},
+                   {"6n_vs_bf16_peak", r.mfu_6n_bf16}, {"with_attention_vs_bf16_peak", r.mfu_attn_bf16},
+                   {"with_noncausal_attention_vs_bf16_peak", r.mfu_noncausal_bf16}}},
           {"breakdown", api::breakdown_json(r.parts)},
           {"memory", api::memory_json(r.memory)}};
   if (finetune_stated(w.finetune)) j["finetune"] = finetune_json(model, w.finetune);  // LoRA, QLoRA, kernels, loss

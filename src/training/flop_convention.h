@@ -13,10 +13,12 @@
 
 namespace gpuplan {
 
-enum class FlopConvention { model, narayanan_2021 };
+// `noncausal-attention`: 6N-style matmuls with attention counted as if unmasked, every query against the
+// whole sequence (PaLM's 6N + 12 L H Q T; MosaicML's MPT flops_per_batch; torchtitan's num_flop_per_token).
+enum class FlopConvention { model, narayanan_2021, noncausal_attention };
 
 std::string_view to_string(FlopConvention c);
-// "model" or "narayanan-2021"; nullopt otherwise.
+// "model", "narayanan-2021" or "noncausal-attention"; nullopt otherwise.
 std::optional<FlopConvention> parse_flop_convention(const std::string& text);
 
 // TFLOP/s per GPU of the evaluated step `r` as the convention counts it.

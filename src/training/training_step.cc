@@ -691,6 +691,9 @@ TrainingResult evaluate_step(const ModelArch& m, const Hardware& hw, const Train
   r.mfu_attn = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak;
   r.mfu_6n_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_6n / peak_bf16;
   r.mfu_attn_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_attn / peak_bf16;
+  r.model_flops_per_token_noncausal = 2.0 * r.model_flops_per_token_attn - r.model_flops_per_token_6n;
+  r.mfu_noncausal = r.tokens_per_s_per_gpu * r.model_flops_per_token_noncausal / peak;
+  r.mfu_noncausal_bf16 = r.tokens_per_s_per_gpu * r.model_flops_per_token_noncausal / peak_bf16;
   if (options.with_memory) {
     const MemoryOptions mo = with_capacities(options.memory, hw);
     try {

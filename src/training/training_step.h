@@ -50,11 +50,16 @@ struct TrainingResult {
   // attention.
   double model_flops_per_token_6n = 0;
   double model_flops_per_token_attn = 0;
+  // With attention counted as if unmasked (every query against the whole sequence: PaLM's 12 L H Q T,
+  // MosaicML's and torchtitan's counters): the causal count's attention doubled.
+  double model_flops_per_token_noncausal = 0;
   double model_tflops_per_gpu = 0;  // with attention
   double mfu_6n = 0;                // against the precision's dense peak
   double mfu_attn = 0;
+  double mfu_noncausal = 0;
   double mfu_6n_bf16 = 0;           // against the BF16 dense peak
   double mfu_attn_bf16 = 0;
+  double mfu_noncausal_bf16 = 0;
 
   // Per-GPU memory of the most loaded stage against the accelerator's capacity. A plan that does not
   // fit still gets a time (memory.fits says whether it would run).

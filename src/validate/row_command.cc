@@ -170,6 +170,10 @@ RowReading training_row_reading(const TrainingCase& c) {
   if (c.metric == "step_time_s") return {"step_time_s", 1.0};
   if (c.metric == "tokens_per_sec_per_gpu") return {"tokens_per_s_per_gpu", 1.0};
   if (c.metric == "tflops_per_gpu") return {"tflops_per_gpu", 1.0};
+  if (c.flop_convention == FlopConvention::noncausal_attention)
+    return {c.mfu_basis == "precision_peak" ? "mfu.with_noncausal_attention"
+                                            : "mfu.with_noncausal_attention_vs_bf16_peak",
+            100.0};
   return {c.mfu_basis == "precision_peak" ? "mfu.with_attention" : "mfu.with_attention_vs_bf16_peak", 100.0};
 }
 

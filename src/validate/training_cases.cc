@@ -368,6 +368,17 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     // TFLOP/s as the source counts them (shared/data README, "FLOP conventions"): Narayanan et al.
     // 2021 count with their Eq. 3, recompute included.
     if (c.source_id.rfind("NARAYANAN", 0) == 0) c.flop_convention = FlopConvention::narayanan_2021;
+    // MosaicML (llm-foundry's MPT flops_per_batch: 6 x parameters + n_layers x 2 x 2 x d_model x seq^2 forward,
+    // x3) and torchtitan (num_flop_per_token: 6 x non-embedding parameters + 12 l h q t, "do not account for
+    // sparsity in causal attention") count attention unmasked; their MFU and TFLOP/s are read so.
+    {
+      const std::string where = to_lower(c.source_id + " " + t.cell(i, "source_url_or_path"));
+      for (const char* s : {"mosaicml", "llm-foundry", "torchtitan"})
+        if (where.find(s) != std::string::npos) c.flop_convention = FlopConvention::noncausal_attention;
+      if (c.flop_convention == FlopConvention::noncausal_attention && (c.metric == "mfu" || c.metric == "tflops_per_gpu"))
+        c.assumptions.push_back("FLOPs as the source counts them: attention unmasked (every query against the whole "
+                                "sequence), twice the causal count");
+    }
     c.mfu_basis = t.cell(i, "mfu_basis");
     if (c.metric == "mfu" && c.reported <= 1.0) {
       // MFU is in percent; a value of at most 1 is a fraction (no training run reaches only 1% MFU).
@@ -398,6 +409,8 @@ double metric_from_result(const TrainingCase& c, const TrainingResult& r) {
   // mfu in percent against the peak the row's mfu_basis names (shared/data README): the precision's
   // own dense peak, or the BF16 dense peak (also when the column is blank).
   const bool own_peak = c.mfu_basis == "precision_peak";
+  if (c.flop_convention == FlopConvention::noncausal_attention)
+    return 100.0 * (own_peak ? r.mfu_noncausal : r.mfu_noncausal_bf16);
   return 100.0 * (own_peak ? r.mfu_attn : r.mfu_attn_bf16);
 }
 

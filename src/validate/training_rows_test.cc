@@ -4,6 +4,8 @@
 
 #include "catalog/catalog.h"
 #include "core/csv.h"
+#include "training/flop_convention.h"
+#include "training/training_step.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -131,6 +133,31 @@ TEST(TrainingRows, EveryScoredRowCarriesItsCommand) {
   EXPECT_EQ(b.command.find("--framework-release"), std::string::npos) << b.command;
   EXPECT_EQ(b.command_field, "mfu.with_attention");
   EXPECT_EQ(b.command_scale, 100.0);
+}
+
+// MosaicML's and torchtitan's counters take attention unmasked: their MFU rows read the non-causal count,
+// which is the causal count's attention doubled, and replay from the field that holds it.
+TEST(TrainingRows, UnmaskedAttentionSourcesCountTheirWay) {
+  const std::string head = std::string(kColumns) + "\n";
+  const std::string row = ",Llama3-8B,8,,,,,,,32768,,,H100-SXM-80GB,8,BF16,1,1,,1,,8,1,8,full,mfu,30,,bf16_peak\n";
+  std::vector<SkippedRow> skipped;
+  const auto cases = map(head + "TT,https://github.com/pytorch/torchtitan/blob/main/docs/performance.md" + row +
+                             "X,https://example.com/report" + row,
+                         skipped);
+  ASSERT_EQ(cases.size(), 2u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_EQ(cases[0].flop_convention, FlopConvention::noncausal_attention);
+  EXPECT_EQ(cases[1].flop_convention, FlopConvention::model);
+  TrainingOptions opts;
+  opts.with_memory = false;
+  const TrainingResult r = evaluate_training(cases[0].model, cases[0].hardware, cases[0].plan, cases[0].workload, opts);
+  const double attention = r.model_flops_per_token_attn - r.model_flops_per_token_6n;
+  EXPECT_GT(attention, 0);
+  EXPECT_NEAR(r.model_flops_per_token_noncausal, r.model_flops_per_token_6n + 2 * attention, 1e-6 * attention);
+  EXPECT_GT(metric_from_result(cases[0], r), metric_from_result(cases[1], r));
+  const ValidationReport rep = validate_training(cases, skipped, "inline");
+  ASSERT_EQ(rep.rows.size(), 2u);
+  EXPECT_EQ(rep.rows[0].command_field, "mfu.with_noncausal_attention_vs_bf16_peak");
+  EXPECT_EQ(rep.rows[1].command_field, "mfu.with_attention_vs_bf16_peak");
 }
 
 }  // namespace
