@@ -54,7 +54,7 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
       if (!r.command.empty()) worst.push_back(&r);
     std::sort(worst.begin(), worst.end(), [](const ScoredRow* a, const ScoredRow* b) { return a->ape_pct > b->ape_pct; });
     if (worst.size() > 5) worst.resize(5);
-    if (!worst.empty()) os << "Worst rows (each replays as its command):\n";
+    if (!worst.empty()) os << "Worst rows (each replays as its command; rows count the data rows from 0):\n";
     for (const ScoredRow* r : worst)
       os << fmt::format("  row {} {} {}: reported {:.4g}, predicted {:.4g} ({:.1f}%)\n    {}\n", r->row, r->model,
                         r->metric, r->reported, r->predicted, r->ape_pct, r->command);
@@ -85,7 +85,7 @@ void print_text(std::ostream& os, const ValidationReport& rep, bool verbose) {
   if (!rep.skipped.empty()) {
     os << "Skip reasons:\n";
     for (const auto& [why, n] : skip_reason_counts(rep.skipped)) os << fmt::format("  {:>4}  {}\n", n, why);
-    os << "Skipped rows:\n";
+    os << "Skipped rows (data rows from 0):\n";
     for (const auto& s : rep.skipped) os << fmt::format("  row {}: {}\n", s.row, s.reason);
   }
 }
