@@ -428,11 +428,11 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
         p.pp = harness->pp;
         p.attention_dp = harness->attention_dp;
         if (harness->ep > 0 && !ep_given) ep = harness->ep;
-        c.assumptions.push_back(fmt::format("tp, pp blank: {}'s {} configuration of {}: {}{} {}{}{}", harness->name,
-                                            c.scenario, bench->name, harness->attention_dp ? "attention-DP " : "TP ",
-                                            p.tp, harness->ep > 0 ? fmt::format("+ EP {} ", harness->ep) : "",
-                                            fmt::format("PP {}", p.pp),
-                                            " (data/serving/mlperf_scenarios.yaml)"));
+        c.assumptions.push_back(fmt::format("tp, pp blank: {} {}{}, PP {} ({}, its {} configuration of {}: "
+                                            "data/serving/mlperf_scenarios.yaml)",
+                                            harness->attention_dp ? "attention-DP" : "TP", p.tp,
+                                            harness->ep > 0 ? fmt::format(" + EP {}", harness->ep) : std::string(),
+                                            p.pp, harness->name, c.scenario, bench->name));
       } else {
         p.tp = smallest_kv_tp(c.model, c.hardware, w, gpus / p.pp);
         tp_filled = !ep_given;
