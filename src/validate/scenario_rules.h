@@ -4,7 +4,9 @@
 // p99 TTFT/TPOT limits of their Server and Interactive scenarios. A serving row that leaves its
 // lengths blank takes the dataset's means; a row of a Server or Interactive scenario is run at the
 // operating point that meets its limits; a row stating lengths beyond the dataset's maxima
-// contradicts its benchmark. See docs/validation.md ("MLPerf rows: the scenario's rules").
+// contradicts its benchmark. The file's harnesses hold what submitters' published harnesses set that a
+// row's columns cannot state (scheduling, and a round's agreed deployments and engine limits). See
+// docs/validation.md ("MLPerf rows: the scenario's rules").
 #include <optional>
 #include <string>
 #include <vector>
