@@ -11,6 +11,7 @@
 #include "core/precision.h"
 #include "core/spin_lock.h"
 #include "core/suggest.h"
+#include "core/text.h"
 #include "core/yaml_reader.h"
 
 namespace gpuplan {
@@ -36,6 +37,13 @@ TEST(KeyValues, ItemsAsWrittenEachKeyOnce) {
   EXPECT_EQ(field("tp=8,"), "--plan");
   EXPECT_EQ(field("tp"), "--plan");
   EXPECT_EQ(field("tp=8,tp=4"), "--plan.tp");
+}
+
+TEST(Text, TrimDropsOuterWhitespaceOnly) {
+  EXPECT_EQ(trim("  selective (op)\t"), "selective (op)");
+  EXPECT_EQ(trim("full\r\n"), "full");
+  EXPECT_EQ(trim(" \t "), "");
+  EXPECT_EQ(trim(""), "");
 }
 
 TEST(Csv, QuotedFieldsCommasAndNewlines) {

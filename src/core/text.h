@@ -1,6 +1,6 @@
 #pragma once
 // Small text helpers shared by every folder: ASCII case folding for matching names a user or a
-// table wrote, and a power figure in kilowatts.
+// table wrote, spaces trimmed from a cell, and a power figure in kilowatts.
 #include <string>
 #include <string_view>
 
@@ -8,6 +8,9 @@ namespace gpuplan {
 
 // "H100-SXM" -> "h100-sxm"; ASCII letters only (names in tables and catalogs are ASCII).
 std::string to_lower(std::string s);
+
+// " full\r\n" -> "full": `s` without its leading and trailing whitespace.
+std::string trim(std::string_view s);
 
 // 132000 W -> "132 kW" (decimals = 0) or "132.0 kW" (decimals = 1).
 std::string kilowatts_text(double watts, int decimals);

@@ -7,16 +7,11 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace gpuplan::doctor {
 namespace {
 
-std::string trim(std::string s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;

@@ -284,7 +284,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
     if (bench) {
       MlperfHarnessQuery hq;
       hq.framework = t.cell(i, "framework");
-      hq.engine = engine_params(catalog, hq.framework).name;
+      if (const ServingEngine* e = catalog.find_serving_engine(hq.framework)) hq.engine = e->name;
       hq.vendor = c.hardware.accelerator.vendor;
       hq.accelerator = c.hardware.accelerator.name;
       hq.scenario = c.scenario;

@@ -22,9 +22,7 @@ std::string notes_field(const std::string& notes, const std::string& key) {
   const auto at = notes.find(key + "=");
   if (at == std::string::npos) return {};
   const auto from = at + key.size() + 1, end = notes.find(';', from);
-  std::string value = notes.substr(from, end == std::string::npos ? std::string::npos : end - from);
-  const auto a = value.find_first_not_of(" \t"), b = value.find_last_not_of(" \t");
-  return a == std::string::npos ? std::string() : value.substr(a, b - a + 1);
+  return trim(std::string_view(notes).substr(from, end == std::string::npos ? std::string::npos : end - from));
 }
 
 // The run as InferenceX's sweep names it: its model, GPU ("h100" for H100-SXM), weights ("fp8" or "fp4"),

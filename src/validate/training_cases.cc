@@ -235,8 +235,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     // The recompute cell as sources spell it: Megatron's full / selective (with "+SP"), torchtitan's selective
     // activation checkpointing by op or by layer, or a yes/no for activation checkpointing.
     bool recompute_half_layers = false;
-    const auto first = rc.find_first_not_of(" \t"), last = rc.find_last_not_of(" \t");
-    const std::string rc_word = first == std::string::npos ? std::string() : rc.substr(first, last - first + 1);
+    const std::string rc_word = trim(rc);
     if (rc.find("full") != std::string::npos) {
       p.recompute = Recompute::full;
     } else if (rc.find("selective") != std::string::npos &&
