@@ -11,6 +11,7 @@
 #include "inference/chooser.h"
 #include "inference/open_loop.h"
 #include "model/model_registry.h"
+#include "sizing/odds.h"
 #include "sizing/sizing.h"
 
 namespace {
@@ -67,5 +68,16 @@ void BM_OpenLoopPoint(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_OpenLoopPoint);
+
+// The odds of one deployment at one rate (infer --requests-per-s): the draws and an open loop each.
+void BM_OpenLoopOdds(benchmark::State& state) {
+  const auto& c = catalog_candidates().front();
+  sizing::SizingOptions o;
+  o.sla.ttft_p99_s = 5;
+  o.sla.tokens_per_s_per_user = 30;
+  o.draws = int(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(sizing::open_loop_odds(c, 2.0, o));
+}
+BENCHMARK(BM_OpenLoopOdds)->ArgName("draws")->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

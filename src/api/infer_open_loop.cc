@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <ostream>
 
+#include "api/band_json.h"
 #include "api/mode_options.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
@@ -15,6 +18,7 @@
 #include "inference/open_loop.h"
 #include "model/model_registry.h"
 #include "physics/compute.h"
+#include "sizing/odds.h"
 
 namespace gpuplan::api {
 
@@ -27,23 +31,30 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
   add_open_loop_length_options(app, req.lengths, false);  // --length-low: infer's own
+  app.add_option("--draws", req.draws,
+                 "Open loop: Monte Carlo draws of the model's error for the figures' 80% bands and the odds, as `size` "
+                 "draws them (1 to 1000000)")
+      ->capture_default_str();
+  app.add_option("--seed", req.seed, "Open loop: seed of the draws")->capture_default_str();
 }
 
 int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
   if (!req.given("--requests-per-s")) {
-    for (const char* o : {"--peak-factor", "--isl-max"})
+    for (const char* o : {"--peak-factor", "--isl-max", "--draws", "--seed"})
       if (req.given(o)) throw InputError(o, "applies with --requests-per-s");
     return infer(catalog, std::move(req), output, session);
   }
   if (!(req.requests_per_s > 0 && req.requests_per_s <= 1e7))
     throw InputError("--requests-per-s", "must be above 0 and at most 1e7");
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
+  if (req.draws < 1 || req.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
+  if (req.seed < 0) throw InputError("--seed", "must be 0 or more");
   // The open-loop answer reads these options only; any other given is refused, never ignored.
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-       "--ttft-ms", "--engine", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--catalog",
-       "--calibration", "--json", "--csv"},
+       "--ttft-ms", "--engine", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--draws",
+       "--seed", "--catalog", "--calibration", "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
                    ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
@@ -96,6 +107,26 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   const OpenLoopResult r = open_loop(curve, rate);
   const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
                    (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);
+  // The odds: the draws `size` makes for this deployment (its bands widened for the question, the
+  // catalog's correlations, the same seed), so P(meets SLA) is size's for one replica at this rate.
+  sizing::Candidate cand;
+  cand.system = side.system;
+  cand.generation = side.hw.accelerator.generation;
+  cand.curve = curve;
+  const BandQuestion q = serving_question(sc, d.gpus);
+  cand.tpot_band = serving_band(catalog, side.hw, d.disaggregated, ServingFigure::tpot, q);
+  cand.ttft_band = serving_band(catalog, side.hw, d.disaggregated, ServingFigure::ttft, q);
+  sizing::SizingOptions so;
+  so.requests_per_s = rate;
+  so.sla.ttft_p99_s = ttft_limit_s > 0 ? ttft_limit_s : 0;
+  so.sla.tokens_per_s_per_user = std::max(0.0, req.tokens_per_user);
+  so.draws = req.draws;
+  so.seed = std::uint64_t(req.seed);
+  if (const BandCorrelation& corr = catalog.band_correlation(); corr.pairs_same + corr.pairs_cross > 0) {
+    so.same_generation_correlation = corr.same_generation;
+    so.cross_generation_correlation = corr.cross_generation;
+  }
+  const sizing::OpenLoopOdds odds = sizing::open_loop_odds(cand, rate, so);
   j["deployment"] = {{"plan", d.plan()}, {"kind", d.kind()}, {"gpus", ch.gpus}, {"units", ch.units}};
   j["stable"] = r.stable;
   if (!r.why_not.empty()) j["why_not"] = r.why_not;
@@ -114,6 +145,20 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     j["tokens_per_s"] = r.tokens_per_s;
     j["tokens_per_s_per_gpu"] = r.tokens_per_s / ch.gpus;
   }
+  const auto band_json = [](const sizing::FigureBand& b) {
+    return nlohmann::json{{"low", b.low}, {"high", b.high ? nlohmann::json(*b.high) : nlohmann::json(nullptr)}};
+  };
+  j["odds"] = {{"draws", odds.draws},
+               {"seed", req.seed},
+               {"p_stable", odds.p_stable},
+               {"p_meets_sla", odds.p_meets_sla},
+               {"tpot_band", {{"kind", cand.tpot_band.kind}, {"low_log", cand.tpot_band.low_log},
+                              {"high_log", cand.tpot_band.high_log}, {"widened_by", cand.tpot_band.widened_by}}},
+               {"ttft_band", {{"kind", cand.ttft_band.kind}, {"low_log", cand.ttft_band.low_log},
+                              {"high_log", cand.ttft_band.high_log}, {"widened_by", cand.ttft_band.widened_by}}},
+               {"bands", {{"ttft_p50_s", band_json(odds.ttft_p50_s)}, {"ttft_p99_s", band_json(odds.ttft_p99_s)},
+                          {"tpot_p50_s", band_json(odds.tpot_p50_s)}, {"tpot_p99_s", band_json(odds.tpot_p99_s)},
+                          {"tokens_per_s_per_user", band_json(odds.tokens_per_s_per_user)}}}};
   if (output.json()) {
     output.emit("infer", std::move(j));
   } else {
@@ -130,6 +175,14 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                         r.ttft_p50_s, r.ttft_p99_s, ttft_limit_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s,
                         r.tokens_per_s_per_user_p50, r.decode_batch, r.decode_batch_p99, 100 * r.prefill_utilization,
                         r.tokens_per_s / ch.gpus);
+    const auto range = [](const sizing::FigureBand& b, double unit, const char* fmt_one) {
+      const std::string lo = fmt::format(fmt::runtime(fmt_one), unit * b.low);
+      return b.high ? lo + "-" + fmt::format(fmt::runtime(fmt_one), unit * *b.high) : lo + " and up (unbounded)";
+    };
+    os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {} s, TPOT p50 {} ms, TPOT p99 {} ms; "
+                      "P(keeps up) {:.2f}, P(meets the SLA) {:.2f}\n",
+                      odds.draws, range(odds.ttft_p99_s, 1, "{:.3g}"), range(odds.tpot_p50_s, 1e3, "{:.3g}"),
+                      range(odds.tpot_p99_s, 1e3, "{:.3g}"), odds.p_stable, odds.p_meets_sla);
   }
   return met || req.tokens_per_user <= 0 ? 0 : 3;
 }

@@ -2,7 +2,9 @@
 // `gpuplan infer --requests-per-s R [--peak-factor P]`: the deployment under open-loop Poisson arrivals
 // (inference/open_loop.h) in place of a closed loop of clients: TTFT and TPOT at p50 and p99. The
 // deployment is the operating-point chooser's for the stated speed and TTFT limit on whole units of
-// the system, as infer's point mode with a target picks it. Without --requests-per-s, infer as ever.
+// the system, as infer's point mode with a target picks it. Each figure carries its 80% band under the
+// model's error, with the chance the deployment keeps up and meets the SLA, drawn as `size` draws them
+// (sizing/odds.h). Without --requests-per-s, infer as ever.
 #include <CLI/CLI.hpp>
 
 #include "api/infer.h"
@@ -14,9 +16,11 @@ struct InferOpenLoopRequest : InferRequest {
   double requests_per_s = 0;  // 0: closed loop (infer as ever)
   double peak_factor = 1;
   OpenLoopLengths lengths;  // --isl-max, and infer's --length-low, as size reads them
+  int draws = 1000;         // Monte Carlo draws of the model's error (the figures' bands and odds)
+  long long seed = 1;
 };
 
-// infer's options and --requests-per-s, --peak-factor, --isl-max (--length-low is infer's).
+// infer's options and --requests-per-s, --peak-factor, --isl-max, --draws, --seed (--length-low is infer's).
 void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req);
 
 // The open-loop answer when --requests-per-s is given, else infer().

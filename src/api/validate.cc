@@ -124,7 +124,17 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
   if (inference) {
     auto cases = inferencex ? map_inferencex_cases(table, catalog, skipped)
                             : map_inference_cases(table, catalog, skipped);
-    if (!inferencex) open_loop = validate_open_loop(table, cases, skipped);
+    if (!inferencex) {
+      // The odds as `size` and `infer --requests-per-s` draw them: the catalog's bands and correlations.
+      OpenLoopOddsInputs odds;
+      odds.bands = &catalog.error_bands();
+      odds.band_engine = [&catalog](const std::string& framework) { return band_engine(catalog, framework); };
+      if (const BandCorrelation& corr = catalog.band_correlation(); corr.pairs_same + corr.pairs_cross > 0) {
+        odds.same_generation_correlation = corr.same_generation;
+        odds.cross_generation_correlation = corr.cross_generation;
+      }
+      open_loop = validate_open_loop(table, cases, skipped, odds);
+    }
     rep = validate_inference(std::move(cases), skipped, req.dataset, &catalog);
   } else {
     auto cases = map_training_cases(table, catalog, skipped);

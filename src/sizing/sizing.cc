@@ -60,15 +60,12 @@ long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& 
   return hi;
 }
 
-std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, const SizingOptions& o) {
-  if (!(o.requests_per_s > 0 && std::isfinite(o.requests_per_s))) throw InputError("--requests-per-s", "must be above 0");
-  if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
+std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>& cands, const SizingOptions& o) {
   if (o.draws < 1 || o.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
   if (!(o.cross_generation_correlation >= 0 && o.cross_generation_correlation <= o.same_generation_correlation &&
         o.same_generation_correlation <= 1))
     throw InputError("error_band_correlation", "needs 0 <= cross_generation <= same_generation <= 1");
   const std::size_t n = cands.size();
-  std::vector<SizedOption> out(n);
   // The band kinds and generations drawn: one standard normal per (kind, generation), shared; each
   // candidate scales it by its own band (widened for its question off the bands' ground).
   std::map<std::string, std::size_t> key_index;
@@ -97,17 +94,10 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     ttft_own[i] = own_of(cands[i].ttft_band, i);
     tpot_error[i] = band_error(cands[i].tpot_band);
     ttft_error[i] = band_error(cands[i].ttft_band);
-    out[i].replicas_nominal =
-        fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, {}, o.max_replicas);
-    out[i].feasible = out[i].replicas_nominal > 0;
-    if (!out[i].feasible) out[i].why_not = "no number of replicas meets the SLA (one request alone misses it)";
   }
-  // Per draw: the fewest replicas each candidate needs, and which is cheapest.
-  std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
-  std::vector<double> cheapest(n, 0.0);
+  std::vector<std::vector<OpenLoopScale>> scales(n, std::vector<OpenLoopScale>(std::size_t(o.draws)));
   Rng rng{o.seed};
   std::vector<double> z(key_index.size()), z_common(common_index.size()), z_own(own_index.size());
-  int priced_draws = 0;
   for (int d = 0; d < o.draws; ++d) {
     for (double& zk : z) zk = rng.normal();
     // Only what is weighed is drawn, so the defaults (a generation as one) keep the generations' draws alone.
@@ -119,14 +109,35 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
       return w_generation * z[gen_key] + (w_common > 0 ? w_common * z_common[common_key] : 0.0) +
              (w_own > 0 ? w_own * z_own[own_key] : 0.0);
     };
+    for (std::size_t i = 0; i < n; ++i)
+      scales[i][std::size_t(d)] = {
+          std::exp(tpot_error[i].mean + tpot_error[i].sd * mixed(tpot_key[i], tpot_common[i], tpot_own[i])),
+          std::exp(ttft_error[i].mean + ttft_error[i].sd * mixed(ttft_key[i], ttft_common[i], ttft_own[i]))};
+  }
+  return scales;
+}
+
+std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, const SizingOptions& o) {
+  if (!(o.requests_per_s > 0 && std::isfinite(o.requests_per_s))) throw InputError("--requests-per-s", "must be above 0");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
+  const std::vector<std::vector<OpenLoopScale>> scales = draw_scales(cands, o);
+  const std::size_t n = cands.size();
+  std::vector<SizedOption> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i].replicas_nominal = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, {}, o.max_replicas);
+    out[i].feasible = out[i].replicas_nominal > 0;
+    if (!out[i].feasible) out[i].why_not = "no number of replicas meets the SLA (one request alone misses it)";
+  }
+  // Per draw: the fewest replicas each candidate needs, and which is cheapest.
+  std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
+  std::vector<double> cheapest(n, 0.0);
+  int priced_draws = 0;
+  for (int d = 0; d < o.draws; ++d) {
     double best = 0;
     std::vector<std::size_t> best_i;
     for (std::size_t i = 0; i < n; ++i) {
       if (!out[i].feasible) continue;
-      const OpenLoopScale scale{
-          std::exp(tpot_error[i].mean + tpot_error[i].sd * mixed(tpot_key[i], tpot_common[i], tpot_own[i])),
-          std::exp(ttft_error[i].mean + ttft_error[i].sd * mixed(ttft_key[i], ttft_common[i], ttft_own[i]))};
-      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scale,
+      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scales[i][std::size_t(d)],
                                           std::min(o.max_replicas, kMaxOverNominal * out[i].replicas_nominal));
       need[i][d] = k;
       if (k <= 0 || cands[i].usd_per_unit_year <= 0) continue;

@@ -74,6 +74,12 @@ bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLo
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
                           long long max_replicas);
 
+// The draws of the model's error: for each candidate, `options.draws` scales of its decode step and
+// prefill times (its TPOT and TTFT bands' log-normal ratios, mixed across candidates as above). A seed
+// gives the same draws on every platform. InputError for draws or correlations out of range.
+std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>& candidates,
+                                                    const SizingOptions& options);
+
 // Sizes every candidate under the same draws. InputError for options out of range.
 std::vector<SizedOption> size_candidates(const std::vector<Candidate>& candidates, const SizingOptions& options);
 

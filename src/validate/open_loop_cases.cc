@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "inference/open_loop.h"
+#include "sizing/odds.h"
+#include "validate/held_out.h"
 #include "validate/row_scenario.h"
 #include "validate/scenario_rules.h"
 
@@ -70,8 +72,34 @@ MlperfNotes read_mlperf_notes(const std::string& notes) {
 }
 
 OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<InferenceCase>& cases,
-                                      const std::vector<SkippedRow>& skipped) {
+                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds_in) {
   OpenLoopValidation v;
+  v.odds_draws = odds_in.bands ? odds_in.draws : 0;
+  // The odds of one run (its deployment, rate and limits), shared by its throughput, TTFT and TPOT rows.
+  std::map<std::string, sizing::OpenLoopOdds> odds_by_run;
+  const auto run_odds = [&](const std::string& key, const InferenceCase& c, const OpenLoopCurve& curve, double rate,
+                            const MlperfNotes& mn) -> const sizing::OpenLoopOdds& {
+    const std::string k = fmt::format("{}|{}|{}|{}", key, rate, mn.ttft_limit_ms, mn.tpot_limit_ms);
+    if (const auto it = odds_by_run.find(k); it != odds_by_run.end()) return it->second;
+    sizing::Candidate cand;
+    cand.generation = c.generation;
+    cand.curve = curve;
+    BandQuestion q = band_question_of(c);
+    if (odds_in.band_engine) q.engine = odds_in.band_engine(q.engine);
+    const auto band = [&](ServingFigure f) {
+      return band_for(*odds_in.bands, std::string(serving_band_kind(false, f)), c.generation, q);
+    };
+    cand.tpot_band = band(ServingFigure::tpot);
+    cand.ttft_band = band(ServingFigure::ttft);
+    sizing::SizingOptions so;
+    so.requests_per_s = rate;
+    so.sla.ttft_p99_s = mn.ttft_limit_ms / 1e3;
+    so.sla.tpot_p99_s = mn.tpot_limit_ms / 1e3;
+    so.draws = odds_in.draws;
+    so.same_generation_correlation = odds_in.same_generation_correlation;
+    so.cross_generation_correlation = odds_in.cross_generation_correlation;
+    return odds_by_run.emplace(k, sizing::open_loop_odds(cand, rate, so)).first->second;
+  };
   std::map<size_t, const InferenceCase*> by_row;
   for (const auto& c : cases) by_row[c.row] = &c;
   std::map<size_t, std::string> skip_reason;
@@ -197,6 +225,25 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
         if (!r.stable) ++v.tuned_unstable_rows;
       }
     }
+    // The odds at the measured rate, the run's p99s against their bands (rows unstable at the model's
+    // central figures too: their band's upper edge is then unbounded).
+    const sizing::OpenLoopOdds* run_od = nullptr;
+    if (mlperf && odds_in.bands) {
+      const sizing::OpenLoopOdds& od = run_odds(key, c, curve, rate, mn);
+      run_od = &od;
+      if (c.metric == "tokens_per_sec_total") {
+        v.odds_p_meets.push_back(od.p_meets_sla);
+      } else if ((c.metric == "ttft_ms" || c.metric == "tpot_ms") && mn.p99_ms > 0) {
+        const sizing::FigureBand& b = c.metric == "ttft_ms" ? od.ttft_p99_s : od.tpot_p99_s;
+        const double p99_s = mn.p99_ms / 1e3;
+        OpenLoopOddsCoverage& cov = v.odds_coverage[c.metric == "ttft_ms" ? "ttft_p99_ms" : "tpot_p99_ms"];
+        ++cov.rows;
+        cov.unbounded += b.high ? 0 : 1;
+        cov.inside += p99_s >= b.low && (!b.high || p99_s <= *b.high) ? 1 : 0;
+        s.odds_low = 1e3 * b.low;
+        s.odds_high = b.high ? 1e3 * *b.high : std::numeric_limits<double>::infinity();
+      }
+    }
     const auto unstable = [&] {
       v.unstable.push_back({i, fmt::format("{} at {:.4g} requests/s: {}", c.metric, rate, r.why_not)});
     };
@@ -215,6 +262,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       l.meets = within_limits(r, mn);
       l.max_rate_per_s = largest_within(key, curve, rate, mn);
       l.max_rate_ape_pct = ape_pct(l.max_rate_per_s, rate);
+      if (run_od) l.p_meets_sla = run_od->p_meets_sla;
       v.limits_met += l.meets ? 1 : 0;
       rate_errors.push_back(l.max_rate_ape_pct);
       v.limits.push_back(l);
@@ -302,6 +350,20 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
   return v;
 }
 
+OpenLoopOddsRuns odds_runs(const OpenLoopValidation& v) {
+  OpenLoopOddsRuns r;
+  std::vector<double> p = v.odds_p_meets;
+  r.rows = p.size();
+  if (p.empty()) return r;
+  std::sort(p.begin(), p.end());
+  r.p_median = p[p.size() / 2];
+  const auto share = [&](auto pred) { return double(std::count_if(p.begin(), p.end(), pred)) / double(p.size()); };
+  r.share_at_least_0_1 = share([](double x) { return x >= 0.1; });
+  r.share_0_1_to_0_9 = share([](double x) { return x >= 0.1 && x <= 0.9; });
+  r.share_above_0_9 = share([](double x) { return x > 0.9; });
+  return r;
+}
+
 nlohmann::json open_loop_json(const OpenLoopValidation& v) {
   const auto summary = [](const ErrorSummary& s) {
     return nlohmann::json{{"rows", s.rows}, {"median_ape_pct", s.median_ape_pct}, {"p90_ape_pct", s.p90_ape_pct}};
@@ -342,6 +404,10 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
         rows.back()["ape_given_mean_pct"] = r.ape_given_mean_pct;
         rows.back()["given_slot_bound"] = r.given_slot_bound;
       }
+      if (r.odds_high > 0) {
+        rows.back()["odds_low"] = r.odds_low;
+        rows.back()["odds_high"] = std::isfinite(r.odds_high) ? nlohmann::json(r.odds_high) : nlohmann::json(nullptr);
+      }
     }
   }
   for (const auto& l : v.limits) {
@@ -349,6 +415,7 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
                         {"measured_rate_per_s", l.measured_rate_per_s}, {"ttft_p99_limit_s", l.ttft_limit_s},
                         {"tpot_p99_limit_s", l.tpot_limit_s}, {"stable", l.stable}, {"meets_limits", l.meets},
                         {"max_rate_per_s", l.max_rate_per_s}, {"max_rate_ape_pct", l.max_rate_ape_pct}};
+    if (l.p_meets_sla >= 0) j["p_meets_sla"] = l.p_meets_sla;
     if (l.stable) {
       j["ttft_p99_s"] = l.ttft_p99_s;
       j["tpot_p99_s"] = l.tpot_p99_s;
@@ -358,11 +425,26 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
   for (const auto& s : v.held_out) held.push_back({{"row", s.row}, {"reason", s.reason}});
   for (const auto& s : v.unstable) unstable.push_back({{"row", s.row}, {"reason", s.reason}});
   for (const auto& [why, n] : skip_reason_counts(v.held_out)) reasons[why] = n;
+  nlohmann::json odds = nlohmann::json::object();
+  if (v.odds_draws > 0) {
+    nlohmann::json p99 = nlohmann::json::object();
+    for (const auto& [m, c] : v.odds_coverage)
+      p99[m] = {{"rows", c.rows}, {"inside", c.inside}, {"share", c.share()}, {"unbounded", c.unbounded}};
+    const OpenLoopOddsRuns runs = odds_runs(v);
+    odds = {{"draws", v.odds_draws},
+            {"p99_band", p99},
+            {"runs", {{"rows", runs.rows},
+                      {"p_meets_median", runs.p_median},
+                      {"share_at_least_0_1", runs.share_at_least_0_1},
+                      {"share_0_1_to_0_9", runs.share_0_1_to_0_9},
+                      {"share_above_0_9", runs.share_above_0_9}}}};
+  }
   return {{"model", "open loop: Poisson arrivals at the measured rate on the row's deployment (docs/sizing.md)"},
           {"rows_scored", v.rows.size()},
           {"by_metric", by_metric},
           {"given_mean", given},
           {"at_tuned_rate", tuned},
+          {"odds", odds},
           {"limits", {{"rows", v.limits.size()}, {"met", v.limits_met}, {"share_met", v.share_met()},
                       {"max_rate", summary(v.max_rate)}, {"checks", checks}}},
           {"rows", rows},
@@ -405,6 +487,17 @@ void print_open_loop_text(std::ostream& os, const OpenLoopValidation& v) {
     os << fmt::format("  {:<28} {:>4} rows  median {:>5.1f}%  p90 {:>5.1f}%  (largest rate within the limits vs the "
                       "rate measured)\n",
                       "max_rate_per_s", v.max_rate.rows, v.max_rate.median_ape_pct, v.max_rate.p90_ape_pct);
+  }
+  if (v.odds_draws > 0) {
+    for (const auto& [m, c] : v.odds_coverage)
+      os << fmt::format("  {:<28} {:>4} rows  inside the 80% band under the model's error: {} ({:.0f}%; {} with no "
+                        "upper edge)\n",
+                        m, c.rows, c.inside, 100 * c.share(), c.unbounded);
+    if (const OpenLoopOddsRuns r = odds_runs(v); r.rows > 0)
+      os << fmt::format("  the odds of the {} runs within their limits at their rate ({} draws): median {:.2f}; "
+                        "{:.0f}% at 0.1 or more, {:.0f}% within 0.1-0.9, {:.0f}% above 0.9\n",
+                        r.rows, v.odds_draws, r.p_median, 100 * r.share_at_least_0_1, 100 * r.share_0_1_to_0_9,
+                        100 * r.share_above_0_9);
   }
   if (!v.unstable.empty()) {
     os << "  unstable at the measured rate (not scored):\n";

@@ -15,12 +15,14 @@
 // "request_rate_qps=INF" (every request at once), closed-loop rows (a stated concurrency) and rows the
 // mapping skips are held out, each with its reason. These scores are a section of their own: the
 // main validation's rows and figures are unchanged. See docs/sizing.md ("Validation").
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/error_band.h"
 #include "core/csv.h"
 #include "validate/inference_cases.h"
 #include "validate/validation.h"
@@ -50,6 +52,9 @@ struct OpenLoopScoredRow {
   // `tuned_binding` names the limit that stops the rate ("ttft", "tpot" or "stability").
   double tuned_rate_per_s = 0, predicted_tuned = 0, ape_tuned_pct = 0;
   std::string tuned_binding;
+  // MLPerf p99 rows: the p99's 80% band under the model's error at the measured rate (OpenLoopOddsCoverage;
+  // odds_high infinite where unbounded; 0 and 0 where no odds were drawn).
+  double odds_low = 0, odds_high = 0;
 };
 
 // A throughput row measured within p99 latency limits (MLPerf Server / Interactive).
@@ -63,6 +68,26 @@ struct OpenLoopLimitCheck {
   bool meets = false;                         // stable and both p99s within the limits
   double max_rate_per_s = 0;                  // the largest rate the model predicts within the limits
   double max_rate_ape_pct = 0;                // against the measured rate
+  double p_meets_sla = -1;                    // the odds' share of draws within the limits (-1: not drawn)
+};
+
+// The odds on the MLPerf runs (sizing/odds.h): the open loop under the model's error, drawn as `size` and
+// `infer --requests-per-s` draw it (each run's serving TPOT and TTFT bands, widened for its question).
+// A p99 row is inside its 80% band when the run's p99 lies between the draws' 10% and 90% quantiles at
+// the measured rate (above the lower edge where the upper is unbounded: more than a tenth of the draws
+// cannot keep up). A run within its limits (every valid MLPerf result is) gets the share of draws that
+// meet them at its rate: for odds that are right, spread over [0, 1] as a submitter's tuning puts the
+// run at the edge; the share at or above 0.1 is how often the odds' 80% band of the largest rate reaches
+// the run's.
+struct OpenLoopOddsCoverage {
+  size_t rows = 0, inside = 0, unbounded = 0;  // unbounded: rows whose band has no upper edge
+  double share() const { return rows ? double(inside) / double(rows) : 0.0; }
+};
+struct OpenLoopOddsInputs {
+  const std::vector<ErrorBand>* bands = nullptr;  // none: no odds
+  std::function<std::string(const std::string&)> band_engine;  // a row's framework as the bands name engines
+  double same_generation_correlation = 1, cross_generation_correlation = 0;
+  int draws = 100;
 };
 
 struct OpenLoopValidation {
@@ -86,6 +111,11 @@ struct OpenLoopValidation {
   // Rows measured at a rate the model predicts it cannot sustain (no p99 to compare): counted, not scored.
   std::vector<SkippedRow> unstable;
   double share_met() const { return limits.empty() ? 0.0 : double(limits_met) / double(limits.size()); }
+  // The odds (OpenLoopOddsCoverage): p99 rows by metric, unstable ones included; and each run's share of
+  // draws within its limits at its rate (`odds_p_meets`, one per MLPerf throughput row).
+  int odds_draws = 0;
+  std::map<std::string, OpenLoopOddsCoverage> odds_coverage;
+  std::vector<double> odds_p_meets;
 };
 
 // The p99 limits and measurements MLPerf notes state ("TTFT<= 2000 ms", "p99 785.3 ms",
@@ -98,7 +128,15 @@ MlperfNotes read_mlperf_notes(const std::string& notes);
 // Scores the open-loop rows of `t`: `cases` are map_inference_cases' cases of it, `skipped` its skipped
 // rows (those of open-loop rows are held out with the mapping's reason).
 OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<InferenceCase>& cases,
-                                      const std::vector<SkippedRow>& skipped);
+                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds = {});
+
+// The runs' odds summarized: how many, the median share of draws within their limits, and the shares at
+// or above 0.1, within [0.1, 0.9] and above 0.9.
+struct OpenLoopOddsRuns {
+  size_t rows = 0;
+  double p_median = 0, share_at_least_0_1 = 0, share_0_1_to_0_9 = 0, share_above_0_9 = 0;
+};
+OpenLoopOddsRuns odds_runs(const OpenLoopValidation& v);
 
 // The section as `validate --json` carries it ("open_loop") and as its text prints it.
 nlohmann::json open_loop_json(const OpenLoopValidation& v);
