@@ -175,14 +175,15 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                         r.ttft_p50_s, r.ttft_p99_s, ttft_limit_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s,
                         r.tokens_per_s_per_user_p50, r.decode_batch, r.decode_batch_p99, 100 * r.prefill_utilization,
                         r.tokens_per_s / ch.gpus);
-    const auto range = [](const sizing::FigureBand& b, double unit, const char* fmt_one) {
-      const std::string lo = fmt::format(fmt::runtime(fmt_one), unit * b.low);
-      return b.high ? lo + "-" + fmt::format(fmt::runtime(fmt_one), unit * *b.high) : lo + " and up (unbounded)";
+    // A band without an upper edge (more than a tenth of the draws cannot keep up) reads "at least".
+    const auto range = [](const sizing::FigureBand& b, double scale, const char* unit) {
+      return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * b.low, scale * *b.high, unit)
+                    : fmt::format("at least {:.3g} {}", scale * b.low, unit);
     };
-    os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {} s, TPOT p50 {} ms, TPOT p99 {} ms; "
+    os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {}, TPOT p50 {}, TPOT p99 {}; "
                       "P(keeps up) {:.2f}, P(meets the SLA) {:.2f}\n",
-                      odds.draws, range(odds.ttft_p99_s, 1, "{:.3g}"), range(odds.tpot_p50_s, 1e3, "{:.3g}"),
-                      range(odds.tpot_p99_s, 1e3, "{:.3g}"), odds.p_stable, odds.p_meets_sla);
+                      odds.draws, range(odds.ttft_p99_s, 1, "s"), range(odds.tpot_p50_s, 1e3, "ms"),
+                      range(odds.tpot_p99_s, 1e3, "ms"), odds.p_stable, odds.p_meets_sla);
   }
   return met || req.tokens_per_user <= 0 ? 0 : 3;
 }
