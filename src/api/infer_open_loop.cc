@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 
 #include "api/band_json.h"
@@ -146,7 +147,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     j["tokens_per_s_per_gpu"] = r.tokens_per_s / ch.gpus;
   }
   const auto band_json = [](const sizing::FigureBand& b) {
-    return nlohmann::json{{"low", b.low}, {"high", b.high ? nlohmann::json(*b.high) : nlohmann::json(nullptr)}};
+    const auto edge = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+    return nlohmann::json{{"low", edge(b.low)}, {"high", edge(b.high)}};
   };
   j["odds"] = {{"draws", odds.draws},
                {"seed", req.seed},
@@ -177,13 +179,18 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                         r.tokens_per_s / ch.gpus);
     // A band without an upper edge (more than a tenth of the draws cannot keep up) reads "at least".
     const auto range = [](const sizing::FigureBand& b, double scale, const char* unit) {
-      return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * b.low, scale * *b.high, unit)
-                    : fmt::format("at least {:.3g} {}", scale * b.low, unit);
+      return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * *b.low, scale * *b.high, unit)
+                    : fmt::format("at least {:.3g} {}", scale * *b.low, unit);
     };
-    os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {}, TPOT p50 {}, TPOT p99 {}; "
-                      "P(keeps up) {:.2f}, P(meets the SLA) {:.2f}\n",
-                      odds.draws, range(odds.ttft_p99_s, 1, "s"), range(odds.tpot_p50_s, 1e3, "ms"),
-                      range(odds.tpot_p99_s, 1e3, "ms"), odds.p_stable, odds.p_meets_sla);
+    if (odds.ttft_p99_s.low)
+      os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {}, TPOT p50 {}, TPOT p99 {}; "
+                        "P(keeps up) {:.2f}, P(meets the SLA) {:.2f}\n",
+                        odds.draws, range(odds.ttft_p99_s, 1, "s"), range(odds.tpot_p50_s, 1e3, "ms"),
+                        range(odds.tpot_p99_s, 1e3, "ms"), odds.p_stable, odds.p_meets_sla);
+    else
+      os << fmt::format("  under the model's error ({} draws) fewer than a tenth keep up: no 80% band; P(keeps up) "
+                        "{:.2f}, P(meets the SLA) {:.2f}\n",
+                        odds.draws, odds.p_stable, odds.p_meets_sla);
   }
   return met || req.tokens_per_user <= 0 ? 0 : 3;
 }

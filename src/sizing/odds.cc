@@ -26,7 +26,7 @@ FigureBand band_of(std::vector<double> v) {
     return a + frac * (b - a);
   };
   FigureBand f;
-  f.low = at(0.1);
+  if (const double l = at(0.1); std::isfinite(l)) f.low = l;
   if (const double h = at(0.9); std::isfinite(h)) f.high = h;
   return f;
 }
@@ -61,8 +61,10 @@ OpenLoopOdds open_loop_odds(const Candidate& c, double rate, const SizingOptions
   // A speed falls as the time rises: its band is the TPOT p50's, inverted (an unbounded TPOT is a speed
   // that can fall to nothing).
   const FigureBand tp = odds.tpot_p50_s;
-  odds.tokens_per_s_per_user.low = tp.high ? 1.0 / *tp.high : 0.0;
-  if (tp.low > 0) odds.tokens_per_s_per_user.high = 1.0 / tp.low;
+  if (tp.low) {
+    odds.tokens_per_s_per_user.low = tp.high ? 1.0 / *tp.high : 0.0;
+    if (*tp.low > 0) odds.tokens_per_s_per_user.high = 1.0 / *tp.low;
+  }
   return odds;
 }
 

@@ -12,10 +12,9 @@
 namespace gpuplan::sizing {
 
 // A figure's 80% band over the draws; `high` is absent where more than a tenth of the draws cannot keep
-// up (the figure has no upper edge there).
+// up (the figure has no upper edge there), and `low` too where more than nine tenths cannot (no band).
 struct FigureBand {
-  double low = 0;
-  std::optional<double> high;
+  std::optional<double> low, high;
 };
 
 struct OpenLoopOdds {

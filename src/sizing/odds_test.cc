@@ -40,10 +40,12 @@ TEST(Odds, ABandOfNoWidthIsTheCentralFigure) {
   const OpenLoopOdds odds = open_loop_odds(c, 0.5, o);
   const OpenLoopResult r = open_loop(c.curve, 0.5);
   EXPECT_EQ(odds.p_stable, 1.0);
-  EXPECT_NEAR(odds.ttft_p99_s.low, r.ttft_p99_s, 1e-9);
+  ASSERT_TRUE(odds.ttft_p99_s.low);
+  EXPECT_NEAR(*odds.ttft_p99_s.low, r.ttft_p99_s, 1e-9);
   ASSERT_TRUE(odds.ttft_p99_s.high);
   EXPECT_NEAR(*odds.ttft_p99_s.high, r.ttft_p99_s, 1e-9);
-  EXPECT_NEAR(odds.tokens_per_s_per_user.low, r.tokens_per_s_per_user_p50, 1e-6);
+  ASSERT_TRUE(odds.tokens_per_s_per_user.low);
+  EXPECT_NEAR(*odds.tokens_per_s_per_user.low, r.tokens_per_s_per_user_p50, 1e-6);
 }
 
 TEST(Odds, TheBandBracketsTheCentralFigureAndOpensNearCapacity) {
@@ -53,7 +55,8 @@ TEST(Odds, TheBandBracketsTheCentralFigureAndOpensNearCapacity) {
   o.sla.ttft_p99_s = 20;
   const OpenLoopResult light = open_loop(c.curve, 0.2);
   const OpenLoopOdds at_light = open_loop_odds(c, 0.2, o);
-  EXPECT_LT(at_light.ttft_p99_s.low, light.ttft_p99_s);
+  ASSERT_TRUE(at_light.ttft_p99_s.low);
+  EXPECT_LT(*at_light.ttft_p99_s.low, light.ttft_p99_s);
   ASSERT_TRUE(at_light.ttft_p99_s.high);
   EXPECT_GT(*at_light.ttft_p99_s.high, light.ttft_p99_s);
   // The load raises the odds of falling behind: never a better chance of keeping up at a higher rate.
@@ -64,8 +67,13 @@ TEST(Odds, TheBandBracketsTheCentralFigureAndOpensNearCapacity) {
     EXPECT_LE(x.p_meets_sla, x.p_stable) << rate;
     last = x.p_stable;
   }
-  // At 0.95 of the central capacity, a prefill a tenth slower (well inside the band) cannot keep up.
+  // At 0.95 of the central capacity, a prefill a tenth slower (well inside the band) cannot keep up; at
+  // twice the capacity hardly a draw keeps up, and there is no band at all.
   EXPECT_FALSE(open_loop_odds(c, 0.95, o).ttft_p99_s.high);
+  const OpenLoopOdds over = open_loop_odds(c, 2.0, o);
+  EXPECT_LT(over.p_stable, 0.1);
+  EXPECT_FALSE(over.ttft_p99_s.low);
+  EXPECT_FALSE(over.tokens_per_s_per_user.low);
   EXPECT_THROW(open_loop_odds(c, 0, o), InputError);
   o.draws = 0;
   EXPECT_THROW(open_loop_odds(c, 0.5, o), InputError);
@@ -115,6 +123,7 @@ TEST(OddsCommand, InferRequestsPerSecondCarriesSizesOdds) {
   EXPECT_EQ(r["deployment"]["plan"], o["deployment"]);
   EXPECT_NEAR(r["odds"]["p_meets_sla"].get<double>(), o["p_meets_sla"].get<double>(), 1e-12);
   const auto& b = r["odds"]["bands"]["ttft_p99_s"];
+  ASSERT_FALSE(b["low"].is_null());
   EXPECT_LE(b["low"].get<double>(), r["ttft_p99_s"].get<double>());
   if (!b["high"].is_null()) {
     EXPECT_GE(b["high"].get<double>(), r["ttft_p99_s"].get<double>());

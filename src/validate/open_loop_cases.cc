@@ -239,8 +239,9 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
         OpenLoopOddsCoverage& cov = v.odds_coverage[c.metric == "ttft_ms" ? "ttft_p99_ms" : "tpot_p99_ms"];
         ++cov.rows;
         cov.unbounded += b.high ? 0 : 1;
-        cov.inside += p99_s >= b.low && (!b.high || p99_s <= *b.high) ? 1 : 0;
-        s.odds_low = 1e3 * b.low;
+        // No band at all (nine tenths of the draws cannot keep up): the run's p99 is outside it.
+        cov.inside += b.low && p99_s >= *b.low && (!b.high || p99_s <= *b.high) ? 1 : 0;
+        s.odds_low = b.low ? 1e3 * *b.low : std::numeric_limits<double>::infinity();
         s.odds_high = b.high ? 1e3 * *b.high : std::numeric_limits<double>::infinity();
       }
     }
@@ -405,7 +406,7 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
         rows.back()["given_slot_bound"] = r.given_slot_bound;
       }
       if (r.odds_high > 0) {
-        rows.back()["odds_low"] = r.odds_low;
+        rows.back()["odds_low"] = std::isfinite(r.odds_low) ? nlohmann::json(r.odds_low) : nlohmann::json(nullptr);
         rows.back()["odds_high"] = std::isfinite(r.odds_high) ? nlohmann::json(r.odds_high) : nlohmann::json(nullptr);
       }
     }
