@@ -30,6 +30,8 @@ const KINDS = {
   schedule: ['schedule', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--jobs', '400', '--seed', '3'],
   compare: ['compare'],
   site: ['site', '--cluster', 'examples/clusters/gb300-h200-mixed.yaml', '--site', 'examples/sites/hall-air-liquid.yaml'],
+  size: ['size', '--model', 'llama3.1-70b', '--requests-per-s', '20', '--isl', '2048', '--osl', '256',
+         '--tokens-per-user-per-s', '20', '--systems', 'hgx-h100', '--systems', 'hgx-b200', '--draws', '200'],
 };
 
 let passed = 0, failed = 0;

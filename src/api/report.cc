@@ -264,7 +264,9 @@ struct Kind {
 };
 
 Page size_kind(const Session& session, const Args& args, const ReportOptions&, std::vector<Source>& catalog) {
-  const Source s = run_json(session, "size", "the demand sized on every system", concat({"size"}, args));
+  // The page shows the tornado and the crossover: size runs with --sensitivity.
+  const Args sized = has_flag(args, "--sensitivity") ? args : concat(args, {"--sensitivity"});
+  const Source s = run_json(session, "size", "the demand sized on every system", concat({"size"}, sized));
   for (const auto& o : s.doc.value("options", nlohmann::json::array()))
     if (o.contains("units")) add_catalog_source(session, catalog, args, o.value("system", std::string()));
   return report::size_report(s);

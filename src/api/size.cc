@@ -7,13 +7,17 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <vector>
 
 #include "api/band_json.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
 #include "compare/operating_point.h"
 #include "core/error.h"
+#include "cost/cost_profile.h"
+#include "cost/tco.h"
 #include "inference/chooser.h"
 #include "inference/open_loop.h"
 #include "model/model_registry.h"
@@ -295,6 +299,42 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     return key(a) < key(b);
   });
 
+  // With --sensitivity, the crossover of the two cheapest priced purchases (their units as bought): the
+  // runner-up's price at which it costs what the first does a year, and the first's at which it costs what
+  // the runner-up does (per unit owned, per GPU-hour rented).
+  nlohmann::json crossover;
+  if (req.sensitivity) {
+    std::vector<const nlohmann::json*> priced;
+    for (const auto& o : options)
+      if (o.contains("units") && o.value("priced", false)) priced.push_back(&o);
+    if (priced.size() >= 2) {
+      const nlohmann::json &a = *priced[0], &b = *priced[1];
+      const auto price_at = [&](const nlohmann::json& o, double target_usd_per_year) -> nlohmann::json {
+        std::optional<double> x;
+        if (req.price_mode == "own")
+          x = sizing::unit_price_for_usd_per_year(
+              cost::unit_cost_input(catalog, catalog.system(o["system"].get<std::string>(), "--systems")), profile,
+              o["units"].get<double>(), target_usd_per_year);
+        else
+          x = target_usd_per_year / (o["gpus"].get<double>() * cost::kHoursPerYear);
+        return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+      };
+      const auto price_now = [&](const nlohmann::json& o) -> double {
+        if (req.price_mode != "own") return o["rent"]["usd_per_gpu_hour"].get<double>();
+        return cost::compute_tco(cost::unit_cost_input(catalog, catalog.system(o["system"].get<std::string>(), "--systems")),
+                                 profile)
+            .system_price_usd;
+      };
+      crossover = {{"first", a["system"]},
+                   {"runner_up", b["system"]},
+                   {"price_unit", req.price_mode == "own" ? "USD per unit" : "USD per GPU-hour"},
+                   {"runner_up_price_usd", price_now(b)},
+                   {"runner_up_overtakes_below_usd", price_at(b, a["usd_per_year"].get<double>())},
+                   {"first_price_usd", price_now(a)},
+                   {"first_loses_above_usd", price_at(a, b["usd_per_year"].get<double>())}};
+    }
+  }
+
   if (output.json()) {
     nlohmann::json doc = {
         {"model", model.name}, {"precision", req.precision}, {"isl", req.isl}, {"osl", req.osl},
@@ -308,6 +348,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
                  {"ttft_basis", req.given("--ttft-p99-ms") ? "stated" : default_ttft_basis(req.isl)}}},
         {"confidence", req.confidence}, {"draws", req.draws}, {"seed", req.seed}, {"price_mode", req.price_mode},
         {"long_context", long_context_json(req.long_context)}, {"options", options}};
+    if (!crossover.is_null()) doc["crossover"] = crossover;
     output.emit("size", std::move(doc));
     return 0;
   }
@@ -352,6 +393,18 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     // Why the Monte Carlo's bands are wider than on the ground they were fitted on.
     if (const auto& why = o["band_basis"]["tpot_s"]["widened_by"]; !why.empty())
       os << fmt::format("    error bands widened: {}\n", fmt::join(why.get<std::vector<std::string>>(), "; "));
+  }
+  if (!crossover.is_null()) {
+    const bool own = req.price_mode == "own";
+    const auto money = [&](const nlohmann::json& v) {
+      if (v.is_null()) return std::string("no price");
+      return own ? fmt::format("${:.4g}M a unit", v.get<double>() / 1e6) : fmt::format("${:.3g}/GPU-hour", v.get<double>());
+    };
+    os << fmt::format("crossover: {} overtakes {} at {} (now {}); {} loses its place at {} (now {}); units as bought\n",
+                      crossover["runner_up"].get<std::string>(), crossover["first"].get<std::string>(),
+                      money(crossover["runner_up_overtakes_below_usd"]), money(crossover["runner_up_price_usd"]),
+                      crossover["first"].get<std::string>(), money(crossover["first_loses_above_usd"]),
+                      money(crossover["first_price_usd"]));
   }
   return 0;
 }

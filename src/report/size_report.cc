@@ -92,6 +92,52 @@ Page size_report(const Source& size) {
     if (o.contains("why_not"))
       ts.blocks.push_back(Paragraph{o.value("system", std::string()) + ": " + o.value("why_not", std::string())});
   page.sections.push_back(std::move(ts));
+
+  // The money's sensitivity: the tornado of the cheapest priced purchase, and the crossover of the two
+  // cheapest (size --sensitivity).
+  Section ms{"sensitivity", "What moves the money", {}};
+  for (std::size_t i : sized) {
+    const auto bars = options[i].value("sensitivity", nlohmann::json::array());
+    if (bars.empty()) continue;
+    Chart tornado;
+    tornado.id = "tornado";
+    tornado.title = fmt::format("$ per million tokens of {} (owned) at each parameter's low and high",
+                                options[i].value("system", std::string()));
+    tornado.type = ChartType::bar;
+    tornado.x_label = "parameter (low / high)";
+    tornado.y_label = "$ per million tokens";
+    tornado.series.push_back({"at the low value", {}, {}, false, false});
+    tornado.series.push_back({"at the high value", {}, {}, false, false});
+    for (std::size_t j = 0; j < bars.size(); ++j) {
+      const auto& b = bars[j];
+      tornado.categories.push_back(fmt::format("{} ({:.4g} / {:.4g} {})", b.value("parameter", std::string()),
+                                               b.value("low", 0.0), b.value("high", 0.0), b.value("unit", std::string())));
+      const std::string at = fmt::format("/options/{}/sensitivity/{}", i, j);
+      tornado.series[0].y.push_back(ref(size, at + "/usd_per_million_tokens_low"));
+      tornado.series[1].y.push_back(ref(size, at + "/usd_per_million_tokens_high"));
+    }
+    tornado.caption = "The cheapest purchase's $ per million output tokens with one input of the cost model at its low "
+                      "and its high value, the others as stated, widest first: which assumption the answer turns on.";
+    ms.blocks.push_back(tornado);
+    break;
+  }
+  if (d.contains("crossover")) {
+    const auto& x = d["crossover"];
+    // Whole dollars a unit owned, cents a GPU-hour rented.
+    const char* format = d.value("price_mode", std::string()) == "own" ? "{:.0f}" : "{:.2f}";
+    const auto price = [&](const char* key) {
+      return x[key].is_null() ? Cell{"no price", {}, 1} : num(ref(size, std::string("/crossover/") + key), format);
+    };
+    Table c{fmt::format("Crossover of the two cheapest purchases, units as bought ({})", x.value("price_unit", std::string())),
+            {"", "system", "price now", "price at which the two cost the same a year"},
+            {}};
+    c.rows.push_back({Cell{"the runner-up overtakes below", {}, 1}, Cell{x.value("runner_up", std::string()), {}, 1},
+                      price("runner_up_price_usd"), price("runner_up_overtakes_below_usd")});
+    c.rows.push_back({Cell{"the first loses its place above", {}, 1}, Cell{x.value("first", std::string()), {}, 1},
+                      price("first_price_usd"), price("first_loses_above_usd")});
+    ms.blocks.push_back(c);
+  }
+  if (!ms.blocks.empty()) page.sections.push_back(std::move(ms));
   return page;
 }
 

@@ -13,6 +13,24 @@ double usd_per_million_tokens(double usd_per_year, double tokens_per_s) {
   return usd_per_year / (tokens_per_s * cost::kHoursPerYear * 3600.0) * 1e6;
 }
 
+namespace {
+
+// `profile` with the unit's system priced at `price_usd`: where the profile states an all-in capex its
+// network, storage and installation (the all-in less the price) stay as they are; else they follow the
+// price as the profile's shares do.
+cost::CostProfile priced_at(const cost::UnitCostInput& unit, const cost::CostProfile& profile, double price_usd) {
+  cost::CostProfile p = profile;
+  auto& s = p.systems[unit.system];
+  if (s.allin_capex_usd) {
+    const cost::Tco base = cost::compute_tco(unit, profile);
+    s.allin_capex_usd = price_usd + base.network_storage_usd;
+  }
+  s.price_usd = price_usd;
+  return p;
+}
+
+}  // namespace
+
 std::vector<SensitivityBar> own_sensitivity(const cost::UnitCostInput& unit, const cost::CostProfile& profile,
                                             double units, double tokens_per_s, double capacity_tokens_per_s) {
   const auto usd_m = [&](const cost::CostProfile& p, double served_tokens_per_s) {
@@ -28,11 +46,8 @@ std::vector<SensitivityBar> own_sensitivity(const cost::UnitCostInput& unit, con
   };
   const cost::Tco base = cost::compute_tco(unit, profile);
   const double price = base.system_price_usd;
-  bar("system_price", "USD per unit", price, 0.7 * price, 1.3 * price, [&](cost::CostProfile& p, double v) {
-    auto& s = p.systems[unit.system];
-    s.price_usd = v;
-    s.allin_capex_usd.reset();
-  });
+  bar("system_price", "USD per unit", price, 0.7 * price, 1.3 * price,
+      [&](cost::CostProfile& p, double v) { p = priced_at(unit, p, v); });
   bar("electricity", "USD/kWh", profile.electricity_usd_per_kwh, 0.05, 0.15,
       [](cost::CostProfile& p, double v) { p.electricity_usd_per_kwh = v; });
   bar("lifetime", "years", profile.depreciation_years, 3, 7, [](cost::CostProfile& p, double v) { p.depreciation_years = v; });
@@ -47,6 +62,25 @@ std::vector<SensitivityBar> own_sensitivity(const cost::UnitCostInput& unit, con
            std::abs(b.usd_per_million_tokens_high - b.usd_per_million_tokens_low);
   });
   return bars;
+}
+
+std::optional<double> unit_price_for_usd_per_year(const cost::UnitCostInput& unit, const cost::CostProfile& profile,
+                                                  double units, double target_usd_per_year) {
+  if (!(units > 0) || !(target_usd_per_year > 0)) return std::nullopt;
+  const auto usd_year = [&](double price) {
+    return units * cost::compute_tco(unit, priced_at(unit, profile, price)).total_usd_per_year();
+  };
+  if (usd_year(0) > target_usd_per_year) return std::nullopt;
+  double lo = 0, hi = 1e6;
+  while (usd_year(hi) < target_usd_per_year) {
+    if (hi > 1e12) return std::nullopt;
+    hi *= 4;
+  }
+  for (int i = 0; i < 100 && hi - lo > 1e-6 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (usd_year(mid) < target_usd_per_year ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 double own_beats_rent_utilisation(const cost::Tco& own, double rent_usd_per_gpu_hour) {

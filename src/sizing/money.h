@@ -2,7 +2,8 @@
 // The money of a sized purchase: what a unit costs a year owned (the TCO of cost/tco.h) or rented
 // (GPUs x price per GPU-hour x hours), $ per million output tokens at the average demand, the tornado of
 // $ per million tokens over the cost model's main inputs, and the utilisation above which owning beats
-// renting. See docs/sizing.md ("The money").
+// renting, and the price at which one purchase costs what another does. See docs/sizing.md ("The money").
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct SensitivityBar {
 // electricity 0.05 / 0.15 $/kWh, utilisation 0.3 / 0.9, lifetime 3 / 7 years, PUE 1.1 / 1.6.
 std::vector<SensitivityBar> own_sensitivity(const cost::UnitCostInput& unit, const cost::CostProfile& profile,
                                             double units, double tokens_per_s, double capacity_tokens_per_s);
+
+// The unit price at which `units` owned units of `unit` cost `target_usd_per_year` a year (the TCO's other
+// inputs as `profile` states them): where the runner-up's price must fall for it to overtake the first,
+// or the first's rise for it to lose its place. Bisection on the price (the TCO rises with it); nullopt
+// where no price reaches the target (even free, the unit's power, space and running costs exceed it).
+std::optional<double> unit_price_for_usd_per_year(const cost::UnitCostInput& unit, const cost::CostProfile& profile,
+                                                  double units, double target_usd_per_year);
 
 // The utilisation (served / capacity) above which owning costs less per token than renting on demand
 // (rent is paid only while used, ownership all year): own $/GPU-hour / rent $/GPU-hour; above 1: never.

@@ -5,9 +5,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include "api/api.h"
 #include "core/error.h"
+#include "cost/cost_profile.h"
+#include "cost/tco.h"
 #include "inference/open_loop.h"
 #include "inference/queueing.h"
 #include "sizing/money.h"
@@ -502,6 +505,45 @@ TEST(SizeCommand, DoublingDemandNeverBuysFewerUnitsAndRentIsPriceTimesHours) {
         const double price = o2["rent"]["usd_per_gpu_hour"].get<double>();
         EXPECT_NEAR(o2["usd_per_year"].get<double>(), o2["gpus"].get<double>() * price * 8766.0, 1e-6);
       }
+}
+
+// The crossover: at the price it names, the runner-up's purchase costs what the first's does a year (and
+// the first's what the runner-up's does), whether owned or rented; and a unit's own price gives back its
+// own cost.
+TEST(SizeCommand, TheCrossoverPriceEqualsTheOtherPurchasesCost) {
+  const Catalog catalog = Catalog::load({});
+  const cost::CostProfile profile = cost::builtin_cost_profile();
+  for (const char* mode : {"own", "rent"}) {
+    const auto doc = buyer(20, mode);
+    ASSERT_TRUE(doc.contains("crossover")) << mode;
+    const auto& x = doc["crossover"];
+    const auto option = [&](const nlohmann::json& system) -> const nlohmann::json& {
+      for (const auto& o : doc["options"])
+        if (o["system"] == system) return o;
+      throw std::runtime_error("no option");
+    };
+    const auto& a = option(x["first"]);
+    const auto& b = option(x["runner_up"]);
+    EXPECT_LE(a["usd_per_year"].get<double>(), b["usd_per_year"].get<double>());
+    const auto cost_at = [&](const nlohmann::json& o, double price) {
+      if (std::string(mode) == "rent") return rent_usd_per_year(o["gpus"].get<double>(), price);
+      // The price moves; an all-in capex's network, storage and installation stay as they were.
+      const auto unit = cost::unit_cost_input(catalog, catalog.system(o["system"].get<std::string>(), "--systems"));
+      cost::CostProfile p = profile;
+      auto& s = p.systems[unit.system];
+      if (s.allin_capex_usd) s.allin_capex_usd = price + cost::compute_tco(unit, profile).network_storage_usd;
+      s.price_usd = price;
+      return o["units"].get<double>() * cost::compute_tco(unit, p).total_usd_per_year();
+    };
+    ASSERT_FALSE(x["runner_up_overtakes_below_usd"].is_null()) << mode;
+    EXPECT_NEAR(cost_at(b, x["runner_up_overtakes_below_usd"].get<double>()) / a["usd_per_year"].get<double>(), 1.0, 1e-5);
+    ASSERT_FALSE(x["first_loses_above_usd"].is_null()) << mode;
+    EXPECT_NEAR(cost_at(a, x["first_loses_above_usd"].get<double>()) / b["usd_per_year"].get<double>(), 1.0, 1e-5);
+    EXPECT_NEAR(cost_at(a, x["first_price_usd"].get<double>()) / a["usd_per_year"].get<double>(), 1.0, 1e-9);
+  }
+  // A target below what the unit costs with no price at all is out of reach.
+  const auto unit = cost::unit_cost_input(catalog, catalog.system("hgx-h100", "--systems"));
+  EXPECT_FALSE(unit_price_for_usd_per_year(unit, profile, 1, 1.0));
 }
 
 // A precision the chip has no tensor cores for is sized as infer serves it (weights narrow, math wider),

@@ -76,6 +76,18 @@ PAGES.size = {
         options: { indexAxis: 'y', scales: { x: axis('$ per million tokens') } },
       }, 60 + 36 * s.length));
     }
+    // The crossover of the two cheapest priced purchases (units as bought): the price at which each costs
+    // what the other does a year.
+    if (d.crossover) {
+      const x = d.crossover;
+      out.push(table(`Crossover of the two cheapest purchases, units as bought (${x.price_unit})`,
+        ['', 'system', 'price now', 'price at which the two cost the same a year'], [
+          el('tr', {}, el('td', { text: 'the runner-up overtakes below' }), cell(d, r.url, 'crossover.runner_up'),
+            cell(d, r.url, 'crossover.runner_up_price_usd'), cell(d, r.url, 'crossover.runner_up_overtakes_below_usd')),
+          el('tr', {}, el('td', { text: 'the first loses its place above' }), cell(d, r.url, 'crossover.first'),
+            cell(d, r.url, 'crossover.first_price_usd'), cell(d, r.url, 'crossover.first_loses_above_usd')),
+        ]));
+    }
     return out;
   },
 };
