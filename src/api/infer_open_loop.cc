@@ -158,7 +158,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                               {"high_log", cand.tpot_band.high_log}, {"widened_by", cand.tpot_band.widened_by}}},
                {"ttft_band", {{"kind", cand.ttft_band.kind}, {"low_log", cand.ttft_band.low_log},
                               {"high_log", cand.ttft_band.high_log}, {"widened_by", cand.ttft_band.widened_by}}},
-               {"bands", {{"ttft_p50_s", band_json(odds.ttft_p50_s)}, {"ttft_p99_s", band_json(odds.ttft_p99_s)},
+               {"bands", {{"ttft_mean_s", band_json(odds.ttft_mean_s)}, {"ttft_p50_s", band_json(odds.ttft_p50_s)}, {"ttft_p99_s", band_json(odds.ttft_p99_s)},
                           {"tpot_p50_s", band_json(odds.tpot_p50_s)}, {"tpot_p99_s", band_json(odds.tpot_p99_s)},
                           {"tokens_per_s_per_user", band_json(odds.tokens_per_s_per_user)}}}};
   if (output.json()) {

@@ -37,7 +37,7 @@ OpenLoopOdds open_loop_odds(const Candidate& c, double rate, const SizingOptions
   if (!(rate > 0 && std::isfinite(rate))) throw InputError("--requests-per-s", "must be above 0");
   const std::vector<OpenLoopScale> scales = draw_scales({c}, o).front();
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> ttft50, ttft99, tpot50, tpot99;
+  std::vector<double> ttft_mean, ttft50, ttft99, tpot50, tpot99;
   OpenLoopOdds odds;
   odds.draws = o.draws;
   int stable = 0, met = 0;
@@ -47,6 +47,7 @@ OpenLoopOdds open_loop_odds(const Candidate& c, double rate, const SizingOptions
       ++stable;
       if (meets_sla(c.curve, rate, o.sla, s)) ++met;
     }
+    ttft_mean.push_back(r.stable ? r.ttft_mean_s : inf);
     ttft50.push_back(r.stable ? r.ttft_p50_s : inf);
     ttft99.push_back(r.stable ? r.ttft_p99_s : inf);
     tpot50.push_back(r.stable ? r.tpot_p50_s : inf);
@@ -54,6 +55,7 @@ OpenLoopOdds open_loop_odds(const Candidate& c, double rate, const SizingOptions
   }
   odds.p_stable = double(stable) / o.draws;
   odds.p_meets_sla = double(met) / o.draws;
+  odds.ttft_mean_s = band_of(ttft_mean);
   odds.ttft_p50_s = band_of(ttft50);
   odds.ttft_p99_s = band_of(ttft99);
   odds.tpot_p50_s = band_of(tpot50);

@@ -21,7 +21,7 @@ struct OpenLoopOdds {
   int draws = 0;
   double p_stable = 0;     // share of draws whose replica keeps up with the arrivals
   double p_meets_sla = 0;  // share of draws that are stable and within the SLA
-  FigureBand ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s, tokens_per_s_per_user;
+  FigureBand ttft_mean_s, ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s, tokens_per_s_per_user;
 };
 
 // One replica of `candidate` (its curve and bands) at `requests_per_s`, under `options`' draws, seed and

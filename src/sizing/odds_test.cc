@@ -42,6 +42,8 @@ TEST(Odds, ABandOfNoWidthIsTheCentralFigure) {
   EXPECT_EQ(odds.p_stable, 1.0);
   ASSERT_TRUE(odds.ttft_p99_s.low);
   EXPECT_NEAR(*odds.ttft_p99_s.low, r.ttft_p99_s, 1e-9);
+  ASSERT_TRUE(odds.ttft_mean_s.high);
+  EXPECT_NEAR(*odds.ttft_mean_s.high, r.ttft_mean_s, 1e-9);
   ASSERT_TRUE(odds.ttft_p99_s.high);
   EXPECT_NEAR(*odds.ttft_p99_s.high, r.ttft_p99_s, 1e-9);
   ASSERT_TRUE(odds.tokens_per_s_per_user.low);

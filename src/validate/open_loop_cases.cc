@@ -228,6 +228,19 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
     // The odds at the measured rate, the run's p99s against their bands (rows unstable at the model's
     // central figures too: their band's upper edge is then unbounded).
     const sizing::OpenLoopOdds* run_od = nullptr;
+    // A stated rate's mean TTFT and the median request's TPOT against their bands at that rate (no SLA).
+    if (rate_row && odds_in.bands && (c.metric == "ttft_ms" || c.metric == "tpot_ms") && c.reported > 0) {
+      const sizing::OpenLoopOdds& od = run_odds(key, c, curve, rate, MlperfNotes{});
+      const bool ttft = c.metric == "ttft_ms";
+      const sizing::FigureBand& b = ttft ? od.ttft_mean_s : od.tpot_p50_s;
+      const double x_s = c.reported / 1e3;
+      OpenLoopOddsCoverage& cov = v.odds_coverage[ttft ? "ttft_mean_ms" : "tpot_mean_ms"];
+      ++cov.rows;
+      cov.unbounded += b.high ? 0 : 1;
+      cov.inside += b.low && x_s >= *b.low && (!b.high || x_s <= *b.high) ? 1 : 0;
+      s.odds_low = b.low ? 1e3 * *b.low : std::numeric_limits<double>::infinity();
+      s.odds_high = b.high ? 1e3 * *b.high : std::numeric_limits<double>::infinity();
+    }
     if (mlperf && odds_in.bands) {
       const sizing::OpenLoopOdds& od = run_odds(key, c, curve, rate, mn);
       run_od = &od;
@@ -405,10 +418,10 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
         rows.back()["ape_given_mean_pct"] = r.ape_given_mean_pct;
         rows.back()["given_slot_bound"] = r.given_slot_bound;
       }
-      if (r.odds_high > 0) {
-        rows.back()["odds_low"] = std::isfinite(r.odds_low) ? nlohmann::json(r.odds_low) : nlohmann::json(nullptr);
-        rows.back()["odds_high"] = std::isfinite(r.odds_high) ? nlohmann::json(r.odds_high) : nlohmann::json(nullptr);
-      }
+    }
+    if (r.odds_high > 0) {
+      rows.back()["odds_low"] = std::isfinite(r.odds_low) ? nlohmann::json(r.odds_low) : nlohmann::json(nullptr);
+      rows.back()["odds_high"] = std::isfinite(r.odds_high) ? nlohmann::json(r.odds_high) : nlohmann::json(nullptr);
     }
   }
   for (const auto& l : v.limits) {

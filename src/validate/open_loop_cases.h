@@ -52,8 +52,9 @@ struct OpenLoopScoredRow {
   // `tuned_binding` names the limit that stops the rate ("ttft", "tpot" or "stability").
   double tuned_rate_per_s = 0, predicted_tuned = 0, ape_tuned_pct = 0;
   std::string tuned_binding;
-  // MLPerf p99 rows: the p99's 80% band under the model's error at the measured rate (OpenLoopOddsCoverage;
-  // odds_high infinite where unbounded; 0 and 0 where no odds were drawn).
+  // MLPerf p99 rows, and a stated rate's mean TTFT and TPOT rows: the figure's 80% band under the model's
+  // error at the rate (OpenLoopOddsCoverage; infinite edges where there are none; 0 and 0 where no odds
+  // were drawn).
   double odds_low = 0, odds_high = 0;
 };
 

@@ -113,5 +113,43 @@ TEST(OpenLoopCases, JsonAndTextCarryTheSection) {
   EXPECT_NE(os.str().find("at the model's tuned rate"), std::string::npos);
 }
 
+// The odds, drawn from the catalog's bands: each MLPerf p99 row and each stated rate's mean row is
+// counted against its band, the run gets its share of draws within its limits, and the rows carry the
+// band's edges; without bands no odds are drawn.
+TEST(OpenLoopCases, TheOddsCountEachRowAgainstItsBand) {
+  EXPECT_EQ(fixture().odds_draws, 0);
+  EXPECT_TRUE(fixture().odds_coverage.empty());
+  const CsvTable t = read_csv_file(GPUPLAN_SOURCE_DIR "/tests/cli/data/open-loop-rows.csv", "--dataset");
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(t, catalog, skipped);
+  OpenLoopOddsInputs in;
+  in.bands = &catalog.error_bands();
+  in.draws = 60;
+  const OpenLoopValidation v = validate_open_loop(t, cases, skipped, in);
+  EXPECT_EQ(v.odds_draws, 60);
+  EXPECT_EQ(v.odds_coverage.at("ttft_p99_ms").rows, 1u);
+  EXPECT_EQ(v.odds_coverage.at("tpot_p99_ms").rows, 1u);
+  std::size_t mean_rows = 0;
+  for (const char* m : {"ttft_mean_ms", "tpot_mean_ms"})
+    if (v.odds_coverage.count(m)) mean_rows += v.odds_coverage.at(m).rows;
+  EXPECT_GE(mean_rows, 1u);
+  ASSERT_EQ(v.odds_p_meets.size(), 1u);
+  EXPECT_GE(v.odds_p_meets[0], 0.0);
+  EXPECT_LE(v.odds_p_meets[0], 1.0);
+  EXPECT_EQ(v.limits[0].p_meets_sla, v.odds_p_meets[0]);
+  for (const auto& r : v.rows)
+    if (r.metric == "ttft_p99_ms" || r.metric == "tpot_p99_ms") {
+      EXPECT_GT(r.odds_high, 0) << r.metric;
+      EXPECT_LE(r.odds_low, r.odds_high) << r.metric;
+    }
+  const nlohmann::json j = open_loop_json(v);
+  EXPECT_EQ(j["odds"]["draws"], 60);
+  EXPECT_EQ(j["odds"]["runs"]["rows"], 1);
+  std::ostringstream os;
+  print_open_loop_text(os, v);
+  EXPECT_NE(os.str().find("inside the 80% band under the model's error"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuplan
