@@ -123,10 +123,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   so.sla.tokens_per_s_per_user = std::max(0.0, req.tokens_per_user);
   so.draws = req.draws;
   so.seed = std::uint64_t(req.seed);
-  if (const BandCorrelation& corr = catalog.band_correlation(); corr.pairs_same + corr.pairs_cross > 0) {
-    so.same_generation_correlation = corr.same_generation;
-    so.cross_generation_correlation = corr.cross_generation;
-  }
+  sizing::apply_band_correlation(catalog.band_correlation(), so);
   const sizing::OpenLoopOdds odds = sizing::open_loop_odds(cand, rate, so);
   j["deployment"] = {{"plan", d.plan()}, {"kind", d.kind()}, {"gpus", ch.gpus}, {"units", ch.units}};
   j["stable"] = r.stable;
@@ -158,8 +155,11 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                               {"high_log", cand.tpot_band.high_log}, {"widened_by", cand.tpot_band.widened_by}}},
                {"ttft_band", {{"kind", cand.ttft_band.kind}, {"low_log", cand.ttft_band.low_log},
                               {"high_log", cand.ttft_band.high_log}, {"widened_by", cand.ttft_band.widened_by}}},
-               {"bands", {{"ttft_mean_s", band_json(odds.ttft_mean_s)}, {"ttft_p50_s", band_json(odds.ttft_p50_s)}, {"ttft_p99_s", band_json(odds.ttft_p99_s)},
-                          {"tpot_p50_s", band_json(odds.tpot_p50_s)}, {"tpot_p99_s", band_json(odds.tpot_p99_s)},
+               {"bands", {{"ttft_mean_s", band_json(odds.ttft_mean_s)},
+                          {"ttft_p50_s", band_json(odds.ttft_p50_s)},
+                          {"ttft_p99_s", band_json(odds.ttft_p99_s)},
+                          {"tpot_p50_s", band_json(odds.tpot_p50_s)},
+                          {"tpot_p99_s", band_json(odds.tpot_p99_s)},
                           {"tokens_per_s_per_user", band_json(odds.tokens_per_s_per_user)}}}};
   if (output.json()) {
     output.emit("infer", std::move(j));

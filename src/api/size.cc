@@ -220,10 +220,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   so.draws = req.draws;
   so.seed = std::uint64_t(req.seed);
   // How far two systems' errors move together, where the catalog's bands measured it.
-  if (const BandCorrelation& corr = catalog.band_correlation(); corr.pairs_same + corr.pairs_cross > 0) {
-    so.same_generation_correlation = corr.same_generation;
-    so.cross_generation_correlation = corr.cross_generation;
-  }
+  sizing::apply_band_correlation(catalog.band_correlation(), so);
   const std::vector<sizing::SizedOption> sized = sizing::size_candidates(candidates, so);
 
   nlohmann::json options = nlohmann::json::array();

@@ -129,10 +129,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
       OpenLoopOddsInputs odds;
       odds.bands = &catalog.error_bands();
       odds.band_engine = [&catalog](const std::string& framework) { return band_engine(catalog, framework); };
-      if (const BandCorrelation& corr = catalog.band_correlation(); corr.pairs_same + corr.pairs_cross > 0) {
-        odds.same_generation_correlation = corr.same_generation;
-        odds.cross_generation_correlation = corr.cross_generation;
-      }
+      odds.correlation = catalog.band_correlation();
       open_loop = validate_open_loop(table, cases, skipped, odds);
     }
     rep = validate_inference(std::move(cases), skipped, req.dataset, &catalog);

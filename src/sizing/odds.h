@@ -25,8 +25,9 @@ struct OpenLoopOdds {
 };
 
 // One replica of `candidate` (its curve and bands) at `requests_per_s`, under `options`' draws, seed and
-// correlations (its SLA for p_meets_sla; the rate is this one's, not options.requests_per_s). With one
-// candidate, p_meets_sla is the P(meets SLA) `size_candidates` gives a purchase of one replica.
+// correlations (its SLA for p_meets_sla; the rate is this one's, not options.requests_per_s). With the
+// same options, p_meets_sla at R / k is the P(meets SLA) `size_candidates({candidate}, ...)` gives a
+// purchase of k replicas at demand R.
 // InputError for a rate or options out of range.
 OpenLoopOdds open_loop_odds(const Candidate& candidate, double requests_per_s, const SizingOptions& options);
 

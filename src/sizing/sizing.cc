@@ -34,6 +34,12 @@ LogNormalError band_error(const ErrorBand& b) {
   return {0.5 * (b.low_log + b.high_log), std::max(0.0, 0.5 * (b.high_log - b.low_log) / z90)};
 }
 
+void apply_band_correlation(const BandCorrelation& measured, SizingOptions& o) {
+  if (measured.pairs_same + measured.pairs_cross <= 0) return;
+  o.same_generation_correlation = measured.same_generation;
+  o.cross_generation_correlation = measured.cross_generation;
+}
+
 bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale) {
   OpenLoopLimits limits;
   limits.ttft_p99_s = sla.ttft_p99_s;

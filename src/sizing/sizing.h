@@ -50,6 +50,10 @@ struct SizingOptions {
   double same_generation_correlation = 1, cross_generation_correlation = 0;
 };
 
+// The correlations `calibrate --bands` measured (the catalog's error_band_correlation) on `o`; a
+// correlation no pair measured leaves the defaults (a generation as one, generations independent).
+void apply_band_correlation(const BandCorrelation& measured, SizingOptions& o);
+
 struct SizedOption {
   bool feasible = false;        // some number of replicas meets the SLA at the nominal model
   std::string why_not;

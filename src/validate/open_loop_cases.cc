@@ -96,8 +96,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
     so.sla.ttft_p99_s = mn.ttft_limit_ms / 1e3;
     so.sla.tpot_p99_s = mn.tpot_limit_ms / 1e3;
     so.draws = odds_in.draws;
-    so.same_generation_correlation = odds_in.same_generation_correlation;
-    so.cross_generation_correlation = odds_in.cross_generation_correlation;
+    sizing::apply_band_correlation(odds_in.correlation, so);
     return odds_by_run.emplace(k, sizing::open_loop_odds(cand, rate, so)).first->second;
   };
   std::map<size_t, const InferenceCase*> by_row;

@@ -87,7 +87,7 @@ struct OpenLoopOddsCoverage {
 struct OpenLoopOddsInputs {
   const std::vector<ErrorBand>* bands = nullptr;  // none: no odds
   std::function<std::string(const std::string&)> band_engine;  // a row's framework as the bands name engines
-  double same_generation_correlation = 1, cross_generation_correlation = 0;
+  BandCorrelation correlation;  // the catalog's (none measured: a generation as one)
   int draws = 100;
 };
 
