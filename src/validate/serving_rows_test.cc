@@ -299,15 +299,7 @@ TEST(ScenarioRules, AnOpenDivisionResultOfAChangedModelIsNotScored) {
 MlperfHarnessQuery harness_query(const std::string& engine, const std::string& framework, const std::string& vendor,
                                  const std::string& accelerator, const std::string& scenario,
                                  const std::string& benchmark = "llama2-70b", const std::string& round = "v5.1") {
-  MlperfHarnessQuery q;
-  q.engine = engine;
-  q.framework = framework;
-  q.vendor = vendor;
-  q.accelerator = accelerator;
-  q.scenario = scenario;
-  q.benchmark = benchmark;
-  q.round = round;
-  return q;
+  return {engine, framework, vendor, accelerator, scenario, benchmark, round};
 }
 
 // AMD's MLPerf harness runs vLLM's V0 engine with multi-step scheduling in the Server scenario: the
