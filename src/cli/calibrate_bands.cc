@@ -34,7 +34,8 @@ namespace gpuplan::cli::calibrate_detail {
 // fits; serving: files the serving fit never saw), written as data/catalog/error_bands.yaml.
 void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
                          const std::vector<TrainingCase>& cases, const std::vector<std::string>& serving,
-                         const std::string& write_path, const CalibrationOptions& opts) {
+                         const std::vector<std::string>& new_ground, const std::string& write_path,
+                         const CalibrationOptions& opts) {
   std::vector<HeldOutResidual> unmeasured;  // rows whose generation no other family measures
   std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts, unmeasured);
   std::vector<HeldOutResidual> prior = training_prior_residuals(cases);
@@ -70,9 +71,37 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
                              sc.size());
   }
+  // Rows of sources the model was neither fitted nor built on: the model as shipped predicts them.
+  std::vector<HeldOutResidual> unseen_residuals;
+  for (const auto& path : new_ground) {
+    const CsvTable t = read_csv_file(path, "--new-ground");
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    std::vector<SkippedRow> skipped;
+    std::vector<HeldOutResidual> rs;
+    size_t rows = 0;
+    if (is_training_schema(t)) {
+      const auto tc = map_training_cases(t, catalog, skipped);
+      rows = tc.size();
+      rs = training_residuals(tc);
+    } else if (is_inferencex_schema(t) || is_inference_schema(t)) {
+      const auto sc = is_inferencex_schema(t) ? map_inferencex_cases(t, catalog, skipped)
+                                              : map_inference_cases(t, catalog, skipped);
+      rows = sc.size();
+      rs = serving_residuals(sc);
+    } else {
+      throw InputError("--new-ground", "'" + path + "' has none of the training.csv, inference.csv and "
+                                       "inferencex-deepseek-r1.csv schemas");
+    }
+    for (auto& h : rs) {
+      h.file = file;
+      unseen_residuals.push_back(std::move(h));
+    }
+    fitted_on += fmt::format("; new ground: {} ({} rows, sources the model was neither fitted nor built on)", file,
+                             rows);
+  }
   // Each row's engine as the bands record it: the serving engine entry its framework names.
   std::map<std::string, std::string> engine_names;
-  for (auto* v : {&held, &unmeasured, &prior})
+  for (auto* v : {&held, &unmeasured, &prior, &unseen_residuals})
     for (auto& h : *v)
       if (!h.engine.empty()) {
         auto it = engine_names.find(h.engine);
@@ -93,11 +122,26 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   std::vector<NewGroundRow> fresh = new_ground_rows(held, prior, bo, cells);
   const std::vector<NewGroundRow> fresh_engine = new_ground_rows(held, prior, bo, cells, BandHoldOut::engine);
   const std::vector<NewGroundRow> fresh_accel = new_ground_rows(held, prior, bo, cells, BandHoldOut::accelerator);
+  // Unseen sources: rows of sources the model was neither fitted nor built on, against the bands fitted on
+  // every row above; the source widening is at least what they need.
+  const std::vector<NewGroundRow> unseen = unseen_source_rows(unseen_residuals, bands);
   const size_t source_rows = fresh.size();
   fresh.insert(fresh.end(), fresh_engine.begin(), fresh_engine.end());
   fresh.insert(fresh.end(), fresh_accel.begin(), fresh_accel.end());
+  fresh.insert(fresh.end(), unseen.begin(), unseen.end());
   const auto widening = fit_widening(fresh, bo.nominal);
-  const auto nested = nested_new_ground_coverage(fresh, bo.nominal);
+  // By kind, the source families' own check; the unseen sources' is reported file by file.
+  BandCoverage nested = nested_new_ground_coverage(fresh, bo.nominal);
+  std::map<std::string, std::map<std::string, Coverage>> nested_unseen;  // file -> "all" and each kind
+  for (const auto& r : unseen_residuals)
+    if (const auto f = nested.by_file.find(r.file); f != nested.by_file.end()) {
+      for (const auto& [k, c] : f->second) {
+        nested.by_kind[k].rows -= c.rows;
+        nested.by_kind[k].inside -= c.inside;
+      }
+      nested_unseen[f->first] = f->second;
+      nested.by_file.erase(f);
+    }
   fresh.resize(source_rows);
   attach_widening(bands, widening);
   const auto lofo_before = new_ground_coverage(fresh, {});
@@ -106,6 +150,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   const auto engine_after = new_ground_coverage(fresh_engine, widening);
   const auto accel_before = new_ground_coverage(fresh_accel, {});
   const auto accel_after = new_ground_coverage(fresh_accel, widening);
+  const auto unseen_before = new_ground_coverage(unseen, {});
+  const auto unseen_after = new_ground_coverage(unseen, widening);
   // Checks, not fitted on: a source's round or version left out whole (MLPerf-v5.0, every framework it
   // ran), and a framework release left out wherever it ran; widened as a new source.
   const auto round_after = new_ground_coverage(new_ground_rows(held, prior, bo, cells, BandHoldOut::source_id), widening);
@@ -133,9 +179,12 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
       "each of {} source families left out in turn (training: source id up to its first '-', its rows predicted by "
       "efficiencies fitted without it; serving: source family and framework, against bands fitted without it); the "
       "widening per dimension fitted on those rows; the engine's on the rows of each of {} serving engines left out in "
-      "turn ({}); the accelerator's on the rows of each of {} accelerators left out in turn ({})",
+      "turn ({}); the accelerator's on the rows of each of {} accelerators left out in turn ({}){}",
       held_families.size(), engines_left_out.size(), fmt::join(engines_left_out, ", "), accelerators_left_out.size(),
-      fmt::join(accelerators_left_out, ", "));
+      fmt::join(accelerators_left_out, ", "),
+      unseen.empty() ? std::string()
+                     : fmt::format("; the source's at least what the {} rows of unseen sources (--new-ground) need",
+                                   unseen.size()));
   auto share_of = [](const BandCoverage& c, const std::string& file, const std::string& k) {
     if (file.empty()) return c.by_kind.count(k) ? c.by_kind.at(k).share() : 0.0;
     const auto f = c.by_file.find(file);
@@ -203,6 +252,12 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
                              {"coverage_new_release", {{"held_out", "each framework release left out in turn (every row "
                                                                     "that ran it, whichever source)"},
                                                        {"by_kind", plain(release_after.by_kind)}, {"by_file", plain_by_file(release_after.by_file)}}},
+                             {"coverage_unseen_sources", {{"files", new_ground.size()},
+                                                          {"by_kind", plain(unseen_after.by_kind)},
+                                                          {"by_file", plain_by_file(unseen_after.by_file)},
+                                                          {"unwidened_by_kind", plain(unseen_before.by_kind)},
+                                                          {"unwidened_by_file", plain_by_file(unseen_before.by_file)},
+                                                          {"nested_by_file", plain_by_file(nested_unseen)}}},
                              {"widening", jw},
                              {"correlation", {{"same_generation", correlation.same_generation},
                                               {"cross_generation", correlation.cross_generation},
@@ -280,6 +335,21 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::cout << "By shared file:\n";
     for (const auto& [file, m] : lofo.by_file)
       for (const auto& [k, c] : m) line(k == "all" ? file : "  " + k, file, k, c);
+    if (!unseen.empty()) {
+      std::cout << "Unseen sources (--new-ground: neither fitted nor built on; unwidened -> widened; nested: the "
+                   "widening fitted without the source family's rows):\n";
+      for (const auto& [file, m] : unseen_after.by_file)
+        for (const auto& [k, c] : m) {
+          const auto nf = nested_unseen.find(file);
+          const bool has_nested = nf != nested_unseen.end() && nf->second.count(k);
+          std::cout << fmt::format("  {:<44} {:>5.1f}% -> {:>5.1f}% (nested {})  of {:>5} rows\n",
+                                   k == "all" ? file : "  " + k, 100 * share_of(unseen_before, file, k),
+                                   100 * c.share(),
+                                   has_nested ? fmt::format("{:>5.1f}%", 100 * nf->second.at(k).share())
+                                              : std::string("  -   "),
+                                   c.rows);
+        }
+    }
     std::cout << fmt::format(
         "\nTwo systems' errors on one question (pairs of rows of one source and workload on two accelerators): "
         "correlation {:.2f} within a generation ({} pairs; ratio bands hold {:.1f}% of them, {:.1f}% if "
@@ -298,6 +368,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     const auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
     std::string command = "gpuplan calibrate --bands --dataset " + base(dataset);
     for (const auto& path : serving) command += " --serving " + base(path);
+    for (const auto& path : new_ground) command += " --new-ground " + base(path);
     const std::string header =
         "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"
         "measured/predicted lies in [exp(low_log), exp(high_log)] for a nominal 80% of\n"

@@ -39,7 +39,7 @@ int cmd_calibrate(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
-  std::vector<std::string> holdouts, serving;
+  std::vector<std::string> holdouts, serving, new_ground;
   std::string bands_path, generations, fit_sources, params, front_end_engines;
   bool inference = false, bands = false, engines = false, prefill = false, moe_gemm_waves = false;
   CalibrationOptions opts;
@@ -88,6 +88,10 @@ int cmd_calibrate(int argc, char** argv) {
                "each --serving file, per kind of prediction and accelerator generation");
   app.add_option("--serving", serving, "--bands: serving measurements (inference.csv schema) the serving fit did "
                                        "not see");
+  app.add_option("--new-ground", new_ground,
+                 "--bands: measurements of sources the model was neither fitted nor built on (training.csv or "
+                 "inference.csv schema; data/new_ground/): the source widening is at least what they need "
+                 "(docs/training-model.md, \"Error bands off the data\")");
   app.add_option("--write-bands", bands_path, "--bands: write the bands as catalog YAML (data/catalog/error_bands.yaml)");
   app.add_option("--rounds", opts.rounds, "Coordinate-descent sweeps")->check(CLI::Range(1, 50));
   app.add_option("--prior-weight", opts.prior_weight, "Pull towards the starting values")
@@ -102,12 +106,15 @@ int cmd_calibrate(int argc, char** argv) {
       if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
       if (!generations.empty()) throw InputError("--generation", "applies with --inference");
       if (!serving.empty()) throw InputError("--serving", "applies with --bands");
+      if (!new_ground.empty()) throw InputError("--new-ground", "applies with --bands");
       if (!bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
                                    fit_sources.empty() ? std::vector<std::string>{} : split_list(fit_sources),
                                    moe_gemm_waves,
                                    front_end_engines.empty() ? std::vector<std::string>{} : split_list(front_end_engines));
     }
+    if (!bands && !serving.empty()) throw InputError("--serving", "applies with --bands");
+    if (!bands && !new_ground.empty()) throw InputError("--new-ground", "applies with --bands");
     if (moe_gemm_waves) throw InputError("--moe-gemm-waves", "applies with --engines");
     if (!front_end_engines.empty()) throw InputError("--front-end-engines", "applies with --engines");
     if (prefill && !inference) throw InputError("--prefill", "applies with --inference");
@@ -173,7 +180,7 @@ int cmd_calibrate(int argc, char** argv) {
     auto cases = map_training_cases(table, catalog, skipped);
     if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
     if (bands) {
-      calibrate_bands_cli(common, catalog, dataset, cases, serving, bands_path, opts);
+      calibrate_bands_cli(common, catalog, dataset, cases, serving, new_ground, bands_path, opts);
       return kExitOk;
     }
     const auto fits = calibrate(cases, opts);

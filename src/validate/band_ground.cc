@@ -84,6 +84,7 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
       case BandHoldOut::release:
         return h.release;
       case BandHoldOut::source_family:
+      case BandHoldOut::unseen:
         break;
     }
     return h.family;
@@ -109,6 +110,20 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
   return out;
 }
 
+std::vector<NewGroundRow> unseen_source_rows(const std::vector<HeldOutResidual>& rows,
+                                             const std::vector<ErrorBand>& bands) {
+  std::vector<NewGroundRow> out;
+  out.reserve(rows.size());
+  for (const auto& h : rows) {
+    const ErrorBand& b = find_band(bands, h.kind, h.generation);
+    BandQuestion q = question_of(h, false);
+    q.source = band_source_key(h);
+    GroundDistance d = ground_distance(b, q);
+    out.push_back({h, b, std::move(d), BandHoldOut::unseen});
+  }
+  return out;
+}
+
 namespace {
 
 using Field = double BandWidening::*;
@@ -128,9 +143,11 @@ constexpr Dimension kDimensions[] = {
 };
 
 // Whether a row counts towards a dimension's factor: the engine's from the engines left out, the
-// accelerator's from the accelerators left out, every other dimension's from the source families left out.
-bool fits_dimension(const NewGroundRow& r, const Dimension& dim) {
-  const BandHoldOut pass = dim.factor == &BandWidening::engine        ? BandHoldOut::engine
+// accelerator's from the accelerators left out, every other dimension's from the source families left out;
+// `unseen`: the source factor's second estimate, from the rows of unseen sources.
+bool fits_dimension(const NewGroundRow& r, const Dimension& dim, bool unseen = false) {
+  const BandHoldOut pass = unseen                                     ? BandHoldOut::unseen
+                           : dim.factor == &BandWidening::engine      ? BandHoldOut::engine
                            : dim.factor == &BandWidening::accelerator ? BandHoldOut::accelerator
                                                                       : BandHoldOut::source_family;
   return r.held_out_by == pass && r.distance.*(dim.distance) > 0;
@@ -195,37 +212,38 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
   const size_t min_rows = static_cast<size_t>(min_band_rows(nominal));
   for (const auto& [domain, rs] : by_domain) {
     BandWidening w;
+    // The smallest factor along `dim` whose widened bands hold `nominal` of `off` (max_factor if none does),
+    // the other dimensions at w's.
+    auto factor_for = [&](const Dimension& dim, const std::vector<const NewGroundRow*>& off) {
+      // Coverage grows with the factor (every band holds 0, so its edges only move out): the first
+      // factor on a fine grid that reaches the nominal share.
+      // Each row weighs its share of its group's effective sample (effective_weights): a new source
+      // is one more group, so a group of many rows sharing one shift counts as few.
+      std::vector<double> outside;  // the quantity counted: a row outside the band unwidened along the dimension
+      BandWidening at_one = w;
+      at_one.*(dim.factor) = 1.0;
+      for (const auto* r : off) outside.push_back(inside(*r, at_one) ? 0.0 : 1.0);
+      const std::vector<double> weight = effective_weights(off, outside);
+      double total = 0;
+      for (double x : weight) total += x;
+      for (double f = 1.0; f <= max_factor + 1e-9; f += 0.01) {
+        BandWidening t = w;
+        t.*(dim.factor) = f;
+        double in = 0;
+        for (size_t i = 0; i < off.size(); ++i) in += inside(*off[i], t) ? weight[i] : 0;
+        if (in >= nominal * total - 1e-9) return f;
+      }
+      return max_factor;
+    };
     for (int pass = 0; pass < 3; ++pass) {
       for (const auto& dim : kDimensions) {
-        std::vector<const NewGroundRow*> off;
-        for (const auto* r : rs)
+        std::vector<const NewGroundRow*> off, unseen;
+        for (const auto* r : rs) {
           if (fits_dimension(*r, dim)) off.push_back(r);
-        if (off.size() < min_rows) {
-          w.*(dim.factor) = 1.0;
-          continue;
+          if (dim.factor == &BandWidening::source && fits_dimension(*r, dim, true)) unseen.push_back(r);
         }
-        // Coverage grows with the factor (every band holds 0, so its edges only move out): the first
-        // factor on a fine grid that reaches the nominal share.
-        // Each row weighs its share of its group's effective sample (effective_weights): a new source
-        // is one more group, so a group of many rows sharing one shift counts as few.
-        std::vector<double> outside;  // the quantity counted: a row outside the band unwidened along the dimension
-        BandWidening at_one = w;
-        at_one.*(dim.factor) = 1.0;
-        for (const auto* r : off) outside.push_back(inside(*r, at_one) ? 0.0 : 1.0);
-        const std::vector<double> weight = effective_weights(off, outside);
-        double total = 0;
-        for (double x : weight) total += x;
-        double chosen = max_factor;
-        for (double f = 1.0; f <= max_factor + 1e-9; f += 0.01) {
-          BandWidening t = w;
-          t.*(dim.factor) = f;
-          double in = 0;
-          for (size_t i = 0; i < off.size(); ++i) in += inside(*off[i], t) ? weight[i] : 0;
-          if (in >= nominal * total - 1e-9) {
-            chosen = f;
-            break;
-          }
-        }
+        double chosen = off.size() < min_rows ? 1.0 : factor_for(dim, off);
+        if (unseen.size() >= min_rows) chosen = std::max(chosen, factor_for(dim, unseen));
         w.*(dim.factor) = chosen;
       }
     }
@@ -251,14 +269,17 @@ BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
 
 BandCoverage nested_new_ground_coverage(const std::vector<NewGroundRow>& rows, double nominal, double max_factor) {
   std::set<std::string> families;
+  const auto checked = [](const NewGroundRow& r) {
+    return r.held_out_by == BandHoldOut::source_family || r.held_out_by == BandHoldOut::unseen;
+  };
   for (const auto& r : rows)
-    if (r.held_out_by == BandHoldOut::source_family) families.insert(r.row.family);
+    if (checked(r)) families.insert(r.row.family);
   BandCoverage out;
   for (const auto& f : families) {
     std::vector<NewGroundRow> rest, mine;
     for (const auto& r : rows)
       if (r.row.family != f) rest.push_back(r);
-      else if (r.held_out_by == BandHoldOut::source_family) mine.push_back(r);
+      else if (checked(r)) mine.push_back(r);
     out.add(new_ground_coverage(mine, fit_widening(rest, nominal, max_factor)));
   }
   return out;

@@ -33,8 +33,9 @@ BandQuestion question_of(const HeldOutResidual& h, bool source_fitted);
 // it ran, whichever source measured it; rows without an engine are never left out) or an accelerator
 // (every row measured on it, whichever source); and, to check the
 // bands (not to fit them), a source id (a round or version of a source: MLPerf-v5.0, every framework
-// it ran) or a framework release (every row that ran it, whichever source).
-enum class BandHoldOut { source_family, engine, accelerator, source_id, release };
+// it ran) or a framework release (every row that ran it, whichever source). `unseen`: a row of a source no
+// fit and no design choice saw (unseen_source_rows), not left out of anything.
+enum class BandHoldOut { source_family, engine, accelerator, source_id, release, unseen };
 struct NewGroundRow {
   HeldOutResidual row;
   ErrorBand band;
@@ -47,6 +48,13 @@ std::vector<NewGroundRow> new_ground_rows(const std::vector<HeldOutResidual>& he
                                           const std::vector<HeldOutResidual>& unfitted, const BandFitOptions& opts = {},
                                           const std::vector<BandCell>& measured = {},
                                           BandHoldOut by = BandHoldOut::source_family);
+
+// Rows of sources the model was neither fitted nor built on (calibrate --bands --new-ground): each
+// residual of the model as shipped against `bands` (fitted on every other row, their ground attached),
+// its distance from that ground as a validation of the row measures it. Leaving a family out of the
+// fits cannot show what its having shaped the model's design hides; these rows can.
+std::vector<NewGroundRow> unseen_source_rows(const std::vector<HeldOutResidual>& rows,
+                                             const std::vector<ErrorBand>& bands);
 
 // The intra-group correlation of a quantity over left-out rows (one-way ANOVA: the between-group variance
 // over the total), the group being the source family a row went out with (its engine in the engine's
@@ -64,7 +72,9 @@ std::vector<double> effective_weights(const std::vector<const NewGroundRow*>& ro
 // effective_weights of their being outside the band unwidened along it (1 when they already do, or when fewer than min_band_rows rows lie off it). The
 // engine factor is fitted on the rows of engines left out (BandHoldOut::engine), the accelerator factor on
 // the rows of accelerators left out (BandHoldOut::accelerator), the others on the rows of source families
-// left out.
+// left out. Where a domain has at least min_band_rows rows of unseen sources (BandHoldOut::unseen), the
+// source factor is the larger of the one its left-out families need and the one its unseen sources need:
+// the families left out shaped the model's design, so their rows alone understate a new source's error.
 std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>& rows, double nominal,
                                                  double max_factor = 6.0);
 
@@ -72,9 +82,9 @@ std::map<std::string, BandWidening> fit_widening(const std::vector<NewGroundRow>
 BandCoverage new_ground_coverage(const std::vector<NewGroundRow>& rows,
                                  const std::map<std::string, BandWidening>& by_domain);
 
-// The widening's own check on new ground: each source family's rows (of the source-family pass) against
-// the factors fitted without that family's rows in any pass (fit_widening on the rest), so the family is
-// new to the bands and to their widening alike.
+// The widening's own check on new ground: each source family's rows (of the source-family pass, and of
+// the unseen sources) against the factors fitted without that family's rows in any pass (fit_widening on
+// the rest), so the family is new to the bands and to their widening alike.
 BandCoverage nested_new_ground_coverage(const std::vector<NewGroundRow>& rows, double nominal,
                                         double max_factor = 6.0);
 

@@ -166,6 +166,83 @@ TEST(BandGround, TheNestedCheckFitsTheWideningWithoutTheFamilyScored) {
   EXPECT_LT(new_ground_coverage(d, fit_widening(rest, 0.8)).by_kind.at("all").share(), 0.34);
 }
 
+// Rows of sources the model was never built on (BandHoldOut::unseen) set the source factor where they
+// need more than the left-out families: families inside +/-10% need none, unseen rows spread +/-20% need
+// about 1.6; with fewer than nine unseen rows the families' factor stands, and unseen rows that need less
+// never narrow it.
+TEST(BandGround, UnseenSourcesSetTheSourceFactorWhereTheyNeedMore) {
+  ErrorBand b = grounded_band();
+  b.set_edges(-0.1, 0.1);
+  auto rows_of = [&](const std::string& family, double spread, int n, BandHoldOut how) {
+    std::vector<NewGroundRow> out;
+    for (int i = 0; i < n; ++i) {
+      NewGroundRow r;
+      r.row = HeldOutResidual(std::string(kBandTrainingDense), "blackwell_ultra", family,
+                              -spread + 2 * spread * (i + 0.5) / n);
+      r.band = b;
+      r.distance.source = 1;
+      r.held_out_by = how;
+      out.push_back(r);
+    }
+    return out;
+  };
+  const std::string kind(kBandTrainingDense);
+  std::vector<NewGroundRow> rows;
+  for (const char* f : {"A", "B", "C"}) {
+    auto fam = rows_of(f, 0.05, 30, BandHoldOut::source_family);
+    rows.insert(rows.end(), fam.begin(), fam.end());
+  }
+  EXPECT_DOUBLE_EQ(fit_widening(rows, 0.8).at(kind).source, 1.0);
+  std::vector<NewGroundRow> with_unseen = rows;
+  const auto unseen = rows_of("U", 0.2, 100, BandHoldOut::unseen);
+  with_unseen.insert(with_unseen.end(), unseen.begin(), unseen.end());
+  const auto w = fit_widening(with_unseen, 0.8);
+  EXPECT_NEAR(w.at(kind).source, 1.6, 0.02);
+  EXPECT_NEAR(new_ground_coverage(unseen, w).by_kind.at("all").share(), 0.8, 0.011);
+  // Eight unseen rows are fewer than a band needs: the families' factor stands.
+  std::vector<NewGroundRow> few = rows;
+  const auto eight = rows_of("U", 0.2, 8, BandHoldOut::unseen);
+  few.insert(few.end(), eight.begin(), eight.end());
+  EXPECT_DOUBLE_EQ(fit_widening(few, 0.8).at(kind).source, 1.0);
+  // Families that need 1.6 keep it beside unseen rows that need none.
+  std::vector<NewGroundRow> wide;
+  for (const char* f : {"A", "B", "C"}) {
+    auto fam = rows_of(f, 0.2, 30, BandHoldOut::source_family);
+    wide.insert(wide.end(), fam.begin(), fam.end());
+  }
+  const double families_alone = fit_widening(wide, 0.8).at(kind).source;
+  const auto near = rows_of("U", 0.05, 100, BandHoldOut::unseen);
+  wide.insert(wide.end(), near.begin(), near.end());
+  EXPECT_GT(families_alone, 1.5);
+  EXPECT_DOUBLE_EQ(fit_widening(wide, 0.8).at(kind).source, families_alone);
+  // The nested check scores the unseen family against the factor fitted without it: the families' 1.0.
+  const auto nested = nested_new_ground_coverage(with_unseen, 0.8);
+  EXPECT_EQ(nested.by_kind.at("all").rows, with_unseen.size());
+  EXPECT_NEAR(nested.by_kind.at("all").share(), (90 + 50) / 190.0, 0.011);
+}
+
+// unseen_source_rows: each row against its band, off the ground along the source unless its source id
+// (with the framework for serving rows) is among the band's sources.
+TEST(BandGround, UnseenSourceRowsTakeTheirBandAndDistance) {
+  ErrorBand b = grounded_band();
+  b.ground.sources = {"mbridge-26.06"};
+  HeldOutResidual known(std::string(kBandTrainingDense), "blackwell_ultra", "MBRIDGE", 0.3);
+  known.source_id = "MBRIDGE-26.06";
+  known.precision = "fp8";
+  known.num_gpus = 64;
+  known.params_b = 70;
+  HeldOutResidual fresh = known;
+  fresh.source_id = "MOSAICML-2024";
+  fresh.precision = "bf16";
+  const auto rows = unseen_source_rows({known, fresh}, {b});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].held_out_by, BandHoldOut::unseen);
+  EXPECT_DOUBLE_EQ(rows[0].distance.source, 0);
+  EXPECT_DOUBLE_EQ(rows[1].distance.source, 1);
+  EXPECT_DOUBLE_EQ(rows[1].distance.precision, 1);
+  EXPECT_DOUBLE_EQ(rows[1].band.high_log, b.high_log);
+}
+
 // Off the ground a skewed band's thin side widens as much as its wide side (a new source's shift can go
 // either way); a band symmetric about 0 widens as its edges times the multiplier.
 TEST(BandGround, TheThinSideOfASkewedBandWidensAsMuchAsTheWideSide) {

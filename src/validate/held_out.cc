@@ -90,6 +90,12 @@ std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<Train
   return out;
 }
 
+std::vector<HeldOutResidual> training_residuals(const std::vector<TrainingCase>& cases) {
+  std::vector<HeldOutResidual> out;
+  for (const auto& c : cases) push(out, c, predict_case(c));
+  return out;
+}
+
 std::vector<HeldOutResidual> training_prior_residuals(const std::vector<TrainingCase>& cases) {
   std::vector<HeldOutResidual> out;
   for (auto c : cases) {

@@ -15,6 +15,10 @@ std::vector<HeldOutResidual> training_held_out_residuals(const std::vector<Train
                                                          const CalibrationOptions& opts,
                                                          std::vector<HeldOutResidual>& unfitted);
 
+// Training rows predicted with the cases' own (catalog) efficiencies: the model as shipped, for rows of
+// sources no fit saw (calibrate --bands --new-ground).
+std::vector<HeldOutResidual> training_residuals(const std::vector<TrainingCase>& cases);
+
 // Every training row predicted with the prior efficiencies: the error of a generation without measurements.
 std::vector<HeldOutResidual> training_prior_residuals(const std::vector<TrainingCase>& cases);
 

@@ -229,6 +229,34 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
   std::filesystem::remove_all(dir);
 }
 
+// Rows of a source the model was not built on (data/new_ground/) widen a new source's band to what they
+// need where the left-out families need less: the training source factor rises, the unseen rows' coverage
+// with it, and the nested check (the factor fitted without them) is what the families alone give.
+TEST(ValidateCli, CalibrateBandsWidensToWhatUnseenSourcesNeed) {
+  const std::string unseen = std::string(GPUPLAN_SOURCE_DIR) + "/data/new_ground/mosaicml-llm-foundry.csv";
+  auto base = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --json", 300);
+  auto r = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --new-ground " + unseen + " --json", 300);
+  ASSERT_EQ(base.exit_code, 0) << base.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json(), jb = base.json();
+  const auto& c = j["coverage_unseen_sources"];
+  const auto& mine = c["by_file"]["mosaicml-llm-foundry.csv"]["all"];
+  EXPECT_GT(mine["rows"].get<int>(), 200);
+  EXPECT_GE(mine["share"].get<double>(), 0.78);
+  EXPECT_LT(c["unwidened_by_file"]["mosaicml-llm-foundry.csv"]["all"]["share"].get<double>(), 0.6);
+  EXPECT_LT(c["nested_by_file"]["mosaicml-llm-foundry.csv"]["all"]["share"].get<double>(),
+            mine["share"].get<double>());
+  EXPECT_GT(j["widening"]["training_dense"]["source"].get<double>(),
+            jb["widening"]["training_dense"]["source"].get<double>() + 0.5);
+  // The shared file's own known-ground bands are untouched.
+  EXPECT_EQ(j["coverage_known_ground"]["by_file"]["training.csv"], jb["coverage_known_ground"]["by_file"]["training.csv"]);
+  EXPECT_FALSE(j["coverage_lofo_by_file"].contains("mosaicml-llm-foundry.csv"));
+  auto bad = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --new-ground " +
+                         std::string(GPUPLAN_SOURCE_DIR) + "/data/catalog/efficiency.yaml");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(has(bad.err, "--new-ground")) << bad.err;
+}
+
 // calibrate --engines refits data/catalog/serving_engines.yaml: the file it writes is read back by the
 // catalog, and --engine in infer takes its front end from the catalog given (overlays apply).
 TEST(ValidateCli, CalibrateEnginesWritesAFileTheCatalogReads) {
@@ -481,7 +509,7 @@ TEST(ValidateCli, FiguresCarryBands) {
 }
 
 TEST(ValidateCli, BandOptionsNeedBands) {
-  for (const std::string args : {"--serving x.csv", "--write-bands x.yaml"}) {
+  for (const std::string args : {"--serving x.csv", "--new-ground x.csv", "--write-bands x.yaml"}) {
     auto r = run_gpuplan("calibrate --dataset " + kData + "training.csv " + args);
     EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_TRUE(has(r.err, args.substr(0, args.find(' ')))) << r.err;
