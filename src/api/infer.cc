@@ -152,6 +152,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   }
   w.fp8_block_gemm_triton = req.fp8_gemm_backend == "triton";  // checked with the hardware below
   if (!req.engine.empty()) apply_serving_engine(catalog, req.engine, w);
+  if (!req.engine_release.empty()) {
+    if (req.engine.empty()) throw InputError("--engine-release", "applies with --engine");
+    apply_engine_release(catalog, req.engine, req.engine_release, w);
+  }
   if (req.host_per_seq_step_us) {
     if (!(*req.host_per_seq_step_us >= 0 && *req.host_per_seq_step_us <= 100000))
       throw InputError("--host-per-seq-step-us", fmt::format("must be 0 to 100000, got {}", *req.host_per_seq_step_us));

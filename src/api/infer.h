@@ -49,6 +49,7 @@ struct InferRequest : RequestBase {
   long long requests_in_run = 0;                  // with --request-rate: the run's requests (0: unbounded)
   std::optional<double> host_per_seq_step_us;     // unset: the engine's
   std::optional<double> moe_gemm_share;           // unset: the engine's
+  std::string engine_release;                     // the --engine's release; empty: its newest
   std::string prefill_separate;                   // on / off; empty: the engine's
   std::string kv_admission;                       // reserve_full / current_length; empty: the engine's
   std::string kv_pool;                            // free_share / whole_share / sglang; empty: the engine's

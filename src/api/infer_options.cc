@@ -60,6 +60,9 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "per request, host work per sequence, MoE GEMM share, MTP acceptance, prompts in forwards of "
                  "their own): sglang, tensorrt-llm, atom, dynamo+sglang, dynamo+tensorrt-llm, sglang+mori, "
                  "tensorrt-llm-pytorch or vllm");
+  app.add_option("--engine-release", req.engine_release,
+                 "Release of the --engine (serving_engines.yaml `releases`: tensorrt-llm-pytorch 1.x, the newest and "
+                 "the default, or 1.0): an older release's MoE kernels run at its fitted share of the newest's rate");
   app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
                  "SGLang's --scheduler-recv-interval (vLLM V0's --num-scheduler-steps alike): new requests are "
                  "received every N decode steps, and the prompts gathered prefill together (InferenceX's B200/B300 "

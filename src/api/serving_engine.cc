@@ -26,6 +26,27 @@ void apply_serving_engine(const Catalog& catalog, const std::string& engine, Inf
   apply_engine_facts(e, w);
 }
 
+void apply_engine_release(const Catalog& catalog, const std::string& engine, const std::string& release,
+                          InferenceWorkload& w) {
+  const ServingEngine* e = catalog.find_serving_engine(engine);
+  if (!e) throw InputError("--engine-release", "applies with --engine naming a serving engine");
+  if (e->newest_release.empty())
+    throw InputError("--engine-release", fmt::format("{} tells no releases apart (serving_engines.yaml: no "
+                                                     "newest_release), got '{}'", e->name, release));
+  if (to_lower(release) == to_lower(e->newest_release)) {
+    w.moe_kernel_share = 1.0;
+    return;
+  }
+  const EngineRelease* r = find_engine_release(*e, release);
+  if (!r) {
+    std::vector<std::string> names{e->newest_release};
+    for (const auto& x : e->releases) names.push_back(x.release);
+    throw InputError("--engine-release", fmt::format("must be a release {} lists: {} (the newest first), got '{}'",
+                                                     e->name, fmt::join(names, ", "), release));
+  }
+  w.moe_kernel_share = r->moe_kernel_share;
+}
+
 std::string engine_refusal(const Catalog& catalog, const std::string& engine, const Hardware& hw) {
   if (engine.empty()) return {};
   const ServingEngine* e = catalog.find_serving_engine(engine);

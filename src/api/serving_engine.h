@@ -23,6 +23,13 @@ double catalog_mtp_accept(const Catalog& catalog, const std::string& engine = {}
 // when it names no engine. Every command that takes --engine reads it here (infer, its open loop, size).
 void apply_serving_engine(const Catalog& catalog, const std::string& engine, InferenceWorkload& w);
 
+// Sets the workload's figures of release `release` of the engine `engine` names (--engine-release): its MoE
+// kernels' share of the newest release's rate (serving_engines.yaml `releases`); the newest release leaves
+// the entry's figures. InputError naming --engine-release, with the releases the engine lists, when it lists
+// no such release or tells none apart.
+void apply_engine_release(const Catalog& catalog, const std::string& engine, const std::string& release,
+                          InferenceWorkload& w);
+
 // Why `engine` cannot serve on `hw` ("" when it can, or when `engine` is empty): its catalog entry's
 // vendors leave out the accelerator's (TensorRT-LLM on an AMD GPU).
 std::string engine_refusal(const Catalog& catalog, const std::string& engine, const Hardware& hw);

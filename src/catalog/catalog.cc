@@ -208,6 +208,10 @@ void Catalog::merge_document(const YAML::Node& root, const std::string& where, c
       if (e.attention_dp_dense.empty()) e.attention_dp_dense = old->attention_dp_dense;
       if (e.attention_dp_moe_exchange.empty()) e.attention_dp_moe_exchange = old->attention_dp_moe_exchange;
       if (e.window_kv.empty()) e.window_kv = old->window_kv;
+      if (e.newest_release.empty()) {
+        e.newest_release = old->newest_release;
+        e.releases = old->releases;
+      }
       if (e.front_end_of.empty() && !e.states_request_overhead) {
         e.front_end_of = old->front_end_of;
         e.request_overhead_s = old->request_overhead_s;

@@ -73,12 +73,56 @@ ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin) {
   e.window_kv = m.opt_str("window_kv").value_or("");
   if (m.has("window_kv") && e.window_kv != "whole_context" && e.window_kv != "window")
     throw InputError(m.path() + ".window_kv", fmt::format("must be whole_context or window, got '{}'", e.window_kv));
+  e.newest_release = m.opt_str("newest_release").value_or("");
+  if (m.has("newest_release") && e.newest_release.empty())
+    throw InputError(m.path() + ".newest_release", "is empty (expected the release the figures describe, e.g. 1.x)");
+  if (m.has("releases")) {
+    if (e.newest_release.empty())
+      throw InputError(m.path() + ".releases", "needs newest_release: the release the other figures describe");
+    for (auto& r : m.map_list("releases")) {
+      EngineRelease er;
+      er.release = r.str("release");
+      if (er.release.empty()) throw InputError(r.path() + ".release", "is empty (expected a release such as 1.0)");
+      if (to_lower(er.release) == to_lower(e.newest_release) || find_engine_release(e, er.release))
+        throw InputError(r.path() + ".release",
+                         fmt::format("'{}' is listed twice (or is the newest release, whose figures are the entry's)",
+                                     er.release));
+      er.moe_kernel_share = r.opt_num_in("moe_kernel_share", 0.05, 1.0).value_or(1.0);
+      er.fitted_on = r.opt_str("fitted_on").value_or("");
+      er.fitted_date = r.opt_str("fitted_date").value_or("");
+      er.method = r.opt_str("method").value_or("");
+      r.reject_unknown_keys();
+      e.releases.push_back(std::move(er));
+    }
+  }
   e.fitted_on = m.opt_str("fitted_on").value_or("");
   e.fitted_date = m.opt_str("fitted_date").value_or("");
   e.method = m.opt_str("method").value_or("");
   e.origin = origin;
   m.reject_unknown_keys();
   return e;
+}
+
+std::string framework_release(const std::string& framework) {
+  for (std::string w : words(framework)) {
+    if (!w.empty() && w[0] == 'v') w.erase(0, 1);
+    while (!w.empty() && (w.back() == ',' || w.back() == ')' || w.back() == ';')) w.pop_back();
+    // A version: digits, then '.' and digits or 'x', and so on ("1.0", "0.20", "1.x", "0.19.0").
+    const auto dot = w.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 >= w.size()) continue;
+    const bool ok = std::all_of(w.begin(), w.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'x';
+    }) && std::isdigit(static_cast<unsigned char>(w[0]));
+    if (ok) return w;
+  }
+  return {};
+}
+
+const EngineRelease* find_engine_release(const ServingEngine& e, const std::string& release) {
+  const std::string r = to_lower(release);
+  for (const auto& x : e.releases)
+    if (to_lower(x.release) == r) return &x;
+  return nullptr;
 }
 
 void resolve_serving_front_ends(std::vector<ServingEngine>& entries, const std::string& where) {
@@ -150,6 +194,17 @@ std::string serving_engines_to_yaml(const std::vector<ServingEngine>& entries, c
     if (!e.attention_dp_moe_exchange.empty())
       out += fmt::format("    attention_dp_moe_exchange: {}\n", e.attention_dp_moe_exchange);
     if (!e.window_kv.empty()) out += fmt::format("    window_kv: {}\n", e.window_kv);
+    if (!e.newest_release.empty()) out += fmt::format("    newest_release: \"{}\"\n", e.newest_release);
+    if (!e.releases.empty()) {
+      out += "    releases:\n";
+      for (const auto& r : e.releases) {
+        out += fmt::format("      - release: \"{}\"\n        moe_kernel_share: {:.3g}\n", r.release,
+                           r.moe_kernel_share);
+        if (!r.fitted_on.empty()) out += fmt::format("        fitted_on: \"{}\"\n", r.fitted_on);
+        if (!r.fitted_date.empty()) out += fmt::format("        fitted_date: \"{}\"\n", r.fitted_date);
+        if (!r.method.empty()) out += fmt::format("        method: \"{}\"\n", r.method);
+      }
+    }
     if (!e.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", e.fitted_on);
     if (!e.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", e.fitted_date);
     if (!e.method.empty()) out += fmt::format("    method: \"{}\"\n", e.method);

@@ -13,6 +13,16 @@ class YamlMap;
 // The name of the entry that serves engines the catalog does not know (and carries the defaults).
 inline constexpr const char* kDefaultServingEngine = "default";
 
+// An engine release whose figures differ from the newest's (the release the entry's other figures were
+// fitted on), each a share of the newest's: fitted by calibrate_engine_releases() on the release's rows.
+struct EngineRelease {
+  std::string release;  // as the engine numbers it: "1.0", "0.20"
+  // The MoE layers' kernels (grouped expert GEMMs with their routing and permutation) run at this share of
+  // the newest release's rate: an expert GEMM takes 1 / share of the time. 1: as the newest.
+  double moe_kernel_share = 1.0;
+  std::string fitted_on, fitted_date, method;
+};
+
 struct ServingEngine {
   std::string name;  // "sglang", "dynamo+tensorrt-llm", ... or "default"
   // Framework strings this engine answers to: each alternative is space-separated words that must all
@@ -84,8 +94,21 @@ struct ServingEngine {
   // or "window" (at most the window). A fact of the engine, not fitted (InferenceWorkload::window_kv_whole).
   // Empty: unstated (window; an overlay entry keeps the built-in's).
   std::string window_kv;
+  // The release the entry's fitted figures describe ("1.x": every 1.x release after 1.0), the default of
+  // every question; empty: the entry does not tell releases apart. `releases`: older ones measured
+  // otherwise (EngineRelease).
+  std::string newest_release;
+  std::vector<EngineRelease> releases;
   std::string fitted_on, fitted_date, method, origin;
 };
+
+// The release a framework string states, as engines number theirs: the first version-like word, without
+// a leading 'v' ("TensorRT-LLM v1.0 (PyTorch backend)" -> "1.0", "TensorRT-LLM 1.x" -> "1.x", "vllm
+// 0.19.0" -> "0.19.0"); empty when it states none.
+std::string framework_release(const std::string& framework);
+
+// The entry of `e`'s releases named `release` (exactly, any case); nullptr for the newest or an unknown one.
+const EngineRelease* find_engine_release(const ServingEngine& e, const std::string& release);
 
 ServingEngine parse_serving_engine(YamlMap& m, const std::string& origin);
 

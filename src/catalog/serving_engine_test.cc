@@ -176,6 +176,50 @@ TEST(ServingEngines, BadInputNamesTheField) {
   }
 }
 
+// A framework string's release, as engines number theirs; none where it states no version.
+TEST(ServingEngines, TheFrameworkStatesItsRelease) {
+  EXPECT_EQ(framework_release("TensorRT-LLM v1.0 (PyTorch backend)"), "1.0");
+  EXPECT_EQ(framework_release("TensorRT-LLM v0.20 (PyTorch backend)"), "0.20");
+  EXPECT_EQ(framework_release("TensorRT-LLM 1.x (PyTorch backend)"), "1.x");
+  EXPECT_EQ(framework_release("vllm 0.19.0"), "0.19.0");
+  EXPECT_EQ(framework_release("TensorRT 10.2.0, CUDA 12.4"), "10.2.0");
+  EXPECT_EQ(framework_release("SGLang"), "");
+  EXPECT_EQ(framework_release("Dynamo + TensorRT-LLM"), "");
+}
+
+// The releases an entry tells apart: read, written back, kept by an overlay that restates other figures,
+// and refused where they contradict themselves.
+TEST(ServingEngines, ReleasesAreReadWrittenAndKept) {
+  Catalog c = Catalog::builtin();
+  const ServingEngine* pt = c.find_serving_engine("TensorRT-LLM v1.0 (PyTorch backend)");
+  ASSERT_TRUE(pt);
+  EXPECT_EQ(pt->newest_release, "1.x");
+  const EngineRelease* r = find_engine_release(*pt, "1.0");
+  ASSERT_TRUE(r);
+  EXPECT_GT(r->moe_kernel_share, 0.05);
+  EXPECT_LT(r->moe_kernel_share, 1.0);
+  EXPECT_EQ(find_engine_release(*pt, "1.x"), nullptr);  // the newest: the entry's own figures
+  EXPECT_NE(serving_engines_to_yaml(c.serving_engines(), "h").find("newest_release: \"1.x\""), std::string::npos);
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm-pytorch\n    host_per_seq_step_s: 4e-05\n", "overlay.yaml");
+  ASSERT_TRUE(find_engine_release(*c.find_serving_engine("trtllm pytorch"), "1.0"));
+  c.merge_yaml("serving_engines:\n  - name: tensorrt-llm-pytorch\n    newest_release: \"2.0\"\n    releases:\n"
+               "      - release: \"1.x\"\n        moe_kernel_share: 0.9\n",
+               "overlay.yaml");
+  EXPECT_DOUBLE_EQ(find_engine_release(*c.find_serving_engine("trtllm pytorch"), "1.x")->moe_kernel_share, 0.9);
+  for (const char* bad : {"    releases:\n      - release: \"1.0\"\n",  // no newest_release
+                          "    newest_release: \"1.x\"\n    releases:\n      - release: \"1.x\"\n",
+                          "    newest_release: \"1.x\"\n    releases:\n      - release: \"1.0\"\n        "
+                          "moe_kernel_share: 0\n"}) {
+    try {
+      Catalog d = Catalog::builtin();
+      d.merge_yaml(std::string("serving_engines:\n  - name: vllm\n") + bad, "bad.yaml");
+      FAIL() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("release"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // An engine sharing another's front end (front_end_of) has no figure of its own: it follows the named
 // engine's, in the built-in catalog, after an overlay refits that engine, and in what calibrate writes.
 TEST(ServingEngines, FrontEndOfFollowsTheNamedEngine) {

@@ -67,6 +67,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   }
   const std::vector<EngineFit> fits =
       host_fit ? calibrate_engine_host(cases, catalog, fit_sources) : calibrate_engines(cases, catalog);
+  // The older releases' MoE kernel shares, at the host work just fitted on the newest release's rows.
+  const std::vector<EngineReleaseFit> release_fits =
+      host_fit ? calibrate_engine_releases(cases, catalog) : std::vector<EngineReleaseFit>{};
   // The named engines' front ends on their dense rows first: the MoE shares are fitted at them.
   const std::vector<EngineFit> fe_fits =
       host_fit && !front_end_engines.empty() ? calibrate_engine_front_end_dense(cases, catalog, front_end_engines)
@@ -105,6 +108,43 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.after.mtp_accept ? fmt::format("{:.2f}", *f.after.mtp_accept) : "-",
                                f.before.host_per_seq_step_s * 1e6, f.after.host_per_seq_step_s * 1e6,
                                f.median_ape_before, f.median_ape_after);
+  }
+  nlohmann::json release_j = nlohmann::json::array();
+  const std::string basename_rel = dataset.substr(dataset.find_last_of('/') + 1);
+  for (const auto& f : release_fits) {
+    for (auto& e : out)
+      if (e.name == f.engine) {
+        EngineRelease r = f.after;
+        r.fitted_on = fmt::format("{}: the release's {} maximum-load MoE throughput rows (the engine's host work per "
+                                  "sequence at the newest release's fit), median error {:.1f}% at the newest "
+                                  "release's rate -> {:.1f}%; {}",
+                                  basename_rel, f.fit_rows, f.median_ape_before, f.median_ape_after,
+                                  f.held_out_rows == 0
+                                      ? std::string("one generation only, none left out")
+                                      : fmt::format("each generation left out in turn: {} rows, {:.1f}% at the "
+                                                    "newest release's rate -> {:.1f}%",
+                                                    f.held_out_rows, f.held_out_ape_before, f.held_out_ape_after));
+        r.fitted_date = today_utc();
+        r.method = "calibrate_engine_releases: grid 1.00-0.20 (0.01) minimising the mean min(2, |log(pred/reported)|)";
+        auto it = std::find_if(e.releases.begin(), e.releases.end(),
+                               [&](const EngineRelease& x) { return x.release == r.release; });
+        if (it != e.releases.end()) *it = r;
+        else e.releases.push_back(r);
+      }
+    release_j.push_back({{"engine", f.engine}, {"release", f.after.release}, {"fit_rows", f.fit_rows},
+                         {"moe_kernel_share_before", f.before.moe_kernel_share},
+                         {"moe_kernel_share", f.after.moe_kernel_share},
+                         {"median_error_before", f.median_ape_before / 100}, {"median_error", f.median_ape_after / 100},
+                         {"held_out_rows", f.held_out_rows},
+                         {"held_out_median_error_before", f.held_out_ape_before / 100},
+                         {"held_out_median_error", f.held_out_ape_after / 100}});
+    if (!common.json)
+      std::cout << fmt::format("{} release {}: MoE kernel share {:.2f} -> {:.2f} on {} maximum-load MoE rows, median "
+                               "error {:.1f}% at the newest release's rate -> {:.1f}%; each generation left out: "
+                               "{} rows, {:.1f}% at the newest release's rate -> {:.1f}%\n",
+                               f.engine, f.after.release, f.before.moe_kernel_share, f.after.moe_kernel_share,
+                               f.fit_rows, f.median_ape_before, f.median_ape_after, f.held_out_rows,
+                               f.held_out_ape_before, f.held_out_ape_after);
   }
   for (const auto& f : fe_fits) {
     for (auto& e : out)
@@ -202,7 +242,9 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
   if (!common.json && !wave_fits.empty() && !moe_gemm_waves)
     std::cout << "(MoE GEMM efficiency shares on the opening waves reported, not written: --moe-gemm-waves writes "
                  "them; docs/inference-model.md, Each engine's MoE GEMM share)\n";
-  if (common.json) print_json("calibrate", {{"dataset", dataset}, {"engines", j}, {"moe_gemm_eff_fits", moe_j}});
+  if (common.json)
+    print_json("calibrate",
+               {{"dataset", dataset}, {"engines", j}, {"moe_gemm_eff_fits", moe_j}, {"release_fits", release_j}});
   if (!write_path.empty()) {
     check_output_file(write_path, "--write", command_args);
     std::ofstream f(write_path);
@@ -296,6 +338,14 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
              "  Sequences\": the allocation \"still relies on the buffer's maximum value\"), and so Dynamo's TensorRT-LLM\n"
              "  workers. window (unset): at most the window and the block it straddles (vLLM's hybrid KV cache manager). A\n"
              "  fact of the engine, not fitted.\n"
+             "newest_release, releases: the release the entry's figures describe, the default of every question, and the\n"
+             "  older releases measured otherwise. Each release's moe_kernel_share: its MoE layers' grouped expert GEMMs\n"
+             "  (with their routing and permutation) as a share of the newest release's rate, an expert GEMM taking\n"
+             "  1 / share of the time; fitted by calibrate_engine_releases() on the release's maximum-load MoE throughput\n"
+             "  rows of an inference.csv-schema file (`calibrate --engines --dataset inference.csv`), at the host work the\n"
+             "  newest release's rows set, each generation left out in turn as its check. Dense models' rows of those\n"
+             "  releases lie where the newest's do, so nothing else is kept per release. `infer --engine-release`; a\n"
+             "  validated row's framework states its release.\n"
              "vendors: the accelerator vendors the engine runs on (accelerators.yaml `vendor`); unset: any. Commands that\n"
              "  take --engine refuse a system the engine does not run on (size lists it with the reason). A fact of the\n"
              "  engines' releases, not fitted: TensorRT-LLM and its PyTorch backend, NVIDIA GPUs only (TensorRT-LLM docs,\n"

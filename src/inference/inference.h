@@ -146,6 +146,11 @@ struct InferenceWorkload {
   // fused_moe less. Matters where the experts' math shows: prefill's hundreds of rows per expert.
   // From the serving engine (data/catalog/serving_engines.yaml, `moe_gemm_eff`).
   double moe_gemm_eff = 1.0;
+  // The engine release's MoE kernels (grouped expert GEMMs with their routing and permutation) as a share
+  // of the newest release's rate, in (0, 1]: an expert GEMM of every step, decode and prefill alike,
+  // takes 1 / share of its time. 1: the newest release (the default). From the serving engine's
+  // `releases` (`infer --engine-release`, or a validated row's framework release).
+  double moe_kernel_share = 1.0;
   // The FP8 weights' scaling block (0: per-tensor scales; -1: the model's published checkpoint,
   // ModelArch::fp8_weight_block) of the attention, dense and shared-expert GEMMs and of the routed
   // experts' (AIConfigurator's "gemm=fp8; moe=fp8_block" quantizes the two differently). Block-scaled

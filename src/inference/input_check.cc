@@ -69,6 +69,9 @@ void check_input(const ModelArch& m, const InferenceParallel& par, const Inferen
   if (!(w.host_per_seq_step_s >= 0.0 && w.host_per_seq_step_s <= 1e-3))
     throw InputError("host_per_seq_step_s",
                      fmt::format("must be 0 to 1000 us per sequence per step, got {} us", w.host_per_seq_step_s * 1e6));
+  if (!(w.moe_kernel_share >= 0.05 && w.moe_kernel_share <= 1.0))
+    throw InputError("moe_kernel_share", fmt::format("must be 0.05 to 1 (a share of the newest release's rate), got {}",
+                                                     w.moe_kernel_share));
   if (!(w.moe_gemm_eff >= 0.05 && w.moe_gemm_eff <= 1.0))
     throw InputError("moe_gemm_eff", fmt::format("must be 0.05 to 1 (a share of the GEMM efficiency), got {}", w.moe_gemm_eff));
   if (!(w.expert_skew >= 1.0 && w.expert_skew <= 8.0))

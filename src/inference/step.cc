@@ -257,6 +257,7 @@ Stage::Gemm Stage::gemm(MathFormat fmt, double n, double k, double wbytes) const
 Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& par, const InferenceWorkload& w,
              const Shape& s)
     : m_(m), hw_(hw), par_(par), s_(s), expert_skew_(w.expert_skew), moe_gemm_eff_(w.moe_gemm_eff),
+      moe_kernel_share_(w.moe_kernel_share),
       dense_replicated_(par.attention_dp && w.attention_dp_dense_replicated),
       moe_gathered_(par.attention_dp && m.is_moe() && moe_tokens_gathered(w.attention_dp_moe_exchange, hw, par, m)),
       decode_half_spread_(static_cast<double>(w.osl) / 2.0) {
@@ -394,7 +395,8 @@ double Stage::tp_all_reduce_s(double bytes) const {
       engine_share = 1.0 / (prompt_rows / moe_gemm_eff_ + (1.0 - prompt_rows));
     }
     const Work x = run(g.experts, spread.rows, spread.per_gpu_experts, /*grouped=*/true, engine_share * moe_share_);
-    acc.time_s += x.time_s, acc.flops += x.flops, acc.bytes += x.bytes;
+    // An older engine release's MoE kernels take 1 / moe_kernel_share of the newest's time.
+    acc.time_s += x.time_s / moe_kernel_share_, acc.flops += x.flops, acc.bytes += x.bytes;
     const Work r = run(g.router, tokens);
     acc.time_s += r.time_s, acc.flops += r.flops, acc.bytes += r.bytes;
   }

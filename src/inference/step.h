@@ -112,7 +112,7 @@ class Stage {
   const Hardware& hw_;
   const InferenceParallel par_;
   Shape s_;
-  double expert_skew_ = 1, moe_gemm_eff_ = 1;
+  double expert_skew_ = 1, moe_gemm_eff_ = 1, moe_kernel_share_ = 1;
   // Attention-DP with the dense MLPs, shared experts and head replicated on each rank (the engine's,
   // InferenceWorkload::attention_dp_dense_replicated): they run each rank's own tokens.
   bool dense_replicated_ = false;

@@ -136,6 +136,27 @@ PrefillFit calibrate_prefill(std::vector<InferenceCase>& cases, const Catalog& c
 std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, const Catalog& catalog,
                                              const std::vector<std::string>& fit_sources = {});
 
+// An engine release's fit (calibrate_engine_releases): its MoE kernel share of the newest release's rate.
+struct EngineReleaseFit {
+  std::string engine;  // the serving engine entry
+  EngineRelease before, after;
+  size_t fit_rows = 0;
+  double median_ape_before = 0, median_ape_after = 0;  // on the fit rows, at the newest release's rate and the fit's
+  // Leave one generation out: each generation's rows at the newest release's rate (before) and at the share
+  // fitted on the release's other generations (after), pooled; 0 rows where the release ran on one generation.
+  size_t held_out_rows = 0;
+  double held_out_ape_before = 0, held_out_ape_after = 0;
+};
+
+// Each older release of the engines whose entry states a newest_release: the MoE kernel share
+// (EngineRelease::moe_kernel_share) on the grid 1.00, 0.99, ..., 0.20 minimising the mean min(2,
+// |log(pred/reported)|) of the release's MoE throughput cases at maximum load (blank concurrency), the
+// release read from each case's framework (framework_release), everything else as `cases` have it (call
+// after calibrate_engine_host, whose host work the newest release's rows set). A release with fewer than
+// `min_rows` such cases is not fitted. The cases' workloads take the fitted share.
+std::vector<EngineReleaseFit> calibrate_engine_releases(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                        size_t min_rows = 9);
+
 // Each serving engine's grouped MoE GEMM efficiency share (moe_gemm_eff) fitted on inference-schema
 // cases (map_inference_cases), everything else as the catalog has it: an engine's fit rows are its
 // closed-loop TTFT and TPOT cases of MoE models at 1 to `max_fit_concurrency` clients (prefill

@@ -1,5 +1,7 @@
 // calibrate's per-engine serving fits (validate/calibrate.h): the front ends' latency, the MTP
 // acceptance and SGLang's MTP host work, the host work per sequence, and the MoE GEMM share.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -7,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/text.h"
 #include "validate/calibrate.h"
 #include "validate/calibrate_rows.h"
 #include "validate/validation.h"
@@ -251,6 +254,76 @@ std::vector<EngineFit> calibrate_engine_host(std::vector<InferenceCase>& cases, 
     fit.median_ape_after = median_of(apes);
     for (auto* c : held) c->workload.host_per_seq_step_s = best_s;
     fits.push_back(fit);
+  }
+  return fits;
+}
+
+std::vector<EngineReleaseFit> calibrate_engine_releases(std::vector<InferenceCase>& cases, const Catalog& catalog,
+                                                        size_t min_rows) {
+  std::vector<EngineReleaseFit> fits;
+  for (const ServingEngine& e : catalog.serving_engines()) {
+    if (e.newest_release.empty()) continue;
+    std::map<std::string, std::vector<InferenceCase*>> by_release;
+    for (auto& c : cases) {
+      const bool throughput = c.metric.rfind("tokens_per_sec", 0) == 0 && c.metric != "tokens_per_sec_per_user";
+      if (!throughput || c.mode != InferenceMode::fixed || c.workload.concurrency != 0 || !c.model.is_moe()) continue;
+      if (catalog.find_serving_engine(c.engine) != &e) continue;
+      const std::string r = framework_release(c.engine);
+      if (r.empty() || to_lower(r) == to_lower(e.newest_release)) continue;
+      by_release[r].push_back(&c);
+    }
+    for (auto& [release, rows] : by_release) {
+      if (rows.size() < min_rows) continue;
+      EngineReleaseFit fit;
+      fit.engine = e.name;
+      const EngineRelease* known = find_engine_release(e, release);
+      fit.before = known ? *known : EngineRelease{release, 1.0, {}, {}, {}};
+      fit.after = fit.before;
+      fit.fit_rows = rows.size();
+      auto loss = [](const std::vector<InferenceCase*>& rs, double share, std::vector<double>* apes) {
+        double sum = 0;
+        for (auto* c : rs) {
+          c->workload.moe_kernel_share = share;
+          sum += abs_log(*c);
+          if (apes) apes->push_back(ape_pct(*c));
+        }
+        return rs.empty() ? 0.0 : sum / double(rs.size());
+      };
+      auto best_share = [&](const std::vector<InferenceCase*>& rs) {
+        double best_s = 1.0, best = loss(rs, 1.0, nullptr);
+        for (int i = 99; i >= 20; --i) {
+          const double l = loss(rs, i / 100.0, nullptr);
+          if (l < best - 1e-12) best = l, best_s = i / 100.0;
+        }
+        return best_s;
+      };
+      std::vector<double> apes;
+      loss(rows, 1.0, &apes);
+      fit.median_ape_before = median_of(apes);
+      // Leave one generation out: the share fitted on the others predicts each generation's rows.
+      std::map<std::string, std::vector<InferenceCase*>> by_gen;
+      for (auto* c : rows) by_gen[c->generation].push_back(c);
+      if (by_gen.size() > 1) {
+        std::vector<double> before, after;
+        for (const auto& [g, mine] : by_gen) {
+          std::vector<InferenceCase*> rest;
+          for (auto* c : rows)
+            if (c->generation != g) rest.push_back(c);
+          const double s_rest = best_share(rest);
+          loss(mine, 1.0, &before);
+          loss(mine, s_rest, &after);
+          fit.held_out_rows += mine.size();
+        }
+        fit.held_out_ape_before = median_of(before);
+        fit.held_out_ape_after = median_of(after);
+      }
+      const double share = best_share(rows);
+      apes.clear();
+      loss(rows, share, &apes);
+      fit.after.moe_kernel_share = share;
+      fit.median_ape_after = median_of(apes);
+      fits.push_back(fit);
+    }
   }
   return fits;
 }

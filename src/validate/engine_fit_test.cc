@@ -139,6 +139,63 @@ TEST(EngineFit, HostWorkIsTheFitOfTheMaximumLoadRows) {
   EXPECT_LT(with[p90], without[p90]);
 }
 
+// The older releases' MoE kernel shares (serving_engines.yaml `releases`) are what calibrate_engine_releases()
+// fits on inference.csv at the newest release's host work, and they improve each generation's rows when
+// fitted on the other generation's.
+TEST(EngineFit, ReleaseSharesAreTheFitOfTheirReleasesRows) {
+  const std::string file = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inference.csv";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inference_cases(read_csv_file(file, "--dataset"), catalog, skipped);
+  calibrate_engine_host(cases, catalog, {"TRTLLM-perf-overview-latest", "TRTLLM-perf-overview-v0.17"});
+  const auto fits = calibrate_engine_releases(cases, catalog);
+  ASSERT_EQ(fits.size(), 2u);  // tensorrt-llm-pytorch 0.20 and 1.0
+  for (const auto& f : fits) {
+    std::printf("%s %s: share %.2f -> %.2f on %zu rows, %.1f%% -> %.1f%%; each generation left out: %zu rows, "
+                "%.1f%% -> %.1f%%\n",
+                f.engine.c_str(), f.after.release.c_str(), f.before.moe_kernel_share, f.after.moe_kernel_share,
+                f.fit_rows, f.median_ape_before, f.median_ape_after, f.held_out_rows, f.held_out_ape_before,
+                f.held_out_ape_after);
+    EXPECT_EQ(f.engine, "tensorrt-llm-pytorch");
+    EXPECT_GE(f.fit_rows, 9u);
+    EXPECT_NEAR(f.after.moe_kernel_share, f.before.moe_kernel_share, 0.011) << f.after.release;  // the catalog's
+    EXPECT_LT(f.median_ape_after, f.median_ape_before);
+    if (f.held_out_rows > 0) {
+      EXPECT_LT(f.held_out_ape_after, f.held_out_ape_before) << f.after.release;
+    }
+  }
+}
+
+// A share planted on a release's rows is what the fit recovers; the rows of the newest release and of
+// dense models are not touched by it.
+TEST(EngineFit, ReleaseFitRecoversAPlantedShare) {
+  const std::string file = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/inference.csv";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  auto cases = map_inference_cases(read_csv_file(file, "--dataset"), catalog, skipped);
+  std::vector<InferenceCase> mine;
+  for (auto& c : cases) {
+    if (framework_release(c.engine) != "1.0" || catalog.find_serving_engine(c.engine)->name != "tensorrt-llm-pytorch")
+      continue;
+    c.workload.moe_kernel_share = 0.7;
+    c.reported = predict_inference_case(c);
+    if (c.reported > 0) mine.push_back(c);
+  }
+  ASSERT_GT(mine.size(), 50u);
+  const auto fits = calibrate_engine_releases(mine, catalog);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_NEAR(fits[0].after.moe_kernel_share, 0.7, 0.011);
+  EXPECT_LT(fits[0].median_ape_after, 1.0);
+  for (auto c : mine) {
+    if (c.model.is_moe()) continue;
+    const double at = predict_inference_case(c);
+    c.workload.moe_kernel_share = 0.3;
+    EXPECT_DOUBLE_EQ(predict_inference_case(c), at) << c.model_name;  // a dense model runs no MoE kernels
+  }
+}
+
 // A low-concurrency TTFT counts as steady state up to what a request waits behind every other
 // client's prompt plus the front-end bound; beyond it (warm-up, a stall) it is not fitted.
 TEST(EngineFit, SteadyStateBoundOfALowConcurrencyTtft) {
@@ -436,6 +493,29 @@ TEST(EngineFit, LowerMoeGemmShareNeverSpeedsAPrefill) {
       const double ttft = predict_inference_case(t);
       EXPECT_GE(ttft, prev * (1 - 1e-4)) << c.framework << " row " << c.row << " at " << eff;
       prev = ttft;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+// An older release's slower MoE kernels never speed a decode: TPOT grows as the share falls.
+TEST(EngineFit, LowerMoeKernelShareNeverSpeedsADecode) {
+  if (!std::filesystem::exists(kInferenceXFile)) GTEST_SKIP() << kInferenceXFile << " not present";
+  const Catalog catalog = Catalog::load({});
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inferencex_cases(read_csv_file(kInferenceXFile, "--dataset"), catalog, skipped);
+  int checked = 0;
+  for (size_t i = 0; i < cases.size(); i += 11) {
+    const InferenceCase& c = cases[i];
+    if (c.metric != "tpot_ms" || !c.model.is_moe()) continue;
+    InferenceCase t = c;
+    double prev = 0;
+    for (double share : {1.0, 0.8, 0.6, 0.4, 0.2}) {
+      t.workload.moe_kernel_share = share;
+      const double tpot = predict_inference_case(t);
+      EXPECT_GE(tpot, prev * (1 - 1e-9)) << c.framework << " row " << c.row << " at " << share;
+      prev = tpot;
     }
     ++checked;
   }

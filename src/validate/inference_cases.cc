@@ -778,6 +778,18 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           c.assumptions.push_back(fmt::format("{}: grouped MoE GEMMs at {:.2f} of the generation's GEMM efficiency",
                                               eng.name, eng.moe_gemm_eff));
       }
+      // The release the framework states, where the engine's entry measured it apart from the newest.
+      if (const ServingEngine* se = catalog.find_serving_engine(c.engine); se && !se->newest_release.empty()) {
+        const std::string rel = framework_release(c.engine);
+        if (const EngineRelease* r = find_engine_release(*se, rel)) {
+          c.engine_release = r->release;
+          w.moe_kernel_share = r->moe_kernel_share;
+          if (c.model.is_moe())
+            c.assumptions.push_back(fmt::format("{} {}: MoE kernels at {:.2f} of the newest release's ({}) rate "
+                                                "(serving_engines.yaml releases)",
+                                                eng.name, r->release, r->moe_kernel_share, se->newest_release));
+        }
+      }
       if (eng.host_per_seq_step_s > 0)
         c.assumptions.push_back(fmt::format("{}: {:.0f} us of host work per sequence per step, overlapped with the "
                                             "GPU step",

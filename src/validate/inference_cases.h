@@ -26,6 +26,9 @@ struct InferenceCase {
   std::string source_id, model_name, gpu_name, accelerator, system, generation, family, framework;
   std::string precision_name, metric, scenario;
   std::string engine;  // the framework cell as written: the serving engine's catalog entry is looked up by it
+  // The engine release the framework states where the engine's entry lists it apart from the newest
+  // (`infer --engine-release`); empty: the newest.
+  std::string engine_release;
   double reported = 0;
   ModelArch model;
   Hardware hardware;

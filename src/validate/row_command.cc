@@ -96,6 +96,7 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) 
   if (w.request_overhead_s != given.request_overhead_s) l.opt("--request-overhead-ms", w.request_overhead_s * 1e3);
   if (w.host_per_seq_step_s != given.host_per_seq_step_s) l.opt("--host-per-seq-step-us", w.host_per_seq_step_s * 1e6);
   if (c.model.is_moe() && w.moe_gemm_eff != given.moe_gemm_eff) l.opt("--moe-gemm-share", w.moe_gemm_eff);
+  if (!c.engine_release.empty() && !e.name.empty()) l.opt("--engine-release", c.engine_release);
   if (w.prefill_separate != given.prefill_separate)
     l.opt("--prefill-separate", std::string(w.prefill_separate ? "on" : "off"));
   if (w.kv_admission != given.kv_admission) l.opt("--kv-admission", std::string(to_string(w.kv_admission)));

@@ -170,6 +170,28 @@ void expect_infer_refused(const std::string& args, const std::vector<std::string
   for (const auto& w : words) EXPECT_TRUE(has(r.err, w)) << args << ": '" << w << "' not in " << r.err;
 }
 
+// An older release of the engine (--engine-release) runs its MoE kernels at its fitted share of the
+// newest's rate: an MoE model serves fewer tokens, a dense one the same; the newest release is the default;
+// a release the engine does not list, or one without --engine, is refused naming the option.
+TEST(InferCli, AnOlderEngineReleaseSlowsTheMoeKernelsOnly) {
+  const std::string moe = "infer --model llama4-scout --system hgx-b200 --precision fp8 --isl 1000 --osl 1000 --gpus 4 "
+                          "--tp 4 --ep 4 --attention-dp --engine tensorrt-llm-pytorch --json";
+  const std::string dense = "infer --model llama3.1-70b --system hgx-b200 --precision fp8 --isl 1000 --osl 1000 "
+                            "--tp 4 --engine tensorrt-llm-pytorch --json";
+  auto tps = [](const std::string& args) {
+    auto r = run_gpuplan(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    return r.exit_code == 0 ? r.json()["tokens_per_s_total"].get<double>() : 0.0;
+  };
+  const double newest = tps(moe), v10 = tps(moe + " --engine-release 1.0");
+  EXPECT_LT(v10, 0.95 * newest);
+  EXPECT_DOUBLE_EQ(tps(moe + " --engine-release 1.x"), newest);
+  EXPECT_DOUBLE_EQ(tps(dense + " --engine-release 1.0"), tps(dense));
+  expect_infer_refused(moe.substr(6) + " --engine-release 0.9", {"--engine-release", "1.x, 1.0"});
+  expect_infer_refused("--model llama4-scout --engine-release 1.0", {"--engine-release", "--engine"});
+  expect_infer_refused("--model llama4-scout --engine sglang --engine-release 1.0", {"--engine-release", "sglang"});
+}
+
 // A pool's GPUs, given, are the pool's: 0 and negatives are refused with the multiples allowed, as 3 is.
 TEST(InferCli, DisaggregatedPoolGpusGivenAreChecked) {
   for (const char* pool : {"--prefill-gpus", "--decode-gpus"})
