@@ -274,6 +274,7 @@ ErrorBand parse_error_band(YamlMap& m, const std::string& origin) {
   b.generation = m.str("generation");
   const double low = m.num_in("low_log", -5.0, 0.0);
   b.set_edges(low, m.num_in("high_log", 0.0, 5.0));
+  b.median_log = m.opt_num_in("median_log", b.low_log, b.high_log);
   b.rows = static_cast<int>(m.opt_integer_in("rows", 0, 10000000).value_or(0));
   b.families = static_cast<int>(m.opt_integer_in("families", 0, 100000).value_or(0));
   b.fitted_on = m.opt_str("fitted_on").value_or("");
@@ -330,6 +331,7 @@ std::string error_bands_to_yaml(const std::vector<ErrorBand>& bands, const std::
   for (const auto& b : bands) {
     out += fmt::format("  - kind: {}\n    generation: {}\n    low_log: {:.4f}\n    high_log: {:.4f}\n", b.kind,
                        b.generation, b.low_log, b.high_log);
+    if (b.median_log) out += fmt::format("    median_log: {:.4f}\n", *b.median_log);
     out += fmt::format("    rows: {}\n    families: {}\n", b.rows, b.families);
     if (!b.fitted_on.empty()) out += fmt::format("    fitted_on: \"{}\"\n", b.fitted_on);
     if (!b.fitted_date.empty()) out += fmt::format("    fitted_date: \"{}\"\n", b.fitted_date);

@@ -3,6 +3,7 @@
 // published measurements it was not fitted on (leave-one-source-family-out, `gpuplan calibrate
 // --bands`). A band is a nominal 80% interval of measured/predicted, stored as natural-log offsets, with
 // the rows and source families behind it. Data: data/catalog/error_bands.yaml.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,10 @@ struct ErrorBand {
   double high_log = 0.5;
   // exp(low_log), exp(high_log), kept by set_edges so that a lookup needs no exp (0: not set).
   double low_ratio = 0, high_ratio = 0;
+  // The held-out rows' median log(measured / predicted), within the edges: where the band's own rows centre
+  // (a TTFT band's median lies well below its midpoint). Unset: the midpoint (a band of a catalog of one's
+  // own, or one fitted on too few rows for quantiles). Widening moves the edges, not the median.
+  std::optional<double> median_log;
   void set_edges(double low, double high);
   int rows = 0;      // held-out rows behind the band (0: none; a rule, not a measurement)
   int families = 0;  // source families those rows came from

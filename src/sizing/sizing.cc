@@ -31,7 +31,8 @@ struct Rng {
 
 LogNormalError band_error(const ErrorBand& b) {
   const double z90 = 1.2815515655446004;
-  return {0.5 * (b.low_log + b.high_log), std::max(0.0, 0.5 * (b.high_log - b.low_log) / z90)};
+  const double median = std::clamp(b.median_log.value_or(0.5 * (b.low_log + b.high_log)), b.low_log, b.high_log);
+  return {median, std::max(0.0, (median - b.low_log) / z90), std::max(0.0, (b.high_log - median) / z90)};
 }
 
 void apply_band_correlation(const BandCorrelation& measured, SizingOptions& o) {
@@ -117,8 +118,8 @@ std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>
     };
     for (std::size_t i = 0; i < n; ++i)
       scales[i][std::size_t(d)] = {
-          std::exp(tpot_error[i].mean + tpot_error[i].sd * mixed(tpot_key[i], tpot_common[i], tpot_own[i])),
-          std::exp(ttft_error[i].mean + ttft_error[i].sd * mixed(ttft_key[i], ttft_common[i], ttft_own[i]))};
+          std::exp(tpot_error[i].at(mixed(tpot_key[i], tpot_common[i], tpot_own[i]))),
+          std::exp(ttft_error[i].at(mixed(ttft_key[i], ttft_common[i], ttft_own[i])))};
   }
   return scales;
 }

@@ -87,10 +87,14 @@ std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>
 // Sizes every candidate under the same draws. InputError for options out of range.
 std::vector<SizedOption> size_candidates(const std::vector<Candidate>& candidates, const SizingOptions& options);
 
-// A band as a normal distribution of log(measured / predicted): its centre, and its 80% half-width
-// over z(0.9) = 1.2816.
+// A band as a split normal distribution of log(measured / predicted): its median (the held-out rows'
+// median where the band records one, else its midpoint), and below and above it the spread that puts
+// the band's edges at the 10% and 90% quantiles (the distance to each edge over z(0.9) = 1.2816), so a
+// draw matches the band's three quantiles even where the rows lie skewed within it (TTFT).
 struct LogNormalError {
-  double mean = 0, sd = 0;
+  double median = 0, sd_low = 0, sd_high = 0;
+  // log(measured / predicted) at standard normal deviate z.
+  double at(double z) const { return median + z * (z < 0 ? sd_low : sd_high); }
 };
 LogNormalError band_error(const ErrorBand& band);
 

@@ -309,6 +309,25 @@ TEST(Sizing, ALimitAtTheUnloadedLatencyBuysNoIdleFleet) {
   EXPECT_GT(out_of_reach, 0);
 }
 
+// A band's draws put its edges at the 10% and 90% quantiles and its recorded median at the 50%, however
+// skewed the rows lie within it; a band without a median is the symmetric normal about its midpoint.
+TEST(Sizing, DrawsMatchTheBandsThreeQuantiles) {
+  ErrorBand b;
+  b.set_edges(-0.2, 1.0);
+  b.median_log = 0.2;
+  const double z90 = 1.2815515655446004;
+  const LogNormalError e = band_error(b);
+  EXPECT_NEAR(e.at(0.0), 0.2, 1e-12);
+  EXPECT_NEAR(e.at(-z90), -0.2, 1e-12);
+  EXPECT_NEAR(e.at(z90), 1.0, 1e-12);
+  b.median_log.reset();
+  const LogNormalError m = band_error(b);
+  EXPECT_NEAR(m.at(0.0), 0.4, 1e-12);
+  EXPECT_NEAR(m.at(-z90), -0.2, 1e-12);
+  EXPECT_NEAR(m.at(z90), 1.0, 1e-12);
+  EXPECT_NEAR(m.sd_low, m.sd_high, 1e-12);
+}
+
 TEST(Sizing, ConfidenceOutOfRangeIsAnInputError) {
   SizingOptions o;
   o.requests_per_s = 1;

@@ -56,7 +56,9 @@ std::optional<BandEdges> predictive_band(std::vector<double> residuals, double n
   const double tail = 0.5 * (1.0 - nominal);
   const auto lo = predictive_quantile(residuals, tail), hi = predictive_quantile(residuals, 1.0 - tail);
   if (!lo || !hi) return std::nullopt;
-  return BandEdges{std::min(0.0, *lo), std::max(0.0, *hi)};
+  BandEdges e{std::min(0.0, *lo), std::max(0.0, *hi), std::nullopt};
+  if (const auto mid = predictive_quantile(residuals, 0.5)) e.median_log = std::clamp(*mid, e.low_log, e.high_log);
+  return e;
 }
 
 namespace {
@@ -80,7 +82,7 @@ std::vector<double> values_of(const ByFamily& c) {
 // with probability (n - 1) / (n + 1).
 BandEdges range_of(const std::vector<double>& v) {
   BandEdges e;
-  for (double x : v) e = {std::min(e.low_log, x), std::max(e.high_log, x)};
+  for (double x : v) e = {std::min(e.low_log, x), std::max(e.high_log, x), std::nullopt};
   return e;
 }
 
@@ -91,7 +93,9 @@ BandEdges pooled_edges(const ByFamily& c, double nominal) {
   return range_of(v);
 }
 
-BandEdges join(BandEdges a, BandEdges b) { return {std::min(a.low_log, b.low_log), std::max(a.high_log, b.high_log)}; }
+BandEdges join(BandEdges a, BandEdges b) {
+  return {std::min(a.low_log, b.low_log), std::max(a.high_log, b.high_log), std::nullopt};
+}
 
 }  // namespace
 
@@ -111,6 +115,7 @@ std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_
     b.kind = kind;
     b.generation = gen;
     b.set_edges(std::clamp(e.low_log, -5.0, 0.0), std::clamp(e.high_log, 0.0, 5.0));
+    if (e.median_log) b.median_log = std::clamp(*e.median_log, b.low_log, b.high_log);
     b.rows = static_cast<int>(rows);
     b.families = static_cast<int>(fams);
     b.fitted_on = o.fitted_on;
@@ -170,7 +175,7 @@ std::vector<ErrorBand> fit_error_bands(const std::vector<HeldOutResidual>& held_
       rows = rows_of(pr->second);
       fams = pr->second.size();
     }
-    e = {e.low_log * o.unfitted_margin, e.high_log * o.unfitted_margin};
+    e = {e.low_log * o.unfitted_margin, e.high_log * o.unfitted_margin, std::nullopt};
     widest = join(widest, e);
     out.push_back(band(kind, std::string(kBandUnfitted), e, rows, fams,
                        fmt::format("generations without measurements: rows predicted with the prior efficiencies "

@@ -82,6 +82,7 @@ int min_band_rows(double nominal);
 
 struct BandEdges {
   double low_log = 0, high_log = 0;
+  std::optional<double> median_log;  // the sample's median (predictive_band); unset for ranges and joins
 };
 // The nominal band of a sample of log(measured/predicted) residuals (predictive_quantile of each tail),
 // stretched to include 0 (the band always holds the prediction); nothing under min_band_rows.

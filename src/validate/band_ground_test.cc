@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "catalog/error_band.h"
+#include "core/error.h"
 #include "core/yaml_reader.h"
 #include "validate/band_ground.h"
 
@@ -318,6 +319,34 @@ TEST(BandGround, GroundAndWideningRoundTripThroughTheBandFile) {
             std::string::npos);
   YamlMap m(parse_yaml(with_sources, "test")["error_bands"][0], "error_bands[0]");
   EXPECT_EQ(parse_error_band(m, "test").ground.sources, b.ground.sources);
+  // The rows' median: written, read back, kept by a widening, refused outside the edges.
+  b.median_log = 0.05;
+  const std::string with_median = error_bands_to_yaml({b}, "test");
+  EXPECT_NE(with_median.find("    median_log: 0.0500\n"), std::string::npos);
+  YamlMap mm(parse_yaml(with_median, "test")["error_bands"][0], "error_bands[0]");
+  const ErrorBand back = parse_error_band(mm, "test");
+  ASSERT_TRUE(back.median_log);
+  EXPECT_DOUBLE_EQ(*back.median_log, 0.05);
+  EXPECT_DOUBLE_EQ(*widen_band(back, ground_distance(back, {false, "bf16", 8, 70, "", "", ""})).median_log, 0.05);
+  b.median_log = 0.3;  // above high_log 0.15
+  YamlMap bad(parse_yaml(error_bands_to_yaml({b}, "test"), "test")["error_bands"][0], "error_bands[0]");
+  try {
+    parse_error_band(bad, "test");
+    FAIL() << "accepted a median outside the band";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("median_log"), std::string::npos) << e.what();
+  }
+}
+
+// A fitted band records its rows' median: the 50% predictive quantile, within the edges.
+TEST(BandGround, AFittedBandRecordsItsRowsMedian) {
+  std::vector<double> r;
+  for (int i = 0; i < 99; ++i) r.push_back(i < 80 ? 0.01 * i : 0.5 + 0.05 * i);  // skewed upwards
+  const auto e = predictive_band(r, 0.8);
+  ASSERT_TRUE(e);
+  ASSERT_TRUE(e->median_log);
+  EXPECT_NEAR(*e->median_log, 0.49, 1e-12);  // the 50th of 99
+  EXPECT_LT(*e->median_log, 0.5 * (e->low_log + e->high_log));
 }
 
 ErrorBand serving_band_on(std::vector<std::string> engines, double engine_factor) {
