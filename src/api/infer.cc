@@ -417,6 +417,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
       j["prefill_max_tokens"] = d.prefill_max_tokens;
       j["fp8_gemm_backend"] = w.fp8_block_gemm_triton ? "triton" : "auto";
       j["prefill_fp8_gemm_backend"] = d.prefill_fp8_block_gemm_triton ? "triton" : "auto";
+      j["moe_kernel_share"] = w.moe_kernel_share;
       j["mtp_draft_tokens"] = w.mtp_draft_tokens;
       j["request_overhead_s"] = w.request_overhead_s;
       j["band"] = serving_bands_json(catalog, hw, r, true, serving_question(w, model, w.num_gpus, req.engine));
@@ -696,6 +697,7 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     o.emplace("math_format", math);
     o.emplace("precision_note", fallback);
     o.emplace("fp8_gemm_backend", w.fp8_block_gemm_triton ? "triton" : "auto");
+    o.emplace("moe_kernel_share", w.moe_kernel_share);
     o.emplace("arrival", to_string(w.arrival));
     o.emplace("parallel", infer_parallel_json(par));
     o.emplace("parallel_chosen", std::move(chosen));
@@ -749,6 +751,9 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   output.os() << fmt::format("  TPOT               {:>10.2f} ms\n", r.tpot_s * 1e3);
   output.os() << fmt::format("  end-to-end         {:>10.2f} s\n", r.e2e_latency_s);
   output.os() << decode_step_text("Decode step", r.decode_step);
+  if (w.moe_kernel_share != 1.0 && model.is_moe())
+    output.os() << fmt::format("{} {}: MoE kernels at {:.2f} of the newest release's rate (serving_engines.yaml)\n",
+                               req.engine, req.engine_release, w.moe_kernel_share);
   for (const auto& v : r.violations) output.os() << "Note: " << v.message << "\n";
   output.os() << serving_bands_text(catalog, hw, r, false, serving_question(w, model, w.num_gpus, req.engine));
   return kExitOk;

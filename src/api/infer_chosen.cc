@@ -85,6 +85,7 @@ int infer_chosen(const Catalog& catalog, const InferRequest& req, const ModelArc
     obj.emplace("math_format", limits.math);
     obj.emplace("precision_note", limits.fallback);
     obj.emplace("fp8_gemm_backend", w.fp8_block_gemm_triton ? "triton" : "auto");
+    obj.emplace("moe_kernel_share", w.moe_kernel_share);
     obj.emplace("arrival", to_string(w.arrival));
     obj.emplace("parallel", infer_parallel_json(p.parallel));
     obj.emplace("parallel_chosen", chosen);

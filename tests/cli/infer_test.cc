@@ -187,6 +187,13 @@ TEST(InferCli, AnOlderEngineReleaseSlowsTheMoeKernelsOnly) {
   EXPECT_LT(v10, 0.95 * newest);
   EXPECT_DOUBLE_EQ(tps(moe + " --engine-release 1.x"), newest);
   EXPECT_DOUBLE_EQ(tps(dense + " --engine-release 1.0"), tps(dense));
+  // The output says which share applied.
+  auto j = run_gpuplan(moe + " --engine-release 1.0");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_GT(j.json()["moe_kernel_share"].get<double>(), 0.05);
+  EXPECT_LT(j.json()["moe_kernel_share"].get<double>(), 1.0);
+  auto text = run_gpuplan(moe.substr(0, moe.size() - 7) + " --engine-release 1.0");
+  EXPECT_TRUE(has(text.out, "tensorrt-llm-pytorch 1.0: MoE kernels at")) << text.out;
   expect_infer_refused(moe.substr(6) + " --engine-release 0.9", {"--engine-release", "1.x, 1.0"});
   expect_infer_refused("--model llama4-scout --engine-release 1.0", {"--engine-release", "--engine"});
   expect_infer_refused("--model llama4-scout --engine sglang --engine-release 1.0", {"--engine-release", "sglang"});
