@@ -62,7 +62,8 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
                  "tensorrt-llm-pytorch or vllm");
   app.add_option("--engine-release", req.engine_release,
                  "Release of the --engine (serving_engines.yaml `releases`: tensorrt-llm-pytorch 1.x, the newest and "
-                 "the default, or 1.0): an older release's MoE kernels run at its fitted share of the newest's rate");
+                 "the default, 1.0 or 0.20): an older release's MoE kernels run at its fitted share of the newest's "
+                 "rate");
   app.add_option("--scheduler-recv-interval", req.scheduler_recv_interval,
                  "SGLang's --scheduler-recv-interval (vLLM V0's --num-scheduler-steps alike): new requests are "
                  "received every N decode steps, and the prompts gathered prefill together (InferenceX's B200/B300 "

@@ -133,8 +133,8 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   // By kind, the source families' own check; the unseen sources' is reported file by file.
   BandCoverage nested = nested_new_ground_coverage(fresh, bo.nominal);
   std::map<std::string, std::map<std::string, Coverage>> nested_unseen;  // file -> "all" and each kind
-  for (const auto& r : unseen_residuals)
-    if (const auto f = nested.by_file.find(r.file); f != nested.by_file.end()) {
+  for (const auto& path : new_ground)
+    if (const auto f = nested.by_file.find(path.substr(path.find_last_of('/') + 1)); f != nested.by_file.end()) {
       for (const auto& [k, c] : f->second) {
         nested.by_kind[k].rows -= c.rows;
         nested.by_kind[k].inside -= c.inside;

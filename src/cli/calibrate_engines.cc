@@ -34,6 +34,7 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                           bool moe_gemm_waves, const std::vector<std::string>& front_end_engines) {
   const Catalog catalog = load_catalog(common);
   const CsvTable table = read_csv_file(dataset, "--dataset");
+  const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
   const bool host_fit = !is_inferencex_schema(table) && is_inference_schema(table);
   if (!host_fit && !is_inferencex_schema(table))
     throw InputError("--dataset", "expected the InferenceX schema (front ends, MTP) or the inference.csv schema "
@@ -110,7 +111,6 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
                                f.median_ape_before, f.median_ape_after);
   }
   nlohmann::json release_j = nlohmann::json::array();
-  const std::string basename_rel = dataset.substr(dataset.find_last_of('/') + 1);
   for (const auto& f : release_fits) {
     for (auto& e : out)
       if (e.name == f.engine) {
@@ -118,7 +118,7 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
         r.fitted_on = fmt::format("{}: the release's {} maximum-load MoE throughput rows (the engine's host work per "
                                   "sequence at the newest release's fit), median error {:.1f}% at the newest "
                                   "release's rate -> {:.1f}%; {}",
-                                  basename_rel, f.fit_rows, f.median_ape_before, f.median_ape_after,
+                                  basename, f.fit_rows, f.median_ape_before, f.median_ape_after,
                                   f.held_out_rows == 0
                                       ? std::string("one generation only, none left out")
                                       : fmt::format("each generation left out in turn: {} rows, {:.1f}% at the "
@@ -249,7 +249,6 @@ int calibrate_engines_cli(const CommonOptions& common, const std::string& datase
     check_output_file(write_path, "--write", command_args);
     std::ofstream f(write_path);
     if (!f) throw InputError("--write", "cannot write '" + write_path + "'");
-    const std::string basename = dataset.substr(dataset.find_last_of('/') + 1);
     f << serving_engines_to_yaml(
         out, "Serving engines: the serving parameters kept per engine (framework) rather than per accelerator\n"
              "generation (src/catalog/serving_engine.h; docs/inference-model.md, \"Serving engines\", \"Parameters\").\n"

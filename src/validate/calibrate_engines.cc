@@ -28,6 +28,21 @@ bool ttft_beyond_steady_state(double reported_s, double predicted_bare_s, long l
 
 namespace {
 
+// The share on the grid 1.00, 0.99, ..., lowest_percent / 100 minimising `loss(share)` (the first of
+// equal losses, from 1 down: the fit moves off the reference only where the rows ask for it).
+template <class Loss>
+double share_on_grid(Loss&& loss, int lowest_percent) {
+  double best_share = 1.0, best = loss(1.0);
+  for (int i = 99; i >= lowest_percent; --i) {
+    const double l = loss(i / 100.0);
+    if (l < best - 1e-12) {
+      best = l;
+      best_share = i / 100.0;
+    }
+  }
+  return best_share;
+}
+
 // The SGLang worker's mtp_host_step_s and mtp_host_per_seq_step_s: a grid of 0-10 ms (0.25 ms) by
 // 0-200 us (5 us) minimising the mean min(2, |log(pred/reported)|) of the TPOT and tokens/s per user
 // of the MTP cases whose speculative worker runs in series with the GPU; every other case is held out.
@@ -290,12 +305,7 @@ std::vector<EngineReleaseFit> calibrate_engine_releases(std::vector<InferenceCas
         return rs.empty() ? 0.0 : sum / double(rs.size());
       };
       auto best_share = [&](const std::vector<InferenceCase*>& rs) {
-        double best_s = 1.0, best = loss(rs, 1.0, nullptr);
-        for (int i = 99; i >= 20; --i) {
-          const double l = loss(rs, i / 100.0, nullptr);
-          if (l < best - 1e-12) best = l, best_s = i / 100.0;
-        }
-        return best_s;
+        return share_on_grid([&](double share) { return loss(rs, share, nullptr); }, 20);
       };
       std::vector<double> apes;
       loss(rows, 1.0, &apes);
@@ -338,14 +348,7 @@ double fit_moe_gemm_share(EngineFit& fit, Loss&& loss) {
   std::vector<double> apes;
   loss(fit.before.moe_gemm_eff, &apes);
   fit.median_ape_before = median_of(apes);
-  double best_eff = 1.0, best = loss(1.0, nullptr);
-  for (int i = 99; i >= 10; --i) {
-    const double l = loss(i / 100.0, nullptr);
-    if (l < best - 1e-12) {
-      best = l;
-      best_eff = i / 100.0;
-    }
-  }
+  const double best_eff = share_on_grid([&](double share) { return loss(share, nullptr); }, 10);
   apes.clear();
   loss(best_eff, &apes);
   fit.after.moe_gemm_eff = best_eff;
