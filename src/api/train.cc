@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <utility>
 
 #include "api/band_json.h"
 #include "api/train.h"
@@ -107,6 +108,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   Hardware hw = resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.w.num_gpus, req.fabric_opts);
   require_training_precision(hw, req.w.precision);
+  hw = with_release_kernels(std::move(hw), release, catalog);
   TrainingPlan plan;
   std::string chosen_by;  // empty: the user's plan
   if (req.given("--plan")) {
@@ -136,6 +138,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
       const FitsFrom from = fits_from_search(found, req.w.num_gpus, 1, [&](int gpus) {
         Hardware at = resolve_hardware(catalog, req.system);
         apply_fabric_options(catalog, at, gpus, req.fabric_opts);
+        at = with_release_kernels(std::move(at), release, catalog);
         TrainingWorkload w = req.w;
         w.num_gpus = gpus;
         return search_plans(model, at, w);
@@ -179,7 +182,8 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!fits) output.os() << does_not_fit_line(r.memory) << "\n\n";
   if (!chosen_by.empty()) output.os() << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
   output.os() << batch_line(batch, req.w.seq_len) << "\n";
-  if (const std::string note = release_note(release, model.is_moe()); !note.empty()) output.os() << note << "\n";
+  const bool hopper = hw.accelerator.generation == "hopper";
+  if (const std::string note = release_note(release, model.is_moe(), hopper); !note.empty()) output.os() << note << "\n";
   if (*flops != FlopConvention::model)
     output.os() << fmt::format("TFLOP/s per GPU counted as {}: {:.1f}\n", to_string(*flops),
                                tflops_per_gpu(*flops, model, req.w, r));

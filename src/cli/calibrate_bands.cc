@@ -34,7 +34,8 @@ namespace gpuplan::cli::calibrate_detail {
 // fits; serving: files the serving fit never saw), written as data/catalog/error_bands.yaml.
 void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
                          const std::vector<TrainingCase>& cases, const std::vector<std::string>& serving,
-                         const std::vector<std::string>& new_ground, const std::string& write_path,
+                         const std::vector<std::string>& training_extra, const std::vector<std::string>& new_ground,
+                         const std::string& write_path,
                          const CalibrationOptions& opts) {
   std::vector<HeldOutResidual> unmeasured;  // rows whose generation no other family measures
   std::vector<HeldOutResidual> held = training_held_out_residuals(cases, opts, unmeasured);
@@ -70,6 +71,25 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     }
     fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
                              sc.size());
+  }
+  // Training rows of other files: the efficiency fit never saw them, so the fitted model predicts them
+  // (held out as the serving files are); their source families count as the training file's do.
+  for (const auto& path : training_extra) {
+    const CsvTable t = read_csv_file(path, "--training");
+    if (!is_training_schema(t)) throw InputError("--training", "'" + path + "' does not have the training.csv schema");
+    std::vector<SkippedRow> skipped;
+    const auto tc = map_training_cases(t, catalog, skipped);
+    for (const auto& c : tc) measured.insert({band_kind_of(c), c.generation});
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    for (auto& h : training_residuals(tc)) {
+      h.file = file;
+      held.push_back(std::move(h));
+    }
+    for (auto& h : training_prior_residuals(tc)) {
+      h.file = file;
+      prior.push_back(std::move(h));
+    }
+    fitted_on += fmt::format("; {} ({} rows, not seen by the efficiency fit)", file, tc.size());
   }
   // Rows of sources the model was neither fitted nor built on: the model as shipped predicts them.
   std::vector<HeldOutResidual> unseen_residuals;
@@ -368,6 +388,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     const auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
     std::string command = "gpuplan calibrate --bands --dataset " + base(dataset);
     for (const auto& path : serving) command += " --serving " + base(path);
+    for (const auto& path : training_extra) command += " --training " + base(path);
     for (const auto& path : new_ground) command += " --new-ground " + base(path);
     const std::string header =
         "Error bands per prediction kind and accelerator generation (src/catalog/error_band.h):\n"

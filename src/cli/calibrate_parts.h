@@ -45,7 +45,8 @@ int calibrate_prefill_cli(const CommonOptions& common, const std::string& datase
 // calibrate --bands (calibrate_bands.cc).
 void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, const std::string& dataset,
                          const std::vector<TrainingCase>& cases, const std::vector<std::string>& serving,
-                         const std::vector<std::string>& new_ground, const std::string& write_path,
+                         const std::vector<std::string>& training_extra, const std::vector<std::string>& new_ground,
+                         const std::string& write_path,
                          const CalibrationOptions& opts);
 // calibrate --engines (calibrate_engines.cc).
 int calibrate_engines_cli(const CommonOptions& common, const std::string& dataset, const std::string& write_path,

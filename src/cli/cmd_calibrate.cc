@@ -39,7 +39,7 @@ int cmd_calibrate(int argc, char** argv) {
   CommonOptions common;
   add_common_options(app, common);
   std::string dataset, write_path, metrics = "tpot_ms";
-  std::vector<std::string> holdouts, serving, new_ground;
+  std::vector<std::string> holdouts, serving, training_extra, new_ground;
   std::string bands_path, generations, fit_sources, params, front_end_engines;
   bool inference = false, bands = false, engines = false, prefill = false, moe_gemm_waves = false;
   CalibrationOptions opts;
@@ -88,6 +88,9 @@ int cmd_calibrate(int argc, char** argv) {
                "each --serving file, per kind of prediction and accelerator generation");
   app.add_option("--serving", serving, "--bands: serving measurements (inference.csv schema) the serving fit did "
                                        "not see");
+  app.add_option("--training", training_extra,
+                 "--bands: training measurements (training.csv schema) the efficiency fit did not see but the model "
+                 "was built on (data/benchmarks/), scored with the fitted efficiencies");
   app.add_option("--new-ground", new_ground,
                  "--bands: measurements of sources the model was neither fitted nor built on (training.csv or "
                  "inference.csv schema; data/new_ground/): the source widening is at least what they need "
@@ -106,6 +109,7 @@ int cmd_calibrate(int argc, char** argv) {
       if (!holdouts.empty()) throw InputError("--holdout", "applies with --inference");
       if (!generations.empty()) throw InputError("--generation", "applies with --inference");
       if (!serving.empty()) throw InputError("--serving", "applies with --bands");
+      if (!training_extra.empty()) throw InputError("--training", "applies with --bands");
       if (!new_ground.empty()) throw InputError("--new-ground", "applies with --bands");
       if (!bands_path.empty()) throw InputError("--write-bands", "applies with --bands");
       return calibrate_engines_cli(common, dataset, write_path, command_args,
@@ -114,6 +118,7 @@ int cmd_calibrate(int argc, char** argv) {
                                    front_end_engines.empty() ? std::vector<std::string>{} : split_list(front_end_engines));
     }
     if (!bands && !serving.empty()) throw InputError("--serving", "applies with --bands");
+    if (!bands && !training_extra.empty()) throw InputError("--training", "applies with --bands");
     if (!bands && !new_ground.empty()) throw InputError("--new-ground", "applies with --bands");
     if (moe_gemm_waves) throw InputError("--moe-gemm-waves", "applies with --engines");
     if (!front_end_engines.empty()) throw InputError("--front-end-engines", "applies with --engines");
@@ -180,7 +185,7 @@ int cmd_calibrate(int argc, char** argv) {
     auto cases = map_training_cases(table, catalog, skipped);
     if (cases.empty()) throw nothing_scored(dataset, table.rows.size(), skipped.empty() ? "" : skipped.front().reason);
     if (bands) {
-      calibrate_bands_cli(common, catalog, dataset, cases, serving, new_ground, bands_path, opts);
+      calibrate_bands_cli(common, catalog, dataset, cases, serving, training_extra, new_ground, bands_path, opts);
       return kExitOk;
     }
     const auto fits = calibrate(cases, opts);

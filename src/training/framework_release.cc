@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -33,6 +34,7 @@ FrameworkRelease framework_release(int year, const std::string& field) {
   r.distributed_optimizer = year >= 2022;
   r.tp_comm_overlap = year >= 2023;
   r.ep_a2a_overlap = year >= kEpA2aOverlapContainer.full_year();  // a year: its newest release
+  r.hopper_attention = year >= 2024;
   return r;
 }
 
@@ -69,12 +71,30 @@ TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r) {
   return p;
 }
 
-std::string release_note(const FrameworkRelease& r, bool moe) {
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
+                              double a100_bf16_flops_per_s) {
+  if (r.hopper_attention || hw.accelerator.generation != "hopper") return hw;
+  const double peak = hw.accelerator.peak(MathFormat::bf16);
+  if (peak <= 0 || a100_bf16_flops_per_s <= 0 || ampere.attention_eff <= 0) return hw;
+  const double legacy = ampere.attention_eff * a100_bf16_flops_per_s * kAmpereKernelHopperSpeedup / peak;
+  hw.efficiency.attention_eff = std::min(hw.efficiency.attention_eff, legacy);
+  return hw;
+}
+
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog) {
+  if (r.hopper_attention || hw.accelerator.generation != "hopper") return hw;
+  const Accelerator* a100 = catalog.find_accelerator("a100-80gb");
+  return with_release_kernels(std::move(hw), r, catalog.efficiency("ampere"), a100 ? a100->peak(MathFormat::bf16) : 0.0);
+}
+
+std::string release_note(const FrameworkRelease& r, bool moe, bool hopper) {
   std::vector<std::string> lacks;
   if (!r.distributed_optimizer) lacks.push_back("no distributed optimizer");
   if (!r.sequence_parallel) lacks.push_back("no sequence parallelism");
   if (!r.tp_comm_overlap) lacks.push_back("no TP communication overlap");
   if (moe && !r.ep_a2a_overlap) lacks.push_back("no expert all-to-all overlap");
+  if (hopper && !r.hopper_attention)
+    lacks.push_back("no Hopper-native attention kernels (FlashAttention-2's rate on Hopper)");
   if (lacks.empty()) return "";
   return fmt::format("{} framework: {}", r.text(), fmt::join(lacks, ", "));
 }

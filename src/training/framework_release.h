@@ -12,10 +12,18 @@
 //  - the MoE expert all-to-all overlapped with another micro-batch's compute (batch-level overlap,
 //    `--overlap-moe-expert-parallel-comm --delay-wgrad-compute`) arrived in Megatron-Core 0.14 (2025/09,
 //    megatron/core/transformer/moe/README.md), first in the NeMo 25.09 container. A year stands for its
-//    newest release: 2025 has it.
+//    newest release: 2025 has it;
+//  - attention kernels written for Hopper (cuDNN 9's fused flash attention, 2024/02; FlashAttention-3,
+//    2024/07) arrived in 2024. Before them a Hopper GPU ran the Ampere-design kernel (FlashAttention-2,
+//    2023/07), which uses none of Hopper's new instructions (TMA, warpgroup MMA): its rate on an H100 is
+//    its A100 rate times 335 / 203 TFLOP/s (Dao 2023, "FlashAttention-2", Fig. 4b and 7b: forward +
+//    backward, head dim 128, no causal mask), not the Hopper-native kernels' fitted rate.
 #include <optional>
 #include <string>
 
+#include "catalog/catalog.h"
+#include "catalog/efficiency.h"
+#include "physics/hardware.h"
 #include "plan/plan.h"
 #include "recipe/container_version.h"
 
@@ -33,6 +41,7 @@ struct FrameworkRelease {
   bool distributed_optimizer = true;  // optimizer state sharded over DP (2022)
   bool tp_comm_overlap = true;        // TP collectives behind the GEMMs (2023)
   bool ep_a2a_overlap = true;         // MoE expert all-to-all behind another micro-batch's compute (25.09)
+  bool hopper_attention = true;       // attention kernels written for Hopper (2024)
   // The plan features (what an older release's plan search must do without); the expert overlap is no
   // plan shape and does not count.
   bool newest_features() const { return sequence_parallel && distributed_optimizer && tp_comm_overlap; }
@@ -43,6 +52,10 @@ struct FrameworkRelease {
 // The features of the release of `year`; InputError(field) naming the range outside
 // [kOldestFrameworkRelease, kNewestFrameworkRelease].
 FrameworkRelease framework_release(int year, const std::string& field = "--framework-release");
+
+// FlashAttention-2's forward + backward rate on an H100 SXM5 over its rate on an A100 (335 / 203 TFLOP/s,
+// Dao 2023, Fig. 4b and 7b): how much faster an Ampere-design attention kernel runs on Hopper.
+inline constexpr double kAmpereKernelHopperSpeedup = 335.0 / 203.0;
 
 // The release of a container (its year, 20YY, within the same range).
 FrameworkRelease framework_release(const ContainerVersion& c, const std::string& field = "--framework-release");
@@ -56,9 +69,18 @@ FrameworkRelease parse_framework_release(const std::string& text, const std::str
 // What it has is left as `p` states it.
 TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r);
 
+// `hw` with the attention rate the release's kernels reach: on a Hopper GPU under a release without
+// Hopper-native attention, the Ampere-design kernel's (the Ampere generation's fitted attention rate
+// `ampere` at the A100's BF16 peak `a100_bf16_flops_per_s`, times kAmpereKernelHopperSpeedup); `hw`
+// unchanged otherwise. The rate never rises above the generation's own.
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
+                              double a100_bf16_flops_per_s);
+// The same with the catalog's Ampere efficiency and the A100 80GB SXM FlashAttention-2 was measured on.
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog);
+
 // What the release lacks, in words ("2021 framework: no distributed optimizer, no sequence
 // parallelism, no TP communication overlap"; with `moe`, the expert all-to-all overlap too); empty for a
-// release with every feature.
-std::string release_note(const FrameworkRelease& r, bool moe = false);
+// release with every feature. With `hopper`, the attention kernels written for Hopper too.
+std::string release_note(const FrameworkRelease& r, bool moe = false, bool hopper = false);
 
 }  // namespace gpuplan

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "model/model_registry.h"
+#include "training/training_step.h"
 
 namespace gpuplan {
 namespace {
@@ -76,6 +78,46 @@ TEST(FrameworkRelease, OutOfRangeNamesTheFieldAndRange) {
       EXPECT_NE(std::string(e.what()).find("2019 to 2026"), std::string::npos) << e.what();
     }
   }
+}
+
+// Before the Hopper-native attention kernels (2024), a Hopper GPU runs the Ampere-design kernel: its
+// attention rate is the Ampere rate times FlashAttention-2's H100/A100 speed-up, never above the
+// generation's own; other generations and newer releases keep theirs.
+TEST(FrameworkRelease, HopperAttentionKernelsByRelease) {
+  const Catalog catalog = Catalog::builtin();
+  EXPECT_FALSE(framework_release(2023).hopper_attention);
+  EXPECT_TRUE(framework_release(2024).hopper_attention);
+  EXPECT_TRUE(parse_framework_release("24.07").hopper_attention);
+  const Hardware h100 = resolve_hardware(catalog, "hgx-h100"), a100 = resolve_hardware(catalog, "hgx-a100");
+  const Hardware old = with_release_kernels(h100, framework_release(2023), catalog);
+  const double expect = catalog.efficiency("ampere").attention_eff * a100.accelerator.peak(MathFormat::bf16) *
+                        kAmpereKernelHopperSpeedup / h100.accelerator.peak(MathFormat::bf16);
+  EXPECT_NEAR(old.efficiency.attention_eff, std::min(expect, h100.efficiency.attention_eff), 1e-12);
+  EXPECT_LT(old.efficiency.attention_eff, h100.efficiency.attention_eff);
+  EXPECT_EQ(old.efficiency.gemm_max, h100.efficiency.gemm_max);  // only attention's kernels differ
+  EXPECT_EQ(with_release_kernels(h100, framework_release(2024), catalog).efficiency.attention_eff,
+            h100.efficiency.attention_eff);
+  EXPECT_EQ(with_release_kernels(a100, framework_release(2021), catalog).efficiency.attention_eff,
+            a100.efficiency.attention_eff);
+  // The longer the sequence, the larger attention's share, the more the older kernels cost.
+  const ModelArch m = resolve_model("llama3.1-8b");
+  TrainingPlan p;
+  p.dp = 8;
+  double last = 1.0;
+  for (int seq : {2048, 8192, 32768}) {
+    TrainingWorkload w;
+    w.num_gpus = 8;
+    w.seq_len = seq;
+    w.global_batch = 8;
+    const double now = evaluate_training(m, h100, p, w).tokens_per_s_per_gpu;
+    const double before = evaluate_training(m, old, p, w).tokens_per_s_per_gpu;
+    EXPECT_LT(before, now) << seq;
+    EXPECT_LT(before / now, last) << seq;
+    last = before / now;
+  }
+  EXPECT_EQ(release_note(framework_release(2023), false, true),
+            "2023 framework: no Hopper-native attention kernels (FlashAttention-2's rate on Hopper)");
+  EXPECT_TRUE(release_note(framework_release(2023)).empty());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <regex>
 #include <tuple>
+#include <utility>
 
 #include "core/csv.h"
 #include "core/error.h"
@@ -16,6 +17,7 @@
 #include "core/text.h"
 #include "model/model_registry.h"
 #include "training/expert_overlap.h"
+#include "training/framework_release.h"
 #include "training/moe_dispatcher.h"
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
@@ -301,7 +303,10 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
       c.assumptions.push_back("TP communication overlapped, as the notes state");
     }
     blanks.sequence_parallel_available = release.sequence_parallel;
-    if (const std::string note = release_note(release, c.model.is_moe()); !note.empty()) c.assumptions.push_back(note);
+    const bool hopper = c.hardware.accelerator.generation == "hopper";
+    if (const std::string note = release_note(release, c.model.is_moe(), hopper); !note.empty())
+      c.assumptions.push_back(note);
+    c.hardware = with_release_kernels(std::move(c.hardware), release, catalog);
     // Sharding as the notes spell it (validate/zero_spelling.h).
     if (const ZeroReading z = read_zero_spelling(notes); z.stage >= 0) {
       p.zero = z.stage;
