@@ -54,6 +54,13 @@ void add_train_options(CLI::App& app, TrainRequest& req) {
                              "states it",
                              kOldestFrameworkRelease, kNewestFrameworkRelease))
       ->capture_default_str();
+  app.add_option("--attention-kernel", req.attention_kernel,
+                 "The attention kernel the training stack runs: native (the GPU generation's own fused kernels: "
+                 "cuDNN fused attention in Transformer Engine, FlashAttention-3; the fitted rate) or "
+                 "flash-attention-2 (the flash-attn package, PyTorch SDPA's flash backend: on Hopper the "
+                 "Ampere-design kernel's rate, FlashAttention-2's published H100/A100 speed-up on the Ampere "
+                 "rate; modelled on ampere, ada and hopper). Default: as --framework-release has it (on Hopper "
+                 "the native kernels from 2024; docs/training-model.md, \"Framework release\")");
   app.add_option("--ep-overlap", req.ep_overlap,
                  "on or off: the MoE expert all-to-all overlapped with another micro-batch's compute "
                  "(Megatron-Core --overlap-moe-expert-parallel-comm). Default: on for a MoE model with ep > 1 "
@@ -97,6 +104,14 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   req.w.precision = *p;
   req.w.finetune = finetune_spec(req.finetune, req);
   const FrameworkRelease release = parse_framework_release(req.framework_release);
+  AttentionKernel kernel = AttentionKernel::release;
+  if (req.given("--attention-kernel")) {
+    const auto k = parse_attention_kernel(req.attention_kernel);
+    if (!k)
+      throw InputError("--attention-kernel", fmt::format("must be native or flash-attention-2, got '{}'",
+                                                         echo_name(req.attention_kernel)));
+    kernel = *k;
+  }
   const int ep_overlap_stated = req.given("--ep-overlap") ? (parse_on_off(req.ep_overlap, "--ep-overlap") ? 1 : 0) : -1;
   const auto flops = parse_flop_convention(req.flop_convention);
   if (!flops)
@@ -108,7 +123,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   Hardware hw = resolve_hardware(catalog, req.system);
   apply_fabric_options(catalog, hw, req.w.num_gpus, req.fabric_opts);
   require_training_precision(hw, req.w.precision);
-  hw = with_release_kernels(std::move(hw), release, catalog);
+  hw = with_release_kernels(std::move(hw), release, catalog, kernel);
   TrainingPlan plan;
   std::string chosen_by;  // empty: the user's plan
   if (req.given("--plan")) {
@@ -138,7 +153,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
       const FitsFrom from = fits_from_search(found, req.w.num_gpus, 1, [&](int gpus) {
         Hardware at = resolve_hardware(catalog, req.system);
         apply_fabric_options(catalog, at, gpus, req.fabric_opts);
-        at = with_release_kernels(std::move(at), release, catalog);
+        at = with_release_kernels(std::move(at), release, catalog, kernel);
         TrainingWorkload w = req.w;
         w.num_gpus = gpus;
         return search_plans(model, at, w);
@@ -165,6 +180,7 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
     j["framework_release"] = release.year;
     j["framework_container"] = release.container ? nlohmann::json(to_string(*release.container)) : nlohmann::json(nullptr);
     j["ep_overlap"] = plan.ep_overlap;
+    j["attention_kernel"] = to_string(effective_attention_kernel(release, kernel, hw.accelerator.generation));
     j["flop_convention"] = std::string(to_string(*flops));
     j["tflops_per_gpu"] = tflops_per_gpu(*flops, model, req.w, r);
     j["plan_source"] = chosen_by.empty() ? "user" : "search";
@@ -183,7 +199,11 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
   if (!chosen_by.empty()) output.os() << "plan chosen: " << chosen_by << " (give --plan to fix one)\n";
   output.os() << batch_line(batch, req.w.seq_len) << "\n";
   const bool hopper = hw.accelerator.generation == "hopper";
-  if (const std::string note = release_note(release, model.is_moe(), hopper); !note.empty()) output.os() << note << "\n";
+  if (const std::string note = release_note(release, model.is_moe(), hopper && kernel == AttentionKernel::release);
+      !note.empty())
+    output.os() << note << "\n";
+  if (hopper && kernel == AttentionKernel::flash_attention_2)
+    output.os() << "attention: FlashAttention-2, the Ampere-design kernel, at its rate on Hopper (--attention-kernel)\n";
   if (*flops != FlopConvention::model)
     output.os() << fmt::format("TFLOP/s per GPU counted as {}: {:.1f}\n", to_string(*flops),
                                tflops_per_gpu(*flops, model, req.w, r));

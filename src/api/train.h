@@ -23,6 +23,7 @@ struct TrainRequest : RequestBase {
   std::string framework_release = std::to_string(kNewestFrameworkRelease);  // --framework-release YEAR|YY.MM
   std::string flop_convention = "model";         // --flop-convention: how tflops_per_gpu counts FLOPs
   std::string ep_overlap;                        // --ep-overlap on|off; unset: as the release has it
+  std::string attention_kernel;                  // --attention-kernel native|flash-attention-2; unset: the release's
   TrainingWorkload w = [] {
     TrainingWorkload x;
     x.num_gpus = 64;

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -52,6 +53,16 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
   const ErrorSummary train_summary = summarize(ape), train_all = summarize(ape_all);
   std::string fitted_on = fmt::format("{} ({} rows, leave-one-source-family-out)",
                                       dataset.substr(dataset.find_last_of('/') + 1), cases.size());
+  // A further file's rows, held out by construction (no fit saw them): its residuals and their priors.
+  auto add_file = [&](const std::string& path, std::vector<HeldOutResidual> rs, std::vector<HeldOutResidual> rs_prior,
+                      size_t rows, const char* unseen_by) {
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    for (auto* v : {&rs, &rs_prior})
+      for (auto& h : *v) h.file = file;
+    held.insert(held.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
+    prior.insert(prior.end(), std::make_move_iterator(rs_prior.begin()), std::make_move_iterator(rs_prior.end()));
+    fitted_on += fmt::format("; {} ({} rows, not seen by the {} fit)", file, rows, unseen_by);
+  };
   for (const auto& path : serving) {
     const CsvTable t = read_csv_file(path, "--serving");
     const bool inferencex = is_inferencex_schema(t);
@@ -60,17 +71,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::vector<SkippedRow> skipped;
     const auto sc = inferencex ? map_inferencex_cases(t, catalog, skipped) : map_inference_cases(t, catalog, skipped);
     for (const auto& c : sc) measured.insert({band_kind_of(c), c.generation});
-    const std::string file = path.substr(path.find_last_of('/') + 1);
-    for (auto& h : serving_residuals(sc)) {
-      h.file = file;
-      held.push_back(std::move(h));
-    }
-    for (auto& h : serving_prior_residuals(sc)) {
-      h.file = file;
-      prior.push_back(std::move(h));
-    }
-    fitted_on += fmt::format("; {} ({} rows, not seen by the serving fit)", path.substr(path.find_last_of('/') + 1),
-                             sc.size());
+    add_file(path, serving_residuals(sc), serving_prior_residuals(sc), sc.size(), "serving");
   }
   // Training rows of other files: the efficiency fit never saw them, so the fitted model predicts them
   // (held out as the serving files are); their source families count as the training file's do.
@@ -80,16 +81,7 @@ void calibrate_bands_cli(const CommonOptions& common, const Catalog& catalog, co
     std::vector<SkippedRow> skipped;
     const auto tc = map_training_cases(t, catalog, skipped);
     for (const auto& c : tc) measured.insert({band_kind_of(c), c.generation});
-    const std::string file = path.substr(path.find_last_of('/') + 1);
-    for (auto& h : training_residuals(tc)) {
-      h.file = file;
-      held.push_back(std::move(h));
-    }
-    for (auto& h : training_prior_residuals(tc)) {
-      h.file = file;
-      prior.push_back(std::move(h));
-    }
-    fitted_on += fmt::format("; {} ({} rows, not seen by the efficiency fit)", file, tc.size());
+    add_file(path, training_residuals(tc), training_prior_residuals(tc), tc.size(), "efficiency");
   }
   // Rows of sources the model was neither fitted nor built on: the model as shipped predicts them.
   std::vector<HeldOutResidual> unseen_residuals;

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/suggest.h"
+#include "core/text.h"
 
 namespace gpuplan {
 
@@ -71,9 +72,41 @@ TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r) {
   return p;
 }
 
+std::optional<AttentionKernel> parse_attention_kernel(const std::string& text) {
+  const std::string t = to_lower(text);
+  if (t == "native") return AttentionKernel::native;
+  if (t == "flash-attention-2" || t == "fa2" || t == "flash-attn-2") return AttentionKernel::flash_attention_2;
+  return std::nullopt;
+}
+
+const char* to_string(AttentionKernel k) {
+  switch (k) {
+    case AttentionKernel::native: return "native";
+    case AttentionKernel::flash_attention_2: return "flash-attention-2";
+    case AttentionKernel::release: break;
+  }
+  return "release";
+}
+
+bool ampere_design_attention(const FrameworkRelease& r, AttentionKernel k) {
+  if (k == AttentionKernel::flash_attention_2) return true;
+  return k == AttentionKernel::release && !r.hopper_attention;
+}
+
+AttentionKernel effective_attention_kernel(const FrameworkRelease& r, AttentionKernel k, const std::string& generation) {
+  if (k != AttentionKernel::release) return k;
+  return generation == "hopper" && ampere_design_attention(r, k) ? AttentionKernel::flash_attention_2
+                                                                 : AttentionKernel::native;
+}
+
 Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
-                              double a100_bf16_flops_per_s) {
-  if (r.hopper_attention || hw.accelerator.generation != "hopper") return hw;
+                              double a100_bf16_flops_per_s, AttentionKernel k, const std::string& field) {
+  const std::string& g = hw.accelerator.generation;
+  if (k == AttentionKernel::flash_attention_2 && g != "ampere" && g != "ada" && g != "hopper")
+    throw InputError(field, fmt::format("flash-attention-2 is modelled on ampere, ada and hopper GPUs (its published "
+                                        "rates), not on {} ({}): give native",
+                                        hw.accelerator.name, g));
+  if (g != "hopper" || !ampere_design_attention(r, k)) return hw;
   const double peak = hw.accelerator.peak(MathFormat::bf16);
   if (peak <= 0 || a100_bf16_flops_per_s <= 0 || ampere.attention_eff <= 0) return hw;
   const double legacy = ampere.attention_eff * a100_bf16_flops_per_s * kAmpereKernelHopperSpeedup / peak;
@@ -81,10 +114,11 @@ Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Effi
   return hw;
 }
 
-Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog) {
-  if (r.hopper_attention || hw.accelerator.generation != "hopper") return hw;
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog, AttentionKernel k,
+                              const std::string& field) {
   const Accelerator* a100 = catalog.find_accelerator("a100-80gb");
-  return with_release_kernels(std::move(hw), r, catalog.efficiency("ampere"), a100 ? a100->peak(MathFormat::bf16) : 0.0);
+  const double a100_bf16 = a100 ? a100->peak(MathFormat::bf16) : 0.0;
+  return with_release_kernels(std::move(hw), r, catalog.efficiency("ampere"), a100_bf16, k, field);
 }
 
 std::string release_note(const FrameworkRelease& r, bool moe, bool hopper) {

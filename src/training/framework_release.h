@@ -69,14 +69,35 @@ FrameworkRelease parse_framework_release(const std::string& text, const std::str
 // What it has is left as `p` states it.
 TrainingPlan with_release_limits(TrainingPlan p, const FrameworkRelease& r);
 
-// `hw` with the attention rate the release's kernels reach: on a Hopper GPU under a release without
-// Hopper-native attention, the Ampere-design kernel's (the Ampere generation's fitted attention rate
+// The attention kernel a training stack runs (`train --attention-kernel`): as its release has it (the
+// Hopper-native kernels from 2024), the generation's own fused kernels (`native`: cuDNN fused attention
+// in Transformer Engine, FlashAttention-3; the fitted rate), or FlashAttention-2 (the flash-attn
+// package's flash_attn_func, PyTorch SDPA's flash backend), which a stack runs whatever its year.
+enum class AttentionKernel { release, native, flash_attention_2 };
+
+// "native" / "flash-attention-2" (and "fa2", "flash-attn-2"); nullopt otherwise.
+std::optional<AttentionKernel> parse_attention_kernel(const std::string& text);
+const char* to_string(AttentionKernel k);
+
+// Whether the kernel that runs is the Ampere-design one on a Hopper GPU: FlashAttention-2 stated, or the
+// release's default under a release without the Hopper-native kernels.
+bool ampere_design_attention(const FrameworkRelease& r, AttentionKernel k);
+// The kernel that runs on a GPU of `generation`: the stated one, else on Hopper the release's, else native.
+AttentionKernel effective_attention_kernel(const FrameworkRelease& r, AttentionKernel k, const std::string& generation);
+
+// `hw` with the attention rate the stack's kernel reaches: on a Hopper GPU running the Ampere-design
+// kernel (ampere_design_attention), that kernel's rate (the Ampere generation's fitted attention rate
 // `ampere` at the A100's BF16 peak `a100_bf16_flops_per_s`, times kAmpereKernelHopperSpeedup); `hw`
-// unchanged otherwise. The rate never rises above the generation's own.
+// unchanged otherwise (FlashAttention-2 is the Ampere and Ada generations' own kernel class). The rate
+// never rises above the generation's own. FlashAttention-2 stated on another generation (Blackwell,
+// CDNA: no published rate of the kernel there) -> InputError(field).
 Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
-                              double a100_bf16_flops_per_s);
+                              double a100_bf16_flops_per_s, AttentionKernel k = AttentionKernel::release,
+                              const std::string& field = "--attention-kernel");
 // The same with the catalog's Ampere efficiency and the A100 80GB SXM FlashAttention-2 was measured on.
-Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog);
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog,
+                              AttentionKernel k = AttentionKernel::release,
+                              const std::string& field = "--attention-kernel");
 
 // What the release lacks, in words ("2021 framework: no distributed optimizer, no sequence
 // parallelism, no TP communication overlap"; with `moe`, the expert all-to-all overlap too); empty for a

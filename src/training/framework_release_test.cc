@@ -120,5 +120,34 @@ TEST(FrameworkRelease, HopperAttentionKernelsByRelease) {
   EXPECT_TRUE(release_note(framework_release(2023)).empty());
 }
 
+// A stated kernel wins over the release's: FlashAttention-2 on Hopper is the Ampere-design rate at any
+// release, native the fitted rate at any; FlashAttention-2 on a generation with no published rate of it
+// is refused naming the option.
+TEST(FrameworkRelease, StatedAttentionKernel) {
+  EXPECT_EQ(parse_attention_kernel("native"), AttentionKernel::native);
+  EXPECT_EQ(parse_attention_kernel("Flash-Attention-2"), AttentionKernel::flash_attention_2);
+  EXPECT_EQ(parse_attention_kernel("fa2"), AttentionKernel::flash_attention_2);
+  EXPECT_FALSE(parse_attention_kernel("fa3"));
+  EXPECT_FALSE(parse_attention_kernel(""));
+  const Catalog catalog = Catalog::builtin();
+  const Hardware h100 = resolve_hardware(catalog, "hgx-h100"), b200 = resolve_hardware(catalog, "hgx-b200");
+  const FrameworkRelease r2023 = framework_release(2023), r2026 = framework_release(2026);
+  const double old = with_release_kernels(h100, r2023, catalog).efficiency.attention_eff;
+  EXPECT_EQ(with_release_kernels(h100, r2026, catalog, AttentionKernel::flash_attention_2).efficiency.attention_eff,
+            old);
+  EXPECT_EQ(with_release_kernels(h100, r2023, catalog, AttentionKernel::native).efficiency.attention_eff,
+            h100.efficiency.attention_eff);
+  EXPECT_EQ(effective_attention_kernel(r2023, AttentionKernel::release, "hopper"), AttentionKernel::flash_attention_2);
+  EXPECT_EQ(effective_attention_kernel(r2023, AttentionKernel::release, "ampere"), AttentionKernel::native);
+  EXPECT_EQ(effective_attention_kernel(r2026, AttentionKernel::release, "hopper"), AttentionKernel::native);
+  try {
+    with_release_kernels(b200, r2026, catalog, AttentionKernel::flash_attention_2);
+    FAIL() << "flash-attention-2 on blackwell";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.field()), "--attention-kernel");
+    EXPECT_NE(std::string(e.what()).find("blackwell"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -160,6 +160,8 @@ std::string training_row_command(const TrainingCase& c, const TrainingPlan& plan
   if (!c.framework_container.empty()) l.opt("--framework-release", c.framework_container);
   else if (c.framework_release > 0) l.opt("--framework-release", c.framework_release);
   if (c.ep_overlap >= 0) l.opt("--ep-overlap", std::string(c.ep_overlap ? "on" : "off"));
+  if (c.attention_kernel != AttentionKernel::release)
+    l.opt("--attention-kernel", std::string(to_string(c.attention_kernel)));
   l.opt("--plan", full_plan_text(plan));
   if (c.metric == "tflops_per_gpu" && c.flop_convention != FlopConvention::model)
     l.opt("--flop-convention", std::string(to_string(c.flop_convention)));

@@ -19,6 +19,7 @@
 #include "training/expert_overlap.h"
 #include "training/framework_release.h"
 #include "training/moe_dispatcher.h"
+#include "validate/attention_kernel_text.h"
 #include "validate/blank_plan.h"
 #include "validate/metric_name.h"
 #include "validate/precision_text.h"
@@ -304,9 +305,21 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     }
     blanks.sequence_parallel_available = release.sequence_parallel;
     const bool hopper = c.hardware.accelerator.generation == "hopper";
-    if (const std::string note = release_note(release, c.model.is_moe(), hopper); !note.empty())
+    // The attention kernel as the notes name it; a kernel the model has no rate for on this GPU skips the row.
+    const AttentionKernelReading kernel = read_attention_kernel(notes);
+    if (kernel.kernel == AttentionKernel::flash_attention_2 && hopper) {
+      c.attention_kernel = kernel.kernel;
+      c.assumptions.push_back(fmt::format("attention kernel '{}': FlashAttention-2, the Ampere-design kernel, at its "
+                                          "rate on Hopper",
+                                          kernel.spelling));
+    } else if (kernel.kernel == AttentionKernel::native && hopper && !release.hopper_attention) {
+      c.attention_kernel = kernel.kernel;
+      c.assumptions.push_back(fmt::format("attention kernel '{}': the Hopper-native kernels", kernel.spelling));
+    }
+    const bool release_kernel = hopper && c.attention_kernel == AttentionKernel::release;
+    if (const std::string note = release_note(release, c.model.is_moe(), release_kernel); !note.empty())
       c.assumptions.push_back(note);
-    c.hardware = with_release_kernels(std::move(c.hardware), release, catalog);
+    c.hardware = with_release_kernels(std::move(c.hardware), release, catalog, c.attention_kernel);
     // Sharding as the notes spell it (validate/zero_spelling.h).
     if (const ZeroReading z = read_zero_spelling(notes); z.stage >= 0) {
       p.zero = z.stage;

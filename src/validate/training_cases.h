@@ -46,6 +46,9 @@ struct TrainingCase {
   // container, else the release (training/expert_overlap.h): 1 on, 0 off, -1 not a MoE plan with EP > 1
   // (the option is not stated).
   int ep_overlap = -1;
+  // The attention kernel the notes name (`train --attention-kernel`; validate/attention_kernel_text.h):
+  // release where they name none.
+  AttentionKernel attention_kernel = AttentionKernel::release;
   Hardware hardware;
   TrainingPlan plan;
   TrainingWorkload workload;

@@ -1,5 +1,5 @@
 // gpuplan train's options for what a published row states (--arch, --framework-release,
-// --flop-convention), and validate's training rows: each replays as its command; a row whose notes
+// --attention-kernel, --flop-convention), and validate's training rows: each replays as its command; a row whose notes
 // contradict its figure is reported with the reason and not scored.
 #include <gtest/gtest.h>
 
@@ -29,6 +29,37 @@ TEST(CliTrainRows, BadFrameworkReleaseExits2NamingTheFieldAndRange) {
   ASSERT_TRUE(c.exit_code == 0 || c.exit_code == 3) << c.err;  // 3: does not fit; the document is printed either way
   EXPECT_EQ(c.json()["framework_release"], 2025);
   EXPECT_EQ(c.json()["framework_container"], "25.09");
+}
+
+// The attention kernel: as the release has it, or stated. On Hopper FlashAttention-2 runs slower than the
+// native kernels at any release; elsewhere it is refused where no rate of it is known, naming the option.
+TEST(CliTrainRows, AttentionKernelIsStatedOrAsTheReleaseHasIt) {
+  const std::string base = "train --model llama3.1-8b --system hgx-h100 --gpus 8 --seq 16384 --global-batch 64 "
+                           "--plan tp=1,pp=1,mbs=1,recompute=full --json";
+  const auto ran = [](const auto& r) { return r.exit_code == 0 || r.exit_code == 3; };
+  const auto now = run_gpuplan(base), fa2 = run_gpuplan(base + " --attention-kernel flash-attention-2"),
+             y2023 = run_gpuplan(base + " --framework-release 2023"),
+             y2023_native = run_gpuplan(base + " --framework-release 2023 --attention-kernel native");
+  for (const auto* r : {&now, &fa2, &y2023, &y2023_native}) ASSERT_TRUE(ran(*r)) << r->err;
+  EXPECT_EQ(now.json()["attention_kernel"], "native");
+  EXPECT_EQ(fa2.json()["attention_kernel"], "flash-attention-2");
+  EXPECT_EQ(y2023.json()["attention_kernel"], "flash-attention-2");
+  EXPECT_EQ(y2023_native.json()["attention_kernel"], "native");
+  EXPECT_LT(now.json()["step_time_s"].get<double>(), fa2.json()["step_time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(fa2.json()["step_time_s"].get<double>(), y2023.json()["step_time_s"].get<double>());
+  EXPECT_DOUBLE_EQ(now.json()["step_time_s"].get<double>(), y2023_native.json()["step_time_s"].get<double>());
+  const auto a100 = run_gpuplan("train --model llama3.1-8b --system hgx-a100 --gpus 8 --plan tp=1,pp=1,mbs=1 --json"),
+             a100_fa2 = run_gpuplan("train --model llama3.1-8b --system hgx-a100 --gpus 8 --plan tp=1,pp=1,mbs=1 "
+                                    "--attention-kernel fa2 --json");
+  ASSERT_TRUE(ran(a100)) << a100.err;
+  ASSERT_TRUE(ran(a100_fa2)) << a100_fa2.err;
+  EXPECT_DOUBLE_EQ(a100.json()["step_time_s"].get<double>(), a100_fa2.json()["step_time_s"].get<double>());
+  for (const char* bad : {"--system hgx-b200 --attention-kernel flash-attention-2", "--attention-kernel fa3",
+                          "--attention-kernel ''"}) {
+    const auto r = run_gpuplan(std::string("train --model llama3.1-8b --gpus 8 ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << r.out;
+    EXPECT_TRUE(has(r.err, "--attention-kernel")) << r.err;
+  }
 }
 
 TEST(CliTrainRows, EpOverlapIsStatedOrAsTheReleaseHasIt) {
