@@ -203,7 +203,8 @@ int train(const Catalog& catalog, TrainRequest req, Output& output) {
       !note.empty())
     output.os() << note << "\n";
   if (hopper && kernel == AttentionKernel::flash_attention_2)
-    output.os() << "attention: FlashAttention-2, the Ampere-design kernel, at its rate on Hopper (--attention-kernel)\n";
+    output.os() << "attention: FlashAttention-2, the Ampere-design kernel, at its rate on Hopper "
+                   "(--attention-kernel)\n";
   if (*flops != FlopConvention::model)
     output.os() << fmt::format("TFLOP/s per GPU counted as {}: {:.1f}\n", to_string(*flops),
                                tflops_per_gpu(*flops, model, req.w, r));

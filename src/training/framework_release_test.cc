@@ -93,6 +93,12 @@ TEST(FrameworkRelease, HopperAttentionKernelsByRelease) {
   const double expect = catalog.efficiency("ampere").attention_eff * a100.accelerator.peak(MathFormat::bf16) *
                         kAmpereKernelHopperSpeedup / h100.accelerator.peak(MathFormat::bf16);
   EXPECT_NEAR(old.efficiency.attention_eff, std::min(expect, h100.efficiency.attention_eff), 1e-12);
+  // The same share of the chip's peak on every Hopper part: a smaller part runs it slower in proportion.
+  const Hardware pcie = resolve_hardware(catalog, "h100-pcie");
+  const double pcie_old = with_release_kernels(pcie, framework_release(2023), catalog).efficiency.attention_eff;
+  EXPECT_NEAR(pcie_old, std::min(expect, pcie.efficiency.attention_eff), 1e-12);
+  EXPECT_LT(pcie_old * pcie.accelerator.peak(MathFormat::bf16),
+            old.efficiency.attention_eff * h100.accelerator.peak(MathFormat::bf16));
   EXPECT_LT(old.efficiency.attention_eff, h100.efficiency.attention_eff);
   EXPECT_EQ(old.efficiency.gemm_max, h100.efficiency.gemm_max);  // only attention's kernels differ
   EXPECT_EQ(with_release_kernels(h100, framework_release(2024), catalog).efficiency.attention_eff,

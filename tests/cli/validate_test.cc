@@ -234,7 +234,8 @@ TEST(ValidateCli, CalibrateBandsWritesAFileTheCatalogReads) {
 // coverage with it, and the nested check (the factor fitted without them) stays near it.
 TEST(ValidateCli, CalibrateBandsWidensToWhatUnseenSourcesNeed) {
   const std::string unseen = std::string(GPUPLAN_SOURCE_DIR) + "/data/new_ground/mlperf-inference-v5.1.csv";
-  const std::string known = "calibrate --bands --dataset " + kData + "training.csv --serving " + kData + "inference.csv";
+  const std::string known =
+      "calibrate --bands --dataset " + kData + "training.csv --serving " + kData + "inference.csv";
   auto base = run_gpuplan(known + " --json", 300);
   auto r = run_gpuplan(known + " --new-ground " + unseen + " --json", 300);
   ASSERT_EQ(base.exit_code, 0) << base.err;
@@ -249,7 +250,8 @@ TEST(ValidateCli, CalibrateBandsWidensToWhatUnseenSourcesNeed) {
   EXPECT_GT(j["widening"]["serving_throughput"]["source"].get<double>(),
             jb["widening"]["serving_throughput"]["source"].get<double>() + 0.3);
   // The files' own known-ground bands are untouched.
-  EXPECT_EQ(j["coverage_known_ground"]["by_file"]["inference.csv"], jb["coverage_known_ground"]["by_file"]["inference.csv"]);
+  EXPECT_EQ(j["coverage_known_ground"]["by_file"]["inference.csv"],
+            jb["coverage_known_ground"]["by_file"]["inference.csv"]);
   EXPECT_FALSE(j["coverage_lofo_by_file"].contains("mlperf-inference-v5.1.csv"));
   auto bad = run_gpuplan("calibrate --bands --dataset " + kData + "training.csv --new-ground " +
                          std::string(GPUPLAN_SOURCE_DIR) + "/data/catalog/efficiency.yaml");
