@@ -1,7 +1,10 @@
 // End-to-end tests of `gpuplan schedule` and `gpuplan export`.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -12,14 +15,24 @@ namespace {
 
 const std::string kPhilly = std::string(GPUPLAN_SHARED_DATA_DIR) + "/traces/philly.csv";
 
+// A file of this test process's own (ctest runs the tests of this file in parallel processes: a shared
+// path would be rewritten under another test's reader).
+std::string own_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("gpuplan_schedule_cli_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
 // A cluster file with explicit shapes, so these tests do not depend on catalog entries.
 std::string explicit_cluster() {
-  const std::string path = "/tmp/gpuplan_schedule_cli_cluster.yaml";
-  std::ofstream(path) << "name: cli-test\nsystems:\n"
-                         "  - system: gb300-nvl72\n    count: 4\n    gpus_per_node: 4\n    nodes: 18\n"
-                         "    nvlink_domain_gpus: 72\n    node_prefix: gb300-\n"
-                         "  - system: hgx-h200\n    count: 16\n    gpus_per_node: 8\n    nodes: 1\n"
-                         "    nvlink_domain_gpus: 8\n    node_prefix: h200-\n";
+  static const std::string path = [] {
+    const std::string p = own_path("cluster.yaml");
+    std::ofstream(p) << "name: cli-test\nsystems:\n"
+                        "  - system: gb300-nvl72\n    count: 4\n    gpus_per_node: 4\n    nodes: 18\n"
+                        "    nvlink_domain_gpus: 72\n    node_prefix: gb300-\n"
+                        "  - system: hgx-h200\n    count: 16\n    gpus_per_node: 8\n    nodes: 1\n"
+                        "    nvlink_domain_gpus: 8\n    node_prefix: h200-\n";
+    return p;
+  }();
   return path;
 }
 
@@ -47,7 +60,7 @@ TEST(ScheduleCli, PhillyFirst5000JobsAllPoliciesJson) {
 
 TEST(ScheduleCli, TableAndSkippedJobsAreReported) {
   // 128-GPU Philly jobs do not fit an 8-GPU cluster: skipped and said so.
-  const std::string path = "/tmp/gpuplan_schedule_cli_tiny.yaml";
+  const std::string path = own_path("tiny.yaml");
   std::ofstream(path) << "systems:\n  - system: tiny\n    count: 1\n    gpus_per_node: 8\n    nodes: 1\n"
                          "    nvlink_domain_gpus: 8\n";
   auto r = run_gpuplan("schedule --cluster " + path + " --trace " + kPhilly + " --jobs 3000 --policy domain-aware");
@@ -58,7 +71,7 @@ TEST(ScheduleCli, TableAndSkippedJobsAreReported) {
 }
 
 TEST(ScheduleCli, GeneratedMixWithPreemption) {
-  const std::string trace = "/tmp/gpuplan_schedule_cli_trace.csv";
+  const std::string trace = own_path("trace.csv");
   auto r = run_gpuplan("schedule --cluster " + explicit_cluster() +
                        " --trace generated --jobs 400 --seed 3 --load 1.3 --backfill --preempt --json --write-trace " +
                        trace);
@@ -77,7 +90,7 @@ TEST(ScheduleCli, BadInputExitsWith2NamingTheField) {
   auto r = run_gpuplan("schedule --cluster " + explicit_cluster() + " --policy domain-awar");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("domain-aware"), std::string::npos) << r.err;
-  const std::string bad = "/tmp/gpuplan_schedule_cli_bad.yaml";
+  const std::string bad = own_path("bad.yaml");
   std::ofstream(bad) << "systems:\n  - system: x\n    count: 1\n    gpus_per_node: 8\n    nodes: 1\n"
                         "    nvlink_domain_gpus: 8\n    colour: red\n";
   r = run_gpuplan("schedule --cluster " + bad);
