@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -88,41 +87,28 @@ const char* to_string(AttentionKernel k) {
   return "release";
 }
 
-bool ampere_design_attention(const FrameworkRelease& r, AttentionKernel k) {
-  if (k == AttentionKernel::flash_attention_2) return true;
-  return k == AttentionKernel::release && !r.hopper_attention;
-}
-
 AttentionKernel effective_attention_kernel(const FrameworkRelease& r, AttentionKernel k,
                                            const std::string& generation) {
   if (k != AttentionKernel::release) return k;
-  return generation == "hopper" && ampere_design_attention(r, k) ? AttentionKernel::flash_attention_2
-                                                                 : AttentionKernel::native;
+  return generation == "hopper" && !r.hopper_attention ? AttentionKernel::flash_attention_2 : AttentionKernel::native;
 }
 
-Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
-                              double a100_bf16_flops_per_s, double h100_bf16_flops_per_s, AttentionKernel k,
+Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog, AttentionKernel k,
                               const std::string& field) {
   const std::string& g = hw.accelerator.generation;
   if (k == AttentionKernel::flash_attention_2 && g != "ampere" && g != "ada" && g != "hopper")
     throw InputError(field, fmt::format("flash-attention-2 is modelled on ampere, ada and hopper GPUs (its published "
                                         "rates), not on {} ({}): give native",
                                         hw.accelerator.name, g));
-  if (g != "hopper" || !ampere_design_attention(r, k)) return hw;
-  if (a100_bf16_flops_per_s <= 0 || h100_bf16_flops_per_s <= 0 || ampere.attention_eff <= 0) return hw;
-  const double kernel_flops_per_s = ampere.attention_eff * a100_bf16_flops_per_s * kAmpereKernelHopperSpeedup;
-  const double share = kernel_flops_per_s / h100_bf16_flops_per_s;
-  hw.efficiency.attention_eff = std::min(hw.efficiency.attention_eff, share);
-  return hw;
-}
-
-Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog, AttentionKernel k,
-                              const std::string& field) {
+  if (g != "hopper" || effective_attention_kernel(r, k, g) != AttentionKernel::flash_attention_2) return hw;
   const Accelerator* a100 = catalog.find_accelerator("a100-80gb");
   const Accelerator* h100 = catalog.find_accelerator("h100-sxm");
-  const double a100_bf16 = a100 ? a100->peak(MathFormat::bf16) : 0.0;
-  const double h100_bf16 = h100 ? h100->peak(MathFormat::bf16) : 0.0;
-  return with_release_kernels(std::move(hw), r, catalog.efficiency("ampere"), a100_bf16, h100_bf16, k, field);
+  const double ampere_eff = catalog.efficiency("ampere").attention_eff;
+  if (!a100 || !h100 || ampere_eff <= 0 || h100->peak(MathFormat::bf16) <= 0) return hw;
+  const double kernel_flops_per_s = ampere_eff * a100->peak(MathFormat::bf16) * kAmpereKernelHopperSpeedup;
+  const double share = kernel_flops_per_s / h100->peak(MathFormat::bf16);
+  hw.efficiency.attention_eff = std::min(hw.efficiency.attention_eff, share);
+  return hw;
 }
 
 std::string release_note(const FrameworkRelease& r, bool moe, bool hopper) {

@@ -79,26 +79,19 @@ enum class AttentionKernel { release, native, flash_attention_2 };
 std::optional<AttentionKernel> parse_attention_kernel(const std::string& text);
 const char* to_string(AttentionKernel k);
 
-// Whether the kernel that runs is the Ampere-design one on a Hopper GPU: FlashAttention-2 stated, or the
-// release's default under a release without the Hopper-native kernels.
-bool ampere_design_attention(const FrameworkRelease& r, AttentionKernel k);
-// The kernel that runs on a GPU of `generation`: the stated one, else on Hopper the release's, else native.
+// The kernel that runs on a GPU of `generation`: the stated one, else on Hopper the release's (the
+// Ampere-design FlashAttention-2 before the Hopper-native kernels), else native.
 AttentionKernel effective_attention_kernel(const FrameworkRelease& r, AttentionKernel k,
                                            const std::string& generation);
 
-// `hw` with the attention rate the stack's kernel reaches: on a Hopper GPU running the Ampere-design
-// kernel (ampere_design_attention), that kernel's share of the chip's BF16 peak: the Ampere generation's
-// fitted attention rate `ampere` at the A100's BF16 peak, times kAmpereKernelHopperSpeedup, over the
-// H100 SXM's BF16 peak (the chips FlashAttention-2 was measured on: `a100_bf16_flops_per_s`,
-// `h100_bf16_flops_per_s`), so a Hopper part with fewer SMs or lower clocks runs it slower in proportion;
-// `hw` unchanged otherwise (FlashAttention-2 is the Ampere and Ada generations' own kernel class). The
-// rate never rises above the generation's own. FlashAttention-2 stated on another generation (Blackwell,
-// CDNA: no published rate of the kernel there) -> InputError(field).
-Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Efficiency& ampere,
-                              double a100_bf16_flops_per_s, double h100_bf16_flops_per_s,
-                              AttentionKernel k = AttentionKernel::release,
-                              const std::string& field = "--attention-kernel");
-// The same with the catalog's Ampere efficiency and its A100 80GB SXM and H100 SXM.
+// `hw` with the attention rate the stack's kernel reaches: on a Hopper GPU running FlashAttention-2
+// (effective_attention_kernel), that kernel's share of the chip's BF16 peak: the catalog's Ampere fitted
+// attention rate at the A100 80GB SXM's BF16 peak, times kAmpereKernelHopperSpeedup, over the H100 SXM's
+// BF16 peak (the chips FlashAttention-2 was measured on), so a Hopper part with fewer SMs or lower clocks
+// runs it slower in proportion; `hw` unchanged otherwise (FlashAttention-2 is the Ampere and Ada
+// generations' own kernel class). The rate never rises above the generation's own. FlashAttention-2
+// stated on another generation (Blackwell, CDNA: no published rate of the kernel there) ->
+// InputError(field).
 Hardware with_release_kernels(Hardware hw, const FrameworkRelease& r, const Catalog& catalog,
                               AttentionKernel k = AttentionKernel::release,
                               const std::string& field = "--attention-kernel");

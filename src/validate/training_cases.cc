@@ -305,16 +305,15 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
     }
     blanks.sequence_parallel_available = release.sequence_parallel;
     const bool hopper = c.hardware.accelerator.generation == "hopper";
-    // The attention kernel as the notes name it; a kernel the model has no rate for on this GPU skips the row.
-    const AttentionKernelReading kernel = read_attention_kernel(notes);
-    if (kernel.kernel == AttentionKernel::flash_attention_2 && hopper) {
+    // The attention kernel as the notes name it, stated on Hopper, the one generation whose rate it moves
+    // (FlashAttention-2 is the Ampere and Ada generations' fitted kernel class; elsewhere it has no rate).
+    if (const AttentionKernelReading kernel = read_attention_kernel(notes);
+        hopper && kernel.kernel != AttentionKernel::release) {
       c.attention_kernel = kernel.kernel;
-      c.assumptions.push_back(fmt::format("attention kernel '{}': FlashAttention-2, the Ampere-design kernel, at its "
-                                          "rate on Hopper",
-                                          kernel.spelling));
-    } else if (kernel.kernel == AttentionKernel::native && hopper && !release.hopper_attention) {
-      c.attention_kernel = kernel.kernel;
-      c.assumptions.push_back(fmt::format("attention kernel '{}': the Hopper-native kernels", kernel.spelling));
+      c.assumptions.push_back(fmt::format("attention kernel '{}' in the notes: {}", kernel.spelling,
+                                          kernel.kernel == AttentionKernel::flash_attention_2
+                                              ? "FlashAttention-2, the Ampere-design kernel, at its rate on Hopper"
+                                              : "the Hopper-native kernels"));
     }
     const bool release_kernel = hopper && c.attention_kernel == AttentionKernel::release;
     if (const std::string note = release_note(release, c.model.is_moe(), release_kernel); !note.empty())
