@@ -131,6 +131,17 @@ System parse_system(YamlMap& m, const std::string& origin) {
   s.nodes = static_cast<int>(m.opt_integer_in("nodes", 1, 1000000).value_or(1));
   s.nvlink_domain_gpus = static_cast<int>(m.integer_in("nvlink_domain_gpus", 1, 1000000));
   s.scaleup_network = m.str("scaleup_network");
+  if (const auto topology = m.opt_str("scaleup_topology")) {
+    if (*topology == "switched") {
+      s.scaleup_topology = ScaleupTopology::switched;
+    } else if (*topology == "direct_mesh") {
+      s.scaleup_topology = ScaleupTopology::direct_mesh;
+    } else {
+      throw InputError(key_path(m, "scaleup_topology"),
+                       fmt::format("must be switched or direct_mesh, got '{}'", *topology) +
+                           did_you_mean(*topology, {"switched", "direct_mesh"}));
+    }
+  }
   s.scaleout_network = m.str("scaleout_network");
   s.scaleout_bandwidth_bytes_per_s_per_gpu = positive(m, "scaleout_gb_per_s_per_gpu", 1e5) * kGiga;
   s.power_w = positive(m, "power_kw", 1e5) * 1e3;
@@ -149,7 +160,7 @@ System parse_system(YamlMap& m, const std::string& origin) {
   s.price_usd = opt_positive(m, "price_usd", 1e10);
   s.claims = m.str_list("claims");
   s.sources = parse_sources(m, {"name", "display_name", "aliases", "accelerator", "gpus_per_node", "nodes",
-                                "nvlink_domain_gpus", "scaleup_network", "scaleout_network",
+                                "nvlink_domain_gpus", "scaleup_network", "scaleup_topology", "scaleout_network",
                                 "scaleout_gb_per_s_per_gpu", "power_kw", "cooling", "host_memory_gb",
                                 "host_memory_bandwidth_gb_per_s", "rack_units", "price_usd", "claims"});
   s.origin = origin;

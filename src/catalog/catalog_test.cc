@@ -182,6 +182,11 @@ TEST(Catalog, SpotValues) {
   EXPECT_EQ(nvl72.gpus_per_unit(), 72);
   EXPECT_EQ(nvl72.nvlink_domain_gpus, 72);
   EXPECT_EQ(nvl72.cooling, Cooling::liquid);
+  // Switched NVLink unless the board wires its GPUs to one another directly.
+  EXPECT_EQ(nvl72.scaleup_topology, ScaleupTopology::switched);
+  EXPECT_EQ(c.system("hgx-h100").scaleup_topology, ScaleupTopology::switched);
+  EXPECT_EQ(c.system("hgx-h100-4gpu").scaleup_topology, ScaleupTopology::direct_mesh);
+  EXPECT_EQ(c.system("hgx-h100-4gpu").gpus_per_node, 4);
   EXPECT_DOUBLE_EQ(c.system("DGX H100").scaleout_bandwidth_bytes_per_s_per_gpu, 50e9);
   EXPECT_DOUBLE_EQ(c.system("hgx-b300").scaleout_bandwidth_bytes_per_s_per_gpu, 100e9);
 
@@ -501,6 +506,11 @@ systems:
     cooling: water
 )";
   EXPECT_NE(error_of([&] { c.merge_yaml(sys, "f.yaml"); }).find("must be air or liquid"), std::string::npos);
+  std::string mesh = sys;
+  mesh.replace(mesh.find("cooling: water"), 14, "cooling: air\n    scaleup_topology: ring");
+  const std::string mesh_error = error_of([&] { c.merge_yaml(mesh, "f.yaml"); });
+  EXPECT_NE(mesh_error.find("scaleup_topology"), std::string::npos) << mesh_error;
+  EXPECT_NE(mesh_error.find("switched or direct_mesh"), std::string::npos) << mesh_error;
   EXPECT_NE(error_of([&] { c.merge_yaml("networks:\n  - name: n\n    tier: scale_sideways\n", "f.yaml"); })
                 .find("scale_up or scale_out"),
             std::string::npos);

@@ -9,6 +9,13 @@ namespace gpuplan {
 
 enum class Cooling { air, liquid };
 
+// How a scale-up domain's GPUs are wired. switched: every GPU's links run to switches (NVSwitch, NVLink
+// Switch trays), so any group of its GPUs talks at the GPU's whole scale-up bandwidth. direct_mesh:
+// each GPU's links are split evenly over direct links to every other GPU of the domain (HGX H100 4-GPU:
+// 6 of its 18 NVLinks to each peer), so a group of k of its n GPUs reaches only the k - 1 peers' links:
+// (k - 1) / (n - 1) of it.
+enum class ScaleupTopology { switched, direct_mesh };
+
 struct System {
   std::string name;          // catalog key, e.g. "hgx-h200", "gb300-nvl72"
   std::string display_name;  // "HGX H200 8-GPU"
@@ -18,6 +25,7 @@ struct System {
   int nodes = 1;             // nodes in one system unit (NVL72: 18 compute trays)
   int nvlink_domain_gpus = 8;                // GPUs in one scale-up (NVLink) domain
   std::string scaleup_network;               // Network::name of the scale-up fabric
+  ScaleupTopology scaleup_topology = ScaleupTopology::switched;
   std::string scaleout_network;              // Network::name of the default scale-out fabric
   double scaleout_bandwidth_bytes_per_s_per_gpu = 0;  // one direction, per GPU (NIC share)
   double power_w = 0;                        // whole system unit at full load (node or rack)

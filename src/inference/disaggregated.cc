@@ -35,7 +35,8 @@ KvWire kv_wire(const ModelArch& m, const Hardware& hw, const DisaggregatedDeploy
   // sends its own share (head shards, or for MLA's replicated latent its share of the layers).
   const double senders = d.prefill.attention_dp ? 1.0 : d.prefill.tp;
   const bool same_domain = d.prefill_gpus + d.decode_gpus <= hw.fabric.domain_gpus;
-  const double link = same_domain ? hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff
+  // Each sender writes to one decode rank: in a direct mesh, over that one peer's links.
+  const double link = same_domain ? hw.fabric.scaleup_group_bytes_per_s(2) * hw.efficiency.scaleup_eff
                                   : hw.fabric.scaleout_bytes_per_s * hw.efficiency.scaleout_eff;
   return {bytes / (senders * link), same_domain ? hw.fabric.scaleup_latency_s : hw.fabric.scaleout_latency_s};
 }

@@ -349,7 +349,7 @@ double Stage::tp_all_reduce_s(double bytes) const {
   const int tp = par_.tp;
   const double ring = tp_all_reduce_.at(bytes);
   if (tp <= 1 || tp > hw.fabric.domain_gpus) return ring;
-  const double up = hw.fabric.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  const double up = hw.fabric.scaleup_group_bytes_per_s(tp) * hw.efficiency.scaleup_eff;
   const double lat = hw.fabric.scaleup_latency_s, k = tp;
   const double one_shot = hw.efficiency.kernel_overhead_s + (k - 1) * bytes / up + lat;
   const double two_shot = hw.efficiency.kernel_overhead_s + 2.0 * ((k - 1) / k * bytes / up + lat);

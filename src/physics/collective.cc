@@ -74,7 +74,8 @@ CollectiveTime::CollectiveTime(Collective kind, const Group& g, const Hardware& 
   const int k = k_ = ranks_per_domain(g, f);
   const int d = d_ = (n + k - 1) / k;
   cross_ = n > k;
-  up_ = f.scaleup_bytes_per_s * hw.efficiency.scaleup_eff;
+  // Inside a domain the group's k ranks talk to one another (a pair, when sending to the next stage).
+  up_ = f.scaleup_group_bytes_per_s(kind == Collective::send_recv ? 2 : k) * hw.efficiency.scaleup_eff;
   out_ = f.scaleout_bytes_per_s * hw.efficiency.scaleout_eff * beyond_leaf_share(n, g.stride, f);
   overhead_ = hw.efficiency.kernel_overhead_s;
   up_lat_ = f.scaleup_latency_s;

@@ -65,6 +65,7 @@ Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_g
   hw.system_name = sys->name;
   hw.fabric.domain_gpus = std::max(1, sys->nvlink_domain_gpus);
   hw.fabric.multi_node_nvlink = sys->gpus_per_node > 0 && sys->nvlink_domain_gpus > sys->gpus_per_node;
+  hw.fabric.scaleup_direct_mesh = sys->scaleup_topology == ScaleupTopology::direct_mesh;
   hw.fabric.scaleup_bytes_per_s = hw.accelerator.scaleup_bandwidth_bytes_per_s > 0
                                       ? hw.accelerator.scaleup_bandwidth_bytes_per_s
                                       : 32e9;

@@ -13,7 +13,9 @@ struct Fabric {
   // The NVLink domain spans hosts (GB200 / GB300 NVL72: 18 compute trays of 4 GPUs), so engines' multi-node
   // NVLink paths (TensorRT-LLM's MNNVL all-to-all) run.
   bool multi_node_nvlink = false;
-  double scaleup_bytes_per_s = 450e9;           // per GPU, one direction
+  double scaleup_bytes_per_s = 450e9;           // per GPU, one direction, all its scale-up links
+  // The domain's GPUs are wired to one another directly (System::scaleup_topology), not through switches.
+  bool scaleup_direct_mesh = false;
   double scaleout_bytes_per_s = 50e9;           // per GPU, one direction (its NIC share)
   double scaleup_latency_s = 3e-6;              // one step of a collective inside the domain
   double scaleout_latency_s = 8e-6;             // one step across the scale-out network
@@ -21,6 +23,15 @@ struct Fabric {
   double scaleout_beyond_leaf_fraction = 1.0;   // bandwidth share past the leaf: u/d at d:u oversubscription
   int scaleout_leaf_gpus = 0;                   // GPUs under one scalable unit's leaves (0: the whole cluster)
   bool scaleout_rail_only = false;              // no spine: cross-rail traffic is forwarded over NVLink first
+
+  // Per GPU, one direction: what a collective among `ranks` GPUs of one scale-up domain moves at. Through
+  // switches, the GPU's whole scale-up bandwidth; in a direct mesh of the domain's n GPUs, the links to
+  // the ranks - 1 peers, (ranks - 1) / (n - 1) of it (a pair: one peer's links).
+  double scaleup_group_bytes_per_s(int ranks) const {
+    if (!scaleup_direct_mesh || domain_gpus <= 2) return scaleup_bytes_per_s;
+    const int peers = ranks < 2 ? 1 : (ranks > domain_gpus ? domain_gpus : ranks) - 1;
+    return scaleup_bytes_per_s * double(peers) / double(domain_gpus - 1);
+  }
 };
 
 // The host side one GPU sees: its share of the node's host DRAM and of the bandwidth to it.

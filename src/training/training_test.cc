@@ -474,5 +474,41 @@ TEST(Hardware, UnknownSystemIsAnErrorListingTheSystems) {
   EXPECT_NEAR(resolve_hardware(catalog, "hgx-a100").host.bandwidth_bytes_per_s_per_gpu, 16e9, 1e6);
 }
 
+// A direct mesh (HGX H100 4-GPU, AMD's platforms) gives a group of k of its n GPUs the links to its k - 1
+// peers; through switches every group talks at the GPU's whole bandwidth. A mesh is never faster than the
+// switch, a wider group never gets less bandwidth per GPU, and the whole domain gets it all.
+TEST(ScaleupTopology, ADirectMeshGivesAGroupItsPeersLinks) {
+  static const Catalog catalog = Catalog::builtin();
+  const Hardware switched = resolve_hardware(catalog, "hgx-h100");
+  const Hardware mesh4 = resolve_hardware(catalog, "hgx-h100-4gpu");
+  ASSERT_TRUE(mesh4.fabric.scaleup_direct_mesh);
+  ASSERT_FALSE(switched.fabric.scaleup_direct_mesh);
+  const double all = mesh4.fabric.scaleup_bytes_per_s;
+  EXPECT_DOUBLE_EQ(mesh4.fabric.scaleup_group_bytes_per_s(2), all / 3);  // 6 of 18 NVLinks to one peer
+  EXPECT_DOUBLE_EQ(mesh4.fabric.scaleup_group_bytes_per_s(4), all);
+  EXPECT_DOUBLE_EQ(switched.fabric.scaleup_group_bytes_per_s(2), switched.fabric.scaleup_bytes_per_s);
+  Hardware mi = resolve_hardware(catalog, "mi300x-platform");  // its Infinity Fabric wired as a mesh of 8
+  mi.fabric.scaleup_direct_mesh = true;
+  EXPECT_DOUBLE_EQ(mi.fabric.scaleup_group_bytes_per_s(4), mi.fabric.scaleup_bytes_per_s * 3 / 7);
+  double last = 0;
+  for (int k = 2; k <= 8; ++k) {
+    const double b = mi.fabric.scaleup_group_bytes_per_s(k);
+    EXPECT_GE(b, last) << k;
+    EXPECT_LE(b, mi.fabric.scaleup_bytes_per_s) << k;
+    last = b;
+  }
+  const double bytes = 64e6;
+  for (Collective kind : {Collective::all_reduce, Collective::all_gather, Collective::all_to_all,
+                          Collective::send_recv}) {
+    const double t_mesh = collective_time_s(kind, bytes, Group{2, 1}, mesh4);
+    const double t_switch = collective_time_s(kind, bytes, Group{2, 1}, switched);
+    EXPECT_GT(t_mesh, 2.5 * t_switch) << to_string(kind);  // a third of the bandwidth, the same latencies
+    if (kind != Collective::send_recv)  // a pipeline hop is one pair whatever the group
+      EXPECT_DOUBLE_EQ(collective_time_s(kind, bytes, Group{4, 1}, mesh4),
+                       collective_time_s(kind, bytes, Group{4, 1}, switched))
+          << to_string(kind);
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -165,7 +165,7 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                        echo_name(t.cell(i, "metric"))));
       continue;
     }
-    if (auto why = resolve_row_hardware(catalog, c)) {
+    if (auto why = resolve_row_hardware(catalog, c, notes + " " + t.cell(i, "source_url_or_path"))) {
       skip(*why);
       continue;
     }

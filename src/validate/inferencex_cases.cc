@@ -339,7 +339,7 @@ std::vector<InferenceCase> map_inferencex_cases(const CsvTable& t, const Catalog
     c.scenario = "closed_loop";
     if (c.framework.empty()) c.framework = "unknown";
     c.engine = c.framework;  // its serving-engine entry (the replaying command's --engine)
-    if (auto why = resolve_row_hardware(catalog, c)) {
+    if (auto why = resolve_row_hardware(catalog, c, t.cell(i, "system"))) {
       skip(*why);
       continue;
     }

@@ -95,7 +95,7 @@ std::vector<TrainingCase> map_training_cases(const CsvTable& t, const Catalog& c
                        echo_name(t.cell(i, "reported_metric"))));
       continue;
     }
-    if (auto why = resolve_row_hardware(catalog, c)) {
+    if (auto why = resolve_row_hardware(catalog, c, notes)) {
       skip(*why);
       continue;
     }

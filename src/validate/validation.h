@@ -8,6 +8,7 @@
 
 #include "catalog/error_band.h"
 #include "core/error.h"
+#include "validate/system_text.h"
 #include "validate/training_cases.h"
 
 namespace gpuplan {
@@ -73,9 +74,10 @@ ScoredRow scored_row(const Case& c, double predicted) {
 }
 
 // Resolves a row's GPU name to its catalog accelerator and hardware (accelerator, generation, hardware,
-// system of the case); the reason to skip the row when it cannot.
+// system of the case); the reason to skip the row when it cannot. `row_text` (the row's notes and source):
+// a server it names that the catalog builds from the accelerator (validate/system_text.h) is the system.
 template <typename Case>
-std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c) {
+std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c, const std::string& row_text = {}) {
   const Accelerator* acc = catalog.find_accelerator(c.gpu_name);
   // Tables also name the system ("GB200 NVL72", "DGX H100"): its accelerator, on that system.
   const System* sys = acc ? nullptr : catalog.find_system(c.gpu_name);
@@ -83,6 +85,19 @@ std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c)
   if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
   c.accelerator = acc->name;
   c.generation = acc->generation;
+  if (!sys && !row_text.empty()) {
+    const SystemReading named = read_system(catalog, acc->name, row_text);
+    const System* first = nullptr;
+    for (const System& s : catalog.systems())
+      if (s.accelerator == acc->name) {
+        first = &s;
+        break;
+      }
+    if (named.system && named.system != first) {
+      sys = named.system;
+      c.assumptions.push_back("system: " + sys->name + " (the row names the server: '" + named.spelling + "')");
+    }
+  }
   try {
     c.hardware = resolve_hardware(catalog, sys ? sys->name : acc->name);
   } catch (const InputError& e) {

@@ -33,6 +33,20 @@ TEST(InferCli, OperatingPointJson) {
   EXPECT_NEAR(j["tokens_per_s_per_user"].get<double>() * j["tpot_s"].get<double>(), 1.0, 1e-9);
 }
 
+// The 4-GPU HGX H100 board wires its GPUs directly (no NVSwitch): a TP2 pair talks over a third of the
+// GPU's NVLinks, so the same deployment is slower there than on the 8-GPU board; TP1 does not notice.
+TEST(InferCli, ADirectMeshSlowsTensorParallelPairs) {
+  const auto at = [](const std::string& system, int tp) {
+    auto r = run_gpuplan(fmt::format("infer --model llama2-70b --system {} --gpus 4 --tp {} --precision fp8 "
+                                     "--isl 1024 --osl 256 --concurrency 256 --json",
+                                     system, tp));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? r.json()["tokens_per_s_per_gpu"].get<double>() : 0.0;
+  };
+  EXPECT_LT(at("hgx-h100-4gpu", 2), 0.95 * at("hgx-h100", 2));
+  EXPECT_DOUBLE_EQ(at("hgx-h100-4gpu", 1), at("hgx-h100", 1));
+}
+
 TEST(InferCli, TpotLimit) {
   auto r = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --gpus 8 --tpot-ms 20 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

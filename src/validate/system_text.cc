@@ -1,0 +1,52 @@
+#include "validate/system_text.h"
+
+#include <cctype>
+
+namespace gpuplan {
+namespace {
+
+// Lower case, with '-' and '_' read as spaces (MLPerf writes "DGX-H100_H100-SXM-80GBx8").
+std::string folded(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    out += (c == '-' || c == '_') ? ' ' : static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+bool alnum_at(const std::string& s, size_t i) {
+  return i < s.size() && std::isalnum(static_cast<unsigned char>(s[i]));
+}
+
+// Whether `name` (folded) stands in `text` (folded) as a whole name.
+bool names(const std::string& text, const std::string& name) {
+  if (name.empty()) return false;
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+    if ((at == 0 || !alnum_at(text, at - 1)) && !alnum_at(text, at + name.size())) return true;
+  return false;
+}
+
+}  // namespace
+
+SystemReading read_system(const Catalog& catalog, const std::string& accelerator, const std::string& text) {
+  SystemReading best;
+  const std::string t = folded(text);
+  size_t longest = 0;
+  for (const System& s : catalog.systems()) {
+    if (s.accelerator != accelerator) continue;
+    std::vector<std::string> spellings = s.aliases;
+    spellings.push_back(s.display_name);
+    for (const std::string& name : spellings) {
+      const std::string n = folded(name);
+      if (n.size() > longest && names(t, n)) {
+        longest = n.size();
+        best = {&s, name};
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace gpuplan
