@@ -3,6 +3,7 @@
 // source and where the entry came from.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 #include <map>
@@ -78,6 +79,7 @@ json to_json(const System& s, const Accelerator* a) {
           {"gpus_per_unit", s.gpus_per_unit()},
           {"nvlink_domain_gpus", s.nvlink_domain_gpus},
           {"scaleup_network", s.scaleup_network},
+          {"scaleup_topology", s.scaleup_topology == ScaleupTopology::direct_mesh ? "direct_mesh" : "switched"},
           {"scaleout_network", s.scaleout_network},
           {"scaleout_bandwidth_bytes_per_s_per_gpu", s.scaleout_bandwidth_bytes_per_s_per_gpu},
           {"power_w", s.power_w},
@@ -223,6 +225,12 @@ void show(std::ostream& os, const System& sy, const Accelerator* acc) {
                source_of(s, "gpus_per_node")});
   f.push_back({"NVLink domain", std::to_string(sy.nvlink_domain_gpus) + " GPUs", source_of(s, "nvlink_domain_gpus")});
   f.push_back({"scale-up network", sy.scaleup_network, source_of(s, "scaleup_network")});
+  f.push_back({"scale-up wiring",
+               sy.scaleup_topology == ScaleupTopology::direct_mesh
+                   ? fmt::format("direct mesh (a group of k of its {} GPUs: (k - 1) / {} of each GPU's links)",
+                                 sy.nvlink_domain_gpus, std::max(1, sy.nvlink_domain_gpus - 1))
+                   : std::string("switched (any group at each GPU's whole scale-up bandwidth)"),
+               source_of(s, "scaleup_topology")});
   f.push_back({"scale-out network", sy.scaleout_network, source_of(s, "scaleout_network")});
   f.push_back({"scale-out bandwidth", num(sy.scaleout_bandwidth_bytes_per_s_per_gpu / 1e9) + " GB/s per GPU per direction",
                source_of(s, "scaleout_gb_per_s_per_gpu")});

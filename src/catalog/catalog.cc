@@ -307,6 +307,11 @@ const System* Catalog::find_system(const std::string& name) const {
   const std::string bare = without_vendor(name);
   return bare.empty() ? nullptr : find_system(bare);
 }
+const System* Catalog::first_system_of(const std::string& accelerator) const {
+  for (const auto& s : systems_)
+    if (s.accelerator == accelerator) return &s;
+  return nullptr;
+}
 const Network* Catalog::find_network(const std::string& name) const { return find_entry(networks_, name); }
 
 const Accelerator& Catalog::accelerator(const std::string& name, const std::string& field) const {

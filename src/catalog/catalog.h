@@ -60,6 +60,8 @@ class Catalog {
 
   const Accelerator* find_accelerator(const std::string& name) const;
   const System* find_system(const std::string& name) const;
+  // The first system (in catalog order) built from the accelerator: what its bare name runs on; null: none.
+  const System* first_system_of(const std::string& accelerator) const;
   const Network* find_network(const std::string& name) const;
 
  private:

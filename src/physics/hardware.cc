@@ -37,11 +37,7 @@ Hardware resolve_hardware(const Catalog& catalog, const std::string& system_or_g
     // answer (an error listing them), not a guess.
     if (!catalog.find_accelerator(system_or_gpu)) catalog.system(system_or_gpu, "--system");
     const Accelerator& acc = catalog.accelerator(system_or_gpu, "--system");
-    for (const auto& s : catalog.systems())
-      if (s.accelerator == acc.name) {
-        sys = &s;
-        break;
-      }
+    sys = catalog.first_system_of(acc.name);
     if (!sys) {
       Hardware hw;
       hw.accelerator = acc;

@@ -474,7 +474,7 @@ TEST(Hardware, UnknownSystemIsAnErrorListingTheSystems) {
   EXPECT_NEAR(resolve_hardware(catalog, "hgx-a100").host.bandwidth_bytes_per_s_per_gpu, 16e9, 1e6);
 }
 
-// A direct mesh (HGX H100 4-GPU, AMD's platforms) gives a group of k of its n GPUs the links to its k - 1
+// A direct mesh (HGX H100 4-GPU; a mesh of 8, as AMD's Infinity Fabric is wired) gives a group of k of its n GPUs the links to its k - 1
 // peers; through switches every group talks at the GPU's whole bandwidth. A mesh is never faster than the
 // switch, a wider group never gets less bandwidth per GPU, and the whole domain gets it all.
 TEST(ScaleupTopology, ADirectMeshGivesAGroupItsPeersLinks) {
@@ -503,10 +503,11 @@ TEST(ScaleupTopology, ADirectMeshGivesAGroupItsPeersLinks) {
     const double t_mesh = collective_time_s(kind, bytes, Group{2, 1}, mesh4);
     const double t_switch = collective_time_s(kind, bytes, Group{2, 1}, switched);
     EXPECT_GT(t_mesh, 2.5 * t_switch) << to_string(kind);  // a third of the bandwidth, the same latencies
-    if (kind != Collective::send_recv)  // a pipeline hop is one pair whatever the group
+    if (kind != Collective::send_recv) {  // a pipeline hop is one pair whatever the group
       EXPECT_DOUBLE_EQ(collective_time_s(kind, bytes, Group{4, 1}, mesh4),
                        collective_time_s(kind, bytes, Group{4, 1}, switched))
           << to_string(kind);
+    }
   }
 }
 

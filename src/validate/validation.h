@@ -87,13 +87,7 @@ std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c,
   c.generation = acc->generation;
   if (!sys && !row_text.empty()) {
     const SystemReading named = read_system(catalog, acc->name, row_text);
-    const System* first = nullptr;
-    for (const System& s : catalog.systems())
-      if (s.accelerator == acc->name) {
-        first = &s;
-        break;
-      }
-    if (named.system && named.system != first) {
+    if (named.system && named.system != catalog.first_system_of(acc->name)) {
       sys = named.system;
       c.assumptions.push_back("system: " + sys->name + " (the row names the server: '" + named.spelling + "')");
     }
