@@ -209,6 +209,37 @@ TEST(PrefillRate, WavesRecoverAPlantedBlockShare) {
   EXPECT_NEAR(fit.generations[0].after.infer_fp8_block_share, 0.5, 0.05);
 }
 
+// SGLang's Triton block-FP8 share is fitted without a pull towards the native block-scaled share: the
+// InferenceX file's Blackwell rows with every TTFT (low-load and p99) replaced by the model's own at a
+// planted Triton share of 0.10, fitted from the catalog's, give 0.10 back even under a heavy prior weight
+// (the other prefill rates, pulled, would not move that far from their start).
+TEST(PrefillRate, TritonShareIsNotPulledTowardsTheBlockShare) {
+  if (!std::filesystem::exists(kInferenceX)) GTEST_SKIP() << kInferenceX << " not present";
+  std::vector<SkippedRow> skipped;
+  auto all = map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), test_catalog(), skipped, /*p99_ttft=*/true);
+  std::vector<InferenceCase> cases;
+  size_t triton = 0;
+  for (auto& c : all) {
+    if (c.generation != "blackwell" || (c.metric != "ttft_ms" && c.metric != "p99_ttft_ms")) continue;
+    const double catalog_share = c.hardware.efficiency.infer_fp8_block_triton_share;
+    c.hardware.efficiency.infer_fp8_block_triton_share = 0.10;
+    c.reported = predict_inference_case(c);
+    c.hardware.efficiency.infer_fp8_block_triton_share = catalog_share;
+    if (c.workload.fp8_block_gemm_triton || c.disagg.prefill_fp8_block_gemm_triton) ++triton;
+    if (c.reported > 0) cases.push_back(c);
+  }
+  ASSERT_GT(triton, 10u);
+  for (const double prior_weight : {0.02, 1.0}) {
+    CalibrationOptions opts;
+    opts.params = {"infer_fp8_block_triton_share"};
+    opts.prior_weight = prior_weight;
+    std::vector<InferenceCase> fit_cases = cases;
+    const PrefillFit fit = calibrate_prefill(fit_cases, test_catalog(), opts, 8, 4, {"blackwell"});
+    ASSERT_EQ(fit.generations.size(), 1u);
+    EXPECT_NEAR(fit.generations[0].after.infer_fp8_block_triton_share, 0.10, 0.015) << "prior weight " << prior_weight;
+  }
+}
+
 // The catalog holds the fit: calibrate_prefill on the InferenceX file (its p99 TTFTs included:
 // `calibrate --inference --prefill --params infer_mla_prefill_eff,infer_fp8_block_share`) gives each
 // generation's infer_mla_prefill_eff within 0.02 and, where opening waves measure it, its
@@ -241,6 +272,16 @@ TEST(PrefillRate, CatalogValuesAreTheFitOfTheInferenceXFile) {
     }
     EXPECT_EQ(e.infer_gemm_max, 0.0) << g.generation;
   }
+  // The Triton kernel's share, where rows run it (Blackwell): the catalog holds its fit within 0.01.
+  std::vector<InferenceCase> triton_cases =
+      map_inferencex_cases(read_csv_file(kInferenceX, "--dataset"), test_catalog(), skipped, /*p99_ttft=*/true);
+  CalibrationOptions triton_opts;
+  triton_opts.params = {"infer_fp8_block_triton_share"};
+  const PrefillFit triton = calibrate_prefill(triton_cases, test_catalog(), triton_opts, 8, 4, {"blackwell"});
+  ASSERT_EQ(triton.generations.size(), 1u);
+  EXPECT_GT(triton.generations[0].triton_rows, 10u);
+  EXPECT_NEAR(triton.generations[0].after.infer_fp8_block_triton_share,
+              test_catalog().efficiency("blackwell").infer_fp8_block_triton_share, 0.01);
 }
 
 }  // namespace
