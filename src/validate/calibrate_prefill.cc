@@ -36,10 +36,10 @@ const PrefillParam kPrefillParams[] = {
     // Block-scaled FP8 GEMMs' share of the FP8 rate: prior 1 (as fast as per-tensor FP8).
     {"infer_fp8_block_share", &Efficiency::infer_fp8_block_share, nullptr, 0.20, 1.0, 1.0},
     // The same share on SGLang's Triton kernel: starts at the generation's block-scaled share but is
-    // not pulled towards it. A fallback kernel has no reason to run near the native ones, and the pull
-    // held it at 0.22 where its rows (the low-load TTFTs and the opening waves of the Blackwell runs
-    // whose recipes disable JIT DeepGEMM) measure 0.06; their held-out throughputs agree (16 figures:
-    // 1.35x -> 0.96x of measured).
+    // not pulled towards it. A fallback kernel has no reason to run near the native ones: pulled, the
+    // fit stays near 0.22 where its rows (the low-load TTFTs and the opening waves of the Blackwell runs
+    // whose recipes disable JIT DeepGEMM) measure 0.06, and the same runs' held-out throughputs agree
+    // with 0.06 (docs/inference-model.md, "SGLang's Triton block-FP8 kernel").
     {"infer_fp8_block_triton_share", &Efficiency::infer_fp8_block_triton_share, &Efficiency::infer_fp8_block_share,
      0.02, 1.0, 0, false},
 };
