@@ -10,6 +10,7 @@
 
 #include "api/band_json.h"
 #include "api/mode_options.h"
+#include "api/open_loop_alternatives.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
 #include "compare/operating_point.h"
@@ -27,11 +28,15 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
   add_infer_options(app, req);
   app.add_option("--requests-per-s", req.requests_per_s,
                  "Steady-state demand (open loop, what `size` sizes): Poisson arrivals at this average rate, without "
-                 "end, on the deployment the chooser picks; TTFT and TPOT at p50 and p99 (docs/sizing.md). Not "
-                 "--request-rate, which replays one benchmark run on a stated deployment");
+                 "end; the purchase `size` makes on this system (the deployment and its replicas at --confidence) and "
+                 "one replica's TTFT and TPOT at p50 and p99 at its share (docs/sizing.md). Not --request-rate, which "
+                 "replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
   add_open_loop_length_options(app, req.lengths, false);  // --length-low: infer's own
+  app.add_option("--confidence", req.confidence,
+                 "Open loop: P(meets SLA) the replicas bought must reach under the model's error, as `size` buys them")
+      ->capture_default_str();
   app.add_option("--draws", req.draws,
                  "Open loop: Monte Carlo draws of the model's error for the figures' 80% bands and the odds, as `size` "
                  "draws them (1 to 1000000)")
@@ -41,20 +46,21 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
 
 int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
   if (!req.given("--requests-per-s")) {
-    for (const char* o : {"--peak-factor", "--isl-max", "--draws", "--seed"})
+    for (const char* o : {"--peak-factor", "--isl-max", "--confidence", "--draws", "--seed"})
       if (req.given(o)) throw InputError(o, "applies with --requests-per-s");
     return infer(catalog, std::move(req), output, session);
   }
   if (!(req.requests_per_s > 0 && req.requests_per_s <= 1e7))
     throw InputError("--requests-per-s", "must be above 0 and at most 1e7");
   if (!(req.peak_factor >= 1 && req.peak_factor <= 100)) throw InputError("--peak-factor", "must be 1 to 100");
+  if (!(req.confidence > 0 && req.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
   if (req.draws < 1 || req.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
   if (req.seed < 0) throw InputError("--seed", "must be 0 or more");
   // The open-loop answer reads these options only; any other given is refused, never ignored.
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
-       "--ttft-ms", "--engine", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--draws",
+       "--ttft-ms", "--engine", "--requests-per-s", "--peak-factor", "--isl-max", "--length-low", "--confidence", "--draws",
        "--seed", "--catalog", "--calibration", "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
@@ -102,30 +108,58 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
       output.os() << "no deployment: " << ch.why_not << "\n";
     return 3;
   }
-  const ServingDeployment d = ch.point.deployment();
-  OpenLoopCurve curve = tabulate_open_loop(sc, d);
-  apply_open_loop_lengths(req.lengths, curve);
-  const OpenLoopResult r = open_loop(curve, rate);
-  const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
-                   (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);
-  // The odds: the draws `size` makes for this deployment (its bands widened for the question, the
-  // catalog's correlations, the same seed), so P(meets SLA) is size's for one replica at this rate.
-  sizing::Candidate cand;
-  cand.system = side.system;
-  cand.generation = side.hw.accelerator.generation;
-  cand.curve = curve;
-  const BandQuestion q = serving_question(sc, d.gpus);
-  cand.tpot_band = serving_band(catalog, side.hw, d.disaggregated, ServingFigure::tpot, q);
-  cand.ttft_band = serving_band(catalog, side.hw, d.disaggregated, ServingFigure::ttft, q);
+  // The purchase `size` makes on this system: the alternative deployment taking the fewest units, and the
+  // fewest replicas of it whose P(meets SLA) reaches the confidence, under the same draws.
+  std::vector<OpenLoopAlternative> alts = open_loop_alternatives(catalog, sc, side.system, ch, req.lengths, 0);
+  std::vector<sizing::Candidate> cands;
+  for (const auto& a : alts) cands.push_back(a.candidate);
   sizing::SizingOptions so;
   so.requests_per_s = rate;
   so.sla.ttft_p99_s = ttft_limit_s > 0 ? ttft_limit_s : 0;
   so.sla.tokens_per_s_per_user = std::max(0.0, req.tokens_per_user);
+  so.confidence = req.confidence;
   so.draws = req.draws;
   so.seed = std::uint64_t(req.seed);
   sizing::apply_band_correlation(catalog.band_correlation(), so);
-  const sizing::OpenLoopOdds odds = sizing::open_loop_odds(cand, rate, so);
-  j["deployment"] = {{"plan", d.plan()}, {"kind", d.kind()}, {"gpus", ch.gpus}, {"units", ch.units}};
+  const std::vector<sizing::SizedOption> sized = sizing::size_candidates(cands, so);
+  std::size_t pick = alts.size() - 1;
+  for (std::size_t k = 0; k < sized.size(); ++k)
+    if (sized[k].chosen) pick = k;
+  const sizing::SizedOption& bought = sized[pick];
+  const OpenLoopAlternative& alt = alts[pick];
+  // The replicas: as bought; where no count reaches the confidence, the fewest the central figures need;
+  // where none meets the SLA at all, one (its figures say why).
+  const long long replicas = bought.replicas > 0 ? bought.replicas : std::max(1LL, bought.replicas_nominal);
+  const std::string replicas_basis =
+      bought.replicas > 0 ? fmt::format("the fewest whose P(meets SLA) >= {:g}", req.confidence)
+      : bought.replicas_nominal > 0
+          ? fmt::format("the fewest that meet the SLA at the model's central figures ({})", bought.why_not)
+          : "one: " + bought.why_not;
+  const double replica_rate = rate / double(replicas);
+  const OpenLoopCurve& curve = alt.candidate.curve;
+  const OpenLoopResult r = open_loop(curve, replica_rate);
+  const bool met = r.stable && r.ttft_p99_s <= (ttft_limit_s > 0 ? ttft_limit_s : 1e300) &&
+                   (req.tokens_per_user <= 0 || r.tokens_per_s_per_user_p50 >= req.tokens_per_user);
+  // The odds of one replica at its share: size's P(meets SLA) for the purchase.
+  const sizing::Candidate& cand = alt.candidate;
+  const sizing::OpenLoopOdds odds = sizing::open_loop_odds(cand, replica_rate, so);
+  const int units = int(cand.replica_units);
+  j["deployment"] = {{"plan", alt.plan}, {"kind", alt.kind}, {"gpus", alt.gpus}, {"units", units}};
+  j["replicas"] = replicas;
+  j["replicas_nominal"] = bought.replicas_nominal;
+  j["replicas_basis"] = replicas_basis;
+  j["confidence"] = req.confidence;
+  j["units"] = replicas * units;
+  j["gpus"] = replicas * alt.gpus;
+  j["rate_per_replica_per_s"] = replica_rate;
+  nlohmann::json others = nlohmann::json::array();
+  for (std::size_t k = 0; k < alts.size(); ++k)
+    if (k != pick)
+      others.push_back({{"deployment", alts[k].plan}, {"deployment_kind", alts[k].kind},
+                        {"replica_units", alts[k].candidate.replica_units}, {"units", sized[k].units},
+                        {"replicas_nominal", sized[k].replicas_nominal}, {"p_meets_sla", sized[k].p_meets_sla},
+                        {"why_not", sized[k].why_not}});
+  j["alternatives"] = others;
   j["stable"] = r.stable;
   if (!r.why_not.empty()) j["why_not"] = r.why_not;
   j["met"] = met;
@@ -141,7 +175,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     j["tpot_p99_s"] = r.tpot_p99_s;
     j["tokens_per_s_per_user"] = r.tokens_per_s_per_user_p50;
     j["tokens_per_s"] = r.tokens_per_s;
-    j["tokens_per_s_per_gpu"] = r.tokens_per_s / ch.gpus;
+    j["tokens_per_s_per_gpu"] = r.tokens_per_s / alt.gpus;
   }
   const auto band_json = [](const sizing::FigureBand& b) {
     const auto edge = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
@@ -165,9 +199,13 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     output.emit("infer", std::move(j));
   } else {
     std::ostream& os = output.os();
-    os << fmt::format("{} on {} ({} GPUs, {}), {:.3g} requests/s Poisson, ISL/OSL {}/{} ({}){}\n", model.name,
-                      side.system, ch.gpus, d.plan(), rate, req.isl, req.osl, open_loop_lengths_text(req.lengths),
+    os << fmt::format("{} on {}, {:.3g} requests/s Poisson, ISL/OSL {}/{} ({}){}\n", model.name, side.system, rate,
+                      req.isl, req.osl, open_loop_lengths_text(req.lengths),
                       req.engine.empty() ? std::string() : ", engine " + req.engine);
+    os << fmt::format("  bought: {} replica{} of {} GPUs ({} unit{} of {}; {} GPUs in all) running {}: {}\n", replicas,
+                      replicas == 1 ? "" : "s", alt.gpus, units, units == 1 ? "" : "s", sc.unit_gpus,
+                      replicas * alt.gpus, alt.plan, replicas_basis);
+    os << fmt::format("  one replica at {:.3g} requests/s:\n", replica_rate);
     if (!r.stable)
       os << "  unstable: " << r.why_not << "\n";
     else
@@ -176,7 +214,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                         "tokens/s/GPU\n",
                         r.ttft_p50_s, r.ttft_p99_s, ttft_limit_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s,
                         r.tokens_per_s_per_user_p50, r.decode_batch, r.decode_batch_p99, 100 * r.prefill_utilization,
-                        r.tokens_per_s / ch.gpus);
+                        r.tokens_per_s / alt.gpus);
     // A band without an upper edge (more than a tenth of the draws cannot keep up) reads "at least".
     const auto range = [](const sizing::FigureBand& b, double scale, const char* unit) {
       return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * *b.low, scale * *b.high, unit)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/band_json.h"
+#include "api/open_loop_alternatives.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
 #include "compare/operating_point.h"
@@ -142,13 +143,14 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
 
   struct Prepared {
     compare::SystemSide side;
-    std::string why_not, deployment, kind, note;
+    std::string why_not, note;
     ServingChoice choice;
     std::optional<sizing::RentPrice> rent;
   };
   std::vector<Prepared> prepared;
   std::vector<sizing::Candidate> candidates;
   std::vector<std::size_t> candidate_of;  // prepared index of each candidate
+  std::vector<std::pair<std::string, std::string>> plan_of;  // each candidate's deployment: plan, kind
   const double mtp = catalog_mtp_accept(catalog, req.engine);
   InferenceWorkload engine_figures;  // --engine checked once, before any system
   if (!req.engine.empty()) apply_serving_engine(catalog, req.engine, engine_figures);
@@ -189,28 +191,18 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
       prepared.push_back(std::move(p));
       continue;
     }
-    const ServingDeployment d = p.choice.point.deployment();
-    p.deployment = d.plan();
-    p.kind = d.kind();
-    sizing::Candidate c;
-    c.system = p.side.system;
-    c.generation = p.side.hw.accelerator.generation;
-    c.unit_gpus = p.side.gpus_per_unit;
-    c.replica_units = std::max(1, (p.choice.gpus + c.unit_gpus - 1) / c.unit_gpus);
-    c.curve = tabulate_open_loop(sc, d);
-    apply_open_loop_lengths(req.lengths, c.curve);
-    // The Monte Carlo draws from the bands widened for this question off their ground (band_for): on new
-    // ground the SLA is met with less confidence; an engine the bands were not fitted on widens them too
-    // (without --engine the scenario names none, and the basis says so).
-    const BandQuestion q = serving_question(sc, d.gpus);
-    c.tpot_band = serving_band(catalog, p.side.hw, d.disaggregated, ServingFigure::tpot, q);
-    c.ttft_band = serving_band(catalog, p.side.hw, d.disaggregated, ServingFigure::ttft, q);
-    if (req.price_mode == "own")
-      c.usd_per_unit_year = p.side.tco.priced ? p.side.tco.total_usd_per_year() : 0;
-    else
-      c.usd_per_unit_year = p.rent ? sizing::rent_usd_per_year(c.unit_gpus, p.rent->usd_per_gpu_hour) : 0;
-    candidate_of.push_back(prepared.size());
-    candidates.push_back(std::move(c));
+    // The alternatives (the chooser's best on each size); sizing buys the one taking the fewest units.
+    for (OpenLoopAlternative& alt :
+         open_loop_alternatives(catalog, sc, p.side.system, p.choice, req.lengths, int(prepared.size()))) {
+      sizing::Candidate& c = alt.candidate;
+      if (req.price_mode == "own")
+        c.usd_per_unit_year = p.side.tco.priced ? p.side.tco.total_usd_per_year() : 0;
+      else
+        c.usd_per_unit_year = p.rent ? sizing::rent_usd_per_year(c.unit_gpus, p.rent->usd_per_gpu_hour) : 0;
+      candidate_of.push_back(prepared.size());
+      plan_of.push_back({alt.plan, alt.kind});
+      candidates.push_back(std::move(c));
+    }
     prepared.push_back(std::move(p));
   }
   sizing::SizingOptions so;
@@ -228,11 +220,21 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     const Prepared& p = prepared[candidate_of[k]];
     const sizing::Candidate& c = candidates[k];
     const sizing::SizedOption& s = sized[k];
-    nlohmann::json o = {{"system", c.system}, {"deployment", p.deployment}, {"deployment_kind", p.kind},
+    if (!s.chosen) continue;
+    nlohmann::json o = {{"system", c.system}, {"deployment", plan_of[k].first}, {"deployment_kind", plan_of[k].second},
                         {"replica_units", c.replica_units}, {"unit_gpus", c.unit_gpus},
                         {"band_basis", {{"tpot_s", band_basis_json(c.tpot_band)},
                                         {"ttft_s", band_basis_json(c.ttft_band)}}}};
     if (!p.note.empty()) o["note"] = p.note;
+    // The system's other deployments, as sized: why this one was bought.
+    nlohmann::json others = nlohmann::json::array();
+    for (std::size_t m = 0; m < candidates.size(); ++m)
+      if (m != k && candidates[m].group == c.group)
+        others.push_back({{"deployment", plan_of[m].first}, {"deployment_kind", plan_of[m].second},
+                          {"replica_units", candidates[m].replica_units}, {"units", sized[m].units},
+                          {"replicas_nominal", sized[m].replicas_nominal}, {"p_meets_sla", sized[m].p_meets_sla},
+                          {"why_not", sized[m].why_not}});
+    o["alternatives"] = others;
     if (!s.feasible || s.replicas == 0) {
       o["why_not"] = s.why_not;
       o["replicas_nominal"] = s.replicas_nominal;

@@ -119,10 +119,11 @@ TEST(OddsCommand, InferRequestsPerSecondCarriesSizesOdds) {
   ASSERT_TRUE(o.contains("replicas")) << o.dump();
   nlohmann::json in = demand;
   in["system"] = "hgx-h200";
-  in["requests_per_s"] = 12.0 / o["replicas"].get<double>();
+  in["requests_per_s"] = 12.0;  // the whole demand: infer buys size's replicas, one replica takes 12 / k
   const auto r = api::run(odds_session(), "infer", in);
   ASSERT_TRUE(r.contains("odds")) << r.dump();
   EXPECT_EQ(r["deployment"]["plan"], o["deployment"]);
+  EXPECT_EQ(r["replicas"], o["replicas"]);
   EXPECT_NEAR(r["odds"]["p_meets_sla"].get<double>(), o["p_meets_sla"].get<double>(), 1e-12);
   const auto& b = r["odds"]["bands"]["ttft_p99_s"];
   ASSERT_FALSE(b["low"].is_null());

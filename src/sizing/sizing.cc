@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 
 #include "core/error.h"
 #include "inference/queueing.h"
@@ -72,54 +73,45 @@ std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>
   if (!(o.cross_generation_correlation >= 0 && o.cross_generation_correlation <= o.same_generation_correlation &&
         o.same_generation_correlation <= 1))
     throw InputError("error_band_correlation", "needs 0 <= cross_generation <= same_generation <= 1");
-  const std::size_t n = cands.size();
-  // The band kinds and generations drawn: one standard normal per (kind, generation), shared; each
-  // candidate scales it by its own band (widened for its question off the bands' ground).
-  std::map<std::string, std::size_t> key_index;
-  std::vector<std::size_t> tpot_key(n), ttft_key(n);
-  std::vector<LogNormalError> tpot_error(n), ttft_error(n);
-  const auto key_of = [&](const ErrorBand& b, const std::string& generation) {
-    return key_index.emplace(b.kind + "|" + generation, key_index.size()).first->second;
-  };
-  // The draws shared by every generation (per kind) and each candidate's own (per kind and candidate),
-  // drawn after the generations' in each draw.
-  std::map<std::string, std::size_t> common_index, own_index;
-  std::vector<std::size_t> tpot_common(n), ttft_common(n), tpot_own(n), ttft_own(n);
-  const auto common_of = [&](const ErrorBand& b) { return common_index.emplace(b.kind, common_index.size()).first->second; };
-  const auto own_of = [&](const ErrorBand& b, std::size_t i) {
-    return own_index.emplace(b.kind + "|" + std::to_string(i), own_index.size()).first->second;
+  // Each shared draw (a band kind across generations, a kind on one generation, a kind on one system)
+  // is a stream of its own, seeded by the seed and its name: a system's draws are the same whichever
+  // other candidates are sized beside it (size over the catalog, infer on one system).
+  std::map<std::string, std::vector<double>> streams;
+  const auto stream = [&](const std::string& key) -> const std::vector<double>& {
+    auto [it, fresh] = streams.try_emplace(key);
+    if (fresh) {
+      std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a of the name
+      for (unsigned char ch : key) h = (h ^ ch) * 0x100000001b3ULL;
+      Rng rng{o.seed ^ h};
+      it->second.resize(std::size_t(o.draws));
+      for (double& z : it->second) z = rng.normal();
+    }
+    return it->second;
   };
   const double w_common = std::sqrt(o.cross_generation_correlation);
   const double w_generation = std::sqrt(o.same_generation_correlation - o.cross_generation_correlation);
   const double w_own = std::sqrt(1 - o.same_generation_correlation);
-  for (std::size_t i = 0; i < n; ++i) {
-    tpot_key[i] = key_of(cands[i].tpot_band, cands[i].generation);
-    ttft_key[i] = key_of(cands[i].ttft_band, cands[i].generation);
-    tpot_common[i] = common_of(cands[i].tpot_band);
-    ttft_common[i] = common_of(cands[i].ttft_band);
-    tpot_own[i] = own_of(cands[i].tpot_band, i);
-    ttft_own[i] = own_of(cands[i].ttft_band, i);
-    tpot_error[i] = band_error(cands[i].tpot_band);
-    ttft_error[i] = band_error(cands[i].ttft_band);
-  }
-  std::vector<std::vector<OpenLoopScale>> scales(n, std::vector<OpenLoopScale>(std::size_t(o.draws)));
-  Rng rng{o.seed};
-  std::vector<double> z(key_index.size()), z_common(common_index.size()), z_own(own_index.size());
-  for (int d = 0; d < o.draws; ++d) {
-    for (double& zk : z) zk = rng.normal();
-    // Only what is weighed is drawn, so the defaults (a generation as one) keep the generations' draws alone.
-    if (w_common > 0)
-      for (double& zk : z_common) zk = rng.normal();
-    if (w_own > 0)
-      for (double& zk : z_own) zk = rng.normal();
-    const auto mixed = [&](std::size_t gen_key, std::size_t common_key, std::size_t own_key) {
-      return w_generation * z[gen_key] + (w_common > 0 ? w_common * z_common[common_key] : 0.0) +
-             (w_own > 0 ? w_own * z_own[own_key] : 0.0);
+  std::vector<std::vector<OpenLoopScale>> scales(cands.size(), std::vector<OpenLoopScale>(std::size_t(o.draws)));
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
+    // A system's own error, shared by its alternative deployments (a candidate without a name: its own).
+    const std::string who = c.system.empty() ? "#" + std::to_string(i) : c.system;
+    const auto mixed = [&](const ErrorBand& b) {
+      std::vector<double> z(std::size_t(o.draws), 0.0);
+      const auto add = [&](double w, const std::string& key) {
+        if (w <= 0) return;  // only what is weighed is drawn
+        const std::vector<double>& s = stream(key);
+        for (std::size_t d = 0; d < z.size(); ++d) z[d] += w * s[d];
+      };
+      add(w_generation, "generation|" + b.kind + "|" + c.generation);
+      add(w_common, "kind|" + b.kind);
+      add(w_own, "system|" + b.kind + "|" + who);
+      return z;
     };
-    for (std::size_t i = 0; i < n; ++i)
-      scales[i][std::size_t(d)] = {
-          std::exp(tpot_error[i].at(mixed(tpot_key[i], tpot_common[i], tpot_own[i]))),
-          std::exp(ttft_error[i].at(mixed(ttft_key[i], ttft_common[i], ttft_own[i])))};
+    const LogNormalError tpot_error = band_error(c.tpot_band), ttft_error = band_error(c.ttft_band);
+    const std::vector<double> z_tpot = mixed(c.tpot_band), z_ttft = mixed(c.ttft_band);
+    for (std::size_t d = 0; d < std::size_t(o.draws); ++d)
+      scales[i][d] = {std::exp(tpot_error.at(z_tpot[d])), std::exp(ttft_error.at(z_ttft[d]))};
   }
   return scales;
 }
@@ -135,40 +127,34 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     out[i].feasible = out[i].replicas_nominal > 0;
     if (!out[i].feasible) out[i].why_not = "no number of replicas meets the SLA (one request alone misses it)";
   }
-  // Per draw: the fewest replicas each candidate needs, and which is cheapest.
+  // Per draw: the fewest replicas each candidate needs; then the purchase. A group's alternatives go in
+  // order of the units their central figures need: one needing more than another already buys cannot be
+  // bought (a purchase is never below the central figures' count) and is not drawn.
   std::vector<std::vector<long long>> need(n, std::vector<long long>(o.draws, 0));
-  std::vector<double> cheapest(n, 0.0);
-  int priced_draws = 0;
-  for (int d = 0; d < o.draws; ++d) {
-    double best = 0;
-    std::vector<std::size_t> best_i;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!out[i].feasible) continue;
-      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scales[i][std::size_t(d)],
-                                          std::min(o.max_replicas, kMaxOverNominal * out[i].replicas_nominal));
-      need[i][d] = k;
-      if (k <= 0 || cands[i].usd_per_unit_year <= 0) continue;
-      const double usd = double(k) * cands[i].replica_units * cands[i].usd_per_unit_year;
-      if (best_i.empty() || usd < best * (1 - 1e-12)) {
-        best = usd;
-        best_i = {i};
-      } else if (usd <= best * (1 + 1e-12)) {
-        best_i.push_back(i);
-      }
-    }
-    if (!best_i.empty()) {
-      ++priced_draws;
-      for (std::size_t i : best_i) cheapest[i] += 1.0 / double(best_i.size());
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
+  const double needed = std::ceil(o.confidence * o.draws - 1e-9);
+  const auto nominal_units = [&](std::size_t i) { return out[i].replicas_nominal * cands[i].replica_units; };
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    if (cands[x].group != cands[y].group) return cands[x].group < cands[y].group;
+    return cands[x].group >= 0 && nominal_units(x) < nominal_units(y);
+  });
+  std::map<int, long long> fewest_bought;  // group -> the fewest units an alternative buys so far
+  for (std::size_t i : order) {
     SizedOption& s = out[i];
-    s.p_cheapest = priced_draws ? cheapest[i] / priced_draws : 0;
     if (!s.feasible) continue;
+    if (const auto it = fewest_bought.find(cands[i].group); it != fewest_bought.end() && nominal_units(i) > it->second) {
+      s.why_not = fmt::format("not sized: its central figures need {} units, more than another deployment of the "
+                              "system buys ({})",
+                              nominal_units(i), it->second);
+      continue;
+    }
+    for (int d = 0; d < o.draws; ++d)
+      need[i][d] = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scales[i][std::size_t(d)],
+                                   std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal));
     std::vector<long long> v;
     for (long long k : need[i])
       if (k > 0) v.push_back(k);
-    const double needed = std::ceil(o.confidence * o.draws - 1e-9);
     if (double(v.size()) < needed) {
       s.replicas = 0;  // the confidence is out of reach at any size
       s.why_not = fmt::format("only {:.0f}% of the draws meet the SLA within {}x the {} replicas the model's central "
@@ -187,7 +173,48 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     s.units = s.replicas * cands[i].replica_units;
     s.gpus = s.units * cands[i].unit_gpus;
     s.at_bought = open_loop(cands[i].curve, o.requests_per_s / double(s.replicas));
+    if (cands[i].group >= 0) {
+      auto [it, fresh] = fewest_bought.emplace(cands[i].group, s.units);
+      if (!fresh) it->second = std::min(it->second, s.units);
+    }
   }
+  // Of each group, the alternative bought: the fewest units, then the higher P(meets SLA), then the later;
+  // where none is bought, the last.
+  std::map<int, std::size_t> bought;  // group -> candidate
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cands[i].group < 0) continue;
+    auto [it, fresh] = bought.emplace(cands[i].group, i);
+    if (fresh) continue;
+    const SizedOption &a = out[it->second], &b = out[i];
+    const bool better = b.units > 0 && (a.units == 0 || b.units < a.units ||
+                                        (b.units == a.units && b.p_meets_sla >= a.p_meets_sla));
+    if (better || (a.units == 0 && b.units == 0)) it->second = i;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (cands[i].group >= 0) out[i].chosen = bought.at(cands[i].group) == i;
+  // Per draw, which bought alternative is cheapest.
+  std::vector<double> cheapest(n, 0.0);
+  int priced_draws = 0;
+  for (int d = 0; d < o.draws; ++d) {
+    double best = 0;
+    std::vector<std::size_t> best_i;
+    for (std::size_t i = 0; i < n; ++i) {
+      const long long k = need[i][d];
+      if (!out[i].chosen || k <= 0 || cands[i].usd_per_unit_year <= 0) continue;
+      const double usd = double(k) * cands[i].replica_units * cands[i].usd_per_unit_year;
+      if (best_i.empty() || usd < best * (1 - 1e-12)) {
+        best = usd;
+        best_i = {i};
+      } else if (usd <= best * (1 + 1e-12)) {
+        best_i.push_back(i);
+      }
+    }
+    if (!best_i.empty()) {
+      ++priced_draws;
+      for (std::size_t i : best_i) cheapest[i] += 1.0 / double(best_i.size());
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i].p_cheapest = priced_draws ? cheapest[i] / priced_draws : 0;
   return out;
 }
 

@@ -33,6 +33,10 @@ struct Candidate {
   OpenLoopCurve curve;
   ErrorBand tpot_band, ttft_band; // the generation's serving bands (of the deployment's kind)
   double usd_per_unit_year = 0;   // what a unit costs a year (own or rent); 0: unpriced
+  // Candidates of one group are alternative deployments of one system (the chooser's best on each
+  // size, ServingChoice::by_size, smallest first): the one bought is the one needing the fewest units
+  // (see size_candidates). -1: a group of its own.
+  int group = -1;
 };
 
 struct SizingOptions {
@@ -64,6 +68,9 @@ struct SizedOption {
   double p_meets_sla = 0;
   double p_cheapest = 0;
   OpenLoopResult at_bought;        // one replica's open-loop figures at the bought count, nominal model
+  // Of its group, the alternative bought (false: another needs fewer units; its figures are still
+  // given, and it takes no part in P(cheapest)).
+  bool chosen = true;
 };
 
 // A draw needing more than this many times the replicas the central figures need counts as not meeting
@@ -80,11 +87,17 @@ long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& 
 
 // The draws of the model's error: for each candidate, `options.draws` scales of its decode step and
 // prefill times (its TPOT and TTFT bands' log-normal ratios, mixed across candidates as above). A seed
-// gives the same draws on every platform. InputError for draws or correlations out of range.
+// gives the same draws on every platform, and a system the same draws whichever candidates are drawn
+// beside it (each shared draw is a stream of its own, seeded by the seed and its name). InputError for draws or correlations out of range.
 std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>& candidates,
                                                     const SizingOptions& options);
 
-// Sizes every candidate under the same draws. InputError for options out of range.
+// Sizes every candidate under the same draws. Of each group of alternatives the one bought is the one
+// whose purchase takes the fewest units (on a tie the higher P(meets SLA), then the later: the larger,
+// more tokens/s per GPU); where none reaches the confidence, the last (the chooser's own). P(cheapest)
+// weighs the bought alternatives only, one per system, in each draw at the replicas that draw needs.
+// The draw of a system's own error (SizingOptions' sqrt(1 - same)) is one per system, shared by its
+// alternatives. InputError for options out of range.
 std::vector<SizedOption> size_candidates(const std::vector<Candidate>& candidates, const SizingOptions& options);
 
 // A band as a split normal distribution of log(measured / predicted): its median (the held-out rows'

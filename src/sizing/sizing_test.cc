@@ -269,6 +269,47 @@ TEST(Sizing, PCheapestSumsToOneAndSeedsRepeat) {
   }
 }
 
+// Of a system's alternative deployments the one taking the fewest units is bought; the other takes no
+// part in P(cheapest), which still sums to one over the systems.
+TEST(Sizing, TheAlternativeOnTheFewestUnitsIsBought) {
+  Candidate small = candidate("a", "g1", 1.0), wide = candidate("a", "g1", 1.0);
+  small.group = wide.group = 0;
+  wide.replica_units = 2;  // the same capacity on twice the units: never the fewer
+  const std::vector<Candidate> cands = {small, wide, candidate("b", "g2", 1.1)};
+  SizingOptions o;
+  o.sla.ttft_p99_s = 6;
+  o.draws = 300;
+  for (double rate : {0.5, 4.0}) {
+    o.requests_per_s = rate;
+    const auto s = size_candidates(cands, o);
+    EXPECT_TRUE(s[0].chosen);
+    EXPECT_FALSE(s[1].chosen);
+    EXPECT_TRUE(s[2].chosen);  // a group of its own
+    EXPECT_LT(s[0].units, s[1].units);
+    EXPECT_EQ(s[1].p_cheapest, 0.0);
+    EXPECT_NEAR(s[0].p_cheapest + s[2].p_cheapest, 1.0, 1e-9);
+  }
+}
+
+// A system's draws do not depend on which other candidates are drawn beside it (size over the catalog,
+// infer on the one system): each shared draw is a stream of its own, named.
+TEST(Sizing, ASystemsDrawsDoNotDependOnItsNeighbours) {
+  SizingOptions o;
+  o.draws = 200;
+  o.same_generation_correlation = 0.89;
+  o.cross_generation_correlation = 0.7;
+  const auto alone = draw_scales({candidate("a", "g1", 1.0)}, o);
+  const auto beside = draw_scales({candidate("b", "g2", 1.0), candidate("c", "g1", 1.0), candidate("a", "g1", 1.0)}, o);
+  for (std::size_t d = 0; d < alone[0].size(); ++d) {
+    EXPECT_DOUBLE_EQ(alone[0][d].tpot, beside[2][d].tpot);
+    EXPECT_DOUBLE_EQ(alone[0][d].prefill, beside[2][d].prefill);
+  }
+  // Systems of one generation differ by their own draws only; a seed changes every draw.
+  EXPECT_NE(beside[1][0].tpot, beside[2][0].tpot);
+  o.seed = 2;
+  EXPECT_NE(draw_scales({candidate("a", "g1", 1.0)}, o)[0][0].tpot, alone[0][0].tpot);
+}
+
 // Errors that move together keep the nominally cheaper system cheapest; independent ones let the other win
 // some draws. The generations' draws alone (the defaults) are what two generations' systems had.
 TEST(Sizing, CorrelatedErrorsKeepTheCheaperSystemCheapest) {
@@ -402,23 +443,55 @@ TEST(SizeCommand, TheBoughtDeploymentMeetsTheSla) {
   EXPECT_NEAR(sum, 1.0, 1e-9);
 }
 
-TEST(SizeCommand, InferOpenLoopOnThePickedDeploymentMeetsTheSla) {
+// One demand, one answer: infer --requests-per-s on one system buys what size buys there (the same
+// deployment among the alternatives, the same replicas, the same draws: P(meets SLA) equal), and one
+// replica at its share of the rate meets the SLA with size's figures.
+TEST(SizeCommand, InferOpenLoopBuysWhatSizeBuys) {
   const auto doc = buyer(20);
   int checked = 0;
   for (const auto& o : doc["options"]) {
     if (!o.contains("units")) continue;
-    // One replica's share of the demand, as infer --requests-per-s evaluates it.
     const auto r = api::run(session(), "infer",
                             {{"model", "deepseek-r1"}, {"system", o["system"]}, {"isl", 8192}, {"osl", 1024},
-                             {"tokens_per_user_per_s", 30}, {"ttft_ms", 5000},
-                             {"requests_per_s", 20.0 / o["replicas"].get<double>()}});
+                             {"tokens_per_user_per_s", 30}, {"ttft_ms", 5000}, {"draws", 300},
+                             {"requests_per_s", 20.0}});
     EXPECT_EQ(r["mode"], "open_loop");
     EXPECT_EQ(r["deployment"]["plan"], o["deployment"]);
+    EXPECT_EQ(r["replicas"], o["replicas"]) << o["system"];
+    EXPECT_EQ(r["units"], o["units"]) << o["system"];
+    EXPECT_EQ(r["gpus"], o["gpus"]) << o["system"];
+    EXPECT_DOUBLE_EQ(r["odds"]["p_meets_sla"].get<double>(), o["p_meets_sla"].get<double>()) << o["system"];
+    EXPECT_DOUBLE_EQ(r["rate_per_replica_per_s"].get<double>(), 20.0 / o["replicas"].get<double>());
     EXPECT_TRUE(r["met"].get<bool>()) << o["system"];
+    EXPECT_DOUBLE_EQ(r["ttft_p99_s"].get<double>(), o["ttft_p99_s"].get<double>());
     EXPECT_LE(r["ttft_p99_s"].get<double>(), 5.0);
     ++checked;
   }
   EXPECT_GT(checked, 0);
+}
+
+// A small demand is bought on the fewest units: where the chooser's most efficient deployment spans two
+// units (pipeline stages over 16 GPUs) but one unit's best serves the demand, size buys one unit, and
+// the two-unit deployment is listed among the alternatives (not drawn: its central figures alone need
+// more units than the one-unit deployment buys).
+TEST(SizeCommand, ASmallDemandIsBoughtOnTheFewestUnits) {
+  const nlohmann::json q = {{"model", "llama3.1-70b"}, {"isl", 2000}, {"osl", 500}, {"ttft_ms", 3000},
+                            {"tokens_per_user_per_s", 20}, {"system", "hgx-h100"}};
+  const auto chosen = api::run(session(), "infer", q);  // the closed-loop chooser: the most tokens/s per GPU
+  ASSERT_GT(chosen["units"].get<int>(), 1) << chosen.dump();
+  const auto doc = api::run(session(), "size",
+                            {{"model", "llama3.1-70b"}, {"isl", 2000}, {"osl", 500}, {"ttft_p99_ms", 3000},
+                             {"tokens_per_user_per_s", 20}, {"requests_per_s", 2}, {"draws", 300},
+                             {"systems", nlohmann::json::array({"hgx-h100"})}});
+  ASSERT_EQ(doc["options"].size(), 1u);
+  const auto& o = doc["options"][0];
+  EXPECT_EQ(o["units"], 1) << o.dump();
+  EXPECT_EQ(o["replica_units"], 1);
+  bool listed = false;
+  for (const auto& a : o["alternatives"])
+    listed = listed || (a["replica_units"].get<int>() == chosen["units"].get<int>() &&
+                        a["why_not"].get<std::string>().find("not sized") != std::string::npos);
+  EXPECT_TRUE(listed) << o.dump();
 }
 
 // Lengths that vary as a dataset's (--isl-max) reach both commands the same way: size's purchase under

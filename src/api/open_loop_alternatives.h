@@ -1,0 +1,30 @@
+#pragma once
+// The deployments a steady demand on one system may be bought on, as sizing candidates: the operating-
+// point chooser's best deployment on each size that gave more tokens/s per GPU than the smaller
+// (ServingChoice::by_size, smallest first, the chooser's own last). A small demand is served on fewer
+// units by a smaller one, a large one on the fewest GPUs per request by the most efficient; sizing buys
+// the one taking the fewest units (sizing::size_candidates). `size` and `infer --requests-per-s` both
+// build their candidates here, so one demand on one system gets one deployment through either command.
+#include <string>
+#include <vector>
+
+#include "api/open_loop_lengths.h"
+#include "catalog/catalog.h"
+#include "inference/chooser.h"
+#include "sizing/sizing.h"
+
+namespace gpuplan::api {
+
+struct OpenLoopAlternative {
+  sizing::Candidate candidate;  // unpriced (usd_per_unit_year 0): the caller prices it
+  std::string plan, kind;       // the deployment (ServingDeployment::plan, ::kind)
+  int gpus = 0;                 // one replica's GPUs
+};
+
+// One candidate per alternative of `choice` (met), each in `group`: the open loop tabulated under
+// `lengths`, the serving bands widened for the question off their ground (band_for).
+std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, const ServingScenario& scenario,
+                                                        const std::string& system, const ServingChoice& choice,
+                                                        const OpenLoopLengths& lengths, int group);
+
+}  // namespace gpuplan::api
