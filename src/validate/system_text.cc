@@ -49,4 +49,30 @@ SystemReading read_system(const Catalog& catalog, const std::string& accelerator
   return best;
 }
 
+AcceleratorReading read_accelerator_variant(const Catalog& catalog, const std::string& gpu_column,
+                                            const Accelerator& column_accelerator, const std::string& text) {
+  AcceleratorReading best;
+  const std::string t = folded(text);
+  const std::string column = folded(gpu_column);
+  if (column.empty()) return best;
+  size_t longest = 0;
+  for (const Accelerator& a : catalog.accelerators()) {
+    if (a.name == column_accelerator.name || a.generation != column_accelerator.generation) continue;
+    std::vector<std::string> spellings = a.aliases;
+    spellings.push_back(a.display_name);
+    spellings.push_back(a.name);
+    for (const std::string& name : spellings) {
+      const std::string n = folded(name);
+      // A refinement of the column's name: the column's name, then a separator and more.
+      const bool refines = n.size() > column.size() + 1 && n.compare(0, column.size(), column) == 0 &&
+                           n[column.size()] == ' ';
+      if (refines && n.size() > longest && names(t, n)) {
+        longest = n.size();
+        best = {&a, name};
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace gpuplan

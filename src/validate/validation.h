@@ -83,6 +83,15 @@ std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c,
   const System* sys = acc ? nullptr : catalog.find_system(c.gpu_name);
   if (sys) acc = catalog.find_accelerator(sys->accelerator);
   if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
+  if (!sys && !row_text.empty()) {
+    // The row's text may name the variant the GPU column drops (MLPerf's "GH200-144GB" system of a
+    // "GH200" row): read as written.
+    const AcceleratorReading variant = read_accelerator_variant(catalog, c.gpu_name, *acc, row_text);
+    if (variant.accelerator) {
+      acc = variant.accelerator;
+      c.assumptions.push_back("accelerator: " + acc->name + " (the row names the variant: '" + variant.spelling + "')");
+    }
+  }
   c.accelerator = acc->name;
   c.generation = acc->generation;
   if (!sys && !row_text.empty()) {
