@@ -389,6 +389,14 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
       os << fmt::format("    owning beats renting above {:.0f}% utilisation (now {:.0f}%)\n",
                         100 * o["own_beats_rent_above_utilisation"].get<double>(), 100 * o["utilisation"].get<double>());
     if (o.contains("note")) os << fmt::format("    note: {}\n", o["note"].get<std::string>());
+    // The system's other deployments (the chooser's best on other sizes) and why this one was bought.
+    for (const auto& a : o["alternatives"]) {
+      const long long u = a["units"].get<long long>();
+      os << fmt::format("    instead of {} ({} unit{} a replica): {}\n", a["deployment"].get<std::string>(),
+                        a["replica_units"].get<int>(), a["replica_units"].get<int>() == 1 ? "" : "s",
+                        u > 0 ? fmt::format("{} units, P(SLA) {:.2f}", u, a["p_meets_sla"].get<double>())
+                              : a["why_not"].get<std::string>());
+    }
     // Why the Monte Carlo's bands are wider than on the ground they were fitted on.
     if (const auto& why = o["band_basis"]["tpot_s"]["widened_by"]; !why.empty())
       os << fmt::format("    error bands widened: {}\n", fmt::join(why.get<std::vector<std::string>>(), "; "));
