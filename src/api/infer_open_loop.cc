@@ -155,10 +155,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   nlohmann::json others = nlohmann::json::array();
   for (std::size_t k = 0; k < alts.size(); ++k)
     if (k != pick)
-      others.push_back({{"deployment", alts[k].plan}, {"deployment_kind", alts[k].kind},
-                        {"replica_units", alts[k].candidate.replica_units}, {"units", sized[k].units},
-                        {"replicas_nominal", sized[k].replicas_nominal}, {"p_meets_sla", sized[k].p_meets_sla},
-                        {"why_not", sized[k].why_not}});
+      others.push_back(unbought_alternative_json(alts[k].plan, alts[k].kind, alts[k].candidate.replica_units, sized[k]));
   j["alternatives"] = others;
   j["stable"] = r.stable;
   if (!r.why_not.empty()) j["why_not"] = r.why_not;

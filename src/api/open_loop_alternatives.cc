@@ -39,4 +39,12 @@ std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, 
   return out;
 }
 
+nlohmann::json unbought_alternative_json(const std::string& plan, const std::string& kind, int replica_units,
+                                         const sizing::SizedOption& sized) {
+  return {{"deployment", plan},           {"deployment_kind", kind},
+          {"replica_units", replica_units}, {"units", sized.units},
+          {"replicas_nominal", sized.replicas_nominal}, {"p_meets_sla", sized.p_meets_sla},
+          {"why_not", sized.why_not}};
+}
+
 }  // namespace gpuplan::api

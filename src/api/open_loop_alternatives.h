@@ -5,6 +5,8 @@
 // units by a smaller one, a large one on the fewest GPUs per request by the most efficient; sizing buys
 // the one taking the fewest units (sizing::size_candidates). `size` and `infer --requests-per-s` both
 // build their candidates here, so one demand on one system gets one deployment through either command.
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -26,5 +28,11 @@ struct OpenLoopAlternative {
 std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, const ServingScenario& scenario,
                                                         const std::string& system, const ServingChoice& choice,
                                                         const OpenLoopLengths& lengths, int group);
+
+// One alternative that was not bought, as sized, for a command's `alternatives[]`: its deployment, the
+// units a replica takes and its purchase (units 0 where none reached the confidence or it was not
+// drawn, with why_not).
+nlohmann::json unbought_alternative_json(const std::string& plan, const std::string& kind, int replica_units,
+                                         const sizing::SizedOption& sized);
 
 }  // namespace gpuplan::api

@@ -230,10 +230,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     nlohmann::json others = nlohmann::json::array();
     for (std::size_t m = 0; m < candidates.size(); ++m)
       if (m != k && candidates[m].group == c.group)
-        others.push_back({{"deployment", plan_of[m].first}, {"deployment_kind", plan_of[m].second},
-                          {"replica_units", candidates[m].replica_units}, {"units", sized[m].units},
-                          {"replicas_nominal", sized[m].replicas_nominal}, {"p_meets_sla", sized[m].p_meets_sla},
-                          {"why_not", sized[m].why_not}});
+        others.push_back(
+            unbought_alternative_json(plan_of[m].first, plan_of[m].second, candidates[m].replica_units, sized[m]));
     o["alternatives"] = others;
     if (!s.feasible || s.replicas == 0) {
       o["why_not"] = s.why_not;

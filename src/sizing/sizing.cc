@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 #include "inference/queueing.h"
@@ -178,16 +179,20 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
       if (!fresh) it->second = std::min(it->second, s.units);
     }
   }
-  // Of each group, the alternative bought: the fewest units, then the higher P(meets SLA), then the later;
-  // where none is bought, the last.
+  // Of each group, the alternative bought: the fewest units, then the smaller replica (a smaller failure
+  // domain for the same purchase: P(meets SLA) already reached the confidence on both), then the higher
+  // P(meets SLA); where none is bought, the last.
   std::map<int, std::size_t> bought;  // group -> candidate
   for (std::size_t i = 0; i < n; ++i) {
     if (cands[i].group < 0) continue;
     auto [it, fresh] = bought.emplace(cands[i].group, i);
     if (fresh) continue;
-    const SizedOption &a = out[it->second], &b = out[i];
-    const bool better = b.units > 0 && (a.units == 0 || b.units < a.units ||
-                                        (b.units == a.units && b.p_meets_sla >= a.p_meets_sla));
+    const std::size_t j = it->second;
+    const SizedOption &a = out[j], &b = out[i];
+    const auto key = [&](std::size_t k) {
+      return std::tuple(out[k].units, cands[k].replica_units, -out[k].p_meets_sla);
+    };
+    const bool better = b.units > 0 && (a.units == 0 || key(i) < key(j));
     if (better || (a.units == 0 && b.units == 0)) it->second = i;
   }
   for (std::size_t i = 0; i < n; ++i)

@@ -93,8 +93,9 @@ std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>
                                                     const SizingOptions& options);
 
 // Sizes every candidate under the same draws. Of each group of alternatives the one bought is the one
-// whose purchase takes the fewest units (on a tie the higher P(meets SLA), then the later: the larger,
-// more tokens/s per GPU); where none reaches the confidence, the last (the chooser's own). P(cheapest)
+// whose purchase takes the fewest units (on a tie the smaller replica, the smaller failure domain for the
+// same purchase, then the higher P(meets SLA)); where none reaches the confidence, the last (the
+// chooser's own). P(cheapest)
 // weighs the bought alternatives only, one per system, in each draw at the replicas that draw needs.
 // The draw of a system's own error (SizingOptions' sqrt(1 - same)) is one per system, shared by its
 // alternatives. InputError for options out of range.

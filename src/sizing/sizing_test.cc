@@ -291,6 +291,29 @@ TEST(Sizing, TheAlternativeOnTheFewestUnitsIsBought) {
   }
 }
 
+// Where two alternatives buy the same units, the smaller replica is bought: the same purchase in smaller
+// failure domains (both reached the confidence), even where the larger pools its queue (one M/M/2 on
+// two units against two M/M/1 replicas) and meets the SLA a little more often.
+TEST(Sizing, OnATieOfUnitsTheSmallerReplicaIsBought) {
+  Candidate small = candidate("a", "g1", 1.0), pooled = candidate("a", "g1", 1.0);
+  small.group = pooled.group = 0;
+  pooled.replica_units = 2;
+  pooled.curve.prefill_servers = 2;  // two servers of the same speed: twice the capacity, one queue
+  SizingOptions o;
+  o.sla.ttft_p99_s = 6;
+  o.draws = 200;
+  int ties = 0;
+  for (double rate = 0.1; rate < 3.0; rate += 0.05) {
+    o.requests_per_s = rate;
+    const auto s = size_candidates({small, pooled}, o);
+    if (s[0].units == 0 || s[0].units != s[1].units) continue;
+    ++ties;
+    EXPECT_TRUE(s[0].chosen) << rate;
+    EXPECT_FALSE(s[1].chosen) << rate;
+  }
+  EXPECT_GT(ties, 0);
+}
+
 // A system's draws do not depend on which other candidates are drawn beside it (size over the catalog,
 // infer on the one system): each shared draw is a stream of its own, named.
 TEST(Sizing, ASystemsDrawsDoNotDependOnItsNeighbours) {

@@ -1,6 +1,8 @@
 #include "validate/system_text.h"
 
 #include <cctype>
+#include <string>
+#include <vector>
 
 namespace gpuplan {
 namespace {
@@ -28,6 +30,22 @@ bool names(const std::string& text, const std::string& name) {
   return false;
 }
 
+// Of `spellings`, the longest that stands whole in `t` (folded) and `accept`s (folded), if longer than
+// `longest`; updates `longest`.
+template <typename Accept>
+const std::string* longest_named(const std::string& t, const std::vector<std::string>& spellings, size_t& longest,
+                                 Accept accept) {
+  const std::string* found = nullptr;
+  for (const std::string& name : spellings) {
+    const std::string n = folded(name);
+    if (n.size() > longest && accept(n) && names(t, n)) {
+      longest = n.size();
+      found = &name;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 SystemReading read_system(const Catalog& catalog, const std::string& accelerator, const std::string& text) {
@@ -38,13 +56,8 @@ SystemReading read_system(const Catalog& catalog, const std::string& accelerator
     if (s.accelerator != accelerator) continue;
     std::vector<std::string> spellings = s.aliases;
     spellings.push_back(s.display_name);
-    for (const std::string& name : spellings) {
-      const std::string n = folded(name);
-      if (n.size() > longest && names(t, n)) {
-        longest = n.size();
-        best = {&s, name};
-      }
-    }
+    if (const std::string* name = longest_named(t, spellings, longest, [](const std::string&) { return true; }))
+      best = {&s, *name};
   }
   return best;
 }
@@ -55,22 +68,17 @@ AcceleratorReading read_accelerator_variant(const Catalog& catalog, const std::s
   const std::string t = folded(text);
   const std::string column = folded(gpu_column);
   if (column.empty()) return best;
+  // A refinement of the column's name: the column's name, then a separator and more.
+  const auto refines = [&](const std::string& n) {
+    return n.size() > column.size() + 1 && n.compare(0, column.size(), column) == 0 && n[column.size()] == ' ';
+  };
   size_t longest = 0;
   for (const Accelerator& a : catalog.accelerators()) {
     if (a.name == column_accelerator.name || a.generation != column_accelerator.generation) continue;
     std::vector<std::string> spellings = a.aliases;
     spellings.push_back(a.display_name);
     spellings.push_back(a.name);
-    for (const std::string& name : spellings) {
-      const std::string n = folded(name);
-      // A refinement of the column's name: the column's name, then a separator and more.
-      const bool refines = n.size() > column.size() + 1 && n.compare(0, column.size(), column) == 0 &&
-                           n[column.size()] == ' ';
-      if (refines && n.size() > longest && names(t, n)) {
-        longest = n.size();
-        best = {&a, name};
-      }
-    }
+    if (const std::string* name = longest_named(t, spellings, longest, refines)) best = {&a, *name};
   }
   return best;
 }

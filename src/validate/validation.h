@@ -85,22 +85,20 @@ std::optional<std::string> resolve_row_hardware(const Catalog& catalog, Case& c,
   if (!acc) return "GPU '" + c.gpu_name + "' has no catalog entry";
   if (!sys && !row_text.empty()) {
     // The row's text may name the variant the GPU column drops (MLPerf's "GH200-144GB" system of a
-    // "GH200" row): read as written.
+    // "GH200" row), and the server it ran on: read as written.
     const AcceleratorReading variant = read_accelerator_variant(catalog, c.gpu_name, *acc, row_text);
     if (variant.accelerator) {
       acc = variant.accelerator;
       c.assumptions.push_back("accelerator: " + acc->name + " (the row names the variant: '" + variant.spelling + "')");
     }
-  }
-  c.accelerator = acc->name;
-  c.generation = acc->generation;
-  if (!sys && !row_text.empty()) {
     const SystemReading named = read_system(catalog, acc->name, row_text);
     if (named.system && named.system != catalog.first_system_of(acc->name)) {
       sys = named.system;
       c.assumptions.push_back("system: " + sys->name + " (the row names the server: '" + named.spelling + "')");
     }
   }
+  c.accelerator = acc->name;
+  c.generation = acc->generation;
   try {
     c.hardware = resolve_hardware(catalog, sys ? sys->name : acc->name);
   } catch (const InputError& e) {
