@@ -64,9 +64,9 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
        "--seed", "--catalog", "--calibration", "--json", "--csv"},
       [](std::string_view o) -> std::string {
         return o == "--request-rate"
-                   ? "give --requests-per-s (steady-state p50/p99 on the deployment the chooser picks) or "
+                   ? "give --requests-per-s (a steady demand: the deployment and replicas bought, p50/p99) or "
                      "--request-rate (a benchmark run on a stated deployment), not both"
-                   : "does not apply with --requests-per-s (the chooser picks the deployment on whole units from "
+                   : "does not apply with --requests-per-s (the deployment and its replicas are bought on whole units from "
                      "--model, --system, --isl/--osl, --precision, --engine, the speed as --tokens-per-user-per-s and "
                      "--ttft-ms)";
       });
