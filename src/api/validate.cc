@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "validate/inference_cases.h"
 #include "validate/open_loop_cases.h"
+#include "validate/scenario_pairs.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -183,10 +184,12 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
                             {"rows", rows},
                             {"skipped", skip}};
     if (open_loop) doc["open_loop"] = open_loop_json(*open_loop);
+    if (inference && !inferencex) doc["scenario_pairs"] = scenario_pairs_json(scenario_pairs(table, rep.rows));
     output.emit("validate", std::move(doc));
   } else {
     print_text(output.os(), rep, req.verbose);
     if (open_loop) print_open_loop_text(output.os(), *open_loop);
+    if (inference && !inferencex) print_scenario_pairs_text(output.os(), scenario_pairs(table, rep.rows));
   }
   return kExitOk;
 }
