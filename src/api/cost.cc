@@ -11,6 +11,7 @@
 #include "api/cost.h"
 #include "api/mode_options.h"
 #include "api/serving_engine.h"
+#include "api/system_list.h"
 #include "api/text.h"
 #include "api/training_json.h"
 #include "api/cost_options.h"
@@ -100,7 +101,8 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
                "and with --tokens the cost, energy and time of the whole run.");
   add_cost_options(app, req.cost_opts);
   add_finetune_options(app, req.finetune);
-  app.add_option("--system", req.systems, "System(s) to cost (repeatable; default: every system in the catalog)");
+  app.add_option("--system", req.systems, "System(s) to cost (repeatable or comma-separated; default: every system in the catalog)")
+      ->delimiter(',');
   app.add_option("--reference", req.reference, "System the capex and TCO ratios are taken against")->capture_default_str();
   app.add_option("--model", req.model_name, "Model for $ per million tokens and joules per token");
   app.add_option("--task", req.task, "train or infer")->capture_default_str();
@@ -173,8 +175,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
   const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
   if (req.model_name.empty() && (req.tokens > 0 || req.gpus > 0))
     throw InputError("--model", "--tokens and --gpus need a model (--model)");
-  if (req.systems.empty())
-    for (const auto& s : catalog.systems()) req.systems.push_back(s.name);
+  req.systems = resolve_system_list(catalog, req.systems, "--system");
   const cost::Tco ref = system_tco(catalog, req.reference, profile, "--reference");
   std::optional<ModelArch> model;
   if (!req.model_name.empty()) model = resolve_model(req.model_name, "--model");
@@ -198,7 +199,7 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
                              profile.depreciation_years, 100 * profile.cost_of_capital,
                              100 * profile.average_power_fraction);
   for (const auto& name : req.systems) {
-    const auto side = compare::make_side(catalog, catalog.system(name, "--system").name, profile);
+    const auto side = compare::make_side(catalog, name, profile);
     const cost::Tco& t = side.tco;
     nlohmann::json row = tco_json(t);
     if (ref.priced && t.priced) {

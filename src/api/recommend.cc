@@ -84,7 +84,8 @@ void add_recommend_options(CLI::App& app, RecommendRequest& req) {
                                      "ISL, 2 s up to 2K input tokens; 0: none)");
   app.add_option("--budget-usd", req.spec.budget_usd, "Budget: train the whole run; infer one year of TCO (0: none)");
   app.add_option("--gpus-available", req.spec.gpus_available, "At most this many GPUs (0: no limit)");
-  app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable)");
+  app.add_option("--system", req.spec.systems, "Only these systems or accelerators (repeatable or comma-separated)")
+      ->delimiter(',');
   add_fabric_options(app, req.fabric_opts);
   add_finetune_options(app, req.finetune);
   app.add_option("--top", req.top, "Print only the first N (0: all)");

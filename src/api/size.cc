@@ -14,6 +14,7 @@
 #include "api/band_json.h"
 #include "api/open_loop_alternatives.h"
 #include "api/serving_engine.h"
+#include "api/system_list.h"
 #include "compare/compare.h"
 #include "compare/operating_point.h"
 #include "core/error.h"
@@ -36,7 +37,9 @@ void add_size_options(CLI::App& app, SizeRequest& req) {
                   "the cheapest. Open-loop Poisson arrivals; see docs/sizing.md.");
   add_cost_options(app, req.cost_opts);
   app.add_option("--model", req.model_name, "Model to serve (required)");
-  app.add_option("--system,--systems", req.systems, "System(s) to size (repeatable; default: every catalog system)");
+  app.add_option("--system,--systems", req.systems,
+                 "System(s) to size (repeatable or comma-separated; default: every catalog system)")
+      ->delimiter(',');
   app.add_option("--precision", req.precision, "Weights format: bf16, fp8, mxfp8, nvfp4, fp4, w4a16")->capture_default_str();
   app.add_option("--engine", req.engine,
                  "Serving engine on every system (sglang, tensorrt-llm, vllm, ...: its front end, host work and KV "
@@ -138,8 +141,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   const double peak_rps = average_rps * req.peak_factor;
   const double average_tokens_per_s = average_rps * double(req.osl);
 
-  if (req.systems.empty())
-    for (const auto& s : catalog.systems()) req.systems.push_back(s.name);
+  req.systems = resolve_system_list(catalog, req.systems, "--systems");
 
   struct Prepared {
     compare::SystemSide side;
@@ -156,7 +158,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   if (!req.engine.empty()) apply_serving_engine(catalog, req.engine, engine_figures);
   for (const auto& name : req.systems) {
     Prepared p;
-    p.side = compare::make_side(catalog, catalog.system(name, "--systems").name, profile);
+    p.side = compare::make_side(catalog, name, profile);
     if (auto it = rents.find(p.side.system); it != rents.end()) p.rent = it->second;
     // A precision the chip has no tensor cores for is served as infer and recommend serve it: weights stored
     // narrow, math in the wider format the chip has (weight-only kernels), said in a note.

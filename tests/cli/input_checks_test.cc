@@ -158,6 +158,24 @@ TEST(InputChecks, SiteRefusesDuplicateAndEmptySystems) {
   expect_refused("site --power-mw 10 --mix hgx-h100:50,hgx-h100:50", {"--mix", "twice"});
 }
 
+// size, cost and recommend take their systems repeated or comma-separated, as site's --systems; a system given
+// twice (one name twice, or a name and its alias) is refused where it would be answered twice.
+TEST(InputChecks, SystemListsAreCommaSeparatedAndGivenOnce) {
+  const CliResult size = run_gpuplan("size --model llama3.1-8b --requests-per-s 5 --systems hgx-h100,hgx-h200 "
+                                     "--draws 20 --json", 120);
+  ASSERT_EQ(size.exit_code, 0) << size.err;
+  ASSERT_EQ(size.json()["options"].size(), 2u);
+  EXPECT_EQ(size.json()["options"][0]["system"], "hgx-h100");
+  EXPECT_EQ(size.json()["options"][1]["system"], "hgx-h200");
+  const CliResult cost = run_gpuplan("cost --system hgx-h100,hgx-h200 --json", 120);
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  EXPECT_EQ(cost.json()["systems"].size(), 2u);
+  const CliResult rec = run_gpuplan("recommend --model llama3.1-8b --task infer --system hgx-h100,hgx-h200 --json", 120);
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  expect_refused("size --model llama3.1-8b --requests-per-s 5 --systems hgx-h100,hgx-h100", {"--systems", "given twice"});
+  expect_refused("cost --system hgx-h100 --system 'HGX H100'", {"--system", "the same system (hgx-h100)"});
+}
+
 TEST(InputChecks, FabricAssumptionsAreGivenOnceAndUsed) {
   const std::string fabric = "fabric --system hgx-h100 --gpus 64";
   EXPECT_EQ(run_gpuplan(fabric + " --assume node_leaf_m=30", 60).exit_code, 0);
