@@ -101,7 +101,8 @@ void add_cost_options(CLI::App& app, CostRequest& req) {
                "and with --tokens the cost, energy and time of the whole run.");
   add_cost_options(app, req.cost_opts);
   add_finetune_options(app, req.finetune);
-  app.add_option("--system", req.systems, "System(s) to cost (repeatable or comma-separated; default: every system in the catalog)")
+  app.add_option("--system", req.systems,
+                 "System(s) to cost (repeatable or comma-separated; default: every system in the catalog)")
       ->delimiter(',');
   app.add_option("--reference", req.reference, "System the capex and TCO ratios are taken against")->capture_default_str();
   app.add_option("--model", req.model_name, "Model for $ per million tokens and joules per token");

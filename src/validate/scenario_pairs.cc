@@ -29,7 +29,10 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-bool is_throughput(const std::string& metric) { return metric.rfind("tokens_per_sec", 0) == 0 && metric != "tokens_per_sec_per_user"; }
+// Throughput rows: tokens/s in all or per GPU, not per user (a latency in disguise).
+bool is_throughput(const std::string& metric) {
+  return metric.rfind("tokens_per_sec", 0) == 0 && metric != "tokens_per_sec_per_user";
+}
 
 }  // namespace
 

@@ -170,9 +170,11 @@ TEST(InputChecks, SystemListsAreCommaSeparatedAndGivenOnce) {
   const CliResult cost = run_gpuplan("cost --system hgx-h100,hgx-h200 --json", 120);
   ASSERT_EQ(cost.exit_code, 0) << cost.err;
   EXPECT_EQ(cost.json()["systems"].size(), 2u);
-  const CliResult rec = run_gpuplan("recommend --model llama3.1-8b --task infer --system hgx-h100,hgx-h200 --json", 120);
+  const CliResult rec =
+      run_gpuplan("recommend --model llama3.1-8b --task infer --system hgx-h100,hgx-h200 --json", 120);
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
-  expect_refused("size --model llama3.1-8b --requests-per-s 5 --systems hgx-h100,hgx-h100", {"--systems", "given twice"});
+  expect_refused("size --model llama3.1-8b --requests-per-s 5 --systems hgx-h100,hgx-h100",
+                 {"--systems", "given twice"});
   expect_refused("cost --system hgx-h100 --system 'HGX H100'", {"--system", "the same system (hgx-h100)"});
 }
 
