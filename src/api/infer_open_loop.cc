@@ -143,7 +143,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   // The odds of one replica at its share: size's P(meets SLA) for the purchase.
   const sizing::Candidate& cand = alt.candidate;
   const sizing::OpenLoopOdds odds = sizing::open_loop_odds(cand, replica_rate, so);
-  const int units = int(cand.replica_units);
+  const int units = cand.replica_units;
   j["deployment"] = {{"plan", alt.plan}, {"kind", alt.kind}, {"gpus", alt.gpus}, {"units", units}};
   j["replicas"] = replicas;
   j["replicas_nominal"] = bought.replicas_nominal;

@@ -88,15 +88,16 @@ long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& 
 // The draws of the model's error: for each candidate, `options.draws` scales of its decode step and
 // prefill times (its TPOT and TTFT bands' log-normal ratios, mixed across candidates as above). A seed
 // gives the same draws on every platform, and a system the same draws whichever candidates are drawn
-// beside it (each shared draw is a stream of its own, seeded by the seed and its name). InputError for draws or correlations out of range.
+// beside it (each shared draw is a stream of its own, seeded by the seed and its name). InputError for
+// draws or correlations out of range.
 std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>& candidates,
                                                     const SizingOptions& options);
 
 // Sizes every candidate under the same draws. Of each group of alternatives the one bought is the one
 // whose purchase takes the fewest units (on a tie the smaller replica, the smaller failure domain for the
 // same purchase, then the higher P(meets SLA)); where none reaches the confidence, the last (the
-// chooser's own). P(cheapest)
-// weighs the bought alternatives only, one per system, in each draw at the replicas that draw needs.
+// chooser's own). P(cheapest) weighs the bought alternatives only, one per system, in each draw at the
+// replicas that draw needs.
 // The draw of a system's own error (SizingOptions' sqrt(1 - same)) is one per system, shared by its
 // alternatives. InputError for options out of range.
 std::vector<SizedOption> size_candidates(const std::vector<Candidate>& candidates, const SizingOptions& options);

@@ -1,12 +1,13 @@
 #include "validate/scenario_pairs.h"
 
-#include <algorithm>
 #include <map>
 #include <ostream>
 #include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "validate/calibrate_rows.h"
 
 namespace gpuplan {
 
@@ -20,13 +21,6 @@ std::pair<std::string, size_t> scenario_segment(const std::string& path) {
     if (at != std::string::npos) return {std::string(s), at};
   }
   return {"", std::string::npos};
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // Throughput rows: tokens/s in all or per GPU, not per user (a latency in disguise).
@@ -67,9 +61,9 @@ ScenarioPairs scenario_pairs(const CsvTable& t, const std::vector<ScoredRow>& ro
     ratio.push_back(p.predicted_ratio / p.measured_ratio);
     out.pairs.push_back(std::move(p));
   }
-  out.measured_median = median(measured);
-  out.predicted_median = median(predicted);
-  out.predicted_over_measured_median = median(ratio);
+  out.measured_median = calibrate_rows::median_of(measured);
+  out.predicted_median = calibrate_rows::median_of(predicted);
+  out.predicted_over_measured_median = calibrate_rows::median_of(std::move(ratio));
   return out;
 }
 
