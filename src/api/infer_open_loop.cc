@@ -78,8 +78,12 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   if (!prec) throw InputError("--precision", fmt::format("unknown precision '{}'; allowed: {}", req.precision, precision_names()));
   const ModelArch model = resolve_model(req.model_name, "--model");
   const auto side = compare::make_side(catalog, catalog.system(req.system, "--system").name, cost::builtin_cost_profile());
-  if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0)
-    throw InputError("--precision", unsupported_precision(side.hw.accelerator, *prec));
+  // A precision the chip has no tensor cores for is served as infer's point mode and size serve it:
+  // weights stored narrow, math in the wider format the chip has (weight-only kernels), said in a note.
+  const Accelerator& acc = side.hw.accelerator;
+  if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0)
+    throw InputError("--precision", unsupported_precision(acc, *prec));
+  const std::string precision_note = serving_fallback_note(acc, *prec);
   const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
   const double ttft_limit_s = resolve_ttft_limit_s(ttft_stated_s, req.isl);
   ServingScenario sc = compare::serving_scenario(model, side.hw, side.gpus_per_unit, *prec, req.isl, req.osl,
@@ -99,6 +103,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                       {"precision", req.precision}, {"requests_per_s", req.requests_per_s},
                       {"peak_factor", req.peak_factor}, {"rate_evaluated_per_s", rate},
                       {"ttft_limit_s", ttft_limit_s}, {"ttft_limit_basis", ttft_limit_basis(ttft_stated_s, req.isl)}};
+  j["precision_note"] = precision_note;
   if (!ch.met) {
     j["met"] = false;
     j["why_not"] = ch.why_not;
@@ -199,6 +204,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
     os << fmt::format("{} on {}, {:.3g} requests/s Poisson, ISL/OSL {}/{} ({}){}\n", model.name, side.system, rate,
                       req.isl, req.osl, open_loop_lengths_text(req.lengths),
                       req.engine.empty() ? std::string() : ", engine " + req.engine);
+    if (!precision_note.empty()) os << "Note: " << precision_note << "\n";
     os << fmt::format("  bought: {} replica{} of {} GPUs ({} unit{} of {}; {} GPUs in all) running {}: {}\n", replicas,
                       replicas == 1 ? "" : "s", alt.gpus, units, units == 1 ? "" : "s", sc.unit_gpus,
                       replicas * alt.gpus, alt.plan, replicas_basis);

@@ -194,6 +194,14 @@ TEST(ConsistencyCli, FormatsTheHardwareLacks) {
   // Same concurrency: FP4 weights halve the bytes streamed, nothing more (no FP4 tensor cores).
   EXPECT_LT(h.json()["tokens_per_s_per_gpu"].get<double>(), 2.0 * f8.json()["tokens_per_s_per_gpu"].get<double>());
   EXPECT_TRUE(has(run_gpuplan("infer --system hgx-h100 --precision fp4").out, "no fp4 tensor cores"));
+  // A demand in requests/s is served by the same fallback `size` buys with, and on the same deployment.
+  const std::string demand = "--model llama3.1-70b --requests-per-s 10 --isl 2000 --osl 500 --draws 200 --json";
+  auto open = run_gpuplan("infer --system hgx-a100 --precision fp8 " + demand);
+  ASSERT_EQ(open.exit_code, 0) << open.err;
+  EXPECT_TRUE(has(open.json()["precision_note"].get<std::string>(), "weights stored in fp8, math in bf16"));
+  auto sized = run_gpuplan("size --systems hgx-a100 --precision fp8 " + demand);
+  ASSERT_EQ(sized.exit_code, 0) << sized.err;
+  EXPECT_EQ(open.json()["deployment"]["plan"], sized.json()["options"][0]["deployment"]);
   auto b = run_gpuplan("infer --system gb200-nvl72 --precision fp4 --concurrency 8 --json");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.json()["math_format"], "fp4");
