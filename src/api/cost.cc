@@ -269,9 +269,13 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
       } else {
         w = {{"task", "infer"}, {"gpus", side.gpus_per_unit}, {"isl", req.isl}, {"osl", req.osl}, {"precision", req.precision},
              {"tokens_per_s_per_user", req.tokens_per_user}};
-        if (side.hw.accelerator.peak(gemm_format(*prec)) <= 0) {
-          w["why_not"] = unsupported_precision(side.hw.accelerator, *prec);
+        // A precision the chip has no tensor cores for is served as infer, size and recommend serve it:
+        // weights stored narrow, math in the wider format the chip has, said in a note.
+        const Accelerator& acc = side.hw.accelerator;
+        if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0) {
+          w["why_not"] = unsupported_precision(acc, *prec);
         } else {
+          if (const std::string note = serving_fallback_note(acc, *prec); !note.empty()) w["precision_note"] = note;
           // The operating-point chooser infer, compare, recommend and site ask (inference/chooser.h): the
           // deployment and whole units with the most throughput per GPU at this speed within the TTFT limit.
           const ServingChoice ch = choose_serving(compare::serving_scenario(
@@ -316,6 +320,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
               output.os() << fmt::format(", ${:.3f} per million tokens", w["usd_per_million_tokens"].get<double>());
             output.os() << fmt::format("\n               throughput, cost and energy per token {}\n",
                                      w["band_text"].get<std::string>());
+            if (w.contains("precision_note"))
+              output.os() << "               note: " << w["precision_note"].get<std::string>() << "\n";
           }
         }
       }

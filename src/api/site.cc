@@ -103,15 +103,20 @@ struct ServingThroughput {
   int swept_gpus = 0;
   double ttft_limit_s = 0;
   std::optional<SweepPoint> point;
+  std::string precision_note;   // the weights' format served on a chip without its tensor cores
 };
 ServingThroughput serving_throughput(const Catalog& catalog, const System& s, const InferencePoint& ip) {
   ServingThroughput t;
   const Hardware hw = resolve_hardware(catalog, s.name);
-  if (hw.accelerator.peak(gemm_format(ip.weights)) <= 0) {
+  // A precision the chip has no tensor cores for is served as infer, size and cost serve it: weights
+  // stored narrow, math in the wider format the chip has, said in a note.
+  const Accelerator& acc = hw.accelerator;
+  if (acc.peak(executed_format(acc, gemm_format(ip.weights))) <= 0) {
     t.swept_gpus = s.gpus_per_unit();
-    t.why_not = unsupported_precision(hw.accelerator, ip.weights);
+    t.why_not = unsupported_precision(acc, ip.weights);
     return t;
   }
+  t.precision_note = serving_fallback_note(acc, ip.weights);
   const ServingChoice ch = choose_serving(compare::serving_scenario(ip.model, hw, s.gpus_per_unit(), ip.weights, ip.isl,
                                                                     ip.osl, ip.tokens_per_s_per_user, ip.tpot_limit_s,
                                                                     ip.ttft_limit_s, ip.mtp_accept));
@@ -423,7 +428,7 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                 << fmt::format("{:<14} {:>6} {:>7} {:>10} | {:>10} {:>11}  {:<36}| {:>10} {:>11}  {}\n", "system",
                                "units", "GPUs", "IT/unit", "tokens/s", "tok/s/MW", "plan (at GPUs)",
                                "tokens/s", "tok/s/MW", "deployment, sequences, at");
-    std::string band_lines;
+    std::string band_lines, note_lines;
     for (std::size_t i = 0; i < budget_systems.size(); ++i) {
       const System& s = catalog.system(budget_systems[i], "--systems");
       const auto u = deploy::unit_power(power_input(catalog, s), site);
@@ -447,6 +452,10 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                         {"plan", pt.plan()}, {"concurrency", pt.concurrency},
                         {"tokens_per_s_per_user", pt.result.tokens_per_s_per_user}, {"ttft_s", pt.result.ttft_s},
                         {"tpot_s", pt.result.tpot_s}});
+        if (!sv.precision_note.empty()) {
+          serving["precision_note"] = sv.precision_note;
+          note_lines += fmt::format("  {:<14} {}\n", s.name, sv.precision_note);
+        }
       } else {
         serving["why_not"] = units > 0 ? sv.why_not : "the budget buys no whole unit";
       }
@@ -489,7 +498,8 @@ int site(const Catalog& catalog, SiteRequest req, Output& output) {
                    "buys (no scale-out loss beyond that). Serving: output tokens/s per GPU of the best deployment "
                    "(aggregated or, for MoE models, disaggregated, EP widths, MTP), its load solved for the interactivity "
                    "within the TTFT limit, on the units it needs (the chooser of infer, cost and compare), times the GPUs. Per MW of the facility budget (of its part, with --mix).\n"
-                << "Error bands of the throughputs (80%, held-out):\n" << band_lines;
+                << "Error bands of the throughputs (80%, held-out):\n" << band_lines
+                << (note_lines.empty() ? std::string() : "Serving notes:\n" + note_lines);
   }
   if (output.json()) output.emit("site", std::move(j));
   return kExitOk;

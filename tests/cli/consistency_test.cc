@@ -202,6 +202,21 @@ TEST(ConsistencyCli, FormatsTheHardwareLacks) {
   auto sized = run_gpuplan("size --systems hgx-a100 --precision fp8 " + demand);
   ASSERT_EQ(sized.exit_code, 0) << sized.err;
   EXPECT_EQ(open.json()["deployment"]["plan"], sized.json()["options"][0]["deployment"]);
+  // cost and site serve it too, with the note; the point mode's figure is cost's.
+  const std::string point = "--model llama3.1-8b --isl 1024 --osl 1024 --tokens-per-user-per-s 50";
+  auto ci = run_gpuplan("cost --system hgx-a100 --task infer --precision fp8 --json " + point);
+  ASSERT_EQ(ci.exit_code, 0) << ci.err;
+  const nlohmann::json cw = ci.json()["systems"][0]["workload"];
+  ASSERT_FALSE(cw.contains("why_not")) << cw.dump();
+  EXPECT_TRUE(has(cw["precision_note"].get<std::string>(), "weights stored in fp8, math in bf16"));
+  auto pi = run_gpuplan("infer --system hgx-a100 --precision fp8 --json " + point);
+  ASSERT_EQ(pi.exit_code, 0) << pi.err;
+  EXPECT_DOUBLE_EQ(pi.json()["tokens_per_s_per_gpu"].get<double>(), cw["tokens_per_s_per_gpu"].get<double>());
+  auto si = run_gpuplan("site --power-mw 2 --systems hgx-a100 --infer-model llama3.1-8b --infer-precision fp8 --json");
+  ASSERT_EQ(si.exit_code, 0) << si.err;
+  const nlohmann::json ss = si.json()["budget"]["systems"][0]["serving"];
+  EXPECT_TRUE(ss["feasible"].get<bool>()) << ss.dump();
+  EXPECT_TRUE(has(ss["precision_note"].get<std::string>(), "weights stored in fp8")) << ss.dump();
   auto b = run_gpuplan("infer --system gb200-nvl72 --precision fp4 --concurrency 8 --json");
   ASSERT_EQ(b.exit_code, 0) << b.err;
   EXPECT_EQ(b.json()["math_format"], "fp4");
