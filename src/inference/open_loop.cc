@@ -22,15 +22,48 @@ double OpenLoopCurve::tpot_at(double n) const {
   return y0 + (y1 - y0) * (n - x0) / (x1 - x0);
 }
 
+namespace {
+
+// The engine's TTFT (ttft_engine_s) at `n` sequences of the whole deployment: linear between the
+// tabulated batches, held at the ends; prefill_alone_s where none is tabulated.
+double ttft_engine_at(const OpenLoopCurve& c, double n) {
+  if (c.ttft_engine_s.size() != c.batch.size() || c.batch.empty()) return c.prefill_alone_s;
+  const auto it = std::upper_bound(c.batch.begin(), c.batch.end(), n);
+  const std::size_t i = it == c.batch.begin() ? 0 : std::size_t(it - c.batch.begin()) - 1;
+  const std::size_t j = std::min(i + 1, c.batch.size() - 1);
+  const double f = j == i ? 0.0 : std::clamp((n - c.batch[i]) / (c.batch[j] - c.batch[i]), 0.0, 1.0);
+  return c.ttft_engine_s[i] + f * (c.ttft_engine_s[j] - c.ttft_engine_s[i]);
+}
+
+}  // namespace
+
 void OpenLoopCurve::index_tpot() {
   tpot_per_instance.clear();
   tpot_indexed_instances = 0;
+  ttft_engine_per_instance.clear();
   if (batch.empty() || decode_slots < 1) return;
   const int inst = std::max(1, decode_instances);
   const long long cap = std::max(1LL, decode_slots / inst);
   tpot_per_instance.resize(std::size_t(cap) + 1);
   for (long long n = 0; n <= cap; ++n) tpot_per_instance[std::size_t(n)] = tpot_at(double(std::max(1LL, n) * inst));
   tpot_indexed_instances = inst;
+  if (ttft_engine_s.size() == batch.size()) {
+    ttft_engine_per_instance.resize(std::size_t(cap) + 1);
+    for (long long m = 0; m <= cap; ++m)
+      ttft_engine_per_instance[std::size_t(m)] = ttft_engine_at(*this, double(m * inst));
+  }
+  log_tpot_per_seq_sum.assign(std::size_t(cap) + 1, 0.0);
+  tpot_per_seq_falls = true;
+  for (long long n = 1; n <= cap; ++n) {
+    const double per_seq = tpot_per_instance[std::size_t(n)] / double(n);
+    if (!(per_seq > 0 && std::isfinite(per_seq))) {  // no log ratios: evaluations walk the chain
+      log_tpot_per_seq_sum.clear();
+      tpot_per_seq_falls = false;
+      return;
+    }
+    if (n > 1 && per_seq > tpot_per_instance[std::size_t(n - 1)] / double(n - 1)) tpot_per_seq_falls = false;
+    log_tpot_per_seq_sum[std::size_t(n)] = log_tpot_per_seq_sum[std::size_t(n - 1)] + std::log(per_seq);
+  }
 }
 
 OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployment& d) {
@@ -168,28 +201,89 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
     r.why_not = "the decode slots cannot keep up with the arrivals";
     return r;
   }
-  // log pi(n) up to the slots, or until the chain's tail past its mode is negligible.
-  std::vector<double> lp{0.0};
+  // pi(n) up to the slots, or until the chain's tail past its mode is negligible; the states more than
+  // e^40 below the mode count 0. `norm`: their sum (pi not yet normalised).
+  std::vector<double> pi;
+  double norm = 0;
   double top = 0;
   bool reached_cap = true;
-  for (long long n = 1; n <= cap; ++n) {
-    const double out = leave(n);
-    lp.push_back(lp.back() + std::log(lam / out));
-    top = std::max(top, lp.back());
-    if (lp.back() < top - 40 && lam < out) {
-      reached_cap = n == cap;
-      break;
+  long long first = 0;  // the states below carry no mass
+  if (indexed && (long long)c.log_tpot_per_seq_sum.size() == cap + 1) {
+    // log pi(n) = n log(lam (OSL - 1) scale) + sum of log(TPOT(k) / k), a state's in two operations.
+    const double log_rate = std::log(lam * dec_tokens * scale.tpot);
+    const auto log_pi = [&](long long n) { return double(n) * log_rate + c.log_tpot_per_seq_sum[std::size_t(n)]; };
+    long long last_n = cap;
+    if (c.tpot_per_seq_falls) {
+      // One mode, the last n whose ratio lam / leave(n) is at least 1, and the tails on either side of
+      // it found by bisection: only the states between them are visited.
+      const auto rising = [&](long long n) { return lam >= leave(n); };
+      long long mode = 0;
+      if (rising(1)) {
+        long long lo = 1, hi = cap + 1;  // rising at lo, not at hi (or past the slots)
+        while (hi - lo > 1) {
+          const long long mid = lo + (hi - lo) / 2;
+          (rising(mid) ? lo : hi) = mid;
+        }
+        mode = lo;
+      }
+      top = log_pi(mode);
+      // Past the mode, the first state more than e^40 below it ends the chain (the walk's stop below).
+      if (mode < cap && log_pi(cap) < top - 40) {
+        long long lo = mode, hi = cap;  // log_pi(lo) >= top - 40 > log_pi(hi)
+        while (hi - lo > 1) {
+          const long long mid = lo + (hi - lo) / 2;
+          (log_pi(mid) < top - 40 ? hi : lo) = mid;
+        }
+        last_n = hi;
+        reached_cap = hi == cap;
+      }
+      // Below the mode, the first state within e^40 of it.
+      if (log_pi(0) < top - 40) {
+        long long lo = 0, hi = mode;  // log_pi(lo) < top - 40 <= log_pi(hi)
+        while (hi - lo > 1) {
+          const long long mid = lo + (hi - lo) / 2;
+          (log_pi(mid) < top - 40 ? lo : hi) = mid;
+        }
+        first = hi;
+      }
+    } else {
+      // The walk below, from n = 1 with its running top, at a state's two operations.
+      for (long long n = 1; n <= cap; ++n) {
+        const double l = log_pi(n);
+        top = std::max(top, l);
+        if (l < top - 40 && lam < leave(n)) {
+          last_n = n;
+          reached_cap = n == cap;
+          break;
+        }
+      }
+      while (first < last_n && log_pi(first) < top - 40) ++first;
     }
+    pi.assign(std::size_t(last_n) + 1, 0.0);
+    for (long long n = first; n <= last_n; ++n) {
+      const double d = log_pi(n) - top;
+      if (d >= -40) norm += pi[std::size_t(n)] = std::exp(d);
+    }
+  } else {
+    std::vector<double> lp{0.0};
+    for (long long n = 1; n <= cap; ++n) {
+      const double out = leave(n);
+      lp.push_back(lp.back() + std::log(lam / out));
+      top = std::max(top, lp.back());
+      if (lp.back() < top - 40 && lam < out) {
+        reached_cap = n == cap;
+        break;
+      }
+    }
+    pi.resize(lp.size());
+    for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
   }
-  const long long last = (long long)lp.size() - 1;
-  std::vector<double> pi(lp.size());
-  double norm = 0;
-  for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
+  const long long last = (long long)pi.size() - 1;
   // Past the slots: pi(cap + k) = pi(cap) rho^k with rho = lam / leave(cap).
   const double rho = lam / leave_cap;
   const double queue_mass = reached_cap ? pi.back() * rho / (1 - rho) : 0.0;  // states above cap
   norm += queue_mass;
-  for (auto& p : pi) p /= norm;
+  for (std::size_t i = std::size_t(first); i < pi.size(); ++i) pi[i] /= norm;
   const double p_queue = queue_mass / norm;
   // A request arriving to n joins a batch of min(n + 1, cap); arriving at cap or above, it waits for
   // the slot: from n = cap + k, k + 1 departures at leave(cap) each, which summed over the geometric
@@ -197,14 +291,14 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   const double p_wait = (reached_cap ? pi.back() : 0.0) + p_queue;
   const double wait_rate = leave_cap - lam;
   double mean_n = 0;
-  for (long long n = 0; n <= last; ++n) mean_n += pi[n] * double(n);
+  for (long long n = first; n <= last; ++n) mean_n += pi[n] * double(n);
   mean_n += p_queue * double(cap);
   r.decode_batch = mean_n * inst;
   r.slot_utilization = mean_n / double(cap);
   // Quantile of the batch joined (n + 1 for n below cap, else cap).
   const auto joined_quantile = [&](double q) {
     double cum = 0;
-    for (long long n = 0; n < std::min(last + 1, cap); ++n) {
+    for (long long n = first; n < std::min(last + 1, cap); ++n) {
       cum += pi[n];
       if (cum >= q) return std::max(1LL, n);
     }
@@ -212,8 +306,9 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   };
   const long long j50 = joined_quantile(0.5), j99 = joined_quantile(0.99);
   r.decode_batch_p99 = double(std::min(cap, j99)) * inst;
-  for (long long n = 0; n <= last; ++n) r.tpot_mean_s += pi[n] * tpot_inst(std::max(1LL, std::min(n, cap)));
-  r.tpot_mean_s += p_queue * tpot_inst(cap);
+  double tpot_mean = 0;
+  for (long long n = first; n <= last; ++n) tpot_mean += pi[n] * tpot_inst(std::max(1LL, std::min(n, cap)));
+  r.tpot_mean_s = tpot_mean + p_queue * tpot_inst(cap);
   r.tpot_p50_s = tpot_inst(j50);
   r.tpot_p99_s = tpot_inst(j99);
   // An aggregated engine's steps carry the prompts that arrived during the last one: a Poisson number
@@ -244,7 +339,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
       double mass = 0, tpot = 0, sd = 0;
     };
     std::vector<TBin> tb;
-    long long lo_n = 0;
+    long long lo_n = std::min(first, std::min(last, cap));
     const long long hi_n = std::min(last, cap);
     long long top_n = hi_n;
     while (lo_n < top_n && pi[lo_n] < 1e-10) ++lo_n;
@@ -303,14 +398,10 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   r.tokens_per_s_per_user_p50 = 1.0 / r.tpot_p50_s;
   // One prompt's own time to its first token: an aggregated engine's TTFT at the batch it joins (its
   // mixed steps), else the prefill alone; the queue of prompts is the M/G/c wait added below.
+  const bool own_indexed = indexed && (long long)c.ttft_engine_per_instance.size() == cap + 1;
   const auto own_at = [&](long long m) {
-    if (c.ttft_engine_s.size() != c.batch.size() || c.batch.empty()) return c.prefill_alone_s;
-    const double n = double(m * inst);
-    const auto it = std::upper_bound(c.batch.begin(), c.batch.end(), n);
-    const std::size_t i = it == c.batch.begin() ? 0 : std::size_t(it - c.batch.begin()) - 1;
-    const std::size_t j = std::min(i + 1, c.batch.size() - 1);
-    const double f = j == i ? 0.0 : std::clamp((n - c.batch[i]) / (c.batch[j] - c.batch[i]), 0.0, 1.0);
-    return c.ttft_engine_s[i] + f * (c.ttft_engine_s[j] - c.ttft_engine_s[i]);
+    return own_indexed && m >= 0 && m <= cap ? c.ttft_engine_per_instance[std::size_t(m)]
+                                             : ttft_engine_at(c, double(m * inst));
   };
   // The batch's part of TTFT: at a joined batch m, own(m) spread uniformly over the admission interval
   // (width N x TPOT(m) about own(m)), plus for the arrivals at the slots an exponential wait.
@@ -318,7 +409,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   const auto spread_s = [&](long long m) {
     return std::max(1e-12, double(std::max(0, c.admit_interval_steps)) * tpot_inst(m));
   };
-  long long n_lo = 0, n_hi = std::min(last, cap - 1);  // the states below the slots that carry mass
+  long long n_hi = std::min(last, cap - 1), n_lo = std::min(first, n_hi);  // the states below the slots with mass
   while (n_lo < n_hi && pi[n_lo] < 1e-10) ++n_lo;
   while (n_hi > n_lo && pi[n_hi] < 1e-10) --n_hi;
   // The states grouped into at most 32 bins (mass, mean own time, spread) to keep a point fast.

@@ -66,6 +66,15 @@ struct OpenLoopCurve {
   // it was kept for: computed at each use.
   std::vector<double> tpot_per_instance;
   int tpot_indexed_instances = 0;
+  // With them, for the batch chain's log ratios: log_tpot_per_seq_sum[n] = sum over k = 1 .. n of
+  // log(tpot_per_instance[k] / k) (0 at n = 0), and whether tpot_per_instance[n] / n never rises with n
+  // (a step time that grows more slowly than its batch: the chain then has one mode, found by
+  // bisection, and an evaluation visits only the states near it).
+  std::vector<double> log_tpot_per_seq_sum;
+  bool tpot_per_seq_falls = false;
+  // And the engine's TTFT (ttft_engine_s, interpolated) at m = 0 .. that many sequences an instance;
+  // empty where ttft_engine_s is.
+  std::vector<double> ttft_engine_per_instance;
   void index_tpot();
 };
 
