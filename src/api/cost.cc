@@ -272,8 +272,8 @@ int cost(const Catalog& catalog, CostRequest req, Output& output) {
         // A precision the chip has no tensor cores for is served as infer, size and recommend serve it:
         // weights stored narrow, math in the wider format the chip has, said in a note.
         const Accelerator& acc = side.hw.accelerator;
-        if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0) {
-          w["why_not"] = unsupported_precision(acc, *prec);
+        if (const std::string why = serving_refusal(acc, *prec); !why.empty()) {
+          w["why_not"] = why;
         } else {
           if (const std::string note = serving_fallback_note(acc, *prec); !note.empty()) w["precision_note"] = note;
           // The operating-point chooser infer, compare, recommend and site ask (inference/chooser.h): the

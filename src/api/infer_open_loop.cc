@@ -81,8 +81,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   // A precision the chip has no tensor cores for is served as infer's point mode and size serve it:
   // weights stored narrow, math in the wider format the chip has (weight-only kernels), said in a note.
   const Accelerator& acc = side.hw.accelerator;
-  if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0)
-    throw InputError("--precision", unsupported_precision(acc, *prec));
+  if (const std::string why = serving_refusal(acc, *prec); !why.empty()) throw InputError("--precision", why);
   const std::string precision_note = serving_fallback_note(acc, *prec);
   const double ttft_stated_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;
   const double ttft_limit_s = resolve_ttft_limit_s(ttft_stated_s, req.isl);

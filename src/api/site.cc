@@ -111,9 +111,9 @@ ServingThroughput serving_throughput(const Catalog& catalog, const System& s, co
   // A precision the chip has no tensor cores for is served as infer, size and cost serve it: weights
   // stored narrow, math in the wider format the chip has, said in a note.
   const Accelerator& acc = hw.accelerator;
-  if (acc.peak(executed_format(acc, gemm_format(ip.weights))) <= 0) {
+  if (std::string why = serving_refusal(acc, ip.weights); !why.empty()) {
     t.swept_gpus = s.gpus_per_unit();
-    t.why_not = unsupported_precision(acc, ip.weights);
+    t.why_not = std::move(why);
     return t;
   }
   t.precision_note = serving_fallback_note(acc, ip.weights);

@@ -163,8 +163,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     // A precision the chip has no tensor cores for is served as infer and recommend serve it: weights stored
     // narrow, math in the wider format the chip has (weight-only kernels), said in a note.
     const Accelerator& acc = p.side.hw.accelerator;
-    if (acc.peak(executed_format(acc, gemm_format(*prec))) <= 0) {
-      p.why_not = unsupported_precision(acc, *prec);
+    if (std::string why = serving_refusal(acc, *prec); !why.empty()) {
+      p.why_not = std::move(why);
       prepared.push_back(std::move(p));
       continue;
     }

@@ -201,83 +201,70 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
     r.why_not = "the decode slots cannot keep up with the arrivals";
     return r;
   }
-  // pi(n) up to the slots, or until the chain's tail past its mode is negligible; the states more than
-  // e^40 below the mode count 0. `norm`: their sum (pi not yet normalised).
-  std::vector<double> pi;
-  double norm = 0;
+  // log pi(n) up to the slots, or until the chain's tail past its mode is negligible; the states more
+  // than e^40 below the top count 0. With the curve's kept sums, log pi(n) = n log(lam (OSL - 1) scale)
+  // + sum of log(TPOT(k) / k), two operations a state; without them, the sum of log(lam / leave(k)).
+  const bool sums = indexed && (long long)c.log_tpot_per_seq_sum.size() == cap + 1;
+  const double log_rate = sums ? std::log(lam * dec_tokens * scale.tpot) : 0.0;
+  const auto log_pi = [&](long long n) { return double(n) * log_rate + c.log_tpot_per_seq_sum[std::size_t(n)]; };
+  std::vector<double> lp;
   double top = 0;
   bool reached_cap = true;
   long long first = 0;  // the states below carry no mass
-  if (indexed && (long long)c.log_tpot_per_seq_sum.size() == cap + 1) {
-    // log pi(n) = n log(lam (OSL - 1) scale) + sum of log(TPOT(k) / k), a state's in two operations.
-    const double log_rate = std::log(lam * dec_tokens * scale.tpot);
-    const auto log_pi = [&](long long n) { return double(n) * log_rate + c.log_tpot_per_seq_sum[std::size_t(n)]; };
+  if (sums && c.tpot_per_seq_falls) {
+    // One mode, the last n whose ratio lam / leave(n) is at least 1, and the tails on either side of it
+    // found by bisection: only the states between them are visited.
+    const auto rising = [&](long long n) { return lam >= leave(n); };
+    long long mode = 0;
+    if (rising(1)) {
+      long long lo = 1, hi = cap + 1;  // rising at lo, not at hi (or past the slots)
+      while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        (rising(mid) ? lo : hi) = mid;
+      }
+      mode = lo;
+    }
+    top = log_pi(mode);
+    // Past the mode, the first state more than e^40 below it ends the chain (the walk's stop below).
     long long last_n = cap;
-    if (c.tpot_per_seq_falls) {
-      // One mode, the last n whose ratio lam / leave(n) is at least 1, and the tails on either side of
-      // it found by bisection: only the states between them are visited.
-      const auto rising = [&](long long n) { return lam >= leave(n); };
-      long long mode = 0;
-      if (rising(1)) {
-        long long lo = 1, hi = cap + 1;  // rising at lo, not at hi (or past the slots)
-        while (hi - lo > 1) {
-          const long long mid = lo + (hi - lo) / 2;
-          (rising(mid) ? lo : hi) = mid;
-        }
-        mode = lo;
+    if (mode < cap && log_pi(cap) < top - 40) {
+      long long lo = mode, hi = cap;  // log_pi(lo) >= top - 40 > log_pi(hi)
+      while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        (log_pi(mid) < top - 40 ? hi : lo) = mid;
       }
-      top = log_pi(mode);
-      // Past the mode, the first state more than e^40 below it ends the chain (the walk's stop below).
-      if (mode < cap && log_pi(cap) < top - 40) {
-        long long lo = mode, hi = cap;  // log_pi(lo) >= top - 40 > log_pi(hi)
-        while (hi - lo > 1) {
-          const long long mid = lo + (hi - lo) / 2;
-          (log_pi(mid) < top - 40 ? hi : lo) = mid;
-        }
-        last_n = hi;
-        reached_cap = hi == cap;
-      }
-      // Below the mode, the first state within e^40 of it.
-      if (log_pi(0) < top - 40) {
-        long long lo = 0, hi = mode;  // log_pi(lo) < top - 40 <= log_pi(hi)
-        while (hi - lo > 1) {
-          const long long mid = lo + (hi - lo) / 2;
-          (log_pi(mid) < top - 40 ? lo : hi) = mid;
-        }
-        first = hi;
-      }
-    } else {
-      // The walk below, from n = 1 with its running top, at a state's two operations.
-      for (long long n = 1; n <= cap; ++n) {
-        const double l = log_pi(n);
-        top = std::max(top, l);
-        if (l < top - 40 && lam < leave(n)) {
-          last_n = n;
-          reached_cap = n == cap;
-          break;
-        }
-      }
-      while (first < last_n && log_pi(first) < top - 40) ++first;
+      last_n = hi;
+      reached_cap = hi == cap;
     }
-    pi.assign(std::size_t(last_n) + 1, 0.0);
-    for (long long n = first; n <= last_n; ++n) {
-      const double d = log_pi(n) - top;
-      if (d >= -40) norm += pi[std::size_t(n)] = std::exp(d);
+    // Below the mode, the first state within e^40 of it.
+    if (log_pi(0) < top - 40) {
+      long long lo = 0, hi = mode;  // log_pi(lo) < top - 40 <= log_pi(hi)
+      while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        (log_pi(mid) < top - 40 ? lo : hi) = mid;
+      }
+      first = hi;
     }
+    lp.assign(std::size_t(last_n) + 1, -std::numeric_limits<double>::infinity());
+    for (long long n = first; n <= last_n; ++n) lp[std::size_t(n)] = log_pi(n);
   } else {
-    std::vector<double> lp{0.0};
+    // The walk from n = 1 with its running top (a step time growing faster than its batch somewhere may
+    // leave the chain more than one mode).
+    lp.push_back(0.0);
     for (long long n = 1; n <= cap; ++n) {
-      const double out = leave(n);
-      lp.push_back(lp.back() + std::log(lam / out));
+      lp.push_back(sums ? log_pi(n) : lp.back() + std::log(lam / leave(n)));
       top = std::max(top, lp.back());
-      if (lp.back() < top - 40 && lam < out) {
+      if (lp.back() < top - 40 && lam < leave(n)) {
         reached_cap = n == cap;
         break;
       }
     }
-    pi.resize(lp.size());
-    for (std::size_t i = 0; i < lp.size(); ++i) norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
+    while (first + 1 < (long long)lp.size() && lp[std::size_t(first)] < top - 40) ++first;
   }
+  std::vector<double> pi(lp.size());
+  double norm = 0;
+  for (std::size_t i = std::size_t(first); i < lp.size(); ++i)
+    norm += pi[i] = lp[i] < top - 40 ? 0.0 : std::exp(lp[i] - top);
   const long long last = (long long)pi.size() - 1;
   // Past the slots: pi(cap + k) = pi(cap) rho^k with rho = lam / leave(cap).
   const double rho = lam / leave_cap;

@@ -47,6 +47,10 @@ std::string unsupported_precision(const Accelerator& a, Precision p) {
                      a.display_name.empty() ? a.name : a.display_name, format_list(a));
 }
 
+std::string serving_refusal(const Accelerator& a, Precision p) {
+  return a.peak(executed_format(a, gemm_format(p))) > 0 ? std::string() : unsupported_precision(a, p);
+}
+
 std::string serving_fallback_note(const Accelerator& a, Precision p) {
   const MathFormat want = gemm_format(p);
   if (a.peak(want) > 0) return {};

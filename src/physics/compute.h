@@ -45,6 +45,10 @@ std::string format_list(const Accelerator& a);
 // Empty when the chip runs the precision's GEMM format natively; otherwise a sentence saying it does
 // not, naming the formats it has.
 std::string unsupported_precision(const Accelerator& a, Precision p);
+// Whether serving can run precision `p` on the chip, natively or by the fallback below (weights stored
+// narrow, math in the wider format the chip has): empty when it can; otherwise unsupported_precision's
+// sentence (a chip with no format to fall back to).
+std::string serving_refusal(const Accelerator& a, Precision p);
 // Serving's fallback, stated: empty when native; otherwise "H100 SXM has no fp4 tensor cores (it has
 // fp8, bf16, ...): weights stored in fp4, math in bf16".
 std::string serving_fallback_note(const Accelerator& a, Precision p);

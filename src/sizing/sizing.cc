@@ -52,36 +52,16 @@ bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLo
 }
 
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
-                          long long max_replicas, long long hint) {
+                          long long max_replicas) {
   const auto ok = [&](long long k) { return meets_sla(c, total_rate / double(k), sla, scale); };
-  // Galloping from the hint (doubling the step away from it), then bisection: about 2 log2 |answer -
-  // hint| evaluations, so a draw near the central figures' count costs a few. From 1 the steps are
-  // 2, 4, 8 ...: plain doubling.
-  long long lo = 0, hi = 0;  // lo fails (or 0), hi meets
-  const long long start = std::clamp(hint, 1LL, std::max(1LL, max_replicas));
-  if (ok(start)) {
-    hi = start;
-    for (long long step = 1;; step *= 2) {
-      const long long below = hi - step;
-      if (below < 1) break;  // lo stays 0: everything from 1 up to hi may meet it
-      if (!ok(below)) {
-        lo = below;
-        break;
-      }
-      hi = below;
-    }
-  } else {
-    lo = start;
-    for (long long step = 1;; step *= 2) {
-      if (lo >= max_replicas) return 0;
-      const long long above = std::min(max_replicas, lo + step);
-      if (ok(above)) {
-        hi = above;
-        break;
-      }
-      lo = above;
-    }
+  // Lower bound from the prefill and decode capacities would save steps; doubling then bisection
+  // costs log2 of the answer twice.
+  long long hi = 1;
+  while (!ok(hi)) {
+    if (hi >= max_replicas) return 0;
+    hi = std::min(max_replicas, hi * 2);
   }
+  long long lo = hi / 2;  // fails (or 0)
   while (hi - lo > 1) {
     const long long mid = lo + (hi - lo) / 2;
     (ok(mid) ? hi : lo) = mid;
@@ -172,7 +152,7 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     }
     for (int d = 0; d < o.draws; ++d)
       need[i][d] = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scales[i][std::size_t(d)],
-                                   std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal), s.replicas_nominal);
+                                   std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal));
     std::vector<long long> v;
     for (long long k : need[i])
       if (k > 0) v.push_back(k);

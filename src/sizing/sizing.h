@@ -82,11 +82,8 @@ inline constexpr long long kMaxOverNominal = 16;
 bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale = {});
 
 // The fewest replicas (1 .. max) that meet the SLA at `total_rate` split evenly; 0 when even max do not.
-// The search starts at `hint` (a count near the answer, such as the central figures' for a draw): more
-// replicas never meet the SLA less (each takes a smaller share of the rate), so the answer is the same
-// from any hint, the evaluations fewer the nearer it is.
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
-                          long long max_replicas, long long hint = 1);
+                          long long max_replicas);
 
 // The draws of the model's error: for each candidate, `options.draws` scales of its decode step and
 // prefill times (its TPOT and TTFT bands' log-normal ratios, mixed across candidates as above). A seed

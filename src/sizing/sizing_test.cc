@@ -247,22 +247,6 @@ Candidate candidate(const std::string& system, const std::string& generation, do
   return c;
 }
 
-// The search from a hint finds the count the search from 1 finds, on either side of it, and 0 where
-// the largest allowed count misses.
-TEST(Sizing, FewestReplicasIsTheSameFromAnyHint) {
-  Sla sla;
-  sla.ttft_p99_s = 6;
-  for (double rate : {0.3, 2.0, 7.5, 40.0})
-    for (double scale : {0.7, 1.0, 1.6}) {
-      const OpenLoopScale sc{scale, scale};
-      const long long from_one = fewest_replicas(mm1_curve(), rate, sla, sc, 1000);
-      ASSERT_GT(from_one, 0) << rate;
-      for (long long hint : {1LL, 2LL, 5LL, 17LL, 64LL, 999LL, 1000LL, 5000LL})
-        EXPECT_EQ(fewest_replicas(mm1_curve(), rate, sla, sc, 1000, hint), from_one) << rate << " " << hint;
-      EXPECT_EQ(fewest_replicas(mm1_curve(), rate, sla, sc, from_one - 1, 3), from_one == 1 ? 1 : 0);
-    }
-}
-
 TEST(Sizing, MoreDemandNeverBuysFewerUnits) {
   const std::vector<Candidate> cands = {candidate("a", "g1", 1.0), candidate("b", "g2", 1.1)};
   SizingOptions o;
