@@ -179,6 +179,12 @@ struct InferenceWorkload {
   // of riding them in the decodes' forward (TensorRT-LLM's inflight batching, the default false): each
   // prefill forward streams the weights again and pays its own step overhead.
   bool prefill_separate = false;
+  // The prompts' attention (context FMHA) computes its QK^T and PV products in FP8 on the FP8 tensor
+  // cores (TensorRT-LLM's use_fp8_context_fmha, FlashAttention-3's and FlashInfer's FP8 prefill) at the
+  // generation's attention efficiency times its FP8 GEMM scale of the FP8 peak, against the BF16 peak
+  // otherwise. A chip without FP8 tensor cores runs it in BF16 (executed_format); MLA prompts keep their
+  // rate (infer_mla_prefill_eff where fitted: the engines' MLA kernels as they ran).
+  bool fp8_context_attention = false;
   // Under attention-DP, the engine runs the dense MLPs, the shared experts and the output head
   // replicated on every attention rank over that rank's own tokens (TensorRT-LLM's PyTorch backend:
   // their TP size is 1 with enable_attention_dp; vLLM: each data-parallel rank is an engine of its own,

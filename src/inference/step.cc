@@ -302,6 +302,12 @@ Stage::Stage(const ModelArch& m, const Hardware& hw, const InferenceParallel& pa
   const Efficiency& e = hw.efficiency;
   const bool mla = m.attention == AttentionKind::mla;
   attention_flops_per_s_ = bf16 * e.attention_eff;
+  // The prompts' attention in FP8 (InferenceWorkload::fp8_context_attention) where the chip has FP8
+  // tensor cores: the FP8 peak at the generation's FP8 GEMM scale. MLA prompts keep their rate.
+  prefill_attention_flops_per_s_ = attention_flops_per_s_;
+  if (w.fp8_context_attention && !mla && executed_format(hw.accelerator, MathFormat::fp8) == MathFormat::fp8)
+    prefill_attention_flops_per_s_ = std::max(
+        attention_flops_per_s_, peak_flops(hw.accelerator, MathFormat::fp8) * e.attention_eff * e.gemm_fp8_scale);
   mla_decode_flops_per_s_ = mla && e.infer_mla_decode_eff > 0 ? bf16 * e.infer_mla_decode_eff : 0.0;
   mla_prefill_flops_per_s_ = mla && e.infer_mla_prefill_eff > 0 ? bf16 * e.infer_mla_prefill_eff : 0.0;
   shape_terms(true);
@@ -497,14 +503,14 @@ StepTime Stage::finish(const Work& gemm, int kv_split, double decode, double ctx
   const double pre_flops = pre_tokens *
                            (pctx * s.attn_flops_per_ctx + (isl + 1) / 2.0 * s.index_flops_per_ctx + s.linear_flops_per_token) /
                            heads_split * s.layers;
-  auto core_s = [this](double flops, double mla_flops_per_s) {
+  auto core_s = [](double flops, double mla_flops_per_s, double other_flops_per_s) {
     if (flops <= 0) return 0.0;
-    return flops / (mla_flops_per_s > 0 ? mla_flops_per_s : attention_flops_per_s_);
+    return flops / (mla_flops_per_s > 0 ? mla_flops_per_s : other_flops_per_s);
   };
   const double t_dec = std::max(core_s(dec_flops * mla_decode_row_padding(m, hw, verify, heads_split),
-                                       mla_decode_flops_per_s_),
+                                       mla_decode_flops_per_s_, attention_flops_per_s_),
                                 dec_bytes <= 0 ? 0.0 : dec_bytes / hbm_bytes_per_s_);
-  st.attention_s = t_dec + core_s(pre_flops, mla_prefill_flops_per_s_);
+  st.attention_s = t_dec + core_s(pre_flops, mla_prefill_flops_per_s_, prefill_attention_flops_per_s_);
   st.kv_bytes_read = dec_bytes;
   st.flops += dec_flops + pre_flops;
 

@@ -131,6 +131,7 @@ class Stage {
   // The attention core's rates: the training fit's flash attention, and the engines' MLA kernels
   // (decode, prefill; 0 where the generation states none).
   double attention_flops_per_s_ = 0, mla_decode_flops_per_s_ = 0, mla_prefill_flops_per_s_ = 0;
+  double prefill_attention_flops_per_s_ = 0;  // prompts' attention other than MLA's (fp8_context_attention)
   // The collectives of the stage's groups: the TP group's all-reduce, all-to-all, all-gather and
   // reduce-scatter, and the hand-off to the next stage.
   CollectiveTime tp_all_reduce_, tp_all_to_all_, tp_all_gather_, tp_reduce_scatter_, pp_send_;

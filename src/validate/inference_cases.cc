@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/text.h"
+#include "physics/compute.h"
 #include "inference/engine.h"
 #include "inference/engine_limits.h"
 #include "model/model_registry.h"
@@ -759,6 +760,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
           c.assumptions.push_back(fmt::format("{}: max_num_tokens {}, max_batch_size {} ({} configuration of {})",
                                               harness->name, w.max_num_tokens, w.max_batch_size, c.scenario,
                                               bench ? bench->name : std::string("the benchmark")));
+        }
+        if (harness->fp8_context_attention && c.model.attention != AttentionKind::mla &&
+            executed_format(c.hardware.accelerator, MathFormat::fp8) == MathFormat::fp8) {
+          w.fp8_context_attention = true;
+          c.assumptions.push_back(fmt::format("{}: the prompts' attention in FP8 (use_fp8_context_fmha, {} "
+                                              "configuration of {})",
+                                              harness->name, c.scenario, bench ? bench->name : std::string("the benchmark")));
         }
         if (const auto adm = parse_kv_admission(harness->kv_admission); adm && *adm != w.kv_admission) {
           w.kv_admission = *adm;

@@ -100,6 +100,7 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) 
   if (w.prefill_separate != given.prefill_separate)
     l.opt("--prefill-separate", std::string(w.prefill_separate ? "on" : "off"));
   if (w.kv_admission != given.kv_admission) l.opt("--kv-admission", std::string(to_string(w.kv_admission)));
+  if (w.fp8_context_attention) l.opt("--context-attention", std::string("fp8"));
   if (w.mtp_draft_tokens > 0) {
     l.opt("--mtp", w.mtp_draft_tokens);
     if (w.mtp_accept > 0) l.opt("--mtp-accept", w.mtp_accept);

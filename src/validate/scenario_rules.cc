@@ -78,6 +78,10 @@ MlperfHarness read_harness(YamlMap& m) {
   if (!h.kv_admission.empty() && h.kv_admission != "current_length" && h.kv_admission != "reserve_full")
     throw InputError(m.path() + ".kv_admission",
                      fmt::format("must be current_length or reserve_full, got '{}'", h.kv_admission));
+  const std::string ctx_attention = m.opt_str("context_attention").value_or("bf16");
+  if (ctx_attention != "bf16" && ctx_attention != "fp8")
+    throw InputError(m.path() + ".context_attention", fmt::format("must be bf16 or fp8, got '{}'", ctx_attention));
+  h.fp8_context_attention = ctx_attention == "fp8";
   if ((h.pp > 0 || h.ep > 0 || h.attention_dp) && h.tp == 0)
     throw InputError(m.path() + ".tp", "must be stated with pp, ep or attention_dp");
   if (h.attention_dp && h.ep == 0) throw InputError(m.path() + ".ep", "must be stated with attention_dp");

@@ -56,6 +56,7 @@ struct MlperfHarness {
   bool attention_dp = false;
   long long max_num_tokens = 0, max_batch_size = 0;  // 0: not set
   std::string kv_admission;               // "current_length", "reserve_full"; empty: the engine's
+  bool fp8_context_attention = false;     // the prompts' attention in FP8 (context_attention: fp8)
   std::string source;
   bool sets_deployment() const { return tp > 0; }
 };

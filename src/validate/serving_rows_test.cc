@@ -345,6 +345,15 @@ TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
       harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "b200", "interactive", "llama3_1-405b-interactive"));
   ASSERT_NE(l405, nullptr);
   EXPECT_EQ(l405->tp, 4);
+  // The prompts' attention in FP8 where the round's configurations enable it (use_fp8_context_fmha):
+  // Llama's, not Mixtral's Offline; DeepSeek-R1's MLA prompts keep their fitted rate (not set).
+  EXPECT_TRUE(n->fp8_context_attention);
+  EXPECT_TRUE(l405->fp8_context_attention);
+  const MlperfHarness* mixtral = find_mlperf_harness(
+      harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "b200", "offline", "mixtral-8x7b"));
+  ASSERT_NE(mixtral, nullptr);
+  EXPECT_FALSE(mixtral->fp8_context_attention);
+  EXPECT_FALSE(r1->fp8_context_attention);
 
   EXPECT_EQ(mlperf_round("https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/x", ""), "v5.1");
   EXPECT_EQ(mlperf_round("", "MLPerf-v5.1"), "v5.1");
@@ -373,6 +382,19 @@ TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
   every.workload.scheduler_recv_interval = 1;
   const InferenceResult nine = evaluate_case(cases[0]), one = evaluate_case(every);
   EXPECT_GT(nine.ttft_s, one.ttft_s + 3 * nine.decode_step.total_s);
+
+  // NVIDIA's v5.1 Llama 3.1 8B configuration: its row runs the prompts' attention in FP8, says so and
+  // replays it.
+  const CsvTable nv = inference_rows(
+      "MLPerf-v5.1,https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/NVIDIA/results/"
+      "B200-SXM-180GBx8_TRT/llama3.1-8b/Offline/x,Llama-3.1-8B,8,8,B200,8,,,,,,TensorRT 10.11,,,,offline,"
+      "tokens_per_sec_total,140000,\n");
+  std::vector<SkippedRow> nv_skipped;
+  const auto nv_cases = map_inference_cases(nv, Catalog::load({}), nv_skipped);
+  ASSERT_EQ(nv_cases.size(), 1u) << (nv_skipped.empty() ? "" : nv_skipped[0].reason);
+  EXPECT_TRUE(nv_cases[0].workload.fp8_context_attention);
+  EXPECT_TRUE(row_says(nv_cases[0], "the prompts' attention in FP8"));
+  EXPECT_TRUE(contains_text(serving_row_command(Catalog::load({}), nv_cases[0]), "--context-attention fp8"));
 }
 
 TEST(RowContradiction, FiguresOfOneRun) {

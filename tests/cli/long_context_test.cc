@@ -12,6 +12,28 @@
 
 namespace {
 
+// The prompts' attention in FP8 (TensorRT-LLM's use_fp8_context_fmha): at 100K tokens attention is a
+// large share of the prefill, so one request's TTFT falls by a good part of it; the inputs it cannot
+// apply to are refused, naming the option.
+TEST(LongContextCli, Fp8ContextAttentionShortensALongPrompt) {
+  const std::string base = "infer --model llama3.1-70b --system hgx-h100 --tp 8 --isl 100000 --osl 64 --concurrency 1 --json";
+  auto b = run_gpuplan(base);
+  auto f = run_gpuplan(base + " --context-attention fp8");
+  auto same = run_gpuplan(base + " --context-attention bf16");
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_LT(f.json()["ttft_s"].get<double>(), 0.9 * b.json()["ttft_s"].get<double>());
+  EXPECT_DOUBLE_EQ(same.json()["ttft_s"].get<double>(), b.json()["ttft_s"].get<double>());
+  for (const char* bad : {"infer --model llama3.1-70b --system hgx-h100 --context-attention int8",
+                          "infer --model llama3.1-70b --system hgx-a100 --context-attention fp8",
+                          "infer --model deepseek-r1 --system hgx-b200 --context-attention fp8"}) {
+    auto r = run_gpuplan(bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(has(r.err, "--context-attention")) << r.err;
+  }
+}
+
 TEST(LongContextCli, KvPerUserAt128K) {
   for (const char* system : {"hgx-h200", "hgx-b200"}) {
     auto r = run_gpuplan(std::string("infer --model llama3.1-70b --system ") + system +
