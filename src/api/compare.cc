@@ -123,6 +123,7 @@ nlohmann::json long_context_json(const compare::Comparison& c, const compare::Mo
                       {"ttft_basis", ttft_limit_basis(c.spec.ttft_limit_s, c.spec.long_context_tokens)},
                       {"prefix_hit", c.spec.prefix_hit},
                       {"kv_offload", c.spec.kv_offload_host ? "host" : "none"},
+                      {"context_attention", c.spec.fp8_context_attention ? "fp8" : "bf16"},
                       {"a", side(m.long_context_a, c.a.tco)},
                       {"b", side(m.long_context_b, c.b.tco)}};
   if (c.spec.train && m.long_context_a.training.found)
@@ -179,6 +180,7 @@ nlohmann::json comparison_json(const compare::Comparison& c) {
       mj["inference"] = {{"isl", c.spec.isl},
                          {"prefix_hit", c.spec.prefix_hit},
                          {"kv_offload", c.spec.kv_offload_host ? "host" : "none"},
+                         {"context_attention", c.spec.fp8_context_attention ? "fp8" : "bf16"},
                          {"osl", c.spec.osl},
                          {"tokens_per_s_per_user", c.spec.tokens_per_s_per_user},
                          {"ttft_limit_s", m.ttft_limit_s},
@@ -532,7 +534,8 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   if (req.task != "train" && req.task != "infer" && req.task != "both")
     throw InputError("--task", fmt::format("must be train, infer or both, got '{}'", req.task));
   if (req.task == "train") {
-    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload"}, "applies to --task infer or both (serving long prompts)");
+    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload", "--context-attention"},
+                           "applies to --task infer or both (serving long prompts)");
     refuse_ignored_options(req,
                            {"--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--ttft-ms", "--tpot-ms"},
                            "applies to --task infer or both (serving)");
@@ -567,6 +570,7 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
     apply_long_context(req.long_context, w);
     req.spec.prefix_hit = w.prefix_hit_fraction;
     req.spec.kv_offload_host = w.kv_offload_host;
+    req.spec.fp8_context_attention = w.fp8_context_attention;
   }
   req.spec.global_batch = req.global_batch;
   req.spec.ttft_limit_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : -1;  // not given: the default by ISL
@@ -580,14 +584,16 @@ int compare(const Catalog& catalog, CompareRequest req, Output& output) {
   if (req.models.empty()) req.models = {"llama3.1-70b", "deepseek-r1"};
   std::vector<ModelArch> archs;
   for (const auto& m : req.models) archs.push_back(resolve_model(m, "--model"));
+  if (req.spec.infer)
+    for (const auto& m : archs) check_long_context_model(req.long_context, m);
   auto a = compare::make_side(catalog, req.systems[0], profile);
   auto b = compare::make_side(catalog, req.systems[1], profile);
   apply_fabric_options(catalog, a.hw, 0, req.fabric_opts);  // both sides on the same kind of fabric
   apply_fabric_options(catalog, b.hw, 0, req.fabric_opts);
   if (req.spec.infer)
     for (const auto* side : {&a, &b})
-      if (const std::string why = long_context_refusal(req.long_context, side->hw); !why.empty())
-        throw InputError("--kv-offload", fmt::format("{} ({}): {}", side->system, side->accelerator, why));
+      if (const LongContextRefusal why = long_context_refusal(req.long_context, side->hw); !why.empty())
+        throw InputError(why.option, fmt::format("{} ({}): {}", side->system, side->accelerator, why.message));
   req.spec.mtp_accept = catalog_mtp_accept(catalog);
   const compare::Comparison c = compare::compare_systems(a, b, archs, req.spec);
   // Error bands of the ratios: each side's held-out band for its generation, widened for that side's

@@ -321,20 +321,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   } else if (req.sglang_spec_v1) {
     throw InputError("--sglang-spec-v1", "applies with --mtp K (K >= 1 draft tokens)");
   }
-  if (!req.context_attention.empty()) {
-    if (req.context_attention != "bf16" && req.context_attention != "fp8")
-      throw InputError("--context-attention", fmt::format("must be bf16 or fp8, got '{}'", req.context_attention));
-    w.fp8_context_attention = req.context_attention == "fp8";
-    if (w.fp8_context_attention && model.attention == AttentionKind::mla)
-      throw InputError("--context-attention",
-                       fmt::format("fp8 applies to the prompts' flash attention; {}'s MLA prompts run the engines' MLA "
-                                   "kernels at the generation's fitted rate (infer_mla_prefill_eff)",
-                                   model.name));
-    if (w.fp8_context_attention && executed_format(hw.accelerator, MathFormat::fp8) != MathFormat::fp8)
-      throw InputError("--context-attention",
-                       fmt::format("fp8 needs FP8 tensor cores, which {} lacks: bf16 is what it runs",
-                                   hw.accelerator.display_name.empty() ? hw.accelerator.name : hw.accelerator.display_name));
-  }
+  // The long-prompt options this model and system cannot take (as compare, recommend and size refuse them).
+  check_long_context_model(req.long_context, model);
+  if (const LongContextRefusal why = long_context_refusal(req.long_context, hw); !why.empty())
+    throw InputError(why.option, why.message);
   // A format the chip lacks runs as the frameworks run it (weights stored narrow, math wider): said.
   const std::string fallback = serving_fallback_note(hw.accelerator, w.weight_precision);
   const std::string math = std::string(to_string(executed_format(hw.accelerator, gemm_format(w.weight_precision))));

@@ -51,7 +51,6 @@ struct InferRequest : RequestBase {
   std::optional<double> moe_gemm_share;           // unset: the engine's
   std::string engine_release;                     // the --engine's release; empty: its newest
   std::string prefill_separate;                   // on / off; empty: the engine's
-  std::string context_attention;                  // bf16 / fp8: the prompts' attention math; empty: bf16
   std::string kv_admission;                       // reserve_full / current_length; empty: the engine's
   std::string kv_pool;                            // free_share / whole_share / sglang; empty: the engine's
   std::string attention_dp_dense;                 // replicated / tensor_parallel; empty: the engine's

@@ -134,7 +134,7 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
       ->capture_default_str();
   app.add_option("--max-num-tokens", req.max_num_tokens, "Tokens per forward step (prefill chunk budget)")
       ->capture_default_str();
-  add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload
+  add_long_context_options(app, req.long_context);  // --prefix-hit, --kv-offload, --context-attention
   app.add_option("--max-batch-size", req.max_batch, "Sequences per instance the scheduler admits")->capture_default_str();
   app.add_option("--kv-mem-fraction", req.kv_mem_fraction,
                  "The KV pool's share under the engine's rule: of the memory the weights and activations leave "
@@ -179,10 +179,6 @@ void add_infer_options(CLI::App& app, InferRequest& req) {
   app.add_option("--prefill-separate", req.prefill_separate,
                  "on: prompts prefill in forwards of their own that the decodes wait for; off: chunked into "
                  "the decode steps (default: the --engine's scheduler)");
-  app.add_option("--context-attention", req.context_attention,
-                 "Math of the prompts' attention (context FMHA): bf16, or fp8 on the FP8 tensor cores (TensorRT-LLM's "
-                 "use_fp8_context_fmha, FlashAttention-3 / FlashInfer FP8 prefill; it shortens long prompts most); "
-                 "not for MLA models, whose prompts run the engines' MLA kernels (default: bf16)");
   app.add_option("--kv-admission", req.kv_admission,
                  "reserve_full: each sequence reserves its whole ISL + OSL of KV on admission (TensorRT-LLM's "
                  "GUARANTEED_NO_EVICT); current_length: admitted by current length, preempting when the pool "

@@ -140,7 +140,8 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     throw InputError("--price-mode", "applies to --task train and finetune (a one-off job owned or rented)");
   req.spec.rank_by_rent = req.price_mode == "rent";
   if (train) {
-    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload"}, "applies to --task infer (serving long prompts)");
+    refuse_ignored_options(req, {"--prefix-hit", "--kv-offload", "--context-attention"},
+                           "applies to --task infer (serving long prompts)");
     refuse_ignored_options(req, {"--isl", "--osl", "--users", "--tokens-per-user-per-s", "--tpot-ms", "--ttft-ms"},
                            "applies to --task infer (serving)");
   } else {
@@ -152,6 +153,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     apply_long_context(req.long_context, w);
     req.spec.prefix_hit = w.prefix_hit_fraction;
     req.spec.kv_offload_host = w.kv_offload_host;
+    req.spec.fp8_context_attention = w.fp8_context_attention;
   }
   req.spec.tpot_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : (req.tokens_per_user > 0 ? 1.0 / req.tokens_per_user : 0.0);
   req.spec.unfitted_last = !req.rank_unfitted;
@@ -160,6 +162,7 @@ int recommend(const Catalog& catalog, RecommendRequest req, Output& output) {
     if (!catalog.find_system(s) && !catalog.find_accelerator(s)) catalog.system(s, "--system");  // names the error
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   const ModelArch m = resolve_model(req.model_name, "--model");
+  if (!train) check_long_context_model(req.long_context, m);
   const bool tty = !output.json() && output.progress && output.notes;
   const auto progress = [&](std::size_t i, std::size_t n) {
     if (tty) *output.notes << fmt::format("\r  evaluated {}/{} candidates", i, n) << (i == n ? "\r\033[K" : "") << std::flush;

@@ -68,7 +68,7 @@ void add_size_options(CLI::App& app, SizeRequest& req) {
   app.add_flag("--sensitivity", req.sensitivity,
                "Tornado of $ per million tokens over price, electricity, utilisation, lifetime and PUE, and the "
                "utilisation above which owning beats renting");
-  add_long_context_options(app, req.long_context);  // long prompts: --prefix-hit, --kv-offload, as in infer
+  add_long_context_options(app, req.long_context);  // long prompts: --prefix-hit, --kv-offload, --context-attention, as in infer
 }
 
 namespace {
@@ -117,8 +117,9 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   const cost::CostProfile profile = load_cost_profile(req.cost_opts);
   const auto rents = sizing::rent_prices(catalog, req.rent_overrides, "--rent-usd-per-gpu-hour");
   const ModelArch model = resolve_model(req.model_name, "--model");
-  InferenceWorkload context;  // --prefix-hit, --kv-offload: checked and read as infer reads them
+  InferenceWorkload context;  // --prefix-hit, --kv-offload, --context-attention: checked and read as infer reads them
   apply_long_context(req.long_context, context);
+  check_long_context_model(req.long_context, model);
 
   sizing::Sla sla;
   sla.ttft_p99_s = req.given("--ttft-p99-ms") ? req.ttft_p99_ms / 1e3 : default_ttft_limit_s(req.isl);
@@ -174,8 +175,8 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
       prepared.push_back(std::move(p));
       continue;
     }
-    if (const std::string why = long_context_refusal(req.long_context, p.side.hw); !why.empty()) {
-      p.why_not = why;
+    if (const LongContextRefusal why = long_context_refusal(req.long_context, p.side.hw); !why.empty()) {
+      p.why_not = why.message;
       prepared.push_back(std::move(p));
       continue;
     }
@@ -187,6 +188,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     }
     sc.workload.prefix_hit_fraction = context.prefix_hit_fraction;
     sc.workload.kv_offload_host = context.kv_offload_host;
+    sc.workload.fp8_context_attention = context.fp8_context_attention;
     p.choice = choose_serving(sc);
     if (!p.choice.met) {
       p.why_not = p.choice.why_not;

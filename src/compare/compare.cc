@@ -101,6 +101,7 @@ SideServing side_serving(const ModelArch& m, const SystemSide& S, const CompareS
   InferenceWorkload w = serving_workload(p, spec.isl, spec.osl, S.gpus_per_unit, spec.mtp_accept);
   w.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as in the chooser's scenarios
   w.kv_offload_host = spec.kv_offload_host;
+  w.fp8_context_attention = spec.fp8_context_attention;
   const SweepOptions so = serving_sweep(m, resolve_ttft_limit_s(spec.ttft_limit_s, spec.isl), spec.tpot_limit_s);
   const auto curve = [&] {
     ScaledCurve fit = serving_curve_scaled(m, S.hw, w, S.gpus_per_unit, 0, so);

@@ -64,6 +64,7 @@ struct CompareSpec {
   // figure, the long-context yardstick's included.
   double prefix_hit = 0;
   bool kv_offload_host = false;
+  bool fp8_context_attention = false;  // the prompts' attention in FP8 (InferenceWorkload::fp8_context_attention)
   // The long-context yardstick: serving with prompts of this many tokens (OSL, interactivity and TTFT
   // limit as above; the limit by default by this ISL) and training at this sequence length on the training
   // yardstick's GPUs, each side on its best plan (context parallelism where it needs it); 0: none.

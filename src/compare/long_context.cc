@@ -16,6 +16,7 @@ ServingScenario spec_serving_scenario(const ModelArch& m, const SystemSide& side
                                        tpot_limit_s, spec.ttft_limit_s, spec.mtp_accept);
   s.workload.prefix_hit_fraction = spec.prefix_hit;
   s.workload.kv_offload_host = spec.kv_offload_host;
+  s.workload.fp8_context_attention = spec.fp8_context_attention;
   return s;
 }
 
@@ -74,9 +75,10 @@ void add_long_context(const ModelArch& m, const SystemSide& A, const SystemSide&
   const std::string lk = tokens_text(L);
   const std::string group = "long context";
   if (spec.infer) {
-    const std::string io = fmt::format("ISL/OSL {}/{}, {}{}{}", L, spec.osl, to_string(spec.infer_precision),
+    const std::string io = fmt::format("ISL/OSL {}/{}, {}{}{}{}", L, spec.osl, to_string(spec.infer_precision),
                                        spec.prefix_hit > 0 ? fmt::format(", prefix-cache hits {:g}%", spec.prefix_hit * 100) : "",
-                                       spec.kv_offload_host ? ", cached prefixes in host memory" : "");
+                                       spec.kv_offload_host ? ", cached prefixes in host memory" : "",
+                                       spec.fp8_context_attention ? ", FP8 context attention" : "");
     const std::string limit = mc.long_context_ttft_limit_s > 0
                                   ? fmt::format("TTFT limit {:.3g} s ({})", mc.long_context_ttft_limit_s,
                                                 spec.ttft_limit_s < 0 ? "MLPerf's Server limits by prompt length"

@@ -226,6 +226,10 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   if (const std::string note = serving_fallback_note(c.hw.accelerator, p); !note.empty()) r.reasons.push_back(note);
   // The operating-point chooser (inference/chooser.h), as infer, compare, cost and site ask it: the
   // deployment and units with the most throughput per GPU that give every user the speed within the TTFT limit.
+  if (spec.fp8_context_attention && executed_format(c.hw.accelerator, MathFormat::fp8) != MathFormat::fp8) {
+    r.why_not = fmt::format("--context-attention fp8: {} has no FP8 tensor cores (bf16 is what it runs)", c.accelerator);
+    return;
+  }
   if (spec.kv_offload_host && !(c.hw.accelerator.host_link_bytes_per_s > 0)) {
     r.why_not = fmt::format("--kv-offload host: the catalog gives {} no host link to copy cached prefixes back over",
                             c.accelerator);
@@ -235,6 +239,7 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
                                         spec.mtp_accept);
   sc.workload.prefix_hit_fraction = spec.prefix_hit;  // the long-prompt inputs, as infer reads them
   sc.workload.kv_offload_host = spec.kv_offload_host;
+  sc.workload.fp8_context_attention = spec.fp8_context_attention;
   const ServingChoice ch = choose_serving(sc);
   if (!ch.met) {
     r.why_not = ch.why_not;

@@ -42,6 +42,7 @@ struct RecommendSpec {
   // cache, and the cached prefixes held in host memory (a system without a host link cannot).
   double prefix_hit = 0;
   bool kv_offload_host = false;
+  bool fp8_context_attention = false;  // the prompts' attention in FP8 (InferenceWorkload::fp8_context_attention)
   double mtp_accept = 0;         // MTP acceptance per draft (0: mtp_accept_default()); the API gives its catalog's
   long long users = 64;          // concurrent users to serve
   double tpot_s = 0.02;          // per-token latency each user must get (0: none): 50 tokens/s per user

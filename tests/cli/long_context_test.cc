@@ -252,6 +252,48 @@ TEST(LongContextCli, RecommendAndSizeTakePrefixHits) {
   }
 }
 
+// FP8 context attention is a long-prompt input like the prefix hits: the same figure through infer,
+// compare, recommend and size, and the same refusals (a model with MLA prompts, a chip without FP8 math,
+// a value other than bf16 / fp8, a training task).
+TEST(LongContextCli, EveryServingCommandTakesFp8ContextAttention) {
+  const std::string fp8 = " --context-attention fp8";
+  auto inf = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 32768 --tokens-per-user 20 --json" + fp8);
+  auto plain = run_gpuplan("infer --model llama3.1-70b --system hgx-h200 --isl 32768 --tokens-per-user 20 --json");
+  auto cmp = run_gpuplan("compare hgx-h200 hgx-b200 --model llama3.1-70b --task infer --isl 32768 --tokens-per-user 20 "
+                         "--json" + fp8);
+  auto rec = run_gpuplan("recommend --model llama3.1-70b --task infer --system hgx-h200 --isl 32768 "
+                         "--tokens-per-user 20 --json" + fp8);
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  EXPECT_LT(inf.json()["ttft_s"].get<double>(), plain.json()["ttft_s"].get<double>());
+  const auto ci = cmp.json()["models"][0]["inference"];
+  EXPECT_EQ(ci["context_attention"], "fp8");
+  const auto& at = ci["at_interactivity_a"];
+  ASSERT_TRUE(at["met"].get<bool>());
+  EXPECT_DOUBLE_EQ(at["point"]["ttft_s"].get<double>(), inf.json()["ttft_s"].get<double>());
+  EXPECT_DOUBLE_EQ(rec.json()["ranked"][0]["ttft_s"].get<double>(), inf.json()["ttft_s"].get<double>());
+  EXPECT_EQ(rec.json()["spec"]["long_context"]["context_attention"], "fp8");
+  auto size = run_gpuplan("size --model llama3.1-70b --system hgx-h200,hgx-a100 --isl 32768 --users 20 "
+                          "--tokens-per-user 20 --draws 50 --json" + fp8);
+  ASSERT_EQ(size.exit_code, 0) << size.err;
+  EXPECT_EQ(size.json()["long_context"]["context_attention"], "fp8");
+  bool a100_refused = false;
+  const auto options = size.json()["options"];
+  for (const auto& o : options)
+    if (o["system"] == "hgx-a100") a100_refused = has(o["why_not"].get<std::string>(), "--context-attention fp8");
+  EXPECT_TRUE(a100_refused) << size.out;
+  for (const char* args : {"compare --task infer --context-attention fp8", "size --model deepseek-r1 --users 10 "
+                           "--context-attention fp8", "recommend --model llama3.1-8b --context-attention int8",
+                           "recommend --model llama3.1-8b --task train --context-attention fp8",
+                           "compare hgx-a100 hgx-h100 --model llama3.1-8b --task infer --context-attention fp8"}) {
+    auto r = run_gpuplan(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_TRUE(has(r.err, "--context-attention")) << args << ": " << r.err;
+  }
+}
+
 TEST(RecommendPurchaseCli, OneOffJobRankedByItsCost) {
   const std::string cmd = "recommend --model llama3.1-8b --task finetune --method lora --system hgx-h100 "
                           "--system hgx-h200 --system hgx-b200 --rent-usd-per-gpu-hour hgx-h100=2 "
