@@ -42,10 +42,9 @@ LongContextRefusal long_context_refusal(const LongContextOptions& o, const Hardw
     return {"--kv-offload", fmt::format("--kv-offload host: the catalog gives {} no host link to copy cached "
                                         "prefixes back over",
                                         hw.accelerator.name)};
-  if (o.context_attention == "fp8" && executed_format(hw.accelerator, MathFormat::fp8) != MathFormat::fp8)
-    return {"--context-attention",
-            fmt::format("--context-attention fp8: {} has no FP8 tensor cores (bf16 is what it runs)",
-                        hw.accelerator.display_name.empty() ? hw.accelerator.name : hw.accelerator.display_name)};
+  if (o.context_attention == "fp8")
+    if (const std::string why = fp8_attention_refusal(hw.accelerator); !why.empty())
+      return {"--context-attention", "--context-attention fp8: " + why};
   return {};
 }
 

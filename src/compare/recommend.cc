@@ -226,10 +226,11 @@ void recommend_serving(const ModelArch& m, const RecommendSpec& spec, const Cand
   if (const std::string note = serving_fallback_note(c.hw.accelerator, p); !note.empty()) r.reasons.push_back(note);
   // The operating-point chooser (inference/chooser.h), as infer, compare, cost and site ask it: the
   // deployment and units with the most throughput per GPU that give every user the speed within the TTFT limit.
-  if (spec.fp8_context_attention && executed_format(c.hw.accelerator, MathFormat::fp8) != MathFormat::fp8) {
-    r.why_not = fmt::format("--context-attention fp8: {} has no FP8 tensor cores (bf16 is what it runs)", c.accelerator);
-    return;
-  }
+  if (spec.fp8_context_attention)
+    if (const std::string why = fp8_attention_refusal(c.hw.accelerator); !why.empty()) {
+      r.why_not = "--context-attention fp8: " + why;  // as api/long_context_options.h words it for size
+      return;
+    }
   if (spec.kv_offload_host && !(c.hw.accelerator.host_link_bytes_per_s > 0)) {
     r.why_not = fmt::format("--kv-offload host: the catalog gives {} no host link to copy cached prefixes back over",
                             c.accelerator);

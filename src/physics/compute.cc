@@ -59,6 +59,11 @@ std::string serving_fallback_note(const Accelerator& a, Precision p) {
                      to_string(executed_format(a, want)));
 }
 
+std::string fp8_attention_refusal(const Accelerator& a) {
+  if (executed_format(a, MathFormat::fp8) == MathFormat::fp8) return {};
+  return fmt::format("{} has no FP8 tensor cores (bf16 is what it runs)", a.display_name.empty() ? a.name : a.display_name);
+}
+
 double gemm_efficiency(const Efficiency& e, double m, double n, double k) {
   // Tile quantization: output tiles of 128x128 and k steps of 64 (CUTLASS/cuBLAS Hopper defaults);
   // a dimension that is not a multiple pays for the padded tile.

@@ -52,5 +52,8 @@ std::string serving_refusal(const Accelerator& a, Precision p);
 // Serving's fallback, stated: empty when native; otherwise "H100 SXM has no fp4 tensor cores (it has
 // fp8, bf16, ...): weights stored in fp4, math in bf16".
 std::string serving_fallback_note(const Accelerator& a, Precision p);
+// Why the prompts' attention cannot run in FP8 on `a` (InferenceWorkload::fp8_context_attention): empty
+// where it has FP8 tensor cores; otherwise "A100 80GB SXM4 has no FP8 tensor cores (bf16 is what it runs)".
+std::string fp8_attention_refusal(const Accelerator& a);
 
 }  // namespace gpuplan

@@ -761,8 +761,9 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
                                               harness->name, w.max_num_tokens, w.max_batch_size, c.scenario,
                                               bench ? bench->name : std::string("the benchmark")));
         }
+        // Where infer takes it (api/long_context_options.h): not MLA prompts, not a chip without FP8 math.
         if (harness->fp8_context_attention && c.model.attention != AttentionKind::mla &&
-            executed_format(c.hardware.accelerator, MathFormat::fp8) == MathFormat::fp8) {
+            fp8_attention_refusal(c.hardware.accelerator).empty()) {
           w.fp8_context_attention = true;
           c.assumptions.push_back(fmt::format("{}: the prompts' attention in FP8 (use_fp8_context_fmha, {} "
                                               "configuration of {})",
