@@ -293,6 +293,13 @@ std::vector<InferenceCase> map_inference_cases(const CsvTable& t, const Catalog&
       hq.round = mlperf_round(t.cell(i, "source_url_or_path"), c.source_id);
       harness = find_mlperf_harness(hq);
     }
+    if (harness && !harness->runs.empty()) {
+      // The engine and release the harness's configuration runs, where the framework cell states the
+      // TensorRT version only: its engine entry and release settings as the row's.
+      c.engine = harness->runs;
+      c.assumptions.push_back(fmt::format("{}: runs {} ({} configuration of {})", harness->name, harness->runs,
+                                          c.scenario, bench->name));
+    }
     if (parse_token_count_cell(t.cell(i, "isl"), v) && v >= 1) {
       w.isl = static_cast<long long>(v);
     } else if (t.cell(i, "isl").find_first_not_of(" \t") != std::string::npos) {

@@ -82,6 +82,7 @@ MlperfHarness read_harness(YamlMap& m) {
   if (ctx_attention != "bf16" && ctx_attention != "fp8")
     throw InputError(m.path() + ".context_attention", fmt::format("must be bf16 or fp8, got '{}'", ctx_attention));
   h.fp8_context_attention = ctx_attention == "fp8";
+  h.runs = m.opt_str("runs").value_or("");
   if ((h.pp > 0 || h.ep > 0 || h.attention_dp) && h.tp == 0)
     throw InputError(m.path() + ".tp", "must be stated with pp, ep or attention_dp");
   if (h.attention_dp && h.ep == 0) throw InputError(m.path() + ".ep", "must be stated with attention_dp");

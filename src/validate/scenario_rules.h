@@ -57,6 +57,9 @@ struct MlperfHarness {
   long long max_num_tokens = 0, max_batch_size = 0;  // 0: not set
   std::string kv_admission;               // "current_length", "reserve_full"; empty: the engine's
   bool fp8_context_attention = false;     // the prompts' attention in FP8 (context_attention: fp8)
+  std::string runs;                       // the engine and release its configuration runs where the row's
+                                          // framework cell names neither ("TensorRT-LLM PyTorch 1.0"); empty:
+                                          // the framework cell's
   std::string source;
   bool sets_deployment() const { return tp > 0; }
 };

@@ -395,6 +395,42 @@ TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
   EXPECT_TRUE(nv_cases[0].workload.fp8_context_attention);
   EXPECT_TRUE(row_says(nv_cases[0], "the prompts' attention in FP8"));
   EXPECT_TRUE(contains_text(serving_row_command(Catalog::load({}), nv_cases[0]), "--context-attention fp8"));
+  EXPECT_TRUE(nv_cases[0].engine_release.empty());  // Llama's engines: the C++ executor, no release stated
+}
+
+// NVIDIA's v5.1 harness serves DeepSeek-R1 through trtllm-serve on TensorRT-LLM's PyTorch backend at
+// release 1.0 although its rows' framework cells name TensorRT only: the row runs that engine entry and
+// release (its MoE kernels at the release's fitted share), says so and replays it; every `runs` the data
+// file states names a catalog engine and one of its releases.
+TEST(ScenarioRules, AHarnessStatesTheEngineAndReleaseItRuns) {
+  const Catalog cat = Catalog::load({});
+  for (const MlperfHarness& h : mlperf_harnesses()) {
+    if (h.runs.empty()) continue;
+    const ServingEngine* e = cat.find_serving_engine(h.runs);
+    ASSERT_NE(e, nullptr) << h.runs;
+    EXPECT_NE(find_engine_release(*e, framework_release(h.runs)), nullptr) << h.runs;
+  }
+  for (const std::string accelerator : {"b200", "gb300", "h200-sxm"}) {
+    const MlperfHarness* r1 = find_mlperf_harness(
+        harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", accelerator, "server", "deepseek-r1"));
+    ASSERT_NE(r1, nullptr) << accelerator;
+    EXPECT_EQ(r1->runs, "TensorRT-LLM PyTorch 1.0") << accelerator;
+  }
+  const std::string row = "MLPerf-v5.1,https://github.com/mlcommons/inference_results_v5.1/blob/main/closed/NVIDIA/"
+                          "results/B200-SXM-180GBx8_TRT/deepseek-r1/Offline/x,DeepSeek-R1,671,37,B200,8,,,,FP4,,"
+                          "TensorRT 10.11,,,,offline,tokens_per_sec_total,30000,\n";
+  std::vector<SkippedRow> skipped;
+  const auto cases = map_inference_cases(inference_rows(row), cat, skipped);
+  ASSERT_EQ(cases.size(), 1u) << (skipped.empty() ? "" : skipped[0].reason);
+  EXPECT_EQ(cases[0].engine_release, "1.0");
+  EXPECT_TRUE(row_says(cases[0], "runs TensorRT-LLM PyTorch 1.0"));
+  const std::string cmd = serving_row_command(cat, cases[0]);
+  EXPECT_TRUE(contains_text(cmd, "--engine tensorrt-llm-pytorch")) << cmd;
+  EXPECT_TRUE(contains_text(cmd, "--engine-release 1.0")) << cmd;
+  // The release's MoE kernels are slower than the newest's: the same row at the newest release gives more.
+  InferenceCase newest = cases[0];
+  newest.workload.moe_kernel_share = 1.0;
+  EXPECT_GT(evaluate_case(newest).tokens_per_s_total, 1.1 * evaluate_case(cases[0]).tokens_per_s_total);
 }
 
 TEST(RowContradiction, FiguresOfOneRun) {
