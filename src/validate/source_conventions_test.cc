@@ -63,6 +63,8 @@ TEST(SourceConventions, ARowsSourceIdNamesItsFamily) {
   EXPECT_EQ(mlperf.blank_weights_on("blackwell"), "FP4");
   EXPECT_EQ(mlperf.blank_weights_on("ampere"), "BF16");
   EXPECT_EQ(mlperf.blank_weights_on("hopper"), "FP8");
+  EXPECT_EQ(mlperf.blank_weights_on("cdna3"), "FP8");
+  EXPECT_EQ(mlperf.blank_weights_on("cdna4"), "FP4");  // MI355X's submissions: MXFP4 checkpoints
   EXPECT_FALSE(mlperf.closed_loop_client);
   const SourceConvention& other = source_convention("TRTLLM-perf-overview-v1.0");
   EXPECT_TRUE(other.source_id_prefixes.empty());
