@@ -340,6 +340,16 @@ TEST(ScenarioRules, ASubmittersHarnessAppliesByEngineVendorScenarioAndRelease) {
   ASSERT_NE(r1, nullptr);
   EXPECT_TRUE(r1->attention_dp);
   EXPECT_EQ(r1->ep, 8);
+  // Red Hat's vLLM harness (v5.1 Llama 3.1 8B on H100): its README's token budget and sequence cap per
+  // scenario; on another engine, vendor or round, not.
+  const MlperfHarness* rh = find_mlperf_harness(
+      harness_query("vllm", "vLLM 0.10.0, RHEL 9.6", "NVIDIA", "h100-sxm", "server", "llama3_1-8b"));
+  ASSERT_NE(rh, nullptr);
+  EXPECT_EQ(rh->max_num_tokens, 1024);
+  EXPECT_EQ(rh->max_batch_size, 512);
+  EXPECT_FALSE(rh->sets_deployment());
+  EXPECT_FALSE(find_mlperf_harness(
+      harness_query("vllm", "vLLM 0.10.0", "NVIDIA", "h100-sxm", "server", "llama3_1-8b", "v5.0")));
   // The interactive variant of a benchmark is the benchmark's.
   const MlperfHarness* l405 = find_mlperf_harness(
       harness_query("tensorrt-llm", "TensorRT 10.11", "NVIDIA", "b200", "interactive", "llama3_1-405b-interactive"));
