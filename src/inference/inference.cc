@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -21,6 +22,13 @@
 #include "inference/step.h"
 
 namespace gpuplan {
+
+namespace {
+// The prompt-token budget's load in the M/D/1 wait of a chunked prompt (InferenceResult::
+// prompt_queue_s) is held below 1: a closed loop's budget can be full, where the wait is that of
+// the prompts ahead, a few services, not an unbounded queue (0.98: at most 24.5 services of wait).
+constexpr double kPromptBudgetLoadMax = 0.98;
+}  // namespace
 
 using step::added;
 using step::blend;
@@ -560,12 +568,27 @@ InferenceResult InferenceEvaluator::evaluate_with(long long concurrency, const S
     r.tpot_s = r.decode_step.total_s / accepted;
     // A new prompt waits for the running step to end (half a step on average; with a receive
     // interval of N decode steps, N/2 of them), then rides in the next step(s), whose decodes it
-    // shares: its own prefill plus one decode step, chunked within the token budget the decodes leave.
+    // shares, chunked within the token budget the decodes leave. One that fits the budget: its own
+    // prefill plus one decode step. One longer than the budget: its chunks take whole steps of the
+    // budget (each step its chunk beside the decodes), after the chunks of the prompts ahead of it:
+    // the budget is a server of prompt tokens at ptok / budget load, a prompt's service isl / budget
+    // steps, first come first served (M/D/1, Pollaczek-Khinchine: wait = load x service / (2 (1 -
+    // load)) steps). Its compute is inside those steps, not added again.
     const double budget = std::max(1.0, double(w.max_num_tokens) * (par.attention_dp ? par.tp : 1) - B);
     const double steps = std::ceil(isl_new / budget);
     const double recv_wait_steps = 0.5 * double(w.scheduler_recv_interval);
-    r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
-                     : r.prefill_s;
+    if (B > 1 && steps >= 2 && !w.prefill_separate && !w.decode_only) {
+      const double load = std::min(kPromptBudgetLoadMax, ptok / budget);
+      const double wait_steps = load * (isl_new / budget) / (2.0 * (1.0 - load));
+      const double chunk_step_s = std::max(
+          r.decode_step.total_s,
+          decode_step_of(stage.step(base.kv_split, B / pp, isl + osl / 2, isl_new / steps / pp, isl, verify), B).total_s);
+      r.prompt_queue_s = wait_steps * chunk_step_s;
+      r.ttft_s = recv_wait_steps * r.decode_step.total_s + r.prompt_queue_s + steps * chunk_step_s;
+    } else {
+      r.ttft_s = B > 1 ? std::max(r.prefill_s, received_prefill_s) + (recv_wait_steps + steps) * r.decode_step.total_s
+                       : r.prefill_s;
+    }
     // Of that wait, what the receive interval adds to the half step any prompt waits for.
     r.receive_wait_s = B > 1 ? receive_interval_wait_s(w.scheduler_recv_interval, r.decode_step.total_s) : 0.0;
     if (!par.attention_dp && !w.prefill_separate && B > 1 && w.batch_wait_iters > 0 &&

@@ -275,6 +275,10 @@ struct InferenceResult {
   // TensorRT-LLM batch waiting (InferenceWorkload::batch_wait_iters): the mean hold of a context
   // request and the longer step of the prompts released together. In ttft_s; 0 when off.
   double batch_wait_s = 0;
+  // A prompt longer than one step's token budget (what the decodes leave of max_num_tokens): its wait
+  // behind the prompts ahead of it for that budget, first come first served (M/D/1 in steps). In
+  // ttft_s; 0 when the prompt fits one step.
+  double prompt_queue_s = 0;
   double prefill_utilization = 0;    // prefill pool's load (arrivals / capacity)
   // Closed-loop runs of a disaggregated deployment: the run's 99th-percentile TTFT where the opening
   // wave holds it (the wave's request with 1 - requests_per_client / 100 of the wave ahead of it:

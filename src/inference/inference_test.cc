@@ -128,6 +128,31 @@ TEST(InferenceProperties, ThroughputRisesWithConcurrencyUntilKvFull) {
   EXPECT_EQ(over.concurrency, top.max_concurrency);
 }
 
+// A prompt longer than a step's token budget: its chunks take whole steps beside the decodes after the
+// prompts ahead of it (an M/D/1 wait that grows with the prompts per step), its compute counted in
+// those steps once; a prompt that fits one step waits for none.
+TEST(InferenceProperties, ChunkedPromptWaitsForTheBudget) {
+  const auto m = resolve_model("llama3.1-70b");
+  const auto hw = resolve_hardware(cat(), "hgx-h200");
+  auto w = offline(Precision::fp8, 4000, 500, 1);
+  w.max_num_tokens = 1024;
+  const InferenceParallel par{1, 1, 1, false};
+  double last_wait = 0;
+  for (long long c : {16, 32, 64}) {
+    w.concurrency = c;
+    const auto r = evaluate_inference(m, hw, par, w);
+    ASSERT_TRUE(r.valid()) << c;
+    EXPECT_GT(r.prompt_queue_s, last_wait) << c;
+    last_wait = r.prompt_queue_s;
+    const double steps = std::ceil(4000.0 / (1024.0 - double(c)));
+    EXPECT_GE(r.ttft_s - r.prompt_queue_s, (0.5 + steps) * r.decode_step.total_s * (1 - 1e-9)) << c;
+    EXPECT_GE(r.ttft_s, r.prefill_s) << c;
+  }
+  w.max_num_tokens = 16384;  // the whole prompt in one step
+  w.concurrency = 64;
+  EXPECT_EQ(evaluate_inference(m, hw, par, w).prompt_queue_s, 0.0);
+}
+
 TEST(InferenceProperties, TpotFallsWithHbmBandwidth) {
   const auto m = resolve_model("llama3.1-8b");
   auto hw = resolve_hardware(cat(), "h100-sxm");

@@ -109,7 +109,8 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
     if (!r.valid()) break;
     c.batch.push_back(double(n));
     c.tpot_s.push_back(r.tpot_s);
-    if (!d.disaggregated) c.ttft_engine_s.push_back(std::max(r.ttft_s - r.queue_wait_s, one.prefill_s));
+    if (!d.disaggregated)
+      c.ttft_engine_s.push_back(std::max(r.ttft_s - r.queue_wait_s - r.prompt_queue_s, one.prefill_s));
     last = n;
   }
   if (!d.disaggregated) {
