@@ -736,6 +736,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
   if (r.receive_wait_s > 0)
     output.os() << fmt::format("    of which receive interval {:.1f} ms (new requests taken in every {} decode steps)\n",
                                r.receive_wait_s * 1e3, w.scheduler_recv_interval);
+  if (r.prompt_queue_s > 0)
+    output.os() << fmt::format("    of which {:.1f} ms behind the prompts ahead (first come first served in the "
+                               "token budget the decodes leave)\n",
+                               r.prompt_queue_s * 1e3);
   if (r.batch_wait_s > 0)
     output.os() << fmt::format("    of which batch waiting {:.1f} ms (context requests held up to {} iterations or "
                                "{:g} x {} tokens a step, then prefilled together)\n",

@@ -71,6 +71,7 @@ nlohmann::json infer_result_json(const InferenceResult& r) {
       .add("prefill_gpus", r.prefill_gpus)
       .add("prefill_s", r.prefill_s)
       .add("prefix_load_s", r.prefix_load_s)
+      .add("prompt_queue_s", r.prompt_queue_s)
       .add("prefill_utilization", r.prefill_utilization)
       .add("queue_wait_s", r.queue_wait_s)
       .add("receive_wait_s", r.receive_wait_s)
