@@ -114,9 +114,6 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   }
   // The purchase `size` makes on this system: the alternative deployment taking the fewest units, and the
   // fewest replicas of it whose P(meets SLA) reaches the confidence, under the same draws.
-  std::vector<OpenLoopAlternative> alts = open_loop_alternatives(catalog, sc, side.system, ch, req.lengths, 0);
-  std::vector<sizing::Candidate> cands;
-  for (const auto& a : alts) cands.push_back(a.candidate);
   sizing::SizingOptions so;
   so.requests_per_s = rate;
   so.sla.ttft_p99_s = ttft_limit_s > 0 ? ttft_limit_s : 0;
@@ -125,6 +122,9 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   so.draws = req.draws;
   so.seed = std::uint64_t(req.seed);
   sizing::apply_band_correlation(catalog.band_correlation(), so);
+  std::vector<OpenLoopAlternative> alts = open_loop_alternatives(catalog, sc, side.system, ch, req.lengths, 0, &so);
+  std::vector<sizing::Candidate> cands;
+  for (const auto& a : alts) cands.push_back(a.candidate);
   const std::vector<sizing::SizedOption> sized = sizing::size_candidates(cands, so);
   std::size_t pick = alts.size() - 1;
   for (std::size_t k = 0; k < sized.size(); ++k)

@@ -10,12 +10,15 @@ namespace gpuplan::api {
 
 std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, const ServingScenario& sc,
                                                         const std::string& system, const ServingChoice& choice,
-                                                        const OpenLoopLengths& lengths, int group) {
+                                                        const OpenLoopLengths& lengths, int group,
+                                                        const sizing::SizingOptions* sizing) {
   std::vector<SweepPoint> points = choice.by_size;
   if (points.empty()) points.push_back(choice.point);
   std::vector<OpenLoopAlternative> out;
-  for (const SweepPoint& at : points) {
+  const auto add = [&](const SweepPoint& at) {
     const ServingDeployment d = at.deployment();
+    for (const OpenLoopAlternative& a : out)
+      if (a.plan == d.plan() && a.kind == d.kind() && a.gpus == d.gpus) return;
     OpenLoopAlternative a;
     a.plan = d.plan();
     a.kind = d.kind();
@@ -35,6 +38,31 @@ std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, 
     c.tpot_band = serving_band(catalog, sc.hw, d.disaggregated, ServingFigure::tpot, q);
     c.ttft_band = serving_band(catalog, sc.hw, d.disaggregated, ServingFigure::ttft, q);
     out.push_back(std::move(a));
+  };
+  for (const SweepPoint& at : points) add(at);
+  if (!sizing || out.empty()) return out;
+  // Room for the error: surely where one alternative meets the SLA even at a quantile beyond the
+  // confidence; otherwise as sizing draws it.
+  const double beyond = (1 + sizing->confidence) / 2;
+  for (const OpenLoopAlternative& a : out)
+    if (sizing::meets_within_reach(a.candidate, *sizing, sizing::error_at_confidence(a.candidate, beyond))) return out;
+  std::vector<sizing::Candidate> drawn;
+  for (const OpenLoopAlternative& a : out) drawn.push_back(a.candidate);
+  for (const sizing::SizedOption& s : sizing::size_candidates(drawn, *sizing))
+    if (s.replicas > 0) return out;
+  // None reaches the confidence: the chooser again, for the targets tightened by the chosen deployment's
+  // error at the confidence and beyond it (the faster per request, the fewer replicas the draws need).
+  for (const double q : {sizing->confidence, beyond}) {
+    const OpenLoopScale margin = sizing::error_at_confidence(out.back().candidate, q);
+    ServingScenario strict = sc;
+    ServingTraffic& t = strict.traffic;
+    if (t.tokens_per_s_per_user > 0) t.tokens_per_s_per_user *= margin.tpot;
+    if (t.tpot_limit_s > 0) t.tpot_limit_s /= margin.tpot;
+    if (t.ttft_limit_s > 0) t.ttft_limit_s /= margin.prefill;
+    const ServingChoice tight = choose_serving(strict);
+    if (!tight.met) continue;
+    if (tight.by_size.empty()) add(tight.point);
+    for (const SweepPoint& at : tight.by_size) add(at);
   }
   return out;
 }

@@ -25,9 +25,18 @@ struct OpenLoopAlternative {
 
 // One candidate per alternative of `choice` (met), each in `group`: the open loop tabulated under
 // `lengths`, the serving bands widened for the question off their ground (band_for).
+//
+// Given the demand's sizing options (`sizing`), the alternatives must also leave room for the model's
+// error: where none of them meets the SLA with its times at the error's confidence quantile (its bands'
+// upper side) within the replicas sizing draws for it, the chooser is asked again for the traffic's
+// targets tightened by those quantiles (the per-user speed raised, the TTFT limit lowered), and its
+// deployments join the group: a deployment faster per request (a wider TP) that reaches the confidence
+// where the most throughput per GPU cannot at any number of replicas (the SLA within the model's error
+// of one request's own latency).
 std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, const ServingScenario& scenario,
                                                         const std::string& system, const ServingChoice& choice,
-                                                        const OpenLoopLengths& lengths, int group);
+                                                        const OpenLoopLengths& lengths, int group,
+                                                        const sizing::SizingOptions* sizing = nullptr);
 
 // One alternative that was not bought, as sized, for a command's `alternatives[]`: its deployment, the
 // units a replica takes and its purchase (units 0 where none reached the confidence or it was not

@@ -143,6 +143,15 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
   const double average_tokens_per_s = average_rps * double(req.osl);
 
   req.systems = resolve_system_list(catalog, req.systems, "--systems");
+  // The demand as sizing weighs it: the purchase, and the alternatives' room for the model's error.
+  sizing::SizingOptions so;
+  so.requests_per_s = peak_rps;
+  so.sla = sla;
+  so.confidence = req.confidence;
+  so.draws = req.draws;
+  so.seed = std::uint64_t(req.seed);
+  // How far two systems' errors move together, where the catalog's bands measured it.
+  sizing::apply_band_correlation(catalog.band_correlation(), so);
 
   struct Prepared {
     compare::SystemSide side;
@@ -197,7 +206,7 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     }
     // The alternatives (the chooser's best on each size); sizing buys the one taking the fewest units.
     for (OpenLoopAlternative& alt :
-         open_loop_alternatives(catalog, sc, p.side.system, p.choice, req.lengths, int(prepared.size()))) {
+         open_loop_alternatives(catalog, sc, p.side.system, p.choice, req.lengths, int(prepared.size()), &so)) {
       sizing::Candidate& c = alt.candidate;
       if (req.price_mode == "own")
         c.usd_per_unit_year = p.side.tco.priced ? p.side.tco.total_usd_per_year() : 0;
@@ -209,14 +218,6 @@ int size(const Catalog& catalog, SizeRequest req, Output& output) {
     }
     prepared.push_back(std::move(p));
   }
-  sizing::SizingOptions so;
-  so.requests_per_s = peak_rps;
-  so.sla = sla;
-  so.confidence = req.confidence;
-  so.draws = req.draws;
-  so.seed = std::uint64_t(req.seed);
-  // How far two systems' errors move together, where the catalog's bands measured it.
-  sizing::apply_band_correlation(catalog.band_correlation(), so);
   const std::vector<sizing::SizedOption> sized = sizing::size_candidates(candidates, so);
 
   nlohmann::json options = nlohmann::json::array();

@@ -69,6 +69,17 @@ long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& 
   return hi;
 }
 
+OpenLoopScale error_at_confidence(const Candidate& c, double confidence) {
+  const double z = normal_quantile(confidence);
+  return {std::max(1.0, std::exp(band_error(c.tpot_band).at(z))), std::max(1.0, std::exp(band_error(c.ttft_band).at(z)))};
+}
+
+bool meets_within_reach(const Candidate& c, const SizingOptions& o, const OpenLoopScale& scale) {
+  const long long nominal = fewest_replicas(c.curve, o.requests_per_s, o.sla, {}, o.max_replicas);
+  return nominal > 0 &&
+         fewest_replicas(c.curve, o.requests_per_s, o.sla, scale, std::min(o.max_replicas, kMaxOverNominal * nominal)) > 0;
+}
+
 std::vector<std::vector<OpenLoopScale>> draw_scales(const std::vector<Candidate>& cands, const SizingOptions& o) {
   if (o.draws < 1 || o.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
   if (!(o.cross_generation_correlation >= 0 && o.cross_generation_correlation <= o.same_generation_correlation &&

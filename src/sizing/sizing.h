@@ -85,6 +85,15 @@ bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLo
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
                           long long max_replicas);
 
+// The multipliers on a candidate's times at the `confidence` quantile of its TPOT and TTFT bands' errors
+// (band_error; each at least 1): the model as slow as the confidence allows.
+OpenLoopScale error_at_confidence(const Candidate& c, double confidence);
+
+// Whether some number of replicas within kMaxOverNominal times the central figures' count meets the
+// options' SLA at their demand with the candidate's times scaled by `scale`; false where none meets it at
+// the central figures either.
+bool meets_within_reach(const Candidate& c, const SizingOptions& options, const OpenLoopScale& scale);
+
 // The draws of the model's error: for each candidate, `options.draws` scales of its decode step and
 // prefill times (its TPOT and TTFT bands' log-normal ratios, mixed across candidates as above). A seed
 // gives the same draws on every platform, and a system the same draws whichever candidates are drawn

@@ -389,6 +389,34 @@ TEST(Sizing, ALimitAtTheUnloadedLatencyBuysNoIdleFleet) {
   EXPECT_GT(out_of_reach, 0);
 }
 
+// The error at a confidence is the band's quantile there (at least 1: never faster than the central
+// figures), growing with the confidence; a candidate whose draws all meet the SLA at that error within the
+// replicas sizing draws meets it at every lesser error, and sizing then buys it.
+TEST(Sizing, TheErrorAtAConfidenceIsTheBandsQuantile) {
+  const Candidate c = candidate("a", "g1", 1.0);
+  const OpenLoopScale at_90 = error_at_confidence(c, 0.9), at_95 = error_at_confidence(c, 0.95);
+  EXPECT_NEAR(at_90.tpot, std::exp(0.3), 1e-9);  // the band's upper edge is its 90% quantile
+  EXPECT_NEAR(at_90.prefill, std::exp(0.3), 1e-9);
+  EXPECT_GT(at_95.tpot, at_90.tpot);
+  EXPECT_DOUBLE_EQ(error_at_confidence(c, 0.2).tpot, 1.0);
+  SizingOptions o;
+  o.requests_per_s = 1;
+  o.draws = 300;
+  int reached = 0, not_reached = 0;
+  for (double limit = 1.2; limit <= 2.0; limit += 0.05) {
+    o.sla.ttft_p99_s = limit;
+    const bool reach = meets_within_reach(c, o, error_at_confidence(c, 0.95));
+    ++(reach ? reached : not_reached);
+    if (reach) {
+      EXPECT_TRUE(meets_within_reach(c, o, {}));
+      EXPECT_TRUE(meets_within_reach(c, o, at_90));
+      EXPECT_GT(size_candidates({c}, o)[0].replicas, 0) << limit;
+    }
+  }
+  EXPECT_GT(reached, 0);
+  EXPECT_GT(not_reached, 0);
+}
+
 // A band's draws put its edges at the 10% and 90% quantiles and its recorded median at the 50%, however
 // skewed the rows lie within it; a band without a median is the symmetric normal about its midpoint.
 TEST(Sizing, DrawsMatchTheBandsThreeQuantiles) {

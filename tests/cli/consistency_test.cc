@@ -223,6 +223,30 @@ TEST(ConsistencyCli, FormatsTheHardwareLacks) {
   EXPECT_EQ(b.json()["precision_note"], "");
 }
 
+// The deployment with the most tokens/s per GPU can sit within the model's error of the per-user speed
+// (here TP1 on GB300 NVL72, whose bands are wide off their ground): no number of its replicas reaches the
+// confidence. size then buys a deployment faster per request that does, and infer --requests-per-s buys
+// the same one.
+TEST(ConsistencyCli, SizeBuysADeploymentWithRoomForTheModelsError) {
+  const std::string demand =
+      "--model llama3.1-70b --requests-per-s 10 --isl 2000 --osl 500 --tokens-per-user-per-s 30 --draws 300 --json";
+  auto sized = run_gpuplan("size --systems gb300-nvl72 --ttft-p99-ms 2000 " + demand);
+  ASSERT_EQ(sized.exit_code, 0) << sized.err;
+  const nlohmann::json o = sized.json()["options"][0];
+  ASSERT_GT(o.value("units", 0), 0) << o.dump();
+  EXPECT_GE(o["p_meets_sla"].get<double>(), 0.9) << o.dump();
+  bool short_of_the_confidence = false;
+  for (const auto& alt : o["alternatives"])
+    if (alt["units"].get<long long>() == 0 && has(alt["why_not"].get<std::string>(), "of the draws meet the SLA"))
+      short_of_the_confidence = true;
+  EXPECT_TRUE(short_of_the_confidence) << o.dump();
+  auto open = run_gpuplan("infer --system gb300-nvl72 --ttft-ms 2000 " + demand);
+  ASSERT_EQ(open.exit_code, 0) << open.err;
+  EXPECT_EQ(open.json()["deployment"]["plan"], o["deployment"]);
+  EXPECT_EQ(open.json()["replicas"].get<long long>() * open.json()["deployment"]["units"].get<long long>(),
+            o["units"].get<long long>());
+}
+
 TEST(ConsistencyCli, ErrorsAreJsonWithJson) {
   auto r = run_gpuplan("train --gpus 0 --json");
   EXPECT_EQ(r.exit_code, 2);
