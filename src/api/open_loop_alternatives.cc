@@ -41,8 +41,8 @@ std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, 
   };
   for (const SweepPoint& at : points) add(at);
   if (!sizing || out.empty()) return out;
-  // Room for the error: surely where one alternative meets the SLA even at a quantile beyond the
-  // confidence; otherwise as sizing draws it.
+  // Whether one alternative reaches the confidence: surely where one meets the SLA even at a quantile
+  // beyond it; otherwise as sizing draws them.
   const double beyond = (1 + sizing->confidence) / 2;
   for (const OpenLoopAlternative& a : out)
     if (sizing::meets_within_reach(a.candidate, *sizing, sizing::error_at_confidence(a.candidate, beyond))) return out;
@@ -50,10 +50,12 @@ std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, 
   for (const OpenLoopAlternative& a : out) drawn.push_back(a.candidate);
   for (const sizing::SizedOption& s : sizing::size_candidates(drawn, *sizing))
     if (s.replicas > 0) return out;
-  // None reaches the confidence: the chooser again, for the targets tightened by the chosen deployment's
-  // error at the confidence and beyond it (the faster per request, the fewer replicas the draws need).
-  for (const double q : {sizing->confidence, beyond}) {
-    const OpenLoopScale margin = sizing::error_at_confidence(out.back().candidate, q);
+  // None reaches it: the chooser again, for the targets tightened by the chosen deployment's error at the
+  // confidence and beyond it (the faster per request, the fewer replicas the draws need); sizing buys the
+  // alternative taking the fewest units of them all.
+  const OpenLoopScale margins[] = {sizing::error_at_confidence(out.back().candidate, sizing->confidence),
+                                   sizing::error_at_confidence(out.back().candidate, beyond)};
+  for (const OpenLoopScale& margin : margins) {
     ServingScenario strict = sc;
     ServingTraffic& t = strict.traffic;
     if (t.tokens_per_s_per_user > 0) t.tokens_per_s_per_user *= margin.tpot;

@@ -52,16 +52,46 @@ bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLo
 }
 
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
-                          long long max_replicas) {
+                          long long max_replicas, long long hint) {
+  if (max_replicas < 1) return 0;
   const auto ok = [&](long long k) { return meets_sla(c, total_rate / double(k), sla, scale); };
-  // Lower bound from the prefill and decode capacities would save steps; doubling then bisection
-  // costs log2 of the answer twice.
-  long long hi = 1;
-  while (!ok(hi)) {
-    if (hi >= max_replicas) return 0;
-    hi = std::min(max_replicas, hi * 2);
+  // A bracket lo < answer <= hi (lo fails or is 0, hi meets), then bisection. From a hint, galloping
+  // away from it (steps 1, 2, 4 ..): a count near the hint costs a few evaluations. Without one,
+  // doubling from 1 (log2 of the answer, twice).
+  long long lo = 0, hi = 0;
+  if (hint > 0) {
+    const long long h = std::min(hint, max_replicas);
+    if (ok(h)) {
+      hi = h;
+      for (long long step = 1;; step *= 2) {
+        const long long k = hi - step;
+        if (k < 1) break;  // lo stays 0
+        if (!ok(k)) {
+          lo = k;
+          break;
+        }
+        hi = k;
+      }
+    } else {
+      lo = h;
+      for (long long step = 1;; step *= 2) {
+        if (lo >= max_replicas) return 0;
+        const long long k = std::min(max_replicas, lo + step);
+        if (ok(k)) {
+          hi = k;
+          break;
+        }
+        lo = k;
+      }
+    }
+  } else {
+    hi = 1;
+    while (!ok(hi)) {
+      if (hi >= max_replicas) return 0;
+      hi = std::min(max_replicas, hi * 2);
+    }
+    lo = hi / 2;
   }
-  long long lo = hi / 2;  // fails (or 0)
   while (hi - lo > 1) {
     const long long mid = lo + (hi - lo) / 2;
     (ok(mid) ? hi : lo) = mid;
@@ -161,9 +191,22 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
                               nominal_units(i), it->second);
       continue;
     }
-    for (int d = 0; d < o.draws; ++d)
-      need[i][d] = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, scales[i][std::size_t(d)],
-                                   std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal));
+    // The draws in order of their decode scale, each searched from the count the one before needed
+    // (neighbours need nearly the same): a few evaluations a draw where a search from one takes dozens.
+    std::vector<int> by_scale(std::size_t(o.draws));
+    for (int d = 0; d < o.draws; ++d) by_scale[std::size_t(d)] = d;
+    const std::vector<OpenLoopScale>& sc = scales[i];
+    std::sort(by_scale.begin(), by_scale.end(), [&](int a, int b) {
+      return std::tie(sc[std::size_t(a)].tpot, sc[std::size_t(a)].prefill, a) <
+             std::tie(sc[std::size_t(b)].tpot, sc[std::size_t(b)].prefill, b);
+    });
+    long long hint = s.replicas_nominal;
+    for (int d : by_scale) {
+      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, sc[std::size_t(d)],
+                                          std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal), hint);
+      need[i][std::size_t(d)] = k;
+      if (k > 0) hint = k;
+    }
     std::vector<long long> v;
     for (long long k : need[i])
       if (k > 0) v.push_back(k);

@@ -82,8 +82,9 @@ inline constexpr long long kMaxOverNominal = 16;
 bool meets_sla(const OpenLoopCurve& c, double rate, const Sla& sla, const OpenLoopScale& scale = {});
 
 // The fewest replicas (1 .. max) that meet the SLA at `total_rate` split evenly; 0 when even max do not.
+// `hint` (0: none), a count near the answer, only shortens the search: the answer is the same.
 long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& sla, const OpenLoopScale& scale,
-                          long long max_replicas);
+                          long long max_replicas, long long hint = 0);
 
 // The multipliers on a candidate's times at the `confidence` quantile of its TPOT and TTFT bands' errors
 // (band_error; each at least 1): the model as slow as the confidence allows.

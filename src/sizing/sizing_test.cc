@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 #include "api/api.h"
@@ -387,6 +388,25 @@ TEST(Sizing, ALimitAtTheUnloadedLatencyBuysNoIdleFleet) {
     }
   }
   EXPECT_GT(out_of_reach, 0);
+}
+
+// A hint only shortens the search: from any starting count, above or below the answer or past the
+// most allowed, the fewest replicas are the same as from one.
+TEST(Sizing, AHintNeverChangesTheFewestReplicas) {
+  const Candidate c = candidate("a", "g1", 1.0);
+  Sla sla;
+  sla.ttft_p99_s = 1.5;
+  std::set<long long> distinct;
+  for (double rate : {0.5, 3.0, 40.0})
+    for (double scale : {0.8, 1.0, 1.3})
+      for (long long max_replicas : {1LL, 7LL, 1000LL}) {
+        const long long plain = fewest_replicas(c.curve, rate, sla, {scale, scale}, max_replicas);
+        distinct.insert(plain);
+        for (long long hint : {1LL, 2LL, 3LL, 9LL, 50LL, 2000LL})
+          EXPECT_EQ(fewest_replicas(c.curve, rate, sla, {scale, scale}, max_replicas, hint), plain)
+              << rate << " " << scale << " " << max_replicas << " " << hint;
+      }
+  EXPECT_GE(distinct.size(), 4u);  // out of reach (0), one, and counts a search must find
 }
 
 // The error at a confidence is the band's quantile there (at least 1: never faster than the central
