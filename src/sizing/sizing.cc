@@ -212,10 +212,12 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
       if (k > 0) v.push_back(k);
     if (double(v.size()) < needed) {
       s.replicas = 0;  // the confidence is out of reach at any size
-      s.why_not = fmt::format("only {:.0f}% of the draws meet the SLA within {}x the {} replicas the model's central "
+      // The share cut (not rounded) to a tenth of a percent: never shown at the confidence it misses.
+      s.why_not = fmt::format("only {:.1f}% of the draws meet the SLA within {}x the {} replicas the model's central "
                               "figures need (the rest only nearly idle, or never: the SLA is within the model's error "
                               "of one request's own latency)",
-                              100.0 * double(v.size()) / o.draws, kMaxOverNominal, s.replicas_nominal);
+                              std::floor(1000.0 * double(v.size()) / o.draws) / 10.0, kMaxOverNominal,
+                              s.replicas_nominal);
     } else {
       std::sort(v.begin(), v.end());
       s.replicas = std::max(s.replicas_nominal, v[std::size_t(needed) - 1]);
