@@ -41,16 +41,13 @@ std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, 
   };
   for (const SweepPoint& at : points) add(at);
   if (!sizing || out.empty()) return out;
-  // Whether one alternative reaches the confidence: surely where one meets the SLA even at a quantile
-  // beyond it; otherwise as sizing draws them.
+  // Room for the error: one alternative meets the SLA, within the replicas sizing draws for it, with its
+  // times at the errors' quantile halfway between the confidence and 1 (then its draws all but surely
+  // reach the confidence).
   const double beyond = (1 + sizing->confidence) / 2;
   for (const OpenLoopAlternative& a : out)
     if (sizing::meets_within_reach(a.candidate, *sizing, sizing::error_at_confidence(a.candidate, beyond))) return out;
-  std::vector<sizing::Candidate> drawn;
-  for (const OpenLoopAlternative& a : out) drawn.push_back(a.candidate);
-  for (const sizing::SizedOption& s : sizing::size_candidates(drawn, *sizing))
-    if (s.replicas > 0) return out;
-  // None reaches it: the chooser again, for the targets tightened by the chosen deployment's error at the
+  // None does: the chooser again, for the targets tightened by the chosen deployment's error at the
   // confidence and beyond it (the faster per request, the fewer replicas the draws need); sizing buys the
   // alternative taking the fewest units of them all.
   const OpenLoopScale margins[] = {sizing::error_at_confidence(out.back().candidate, sizing->confidence),

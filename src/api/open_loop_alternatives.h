@@ -27,13 +27,13 @@ struct OpenLoopAlternative {
 // `lengths`, the serving bands widened for the question off their ground (band_for).
 //
 // Given the demand's sizing options (`sizing`), the alternatives must also leave room for the model's
-// error: where none of them reaches the confidence as sizing draws them (none meets the SLA with its
-// times at the errors' quantile halfway between the confidence and 1, within the replicas sizing draws
-// for it, and none is bought), the chooser is asked again for the traffic's targets tightened by the
-// chosen deployment's error quantiles at the confidence and at that halfway point (the per-user speed
-// raised, the TTFT limit lowered), and its deployments join the group: a deployment faster per request
-// (a wider TP) that reaches the confidence where the most throughput per GPU cannot at any number of
-// replicas (the SLA within the model's error of one request's own latency).
+// error: where none of them meets the SLA with its times at the errors' quantile halfway between the
+// confidence and 1, within the replicas sizing draws for it, the chooser is asked again for the traffic's
+// targets tightened by the chosen deployment's error quantiles at the confidence and at that halfway
+// point (the per-user speed raised, the TTFT limit lowered), and its deployments join the group: a
+// deployment faster per request (a wider TP) that reaches the confidence where the most throughput per
+// GPU needs many more replicas or none reaches it (the SLA within the model's error of one request's own
+// latency). Sizing then buys the one taking the fewest units.
 std::vector<OpenLoopAlternative> open_loop_alternatives(const Catalog& catalog, const ServingScenario& scenario,
                                                         const std::string& system, const ServingChoice& choice,
                                                         const OpenLoopLengths& lengths, int group,

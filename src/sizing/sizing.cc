@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <tuple>
@@ -55,42 +56,31 @@ long long fewest_replicas(const OpenLoopCurve& c, double total_rate, const Sla& 
                           long long max_replicas, long long hint) {
   if (max_replicas < 1) return 0;
   const auto ok = [&](long long k) { return meets_sla(c, total_rate / double(k), sla, scale); };
-  // A bracket lo < answer <= hi (lo fails or is 0, hi meets), then bisection. From a hint, galloping
-  // away from it (steps 1, 2, 4 ..): a count near the hint costs a few evaluations. Without one,
-  // doubling from 1 (log2 of the answer, twice).
+  // A bracket lo < answer <= hi (lo fails or is 0, hi meets), then bisection: galloping from the hint
+  // (steps 1, 2, 4 ..; from one without a hint), so a count near the hint costs a few evaluations and
+  // one far from it log2 of the distance, twice.
   long long lo = 0, hi = 0;
-  if (hint > 0) {
-    const long long h = std::min(hint, max_replicas);
-    if (ok(h)) {
-      hi = h;
-      for (long long step = 1;; step *= 2) {
-        const long long k = hi - step;
-        if (k < 1) break;  // lo stays 0
-        if (!ok(k)) {
-          lo = k;
-          break;
-        }
-        hi = k;
+  const long long h = std::clamp(hint, 1LL, max_replicas);
+  if (ok(h)) {
+    hi = h;
+    for (long long step = 1; hi - step >= 1; step *= 2) {
+      if (!ok(hi - step)) {
+        lo = hi - step;
+        break;
       }
-    } else {
-      lo = h;
-      for (long long step = 1;; step *= 2) {
-        if (lo >= max_replicas) return 0;
-        const long long k = std::min(max_replicas, lo + step);
-        if (ok(k)) {
-          hi = k;
-          break;
-        }
-        lo = k;
-      }
+      hi -= step;
     }
   } else {
-    hi = 1;
-    while (!ok(hi)) {
-      if (hi >= max_replicas) return 0;
-      hi = std::min(max_replicas, hi * 2);
+    lo = h;
+    for (long long step = 1;; step *= 2) {
+      if (lo >= max_replicas) return 0;
+      const long long k = std::min(max_replicas, lo + step);
+      if (ok(k)) {
+        hi = k;
+        break;
+      }
+      lo = k;
     }
-    lo = hi / 2;
   }
   while (hi - lo > 1) {
     const long long mid = lo + (hi - lo) / 2;
@@ -193,6 +183,8 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
     }
     // The draws in order of their decode scale, each searched from the count the one before needed
     // (neighbours need nearly the same): a few evaluations a draw where a search from one takes dozens.
+    // A draw no slower than one that met nothing within reach, in both scales, is not searched: slower
+    // times never need fewer replicas.
     std::vector<int> by_scale(std::size_t(o.draws));
     for (int d = 0; d < o.draws; ++d) by_scale[std::size_t(d)] = d;
     const std::vector<OpenLoopScale>& sc = scales[i];
@@ -201,11 +193,19 @@ std::vector<SizedOption> size_candidates(const std::vector<Candidate>& cands, co
              std::tie(sc[std::size_t(b)].tpot, sc[std::size_t(b)].prefill, b);
     });
     long long hint = s.replicas_nominal;
+    double out_of_reach_prefill = std::numeric_limits<double>::infinity();  // least of the draws met by none
     for (int d : by_scale) {
-      const long long k = fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, sc[std::size_t(d)],
-                                          std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal), hint);
+      const OpenLoopScale& x = sc[std::size_t(d)];
+      const long long k =
+          x.prefill >= out_of_reach_prefill
+              ? 0
+              : fewest_replicas(cands[i].curve, o.requests_per_s, o.sla, x,
+                                std::min(o.max_replicas, kMaxOverNominal * s.replicas_nominal), hint);
       need[i][std::size_t(d)] = k;
-      if (k > 0) hint = k;
+      if (k > 0)
+        hint = k;
+      else
+        out_of_reach_prefill = std::min(out_of_reach_prefill, x.prefill);
     }
     std::vector<long long> v;
     for (long long k : need[i])

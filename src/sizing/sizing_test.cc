@@ -409,6 +409,41 @@ TEST(Sizing, AHintNeverChangesTheFewestReplicas) {
   EXPECT_GE(distinct.size(), 4u);  // out of reach (0), one, and counts a search must find
 }
 
+// The draws searched in order of their scale from their neighbours' counts, and those slower than one
+// out of reach skipped, buy what searching every draw from one buys, with the same P(meets SLA).
+TEST(Sizing, TheOrderedSearchBuysWhatSearchingEveryDrawBuys) {
+  const Candidate c = candidate("a", "g1", 1.0);
+  SizingOptions o;
+  o.requests_per_s = 3;
+  o.draws = 400;
+  int out_of_reach = 0, bought_cases = 0;
+  for (double limit = 1.30; limit <= 2.5; limit += 0.1) {
+    o.sla.ttft_p99_s = limit;
+    const SizedOption s = size_candidates({c}, o)[0];
+    const long long nominal = fewest_replicas(c.curve, o.requests_per_s, o.sla, {}, o.max_replicas);
+    std::vector<long long> met;
+    const std::vector<std::vector<OpenLoopScale>> scales = draw_scales({c}, o);
+    for (const OpenLoopScale& x : scales[0]) {
+      const long long k = fewest_replicas(c.curve, o.requests_per_s, o.sla, x, kMaxOverNominal * nominal);
+      if (k > 0) met.push_back(k);
+    }
+    EXPECT_EQ(s.replicas_nominal, nominal) << limit;
+    if (met.size() < std::size_t(std::ceil(o.confidence * o.draws - 1e-9))) {
+      ++out_of_reach;
+      EXPECT_EQ(s.replicas, 0) << limit;
+      continue;
+    }
+    std::sort(met.begin(), met.end());
+    const long long bought = std::max(nominal, met[std::size_t(std::ceil(o.confidence * o.draws - 1e-9)) - 1]);
+    EXPECT_EQ(s.replicas, bought) << limit;
+    ++bought_cases;
+    const auto covered = std::count_if(met.begin(), met.end(), [&](long long k) { return k <= bought; });
+    EXPECT_DOUBLE_EQ(s.p_meets_sla, double(covered) / o.draws) << limit;
+  }
+  EXPECT_GT(out_of_reach, 0);
+  EXPECT_GT(bought_cases, 0);
+}
+
 // The error at a confidence is the band's quantile there (at least 1: never faster than the central
 // figures), growing with the confidence; a candidate whose draws all meet the SLA at that error within the
 // replicas sizing draws meets it at every lesser error, and sizing then buys it.
