@@ -12,6 +12,7 @@
 #include "api/infer.h"
 #include "api/infer_chosen.h"
 #include "api/infer_json.h"
+#include "api/infer_open_loop_point.h"
 #include "api/infer_recipe.h"
 #include "api/mode_options.h"
 #include "api/serving_engine.h"
@@ -659,6 +660,12 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
                                  "than --tp)", plan_said));
   w.num_gpus = req.gpus > 0 ? req.gpus : par.tp * par.pp;
   w.concurrency = req.concurrency;
+  if (req.open_loop)  // --requests-per-s on this deployment: the open loop in place of the closed loop
+    return infer_open_loop_point(catalog, *req.open_loop,
+                                 {infer_scenario(catalog, req, model, hw, w),
+                                  {false, par, {}, w.num_gpus, w.mtp_draft_tokens}, chosen, fallback,
+                                  req.tp > 0 ? "--tp" : "--gpus"},
+                                 output);
   // The last probe evaluated this very point when nothing the probe left out was given (a load, a
   // latency limit, an EP): the same plan, GPUs and workload, so its result is the point's.
   const bool probed_this = probed && req.concurrency == 0 && request_rate_qps == 0 && req.ep == 0 && tpot_limit_s == 0 && ttft_limit_s == 0;

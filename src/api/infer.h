@@ -12,10 +12,21 @@
 #include "catalog/catalog.h"
 #include "api/fabric_options.h"
 #include "api/long_context_options.h"
+#include "api/open_loop_lengths.h"
 
 namespace gpuplan::api {
 
 class Session;
+
+// `infer --requests-per-s R` on a stated deployment (api/infer_open_loop_point.h): the open-loop question
+// that infer_open_loop() takes out of the options before infer() resolves the deployment from the rest.
+struct StatedOpenLoop {
+  double requests_per_s = 0, peak_factor = 1;  // evaluated at their product
+  OpenLoopLengths lengths;
+  OpenLoopLimits limits;  // p99 TTFT (--ttft-ms), p50 TPOT (1 / --tokens-per-user-per-s), p99 TPOT (--tpot-ms)
+  int draws = 1000;       // Monte Carlo draws of the model's error
+  long long seed = 1;
+};
 
 // The options of `gpuplan infer` (the CLI, run() and the faces over it share them).
 struct InferRequest : RequestBase {
@@ -61,6 +72,9 @@ struct InferRequest : RequestBase {
   bool full_attention_window = false;             // attend over the whole sequence, not the model's window
   FabricOptions fabric_opts;
   std::string recipe, as_of;  // --recipe NAME: a built-in deployment recipe (api/infer_recipe.h), read as of a date
+  // Set by infer_open_loop() for --requests-per-s with a stated deployment: infer() resolves the deployment
+  // from the other options and answers the open loop on it (infer_open_loop_point) in place of the closed loop.
+  std::optional<StatedOpenLoop> open_loop;
 };
 
 // Defines the options (names, ranges, help) on `app`, bound to `req`.

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "api/band_json.h"
 #include "api/mode_options.h"
@@ -29,7 +32,9 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
   app.add_option("--requests-per-s", req.requests_per_s,
                  "Steady-state demand (open loop, what `size` sizes): Poisson arrivals at this average rate, without "
                  "end; the purchase `size` makes on this system (the deployment and its replicas at --confidence) and "
-                 "one replica's TTFT and TPOT at p50 and p99 at its share (docs/sizing.md). Not --request-rate, which "
+                 "one replica's TTFT and TPOT at p50 and p99 at its share (docs/sizing.md); with a deployment stated "
+                 "(--gpus/--tp/--ep/--pp/--attention-dp), the open loop on it: its load, p50/p99 TTFT and TPOT, and "
+                 "with --ttft-ms/--tpot-ms as p99 limits the largest rate within them. Not --request-rate, which "
                  "replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
@@ -44,6 +49,56 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
   app.add_option("--seed", req.seed, "Open loop: seed of the draws")->capture_default_str();
 }
 
+namespace {
+
+// A deployment stated: any of the options that fix the plan.
+bool stated_deployment(const InferOpenLoopRequest& req) {
+  for (const char* o : {"--gpus", "--tp", "--ep", "--pp", "--attention-dp", "--two-batch-overlap"})
+    if (req.given(o)) return true;
+  return false;
+}
+
+// --requests-per-s on the stated deployment: the open-loop question taken out of the options (the SLA's
+// options become its limits), the rest resolved by infer() as its closed loop resolves them.
+int stated_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
+  if (req.given("--confidence"))
+    throw InputError("--confidence", "sets the odds a purchase must reach; on a stated deployment nothing is bought "
+                                     "(its P(meets the limits) is reported)");
+  for (const char* o : {"--concurrency", "--request-rate", "--requests-in-run", "--sweep", "--disagg", "--recipe",
+                        "--arrival", "--requests-per-client", "--aggregated-only", "--max-pp"})
+    if (req.given(o))
+      throw InputError(o, "does not apply with --requests-per-s on a stated deployment (the load is the Poisson "
+                          "arrivals' rate on an aggregated deployment)");
+  if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
+  StatedOpenLoop q;
+  q.requests_per_s = req.requests_per_s;
+  q.peak_factor = req.peak_factor;
+  q.lengths = req.lengths;
+  q.lengths.length_low = req.length_low;  // infer's --length-low, read as the open loop's length law
+  check_open_loop_lengths(q.lengths, req.isl);
+  q.draws = req.draws;
+  q.seed = req.seed;
+  // The SLA as limits on the open loop's figures: --ttft-ms and --tpot-ms on the 99th percentiles,
+  // --tokens-per-user-per-s on the median request's speed.
+  for (const auto& [name, value] : {std::pair<const char*, double>{"--ttft-ms", req.ttft_ms}, {"--tpot-ms", req.tpot_ms},
+                                    {"--tokens-per-user-per-s", req.tokens_per_user}})
+    if (req.given(name) && !(value > 0 && value <= 1e9))
+      throw InputError(name, fmt::format("must be above 0 and at most 1e9, got {}", value));
+  q.limits.ttft_p99_s = req.given("--ttft-ms") ? req.ttft_ms / 1e3 : 0;
+  q.limits.tpot_p99_s = req.given("--tpot-ms") ? req.tpot_ms / 1e3 : 0;
+  q.limits.tpot_p50_s = req.given("--tokens-per-user-per-s") ? 1.0 / req.tokens_per_user : 0;
+  req.ttft_ms = req.tpot_ms = req.tokens_per_user = 0;
+  req.length_low = 1;
+  std::erase_if(req.given_options, [](const std::string& o) {
+    return o == "--ttft-ms" || o == "--tpot-ms" || o == "--tokens-per-user-per-s" || o == "--tokens-per-user" ||
+           o == "--length-low";
+  });
+  req.open_loop = q;
+  return infer(catalog, std::move(req), output, session);
+}
+
+}  // namespace
+
 int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& output, const Session* session) {
   if (!req.given("--requests-per-s")) {
     for (const char* o : {"--peak-factor", "--isl-max", "--confidence", "--draws", "--seed"})
@@ -56,7 +111,8 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   if (!(req.confidence > 0 && req.confidence < 1)) throw InputError("--confidence", "must be above 0 and below 1");
   if (req.draws < 1 || req.draws > 1'000'000) throw InputError("--draws", "must be 1 to 1000000");
   if (req.seed < 0) throw InputError("--seed", "must be 0 or more");
-  // The open-loop answer reads these options only; any other given is refused, never ignored.
+  if (stated_deployment(req)) return stated_open_loop(catalog, std::move(req), output, session);
+  // The purchase reads these options only; any other given is refused, never ignored.
   refuse_options_not_read(
       req,
       {"--model", "--system", "--isl", "--osl", "--precision", "--tokens-per-user-per-s", "--tokens-per-user",
@@ -66,9 +122,10 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
         return o == "--request-rate"
                    ? "give --requests-per-s (a steady demand: the deployment and replicas bought, p50/p99) or "
                      "--request-rate (a benchmark run on a stated deployment), not both"
-                   : "does not apply with --requests-per-s (the deployment and its replicas are bought on whole units from "
-                     "--model, --system, --isl/--osl, --precision, --engine, the speed as --tokens-per-user-per-s and "
-                     "--ttft-ms)";
+                   : "does not apply to the purchase --requests-per-s makes without a deployment stated (the deployment "
+                     "and its replicas are bought on whole units from --model, --system, --isl/--osl, --precision, "
+                     "--engine, the speed as --tokens-per-user-per-s and --ttft-ms); state one with --gpus/--tp to ask "
+                     "the open loop of it";
       });
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   if (req.osl < 1 || req.osl > 10'000'000) throw InputError("--osl", "must be 1 to 10000000");

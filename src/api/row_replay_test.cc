@@ -13,6 +13,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "validate/inference_cases.h"
+#include "validate/open_loop_cases.h"
 #include "validate/training_cases.h"
 #include "validate/validation.h"
 
@@ -139,6 +140,53 @@ void expect_rows_replay(const std::string& name, size_t every, const std::vector
   EXPECT_EQ(r.same, r.rows) << name << ": " << r.differ.size() << " of " << r.rows << " rows replay differently\n"
                             << list;
 }
+
+// The open-loop rows (rows measured under Poisson arrivals at a known rate: MLPerf's Server and
+// Interactive p99s, a stated request rate's means) and MLPerf's limit checks, every `every`th, replay as
+// `infer --requests-per-s` on the row's deployment.
+void expect_open_loop_rows_replay(const std::string& name, size_t every) {
+  const std::string path = std::string(GPUPLAN_SHARED_DATA_DIR) + "/benchmarks/" + name;
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << name << " not present";
+  const Catalog& catalog = replay_session().catalog();
+  const CsvTable t = read_csv_file(path, "--dataset");
+  std::vector<SkippedRow> skipped;
+  const std::vector<InferenceCase> cases = map_inference_cases(t, catalog, skipped);
+  const OpenLoopValidation v = validate_open_loop(t, cases, skipped, {}, &catalog);
+  struct Replay {
+    std::string command, field;
+    double scale, predicted;
+    size_t row;
+  };
+  std::vector<Replay> all;
+  for (const auto& r : v.rows) all.push_back({r.command, r.command_field, r.command_scale, r.predicted, r.row});
+  for (const auto& l : v.limits) all.push_back({l.command, "max_rate_within_limits_per_s", 1.0, l.max_rate_per_s, l.row});
+  ASSERT_FALSE(all.empty()) << name;
+  size_t rows = 0, same = 0;
+  std::string list;
+  for (size_t i = 0; i < all.size(); i += every) {
+    const Replay& x = all[i];
+    ++rows;
+    const auto w = command_words(x.command);
+    ASSERT_GE(w.size(), 3u) << x.command;
+    double got = -1;
+    std::string why;
+    try {
+      nlohmann::json options = replay_options(w);
+      options["--draws"] = "1";  // the odds' draws leave the central figures as they are
+      const nlohmann::json doc = run(replay_session(), w[1], options);
+      if (const nlohmann::json* f = field_at(doc, x.field); f && f->is_number()) got = f->get<double>() * x.scale;
+      else why = "no field " + x.field;
+    } catch (const InputError& e) {
+      why = std::string(e.field()) + ": " + e.what();
+    }
+    if (std::fabs(got - x.predicted) <= 1e-6 * std::fabs(x.predicted)) ++same;
+    else list += fmt::format("row {} predicted {} replayed {} {}\n  {}\n", x.row, x.predicted, got, why, x.command);
+  }
+  EXPECT_EQ(same, rows) << name << ": open-loop rows replay differently\n" << list;
+}
+
+TEST(RowReplay, OpenLoopMlperf) { expect_open_loop_rows_replay("mlperf-inference-v4.1-v5.0.csv", 3); }
+TEST(RowReplay, OpenLoopRequestRates) { expect_open_loop_rows_replay("inference.csv", 5); }
 
 TEST(RowReplay, InferenceCsv) { expect_rows_replay("inference.csv", 20); }
 TEST(RowReplay, MlperfInference) { expect_rows_replay("mlperf-inference-v4.1-v5.0.csv", 20); }

@@ -131,7 +131,7 @@ int validate(const Catalog& catalog, ValidateRequest req, Output& output) {
       odds.bands = &catalog.error_bands();
       odds.band_engine = [&catalog](const std::string& framework) { return band_engine(catalog, framework); };
       odds.correlation = catalog.band_correlation();
-      open_loop = validate_open_loop(table, cases, skipped, odds);
+      open_loop = validate_open_loop(table, cases, skipped, odds, &catalog);
     }
     rep = validate_inference(std::move(cases), skipped, req.dataset, &catalog);
   } else {

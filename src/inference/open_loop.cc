@@ -510,4 +510,32 @@ bool open_loop_meets(const OpenLoopCurve& c, double rate, const OpenLoopLimits& 
   return meets;
 }
 
+double largest_rate_where(double from, const std::function<bool(double)>& ok) {
+  const double tiny = 1e-6 * std::max(from, 1e-6);
+  if (!ok(tiny)) return 0;
+  double lo = tiny, hi = std::max(from, 2 * tiny);
+  while (ok(hi) && hi < 1e9) {
+    lo = hi;
+    hi *= 2;
+  }
+  for (int it = 0; it < 50; ++it) {
+    const double m = 0.5 * (lo + hi);
+    (ok(m) ? lo : hi) = m;
+  }
+  return lo;
+}
+
+double open_loop_capacity_per_s(const OpenLoopCurve& c, double from) {
+  return largest_rate_where(from, [&](double r) { return open_loop(c, r).stable; });
+}
+
+double open_loop_max_rate_within(const OpenLoopCurve& c, const OpenLoopLimits& limits, double from) {
+  return largest_rate_where(from, [&](double r) {
+    const OpenLoopResult x = open_loop(c, r);
+    return x.stable && (limits.ttft_p99_s <= 0 || x.ttft_p99_s <= limits.ttft_p99_s) &&
+           (limits.tpot_p50_s <= 0 || x.tpot_p50_s <= limits.tpot_p50_s) &&
+           (limits.tpot_p99_s <= 0 || x.tpot_p99_s <= limits.tpot_p99_s);
+  });
+}
+
 }  // namespace gpuplan

@@ -19,6 +19,7 @@
 //   an aggregated engine admits prompts at step boundaries, so a prompt's TTFT also spreads uniformly
 //   over the steps between admissions (the phase of the step under way when it arrives).
 // See docs/sizing.md ("Open-loop traffic").
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -116,5 +117,14 @@ struct OpenLoopLimits {
 // open_loop's up to the quantiles' solver tolerance. Sizing asks it for every draw and count.
 bool open_loop_meets(const OpenLoopCurve& c, double requests_per_s, const OpenLoopLimits& limits,
                      const OpenLoopScale& scale = {});
+
+// The largest rate at which `ok` holds (0 when it fails even at a vanishing rate): doubling from `from`,
+// then 50 bisections; `ok` holds below some rate and fails above it.
+double largest_rate_where(double from, const std::function<bool(double)>& ok);
+// The largest rate the deployment keeps up with (open_loop stable): its capacity under Poisson arrivals.
+double open_loop_capacity_per_s(const OpenLoopCurve& c, double from);
+// The largest rate at which open_loop is stable and its TTFT p99, TPOT p50 and TPOT p99 are within
+// `limits` (0 where even a vanishing rate is not).
+double open_loop_max_rate_within(const OpenLoopCurve& c, const OpenLoopLimits& limits, double from);
 
 }  // namespace gpuplan

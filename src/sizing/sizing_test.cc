@@ -797,16 +797,26 @@ TEST(SizeCommand, BadInputNamesTheOption) {
 }
 
 TEST(InferOpenLoop, OptionsItDoesNotReadAreRefused) {
-  // The open-loop answer reads the model, system, lengths, precision and targets only: anything else
-  // given (a stated deployment, a benchmark-run rate, prefix hits) is an error naming it.
+  // The purchase reads the model, system, lengths, precision and targets only: anything else given (an
+  // engine setting of a stated deployment, a benchmark-run rate, prefix hits) is an error naming it.
   for (const auto& [name, value] : std::vector<std::pair<std::string, nlohmann::json>>{
-           {"request_rate", "5"}, {"tp", 2}, {"prefix_hit", 0.5}, {"mtp", 1}}) {
-    const std::string option = name == "request_rate" ? "request-rate" : name == "prefix_hit" ? "prefix-hit" : name;
+           {"request_rate", "5"}, {"max_num_tokens", 4096}, {"prefix_hit", 0.5}, {"mtp", 1}}) {
+    const std::string option = name == "request_rate"     ? "request-rate"
+                               : name == "prefix_hit"     ? "prefix-hit"
+                               : name == "max_num_tokens" ? "max-num-tokens"
+                                                          : name;
     EXPECT_EQ(refused_field("infer", {{"model", "llama3.1-70b"}, {"system", "hgx-h200"}, {"requests_per_s", 2},
                                       {name, value}}),
               "--" + option)
         << name;
   }
+  // On a stated deployment, what belongs to a purchase or a closed loop.
+  EXPECT_EQ(refused_field("infer", {{"model", "llama3.1-70b"}, {"system", "hgx-h200"}, {"requests_per_s", 2},
+                                    {"tp", 2}, {"request_rate", "5"}}),
+            "--request-rate");
+  EXPECT_EQ(refused_field("infer", {{"model", "llama3.1-70b"}, {"system", "hgx-h200"}, {"requests_per_s", 2},
+                                    {"tp", 2}, {"confidence", 0.9}}),
+            "--confidence");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "inference/open_loop.h"
 #include "sizing/odds.h"
 #include "validate/held_out.h"
+#include "validate/row_command.h"
 #include "validate/row_scenario.h"
 #include "validate/scenario_rules.h"
 
@@ -32,24 +33,6 @@ double number_after(const std::string& text, const std::string& key) {
 }
 
 double ape_pct(double predicted, double reported) { return 100.0 * std::abs(predicted - reported) / reported; }
-
-// The largest rate at which `ok` holds (0 when not even a vanishing rate), by doubling from `from` then
-// bisection.
-template <typename Ok>
-double largest_rate(double from, Ok ok) {
-  const double tiny = 1e-6 * std::max(from, 1e-6);
-  if (!ok(tiny)) return 0;
-  double lo = tiny, hi = std::max(from, 2 * tiny);
-  while (ok(hi) && hi < 1e9) {
-    lo = hi;
-    hi *= 2;
-  }
-  for (int it = 0; it < 50; ++it) {
-    const double m = 0.5 * (lo + hi);
-    (ok(m) ? lo : hi) = m;
-  }
-  return lo;
-}
 
 // The cells that name one deployment and traffic (not the metric, value or notes).
 std::string deployment_key(const CsvTable& t, size_t i) {
@@ -72,7 +55,8 @@ MlperfNotes read_mlperf_notes(const std::string& notes) {
 }
 
 OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<InferenceCase>& cases,
-                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds_in) {
+                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds_in,
+                                      const Catalog* catalog) {
   OpenLoopValidation v;
   v.odds_draws = odds_in.bands ? odds_in.draws : 0;
   // The odds of one run (its deployment, rate and limits), shared by its throughput, TTFT and TPOT rows.
@@ -116,6 +100,12 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
   // The largest rate a deployment holds within a run's p99 limits, once per run (its throughput, TTFT and
   // TPOT rows share it).
   std::map<std::string, double> largest_within_limits;
+  const auto limits_of = [](const MlperfNotes& mn) {
+    OpenLoopLimits l;
+    l.ttft_p99_s = mn.ttft_limit_ms / 1e3;
+    l.tpot_p99_s = mn.tpot_limit_ms / 1e3;
+    return l;
+  };
   const auto within_limits = [](const OpenLoopResult& x, const MlperfNotes& mn) {
     return x.stable && x.ttft_p99_s <= mn.ttft_limit_ms / 1e3 && x.tpot_p99_s <= mn.tpot_limit_ms / 1e3;
   };
@@ -123,7 +113,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
                                   const MlperfNotes& mn) {
     const std::string k = fmt::format("{}{}|{}", key, mn.ttft_limit_ms, mn.tpot_limit_ms);
     if (const auto it = largest_within_limits.find(k); it != largest_within_limits.end()) return it->second;
-    const double x = largest_rate(from, [&](double r) { return within_limits(open_loop(curve, r), mn); });
+    const double x = open_loop_max_rate_within(curve, limits_of(mn), from);
     return largest_within_limits.emplace(k, x).first->second;
   };
 
@@ -196,6 +186,12 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       continue;
     }
     const OpenLoopResult r = open_loop(curve, rate);
+    // The command asking this row's question of the deployment (the p99 limits where the run states them).
+    const auto command = [&] {
+      return catalog ? open_loop_row_command(*catalog, c, rate, curve.prompt_isl_max, mn.ttft_limit_ms / 1e3,
+                                             mn.tpot_limit_ms / 1e3)
+                     : std::string();
+    };
     OpenLoopScoredRow s;
     s.row = i;
     s.source_id = c.source_id;
@@ -276,6 +272,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       l.max_rate_per_s = largest_within(key, curve, rate, mn);
       l.max_rate_ape_pct = ape_pct(l.max_rate_per_s, rate);
       if (run_od) l.p_meets_sla = run_od->p_meets_sla;
+      l.command = command();
       v.limits_met += l.meets ? 1 : 0;
       rate_errors.push_back(l.max_rate_ape_pct);
       v.limits.push_back(l);
@@ -283,9 +280,11 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
     }
     if (c.metric == "tokens_per_sec_total") {
       // A stated rate: the deployment serves it when it keeps up, else its capacity.
-      const double served = r.stable ? rate : largest_rate(rate, [&](double x) { return open_loop(curve, x).stable; });
+      const double served = r.stable ? rate : open_loop_capacity_per_s(curve, rate);
       s.metric = "tokens_per_s";
       s.predicted = served * double(c.workload.osl) * c.total_over_output;
+      s.command_field = "tokens_per_s";
+      s.command_scale = c.total_over_output;
     } else if (!r.stable) {
       unstable();
       continue;
@@ -297,6 +296,8 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       s.metric = mlperf ? "ttft_p99_ms" : "ttft_mean_ms";
       s.reported = mlperf ? mn.p99_ms : c.reported;
       s.predicted = 1e3 * (mlperf ? r.ttft_p99_s : r.ttft_mean_s);
+      s.command_field = mlperf ? "ttft_p99_s" : "ttft_mean_s";
+      s.command_scale = 1e3;
       if (mlperf) s.reported_mean = c.reported, s.predicted_mean = 1e3 * r.ttft_mean_s;
     } else if (c.metric == "tpot_ms") {
       if (mlperf && !(mn.p99_ms > 0)) {
@@ -306,6 +307,8 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       s.metric = mlperf ? "tpot_p99_ms" : "tpot_mean_ms";
       s.reported = mlperf ? mn.p99_ms : c.reported;
       s.predicted = 1e3 * (mlperf ? r.tpot_p99_s : r.tpot_p50_s);
+      s.command_field = mlperf ? "tpot_p99_s" : "tpot_p50_s";
+      s.command_scale = 1e3;
       if (mlperf) s.reported_mean = c.reported, s.predicted_mean = 1e3 * r.tpot_mean_s;
     } else {
       hold("metric '" + c.metric + "' has no open-loop counterpart");
@@ -316,8 +319,10 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       continue;
     }
     s.ape_pct = ape_pct(s.predicted, s.reported);
+    s.command = command();
+    if (s.command.empty()) s.command_field.clear();
     if (mlperf) {
-      s.load = rate / largest_rate(rate, [&](double x) { return open_loop(curve, x).stable; });
+      s.load = rate / open_loop_capacity_per_s(curve, rate);
       const bool ttft = s.metric == "ttft_p99_ms";
       const auto at = [&](double k) { return open_loop(curve, rate, OpenLoopScale{k, k}); };
       const auto tpot_mean_ms = [&](double k) {
@@ -401,6 +406,11 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
                     {"num_gpus", r.num_gpus}, {"plan", r.plan}, {"metric", r.metric},
                     {"requests_per_s", r.requests_per_s}, {"reported", r.reported}, {"predicted", r.predicted},
                     {"ape_pct", r.ape_pct}});
+    if (!r.command.empty()) {
+      rows.back()["command"] = r.command;
+      rows.back()["command_field"] = r.command_field;
+      rows.back()["command_scale"] = r.command_scale;
+    }
     if (r.reported_mean > 0) {
       rows.back()["reported_mean"] = r.reported_mean;
       rows.back()["predicted_mean"] = r.predicted_mean;
@@ -429,6 +439,7 @@ nlohmann::json open_loop_json(const OpenLoopValidation& v) {
                         {"tpot_p99_limit_s", l.tpot_limit_s}, {"stable", l.stable}, {"meets_limits", l.meets},
                         {"max_rate_per_s", l.max_rate_per_s}, {"max_rate_ape_pct", l.max_rate_ape_pct}};
     if (l.p_meets_sla >= 0) j["p_meets_sla"] = l.p_meets_sla;
+    if (!l.command.empty()) j["command"] = l.command;
     if (l.stable) {
       j["ttft_p99_s"] = l.ttft_p99_s;
       j["tpot_p99_s"] = l.tpot_p99_s;

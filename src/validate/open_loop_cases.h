@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog.h"
 #include "catalog/error_band.h"
 #include "core/csv.h"
 #include "validate/inference_cases.h"
@@ -56,6 +57,11 @@ struct OpenLoopScoredRow {
   // error at the rate (OpenLoopOddsCoverage; infinite edges where there are none; 0 and 0 where no odds
   // were drawn).
   double odds_low = 0, odds_high = 0;
+  // The `gpuplan infer --requests-per-s` line that asks this row's question (row_command.h
+  // open_loop_row_command) and where its document holds `predicted` (field x scale); empty without a
+  // catalog.
+  std::string command, command_field;
+  double command_scale = 1;
 };
 
 // A throughput row measured within p99 latency limits (MLPerf Server / Interactive).
@@ -70,6 +76,7 @@ struct OpenLoopLimitCheck {
   double max_rate_per_s = 0;                  // the largest rate the model predicts within the limits
   double max_rate_ape_pct = 0;                // against the measured rate
   double p_meets_sla = -1;                    // the odds' share of draws within the limits (-1: not drawn)
+  std::string command;  // the infer line whose max_rate_within_limits_per_s is max_rate_per_s (empty without a catalog)
 };
 
 // The odds on the MLPerf runs (sizing/odds.h): the open loop under the model's error, drawn as `size` and
@@ -128,8 +135,10 @@ MlperfNotes read_mlperf_notes(const std::string& notes);
 
 // Scores the open-loop rows of `t`: `cases` are map_inference_cases' cases of it, `skipped` its skipped
 // rows (those of open-loop rows are held out with the mapping's reason).
+// With `catalog`, each scored row and limit check carries the command that replays it.
 OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<InferenceCase>& cases,
-                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds = {});
+                                      const std::vector<SkippedRow>& skipped, const OpenLoopOddsInputs& odds = {},
+                                      const Catalog* catalog = nullptr);
 
 // The runs' odds summarized: how many, the median share of draws within their limits, and the shares at
 // or above 0.1, within [0.1, 0.9] and above 0.9.

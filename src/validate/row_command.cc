@@ -125,6 +125,24 @@ std::string serving_row_command(const Catalog& catalog, const InferenceCase& c) 
   return l.s;
 }
 
+std::string open_loop_row_command(const Catalog& catalog, const InferenceCase& c, double rate, long long isl_max,
+                                  double ttft_p99_limit_s, double tpot_p99_limit_s) {
+  InferenceCase at = c;  // the row's deployment, its own load left out
+  at.mode = InferenceMode::fixed;
+  at.workload.concurrency = 0;
+  std::string line = serving_row_command(catalog, at);
+  const std::string json = " --json";
+  if (line.ends_with(json)) line.resize(line.size() - json.size());
+  Line l;
+  l.s = std::move(line);
+  l.opt("--requests-per-s", rate);
+  if (isl_max > 0) l.opt("--isl-max", isl_max);
+  if (ttft_p99_limit_s > 0) l.opt("--ttft-ms", ttft_p99_limit_s * 1e3);
+  if (tpot_p99_limit_s > 0) l.opt("--tpot-ms", tpot_p99_limit_s * 1e3);
+  l.flag("--json");
+  return l.s;
+}
+
 RowReading serving_row_reading(const InferenceCase& c, const InferenceResult& r) {
   if (c.metric == "tokens_per_sec_total") return {"tokens_per_s_total", c.total_over_output};
   if (c.metric == "tokens_per_sec_per_gpu") return {"tokens_per_s_per_gpu", c.total_over_output};

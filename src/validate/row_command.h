@@ -24,6 +24,12 @@ struct RowReading {
 // row's framework to its serving-engine entry (--engine), whose settings the line overrides where the
 // row's differ.
 std::string serving_row_command(const Catalog& catalog, const InferenceCase& c);
+// The `gpuplan infer ... --requests-per-s R --json` line that asks the open loop of the case's deployment
+// at `rate` requests/s (validate/open_loop_cases.h): the deployment and engine settings as
+// serving_row_command states them, the load the Poisson arrivals' rate in place of the row's; prompts
+// varying up to `isl_max` tokens (0: fixed) and the p99 limits where above 0.
+std::string open_loop_row_command(const Catalog& catalog, const InferenceCase& c, double rate, long long isl_max,
+                                  double ttft_p99_limit_s, double tpot_p99_limit_s);
 // The figure's field in that command's document; `r` is the row's evaluation (a TTFT row reads the
 // median request's TTFT where the evaluation replayed one).
 RowReading serving_row_reading(const InferenceCase& c, const InferenceResult& r);

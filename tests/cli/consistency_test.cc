@@ -247,6 +247,40 @@ TEST(ConsistencyCli, SizeBuysADeploymentWithRoomForTheModelsError) {
             o["units"].get<long long>());
 }
 
+// One question, one answer: the deployment infer --requests-per-s buys, asked again as a stated deployment
+// at one replica's share of the rate, gives the replica's figures and meets the SLA it was bought for.
+TEST(ConsistencyCli, TheOpenLoopOnTheDeploymentBoughtIsTheReplicas) {
+  const std::string demand = "--model llama3.1-70b --system hgx-h100 --isl 2000 --osl 500 --tokens-per-user-per-s 30 "
+                             "--draws 100 --json";
+  auto bought = run_gpuplan("infer --requests-per-s 10 " + demand);
+  ASSERT_EQ(bought.exit_code, 0) << bought.err;
+  const nlohmann::json b = bought.json();
+  ASSERT_EQ(b["deployment"]["kind"], "aggregated") << b.dump();
+  const std::string plan = b["deployment"]["plan"].get<std::string>();  // "tp=T ep=E pp=P"
+  int tp = 0, ep = 0, pp = 0;
+  ASSERT_EQ(std::sscanf(plan.c_str(), "tp=%d ep=%d pp=%d", &tp, &ep, &pp), 3) << plan;
+  const auto ask = [&](double rate) {
+    char line[256];
+    std::snprintf(line, sizeof line, "infer --requests-per-s %.17g --gpus %d --tp %d --ep %d --pp %d ", rate,
+                  b["deployment"]["gpus"].get<int>(), tp, ep, pp);
+    return run_gpuplan(line + demand);
+  };
+  const double rate = b["rate_per_replica_per_s"].get<double>();
+  auto stated = ask(rate);
+  ASSERT_EQ(stated.exit_code, 0) << stated.err;
+  const nlohmann::json s = stated.json();
+  EXPECT_EQ(s["deployment"], plan);
+  for (const char* f : {"ttft_p99_s", "tpot_p50_s", "tpot_p99_s", "tokens_per_s_per_user"})
+    EXPECT_NEAR(s[f].get<double>(), b[f].get<double>(), 1e-9 * b[f].get<double>()) << f;
+  EXPECT_TRUE(s["met"].get<bool>()) << s.dump();
+  // A higher rate on the same deployment is never faster.
+  auto busier = ask(2 * rate);
+  ASSERT_NE(busier.exit_code, 2) << busier.err;
+  if (busier.json()["stable"].get<bool>())
+    EXPECT_GE(busier.json()["tpot_p99_s"].get<double>(), s["tpot_p99_s"].get<double>());
+  EXPECT_GE(busier.json()["load"].get<double>(), s["load"].get<double>());
+}
+
 TEST(ConsistencyCli, ErrorsAreJsonWithJson) {
   auto r = run_gpuplan("train --gpus 0 --json");
   EXPECT_EQ(r.exit_code, 2);

@@ -160,6 +160,32 @@ TEST(InputChecks, SiteRefusesDuplicateAndEmptySystems) {
 
 // size, cost and recommend take their systems repeated or comma-separated, as site's --systems; a system given
 // twice (one name twice, or a name and its alias) is refused where it would be answered twice.
+// `infer --requests-per-s` on a stated deployment: the open loop's own load and limits, nothing of a
+// purchase or of a closed loop taken silently.
+TEST(InputChecks, OpenLoopOnAStatedDeploymentRefusesWhatDoesNotApply) {
+  const std::string base = "infer --model llama3.1-8b --system hgx-h100 --requests-per-s 20 --gpus 8 --tp 1 --draws 10 ";
+  expect_refused(base + "--confidence 0.9", {"--confidence", "nothing is bought"});
+  expect_refused(base + "--concurrency 64", {"--concurrency", "Poisson arrivals' rate"});
+  expect_refused(base + "--request-rate 5", {"--request-rate"});
+  expect_refused(base + "--arrival synchronized", {"--arrival"});
+  expect_refused(base + "--ttft-ms 0", {"--ttft-ms", "above 0"});
+  expect_refused(base + "--isl-max 10", {"--isl-max"});
+  // Without a deployment stated, the purchase names the way to ask it of one.
+  expect_refused("infer --model llama3.1-8b --system hgx-h100 --requests-per-s 20 --max-num-tokens 4096",
+                 {"--max-num-tokens", "state one with --gpus/--tp"});
+  const CliResult ok = run_gpuplan(base + "--ttft-ms 500 --tpot-ms 50 --json", 120);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.json()["mode"], "open_loop_point");
+  EXPECT_TRUE(ok.json()["met"].get<bool>()) << ok.out;
+  // Beyond the deployment's capacity: unstable, the limits not met (exit 3), what it serves stated.
+  const double capacity = ok.json()["capacity_per_s"].get<double>();
+  const CliResult over = run_gpuplan("infer --model llama3.1-8b --system hgx-h100 --gpus 8 --tp 1 --draws 10 --ttft-ms "
+                                     "500 --json --requests-per-s " + std::to_string(2 * capacity), 120);
+  EXPECT_EQ(over.exit_code, 3) << over.err;
+  EXPECT_FALSE(over.json()["stable"].get<bool>());
+  EXPECT_NEAR(over.json()["served_per_s"].get<double>(), capacity, 1e-6 * capacity);
+}
+
 TEST(InputChecks, SystemListsAreCommaSeparatedAndGivenOnce) {
   const CliResult size = run_gpuplan("size --model llama3.1-8b --requests-per-s 5 --systems hgx-h100,hgx-h200 "
                                      "--draws 20 --json", 120);

@@ -22,6 +22,8 @@ COMMANDS = [
      "infer --model llama3.1-70b --system hgx-h200 --isl 8192 --osl 1024"),
     ("infer", (), {"model": "llama3.1-70b", "system": "gb300-nvl72", "sweep": True, "tokens_per_user_per_s": 50},
      "infer --model llama3.1-70b --system gb300-nvl72 --sweep --tokens-per-user-per-s 50"),
+    ("infer", (), {"model": "llama3.1-8b", "system": "hgx-h100", "requests_per_s": 20, "gpus": 8, "tp": 1, "draws": 20},
+     "infer --model llama3.1-8b --system hgx-h100 --requests-per-s 20 --gpus 8 --tp 1 --draws 20"),
     ("compare", ("gb300-nvl72", "hgx-h200"), {}, "compare gb300-nvl72 hgx-h200"),
     ("recommend", (), {"model": "llama3.1-8b"}, "recommend --model llama3.1-8b"),
     ("cost", (), {}, "cost"),
