@@ -399,6 +399,10 @@ int infer(const Catalog& catalog, InferRequest req, Output& output, const Sessio
     dep.gpus = d.prefill_gpus + d.decode_gpus;
     dep.mtp_draft_tokens = w.mtp_draft_tokens;
     w.num_gpus = dep.gpus;
+    if (req.open_loop)  // --requests-per-s on these pools: the open loop in place of the closed loop
+      return infer_open_loop_point(catalog, *req.open_loop,
+                                   {infer_scenario(catalog, req, model, hw, w), dep, "", fallback, "--decode-tp"},
+                                   output);
     const InferenceResult r = evaluate_scenario(infer_scenario(catalog, req, model, hw, w), dep, w.concurrency);
     // The pool that does not fit names its width (a recipe's pools: infer_recipe names the recipe or the system).
     for (const auto& v : r.violations)

@@ -33,7 +33,7 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
                  "Steady-state demand (open loop, what `size` sizes): Poisson arrivals at this average rate, without "
                  "end; the purchase `size` makes on this system (the deployment and its replicas at --confidence) and "
                  "one replica's TTFT and TPOT at p50 and p99 at its share (docs/sizing.md); with a deployment stated "
-                 "(--gpus/--tp/--ep/--pp/--attention-dp), the open loop on it: its load, p50/p99 TTFT and TPOT, and "
+                 "(--gpus/--tp/--ep/--pp/--attention-dp, or --disagg with its pools), the open loop on it: its load, p50/p99 TTFT and TPOT, and "
                  "with --ttft-ms/--tpot-ms as p99 limits the largest rate within them. Not --request-rate, which "
                  "replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
@@ -53,7 +53,7 @@ namespace {
 
 // A deployment stated: any of the options that fix the plan.
 bool stated_deployment(const InferOpenLoopRequest& req) {
-  for (const char* o : {"--gpus", "--tp", "--ep", "--pp", "--attention-dp", "--two-batch-overlap"})
+  for (const char* o : {"--gpus", "--tp", "--ep", "--pp", "--attention-dp", "--two-batch-overlap", "--disagg"})
     if (req.given(o)) return true;
   return false;
 }
@@ -64,11 +64,11 @@ int stated_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& o
   if (req.given("--confidence"))
     throw InputError("--confidence", "sets the odds a purchase must reach; on a stated deployment nothing is bought "
                                      "(its P(meets the limits) is reported)");
-  for (const char* o : {"--concurrency", "--request-rate", "--requests-in-run", "--sweep", "--disagg", "--recipe",
-                        "--arrival", "--requests-per-client", "--aggregated-only", "--max-pp"})
+  for (const char* o : {"--concurrency", "--request-rate", "--requests-in-run", "--sweep", "--recipe", "--arrival",
+                        "--requests-per-client", "--aggregated-only", "--max-pp"})
     if (req.given(o))
       throw InputError(o, "does not apply with --requests-per-s on a stated deployment (the load is the Poisson "
-                          "arrivals' rate on an aggregated deployment)");
+                          "arrivals' rate)");
   if (req.isl < 1 || req.isl > 10'000'000) throw InputError("--isl", "must be 1 to 10000000");
   StatedOpenLoop q;
   q.requests_per_s = req.requests_per_s;

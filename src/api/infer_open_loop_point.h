@@ -1,5 +1,6 @@
 #pragma once
-// `gpuplan infer --requests-per-s R` on a stated deployment (--gpus, --tp, --ep, --pp, --attention-dp):
+// `gpuplan infer --requests-per-s R` on a stated deployment (--gpus, --tp, --ep, --pp, --attention-dp; or
+// --disagg with its --prefill-*/--decode-* pools):
 // Poisson arrivals at R on that deployment as infer resolves it from the options (the plan, engine,
 // batch caps and precision of the closed loop), in place of a purchase. The answer is the open loop's
 // (inference/open_loop.h): whether the deployment keeps up, its load (the rate over its capacity), TTFT

@@ -168,6 +168,7 @@ TEST(InputChecks, OpenLoopOnAStatedDeploymentRefusesWhatDoesNotApply) {
   expect_refused(base + "--concurrency 64", {"--concurrency", "Poisson arrivals' rate"});
   expect_refused(base + "--request-rate 5", {"--request-rate"});
   expect_refused(base + "--arrival synchronized", {"--arrival"});
+  expect_refused(base + "--sweep", {"--sweep"});
   expect_refused(base + "--ttft-ms 0", {"--ttft-ms", "above 0"});
   expect_refused(base + "--isl-max 10", {"--isl-max"});
   // Without a deployment stated, the purchase names the way to ask it of one.
@@ -184,6 +185,15 @@ TEST(InputChecks, OpenLoopOnAStatedDeploymentRefusesWhatDoesNotApply) {
   EXPECT_EQ(over.exit_code, 3) << over.err;
   EXPECT_FALSE(over.json()["stable"].get<bool>());
   EXPECT_NEAR(over.json()["served_per_s"].get<double>(), capacity, 1e-6 * capacity);
+  // Disaggregated pools, stated: their open loop (the prefill pool's workers serve the prompts).
+  const CliResult pools = run_gpuplan("infer --model deepseek-r1 --system gb200-nvl72 --isl 8192 --osl 1024 --disagg "
+                                      "--prefill-gpus 8 --prefill-tp 8 --prefill-ep 8 --prefill-attn-dp --decode-gpus 16 "
+                                      "--decode-tp 16 --decode-ep 16 --decode-attn-dp --requests-per-s 2 --draws 10 --json",
+                                      120);
+  ASSERT_EQ(pools.exit_code, 0) << pools.err;
+  EXPECT_EQ(pools.json()["gpus"], 24);
+  EXPECT_TRUE(has(pools.json()["deployment"].get<std::string>(), "prefill")) << pools.out;
+  EXPECT_TRUE(pools.json()["stable"].get<bool>()) << pools.out;
 }
 
 TEST(InputChecks, SystemListsAreCommaSeparatedAndGivenOnce) {
