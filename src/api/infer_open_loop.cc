@@ -33,9 +33,9 @@ void add_infer_open_loop_options(CLI::App& app, InferOpenLoopRequest& req) {
                  "Steady-state demand (open loop, what `size` sizes): Poisson arrivals at this average rate, without "
                  "end; the purchase `size` makes on this system (the deployment and its replicas at --confidence) and "
                  "one replica's TTFT and TPOT at p50 and p99 at its share (docs/sizing.md); with a deployment stated "
-                 "(--gpus/--tp/--ep/--pp/--attention-dp, or --disagg with its pools), the open loop on it: its load, p50/p99 TTFT and TPOT, and "
-                 "with --ttft-ms/--tpot-ms as p99 limits the largest rate within them. Not --request-rate, which "
-                 "replays one benchmark run on a stated deployment");
+                 "(--gpus/--tp/--ep/--pp/--attention-dp, or --disagg with its pools), the open loop on it: its load, "
+                 "p50/p99 TTFT and TPOT, and with --ttft-ms/--tpot-ms as p99 limits the largest rate within them. Not "
+                 "--request-rate, which replays one benchmark run on a stated deployment");
   app.add_option("--peak-factor", req.peak_factor, "Open loop: the rate evaluated is --requests-per-s x this")
       ->capture_default_str();
   add_open_loop_length_options(app, req.lengths, false);  // --length-low: infer's own
