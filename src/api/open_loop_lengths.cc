@@ -9,7 +9,8 @@ namespace gpuplan::api {
 
 void add_open_loop_length_options(CLI::App& app, OpenLoopLengths& o, bool length_low) {
   app.add_option("--isl-max", o.isl_max,
-                 "Open loop: lengths vary as a dataset's: prompts exponential about --isl, cut at this many tokens, "
+                 "Open loop: lengths vary as a dataset's: prompts on [0, this many tokens] with mean --isl (the "
+                 "maximum-entropy law there, a truncated exponential), "
                  "outputs geometric about --osl (MLPerf's Llama-2-70B dataset: 1024 about a mean of 300, "
                  "data/serving/mlperf_scenarios.yaml); 0: every request exactly --isl/--osl")
       ->capture_default_str();

@@ -1,7 +1,7 @@
 #pragma once
 // The request lengths of open-loop traffic, shared by the commands that answer a steady demand
 // (`infer --requests-per-s`, `size`): every request exactly --isl / --osl; lengths that vary as a
-// dataset's do (--isl-max: prompts exponential about --isl, cut at that many tokens; outputs geometric
+// dataset's do (--isl-max: prompts on [0, that many tokens] with mean --isl, truncated exponential; outputs geometric
 // about --osl), the law `validate` scores MLPerf's Server rows with (OpenLoopCurve::prompt_isl_max); or
 // as a benchmark client draws them (--length-low F: uniform in [F, 1] x the longest, --isl/--osl their
 // means, as infer's closed loop reads it; OpenLoopCurve::length_low). One definition and one reading, so

@@ -125,33 +125,57 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
 
 namespace {
 
-// The prompt law's scale: min(Exp(theta), cut) has mean theta (1 - exp(-cut / theta)) = the ISL.
-double capped_exponential_theta(double mean, double cut) {
-  double theta = mean;
-  for (int it = 0; it < 60 && cut > mean * 1.0001; ++it) theta = mean / (1.0 - std::exp(-cut / theta));
-  return theta;
+// The prompt law on [0, cut] with mean `mean`: the maximum-entropy density there, exponential in the
+// length, f(x) ~ exp(-a x / cut) (a > 0: falling, a < 0: rising, 0: uniform), truncated at the cut
+// (no mass piled at the dataset's longest prompt). Its mean over the cut is m(a) = 1/a - 1/(e^a - 1),
+// falling in a; `a` solves m(a) = mean / cut by bisection (the mean at or beyond the cut: every prompt
+// at the cut, a = -inf taken as -700).
+double truncated_exponential_a(double mean, double cut) {
+  const double m = mean / cut;
+  if (m >= 1.0 - 1e-9) return -700;
+  const auto mean_of = [](double a) {
+    return std::abs(a) < 1e-4 ? 0.5 - a / 12.0 : 1.0 / a - 1.0 / std::expm1(a);
+  };
+  double lo = -700, hi = 700;  // mean_of(lo) ~ 1, mean_of(hi) ~ 1/700
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (mean_of(mid) > m ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
-// The prompt lengths' second moment E[x^2] (fixed prompts: ISL^2).
-double prompt_second_moment(const OpenLoopCurve& c) {
+// The dataset law's `a` for the curve (truncated_exponential_a; 0 where the prompts do not vary so).
+double prompt_law_a(const OpenLoopCurve& c) {
+  if (!(c.lengths_vary() && c.prompt_isl_max > 0)) return 0;
+  return truncated_exponential_a(double(std::max(1LL, c.isl)), double(std::max(c.prompt_isl_max, c.isl)));
+}
+
+// The prompt lengths' second moment E[x^2] (fixed prompts: ISL^2); `a`: prompt_law_a(c).
+double prompt_second_moment(const OpenLoopCurve& c, double a) {
   const double isl = double(std::max(1LL, c.isl));
   if (!c.lengths_vary()) return isl * isl;
   if (c.prompt_isl_max > 0) {
-    const double cut = double(std::max(c.prompt_isl_max, c.isl)), theta = capped_exponential_theta(isl, cut);
-    return 2 * theta * theta * (1.0 - std::exp(-cut / theta) * (1.0 + cut / theta));
+    const double cut = double(std::max(c.prompt_isl_max, c.isl));
+    if (a <= -700) return cut * cut;
+    if (std::abs(a) < 1e-3) return cut * cut * (1.0 / 3.0 - a / 12.0);
+    // E[(x/cut)^2] = 2/a^2 - (1 + 2/a) / (e^a - 1), for either sign of a.
+    return cut * cut * (2.0 / (a * a) - (1.0 + 2.0 / a) / std::expm1(a));
   }
   const double lo = c.length_low, hi = 2 * isl / (1 + lo);  // uniform on [lo hi, hi], mean isl
   return hi * hi * (lo * lo + lo + 1) / 3;
 }
 
 // Varying lengths at quantile q of their law (OpenLoopCurve::lengths_vary): a prompt's tokens (the
-// capped exponential or the client's uniform, mean ISL) and a request's decode steps (geometric or the
-// client's uniform, mean OSL - 1).
-double prompt_at(const OpenLoopCurve& c, double q) {
+// truncated exponential or the client's uniform, mean ISL) and a request's decode steps (geometric or the
+// client's uniform, mean OSL - 1); `a`: prompt_law_a(c).
+double prompt_at(const OpenLoopCurve& c, double a, double q) {
   const double isl = double(std::max(1LL, c.isl));
   if (c.prompt_isl_max > 0) {
     const double cut = double(std::max(c.prompt_isl_max, c.isl));
-    return std::min(cut, -capped_exponential_theta(isl, cut) * std::log(1.0 - q));
+    if (a <= -700) return cut;
+    if (std::abs(a) < 1e-4) return cut * q;
+    // The inverse of F(x) = (1 - e^(-a x / cut)) / (1 - e^-a).
+    return std::clamp(-cut / a * std::log1p(q * std::expm1(-a)), 0.0, cut);
   }
   const double lo = c.length_low;
   return 2 * isl / (1 + lo) * (lo + (1 - lo) * q);
@@ -308,7 +332,8 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
   const bool mixed_steps = !c.ttft_engine_s.empty() && c.isl > 0 && c.prefill_alone_s > 0;
   double step_var_per_s = 0;  // a step's time variance per second of it: p^2 lam E[x^2]
   const double isl = double(std::max(1LL, c.isl));
-  const double x2 = prompt_second_moment(c);  // E[x^2] of the prompt lengths
+  const double law_a = prompt_law_a(c);       // the dataset law's shape, solved once
+  const double x2 = prompt_second_moment(c, law_a);  // E[x^2] of the prompt lengths
   if (mixed_steps) {
     // A prompt token's cost in the step: riding in the decodes' forward, its compute (the pool's time
     // per prompt at full steps, the weights shared); in a forward of its own, the prompt's prefill alone.
@@ -430,7 +455,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
     static const double edges[] = {0, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1};
     const double alone = scale.prefill * c.prefill_alone_s;
     for (int k = 0; k + 1 < int(std::size(edges)); ++k) {
-      const double x = prompt_at(c, 0.5 * (edges[k] + edges[k + 1]));
+      const double x = prompt_at(c, law_a, 0.5 * (edges[k] + edges[k + 1]));
       prompt.push_back({edges[k + 1] - edges[k], alone * (x / isl - 1.0)});
     }
   } else {

@@ -49,9 +49,10 @@ struct OpenLoopCurve {
   // many steps about the engine's mean (0: no spread, disaggregated).
   int admit_interval_steps = 0;
   bool prefill_separate = false;  // the engine runs prompts in forwards of their own (InferenceWorkload)
-  // Prompt lengths: fixed at the mean `isl` (prompt_isl_max 0), or varying as a dataset's do, taken
-  // exponential about the mean (the maximum-entropy law for a known mean) and cut at prompt_isl_max
-  // tokens (the dataset's longest): a prompt of x tokens takes x / isl of the mean prompt's prefill.
+  // Prompt lengths: fixed at the mean `isl` (prompt_isl_max 0), or varying as a dataset's do, on
+  // [0, prompt_isl_max] (the dataset's longest) by the maximum-entropy law there for the mean `isl`: a
+  // density exponential in the length, truncated at the longest. A prompt of x tokens takes x / isl of
+  // the mean prompt's prefill.
   long long isl = 0;
   long long prompt_isl_max = 0;
   // Or lengths as a benchmark client draws them: uniform in [length_low, 1] x the longest, the ISL and
