@@ -65,6 +65,19 @@ void BM_OpenLoopPoint(benchmark::State& state) {
 }
 BENCHMARK(BM_OpenLoopPoint);
 
+// The same point with prompts varying as a dataset's (--isl-max: the truncated exponential on [0, 16,384]
+// about the 8,192-token mean): TTFT's quantiles then solve a mixture over ten points of the prompt law.
+void BM_OpenLoopPointDatasetPrompts(benchmark::State& state) {
+  OpenLoopCurve c = catalog_candidates().front().curve;
+  c.prompt_isl_max = 16384;
+  double rate = 1;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(open_loop(c, rate));
+    rate = rate < 5 ? rate + 1e-3 : 1;
+  }
+}
+BENCHMARK(BM_OpenLoopPointDatasetPrompts);
+
 // The odds of one deployment at one rate (infer --requests-per-s): the draws and an open loop each.
 void BM_OpenLoopOdds(benchmark::State& state) {
   const auto& c = catalog_candidates().front();

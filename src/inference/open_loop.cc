@@ -125,6 +125,39 @@ OpenLoopCurve tabulate_open_loop(const ServingScenario& s, const ServingDeployme
 
 namespace {
 
+// The smallest t with cdf(t) >= q, for a non-decreasing `cdf` with cdf(lo) < q <= cdf(hi), to the width
+// of `bits` halvings of [lo, hi]; the bracket's upper end is returned, as bisection returns it. Regula
+// falsi with the Illinois step (the end that stays twice in a row has its distance to q halved), and a
+// halving wherever the bracket has not halved over three steps: a smooth distribution function takes
+// about a dozen evaluations where bisection takes `bits`, a flat or kinked one no more than about
+// twice as many.
+template <typename Cdf>
+double quantile_in(const Cdf& cdf, double q, double lo, double hi, int bits) {
+  const double width = (hi - lo) * std::ldexp(1.0, -bits);
+  double flo = cdf(lo) - q, fhi = cdf(hi) - q;
+  if (!(flo < 0)) return lo;
+  if (fhi < 0) return hi;
+  int kept = 0;  // +1: lo kept in the last steps, -1: hi kept
+  double before = hi - lo;
+  for (int it = 1; hi - lo > width && it <= 3 * bits; ++it) {
+    double m = lo - flo * (hi - lo) / (fhi - flo);
+    const bool halve = it % 3 == 0 && hi - lo > 0.5 * before;
+    if (it % 3 == 0) before = hi - lo;
+    if (halve || !(m > lo && m < hi)) m = 0.5 * (lo + hi);
+    const double fm = cdf(m) - q;
+    if (fm < 0) {
+      lo = m, flo = fm;
+      if (kept < 0) fhi *= 0.5;
+      kept = -1;
+    } else {
+      hi = m, fhi = fm;
+      if (kept > 0) flo *= 0.5;
+      kept = 1;
+    }
+  }
+  return hi;
+}
+
 // The prompt law on [0, cut] with mean `mean`: the maximum-entropy density there, exponential in the
 // length, f(x) ~ exp(-a x / cut) (a > 0: falling, a < 0: rising, 0: uniform), truncated at the cut
 // (no mass piled at the dataset's longest prompt). Its mean over the cut is m(a) = 1/a - 1/(e^a - 1),
@@ -385,11 +418,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
         lo = std::min(lo, std::max(0.0, b.tpot - 10 * b.sd));
         hi = std::max(hi, b.tpot + 10 * b.sd);
       }
-      for (int it = 0; it < 32; ++it) {
-        const double m = 0.5 * (lo + hi);
-        (cdf(m) < q ? lo : hi) = m;
-      }
-      return hi;
+      return quantile_in(cdf, q, lo, hi, 32);
     };
     if (!tb.empty() && tb.front().sd > 0) {
       if (limits) {
@@ -500,11 +529,7 @@ OpenLoopResult evaluate_open_loop(const OpenLoopCurve& c, double rate, const Ope
     }
     if (p_wait > 0) hi = std::max(hi, own_s(cap) + spread_s(cap) + 40.0 / wait_rate);
     hi += prompt.back().second;
-    for (int it = 0; it < 36; ++it) {
-      const double m = 0.5 * (lo + hi);
-      (batch_part_cdf(m) < q ? lo : hi) = m;
-    }
-    return hi;
+    return quantile_in(batch_part_cdf, q, lo, hi, 36);
   };
   // Varying prompts make the prefill service vary with them: cs^2 = E[x^2] / ISL^2 - 1.
   const double cv2 = c.lengths_vary() ? std::max(c.prefill_service_cv2, x2 / (isl * isl) - 1.0)

@@ -77,10 +77,11 @@ TEST(OpenLoop, TheKeptTpotTableChangesNoFigure) {
   for (double rate : {0.05, 0.3, 0.6, 0.9})
     for (double scale : {0.8, 1.0, 1.3}) {
       const OpenLoopResult a = open_loop(c, rate, {scale, scale}), b = open_loop(kept, rate, {scale, scale});
-      EXPECT_NEAR(a.tpot_p50_s, b.tpot_p50_s, 1e-12 * a.tpot_p50_s);
-      EXPECT_NEAR(a.tpot_p99_s, b.tpot_p99_s, 1e-12 * a.tpot_p99_s);
+      // The quantiles to their solver's width (2^-32 of the bracket), the rest to rounding.
+      EXPECT_NEAR(a.tpot_p50_s, b.tpot_p50_s, 1e-8 * a.tpot_p50_s);
+      EXPECT_NEAR(a.tpot_p99_s, b.tpot_p99_s, 1e-8 * a.tpot_p99_s);
       EXPECT_NEAR(a.tpot_mean_s, b.tpot_mean_s, 1e-12 * a.tpot_mean_s);
-      EXPECT_NEAR(a.ttft_p99_s, b.ttft_p99_s, 1e-12 * a.ttft_p99_s);
+      EXPECT_NEAR(a.ttft_p99_s, b.ttft_p99_s, 1e-8 * a.ttft_p99_s);
       EXPECT_NEAR(a.decode_batch, b.decode_batch, 1e-12 * a.decode_batch);
     }
   EXPECT_TRUE(kept.tpot_per_seq_falls);  // the chain's mode found by bisection
