@@ -25,11 +25,6 @@ nlohmann::json band_json(const sizing::FigureBand& b) { return {{"low", edge(b.l
 
 bool any_limit(const OpenLoopLimits& l) { return l.ttft_p99_s > 0 || l.tpot_p50_s > 0 || l.tpot_p99_s > 0; }
 
-bool within(const OpenLoopResult& r, const OpenLoopLimits& l) {
-  return r.stable && (l.ttft_p99_s <= 0 || r.ttft_p99_s <= l.ttft_p99_s) &&
-         (l.tpot_p50_s <= 0 || r.tpot_p50_s <= l.tpot_p50_s) && (l.tpot_p99_s <= 0 || r.tpot_p99_s <= l.tpot_p99_s);
-}
-
 }  // namespace
 
 int infer_open_loop_point(const Catalog& catalog, const StatedOpenLoop& q, const StatedDeployment& d, Output& output) {
@@ -52,7 +47,7 @@ int infer_open_loop_point(const Catalog& catalog, const StatedOpenLoop& q, const
   const double capacity = open_loop_capacity_per_s(curve, rate);
   const double served = r.stable ? rate : capacity;
   const bool limited = any_limit(q.limits);
-  const bool met = within(r, q.limits);
+  const bool met = open_loop_within(r, q.limits);
   // The draws, as size draws them: the generation's serving bands widened for this question.
   const BandQuestion bq = serving_question(sc, dep.gpus);
   cand.tpot_band = serving_band(catalog, sc.hw, dep.disaggregated, ServingFigure::tpot, bq);

@@ -579,13 +579,13 @@ double open_loop_capacity_per_s(const OpenLoopCurve& c, double from) {
   return largest_rate_where(from, [&](double r) { return open_loop(c, r).stable; });
 }
 
+bool open_loop_within(const OpenLoopResult& r, const OpenLoopLimits& l) {
+  return r.stable && (l.ttft_p99_s <= 0 || r.ttft_p99_s <= l.ttft_p99_s) &&
+         (l.tpot_p50_s <= 0 || r.tpot_p50_s <= l.tpot_p50_s) && (l.tpot_p99_s <= 0 || r.tpot_p99_s <= l.tpot_p99_s);
+}
+
 double open_loop_max_rate_within(const OpenLoopCurve& c, const OpenLoopLimits& limits, double from) {
-  return largest_rate_where(from, [&](double r) {
-    const OpenLoopResult x = open_loop(c, r);
-    return x.stable && (limits.ttft_p99_s <= 0 || x.ttft_p99_s <= limits.ttft_p99_s) &&
-           (limits.tpot_p50_s <= 0 || x.tpot_p50_s <= limits.tpot_p50_s) &&
-           (limits.tpot_p99_s <= 0 || x.tpot_p99_s <= limits.tpot_p99_s);
-  });
+  return largest_rate_where(from, [&](double r) { return open_loop_within(open_loop(c, r), limits); });
 }
 
 }  // namespace gpuplan

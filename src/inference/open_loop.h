@@ -119,6 +119,9 @@ struct OpenLoopLimits {
 bool open_loop_meets(const OpenLoopCurve& c, double requests_per_s, const OpenLoopLimits& limits,
                      const OpenLoopScale& scale = {});
 
+// Whether `r` is stable and its TTFT p99, TPOT p50 and TPOT p99 are within `limits` (0: no limit).
+bool open_loop_within(const OpenLoopResult& r, const OpenLoopLimits& limits);
+
 // The largest rate at which `ok` holds (0 when it fails even at a vanishing rate): doubling from `from`,
 // then 50 bisections; `ok` holds below some rate and fails above it.
 double largest_rate_where(double from, const std::function<bool(double)>& ok);

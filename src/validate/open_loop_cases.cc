@@ -106,9 +106,6 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
     l.tpot_p99_s = mn.tpot_limit_ms / 1e3;
     return l;
   };
-  const auto within_limits = [](const OpenLoopResult& x, const MlperfNotes& mn) {
-    return x.stable && x.ttft_p99_s <= mn.ttft_limit_ms / 1e3 && x.tpot_p99_s <= mn.tpot_limit_ms / 1e3;
-  };
   const auto largest_within = [&](const std::string& key, const OpenLoopCurve& curve, double from,
                                   const MlperfNotes& mn) {
     const std::string k = fmt::format("{}{}|{}", key, mn.ttft_limit_ms, mn.tpot_limit_ms);
@@ -268,7 +265,7 @@ OpenLoopValidation validate_open_loop(const CsvTable& t, const std::vector<Infer
       l.stable = r.stable;
       l.ttft_p99_s = r.ttft_p99_s;
       l.tpot_p99_s = r.tpot_p99_s;
-      l.meets = within_limits(r, mn);
+      l.meets = open_loop_within(r, limits_of(mn));
       l.max_rate_per_s = largest_within(key, curve, rate, mn);
       l.max_rate_ape_pct = ape_pct(l.max_rate_per_s, rate);
       if (run_od) l.p_meets_sla = run_od->p_meets_sla;
