@@ -13,6 +13,7 @@
 
 #include "api/band_json.h"
 #include "api/mode_options.h"
+#include "api/open_loop_json.h"
 #include "api/open_loop_alternatives.h"
 #include "api/serving_engine.h"
 #include "compare/compare.h"
@@ -226,33 +227,12 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
   j["decode_batch_p99"] = r.decode_batch_p99;
   j["slot_utilization"] = r.slot_utilization;
   if (r.stable) {
-    j["ttft_mean_s"] = r.ttft_mean_s;
-    j["ttft_p50_s"] = r.ttft_p50_s;
-    j["ttft_p99_s"] = r.ttft_p99_s;
-    j["tpot_p50_s"] = r.tpot_p50_s;
-    j["tpot_p99_s"] = r.tpot_p99_s;
-    j["tokens_per_s_per_user"] = r.tokens_per_s_per_user_p50;
+    add_open_loop_latencies(j, r);
     j["tokens_per_s"] = r.tokens_per_s;
     j["tokens_per_s_per_gpu"] = r.tokens_per_s / alt.gpus;
   }
-  const auto band_json = [](const sizing::FigureBand& b) {
-    const auto edge = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
-    return nlohmann::json{{"low", edge(b.low)}, {"high", edge(b.high)}};
-  };
-  j["odds"] = {{"draws", odds.draws},
-               {"seed", req.seed},
-               {"p_stable", odds.p_stable},
-               {"p_meets_sla", odds.p_meets_sla},
-               {"tpot_band", {{"kind", cand.tpot_band.kind}, {"low_log", cand.tpot_band.low_log},
-                              {"high_log", cand.tpot_band.high_log}, {"widened_by", cand.tpot_band.widened_by}}},
-               {"ttft_band", {{"kind", cand.ttft_band.kind}, {"low_log", cand.ttft_band.low_log},
-                              {"high_log", cand.ttft_band.high_log}, {"widened_by", cand.ttft_band.widened_by}}},
-               {"bands", {{"ttft_mean_s", band_json(odds.ttft_mean_s)},
-                          {"ttft_p50_s", band_json(odds.ttft_p50_s)},
-                          {"ttft_p99_s", band_json(odds.ttft_p99_s)},
-                          {"tpot_p50_s", band_json(odds.tpot_p50_s)},
-                          {"tpot_p99_s", band_json(odds.tpot_p99_s)},
-                          {"tokens_per_s_per_user", band_json(odds.tokens_per_s_per_user)}}}};
+  j["odds"] = open_loop_odds_json(odds, cand, req.seed);
+  j["odds"]["p_meets_sla"] = odds.p_meets_sla;
   if (output.json()) {
     output.emit("infer", std::move(j));
   } else {
@@ -274,20 +254,7 @@ int infer_open_loop(const Catalog& catalog, InferOpenLoopRequest req, Output& ou
                         r.ttft_p50_s, r.ttft_p99_s, ttft_limit_s, 1e3 * r.tpot_p50_s, 1e3 * r.tpot_p99_s,
                         r.tokens_per_s_per_user_p50, r.decode_batch, r.decode_batch_p99, 100 * r.prefill_utilization,
                         r.tokens_per_s / alt.gpus);
-    // A band without an upper edge (more than a tenth of the draws cannot keep up) reads "at least".
-    const auto range = [](const sizing::FigureBand& b, double scale, const char* unit) {
-      return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * *b.low, scale * *b.high, unit)
-                    : fmt::format("at least {:.3g} {}", scale * *b.low, unit);
-    };
-    if (odds.ttft_p99_s.low)
-      os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {}, TPOT p50 {}, TPOT p99 {}; "
-                        "P(keeps up) {:.2f}, P(meets the SLA) {:.2f}\n",
-                        odds.draws, range(odds.ttft_p99_s, 1, "s"), range(odds.tpot_p50_s, 1e3, "ms"),
-                        range(odds.tpot_p99_s, 1e3, "ms"), odds.p_stable, odds.p_meets_sla);
-    else
-      os << fmt::format("  under the model's error ({} draws) fewer than a tenth keep up: no 80% band; P(keeps up) "
-                        "{:.2f}, P(meets the SLA) {:.2f}\n",
-                        odds.draws, odds.p_stable, odds.p_meets_sla);
+    os << open_loop_bands_text(odds, fmt::format(", P(meets the SLA) {:.2f}", odds.p_meets_sla));
   }
   return met || req.tokens_per_user <= 0 ? 0 : 3;
 }

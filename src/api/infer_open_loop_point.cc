@@ -11,6 +11,7 @@
 
 #include "api/band_json.h"
 #include "api/infer_json.h"
+#include "api/open_loop_json.h"
 #include "core/error.h"
 #include "inference/open_loop.h"
 #include "sizing/odds.h"
@@ -18,10 +19,6 @@
 namespace gpuplan::api {
 
 namespace {
-
-nlohmann::json edge(const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
-
-nlohmann::json band_json(const sizing::FigureBand& b) { return {{"low", edge(b.low)}, {"high", edge(b.high)}}; }
 
 bool any_limit(const OpenLoopLimits& l) { return l.ttft_p99_s > 0 || l.tpot_p50_s > 0 || l.tpot_p99_s > 0; }
 
@@ -94,36 +91,19 @@ int infer_open_loop_point(const Catalog& catalog, const StatedOpenLoop& q, const
   if (r.stable) {
     j["decode_batch"] = r.decode_batch;
     j["decode_batch_p99"] = r.decode_batch_p99;
-    j["ttft_mean_s"] = r.ttft_mean_s;
-    j["ttft_p50_s"] = r.ttft_p50_s;
-    j["ttft_p99_s"] = r.ttft_p99_s;
-    j["tpot_mean_s"] = r.tpot_mean_s;
-    j["tpot_p50_s"] = r.tpot_p50_s;
-    j["tpot_p99_s"] = r.tpot_p99_s;
-    j["tokens_per_s_per_user"] = r.tokens_per_s_per_user_p50;
+    add_open_loop_latencies(j, r);
   }
   const auto limit = [](double x) { return x > 0 ? nlohmann::json(x) : nlohmann::json(nullptr); };
   j["limits"] = {{"ttft_p99_s", limit(q.limits.ttft_p99_s)},
                  {"tpot_p50_s", limit(q.limits.tpot_p50_s)},
                  {"tpot_p99_s", limit(q.limits.tpot_p99_s)}};
+  const double max_rate = limited ? open_loop_max_rate_within(curve, q.limits, rate) : 0.0;
   if (limited) {
     j["met"] = met;
-    j["max_rate_within_limits_per_s"] = open_loop_max_rate_within(curve, q.limits, rate);
+    j["max_rate_within_limits_per_s"] = max_rate;
   }
-  j["odds"] = {{"draws", odds.draws},
-               {"seed", q.seed},
-               {"p_stable", odds.p_stable},
-               {"p_meets_limits", limited ? nlohmann::json(odds.p_meets_sla) : nlohmann::json(nullptr)},
-               {"tpot_band", {{"kind", cand.tpot_band.kind}, {"low_log", cand.tpot_band.low_log},
-                              {"high_log", cand.tpot_band.high_log}, {"widened_by", cand.tpot_band.widened_by}}},
-               {"ttft_band", {{"kind", cand.ttft_band.kind}, {"low_log", cand.ttft_band.low_log},
-                              {"high_log", cand.ttft_band.high_log}, {"widened_by", cand.ttft_band.widened_by}}},
-               {"bands", {{"ttft_mean_s", band_json(odds.ttft_mean_s)},
-                          {"ttft_p50_s", band_json(odds.ttft_p50_s)},
-                          {"ttft_p99_s", band_json(odds.ttft_p99_s)},
-                          {"tpot_p50_s", band_json(odds.tpot_p50_s)},
-                          {"tpot_p99_s", band_json(odds.tpot_p99_s)},
-                          {"tokens_per_s_per_user", band_json(odds.tokens_per_s_per_user)}}}};
+  j["odds"] = open_loop_odds_json(odds, cand, q.seed);
+  j["odds"]["p_meets_limits"] = limited ? nlohmann::json(odds.p_meets_sla) : nlohmann::json(nullptr);
   const int code = limited && !met ? 3 : 0;
   if (output.json()) {
     output.emit("infer", std::move(j));
@@ -157,22 +137,10 @@ int infer_open_loop_point(const Catalog& catalog, const StatedOpenLoop& q, const
     if (q.limits.tpot_p50_s > 0) add(fmt::format("TPOT p50 <= {:.4g} ms", 1e3 * q.limits.tpot_p50_s));
     if (q.limits.tpot_p99_s > 0) add(fmt::format("TPOT p99 <= {:.4g} ms", 1e3 * q.limits.tpot_p99_s));
     os << fmt::format("  limits ({}): {}; the largest rate within them {:.4g} requests/s\n", said,
-                      met ? "met" : "not met", open_loop_max_rate_within(curve, q.limits, rate));
+                      met ? "met" : "not met", max_rate);
   }
-  const auto range = [](const sizing::FigureBand& b, double scale, const char* unit) {
-    return b.high ? fmt::format("{:.3g}-{:.3g} {}", scale * *b.low, scale * *b.high, unit)
-                  : fmt::format("at least {:.3g} {}", scale * *b.low, unit);
-  };
-  const std::string p_meets = limited ? fmt::format(", P(meets the limits) {:.2f}", odds.p_meets_sla) : std::string();
-  if (odds.ttft_p99_s.low)
-    os << fmt::format("  80% bands under the model's error ({} draws): TTFT p99 {}, TPOT p50 {}, TPOT p99 {}; "
-                      "P(keeps up) {:.2f}{}\n",
-                      odds.draws, range(odds.ttft_p99_s, 1, "s"), range(odds.tpot_p50_s, 1e3, "ms"),
-                      range(odds.tpot_p99_s, 1e3, "ms"), odds.p_stable, p_meets);
-  else
-    os << fmt::format("  under the model's error ({} draws) fewer than a tenth keep up: no 80% band; P(keeps up) "
-                      "{:.2f}{}\n",
-                      odds.draws, odds.p_stable, p_meets);
+  os << open_loop_bands_text(odds, limited ? fmt::format(", P(meets the limits) {:.2f}", odds.p_meets_sla)
+                                           : std::string());
   return code;
 }
 
